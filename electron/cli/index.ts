@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import { appVersion } from '../main/paths/index';
+import { registerServe } from './commands/serve';
+import { registerSecrets } from './commands/secrets';
+
+/**
+ * The `erasmus` command. Each command lives in its own file under commands/ and registers itself
+ * here; every one has --help.
+ */
+export function buildProgram(): Command {
+  const program = new Command('erasmus')
+    .description('Erasmus: an LLM that builds software the way a disciplined team does, through MCP')
+    .version(appVersion())
+    .showHelpAfterError()
+    .configureHelp({ sortSubcommands: true });
+  registerServe(program);
+  registerSecrets(program);
+  return program;
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    process.stderr.write(`erasmus: ${(err as Error).message}\n`);
+    process.exitCode = process.exitCode || 1;
+  }
+}
+
+// Run when executed directly (bin/erasmus.js imports this file and calls main()).

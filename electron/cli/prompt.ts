@@ -1,0 +1,46 @@
+import { createInterface } from 'node:readline';
+
+/** Asks a question on the terminal without echoing the answer (for secrets). */
+export function readHidden(question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin;
+    process.stderr.write(question);
+    let value = '';
+    stdin.setRawMode?.(true);
+    stdin.resume();
+    stdin.setEncoding('utf8');
+    const onData = (ch: string) => {
+      for (const c of ch) {
+        if (c === '\r' || c === '\n') return done();
+        if (c === '\u0003') {
+          cleanup();
+          return reject(new Error('cancelled'));
+        }
+        if (c === '\u007f' || c === '\b') value = value.slice(0, -1);
+        else value += c;
+      }
+    };
+    const cleanup = () => {
+      stdin.off('data', onData);
+      stdin.setRawMode?.(false);
+      stdin.pause();
+      process.stderr.write('\n');
+    };
+    const done = () => {
+      cleanup();
+      resolve(value);
+    };
+    stdin.on('data', onData);
+  });
+}
+
+/** Asks a question and returns the typed line. */
+export function ask(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  return new Promise((resolve) =>
+    rl.question(question, (answer) => {
+      rl.close();
+      resolve(answer);
+    }),
+  );
+}

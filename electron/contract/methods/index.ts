@@ -1,0 +1,23 @@
+import type { z } from 'zod';
+import { appMethods } from './app';
+import { secretsMethods } from './secrets';
+import { projectMethods } from './project';
+
+/**
+ * Every JSON-RPC method of the contract, as one typed map. Each part adds its own file here;
+ * both pipes (Electron IPC and WebSocket) carry exactly these.
+ */
+export const methods = {
+  ...appMethods,
+  ...secretsMethods,
+  ...projectMethods,
+};
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type ParamsOf<M extends MethodName> = z.input<Methods[M]['params']>;
+export type ResultOf<M extends MethodName> = z.output<Methods[M]['result']>;
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(methods, name);
+}

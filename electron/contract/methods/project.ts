@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import type { MethodTable } from '../table';
+
+export const ProjectSummary = z.object({
+  path: z.string(),
+  key: z.string(),
+  name: z.string(),
+  git: z.boolean(),
+  /** Marker files found at the root, e.g. package.json, Cargo.toml. */
+  markers: z.array(z.string()),
+  /** Runners that apply to this project (uv, cargo, pnpm, bash, docker, git). */
+  runners: z.array(z.string()),
+});
+export type ProjectSummary = z.infer<typeof ProjectSummary>;
+
+export const projectMethods = {
+  /** Open a folder (dropped, chosen in a dialog, or typed): inspect it and remember it as recent. */
+  'project.open': {
+    params: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    result: ProjectSummary,
+  },
+  'project.recent': {
+    params: z.object({}).strict(),
+    result: z.object({ projects: z.array(ProjectSummary) }),
+  },
+} satisfies MethodTable;

@@ -1,0 +1,64 @@
+import { DisposableStore } from '../common/lifecycle';
+import { Paths } from '../paths/index';
+import { Redactor, SecretStore, type KeychainBackend } from '../secrets/index';
+import { bindPipe } from './connection';
+import { Dispatcher, type CallContext } from './dispatcher';
+import { EventBus } from './events';
+import type { Pipe } from '../../contract/index';
+import { registerAppHandlers } from './handlers/app';
+import { registerSecretsHandlers } from './handlers/secrets';
+import { registerProjectHandlers } from './handlers/project';
+
+export type Face = CallContext['face'];
+
+export interface CoreOptions {
+  /** ERASMUS_HOME; defaults to the environment or ~/.erasmus. */
+  home?: string;
+  face: Face;
+  version?: string;
+  /** Another keychain backend (tests of callers); the default is keytar. */
+  keychain?: KeychainBackend;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The core: everything that matters, in plain Node, one instance per face (desktop, serve, CLI).
+ * Parts register their handlers on the dispatcher and their resources on `disposables`.
+ */
+export class Core {
+  readonly paths: Paths;
+  readonly bus = new EventBus();
+  readonly dispatcher = new Dispatcher();
+  readonly redactor = new Redactor();
+  readonly secrets: SecretStore;
+  readonly disposables = new DisposableStore();
+  readonly face: Face;
+  readonly version: string;
+  readonly env: NodeJS.ProcessEnv;
+
+  constructor(options: CoreOptions) {
+    this.paths = new Paths(options.home);
+    this.face = options.face;
+    this.version = options.version ?? '0.1.0';
+    this.env = options.env ?? process.env;
+    this.secrets = new SecretStore(this.redactor, options.keychain);
+    registerAppHandlers(this);
+    registerSecretsHandlers(this);
+    registerProjectHandlers(this);
+  }
+
+  /** Binds a pipe (IPC channel or WebSocket) to this core until either side closes. */
+  connect(pipe: Pipe, face: Face = this.face): () => void {
+    const unbind = bindPipe(pipe, this.dispatcher, this.bus, { face });
+    this.disposables.defer(unbind);
+    return unbind;
+  }
+
+  async dispose(): Promise<void> {
+    await this.disposables.dispose();
+  }
+}
+
+export async function createCore(options: CoreOptions): Promise<Core> {
+  return new Core(options);
+}

@@ -1,0 +1,51 @@
+import { events, type EventName, type EventPayload } from '../../contract/index';
+
+export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
+
+/**
+ * The core's event bus, one per core instance. Payloads are validated against the contract when
+ * emitted, so a face never receives an event the contract does not describe.
+ */
+export class EventBus {
+  private readonly listeners = new Set<(event: EventName, payload: unknown) => void>();
+
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
+    const parsed = events[event].safeParse(payload);
+    if (!parsed.success) throw new Error(`event ${event} does not match the contract: ${parsed.error.message}`);
+    for (const l of [...this.listeners]) {
+      try {
+        l(event, parsed.data);
+      } catch {
+        // A failing listener must not break the others or the emitter.
+      }
+    }
+  }
+
+  on(listener: (event: EventName, payload: unknown) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Subscribe to one event by name. */
+  onEvent<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+    return this.on((name, payload) => {
+      if (name === event) listener(payload as EventPayload<E>);
+    });
+  }
+
+  /** Resolves with the first payload of `event` that satisfies `predicate`. */
+  waitFor<E extends EventName>(event: E, predicate: (p: EventPayload<E>) => boolean = () => true, timeoutMs = 30_000): Promise<EventPayload<E>> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${event}`));
+      }, timeoutMs);
+      const off = this.onEvent(event, (p) => {
+        if (!predicate(p)) return;
+        clearTimeout(timer);
+        off();
+        resolve(p);
+      });
+    });
+  }
+}

@@ -1,0 +1,19 @@
+import { ErrorCode, RpcError } from '../../../contract/index';
+import { inspectProject, RecentProjects } from '../../project/inspect';
+import type { Core } from '../core';
+
+export function registerProjectHandlers(core: Core): void {
+  const recent = new RecentProjects(core.paths.recentProjects);
+  core.dispatcher.register('project.open', async ({ path }) => {
+    let summary;
+    try {
+      summary = await inspectProject(path);
+    } catch (err) {
+      throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
+    }
+    await recent.add(summary);
+    core.bus.emit('project.opened', summary);
+    return summary;
+  });
+  core.dispatcher.register('project.recent', async () => ({ projects: await recent.list() }));
+}

@@ -1,0 +1,4 @@
+export * from './core';
+export * from './dispatcher';
+export * from './events';
+export * from './connection';

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+
+/** ERASMUS_HOME from the environment, or ~/.erasmus. */
+export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.ERASMUS_HOME?.trim();
+  return resolve(fromEnv ? fromEnv : join(homedir(), '.erasmus'));
+}
+
+/** A stable, readable key for a project folder: its name plus a hash of its absolute path. */
+export function projectKey(projectPath: string): string {
+  const abs = resolve(projectPath);
+  const name = basename(abs).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40) || 'root';
+  const hash = createHash('sha256').update(abs).digest('hex').slice(0, 10);
+  return `${name}-${hash}`;
+}
+
+const SAFE_ID = /^[A-Za-z0-9._-]{1,128}$/;
+function safeId(kind: string, id: string): string {
+  if (!SAFE_ID.test(id) || id === '.' || id === '..') throw new Error(`invalid ${kind} id: ${JSON.stringify(id)}`);
+  return id;
+}
+
+/** The one owner of the layout under ERASMUS_HOME (see ARCHITECTURE.md, "Where data lives"). */
+export class Paths {
+  readonly home: string;
+
+  constructor(home: string = resolveHome()) {
+    this.home = resolve(home);
+  }
+
+  get mcpConfig(): string {
+    return join(this.home, 'mcp', 'config.json');
+  }
+  get configYaml(): string {
+    return join(this.home, 'config.yaml');
+  }
+  get promptsDir(): string {
+    return join(this.home, 'prompts');
+  }
+  get sessionsDir(): string {
+    return join(this.home, 'sessions');
+  }
+  get archiveDir(): string {
+    return join(this.home, 'archive');
+  }
+  get logsDir(): string {
+    return join(this.home, 'logs');
+  }
+  get recentProjects(): string {
+    return join(this.home, 'recent.json');
+  }
+  get trustFile(): string {
+    return join(this.home, 'mcp', 'trust.json');
+  }
+  get promptLibraryDir(): string {
+    return join(this.home, 'prompt-library');
+  }
+  /** Full outputs of runner commands, kept so the model can read what was truncated. */
+  get outputsDir(): string {
+    return join(this.home, 'outputs');
+  }
+
+  session(id: string): string {
+    return join(this.sessionsDir, `${safeId('session', id)}.jsonl`);
+  }
+  archive(id: string): string {
+    return join(this.archiveDir, `${safeId('session', id)}.jsonl`);
+  }
+  serverLog(serverName: string): string {
+    return join(this.logsDir, 'mcp', `${serverName.replace(/[^A-Za-z0-9._-]+/g, '_')}.log`);
+  }
+
+  projectContext(projectPath: string): string {
+    return join(this.home, 'context', projectKey(projectPath));
+  }
+  ctxDir(projectPath: string): string {
+    return join(this.projectContext(projectPath), 'ctx');
+  }
+  orchestrationDoc(projectPath: string, doc: 'architecture' | 'progress_schedule' | 'task_list'): string {
+    return join(this.ctxDir(projectPath), 'orchestration', `${doc}.md`);
+  }
+  componentDoc(projectPath: string, component: string): string {
+    return join(this.ctxDir(projectPath), 'components', `${safeId('component', component)}.md`);
+  }
+  runsDir(projectPath: string): string {
+    return join(this.projectContext(projectPath), 'runs');
+  }
+  run(projectPath: string, runId: string): string {
+    return join(this.runsDir(projectPath), `${safeId('run', runId)}.json`);
+  }
+}
+export * from './app-root';

@@ -1,0 +1,66 @@
+import { readdir, stat, readFile } from 'node:fs/promises';
+import { basename, isAbsolute, resolve } from 'node:path';
+import type { ProjectSummary } from '../../contract/index';
+import { writeJsonAtomic } from '../common/fs';
+import { projectKey } from '../paths/index';
+
+/** Marker file → runners it brings. */
+const MARKERS: Record<string, string[]> = {
+  'package.json': ['pnpm'],
+  'pnpm-lock.yaml': ['pnpm'],
+  'Cargo.toml': ['cargo'],
+  'pyproject.toml': ['uv'],
+  'requirements.txt': ['uv'],
+  'uv.lock': ['uv'],
+  Dockerfile: ['docker'],
+  'docker-compose.yml': ['docker'],
+  'compose.yaml': ['docker'],
+};
+
+/** Looks at a folder and says what it is; the error names the path when it is not a folder. */
+export async function inspectProject(path: string): Promise<ProjectSummary> {
+  if (!isAbsolute(path)) throw new Error(`project path must be absolute: ${path}`);
+  const abs = resolve(path);
+  let info;
+  try {
+    info = await stat(abs);
+  } catch {
+    throw new Error(`project folder not found: ${abs}`);
+  }
+  if (!info.isDirectory()) throw new Error(`not a folder: ${abs}`);
+  const entries = new Set(await readdir(abs));
+  const markers = Object.keys(MARKERS).filter((m) => entries.has(m));
+  const runners = new Set<string>(['bash']);
+  for (const m of markers) for (const r of MARKERS[m]!) runners.add(r);
+  const git = entries.has('.git');
+  if (git) runners.add('git');
+  const order = ['uv', 'cargo', 'pnpm', 'bash', 'docker', 'git'];
+  return {
+    path: abs,
+    key: projectKey(abs),
+    name: basename(abs) || abs,
+    git,
+    markers,
+    runners: order.filter((r) => runners.has(r)),
+  };
+}
+
+/** The recent-projects list, newest first, at most 20. */
+export class RecentProjects {
+  constructor(private readonly file: string) {}
+
+  async list(): Promise<ProjectSummary[]> {
+    try {
+      const data = JSON.parse(await readFile(this.file, 'utf8')) as { projects?: ProjectSummary[] };
+      return Array.isArray(data.projects) ? data.projects : [];
+    } catch {
+      return [];
+    }
+  }
+
+  async add(project: ProjectSummary): Promise<void> {
+    const rest = (await this.list()).filter((p) => p.path !== project.path);
+    await writeJsonAtomic(this.file, { projects: [project, ...rest].slice(0, 20) });
+  }
+}
+

@@ -1,0 +1,3 @@
+export * from './store';
+export * from './redactor';
+export * from './interpolate';

@@ -1,0 +1,132 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { WebSocketServer } from 'ws';
+import { MAX_MESSAGE_CHARS } from '../../contract/index';
+import type { Core } from '../api/core';
+import { webSocketPipe } from './ws-pipe';
+
+export interface ServeOptions {
+  port?: number;
+  /** Folder of the built renderer to serve; omitted → only the WebSocket is served. */
+  rendererDir?: string;
+  token?: string;
+}
+
+export interface RunningServer {
+  url: string;
+  wsUrl: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+export const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/**
+ * Browser mode: the built renderer over HTTP and the contract over a WebSocket at `/rpc`, on
+ * 127.0.0.1 only. A WebSocket needs the random token; a foreign Host or Origin is refused.
+ */
+export async function serve(core: Core, options: ServeOptions = {}): Promise<RunningServer> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  let port = 0;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const hostOk = (req: IncomingMessage) => allowedHosts().has(req.headers.host ?? '');
+  const originOk = (req: IncomingMessage) => {
+    const origin = req.headers.origin;
+    if (origin === undefined) return true; // non-browser clients (CLI, MCP bridge) send none; they still need the token
+    try {
+      return allowedHosts().has(new URL(origin).host) && new URL(origin).protocol === 'http:';
+    } catch {
+      return false;
+    }
+  };
+  const tokenOk = (req: IncomingMessage) => {
+    const given = new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? '';
+    const a = Buffer.from(given);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+
+  const http: Server = createServer((req, res) => {
+    if (!hostOk(req)) return deny(res, 403, 'forbidden host');
+    void serveStatic(options.rendererDir, req, res);
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_CHARS * 4 });
+  http.on('upgrade', (req, socket, head) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const reason = path !== '/rpc' ? '404 Not Found' : !hostOk(req) || !originOk(req) ? '403 Forbidden' : !tokenOk(req) ? '401 Unauthorized' : '';
+    if (reason) {
+      socket.write(`HTTP/1.1 ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      core.connect(webSocketPipe(ws), 'browser');
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const address = http.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  const close = async () => {
+    for (const c of wss.clients) c.terminate();
+    await new Promise<void>((r) => wss.close(() => r()));
+    http.closeAllConnections();
+    await new Promise<void>((r) => http.close(() => r()));
+  };
+  core.disposables.defer(close);
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    wsUrl: `ws://127.0.0.1:${port}/rpc?token=${token}`,
+    port,
+    token,
+    close,
+  };
+}
+
+function deny(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(message);
+}
+
+async function serveStatic(root: string | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!root) return deny(res, 404, 'no renderer is served here');
+  if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'method not allowed');
+  let path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  if (path.endsWith('/')) path += 'index.html';
+  const file = normalize(join(root, path));
+  if (!file.startsWith(normalize(root + sep))) return deny(res, 403, 'forbidden');
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return deny(res, 404, 'not found');
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': info.size,
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(file).pipe(res);
+  } catch {
+    deny(res, 404, 'not found');
+  }
+}

@@ -1,0 +1,26 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import './styles.css';
+import { RpcClient } from './api/client';
+import { ClientContext } from './api/context';
+import { findPipe } from './api/pipes';
+import { App } from './app/App';
+
+const root = createRoot(document.getElementById('root')!);
+
+findPipe().then(
+  (pipe) => {
+    const client = new RpcClient(pipe);
+    (window as unknown as { __erasmus?: RpcClient }).__erasmus = client;
+    root.render(
+      <StrictMode>
+        <ClientContext.Provider value={client}>
+          <App />
+        </ClientContext.Provider>
+      </StrictMode>,
+    );
+  },
+  (err: Error) => {
+    root.render(<p role="alert" style={{ padding: 24 }}>{err.message}</p>);
+  },
+);

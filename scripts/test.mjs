@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// `npm test`: builds, then runs every test (unit, integration, e2e) with Vitest.
+// On Linux without a D-Bus session it first starts a private one with an unlocked gnome-keyring,
+// so the keychain tests use a real Secret Service for a developer and for CI alike.
+// Extra arguments go to Vitest (e.g. `npm test -- electron/main/mcp`).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const args = process.argv.slice(2);
+const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+
+if (process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS && !process.env.ERASMUS_TEST_SESSION) {
+  if (onPath('dbus-run-session') && onPath('gnome-keyring-daemon')) {
+    const r = spawnSync('dbus-run-session', ['--', process.execPath, ...process.execArgv, process.argv[1], ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, ERASMUS_TEST_SESSION: '1' },
+    });
+    process.exit(r.status ?? 1);
+  }
+  console.warn('warning: dbus-run-session or gnome-keyring-daemon not found; keychain tests will fail (apt-get install dbus gnome-keyring)');
+}
+
+if (process.env.ERASMUS_TEST_SESSION === '1' && onPath('gnome-keyring-daemon')) {
+  // A throwaway keyring in a temp data home, unlocked with a throwaway password.
+  const data = mkdtempSync(join(tmpdir(), 'erasmus-keyring-'));
+  process.env.XDG_DATA_HOME = data;
+  const r = spawnSync('gnome-keyring-daemon', ['--replace', '--unlock', '--components=secrets', '-d'], {
+    input: 'erasmus-test',
+    env: process.env,
+    encoding: 'utf8',
+  });
+  for (const line of (r.stdout ?? '').split('\n')) {
+    const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (m) process.env[m[1]] = m[2];
+  }
+  if (r.status !== 0) console.warn(`warning: gnome-keyring-daemon exited with ${r.status}: ${r.stderr}`);
+}
+
+const run = (cmd, cmdArgs) =>
+  new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, { stdio: 'inherit', env: process.env });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+
+if (!process.env.ERASMUS_TEST_SKIP_BUILD) {
+  const code = await run(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build']);
+  if (code !== 0) process.exit(code);
+}
+
+mkdirSync('test-results', { recursive: true });
+const jsonFile = join('test-results', 'vitest.json');
+const code = await run(process.execPath, [
+  'node_modules/vitest/vitest.mjs',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${jsonFile}`,
+  ...args,
+]);
+
+let summary = `0 passed, 1 failed (vitest produced no report; exit code ${code})`;
+if (existsSync(jsonFile)) {
+  const r = JSON.parse(readFileSync(jsonFile, 'utf8'));
+  const failedSuites = (r.testResults ?? []).filter((t) => t.status === 'failed' && (t.assertionResults ?? []).length === 0).length;
+  const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  summary = `${r.numPassedTests} passed, ${r.numFailedTests + failedSuites} failed${skipped ? `, ${skipped} skipped` : ''}`;
+}
+writeFileSync(join('test-results', 'summary.txt'), summary + '\n');
+console.log(summary);
+process.exit(code);
