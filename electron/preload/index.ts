@@ -1,6 +1,9 @@
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 
-/** The only thing the renderer sees: send a contract message, subscribe to contract messages. */
+/**
+ * The only things the renderer sees: send a contract message, subscribe to contract messages,
+ * and the absolute path of a dropped file or folder (drag-and-drop of a project).
+ */
 const CHANNEL = 'erasmus:rpc';
 
 contextBridge.exposeInMainWorld('erasmus', {
@@ -16,5 +19,8 @@ contextBridge.exposeInMainWorld('erasmus', {
     return () => {
       ipcRenderer.removeListener(CHANNEL, handler);
     };
+  },
+  pathForFile(file: File): string {
+    return webUtils.getPathForFile(file);
   },
 });

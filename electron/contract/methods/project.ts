@@ -19,6 +19,11 @@ export const projectMethods = {
     params: z.object({ path: z.string().min(1).max(4096) }).strict(),
     result: ProjectSummary,
   },
+  /** Ask the face for a folder (native dialog); `path` is null when cancelled or unsupported. */
+  'project.chooseFolder': {
+    params: z.object({}).strict(),
+    result: z.object({ path: z.string().nullable(), supported: z.boolean() }),
+  },
   'project.recent': {
     params: z.object({}).strict(),
     result: z.object({ projects: z.array(ProjectSummary) }),

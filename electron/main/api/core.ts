@@ -19,6 +19,17 @@ export interface CoreOptions {
   /** Another keychain backend (tests of callers); the default is keytar. */
   keychain?: KeychainBackend;
   env?: NodeJS.ProcessEnv;
+  /** What the face can do for the core (desktop: native dialogs, tray notifications). */
+  host?: HostServices;
+}
+
+/**
+ * Services a face offers the core. The core never imports a face; the face hands these in.
+ * Missing ones mean the face cannot do it (browser mode has no native folder dialog).
+ */
+export interface HostServices {
+  /** A native "Open folder" dialog; resolves to the chosen absolute path, or null if cancelled. */
+  chooseFolder?(): Promise<string | null>;
 }
 
 /**
@@ -35,12 +46,14 @@ export class Core {
   readonly face: Face;
   readonly version: string;
   readonly env: NodeJS.ProcessEnv;
+  readonly host: HostServices;
 
   constructor(options: CoreOptions) {
     this.paths = new Paths(options.home);
     this.face = options.face;
     this.version = options.version ?? '0.1.0';
     this.env = options.env ?? process.env;
+    this.host = options.host ?? {};
     this.secrets = new SecretStore(this.redactor, options.keychain);
     registerAppHandlers(this);
     registerSecretsHandlers(this);

@@ -1,18 +1,96 @@
-import type { App } from 'electron';
-import { BrowserWindow } from 'electron';
+import { BrowserWindow, dialog, type App } from 'electron';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Core } from '../api/core';
-import { appVersion } from '../paths/index';
+import { appRoot, appVersion } from '../paths/index';
+import { ipcPipe } from './ipc-pipe';
+import { notify } from './notify';
+import { hardenSession, lockDown, secureWebPreferences } from './security';
+import { createTray, type TrayController } from './tray';
 
-/** Placeholder desktop start: builds the core and opens the window. (Completed in shell/.) */
-export async function startDesktop(app: App): Promise<void> {
+export interface DesktopLayout {
+  preload: string;
+  indexHtml: string;
+  trayIcon: string;
+}
+
+export function defaultLayout(): DesktopLayout {
+  const root = appRoot();
+  return {
+    preload: join(root, 'out', 'preload', 'index.cjs'),
+    indexHtml: join(root, 'out', 'renderer', 'index.html'),
+    trayIcon: join(root, 'resources', 'icons', 'tray.png'),
+  };
+}
+
+export interface Desktop {
+  core: Core;
+  window: BrowserWindow;
+  tray: TrayController;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The desktop face: one core, one secure window bound to it over IPC, a tray, notifications.
+ * Quitting disposes the core, which ends every MCP child, PTY and socket.
+ */
+export async function startDesktop(app: App, layout: DesktopLayout = defaultLayout()): Promise<Desktop> {
   await app.whenReady();
-  const core = new Core({ face: 'desktop', version: appVersion() });
   const win = new BrowserWindow({
     width: 1280,
     height: 820,
-    webPreferences: { preload: join(__dirname, '../preload/index.cjs'), contextIsolation: true, sandbox: true, nodeIntegration: false },
+    minWidth: 800,
+    minHeight: 520,
+    show: false,
+    title: 'Erasmus',
+    webPreferences: secureWebPreferences(layout.preload),
   });
-  await win.loadFile(join(__dirname, '../renderer/index.html'));
-  app.on('before-quit', () => void core.dispose());
+  const core = new Core({
+    face: 'desktop',
+    version: appVersion(),
+    host: {
+      async chooseFolder() {
+        const options = { title: 'Open a project folder', properties: ['openDirectory' as const, 'createDirectory' as const] };
+        const r = await dialog.showOpenDialog(win, options);
+        return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0]!;
+      },
+    },
+  });
+
+  const appUrl = pathToFileURL(layout.indexHtml).href;
+  hardenSession(win.webContents.session);
+  lockDown(win, appUrl);
+  core.connect(ipcPipe(win.webContents), 'desktop');
+
+  const show = () => {
+    if (win.isDestroyed()) return;
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+  };
+  const tray = createTray(layout.trayIcon, { show, quit: () => app.quit() });
+  core.disposables.defer(() => tray.dispose());
+  core.bus.onEvent('app.notify', ({ title, body }) => {
+    notify(title, body, show);
+  });
+
+  app.on('second-instance', show);
+  win.once('ready-to-show', show);
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    quitting = true;
+    event.preventDefault();
+    void core.dispose().finally(() => app.quit());
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  await win.loadFile(layout.indexHtml);
+  return {
+    core,
+    window: win,
+    tray,
+    dispose: () => core.dispose(),
+  };
 }

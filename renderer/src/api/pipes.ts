@@ -4,6 +4,8 @@ import type { Pipe } from '../../../electron/contract/index';
 export interface ErasmusBridge {
   send(message: string): void;
   subscribe(listener: (message: string) => void): () => void;
+  /** Absolute path of a dropped file or folder (desktop only). */
+  pathForFile?(file: File): string;
 }
 
 declare global {

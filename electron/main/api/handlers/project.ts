@@ -15,5 +15,9 @@ export function registerProjectHandlers(core: Core): void {
     core.bus.emit('project.opened', summary);
     return summary;
   });
+  core.dispatcher.register('project.chooseFolder', async () => {
+    if (!core.host.chooseFolder) return { path: null, supported: false };
+    return { path: await core.host.chooseFolder(), supported: true };
+  });
   core.dispatcher.register('project.recent', async () => ({ projects: await recent.list() }));
 }

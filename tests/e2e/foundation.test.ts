@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import type { Browser, ConsoleMessage } from 'playwright-core';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { startServe, type ServeHandle } from '../support/serve';
+
+const artifacts = join(process.cwd(), 'tests', 'e2e', 'artifacts');
+
+function tryConnect(url: string, headers: Record<string, string> = {}): Promise<{ opened: boolean; status?: number }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on('open', () => {
+      ws.close();
+      resolve({ opened: true });
+    });
+    ws.on('unexpected-response', (_req, res) => resolve({ opened: false, status: res.statusCode }));
+    ws.on('error', () => resolve({ opened: false }));
+  });
+}
+
+describe('browser mode: erasmus serve + Chromium', () => {
+  let serve: ServeHandle;
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    serve = await startServe();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.stop();
+  });
+
+  it('renders the app shell, round-trips a request over the WebSocket, and saves a screenshot', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (m: ConsoleMessage) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(serve.url);
+    await page.getByTestId('app-shell').waitFor();
+    await expect.poll(() => page.getByTestId('status-bar').textContent()).toContain('browser');
+    const pong = await page.evaluate(async () => {
+      const client = (globalThis as unknown as { __erasmus: { request(m: string, p: unknown): Promise<{ message: string }> } }).__erasmus;
+      return client.request('app.ping', { message: 'over the socket' });
+    });
+    expect(pong.message).toBe('over the socket');
+    await page.screenshot({ path: join(artifacts, 'foundation-shell.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('refuses a WebSocket without the token, with a wrong token, or from a foreign Origin or Host', async () => {
+    const base = serve.wsUrl.split('?')[0]!;
+    expect((await tryConnect(serve.wsUrl)).opened).toBe(true);
+    expect(await tryConnect(base)).toMatchObject({ opened: false, status: 401 });
+    expect(await tryConnect(`${base}?token=wrong`)).toMatchObject({ opened: false, status: 401 });
+    expect(await tryConnect(serve.wsUrl, { Origin: 'https://evil.example' })).toMatchObject({ opened: false, status: 403 });
+    expect(await tryConnect(serve.wsUrl, { Host: `evil.example:${serve.port}` })).toMatchObject({ opened: false, status: 403 });
+  });
+
+  it('answers malformed messages on the socket with JSON-RPC errors and keeps serving', async () => {
+    const ws = new WebSocket(serve.wsUrl);
+    await new Promise((r) => ws.once('open', r));
+    const replies: unknown[] = [];
+    ws.on('message', (d) => replies.push(JSON.parse(String(d))));
+    ws.send('{not json');
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'no.such' }));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'app.ping', params: { message: 3 } }));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'app.ping', params: {} }));
+    await expect.poll(() => replies.length).toBe(4);
+    const codes = replies.map((r) => (r as { error?: { code: number } }).error?.code ?? 'ok');
+    expect(codes.sort()).toEqual([-32602, -32601, -32700, 'ok'].sort());
+    ws.close();
+  });
+
+  it('serves nothing to a foreign Host header (DNS rebinding)', async () => {
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: serve.port, path: '/', headers: { Host: host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await status('evil.example')).toBe(403);
+    expect(await status(`127.0.0.1:${serve.port}`)).toBe(200);
+  });
+});
