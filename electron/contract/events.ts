@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProjectSummary } from './methods/project';
+import { McpServerStatus } from './methods/mcp';
 
 /**
  * Every event the core sends, as JSON-RPC notifications whose method is the event name.
@@ -15,6 +16,26 @@ export const events = {
   'app.notify': z.object({ title: z.string(), body: z.string() }),
   /** A folder was opened (drop, dialog, CLI). */
   'project.opened': ProjectSummary,
+  /** An MCP server changed state (starting, ready, errored with its last stderr lines, stopped). */
+  'mcp.server.status': McpServerStatus,
+  /** A server's tool list changed (list_changed, or first listing after connect). */
+  'mcp.tools.changed': z.object({ server: z.string(), tools: z.number() }),
+  'mcp.resources.changed': z.object({ server: z.string() }),
+  /** notifications/resources/updated for a subscribed resource. */
+  'mcp.resource.updated': z.object({ server: z.string(), uri: z.string() }),
+  'mcp.prompts.changed': z.object({ server: z.string() }),
+  /** notifications/message from a server. */
+  'mcp.log': z.object({ server: z.string(), level: z.string(), logger: z.string().optional(), data: z.unknown() }),
+  /** notifications/progress for a request in flight. */
+  'mcp.progress': z.object({
+    server: z.string(),
+    progressToken: z.union([z.string(), z.number()]),
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().optional(),
+  }),
+  /** Lines a server wrote on stderr. */
+  'mcp.stderr': z.object({ server: z.string(), text: z.string() }),
 };
 
 export type Events = typeof events;

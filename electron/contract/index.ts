@@ -4,5 +4,6 @@ export * from './methods/index';
 export * from './methods/app';
 export * from './methods/secrets';
 export * from './methods/project';
+export * from './methods/mcp';
 export * from './events';
 export * from './pipe';

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appMethods } from './app';
 import { secretsMethods } from './secrets';
 import { projectMethods } from './project';
+import { mcpMethods } from './mcp';
 
 /**
  * Every JSON-RPC method of the contract, as one typed map. Each part adds its own file here;
@@ -11,6 +12,7 @@ export const methods = {
   ...appMethods,
   ...secretsMethods,
   ...projectMethods,
+  ...mcpMethods,
 };
 
 export type Methods = typeof methods;

@@ -8,6 +8,10 @@ import type { Pipe } from '../../contract/index';
 import { registerAppHandlers } from './handlers/app';
 import { registerSecretsHandlers } from './handlers/secrets';
 import { registerProjectHandlers } from './handlers/project';
+import { McpHub } from '../mcp/hub';
+import { registerMcpHandlers } from './handlers/mcp';
+import { PtyManager } from '../runners/pty/index';
+import { registerTerminalHandlers } from './handlers/terminal';
 
 export type Face = CallContext['face'];
 
@@ -47,6 +51,10 @@ export class Core {
   readonly version: string;
   readonly env: NodeJS.ProcessEnv;
   readonly host: HostServices;
+  /** The MCP hub; faces call `hub.start()` (see electron/main/mcp/README.md). */
+  readonly hub: McpHub;
+  /** Every PTY: runner commands and shell tabs, streamed as `terminal.*` events. */
+  readonly ptys: PtyManager;
 
   constructor(options: CoreOptions) {
     this.paths = new Paths(options.home);
@@ -58,6 +66,11 @@ export class Core {
     registerAppHandlers(this);
     registerSecretsHandlers(this);
     registerProjectHandlers(this);
+    // Flow control only where a view renders and acknowledges output (not in the headless CLI).
+    this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: this.face !== 'cli' }));
+    registerTerminalHandlers(this);
+    this.hub = this.disposables.add(new McpHub({ paths: this.paths, bus: this.bus, secrets: this.secrets, env: this.env, version: this.version }));
+    registerMcpHandlers(this);
   }
 
   /** Binds a pipe (IPC channel or WebSocket) to this core until either side closes. */

@@ -1,0 +1,37 @@
+import { ErrorCode, RpcError } from '../../../contract/index';
+import type { Core } from '../core';
+
+/** Wraps a hub call: its errors (which name the server) become ActionFailed. */
+async function act<T>(fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
+  }
+}
+
+export function registerMcpHandlers(core: Core): void {
+  const d = core.dispatcher;
+  const hub = core.hub;
+  const statusAll = () => ({ servers: hub.servers(), issues: hub.configErrors() });
+  d.register('mcp.servers', async () => statusAll());
+  d.register('mcp.reload', async () => {
+    await hub.reload();
+    return statusAll();
+  });
+  d.register('mcp.server.restart', ({ server }) => act(() => hub.restartServer(server)));
+  d.register('mcp.toolsets', async () => ({ toolsets: hub.toolsets() }));
+  d.register('mcp.toolset.open', ({ name }) => act(() => ({ tools: hub.openToolset(name) })));
+  d.register('mcp.tools', ({ server }) => act(() => ({ tools: hub.listTools(server) })));
+  d.register('mcp.call', ({ server, tool, args, timeoutMs }) => act(async () => ({ ...(await hub.callTool(server, tool, args ?? {}, { timeoutMs })) })));
+  d.register('mcp.resources', ({ server }) =>
+    act(async () => {
+      const [resources, templates] = await Promise.all([hub.listResources(server), hub.listResourceTemplates(server)]);
+      return { resources: resources.map((r) => ({ ...r })), templates: templates.map((t) => ({ ...t })) };
+    }),
+  );
+  d.register('mcp.resource.read', ({ uri, server }) => act(async () => ({ ...(await hub.readResource(uri, server)) })));
+  d.register('mcp.resource.subscribe', ({ uri, server }) => act(async () => (await hub.subscribe(server, uri), {})));
+  d.register('mcp.prompts', ({ server }) => act(async () => ({ prompts: (await hub.listPrompts(server)).map((p) => ({ ...p })) })));
+  d.register('mcp.prompt.get', ({ server, name, args }) => act(async () => ({ ...(await hub.getPrompt(server, name, args ?? {})) })));
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+
+/** How the hub reaches a server. */
+export const TransportKind = z.enum(['stdio', 'http', 'sse', 'websocket']);
+export type TransportKind = z.infer<typeof TransportKind>;
+
+const StringMap = z.record(z.string(), z.string());
+
+/** One entry of Claude Desktop's `mcpServers` (also Cursor, Roo, and VS Code's `servers`). */
+export const ClaudeServerEntry = z
+  .object({
+    type: z.enum(['stdio', 'http', 'streamable-http', 'streamableHttp', 'streamable_http', 'sse', 'ws', 'websocket']).optional(),
+    command: z.string().min(1, 'command is empty').optional(),
+    args: z.array(z.string()).optional(),
+    env: StringMap.optional(),
+    cwd: z.string().optional(),
+    url: z.string().optional(),
+    headers: StringMap.optional(),
+    disabled: z.boolean().optional(),
+    /** Seconds, as Roo and Cline write it. */
+    timeout: z.number().positive().optional(),
+    alwaysAllow: z.array(z.string()).optional(),
+    description: z.string().optional(),
+  })
+  .passthrough()
+  .superRefine((e, ctx) => {
+    const remote = e.type && e.type !== 'stdio';
+    if (remote && !e.url) ctx.addIssue({ code: 'custom', message: `type "${e.type}" needs a "url"` });
+    if (!remote && !e.command && !e.url) ctx.addIssue({ code: 'custom', message: 'needs a "command" (stdio) or a "url" (remote)' });
+    if (e.url && !/^(https?|wss?):\/\//.test(e.url) && !e.url.includes('${')) ctx.addIssue({ code: 'custom', path: ['url'], message: `not an http(s) or ws(s) URL: ${e.url}` });
+  });
+export type ClaudeServerEntry = z.infer<typeof ClaudeServerEntry>;
+
+/** One entry of goose's `extensions:` in config.yaml. */
+export const GooseExtension = z
+  .object({
+    name: z.string().optional(),
+    type: z.enum(['stdio', 'sse', 'streamable_http', 'websocket', 'builtin', 'platform', 'frontend', 'inline_python']).default('stdio'),
+    cmd: z.string().optional(),
+    args: z.array(z.string()).optional(),
+    enabled: z.boolean().optional(),
+    envs: StringMap.optional(),
+    env_keys: z.array(z.string()).optional(),
+    timeout: z.number().positive().optional(),
+    uri: z.string().optional(),
+    headers: StringMap.optional(),
+    description: z.string().optional(),
+    cwd: z.string().optional(),
+    alwaysAllow: z.array(z.string()).optional(),
+  })
+  .passthrough()
+  .superRefine((e, ctx) => {
+    if (e.type === 'stdio' && !e.cmd) ctx.addIssue({ code: 'custom', message: 'type "stdio" needs a "cmd"' });
+    if ((e.type === 'sse' || e.type === 'streamable_http' || e.type === 'websocket') && !e.uri)
+      ctx.addIssue({ code: 'custom', message: `type "${e.type}" needs a "uri"` });
+  });
+export type GooseExtension = z.infer<typeof GooseExtension>;
+
+/** A server as the hub sees it, whichever file and format it came from (values not yet interpolated). */
+export interface ServerConfig {
+  name: string;
+  transport: TransportKind;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Names to take from the environment or, failing that, the keychain (goose's env_keys). */
+  envKeys: string[];
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  disabled: boolean;
+  timeoutMs?: number;
+  alwaysAllow: string[];
+  description?: string;
+  /** The file this entry came from. */
+  source: string;
+}
+
+/** A problem in a config file: the file, the entry (when one entry is at fault) and what is wrong. */
+export interface ConfigIssue {
+  file: string;
+  entry?: string;
+  message: string;
+}
+
+export const SERVER_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function fromClaude(name: string, e: ClaudeServerEntry, source: string): ServerConfig {
+  const t = e.type;
+  const transport: TransportKind =
+    t === 'sse' ? 'sse' : t === 'ws' || t === 'websocket' ? 'websocket' : t === undefined ? (e.command ? 'stdio' : urlKind(e.url)) : t === 'stdio' ? 'stdio' : 'http';
+  return {
+    name,
+    transport,
+    command: e.command,
+    args: e.args ?? [],
+    env: e.env ?? {},
+    envKeys: [],
+    cwd: e.cwd,
+    url: e.url,
+    headers: e.headers ?? {},
+    disabled: e.disabled ?? false,
+    timeoutMs: e.timeout ? e.timeout * 1000 : undefined,
+    alwaysAllow: e.alwaysAllow ?? [],
+    description: e.description,
+    source,
+  };
+}
+
+function urlKind(url: string | undefined): TransportKind {
+  return url && /^wss?:/.test(url) ? 'websocket' : 'http';
+}
+
+export function fromGoose(key: string, e: GooseExtension, source: string): ServerConfig {
+  const transport: TransportKind = e.type === 'sse' ? 'sse' : e.type === 'websocket' ? 'websocket' : e.type === 'streamable_http' ? 'http' : 'stdio';
+  return {
+    name: key,
+    transport,
+    command: e.cmd,
+    args: e.args ?? [],
+    env: e.envs ?? {},
+    envKeys: e.env_keys ?? [],
+    cwd: e.cwd,
+    url: e.uri,
+    headers: e.headers ?? {},
+    disabled: e.enabled === false,
+    timeoutMs: e.timeout ? e.timeout * 1000 : undefined,
+    alwaysAllow: e.alwaysAllow ?? [],
+    description: e.description,
+    source,
+  };
+}
+
+/** "args: expected array, received string; url: not an http(s) URL" */
+export function describeZodError(err: z.ZodError): string {
+  return err.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+}
+
+/** A stable fingerprint of everything that affects the connection (a change means reconnect). */
+export function fingerprint(c: ServerConfig): string {
+  const { source: _s, description: _d, alwaysAllow: _a, ...rest } = c;
+  return stableStringify(rest);
+}
+
+function stableStringify(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableStringify).join(',')}]`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableStringify((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}

@@ -1,0 +1,439 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CompleteRequest,
+  type CompleteResult,
+  type GetPromptResult,
+  type LoggingLevel,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
+import { basename } from 'node:path';
+import type { EventBus } from '../api/events';
+import type { Paths } from '../paths/index';
+import { resourcesDir } from '../paths/index';
+import { interpolateDeep, type SecretStore } from '../secrets/index';
+import { loadCatalog, patternMatcher, type Catalog } from './catalog';
+import { ConfigWatcher } from './config/watch';
+import { configFiles, loadConfig } from './config/load';
+import { fingerprint, type ConfigIssue, type ServerConfig } from './config/schema';
+import { ServerConnection } from './connection';
+import { TrustStore } from './trust';
+import {
+  qualifiedName,
+  QUALIFIED_SEPARATOR,
+  type CallOptions,
+  type CallToolResult,
+  type ElicitationHandler,
+  type PromptInfo,
+  type ResourceInfo,
+  type ResourceTemplateInfo,
+  type SamplingHandler,
+  type ServerStatus,
+  type ToolInfo,
+  type ToolsetSummary,
+} from './types';
+
+export interface McpHubDeps {
+  paths: Paths;
+  bus: EventBus;
+  secrets?: Pick<SecretStore, 'get'>;
+  env?: NodeJS.ProcessEnv;
+  version?: string;
+}
+
+export interface StartOptions {
+  projectDir?: string;
+  /** Use this file alone (JSON or YAML, either format) instead of the files under ERASMUS_HOME. */
+  configFile?: string;
+  /** Watch the config files and apply changes (default true). */
+  watch?: boolean;
+}
+
+/** The MCP hub: see README.md in this folder for the API. */
+export class McpHub {
+  private readonly connections = new Map<string, ServerConnection>();
+  private issues: ConfigIssue[] = [];
+  private sampling?: SamplingHandler;
+  private elicitation?: ElicitationHandler;
+  private projectDir?: string;
+  private configFile?: string;
+  private watcher?: ConfigWatcher;
+  private catalogCache?: Catalog;
+  private reloading: Promise<void> = Promise.resolve();
+  private disposed = false;
+  readonly trust: TrustStore;
+  private readonly exitGuard = () => {
+    for (const c of this.connections.values()) c.killNow();
+  };
+
+  constructor(private readonly deps: McpHubDeps) {
+    this.trust = new TrustStore(deps.paths.trustFile);
+    process.on('exit', this.exitGuard);
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------------
+
+  async start(opts: StartOptions = {}): Promise<void> {
+    this.projectDir = opts.projectDir;
+    this.configFile = opts.configFile;
+    await this.reload();
+    if (opts.watch !== false && !this.watcher) {
+      this.watcher = new ConfigWatcher(this.watchedFiles(), () => void this.reload());
+    }
+  }
+
+  private watchedFiles(): string[] {
+    return configFiles({ mcpConfig: this.deps.paths.mcpConfig, configYaml: this.deps.paths.configYaml, projectDir: this.projectDir, configFile: this.configFile });
+  }
+
+  /** Re-reads the configuration: new servers start, removed ones stop, changed ones reconnect, the rest are left alone. */
+  reload(): Promise<void> {
+    this.reloading = this.reloading.then(() => this.applyConfig()).catch(() => {});
+    return this.reloading;
+  }
+
+  private async applyConfig(): Promise<void> {
+    if (this.disposed) return;
+    const { servers, issues } = await loadConfig({
+      mcpConfig: this.deps.paths.mcpConfig,
+      configYaml: this.deps.paths.configYaml,
+      projectDir: this.projectDir,
+      configFile: this.configFile,
+    });
+    this.issues = issues;
+    const wanted = new Map<string, ServerConnection>();
+    for (const config of servers) wanted.set(config.name, await this.prepare(config));
+    const jobs: Promise<void>[] = [];
+    for (const [name, old] of this.connections) {
+      if (old.target.kind === 'in-process') continue;
+      const next = wanted.get(name);
+      if (!next || next.options.fingerprint !== old.options.fingerprint) {
+        this.connections.delete(name);
+        jobs.push(old.stop());
+      }
+    }
+    await Promise.all(jobs);
+    const starts: Promise<void>[] = [];
+    for (const [name, conn] of wanted) {
+      if (this.connections.has(name)) continue;
+      this.connections.set(name, conn);
+      starts.push(conn.start());
+      if (conn.state !== 'starting') this.emitStatus(conn);
+    }
+    await Promise.all(starts);
+  }
+
+  /** Interpolates one entry; a missing variable makes that server errored with the names. */
+  private async prepare(raw: ServerConfig): Promise<ServerConnection> {
+    const where = `${raw.source}: server "${raw.name}"`;
+    let config = raw;
+    let error: string | undefined;
+    try {
+      const secret = this.deps.secrets ? (n: string) => this.deps.secrets!.get(n) : undefined;
+      const sources = { env: this.deps.env ?? process.env, secret, workspaceFolder: this.projectDir };
+      const { command, args, env, cwd, url, headers } = raw;
+      const filled = await interpolateDeep({ command, args, env, cwd, url, headers }, sources);
+      const missingKeys: string[] = [];
+      for (const key of raw.envKeys) {
+        const v = sources.env[key] ?? (await secret?.(key));
+        if (v === undefined) missingKeys.push(key);
+        else filled.env[key] = v;
+      }
+      if (missingKeys.length) throw new Error(`missing env_keys (neither in the environment nor the keychain): ${missingKeys.join(', ')}`);
+      config = { ...raw, ...filled };
+    } catch (err) {
+      error = `${where}: ${(err as Error).message}`;
+    }
+    return new ServerConnection(raw.name, { kind: 'config', config }, this.hooks, {
+      description: raw.description,
+      source: raw.source,
+      alwaysAllow: raw.alwaysAllow,
+      timeoutMs: raw.timeoutMs,
+      logFile: this.deps.paths.serverLog(raw.name),
+      disabled: raw.disabled,
+      error,
+      fingerprint: fingerprint(config) + (error ?? ''),
+    });
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.watcher?.dispose();
+    await this.reloading;
+    await Promise.all([...this.connections.values()].map((c) => c.stop()));
+    this.connections.clear();
+    process.off('exit', this.exitGuard);
+  }
+
+  async addInProcessServer(name: string, server: McpServer, opts: { description?: string; alwaysAllow?: string[]; timeoutMs?: number } = {}): Promise<void> {
+    if (this.connections.has(name)) throw new Error(`MCP server "${name}" already exists`);
+    const conn = new ServerConnection(name, { kind: 'in-process', server }, this.hooks, { ...opts });
+    this.connections.set(name, conn);
+    await conn.start();
+  }
+
+  async removeServer(name: string): Promise<void> {
+    const conn = this.connections.get(name);
+    if (!conn) return;
+    this.connections.delete(name);
+    await conn.stop();
+  }
+
+  async restartServer(name: string): Promise<ServerStatus> {
+    const conn = this.conn(name);
+    await conn.restart();
+    return conn.status();
+  }
+
+  // ---- status ----------------------------------------------------------------------------------
+
+  servers(): ServerStatus[] {
+    return [...this.connections.values()].map((c) => c.status());
+  }
+  server(name: string): ServerStatus | undefined {
+    return this.connections.get(name)?.status();
+  }
+  configErrors(): ConfigIssue[] {
+    return [...this.issues];
+  }
+
+  /** Resolves when the server is ready; rejects (naming it) when it errors or the time runs out. */
+  whenReady(name: string, timeoutMs = 15_000): Promise<ServerStatus> {
+    const conn = this.conn(name);
+    if (conn.state === 'ready') return Promise.resolve(conn.status());
+    return this.deps.bus
+      .waitFor('mcp.server.status', (s) => s.name === name && s.state === 'ready', timeoutMs)
+      .catch(() => {
+        throw new Error(`MCP server "${name}" is not ready after ${timeoutMs} ms (${conn.state}${conn.error ? `: ${conn.error}` : ''})`);
+      });
+  }
+
+  private conn(name: string): ServerConnection {
+    const c = this.connections.get(name);
+    if (!c) throw new Error(`MCP server "${name}" is not configured (known: ${[...this.connections.keys()].join(', ') || 'none'})`);
+    return c;
+  }
+
+  // ---- tools and toolsets ----------------------------------------------------------------------
+
+  listTools(server?: string): ToolInfo[] {
+    const conns = server ? [this.conn(server)] : [...this.connections.values()];
+    return conns.flatMap((c) =>
+      c.tools.map((t) => ({
+        server: c.name,
+        name: t.name,
+        qualifiedName: qualifiedName(c.name, t.name),
+        title: t.title ?? t.annotations?.title,
+        description: t.description ?? '',
+        inputSchema: t.inputSchema as Record<string, unknown>,
+        outputSchema: t.outputSchema as Record<string, unknown> | undefined,
+        annotations: { ...(t.annotations ?? {}) },
+        alwaysAllow: c.alwaysAllow.includes(t.name) || c.alwaysAllow.includes('*'),
+      })),
+    );
+  }
+
+  findTool(qualified: string): ToolInfo | undefined {
+    const i = qualified.indexOf(QUALIFIED_SEPARATOR);
+    if (i < 0) return undefined;
+    const server = qualified.slice(0, i);
+    if (!this.connections.has(server)) return undefined;
+    return this.listTools(server).find((t) => t.qualifiedName === qualified);
+  }
+
+  private catalog(): Catalog {
+    if (!this.catalogCache) {
+      try {
+        this.catalogCache = loadCatalog(resourcesDir());
+      } catch {
+        this.catalogCache = { servers: [], groups: [] };
+      }
+    }
+    return this.catalogCache;
+  }
+
+  catalogEntries(): Catalog {
+    return this.catalog();
+  }
+
+  /** Name + one line per toolset: each ready server, and each catalog group with tools available. */
+  toolsets(): ToolsetSummary[] {
+    const out: ToolsetSummary[] = [];
+    for (const c of this.connections.values()) {
+      if (c.state !== 'ready' || c.tools.length === 0) continue;
+      const s = c.status();
+      const line = (c.options.description ?? firstLine(s.instructions) ?? `${s.serverInfo?.name ?? c.name}: ${c.tools.map((t) => t.name).slice(0, 6).join(', ')}${c.tools.length > 6 ? ', …' : ''}`).slice(0, 160);
+      out.push({ name: c.name, description: line, kind: 'server', servers: [c.name], tools: c.tools.length });
+    }
+    const all = this.listTools();
+    for (const g of this.catalog().groups) {
+      if (this.connections.has(g.name)) continue;
+      const match = patternMatcher(g.tools);
+      const tools = all.filter((t) => match(t.qualifiedName));
+      if (tools.length) out.push({ name: g.name, description: g.description, kind: 'group', servers: [...new Set(tools.map((t) => t.server))], tools: tools.length });
+    }
+    return out;
+  }
+
+  /** The full tools (with schemas) of a toolset. */
+  openToolset(name: string): ToolInfo[] {
+    const c = this.connections.get(name);
+    if (c) return this.listTools(name);
+    const g = this.catalog().groups.find((x) => x.name === name);
+    if (!g) throw new Error(`no toolset named "${name}" (known: ${this.toolsets().map((t) => t.name).join(', ') || 'none'})`);
+    const match = patternMatcher(g.tools);
+    return this.listTools().filter((t) => match(t.qualifiedName));
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
+    const c = this.conn(server);
+    const onprogress = (p: { progress: number; total?: number; message?: string }) => {
+      opts.onProgress?.(p);
+      this.deps.bus.emit('mcp.progress', { server, progressToken: `${server}:${tool}`, progress: p.progress, total: p.total, message: p.message });
+    };
+    return (await c.request((client, o) => client.callTool({ name: tool, arguments: args }, undefined, { ...o, onprogress, resetTimeoutOnProgress: true }), {
+      timeout: opts.timeoutMs ?? c.timeoutMs,
+      signal: opts.signal,
+    })) as CallToolResult;
+  }
+
+  // ---- resources, prompts, completions, logging -----------------------------------------------
+
+  private ready(server?: string, capability?: 'resources' | 'prompts'): ServerConnection[] {
+    if (server) return [this.conn(server)];
+    return [...this.connections.values()].filter((c) => c.state === 'ready' && (!capability || c.client?.getServerCapabilities()?.[capability]));
+  }
+
+  async listResources(server?: string): Promise<ResourceInfo[]> {
+    const lists = await Promise.all(
+      this.ready(server, 'resources').map(async (c) => {
+        const out: ResourceInfo[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await c.request((cl, o) => cl.listResources(cursor ? { cursor } : undefined, o));
+          out.push(...page.resources.map((r) => ({ ...r, server: c.name })));
+          cursor = page.nextCursor;
+        } while (cursor);
+        return out;
+      }),
+    );
+    return lists.flat();
+  }
+
+  async listResourceTemplates(server?: string): Promise<ResourceTemplateInfo[]> {
+    const lists = await Promise.all(
+      this.ready(server, 'resources').map(async (c) => (await c.request((cl, o) => cl.listResourceTemplates(undefined, o))).resourceTemplates.map((t) => ({ ...t, server: c.name }))),
+    );
+    return lists.flat();
+  }
+
+  /** Reads a resource; without `server`, the server that lists the URI (or the only one with resources). */
+  async readResource(uri: string, server?: string): Promise<ReadResourceResult> {
+    let name = server;
+    if (!name) {
+      const owner = (await this.listResources()).find((r) => r.uri === uri);
+      const candidates = this.ready(undefined, 'resources');
+      name = owner?.server ?? (candidates.length === 1 ? candidates[0]!.name : undefined);
+      if (!name) throw new Error(`no MCP server lists the resource ${uri}; name the server`);
+    }
+    return this.conn(name).request((c, o) => c.readResource({ uri }, o));
+  }
+
+  async subscribe(server: string, uri: string): Promise<void> {
+    await this.conn(server).request((c, o) => c.subscribeResource({ uri }, o));
+  }
+  async unsubscribe(server: string, uri: string): Promise<void> {
+    await this.conn(server).request((c, o) => c.unsubscribeResource({ uri }, o));
+  }
+
+  async listPrompts(server?: string): Promise<PromptInfo[]> {
+    const lists = await Promise.all(this.ready(server, 'prompts').map(async (c) => (await c.request((cl, o) => cl.listPrompts(undefined, o))).prompts.map((p) => ({ ...p, server: c.name }))));
+    return lists.flat();
+  }
+
+  getPrompt(server: string, name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
+    return this.conn(server).request((c, o) => c.getPrompt({ name, arguments: args }, o));
+  }
+
+  complete(server: string, params: CompleteRequest['params']): Promise<CompleteResult> {
+    return this.conn(server).request((c, o) => c.complete(params, o));
+  }
+
+  async setLoggingLevel(server: string, level: LoggingLevel): Promise<void> {
+    await this.conn(server).request((c, o) => c.setLoggingLevel(level, o));
+  }
+
+  ping(server: string): Promise<number> {
+    return this.conn(server).ping();
+  }
+
+  // ---- client capabilities ---------------------------------------------------------------------
+
+  setSamplingHandler(h: SamplingHandler | undefined): void {
+    this.sampling = h;
+  }
+  setElicitationHandler(h: ElicitationHandler | undefined): void {
+    this.elicitation = h;
+  }
+  setRoots(projectDir: string | undefined): void {
+    this.projectDir = projectDir;
+    for (const c of this.connections.values()) if (c.state === 'ready') void c.client?.sendRootsListChanged().catch(() => {});
+  }
+
+  private roots(): { uri: string; name: string }[] {
+    return this.projectDir ? [{ uri: pathToFileURL(this.projectDir).href, name: basename(this.projectDir) }] : [];
+  }
+
+  private emitStatus(c: ServerConnection): void {
+    if (!this.disposed || c.state === 'stopped') this.deps.bus.emit('mcp.server.status', c.status());
+  }
+
+  private readonly hooks = {
+    status: (c: ServerConnection) => this.emitStatus(c),
+    toolsChanged: (c: ServerConnection) => this.deps.bus.emit('mcp.tools.changed', { server: c.name, tools: c.tools.length }),
+    stderr: (c: ServerConnection, text: string) => this.deps.bus.emit('mcp.stderr', { server: c.name, text }),
+    makeClient: (c: ServerConnection) => this.makeClient(c),
+  };
+
+  private makeClient(conn: ServerConnection): Client {
+    const server = conn.name;
+    const client = new Client(
+      { name: 'erasmus', version: this.deps.version ?? '0.1.0' },
+      { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: { applyDefaults: true }, url: {} } } },
+    );
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots() }));
+    client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+      if (!this.sampling) throw new McpError(ErrorCode.InvalidRequest, 'Erasmus has no model configured for sampling');
+      return this.sampling({ server, params: req.params }, extra.signal);
+    });
+    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+      if (!this.elicitation) return { action: 'decline' as const };
+      return this.elicitation({ server, params: req.params }, extra.signal);
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void conn.refreshTools().catch(() => {}));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.deps.bus.emit('mcp.resources.changed', { server }));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => this.deps.bus.emit('mcp.resource.updated', { server, uri: n.params.uri }));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.deps.bus.emit('mcp.prompts.changed', { server }));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
+      this.deps.bus.emit('mcp.log', { server, level: n.params.level, logger: n.params.logger, data: n.params.data }),
+    );
+    return client;
+  }
+}
+
+function firstLine(text: string | undefined): string | undefined {
+  const line = text?.split('\n').find((l) => l.trim());
+  return line?.trim() || undefined;
+}

@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+const MAX_LINE = 10 * 1024 * 1024;
+
+export interface GroupStdioOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  /** Each chunk of the child's stderr. */
+  onStderr?: (chunk: string) => void;
+  /** A line on stdout that is not a JSON-RPC message. */
+  onInvalidOutput?: (line: string, error: Error) => void;
+  /** The child exited (before or without close()). */
+  onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+/**
+ * MCP over a child's stdin/stdout, framed by the SDK's ReadBuffer, with the child in its own process
+ * group (detached) so that stopping it ends the whole tree: SIGTERM to the group, then SIGKILL.
+ * The SDK's StdioClientTransport cannot do this (it spawns into our group and kills only the leader).
+ */
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child?: ChildProcess;
+  private pending: Buffer = Buffer.alloc(0);
+  private exited?: Promise<void>;
+  private closed = false;
+
+  constructor(private readonly opts: GroupStdioOptions) {}
+
+  /** Set by the SDK client after initialize. */
+  protocolVersion?: string;
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('GroupStdioTransport already started');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.opts.command, this.opts.args, {
+        env: { ...getDefaultEnvironment(), ...this.opts.env },
+        cwd: this.opts.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        shell: false,
+      });
+      this.child = child;
+      this.exited = new Promise((done) => child.once('exit', () => done()));
+      child.once('error', (err) => {
+        reject(err);
+        this.onerror?.(err);
+        this.finish();
+      });
+      child.once('spawn', () => resolve());
+      child.once('exit', (code, signal) => {
+        this.opts.onExit?.(code, signal);
+        // The leader is gone: end whatever it left in its group, then report the close at once
+        // (not on 'close', which waits for grandchildren holding the pipes).
+        killGroup(child.pid, 'SIGKILL');
+        this.finish();
+      });
+      child.stdin?.on('error', (err) => this.onerror?.(err));
+      child.stdout?.on('error', (err) => this.onerror?.(err));
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => this.opts.onStderr?.(chunk));
+      child.stdout?.on('data', (chunk: Buffer) => this.onData(chunk));
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    if (this.pending.length > MAX_LINE) {
+      this.pending = Buffer.alloc(0);
+      this.opts.onInvalidOutput?.('', new Error(`a line on stdout exceeded ${MAX_LINE} bytes`));
+      return;
+    }
+    let nl: number;
+    while ((nl = this.pending.indexOf(10)) !== -1) {
+      const line = this.pending.toString('utf8', 0, nl).replace(/\r$/, '');
+      this.pending = this.pending.subarray(nl + 1);
+      if (!line.trim()) continue;
+      let message: JSONRPCMessage;
+      try {
+        message = deserializeMessage(line);
+      } catch (err) {
+        this.opts.onInvalidOutput?.(line, err as Error);
+        continue;
+      }
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || this.closed) return reject(new Error('Not connected'));
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Ends the child's whole process group: stdin closed, SIGTERM, and SIGKILL after `graceMs`. */
+  async close(graceMs = 1500): Promise<void> {
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      try {
+        child.stdin?.end();
+      } catch {}
+      killGroup(child.pid, 'SIGTERM');
+      const timer = new Promise<void>((r) => setTimeout(r, graceMs).unref());
+      await Promise.race([this.exited, timer]);
+      killGroup(child.pid, 'SIGKILL');
+      await Promise.race([this.exited, new Promise<void>((r) => setTimeout(r, 500).unref())]);
+    } else if (child) killGroup(child.pid, 'SIGKILL');
+    this.finish();
+  }
+
+  /** Synchronous last resort (process exit): SIGKILL the group. */
+  killNow(): void {
+    killGroup(this.child?.pid, 'SIGKILL');
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pending = Buffer.alloc(0);
+    this.onclose?.();
+  }
+}
+
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
