@@ -2,7 +2,9 @@ import type { z } from 'zod';
 import { appMethods } from './app';
 import { secretsMethods } from './secrets';
 import { projectMethods } from './project';
+import { agentMethods } from './agent';
 import { mcpMethods } from './mcp';
+import { terminalMethods } from './terminal';
 
 /**
  * Every JSON-RPC method of the contract, as one typed map. Each part adds its own file here;
@@ -12,7 +14,9 @@ export const methods = {
   ...appMethods,
   ...secretsMethods,
   ...projectMethods,
+  ...agentMethods,
   ...mcpMethods,
+  ...terminalMethods,
 };
 
 export type Methods = typeof methods;

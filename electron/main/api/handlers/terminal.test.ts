@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPipePair, RpcError } from '../../../contract/index';
+import { RpcClient } from '../../../../renderer/src/api/client';
+import { Core } from '../core';
+
+const home = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-term-')));
+const project = join(home, 'project');
+mkdirSync(project);
+const core = new Core({ face: 'browser', home });
+const [a, b] = createPipePair();
+core.connect(a);
+const client = new RpcClient(b);
+
+afterAll(async () => {
+  client.close();
+  await core.dispose();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('terminal.* over the contract', () => {
+  it('opens a shell in the project, echoes keystrokes as events, acknowledges, stops', async () => {
+    await client.request('project.open', { path: project });
+    let out = '';
+    const opened: string[] = [];
+    client.on('terminal.opened', (t) => opened.push(t.id));
+    client.on('terminal.data', (d) => {
+      out += d.data;
+      void client.request('terminal.ack', { id: d.id, chars: d.data.length });
+    });
+    const exited = new Promise<number | null>((resolve) => client.on('terminal.exited', (e) => resolve(e.exitCode)));
+    const info = await client.request('terminal.openShell', { cols: 80, rows: 24 });
+    expect(info.kind).toBe('shell');
+    expect(info.cwd).toBe(project);
+    expect(opened).toContain(info.id);
+    await client.request('terminal.resize', { id: info.id, cols: 100, rows: 30 });
+    await client.request('terminal.input', { id: info.id, data: 'echo "[$PWD]"\r' });
+    const deadline = Date.now() + 10_000;
+    while (!out.includes(`[${project}]`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(out).toContain(`[${project}]`);
+    expect((await client.request('terminal.list', {})).terminals.map((t) => t.id)).toContain(info.id);
+    await client.request('terminal.kill', { id: info.id });
+    await exited;
+    const listed = (await client.request('terminal.list', {})).terminals.find((t) => t.id === info.id);
+    expect(listed?.running).toBe(false);
+    await client.request('terminal.close', { id: info.id });
+    expect((await client.request('terminal.list', {})).terminals.find((t) => t.id === info.id)).toBeUndefined();
+  });
+
+  it('answers bad ids with a clear error', async () => {
+    await expect(client.request('terminal.input', { id: 'missing', data: 'x' })).rejects.toThrow(/no terminal with id "missing"/);
+    await expect(client.request('terminal.input', { id: '../etc', data: 'x' })).rejects.toBeInstanceOf(RpcError);
+  });
+});

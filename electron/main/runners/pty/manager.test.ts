@@ -1,0 +1,183 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventName } from '../../../contract/index';
+import { PtyManager, type EventSink } from './manager';
+
+/** Processes of a session, from the process table (ps), not from our own /proc reader. */
+function sessionProcesses(sid: number): string[] {
+  const out = execFileSync('ps', ['-e', '-o', 'pid=,sid=,stat=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => Number(f[1]) === sid && !f[2]?.startsWith('Z'))
+    .map((f) => f.join(' '));
+}
+
+class Recorder implements EventSink {
+  readonly events: { event: EventName; payload: unknown }[] = [];
+  emit(event: EventName, payload: unknown): void {
+    this.events.push({ event, payload });
+  }
+  data(id: string): string {
+    return this.events
+      .filter((e) => e.event === 'terminal.data' && (e.payload as { id: string }).id === id)
+      .map((e) => (e.payload as { data: string }).data)
+      .join('');
+  }
+  waitForData(id: string, needle: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    return new Promise((resolve, reject) => {
+      const poll = () => {
+        if (this.data(id).includes(needle)) return resolve();
+        if (Date.now() > deadline) return reject(new Error(`no ${JSON.stringify(needle)} in ${JSON.stringify(this.data(id))}`));
+        setTimeout(poll, 20);
+      };
+      poll();
+    });
+  }
+}
+
+let dir: string;
+let project: string;
+let sink: Recorder;
+let ptys: PtyManager;
+
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-pty-')));
+  project = join(dir, 'project');
+  execFileSync('mkdir', ['-p', project]);
+  sink = new Recorder();
+  ptys = new PtyManager({ outputsDir: join(dir, 'outputs'), sink, killGraceMs: 500, login: false });
+});
+
+afterEach(async () => {
+  await ptys.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('PtyManager.run on a real PTY', () => {
+  it('runs in the project folder in a terminal, with output, exit code and live events', async () => {
+    const r = await ptys.run({ command: 'printf "\\033[32mgreen\\033[0m\\n"; pwd; tty; exit 3', cwd: project });
+    expect(r.exitCode).toBe(3);
+    expect(r.timedOut).toBe(false);
+    const lines = r.output.split('\n');
+    expect(lines[0]).toBe('green');
+    expect(lines[1]).toBe(project);
+    expect(lines[2]).toMatch(/^\/dev\/pts\//);
+    expect(sink.data(r.terminalId)).toContain('\x1b[32mgreen');
+    const names = sink.events.filter((e) => (e.payload as { id: string }).id === r.terminalId).map((e) => e.event);
+    expect(names[0]).toBe('terminal.opened');
+    expect(names).toContain('terminal.data');
+    expect(names.at(-1)).toBe('terminal.exited');
+    expect(readFileSync(r.outputFile, 'utf8')).toBe(r.output);
+  });
+
+  it('stops a command past its timeout with its whole process tree, even one ignoring SIGTERM', async () => {
+    let sid = 0;
+    const r = await ptys.run({
+      command: "trap '' TERM HUP; (trap '' TERM HUP; sleep 60) & sleep 60 & echo started; wait",
+      cwd: project,
+      timeoutMs: 700,
+      onStart: (info) => {
+        sid = ptys.get(info.id)!.pid;
+      },
+    });
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).toBeNull();
+    expect(r.output).toContain('started');
+    expect(sid).toBeGreaterThan(0);
+    expect(sessionProcesses(sid)).toEqual([]);
+  });
+
+  it('can leave a command running in the background past its timeout, then stop it', async () => {
+    const r = await ptys.run({ command: 'echo begun; sleep 60', cwd: project, timeoutMs: 400, onTimeout: 'background' });
+    expect(r.background).toBe(true);
+    expect(r.output).toContain('begun');
+    const term = ptys.get(r.terminalId)!;
+    expect(term.running).toBe(true);
+    expect(sessionProcesses(term.pid).length).toBeGreaterThan(0);
+    await ptys.kill(r.terminalId);
+    expect(term.running).toBe(false);
+    expect(sessionProcesses(term.pid)).toEqual([]);
+  });
+
+  it('takes input typed into a command that asks for it', async () => {
+    const running = ptys.run({
+      command: 'read -p "Your name? " name; echo "hello, $name"',
+      cwd: project,
+      timeoutMs: 10_000,
+      onStart: (info) => {
+        void sink.waitForData(info.id, 'Your name? ').then(() => ptys.input(info.id, 'Ada\r'));
+      },
+    });
+    const r = await running;
+    expect(r.exitCode).toBe(0);
+    expect(r.output).toContain('hello, Ada');
+  });
+
+  it('truncates a long output for the model and keeps all of it on disk', async () => {
+    const r = await ptys.run({ command: 'seq 1 200000', cwd: project, maxOutputChars: 4_000 });
+    expect(r.exitCode).toBe(0);
+    expect(r.truncated).toBe(true);
+    expect(r.output.length).toBeLessThan(4_300);
+    expect(r.output.startsWith('1\n2\n3\n')).toBe(true);
+    expect(r.output.trimEnd().endsWith('199999\n200000')).toBe(true);
+    expect(r.output).toContain(`The full output is saved in ${r.outputFile}`);
+    const full = readFileSync(r.outputFile, 'utf8').trimEnd().split('\n');
+    expect(full.length).toBe(200000);
+    expect(full[99_999]).toBe('100000');
+  });
+
+  it('pauses a flood until the client acknowledges, and loses nothing', async () => {
+    const fc = new PtyManager({ outputsDir: join(dir, 'outputs'), sink, login: false, flowControl: { highWatermark: 2_000, lowWatermark: 500, stallMs: 60_000 } });
+    try {
+      let id = '';
+      const run = fc.run({ command: 'seq 1 50000', cwd: project, onStart: (i) => (id = i.id) });
+      await new Promise((r) => setTimeout(r, 400));
+      const term = fc.get(id)!;
+      expect(term.running).toBe(true);
+      expect(term.outputChars).toBeLessThan(20_000);
+      const ack = setInterval(() => fc.ack(id, 100_000), 5);
+      const r = await run;
+      clearInterval(ack);
+      expect(r.exitCode).toBe(0);
+      expect(readFileSync(r.outputFile, 'utf8').trimEnd().split('\n').at(-1)).toBe('50000');
+      expect(sink.data(id).replace(/\r/g, '').trimEnd().split('\n').length).toBe(50000);
+    } finally {
+      await fc.dispose();
+    }
+  });
+
+  it('opens a shell tab in a folder, takes keystrokes, resizes and stops', async () => {
+    const info = ptys.openShell({ cwd: project, cols: 100, rows: 20 });
+    ptys.resize(info.id, 90, 25);
+    ptys.input(info.id, 'echo "cols=$(tput cols) dir=$PWD"\r');
+    await sink.waitForData(info.id, `cols=90 dir=${project}`);
+    const pid = ptys.get(info.id)!.pid;
+    await ptys.kill(info.id);
+    expect(sessionProcesses(pid)).toEqual([]);
+    expect(ptys.list().find((t) => t.id === info.id)?.running).toBe(false);
+    await ptys.close(info.id);
+    expect(ptys.list().find((t) => t.id === info.id)).toBeUndefined();
+  });
+
+  it('rejects input for an unknown terminal with a clear error', () => {
+    expect(() => ptys.input('nope', 'x')).toThrow(/no terminal with id "nope"/);
+  });
+});
+
+describe('PtyManager with a login shell (the default)', () => {
+  it('runs through bash -lc and reports the exit code of a failing command', async () => {
+    const m = new PtyManager({ outputsDir: join(dir, 'outputs2') });
+    try {
+      const r = await m.run({ command: 'echo "$0 $-" | grep -c . ; false', cwd: project });
+      expect(r.exitCode).toBe(1);
+      expect(r.output.trim()).toBe('1');
+    } finally {
+      await m.dispose();
+    }
+  });
+});

@@ -1,0 +1,294 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { EventName, EventPayload, TerminalInfo } from '../../../contract/index';
+import { writeFileAtomic } from '../../common/fs';
+import { DEFAULT_FLOW, type FlowControlOptions } from './flow';
+import { cleanOutput, truncateHeadTail } from './output';
+import { commandArgs, Terminal, type ExitStatus } from './terminal';
+
+/** Where terminal events go: the core's EventBus, or nothing (standalone server). */
+export interface EventSink {
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+}
+
+export interface PtyManagerOptions {
+  /** Where full outputs are written (paths.outputsDir). */
+  outputsDir: string;
+  sink?: EventSink;
+  /** Flow control against a client that acknowledges (`terminal.ack`); off when nobody renders. */
+  flowControl?: boolean | Partial<FlowControlOptions>;
+  /** Output batching window in ms (default 5). */
+  batchMs?: number;
+  /** Grace between SIGTERM and SIGKILL (default 2000 ms). */
+  killGraceMs?: number;
+  /** Run commands in a login shell (`bash -lc`, default) so the user's PATH applies. */
+  login?: boolean;
+  /** The shell for commands (default bash) and for shell tabs (default $SHELL or bash). */
+  shell?: string;
+  interactiveShell?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Exited terminals kept for `list` (default 50). */
+  keepExited?: number;
+}
+
+export interface RunOptions {
+  command: string;
+  cwd: string;
+  title?: string;
+  /** Stop (or background) the command after this long; default 10 minutes. */
+  timeoutMs?: number;
+  /** On timeout: stop the whole process tree (default) or leave it running and return what it printed so far. */
+  onTimeout?: 'kill' | 'background';
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  /** Most characters of output the result carries (head + tail); default 16 000. */
+  maxOutputChars?: number;
+  /** Aborting stops the command like a timeout does. */
+  signal?: AbortSignal;
+  /** Called once the PTY is running (its id is known). */
+  onStart?: (info: TerminalInfo) => void;
+}
+
+export interface RunResult {
+  terminalId: string;
+  command: string;
+  cwd: string;
+  /** Exit code, or null when a signal ended it or it still runs in the background. */
+  exitCode: number | null;
+  signal: number | null;
+  timedOut: boolean;
+  /** True when it passed its timeout and was left running in the background. */
+  background: boolean;
+  aborted: boolean;
+  /** Output for a model: ANSI stripped, head and tail kept when long. */
+  output: string;
+  truncated: boolean;
+  /** The complete output, ANSI stripped (written once the command ends). */
+  outputFile: string;
+  /** The complete output as the terminal received it. */
+  rawOutputFile: string;
+  totalChars: number;
+  durationMs: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+/** Above this much raw output the clean copy is not built in memory; the model is pointed at the raw file. */
+const CLEAN_COPY_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Owns every PTY of a core (or of a standalone runners server): runner commands and shell tabs.
+ * Emits `terminal.opened`, `terminal.data` (batched), `terminal.exited`, `terminal.closed`.
+ */
+export class PtyManager {
+  private readonly terminals = new Map<string, Terminal>();
+  private readonly flow: FlowControlOptions | undefined;
+  private seq = 0;
+  private disposed = false;
+
+  constructor(private readonly options: PtyManagerOptions) {
+    const fc = options.flowControl;
+    this.flow = fc ? { ...DEFAULT_FLOW, ...(fc === true ? {} : fc) } : undefined;
+  }
+
+  /** Runs a command in a fresh PTY in `cwd` and resolves with its result (never rejects for a failing command). */
+  async run(opts: RunOptions): Promise<RunResult> {
+    const started = Date.now();
+    const cwd = resolve(opts.cwd);
+    const shell = this.options.shell ?? 'bash';
+    const nonce = randomBytes(8).toString('hex');
+    const term = this.open({
+      kind: 'command',
+      title: opts.title ?? opts.command.split('\n')[0]!.slice(0, 80),
+      command: opts.command,
+      file: shell,
+      args: commandArgs(shell, opts.command, this.options.login !== false, nonce),
+      exitMarker: nonce,
+      cwd,
+      env: { PAGER: 'cat', GIT_PAGER: 'cat', ...opts.env },
+      cols: opts.cols,
+      rows: opts.rows,
+    });
+    opts.onStart?.({ ...term.info });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let aborted = false;
+    const stop = new Promise<'timeout' | 'abort'>((resolveStop) => {
+      timer = setTimeout(() => resolveStop('timeout'), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      if (opts.signal?.aborted) resolveStop('abort');
+      opts.signal?.addEventListener('abort', () => resolveStop('abort'), { once: true });
+    });
+    const first = await Promise.race([term.exited, stop]);
+    clearTimeout(timer);
+    let status: ExitStatus;
+    let background = false;
+    if (first === 'timeout' || first === 'abort') {
+      aborted = first === 'abort';
+      if (first === 'timeout' && opts.onTimeout === 'background') {
+        background = true;
+        status = { exitCode: null, signal: null, timedOut: true };
+      } else {
+        term.markTimedOut();
+        await term.kill(this.options.killGraceMs);
+        status = { ...(await term.exited), timedOut: !aborted };
+      }
+    } else {
+      status = first;
+    }
+    return this.result(term, opts, status, { started, background, aborted });
+  }
+
+  /** Opens a plain interactive shell tab. */
+  openShell(opts: { cwd?: string; cols?: number; rows?: number } = {}): TerminalInfo {
+    const env = this.options.env ?? process.env;
+    const shell = this.options.interactiveShell ?? env.SHELL ?? 'bash';
+    const term = this.open({ kind: 'shell', title: 'shell', file: shell, args: ['-l'], cwd: resolve(opts.cwd ?? homedir()), env: {}, cols: opts.cols, rows: opts.rows });
+    return { ...term.info };
+  }
+
+  list(): TerminalInfo[] {
+    return [...this.terminals.values()].map((t) => ({ ...t.info }));
+  }
+
+  get(id: string): Terminal | undefined {
+    return this.terminals.get(id);
+  }
+
+  input(id: string, data: string): void {
+    this.need(id).write(data);
+  }
+
+  resize(id: string, cols: number, rows: number): void {
+    this.need(id).resize(cols, rows);
+  }
+
+  ack(id: string, chars: number): void {
+    this.terminals.get(id)?.ack(chars);
+  }
+
+  async kill(id: string): Promise<void> {
+    await this.need(id).kill(this.options.killGraceMs);
+  }
+
+  /** Forgets a terminal (killing it first if it runs). */
+  async close(id: string): Promise<void> {
+    const term = this.need(id);
+    if (term.running) await term.kill(this.options.killGraceMs);
+    term.dispose();
+    this.terminals.delete(id);
+    this.options.sink?.emit('terminal.closed', { id });
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await Promise.all([...this.terminals.values()].map((t) => t.kill(Math.min(this.options.killGraceMs ?? 2_000, 1_000))));
+    for (const t of this.terminals.values()) t.dispose();
+    this.terminals.clear();
+  }
+
+  private need(id: string): Terminal {
+    const t = this.terminals.get(id);
+    if (!t) throw new Error(`no terminal with id ${JSON.stringify(id)}`);
+    return t;
+  }
+
+  private open(spec: {
+    kind: TerminalInfo['kind'];
+    title: string;
+    command?: string;
+    file: string;
+    args: string[];
+    cwd: string;
+    env: Record<string, string>;
+    cols?: number;
+    rows?: number;
+    exitMarker?: string;
+  }): Terminal {
+    if (this.disposed) throw new Error('the PTY manager is disposed');
+    mkdirSync(this.options.outputsDir, { recursive: true });
+    const id = `t${++this.seq}-${randomBytes(3).toString('hex')}`;
+    const base = this.options.env ?? process.env;
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+    Object.assign(env, { TERM: 'xterm-256color', COLORTERM: 'truecolor', ERASMUS_TERMINAL: id }, spec.env);
+    const sink = this.options.sink;
+    const term = new Terminal(
+      {
+        ...spec,
+        id,
+        env,
+        cols: spec.cols ?? 120,
+        rows: spec.rows ?? 30,
+        rawFile: join(this.options.outputsDir, `${id}.ansi.log`),
+        batchMs: this.options.batchMs ?? 5,
+        flow: this.flow,
+      },
+      (data) => sink?.emit('terminal.data', { id, data }),
+    );
+    this.terminals.set(id, term);
+    sink?.emit('terminal.opened', { ...term.info });
+    void term.exited.then((status) => {
+      sink?.emit('terminal.exited', { id, exitCode: status.exitCode, signal: status.signal, timedOut: status.timedOut });
+      this.prune();
+    });
+    return term;
+  }
+
+  private prune(): void {
+    const keep = this.options.keepExited ?? 50;
+    const exited = [...this.terminals.values()].filter((t) => !t.running);
+    for (const t of exited.slice(0, Math.max(0, exited.length - keep))) {
+      t.dispose();
+      this.terminals.delete(t.id);
+    }
+  }
+
+  private async result(
+    term: Terminal,
+    opts: RunOptions,
+    status: ExitStatus,
+    extra: { started: number; background: boolean; aborted: boolean },
+  ): Promise<RunResult> {
+    const rawOutputFile = term.info.outputFile!;
+    const outputFile = join(this.options.outputsDir, `${term.id}.log`);
+    const maxChars = opts.maxOutputChars ?? 16_000;
+    let clean: string;
+    let fileForModel = outputFile;
+    if (extra.background) {
+      const { head, tail } = term.ends;
+      clean = cleanOutput(term.fullOutput ?? `${head}\n[…]\n${tail}`);
+      fileForModel = rawOutputFile;
+    } else {
+      await term.outputWritten;
+      const size = (await stat(rawOutputFile)).size;
+      if (size <= CLEAN_COPY_LIMIT) {
+        clean = cleanOutput(term.fullOutput ?? (await readFile(rawOutputFile, 'utf8')));
+        await writeFileAtomic(outputFile, clean);
+      } else {
+        const { head, tail } = term.ends;
+        clean = cleanOutput(`${head}\n[…]\n${tail}`);
+        fileForModel = rawOutputFile;
+      }
+    }
+    const cut = truncateHeadTail(clean, { maxChars, file: fileForModel });
+    return {
+      terminalId: term.id,
+      command: opts.command,
+      cwd: term.info.cwd,
+      exitCode: status.exitCode,
+      signal: status.signal,
+      timedOut: status.timedOut,
+      background: extra.background,
+      aborted: extra.aborted,
+      output: cut.text,
+      truncated: cut.truncated,
+      outputFile: fileForModel,
+      rawOutputFile,
+      totalChars: term.outputChars,
+      durationMs: Date.now() - extra.started,
+    };
+  }
+}

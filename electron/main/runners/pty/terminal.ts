@@ -1,0 +1,258 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { spawn, type IPty } from 'node-pty';
+import type { TerminalInfo } from '../../../contract/index';
+import { DataBatcher, FlowController, type FlowControlOptions } from './flow';
+import { killSession, sessionAlive } from './process-tree';
+
+export interface TerminalSpec {
+  id: string;
+  kind: TerminalInfo['kind'];
+  title: string;
+  command?: string;
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+  /** Every byte of output, as the terminal received it (ANSI included). */
+  rawFile: string;
+  batchMs: number;
+  flow?: FlowControlOptions;
+  /**
+   * Set for commands wrapped by `commandArgs`: the nonce of the exit marker the wrapper prints.
+   * The marker is taken out of the output and its exit code reported.
+   */
+  exitMarker?: string;
+}
+
+/**
+ * Arguments for `shell` that run `command` so that no output is lost at exit. Linux hangs up a
+ * PTY when its session leader exits and drops output the reader has not yet taken; so the leader
+ * is a wrapper that runs the command, prints an invisible exit marker (an OSC sequence with a
+ * nonce and the exit code), and waits to be stopped once the marker has been read.
+ */
+export function commandArgs(shell: string, command: string, login: boolean, nonce: string): string[] {
+  const script = `"$0" ${login ? '-lc' : '-c'} "$1"; __erasmus_s=$?; printf '\\033]7777;erasmus-exit;${nonce};%d\\007' "$__erasmus_s"; exec sleep 3600`;
+  return ['-c', script, shell, command];
+}
+
+export interface ExitStatus {
+  exitCode: number | null;
+  signal: number | null;
+  timedOut: boolean;
+}
+
+/** How much raw output a terminal keeps in memory at each end; the file keeps all of it. */
+const KEEP_CHARS = 1_000_000;
+
+/**
+ * One PTY: a process (and its session) in a pseudo-terminal, its output batched to a listener and
+ * written in full to a file, flow-controlled against a client that acknowledges what it rendered.
+ */
+export class Terminal {
+  readonly info: TerminalInfo;
+  readonly exited: Promise<ExitStatus>;
+  private readonly pty: IPty;
+  private readonly file: WriteStream;
+  private readonly fileClosed: Promise<void>;
+  private readonly batcher: DataBatcher;
+  private readonly flow: FlowController;
+  private head = '';
+  private tail = '';
+  private total = 0;
+  private timedOut = false;
+  private killing: Promise<void> | undefined;
+  private pausePoll: ReturnType<typeof setInterval> | undefined;
+  private readonly listeners = new Set<(data: string) => void>();
+  private readonly marker: RegExp | undefined;
+  private held = '';
+  private markerCode: number | undefined;
+
+  constructor(spec: TerminalSpec, onBatch: (data: string) => void) {
+    this.file = createWriteStream(spec.rawFile);
+    this.fileClosed = new Promise((resolve) => this.file.once('close', () => resolve()));
+    this.file.on('error', () => {});
+    this.pty = spawn(spec.file, spec.args, {
+      name: 'xterm-256color',
+      cols: spec.cols,
+      rows: spec.rows,
+      cwd: spec.cwd,
+      env: spec.env,
+    });
+    this.info = {
+      id: spec.id,
+      kind: spec.kind,
+      title: spec.title,
+      command: spec.command,
+      cwd: spec.cwd,
+      cols: spec.cols,
+      rows: spec.rows,
+      running: true,
+      exitCode: null,
+      outputFile: spec.rawFile,
+      startedAt: Date.now(),
+    };
+    this.batcher = new DataBatcher(spec.batchMs, onBatch);
+    this.flow = new FlowController(spec.flow, {
+      pause: () => {
+        this.pty.pause();
+        this.watchWhilePaused();
+      },
+      resume: () => {
+        this.stopPausePoll();
+        this.pty.resume();
+      },
+    });
+    this.marker = spec.exitMarker ? new RegExp(`\x1b\\]7777;erasmus-exit;${spec.exitMarker};(\\d+)\x07`) : undefined;
+    this.pty.onData((chunk) => {
+      const data = this.marker ? this.takeMarker(chunk) : chunk;
+      if (data) this.emitData(data);
+    });
+    this.exited = new Promise((resolve) => {
+      this.pty.onExit(({ exitCode: code, signal: sig }) => {
+        if (this.held) this.emitData(this.held);
+        this.held = '';
+        const exitCode = this.markerCode ?? code;
+        const signal = this.markerCode !== undefined ? 0 : sig;
+        this.stopPausePoll();
+        this.flow.release();
+        this.batcher.drain();
+        this.info.running = false;
+        this.info.exitCode = signal ? null : exitCode;
+        this.file.end();
+        resolve({ exitCode: signal ? null : exitCode, signal: signal || null, timedOut: this.timedOut });
+      });
+    });
+  }
+
+  get id(): string {
+    return this.info.id;
+  }
+  get pid(): number {
+    return this.pty.pid;
+  }
+  get running(): boolean {
+    return this.info.running;
+  }
+  /** Characters of output so far. */
+  get outputChars(): number {
+    return this.total;
+  }
+  /** The output so far (ANSI included) when it fits in memory, else undefined: read the raw file. */
+  get fullOutput(): string | undefined {
+    return this.total <= KEEP_CHARS ? this.head : undefined;
+  }
+  /** The first and last megabyte of output. */
+  get ends(): { head: string; tail: string } {
+    return { head: this.head, tail: this.tail };
+  }
+  /** Resolves once the raw output file is complete on disk (after exit). */
+  get outputWritten(): Promise<void> {
+    return this.fileClosed;
+  }
+
+  /** Every chunk as it arrives (unbatched); used by tests and benchmarks. */
+  onData(listener: (data: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  write(data: string): void {
+    if (!this.running) throw new Error(`terminal ${this.id} has exited`);
+    this.pty.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!this.running) return;
+    this.pty.resize(cols, rows);
+    this.info.cols = cols;
+    this.info.rows = rows;
+  }
+
+  ack(chars: number): void {
+    this.flow.ack(chars);
+  }
+
+  markTimedOut(): void {
+    this.timedOut = true;
+  }
+
+  /**
+   * Stops the process and everything else in its session: SIGHUP/SIGTERM, then SIGKILL after
+   * `graceMs`. Resolves when the PTY has exited and no member of the session is left.
+   */
+  kill(graceMs = 2_000): Promise<void> {
+    if (!this.killing) {
+      const sid = this.pty.pid;
+      this.flow.release();
+      this.killing = (async () => {
+        if (this.running || sessionAlive(sid)) await killSession(sid, graceMs);
+        await this.exited;
+      })();
+    }
+    return this.killing;
+  }
+
+  dispose(): void {
+    this.batcher.dispose();
+    this.flow.dispose();
+    this.stopPausePoll();
+    this.listeners.clear();
+    if (!this.file.closed) this.file.end();
+  }
+
+  private emitData(data: string): void {
+    this.total += data.length;
+    if (this.head.length < KEEP_CHARS) this.head += data.slice(0, KEEP_CHARS - this.head.length);
+    this.tail = (this.tail + data).slice(-KEEP_CHARS);
+    this.file.write(data);
+    for (const l of this.listeners) l(data);
+    this.batcher.push(data);
+    this.flow.sent(data.length);
+  }
+
+  /** Finds the wrapper's exit marker (possibly split across chunks), records the code and stops the wrapper. */
+  private takeMarker(chunk: string): string {
+    if (this.markerCode !== undefined) return '';
+    const text = this.held + chunk;
+    this.held = '';
+    const m = this.marker!.exec(text);
+    if (m) {
+      this.markerCode = Number(m[1]);
+      // Everything the command printed has been read: stop the waiting wrapper.
+      try {
+        process.kill(this.pty.pid, 'SIGTERM');
+      } catch {}
+      return text.slice(0, m.index);
+    }
+    // Hold back a trailing, possibly incomplete escape sequence until the next chunk.
+    const esc = text.lastIndexOf('\x1b');
+    if (esc >= 0 && text.length - esc < 64 && !text.includes('\x07', esc)) {
+      this.held = text.slice(esc);
+      return text.slice(0, esc);
+    }
+    return text;
+  }
+
+  /**
+   * node-pty destroys its socket 200 ms after the process exits; a paused socket would lose the
+   * output still buffered. While paused, watch the process and resume as soon as it has ended.
+   */
+  private watchWhilePaused(): void {
+    this.stopPausePoll();
+    const pid = this.pty.pid;
+    this.pausePoll = setInterval(() => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        this.flow.release();
+      }
+    }, 40);
+  }
+
+  private stopPausePoll(): void {
+    if (this.pausePoll !== undefined) clearInterval(this.pausePoll);
+    this.pausePoll = undefined;
+  }
+}
