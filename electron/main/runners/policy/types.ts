@@ -1,0 +1,50 @@
+import type { SimpleCommand } from '../sh/commands';
+import type { ShellNode } from '../sh/parser';
+import type { StaticWord, WordEnv } from '../sh/words';
+
+/** What the policy says about a command line: run it, ask the user first, or never run it. */
+export type Verdict = 'run' | 'approve' | 'refuse';
+
+export interface PolicyContext {
+  /** The user's home folder (removing it, or anything directly inside it, is refused). */
+  home: string;
+  /** The folder the command runs in; relative paths resolve against it. */
+  cwd: string;
+  /** The settings override: refusals become approvals that carry a warning. */
+  allowDangerous?: boolean;
+}
+
+export interface Classification {
+  verdict: Verdict;
+  reasons: string[];
+}
+
+export interface Finding {
+  verdict: Verdict;
+  reason: string;
+}
+
+export const VERDICT_RANK: Record<Verdict, number> = { run: 0, approve: 1, refuse: 2 };
+
+/** One argument of a command: its node, its static value (null when dynamic) and its source text. */
+export interface Arg {
+  word: StaticWord | null;
+  raw: string;
+  node: ShellNode | null;
+}
+
+/** What a program check receives: the effective program (wrappers removed) and its arguments. */
+export interface ProgramCall {
+  name: string;
+  args: Arg[];
+  cmd: SimpleCommand;
+  /** Arguments arrive on stdin (xargs), so targets are unknown. */
+  fromStdin: boolean;
+  env: WordEnv;
+  /** Classifies a nested command line (sh -c, eval, find -exec, watch). */
+  nested: (source: string, via: string) => Finding[];
+  /** Classifies a nested argument vector (find -exec, xargs) as one simple command. */
+  nestedArgv: (args: Arg[], via: string, fromStdin: boolean) => Finding[];
+}
+
+export type ProgramCheck = (call: ProgramCall) => Finding[];
