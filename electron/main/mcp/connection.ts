@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerState } from '../../contract/index';
 import type { ServerConfig } from './config/schema';
 import { connectConfigured } from './transport/connect';
@@ -122,7 +122,7 @@ export class ServerConnection {
     } catch (err) {
       if (gen !== this.generation || this.stopping) return;
       const tail = this.stderrTail.slice(-5).join('\n');
-      this.setState('errored', `could not start: ${(err as Error).message}${tail ? `\n${tail}` : ''}`);
+      this.setState('errored', this.fatal ?? `could not start: ${(err as Error).message}${tail ? `\n${tail}` : ''}`);
       await this.closeTransport();
       this.scheduleRestart(gen);
     }
@@ -174,6 +174,9 @@ export class ServerConnection {
       return await fn(client, { timeout: this.timeoutMs, ...opts });
     } catch (err) {
       if ((this.state as McpServerState) === 'errored' && this.error) throw this.fail(`failed during the request: ${this.error}`);
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+        throw this.fail(`timed out after ${opts.timeout ?? this.timeoutMs} ms; the request was cancelled (${err.message})`);
+      if (opts.signal?.aborted) throw this.fail(`request was cancelled: ${String((opts.signal.reason as Error | undefined)?.message ?? opts.signal.reason)}`);
       throw this.fail((err as Error).message);
     }
   }

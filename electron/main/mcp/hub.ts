@@ -303,7 +303,9 @@ export class McpHub {
       opts.onProgress?.(p);
       this.deps.bus.emit('mcp.progress', { server, progressToken: `${server}:${tool}`, progress: p.progress, total: p.total, message: p.message });
     };
-    return (await c.request((client, o) => client.callTool({ name: tool, arguments: args }, undefined, { ...o, onprogress, resetTimeoutOnProgress: true }), {
+    // Progress resets the server's default timeout; a timeout the caller gives is a hard limit.
+    const hard = opts.timeoutMs ? { maxTotalTimeout: opts.timeoutMs } : {};
+    return (await c.request((client, o) => client.callTool({ name: tool, arguments: args }, undefined, { ...o, ...hard, onprogress, resetTimeoutOnProgress: true }), {
       timeout: opts.timeoutMs ?? c.timeoutMs,
       signal: opts.signal,
     })) as CallToolResult;
