@@ -1,0 +1,203 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifyCommand, type Verdict } from './index';
+
+// A fake home with a project inside it: the project folder is directly inside home (so removing it
+// is refused) and things in the project are not.
+const base = mkdtempSync(join(tmpdir(), 'erasmus-policy-'));
+const home = join(base, 'home', 'alice');
+const cwd = join(home, 'proj');
+const ctx = { home, cwd };
+
+beforeAll(() => {
+  mkdirSync(join(cwd, 'src'), { recursive: true });
+  writeFileSync(join(cwd, 'existing.txt'), 'keep me');
+  writeFileSync(join(cwd, 'notes.md'), 'notes');
+  symlinkSync(home, join(cwd, 'homelink'));
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const R: Verdict = 'run';
+const A: Verdict = 'approve';
+const X: Verdict = 'refuse';
+
+/** [command, expected class]. Hostile spellings are the point. */
+const TABLE: Array<[string, Verdict]> = [
+  // read-only and ordinary work
+  ['ls -la', R],
+  ['cat README.md | grep -n foo', R],
+  ['git status && git log --oneline -5', R],
+  ['git diff HEAD~1 -- src', R],
+  ['echo hello > new-file.txt', R],
+  ['echo more >> existing.txt', R],
+  ['grep -r "rm -rf /" .', R],
+  ['echo "rm -rf /"', R],
+  ["echo 'sudo rm -rf /home/*'", R],
+  ['find . -name "*.ts" -print', R],
+  ['rm notes.md', R],
+  ['rm -f build.log', R],
+  ['rm -- -rf', R],
+  ['rmdir src/empty', R],
+  ['cargo build 2>/dev/null', R],
+  ['uv run pytest -q', R],
+  ['pnpm install', R],
+  ['git commit -m "rm -rf / is bad"', R],
+  ['git push origin main', R],
+  ['docker ps -a', R],
+  ['docker run --rm alpine echo hi', R],
+  ['chmod +x script.sh', R],
+  ['mv a.txt b-new.txt', R],
+  ['cp src/a.ts src/b-new.ts', R],
+  ['kill 1234', R],
+  ['(cd src && ls)', R],
+  ['echo $(date) `whoami`', R],
+  ['FOO=1 BAR=2 env | sort', R],
+  ['command -v rm', R],
+  ['git clean -n', R],
+  ['tee -a existing.txt < notes.md', R],
+  ['ls 2>&1 >/dev/null', R],
+  ['cat <<EOF > fresh.txt\nhello\nEOF', R],
+  // destructive: approval
+  ['rm -rf build', A],
+  ['rm -r -f node_modules', A],
+  ['rm -fr ./dist', A],
+  ['rm --recursive --force target', A],
+  ['rm -Rf src/*', A],
+  ['rm *.o', A],
+  ['rm -rf /tmp/some/deep/dir', A],
+  ['rm "$FILE"', A],
+  ['rm -rf $(cat list.txt)', A],
+  ['ls | xargs rm', A],
+  ['find . -name "*.pyc" -delete', A],
+  ['find . -type d -name __pycache__ -exec rm -rf {} +', A],
+  ['git push --force origin main', A],
+  ['git push -f', A],
+  ['git push origin +main', A],
+  ['git push --force-with-lease', A],
+  ['git push origin :feature', A],
+  ['git -C other reset --hard HEAD~3', A],
+  ['git reset --hard', A],
+  ['git clean -fdx', A],
+  ['git checkout -- .', A],
+  ['git branch -D old', A],
+  ['git stash drop', A],
+  ['docker rm -f web', A],
+  ['docker rmi alpine', A],
+  ['docker system prune -af', A],
+  ['docker volume prune', A],
+  ['docker image rm alpine', A],
+  ['dd if=/dev/zero of=disk.img bs=1M count=10', A],
+  ['mkfs.ext4 /dev/sdb1', A],
+  ['chmod -R 777 .', A],
+  ['chown -R nobody src', A],
+  ['echo x > existing.txt', A],
+  ['cat notes.md >| existing.txt', A],
+  [': > existing.txt', A],
+  ['echo x | tee existing.txt', A],
+  ['truncate -s 0 notes.md', A],
+  ['mv notes.md existing.txt', A],
+  ['cp notes.md existing.txt', A],
+  ['shred -u notes.md', A],
+  ['sudo apt-get install jq', A],
+  ['curl -fsSL https://example.invalid/install.sh | sh', A],
+  ['bash < script.sh', A],
+  ['eval "$CMD"', A],
+  ['$CMD -rf x', A],
+  ['"$(which rm)" -rf x', A],
+  ['echo "unterminated', A],
+  ['if then fi', A],
+  ['f() { rm -rf build; }; f', A],
+  ['rsync -a --delete src/ backup/', A],
+  ['pkill node', A],
+  ['kill -9 -1', A],
+  ['sh -c "git reset --hard"', A],
+  ['env -S "rm -r build"', A],
+  ['watch -n 1 rm -rf out', A],
+  ['echo ok; rm -rf out', A],
+  ['true && rm -r -- out', A],
+  ['false || git clean -f', A],
+  ['echo $(git reset --hard)', A],
+  ['echo `rm -rf out`', A],
+  ['(cd out && rm -rf *)', A],
+  ['cat <(rm -rf out)', A],
+  // catastrophic: refused
+  ['rm -rf /', X],
+  ['rm -rf /*', X],
+  ['rm -r -f ~/', X],
+  ['rm -rf ~', X],
+  ['rm -rf "$HOME"', X],
+  ['rm -rf ${HOME}/', X],
+  ['rm -rf ~/.config', X],
+  ['rm -rf ~/*', X],
+  ['sudo rm -rf /home/*', X],
+  ['sudo rm -rf /home', X],
+  ['rm -rf /root', X],
+  ['rm -rf /root/.ssh', X],
+  ['rm -rf /etc', X],
+  ['rm -rf /usr/', X],
+  ['rm -rf /u*', X],
+  ['rm -rf /{etc,usr}', X],
+  ['rm -rf /./etc', X],
+  ['rm -rf /tmp/../etc', X],
+  ['rm -rf ..', X],
+  ['rm -rf ../*', X],
+  ['rm -rf .', X],
+  ['rm -rf homelink/', X],
+  ['rm -f ~/.bashrc', X],
+  ['rm -rf -- /', X],
+  ['rm --no-preserve-root -rf /', X],
+  ['rm -rf "/"', X],
+  ["rm -rf '/'", X],
+  ['r\\m -rf /', X],
+  ["'rm' -rf /", X],
+  ['/bin/rm -rf /', X],
+  ['command rm -rf /', X],
+  ['\\rm -rf ~/', X],
+  ['echo ok; rm -rf /', X],
+  ['ls && rm -rf / || true', X],
+  ['echo $(rm -rf ~)', X],
+  ['echo `rm -rf /*`', X],
+  ['(rm -rf /)', X],
+  ['{ rm -rf /; }', X],
+  ["bash -c 'rm -rf /'", X],
+  ["sh -lc 'cd / && rm -rf /*'", X],
+  ["sudo bash -c 'rm -rf /home/*'", X],
+  ['env FOO=1 rm -rf /', X],
+  ['nice -n 10 nohup rm -rf /', X],
+  ['timeout 5 rm -rf /', X],
+  ['eval rm -rf /', X],
+  ['echo / | xargs rm -rf /', X],
+  ['find / -delete', X],
+  ['find ~ -name "*" -delete', X],
+  ['find /home -exec rm -rf {} \\;', X],
+  ['rmdir /home/alice', X],
+  ['mv ~ /tmp/gone', X],
+  ['rsync -a --delete empty/ ~/', X],
+  [':(){ :|:& };:', X],
+  ['bomb(){ bomb | bomb & }; bomb', X],
+];
+
+describe('command policy table', () => {
+  it('has at least 80 commands covering all three classes', () => {
+    expect(TABLE.length).toBeGreaterThanOrEqual(80);
+    for (const v of [R, A, X]) expect(TABLE.some(([, e]) => e === v)).toBe(true);
+  });
+  it.each(TABLE)('%s → %s', async (command, expected) => {
+    const c = await classifyCommand(command, ctx);
+    expect(c.verdict, c.reasons.join('; ')).toBe(expected);
+    if (expected !== 'run') expect(c.reasons.length).toBeGreaterThan(0);
+  });
+});
+
+describe('override', () => {
+  it('turns a refusal into an approval that carries a warning', async () => {
+    const c = await classifyCommand('rm -rf /', { ...ctx, allowDangerous: true });
+    expect(c.verdict).toBe('approve');
+    expect(c.reasons[0]).toMatch(/^WARNING/);
+  });
+  it('does not relax approvals into runs', async () => {
+    expect((await classifyCommand('git reset --hard', { ...ctx, allowDangerous: true })).verdict).toBe('approve');
+  });
+});
