@@ -1,0 +1,453 @@
+// The streaming tool-call parser for `xml` mode. It reads the model's message chunk by chunk, in one
+// pass (each character is looked at a bounded number of times; only undecided tails are kept), and turns
+// it into text, tool_call, shell and invalid_call events. What counts as a call:
+// - an opening tag `<tool>` (or `<tool id="a">`, `<tool attr="v"/>`) of a known tool, followed by a line
+//   break or a tag; on a line of prose ("use the <read_file> tool") it is a mention and stays text;
+// - a fenced block marked json whose whole content is `{"tool": …, "arguments": …}` (or an array of them);
+// - a line starting with `!` (a shell command), when the shell option is on.
+// Never a call: anything inside code fences (other than that JSON form), inline code spans, or
+// `<thinking>`/`<think>` blocks; unknown tag names. Text is emitted at the end of every push, holding back
+// only what is still undecided: a possible tag (at most MAX_OPEN_TAG characters plus the spaces after it),
+// a line that may open or close a fence, a `!` line until it ends, and a json fence until it closes.
+import { CallBook } from './calls';
+import { parseJsonCalls } from './json-call';
+import { BACKTICK, BANG, CR, MAX_CLOSE_GAP, NL, SP, TAB, TILDE, followsOpenTag, partialTail, readOpenTag } from './scan';
+import { XmlCall } from './xml-call';
+import type { ParserEvent, ParserOptions, ToolCallParser, ToolMap } from './types';
+
+const TEXT = 0;
+const INLINE = 1;
+const FENCE_INFO = 2;
+const FENCE = 3;
+const THINK = 4;
+const SHELL = 5;
+const CALL = 6;
+
+const THINK_TAGS: ReadonlyArray<readonly [string, string]> = [
+  ['<thinking>', '</thinking>'],
+  ['<think>', '</think>'],
+];
+const TEXT_SPECIAL = /[<`\n]/g;
+const INLINE_SPECIAL = /[`\n]/g;
+
+export function createToolCallParser(options: ParserOptions): ToolCallParser {
+  return new Parser(options.tools, options.shell ?? true);
+}
+
+class Parser implements ToolCallParser {
+  private pending = '';
+  private held = false;
+  private mode = TEXT;
+  private lineStart = true;
+  private text = '';
+  private events: ParserEvent[] = [];
+  private ticks = 0;
+  private fenceCh = 0;
+  private fenceLen = 0;
+  private fenceInfoAt = 0;
+  private fenceOpen = '';
+  private fenceJson = false;
+  private fenceDecided = false;
+  private fenceBody = '';
+  private fenceLineStart = false;
+  private thinkClose = '';
+  private shellRaw = '';
+  private call: XmlCall | undefined;
+  private readonly book: CallBook;
+  private readonly maxName: number;
+  private readonly isTool: (name: string) => boolean;
+
+  constructor(
+    private readonly tools: ToolMap,
+    private readonly shell: boolean,
+  ) {
+    this.book = new CallBook(tools);
+    this.maxName = Math.max(8, ...[...tools.keys()].map((n) => n.length));
+    this.isTool = (name) => tools.has(name);
+  }
+
+  push(chunk: string): ParserEvent[] {
+    this.run(this.pending + chunk, false);
+    return this.take();
+  }
+
+  end(): ParserEvent[] {
+    this.run(this.pending, true);
+    this.finish();
+    return this.take();
+  }
+
+  private run(s: string, final: boolean): void {
+    this.pending = '';
+    let i = 0;
+    while (i < s.length) {
+      const next = this.step(s, i, final);
+      if (this.held) {
+        this.held = false;
+        this.pending = s.slice(next);
+        return;
+      }
+      i = next;
+    }
+  }
+
+  private step(s: string, i: number, final: boolean): number {
+    switch (this.mode) {
+      case TEXT:
+        return this.textStep(s, i, final);
+      case INLINE:
+        return this.inlineStep(s, i, final);
+      case FENCE_INFO:
+        return this.fenceInfoStep(s, i);
+      case FENCE:
+        return this.fenceStep(s, i, final);
+      case THINK:
+        return this.thinkStep(s, i, final);
+      case SHELL:
+        return this.shellStep(s, i);
+      default:
+        return this.callStep(s, i, final);
+    }
+  }
+
+  private hold(at: number, final: boolean): number {
+    if (!final) this.held = true;
+    return at;
+  }
+
+  private take(): ParserEvent[] {
+    this.flushText();
+    const out = this.events;
+    this.events = [];
+    return out;
+  }
+
+  private flushText(): void {
+    if (this.text !== '') {
+      this.events.push({ type: 'text', text: this.text });
+      this.text = '';
+    }
+  }
+
+  private emit(e: ParserEvent): void {
+    this.flushText();
+    this.events.push(e);
+  }
+
+  // ---- prose ----
+
+  private textStep(s: string, i: number, final: boolean): number {
+    if (this.lineStart) {
+      const r = this.lineStartStep(s, i, final);
+      if (r >= 0) return r;
+    }
+    TEXT_SPECIAL.lastIndex = i;
+    const m = TEXT_SPECIAL.exec(s);
+    if (m === null) {
+      this.text += i === 0 ? s : s.slice(i);
+      return s.length;
+    }
+    const j = m.index;
+    if (j > i) this.text += s.slice(i, j);
+    const c = s.charCodeAt(j);
+    if (c === NL) {
+      this.text += '\n';
+      this.lineStart = true;
+      return j + 1;
+    }
+    if (c === BACKTICK) {
+      let k = j;
+      while (k < s.length && s.charCodeAt(k) === BACKTICK) k++;
+      if (k === s.length && !final) return this.hold(j, final);
+      this.ticks = k - j;
+      this.mode = INLINE;
+      this.text += s.slice(j, k);
+      return k;
+    }
+    return this.tagStep(s, j, final);
+  }
+
+  /** At the start of a line: a shell command, a fence, or (returns -1) ordinary text. */
+  private lineStartStep(s: string, i: number, final: boolean): number {
+    const len = s.length;
+    const c = s.charCodeAt(i);
+    if (c === BANG && this.shell) {
+      this.lineStart = false;
+      this.mode = SHELL;
+      this.shellRaw = '';
+      return i;
+    }
+    if (c === SP || c === BACKTICK || c === TILDE) {
+      let k = i;
+      while (k < len && k - i < 3 && s.charCodeAt(k) === SP) k++;
+      if (k === len) return final ? this.notLineStart() : this.hold(i, final);
+      const f = s.charCodeAt(k);
+      if (f === BACKTICK || f === TILDE) {
+        let e = k;
+        while (e < len && s.charCodeAt(e) === f) e++;
+        if (e === len && !final) return this.hold(i, final);
+        if (e - k >= 3) {
+          this.lineStart = false;
+          this.fenceCh = f;
+          this.fenceLen = e - k;
+          this.fenceInfoAt = e - i;
+          this.fenceOpen = s.slice(i, e);
+          this.mode = FENCE_INFO;
+          return e;
+        }
+      }
+    }
+    return this.notLineStart();
+  }
+
+  private notLineStart(): number {
+    this.lineStart = false;
+    return -1;
+  }
+
+  private tagStep(s: string, j: number, final: boolean): number {
+    for (const [open, close] of THINK_TAGS) {
+      if (s.startsWith(open, j)) {
+        this.text += open;
+        this.thinkClose = close;
+        this.mode = THINK;
+        return j + open.length;
+      }
+    }
+    const tag = readOpenTag(s, j, final, this.isTool, this.maxName);
+    if (tag.kind === 'hold') return this.hold(j, final);
+    if (tag.kind === 'none') {
+      this.text += '<';
+      return j + 1;
+    }
+    const follow = followsOpenTag(s, tag.end, final);
+    if (follow === 'hold') return this.hold(j, final);
+    if (follow === 'mention') {
+      this.text += s.slice(j, tag.end);
+      return tag.end;
+    }
+    const openTag = s.slice(j, tag.end);
+    this.flushText();
+    if (tag.selfClosing) {
+      const id = tag.attrs.find(([k]) => k === 'id')?.[1];
+      const params = tag.attrs.filter(([k]) => k !== 'id');
+      this.emit(this.book.build({ name: tag.name, form: 'xml', raw: openTag, id, params }));
+      return tag.end;
+    }
+    this.call = new XmlCall(tag.name, tag.attrs, openTag, this.tools);
+    this.mode = CALL;
+    return tag.end;
+  }
+
+  private inlineStep(s: string, i: number, final: boolean): number {
+    INLINE_SPECIAL.lastIndex = i;
+    const m = INLINE_SPECIAL.exec(s);
+    if (m === null) {
+      this.text += s.slice(i);
+      return s.length;
+    }
+    const j = m.index;
+    if (j > i) this.text += s.slice(i, j);
+    if (s.charCodeAt(j) === NL) {
+      // An unclosed code span ends with its line.
+      this.text += '\n';
+      this.mode = TEXT;
+      this.lineStart = true;
+      return j + 1;
+    }
+    let k = j;
+    while (k < s.length && s.charCodeAt(k) === BACKTICK) k++;
+    if (k === s.length && !final) return this.hold(j, final);
+    this.text += s.slice(j, k);
+    if (k - j === this.ticks) this.mode = TEXT;
+    return k;
+  }
+
+  // ---- code fences ----
+
+  private fenceInfoStep(s: string, i: number): number {
+    const nl = s.indexOf('\n', i);
+    if (nl < 0) {
+      this.fenceOpen += s.slice(i);
+      return s.length;
+    }
+    this.fenceOpen += s.slice(i, nl + 1);
+    const info = this.fenceOpen.slice(this.fenceInfoAt).trim();
+    if (this.fenceCh === BACKTICK && info.includes('`')) {
+      // Not a fence: a line of inline code. It ends here, so it is all text.
+      this.text += this.fenceOpen;
+      this.mode = TEXT;
+      this.lineStart = true;
+      return nl + 1;
+    }
+    this.fenceJson = (info.split(/\s/)[0] ?? '').toLowerCase() === 'json';
+    if (!this.fenceJson) this.text += this.fenceOpen;
+    this.fenceDecided = false;
+    this.fenceBody = '';
+    this.fenceLineStart = true;
+    this.mode = FENCE;
+    return nl + 1;
+  }
+
+  private fenceStep(s: string, i: number, final: boolean): number {
+    const len = s.length;
+    if (this.fenceLineStart) {
+      let k = i;
+      while (k < len && k - i < 3 && s.charCodeAt(k) === SP) k++;
+      let e = k;
+      while (e < len && s.charCodeAt(e) === this.fenceCh) e++;
+      if (e - k >= this.fenceLen) {
+        let w = e;
+        while (w < len && w - e < MAX_CLOSE_GAP && (s.charCodeAt(w) === SP || s.charCodeAt(w) === TAB || s.charCodeAt(w) === CR)) w++;
+        if (w === len) {
+          if (!final) return this.hold(i, final);
+          this.closeFence(s.slice(i));
+          return len;
+        }
+        if (s.charCodeAt(w) === NL) {
+          this.closeFence(s.slice(i, w + 1));
+          return w + 1;
+        }
+      } else if (e === len && !final) {
+        return this.hold(i, final);
+      }
+      this.fenceLineStart = false;
+    }
+    const nl = s.indexOf('\n', i);
+    const end = nl < 0 ? len : nl + 1;
+    this.fenceContent(s.slice(i, end));
+    if (nl >= 0) this.fenceLineStart = true;
+    return end;
+  }
+
+  private fenceContent(t: string): void {
+    if (!this.fenceJson) {
+      this.text += t;
+      return;
+    }
+    this.fenceBody += t;
+    if (this.fenceDecided) return;
+    const first = this.fenceBody.trimStart();
+    if (first === '') return;
+    this.fenceDecided = true;
+    if (first[0] !== '{' && first[0] !== '[') {
+      // Not a JSON call: show it as it comes.
+      this.fenceJson = false;
+      this.text += this.fenceOpen + this.fenceBody;
+    }
+  }
+
+  private closeFence(closeLine: string): void {
+    this.mode = TEXT;
+    this.lineStart = true;
+    if (!this.fenceJson) {
+      this.text += closeLine;
+      return;
+    }
+    this.fenceJson = false;
+    this.jsonBlock(this.fenceOpen + this.fenceBody + closeLine);
+  }
+
+  private jsonBlock(raw: string): void {
+    const calls = parseJsonCalls(this.fenceBody);
+    if (calls === null) {
+      this.text += raw;
+      return;
+    }
+    for (const c of calls) {
+      if (c.badId) {
+        this.emit(this.book.invalid({ name: c.name, raw }, `Your call to ${c.name} was not run: its "id" must be a string.`, this.tools.has(c.name) ? c.name : undefined));
+        continue;
+      }
+      this.emit(this.book.build({ name: c.name, form: 'json', raw, id: c.id, params: Object.entries(c.args) }));
+    }
+  }
+
+  // ---- thinking, shell, calls ----
+
+  private thinkStep(s: string, i: number, final: boolean): number {
+    const close = this.thinkClose;
+    const k = s.indexOf(close, i);
+    if (k >= 0) {
+      this.text += s.slice(i, k + close.length);
+      this.mode = TEXT;
+      return k + close.length;
+    }
+    const t = final ? s.length : partialTail(s, i, close);
+    this.text += s.slice(i, t);
+    return t < s.length ? this.hold(t, final) : s.length;
+  }
+
+  private shellStep(s: string, i: number): number {
+    const nl = s.indexOf('\n', i);
+    if (nl < 0) {
+      this.shellRaw += s.slice(i);
+      return s.length;
+    }
+    this.shellRaw += s.slice(i, nl);
+    if (this.shellRaw.replace(/\r$/, '').endsWith('\\')) {
+      this.shellRaw += '\n'; // a continued command line
+      return nl + 1;
+    }
+    this.finishShell();
+    this.text += '\n';
+    this.mode = TEXT;
+    this.lineStart = true;
+    return nl + 1;
+  }
+
+  private finishShell(): void {
+    const raw = this.shellRaw;
+    const rest = raw.slice(1);
+    const command = rest.trim();
+    if (command === '' || /^[[!=]/.test(rest)) this.text += raw;
+    else this.emit({ type: 'shell', command, raw });
+    this.shellRaw = '';
+  }
+
+  private callStep(s: string, i: number, final: boolean): number {
+    const call = this.call as XmlCall;
+    const next = call.step(s, i, final);
+    if (call.held) {
+      call.held = false;
+      return this.hold(next, final);
+    }
+    if (call.status === 'closed') {
+      this.call = undefined;
+      this.mode = TEXT;
+      const id = call.attrs.find(([k]) => k === 'id')?.[1];
+      this.emit(this.book.build({ name: call.name, form: 'xml', raw: call.raw, id, params: call.params() }));
+    } else if (call.status === 'abandoned') {
+      this.abandonCall(call);
+    }
+    return next;
+  }
+
+  private abandonCall(call: XmlCall): void {
+    this.call = undefined;
+    this.mode = TEXT;
+    const id = call.attrs.find(([k]) => k === 'id')?.[1];
+    this.emit(this.book.invalid({ name: call.name, raw: call.raw, id }, call.problem(), call.name));
+  }
+
+  /** At the end of the message: whatever is still open is settled. */
+  private finish(): void {
+    switch (this.mode) {
+      case FENCE_INFO:
+        this.text += this.fenceOpen;
+        break;
+      case FENCE:
+        // An unclosed json fence is still a call if its content is one.
+        if (this.fenceJson) this.jsonBlock(this.fenceOpen + this.fenceBody);
+        break;
+      case SHELL:
+        this.finishShell();
+        break;
+      case CALL:
+        if (this.call) this.abandonCall(this.call);
+        break;
+    }
+    this.mode = TEXT;
+    this.fenceJson = false;
+  }
+}
