@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProjectSummary } from './methods/project';
+import { AgentEvent } from './methods/agent';
 import { McpServerStatus } from './methods/mcp';
 import { terminalEvents } from './methods/terminal';
 
@@ -17,6 +18,8 @@ export const events = {
   'app.notify': z.object({ title: z.string(), body: z.string() }),
   /** A folder was opened (drop, dialog, CLI). */
   'project.opened': ProjectSummary,
+  /** Every event of an agent session (see AgentEvent in methods/agent.ts): the same stream as the session log and `erasmus chat --json`. */
+  'agent.event': AgentEvent,
   /** An MCP server changed state (starting, ready, errored with its last stderr lines, stopped). */
   'mcp.server.status': McpServerStatus,
   /** A server's tool list changed (list_changed, or first listing after connect). */

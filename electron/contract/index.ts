@@ -6,5 +6,6 @@ export * from './methods/secrets';
 export * from './methods/project';
 export * from './methods/mcp';
 export * from './methods/terminal';
+export * from './methods/agent';
 export * from './events';
 export * from './pipe';

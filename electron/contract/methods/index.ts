@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appMethods } from './app';
 import { secretsMethods } from './secrets';
 import { projectMethods } from './project';
+import { agentMethods } from './agent';
 import { mcpMethods } from './mcp';
 import { terminalMethods } from './terminal';
 
@@ -13,6 +14,7 @@ export const methods = {
   ...appMethods,
   ...secretsMethods,
   ...projectMethods,
+  ...agentMethods,
   ...mcpMethods,
   ...terminalMethods,
 };

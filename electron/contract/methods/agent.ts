@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { MethodTable } from '../table';
+
+/** OpenAI-style roles for every provider: the context of an agent session. */
+export const ToolCallRecord = z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) });
+export type ToolCallRecord = z.infer<typeof ToolCallRecord>;
+
+export const ChatMessage = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(ToolCallRecord).optional() }),
+  z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean().optional() }),
+]);
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const ToolMode = z.enum(['auto', 'native', 'xml']);
+export type ToolMode = z.infer<typeof ToolMode>;
+
+export const Usage = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  totalTokens: z.number(),
+  /** US dollars, when the model's prices are known; null otherwise. */
+  costUsd: z.number().nullable(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+export const ApprovalDecision = z.enum(['allow_once', 'always_allow', 'deny']);
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+export const EndReason = z.enum(['complete', 'error', 'budget', 'stopped']);
+export type EndReason = z.infer<typeof EndReason>;
+
+const base = { sessionId: z.string(), at: z.number() };
+/** One event union for the renderer, the session log and the CLI (`--json` prints one per line). */
+export const AgentEvent = z.discriminatedUnion('type', [
+  z.object({ ...base, type: z.literal('session_started'), logPath: z.string(), provider: z.string(), model: z.string(), toolMode: z.enum(['native', 'xml']), resumed: z.boolean(), project: z.string().optional() }),
+  z.object({ ...base, type: z.literal('turn_started'), turn: z.number() }),
+  /** Streamed assistant text (a delta, in order). */
+  z.object({ ...base, type: z.literal('sentence'), text: z.string() }),
+  z.object({ ...base, type: z.literal('tool_running'), callId: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) }),
+  z.object({ ...base, type: z.literal('tool_progress'), callId: z.string(), progress: z.number(), total: z.number().optional(), message: z.string().optional() }),
+  z.object({
+    ...base,
+    type: z.literal('tool_complete'),
+    callId: z.string(),
+    name: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    result: z.string(),
+    isError: z.boolean(),
+    refused: z.boolean().optional(),
+    durationMs: z.number(),
+  }),
+  z.object({ ...base, type: z.literal('approval_required'), requestId: z.string(), kind: z.enum(['tool', 'command', 'sampling']), callId: z.string().optional(), name: z.string(), args: z.record(z.string(), z.unknown()), reasons: z.array(z.string()) }),
+  z.object({ ...base, type: z.literal('approval_resolved'), requestId: z.string(), decision: ApprovalDecision }),
+  z.object({ ...base, type: z.literal('toolset_opened'), name: z.string(), tools: z.array(z.string()) }),
+  z.object({ ...base, type: z.literal('usage'), turn: Usage, session: Usage }),
+  z.object({ ...base, type: z.literal('context_archived'), count: z.number(), archivePath: z.string(), summary: z.string().optional() }),
+  z.object({ ...base, type: z.literal('warning'), message: z.string() }),
+  z.object({ ...base, type: z.literal('complete'), answer: z.string() }),
+  z.object({ ...base, type: z.literal('error'), code: z.enum(['provider', 'budget', 'config', 'internal', 'stopped']), message: z.string() }),
+  z.object({ ...base, type: z.literal('session_ended'), reason: EndReason, usage: Usage, turns: z.number() }),
+]);
+export type AgentEvent = z.infer<typeof AgentEvent>;
+export type AgentEventType = AgentEvent['type'];
+
+const SessionId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/);
+
+export const agentMethods = {
+  /** Start an agent session on a task; events follow as `agent.event` notifications. */
+  'agent.start': {
+    params: z
+      .object({
+        prompt: z.string().min(1),
+        project: z.string().max(4096).optional(),
+        provider: z.string().optional(),
+        model: z.string().optional(),
+        toolMode: ToolMode.optional(),
+        maxTurns: z.number().int().positive().optional(),
+        /** Resume from this session log instead of starting anew; `prompt` is the new user message. */
+        resume: z.string().optional(),
+      })
+      .strict(),
+    result: z.object({ sessionId: SessionId, logPath: z.string() }),
+  },
+  /** Send a follow-up user message to a session that has ended its last task (continues it). */
+  'agent.send': {
+    params: z.object({ sessionId: SessionId, message: z.string().min(1) }).strict(),
+    result: z.object({ ok: z.literal(true) }),
+  },
+  'agent.stop': {
+    params: z.object({ sessionId: SessionId }).strict(),
+    result: z.object({ ok: z.boolean() }),
+  },
+  /** Answer an `approval_required` event. */
+  'agent.approve': {
+    params: z.object({ sessionId: SessionId, requestId: z.string(), decision: ApprovalDecision }).strict(),
+    result: z.object({ ok: z.boolean() }),
+  },
+  'agent.list': {
+    params: z.object({}).strict(),
+    result: z.object({ sessions: z.array(z.object({ sessionId: SessionId, logPath: z.string(), running: z.boolean() })) }),
+  },
+} satisfies MethodTable;

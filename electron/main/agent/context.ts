@@ -1,0 +1,79 @@
+import type { ChatMessage } from '../../contract/index';
+
+/** A message of the context with the id of its session-log entry. */
+export interface ContextEntry {
+  id: string;
+  message: ChatMessage;
+}
+
+const cache = new WeakMap<ChatMessage, number>();
+
+/** Token estimate of one message (≈ 4 characters a token, plus per-message overhead); cached per message object. */
+export function messageTokens(m: ChatMessage): number {
+  let n = cache.get(m);
+  if (n !== undefined) return n;
+  let chars = m.content.length;
+  if (m.role === 'assistant' && m.toolCalls) for (const c of m.toolCalls) chars += c.name.length + JSON.stringify(c.args).length;
+  n = Math.ceil(chars / 4) + 4;
+  cache.set(m, n);
+  return n;
+}
+
+export function contextTokens(entries: ContextEntry[]): number {
+  let n = 0;
+  for (const e of entries) n += messageTokens(e.message);
+  return n;
+}
+
+export interface ArchivePlan {
+  /** Entries that leave the context (oldest first), including an earlier marker if any. */
+  remove: ContextEntry[];
+  /** Where the marker goes (index in the context). */
+  at: number;
+  /** Messages archived so far, counting earlier archiving. */
+  totalArchived: number;
+}
+
+export const MARKER_PREFIX = '[Context note]';
+
+/**
+ * Picks the oldest messages to move out so the context fits `budget` tokens. Never the system
+ * prompt or the task (the first user message); an assistant message leaves with its tool results;
+ * the newest unit always stays. Returns undefined when the context already fits.
+ */
+export function planArchive(entries: ContextEntry[], budget: number, extraTokens = 0): ArchivePlan | undefined {
+  let total = contextTokens(entries) + extraTokens;
+  if (total <= budget) return undefined;
+  let start = 0;
+  while (start < entries.length && entries[start]!.message.role === 'system') start++;
+  if (start < entries.length && entries[start]!.message.role === 'user') start++;
+  const remove: ContextEntry[] = [];
+  let earlier = 0;
+  let i = start;
+  // An earlier marker is folded into the new one.
+  const first = entries[i]?.message;
+  if (first && first.role === 'user' && first.content.startsWith(MARKER_PREFIX)) {
+    earlier = Number(/(\d+) earlier messages/.exec(first.content)?.[1] ?? 0);
+    total -= messageTokens(first);
+    remove.push(entries[i]!);
+    i++;
+  }
+  const markerCost = 60;
+  while (i < entries.length && total + markerCost > budget) {
+    let j = i + 1;
+    if (entries[i]!.message.role === 'assistant') while (j < entries.length && entries[j]!.message.role === 'tool') j++;
+    if (j >= entries.length) break; // keep the newest unit
+    for (let k = i; k < j; k++) {
+      total -= messageTokens(entries[k]!.message);
+      remove.push(entries[k]!);
+    }
+    i = j;
+  }
+  const newlyArchived = remove.filter((e) => !(e.message.role === 'user' && e.message.content.startsWith(MARKER_PREFIX))).length;
+  if (newlyArchived === 0) return undefined;
+  return { remove, at: start, totalArchived: earlier + newlyArchived };
+}
+
+export function markerText(totalArchived: number, archivePath: string, summary?: string): string {
+  return `${MARKER_PREFIX} ${totalArchived} earlier messages of this session were moved out of the context window to ${archivePath} (nothing was deleted).${summary ? `\nSummary of them:\n${summary}` : ''}`;
+}

@@ -1,0 +1,87 @@
+import type { ApprovalRequester } from './approvals';
+import type { Emit } from './events';
+import type { PolicyDecision, ToolPolicy } from './policy';
+import { OPEN_TOOLSET, type AgentTool, type AgentTools, type ShellRunner, type ToolCallResult } from './tools';
+
+/** A call as the loop runs it: from native tool calling, the XML parser, or a `!command` line. */
+export type PendingCall = { kind: 'tool'; id: string; name: string; args: Record<string, unknown>; dependsOn?: string } | { kind: 'shell'; id: string; command: string };
+
+export interface CallOutcome extends ToolCallResult {
+  refused?: boolean;
+}
+
+export interface ExecuteDeps {
+  tools: AgentTools;
+  active: Map<string, AgentTool>;
+  policy: ToolPolicy;
+  approvals: ApprovalRequester;
+  shell?: ShellRunner;
+  cwd?: string;
+  emit: Emit;
+  clock: () => number;
+  signal: AbortSignal;
+  /** Opens a toolset for the model (the loop updates the offered tools); returns the text for the model. */
+  openToolset: (name: string) => Promise<ToolCallResult>;
+  /** Cap on a result's length in characters (the rest is cut with a note). */
+  maxResultChars?: number;
+  nextRequestId: () => string;
+}
+
+const MAX_RESULT = 60_000;
+
+function cap(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n… [${text.length - max} more characters cut]`;
+}
+
+async function approve(d: ExecuteDeps, decision: PolicyDecision, kind: 'tool' | 'command', callId: string, name: string, args: Record<string, unknown>, rememberKey: string): Promise<CallOutcome | undefined> {
+  if (decision.verdict === 'refuse') return { content: `Refused by policy: ${decision.reasons.join('; ')}. Do not retry this call in another form.`, isError: true, refused: true };
+  if (decision.verdict === 'allow') return undefined;
+  const requestId = d.nextRequestId();
+  d.emit({ type: 'approval_required', requestId, kind, callId, name, args, reasons: decision.reasons });
+  const answer = await d.approvals({ requestId, kind, callId, name, args, reasons: decision.reasons }, d.signal);
+  d.emit({ type: 'approval_resolved', requestId, decision: answer });
+  if (answer === 'deny') return { content: 'The user denied this call. Do not retry it; continue without it or explain what you needed.', isError: true, refused: true };
+  if (answer === 'always_allow') d.policy.rememberAlways(rememberKey);
+  return undefined;
+}
+
+/** Runs one call through policy, approval and the tools; emits tool_running / tool_complete. Never throws. */
+export async function executeCall(d: ExecuteDeps, call: PendingCall): Promise<CallOutcome> {
+  const name = call.kind === 'shell' ? '!' : call.name;
+  const args = call.kind === 'shell' ? { command: call.command } : call.args;
+  const started = d.clock();
+  const finish = (o: CallOutcome): CallOutcome => {
+    const out = { ...o, content: cap(o.content, d.maxResultChars ?? MAX_RESULT) };
+    d.emit({ type: 'tool_complete', callId: call.id, name, args, result: out.content, isError: out.isError, ...(out.refused ? { refused: true } : {}), durationMs: d.clock() - started });
+    return out;
+  };
+  try {
+    if (call.kind === 'shell') {
+      if (!d.shell) return finish({ content: 'Shell commands (`!command`) are not available in this session.', isError: true });
+      const blocked = await approve(d, await d.policy.decideCommand(call.command), 'command', call.id, name, args, `!${call.command}`);
+      if (blocked) return finish(blocked);
+      d.emit({ type: 'tool_running', callId: call.id, name, args });
+      return finish(await d.shell(call.command, { signal: d.signal, cwd: d.cwd }));
+    }
+    if (call.name === OPEN_TOOLSET) {
+      d.emit({ type: 'tool_running', callId: call.id, name, args });
+      return finish(await d.openToolset(String(call.args.name ?? '')));
+    }
+    const tool = d.active.get(call.name);
+    if (!tool) {
+      const names = [...d.active.keys()].join(', ');
+      return finish({ content: `Unknown tool "${call.name}". Available tools: ${names}. Open a toolset with ${OPEN_TOOLSET} to get more.`, isError: true });
+    }
+    const blocked = await approve(d, await d.policy.decideTool(tool, call.args), 'tool', call.id, name, args, tool.name);
+    if (blocked) return finish(blocked);
+    if (d.signal.aborted) return finish({ content: 'The session was stopped before this call ran.', isError: true });
+    d.emit({ type: 'tool_running', callId: call.id, name, args });
+    const result = await d.tools.call(tool, call.args, {
+      signal: d.signal,
+      onProgress: (p) => d.emit({ type: 'tool_progress', callId: call.id, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) }),
+    });
+    return finish(result);
+  } catch (err) {
+    return finish({ content: `The call failed: ${(err as Error).message}`, isError: true });
+  }
+}

@@ -1,0 +1,221 @@
+import type { ChatMessage, EndReason, ToolCallRecord, Usage } from '../../contract/index';
+import type { NewSessionEntry } from '../sessions/entries';
+import type { ApprovalRequester } from './approvals';
+import { markerText, planArchive, type ContextEntry } from './context';
+import type { Emit } from './events';
+import { executeCall, type PendingCall } from './execute';
+import type { ToolPolicy } from './policy';
+import type { ModelInfo, NativeToolSpec, StreamTurn } from './providers/types';
+import { OPEN_TOOLSET, openToolsetSchema, safeToolName, type AgentTool, type AgentTools, type ShellRunner, type ToolCallResult } from './tools';
+import { addUsage, turnUsage } from './usage';
+import type { XmlSupport, XmlToolSpec } from './xml-support';
+
+export interface Budgets {
+  maxTurns?: number;
+  maxTokens?: number;
+  maxCostUsd?: number;
+}
+
+/** The mutable state of a session's context, kept across `send`s. */
+export interface LoopState {
+  messages: ContextEntry[];
+  /** Model-facing tool name → tool. */
+  active: Map<string, AgentTool>;
+  openedToolsets: Set<string>;
+  usage: Usage;
+  turns: number;
+  /** Filter: toolsets the model may open (undefined = all). */
+  allowedToolsets?: string[];
+}
+
+export interface LoopDeps {
+  stream: StreamTurn;
+  model: ModelInfo;
+  toolMode: 'native' | 'xml';
+  xml?: XmlSupport;
+  tools: AgentTools;
+  policy: ToolPolicy;
+  approvals: ApprovalRequester;
+  shell?: ShellRunner;
+  cwd?: string;
+  /** Appends to the session log; returns the entry id. */
+  commit: (e: NewSessionEntry) => string;
+  /** Writes archived messages to ERASMUS_HOME/archive/<session>.jsonl; returns its path. */
+  archive: (entries: ContextEntry[]) => string;
+  /** Optional: a summary of archived messages, made by the model. */
+  summarize?: (messages: ChatMessage[], signal: AbortSignal) => Promise<string | undefined>;
+  emit: Emit;
+  clock: () => number;
+  budgets: Budgets;
+  signal: AbortSignal;
+  /** Share of the context window the history may fill before archiving (default 0.75). */
+  contextShare?: number;
+}
+
+export interface LoopResult {
+  reason: EndReason;
+  finalAnswer?: string;
+  error?: string;
+}
+
+/** Adds a toolset's tools to the state under provider-safe names; returns the added tools. */
+export async function openToolsetInto(state: LoopState, tools: AgentTools, name: string): Promise<AgentTool[]> {
+  if (state.allowedToolsets && !state.allowedToolsets.includes(name)) throw new Error(`toolset "${name}" is not available in this session; available: ${state.allowedToolsets.join(', ')}`);
+  const list = await tools.openToolset(name);
+  const taken = new Set(state.active.keys());
+  const added: AgentTool[] = [];
+  for (const t of list) {
+    if ([...state.active.values()].some((x) => x.server === t.server && x.tool === t.tool)) continue;
+    const named = { ...t, name: safeToolName(t.name, taken) };
+    state.active.set(named.name, named);
+    added.push(named);
+  }
+  state.openedToolsets.add(name);
+  return added;
+}
+
+const openToolsetTool: AgentTool = { name: OPEN_TOOLSET, server: 'erasmus', tool: OPEN_TOOLSET, toolset: 'erasmus', description: "Open a toolset: makes its tools available and lists them with their parameters.", inputSchema: openToolsetSchema as unknown as Record<string, unknown>, annotations: { readOnlyHint: true } };
+
+function specs(active: Map<string, AgentTool>): XmlToolSpec[] {
+  return [openToolsetTool, ...active.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+}
+
+/**
+ * The agent loop: turns until the model answers without calls, a budget runs out, or the signal
+ * stops it. Never throws: failures are `error` events and the result's reason.
+ */
+export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopResult> {
+  let seq = 0;
+  const nextId = (p: string) => `${p}${state.turns}-${++seq}`;
+  let nativeSpecs: NativeToolSpec[] | undefined;
+  let nativeSize = -1;
+  const commitMessage = (message: ChatMessage) => state.messages.push({ id: d.commit({ type: 'message', message }), message });
+  const fail = (code: 'provider' | 'budget' | 'internal' | 'stopped', message: string, reason: EndReason): LoopResult => {
+    d.emit({ type: 'error', code, message });
+    return { reason, error: message };
+  };
+
+  const openForModel = async (name: string): Promise<ToolCallResult> => {
+    try {
+      const added = await openToolsetInto(state, d.tools, name);
+      d.commit({ type: 'toolset', name });
+      d.emit({ type: 'toolset_opened', name, tools: added.map((t) => t.name) });
+      const all = [...state.active.values()].filter((t) => t.toolset === name);
+      if (d.toolMode === 'xml' && d.xml) return { content: `Toolset "${name}" is open. Its tools:\n\n${d.xml.formatToolUse(all.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })))}`, isError: false };
+      return { content: `Toolset "${name}" is open; these tools are available from your next turn:\n${all.map((t) => `- ${t.name}: ${t.description.split('\n')[0]}`).join('\n')}`, isError: false };
+    } catch (err) {
+      const sets = await d.tools.toolsets();
+      return { content: `${(err as Error).message}. Toolsets: ${sets.map((s) => s.name).join(', ')}`, isError: true };
+    }
+  };
+
+  try {
+    for (;;) {
+      if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
+      const b = d.budgets;
+      if (b.maxTurns !== undefined && state.turns >= b.maxTurns) return fail('budget', `turn budget exhausted (${b.maxTurns} turns)`, 'budget');
+      if (b.maxTokens !== undefined && state.usage.totalTokens >= b.maxTokens) return fail('budget', `token budget exhausted (${state.usage.totalTokens} of ${b.maxTokens} tokens)`, 'budget');
+      if (b.maxCostUsd !== undefined && state.usage.costUsd !== null && state.usage.costUsd >= b.maxCostUsd) return fail('budget', `cost budget exhausted ($${state.usage.costUsd.toFixed(4)} of $${b.maxCostUsd})`, 'budget');
+      state.turns++;
+      d.emit({ type: 'turn_started', turn: state.turns });
+
+      if (d.toolMode === 'native' && nativeSize !== state.active.size) {
+        nativeSpecs = specs(state.active);
+        nativeSize = state.active.size;
+      }
+      await fitContext(d, state, nativeSpecs);
+
+      const calls: PendingCall[] = [];
+      const corrections: string[] = [];
+      let raw = '';
+      let providerError: string | undefined;
+      let input = 0;
+      let output = 0;
+      const parser = d.toolMode === 'xml' && d.xml ? d.xml.createParser({ tools: specs(state.active) }) : undefined;
+      const onParsed = (evs: ReturnType<NonNullable<typeof parser>['push']>) => {
+        for (const e of evs) {
+          if (e.type === 'text') d.emit({ type: 'sentence', text: e.text });
+          else if (e.type === 'tool_call') calls.push({ kind: 'tool', id: e.id || nextId('x'), name: e.name, args: e.args, ...(e.dependsOn ? { dependsOn: e.dependsOn } : {}) });
+          else if (e.type === 'shell') calls.push({ kind: 'shell', id: nextId('sh'), command: e.command });
+          else corrections.push(e.message);
+        }
+      };
+      const messages = state.messages.map((m) => m.message);
+      for await (const part of d.stream({ messages, tools: d.toolMode === 'native' ? nativeSpecs : undefined, signal: d.signal })) {
+        if (part.type === 'text') {
+          raw += part.text;
+          if (parser) onParsed(parser.push(part.text));
+          else d.emit({ type: 'sentence', text: part.text });
+        } else if (part.type === 'tool_call') calls.push({ kind: 'tool', id: part.id, name: part.name, args: part.args });
+        else if (part.type === 'usage') {
+          input += part.inputTokens;
+          output += part.outputTokens;
+        } else if (part.type === 'error') providerError = part.message;
+      }
+      if (parser) onParsed(parser.end());
+      const tu = turnUsage(input, output, d.model.pricing);
+      state.usage = addUsage(state.usage, tu);
+      d.emit({ type: 'usage', turn: tu, session: state.usage });
+      if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
+      if (providerError !== undefined) return fail('provider', providerError, 'error');
+
+      const toolCalls: ToolCallRecord[] | undefined = d.toolMode === 'native' && calls.length ? calls.map((c) => ({ id: c.id, name: c.kind === 'tool' ? c.name : '!', args: c.kind === 'tool' ? c.args : { command: c.command } })) : undefined;
+      commitMessage({ role: 'assistant', content: raw, ...(toolCalls ? { toolCalls } : {}) });
+
+      if (!calls.length && !corrections.length) {
+        d.emit({ type: 'complete', answer: raw.trim() });
+        return { reason: 'complete', finalAnswer: raw.trim() };
+      }
+
+      const failed = new Set<string>();
+      const xmlResults: string[] = [];
+      for (const call of calls) {
+        if (d.signal.aborted) break;
+        const deps = call.kind === 'tool' ? call.dependsOn : undefined;
+        let out;
+        if (deps && failed.has(deps)) {
+          out = { content: `Skipped: it depends on call ${deps}, which failed.`, isError: true };
+          d.emit({ type: 'tool_complete', callId: call.id, name: call.kind === 'tool' ? call.name : '!', args: call.kind === 'tool' ? call.args : {}, result: out.content, isError: true, durationMs: 0 });
+        } else
+          out = await executeCall(
+            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap') },
+            call,
+          );
+        if (out.isError) failed.add(call.id);
+        const name = call.kind === 'tool' ? call.name : `!${call.command}`;
+        if (d.toolMode === 'native') commitMessage({ role: 'tool', toolCallId: call.id, name: call.kind === 'tool' ? call.name : '!', content: out.content, ...(out.isError ? { isError: true } : {}) });
+        else xmlResults.push(`[${name}${out.isError ? ' — error' : ''}]\n${out.content}`);
+      }
+      if (d.toolMode === 'xml') {
+        const parts = [...xmlResults, ...corrections.map((c) => `[tool call not run]\n${c}`)];
+        commitMessage({ role: 'user', content: parts.join('\n\n') });
+      } else if (corrections.length) commitMessage({ role: 'user', content: corrections.join('\n\n') });
+      if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
+    }
+  } catch (err) {
+    return fail('internal', `internal error in the agent loop: ${(err as Error).stack ?? String(err)}`, 'error');
+  }
+}
+
+async function fitContext(d: LoopDeps, state: LoopState, nativeSpecs: NativeToolSpec[] | undefined): Promise<void> {
+  const toolTokens = nativeSpecs ? Math.ceil(JSON.stringify(nativeSpecs).length / 4) : 0;
+  const budget = Math.floor(d.model.contextWindow * (d.contextShare ?? 0.75));
+  const plan = planArchive(state.messages, budget, toolTokens);
+  if (!plan) return;
+  const archivePath = d.archive(plan.remove);
+  let summary: string | undefined;
+  if (d.summarize) {
+    try {
+      summary = await d.summarize(plan.remove.map((e) => e.message), d.signal);
+    } catch (err) {
+      d.emit({ type: 'warning', message: `could not summarize archived messages: ${(err as Error).message}` });
+    }
+  }
+  const marker: ChatMessage = { role: 'user', content: markerText(plan.totalArchived, archivePath, summary) };
+  const id = d.commit({ type: 'archived', ids: plan.remove.map((e) => e.id), marker, archivePath });
+  const gone = new Set(plan.remove);
+  const kept = state.messages.filter((e) => !gone.has(e));
+  kept.splice(plan.at, 0, { id, message: marker });
+  state.messages = kept;
+  d.emit({ type: 'context_archived', count: plan.remove.length, archivePath, ...(summary ? { summary } : {}) });
+}

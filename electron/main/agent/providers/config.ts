@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { interpolateDeep, MissingVariableError, type InterpolationSources } from '../../secrets/index';
+import { aiSdkStream } from './ai-sdk-stream';
+import { DEFAULT_CONTEXT_WINDOW } from './known-models';
+import { defaultPlugins } from './plugins';
+import type { ProviderHandle, ProviderKind, ProviderPlugin } from './types';
+
+/** One entry of `providers:` in config.yaml. Keys are references (`${secret:NAME}`), never values. */
+export const ProviderConfig = z
+  .object({
+    id: z.string().min(1),
+    kind: z.enum(['openai', 'anthropic', 'google', 'ollama', 'openai-compatible', 'openrouter']),
+    model: z.string().min(1),
+    baseUrl: z.string().url().optional(),
+    apiKey: z
+      .string()
+      .refine((s) => /^\$\{(secret|env):[^}]+\}$/.test(s.trim()), 'apiKey must be a reference such as ${secret:NAME} or ${env:NAME}, never the key itself')
+      .optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    contextWindow: z.number().int().positive().optional(),
+    nativeTools: z.boolean().optional(),
+    pricing: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
+  })
+  .strict();
+export type ProviderConfig = z.infer<typeof ProviderConfig>;
+
+export const AgentConfigFile = z
+  .object({
+    defaultProvider: z.string().optional(),
+    providers: z.array(ProviderConfig).default([]),
+  })
+  .passthrough();
+export type AgentConfigFile = z.infer<typeof AgentConfigFile>;
+
+/** Reads the agent's part of config.yaml (other parts keep their own keys). A missing file is an empty config. */
+export async function loadAgentConfig(file: string): Promise<AgentConfigFile> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { providers: [] };
+    throw new Error(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = parse(text) ?? {};
+  } catch (err) {
+    throw new Error(`${file} is not valid YAML: ${(err as Error).message}`);
+  }
+  const r = AgentConfigFile.safeParse(raw);
+  if (!r.success) throw new Error(`${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const ids = r.data.providers.map((p) => p.id);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup) throw new Error(`${file}: provider id "${dup}" appears twice`);
+  return r.data;
+}
+
+export interface ProviderOverrides {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  /** Name of the keychain secret holding the API key. */
+  apiKeySecret?: string;
+  kind?: ProviderKind;
+}
+
+/**
+ * Picks the provider (by id, the config's default, or the first), applies the overrides, fills the
+ * key from the keychain, and returns a handle ready to stream. With no config at all, a base URL
+ * on the command line means an OpenAI-compatible endpoint.
+ */
+export async function resolveProvider(
+  config: AgentConfigFile,
+  over: ProviderOverrides,
+  sources: InterpolationSources,
+  plugins: Map<ProviderKind, ProviderPlugin> = defaultPlugins(),
+): Promise<ProviderHandle> {
+  let entry: ProviderConfig | undefined;
+  const wanted = over.provider ?? config.defaultProvider;
+  if (wanted) {
+    entry = config.providers.find((p) => p.id === wanted);
+    if (!entry) {
+      const kind = ProviderConfig.shape.kind.safeParse(wanted);
+      if (!kind.success) throw new Error(`no provider "${wanted}" in config.yaml; configured: ${config.providers.map((p) => p.id).join(', ') || '(none)'}`);
+      if (!over.model) throw new Error(`provider kind "${wanted}" is not configured; give --model too`);
+      entry = { id: wanted, kind: kind.data, model: over.model };
+    }
+  } else entry = config.providers[0];
+  if (!entry) {
+    if (!over.baseUrl || !over.model) throw new Error('no provider configured: add `providers:` to config.yaml, or pass --base-url and --model for an OpenAI-compatible endpoint');
+    entry = { id: 'openai-compatible', kind: over.kind ?? 'openai-compatible', model: over.model };
+  }
+  entry = { ...entry, model: over.model ?? entry.model, baseUrl: over.baseUrl ?? entry.baseUrl, apiKey: over.apiKeySecret ? `\${secret:${over.apiKeySecret}}` : entry.apiKey };
+  const plugin = plugins.get(entry.kind);
+  if (!plugin) throw new Error(`no plugin for provider kind "${entry.kind}"`);
+  let apiKey: string | undefined;
+  let headers = entry.headers;
+  try {
+    const filled = await interpolateDeep({ apiKey: entry.apiKey, headers: entry.headers }, sources);
+    apiKey = filled.apiKey;
+    headers = filled.headers;
+  } catch (err) {
+    if (err instanceof MissingVariableError) throw new Error(`provider "${entry.id}": ${err.message} (store it with \`erasmus secrets set NAME\`)`);
+    throw err;
+  }
+  if (plugin.needsKey && !apiKey) throw new Error(`provider "${entry.id}" (${entry.kind}) needs an API key: set apiKey: \${secret:NAME} in config.yaml or pass --api-key-secret NAME`);
+  const info = plugin.info(entry.model);
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    model: entry.model,
+    contextWindow: entry.contextWindow ?? info.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+    supportsNativeTools: entry.nativeTools ?? info.supportsNativeTools ?? false,
+    pricing: entry.pricing ?? info.pricing,
+    stream: aiSdkStream(plugin.create({ model: entry.model, baseUrl: entry.baseUrl, apiKey, headers })),
+  };
+}

@@ -1,0 +1,171 @@
+import { mkdtempSync, readFileSync, appendFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startScriptedLlm, type ScriptedLlm, type Script } from '../../../tests/fixtures/scripted-llm/index';
+import type { AgentEvent } from '../../contract/index';
+import { Paths } from '../paths/index';
+import { readSessionLog, restoreContext } from '../sessions/index';
+import { resolveProvider } from './providers/config';
+import { AgentSession, runAgentSession, type AgentSessionDeps } from './session';
+import { memoryTools } from './tools';
+
+let home: string;
+let llm: ScriptedLlm | undefined;
+const files = new Map<string, string>();
+const tools = memoryTools({
+  notes: {
+    description: 'a tiny in-memory file store',
+    tools: [
+      { name: 'read_note', description: 'read a note', inputSchema: { type: 'object', properties: { name: { type: 'string' } } }, annotations: { readOnlyHint: true }, run: (a) => files.get(String(a.name)) ?? 'no such note' },
+      { name: 'write_note', description: 'write a note', inputSchema: { type: 'object', properties: { name: { type: 'string' }, text: { type: 'string' } } }, run: (a) => (files.set(String(a.name), String(a.text)), 'written') },
+    ],
+  },
+});
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'erasmus-agent-'));
+  files.clear();
+});
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+  rmSync(home, { recursive: true, force: true });
+});
+
+async function setup(script: Script, extra: Partial<AgentSessionDeps> = {}) {
+  llm = await startScriptedLlm(script);
+  const deps: AgentSessionDeps = { paths: new Paths(home), sources: { env: {} }, tools, ...extra };
+  const provider = await resolveProvider({ providers: [] }, { baseUrl: llm.baseUrl, model: 'scripted' }, { env: {} });
+  return { deps, provider };
+}
+
+const types = (evs: AgentEvent[]) => evs.map((e) => e.type);
+
+describe('agent session (native tool calls)', () => {
+  it('opens a toolset, runs tools through approval, answers, and logs everything', async () => {
+    const { deps, provider } = await setup([
+      { toolCalls: [{ name: 'open_toolset', arguments: { name: 'notes' } }] },
+      { match: { lastTool: 'is open' }, toolCalls: [{ name: 'write_note', arguments: { name: 'a', text: 'hello' } }, { name: 'read_note', arguments: { name: 'a' } }] },
+      { match: { lastTool: 'hello' }, text: 'Done: wrote and read note a.' },
+    ]);
+    const events: AgentEvent[] = [];
+    const session = await AgentSession.create(deps, { task: 'write a note', provider, onEvent: (e) => events.push(e) });
+    session.onEvent((e) => {
+      if (e.type === 'approval_required') setTimeout(() => session.approve(e.requestId, 'allow_once'), 5);
+    });
+    const outcome = await session.run('write a note');
+    await session.close();
+    expect(outcome).toMatchObject({ endedReason: 'complete', finalAnswer: 'Done: wrote and read note a.', turns: 3 });
+    expect(files.get('a')).toBe('hello');
+    expect(types(events)).toEqual([
+      'session_started', 'turn_started', 'usage', 'tool_running', 'toolset_opened', 'tool_complete',
+      'turn_started', 'usage', 'approval_required', 'approval_resolved', 'tool_running', 'tool_complete', 'tool_running', 'tool_complete',
+      'turn_started', ...Array(events.filter((e) => e.type === 'sentence').length).fill('sentence'), 'usage', 'complete', 'session_ended',
+    ]);
+    // The model saw the tools after opening the toolset, and every tool result.
+    expect(llm!.requests[0]!.body.tools!.map((t) => t.function.name)).toEqual(['open_toolset']);
+    expect(llm!.requests[1]!.body.tools!.map((t) => t.function.name)).toEqual(['open_toolset', 'read_note', 'write_note']);
+    const last = llm!.requests[2]!.body.messages!;
+    expect(last.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'tool']);
+    expect(String(last[0]!.content)).toMatch(/# RULES/);
+    expect(String(last[0]!.content)).toMatch(/- notes: a tiny in-memory file store/);
+    // The log holds every event and message, in order.
+    const { entries } = readSessionLog(outcome.logPath);
+    expect(entries.filter((e) => e.type === 'event').map((e) => (e as { event: AgentEvent }).event.type)).toEqual(types(events));
+    expect(entries.filter((e) => e.type === 'message')).toHaveLength(8);
+    expect(outcome.usage.totalTokens).toBeGreaterThan(0);
+  });
+
+  it('denied calls come back to the model as refusals; always_allow skips later approvals', async () => {
+    const { deps, provider } = await setup([
+      { toolCalls: [{ name: 'write_note', arguments: { name: 'x', text: '1' } }] },
+      { toolCalls: [{ name: 'write_note', arguments: { name: 'y', text: '2' } }] },
+      { toolCalls: [{ name: 'write_note', arguments: { name: 'z', text: '3' } }] },
+      { text: 'ok' },
+    ]);
+    const answers = ['deny', 'always_allow'] as const;
+    let n = 0;
+    const events: AgentEvent[] = [];
+    const outcome = await runAgentSession(
+      { ...deps, approvals: async () => answers[n++] ?? 'deny' },
+      { task: 't', provider, openToolsets: ['notes'], onEvent: (e) => events.push(e) },
+    );
+    expect(outcome.endedReason).toBe('complete');
+    expect(n).toBe(2);
+    expect([...files.keys()]).toEqual(['y', 'z']);
+    const refused = events.find((e) => e.type === 'tool_complete' && e.refused);
+    expect(refused).toMatchObject({ isError: true, args: { name: 'x' } });
+  });
+
+  it('stops at the turn budget with reason budget', async () => {
+    const { deps, provider } = await setup([{ repeat: true, toolCalls: [{ name: 'read_note', arguments: { name: 'a' } }] }]);
+    const events: AgentEvent[] = [];
+    const outcome = await runAgentSession(deps, { task: 't', provider, openToolsets: ['notes'], budgets: { maxTurns: 2 }, onEvent: (e) => events.push(e) });
+    expect(outcome).toMatchObject({ endedReason: 'budget', turns: 2 });
+    expect(events.at(-2)).toMatchObject({ type: 'error', code: 'budget' });
+    expect(events.at(-1)).toMatchObject({ type: 'session_ended', reason: 'budget' });
+  });
+
+  it('a provider failure is an error event, never a throw', async () => {
+    const { deps, provider } = await setup([{ error: { status: 400, message: 'bad model' } }]);
+    const events: AgentEvent[] = [];
+    const outcome = await runAgentSession(deps, { task: 't', provider, onEvent: (e) => events.push(e) });
+    expect(outcome.endedReason).toBe('error');
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'provider' });
+    expect(outcome.error).toMatch(/bad model/);
+  });
+
+  it('a bad configuration is an error outcome naming the problem', async () => {
+    const outcome = await runAgentSession({ paths: new Paths(home), sources: { env: {} } }, { task: 't', provider: { provider: 'nope' } });
+    expect(outcome.endedReason).toBe('error');
+    expect(outcome.error).toMatch(/no provider "nope"/);
+  });
+
+  it('resumes from the log with the exact context, skipping a torn last line', async () => {
+    const { deps, provider } = await setup([
+      { toolCalls: [{ name: 'write_note', arguments: { name: 'a', text: 'first' } }] },
+      { text: 'first task done' },
+      { match: { lastUser: 'second' }, text: 'second task done' },
+    ]);
+    const first = await runAgentSession(deps, { task: 'first task', provider, openToolsets: ['notes'], autoApprove: true });
+    expect(first.endedReason).toBe('complete');
+    const before = restoreContext(first.logPath).messages.map((m) => m.message);
+    appendFileSync(first.logPath, '{"v":1,"id":"e999","type":"mess');
+    const events: AgentEvent[] = [];
+    const second = await runAgentSession(deps, { task: 'second task', provider, resume: first.logPath, autoApprove: true, onEvent: (e) => events.push(e) });
+    expect(second).toMatchObject({ endedReason: 'complete', finalAnswer: 'second task done', sessionId: first.sessionId, logPath: first.logPath });
+    expect(events.some((e) => e.type === 'warning' && /torn/.test(e.message))).toBe(true);
+    const sent = llm!.requests[2]!.body.messages!;
+    expect(sent).toHaveLength(before.length + 1);
+    expect(sent.map((m) => m.role)).toEqual([...before.map((m) => m.role), 'user']);
+    expect(sent[0]!.content).toBe(before[0]!.content);
+    // The tools opened before are offered again.
+    expect(llm!.requests[2]!.body.tools!.map((t) => t.function.name)).toContain('write_note');
+    expect(() => readSessionLog(first.logPath)).not.toThrow();
+  });
+
+  it('moves the oldest messages to the archive with a marker, keeping system prompt and task', async () => {
+    const big = 'x'.repeat(4000);
+    const { deps, provider: p } = await setup([
+      { toolCalls: [{ name: 'read_note', arguments: { name: big.slice(0, 10) } }], text: big },
+      { toolCalls: [{ name: 'read_note', arguments: { name: 'b' } }], text: big },
+      { text: 'end' },
+    ]);
+    const provider = { ...p, contextWindow: 3000 };
+    const events: AgentEvent[] = [];
+    const outcome = await runAgentSession(deps, { task: 'the task', provider, openToolsets: ['notes'], autoApprove: true, onEvent: (e) => events.push(e) });
+    expect(outcome.endedReason).toBe('complete');
+    const archived = events.find((e) => e.type === 'context_archived');
+    expect(archived).toBeDefined();
+    const archivePath = new Paths(home).archive(outcome.sessionId);
+    expect(existsSync(archivePath)).toBe(true);
+    expect(readFileSync(archivePath, 'utf8')).toContain(big);
+    const msgs = llm!.requests[2]!.body.messages!;
+    expect(msgs[0]!.role).toBe('system');
+    expect(msgs[1]).toMatchObject({ role: 'user', content: 'the task' });
+    expect(String(msgs[2]!.content)).toMatch(/\[Context note\] \d+ earlier messages/);
+    const restored = restoreContext(outcome.logPath).messages.map((m) => m.message);
+    expect(restored[2]!.content).toMatch(/\[Context note\]/);
+  });
+});

@@ -1,0 +1,260 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { AgentEvent, ChatMessage, EndReason, ToolMode, Usage } from '../../contract/index';
+import type { Paths } from '../paths/index';
+import { resourcesDir } from '../paths/index';
+import type { InterpolationSources } from '../secrets/index';
+import { newSessionId, restoreContext, SessionLog } from '../sessions/index';
+import { ApprovalBroker, type ApprovalRequester } from './approvals';
+import type { ContextEntry } from './context';
+import type { LoopEvent } from './events';
+import { openToolsetInto, runAgentLoop, type Budgets, type LoopState } from './loop';
+import { ToolPolicy, type CommandClassifier } from './policy';
+import { assembleSystemPrompt } from './prompt/assemble';
+import { dynamicSections } from './prompt/dynamic';
+import { loadStaticSections, type PromptSection } from './prompt/sections';
+import { loadAgentConfig, resolveProvider, type ProviderOverrides } from './providers/config';
+import type { ProviderHandle } from './providers/types';
+import { summarizer } from './summarize';
+import type { AgentTools, ShellRunner } from './tools';
+import { emptyUsage } from './usage';
+import type { XmlSupport } from './xml-support';
+
+export interface AgentSessionDeps {
+  paths: Paths;
+  /** Where `${secret:NAME}` / `${env:NAME}` in provider config come from. */
+  sources: InterpolationSources;
+  tools?: AgentTools;
+  classifyCommand?: CommandClassifier;
+  /** Who answers approvals; default: the session's ApprovalBroker (answer with `session.approve`). */
+  approvals?: ApprovalRequester;
+  xml?: XmlSupport;
+  shell?: ShellRunner;
+  clock?: () => number;
+  /** config.yaml to read providers from (default ERASMUS_HOME/config.yaml). */
+  configFile?: string;
+}
+
+export interface AgentSessionOptions {
+  /** The task: the first user message (or, on resume, the new user message). */
+  task: string;
+  project?: string;
+  protocolPrompt?: string;
+  sections?: PromptSection[];
+  /** Toolsets offered (default: all). */
+  toolsets?: string[];
+  /** Toolsets opened from the start. */
+  openToolsets?: string[];
+  provider?: ProviderOverrides | ProviderHandle;
+  toolMode?: ToolMode;
+  budgets?: Budgets;
+  autoApprove?: boolean;
+  /** Ask the model for a summary of archived messages. */
+  summarizeArchived?: boolean;
+  onEvent?: (e: AgentEvent) => void;
+  signal?: AbortSignal;
+  /** A session log to continue. */
+  resume?: string;
+}
+
+export interface SessionOutcome {
+  sessionId: string;
+  logPath: string;
+  endedReason: EndReason;
+  finalAnswer?: string;
+  error?: string;
+  usage: Usage;
+  turns: number;
+}
+
+function isHandle(p: ProviderOverrides | ProviderHandle | undefined): p is ProviderHandle {
+  return !!p && typeof (p as ProviderHandle).stream === 'function';
+}
+
+const noTools: AgentTools = {
+  toolsets: () => [],
+  openToolset: async (name) => {
+    throw new Error(`no toolset named "${name}"`);
+  },
+  call: async () => ({ content: 'no tools in this session', isError: true }),
+};
+
+/** One agent session: its log, context and approvals; `run` a task, `send` follow-ups, `stop`. */
+export class AgentSession {
+  readonly broker = new ApprovalBroker();
+  private running: Promise<SessionOutcome> | undefined;
+  private controller = new AbortController();
+  project: string | undefined;
+  private readonly listeners = new Set<(e: AgentEvent) => void>();
+
+  private constructor(
+    readonly sessionId: string,
+    readonly log: SessionLog,
+    readonly provider: ProviderHandle,
+    private readonly state: LoopState,
+    private readonly deps: AgentSessionDeps,
+    private readonly opts: AgentSessionOptions,
+    readonly toolMode: 'native' | 'xml',
+    private readonly policy: ToolPolicy,
+  ) {
+    if (opts.onEvent) this.listeners.add(opts.onEvent);
+    opts.signal?.addEventListener('abort', () => this.stop(), { once: true });
+  }
+
+  get logPath(): string {
+    return this.log.path;
+  }
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+  get messages(): ChatMessage[] {
+    return this.state.messages.map((m) => m.message);
+  }
+
+  onEvent(fn: (e: AgentEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Creates (or resumes) a session. Throws with a clear message on bad configuration. */
+  static async create(deps: AgentSessionDeps, o: AgentSessionOptions): Promise<AgentSession> {
+    const clock = deps.clock ?? Date.now;
+    const tools = deps.tools ?? noTools;
+    const restored = o.resume ? restoreContext(resolve(o.resume)) : undefined;
+    const provider = isHandle(o.provider)
+      ? o.provider
+      : await resolveProvider(await loadAgentConfig(deps.configFile ?? deps.paths.configYaml), { provider: restored?.header.provider, model: restored?.header.model, ...o.provider }, deps.sources);
+    const wanted = o.toolMode ?? restored?.header.toolMode ?? 'auto';
+    const toolMode: 'native' | 'xml' = wanted === 'auto' ? (provider.supportsNativeTools || !deps.xml ? 'native' : 'xml') : wanted;
+    if (toolMode === 'xml' && !deps.xml) throw new Error('xml tool-call mode is not available (no XML parser); use --tool-mode native');
+    const project = o.project ? resolve(o.project) : restored?.header.project;
+    const sessionId = restored?.header.sessionId ?? newSessionId(clock());
+    const log = new SessionLog(restored ? resolve(o.resume!) : deps.paths.session(sessionId), { clock, repairTornTail: true });
+    if (restored) log.continueAfter(restored.entryCount);
+    const state: LoopState = { messages: restored ? restored.messages : [], active: new Map(), openedToolsets: new Set(), usage: emptyUsage(provider.pricing), turns: 0, allowedToolsets: o.toolsets };
+    const policy = new ToolPolicy({ autoApprove: o.autoApprove, classifyCommand: deps.classifyCommand, cwd: project });
+    const session = new AgentSession(sessionId, log, provider, state, deps, o, toolMode, policy);
+    session.project = project;
+    if (!restored) log.append({ type: 'header', sessionId, provider: provider.id, model: provider.model, toolMode, ...(project ? { project } : {}) });
+    session.emit({ type: 'session_started', logPath: log.path, provider: provider.id, model: provider.model, toolMode, resumed: !!restored, ...(project ? { project } : {}) });
+    for (const w of restored?.warnings ?? []) session.emit({ type: 'warning', message: w });
+    const toOpen = [...new Set([...(restored?.openedToolsets ?? []), ...(o.openToolsets ?? [])])];
+    for (const name of toOpen) {
+      try {
+        await openToolsetInto(state, tools, name);
+        if (!restored?.openedToolsets.includes(name)) log.append({ type: 'toolset', name });
+      } catch (err) {
+        session.emit({ type: 'warning', message: `could not open toolset "${name}": ${(err as Error).message}` });
+      }
+    }
+    if (!restored) {
+      const summaries = (await tools.toolsets()).filter((t) => !o.toolsets || o.toolsets.includes(t.name));
+      const system = assembleSystemPrompt({
+        staticSections: await loadStaticSections(resourcesDir() + '/prompts', deps.paths.promptsDir),
+        dynamicSections: dynamicSections({ cwd: project, now: clock() }),
+        protocolPrompt: o.protocolPrompt,
+        extraSections: o.sections,
+        toolsets: summaries,
+        toolMode,
+        openedToolsets: [...state.openedToolsets],
+        shell: !!deps.shell,
+        xmlToolUse: toolMode === 'xml' && deps.xml ? deps.xml.formatToolUse([...state.active.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))) : undefined,
+      });
+      session.commitMessage({ role: 'system', content: system });
+    }
+    return session;
+  }
+
+  private emit(e: LoopEvent): void {
+    const full = { ...e, sessionId: this.sessionId, at: (this.deps.clock ?? Date.now)() } as AgentEvent;
+    this.log.append({ type: 'event', event: full });
+    for (const l of [...this.listeners]) {
+      try {
+        l(full);
+      } catch {
+        // A failing listener must not stop the session.
+      }
+    }
+  }
+
+  private commitMessage(message: ChatMessage): void {
+    const entry = this.log.append({ type: 'message', message });
+    this.state.messages.push({ id: entry.id, message });
+  }
+
+  /** Runs the loop on a new user message (the task, or a follow-up). One run at a time. */
+  run(userMessage: string): Promise<SessionOutcome> {
+    if (this.running) return Promise.reject(new Error(`session ${this.sessionId} is already running a task`));
+    if (this.controller.signal.aborted) this.controller = new AbortController();
+    this.commitMessage({ role: 'user', content: userMessage });
+    const deps = this.deps;
+    const archivePath = deps.paths.archive(this.sessionId);
+    this.running = runAgentLoop(
+      {
+        stream: this.provider.stream,
+        model: this.provider,
+        toolMode: this.toolMode,
+        xml: deps.xml,
+        tools: deps.tools ?? noTools,
+        policy: this.policy,
+        approvals: deps.approvals ?? this.broker.requester,
+        shell: deps.shell,
+        cwd: this.project,
+        commit: (e) => this.log.append(e).id,
+        archive: (entries: ContextEntry[]) => {
+          mkdirSync(dirname(archivePath), { recursive: true });
+          const at = (deps.clock ?? Date.now)();
+          appendFileSync(archivePath, entries.map((e) => JSON.stringify({ v: 1, sessionId: this.sessionId, id: e.id, archivedAt: at, message: e.message }) + '\n').join(''));
+          return archivePath;
+        },
+        summarize: this.opts.summarizeArchived ? summarizer(this.provider) : undefined,
+        emit: (e) => this.emit(e),
+        clock: deps.clock ?? Date.now,
+        budgets: this.opts.budgets ?? {},
+        signal: this.controller.signal,
+      },
+      this.state,
+    ).then((r) => {
+      this.emit({ type: 'session_ended', reason: r.reason, usage: this.state.usage, turns: this.state.turns });
+      this.running = undefined;
+      return { sessionId: this.sessionId, logPath: this.log.path, endedReason: r.reason, finalAnswer: r.finalAnswer, error: r.error, usage: this.state.usage, turns: this.state.turns };
+    });
+    return this.running;
+  }
+
+  approve(requestId: string, decision: Parameters<ApprovalBroker['answer']>[1]): boolean {
+    return this.broker.answer(requestId, decision);
+  }
+
+  stop(): void {
+    this.controller.abort();
+  }
+
+  /** Waits for the current run, then closes the log. */
+  async close(): Promise<void> {
+    this.stop();
+    await this.running?.catch(() => undefined);
+    this.log.close();
+  }
+}
+
+/**
+ * Runs one agent session to its end (for the workflow and the CLI). Never throws: a configuration
+ * error is an `error` event and `endedReason: 'error'`.
+ */
+export async function runAgentSession(deps: AgentSessionDeps, o: AgentSessionOptions): Promise<SessionOutcome> {
+  let session: AgentSession;
+  try {
+    session = await AgentSession.create(deps, o);
+  } catch (err) {
+    const message = (err as Error).message;
+    const at = (deps.clock ?? Date.now)();
+    o.onEvent?.({ type: 'error', code: 'config', message, sessionId: '', at });
+    return { sessionId: '', logPath: '', endedReason: 'error', error: message, usage: emptyUsage(), turns: 0 };
+  }
+  try {
+    return await session.run(o.task);
+  } finally {
+    session.log.close();
+  }
+}

@@ -1,0 +1,23 @@
+/** What the loop needs from the streaming XML tool-call parser (electron/main/agent/xml). */
+export interface XmlToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export type XmlParserEvent =
+  | { type: 'text'; text: string }
+  | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown>; raw: string; dependsOn?: string }
+  | { type: 'shell'; command: string }
+  | { type: 'invalid_call'; message: string };
+
+export interface XmlParser {
+  push(chunk: string): XmlParserEvent[];
+  end(): XmlParserEvent[];
+}
+
+export interface XmlSupport {
+  createParser(o: { tools: XmlToolSpec[] }): XmlParser;
+  /** The "Tool use" prompt section for these tools. */
+  formatToolUse(tools: XmlToolSpec[]): string;
+}
