@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { appVersion } from '../main/paths/index';
 import { registerServe } from './commands/serve';
 import { registerSecrets } from './commands/secrets';
+import { registerMcpServer } from './commands/mcp-server';
 
 /**
  * The `erasmus` command. Each command lives in its own file under commands/ and registers itself
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .configureHelp({ sortSubcommands: true });
   registerServe(program);
   registerSecrets(program);
+  registerMcpServer(program);
   return program;
 }
 

@@ -1,0 +1,30 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported';
+
+/**
+ * Asks the client to confirm a destructive action with an MCP elicitation request. A client that
+ * did not declare the elicitation capability is never asked and never gets the action silently:
+ * the answer is `unsupported`, which callers turn into a refusal.
+ */
+export async function confirmAction(server: McpServer, message: string): Promise<Confirmation> {
+  const caps = server.server.getClientCapabilities();
+  if (!caps?.elicitation) return 'unsupported';
+  const result = await server.server.elicitInput({
+    mode: 'form',
+    message,
+    requestedSchema: {
+      type: 'object',
+      properties: { confirm: { type: 'boolean', title: 'Go ahead', description: 'Perform this action', default: true } },
+    },
+  });
+  if (result.action !== 'accept') return result.action;
+  return result.content?.confirm === false ? 'decline' : 'accept';
+}
+
+export function refusalText(action: string, answer: Exclude<Confirmation, 'accept'>): string {
+  if (answer === 'unsupported') {
+    return `${action} needs confirmation, but this MCP client does not support elicitation, so nothing was changed. Use a client that supports elicitation (or ask the user to do it).`;
+  }
+  return `${action} was not confirmed (${answer === 'decline' ? 'declined' : 'cancelled'} by the user); nothing was changed.`;
+}

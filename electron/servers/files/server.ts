@@ -1,0 +1,39 @@
+import { homedir } from 'node:os';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { appVersion } from '../../main/paths/index';
+import { Scope, ScopeError } from './scope';
+import { FILE_TOOLS, failure } from './tools';
+import type { FilesContext, ToolResult } from './types';
+
+export interface FilesServerOptions {
+  /** The only folder the server may read or write. */
+  root: string;
+  /** The user's home folder, for the removal refusals (defaults to os.homedir()). */
+  home?: string;
+}
+
+/**
+ * Erasmus's filesystem MCP server: read, write, append, move, rename, remove, list and search,
+ * scoped to one root. Destructive actions ask the client through MCP elicitation. The same
+ * server attaches in-process (through the hub) or runs over stdio (`erasmus mcp-server files`).
+ */
+export function createFilesServer(options: FilesServerOptions): McpServer {
+  const scope = Scope.open(options.root);
+  const server = new McpServer(
+    { name: 'erasmus-files', version: appVersion() },
+    { capabilities: { tools: {} }, instructions: `Files under ${scope.root}. Paths are relative to that root; nothing outside it can be read or written.` },
+  );
+  const ctx: FilesContext = { scope, server, home: options.home ?? homedir() };
+  for (const [name, t] of Object.entries(FILE_TOOLS) ) {
+    server.registerTool(name, { description: t.description, inputSchema: t.input, annotations: t.annotations }, async (args: Record<string, unknown>): Promise<ToolResult> => {
+      try {
+        return await t.run(args, ctx);
+      } catch (err) {
+        if (err instanceof ScopeError) return failure(`refused: ${err.message}`);
+        const e = err as NodeJS.ErrnoException;
+        return failure(`${name} failed: ${e.code ? `${e.code}: ` : ''}${e.message.replaceAll(scope.root, '<root>')}`);
+      }
+    });
+  }
+  return server;
+}

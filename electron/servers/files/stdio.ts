@@ -1,0 +1,15 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createFilesServer, type FilesServerOptions } from './server';
+
+/** Runs the files server over stdio until stdin closes; logs go to stderr only. */
+export async function runFilesServerStdio(options: FilesServerOptions): Promise<void> {
+  const server = createFilesServer(options);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  process.stderr.write(`erasmus files server: serving ${options.root} over stdio\n`);
+  process.stdin.on('end', () => void server.close());
+  await closed;
+}

@@ -1,0 +1,12 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Scope } from './scope';
+
+export type ToolResult = CallToolResult;
+
+export interface FilesContext {
+  scope: Scope;
+  server: McpServer;
+  /** The user's home folder (its removal, and of anything directly in it, is refused). */
+  home: string;
+}
