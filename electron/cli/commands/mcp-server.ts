@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runFilesServerStdio } from '../../servers/files/index';
+import { serveRunnersStdio } from '../../servers/runners/index';
+import { appVersion, Paths } from '../../main/paths/index';
 
 /** One of Erasmus's own MCP servers that `erasmus mcp-server NAME --root DIR` runs over stdio. */
 export interface McpServerEntry {
@@ -18,6 +20,10 @@ export const MCP_SERVERS: Record<string, McpServerEntry> = {
   files: {
     description: 'filesystem toolset scoped to --root: read, write, append, move, rename, remove, list, search',
     start: (opts) => runFilesServerStdio(opts),
+  },
+  runners: {
+    description: 'bash, git, pnpm, cargo, uv and docker tools run in PTYs in --root (rewritten, policy-checked, destructive ones confirmed by elicitation)',
+    start: (opts) => serveRunnersStdio({ root: opts.root, outputsDir: new Paths().outputsDir, version: appVersion() }),
   },
 };
 

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { REWRITE_RULES, type RuleId } from './rewrite/index';
+
+/**
+ * Per-project runner settings, in `<project>/.erasmus/settings.json` under the key `runners`:
+ *
+ * ```json
+ * { "runners": {
+ *     "review": true,                       // script review before bash scripts, Dockerfiles, git changes
+ *     "rewrite": { "disabled": ["npm"] },   // rewrite rules switched off (see rewrite/rules.ts)
+ *     "allowDangerous": false               // WARNING: refusals (rm -rf ~ …) become approvals
+ * } }
+ * ```
+ * Other keys of the file belong to other parts and are left alone.
+ */
+export const RunnerSettings = z
+  .object({
+    review: z.boolean().default(true),
+    rewrite: z.object({ disabled: z.array(z.string()).default([]) }).strict().default({ disabled: [] }),
+    allowDangerous: z.boolean().default(false),
+  })
+  .strict();
+export type RunnerSettings = z.output<typeof RunnerSettings>;
+
+export const DEFAULT_RUNNER_SETTINGS: RunnerSettings = RunnerSettings.parse({});
+
+export function projectSettingsFile(root: string): string {
+  return join(root, '.erasmus', 'settings.json');
+}
+
+/** The project's runner settings; defaults when the file or the key is missing; a clear error when malformed. */
+export async function loadRunnerSettings(root: string): Promise<RunnerSettings> {
+  const file = projectSettingsFile(root);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_RUNNER_SETTINGS;
+    throw err;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const runners = json && typeof json === 'object' ? (json as { runners?: unknown }).runners : undefined;
+  const parsed = RunnerSettings.safeParse(runners ?? {});
+  if (!parsed.success) {
+    throw new Error(`${file}: "runners" is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  }
+  const known = new Set<string>(REWRITE_RULES.map((r) => r.id));
+  const unknown = parsed.data.rewrite.disabled.filter((id) => !known.has(id));
+  if (unknown.length) throw new Error(`${file}: unknown rewrite rule(s) ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
+  return parsed.data;
+}
+
+export function disabledRules(settings: RunnerSettings): ReadonlySet<RuleId> {
+  return new Set(settings.rewrite.disabled as RuleId[]);
+}

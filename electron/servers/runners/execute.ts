@@ -1,0 +1,122 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { classifyCommand } from '../../main/runners/policy/index';
+import type { PtyManager, RunResult } from '../../main/runners/pty/index';
+import { rewriteCommand, type AppliedRewrite } from '../../main/runners/rewrite/index';
+import type { ScriptReviewer } from '../../main/runners/review/index';
+import { disabledRules, type RunnerSettings } from '../../main/runners/settings';
+import type { RunnerTool } from './tool';
+
+/** What the user answered to a confirmation; `unsupported` when the client cannot ask (no elicitation). */
+export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported';
+
+export interface RunnerDeps {
+  root: string;
+  home: string;
+  ptys: PtyManager;
+  reviewer?: ScriptReviewer;
+  settings: () => Promise<RunnerSettings>;
+  confirm: (message: string, signal?: AbortSignal) => Promise<Confirmation>;
+}
+
+/** What a call did, for clients that read structured results (the app's tool cards). */
+export interface RunnerOutcome {
+  tool: string;
+  status: 'ran' | 'refused' | 'declined' | 'rejected-by-review' | 'failed';
+  requested?: string;
+  command?: string;
+  rewrites: AppliedRewrite[];
+  reasons: string[];
+  reviewed: boolean;
+  run?: Omit<RunResult, 'output'>;
+}
+
+function result(outcome: RunnerOutcome, text: string, isError: boolean): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: { ...outcome }, isError };
+}
+
+function describeRewrites(requested: string, applied: AppliedRewrite[]): string {
+  if (!applied.length) return '';
+  return `(rewritten from: ${requested}; ${applied.map((a) => `${a.rule}: ${a.from} → ${a.to}`).join('; ')})\n`;
+}
+
+function describeRun(r: RunResult): string {
+  if (r.background) return `still running in the background after ${Math.round(r.durationMs / 1000)} s (terminal ${r.terminalId}); its output grows in ${r.rawOutputFile}`;
+  if (r.timedOut) return `stopped after its timeout (${Math.round(r.durationMs / 1000)} s), with its whole process tree`;
+  if (r.aborted) return 'stopped: the call was cancelled';
+  if (r.exitCode === null) return `ended by signal ${r.signal ?? '?'}`;
+  return `exit code ${r.exitCode}`;
+}
+
+/**
+ * One runner tool call: plan → rewrite → policy (refuse / ask the user / run) → script review →
+ * PTY → result. Every refusal, decline and rejection comes back as the tool's (error) result.
+ */
+export async function executeTool(tool: RunnerTool, args: Record<string, unknown>, deps: RunnerDeps, signal?: AbortSignal): Promise<CallToolResult> {
+  const outcome: RunnerOutcome = { tool: tool.name, status: 'failed', rewrites: [], reasons: [], reviewed: false };
+  let settings: RunnerSettings;
+  let requested: string;
+  let plan;
+  try {
+    settings = await deps.settings();
+    plan = await tool.plan(args, { root: deps.root });
+    requested = plan.command;
+  } catch (err) {
+    outcome.reasons = [(err as Error).message];
+    return result(outcome, `Not run: ${(err as Error).message}`, true);
+  }
+  const rewritten = await rewriteCommand(requested, { root: deps.root, disabled: disabledRules(settings) });
+  const command = rewritten.command;
+  Object.assign(outcome, { requested, command, rewrites: rewritten.applied });
+  const header = `$ ${command}\n${describeRewrites(requested, rewritten.applied)}`;
+
+  const policy = await classifyCommand(command, { home: deps.home, cwd: deps.root, allowDangerous: settings.allowDangerous });
+  outcome.reasons = policy.reasons;
+  if (policy.verdict === 'refuse') {
+    outcome.status = 'refused';
+    return result(outcome, `${header}Refused, not run: ${policy.reasons.join('; ')}`, true);
+  }
+
+  const purpose = typeof args.purpose === 'string' && args.purpose ? args.purpose : tool.description;
+  let reviewNote = '';
+  if (plan.review && settings.review) {
+    if (deps.reviewer) {
+      const verdict = await deps.reviewer.review({ purpose, script: plan.review.script, kind: plan.review.kind }, signal);
+      outcome.reviewed = true;
+      if (verdict.verdict === 'reject') {
+        outcome.status = 'rejected-by-review';
+        outcome.reasons = verdict.reasons;
+        return result(outcome, `${header}The script review rejected this ${plan.review.kind === 'dockerfile' ? 'Dockerfile' : plan.review.kind === 'git' ? 'git command' : 'script'}; not run.\nReasons:\n${verdict.reasons.map((r) => `- ${r}`).join('\n')}`, true);
+      }
+    } else {
+      reviewNote = '(not reviewed: no script reviewer is configured for this server)\n';
+    }
+  }
+
+  if (policy.verdict === 'approve') {
+    const message = `Run this command in ${deps.root}?\n\n  ${command}\n\n${rewritten.applied.length ? `Rewritten from: ${requested}\n` : ''}Why it needs your approval: ${policy.reasons.join('; ')}\nPurpose: ${purpose}`;
+    const answer = await deps.confirm(message, signal);
+    if (answer !== 'accept') {
+      outcome.status = 'declined';
+      const why =
+        answer === 'unsupported'
+          ? 'it needs the user\'s approval and this MCP client cannot ask (it does not support elicitation), so it was refused'
+          : `the user ${answer === 'cancel' ? 'dismissed' : 'declined'} the approval`;
+      return result(outcome, `${header}Not run: ${why}. Approval was needed because: ${policy.reasons.join('; ')}`, true);
+    }
+  }
+
+  const timeout = typeof args.timeout_seconds === 'number' ? args.timeout_seconds * 1000 : undefined;
+  const onTimeout = args.on_timeout === 'background' ? 'background' : 'kill';
+  let run: RunResult;
+  try {
+    run = await deps.ptys.run({ command, cwd: deps.root, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
+  } catch (err) {
+    outcome.reasons = [(err as Error).message];
+    return result(outcome, `${header}Could not start: ${(err as Error).message}`, true);
+  }
+  outcome.status = 'ran';
+  const { output, ...rest } = run;
+  outcome.run = rest;
+  const failed = run.timedOut || run.aborted || (!run.background && run.exitCode !== 0);
+  return result(outcome, `${header}${reviewNote}[${describeRun(run)}]\n${output}`, failed);
+}

@@ -1,0 +1,64 @@
+import { homedir } from 'node:os';
+import { realpathSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { PtyManager } from '../../main/runners/pty/index';
+import type { ScriptReviewer } from '../../main/runners/review/index';
+import { loadRunnerSettings, type RunnerSettings } from '../../main/runners/settings';
+import { executeTool, type Confirmation } from './execute';
+import type { Toolset } from './tool';
+import { RUNNER_TOOLS } from './toolsets/index';
+
+export interface RunnersServerOptions {
+  /** The project folder; every command runs there. */
+  root: string;
+  /** The PTYs commands run in (the core's, so they show in the terminal view; or the standalone server's own). */
+  ptys: PtyManager;
+  reviewer?: ScriptReviewer;
+  /** Only these toolsets (default: all). */
+  toolsets?: readonly Toolset[];
+  /** The user's home (for the policy); default os.homedir(). */
+  home?: string;
+  /** Settings instead of the project's `.erasmus/settings.json` (read on every call otherwise). */
+  settings?: RunnerSettings;
+  version?: string;
+}
+
+/**
+ * Erasmus's runners as an MCP server: bash, git, pnpm, cargo, uv and docker tools with honest
+ * annotations. Commands are rewritten, checked by the policy, reviewed when they are scripts,
+ * confirmed through MCP elicitation when destructive, and run in a PTY in the project folder.
+ */
+export function createRunnersServer(options: RunnersServerOptions): McpServer {
+  const root = realpathSync(options.root);
+  const server = new McpServer(
+    { name: 'erasmus-runners', title: 'Erasmus runners', version: options.version ?? '0.1.0' },
+    { instructions: `Run commands in ${root} through bash, git, pnpm, cargo, uv and docker tools. Each result says what actually ran.` },
+  );
+  const confirm = async (message: string, signal?: AbortSignal): Promise<Confirmation> => {
+    if (!server.server.getClientCapabilities()?.elicitation) return 'unsupported';
+    try {
+      const answer = await server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } }, { signal });
+      return answer.action;
+    } catch {
+      return 'cancel';
+    }
+  };
+  const deps = {
+    root,
+    home: options.home ?? homedir(),
+    ptys: options.ptys,
+    reviewer: options.reviewer,
+    confirm,
+    settings: async () => options.settings ?? loadRunnerSettings(root),
+  };
+  const wanted = new Set(options.toolsets ?? RUNNER_TOOLS.map((t) => t.toolset));
+  for (const tool of RUNNER_TOOLS) {
+    if (!wanted.has(tool.toolset)) continue;
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { title: tool.title, ...tool.annotations } },
+      (args: Record<string, unknown>, extra: { signal: AbortSignal }) => executeTool(tool, args, deps, extra.signal),
+    );
+  }
+  return server;
+}

@@ -1,0 +1,129 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+const fixture = resolve(__dirname, '../../../tests/fixtures/runners-stdio.ts');
+let dir: string;
+let root: string;
+const clients: Client[] = [];
+
+type Answer = 'accept' | 'decline';
+async function connect(opts: { elicitation: boolean; answer?: () => Answer; asked?: string[] }): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1' }, { capabilities: opts.elicitation ? { elicitation: {} } : {} });
+  if (opts.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      opts.asked?.push(req.params.message);
+      return { action: opts.answer?.() ?? 'decline', content: {} };
+    });
+  }
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', fixture, '--root', root, '--outputs', join(dir, 'outputs')],
+    cwd: resolve(__dirname, '../../..'),
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
+const call = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as CallToolResult;
+
+let answer: Answer = 'accept';
+const asked: string[] = [];
+let withElicitation: Client;
+let without: Client;
+
+beforeAll(async () => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-runners-')));
+  root = join(dir, 'project');
+  mkdirSync(root);
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
+  [withElicitation, without] = await Promise.all([connect({ elicitation: true, answer: () => answer, asked }), connect({ elicitation: false })]);
+}, 60_000);
+
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  mkdirSync(join(root, 'build', 'deep'), { recursive: true });
+  asked.length = 0;
+});
+
+describe('runners MCP server over stdio', () => {
+  it('lists the toolsets with honest annotations', async () => {
+    const { tools } = await withElicitation.listTools();
+    const by = new Map(tools.map((t) => [t.name, t]));
+    for (const name of ['bash_run', 'bash_script', 'git_status', 'git_commit', 'git_push', 'pnpm_run', 'cargo_test', 'uv_run', 'docker_build', 'docker_ps']) {
+      expect(by.has(name), name).toBe(true);
+    }
+    expect(by.get('git_status')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(by.get('docker_ps')!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(by.get('bash_run')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(by.get('git_commit')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+  });
+
+  it('runs a read-only command without asking, in the project folder', async () => {
+    const r = await call(withElicitation, 'git_status', {});
+    expect(r.isError).toBe(false);
+    expect(text(r)).toMatch(/^\$ git status --short --branch\n\[exit code 0\]\n## No commits yet on main/);
+    const pwd = await call(without, 'bash_run', { command: 'pwd' });
+    expect(text(pwd)).toContain(`\n${root}`);
+    expect(asked).toEqual([]);
+  });
+
+  it('asks through elicitation before a destructive command: accept runs it', async () => {
+    answer = 'accept';
+    const r = await call(withElicitation, 'bash_run', { command: 'rm -rf build', purpose: 'clean the build' });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('rm -rf build');
+    expect(asked[0]).toContain('clean the build');
+    expect(r.isError).toBe(false);
+    expect(existsSync(join(root, 'build'))).toBe(false);
+  });
+
+  it('decline does not run it', async () => {
+    answer = 'decline';
+    const r = await call(withElicitation, 'bash_run', { command: 'rm -rf build' });
+    expect(asked).toHaveLength(1);
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('the user declined');
+    expect(existsSync(join(root, 'build', 'deep'))).toBe(true);
+  });
+
+  it('a client without elicitation gets a clear refusal, and nothing is removed', async () => {
+    const r = await call(without, 'bash_run', { command: 'rm -rf build' });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('cannot ask (it does not support elicitation)');
+    expect(existsSync(join(root, 'build', 'deep'))).toBe(true);
+  });
+
+  it('refuses outright what the policy refuses, without asking', async () => {
+    const r = await call(withElicitation, 'bash_run', { command: 'rm -rf ~' });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('Refused, not run');
+    expect(asked).toEqual([]);
+  });
+
+  it('reports a rewrite: what was asked and what actually ran', async () => {
+    const r = await call(without, 'bash_run', { command: 'npm --version' });
+    expect(text(r).split('\n')[0]).toBe('$ pnpm --version');
+    expect(text(r)).toContain('rewritten from: npm --version');
+    expect((r.structuredContent as { rewrites: { rule: string }[] }).rewrites.map((a) => a.rule)).toContain('npm');
+  });
+
+  it('stops a command past its timeout and says so', async () => {
+    const r = await call(without, 'bash_run', { command: 'echo waiting; sleep 30', timeout_seconds: 1 });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('stopped after its timeout');
+    expect(text(r)).toContain('waiting');
+  });
+});

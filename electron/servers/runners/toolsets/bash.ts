@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineTool, DESTRUCTIVE } from '../tool';
+
+export const bashTools = [
+  defineTool({
+    name: 'bash_run',
+    toolset: 'bash',
+    title: 'Run a shell command',
+    description:
+      'Run one bash command line in a terminal in the project folder. Commands are rewritten to the project tools (python → uv run, npm → pnpm…) and the result says what actually ran. Destructive commands ask the user first.',
+    input: { command: z.string().min(1).max(100_000).describe('The command line.') },
+    annotations: DESTRUCTIVE,
+    plan: ({ command }) => (command.includes('\n') ? { command, review: { kind: 'bash', script: command } } : { command }),
+  }),
+  defineTool({
+    name: 'bash_script',
+    toolset: 'bash',
+    title: 'Run a bash script',
+    description: 'Run a multi-line bash script in the project folder. A reviewer reads the script and its purpose before it runs.',
+    input: {
+      script: z.string().min(1).max(200_000).describe('The script (bash).'),
+      purpose: z.string().min(1).max(2_000).describe('What the script is for; the reviewer checks the script does that and nothing more.'),
+    },
+    annotations: DESTRUCTIVE,
+    plan: ({ script }) => ({ command: script, review: { kind: 'bash', script } }),
+  }),
+];
