@@ -46,6 +46,8 @@ export type OpenTag =
 const HOLD: OpenTag = { kind: 'hold' };
 const NONE: OpenTag = { kind: 'none' };
 const ATTR = /\s+([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
+/** What may follow a tool name in a tag that is not finished yet: attributes, perhaps cut short. */
+const ATTRS_PREFIX = /^(?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"]*"|'[^']*'))*(?:\s+(?:[A-Za-z_][\w.:-]*(?:\s*=\s*(?:"[^"]*|'[^']*)?)?)?)?\s*\/?$/;
 
 /**
  * Reads an opening tag `<name attr="v" …>` or `<name … />` at s[j] === '<' whose name `accept`s.
@@ -75,7 +77,7 @@ export function readOpenTag(s: string, j: number, final: boolean, accept: (name:
     else if (d === GT) break;
     else if (d === LT) return NONE;
   }
-  if (e === limit) return limit === len && len < j + MAX_OPEN_TAG && !final ? HOLD : NONE;
+  if (e === limit) return limit === len && len < j + MAX_OPEN_TAG && !final && ATTRS_PREFIX.test(s.slice(k)) ? HOLD : NONE;
   const attrs: Array<[string, string]> = [];
   let p = k;
   ATTR.lastIndex = p;

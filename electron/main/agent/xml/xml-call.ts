@@ -53,6 +53,10 @@ export class XmlCall {
   problem(): string {
     if (this.status === 'abandoned') return `Your call to ${this.name} was not run: it has no closing tag ${this.closeTool} before the next call.`;
     if (this.mode === BODY) return `Your call to ${this.name} was not run: the message ended without its closing tag ${this.closeTool}.`;
+    const value = this.raw.slice(this.valueStart);
+    if (value.includes(this.closeParam)) {
+      return `Your call to ${this.name} was not run: after ${this.closeParam} there must be the next parameter's opening tag or ${this.closeTool}, with nothing else between; because of the text after it, the rest of the message was read as the value of "${this.param}".`;
+    }
     return `Your call to ${this.name} was not run: the message ended inside the "${this.param}" parameter. Close it with ${this.closeParam} and then close the call with ${this.closeTool}.`;
   }
 
@@ -170,6 +174,12 @@ export class XmlCall {
       if (s.startsWith(tag, p)) return 'yes';
       if (!maybe && len - p < tag.length && tag.startsWith(s.slice(p))) maybe = true;
     }
+    // The opening tag of a tool (the call's closing tag was forgotten): the call is then abandoned.
+    let k = p + 1;
+    while (k < len && k - p <= 128 && isNameChar(s.charCodeAt(k))) k++;
+    if (k === len) return final ? 'no' : 'hold';
+    const c = s.charCodeAt(k);
+    if ((c === GT || c === 47 || isSpace(c)) && this.tools.has(s.slice(p + 1, k))) return 'yes';
     return maybe && !final ? 'hold' : 'no';
   }
 }
