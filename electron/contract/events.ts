@@ -3,6 +3,7 @@ import { ProjectSummary } from './methods/project';
 import { AgentEvent } from './methods/agent';
 import { McpServerStatus } from './methods/mcp';
 import { terminalEvents } from './methods/terminal';
+import { workflowEvents } from './methods/workflow';
 
 /**
  * Every event the core sends, as JSON-RPC notifications whose method is the event name.
@@ -41,6 +42,7 @@ export const events = {
   /** Lines a server wrote on stderr. */
   'mcp.stderr': z.object({ server: z.string(), text: z.string() }),
   ...terminalEvents,
+  ...workflowEvents,
 };
 
 export type Events = typeof events;

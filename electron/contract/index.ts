@@ -7,5 +7,6 @@ export * from './methods/project';
 export * from './methods/mcp';
 export * from './methods/terminal';
 export * from './methods/agent';
+export * from './methods/workflow';
 export * from './events';
 export * from './pipe';

@@ -5,6 +5,7 @@ import { projectMethods } from './project';
 import { agentMethods } from './agent';
 import { mcpMethods } from './mcp';
 import { terminalMethods } from './terminal';
+import { workflowMethods } from './workflow';
 
 /**
  * Every JSON-RPC method of the contract, as one typed map. Each part adds its own file here;
@@ -17,6 +18,7 @@ export const methods = {
   ...agentMethods,
   ...mcpMethods,
   ...terminalMethods,
+  ...workflowMethods,
 };
 
 export type Methods = typeof methods;

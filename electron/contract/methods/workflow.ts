@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import type { MethodTable } from '../table';
+
+/**
+ * The development workflow (issue 6): context documents, the plan, the FSM run and the
+ * cognitive-engine API (load → getTask/submitTask until COMPLETED) that an external MCP client uses
+ * to act as the model.
+ */
+export const WorkflowRunStatus = z.enum([
+  'LOADED',
+  'RUNNING',
+  'AWAITING_GOAL',
+  'AWAITING_APPROVAL',
+  'AWAITING_COGNITIVE_RESULT',
+  'PAUSED',
+  'BLOCKED',
+  'STOPPED',
+  'COMPLETED',
+]);
+export type WorkflowRunStatus = z.infer<typeof WorkflowRunStatus>;
+
+export const WorkflowDocumentIssue = z.object({ line: z.number().int().optional(), message: z.string() });
+
+export const WorkflowErrorInfo = z.object({
+  kind: z.enum(['RUN_NOT_FOUND', 'EXECUTION_NOT_FOUND', 'INVALID_STATE', 'PARSE_ERROR', 'RUNTIME_ERROR']),
+  message: z.string(),
+  file: z.string().optional(),
+  field: z.string().optional(),
+  issues: z.array(WorkflowDocumentIssue).optional(),
+});
+export type WorkflowErrorInfo = z.infer<typeof WorkflowErrorInfo>;
+
+export const WorkflowTaskStatus = z.enum(['todo', 'in_progress', 'done']);
+export const WorkflowPlan = z.object({
+  components: z
+    .array(
+      z.object({
+        id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/),
+        title: z.string(),
+        testCommand: z.string().optional(),
+        tasks: z.array(z.object({ id: z.string(), title: z.string(), status: WorkflowTaskStatus })),
+      }),
+    )
+    .min(1),
+  defaultTestCommand: z.string().optional(),
+  maxDebugAttempts: z.number().int().min(1).max(50),
+});
+export type WorkflowPlan = z.infer<typeof WorkflowPlan>;
+
+export const WorkflowUsage = z.object({
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+  totalTokens: z.number().nonnegative(),
+  costUsd: z.number().nonnegative().optional(),
+});
+export type WorkflowUsage = z.infer<typeof WorkflowUsage>;
+
+export const WorkflowTimelineEntry = z.object({
+  state: z.string(),
+  protocol: z.string().optional(),
+  component: z.string().optional(),
+  enteredAt: z.string(),
+  leftAt: z.string().optional(),
+  durationMs: z.number().optional(),
+  outcome: z
+    .enum(['done', 'not-done', 'tests-passed', 'tests-failed', 'skipped', 'committed', 'nothing-to-commit', 'interrupted', 'aborted', 'error', 'written', 'loaded'])
+    .optional(),
+  usage: WorkflowUsage.optional(),
+  test: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean() }).optional(),
+  commit: z.string().optional(),
+  sessionLog: z.string().optional(),
+  note: z.string().optional(),
+});
+export type WorkflowTimelineEntry = z.infer<typeof WorkflowTimelineEntry>;
+
+/** The step a model (or the external cognitive engine) is asked to do. */
+export const WorkflowStep = z.object({
+  state: z.string(),
+  protocol: z.string(),
+  component: z.string().optional(),
+  toolsets: z.array(z.string()),
+  contextDocPath: z.string(),
+  projectDir: z.string(),
+});
+export type WorkflowStep = z.infer<typeof WorkflowStep>;
+
+export const WorkflowRunView = z.object({
+  runId: z.string(),
+  projectDir: z.string(),
+  status: WorkflowRunStatus,
+  state: z.string().optional(),
+  goal: z.string().optional(),
+  executor: z.string(),
+  plan: WorkflowPlan.optional(),
+  approved: z.boolean(),
+  error: WorkflowErrorInfo.optional(),
+  pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),
+  timeline: z.array(WorkflowTimelineEntry),
+  totals: WorkflowUsage,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type WorkflowRunView = z.infer<typeof WorkflowRunView>;
+
+/** getTask's answer: the next thing the caller must do. */
+export const WorkflowTask = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('AWAITING_COGNITIVE_RESULT'), runId: z.string(), prompt: z.string(), step: WorkflowStep }),
+  z.object({ status: z.literal('COMPLETED'), runId: z.string(), output: z.array(z.string()) }),
+  z.object({ status: z.literal('AWAITING_GOAL'), runId: z.string() }),
+  z.object({ status: z.literal('AWAITING_APPROVAL'), runId: z.string(), plan: WorkflowPlan }),
+  z.object({ status: z.enum(['BLOCKED', 'PAUSED', 'STOPPED']), runId: z.string(), error: WorkflowErrorInfo.optional() }),
+]);
+export type WorkflowTask = z.infer<typeof WorkflowTask>;
+
+/** What the model (or the external engine) answers for a step. */
+export const WorkflowStepResult = z
+  .object({
+    output: z.string(),
+    /** The model says the protocol's "done" criteria are met. */
+    done: z.boolean().default(true),
+    usage: WorkflowUsage.optional(),
+    sessionLog: z.string().optional(),
+    /** New text of the step's context document, when the engine did not write it itself. */
+    contextDoc: z.string().optional(),
+  })
+  .strict();
+export type WorkflowStepResult = z.infer<typeof WorkflowStepResult>;
+
+export const WorkflowExecutorKind = z.enum(['external', 'agent', 'command']);
+export const WorkflowDocName = z.enum(['architecture', 'progress_schedule', 'task_list', 'component']);
+
+const runId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/);
+const dir = z.string().min(1).max(4096);
+const RunRef = z.object({ runId }).strict();
+const Ok = z.object({ status: WorkflowRunStatus });
+const DocView = z.object({ path: z.string(), exists: z.boolean(), text: z.string(), issues: z.array(WorkflowDocumentIssue).optional() });
+
+export const workflowMethods = {
+  /** Create a run for a project (its documents are loaded, or created by the first steps). */
+  'workflow.load': {
+    params: z
+      .object({
+        projectDir: dir,
+        goal: z.string().max(100_000).optional(),
+        executor: WorkflowExecutorKind.default('external'),
+        /** For executor "command": the shell command run per step (step JSON on stdin, result JSON on stdout). */
+        command: z.string().max(10_000).optional(),
+      })
+      .strict(),
+    result: z.object({ runId }),
+  },
+  'workflow.start': { params: RunRef, result: Ok },
+  /** Run until the next step needs a model, or until the run completes or waits for the user. */
+  'workflow.getTask': { params: z.object({ runId, timeoutMs: z.number().int().min(0).max(3_600_000).optional() }).strict(), result: WorkflowTask },
+  'workflow.submitTask': { params: z.object({ runId, result: WorkflowStepResult }).strict(), result: z.object({ success: z.literal(true), status: WorkflowRunStatus }) },
+  'workflow.status': { params: RunRef, result: WorkflowRunView },
+  'workflow.list': {
+    params: z.object({ projectDir: dir.optional() }).strict(),
+    result: z.object({ runs: z.array(z.object({ runId, projectDir: z.string(), status: WorkflowRunStatus, state: z.string().optional(), updatedAt: z.string() })) }),
+  },
+  /** The newest run of a project, if any. */
+  'workflow.latest': { params: z.object({ projectDir: dir }).strict(), result: z.object({ runId: runId.nullable() }) },
+  'workflow.answerGoal': { params: z.object({ runId, goal: z.string().min(1).max(100_000) }).strict(), result: Ok },
+  'workflow.plan': { params: RunRef, result: z.object({ plan: WorkflowPlan.nullable(), approved: z.boolean() }) },
+  /** Confirm the plan (optionally edited: reordered or fewer components) and start development. */
+  'workflow.approve': { params: z.object({ runId, plan: WorkflowPlan.optional() }).strict(), result: Ok },
+  'workflow.pause': { params: RunRef, result: Ok },
+  /** Continue a paused, stopped, blocked or interrupted run (also after a restart). */
+  'workflow.resume': { params: RunRef, result: Ok },
+  'workflow.stop': { params: RunRef, result: Ok },
+  'workflow.retry': { params: RunRef, result: Ok },
+  'workflow.skip': { params: RunRef, result: Ok },
+  'workflow.docs.read': { params: z.object({ projectDir: dir, doc: WorkflowDocName, component: z.string().optional() }).strict(), result: DocView },
+  'workflow.docs.write': {
+    params: z.object({ projectDir: dir, doc: WorkflowDocName, component: z.string().optional(), text: z.string().max(2_000_000) }).strict(),
+    result: DocView,
+  },
+} satisfies MethodTable;
+
+/** Events of the workflow (added to the contract's event map). */
+export const workflowEvents = {
+  /** The run's status changed (RUNNING, AWAITING_*, PAUSED, BLOCKED, STOPPED, COMPLETED). */
+  'workflow.status': z.object({ runId: z.string(), projectDir: z.string(), status: WorkflowRunStatus, state: z.string().optional(), error: WorkflowErrorInfo.optional() }),
+  /** The FSM (or the preparation) left one state for another. */
+  'workflow.transition': z.object({ runId: z.string(), projectDir: z.string(), from: z.string().optional(), to: z.string(), outcome: z.string().optional() }),
+  /** A step started or finished (timeline entry). */
+  'workflow.step': z.object({ runId: z.string(), projectDir: z.string(), entry: WorkflowTimelineEntry }),
+  /** No architecture document yet: ask the user what to build (answer with workflow.answerGoal). */
+  'workflow.goalRequired': z.object({ runId: z.string(), projectDir: z.string() }),
+  /** The plan is ready for the user's review (confirm with workflow.approve). */
+  'workflow.plan': z.object({ runId: z.string(), projectDir: z.string(), plan: WorkflowPlan }),
+  /** A step waits for the external cognitive engine (answer with workflow.submitTask). */
+  'workflow.task': z.object({ runId: z.string(), projectDir: z.string(), step: WorkflowStep, prompt: z.string() }),
+};

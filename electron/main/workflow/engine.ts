@@ -1,0 +1,217 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { WorkflowPlan, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
+import type { Paths } from '../paths/index';
+import { CommandExecutor } from './command-executor';
+import { ContextDocs, type DocRef, type DocView } from './documents';
+import { runNotFound, WorkflowError } from './errors';
+import type { WorkflowEmit } from './events';
+import { ExternalExecutor, type StepExecutor } from './executor';
+import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
+import { WorkflowRun } from './run';
+
+export interface WorkflowEngineOptions {
+  paths: Paths;
+  emit: WorkflowEmit;
+  /** The agent-loop executor, once the core has one; without it, "agent" runs are refused. */
+  agentExecutor?: () => StepExecutor;
+  protocolsDir?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface LoadOptions {
+  projectDir: string;
+  goal?: string;
+  executor?: ExecutorConfig;
+}
+
+/**
+ * All workflow runs of one core, several projects at once. This is the API the contract handlers,
+ * the CLI and the Erasmus MCP server (workflow_get_task / workflow_submit_task) sit on.
+ */
+export class WorkflowEngine {
+  readonly store: RunStore;
+  private readonly runs = new Map<string, WorkflowRun>();
+
+  constructor(private readonly options: WorkflowEngineOptions) {
+    this.store = new RunStore(options.paths);
+  }
+
+  /** Creates a run for a project; nothing runs until start/getTask. */
+  async load(opts: LoadOptions): Promise<{ runId: string }> {
+    const projectDir = resolve(opts.projectDir);
+    const s = await stat(projectDir).catch(() => undefined);
+    if (!s?.isDirectory()) throw new WorkflowError('RUNTIME_ERROR', `project folder not found: ${projectDir}`);
+    const executor = opts.executor ?? { kind: 'external' };
+    if (executor.kind === 'agent' && !this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
+    const now = new Date().toISOString();
+    const record: RunRecord = {
+      version: 1,
+      runId: newRunId(),
+      projectDir,
+      goal: opts.goal?.trim() || undefined,
+      executor,
+      status: 'LOADED',
+      phase: 'prepare',
+      approved: false,
+      timeline: [],
+      totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      createdAt: now,
+      updatedAt: now,
+    };
+    const run = this.adopt(record);
+    await run.persist();
+    return { runId: record.runId };
+  }
+
+  private adopt(record: RunRecord): WorkflowRun {
+    const run = new WorkflowRun(record, {
+      paths: this.options.paths,
+      store: this.store,
+      emit: this.options.emit,
+      protocolsDir: this.options.protocolsDir,
+      makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
+    });
+    this.runs.set(record.runId, run);
+    return run;
+  }
+
+  private makeExecutor(config: ExecutorConfig, onAwait: ConstructorParameters<typeof ExternalExecutor>[0]): StepExecutor {
+    switch (config.kind) {
+      case 'external':
+        return new ExternalExecutor(onAwait);
+      case 'command':
+        return new CommandExecutor(config.command, this.options.env);
+      case 'agent':
+        if (!this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
+        return this.options.agentExecutor();
+    }
+  }
+
+  /** The run in memory, or read back from its file (after a restart). */
+  async get(runId: string): Promise<WorkflowRun> {
+    const known = this.runs.get(runId);
+    if (known) return known;
+    let record: RunRecord | undefined;
+    try {
+      record = await this.store.find(runId);
+    } catch (err) {
+      if (err instanceof WorkflowError) throw err;
+    }
+    if (!record) throw runNotFound(runId);
+    return this.adopt(record);
+  }
+
+  async start(runId: string): Promise<WorkflowRunView['status']> {
+    const run = await this.get(runId);
+    if (run.record.status === 'LOADED') run.drive();
+    else if (!run.running && run.record.status === 'RUNNING') run.drive();
+    return run.record.status;
+  }
+
+  /** Runs until a step needs a model (AWAITING_COGNITIVE_RESULT with its prompt), or the run rests. */
+  async getTask(runId: string, timeoutMs?: number): Promise<WorkflowTask> {
+    const run = await this.get(runId);
+    const s = run.record.status;
+    if (!run.running && (s === 'LOADED' || s === 'RUNNING' || s === 'AWAITING_COGNITIVE_RESULT')) run.drive();
+    await run.settle(timeoutMs);
+    return run.task();
+  }
+
+  async submitTask(runId: string, result: WorkflowStepResult): Promise<{ success: true; status: WorkflowRunView['status'] }> {
+    const run = await this.get(runId);
+    run.submit(result);
+    return { success: true, status: run.record.status };
+  }
+
+  async status(runId: string): Promise<WorkflowRunView> {
+    return (await this.get(runId)).view();
+  }
+
+  async list(projectDir?: string): Promise<Array<Pick<RunRecord, 'runId' | 'projectDir' | 'status' | 'state' | 'updatedAt'>>> {
+    const byId = new Map<string, RunRecord>();
+    const files = projectDir ? (await this.store.forProject(resolve(projectDir))).map((r) => r) : [];
+    if (!projectDir) {
+      for (const f of await this.store.listFiles()) {
+        try {
+          const r = await this.store.readFile(f);
+          byId.set(r.runId, r);
+        } catch {}
+      }
+    }
+    for (const r of files) byId.set(r.runId, r);
+    for (const run of this.runs.values()) if (!projectDir || run.record.projectDir === resolve(projectDir)) byId.set(run.runId, run.record);
+    return [...byId.values()]
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .map(({ runId, projectDir: p, status, state, updatedAt }) => ({ runId, projectDir: p, status, state, updatedAt }));
+  }
+
+  /** The newest run of a project. */
+  async latest(projectDir: string): Promise<string | null> {
+    return (await this.list(projectDir))[0]?.runId ?? null;
+  }
+
+  async answerGoal(runId: string, goal: string) {
+    const run = await this.get(runId);
+    run.answerGoal(goal);
+    return run.record.status;
+  }
+  async plan(runId: string): Promise<{ plan: WorkflowPlan | null; approved: boolean }> {
+    const run = await this.get(runId);
+    return { plan: run.record.plan ?? null, approved: run.record.approved };
+  }
+  async approve(runId: string, plan?: WorkflowPlan) {
+    const run = await this.get(runId);
+    await run.approve(plan);
+    return run.record.status;
+  }
+  async pause(runId: string) {
+    const run = await this.get(runId);
+    run.pause();
+    return run.record.status;
+  }
+  async resume(runId: string) {
+    const run = await this.get(runId);
+    run.resume();
+    return run.record.status;
+  }
+  async stop(runId: string) {
+    const run = await this.get(runId);
+    await run.stop();
+    return run.record.status;
+  }
+  async retry(runId: string) {
+    const run = await this.get(runId);
+    run.retry();
+    return run.record.status;
+  }
+  async skip(runId: string) {
+    const run = await this.get(runId);
+    await run.skip();
+    return run.record.status;
+  }
+
+  /** Waits until the run rests (goal, approval, blocked, paused, stopped, completed). */
+  async waitForRest(runId: string, timeoutMs = 600_000): Promise<WorkflowRunView> {
+    const run = await this.get(runId);
+    const deadline = Date.now() + timeoutMs;
+    while (!run.resting) {
+      await run.settle(Math.max(1, deadline - Date.now()));
+      if (!run.resting && run.record.status === 'AWAITING_COGNITIVE_RESULT') break;
+    }
+    return run.view();
+  }
+
+  readDoc(projectDir: string, ref: DocRef): Promise<DocView> {
+    return new ContextDocs(this.options.paths, resolve(projectDir)).read(ref);
+  }
+  writeDoc(projectDir: string, ref: DocRef, text: string): Promise<DocView> {
+    return new ContextDocs(this.options.paths, resolve(projectDir)).write(ref, text);
+  }
+
+  /** Ends every loop; runs keep their recorded status and resume after a restart. */
+  async dispose(): Promise<void> {
+    await Promise.all([...this.runs.values()].map((r) => r.shutdown()));
+    this.runs.clear();
+  }
+}

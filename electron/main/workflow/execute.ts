@@ -1,0 +1,128 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../common/fs';
+import { WorkflowError } from './errors';
+import { commitChanges } from './git';
+import { currentState, type WorkflowActor } from './machine';
+import type { Phase, Plan, StateSpec } from './plan';
+import { buildStepPrompt } from './prompt';
+import { loadProtocol } from './protocols';
+import type { Next, RunContext } from './run-context';
+import { componentSeed, setTaskStatus } from './task-list';
+import { runTests } from './verify';
+
+const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
+  development: 'Implement the open tasks of this component.',
+  testing: 'Write the tests of this component and run them.',
+  debugging: 'The tests fail (output below). Fix the code until they pass.',
+  review: 'Review this component against the architecture and its tasks. Your final answer is the review report (markdown).',
+  fixes: 'Address every point of the review report below.',
+  documentation: 'Document this component.',
+  retesting: 'Run the component tests again after the review fixes and documentation; add tests for anything the fixes changed.',
+  redebugging: 'The tests fail after the review fixes (output below). Fix the code until they pass.',
+  orchestration: 'A component was just completed and committed. Update the progress schedule and the task list (the context document) to match the work done and what remains.',
+  'e2e-testing': 'All components are complete. Test the product end to end, as a user would.',
+  'e2e-debugging': 'The end-to-end tests fail (output below). Fix the code until they pass.',
+  'final-documentation': 'Write the final documentation: doc comments and a complete, easy README.',
+  'final-review': 'Review the whole product against the architecture. Your final answer is the review report (markdown).',
+};
+
+async function mtime(path: string): Promise<number | undefined> {
+  return stat(path).then((s) => s.mtimeMs, () => undefined);
+}
+
+/** One state of the FSM: run its step (or the commit), check the tests, send the event. */
+export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: Map<string, StateSpec>): Promise<Next> {
+  const { record } = ctx;
+  const plan = record.plan!;
+  const snap = actor.getSnapshot();
+  if (snap.status === 'done') {
+    record.state = 'completed';
+    ctx.setStatus('COMPLETED');
+    ctx.emit('app.notify', { title: 'Workflow complete', body: `${record.projectDir}: all ${plan.components.length} component(s) done` });
+    return 'rest';
+  }
+  if (snap.context.blocked) throw new WorkflowError('RUNTIME_ERROR', `${snap.context.blocked}. Retry the debugging step or skip it.`);
+  const state = currentState(actor);
+  const spec = specs.get(state);
+  if (!spec) throw new WorkflowError('RUNTIME_ERROR', `the FSM is in ${state}, which the plan does not know`);
+  record.state = state;
+
+  if (spec.phase === 'commit') return commitStep(ctx, actor, spec, plan);
+
+  const protocol = await loadProtocol(spec.protocol!, record.projectDir, ctx.protocolsDir);
+  const component = plan.components.find((c) => c.id === spec.component);
+  const docRef = component ? ({ doc: 'component', component: component.id } as const) : ({ doc: 'task_list' } as const);
+  if (component && !(await ctx.docs.exists(docRef))) {
+    await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: component.tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
+  }
+  const contextDocPath = ctx.docs.path(docRef);
+  const references: Array<{ title: string; text: string }> = [];
+  const arch = await ctx.docs.text({ doc: 'architecture' });
+  if (arch) references.push({ title: 'Architecture', text: arch });
+  if (spec.phase === 'orchestration') references.push({ title: 'Progress schedule', text: (await ctx.docs.text({ doc: 'progress_schedule' })) ?? '' });
+  if (spec.phase === 'fixes') {
+    const report = await readText(join(record.projectDir, 'docs', 'reviews', `${spec.component}.md`));
+    if (report) references.push({ title: 'Review report', text: report });
+  }
+  const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging';
+  const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
+  const prompt = buildStepPrompt({
+    protocol,
+    instruction: INSTRUCTIONS[spec.phase],
+    goal: record.goal,
+    contextDocPath,
+    contextDoc: await ctx.docs.text(docRef),
+    references,
+    testOutput: needsTests ? record.lastTest : undefined,
+  });
+  const reportPath = spec.report ? join(record.projectDir, spec.report) : undefined;
+  const reportBefore = reportPath ? await mtime(reportPath) : undefined;
+  const result = await ctx.runStep({
+    state,
+    protocol: protocol.name,
+    component: spec.component,
+    prompt,
+    protocolPrompt: protocol.prompt,
+    toolsets: protocol.toolsets,
+    contextDocPath,
+    projectDir: record.projectDir,
+    budget: protocol.budget,
+  });
+  if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);
+  if (!result.done) {
+    await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
+    throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
+  }
+  if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) await writeFileAtomic(reportPath, result.output.trim() + '\n');
+  if (spec.testCommand) {
+    const test = await runTests(spec.testCommand, record.projectDir, ctx.signal);
+    record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
+    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed };
+    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { usage: result.usage, sessionLog: result.sessionLog, test: t });
+    actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
+  } else {
+    await ctx.leave(entry, 'done', { usage: result.usage, sessionLog: result.sessionLog, note: reportPath });
+    actor.send({ type: 'STEP_DONE' });
+  }
+  return 'continue';
+}
+
+async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec, plan: Plan): Promise<Next> {
+  const { record } = ctx;
+  const component = plan.components.find((c) => c.id === spec.component)!;
+  const entry = await ctx.enter(spec.state, { component: component.id });
+  const taskList = await ctx.docs.text({ doc: 'task_list' });
+  if (taskList) await ctx.docs.write({ doc: 'task_list' }, setTaskStatus(taskList, component.tasks.map((t) => t.id), 'done'));
+  const message = `${component.id}: complete component${component.title ? ` (${component.title})` : ''}\n\nRecorded by the Erasmus workflow, run ${record.runId}.`;
+  const outcome = await commitChanges(record.projectDir, message);
+  if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha });
+  else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.kind === 'not-a-repository' ? 'the project is not a git repository' : 'no changes' });
+  actor.send({ type: 'STEP_DONE' });
+  ctx.emit('app.notify', { title: `Component ${component.id} complete`, body: outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 8)}` : 'complete (nothing to commit)' });
+  return 'continue';
+}
+
+function readText(path: string): Promise<string | undefined> {
+  return readFile(path, 'utf8').catch(() => undefined);
+}

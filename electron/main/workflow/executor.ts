@@ -1,0 +1,99 @@
+import type { WorkflowStep, WorkflowStepResult, WorkflowUsage } from '../../contract/methods/workflow';
+import { invalidState } from './errors';
+import type { ProtocolName } from './protocols';
+
+/** One step the workflow asks a model to do: a protocol's prompt over one context document. */
+export interface StepRequest {
+  runId: string;
+  /** The FSM state (`adder:testing`) or preparation step (`prepare:architecture`). */
+  state: string;
+  protocol: ProtocolName;
+  component?: string;
+  /** The assembled prompt: protocol, goal, tasks, context document, test output. */
+  prompt: string;
+  /** The system part (the protocol's own prompt), for executors that keep it apart. */
+  protocolPrompt: string;
+  toolsets: string[];
+  /** The document the step reads and updates (the context swap). */
+  contextDocPath: string;
+  projectDir: string;
+  budget: { maxTurns: number; maxTokens?: number };
+  signal: AbortSignal;
+}
+
+export type StepUsage = WorkflowUsage;
+export type StepResult = WorkflowStepResult;
+
+/** Runs one step with some model: the agent loop, an external cognitive engine, or a command. */
+export interface StepExecutor {
+  readonly kind: string;
+  run(step: StepRequest): Promise<StepResult>;
+}
+
+export function stepView(step: StepRequest): WorkflowStep {
+  return {
+    state: step.state,
+    protocol: step.protocol,
+    component: step.component,
+    toolsets: step.toolsets,
+    contextDocPath: step.contextDocPath,
+    projectDir: step.projectDir,
+  };
+}
+
+export class StepAbortedError extends Error {
+  constructor(state: string) {
+    super(`step ${state} was aborted`);
+    this.name = 'StepAbortedError';
+  }
+}
+
+interface Pending {
+  step: StepRequest;
+  resolve: (r: StepResult) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * The external cognitive engine: a step waits (status AWAITING_COGNITIVE_RESULT) with its prompt
+ * until `submit` brings the answer. Another MCP client acts as the model this way.
+ */
+export class ExternalExecutor implements StepExecutor {
+  readonly kind = 'external';
+  private pending: Pending | undefined;
+
+  constructor(private readonly onAwait: (step: StepRequest) => void) {}
+
+  get waiting(): StepRequest | undefined {
+    return this.pending?.step;
+  }
+
+  run(step: StepRequest): Promise<StepResult> {
+    if (this.pending) return Promise.reject(invalidState(`step ${this.pending.step.state} is still waiting for its result`));
+    return new Promise<StepResult>((resolve, reject) => {
+      const onAbort = () => {
+        if (this.pending?.step === step) this.pending = undefined;
+        reject(new StepAbortedError(step.state));
+      };
+      if (step.signal.aborted) return onAbort();
+      step.signal.addEventListener('abort', onAbort, { once: true });
+      this.pending = {
+        step,
+        resolve: (r) => {
+          step.signal.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+        reject,
+      };
+      this.onAwait(step);
+    });
+  }
+
+  /** Delivers the result of the waiting step; INVALID_STATE when no step waits. */
+  submit(result: StepResult): void {
+    const p = this.pending;
+    if (!p) throw invalidState('no step is waiting for a cognitive result');
+    this.pending = undefined;
+    p.resolve(result);
+  }
+}

@@ -1,0 +1,11 @@
+export * from './errors';
+export * from './task-list';
+export * from './protocols';
+export * from './documents';
+export * from './plan';
+export * from './machine';
+export * from './executor';
+export * from './command-executor';
+export * from './run-record';
+export { WorkflowRun } from './run';
+export * from './engine';

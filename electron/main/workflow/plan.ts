@@ -1,0 +1,89 @@
+import type { WorkflowPlan as Plan } from '../../contract/methods/workflow';
+import type { TaskList } from './task-list';
+import type { ProtocolName } from './protocols';
+
+/** The plan the user approves: the components in order, as the FSM will run them (schema in the contract). */
+export { WorkflowPlan as Plan } from '../../contract/methods/workflow';
+export type PlanComponent = Plan['components'][number];
+
+export type Phase =
+  | 'development'
+  | 'testing'
+  | 'debugging'
+  | 'review'
+  | 'fixes'
+  | 'documentation'
+  | 'retesting'
+  | 'redebugging'
+  | 'commit'
+  | 'orchestration'
+  | 'e2e-testing'
+  | 'e2e-debugging'
+  | 'final-documentation'
+  | 'final-review';
+
+/** One state of the FSM and what the driver does in it. */
+export interface StateSpec {
+  state: string;
+  phase: Phase;
+  /** Absent for the commit state, which runs git and no model. */
+  protocol?: ProtocolName;
+  component?: string;
+  /** Shell command run after the step; its exit status decides the transition. */
+  testCommand?: string;
+  /** Debugging states: how many tries before the run blocks. */
+  maxAttempts?: number;
+  /** Where the step's report goes, relative to the project (review states). */
+  report?: string;
+  /** Next state when the step is done (and its tests pass). */
+  next: string;
+  /** Next state when the tests fail (testing states). */
+  onFail?: string;
+}
+
+export const FINAL_STATE = 'completed';
+
+export function planFromTaskList(list: TaskList, opts: { defaultTestCommand?: string; maxDebugAttempts: number }): Plan {
+  return {
+    components: list.components.map((c) => ({
+      id: c.id,
+      title: c.title,
+      testCommand: c.testCommand,
+      tasks: c.tasks.map((t) => ({ id: t.id, title: t.title, status: t.status })),
+    })),
+    defaultTestCommand: opts.defaultTestCommand,
+    maxDebugAttempts: opts.maxDebugAttempts,
+  };
+}
+
+/** Every state of the plan's FSM, in the order an uninterrupted run visits them when tests pass. */
+export function planStates(plan: Plan): StateSpec[] {
+  const out: StateSpec[] = [];
+  const max = plan.maxDebugAttempts;
+  plan.components.forEach((c, i) => {
+    const s = (p: string) => `${c.id}:${p}`;
+    const test = c.testCommand ?? plan.defaultTestCommand;
+    const after = i < plan.components.length - 1 ? `orchestration:${c.id}` : 'final:testing';
+    const comp = { component: c.id };
+    out.push(
+      { state: s('development'), phase: 'development', protocol: 'development', ...comp, next: s('testing') },
+      { state: s('testing'), phase: 'testing', protocol: 'testing', ...comp, testCommand: test, next: s('review'), onFail: s('debugging') },
+      { state: s('debugging'), phase: 'debugging', protocol: 'debugging', ...comp, testCommand: test, maxAttempts: max, next: s('review') },
+      { state: s('review'), phase: 'review', protocol: 'review', ...comp, report: `docs/reviews/${c.id}.md`, next: s('fixes') },
+      { state: s('fixes'), phase: 'fixes', protocol: 'development', ...comp, next: s('documentation') },
+      { state: s('documentation'), phase: 'documentation', protocol: 'documentation', ...comp, next: s('retesting') },
+      { state: s('retesting'), phase: 'retesting', protocol: 'testing', ...comp, testCommand: test, next: s('commit'), onFail: s('redebugging') },
+      { state: s('redebugging'), phase: 'redebugging', protocol: 'debugging', ...comp, testCommand: test, maxAttempts: max, next: s('commit') },
+      { state: s('commit'), phase: 'commit', ...comp, next: after },
+    );
+    if (i < plan.components.length - 1) out.push({ state: after, phase: 'orchestration', protocol: 'orchestration', next: `${plan.components[i + 1]!.id}:development` });
+  });
+  const e2e = plan.defaultTestCommand ?? (plan.components.every((c) => c.testCommand) ? plan.components.map((c) => c.testCommand).join(' && ') : undefined);
+  out.push(
+    { state: 'final:testing', phase: 'e2e-testing', protocol: 'testing', testCommand: e2e, next: 'final:documentation', onFail: 'final:debugging' },
+    { state: 'final:debugging', phase: 'e2e-debugging', protocol: 'debugging', testCommand: e2e, maxAttempts: max, next: 'final:documentation' },
+    { state: 'final:documentation', phase: 'final-documentation', protocol: 'documentation', next: 'final:review' },
+    { state: 'final:review', phase: 'final-review', protocol: 'review', report: 'docs/reviews/final.md', next: FINAL_STATE },
+  );
+  return out;
+}

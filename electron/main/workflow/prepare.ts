@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { WorkflowError } from './errors';
+import type { OrchestrationDoc } from './documents';
+import { planFromTaskList } from './plan';
+import { buildStepPrompt } from './prompt';
+import { loadProtocol, loadProtocols } from './protocols';
+import type { Next, RunContext } from './run-context';
+import { parseTaskListOrThrow } from './task-list';
+
+const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestration'; instruction: string }> = [
+  {
+    doc: 'architecture',
+    protocol: 'design',
+    instruction: 'Write the architecture document for the goal below. Your final answer is the document (markdown), unless you wrote it to the context document path yourself.',
+  },
+  {
+    doc: 'progress_schedule',
+    protocol: 'orchestration',
+    instruction: 'Break the architecture into a progress schedule. Your final answer is the schedule (markdown), unless you wrote it to the context document path yourself.',
+  },
+  {
+    doc: 'task_list',
+    protocol: 'orchestration',
+    instruction: 'Turn the progress schedule into a task list in the exact format of your protocol. Your final answer is the task list, unless you wrote it to the context document path yourself.',
+  },
+];
+
+/**
+ * The preparation before the FSM exists: each missing orchestration document is written by its
+ * protocol's step, existing ones are loaded; then the task list becomes the plan, which waits for
+ * the user's approval. Returns 'rest' when the run waits (goal, approval).
+ */
+export async function prepareNext(ctx: RunContext): Promise<Next> {
+  const { record, docs } = ctx;
+  await loadProtocols(record.projectDir, ctx.protocolsDir); // a bad protocol file stops the run here, before any step
+  for (const step of DOC_STEPS) {
+    const state = `prepare:${step.doc}`;
+    if (await docs.exists({ doc: step.doc })) {
+      if (!record.timeline.some((e) => e.state === state)) {
+        const entry = await ctx.enter(state);
+        await ctx.leave(entry, 'loaded', { note: docs.path({ doc: step.doc }) });
+      }
+      continue;
+    }
+    if (step.doc === 'architecture' && !record.goal) {
+      record.state = state;
+      ctx.setStatus('AWAITING_GOAL');
+      ctx.emit('workflow.goalRequired', { runId: record.runId, projectDir: record.projectDir });
+      return 'rest';
+    }
+    const protocol = await loadProtocol(step.protocol, record.projectDir, ctx.protocolsDir);
+    const contextDocPath = docs.path({ doc: step.doc });
+    const references: Array<{ title: string; text: string }> = [];
+    for (const ref of ['architecture', 'progress_schedule'] as const) {
+      if (ref === step.doc) break;
+      references.push({ title: ref === 'architecture' ? 'Architecture' : 'Progress schedule', text: (await docs.text({ doc: ref })) ?? '' });
+    }
+    const entry = await ctx.enter(state, { protocol: protocol.name });
+    const prompt = buildStepPrompt({ protocol, instruction: step.instruction, goal: record.goal, contextDocPath, contextDoc: '', references });
+    const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, contextDocPath, projectDir: record.projectDir, budget: protocol.budget });
+    if (!result.done) {
+      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
+      throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it, or write ${contextDocPath} yourself and retry.`);
+    }
+    if (!(await docs.exists({ doc: step.doc }))) {
+      const text = result.contextDoc ?? result.output;
+      if (!text.trim()) {
+        await ctx.leave(entry, 'error', { usage: result.usage });
+        throw new WorkflowError('RUNTIME_ERROR', `step ${state} produced no document`);
+      }
+      await docs.write({ doc: step.doc }, text);
+    }
+    await ctx.leave(entry, 'written', { usage: result.usage, sessionLog: result.sessionLog, note: contextDocPath });
+  }
+  return planStep(ctx);
+}
+
+async function planStep(ctx: RunContext): Promise<Next> {
+  const { record, docs } = ctx;
+  const file = docs.path({ doc: 'task_list' });
+  const list = parseTaskListOrThrow((await docs.text({ doc: 'task_list' })) ?? '', file);
+  const debugging = await loadProtocol('debugging', record.projectDir, ctx.protocolsDir);
+  const plan = planFromTaskList(list, { defaultTestCommand: await defaultTestCommand(record.projectDir), maxDebugAttempts: debugging.maxAttempts });
+  record.plan = plan;
+  record.state = 'prepare:plan';
+  ctx.setStatus('AWAITING_APPROVAL');
+  ctx.emit('workflow.plan', { runId: record.runId, projectDir: record.projectDir, plan });
+  return 'rest';
+}
+
+/** `npm test` when the project's package.json has a test script. */
+async function defaultTestCommand(projectDir: string): Promise<string | undefined> {
+  try {
+    const pkg = JSON.parse(await readFile(join(projectDir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    return pkg.scripts?.test ? 'npm test --silent' : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,26 @@
+import type { Protocol } from './protocols';
+
+export interface PromptParts {
+  protocol: Protocol;
+  /** What the step must produce, in one or two sentences. */
+  instruction: string;
+  goal?: string;
+  contextDocPath: string;
+  contextDoc?: string;
+  /** Other documents shown read-only (architecture, schedule, review report…). */
+  references?: Array<{ title: string; text: string }>;
+  testOutput?: { command: string; exitCode: number | null; output: string };
+}
+
+/** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
+export function buildStepPrompt(p: PromptParts): string {
+  const parts = [`# Protocol: ${p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
+  if (p.goal) parts.push(`## Goal of the project\n\n${p.goal}`);
+  parts.push(`## Context document\n\nPath: ${p.contextDocPath}\n\n${p.contextDoc?.trim() ? p.contextDoc.trim() : '(empty: write it)'}`);
+  for (const r of p.references ?? []) parts.push(`## ${r.title}\n\n${r.text.trim()}`);
+  if (p.testOutput) {
+    parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n\`\`\`\n${p.testOutput.output.trim()}\n\`\`\``);
+  }
+  parts.push(`## Done when\n\n${p.protocol.done}\n\nSay explicitly when you are done; if you cannot finish, say what is missing.`);
+  return parts.join('\n\n');
+}

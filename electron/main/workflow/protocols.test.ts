@@ -1,0 +1,51 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadProtocol, loadProtocols, parseProtocol, PROTOCOL_NAMES, projectProtocolFile } from './protocols';
+import { WorkflowError } from './errors';
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe('protocols', () => {
+  it('loads all seven built-in protocols with valid front matter', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'erasmus-proto-'));
+    const all = await loadProtocols(dir);
+    expect(Object.keys(all).sort()).toEqual([...PROTOCOL_NAMES].sort());
+    expect(all.debugging.maxAttempts).toBe(3);
+    expect(all.development.toolsets).toContain('filesystem');
+    expect(all.review.prompt).toMatch(/reviewer/);
+  });
+
+  it('prefers the project override', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'erasmus-proto-'));
+    const file = projectProtocolFile(dir, 'review');
+    await mkdir(join(dir, '.erasmus', 'protocols'), { recursive: true });
+    await writeFile(file, '---\nname: review\ndescription: strict\ndone: all good\n---\nBe strict.\n');
+    const p = await loadProtocol('review', dir);
+    expect(p.file).toBe(file);
+    expect(p.prompt).toBe('Be strict.');
+    expect(p.budget.maxTurns).toBe(40);
+  });
+
+  it('names the file and the field of bad front matter', () => {
+    const bad = '---\nname: review\ndescription: x\ndone: y\nmaxAttempts: lots\n---\nbody\n';
+    try {
+      parseProtocol(bad, '/p/review.md');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(WorkflowError);
+      expect((e as WorkflowError).kind).toBe('PARSE_ERROR');
+      expect((e as Error).message).toContain('/p/review.md');
+      expect((e as Error).message).toContain('maxAttempts');
+      expect((e as WorkflowError).details?.field).toBe('maxAttempts');
+    }
+    expect(() => parseProtocol('---\nname: [unclosed\n---\nx', '/p/a.md')).toThrow(/not valid YAML/);
+    expect(() => parseProtocol('no front matter', '/p/b.md')).toThrow(/\/p\/b\.md: no YAML front matter/);
+    expect(() => parseProtocol('---\nname: review\ndescription: x\ndone: y\ncolour: red\n---\nx', '/p/c.md')).toThrow(/colour/);
+  });
+});

@@ -1,0 +1,28 @@
+import type { WorkflowTimelineEntry } from '../../contract/methods/workflow';
+import type { Paths } from '../paths/index';
+import type { ContextDocs } from './documents';
+import type { StepExecutor, StepRequest, StepResult } from './executor';
+import type { RunRecord } from './run-record';
+import type { WorkflowEmit } from './events';
+
+/** What the phase functions (prepare, execute) get from the run that drives them. */
+export interface RunContext {
+  readonly record: RunRecord;
+  readonly paths: Paths;
+  readonly docs: ContextDocs;
+  readonly executor: StepExecutor;
+  readonly signal: AbortSignal;
+  readonly protocolsDir?: string;
+  emit: WorkflowEmit;
+  /** Opens a timeline entry for a state and persists. */
+  enter(state: string, extra?: Partial<WorkflowTimelineEntry>): Promise<WorkflowTimelineEntry>;
+  /** Closes it with an outcome, adds usage to the totals, persists. */
+  leave(entry: WorkflowTimelineEntry, outcome: NonNullable<WorkflowTimelineEntry['outcome']>, extra?: Partial<WorkflowTimelineEntry>): Promise<void>;
+  /** Runs a model step through the executor. */
+  runStep(step: Omit<StepRequest, 'signal' | 'runId'>): Promise<StepResult>;
+  persist(): Promise<void>;
+  setStatus(status: RunRecord['status']): void;
+}
+
+/** What a phase function tells the loop: keep going, or stop here (the run waits for someone). */
+export type Next = 'continue' | 'rest';

@@ -1,0 +1,108 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import {
+  WorkflowErrorInfo as ErrorView,
+  WorkflowPlan,
+  WorkflowRunStatus,
+  WorkflowStep,
+  WorkflowTimelineEntry,
+  WorkflowUsage,
+} from '../../contract/methods/workflow';
+import { writeJsonAtomic } from '../common/fs';
+import type { Paths } from '../paths/index';
+import { WorkflowError } from './errors';
+
+export const ExecutorConfig = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('external') }),
+  z.object({ kind: z.literal('agent') }),
+  z.object({ kind: z.literal('command'), command: z.string().min(1) }),
+]);
+export type ExecutorConfig = z.infer<typeof ExecutorConfig>;
+
+export const PREPARE_STEPS = ['architecture', 'progress_schedule', 'task_list', 'plan'] as const;
+
+/** Everything a run is, as written to context/<project-key>/runs/<run-id>.json after each transition. */
+export const RunRecord = z.object({
+  version: z.literal(1),
+  runId: z.string(),
+  projectDir: z.string(),
+  goal: z.string().optional(),
+  executor: ExecutorConfig,
+  status: WorkflowRunStatus,
+  phase: z.enum(['prepare', 'execute']),
+  state: z.string().optional(),
+  plan: WorkflowPlan.optional(),
+  approved: z.boolean(),
+  /** The XState persisted snapshot (execute phase). */
+  snapshot: z.unknown().optional(),
+  lastTest: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string() }).optional(),
+  error: ErrorView.optional(),
+  pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),
+  timeline: z.array(WorkflowTimelineEntry),
+  totals: WorkflowUsage,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type RunRecord = z.infer<typeof RunRecord>;
+
+export function newRunId(): string {
+  const t = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  return `${t}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Reads and writes run files; several projects (and runs) side by side. */
+export class RunStore {
+  constructor(private readonly paths: Paths) {}
+
+  file(projectDir: string, runId: string): string {
+    return this.paths.run(projectDir, runId);
+  }
+
+  async save(record: RunRecord): Promise<void> {
+    record.updatedAt = new Date().toISOString();
+    await writeJsonAtomic(this.file(record.projectDir, record.runId), record);
+  }
+
+  async readFile(file: string): Promise<RunRecord> {
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(file, 'utf8'));
+    } catch (err) {
+      throw new WorkflowError('PARSE_ERROR', `${file}: ${(err as Error).message}`, { file });
+    }
+    const r = RunRecord.safeParse(json);
+    if (!r.success) throw new WorkflowError('PARSE_ERROR', `${file}: not a workflow run: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { file });
+    return r.data;
+  }
+
+  /** Every run file under ERASMUS_HOME/context/<key>/runs. */
+  async listFiles(): Promise<string[]> {
+    const root = join(this.paths.home, 'context');
+    const keys = await readdir(root).catch(() => [] as string[]);
+    const out: string[] = [];
+    for (const key of keys) {
+      const runs = await readdir(join(root, key, 'runs')).catch(() => [] as string[]);
+      for (const f of runs) if (f.endsWith('.json')) out.push(join(root, key, 'runs', f));
+    }
+    return out;
+  }
+
+  async find(runId: string): Promise<RunRecord | undefined> {
+    for (const f of await this.listFiles()) if (f.endsWith(`/${runId}.json`)) return this.readFile(f);
+    return undefined;
+  }
+
+  /** Runs of a project, newest first. */
+  async forProject(projectDir: string): Promise<RunRecord[]> {
+    const dir = this.paths.runsDir(projectDir);
+    const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json'));
+    const recs: RunRecord[] = [];
+    for (const f of files) {
+      try {
+        recs.push(await this.readFile(join(dir, f)));
+      } catch {}
+    }
+    return recs.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+}

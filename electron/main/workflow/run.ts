@@ -1,0 +1,346 @@
+import type { WorkflowPlan, WorkflowRunView, WorkflowStepResult, WorkflowTask, WorkflowTimelineEntry } from '../../contract/methods/workflow';
+import type { Paths } from '../paths/index';
+import { ContextDocs } from './documents';
+import { invalidState, WorkflowError } from './errors';
+import type { WorkflowEmit } from './events';
+import { executeNext } from './execute';
+import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
+import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
+import { planStates, type StateSpec } from './plan';
+import { prepareNext } from './prepare';
+import type { Next, RunContext } from './run-context';
+import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
+
+export interface RunDeps {
+  paths: Paths;
+  store: RunStore;
+  emit: WorkflowEmit;
+  /** Builds the executor of a run; `onAwait` is for the external engine. */
+  makeExecutor(config: ExecutorConfig, onAwait: (step: StepRequest) => void): StepExecutor;
+  /** Built-in protocols folder (default resources/protocols). */
+  protocolsDir?: string;
+}
+
+const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED']);
+
+/** Drives one run: the preparation, then the FSM, persisting after every transition. */
+export class WorkflowRun {
+  readonly docs: ContextDocs;
+  private readonly executor: StepExecutor;
+  private actor?: WorkflowActor;
+  private specs?: Map<string, StateSpec>;
+  private loop?: Promise<void>;
+  private abort = new AbortController();
+  private pauseRequested = false;
+  private shuttingDown = false;
+  private readonly waiters = new Set<() => void>();
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly record: RunRecord,
+    private readonly deps: RunDeps,
+  ) {
+    this.docs = new ContextDocs(deps.paths, record.projectDir);
+    this.executor = deps.makeExecutor(record.executor, (step) => this.onAwait(step));
+  }
+
+  get runId(): string {
+    return this.record.runId;
+  }
+  get running(): boolean {
+    return this.loop !== undefined;
+  }
+
+  /** Starts (or continues) driving in the background. */
+  drive(): void {
+    if (this.loop) return;
+    this.abort = new AbortController();
+    this.loop = this.runLoop().finally(() => {
+      this.loop = undefined;
+      this.notify();
+    });
+  }
+
+  /** Resolves when the run rests (waits for someone, or is finished) or a step waits for the engine. */
+  async settle(timeoutMs = 600_000): Promise<void> {
+    if (!this.loop || this.record.status === 'AWAITING_COGNITIVE_RESULT') return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(done);
+        reject(new WorkflowError('RUNTIME_ERROR', `run ${this.runId} is still running after ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = () => {
+        if (this.loop && this.record.status !== 'AWAITING_COGNITIVE_RESULT') return;
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      this.waiters.add(done);
+    });
+  }
+
+  private notify(): void {
+    for (const w of [...this.waiters]) w();
+  }
+
+  private async runLoop(): Promise<void> {
+    this.markInterrupted();
+    this.record.error = undefined;
+    this.setStatus('RUNNING');
+    await this.persist();
+    try {
+      for (;;) {
+        if (this.pauseRequested) {
+          this.pauseRequested = false;
+          this.setStatus('PAUSED');
+          break;
+        }
+        const next: Next = this.record.phase === 'prepare' ? await prepareNext(this.context()) : await executeNext(this.context(), this.ensureActor(), this.specs!);
+        if (this.actor) this.record.snapshot = this.actor.getPersistedSnapshot();
+        await this.persist();
+        if (next === 'rest') break;
+        const from = this.record.timeline.at(-1);
+        this.deps.emit('workflow.transition', { runId: this.runId, projectDir: this.record.projectDir, from: from?.state, to: this.stateNow(), outcome: from?.outcome });
+      }
+    } catch (err) {
+      if (this.shuttingDown) return;
+      if (err instanceof StepAbortedError || this.abort.signal.aborted) {
+        const open = this.record.timeline.at(-1);
+        if (open && !open.leftAt) this.close(open, 'aborted');
+        this.setStatus(this.pauseRequested ? 'PAUSED' : 'STOPPED');
+        this.pauseRequested = false;
+      } else {
+        const open = this.record.timeline.at(-1);
+        if (open && !open.leftAt) this.close(open, 'error', { note: (err as Error).message });
+        const e = err instanceof WorkflowError ? err : new WorkflowError('RUNTIME_ERROR', (err as Error).message);
+        this.record.error = { kind: e.kind, message: e.message, file: e.details?.file, field: e.details?.field, issues: e.details?.issues };
+        this.setStatus('BLOCKED');
+      }
+      this.record.pending = undefined;
+      await this.persist();
+    }
+  }
+
+  private stateNow(): string {
+    return this.actor ? currentState(this.actor) : (this.record.state ?? 'prepare');
+  }
+
+  private ensureActor(): WorkflowActor {
+    if (!this.actor) {
+      const plan = this.record.plan!;
+      this.specs = new Map(planStates(plan).map((s) => [s.state, s]));
+      this.actor = startWorkflowActor(plan, this.record.snapshot as never);
+      this.record.snapshot = this.actor.getPersistedSnapshot();
+    }
+    return this.actor;
+  }
+
+  /** A step that was open when the process died is closed as interrupted; it runs again. */
+  private markInterrupted(): void {
+    const open = this.record.timeline.at(-1);
+    if (open && !open.leftAt) this.close(open, 'interrupted');
+  }
+
+  private close(entry: WorkflowTimelineEntry, outcome: NonNullable<WorkflowTimelineEntry['outcome']>, extra: Partial<WorkflowTimelineEntry> = {}): void {
+    const now = new Date();
+    Object.assign(entry, extra, { leftAt: now.toISOString(), durationMs: now.getTime() - Date.parse(entry.enteredAt), outcome });
+    const u = extra.usage;
+    if (u) {
+      const t = this.record.totals;
+      t.inputTokens += u.inputTokens;
+      t.outputTokens += u.outputTokens;
+      t.totalTokens += u.totalTokens;
+      if (u.costUsd !== undefined) t.costUsd = (t.costUsd ?? 0) + u.costUsd;
+    }
+  }
+
+  private context(): RunContext {
+    return {
+      record: this.record,
+      paths: this.deps.paths,
+      docs: this.docs,
+      executor: this.executor,
+      signal: this.abort.signal,
+      protocolsDir: this.deps.protocolsDir,
+      emit: this.deps.emit,
+      enter: async (state, extra = {}) => {
+        const entry: WorkflowTimelineEntry = { state, ...extra, enteredAt: new Date().toISOString() };
+        this.record.timeline.push(entry);
+        this.record.state = state;
+        await this.persist();
+        this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry });
+        return entry;
+      },
+      leave: async (entry, outcome, extra) => {
+        this.close(entry, outcome, extra);
+        await this.persist();
+        this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry });
+      },
+      runStep: async (step) => {
+        const result = await this.executor.run({ ...step, runId: this.runId, signal: this.abort.signal });
+        if (this.record.status === 'AWAITING_COGNITIVE_RESULT') {
+          this.record.pending = undefined;
+          this.setStatus('RUNNING');
+        }
+        return result;
+      },
+      persist: () => this.persist(),
+      setStatus: (s) => this.setStatus(s),
+    };
+  }
+
+  private onAwait(step: StepRequest): void {
+    this.record.pending = { step: stepView(step), prompt: step.prompt };
+    this.setStatus('AWAITING_COGNITIVE_RESULT');
+    void this.persist();
+    this.deps.emit('workflow.task', { runId: this.runId, projectDir: this.record.projectDir, step: stepView(step), prompt: step.prompt });
+  }
+
+  setStatus(status: RunRecord['status']): void {
+    const changed = this.record.status !== status;
+    this.record.status = status;
+    if (changed) this.deps.emit('workflow.status', { runId: this.runId, projectDir: this.record.projectDir, status, state: this.record.state, error: this.record.error });
+    this.notify();
+  }
+
+  /** Serialised atomic writes: the file always holds one complete record. */
+  persist(): Promise<void> {
+    this.saving = this.saving.then(() => this.deps.store.save(this.record)).catch(() => this.deps.store.save(this.record));
+    return this.saving;
+  }
+
+  // ── control ────────────────────────────────────────────────────────────────────────────────
+
+  answerGoal(goal: string): void {
+    if (this.record.status !== 'AWAITING_GOAL') throw invalidState(`run ${this.runId} is ${this.record.status}, not waiting for a goal`);
+    this.record.goal = goal;
+    this.drive();
+  }
+
+  async approve(plan?: WorkflowPlan): Promise<void> {
+    if (this.record.status !== 'AWAITING_APPROVAL' || !this.record.plan) throw invalidState(`run ${this.runId} is ${this.record.status}, not waiting for approval`);
+    if (plan) {
+      const known = new Set(this.record.plan.components.map((c) => c.id));
+      const unknown = plan.components.filter((c) => !known.has(c.id)).map((c) => c.id);
+      if (unknown.length) throw new WorkflowError('PARSE_ERROR', `the edited plan names components that are not in the task list: ${unknown.join(', ')}`);
+      this.record.plan = plan;
+    }
+    this.record.approved = true;
+    this.record.phase = 'execute';
+    this.actor = undefined;
+    this.record.snapshot = undefined;
+    this.ensureActor();
+    this.record.state = currentState(this.actor!);
+    await this.persist();
+    this.drive();
+  }
+
+  submit(result: WorkflowStepResult): void {
+    if (!(this.executor instanceof ExternalExecutor)) throw invalidState(`run ${this.runId} uses the ${this.executor.kind} executor, not the external cognitive engine`);
+    if (this.record.status !== 'AWAITING_COGNITIVE_RESULT' || !this.executor.waiting) throw invalidState(`run ${this.runId} is ${this.record.status}: no step waits for a result`);
+    this.executor.submit(result);
+  }
+
+  /** Pause: a waiting step is abandoned now (it runs again on resume); a running step finishes first. */
+  pause(): void {
+    if (!this.loop) throw invalidState(`run ${this.runId} is ${this.record.status}, not running`);
+    this.pauseRequested = true;
+    if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.abort.abort();
+  }
+
+  /** Stop now: the running step is aborted (its changes stay); resume runs it again. */
+  async stop(): Promise<void> {
+    if (this.loop) {
+      this.abort.abort();
+      await this.loop;
+      return;
+    }
+    if (this.record.status === 'COMPLETED') throw invalidState(`run ${this.runId} is already complete`);
+    this.setStatus('STOPPED');
+    await this.persist();
+  }
+
+  resume(): void {
+    const s = this.record.status;
+    if (this.loop) throw invalidState(`run ${this.runId} is already running`);
+    if (s === 'AWAITING_GOAL' || s === 'AWAITING_APPROVAL') throw invalidState(`run ${this.runId} is ${s}: answer it (workflow.answerGoal / workflow.approve) instead`);
+    if (s === 'COMPLETED') throw invalidState(`run ${this.runId} is already complete`);
+    if (this.record.phase === 'execute' && this.ensureActor().getSnapshot().context.blocked) this.actor!.send({ type: 'RETRY' });
+    this.drive();
+  }
+
+  retry(): void {
+    if (this.loop) throw invalidState(`run ${this.runId} is running; pause or stop it before retrying a step`);
+    this.resume();
+  }
+
+  async skip(): Promise<void> {
+    if (this.loop) throw invalidState(`run ${this.runId} is running; pause or stop it before skipping a step`);
+    if (this.record.phase !== 'execute') throw invalidState('preparation steps cannot be skipped: write the document (workflow.docs.write) and retry');
+    const actor = this.ensureActor();
+    const from = currentState(actor);
+    const now = new Date().toISOString();
+    this.record.timeline.push({ state: from, enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped' });
+    actor.send({ type: 'SKIP' });
+    this.record.snapshot = actor.getPersistedSnapshot();
+    this.record.state = currentState(actor);
+    await this.persist();
+    this.deps.emit('workflow.transition', { runId: this.runId, projectDir: this.record.projectDir, from, to: this.record.state, outcome: 'skipped' });
+    this.drive();
+  }
+
+  /** Ends the loop without changing the recorded status, so the run resumes after a restart. */
+  async shutdown(): Promise<void> {
+    if (!this.loop) return;
+    this.shuttingDown = true;
+    this.abort.abort();
+    await this.loop;
+    this.actor?.stop();
+  }
+
+  // ── views ──────────────────────────────────────────────────────────────────────────────────
+
+  view(): WorkflowRunView {
+    const r = this.record;
+    return {
+      runId: r.runId,
+      projectDir: r.projectDir,
+      status: r.status,
+      state: r.state,
+      goal: r.goal,
+      executor: r.executor.kind,
+      plan: r.plan,
+      approved: r.approved,
+      error: r.error,
+      pending: r.pending,
+      timeline: r.timeline,
+      totals: r.totals,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    };
+  }
+
+  task(): WorkflowTask {
+    const r = this.record;
+    switch (r.status) {
+      case 'AWAITING_COGNITIVE_RESULT':
+        return { status: 'AWAITING_COGNITIVE_RESULT', runId: r.runId, prompt: r.pending!.prompt, step: r.pending!.step };
+      case 'COMPLETED':
+        return { status: 'COMPLETED', runId: r.runId, output: r.timeline.filter((e) => e.outcome).map((e) => `${e.state}: ${e.outcome}${e.commit ? ` ${e.commit}` : ''}`) };
+      case 'AWAITING_GOAL':
+        return { status: 'AWAITING_GOAL', runId: r.runId };
+      case 'AWAITING_APPROVAL':
+        return { status: 'AWAITING_APPROVAL', runId: r.runId, plan: r.plan! };
+      case 'BLOCKED':
+      case 'PAUSED':
+      case 'STOPPED':
+        return { status: r.status, runId: r.runId, error: r.error };
+      default:
+        throw new WorkflowError('RUNTIME_ERROR', `run ${r.runId} is ${r.status}`);
+    }
+  }
+
+  get resting(): boolean {
+    return !this.loop && RESTING.has(this.record.status);
+  }
+}

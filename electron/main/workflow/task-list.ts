@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { describeDocumentIssues, WorkflowError, type DocumentIssue } from './errors';
+
+/**
+ * The task list format (ctx/orchestration/task_list.md), written by the orchestration protocol
+ * and by people:
+ *
+ *     # Task list
+ *     ## Component: adder — adds numbers
+ *     Test: node --test test/
+ *     Free text describing the component.
+ *     - [ ] T1: Implement add(a, b) in src/adder.mjs
+ *     - [x] T2: Export it from index.mjs
+ *
+ * Components are `## Component: <id>` (id: letters, digits, _ and -) with an optional title after
+ * "—", "-" or ":". An optional `Test:` line is the shell command that tells whether the component's
+ * tests pass. Tasks are `- [ ] <ID>: <title>` with status ` ` (todo), `~` (in progress) or `x` (done).
+ * Anything else is description. A bad list is reported line by line, never guessed at.
+ */
+export const TaskStatus = z.enum(['todo', 'in_progress', 'done']);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+export const ComponentId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'component ids use letters, digits, _ and - (at most 64)');
+
+export const Task = z.object({ id: z.string().min(1), title: z.string().min(1), status: TaskStatus, line: z.number().int().positive() });
+export type Task = z.infer<typeof Task>;
+
+export const Component = z.object({
+  id: ComponentId,
+  title: z.string(),
+  description: z.string(),
+  testCommand: z.string().min(1).optional(),
+  line: z.number().int().positive(),
+  tasks: z.array(Task).min(1, 'a component needs at least one task'),
+});
+export type Component = z.infer<typeof Component>;
+
+export const TaskList = z.object({ components: z.array(Component).min(1, 'the task list has no "## Component: <id>" section') });
+export type TaskList = z.infer<typeof TaskList>;
+
+const COMPONENT = /^##\s+Component:\s*(.*)$/i;
+const ID_AND_TITLE = /^(\S+)\s*(?:(?:—|–|-|:)\s*(.*))?$/;
+const HEADING2 = /^##\s/;
+const TASK = /^\s*[-*]\s+\[(.)\]\s+([A-Za-z][A-Za-z0-9_.-]*):\s+(\S.*)$/;
+const TASKISH = /^\s*[-*]\s+\[/;
+const TEST = /^Test:\s*(.*)$/i;
+const MARKS: Record<string, TaskStatus> = { ' ': 'todo', '~': 'in_progress', x: 'done', X: 'done' };
+const MARK_OF: Record<TaskStatus, string> = { todo: ' ', in_progress: '~', done: 'x' };
+
+export type ParseResult = { ok: true; list: TaskList } | { ok: false; issues: DocumentIssue[] };
+
+export function parseTaskList(text: string): ParseResult {
+  const issues: DocumentIssue[] = [];
+  const components: Array<Omit<Component, 'tasks'> & { tasks: Task[]; descLines: string[] }> = [];
+  const lines = text.split(/\r?\n/);
+  lines.forEach((raw, i) => {
+    const line = i + 1;
+    const current = components[components.length - 1];
+    const comp = COMPONENT.exec(raw);
+    if (comp) {
+      const parts = ID_AND_TITLE.exec(comp[1]!.trim());
+      const id = parts?.[1] ?? comp[1]!.trim();
+      const ok = ComponentId.safeParse(id);
+      if (!parts) issues.push({ line, message: `component heading ${JSON.stringify(comp[1]!.trim())}: expected "<id>" or "<id> — <title>"` });
+      else if (!ok.success) issues.push({ line, message: `component id ${JSON.stringify(id)}: ${ok.error.issues[0]?.message}` });
+      components.push({ id, title: (parts?.[2] ?? '').trim(), description: '', line, tasks: [], descLines: [] });
+      return;
+    }
+    if (HEADING2.test(raw)) {
+      issues.push({ line, message: `expected "## Component: <id>", found ${JSON.stringify(raw.trim())}` });
+      return;
+    }
+    const task = TASK.exec(raw);
+    if (task) {
+      const status = MARKS[task[1]!];
+      if (!current) issues.push({ line, message: `task ${task[2]} is outside any "## Component:" section` });
+      else if (!status) issues.push({ line, message: `unknown status mark [${task[1]}] (use [ ], [~] or [x])` });
+      else current.tasks.push({ id: task[2]!, title: task[3]!.trim(), status, line });
+      return;
+    }
+    if (TASKISH.test(raw)) {
+      issues.push({ line, message: `malformed task: expected "- [ ] ID: title", found ${JSON.stringify(raw.trim())}` });
+      return;
+    }
+    const test = TEST.exec(raw);
+    if (test && current) {
+      if (!test[1]!.trim()) issues.push({ line, message: 'empty Test: command' });
+      else if (current.testCommand) issues.push({ line, message: `component ${current.id} has a second Test: line` });
+      else current.testCommand = test[1]!.trim();
+      return;
+    }
+    if (current && raw.trim()) current.descLines.push(raw.trim());
+  });
+
+  const seenComponents = new Map<string, number>();
+  const seenTasks = new Map<string, number>();
+  for (const c of components) {
+    const prev = seenComponents.get(c.id.toLowerCase());
+    if (prev) issues.push({ line: c.line, message: `component ${c.id} is already defined on line ${prev}` });
+    else seenComponents.set(c.id.toLowerCase(), c.line);
+    if (!c.tasks.length) issues.push({ line: c.line, message: `component ${c.id} has no tasks ("- [ ] ID: title")` });
+    for (const t of c.tasks) {
+      const p = seenTasks.get(t.id);
+      if (p) issues.push({ line: t.line, message: `task id ${t.id} is already used on line ${p}` });
+      else seenTasks.set(t.id, t.line);
+    }
+  }
+  const shaped = {
+    components: components.map(({ descLines, ...c }) => ({ ...c, description: descLines.join('\n') })),
+  };
+  const checked = TaskList.safeParse(shaped);
+  if (!checked.success && !issues.length) {
+    for (const issue of checked.error.issues) issues.push({ message: `${issue.path.join('.') || 'task list'}: ${issue.message}` });
+  }
+  if (issues.length) return { ok: false, issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
+  return { ok: true, list: checked.data! };
+}
+
+/** Parses or throws a PARSE_ERROR naming the file and every bad line. */
+export function parseTaskListOrThrow(text: string, file: string): TaskList {
+  const r = parseTaskList(text);
+  if (r.ok) return r.list;
+  throw new WorkflowError('PARSE_ERROR', `invalid task list ${describeDocumentIssues(file, r.issues)}`, { file, issues: r.issues });
+}
+
+/** Rewrites the status marks of the given tasks in place, keeping every other character. */
+export function setTaskStatus(text: string, taskIds: Iterable<string>, status: TaskStatus): string {
+  const ids = new Set(taskIds);
+  return text
+    .split('\n')
+    .map((raw) => {
+      const m = TASK.exec(raw.replace(/\r$/, ''));
+      if (!m || !ids.has(m[2]!)) return raw;
+      return raw.replace(/\[(.)\]/, `[${MARK_OF[status]}]`);
+    })
+    .join('\n');
+}
+
+/** The component's section as markdown, the seed of its context document. */
+export function componentSeed(c: Component): string {
+  const tasks = c.tasks.map((t) => `- [${MARK_OF[t.status]}] ${t.id}: ${t.title}`).join('\n');
+  return `# Component: ${c.id}${c.title ? ` — ${c.title}` : ''}\n\n${c.description ? c.description + '\n\n' : ''}## Tasks\n${tasks}\n\n## Notes\n`;
+}

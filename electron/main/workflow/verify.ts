@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+
+export interface TestRun {
+  command: string;
+  passed: boolean;
+  exitCode: number | null;
+  /** The end of stdout+stderr (what a debugging step needs to see). */
+  output: string;
+  durationMs: number;
+}
+
+const TAIL = 12_000;
+
+/**
+ * Runs the project's test command for real (shell, in the project, own process group) and reports
+ * whether it passed. Abort or timeout kills the whole group.
+ */
+export function runTests(command: string, cwd: string, signal?: AbortSignal, timeoutMs = 300_000): Promise<TestRun> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', FORCE_COLOR: '0' } });
+    let out = '';
+    const add = (b: Buffer) => {
+      out += b.toString('utf8');
+      if (out.length > TAIL * 2) out = out.slice(-TAIL);
+    };
+    child.stdout.on('data', add);
+    child.stderr.on('data', add);
+    const kill = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    };
+    const timer = setTimeout(() => {
+      out += `\n[erasmus] test command timed out after ${timeoutMs} ms\n`;
+      kill();
+    }, timeoutMs);
+    const onAbort = () => kill();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve({ command, passed: code === 0, exitCode: code, output: out.slice(-TAIL), durationMs: Date.now() - started });
+    });
+  });
+}

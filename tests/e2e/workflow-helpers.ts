@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { EventName } from '../../electron/contract/index';
+import { Paths } from '../../electron/main/paths/index';
+import { WorkflowEngine } from '../../electron/main/workflow/index';
+
+export const MODEL = resolve(__dirname, '../fixtures/workflow/scripted-model.mjs');
+export const ADDER = resolve(__dirname, '../fixtures/projects/adder');
+
+export interface Sandbox {
+  root: string;
+  home: string;
+  project: string;
+  control: string;
+  paths: Paths;
+  events: Array<{ event: EventName; payload: unknown }>;
+  engine: WorkflowEngine;
+  setControl(c: Record<string, unknown>): Promise<void>;
+  env: NodeJS.ProcessEnv;
+  cleanup(): Promise<void>;
+}
+
+/** A copy of the sample project in a fresh git repository, a private ERASMUS_HOME and an engine. */
+export async function sandbox(): Promise<Sandbox> {
+  const root = await mkdtemp(join(tmpdir(), 'erasmus-wf-'));
+  const home = join(root, 'home');
+  const project = join(root, 'adder');
+  await cp(ADDER, project, { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: project, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'initial');
+  const control = join(root, 'control.json');
+  const env = { ...process.env, SCRIPTED_MODEL_CONTROL: control, ERASMUS_HOME: home };
+  const paths = new Paths(home);
+  const events: Sandbox['events'] = [];
+  const engine = new WorkflowEngine({ paths, env, emit: (event, payload) => void events.push({ event, payload }) });
+  return {
+    root,
+    home,
+    project,
+    control,
+    paths,
+    events,
+    engine,
+    env,
+    setControl: (c) => writeFile(control, JSON.stringify(c)),
+    cleanup: async () => {
+      await engine.dispose();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export function gitLog(project: string): string[] {
+  return execFileSync('git', ['log', '--format=%s'], { cwd: project, encoding: 'utf8' }).trim().split('\n');
+}
+
+/** The states a run went through, without the ones interrupted by a crash. */
+export function finishedStates(timeline: Array<{ state: string; outcome?: string }>): string[] {
+  return timeline.filter((e) => e.outcome !== 'interrupted').map((e) => `${e.state}=${e.outcome}`);
+}
