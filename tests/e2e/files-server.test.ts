@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+// Runs the real CLI: `node bin/erasmus.js mcp-server files --root DIR` (needs `npx electron-vite build`).
+const repo = join(__dirname, '..', '..');
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-files-')));
+const root = join(base, 'root');
+const outside = join(base, 'outside');
+const clients: Client[] = [];
+
+type Answer = 'accept' | 'decline' | 'cancel' | 'none';
+
+async function connect(answer: Answer): Promise<{ client: Client; asked: string[] }> {
+  const asked: string[] = [];
+  const client = new Client({ name: 'files-test', version: '1.0.0' }, { capabilities: answer === 'none' ? {} : { elicitation: { form: {} } } });
+  if (answer !== 'none') {
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(req.params.message);
+      return answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: answer };
+    });
+  }
+  const transport = new StdioClientTransport({ command: process.execPath, args: [join(repo, 'bin', 'erasmus.js'), 'mcp-server', 'files', '--root', root], stderr: 'pipe', cwd: repo });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, asked };
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  return { text, isError: r.isError === true };
+}
+
+/** Every path under a folder with its content hash (or link target), to prove nothing changed. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const visit = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) out[p] = `link:${readlinkSync(p)}`;
+      else if (st.isDirectory()) {
+        out[p] = 'dir';
+        visit(p);
+      } else out[p] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  visit(dir);
+  return out;
+}
+
+function resetTree(): void {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+  mkdirSync(join(root, 'sub'), { recursive: true });
+  mkdirSync(join(outside, 'inner'), { recursive: true });
+  writeFileSync(join(outside, 'secret.txt'), 'outside secret');
+  writeFileSync(join(outside, 'inner', 'deep.txt'), 'deep');
+  writeFileSync(join(root, 'keep.txt'), 'inside');
+  writeFileSync(join(root, 'sub', 'a.txt'), 'a');
+  symlinkSync(outside, join(root, 'out-link'));
+  symlinkSync(join(outside, 'secret.txt'), join(root, 'secret-link'));
+  symlinkSync(join(outside, 'created-through-link.txt'), join(root, 'dangling'));
+  symlinkSync(outside, join(root, 'sub', 'up'));
+}
+
+beforeAll(() => {
+  if (!existsSync(join(repo, 'out', 'main', 'cli.js'))) throw new Error('build first: npx electron-vite build');
+});
+beforeEach(resetTree);
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const ESCAPES: string[] = [
+  '../outside/secret.txt',
+  '../../../../../../etc/passwd',
+  'sub/../../outside/secret.txt',
+  './sub/./../../outside/inner/deep.txt',
+  `${outside}/secret.txt`,
+  '/etc/passwd',
+  '/tmp',
+  '/',
+  'out-link/secret.txt',
+  'out-link/inner',
+  'out-link/new-file.txt',
+  'secret-link',
+  'dangling',
+  'sub/up/secret.txt',
+  'sub/up/inner/new.txt',
+  '..',
+  'keep.txt\u0000../../outside/secret.txt',
+];
+
+describe('files server over stdio: path escapes', () => {
+  it('lists its eight tools with honest annotations', async () => {
+    const { client } = await connect('accept');
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    expect(Object.keys(byName).sort()).toEqual(['append_file', 'list', 'move', 'read_file', 'remove', 'rename', 'search', 'write_file']);
+    for (const ro of ['read_file', 'list', 'search']) expect(byName[ro]).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    for (const d of ['write_file', 'move', 'rename', 'remove']) expect(byName[d]).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it.each(ESCAPES)('refuses every tool on %j and touches nothing outside', async (p) => {
+    const before = snapshot(outside);
+    const { client } = await connect('accept');
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      ['read_file', { path: p }],
+      ['write_file', { path: p, content: 'pwned' }],
+      ['append_file', { path: p, content: 'pwned' }],
+      ['remove', { path: p, recursive: true }],
+      ['list', { path: p }],
+      ['search', { path: p, contains: 'secret' }],
+      ['move', { from: p, to: 'stolen.txt' }],
+      ['move', { from: 'keep.txt', to: p }],
+      ['rename', { path: p, name: 'x' }],
+    ];
+    for (const [tool, args] of attempts) {
+      const r = await call(client, tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)} → ${r.text}`).toBe(true);
+      expect(r.text).not.toContain('outside secret');
+    }
+    expect(snapshot(outside)).toEqual(before);
+    expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('inside');
+    expect(existsSync(join(root, 'stolen.txt'))).toBe(false);
+  });
+
+  it('refuses rename to a name that is a path', async () => {
+    const { client } = await connect('accept');
+    for (const name of ['../escaped.txt', '/tmp/escaped.txt', '..', 'a/b']) {
+      expect((await call(client, 'rename', { path: 'keep.txt', name })).isError).toBe(true);
+    }
+    expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('inside');
+    expect(existsSync(join(base, 'escaped.txt'))).toBe(false);
+  });
+
+  it('does not follow symlinks out when listing or searching the root', async () => {
+    const { client } = await connect('accept');
+    const list = await call(client, 'list', { path: '.', recursive: true });
+    expect(list.isError).toBe(false);
+    expect(list.text).toContain('l out-link');
+    expect(list.text).not.toContain('deep.txt');
+    const search = await call(client, 'search', { contains: 'secret' });
+    expect(search.text).toBe('no match');
+  });
+
+  it('keeps odd Unicode names inside the root (NFC/NFD, RTL override, zero-width)', async () => {
+    const before = snapshot(outside);
+    const { client } = await connect('accept');
+    const names = ['caf\u00e9.txt', 'cafe\u0301.txt', '\u202e..txt', '.\u200b./escape.txt', '..\u2215outside\u2215secret.txt', '\u2024\u2024/x.txt', '\uff0e\uff0e/x.txt'];
+    for (const n of names) {
+      const w = await call(client, 'write_file', { path: n, content: 'u' });
+      expect(w.isError, w.text).toBe(false);
+      expect((await call(client, 'read_file', { path: n })).text).toBe('u');
+    }
+    expect(snapshot(outside)).toEqual(before);
+    for (const entry of readdirSync(base)) expect(['root', 'outside']).toContain(entry);
+  });
+
+  it('works normally inside the root', async () => {
+    const { client } = await connect('accept');
+    expect((await call(client, 'write_file', { path: 'new/dir/file.txt', content: 'hello' })).isError).toBe(false);
+    expect((await call(client, 'append_file', { path: 'new/dir/file.txt', content: ' world' })).isError).toBe(false);
+    expect((await call(client, 'read_file', { path: `${root}/new/dir/file.txt` })).text).toBe('hello world');
+    expect((await call(client, 'rename', { path: 'new/dir/file.txt', name: 'renamed.txt' })).isError).toBe(false);
+    expect((await call(client, 'search', { name: '*.txt' })).text).toContain('new/dir/renamed.txt');
+    expect((await call(client, 'search', { contains: 'world' })).text).toBe('new/dir/renamed.txt:1: hello world');
+  });
+});
+
+describe('files server over stdio: confirmation by elicitation', () => {
+  it('accept performs an overwrite, decline and cancel do not, no elicitation support is refused', async () => {
+    const accept = await connect('accept');
+    const r1 = await call(accept.client, 'write_file', { path: 'keep.txt', content: 'accepted' });
+    expect(r1.isError, r1.text).toBe(false);
+    expect(accept.asked[0]).toMatch(/Overwrite the existing file keep\.txt/);
+    expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('accepted');
+
+    for (const answer of ['decline', 'cancel'] as const) {
+      const c = await connect(answer);
+      const r = await call(c.client, 'write_file', { path: 'keep.txt', content: answer });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/not confirmed/);
+      expect(c.asked).toHaveLength(1);
+      expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('accepted');
+    }
+
+    const none = await connect('none');
+    const r = await call(none.client, 'write_file', { path: 'keep.txt', content: 'silent' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/does not support elicitation/);
+    expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('accepted');
+    // Creating a new file is not destructive: no question, even without elicitation.
+    expect((await call(none.client, 'write_file', { path: 'fresh.txt', content: 'ok' })).isError).toBe(false);
+  });
+
+  it('remove and move-over ask too; only accept performs them', async () => {
+    const decline = await connect('decline');
+    expect((await call(decline.client, 'remove', { path: 'sub', recursive: true })).isError).toBe(true);
+    expect((await call(decline.client, 'move', { from: 'sub/a.txt', to: 'keep.txt' })).isError).toBe(true);
+    expect(existsSync(join(root, 'sub', 'a.txt'))).toBe(true);
+    expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('inside');
+
+    const none = await connect('none');
+    expect((await call(none.client, 'remove', { path: 'keep.txt' })).text).toMatch(/does not support elicitation/);
+    expect(existsSync(join(root, 'keep.txt'))).toBe(true);
+
+    const accept = await connect('accept');
+    expect((await call(accept.client, 'move', { from: 'sub/a.txt', to: 'keep.txt' })).isError).toBe(false);
+    expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('a');
+    const rm = await call(accept.client, 'remove', { path: 'sub', recursive: true });
+    expect(rm.isError, rm.text).toBe(false);
+    expect(existsSync(join(root, 'sub'))).toBe(false);
+    expect(existsSync(outside)).toBe(true);
+    expect((await call(accept.client, 'remove', { path: '.' , recursive: true })).isError).toBe(true);
+    expect(existsSync(root)).toBe(true);
+  });
+});
