@@ -4,3 +4,4 @@ export { executeTool, type Confirmation, type RunnerDeps, type RunnerOutcome } f
 export { RUNNER_TOOLS, TOOLSETS } from './toolsets/index';
 export type { RunnerTool, Toolset, Annotations, Plan } from './tool';
 export { q, argv } from './quote';
+export { attachRunners, type AttachRunnersOptions, type AttachedRunners } from './attach';
