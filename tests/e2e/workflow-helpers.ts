@@ -62,3 +62,21 @@ export function gitLog(project: string): string[] {
 export function finishedStates(timeline: Array<{ state: string; outcome?: string }>): string[] {
   return timeline.filter((e) => e.outcome !== 'interrupted').map((e) => `${e.state}=${e.outcome}`);
 }
+
+/** The finished states of an uninterrupted run of the sample project with the scripted model. */
+export const EXPECTED = [
+  'prepare:architecture=written',
+  'prepare:progress_schedule=written',
+  'prepare:task_list=written',
+  'adder:development=done',
+  'adder:testing=tests-failed',
+  'adder:debugging=tests-passed',
+  'adder:review=done',
+  'adder:fixes=done',
+  'adder:documentation=done',
+  'adder:retesting=tests-passed',
+  'adder:commit=committed',
+  'final:testing=tests-passed',
+  'final:documentation=done',
+  'final:review=done',
+];

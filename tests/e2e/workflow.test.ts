@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { finishedStates, gitLog, MODEL, sandbox, type Sandbox } from './workflow-helpers';
+import { EXPECTED, finishedStates, gitLog, MODEL, sandbox, type Sandbox } from './workflow-helpers';
 
 let sb: Sandbox | undefined;
 afterEach(async () => {
@@ -9,22 +9,6 @@ afterEach(async () => {
   sb = undefined;
 });
 
-export const EXPECTED = [
-  'prepare:architecture=written',
-  'prepare:progress_schedule=written',
-  'prepare:task_list=written',
-  'adder:development=done',
-  'adder:testing=tests-failed',
-  'adder:debugging=tests-passed',
-  'adder:review=done',
-  'adder:fixes=done',
-  'adder:documentation=done',
-  'adder:retesting=tests-passed',
-  'adder:commit=committed',
-  'final:testing=tests-passed',
-  'final:documentation=done',
-  'final:review=done',
-];
 
 describe('workflow end to end (scripted model as a command executor)', () => {
   it('writes the documents, waits for approval, develops, tests (fail → debug → pass), reviews, commits', async () => {

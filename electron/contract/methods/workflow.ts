@@ -145,6 +145,10 @@ export const workflowMethods = {
         executor: WorkflowExecutorKind.default('external'),
         /** For executor "command": the shell command run per step (step JSON on stdin, result JSON on stdout). */
         command: z.string().max(10_000).optional(),
+        /** For executor "agent": provider and model (default: config.yaml's), and unattended approvals. */
+        provider: z.string().max(200).optional(),
+        model: z.string().max(200).optional(),
+        autoApprove: z.boolean().optional(),
       })
       .strict(),
     result: z.object({ runId }),

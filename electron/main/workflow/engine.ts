@@ -14,7 +14,7 @@ export interface WorkflowEngineOptions {
   paths: Paths;
   emit: WorkflowEmit;
   /** The agent-loop executor, once the core has one; without it, "agent" runs are refused. */
-  agentExecutor?: () => StepExecutor;
+  agentExecutor?: (config: Extract<ExecutorConfig, { kind: 'agent' }>) => StepExecutor;
   protocolsDir?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -84,7 +84,7 @@ export class WorkflowEngine {
         return new CommandExecutor(config.command, this.options.env);
       case 'agent':
         if (!this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
-        return this.options.agentExecutor();
+        return this.options.agentExecutor(config);
     }
   }
 

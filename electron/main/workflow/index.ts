@@ -9,3 +9,4 @@ export * from './command-executor';
 export * from './run-record';
 export { WorkflowRun } from './run';
 export * from './engine';
+export * from './agent-executor';

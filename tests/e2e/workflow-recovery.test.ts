@@ -1,0 +1,108 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { finishedStates, gitLog, MODEL, sandbox, type Sandbox } from './workflow-helpers';
+
+let sb: Sandbox | undefined;
+afterEach(async () => {
+  await sb?.cleanup();
+  sb = undefined;
+});
+
+const command = { kind: 'command' as const, command: `node ${MODEL}` };
+const GOOD_TASKS = '# Task list\n\n## Component: adder\nTest: node --test test/\n- [ ] A1: Implement add\n- [ ] A2: Test add\n';
+
+describe('workflow: clear, recoverable failures with nothing lost', () => {
+  it('a malformed task list blocks with line numbers; fixing it and retrying continues', async () => {
+    sb = await sandbox();
+    await sb.setControl({ badTaskList: true });
+    const { runId } = await sb.engine.load({ projectDir: sb.project, goal: 'add numbers', executor: command });
+    await sb.engine.start(runId);
+    let view = await sb.engine.waitForRest(runId, 60_000);
+    expect(view.status).toBe('BLOCKED');
+    expect(view.error?.kind).toBe('PARSE_ERROR');
+    expect(view.error?.file).toBe(sb.paths.orchestrationDoc(sb.project, 'task_list'));
+    expect(view.error?.issues?.map((i) => i.line)).toEqual([3, 4, 5]); // no valid task in the component, then the two bad lines
+    expect(view.error?.message).toMatch(/line 4: malformed task/);
+    // Nothing already written is lost: the architecture, the schedule and the bad list itself stay.
+    const arch = await readFile(sb.paths.orchestrationDoc(sb.project, 'architecture'), 'utf8');
+    expect(arch).toContain('# Architecture');
+    expect(await readFile(sb.paths.orchestrationDoc(sb.project, 'task_list'), 'utf8')).toContain('A1 Implement add without a colon');
+    const doc = await sb.engine.readDoc(sb.project, { doc: 'task_list' });
+    expect(doc.issues?.length).toBe(3);
+
+    await sb.engine.writeDoc(sb.project, { doc: 'task_list' }, GOOD_TASKS);
+    await sb.engine.retry(runId);
+    view = await sb.engine.waitForRest(runId, 60_000);
+    expect(view.status).toBe('AWAITING_APPROVAL');
+    expect(await readFile(sb.paths.orchestrationDoc(sb.project, 'architecture'), 'utf8')).toBe(arch); // loaded, not regenerated
+    expect(view.plan?.components[0]?.tasks.map((t) => t.id)).toEqual(['A1', 'A2']);
+  });
+
+  it('a protocol with bad front matter blocks naming the file and field; fixing it continues', async () => {
+    sb = await sandbox();
+    const file = join(sb.project, '.erasmus', 'protocols', 'review.md');
+    await mkdir(join(sb.project, '.erasmus', 'protocols'), { recursive: true });
+    await writeFile(file, '---\nname: review\ndescription: strict review\ndone: all good\nmaxAttempts: many\n---\nReview strictly.\n');
+    const { runId } = await sb.engine.load({ projectDir: sb.project, goal: 'add numbers', executor: command });
+    await sb.engine.start(runId);
+    let view = await sb.engine.waitForRest(runId, 60_000);
+    expect(view.status).toBe('BLOCKED');
+    expect(view.error).toMatchObject({ kind: 'PARSE_ERROR', file, field: 'maxAttempts' });
+    expect(view.error?.message).toContain(file);
+    await writeFile(file, '---\nname: review\ndescription: strict review\ndone: all good\nmaxAttempts: 2\n---\nReview strictly.\n');
+    await sb.engine.retry(runId);
+    view = await sb.engine.waitForRest(runId, 60_000);
+    expect(view.status).toBe('AWAITING_APPROVAL');
+  });
+
+  it('a model that never says it is done blocks the step; its work is kept; retry finishes the run', async () => {
+    sb = await sandbox();
+    await sb.setControl({ neverDone: 'adder:testing' });
+    const { runId } = await sb.engine.load({ projectDir: sb.project, goal: 'add numbers', executor: command });
+    await sb.engine.start(runId);
+    expect((await sb.engine.waitForRest(runId, 60_000)).status).toBe('AWAITING_APPROVAL');
+    await sb.engine.approve(runId);
+    let view = await sb.engine.waitForRest(runId, 60_000);
+    expect(view.status).toBe('BLOCKED');
+    expect(view.state).toBe('adder:testing');
+    expect(view.error?.message).toMatch(/adder:testing ended without finishing/);
+    expect(view.timeline.at(-1)).toMatchObject({ state: 'adder:testing', outcome: 'not-done' });
+    // The development step's work is still there, and the run file says where it stopped.
+    expect(await readFile(join(sb.project, 'src/adder.mjs'), 'utf8')).toContain('export function add');
+    const saved = JSON.parse(await readFile(sb.paths.run(sb.project, runId), 'utf8'));
+    expect(saved).toMatchObject({ status: 'BLOCKED', state: 'adder:testing' });
+
+    await sb.setControl({});
+    await sb.engine.retry(runId);
+    view = await sb.engine.waitForRest(runId, 90_000);
+    expect(view.status).toBe('COMPLETED');
+    expect(finishedStates(view.timeline)).toContain('adder:testing=not-done');
+    expect(gitLog(sb.project)[0]).toMatch(/^adder: complete component/);
+  });
+
+  it('tests that keep failing block after the bounded debugging attempts; skip moves on', async () => {
+    sb = await sandbox();
+    await mkdir(join(sb.project, '.erasmus', 'protocols'), { recursive: true });
+    const builtin = await readFile(join(__dirname, '../../resources/protocols/debugging.md'), 'utf8');
+    await writeFile(join(sb.project, '.erasmus', 'protocols', 'debugging.md'), builtin.replace('maxAttempts: 3', 'maxAttempts: 2'));
+    await sb.setControl({ neverFix: true });
+    await sb.engine.writeDoc(sb.project, { doc: 'architecture' }, '# Architecture\n\nadder\n');
+    await sb.engine.writeDoc(sb.project, { doc: 'progress_schedule' }, '# Schedule\n\n1. adder\n');
+    await sb.engine.writeDoc(sb.project, { doc: 'task_list' }, GOOD_TASKS);
+    const { runId } = await sb.engine.load({ projectDir: sb.project, executor: command });
+    await sb.engine.start(runId);
+    let view = await sb.engine.waitForRest(runId, 60_000);
+    expect(view.status).toBe('AWAITING_APPROVAL'); // existing documents were loaded: no goal needed
+    expect(finishedStates(view.timeline)).toEqual(['prepare:architecture=loaded', 'prepare:progress_schedule=loaded', 'prepare:task_list=loaded']);
+    await sb.engine.approve(runId);
+    view = await sb.engine.waitForRest(runId, 60_000);
+    expect(view.status).toBe('BLOCKED');
+    expect(view.error?.message).toMatch(/tests still fail after 2 debugging attempt/);
+    expect(view.timeline.filter((e) => e.state === 'adder:debugging').map((e) => e.outcome)).toEqual(['tests-failed', 'tests-failed']);
+    await sb.engine.skip(runId);
+    view = await sb.engine.waitForRest(runId, 60_000);
+    expect(view.timeline.some((e) => e.state === 'adder:debugging' && e.outcome === 'skipped')).toBe(true);
+    expect(view.timeline.find((e) => e.state === 'adder:review')?.outcome).toBe('done');
+  });
+});
