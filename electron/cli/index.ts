@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { appVersion } from '../main/paths/index';
 import { registerServe } from './commands/serve';
 import { registerSecrets } from './commands/secrets';
+import { registerChat } from './commands/chat';
 import { registerMcpServer } from './commands/mcp-server';
 
 /**
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .configureHelp({ sortSubcommands: true });
   registerServe(program);
   registerSecrets(program);
+  registerChat(program);
   registerMcpServer(program);
   return program;
 }

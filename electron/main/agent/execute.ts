@@ -4,7 +4,7 @@ import type { PolicyDecision, ToolPolicy } from './policy';
 import { OPEN_TOOLSET, type AgentTool, type AgentTools, type ShellRunner, type ToolCallResult } from './tools';
 
 /** A call as the loop runs it: from native tool calling, the XML parser, or a `!command` line. */
-export type PendingCall = { kind: 'tool'; id: string; name: string; args: Record<string, unknown>; dependsOn?: string } | { kind: 'shell'; id: string; command: string };
+export type PendingCall = { kind: 'tool'; id: string; name: string; args: Record<string, unknown>; dependsOn?: string[] } | { kind: 'shell'; id: string; command: string };
 
 export interface CallOutcome extends ToolCallResult {
   refused?: boolean;

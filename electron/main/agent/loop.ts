@@ -135,7 +135,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       const onParsed = (evs: ReturnType<NonNullable<typeof parser>['push']>) => {
         for (const e of evs) {
           if (e.type === 'text') d.emit({ type: 'sentence', text: e.text });
-          else if (e.type === 'tool_call') calls.push({ kind: 'tool', id: e.id || nextId('x'), name: e.name, args: e.args, ...(e.dependsOn ? { dependsOn: e.dependsOn } : {}) });
+          else if (e.type === 'tool_call') calls.push({ kind: 'tool', id: e.id || nextId('x'), name: e.name, args: e.args, ...(e.dependsOn?.length ? { dependsOn: e.dependsOn } : {}) });
           else if (e.type === 'shell') calls.push({ kind: 'shell', id: nextId('sh'), command: e.command });
           else corrections.push(e.message);
         }
@@ -168,20 +168,28 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       }
 
       const failed = new Set<string>();
+      const results = new Map<string, string>();
       const xmlResults: string[] = [];
-      for (const call of calls) {
+      for (let call of calls) {
         if (d.signal.aborted) break;
         const deps = call.kind === 'tool' ? call.dependsOn : undefined;
-        let out;
-        if (deps && failed.has(deps)) {
-          out = { content: `Skipped: it depends on call ${deps}, which failed.`, isError: true };
-          d.emit({ type: 'tool_complete', callId: call.id, name: call.kind === 'tool' ? call.name : '!', args: call.kind === 'tool' ? call.args : {}, result: out.content, isError: true, durationMs: 0 });
-        } else
+        let out: { content: string; isError: boolean } | undefined;
+        if (call.kind === 'tool' && deps?.length) {
+          const bad = deps.find((x) => failed.has(x));
+          const r = bad ? { ok: false as const, message: `Skipped: it depends on call "${bad}", which failed.` } : d.xml ? d.xml.resolve({ ...call, dependsOn: deps }, results, state.active.get(call.name)?.inputSchema) : { ok: true as const, args: call.args };
+          if (r.ok) call = { ...call, args: r.args };
+          else {
+            out = { content: r.message, isError: true };
+            d.emit({ type: 'tool_complete', callId: call.id, name: call.name, args: call.args, result: out.content, isError: true, durationMs: 0 });
+          }
+        }
+        if (!out)
           out = await executeCall(
             { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap') },
             call,
           );
         if (out.isError) failed.add(call.id);
+        results.set(call.id, out.content);
         const name = call.kind === 'tool' ? call.name : `!${call.command}`;
         if (d.toolMode === 'native') commitMessage({ role: 'tool', toolCallId: call.id, name: call.kind === 'tool' ? call.name : '!', content: out.content, ...(out.isError ? { isError: true } : {}) });
         else xmlResults.push(`[${name}${out.isError ? ' — error' : ''}]\n${out.content}`);

@@ -85,6 +85,7 @@ export class AgentSession {
   private running: Promise<SessionOutcome> | undefined;
   private controller = new AbortController();
   project: string | undefined;
+  private approvalSeq = 0;
   private readonly listeners = new Set<(e: AgentEvent) => void>();
 
   private constructor(
@@ -220,6 +221,16 @@ export class AgentSession {
       return { sessionId: this.sessionId, logPath: this.log.path, endedReason: r.reason, finalAnswer: r.finalAnswer, error: r.error, usage: this.state.usage, turns: this.state.turns };
     });
     return this.running;
+  }
+
+  /** Asks for an approval outside a tool call (e.g. MCP sampling): emits approval_required/resolved. */
+  async requestApproval(req: Omit<Parameters<ApprovalRequester>[0], 'requestId'>, signal: AbortSignal): Promise<'allow_once' | 'always_allow' | 'deny'> {
+    if (this.opts.autoApprove) return 'allow_once';
+    const requestId = `ap-${req.kind}-${++this.approvalSeq}`;
+    this.emit({ type: 'approval_required', requestId, ...req });
+    const answer = await (this.deps.approvals ?? this.broker.requester)({ requestId, ...req }, signal);
+    this.emit({ type: 'approval_resolved', requestId, decision: answer });
+    return answer;
   }
 
   approve(requestId: string, decision: Parameters<ApprovalBroker['answer']>[1]): boolean {

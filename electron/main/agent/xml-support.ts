@@ -7,7 +7,7 @@ export interface XmlToolSpec {
 
 export type XmlParserEvent =
   | { type: 'text'; text: string }
-  | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown>; raw: string; dependsOn?: string }
+  | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown>; raw: string; dependsOn?: string[] }
   | { type: 'shell'; command: string }
   | { type: 'invalid_call'; message: string };
 
@@ -20,4 +20,6 @@ export interface XmlSupport {
   createParser(o: { tools: XmlToolSpec[] }): XmlParser;
   /** The "Tool use" prompt section for these tools. */
   formatToolUse(tools: XmlToolSpec[]): string;
+  /** Fills `{{id.result}}` placeholders of a call that depends on earlier calls' results. */
+  resolve(call: { name: string; args: Record<string, unknown>; dependsOn: string[] }, results: ReadonlyMap<string, string>, inputSchema?: Record<string, unknown>): { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
 }

@@ -12,6 +12,8 @@ import { McpHub } from '../mcp/hub';
 import { registerMcpHandlers } from './handlers/mcp';
 import { PtyManager } from '../runners/pty/index';
 import { registerTerminalHandlers } from './handlers/terminal';
+import { AgentService } from '../agent/service';
+import { registerAgentHandlers } from './handlers/agent';
 
 export type Face = CallContext['face'];
 
@@ -55,6 +57,8 @@ export class Core {
   readonly hub: McpHub;
   /** Every PTY: runner commands and shell tabs, streamed as `terminal.*` events. */
   readonly ptys: PtyManager;
+  /** Agent sessions (electron/main/agent/README.md); `agent.run(options)` runs one to its end. */
+  readonly agent: AgentService;
 
   constructor(options: CoreOptions) {
     this.paths = new Paths(options.home);
@@ -71,6 +75,9 @@ export class Core {
     registerTerminalHandlers(this);
     this.hub = this.disposables.add(new McpHub({ paths: this.paths, bus: this.bus, secrets: this.secrets, env: this.env, version: this.version }));
     registerMcpHandlers(this);
+    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, emit: (e) => this.bus.emit('agent.event', e) });
+    this.disposables.defer(() => this.agent.dispose());
+    registerAgentHandlers(this);
   }
 
   /** Binds a pipe (IPC channel or WebSocket) to this core until either side closes. */

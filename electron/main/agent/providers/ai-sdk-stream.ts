@@ -40,7 +40,9 @@ export function aiSdkStream(model: LanguageModel): StreamTurn {
       : undefined;
     let failed = false;
     try {
-      const result = streamText({ model, messages: toModelMessages(req.messages), tools, abortSignal: req.signal, maxOutputTokens: req.maxOutputTokens, maxRetries: 1, onError: () => {} });
+      const first = req.messages[0];
+      const system = first?.role === 'system' ? first.content : undefined;
+      const result = streamText({ model, system, messages: toModelMessages(system !== undefined ? req.messages.slice(1) : req.messages), tools, abortSignal: req.signal, maxOutputTokens: req.maxOutputTokens, maxRetries: 1, onError: () => {} });
       for await (const p of result.fullStream) {
         if (p.type === 'text-delta') yield { type: 'text', text: p.text };
         else if (p.type === 'tool-call') yield { type: 'tool_call', id: p.toolCallId, name: p.toolName, args: (p.input && typeof p.input === 'object' ? p.input : {}) as Record<string, unknown> };

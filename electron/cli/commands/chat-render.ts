@@ -1,0 +1,42 @@
+import type { AgentEvent } from '../../contract/index';
+
+const short = (s: string, n = 160) => {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > n ? `${one.slice(0, n)}…` : one;
+};
+
+/** Human-readable rendering of the event stream: text on stdout, everything else on stderr. */
+export function renderEvent(e: AgentEvent): void {
+  const err = (s: string) => process.stderr.write(s);
+  switch (e.type) {
+    case 'sentence':
+      process.stdout.write(e.text);
+      break;
+    case 'tool_running':
+      err(`\n→ ${e.name} ${short(JSON.stringify(e.args))}\n`);
+      break;
+    case 'tool_complete':
+      err(`${e.refused ? '⊘' : e.isError ? '✗' : '✓'} ${e.name} (${e.durationMs} ms): ${short(e.result)}\n`);
+      break;
+    case 'toolset_opened':
+      err(`  toolset ${e.name} opened: ${e.tools.length} tools\n`);
+      break;
+    case 'context_archived':
+      err(`  (${e.count} old messages moved to ${e.archivePath})\n`);
+      break;
+    case 'warning':
+      err(`warning: ${e.message}\n`);
+      break;
+    case 'error':
+      err(`\nerror (${e.code}): ${e.message}\n`);
+      break;
+    case 'complete':
+      process.stdout.write('\n');
+      break;
+    case 'session_ended':
+      err(`[${e.reason}; ${e.turns} turns; ${e.usage.totalTokens} tokens${e.usage.costUsd !== null ? `; $${e.usage.costUsd.toFixed(4)}` : ''}]\n`);
+      break;
+    default:
+      break;
+  }
+}

@@ -1,0 +1,113 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { ToolMode, type AgentEvent, type ApprovalDecision } from '../../contract/index';
+import type { ApprovalRequester } from '../../main/agent/approvals';
+import type { AgentSession } from '../../main/agent/session';
+import { cliCore, readStdin } from '../context';
+import { ask } from '../prompt';
+import { renderEvent } from './chat-render';
+
+interface ChatOptions {
+  prompt?: string;
+  project?: string;
+  config?: string;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKeySecret?: string;
+  toolMode: string;
+  yes?: boolean;
+  maxTurns?: string;
+  resume?: string;
+  json?: boolean;
+}
+
+const EXIT = { complete: 0, error: 1, budget: 3, stopped: 130 } as const;
+
+function positiveInt(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** Approvals at the terminal prompt (interactive use). */
+const promptApprovals: ApprovalRequester = async (req) => {
+  process.stderr.write(`\napproval needed: ${req.kind} ${req.name} ${JSON.stringify(req.args).slice(0, 400)}\n  because: ${req.reasons.join('; ')}\n`);
+  for (;;) {
+    const a = (await ask('allow once [y], always allow [a], deny [n]? ')).trim().toLowerCase();
+    const d: ApprovalDecision | undefined = a === 'y' || a === 'yes' ? 'allow_once' : a === 'a' || a === 'always' ? 'always_allow' : a === 'n' || a === 'no' || a === '' ? 'deny' : undefined;
+    if (d) return d;
+  }
+};
+
+export function registerChat(program: Command): void {
+  program
+    .command('chat')
+    .description('chat with the agent: one task with -p, or an interactive session; --json prints one event per line')
+    .option('-p, --prompt <text>', 'the task (without it: interactive, or the task from piped stdin)')
+    .option('--project <dir>', 'the project folder the agent works in (default: the current folder)')
+    .option('--config <file>', 'a YAML/JSON file with providers: and mcpServers:/extensions: (instead of ERASMUS_HOME config)')
+    .option('--provider <id>', 'provider id from config.yaml (or a kind: openai, anthropic, google, ollama, openai-compatible, openrouter)')
+    .option('--model <name>', 'model name')
+    .option('--base-url <url>', 'provider base URL (an OpenAI-compatible endpoint when nothing is configured)')
+    .option('--api-key-secret <name>', 'keychain secret that holds the API key')
+    .option('--tool-mode <mode>', 'tool calls: auto, native or xml', 'auto')
+    .option('--yes', 'approve every call the policy does not refuse')
+    .option('--max-turns <n>', 'stop after this many model turns')
+    .option('--resume <log>', 'continue the session in this log file')
+    .option('--json', 'print each event as one JSON line on stdout, and nothing else')
+    .action(async (o: ChatOptions) => {
+      const mode = ToolMode.safeParse(o.toolMode);
+      if (!mode.success) throw new Error(`--tool-mode must be auto, native or xml, got ${JSON.stringify(o.toolMode)}`);
+      const maxTurns = positiveInt('--max-turns', o.maxTurns);
+      if (o.json) console.log = console.error; // stdout carries events only
+      let task = o.prompt;
+      const interactive = task === undefined && process.stdin.isTTY === true;
+      if (task === undefined && !interactive) task = (await readStdin()).trim();
+      if (!interactive && !task) throw new Error('no task: pass -p PROMPT, pipe it on stdin, or run in a terminal for an interactive chat');
+      const project = resolve(o.project ?? process.cwd());
+      const emit = (e: AgentEvent) => (o.json ? process.stdout.write(JSON.stringify(e) + '\n') : renderEvent(e));
+      const approvals: ApprovalRequester | undefined = o.yes ? undefined : process.stdin.isTTY ? promptApprovals : async (req) => {
+        process.stderr.write(`erasmus: denied ${req.name}: approval needed (${req.reasons.join('; ')}) and no one can answer; pass --yes to approve\n`);
+        return 'deny';
+      };
+      const core = cliCore();
+      let session: AgentSession | undefined;
+      const onSigint = () => {
+        if (session?.isRunning) session.stop();
+        else process.exit(EXIT.stopped);
+      };
+      process.on('SIGINT', onSigint);
+      try {
+        await core.hub.start({ projectDir: project, configFile: o.config ? resolve(o.config) : undefined, watch: false });
+        for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
+        try {
+          session = await core.agent.create(
+            { task: task ?? '', project, provider: { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKeySecret: o.apiKeySecret }, toolMode: mode.data, autoApprove: o.yes, budgets: { maxTurns }, resume: o.resume, onEvent: emit },
+            { configFile: o.config ? resolve(o.config) : undefined, ...(approvals ? { approvals } : {}) },
+          );
+        } catch (err) {
+          const message = (err as Error).message;
+          if (o.json) emit({ type: 'error', code: 'config', message, sessionId: '', at: Date.now() });
+          throw err;
+        }
+        if (!interactive) {
+          const outcome = await session.run(task!);
+          process.exitCode = EXIT[outcome.endedReason];
+          return;
+        }
+        process.stderr.write(`session ${session.sessionId} (${session.provider.id}/${session.provider.model}, ${session.toolMode} tool calls); log: ${session.logPath}\nEmpty line or "exit" to quit.\n`);
+        for (;;) {
+          const line = (await ask('\nyou> ')).trim();
+          if (!line || line === 'exit' || line === 'quit') break;
+          const outcome = await session.run(line);
+          process.exitCode = EXIT[outcome.endedReason];
+        }
+      } finally {
+        process.off('SIGINT', onSigint);
+        await session?.close();
+        await core.dispose();
+      }
+    });
+}

@@ -1,0 +1,95 @@
+import { homedir } from 'node:os';
+import type { AgentEvent, ApprovalDecision } from '../../contract/index';
+import type { McpHub } from '../mcp/hub';
+import type { Paths } from '../paths/index';
+import { classifyCommand } from '../runners/policy/index';
+import type { SecretStore } from '../secrets/index';
+import type { ApprovalRequester } from './approvals';
+import { hubTools } from './hub-tools';
+import { samplingHandler } from './sampling';
+import { AgentSession, runAgentSession, type AgentSessionDeps, type AgentSessionOptions, type SessionOutcome } from './session';
+import { xmlSupport } from './xml-adapter';
+
+export interface AgentServiceDeps {
+  paths: Paths;
+  secrets: Pick<SecretStore, 'get'>;
+  env: NodeJS.ProcessEnv;
+  hub?: Pick<McpHub, 'toolsets' | 'openToolset' | 'callTool' | 'setSamplingHandler'>;
+  /** Where every event goes (the core's bus as `agent.event`). */
+  emit: (e: AgentEvent) => void;
+}
+
+/**
+ * The agent part of the core: builds sessions from the core's parts (hub, secrets, command policy,
+ * XML parser), keeps the running ones, and routes approvals and MCP sampling to them.
+ */
+export class AgentService {
+  private readonly sessions = new Map<string, AgentSession>();
+
+  constructor(private readonly d: AgentServiceDeps) {}
+
+  /** Session dependencies from the core; `extra` overrides (e.g. an approval prompt in the CLI). */
+  sessionDeps(extra: Partial<AgentSessionDeps> = {}): AgentSessionDeps {
+    return {
+      paths: this.d.paths,
+      sources: { env: this.d.env, secret: (name) => this.d.secrets.get(name) },
+      tools: this.d.hub ? hubTools(this.d.hub) : undefined,
+      classifyCommand: (command, { cwd }) => classifyCommand(command, { home: homedir(), cwd: cwd ?? process.cwd() }),
+      xml: xmlSupport(),
+      ...extra,
+    };
+  }
+
+  /** Runs one session to its end (the workflow's entry point). Never throws. */
+  run(options: AgentSessionOptions, extra: Partial<AgentSessionDeps> = {}): Promise<SessionOutcome> {
+    return runAgentSession(this.sessionDeps(extra), { ...options, onEvent: (e) => this.forward(e, options.onEvent) });
+  }
+
+  /** Creates a session kept by the service (for agent.start / agent.send / agent.approve / agent.stop). */
+  async create(options: AgentSessionOptions, extra: Partial<AgentSessionDeps> = {}): Promise<AgentSession> {
+    const session = await AgentSession.create(this.sessionDeps(extra), { ...options, onEvent: (e) => this.forward(e, options.onEvent) });
+    this.sessions.set(session.sessionId, session);
+    this.useForSampling(session);
+    return session;
+  }
+
+  /** MCP sampling requests are answered by this session's model, after approval in this session. */
+  useForSampling(session: AgentSession): void {
+    let n = 0;
+    const approvals: ApprovalRequester = (req, signal) => session.requestApproval({ kind: req.kind, name: req.name, args: req.args, reasons: req.reasons }, signal);
+    this.d.hub?.setSamplingHandler(samplingHandler(session.provider, approvals, () => `sampling-${++n}`));
+  }
+
+  get(sessionId: string): AgentSession | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  list(): { sessionId: string; logPath: string; running: boolean }[] {
+    return [...this.sessions.values()].map((s) => ({ sessionId: s.sessionId, logPath: s.logPath, running: s.isRunning }));
+  }
+
+  approve(sessionId: string, requestId: string, decision: ApprovalDecision): boolean {
+    return this.sessions.get(sessionId)?.approve(requestId, decision) ?? false;
+  }
+
+  stop(sessionId: string): boolean {
+    const s = this.sessions.get(sessionId);
+    s?.stop();
+    return !!s;
+  }
+
+  async dispose(): Promise<void> {
+    this.d.hub?.setSamplingHandler(undefined);
+    await Promise.all([...this.sessions.values()].map((s) => s.close()));
+    this.sessions.clear();
+  }
+
+  private forward(e: AgentEvent, also?: (e: AgentEvent) => void): void {
+    try {
+      this.d.emit(e);
+    } catch {
+      // The bus validates; a failing listener must not stop the session.
+    }
+    also?.(e);
+  }
+}

@@ -1,0 +1,126 @@
+// Helpers for e2e tests of `erasmus chat --json`: a temp ERASMUS_HOME and work folder, an MCP config
+// with the real filesystem and memory servers, and the CLI as a child process in its own group.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AgentEvent } from '../../electron/contract/index';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface Sandbox {
+  dir: string;
+  home: string;
+  work: string;
+  memoryFile: string;
+  config: string;
+  cleanup(): void;
+}
+
+export function sandbox(): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), 'erasmus-chat-e2e-'));
+  const home = join(dir, 'home');
+  const work = join(dir, 'work');
+  const memoryFile = join(dir, 'memory.jsonl');
+  mkdirSync(work, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  const config = join(dir, 'erasmus.yaml');
+  const server = (pkg: string) => join(root, 'node_modules', '@modelcontextprotocol', pkg, 'dist', 'index.js');
+  writeFileSync(
+    config,
+    [
+      'mcpServers:',
+      '  fs:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(server('server-filesystem'))}, ${JSON.stringify(work)}]`,
+      '  memory:',
+      `    command: ${JSON.stringify(process.execPath)}`,
+      `    args: [${JSON.stringify(server('server-memory'))}]`,
+      `    env: { MEMORY_FILE_PATH: ${JSON.stringify(memoryFile)} }`,
+      '',
+    ].join('\n'),
+  );
+  return {
+    dir,
+    home,
+    work,
+    memoryFile,
+    config,
+    cleanup: () => {
+      killStragglers(dir);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Ends MCP servers left by a SIGKILLed CLI: processes whose command line names this sandbox. */
+export function killStragglers(dir: string): void {
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) process.kill(Number(pid), 'SIGKILL');
+    } catch {}
+  }
+}
+
+export interface ChatRun {
+  child: ChildProcess;
+  events: AgentEvent[];
+  stdoutLines: string[];
+  stderr: () => string;
+  exit: Promise<number | null>;
+  waitFor(pred: (e: AgentEvent) => boolean, timeoutMs?: number): Promise<AgentEvent>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+export function runChat(sb: Sandbox, args: string[]): ChatRun {
+  const child = spawn(process.execPath, [join(root, 'bin', 'erasmus.js'), 'chat', '--json', '--config', sb.config, '--project', sb.work, ...args], {
+    cwd: sb.work,
+    env: { ...process.env, ERASMUS_HOME: sb.home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const events: AgentEvent[] = [];
+  const stdoutLines: string[] = [];
+  let err = '';
+  let buf = '';
+  const waiters: { pred: (e: AgentEvent) => boolean; resolve: (e: AgentEvent) => void }[] = [];
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      stdoutLines.push(line);
+      const e = JSON.parse(line) as AgentEvent;
+      events.push(e);
+      for (const w of [...waiters]) {
+        if (!w.pred(e)) continue;
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(e);
+      }
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return {
+    child,
+    events,
+    stdoutLines,
+    stderr: () => err,
+    exit,
+    waitFor: (pred, timeoutMs = 60_000) => {
+      const found = events.find(pred);
+      if (found) return Promise.resolve(found);
+      return new Promise((res, rej) => {
+        const t = setTimeout(() => rej(new Error(`timed out waiting for an event; got ${events.map((e) => e.type).join(',')}; stderr: ${err}`)), timeoutMs);
+        waiters.push({ pred, resolve: (e) => (clearTimeout(t), res(e)) });
+      });
+    },
+    kill: (signal = 'SIGKILL') => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {}
+    },
+  };
+}
