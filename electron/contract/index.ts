@@ -8,6 +8,5 @@ export * from './methods/mcp';
 export * from './methods/terminal';
 export * from './methods/agent';
 export * from './methods/workflow';
-export * from './methods/agent';
 export * from './events';
 export * from './pipe';
