@@ -3,6 +3,7 @@ import { appVersion } from '../main/paths/index';
 import { registerServe } from './commands/serve';
 import { registerSecrets } from './commands/secrets';
 import { registerChat } from './commands/chat';
+import { registerImportServers, registerMcp } from './commands/mcp';
 import { registerMcpServer } from './commands/mcp-server';
 
 /**
@@ -18,6 +19,8 @@ export function buildProgram(): Command {
   registerServe(program);
   registerSecrets(program);
   registerChat(program);
+  registerMcp(program);
+  registerImportServers(program);
   registerMcpServer(program);
   return program;
 }

@@ -1,0 +1,32 @@
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationRequest } from '../../main/mcp/types';
+import { ask } from '../prompt';
+
+interface Field {
+  type?: string;
+  title?: string;
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+}
+
+/** Answers a server's form elicitation on the terminal, one field at a time; empty input keeps the default. */
+export async function elicitOnTerminal(req: ElicitationRequest): Promise<ElicitResult> {
+  const params = req.params as { message: string; requestedSchema?: { properties?: Record<string, Field>; required?: string[] }; url?: string };
+  process.stderr.write(`\n${req.server} asks: ${params.message}\n`);
+  if (params.url) {
+    process.stderr.write(`open ${params.url}\n`);
+    return { action: (await ask('Done? [y/N] ')).trim().toLowerCase().startsWith('y') ? 'accept' : 'decline' };
+  }
+  const answer = (await ask('Answer? [y = fill in, n = decline, c = cancel] ')).trim().toLowerCase();
+  if (answer.startsWith('n')) return { action: 'decline' };
+  if (!answer.startsWith('y')) return { action: 'cancel' };
+  const content: Record<string, string | number | boolean> = {};
+  for (const [name, f] of Object.entries(params.requestedSchema?.properties ?? {})) {
+    const hint = [f.description, f.enum ? `one of ${f.enum.join(', ')}` : '', f.default !== undefined ? `default ${String(f.default)}` : ''].filter(Boolean).join('; ');
+    const raw = (await ask(`${f.title ?? name}${hint ? ` (${hint})` : ''}: `)).trim();
+    if (!raw) continue;
+    content[name] = f.type === 'boolean' ? /^(y|yes|true|1)$/i.test(raw) : f.type === 'number' || f.type === 'integer' ? Number(raw) : raw;
+  }
+  return { action: 'accept', content };
+}
