@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useClient } from '../api/context';
+import { TerminalView } from '../features/terminal/index';
 
 type Info = { version: string; platform: string; home: string; face: string };
 
@@ -19,6 +20,9 @@ export function App() {
       <main className="flex-1 overflow-auto p-6" data-testid="app-shell">
         {error ? <p role="alert" className="text-red-600">{error}</p> : null}
       </main>
+      <div className="h-64 shrink-0 border-t border-slate-200 dark:border-slate-800" data-testid="terminal-panel">
+        <TerminalView client={client} />
+      </div>
       <footer className="border-t border-slate-200 px-4 py-1 text-xs text-slate-500 dark:border-slate-800" data-testid="status-bar">
         {info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'}
       </footer>

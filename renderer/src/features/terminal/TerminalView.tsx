@@ -1,0 +1,40 @@
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { TerminalStore, type TerminalClient } from './store';
+import { TerminalTabs } from './TerminalTabs';
+import { XtermPane } from './XtermPane';
+
+/**
+ * The terminal view: a tab per runner command as it runs (live from `terminal.*` events) and
+ * shell tabs in the project folder. Every tab's xterm stays mounted so output lands as it comes.
+ */
+export function TerminalView({ client, cwd }: { client: TerminalClient; cwd?: string }) {
+  const store = useMemo(() => new TerminalStore(client), [client]);
+  useEffect(() => {
+    void store.start();
+    return () => store.dispose();
+  }, [store]);
+  const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  return (
+    <section aria-label="Terminal" className="flex h-full min-h-0 flex-col bg-white dark:bg-slate-950">
+      <TerminalTabs
+        tabs={state.tabs}
+        activeId={state.activeId}
+        onSelect={(id) => store.select(id)}
+        onKill={(id) => void store.kill(id)}
+        onClose={(id) => void store.close(id)}
+        onNewShell={() => void store.openShell(cwd)}
+      />
+      {state.error ? (
+        <p role="alert" className="px-2 py-1 text-xs text-red-600">
+          {state.error}
+        </p>
+      ) : null}
+      <div className="relative min-h-0 flex-1 bg-black p-1">
+        {state.tabs.length === 0 ? <p className="p-2 text-xs text-slate-400">Commands the agent runs appear here. Open a shell with “+ shell”.</p> : null}
+        {state.tabs.map((tab) => (
+          <XtermPane key={tab.id} store={store} id={tab.id} visible={tab.id === state.activeId} />
+        ))}
+      </div>
+    </section>
+  );
+}

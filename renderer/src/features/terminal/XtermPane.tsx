@@ -1,0 +1,69 @@
+import { useEffect, useRef } from 'react';
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import '@xterm/xterm/css/xterm.css';
+import type { TerminalStore } from './store';
+
+export interface XtermPaneProps {
+  store: TerminalStore;
+  id: string;
+  visible: boolean;
+  /** Lines kept above the screen. */
+  scrollback?: number;
+}
+
+/**
+ * One xterm.js terminal bound to one tab: output from the store (acknowledged once rendered),
+ * keystrokes and resizes back to the core, fit to its box, links clickable, Ctrl+Shift+C / V to
+ * copy and paste.
+ */
+export function XtermPane({ store, id, visible, scrollback = 5_000 }: XtermPaneProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const fitRef = useRef<FitAddon | null>(null);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const term = new Terminal({ scrollback, cursorBlink: true, fontSize: 13, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', allowProposedApi: false });
+    const fit = new FitAddon();
+    fitRef.current = fit;
+    term.loadAddon(fit);
+    term.loadAddon(new WebLinksAddon((_e, uri) => window.open(uri, '_blank', 'noopener')));
+    term.open(el);
+    term.attachCustomKeyEventHandler((e) => {
+      if (e.type !== 'keydown' || !e.ctrlKey || !e.shiftKey) return true;
+      if (e.code === 'KeyC') {
+        const text = term.getSelection();
+        if (text) void navigator.clipboard?.writeText(text);
+        return false;
+      }
+      if (e.code === 'KeyV') {
+        void navigator.clipboard?.readText().then((text) => term.paste(text));
+        return false;
+      }
+      return true;
+    });
+    const detach = store.attach(id, { write: (data, done) => term.write(data, done) });
+    const onData = term.onData((data) => store.input(id, data));
+    const onResize = term.onResize(({ cols, rows }) => store.resize(id, cols, rows));
+    const observer = new ResizeObserver(() => {
+      if (el.offsetParent !== null) fit.fit();
+    });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      onData.dispose();
+      onResize.dispose();
+      detach();
+      fitRef.current = null;
+      term.dispose();
+    };
+  }, [store, id, scrollback]);
+
+  useEffect(() => {
+    if (visible) fitRef.current?.fit();
+  }, [visible]);
+
+  return <div ref={box} className="h-full w-full" style={{ display: visible ? 'block' : 'none' }} data-testid={`xterm-${id}`} />;
+}

@@ -1,0 +1,220 @@
+import type { EventName, EventPayload, MethodName, ParamsOf, ResultOf, TerminalInfo } from '../../../../electron/contract/index';
+
+/** The part of the RPC client the terminal view uses (a fake in tests). */
+export interface TerminalClient {
+  request<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+export interface TerminalTab {
+  id: string;
+  kind: TerminalInfo['kind'];
+  title: string;
+  command?: string;
+  running: boolean;
+  exitCode: number | null;
+  timedOut: boolean;
+}
+
+export interface TerminalState {
+  tabs: readonly TerminalTab[];
+  activeId: string | null;
+  error: string | null;
+}
+
+/** Where a mounted xterm takes its output; `done` runs once the data is rendered (flow control). */
+export interface TerminalSink {
+  write(data: string, done: () => void): void;
+}
+
+export interface TerminalStoreOptions {
+  /** Acknowledge rendered output in chunks of this many characters (the core resumes below 5 000). */
+  ackChars?: number;
+  /** Output kept for a tab whose xterm is not mounted yet (oldest dropped first). */
+  maxBufferedChars?: number;
+}
+
+/**
+ * The terminal view's state: one tab per runner command (opened live from `terminal.*` events)
+ * plus shell tabs, the output of tabs not yet on screen, and flow-control acknowledgements.
+ */
+export class TerminalStore {
+  private state: TerminalState = { tabs: [], activeId: null, error: null };
+  private readonly listeners = new Set<() => void>();
+  private readonly buffers = new Map<string, string[]>();
+  private readonly bufferedChars = new Map<string, number>();
+  private readonly sinks = new Map<string, TerminalSink>();
+  private readonly unacked = new Map<string, number>();
+  private readonly offs: (() => void)[] = [];
+  private readonly ackChars: number;
+  private readonly maxBuffered: number;
+
+  constructor(
+    private readonly client: TerminalClient,
+    options: TerminalStoreOptions = {},
+  ) {
+    this.ackChars = options.ackChars ?? 5_000;
+    this.maxBuffered = options.maxBufferedChars ?? 2_000_000;
+  }
+
+  /** Subscribes to the core's terminal events and loads the terminals that already exist. */
+  async start(): Promise<void> {
+    this.offs.push(
+      this.client.on('terminal.opened', (info) => this.upsert(info, info.kind === 'command')),
+      this.client.on('terminal.data', ({ id, data }) => this.receive(id, data)),
+      this.client.on('terminal.exited', ({ id, exitCode, timedOut }) => this.patch(id, { running: false, exitCode, timedOut })),
+      this.client.on('terminal.closed', ({ id }) => this.forget(id)),
+    );
+    try {
+      const { terminals } = await this.client.request('terminal.list', {});
+      for (const t of terminals) this.upsert(t, false);
+    } catch (err) {
+      this.setError(err);
+    }
+  }
+
+  dispose(): void {
+    for (const off of this.offs.splice(0)) off();
+    this.listeners.clear();
+  }
+
+  getSnapshot = (): TerminalState => this.state;
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  select(id: string): void {
+    if (this.state.tabs.some((t) => t.id === id)) this.set({ ...this.state, activeId: id });
+  }
+
+  async openShell(cwd?: string): Promise<void> {
+    try {
+      const info = await this.client.request('terminal.openShell', cwd ? { cwd } : {});
+      this.upsert(info, true);
+    } catch (err) {
+      this.setError(err);
+    }
+  }
+
+  /** Stops a running command or shell (its whole process tree). */
+  async kill(id: string): Promise<void> {
+    try {
+      await this.client.request('terminal.kill', { id });
+    } catch (err) {
+      this.setError(err);
+    }
+  }
+
+  /** Closes a tab; the core stops the process first if it still runs. */
+  async close(id: string): Promise<void> {
+    try {
+      await this.client.request('terminal.close', { id });
+    } catch (err) {
+      this.setError(err);
+    }
+    this.forget(id);
+  }
+
+  input(id: string, data: string): void {
+    const tab = this.state.tabs.find((t) => t.id === id);
+    if (!tab?.running) return;
+    this.client.request('terminal.input', { id, data }).catch((err) => this.setError(err));
+  }
+
+  resize(id: string, cols: number, rows: number): void {
+    const tab = this.state.tabs.find((t) => t.id === id);
+    if (!tab?.running) return;
+    this.client.request('terminal.resize', { id, cols, rows }).catch(() => {});
+  }
+
+  /** A mounted xterm takes the tab's output: first what was buffered, then live data. */
+  attach(id: string, sink: TerminalSink): () => void {
+    this.sinks.set(id, sink);
+    const buffered = this.buffers.get(id);
+    this.buffers.delete(id);
+    this.bufferedChars.delete(id);
+    if (buffered?.length) sink.write(buffered.join(''), () => {});
+    return () => {
+      if (this.sinks.get(id) === sink) this.sinks.delete(id);
+    };
+  }
+
+  /** Output waiting for a tab's xterm (tests and diagnostics). */
+  buffered(id: string): string {
+    return (this.buffers.get(id) ?? []).join('');
+  }
+
+  private receive(id: string, data: string): void {
+    if (!this.state.tabs.some((t) => t.id === id)) {
+      this.upsert({ id, kind: 'command', title: id, running: true, exitCode: null }, false);
+    }
+    const sink = this.sinks.get(id);
+    if (sink) {
+      sink.write(data, () => this.acknowledge(id, data.length));
+      return;
+    }
+    const chunks = this.buffers.get(id) ?? [];
+    chunks.push(data);
+    let size = (this.bufferedChars.get(id) ?? 0) + data.length;
+    while (size > this.maxBuffered && chunks.length > 1) size -= chunks.shift()!.length;
+    this.buffers.set(id, chunks);
+    this.bufferedChars.set(id, size);
+    // Buffered output counts as taken: a tab nobody looks at must not stall its command.
+    this.acknowledge(id, data.length);
+  }
+
+  private acknowledge(id: string, chars: number): void {
+    const total = (this.unacked.get(id) ?? 0) + chars;
+    if (total < this.ackChars) {
+      this.unacked.set(id, total);
+      return;
+    }
+    this.unacked.set(id, 0);
+    this.client.request('terminal.ack', { id, chars: total }).catch(() => {});
+  }
+
+  private upsert(info: Pick<TerminalInfo, 'id' | 'kind' | 'title' | 'running' | 'exitCode'> & { command?: string }, activate: boolean): void {
+    const tab: TerminalTab = {
+      id: info.id,
+      kind: info.kind,
+      title: info.title,
+      command: info.command,
+      running: info.running,
+      exitCode: info.exitCode,
+      timedOut: false,
+    };
+    const exists = this.state.tabs.some((t) => t.id === info.id);
+    const tabs = exists ? this.state.tabs.map((t) => (t.id === info.id ? { ...t, ...tab, timedOut: t.timedOut } : t)) : [...this.state.tabs, tab];
+    const active = this.state.tabs.find((t) => t.id === this.state.activeId);
+    // A new command takes the focus unless the user is in a running shell.
+    const take = activate && !(active?.kind === 'shell' && active.running && info.kind === 'command');
+    this.set({ ...this.state, tabs, activeId: take || !this.state.activeId ? info.id : this.state.activeId });
+  }
+
+  private patch(id: string, patch: Partial<TerminalTab>): void {
+    if (!this.state.tabs.some((t) => t.id === id)) return;
+    this.set({ ...this.state, tabs: this.state.tabs.map((t) => (t.id === id ? { ...t, ...patch } : t)) });
+  }
+
+  private forget(id: string): void {
+    this.buffers.delete(id);
+    this.bufferedChars.delete(id);
+    this.sinks.delete(id);
+    this.unacked.delete(id);
+    if (!this.state.tabs.some((t) => t.id === id)) return;
+    const index = this.state.tabs.findIndex((t) => t.id === id);
+    const tabs = this.state.tabs.filter((t) => t.id !== id);
+    const activeId = this.state.activeId === id ? (tabs[Math.min(index, tabs.length - 1)]?.id ?? null) : this.state.activeId;
+    this.set({ ...this.state, tabs, activeId });
+  }
+
+  private setError(err: unknown): void {
+    this.set({ ...this.state, error: err instanceof Error ? err.message : String(err) });
+  }
+
+  private set(next: TerminalState): void {
+    this.state = next;
+    for (const l of this.listeners) l();
+  }
+}

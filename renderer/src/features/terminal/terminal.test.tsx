@@ -1,0 +1,142 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { EventName, EventPayload, MethodName, ParamsOf, ResultOf, TerminalInfo } from '../../../../electron/contract/index';
+import { TerminalStore, type TerminalClient } from './store';
+import { TerminalTabs } from './TerminalTabs';
+
+/** A client whose events the test fires and whose requests it records (the core is not in the renderer tests). */
+class FakeClient implements TerminalClient {
+  readonly requests: { method: string; params: unknown }[] = [];
+  private readonly handlers = new Map<string, Set<(p: unknown) => void>>();
+  existing: TerminalInfo[] = [];
+  request<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    this.requests.push({ method, params });
+    if (method === 'terminal.list') return Promise.resolve({ terminals: this.existing } as ResultOf<M>);
+    if (method === 'terminal.openShell') return Promise.resolve(info('sh1', 'shell') as ResultOf<M>);
+    if (method === 'terminal.kill' && (params as { id: string }).id === 'gone') return Promise.reject(new Error('no terminal with id "gone"'));
+    return Promise.resolve({ ok: true } as ResultOf<M>);
+  }
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+    const set = this.handlers.get(event) ?? new Set();
+    this.handlers.set(event, set);
+    set.add(listener as (p: unknown) => void);
+    return () => set.delete(listener as (p: unknown) => void);
+  }
+  fire<E extends EventName>(event: E, payload: EventPayload<E>): void {
+    for (const l of this.handlers.get(event) ?? []) l(payload);
+  }
+  sent(method: string) {
+    return this.requests.filter((r) => r.method === method).map((r) => r.params);
+  }
+}
+
+function info(id: string, kind: 'command' | 'shell', extra: Partial<TerminalInfo> = {}): TerminalInfo {
+  return { id, kind, title: kind === 'shell' ? 'shell' : `run ${id}`, cwd: '/p', cols: 80, rows: 24, running: true, exitCode: null, startedAt: 0, ...extra };
+}
+
+describe('TerminalStore', () => {
+  it('opens a tab per runner command as it starts, tracks its exit, and loads existing terminals', async () => {
+    const client = new FakeClient();
+    client.existing = [info('old', 'command', { running: false, exitCode: 0 })];
+    const store = new TerminalStore(client);
+    await store.start();
+    expect(store.getSnapshot().tabs.map((t) => t.id)).toEqual(['old']);
+    client.fire('terminal.opened', info('c1', 'command', { command: 'pnpm test' }));
+    expect(store.getSnapshot().activeId).toBe('c1');
+    client.fire('terminal.exited', { id: 'c1', exitCode: null, signal: 15, timedOut: true });
+    expect(store.getSnapshot().tabs.find((t) => t.id === 'c1')).toMatchObject({ running: false, timedOut: true, command: 'pnpm test' });
+    store.dispose();
+  });
+
+  it('does not steal focus from a running shell when a command starts', async () => {
+    const client = new FakeClient();
+    const store = new TerminalStore(client);
+    await store.start();
+    await store.openShell('/p');
+    expect(client.sent('terminal.openShell')).toEqual([{ cwd: '/p' }]);
+    expect(store.getSnapshot().activeId).toBe('sh1');
+    client.fire('terminal.opened', info('c2', 'command'));
+    expect(store.getSnapshot().activeId).toBe('sh1');
+    expect(store.getSnapshot().tabs.map((t) => t.id)).toEqual(['sh1', 'c2']);
+  });
+
+  it('buffers output until the xterm mounts, then replays it and acknowledges rendered output in chunks', async () => {
+    const client = new FakeClient();
+    const store = new TerminalStore(client, { ackChars: 10 });
+    await store.start();
+    client.fire('terminal.opened', info('c3', 'command'));
+    client.fire('terminal.data', { id: 'c3', data: 'hello ' });
+    client.fire('terminal.data', { id: 'c3', data: 'world\r\n' });
+    expect(store.buffered('c3')).toBe('hello world\r\n');
+    // Buffered output is acknowledged so a tab nobody watches never stalls its command.
+    expect(client.sent('terminal.ack')).toEqual([{ id: 'c3', chars: 13 }]);
+    const written: string[] = [];
+    const pending: (() => void)[] = [];
+    const detach = store.attach('c3', { write: (d, done) => (written.push(d), pending.push(done)) });
+    expect(written).toEqual(['hello world\r\n']);
+    client.fire('terminal.data', { id: 'c3', data: '0123456789ab' });
+    expect(written.at(-1)).toBe('0123456789ab');
+    expect(client.sent('terminal.ack')).toHaveLength(1); // not yet rendered
+    pending.at(-1)!();
+    expect(client.sent('terminal.ack').at(-1)).toEqual({ id: 'c3', chars: 12 });
+    detach();
+  });
+
+  it('sends keystrokes and sizes only to running terminals, and closes tabs', async () => {
+    const client = new FakeClient();
+    const store = new TerminalStore(client);
+    await store.start();
+    client.fire('terminal.opened', info('c4', 'command'));
+    client.fire('terminal.opened', info('c5', 'command'));
+    store.input('c4', 'y\r');
+    store.resize('c4', 100, 30);
+    client.fire('terminal.exited', { id: 'c4', exitCode: 0, signal: null, timedOut: false });
+    store.input('c4', 'ignored');
+    expect(client.sent('terminal.input')).toEqual([{ id: 'c4', data: 'y\r' }]);
+    expect(client.sent('terminal.resize')).toEqual([{ id: 'c4', cols: 100, rows: 30 }]);
+    store.select('c4');
+    await store.close('c4');
+    expect(store.getSnapshot().tabs.map((t) => t.id)).toEqual(['c5']);
+    expect(store.getSnapshot().activeId).toBe('c5');
+    client.fire('terminal.closed', { id: 'c5' });
+    expect(store.getSnapshot()).toMatchObject({ tabs: [], activeId: null });
+  });
+
+  it('shows a failed action as an error', async () => {
+    const client = new FakeClient();
+    const store = new TerminalStore(client);
+    await store.start();
+    await store.kill('gone');
+    expect(store.getSnapshot().error).toBe('no terminal with id "gone"');
+  });
+});
+
+describe('TerminalTabs', () => {
+  it('shows each tab with its state and wires select, stop, close and new shell', () => {
+    const calls: string[] = [];
+    render(
+      <TerminalTabs
+        tabs={[
+          { id: 'a', kind: 'command', title: 'pnpm test', running: true, exitCode: null, timedOut: false },
+          { id: 'b', kind: 'command', title: 'cargo build', running: false, exitCode: 101, timedOut: false },
+          { id: 'c', kind: 'shell', title: 'shell', running: false, exitCode: null, timedOut: true },
+        ]}
+        activeId="a"
+        onSelect={(id) => calls.push(`select ${id}`)}
+        onKill={(id) => calls.push(`kill ${id}`)}
+        onClose={(id) => calls.push(`close ${id}`)}
+        onNewShell={() => calls.push('shell')}
+      />,
+    );
+    expect(screen.getByRole('tab', { name: 'pnpm test' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByTestId('terminal-status-a').textContent).toBe('running');
+    expect(screen.getByTestId('terminal-status-b').textContent).toBe('exit 101');
+    expect(screen.getByTestId('terminal-status-c').textContent).toBe('timed out');
+    expect(screen.queryByRole('button', { name: 'Stop cargo build' })).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'cargo build' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Stop pnpm test' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Close cargo build' }));
+    fireEvent.click(screen.getByRole('button', { name: 'New shell' }));
+    expect(calls).toEqual(['select b', 'kill a', 'close b', 'shell']);
+  });
+});
