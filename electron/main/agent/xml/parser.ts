@@ -67,8 +67,34 @@ class Parser implements ToolCallParser {
   }
 
   push(chunk: string): ParserEvent[] {
+    if (this.pending === '' && this.absorb(chunk)) return this.take();
     this.run(this.pending + chunk, false);
     return this.take();
+  }
+
+  /**
+   * Fast path for the common small chunk that cannot change the state (no character that any state
+   * reacts to): it is appended where it belongs. Same result as run(), a fraction of the work.
+   */
+  private absorb(chunk: string): boolean {
+    switch (this.mode) {
+      case CALL:
+        return (this.call as XmlCall).absorb(chunk);
+      case TEXT:
+        if (this.lineStart || chunk.indexOf('<') >= 0 || chunk.indexOf('\n') >= 0 || chunk.indexOf('`') >= 0) return false;
+        this.text += chunk;
+        return true;
+      case THINK:
+        if (chunk.indexOf('<') >= 0) return false;
+        this.text += chunk;
+        return true;
+      case FENCE:
+        if (this.fenceLineStart || chunk.indexOf('\n') >= 0) return false;
+        this.fenceContent(chunk);
+        return true;
+      default:
+        return false;
+    }
   }
 
   end(): ParserEvent[] {

@@ -27,6 +27,29 @@ export function isSpace(c: number): boolean {
 }
 
 /**
+ * Index of `tag` (which starts with '<' and has no other '<') in s from `from`, or -1. Short strings are
+ * scanned by '<' (a multi-character indexOf prepares search tables: too costly for a 1–16 character chunk).
+ */
+export function findTag(s: string, tag: string, from: number): number {
+  if (s.length - from > 256) return s.indexOf(tag, from);
+  for (let lt = s.indexOf('<', from); lt >= 0; lt = s.indexOf('<', lt + 1)) {
+    if (s.startsWith(tag, lt)) return lt;
+  }
+  return -1;
+}
+
+/** Whether s, which has nothing held before it, holds `tag` (a '<'-tag) or ends with a start of it. */
+export function touchesTag(s: string, tag: string): boolean {
+  const n = s.length;
+  for (let k = 0; k < n; k++) {
+    if (s.charCodeAt(k) !== LT) continue;
+    if (k + 1 === n) return true;
+    if (s.charCodeAt(k + 1) === tag.charCodeAt(1) && (n - k >= tag.length ? s.startsWith(tag, k) : tag.startsWith(s.slice(k)))) return true;
+  }
+  return false;
+}
+
+/**
  * Where a possible start of `tag` begins in the tail of s (from `from` on): the first index p such that
  * s.slice(p) is a proper prefix of tag; s.length when there is none.
  */

@@ -6,7 +6,7 @@
 // `</p>` is part of the value. A value that starts with `<![CDATA[` runs verbatim to `]]>`.
 // Between parameters, `</t>` ends the call; another tool's opening tag there means `</t>` was forgotten
 // (the call is abandoned and reported); other text there is ignored.
-import { CR, GT, LT, MAX_CLOSE_GAP, NL, SP, TAB, isNameChar, isSpace, partialTail } from './scan';
+import { CR, GT, LT, MAX_CLOSE_GAP, NL, SP, TAB, findTag, isNameChar, isSpace, partialTail, touchesTag } from './scan';
 import type { ToolMap } from './types';
 
 const CDATA_OPEN = '<![CDATA[';
@@ -58,6 +58,19 @@ export class XmlCall {
       return `Your call to ${this.name} was not run: after ${this.closeParam} there must be the next parameter's opening tag or ${this.closeTool}, with nothing else between; because of the text after it, the rest of the message was read as the value of "${this.param}".`;
     }
     return `Your call to ${this.name} was not run: the message ended inside the "${this.param}" parameter. Close it with ${this.closeParam} and then close the call with ${this.closeTool}.`;
+  }
+
+  /** Appends a chunk that cannot end or change the current value; false when it needs the full scan. */
+  absorb(chunk: string): boolean {
+    if (this.mode === VALUE) {
+      // Nothing is held before this chunk, so a closing tag would have to start inside it: either whole,
+      // or cut at the end (only its first character is a '<', so only the last '<' can start it).
+      if (this.fresh || touchesTag(chunk, this.closeParam)) return false;
+    } else if (this.mode !== CDATA || chunk.indexOf(']') >= 0) {
+      return false;
+    }
+    this.raw += chunk;
+    return true;
   }
 
   step(s: string, i: number, final: boolean): number {
@@ -126,7 +139,7 @@ export class XmlCall {
       i = p;
     }
     const close = this.closeParam;
-    const k = s.indexOf(close, i);
+    const k = findTag(s, close, i);
     if (k < 0) {
       const t = final ? len : partialTail(s, i, close);
       if (t > i) this.raw += s.slice(i, t);
