@@ -5,6 +5,7 @@ import { registerSecrets } from './commands/secrets';
 import { registerChat } from './commands/chat';
 import { registerImportServers, registerMcp } from './commands/mcp';
 import { registerMcpServer } from './commands/mcp-server';
+import { registerWorkflow } from './commands/workflow';
 
 /**
  * The `erasmus` command. Each command lives in its own file under commands/ and registers itself
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerMcp(program);
   registerImportServers(program);
   registerMcpServer(program);
+  registerWorkflow(program);
   return program;
 }
 

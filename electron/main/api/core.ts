@@ -14,6 +14,8 @@ import { PtyManager } from '../runners/pty/index';
 import { registerTerminalHandlers } from './handlers/terminal';
 import { AgentService } from '../agent/service';
 import { registerAgentHandlers } from './handlers/agent';
+import { AgentExecutor, WorkflowEngine } from '../workflow/index';
+import { registerWorkflowHandlers } from './handlers/workflow';
 
 export type Face = CallContext['face'];
 
@@ -59,6 +61,8 @@ export class Core {
   readonly ptys: PtyManager;
   /** Agent sessions (electron/main/agent/README.md); `agent.run(options)` runs one to its end. */
   readonly agent: AgentService;
+  /** Workflow runs (electron/main/workflow): documents, plan, FSM, cognitive-engine API. */
+  readonly workflow: WorkflowEngine;
 
   constructor(options: CoreOptions) {
     this.paths = new Paths(options.home);
@@ -78,6 +82,14 @@ export class Core {
     this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, emit: (e) => this.bus.emit('agent.event', e) });
     this.disposables.defer(() => this.agent.dispose());
     registerAgentHandlers(this);
+    this.workflow = new WorkflowEngine({
+      paths: this.paths,
+      env: this.env,
+      emit: (event, payload) => this.bus.emit(event, payload),
+      agentExecutor: (c) => new AgentExecutor((o) => this.agent.run(o), { autoApprove: c.autoApprove, provider: c.provider ? { provider: c.provider, model: c.model } : undefined }),
+    });
+    this.disposables.defer(() => this.workflow.dispose());
+    registerWorkflowHandlers(this);
   }
 
   /** Binds a pipe (IPC channel or WebSocket) to this core until either side closes. */

@@ -195,9 +195,8 @@ export class WorkflowEngine {
   async waitForRest(runId: string, timeoutMs = 600_000): Promise<WorkflowRunView> {
     const run = await this.get(runId);
     const deadline = Date.now() + timeoutMs;
-    while (!run.resting) {
+    while (!run.resting && run.running && run.record.status !== 'AWAITING_COGNITIVE_RESULT') {
       await run.settle(Math.max(1, deadline - Date.now()));
-      if (!run.resting && run.record.status === 'AWAITING_COGNITIVE_RESULT') break;
     }
     return run.view();
   }

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { WorkflowError } from './errors';
-import { commitChanges } from './git';
+import { commitChanges, findCommit } from './git';
 import { currentState, type WorkflowActor } from './machine';
 import type { Phase, Plan, StateSpec } from './plan';
 import { buildStepPrompt } from './prompt';
@@ -114,8 +114,10 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   const entry = await ctx.enter(spec.state, { component: component.id });
   const taskList = await ctx.docs.text({ doc: 'task_list' });
   if (taskList) await ctx.docs.write({ doc: 'task_list' }, setTaskStatus(taskList, component.tasks.map((t) => t.id), 'done'));
-  const message = `${component.id}: complete component${component.title ? ` (${component.title})` : ''}\n\nRecorded by the Erasmus workflow, run ${record.runId}.`;
-  const outcome = await commitChanges(record.projectDir, message);
+  const message = `${component.id}: complete component${component.title ? ` (${component.title})` : ''}\n\nRecorded by the Erasmus workflow: component ${component.id} in run ${record.runId}.`;
+  // A crash between the commit and the run file's update must not commit twice or lose the sha.
+  const earlier = await findCommit(record.projectDir, `component ${component.id} in run ${record.runId}`);
+  const outcome = earlier ? ({ kind: 'committed', sha: earlier } as const) : await commitChanges(record.projectDir, message);
   if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha });
   else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.kind === 'not-a-repository' ? 'the project is not a git repository' : 'no changes' });
   actor.send({ type: 'STEP_DONE' });

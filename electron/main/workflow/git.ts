@@ -35,3 +35,9 @@ export async function commitChanges(projectDir: string, message: string): Promis
   const sha = await git(projectDir, ['rev-parse', 'HEAD']);
   return { kind: 'committed', sha: sha.stdout.trim() };
 }
+
+/** The newest commit whose message contains `marker` (a commit made before a crash, found on resume). */
+export async function findCommit(projectDir: string, marker: string): Promise<string | undefined> {
+  const r = await git(projectDir, ['log', '-n', '20', '--format=%H', '-F', `--grep=${marker}`]);
+  return r.code === 0 ? r.stdout.split('\n')[0]?.trim() || undefined : undefined;
+}

@@ -1,0 +1,152 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Core } from '../../main/api/core';
+import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
+import { withCore } from '../context';
+import { ask } from '../prompt';
+import { eventLine, planText, statusText } from './workflow-print';
+
+interface DriveOpts {
+  json?: boolean;
+  yes?: boolean;
+  goal?: string;
+}
+
+const EXIT: Record<string, number> = { COMPLETED: 0, AWAITING_APPROVAL: 0, AWAITING_GOAL: 3, PAUSED: 4, STOPPED: 4, BLOCKED: 2 };
+
+/** Drives a run in this process until it completes or waits for someone; answers the goal and the plan when it can. */
+async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Promise<unknown>): Promise<void> {
+  const off = core.bus.on((event, payload) => {
+    if (!event.startsWith('workflow.') && event !== 'app.notify') return;
+    if (opts.json) process.stdout.write(JSON.stringify({ event, payload }) + '\n');
+    else {
+      const line = eventLine(event, payload);
+      if (line) process.stderr.write(line + '\n');
+    }
+  });
+  const onSigint = () => void core.workflow.stop(runId).catch(() => undefined);
+  process.once('SIGINT', onSigint);
+  try {
+    await begin();
+    for (;;) {
+      const view = await core.workflow.waitForRest(runId, 24 * 3600_000);
+      if (view.status === 'AWAITING_GOAL') {
+        const goal = opts.goal ?? (process.stdin.isTTY ? (await ask('What should this project do? ')).trim() : '');
+        if (!goal) throw new Error('the project has no architecture document yet: pass --goal TEXT');
+        opts.goal = undefined;
+        await core.workflow.answerGoal(runId, goal);
+        continue;
+      }
+      if (view.status === 'AWAITING_APPROVAL' && view.plan) {
+        if (!opts.json) process.stderr.write(planText(view.plan) + '\n');
+        const yes = opts.yes || (process.stdin.isTTY && /^y(es)?$/i.test((await ask('Start development with this plan? [y/N] ')).trim()));
+        if (yes) {
+          await core.workflow.approve(runId);
+          continue;
+        }
+        process.stderr.write(`The plan waits for approval: erasmus workflow approve ${view.projectDir}\n`);
+      }
+      if (view.status === 'AWAITING_COGNITIVE_RESULT') throw new Error('this run uses the external cognitive engine: drive it through the Erasmus MCP server or `erasmus serve`');
+      if (!opts.json) process.stderr.write(statusText(view).split('\ntimeline:')[0] + '\n');
+      process.exitCode = EXIT[view.status] ?? 1;
+      return;
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+    off();
+  }
+}
+
+async function latestRun(core: Core, dir: string, runId?: string): Promise<string> {
+  if (runId) return runId;
+  const id = await core.workflow.latest(resolve(dir));
+  if (!id) throw new Error(`no workflow run for ${resolve(dir)}: start one with erasmus workflow start ${dir}`);
+  return id;
+}
+
+function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; autoApprove?: boolean }): ExecutorConfig {
+  if (o.executor === 'command') {
+    if (!o.command) throw new Error('--executor command needs --command CMD');
+    return { kind: 'command', command: o.command };
+  }
+  if (o.executor === 'agent') return { kind: 'agent', provider: o.provider, model: o.model, autoApprove: o.autoApprove };
+  throw new Error(`unknown executor ${JSON.stringify(o.executor)} (agent or command; the external engine is served by the Erasmus MCP server)`);
+}
+
+function friendly(err: unknown): never {
+  if (err instanceof WorkflowError) throw new Error(`${err.kind}: ${err.message}`);
+  throw err;
+}
+
+export function registerWorkflow(program: Command): void {
+  const wf = program.command('workflow').description('the development workflow: documents, plan, FSM run (resumable)');
+  const runOpt = (c: Command) => c.option('--run <id>', 'a run id (default: the project\'s newest run)');
+
+  wf.command('start <dir>')
+    .description('start a run: write or load the documents, show the plan, develop each component')
+    .option('--goal <text>', 'what to build (asked when the project has no architecture document)')
+    .option('--executor <kind>', 'agent (the agent loop) or command', 'agent')
+    .option('--command <cmd>', 'for --executor command: run per step, step JSON on stdin, result JSON on stdout')
+    .option('--provider <name>', 'agent provider (default: config.yaml)')
+    .option('--model <name>', 'agent model')
+    .option('--auto-approve', 'approve tool calls the policy does not refuse (unattended)')
+    .option('-y, --yes', 'approve the plan without asking')
+    .option('--json', 'print the event stream as JSON lines')
+    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; autoApprove?: boolean }) => {
+      await withCore(async (core) => {
+        const executor = executorOf(o);
+        const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor }).catch(friendly);
+        process.stderr.write(`run ${runId}\n`);
+        await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
+      });
+    });
+
+  runOpt(wf.command('status <dir>').description('show the run: status, state, error, timeline').option('--json', 'print JSON')).action(
+    async (dir: string, o: { json?: boolean; run?: string }) => {
+      await withCore(async (core) => {
+        const view = await core.workflow.status(await latestRun(core, dir, o.run)).catch(friendly);
+        process.stdout.write((o.json ? JSON.stringify(view, null, 2) : statusText(view)) + '\n');
+      });
+    },
+  );
+
+  const control = (name: 'approve' | 'resume' | 'retry' | 'skip', description: string) =>
+    runOpt(wf.command(`${name} <dir>`).description(description))
+      .option('--goal <text>', 'answer the goal question if the run asks it')
+      .option('-y, --yes', 'approve the plan without asking')
+      .option('--json', 'print the event stream as JSON lines')
+      .action(async (dir: string, o: DriveOpts & { run?: string }) => {
+        await withCore(async (core) => {
+          const runId = await latestRun(core, dir, o.run);
+          await drive(core, runId, o, async () => {
+            if (name === 'approve') return core.workflow.approve(runId);
+            if (name === 'skip') return core.workflow.skip(runId);
+            const view = await core.workflow.status(runId);
+            if (view.status === 'AWAITING_APPROVAL' || view.status === 'AWAITING_GOAL') return; // drive() answers them
+            return name === 'retry' ? core.workflow.retry(runId) : core.workflow.resume(runId);
+          }).catch(friendly);
+        });
+      });
+  control('approve', 'approve the plan and develop');
+  control('resume', 'continue a paused, stopped, blocked or interrupted run from its last state');
+  control('retry', 'run the current (blocked) step again');
+  control('skip', 'skip the current step and continue');
+
+  runOpt(wf.command('stop <dir>').description('mark a run that is not running as stopped (Ctrl-C stops a running one)')).action(async (dir: string, o: { run?: string }) => {
+    await withCore(async (core) => {
+      const status = await core.workflow.stop(await latestRun(core, dir, o.run)).catch(friendly);
+      process.stderr.write(`${status}\n`);
+    });
+  });
+
+  wf.command('list')
+    .description('runs of every project (or of --project DIR)')
+    .option('--project <dir>', 'only this project')
+    .option('--json', 'print JSON')
+    .action(async (o: { project?: string; json?: boolean }) => {
+      await withCore(async (core) => {
+        const runs = await core.workflow.list(o.project);
+        process.stdout.write(o.json ? JSON.stringify({ runs }) + '\n' : runs.map((r) => `${r.runId}  ${r.status.padEnd(26)} ${r.state ?? ''}  ${r.projectDir}\n`).join(''));
+      });
+    });
+}

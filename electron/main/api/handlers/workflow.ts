@@ -1,0 +1,51 @@
+import { ErrorCode, RpcError } from '../../../contract/index';
+import { WorkflowError, type DocRef, type ExecutorConfig } from '../../workflow/index';
+import type { Core } from '../core';
+
+/** Turns a workflow error into a JSON-RPC error with its own code and the details (file, field, issues). */
+function rpc<T>(fn: () => Promise<T>): Promise<T> {
+  return fn().catch((err: unknown) => {
+    if (err instanceof WorkflowError) throw new RpcError(err.code, err.message, { kind: err.kind, ...err.details });
+    if (err instanceof RpcError) throw err;
+    throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
+  });
+}
+
+function docRef(doc: 'architecture' | 'progress_schedule' | 'task_list' | 'component', component?: string): DocRef {
+  if (doc !== 'component') return { doc };
+  if (!component) throw new RpcError(ErrorCode.InvalidParams, 'doc "component" needs a component id');
+  return { doc, component };
+}
+
+/** workflow.*: the engine in core.workflow; events go out as workflow.* and app.notify. */
+export function registerWorkflowHandlers(core: Core): void {
+  const wf = () => core.workflow;
+  const d = core.dispatcher;
+  d.register('workflow.load', (p) =>
+    rpc(async () => {
+      let executor: ExecutorConfig;
+      if (p.executor === 'command') {
+        if (!p.command) throw new RpcError(ErrorCode.InvalidParams, 'executor "command" needs a command');
+        executor = { kind: 'command', command: p.command };
+      } else if (p.executor === 'agent') executor = { kind: 'agent', provider: p.provider, model: p.model, autoApprove: p.autoApprove };
+      else executor = { kind: 'external' };
+      return wf().load({ projectDir: p.projectDir, goal: p.goal, executor });
+    }),
+  );
+  d.register('workflow.start', ({ runId }) => rpc(async () => ({ status: await wf().start(runId) })));
+  d.register('workflow.getTask', ({ runId, timeoutMs }) => rpc(() => wf().getTask(runId, timeoutMs)));
+  d.register('workflow.submitTask', ({ runId, result }) => rpc(() => wf().submitTask(runId, result)));
+  d.register('workflow.status', ({ runId }) => rpc(() => wf().status(runId)));
+  d.register('workflow.list', ({ projectDir }) => rpc(async () => ({ runs: await wf().list(projectDir) })));
+  d.register('workflow.latest', ({ projectDir }) => rpc(async () => ({ runId: await wf().latest(projectDir) })));
+  d.register('workflow.answerGoal', ({ runId, goal }) => rpc(async () => ({ status: await wf().answerGoal(runId, goal) })));
+  d.register('workflow.plan', ({ runId }) => rpc(() => wf().plan(runId)));
+  d.register('workflow.approve', ({ runId, plan }) => rpc(async () => ({ status: await wf().approve(runId, plan) })));
+  d.register('workflow.pause', ({ runId }) => rpc(async () => ({ status: await wf().pause(runId) })));
+  d.register('workflow.resume', ({ runId }) => rpc(async () => ({ status: await wf().resume(runId) })));
+  d.register('workflow.stop', ({ runId }) => rpc(async () => ({ status: await wf().stop(runId) })));
+  d.register('workflow.retry', ({ runId }) => rpc(async () => ({ status: await wf().retry(runId) })));
+  d.register('workflow.skip', ({ runId }) => rpc(async () => ({ status: await wf().skip(runId) })));
+  d.register('workflow.docs.read', ({ projectDir, doc, component }) => rpc(() => wf().readDoc(projectDir, docRef(doc, component))));
+  d.register('workflow.docs.write', ({ projectDir, doc, component, text }) => rpc(() => wf().writeDoc(projectDir, docRef(doc, component), text)));
+}

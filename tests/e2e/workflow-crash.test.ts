@@ -1,0 +1,90 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EXPECTED, finishedStates, gitLog, MODEL, sandbox, type Sandbox } from './workflow-helpers';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = join(ROOT, 'bin/erasmus.js');
+
+let sb: Sandbox | undefined;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  if (child?.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  }
+  child = undefined;
+  await sb?.cleanup();
+  sb = undefined;
+});
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'out/main/cli.js'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+}, 120_000);
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((res) => {
+    const c = spawn(process.execPath, [CLI, ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = c;
+    let stderr = '';
+    c.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+    c.stdout!.resume();
+    c.on('close', (code) => res({ code, stderr }));
+  });
+}
+
+async function until(pred: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('workflow survives SIGKILL (CLI)', () => {
+  it('erasmus workflow resume continues from the last state and finishes like an uninterrupted run', async () => {
+    sb = await sandbox();
+    await sb.setControl({ slowMs: 150 });
+    const started = runCli(['workflow', 'start', sb.project, '--goal', 'add numbers', '--executor', 'command', '--command', `node ${MODEL}`, '--yes'], sb.env);
+    const runsDir = sb.paths.runsDir(sb.project);
+    let runFile = '';
+    const readRun = () => {
+      if (!runFile) {
+        const f = existsSync(runsDir) ? readdirSync(runsDir).find((n) => n.endsWith('.json')) : undefined;
+        if (!f) return undefined;
+        runFile = join(runsDir, f);
+      }
+      try {
+        return JSON.parse(readFileSync(runFile, 'utf8')) as { state?: string; status: string; timeline: Array<{ state: string; outcome?: string; leftAt?: string }> };
+      } catch {
+        return undefined;
+      }
+    };
+    // Kill it in the middle of the component: while the review step is running.
+    await until(() => readRun()?.state === 'adder:review', 30_000);
+    process.kill(-child!.pid!, 'SIGKILL');
+    const killed = await started;
+    expect(killed.code).toBeNull();
+    const atKill = readRun()!;
+    expect(atKill.status).toBe('RUNNING');
+    expect(atKill.timeline.at(-1)).toMatchObject({ state: 'adder:review' });
+    expect(atKill.timeline.at(-1)!.leftAt).toBeUndefined();
+    expect(gitLog(sb.project)).toEqual(['initial']);
+    await new Promise((r) => setTimeout(r, 400)); // the orphaned step command finishes on its own
+
+    const resumed = await runCli(['workflow', 'resume', sb.project], sb.env);
+    expect(resumed.stderr).toContain('[COMPLETED]');
+    expect(resumed.code).toBe(0);
+    const done = readRun()!;
+    expect(done.status).toBe('COMPLETED');
+    expect(done.timeline.filter((e) => e.outcome === 'interrupted').map((e) => e.state)).toEqual(['adder:review']);
+    expect(finishedStates(done.timeline)).toEqual(EXPECTED);
+    expect(gitLog(sb.project).filter((s) => s.startsWith('adder: complete component'))).toHaveLength(1);
+    expect(readFileSync(join(sb.project, 'docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');
+
+    const status = spawnSync(process.execPath, [CLI, 'workflow', 'status', sb.project, '--json'], { env: sb.env, encoding: 'utf8' });
+    expect(JSON.parse(status.stdout)).toMatchObject({ status: 'COMPLETED', state: 'completed' });
+  });
+});
