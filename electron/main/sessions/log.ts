@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SESSION_FORMAT_VERSION, type NewSessionEntry, type SessionEntry } from './entries';
@@ -8,9 +8,17 @@ export function newSessionId(now: number = Date.now()): string {
   return `${now.toString(36)}-${randomBytes(6).toString('hex')}`;
 }
 
+/**
+ * When to sync to disk. Every entry is written with one write(2) in any mode, so it survives the
+ * process being killed; syncing adds durability against a crash of the machine.
+ * - 'async' (default): a coalesced fdatasync in the background after each write, a final one at close
+ * - 'messages': fsync after entries that change the context (header, message, archived, toolset)
+ * - 'all': fsync after every entry;  'none': never (tests, benchmarks)
+ */
+export type SyncMode = 'async' | 'messages' | 'all' | 'none';
+
 export interface SessionLogOptions {
-  /** fsync after every entry (default true): a committed line survives a crash of the machine. */
-  fsync?: boolean;
+  fsync?: SyncMode;
   clock?: () => number;
   /** Cut a torn last line (no final newline) before appending, so new entries start on a line of their own. */
   repairTornTail?: boolean;
@@ -23,14 +31,17 @@ export interface SessionLogOptions {
 export class SessionLog {
   private fd: number | undefined;
   private seq = 0;
-  private readonly fsync: boolean;
+  private readonly mode: SyncMode;
   private readonly clock: () => number;
+  private syncing = false;
+  private dirty = false;
+  private closeAfterSync: number | undefined;
 
   constructor(
     readonly path: string,
     opts: SessionLogOptions = {},
   ) {
-    this.fsync = opts.fsync ?? true;
+    this.mode = opts.fsync ?? 'async';
     this.clock = opts.clock ?? Date.now;
     mkdirSync(dirname(path), { recursive: true });
     if (opts.repairTornTail && existsSync(path)) {
@@ -50,13 +61,37 @@ export class SessionLog {
     const full = { v: SESSION_FORMAT_VERSION, id: `e${++this.seq}`, at: this.clock(), ...entry } as SessionEntry;
     if (this.fd === undefined) throw new Error(`session log ${this.path} is closed`);
     writeSync(this.fd, JSON.stringify(full) + '\n');
-    if (this.fsync) fsyncSync(this.fd);
+    if (this.mode === 'all' || (this.mode === 'messages' && full.type !== 'event')) fsyncSync(this.fd);
+    else if (this.mode === 'async') this.syncSoon();
     return full;
   }
 
+  private syncSoon(): void {
+    if (this.syncing) {
+      this.dirty = true;
+      return;
+    }
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.syncing = true;
+    fdatasync(fd, () => {
+      this.syncing = false;
+      if (this.closeAfterSync !== undefined) {
+        closeSync(this.closeAfterSync);
+        this.closeAfterSync = undefined;
+      } else if (this.dirty) {
+        this.dirty = false;
+        this.syncSoon();
+      }
+    });
+  }
+
   close(): void {
-    if (this.fd === undefined) return;
-    closeSync(this.fd);
+    const fd = this.fd;
+    if (fd === undefined) return;
     this.fd = undefined;
+    if (this.mode !== 'none') fsyncSync(fd);
+    if (this.syncing) this.closeAfterSync = fd;
+    else closeSync(fd);
   }
 }
