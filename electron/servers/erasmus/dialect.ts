@@ -1,0 +1,68 @@
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+
+/** Older method names some clients still send, and the names they mean. */
+export const METHOD_ALIASES: Record<string, string> = {
+  'prompt/list': 'prompts/list',
+  'prompt/get': 'prompts/get',
+  'tool/call': 'tools/call',
+  'tool/list': 'tools/list',
+};
+
+/**
+ * Rewrites the older dialect into the current one before the protocol layer sees a message:
+ * method aliases (`prompt/list` → `prompts/list`) and `tools/call` with `tool_name` (and
+ * `args` / `parameters`) instead of `name` / `arguments`. Everything else passes untouched.
+ */
+export function normalizeMessage(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('method' in message) || typeof message.method !== 'string') return message;
+  const method = METHOD_ALIASES[message.method] ?? message.method;
+  let params = (message as { params?: unknown }).params;
+  if (method === 'tools/call' && params && typeof params === 'object' && !Array.isArray(params)) {
+    const p = { ...(params as Record<string, unknown>) };
+    if (p.name === undefined && typeof p.tool_name === 'string') {
+      p.name = p.tool_name;
+      delete p.tool_name;
+    }
+    for (const alt of ['args', 'parameters', 'input']) {
+      if (p.arguments === undefined && p[alt] !== undefined && typeof p[alt] === 'object') {
+        p.arguments = p[alt];
+        delete p[alt];
+      }
+    }
+    params = p;
+  }
+  if (method === message.method && params === (message as { params?: unknown }).params) return message;
+  return { ...message, method, ...(params !== undefined ? { params } : {}) } as JSONRPCMessage;
+}
+
+/** A transport that speaks the current dialect to the server whatever dialect the client speaks. */
+export class TolerantTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+
+  constructor(private readonly inner: Transport) {
+    inner.onmessage = (message, extra) => this.onmessage?.(normalizeMessage(message), extra);
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

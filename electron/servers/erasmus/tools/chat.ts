@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { AgentEvent, ApprovalDecision } from '../../../contract/index';
+import type { ApprovalRequest } from '../../../main/agent/approvals';
+import { loadProtocol, PROTOCOL_NAMES, type ProtocolName } from '../../../main/workflow/protocols';
+import type { ChatBackend } from '../chat';
+import { defineTool, errorResult, textResult, type ToolContext, type ToolSpec } from '../registry';
+
+export const AGENTS = ['general', ...PROTOCOL_NAMES] as const;
+
+const Input = z
+  .object({
+    user_input: z.string().min(1).max(200_000).describe('the message to the agent'),
+    chat_messages: z
+      .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() }).strict())
+      .max(1000)
+      .default([])
+      .describe('the WHOLE conversation so far, oldest first ([] for the first message): the tool keeps no state between calls'),
+    agent: z.enum(AGENTS).default('general').describe('which protocol the agent acts under'),
+    project: z.string().min(1).optional().describe('absolute path of the project folder the agent works in'),
+  })
+  .strict();
+
+export interface ChatToolOptions {
+  backend: () => ChatBackend;
+  /** Asks the MCP client to approve an action (elicitation); undefined: the client cannot be asked. */
+  askClient?: (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision> | undefined;
+  /** Approve what the policy does not refuse, without asking (ERASMUS_AUTO_APPROVE=1). */
+  autoApprove: boolean;
+}
+
+/** Streams the session to the MCP client: text as progress, each tool use as a logging message. */
+function relay(ctx: ToolContext): (e: AgentEvent) => void {
+  let chain = Promise.resolve();
+  const send = (fn: () => Promise<void>) => {
+    chain = chain.then(fn).catch(() => undefined);
+  };
+  return (e) => {
+    if (e.type === 'sentence') send(() => ctx.progress(e.text));
+    else if (e.type === 'tool_running') send(() => ctx.log('info', { type: 'tool_running', tool_name: e.name, args: e.args }));
+    else if (e.type === 'tool_complete') send(() => ctx.log(e.isError ? 'warning' : 'info', { type: 'tool_complete', tool_name: e.name, isError: e.isError, durationMs: e.durationMs }));
+    else if (e.type === 'warning') send(() => ctx.log('warning', { type: 'warning', message: e.message }));
+    else if (e.type === 'error') send(() => ctx.log('error', { type: 'error', code: e.code, message: e.message }));
+  };
+}
+
+/** erasmus_chat: the Erasmus agent as one stateless tool. */
+export function chatTool(o: ChatToolOptions): ToolSpec {
+  return defineTool({
+    name: 'erasmus_chat',
+    title: 'Ask the Erasmus agent',
+    description:
+      "Send a message to the Erasmus agent, which works with its own toolsets (files, runners, memory, …) and returns its answer. Stateless: pass the COMPLETE conversation history in chat_messages on every call ([] on the first). `agent` picks the protocol it acts under (general, design, development, testing, debugging, review, documentation).",
+    input: Input,
+    annotations: { openWorldHint: true },
+    async run(a, ctx) {
+      let protocol: { name: string; prompt: string } | undefined;
+      if (a.agent !== 'general') {
+        const p = await loadProtocol(a.agent as ProtocolName, a.project ?? process.cwd());
+        protocol = { name: p.name, prompt: p.prompt };
+      }
+      const approve = async (req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
+        if (o.autoApprove) return 'allow_once';
+        const asked = o.askClient?.(req, signal);
+        if (asked) return asked;
+        await ctx.log('warning', { type: 'approval_denied', tool_name: req.name, reasons: req.reasons, hint: 'the client cannot be asked (no elicitation); set ERASMUS_AUTO_APPROVE=1 to allow' });
+        return 'deny';
+      };
+      const outcome = await o.backend().chat({ userInput: a.user_input, history: a.chat_messages, protocol, project: a.project, signal: ctx.signal, onEvent: relay(ctx), approve });
+      const usage = outcome.usage ? { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens } : undefined;
+      const structured = { answer: outcome.answer, endedReason: outcome.endedReason, sessionId: outcome.sessionId, ...(usage ? { usage } : {}), ...(outcome.error ? { error: outcome.error } : {}) };
+      if (outcome.endedReason === 'error') return errorResult(`Erasmus chat failed: ${outcome.error ?? 'unknown error'}`, structured);
+      const note = outcome.endedReason === 'complete' ? '' : `\n\n(the session ended early: ${outcome.endedReason}${outcome.error ? `: ${outcome.error}` : ''})`;
+      return textResult((outcome.answer || '(no answer)') + note, structured);
+    },
+  });
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { RpcError, WorkflowPlan, WorkflowStepResult, type WorkflowTask } from '../../../contract/index';
+import type { CoreLink } from '../link';
+import { defineTool, errorResult, textResult, type ToolSpec } from '../registry';
+
+/** The workflow error kinds by their contract codes (electron/main/workflow/errors.ts). */
+const KIND_BY_CODE: Record<number, string> = {
+  [-32010]: 'RUN_NOT_FOUND',
+  [-32011]: 'EXECUTION_NOT_FOUND',
+  [-32012]: 'INVALID_STATE',
+  [-32013]: 'PARSE_ERROR',
+  [-32014]: 'RUNTIME_ERROR',
+};
+
+/**
+ * A failed workflow call as a tool error the calling model can act on: the kind (run not found,
+ * execution not found, invalid state, parse error, runtime error) first, then the core's message.
+ */
+export function workflowFailure(err: unknown): ReturnType<typeof errorResult> {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = err instanceof RpcError ? err.code : undefined;
+  const data = err instanceof RpcError && err.data && typeof err.data === 'object' ? (err.data as Record<string, unknown>) : {};
+  const kind = (typeof data.kind === 'string' ? data.kind : undefined) ?? (code !== undefined ? KIND_BY_CODE[code] : undefined) ?? 'RUNTIME_ERROR';
+  return errorResult(`${kind}: ${message}`, { error: { ...data, kind, message, ...(code !== undefined ? { code } : {}) } });
+}
+
+const runId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'a run id from workflow_load');
+
+function describeTask(t: WorkflowTask): string {
+  switch (t.status) {
+    case 'AWAITING_COGNITIVE_RESULT':
+      return `AWAITING_COGNITIVE_RESULT (${t.step.state}): answer this prompt with workflow_submit_task.\n\n${t.prompt}`;
+    case 'COMPLETED':
+      return `COMPLETED\n\n${t.output.join('\n')}`;
+    case 'AWAITING_GOAL':
+      return 'AWAITING_GOAL: the project has no architecture document yet; load the run again with a goal.';
+    case 'AWAITING_APPROVAL':
+      return `AWAITING_APPROVAL: confirm the plan with workflow_approve.\n\n${t.plan.components.map((c) => `- ${c.id}: ${c.title} (${c.tasks.length} task(s))`).join('\n')}`;
+    default:
+      return `${t.status}${t.error ? `: ${t.error.kind}: ${t.error.message}` : ''}`;
+  }
+}
+
+/** The cognitive-engine tools: another model drives the workflow through these. */
+export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
+  const call = async <T extends Record<string, unknown>>(fn: (l: CoreLink) => Promise<T>, text: (r: T) => string) => {
+    try {
+      const r = await fn(await link());
+      return textResult(text(r), r);
+    } catch (err) {
+      return workflowFailure(err);
+    }
+  };
+  return [
+    defineTool({
+      name: 'workflow_load',
+      description: 'Create a workflow run for a project folder (and its goal, when the project has no architecture document yet). Returns the run id. The run waits for an external model: drive it with workflow_get_task and workflow_submit_task.',
+      input: z.object({ project: z.string().min(1).describe('absolute path of the project folder'), goal: z.string().max(100_000).optional().describe('what to build') }).strict(),
+      run: (a) => call((l) => l.request('workflow.load', { projectDir: a.project, goal: a.goal, executor: 'external' }), (r) => `run ${r.runId} loaded for ${a.project}`),
+    }),
+    defineTool({
+      name: 'workflow_start',
+      description: 'Start a loaded run (workflow_get_task also starts it).',
+      input: z.object({ runId }).strict(),
+      run: (a) => call((l) => l.request('workflow.start', { runId: a.runId }), (r) => `run ${a.runId}: ${r.status}`),
+    }),
+    defineTool({
+      name: 'workflow_get_task',
+      description: 'Run until the next step that needs a model. Returns AWAITING_COGNITIVE_RESULT with the prompt to answer, COMPLETED with the output, or the state the run rests in (AWAITING_APPROVAL, BLOCKED, …).',
+      input: z.object({ runId, timeoutMs: z.number().int().min(0).max(3_600_000).optional() }).strict(),
+      run: (a) => call((l) => l.request('workflow.getTask', { runId: a.runId, timeoutMs: a.timeoutMs }), describeTask),
+    }),
+    defineTool({
+      name: 'workflow_submit_task',
+      description: "Submit the model's answer to the step that awaits it. `output` is the answer; `done: false` says the step's done-criteria are not met; `contextDoc` is the new text of the step's context document when you did not write the file yourself.",
+      input: z.object({ runId, result: WorkflowStepResult }).strict(),
+      run: (a) => call((l) => l.request('workflow.submitTask', { runId: a.runId, result: a.result }), (r) => `submitted; run ${a.runId} is ${r.status}`),
+    }),
+    defineTool({
+      name: 'workflow_approve',
+      description: 'Confirm the plan of a run that is AWAITING_APPROVAL (optionally edited: fewer or reordered components).',
+      input: z.object({ runId, plan: WorkflowPlan.optional() }).strict(),
+      run: (a) => call((l) => l.request('workflow.approve', { runId: a.runId, plan: a.plan }), (r) => `run ${a.runId}: ${r.status}`),
+    }),
+    defineTool({
+      name: 'workflow_status',
+      description: 'State of a run: status, FSM state, position in the plan, component, pending prompt, timeline and usage.',
+      input: z.object({ runId }).strict(),
+      annotations: { readOnlyHint: true },
+      run: (a) =>
+        call(
+          (l) => l.request('workflow.status', { runId: a.runId }),
+          (r) => {
+            const states = r.timeline.map((t) => t.state);
+            const recent = r.timeline.slice(-5).map((t) => `- ${t.state}${t.outcome ? ` → ${t.outcome}` : ''}${t.note ? `: ${t.note}` : ''}`);
+            const comp = r.pending?.step.component ?? r.timeline.at(-1)?.component;
+            return [`run ${r.runId} (${r.projectDir}): ${r.status}${r.state ? ` in ${r.state}` : ''}`, comp ? `component: ${comp}` : '', `steps so far: ${states.length}`, ...recent, r.error ? `error: ${r.error.kind}: ${r.error.message}` : '']
+              .filter(Boolean)
+              .join('\n');
+          },
+        ),
+    }),
+    defineTool({
+      name: 'workflow_list',
+      description: 'Workflow runs known to Erasmus, newest first (optionally of one project).',
+      input: z.object({ project: z.string().min(1).optional() }).strict(),
+      annotations: { readOnlyHint: true },
+      run: (a) => call((l) => l.request('workflow.list', { projectDir: a.project }), (r) => (r.runs.length ? r.runs.map((x) => `${x.runId}  ${x.status}${x.state ? ` (${x.state})` : ''}  ${x.projectDir}`).join('\n') : 'no runs')),
+    }),
+  ];
+}
