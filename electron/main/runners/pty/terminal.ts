@@ -59,7 +59,9 @@ export class Terminal {
   private readonly batcher: DataBatcher;
   private readonly flow: FlowController;
   private head = '';
-  private tail = '';
+  /** The last chunks, at least KEEP_CHARS of them once output is long (joined on demand). */
+  private readonly tailChunks: string[] = [];
+  private tailChars = 0;
   private total = 0;
   private timedOut = false;
   private killing: Promise<void> | undefined;
@@ -93,7 +95,12 @@ export class Terminal {
       outputFile: spec.rawFile,
       startedAt: Date.now(),
     };
-    this.batcher = new DataBatcher(spec.batchMs, onBatch);
+    // Flow control counts what is sent to the client (as VS Code does), before the client can acknowledge it.
+    this.batcher = new DataBatcher(spec.batchMs, (data) => {
+      this.file.write(data);
+      this.flow.sent(data.length);
+      onBatch(data);
+    });
     this.flow = new FlowController(spec.flow, {
       pause: () => {
         this.pty.pause();
@@ -145,7 +152,7 @@ export class Terminal {
   }
   /** The first and last megabyte of output. */
   get ends(): { head: string; tail: string } {
-    return { head: this.head, tail: this.tail };
+    return { head: this.head, tail: this.tailChunks.join('').slice(-KEEP_CHARS) };
   }
   /** Resolves once the raw output file is complete on disk (after exit). */
   get outputWritten(): Promise<void> {
@@ -205,11 +212,11 @@ export class Terminal {
   private emitData(data: string): void {
     this.total += data.length;
     if (this.head.length < KEEP_CHARS) this.head += data.slice(0, KEEP_CHARS - this.head.length);
-    this.tail = (this.tail + data).slice(-KEEP_CHARS);
-    this.file.write(data);
+    this.tailChunks.push(data);
+    this.tailChars += data.length;
+    while (this.tailChars - this.tailChunks[0]!.length >= KEEP_CHARS) this.tailChars -= this.tailChunks.shift()!.length;
     for (const l of this.listeners) l(data);
     this.batcher.push(data);
-    this.flow.sent(data.length);
   }
 
   /** Finds the wrapper's exit marker (possibly split across chunks), records the code and stops the wrapper. */
