@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ToolPolicy } from './policy';
+import type { AgentTool } from './tools';
+
+const tool = (over: Partial<AgentTool> = {}): AgentTool => ({ name: 'fs__write_file', server: 'fs', tool: 'write_file', toolset: 'fs', description: '', inputSchema: {}, ...over });
+
+describe('ToolPolicy', () => {
+  it('allows read-only and non-destructive tools, asks for the rest', async () => {
+    const p = new ToolPolicy();
+    expect((await p.decideTool(tool({ annotations: { readOnlyHint: true } }), {})).verdict).toBe('allow');
+    expect((await p.decideTool(tool({ annotations: { destructiveHint: false } }), {})).verdict).toBe('allow');
+    expect(await p.decideTool(tool({ annotations: { destructiveHint: true } }), {})).toMatchObject({ verdict: 'approve', reasons: [expect.stringMatching(/destructive/)] });
+    expect((await p.decideTool(tool(), {})).verdict).toBe('approve');
+  });
+
+  it("honours the server's alwaysAllow and the user's always-allow", async () => {
+    const p = new ToolPolicy();
+    expect((await p.decideTool(tool({ alwaysAllow: true }), {})).verdict).toBe('allow');
+    p.rememberAlways('fs__write_file');
+    expect((await p.decideTool(tool(), {})).verdict).toBe('allow');
+    expect((await p.decideTool(tool({ name: 'other' }), {})).verdict).toBe('approve');
+  });
+
+  it('--yes approves what needs approval but never what is refused', async () => {
+    const p = new ToolPolicy({ autoApprove: true, refuse: ['bad'], classifyCommand: (c) => (c.startsWith('rm -rf /') ? { verdict: 'refuse', reasons: ['removes the root'] } : { verdict: 'run', reasons: [] }) });
+    expect((await p.decideTool(tool(), {})).verdict).toBe('allow');
+    expect((await p.decideTool(tool({ name: 'bad' }), {})).verdict).toBe('refuse');
+    expect(await p.decideCommand('rm -rf /')).toMatchObject({ verdict: 'refuse', reasons: ['removes the root'] });
+    // A tool whose argument is a command goes through the classifier even when always allowed.
+    p.rememberAlways('runner__run');
+    expect((await p.decideTool(tool({ name: 'runner__run' }), { command: 'rm -rf / --no-preserve-root' })).verdict).toBe('refuse');
+  });
+
+  it('uses the classifier verdicts for shell commands', async () => {
+    const p = new ToolPolicy({ classifyCommand: (c) => ({ verdict: c === 'ls' ? 'run' : 'approve', reasons: [`judged ${c}`] }) });
+    expect((await p.decideCommand('ls')).verdict).toBe('allow');
+    expect(await p.decideCommand('git push')).toMatchObject({ verdict: 'approve', reasons: ['judged git push'] });
+    expect((await new ToolPolicy().decideCommand('ls')).verdict).toBe('approve');
+  });
+});

@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resourcesDir } from '../../paths/index';
+import { assembleSystemPrompt } from './assemble';
+import { dynamicSections, listProject } from './dynamic';
+import { loadStaticSections } from './sections';
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'erasmus-prompt-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('prompt assembly', () => {
+  it('loads the shipped sections in order, with user overrides, additions and removals', async () => {
+    const shipped = await loadStaticSections(join(resourcesDir(), 'prompts'), join(dir, 'none'));
+    expect(shipped.map((s) => s.title).slice(0, 2)).toEqual(['Identity', 'RULES']);
+    expect(shipped.find((s) => s.title === 'RULES')!.body).toMatch(/secrets/);
+    const over = join(dir, 'prompts');
+    mkdirSync(over);
+    writeFileSync(join(over, 'Identity.md'), 'You are a test.');
+    writeFileSync(join(over, 'Answer format.md'), '');
+    writeFileSync(join(over, 'House style.md'), 'Tabs, never spaces.');
+    const merged = await loadStaticSections(join(resourcesDir(), 'prompts'), over);
+    expect(merged.find((s) => s.title === 'Identity')!.body).toBe('You are a test.');
+    expect(merged.some((s) => s.title === 'Answer format')).toBe(false);
+    expect(merged.find((s) => s.title === 'House style')!.body).toBe('Tabs, never spaces.');
+  });
+
+  it('lists the working directory within bounds and respects .gitignore', () => {
+    mkdirSync(join(dir, 'src', 'deep'), { recursive: true });
+    mkdirSync(join(dir, 'node_modules', 'x'), { recursive: true });
+    mkdirSync(join(dir, 'dist'));
+    writeFileSync(join(dir, '.gitignore'), 'dist/\n*.log\n');
+    writeFileSync(join(dir, 'src', '.gitignore'), 'secret.txt\n');
+    for (const f of ['a.ts', 'b.log', 'src/main.ts', 'src/secret.txt', 'src/deep/x.ts', 'dist/out.js']) writeFileSync(join(dir, f), '');
+    const listing = listProject(dir);
+    expect(listing.split('\n')).toEqual(['.gitignore', 'a.ts', 'src/', '  .gitignore', '  deep/', '    x.ts', '  main.ts']);
+    for (let i = 0; i < 30; i++) writeFileSync(join(dir, `f${i}.txt`), '');
+    expect(listProject(dir, { maxEntries: 10 })).toMatch(/… and \d+ more entries not shown$/);
+  });
+
+  it('puts protocol, caller sections, environment and toolsets in the system prompt', () => {
+    const text = assembleSystemPrompt({
+      staticSections: [{ title: 'RULES', body: 'never' }],
+      dynamicSections: dynamicSections({ cwd: dir, now: Date.UTC(2026, 0, 2, 3, 4, 5) }),
+      protocolPrompt: 'Develop the component.',
+      extraSections: [{ title: 'Component', body: 'parser' }],
+      toolsets: [{ name: 'fs', description: 'files' }, { name: 'memory', description: 'a graph' }],
+      openedToolsets: ['fs'],
+      toolMode: 'xml',
+      xmlToolUse: 'TOOL USE HERE',
+    });
+    expect(text).toMatch(/^# RULES\n\nnever\n\n# Protocol\n\nDevelop the component\.\n\n# Component\n\nparser/);
+    expect(text).toContain('Current time: 2026-01-02T03:04:05.000Z');
+    expect(text).toContain(`# Working directory\n\n${dir}`);
+    expect(text).toContain('- fs (open): files\n- memory: a graph');
+    expect(text).toMatch(/# Tool use\n\nTOOL USE HERE$/);
+  });
+});
