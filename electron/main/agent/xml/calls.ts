@@ -48,11 +48,13 @@ export class CallBook {
       const text = call.form === 'xml' ? decodeXmlValue(value as string) : value;
       const refs = findReferences(typeof text === 'string' ? text : (JSON.stringify(text) ?? ''), (id) => this.declared.has(id));
       for (const r of refs) if (!dependsOn.includes(r)) dependsOn.push(r);
-      if (refs.length > 0 && typeof text === 'string') {
-        args[key] = text; // coerced by resolveDependencies once the results are known
+      const c = call.form === 'xml' ? coerceString(text as string, prop) : coerceJsonValue(text, prop);
+      if (refs.length > 0 && typeof text === 'string' && !(c.ok && typeof c.value === 'object' && c.value !== null)) {
+        // A scalar (or unparsable) value with a placeholder: coerced by resolveDependencies once the
+        // results are known. JSON arrays and objects are parsed now; their strings are substituted later.
+        args[key] = text;
         continue;
       }
-      const c = call.form === 'xml' ? coerceString(text as string, prop) : coerceJsonValue(text, prop);
       if (c.ok) args[key] = c.value;
       else problems.push(`Parameter "${key}" ${c.message}.`);
     }

@@ -108,6 +108,8 @@ export const parserCases: ParserCase[] = [
   { name: 'triple backticks inline are not a fence', input: `\`\`\`x\`\`\` then\n${READ}`, events: [t('```x``` then\n'), rd()] },
   { name: 'calls inside thinking are not run', input: `<thinking>\nI should call\n${READ}\n</thinking>\n${READ_B}`, events: [t(`<thinking>\nI should call\n${READ}\n</thinking>\n`), rd('call_1', 'src/b.ts')] },
   { name: 'think tag (reasoning models)', input: `<think>maybe ${READ}</think>Answer.`, events: [t(`<think>maybe ${READ}</think>Answer.`)] },
+  { name: 'thinking mentioned in prose does not open a block', input: `I reason in <thinking> tags first.\n${READ}`, events: [t('I reason in <thinking> tags first.\n'), rd()] },
+  { name: 'thinking opens after indentation, closes mid-line', input: `  <thinking>plan: ${READ_B}</thinking> ok\n${READ}`, events: [t(`  <thinking>plan: ${READ_B}</thinking> ok\n`), rd()] },
   { name: 'unclosed thinking keeps everything as text', input: `<thinking>\n${READ}`, events: [t(`<thinking>\n${READ}`)] },
   { name: 'nested tags in file content', input: `Writing:\n${WRITE_HTML}`, events: [t('Writing:\n'), call('call_1', 'write_to_file', { path: 'index.html', content: HTML }, WRITE_HTML)] },
   { name: "content holding the parameter's own closing tag", input: WRITE_OWN, events: [call('call_1', 'write_to_file', { path: 'doc.md', content: OWN_CLOSE, line_count: 3 }, WRITE_OWN)] },

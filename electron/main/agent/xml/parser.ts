@@ -29,6 +29,7 @@ const THINK_TAGS: ReadonlyArray<readonly [string, string]> = [
 ];
 const TEXT_SPECIAL = /[<`\n]/g;
 const INLINE_SPECIAL = /[`\n]/g;
+const NON_BLANK = /\S/;
 
 export function createToolCallParser(options: ParserOptions): ToolCallParser {
   return new Parser(options.tools, options.shell ?? true);
@@ -39,6 +40,8 @@ class Parser implements ToolCallParser {
   private held = false;
   private mode = TEXT;
   private lineStart = true;
+  /** Nothing but whitespace so far on this line of prose (where a thinking block may open). */
+  private lineBlank = true;
   private text = '';
   private events: ParserEvent[] = [];
   private ticks = 0;
@@ -82,6 +85,7 @@ class Parser implements ToolCallParser {
         return (this.call as XmlCall).absorb(chunk);
       case TEXT:
         if (this.lineStart || chunk.indexOf('<') >= 0 || chunk.indexOf('\n') >= 0 || chunk.indexOf('`') >= 0) return false;
+        if (this.lineBlank && NON_BLANK.test(chunk)) this.lineBlank = false;
         this.text += chunk;
         return true;
       case THINK:
@@ -169,16 +173,18 @@ class Parser implements ToolCallParser {
     }
     TEXT_SPECIAL.lastIndex = i;
     const m = TEXT_SPECIAL.exec(s);
-    if (m === null) {
-      this.text += i === 0 ? s : s.slice(i);
-      return s.length;
+    const j = m === null ? s.length : m.index;
+    if (j > i) {
+      const t = i === 0 && j === s.length ? s : s.slice(i, j);
+      if (this.lineBlank && NON_BLANK.test(t)) this.lineBlank = false;
+      this.text += t;
     }
-    const j = m.index;
-    if (j > i) this.text += s.slice(i, j);
+    if (j === s.length) return j;
     const c = s.charCodeAt(j);
     if (c === NL) {
       this.text += '\n';
       this.lineStart = true;
+      this.lineBlank = true;
       return j + 1;
     }
     if (c === BACKTICK) {
@@ -187,6 +193,7 @@ class Parser implements ToolCallParser {
       if (k === s.length && !final) return this.hold(j, final);
       this.ticks = k - j;
       this.mode = INLINE;
+      this.lineBlank = false;
       this.text += s.slice(j, k);
       return k;
     }
@@ -232,7 +239,15 @@ class Parser implements ToolCallParser {
   }
 
   private tagStep(s: string, j: number, final: boolean): number {
+    const blank = this.lineBlank;
+    this.lineBlank = false;
     for (const [open, close] of THINK_TAGS) {
+      // A thinking block opens only as the first thing on its line: "… in <thinking> tags" is prose.
+      if (!blank) break;
+      if (!final && s.length - j < open.length && open.startsWith(s.slice(j))) {
+        this.lineBlank = true;
+        return this.hold(j, final);
+      }
       if (s.startsWith(open, j)) {
         this.text += open;
         this.thinkClose = close;
@@ -279,6 +294,7 @@ class Parser implements ToolCallParser {
       this.text += '\n';
       this.mode = TEXT;
       this.lineStart = true;
+      this.lineBlank = true;
       return j + 1;
     }
     let k = j;
@@ -304,6 +320,7 @@ class Parser implements ToolCallParser {
       this.text += this.fenceOpen;
       this.mode = TEXT;
       this.lineStart = true;
+      this.lineBlank = true;
       return nl + 1;
     }
     this.fenceJson = (info.split(/\s/)[0] ?? '').toLowerCase() === 'json';
@@ -366,6 +383,7 @@ class Parser implements ToolCallParser {
   private closeFence(closeLine: string): void {
     this.mode = TEXT;
     this.lineStart = true;
+    this.lineBlank = true;
     if (!this.fenceJson) {
       this.text += closeLine;
       return;
@@ -419,6 +437,7 @@ class Parser implements ToolCallParser {
     this.text += '\n';
     this.mode = TEXT;
     this.lineStart = true;
+    this.lineBlank = true;
     return nl + 1;
   }
 

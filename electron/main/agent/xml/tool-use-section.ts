@@ -138,11 +138,31 @@ function exampleValue(name: string, s: JsonSchema, required: boolean): string | 
     case 'boolean':
       return 'true';
     case 'array':
-      return schemaType(s.items) === 'number' || schemaType(s.items) === 'integer' ? '[1, 2]' : '["first", "second"]';
     case 'object':
-      return '{"key": "value"}';
+      return JSON.stringify(sampleJson(name, s, 0));
     default:
       return sampleString(name);
+  }
+}
+
+function sampleJson(name: string, s: JsonSchema | undefined, depth: number): unknown {
+  const given = s?.examples?.[0] ?? s?.default ?? s?.const ?? s?.enum?.[0];
+  if (given !== undefined) return given;
+  switch (schemaType(s)) {
+    case 'number':
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return depth > 3 ? [] : [sampleJson(name, s?.items, depth + 1)];
+    case 'object': {
+      const props = Object.entries(s?.properties ?? {});
+      if (props.length === 0 || depth > 3) return { key: 'value' };
+      return Object.fromEntries(props.map(([k, p]) => [k, sampleJson(k, p, depth + 1)]));
+    }
+    default:
+      return sampleString(name).trim();
   }
 }
 
