@@ -24,6 +24,11 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       if (line) process.stderr.write(line + '\n');
     }
   });
+  const run = await core.workflow.status(runId);
+  if (run.executor === 'agent') {
+    await core.hub.start({ projectDir: run.projectDir, watch: false });
+    for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
+  }
   const onSigint = () => void core.workflow.stop(runId).catch(() => undefined);
   process.once('SIGINT', onSigint);
   try {
@@ -64,12 +69,12 @@ async function latestRun(core: Core, dir: string, runId?: string): Promise<strin
   return id;
 }
 
-function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; autoApprove?: boolean }): ExecutorConfig {
+function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean }): ExecutorConfig {
   if (o.executor === 'command') {
     if (!o.command) throw new Error('--executor command needs --command CMD');
     return { kind: 'command', command: o.command };
   }
-  if (o.executor === 'agent') return { kind: 'agent', provider: o.provider, model: o.model, autoApprove: o.autoApprove };
+  if (o.executor === 'agent') return { kind: 'agent', provider: o.provider, model: o.model, baseUrl: o.baseUrl, autoApprove: o.autoApprove };
   throw new Error(`unknown executor ${JSON.stringify(o.executor)} (agent or command; the external engine is served by the Erasmus MCP server)`);
 }
 
@@ -89,10 +94,11 @@ export function registerWorkflow(program: Command): void {
     .option('--command <cmd>', 'for --executor command: run per step, step JSON on stdin, result JSON on stdout')
     .option('--provider <name>', 'agent provider (default: config.yaml)')
     .option('--model <name>', 'agent model')
+    .option('--base-url <url>', 'agent provider base URL (an OpenAI-compatible endpoint when nothing is configured)')
     .option('--auto-approve', 'approve tool calls the policy does not refuse (unattended)')
     .option('-y, --yes', 'approve the plan without asking')
     .option('--json', 'print the event stream as JSON lines')
-    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; autoApprove?: boolean }) => {
+    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean }) => {
       await withCore(async (core) => {
         const executor = executorOf(o);
         const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor }).catch(friendly);

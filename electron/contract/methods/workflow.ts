@@ -148,6 +148,8 @@ export const workflowMethods = {
         /** For executor "agent": provider and model (default: config.yaml's), and unattended approvals. */
         provider: z.string().max(200).optional(),
         model: z.string().max(200).optional(),
+        baseUrl: z.string().url().max(2000).optional(),
+        toolMode: z.enum(['auto', 'native', 'xml']).optional(),
         autoApprove: z.boolean().optional(),
       })
       .strict(),

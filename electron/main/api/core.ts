@@ -86,7 +86,7 @@ export class Core {
       paths: this.paths,
       env: this.env,
       emit: (event, payload) => this.bus.emit(event, payload),
-      agentExecutor: (c) => new AgentExecutor((o) => this.agent.run(o), { autoApprove: c.autoApprove, provider: c.provider ? { provider: c.provider, model: c.model } : undefined }),
+      agentExecutor: (c) => new AgentExecutor((o) => this.agent.run(o), { autoApprove: c.autoApprove, toolMode: c.toolMode, provider: { provider: c.provider, model: c.model, baseUrl: c.baseUrl } }),
     });
     this.disposables.defer(() => this.workflow.dispose());
     registerWorkflowHandlers(this);

@@ -15,7 +15,14 @@ import { WorkflowError } from './errors';
 
 export const ExecutorConfig = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('external') }),
-  z.object({ kind: z.literal('agent'), provider: z.string().optional(), model: z.string().optional(), autoApprove: z.boolean().optional() }),
+  z.object({
+    kind: z.literal('agent'),
+    provider: z.string().optional(),
+    model: z.string().optional(),
+    baseUrl: z.string().optional(),
+    toolMode: z.enum(['auto', 'native', 'xml']).optional(),
+    autoApprove: z.boolean().optional(),
+  }),
   z.object({ kind: z.literal('command'), command: z.string().min(1) }),
 ]);
 export type ExecutorConfig = z.infer<typeof ExecutorConfig>;

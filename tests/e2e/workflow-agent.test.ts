@@ -1,0 +1,127 @@
+// The workflow with the real agent loop: every step is an agent session against the scripted
+// OpenAI-compatible model, which writes files through the real filesystem MCP server.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Core } from '../../electron/main/api/core';
+import { startScriptedLlm, type ScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
+import { EXPECTED, finishedStates, gitLog, sandbox, type Sandbox } from './workflow-helpers';
+
+const ROOT = resolve(__dirname, '../..');
+let sb: Sandbox | undefined;
+let core: Core | undefined;
+let llm: ScriptedLlm | undefined;
+afterEach(async () => {
+  await core?.dispose();
+  await llm?.close();
+  await sb?.cleanup();
+  core = undefined;
+  llm = undefined;
+  sb = undefined;
+});
+
+const TASKS = '# Task list\n\n## Component: adder — adds two numbers\nTest: node --test test/\n- [ ] A1: Implement add(a, b) in src/adder.mjs\n- [ ] A2: Test add\n';
+
+/** One step: on its task, write these files, then say it is done. */
+function step(task: string, label: string, writes: Array<[string, string]>, answer: string): ScriptTurn[] {
+  if (!writes.length) return [{ label, match: { lastUser: task }, text: answer }];
+  return [
+    {
+      label,
+      match: { lastUser: task },
+      toolCalls: writes.flatMap(([path, content]) => [
+        { name: 'filesystem__create_directory', arguments: { path: dirname(path) } },
+        { name: 'filesystem__write_file', arguments: { path, content } },
+      ]),
+    },
+    { label: `${label} done`, match: { lastTool: 'Successfully wrote' }, text: answer },
+  ];
+}
+
+describe('workflow with the agent loop and the scripted model', () => {
+  it('runs every step as an agent session that edits the project through MCP', async () => {
+    sb = await sandbox();
+    const p = (rel: string) => join(sb!.project, rel);
+    const doc = sb.paths.componentDoc(sb.project, 'adder');
+    const seedNote = (line: string) => `# Component: adder\n\n## Notes\n- ${line}\n`;
+    llm = await startScriptedLlm([
+      ...step('Write the architecture document', 'architecture', [], '# Architecture\n\nOne component, adder: add(a, b).\n'),
+      ...step('Break the architecture into a progress schedule', 'schedule', [], '# Schedule\n\n1. adder\n'),
+      ...step('Turn the progress schedule into a task list', 'task list', [], TASKS),
+      ...step('Implement the open tasks', 'development', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a - b;\n}\n']], `Implemented. Done.\n<context_document>\n${seedNote('development: add() in src/adder.mjs')}</context_document>`),
+      ...step('Write the tests of this component', 'testing', [[p('test/adder.test.mjs'), "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n"]], 'Tests written. Done.'),
+      ...step('The tests fail (output below)', 'debugging', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a + b;\n}\n']], 'Fixed the operator. Done.'),
+      ...step('Review this component', 'review', [], '# Review: adder\n\nVerdict: good. Add a doc comment.\n'),
+      ...step('Address every point of the review report', 'fixes', [[p('src/adder.mjs'), '/** Sum of a and b. */\nexport function add(a, b) {\n  return a + b;\n}\n']], 'Addressed. Done.'),
+      ...step('Document this component', 'documentation', [[p('README.md'), '# adder\n\nadd(a, b) returns a + b.\n']], 'Documented. Done.'),
+      ...step('Run the component tests again', 'retesting', [], 'They pass. Done.'),
+      ...step('Test the product end to end', 'e2e', [], 'End to end: fine. Done.'),
+      ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
+      ...step('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
+    ]);
+    const fsServer = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+    const config = join(sb.root, 'erasmus.yaml');
+    writeFileSync(config, `mcpServers:\n  filesystem:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(fsServer)}, ${JSON.stringify(sb.project)}]\n`);
+    core = new Core({ face: 'cli', home: sb.home, env: sb.env });
+    await core.hub.start({ projectDir: sb.project, configFile: config, watch: false });
+
+    const wf = core.workflow;
+    const { runId } = await wf.load({ projectDir: sb.project, goal: 'add numbers', executor: { kind: 'agent', baseUrl: llm.baseUrl, model: 'scripted', toolMode: 'native', autoApprove: true } });
+    await wf.start(runId);
+    let view = await wf.waitForRest(runId, 60_000);
+    expect(view.error).toBeUndefined();
+    expect(view.status).toBe('AWAITING_APPROVAL');
+    await wf.approve(runId);
+    view = await wf.waitForRest(runId, 120_000);
+    expect(view.error).toBeUndefined();
+    expect(view.status).toBe('COMPLETED');
+    expect(finishedStates(view.timeline)).toEqual(EXPECTED);
+    expect(llm.remaining()).toBe(0);
+    // Real files, really tested, reviewed and committed; each step has its session log and usage.
+    expect(readFileSync(p('src/adder.mjs'), 'utf8')).toContain('/** Sum of a and b. */');
+    expect(readFileSync(p('docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');
+    expect(gitLog(sb.project)[0]).toMatch(/^adder: complete component/);
+    const dev = view.timeline.find((e) => e.state === 'adder:development')!;
+    expect(dev.sessionLog).toMatch(/sessions\/.+\.jsonl$/);
+    expect(dev.usage?.totalTokens).toBeGreaterThan(0);
+    // The context swap: the testing session was given the note the development session wrote.
+    const testingRequest = llm.requests.find((r) => JSON.stringify(r.body.messages).includes('Write the tests of this component'))!;
+    expect(JSON.stringify(testingRequest.body.messages)).toContain('development: add() in src/adder.mjs');
+    expect(readFileSync(doc, 'utf8')).toContain('development: add() in src/adder.mjs');
+  });
+
+  it('a model that never finishes spends the step budget: the run blocks, the work so far is kept', async () => {
+    sb = await sandbox();
+    const p = (rel: string) => join(sb!.project, rel);
+    // A development protocol with a 3-turn budget (project override); the model lists the folder forever.
+    const builtin = readFileSync(join(ROOT, 'resources/protocols/development.md'), 'utf8');
+    mkdirSync(p('.erasmus/protocols'), { recursive: true });
+    writeFileSync(p('.erasmus/protocols/development.md'), builtin.replace(/maxTurns: \d+/, 'maxTurns: 3'));
+    llm = await startScriptedLlm([
+      { label: 'first write', match: { lastUser: 'Implement the open tasks' }, toolCalls: [{ name: 'filesystem__write_file', arguments: { path: p('wip.txt'), content: 'half done' } }] },
+      { label: 'busy', repeat: true, toolCalls: [{ name: 'filesystem__list_directory', arguments: { path: sb.project } }] },
+    ]);
+    const fsServer = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+    const config = join(sb.root, 'erasmus.yaml');
+    writeFileSync(config, `mcpServers:\n  filesystem:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(fsServer)}, ${JSON.stringify(sb.project)}]\n`);
+    core = new Core({ face: 'cli', home: sb.home, env: sb.env });
+    await core.hub.start({ projectDir: sb.project, configFile: config, watch: false });
+    const wf = core.workflow;
+    await wf.writeDoc(sb.project, { doc: 'architecture' }, '# Architecture\n\nadder\n');
+    await wf.writeDoc(sb.project, { doc: 'progress_schedule' }, '# Schedule\n\n1. adder\n');
+    await wf.writeDoc(sb.project, { doc: 'task_list' }, TASKS);
+    const { runId } = await wf.load({ projectDir: sb.project, executor: { kind: 'agent', baseUrl: llm.baseUrl, model: 'scripted', toolMode: 'native', autoApprove: true } });
+    await wf.start(runId);
+    expect((await wf.waitForRest(runId, 60_000)).status).toBe('AWAITING_APPROVAL');
+    await wf.approve(runId);
+    const view = await wf.waitForRest(runId, 60_000);
+    expect(view.status).toBe('BLOCKED');
+    expect(view.state).toBe('adder:development');
+    expect(view.error?.message).toMatch(/adder:development ended without finishing/);
+    expect(view.timeline.at(-1)).toMatchObject({ state: 'adder:development', outcome: 'not-done' });
+    expect(view.timeline.at(-1)!.sessionLog).toBeTruthy();
+    expect(llm.requests.length).toBe(3);
+    expect(readFileSync(p('wip.txt'), 'utf8')).toBe('half done'); // nothing already written is lost
+    expect(readFileSync(sb.paths.orchestrationDoc(sb.project, 'task_list'), 'utf8')).toBe(TASKS);
+  });
+});
