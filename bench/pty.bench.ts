@@ -13,7 +13,7 @@ import { PtyManager } from '../electron/main/runners/pty/index';
 const LINE = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxy';
 const LINES = 250_000; // ~25 MB of output, ~25.5 M characters with CRLF
 const COMMAND = `yes ${LINE} | head -n ${LINES}`;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const KEYS = 200;
 
 const dir = mkdtempSync(join(tmpdir(), 'erasmus-bench-pty-'));

@@ -6,14 +6,19 @@ import stripAnsi from 'strip-ansi';
  * control characters (bell, backspace…) removed.
  */
 export function cleanOutput(raw: string): string {
-  const text = stripAnsi(raw).replace(/\r+\n/g, '\n');
-  const lines = text.split('\n').map((line) => {
-    const cr = line.lastIndexOf('\r', line.length - 2);
-    const last = cr >= 0 ? line.slice(cr + 1) : line;
-    return last.replace(/\r$/, '');
-  });
+  let text = stripAnsi(raw).replace(/\r+\n/g, '\n');
+  if (text.includes('\r')) {
+    text = text
+      .split('\n')
+      .map((line) => {
+        const cr = line.lastIndexOf('\r', line.length - 2);
+        return (cr >= 0 ? line.slice(cr + 1) : line).replace(/\r$/, '');
+      })
+      .join('\n');
+  }
   // eslint-disable-next-line no-control-regex
-  return lines.join('\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+  const control = /[\x00-\x08\x0b-\x1f\x7f]/g;
+  return control.test(text) ? text.replace(control, '') : text;
 }
 
 export interface TruncateOptions {
