@@ -3,6 +3,7 @@ import { appVersion } from '../main/paths/index';
 import { registerServe } from './commands/serve';
 import { registerSecrets } from './commands/secrets';
 import { registerChat } from './commands/chat';
+import { registerSessions } from './commands/sessions';
 import { registerImportServers, registerMcp } from './commands/mcp';
 import { registerMcpServer } from './commands/mcp-server';
 import { registerWorkflow } from './commands/workflow';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerServe(program);
   registerSecrets(program);
   registerChat(program);
+  registerSessions(program);
   registerMcp(program);
   registerImportServers(program);
   registerMcpServer(program);

@@ -1,12 +1,13 @@
 // `erasmus chat --json` end to end: the scripted model drives the real filesystem and memory MCP
 // servers, in native and xml tool-call modes; the session log holds every event; resume after SIGKILL.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../electron/contract/index';
 import { readSessionLog, restoreContext } from '../../electron/main/sessions/index';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
-import { runChat, sandbox, type ChatRun, type Sandbox } from './agent-cli';
+import { root, runChat, sandbox, type ChatRun, type Sandbox } from './agent-cli';
 
 let sb: Sandbox | undefined;
 let llm: ScriptedLlm | undefined;
@@ -70,6 +71,12 @@ describe('erasmus chat --json against real MCP servers', () => {
     const logPath = (ev[0] as Extract<AgentEvent, { type: 'session_started' }>).logPath;
     expect(logPath.startsWith(join(sb.home, 'sessions'))).toBe(true);
     expect(loggedEvents(logPath)).toEqual(ev);
+    // Export to one JSON document.
+    const exported = spawnSync(process.execPath, [join(root, 'bin', 'erasmus.js'), 'sessions', 'export', logPath], { encoding: 'utf8', env: { ...process.env, ERASMUS_HOME: sb.home } });
+    expect(exported.status).toBe(0);
+    const doc = JSON.parse(exported.stdout) as { format: string; messages: { role: string }[] };
+    expect(doc.format).toBe('erasmus-session');
+    expect(doc.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'assistant', 'tool', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
     // The model got the tools only after opening the toolsets.
     expect(llm.requests[0]!.body.tools!.map((t) => t.function.name)).toEqual(['open_toolset']);
     expect(llm.requests[1]!.body.tools!.map((t) => t.function.name)).toContain('memory__create_entities');
@@ -122,6 +129,23 @@ describe('erasmus chat --json against real MCP servers', () => {
     const run = start(['-p', 'loop', '--tool-mode', 'native', '--yes', '--max-turns', '2']);
     expect(await run.exit).toBe(3);
     expect(run.events.at(-1)).toMatchObject({ type: 'session_ended', reason: 'budget', turns: 2 });
+  });
+
+  it('MCP sampling requests are answered by the configured model', async () => {
+    sb = sandbox({ everything: true });
+    llm = await startScriptedLlm([
+      { match: { system: 'helpful test server' }, text: 'forty-two, sampled' },
+      { match: { lastUser: 'six times seven' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'everything' } }] },
+      { match: { lastTool: 'is open' }, toolCalls: [{ name: 'everything__trigger-sampling-request', arguments: { prompt: 'six times seven', maxTokens: 20 } }] },
+      { match: { lastTool: 'forty-two, sampled' }, text: 'The server got its answer.' },
+    ]);
+    const run = start(['-p', 'what is six times seven', '--tool-mode', 'native', '--yes']);
+    expect(await run.exit).toBe(0);
+    const call = run.events.find((e) => e.type === 'tool_complete' && e.name === 'everything__trigger-sampling-request');
+    expect(call).toMatchObject({ isError: false, result: expect.stringContaining('forty-two, sampled') });
+    const sampling = llm.requests.find((r) => r.turn === 0)!;
+    expect(sampling.body.messages![0]).toMatchObject({ role: 'system', content: 'You are a helpful test server.' });
+    expect(sampling.body.tools).toBeUndefined();
   });
 
   it('resume after SIGKILL mid-session continues with every committed message intact', async () => {

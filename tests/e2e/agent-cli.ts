@@ -18,7 +18,7 @@ export interface Sandbox {
   cleanup(): void;
 }
 
-export function sandbox(): Sandbox {
+export function sandbox(opts: { everything?: boolean } = {}): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'erasmus-chat-e2e-'));
   const home = join(dir, 'home');
   const work = join(dir, 'work');
@@ -38,6 +38,7 @@ export function sandbox(): Sandbox {
       `    command: ${JSON.stringify(process.execPath)}`,
       `    args: [${JSON.stringify(server('server-memory'))}]`,
       `    env: { MEMORY_FILE_PATH: ${JSON.stringify(memoryFile)} }`,
+      ...(opts.everything ? ['  everything:', `    command: ${JSON.stringify(process.execPath)}`, `    args: [${JSON.stringify(server('server-everything'))}, "stdio"]`] : []),
       '',
     ].join('\n'),
   );
