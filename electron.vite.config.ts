@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { bundleSize } from './scripts/bundle-size';
 
 // Native modules and the MCP servers' packages stay external: they are loaded from node_modules at run time.
 const external = ['keytar', 'node-pty', 'electron'];
@@ -34,7 +35,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
-    plugins: [react(), tailwindcss()],
+    plugins: [react(), tailwindcss(), bundleSize()],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },

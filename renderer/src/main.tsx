@@ -5,6 +5,9 @@ import { RpcClient } from './api/client';
 import { ClientContext } from './api/context';
 import { findPipe } from './api/pipes';
 import { App } from './app/App';
+import { ServicesContext } from './app/services';
+import { RunController } from './features/project/runController';
+import { SessionStore } from './features/session/sessionStore';
 
 const root = createRoot(document.getElementById('root')!);
 
@@ -12,10 +15,13 @@ findPipe().then(
   (pipe) => {
     const client = new RpcClient(pipe);
     (window as unknown as { __erasmus?: RpcClient }).__erasmus = client;
+    const services = { run: new RunController(client), sessions: new SessionStore(client) };
     root.render(
       <StrictMode>
         <ClientContext.Provider value={client}>
-          <App />
+          <ServicesContext.Provider value={services}>
+            <App />
+          </ServicesContext.Provider>
         </ClientContext.Provider>
       </StrictMode>,
     );

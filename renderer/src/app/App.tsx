@@ -1,31 +1,111 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import type { ProjectSummary } from '../../../electron/contract/index';
 import { useClient } from '../api/context';
-import { TerminalView } from '../features/terminal/index';
+import { useEvent } from '../api/useEvent';
+import { ProjectView } from '../features/project/ProjectView';
+import { WelcomeView } from '../features/project/WelcomeView';
+import { ServersView } from '../features/servers/ServersView';
+import { pendingApprovals } from '../features/session/sessionState';
+import { SessionView } from '../features/session/SessionView';
+import { SettingsView } from '../features/settings/SettingsView';
+import { TimelineView } from '../features/timeline/TimelineView';
+import { useStore } from '../ui/store';
+import { Nav } from './Nav';
+import { notificationPermission } from './notifier';
+import { useServices } from './services';
+import { StatusBar } from './StatusBar';
+import { useTheme } from './theme';
+import { Toasts } from './Toasts';
+import { useToasts } from './useToasts';
+import { viewForKey, type ViewId } from './views';
 
-type Info = { version: string; platform: string; home: string; face: string };
+const TerminalView = lazy(() => import('../features/terminal/TerminalView').then((m) => ({ default: m.TerminalView })));
 
-/** The app shell: header, the current view, status bar. Features plug into the main area. */
+type Info = { version: string; platform: string; home: string; face: 'desktop' | 'browser' | 'cli' };
+
+/** The app shell: navigation, the current view, toasts and the status bar. */
 export function App() {
   const client = useClient();
+  const { run, sessions } = useServices();
   const [info, setInfo] = useState<Info | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [view, setView] = useState<ViewId>('project');
+  const [project, setProject] = useState<ProjectSummary | null>(null);
+  const [sessionId, setSessionId] = useState<string | null>(null);
+  const [theme, setTheme] = useTheme();
+  const [permission, setPermission] = useState(notificationPermission);
+  const { toasts, dismiss } = useToasts(client, info?.face);
+  const waiting = useStore(sessions, (s) => s);
+
   useEffect(() => {
     client.request('app.info', {}).then(setInfo, (e: Error) => setError(e.message));
   }, [client]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const v = viewForKey(e);
+      if (v) {
+        e.preventDefault();
+        setView(v);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const openProject = useCallback(
+    (p: ProjectSummary) => {
+      setProject(p);
+      setView('project');
+      void run.attach(p.path);
+    },
+    [run],
+  );
+  useEvent('project.opened', (p) => {
+    if (!project || project.path !== p.path) openProject(p);
+  });
+
+  const approvals = Object.values(waiting.byId).reduce((n, s) => n + pendingApprovals(s).length, 0);
+  const goToApproval = () => {
+    const s = Object.values(sessions.get().byId).find((x) => pendingApprovals(x).length > 0);
+    if (s) setSessionId(s.id);
+    setView('session');
+  };
+  const openSession = (id: string) => {
+    setSessionId(id);
+    setView('session');
+  };
+
   return (
     <div className="flex h-full flex-col bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-100">
-      <header className="flex items-center gap-3 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
+      <header className="flex items-center gap-4 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
         <h1 className="text-lg font-semibold" data-testid="app-title">Erasmus</h1>
+        <Nav current={view} onSelect={setView} badges={{ session: approvals }} />
+        {project ? <span className="ml-auto truncate font-mono text-xs text-slate-500" title={project.path}>{project.name}</span> : null}
       </header>
-      <main className="flex-1 overflow-auto p-6" data-testid="app-shell">
-        {error ? <p role="alert" className="text-red-600">{error}</p> : null}
+      <main className="relative min-h-0 flex-1 overflow-auto p-6" data-testid="app-shell" data-view={view}>
+        {error ? <p role="alert" className="text-red-600">Cannot reach the Erasmus core: {error}</p> : null}
+        {view === 'project' ? (
+          project ? (
+            <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} />
+          ) : (
+            <WelcomeView onOpened={openProject} />
+          )
+        ) : null}
+        {view === 'timeline' ? <TimelineView onOpenSession={openSession} /> : null}
+        {view === 'session' ? <SessionView selected={sessionId} onSelect={setSessionId} project={project?.path} /> : null}
+        {view === 'servers' ? <ServersView /> : null}
+        {view === 'settings' ? (
+          <SettingsView theme={theme} onTheme={setTheme} notifications={permission} onRequestNotifications={() => void Notification.requestPermission().then(setPermission)} />
+        ) : null}
+        {/* The terminal stays mounted so output that arrives meanwhile is kept; it loads after the first view. */}
+        <div className={view === 'terminal' ? 'absolute inset-0' : 'hidden'} data-testid="terminal-pane">
+          <Suspense fallback={<p className="p-4 text-sm text-slate-500">Loading the terminal…</p>}>
+            <TerminalView client={client} cwd={project?.path} />
+          </Suspense>
+        </div>
       </main>
-      <div className="h-64 shrink-0 border-t border-slate-200 dark:border-slate-800" data-testid="terminal-panel">
-        <TerminalView client={client} />
-      </div>
-      <footer className="border-t border-slate-200 px-4 py-1 text-xs text-slate-500 dark:border-slate-800" data-testid="status-bar">
-        {info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'}
-      </footer>
+      <Toasts toasts={toasts} onDismiss={dismiss} />
+      <StatusBar face={info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'} onApprovals={goToApproval} />
     </div>
   );
 }

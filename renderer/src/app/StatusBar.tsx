@@ -1,0 +1,48 @@
+import { useServices } from './services';
+import { useStore } from '../ui/store';
+import { formatCost, formatDuration, formatTokens } from '../ui/format';
+import { useNow } from '../features/timeline/useNow';
+import { pendingApprovals } from '../features/session/sessionState';
+import type { Sessions } from '../features/session/sessionStore';
+import { runProgress } from './progress';
+
+const waitingCount = (s: Sessions) => Object.values(s.byId).reduce((n, x) => n + pendingApprovals(x).length, 0);
+const runningCount = (s: Sessions) => Object.values(s.byId).filter((x) => x.running).length;
+
+/** The current state, elapsed time, tokens, progress, and approvals waiting — always visible. */
+export function StatusBar({ face, onApprovals }: { face: string; onApprovals: () => void }) {
+  const { run, sessions } = useServices();
+  const state = useStore(run.store, (s) => s);
+  const waiting = useStore(sessions, waitingCount);
+  const working = useStore(sessions, runningCount);
+  const view = state.kind === 'run' ? state.view : null;
+  const live = !!view && !['COMPLETED', 'STOPPED', 'PAUSED'].includes(view.status);
+  const now = useNow(live);
+  const first = view?.timeline[0];
+  const elapsed = view && first ? (live ? now : Date.parse(view.updatedAt)) - Date.parse(first.enteredAt) : undefined;
+  const progress = view ? runProgress(view) : null;
+  return (
+    <footer className="flex items-center gap-4 border-t border-slate-200 px-4 py-1 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400" data-testid="status-bar">
+      {view ? (
+        <>
+          <span data-testid="status-state" className={live ? 'font-medium text-sky-700 dark:text-sky-400' : 'font-medium'}>{view.status}{view.state ? ` · ${view.state}` : ''}</span>
+          {elapsed !== undefined ? <span>{formatDuration(elapsed)}</span> : null}
+          <span data-testid="status-tokens">{formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</span>
+          {progress ? (
+            <label className="flex items-center gap-1">
+              <progress max={progress.total} value={progress.done} className="h-2 w-24" aria-label="Components done" />
+              {progress.done}/{progress.total}
+            </label>
+          ) : null}
+        </>
+      ) : <span>No run</span>}
+      {working ? <span className="alive">{working} agent session{working > 1 ? 's' : ''} working</span> : null}
+      {waiting ? (
+        <button type="button" onClick={onApprovals} className="rounded bg-amber-400 px-2 text-black focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="status-approvals">
+          {waiting} approval{waiting > 1 ? 's' : ''} waiting
+        </button>
+      ) : null}
+      <span className="ml-auto">{face}</span>
+    </footer>
+  );
+}

@@ -1,0 +1,21 @@
+/** A notification for the user: always an in-window toast; a system notification when `system` is set and allowed. */
+export interface Toast {
+  id: number;
+  title: string;
+  body: string;
+  level: 'info' | 'warning' | 'error' | 'success';
+}
+
+export function systemNotify(title: string, body: string): boolean {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return false;
+  try {
+    new Notification(title, { body });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function notificationPermission(): string {
+  return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+}

@@ -1,0 +1,38 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { RpcClient } from '../api/client';
+import { systemNotify, type Toast } from './notifier';
+
+type Face = 'desktop' | 'browser' | 'cli' | undefined;
+
+/**
+ * Feedback that outlives a view: `app.notice` and `app.notify` become toasts; `app.notify` also becomes
+ * a system notification in browser mode (the desktop shell shows its own); an approval that waits while
+ * the window is not focused becomes a system notification in both faces.
+ */
+export function useToasts(client: RpcClient, face: Face): { toasts: Toast[]; push: (t: Omit<Toast, 'id'>) => void; dismiss: (id: number) => void } {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const next = useRef(1);
+  const push = useCallback((t: Omit<Toast, 'id'>) => {
+    const id = next.current++;
+    setToasts((all) => [...all.slice(-4), { ...t, id }]);
+    setTimeout(() => setToasts((all) => all.filter((x) => x.id !== id)), t.level === 'error' ? 15_000 : 8_000);
+  }, []);
+  const dismiss = useCallback((id: number) => setToasts((all) => all.filter((x) => x.id !== id)), []);
+  useEffect(() => {
+    const offs = [
+      client.on('app.notify', ({ title, body }) => {
+        push({ title, body, level: 'success' });
+        if (face === 'browser') systemNotify(title, body);
+      }),
+      client.on('app.notice', ({ level, message }) => push({ title: level === 'info' ? 'Note' : level === 'warning' ? 'Warning' : 'Error', body: message, level })),
+      client.on('agent.event', (e) => {
+        if (e.type !== 'approval_required') return;
+        const body = typeof e.args.command === 'string' ? e.args.command : e.name;
+        push({ title: 'Approval needed', body, level: 'warning' });
+        if (!document.hasFocus()) systemNotify('Erasmus needs your approval', body);
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [client, face, push]);
+  return { toasts, push, dismiss };
+}

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import type { WorkflowPlan } from '../../../../electron/contract/index';
+import { Button } from '../../ui/Button';
+import { applyDraft, draftOf, isEdited, move, toggle } from './planEdit';
+
+/** The plan the workflow proposes: components in order with their tasks; reorder, leave out, confirm. */
+export function PlanReview({ plan, onConfirm }: { plan: WorkflowPlan; onConfirm: (edited: WorkflowPlan | undefined) => Promise<void> }) {
+  const [draft, setDraft] = useState(() => draftOf(plan));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const byId = new Map(plan.components.map((c) => [c.id, c]));
+  const confirm = async () => {
+    const r = applyDraft(plan, draft);
+    if ('error' in r) return setError(r.error);
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm(isEdited(plan, draft) ? r.plan : undefined);
+    } catch (e) {
+      setError((e as Error).message);
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-label="The plan" className="flex flex-col gap-3 rounded border border-indigo-300 p-4 dark:border-indigo-800" data-testid="plan-review">
+      <h3 className="font-medium">The plan — confirm to start development</h3>
+      <ol className="flex flex-col gap-2">
+        {draft.order.map((id, i) => {
+          const c = byId.get(id)!;
+          const out = draft.excluded.has(id);
+          return (
+            <li key={id} className={`rounded border border-slate-200 p-2 dark:border-slate-700 ${out ? 'opacity-50' : ''}`} data-testid={`plan-component-${id}`}>
+              <div className="flex items-center gap-2">
+                <span className="font-mono text-xs text-slate-500">{i + 1}</span>
+                <span className="flex-1 font-medium">{c.title} <span className="font-mono text-xs text-slate-500">({c.id})</span></span>
+                <Button variant="ghost" aria-label={`Move ${c.id} up`} disabled={i === 0} onClick={() => setDraft((d) => move(d, id, -1))}>↑</Button>
+                <Button variant="ghost" aria-label={`Move ${c.id} down`} disabled={i === draft.order.length - 1} onClick={() => setDraft((d) => move(d, id, 1))}>↓</Button>
+                <label className="flex items-center gap-1 text-xs">
+                  <input type="checkbox" checked={!out} onChange={() => setDraft((d) => toggle(d, id))} /> include
+                </label>
+              </div>
+              {c.tasks.length ? (
+                <ul className="mt-1 list-disc pl-8 text-sm">
+                  {c.tasks.map((t) => <li key={t.id}><span className="font-mono text-xs">{t.id}</span> {t.title}</li>)}
+                </ul>
+              ) : null}
+              {c.testCommand ? <p className="mt-1 pl-6 font-mono text-xs text-slate-500">tests: {c.testCommand}</p> : null}
+            </li>
+          );
+        })}
+      </ol>
+      {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
+      <div>
+        <Button variant="primary" onClick={() => void confirm()} disabled={busy} data-testid="confirm-plan">
+          {busy ? 'Confirming…' : isEdited(plan, draft) ? 'Confirm the edited plan' : 'Confirm the plan'}
+        </Button>
+      </div>
+    </section>
+  );
+}

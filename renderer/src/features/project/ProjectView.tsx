@@ -1,0 +1,26 @@
+import type { ProjectSummary } from '../../../../electron/contract/index';
+import { useServices } from '../../app/services';
+import { Button } from '../../ui/Button';
+import { ErrorBanner } from '../../ui/ErrorBanner';
+import { useStore } from '../../ui/store';
+import { ProjectFacts } from './ProjectFacts';
+import { RunPanel } from './RunPanel';
+import { StartRun } from './StartRun';
+
+/** The open project: what was found in it, and its workflow run (started or resumed here). */
+export function ProjectView({ project, onClose, onOpenTimeline }: { project: ProjectSummary; onClose: () => void; onOpenTimeline: () => void }) {
+  const { run } = useServices();
+  const state = useStore(run.store, (s) => s);
+  return (
+    <div className="mx-auto flex max-w-4xl flex-col gap-4" data-testid="project-view">
+      <div className="flex items-start gap-3">
+        <div className="flex-1"><ProjectFacts project={project} /></div>
+        <Button onClick={onClose} data-testid="close-project">Open another…</Button>
+      </div>
+      {state.kind === 'loading' ? <p className="text-sm text-slate-500">Looking for this project's workflow…</p> : null}
+      {state.kind === 'error' ? <ErrorBanner message={`Could not read the workflow: ${state.message}`} /> : null}
+      {state.kind === 'none' ? <StartRun onStart={(executor) => run.start(project.path, executor)} /> : null}
+      {state.kind === 'run' ? <RunPanel view={state.view} onOpenTimeline={onOpenTimeline} /> : null}
+    </div>
+  );
+}

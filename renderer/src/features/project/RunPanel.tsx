@@ -1,0 +1,43 @@
+import type { WorkflowRunView } from '../../../../electron/contract/index';
+import { useServices } from '../../app/services';
+import { ErrorBanner } from '../../ui/ErrorBanner';
+import { RunControls } from '../timeline/RunControls';
+import { DocumentsPanel } from './DocumentsPanel';
+import { GoalQuestion } from './GoalQuestion';
+import { PlanReview } from './PlanReview';
+import { phaseOf, type RunPhase } from './runState';
+
+const said: Record<RunPhase, string> = {
+  goal: 'Waiting for your goal.',
+  preparing: 'Writing the architecture, schedule and task list…',
+  plan: 'The plan is ready for your review.',
+  running: 'Working through the plan.',
+  external: 'Waiting for the external cognitive engine to answer a step.',
+  paused: 'Paused.',
+  blocked: 'Blocked: the run needs you (retry, skip or resume).',
+  stopped: 'Stopped.',
+  completed: 'Completed.',
+};
+
+/** One run of the open project: the question or plan it waits for, its documents, and its controls. */
+export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOpenTimeline: () => void }) {
+  const { run } = useServices();
+  const phase = phaseOf(view);
+  return (
+    <div className="flex flex-col gap-4" data-testid="run-panel" data-phase={phase}>
+      <div className="flex flex-wrap items-center gap-3">
+        <p className="font-medium" data-testid="run-phase">{said[phase]}</p>
+        {view.state ? <span className="rounded bg-slate-100 px-2 py-0.5 font-mono text-xs dark:bg-slate-800">{view.state}</span> : null}
+        <button type="button" className="text-sm text-indigo-600 underline focus-visible:outline-2 focus-visible:outline-indigo-500" onClick={onOpenTimeline}>
+          Open the timeline
+        </button>
+      </div>
+      {view.goal ? <p className="text-sm"><span className="text-slate-500">Goal: </span>{view.goal}</p> : null}
+      {view.error ? <ErrorBanner message={`${view.error.kind}: ${view.error.message}${view.error.file ? ` (${view.error.file})` : ''}`} /> : null}
+      <RunControls phase={phase} onAction={(a) => run.act(a)} />
+      {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} /> : null}
+      {phase === 'plan' && view.plan ? <PlanReview key={view.updatedAt} plan={view.plan} onConfirm={(p) => run.approve(p)} /> : null}
+      <DocumentsPanel projectDir={view.projectDir} version={view.timeline.length + (view.approved ? 1000 : 0)} />
+    </div>
+  );
+}

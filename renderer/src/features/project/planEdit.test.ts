@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkflowPlan } from '../../../../electron/contract/index';
+import { applyDraft, draftOf, isEdited, move, toggle } from './planEdit';
+
+const plan: WorkflowPlan = {
+  maxDebugAttempts: 3,
+  components: ['a', 'b', 'c'].map((id) => ({ id, title: id.toUpperCase(), tasks: [] })),
+};
+
+describe('plan edits', () => {
+  it('reorders and leaves out components, and says when it was edited', () => {
+    let d = draftOf(plan);
+    expect(isEdited(plan, d)).toBe(false);
+    d = move(d, 'c', -1);
+    expect(d.order).toEqual(['a', 'c', 'b']);
+    expect(move(d, 'a', -1)).toBe(d); // already first
+    d = toggle(d, 'a');
+    expect(isEdited(plan, d)).toBe(true);
+    const r = applyDraft(plan, d);
+    expect('plan' in r && r.plan.components.map((c) => c.id)).toEqual(['c', 'b']);
+    expect(toggle(d, 'a').excluded.has('a')).toBe(false);
+  });
+  it('refuses an empty plan with a clear message', () => {
+    let d = draftOf(plan);
+    for (const id of ['a', 'b', 'c']) d = toggle(d, id);
+    expect(applyDraft(plan, d)).toEqual({ error: expect.stringContaining('at least one component') });
+  });
+});

@@ -1,0 +1,41 @@
+import type { WorkflowPlan } from '../../../../electron/contract/index';
+
+type Component = WorkflowPlan['components'][number];
+
+/** The user's edits to a proposed plan: the order of components and which ones to leave out. */
+export interface PlanDraft {
+  order: string[];
+  excluded: ReadonlySet<string>;
+}
+
+export function draftOf(plan: WorkflowPlan): PlanDraft {
+  return { order: plan.components.map((c) => c.id), excluded: new Set() };
+}
+
+export function move(d: PlanDraft, id: string, by: -1 | 1): PlanDraft {
+  const i = d.order.indexOf(id);
+  const j = i + by;
+  if (i < 0 || j < 0 || j >= d.order.length) return d;
+  const order = [...d.order];
+  [order[i], order[j]] = [order[j]!, order[i]!];
+  return { ...d, order };
+}
+
+export function toggle(d: PlanDraft, id: string): PlanDraft {
+  const excluded = new Set(d.excluded);
+  if (excluded.has(id)) excluded.delete(id);
+  else excluded.add(id);
+  return { ...d, excluded };
+}
+
+export function isEdited(plan: WorkflowPlan, d: PlanDraft): boolean {
+  return d.excluded.size > 0 || d.order.some((id, i) => plan.components[i]?.id !== id);
+}
+
+/** The plan to send with workflow.approve; an error message when nothing would be left to build. */
+export function applyDraft(plan: WorkflowPlan, d: PlanDraft): { plan: WorkflowPlan } | { error: string } {
+  const byId = new Map<string, Component>(plan.components.map((c) => [c.id, c]));
+  const components = d.order.filter((id) => !d.excluded.has(id)).map((id) => byId.get(id)).filter((c): c is Component => !!c);
+  if (components.length === 0) return { error: 'Keep at least one component: the plan cannot be empty.' };
+  return { plan: { ...plan, components } };
+}

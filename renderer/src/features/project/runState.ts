@@ -1,0 +1,56 @@
+import type { WorkflowRunView } from '../../../../electron/contract/index';
+
+/** The workflow run of the open project, as the views see it. */
+export type RunState =
+  | { kind: 'idle' }
+  | { kind: 'loading'; projectDir: string }
+  | { kind: 'none'; projectDir: string }
+  | { kind: 'error'; projectDir: string; message: string }
+  | { kind: 'run'; projectDir: string; view: WorkflowRunView };
+
+/** What the project view shows for a run. */
+export type RunPhase = 'goal' | 'preparing' | 'plan' | 'running' | 'external' | 'paused' | 'blocked' | 'stopped' | 'completed';
+
+export function phaseOf(view: WorkflowRunView): RunPhase {
+  switch (view.status) {
+    case 'AWAITING_GOAL':
+      return 'goal';
+    case 'AWAITING_APPROVAL':
+      return 'plan';
+    case 'AWAITING_COGNITIVE_RESULT':
+      return 'external';
+    case 'PAUSED':
+      return 'paused';
+    case 'BLOCKED':
+      return 'blocked';
+    case 'STOPPED':
+      return 'stopped';
+    case 'COMPLETED':
+      return 'completed';
+    case 'LOADED':
+    case 'RUNNING':
+      return view.approved ? 'running' : 'preparing';
+  }
+}
+
+/** Which controls make sense in a phase. */
+export type RunAction = 'pause' | 'resume' | 'stop' | 'retry' | 'skip';
+export function actionsFor(phase: RunPhase): RunAction[] {
+  switch (phase) {
+    case 'running':
+    case 'external':
+    case 'preparing':
+      return ['pause', 'stop', 'skip'];
+    case 'paused':
+      return ['resume', 'stop', 'skip'];
+    case 'blocked':
+      return ['retry', 'skip', 'resume', 'stop'];
+    case 'stopped':
+      return ['resume', 'retry'];
+    case 'goal':
+    case 'plan':
+      return ['stop'];
+    case 'completed':
+      return [];
+  }
+}

@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'react';
+import { useClient } from '../../api/context';
+import { useEvent } from '../../api/useEvent';
+import { Button } from '../../ui/Button';
+import { EmptyState } from '../../ui/EmptyState';
+import { ErrorBanner } from '../../ui/ErrorBanner';
+import { ServerDetails } from './ServerDetails';
+import { ServerRow } from './ServerRow';
+import { logOf, withStatus, withStderr, type ServersState } from './serversState';
+
+/** The MCP hub's servers: status live from `mcp.server.status`, details, stderr, restart and config reload. */
+export function ServersView() {
+  const client = useClient();
+  const [state, setState] = useState<ServersState>({ servers: [], stderr: {} });
+  const [issues, setIssues] = useState<Array<{ file: string; entry?: string; message: string }>>([]);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    client.request('mcp.servers', {}).then(
+      (r) => {
+        setState((s) => r.servers.reduce(withStatus, s));
+        setIssues(r.issues);
+      },
+      (e: Error) => setError(`Could not list the servers: ${e.message}`),
+    );
+  }, [client]);
+  useEvent('mcp.server.status', (st) => setState((s) => withStatus(s, st)));
+  useEvent('mcp.stderr', ({ server, text }) => setState((s) => withStderr(s, server, text)));
+
+  const act = async (what: string, fn: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+    } catch (e) {
+      setError(`${what} failed: ${(e as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const reload = () =>
+    act('Reloading the config', async () => {
+      const r = await client.request('mcp.reload', {});
+      setState((s) => ({ ...r.servers.reduce(withStatus, { ...s, servers: [] }) }));
+      setIssues(r.issues);
+    });
+  const server = state.servers.find((s) => s.name === selected) ?? null;
+
+  return (
+    <div className="flex h-full min-h-0 gap-4" data-testid="servers-view">
+      <div className="flex w-80 shrink-0 flex-col gap-2">
+        <div className="flex items-center gap-2">
+          <h2 className="flex-1 font-semibold">MCP servers</h2>
+          <Button onClick={() => void reload()} disabled={busy} data-testid="servers-reload">Reload config</Button>
+        </div>
+        <ErrorBanner message={error} onDismiss={() => setError(null)} />
+        {issues.map((i, k) => <p key={k} role="alert" className="text-xs text-amber-700 dark:text-amber-400">{i.file}{i.entry ? ` (${i.entry})` : ''}: {i.message}</p>)}
+        {state.servers.length === 0 ? (
+          <EmptyState title="No MCP servers configured" testId="servers-empty">Add servers to mcp/config.json in ERASMUS_HOME (Claude Desktop's format), or import another app's config with <code>erasmus mcp import-servers</code>, then reload.</EmptyState>
+        ) : (
+          <nav aria-label="Servers" className="flex flex-col gap-0.5 overflow-auto">
+            {state.servers.map((s) => <ServerRow key={s.name} server={s} selected={s.name === selected} onSelect={() => setSelected(s.name)} />)}
+          </nav>
+        )}
+      </div>
+      <div className="min-w-0 flex-1 overflow-auto">
+        {server ? (
+          <div className="flex flex-col gap-3">
+            <div className="flex flex-wrap items-center gap-2">
+              <h3 className="text-lg font-semibold">{server.name}</h3>
+              <span className="text-sm text-slate-500">{server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : ''}{server.pid ? ` · pid ${server.pid}` : ''}{server.restarts ? ` · ${server.restarts} restarts` : ''}</span>
+              <Button className="ml-auto" disabled={busy || server.state === 'disabled'} onClick={() => void act(`Restarting ${server.name}`, () => client.request('mcp.server.restart', { server: server.name }).then((st) => setState((s) => withStatus(s, st))))} data-testid="server-restart">Restart</Button>
+            </div>
+            {server.description ? <p className="text-sm">{server.description}</p> : null}
+            {server.error ? <ErrorBanner message={server.error} /> : null}
+            {server.source ? <p className="font-mono text-xs text-slate-500">from {server.source}</p> : null}
+            <ServerDetails key={`${server.name}:${server.state}`} server={server} log={logOf(state, server)} />
+          </div>
+        ) : state.servers.length ? <EmptyState title="Select a server">Its tools, resources, prompts and stderr show here.</EmptyState> : null}
+      </div>
+    </div>
+  );
+}

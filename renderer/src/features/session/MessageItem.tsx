@@ -1,0 +1,21 @@
+import { Markdown } from '../../ui/Markdown';
+import type { SessionItem } from './sessionState';
+
+type Message = Extract<SessionItem, { kind: 'user' | 'assistant' | 'notice' }>;
+
+/** A message in the transcript: the user's text, the model's streamed markdown, or a notice. */
+export function MessageItem({ item }: { item: Message }) {
+  if (item.kind === 'user') {
+    return <div className="self-end whitespace-pre-wrap rounded-lg bg-indigo-600 px-3 py-2 text-sm text-white" data-testid="user-message">{item.text}</div>;
+  }
+  if (item.kind === 'notice') {
+    const color = item.level === 'error' ? 'text-red-600' : item.level === 'warning' ? 'text-amber-600' : 'text-slate-500';
+    return <p role={item.level === 'error' ? 'alert' : undefined} className={`text-sm ${color}`}>{item.text}</p>;
+  }
+  return (
+    <div className="rounded-lg bg-slate-50 px-3 py-2 text-sm dark:bg-slate-900" data-testid="assistant-message" aria-busy={item.streaming}>
+      <Markdown source={item.text} />
+      {item.streaming ? <span className="alive inline-block h-3 w-2 bg-slate-400" aria-hidden /> : null}
+    </div>
+  );
+}

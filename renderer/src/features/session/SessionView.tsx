@@ -1,0 +1,69 @@
+import { useMemo, useState } from 'react';
+import { useClient } from '../../api/context';
+import { useServices } from '../../app/services';
+import { Button } from '../../ui/Button';
+import { EmptyState } from '../../ui/EmptyState';
+import { formatCost, formatTokens } from '../../ui/format';
+import { useStore } from '../../ui/store';
+import { Composer } from './Composer';
+import { SessionList } from './SessionList';
+import { Transcript } from './Transcript';
+
+/** Agent sessions: the list, the selected transcript (messages, tool cards, approvals) and the composer. */
+export function SessionView({ selected, onSelect, project }: { selected: string | null; onSelect: (id: string | null) => void; project?: string }) {
+  const client = useClient();
+  const { sessions } = useServices();
+  const state = useStore(sessions, (s) => s);
+  const list = useMemo(() => state.order.map((id) => state.byId[id]!).reverse(), [state]);
+  const session = selected ? state.byId[selected] : undefined;
+  const [stopError, setStopError] = useState<string | null>(null);
+
+  const send = async (text: string) => {
+    if (!session) {
+      const r = await client.request('agent.start', { prompt: text, ...(project ? { project } : {}) });
+      onSelect(r.sessionId);
+      return;
+    }
+    await client.request('agent.send', { sessionId: session.id, message: text });
+    sessions.addUserMessage(session.id, text);
+  };
+
+  return (
+    <div className="flex h-full min-h-0" data-testid="session-view">
+      <SessionList sessions={list} selected={selected} onSelect={(id) => onSelect(id || null)} />
+      <div className="flex min-w-0 flex-1 flex-col">
+        {session ? (
+          <>
+            <header className="flex items-center gap-3 border-b border-slate-200 px-3 py-1.5 text-xs dark:border-slate-800">
+              <span className="font-mono">{session.id}</span>
+              {session.model ? <span>{session.provider}/{session.model}</span> : null}
+              {session.usage ? <span data-testid="session-usage">{formatTokens(session.usage.totalTokens)} tokens {formatCost(session.usage.costUsd)}</span> : null}
+              <span className="ml-auto">{session.running ? 'working' : session.endReason ?? 'idle'}</span>
+              {session.running ? (
+                <Button variant="danger" onClick={() => client.request('agent.stop', { sessionId: session.id }).catch((e: Error) => setStopError(e.message))}>Stop</Button>
+              ) : null}
+            </header>
+            {stopError ? <p role="alert" className="px-3 text-sm text-red-600">{stopError}</p> : null}
+            <Transcript session={session} onDecide={async (requestId, decision) => {
+              const r = await client.request('agent.approve', { sessionId: session.id, requestId, decision });
+              if (!r.ok) throw new Error('This approval is no longer waiting (the session moved on or stopped).');
+            }} />
+          </>
+        ) : selected ? (
+          <EmptyState title="This session's messages are not in this window" testId="session-missing">
+            It ran before this window connected; its log is kept on disk. Sessions that run while the window is open show live.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No session selected" testId="session-empty">
+            Start one by writing a task below, or click a step in the timeline to see its session.
+          </EmptyState>
+        )}
+        <Composer
+          onSend={send}
+          disabledReason={session?.running ? 'The agent is working on its task; wait for it to finish or stop it.' : undefined}
+          placeholder={session ? 'Follow up… (Enter to send)' : 'Describe a task for the agent… (Enter to send)'}
+        />
+      </div>
+    </div>
+  );
+}

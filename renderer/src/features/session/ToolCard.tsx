@@ -1,0 +1,34 @@
+import type { SessionItem } from './sessionState';
+import { formatDuration } from '../../ui/format';
+
+type Tool = Extract<SessionItem, { kind: 'tool' }>;
+
+const tone: Record<Tool['status'], string> = {
+  waiting: 'text-amber-600',
+  running: 'text-sky-600',
+  done: 'text-emerald-600',
+  error: 'text-red-600',
+  refused: 'text-red-600',
+};
+
+/** A tool call: its arguments, then its result (or error), and how long it took. Collapsible with the keyboard. */
+export function ToolCard({ item }: { item: Tool }) {
+  return (
+    <details className="rounded border border-slate-200 text-sm dark:border-slate-800" data-testid="tool-card" data-status={item.status} open={item.status === 'error' || item.status === 'refused'}>
+      <summary className="flex cursor-pointer items-center gap-2 px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-indigo-500">
+        <code className="font-mono">{item.name}</code>
+        <span className={`text-xs ${tone[item.status]} ${item.status === 'running' ? 'alive' : ''}`}>{item.status}</span>
+        {item.progress ? <span className="text-xs text-slate-500">{item.progress.total ? `${Math.round((100 * item.progress.progress) / item.progress.total)}%` : item.progress.progress} {item.progress.message ?? ''}</span> : null}
+        <span className="ml-auto text-xs text-slate-500">{item.durationMs !== undefined ? formatDuration(item.durationMs) : ''}</span>
+      </summary>
+      <div className="flex flex-col gap-2 border-t border-slate-200 p-3 dark:border-slate-800">
+        <pre className="max-h-48 overflow-auto rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900" aria-label="Arguments">{JSON.stringify(item.args, null, 2)}</pre>
+        {item.result !== undefined ? (
+          <pre className={`max-h-72 overflow-auto whitespace-pre-wrap rounded p-2 font-mono text-xs ${item.status === 'done' ? 'bg-slate-100 dark:bg-slate-900' : 'bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200'}`} aria-label="Result" data-testid="tool-result">
+            {item.result}
+          </pre>
+        ) : null}
+      </div>
+    </details>
+  );
+}

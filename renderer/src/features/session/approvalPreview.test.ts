@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { previewOf } from './approvalPreview';
+
+describe('previewOf', () => {
+  it('shows a command as it will run, and the original when rewriting changed it', () => {
+    expect(previewOf('runners__bash', { command: 'rm -rf build' })).toEqual({ kind: 'command', command: 'rm -rf build', original: undefined, cwd: undefined });
+    expect(previewOf('runners__bash', { command: 'npm test', rewritten: 'pnpm test', cwd: '/p' })).toEqual({ kind: 'command', command: 'pnpm test', original: 'npm test', cwd: '/p' });
+  });
+  it('shows a file write as added lines and an edit as a diff', () => {
+    const w = previewOf('files__write_file', { path: 'a.txt', content: 'one\ntwo\n' });
+    expect(w).toEqual({ kind: 'write', path: 'a.txt', lines: [{ op: '+', text: 'one' }, { op: '+', text: 'two' }] });
+    const e = previewOf('files__edit_file', { path: 'a.txt', edits: [{ oldText: 'one\ntwo', newText: 'one\nthree' }] });
+    expect(e.kind === 'write' && e.lines).toEqual([{ op: ' ', text: 'one' }, { op: '-', text: 'two' }, { op: '+', text: 'three' }]);
+  });
+  it('falls back to the arguments as JSON', () => {
+    expect(previewOf('memory__delete', { id: 3 })).toEqual({ kind: 'args', json: '{\n  "id": 3\n}' });
+  });
+});

@@ -1,0 +1,120 @@
+import type { AgentEvent, ApprovalDecision, EndReason, Usage } from '../../../../electron/contract/index';
+
+/** One thing in a session's transcript, keyed by `kind`. */
+export type SessionItem =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; text: string; streaming: boolean }
+  | {
+      kind: 'tool';
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      status: 'waiting' | 'running' | 'done' | 'error' | 'refused';
+      startedAt: number;
+      result?: string;
+      durationMs?: number;
+      progress?: { progress: number; total?: number; message?: string };
+    }
+  | {
+      kind: 'approval';
+      id: string;
+      approvalKind: 'tool' | 'command' | 'sampling';
+      callId?: string;
+      name: string;
+      args: Record<string, unknown>;
+      reasons: string[];
+      decision?: ApprovalDecision;
+    }
+  | { kind: 'notice'; id: string; level: 'warning' | 'error' | 'info'; text: string };
+
+export interface SessionState {
+  id: string;
+  provider?: string;
+  model?: string;
+  project?: string;
+  running: boolean;
+  startedAt: number;
+  items: SessionItem[];
+  usage?: Usage;
+  endReason?: EndReason;
+  turns: number;
+}
+
+export function emptySession(id: string, at: number): SessionState {
+  return { id, running: true, startedAt: at, items: [], turns: 0 };
+}
+
+const update = (items: SessionItem[], id: string, kind: SessionItem['kind'], fn: (i: SessionItem) => SessionItem): SessionItem[] => {
+  const idx = items.findLastIndex((i) => i.kind === kind && i.id === id);
+  if (idx < 0) return items;
+  const next = [...items];
+  next[idx] = fn(items[idx]!);
+  return next;
+};
+
+const closeStreaming = (items: SessionItem[]): SessionItem[] => {
+  const last = items.at(-1);
+  return last?.kind === 'assistant' && last.streaming ? [...items.slice(0, -1), { ...last, streaming: false }] : items;
+};
+
+/** Folds one agent event into a session's transcript (pure; the store keeps one state per session). */
+export function reduceSession(prev: SessionState | undefined, e: AgentEvent): SessionState {
+  const s = prev ?? emptySession(e.sessionId, e.at);
+  const items = s.items;
+  switch (e.type) {
+    case 'session_started':
+      return { ...s, provider: e.provider, model: e.model, project: e.project, running: true, endReason: undefined };
+    case 'turn_started':
+      return { ...s, running: true, turns: e.turn, items: closeStreaming(items) };
+    case 'sentence': {
+      const last = items.at(-1);
+      if (last?.kind === 'assistant' && last.streaming) return { ...s, items: [...items.slice(0, -1), { ...last, text: last.text + e.text }] };
+      return { ...s, items: [...items, { kind: 'assistant', id: `a${e.at}-${items.length}`, text: e.text, streaming: true }] };
+    }
+    case 'tool_running': {
+      const exists = items.some((i) => i.kind === 'tool' && i.id === e.callId);
+      const next = exists
+        ? update(items, e.callId, 'tool', (i) => ({ ...i, status: 'running', startedAt: e.at }) as SessionItem)
+        : [...closeStreaming(items), { kind: 'tool' as const, id: e.callId, name: e.name, args: e.args, status: 'running' as const, startedAt: e.at }];
+      return { ...s, items: next };
+    }
+    case 'tool_progress':
+      return { ...s, items: update(items, e.callId, 'tool', (i) => ({ ...i, progress: { progress: e.progress, total: e.total, message: e.message } }) as SessionItem) };
+    case 'tool_complete': {
+      const status = e.refused ? 'refused' : e.isError ? 'error' : 'done';
+      const done = { kind: 'tool' as const, id: e.callId, name: e.name, args: e.args, status, startedAt: e.at - e.durationMs, result: e.result, durationMs: e.durationMs } satisfies SessionItem;
+      if (items.some((i) => i.kind === 'tool' && i.id === e.callId)) return { ...s, items: update(items, e.callId, 'tool', (i) => ({ ...done, progress: i.kind === 'tool' ? i.progress : undefined })) };
+      return { ...s, items: [...closeStreaming(items), done] };
+    }
+    case 'approval_required':
+      return {
+        ...s,
+        items: [...closeStreaming(items), { kind: 'approval', id: e.requestId, approvalKind: e.kind, callId: e.callId, name: e.name, args: e.args, reasons: e.reasons }],
+      };
+    case 'approval_resolved':
+      return { ...s, items: update(items, e.requestId, 'approval', (i) => ({ ...i, decision: e.decision }) as SessionItem) };
+    case 'usage':
+      return { ...s, usage: e.session };
+    case 'warning':
+      return { ...s, items: [...items, { kind: 'notice', id: `w${e.at}-${items.length}`, level: 'warning', text: e.message }] };
+    case 'error':
+      return { ...s, items: [...closeStreaming(items), { kind: 'notice', id: `e${e.at}-${items.length}`, level: 'error', text: `${e.code}: ${e.message}` }] };
+    case 'complete': {
+      const closed = closeStreaming(items);
+      const last = closed.at(-1);
+      const said = last?.kind === 'assistant' && last.text.trim() === e.answer.trim();
+      return { ...s, items: said || !e.answer.trim() ? closed : [...closed, { kind: 'assistant', id: `c${e.at}`, text: e.answer, streaming: false }] };
+    }
+    case 'session_ended':
+      return { ...s, running: false, endReason: e.reason, usage: e.usage, turns: e.turns, items: closeStreaming(items) };
+    case 'context_archived':
+      return { ...s, items: [...items, { kind: 'notice', id: `x${e.at}`, level: 'info', text: `${e.count} older messages left the context window (kept in the archive).` }] };
+    case 'toolset_opened':
+      return s;
+  }
+}
+
+/** The approvals still waiting for an answer, oldest first. */
+export function pendingApprovals(s: SessionState): Extract<SessionItem, { kind: 'approval' }>[] {
+  return s.items.filter((i): i is Extract<SessionItem, { kind: 'approval' }> => i.kind === 'approval' && !i.decision);
+}

@@ -1,0 +1,63 @@
+import { useMemo, useState } from 'react';
+import { useServices } from '../../app/services';
+import { EmptyState } from '../../ui/EmptyState';
+import { formatCost, formatDuration, formatTokens } from '../../ui/format';
+import { useStore } from '../../ui/store';
+import { phaseOf } from '../project/runState';
+import { sessionIdFromLog } from '../session/sessionRef';
+import { layout, type Block } from './lanes';
+import { RunControls } from './RunControls';
+import { StepBlock } from './StepBlock';
+import { StepDetails } from './StepDetails';
+import { useNow } from './useNow';
+
+/** The run as a picture: one lane per component, protocol states as blocks along time; click one for details. */
+export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: string) => void }) {
+  const { run } = useServices();
+  const state = useStore(run.store, (s) => s);
+  const view = state.kind === 'run' ? state.view : null;
+  const phase = view ? phaseOf(view) : null;
+  const now = useNow(phase === 'running' || phase === 'preparing' || phase === 'external');
+  const lanes = useMemo(() => (view ? layout(view, now) : []), [view, now]);
+  const [selected, setSelected] = useState<string | null>(null);
+  if (!view || !phase) return <EmptyState title="No workflow run" testId="timeline-empty">Open a project and start its workflow: its steps appear here as they run.</EmptyState>;
+  const block: Block | undefined = lanes.flatMap((l) => l.blocks).find((b) => b.key === selected);
+  const sessionId = block ? sessionIdFromLog(block.entry.sessionLog) : null;
+  const first = view.timeline[0];
+  const elapsed = first ? (view.status === 'COMPLETED' ? Date.parse(view.updatedAt) : now) - Date.parse(first.enteredAt) : 0;
+  return (
+    <div className="flex flex-col gap-4" data-testid="timeline" data-status={view.status}>
+      <div className="flex flex-wrap items-center gap-4 text-sm">
+        <span className="font-medium" data-testid="timeline-status">{view.status}</span>
+        {view.state ? <code className="font-mono text-xs">{view.state}</code> : null}
+        <span>{formatDuration(elapsed)}</span>
+        <span>{formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</span>
+        <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
+      </div>
+      {view.error ? <p role="alert" className="text-sm text-red-600">{view.error.kind}: {view.error.message}</p> : null}
+      {lanes.length === 0 ? <EmptyState title="No steps yet">The first steps write the documents.</EmptyState> : (
+        <div className="flex flex-col gap-1" role="list" aria-label="Components">
+          {lanes.map((lane) => (
+            <div key={lane.id} role="listitem" className="flex items-stretch gap-2" data-testid={`lane-${lane.id}`}>
+              <span className="w-28 shrink-0 truncate py-2 text-right font-mono text-xs" title={lane.id}>{lane.id}</span>
+              <div className="relative h-12 flex-1 rounded bg-slate-100 dark:bg-slate-900">
+                {lane.blocks.map((b) => <StepBlock key={b.key} block={b} onOpen={(x) => setSelected(x.key)} />)}
+              </div>
+            </div>
+          ))}
+        </div>
+      )}
+      <Legend />
+      {block ? <StepDetails block={block} onOpenSession={sessionId ? () => onOpenSession(sessionId) : null} /> : null}
+    </div>
+  );
+}
+
+function Legend() {
+  const items: Array<[string, string]> = [['bg-sky-500', 'running'], ['bg-emerald-500', 'done'], ['bg-red-500', 'failed'], ['bg-amber-400', 'interrupted'], ['bg-slate-300', 'skipped']];
+  return (
+    <p className="flex gap-3 text-xs text-slate-500" aria-label="Legend">
+      {items.map(([c, l]) => <span key={l} className="flex items-center gap-1"><span className={`inline-block h-2 w-3 rounded ${c}`} />{l}</span>)}
+    </p>
+  );
+}
