@@ -74,8 +74,8 @@ export class Core {
     registerAppHandlers(this);
     registerSecretsHandlers(this);
     registerProjectHandlers(this);
-    // Flow control only where a view renders and acknowledges output (not in the headless CLI).
-    this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: this.face !== 'cli' }));
+    // Flow control from the first acknowledgement: only where a view renders (never in the headless CLI).
+    this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: 'auto' }));
     registerTerminalHandlers(this);
     this.hub = this.disposables.add(new McpHub({ paths: this.paths, bus: this.bus, secrets: this.secrets, env: this.env, version: this.version }));
     registerMcpHandlers(this);

@@ -50,14 +50,21 @@ export class DataBatcher {
 export class FlowController {
   private unacked = 0;
   private paused = false;
+  private released = false;
   private enabled: boolean;
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly options: FlowControlOptions | undefined,
     private readonly pty: { pause(): void; resume(): void },
+    enabled = true,
   ) {
-    this.enabled = options !== undefined;
+    this.enabled = options !== undefined && enabled;
+  }
+
+  /** Starts flow control (a client that acknowledges has shown up). */
+  enable(): void {
+    if (this.options && !this.released) this.enabled = true;
   }
 
   get isPaused(): boolean {
@@ -86,6 +93,7 @@ export class FlowController {
   /** Resume now and for good (the process ended, or the client stopped acknowledging). */
   release(): void {
     this.enabled = false;
+    this.released = true;
     this.resume();
   }
 

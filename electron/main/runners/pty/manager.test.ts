@@ -152,6 +152,25 @@ describe('PtyManager.run on a real PTY', () => {
     }
   });
 
+  it("in 'auto' mode starts flow control only once a client acknowledges", async () => {
+    const auto = new PtyManager({ outputsDir: join(dir, 'outputs'), login: false, flowControl: 'auto' });
+    try {
+      // Nobody acknowledges: a headless run is never paused.
+      const free = await auto.run({ command: 'seq 1 100000', cwd: project, timeoutMs: 20_000 });
+      expect(free.exitCode).toBe(0);
+      let id = '';
+      const run = auto.run({ command: 'seq 1 500000', cwd: project, onStart: (i) => (id = i.id) });
+      auto.ack(id, 0); // a view has connected
+      await new Promise((r) => setTimeout(r, 400));
+      expect(auto.get(id)!.running).toBe(true);
+      const ack = setInterval(() => auto.ack(id, 1_000_000), 5);
+      expect((await run).exitCode).toBe(0);
+      clearInterval(ack);
+    } finally {
+      await auto.dispose();
+    }
+  });
+
   it('opens a shell tab in a folder, takes keystrokes, resizes and stops', async () => {
     const info = ptys.openShell({ cwd: project, cols: 100, rows: 20 });
     ptys.resize(info.id, 90, 25);

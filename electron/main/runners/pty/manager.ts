@@ -18,8 +18,11 @@ export interface PtyManagerOptions {
   /** Where full outputs are written (paths.outputsDir). */
   outputsDir: string;
   sink?: EventSink;
-  /** Flow control against a client that acknowledges (`terminal.ack`); off when nobody renders. */
-  flowControl?: boolean | Partial<FlowControlOptions>;
+  /**
+   * Flow control against a client that acknowledges (`terminal.ack`): on, off, or `auto` — on from
+   * the first acknowledgement (a view that renders has connected), so a headless core never pauses.
+   */
+  flowControl?: boolean | 'auto' | Partial<FlowControlOptions>;
   /** Output batching window in ms (default 5). */
   batchMs?: number;
   /** Grace between SIGTERM and SIGKILL (default 2000 ms). */
@@ -86,12 +89,14 @@ const CLEAN_COPY_LIMIT = 64 * 1024 * 1024;
 export class PtyManager {
   private readonly terminals = new Map<string, Terminal>();
   private readonly flow: FlowControlOptions | undefined;
+  private flowActive: boolean;
   private seq = 0;
   private disposed = false;
 
   constructor(private readonly options: PtyManagerOptions) {
     const fc = options.flowControl;
-    this.flow = fc ? { ...DEFAULT_FLOW, ...(fc === true ? {} : fc) } : undefined;
+    this.flow = fc ? { ...DEFAULT_FLOW, ...(fc === true || fc === 'auto' ? {} : fc) } : undefined;
+    this.flowActive = fc !== 'auto';
   }
 
   /** Runs a command in a fresh PTY in `cwd` and resolves with its result (never rejects for a failing command). */
@@ -165,6 +170,10 @@ export class PtyManager {
   }
 
   ack(id: string, chars: number): void {
+    if (!this.flowActive && this.flow) {
+      this.flowActive = true;
+      for (const t of this.terminals.values()) t.enableFlowControl();
+    }
     this.terminals.get(id)?.ack(chars);
   }
 
@@ -225,6 +234,7 @@ export class PtyManager {
         rawFile: join(this.options.outputsDir, `${id}.ansi.log`),
         batchMs: this.options.batchMs ?? 5,
         flow: this.flow,
+        flowDeferred: !this.flowActive,
       },
       (data) => sink?.emit('terminal.data', { id, data }),
     );

@@ -19,6 +19,8 @@ export interface TerminalSpec {
   rawFile: string;
   batchMs: number;
   flow?: FlowControlOptions;
+  /** Flow control starts off (until `enableFlowControl`), for managers in `auto` mode. */
+  flowDeferred?: boolean;
   /**
    * Set for commands wrapped by `commandArgs`: the nonce of the exit marker the wrapper prints.
    * The marker is taken out of the output and its exit code reported.
@@ -110,7 +112,7 @@ export class Terminal {
         this.stopPausePoll();
         this.pty.resume();
       },
-    });
+    }, !spec.flowDeferred);
     this.marker = spec.exitMarker ? new RegExp(`\x1b\\]7777;erasmus-exit;${spec.exitMarker};(\\d+)\x07`) : undefined;
     this.pty.onData((chunk) => {
       const data = this.marker ? this.takeMarker(chunk) : chunk;
@@ -179,6 +181,10 @@ export class Terminal {
 
   ack(chars: number): void {
     this.flow.ack(chars);
+  }
+
+  enableFlowControl(): void {
+    if (this.running) this.flow.enable();
   }
 
   markTimedOut(): void {
