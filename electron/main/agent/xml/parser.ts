@@ -10,14 +10,14 @@
 // only what is still undecided: a possible tag (at most MAX_OPEN_TAG characters plus the spaces after it),
 // a line that may open or close a fence, a `!` line until it ends, and a json fence until it closes.
 import { CallBook } from './calls';
+import { Fence, type FenceSink } from './fence';
 import { parseJsonCalls } from './json-call';
-import { BACKTICK, BANG, CR, MAX_CLOSE_GAP, NL, SP, TAB, TILDE, followsOpenTag, partialTail, readOpenTag } from './scan';
+import { BACKTICK, BANG, NL, SP, TILDE, followsOpenTag, partialTail, readOpenTag } from './scan';
 import { XmlCall } from './xml-call';
 import type { ParserEvent, ParserOptions, ToolCallParser, ToolMap } from './types';
 
 const TEXT = 0;
 const INLINE = 1;
-const FENCE_INFO = 2;
 const FENCE = 3;
 const THINK = 4;
 const SHELL = 5;
@@ -45,14 +45,7 @@ class Parser implements ToolCallParser {
   private text = '';
   private events: ParserEvent[] = [];
   private ticks = 0;
-  private fenceCh = 0;
-  private fenceLen = 0;
-  private fenceInfoAt = 0;
-  private fenceOpen = '';
-  private fenceJson = false;
-  private fenceDecided = false;
-  private fenceBody = '';
-  private fenceLineStart = false;
+  private fence: Fence | undefined;
   private thinkClose = '';
   private shellRaw = '';
   private call: XmlCall | undefined;
@@ -93,9 +86,7 @@ class Parser implements ToolCallParser {
         this.text += chunk;
         return true;
       case FENCE:
-        if (this.fenceLineStart || chunk.indexOf('\n') >= 0) return false;
-        this.fenceContent(chunk);
-        return true;
+        return (this.fence as Fence).absorb(chunk);
       default:
         return false;
     }
@@ -127,8 +118,6 @@ class Parser implements ToolCallParser {
         return this.textStep(s, i, final);
       case INLINE:
         return this.inlineStep(s, i, final);
-      case FENCE_INFO:
-        return this.fenceInfoStep(s, i);
       case FENCE:
         return this.fenceStep(s, i, final);
       case THINK:
@@ -221,11 +210,8 @@ class Parser implements ToolCallParser {
         if (e === len && !final) return this.hold(i, final);
         if (e - k >= 3) {
           this.lineStart = false;
-          this.fenceCh = f;
-          this.fenceLen = e - k;
-          this.fenceInfoAt = e - i;
-          this.fenceOpen = s.slice(i, e);
-          this.mode = FENCE_INFO;
+          this.fence = new Fence(f, e - k, e - i, s.slice(i, e), this.fenceSink);
+          this.mode = FENCE;
           return e;
         }
       }
@@ -307,93 +293,32 @@ class Parser implements ToolCallParser {
 
   // ---- code fences ----
 
-  private fenceInfoStep(s: string, i: number): number {
-    const nl = s.indexOf('\n', i);
-    if (nl < 0) {
-      this.fenceOpen += s.slice(i);
-      return s.length;
+  private readonly fenceSink: FenceSink = {
+    text: (t) => {
+      this.text += t;
+    },
+    json: (raw, body) => this.jsonBlock(raw, body),
+  };
+
+  private fenceStep(s: string, i: number, final: boolean): number {
+    const fence = this.fence as Fence;
+    const next = fence.step(s, i, final);
+    if (fence.held) {
+      fence.held = false;
+      return this.hold(next, final);
     }
-    this.fenceOpen += s.slice(i, nl + 1);
-    const info = this.fenceOpen.slice(this.fenceInfoAt).trim();
-    if (this.fenceCh === BACKTICK && info.includes('`')) {
-      // Not a fence: a line of inline code. It ends here, so it is all text.
-      this.text += this.fenceOpen;
+    if (fence.done) {
+      this.fence = undefined;
       this.mode = TEXT;
       this.lineStart = true;
       this.lineBlank = true;
-      return nl + 1;
     }
-    this.fenceJson = (info.split(/\s/)[0] ?? '').toLowerCase() === 'json';
-    if (!this.fenceJson) this.text += this.fenceOpen;
-    this.fenceDecided = false;
-    this.fenceBody = '';
-    this.fenceLineStart = true;
-    this.mode = FENCE;
-    return nl + 1;
+    return next;
   }
 
-  private fenceStep(s: string, i: number, final: boolean): number {
-    const len = s.length;
-    if (this.fenceLineStart) {
-      let k = i;
-      while (k < len && k - i < 3 && s.charCodeAt(k) === SP) k++;
-      let e = k;
-      while (e < len && s.charCodeAt(e) === this.fenceCh) e++;
-      if (e - k >= this.fenceLen) {
-        let w = e;
-        while (w < len && w - e < MAX_CLOSE_GAP && (s.charCodeAt(w) === SP || s.charCodeAt(w) === TAB || s.charCodeAt(w) === CR)) w++;
-        if (w === len) {
-          if (!final) return this.hold(i, final);
-          this.closeFence(s.slice(i));
-          return len;
-        }
-        if (s.charCodeAt(w) === NL) {
-          this.closeFence(s.slice(i, w + 1));
-          return w + 1;
-        }
-      } else if (e === len && !final) {
-        return this.hold(i, final);
-      }
-      this.fenceLineStart = false;
-    }
-    const nl = s.indexOf('\n', i);
-    const end = nl < 0 ? len : nl + 1;
-    this.fenceContent(s.slice(i, end));
-    if (nl >= 0) this.fenceLineStart = true;
-    return end;
-  }
-
-  private fenceContent(t: string): void {
-    if (!this.fenceJson) {
-      this.text += t;
-      return;
-    }
-    this.fenceBody += t;
-    if (this.fenceDecided) return;
-    const first = this.fenceBody.trimStart();
-    if (first === '') return;
-    this.fenceDecided = true;
-    if (first[0] !== '{' && first[0] !== '[') {
-      // Not a JSON call: show it as it comes.
-      this.fenceJson = false;
-      this.text += this.fenceOpen + this.fenceBody;
-    }
-  }
-
-  private closeFence(closeLine: string): void {
-    this.mode = TEXT;
-    this.lineStart = true;
-    this.lineBlank = true;
-    if (!this.fenceJson) {
-      this.text += closeLine;
-      return;
-    }
-    this.fenceJson = false;
-    this.jsonBlock(this.fenceOpen + this.fenceBody + closeLine);
-  }
-
-  private jsonBlock(raw: string): void {
-    const calls = parseJsonCalls(this.fenceBody);
+  /** A json fence: its calls, or (when it is not a call) its text. */
+  private jsonBlock(raw: string, body: string): void {
+    const calls = parseJsonCalls(body);
     if (calls === null) {
       this.text += raw;
       return;
@@ -478,12 +403,9 @@ class Parser implements ToolCallParser {
   /** At the end of the message: whatever is still open is settled. */
   private finish(): void {
     switch (this.mode) {
-      case FENCE_INFO:
-        this.text += this.fenceOpen;
-        break;
       case FENCE:
-        // An unclosed json fence is still a call if its content is one.
-        if (this.fenceJson) this.jsonBlock(this.fenceOpen + this.fenceBody);
+        this.fence?.finish();
+        this.fence = undefined;
         break;
       case SHELL:
         this.finishShell();
@@ -493,6 +415,5 @@ class Parser implements ToolCallParser {
         break;
     }
     this.mode = TEXT;
-    this.fenceJson = false;
   }
 }
