@@ -9,6 +9,7 @@ import { readSessionLog, restoreContext } from '../sessions/index';
 import { resolveProvider } from './providers/config';
 import { AgentSession, runAgentSession, type AgentSessionDeps } from './session';
 import { memoryTools } from './tools';
+import { xmlSupport } from './xml-adapter';
 
 let home: string;
 let llm: ScriptedLlm | undefined;
@@ -143,6 +144,30 @@ describe('agent session (native tool calls)', () => {
     // The tools opened before are offered again.
     expect(llm!.requests[2]!.body.tools!.map((t) => t.function.name)).toContain('write_note');
     expect(() => readSessionLog(first.logPath)).not.toThrow();
+  });
+
+  it('xml mode: calls in plain text, a depends chain, unknown tags left as prose', async () => {
+    const { deps, provider } = await setup([
+      {
+        match: { hasTools: false },
+        text: 'Reading first.\n<read_note id="r">\n<name>a</name>\n</read_note>\nNow copying.\n<write_note>\n<name>b</name>\n<text>copy: {{r.result}}</text>\n</write_note>\n<no_such_tool>\n<x>1</x>\n</no_such_tool>',
+      },
+      { match: { lastUser: '[write_note]' }, text: 'Copied.' },
+    ]);
+    files.set('a', 'original');
+    const events: AgentEvent[] = [];
+    const outcome = await runAgentSession({ ...deps, xml: xmlSupport() }, { task: 'copy a to b', provider, toolMode: 'xml', openToolsets: ['notes'], autoApprove: true, onEvent: (e) => events.push(e) });
+    expect(outcome.error ?? '').toBe('');
+    expect(outcome).toMatchObject({ endedReason: 'complete', finalAnswer: 'Copied.' });
+    expect(files.get('b')).toBe('copy: original');
+    const sys = String(llm!.requests[0]!.body.messages![0]!.content);
+    expect(sys).toMatch(/# Tool use/);
+    expect(sys).toMatch(/<write_note>/);
+    const results = String(llm!.requests[1]!.body.messages!.at(-1)!.content);
+    expect(results).toMatch(/\[read_note\]\noriginal/);
+    // An unknown tag name is prose, not a call (the parser's rule): nothing ran for it.
+    expect(results).not.toMatch(/no_such_tool/);
+    expect(events.filter((e) => e.type === 'sentence').map((e) => (e as { text: string }).text).join('')).not.toContain('<read_note');
   });
 
   it('moves the oldest messages to the archive with a marker, keeping system prompt and task', async () => {
