@@ -117,6 +117,6 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   outcome.status = 'ran';
   const { output, ...rest } = run;
   outcome.run = rest;
-  const failed = run.timedOut || run.aborted || (!run.background && run.exitCode !== 0);
+  const failed = !run.background && (run.timedOut || run.aborted || run.exitCode !== 0);
   return result(outcome, `${header}${reviewNote}[${describeRun(run)}]\n${output}`, failed);
 }

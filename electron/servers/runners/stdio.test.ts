@@ -120,6 +120,19 @@ describe('runners MCP server over stdio', () => {
     expect((r.structuredContent as { rewrites: { rule: string }[] }).rewrites.map((a) => a.rule)).toContain('npm');
   });
 
+  it('leaves a command in the background when asked, and stops it when the client goes away', async () => {
+    const client = await connect({ elicitation: false });
+    const r = await call(client, 'bash_run', { command: 'echo up; sleep 97.25', timeout_seconds: 1, on_timeout: 'background' });
+    expect(r.isError).toBe(false);
+    expect(text(r)).toContain('still running in the background');
+    const running = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('sleep 97.25'));
+    expect(running()).toHaveLength(1);
+    await client.close();
+    const deadline = Date.now() + 10_000;
+    while (running().length && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+    expect(running()).toEqual([]);
+  });
+
   it('stops a command past its timeout and says so', async () => {
     const r = await call(without, 'bash_run', { command: 'echo waiting; sleep 30', timeout_seconds: 1 });
     expect(r.isError).toBe(true);
