@@ -1,5 +1,48 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** The request schemas of the methods this server answers, to refuse bad params with -32602. */
+const REQUEST_SCHEMAS: Record<string, { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } } }> = {
+  initialize: InitializeRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'resources/subscribe': SubscribeRequestSchema,
+  'resources/unsubscribe': UnsubscribeRequestSchema,
+  'logging/setLevel': SetLevelRequestSchema,
+};
+
+/**
+ * Why a request's params do not fit its method, or undefined when they do. (The SDK's own
+ * parse failure would surface as -32603; a malformed request is the caller's error, -32602.)
+ */
+export function paramsProblem(message: JSONRPCMessage): string | undefined {
+  if (!('method' in message) || !('id' in message)) return undefined;
+  const schema = REQUEST_SCHEMAS[message.method];
+  if (!schema) return undefined;
+  const r = schema.safeParse(message);
+  if (r.success) return undefined;
+  return (r.error?.issues ?? []).map((i) => `${i.path.map(String).join('.') || '(params)'}: ${i.message}`).join('; ') || 'invalid params';
+}
 
 /** Older method names some clients still send, and the names they mean. */
 export const METHOD_ALIASES: Record<string, string> = {
@@ -43,7 +86,17 @@ export class TolerantTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
   constructor(private readonly inner: Transport) {
-    inner.onmessage = (message, extra) => this.onmessage?.(normalizeMessage(message), extra);
+    inner.onmessage = (message, extra) => {
+      const normalized = normalizeMessage(message);
+      const problem = paramsProblem(normalized);
+      if (problem && 'id' in normalized && 'method' in normalized) {
+        void inner
+          .send({ jsonrpc: '2.0', id: normalized.id, error: { code: ErrorCode.InvalidParams, message: `invalid params for ${normalized.method}: ${problem}` } }, { relatedRequestId: normalized.id })
+          .catch((err: Error) => this.onerror?.(err));
+        return;
+      }
+      this.onmessage?.(normalized, extra);
+    };
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
   }
