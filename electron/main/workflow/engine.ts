@@ -167,7 +167,7 @@ export class WorkflowEngine {
   }
   async pause(runId: string) {
     const run = await this.get(runId);
-    run.pause();
+    await run.pause();
     return run.record.status;
   }
   async resume(runId: string) {

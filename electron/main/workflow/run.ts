@@ -242,10 +242,13 @@ export class WorkflowRun {
   }
 
   /** Pause: a waiting step is abandoned now (it runs again on resume); a running step finishes first. */
-  pause(): void {
+  async pause(): Promise<void> {
     if (!this.loop) throw invalidState(`run ${this.runId} is ${this.record.status}, not running`);
     this.pauseRequested = true;
-    if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.abort.abort();
+    if (this.record.status === 'AWAITING_COGNITIVE_RESULT') {
+      this.abort.abort();
+      await this.loop;
+    }
   }
 
   /** Stop now: the running step is aborted (its changes stay); resume runs it again. */

@@ -1,0 +1,158 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WorkflowTask } from '../../contract/index';
+import { Paths } from '../paths/index';
+import { WorkflowEngine } from './engine';
+
+const TASKS = `# Task list
+
+## Component: core — the core
+Test: true
+- [ ] C1: Build the core
+
+## Component: cli — the command line
+Test: true
+- [ ] L1: Build the CLI
+`;
+
+let root: string | undefined;
+const engines: WorkflowEngine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+async function project(name: string): Promise<string> {
+  const dir = join(root!, name);
+  await mkdir(dir, { recursive: true });
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  return dir;
+}
+
+function engine(home: string): WorkflowEngine {
+  const e = new WorkflowEngine({ paths: new Paths(home), emit: () => undefined });
+  engines.push(e);
+  return e;
+}
+
+/** A client acting as the model: each step leaves a file named after its state in the project. */
+async function answer(e: WorkflowEngine, runId: string, task: WorkflowTask): Promise<void> {
+  if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`expected a step, got ${task.status}`);
+  const { step } = task;
+  const out = step.state === 'prepare:task_list' ? TASKS : `${step.state} output`;
+  const file = join(step.projectDir, 'notes', `${step.state.replace(':', '-')}.txt`);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, out);
+  await e.submitTask(runId, { output: out, done: true });
+}
+
+async function driveToEnd(e: WorkflowEngine, runId: string, onApproval: () => Promise<unknown> = () => e.approve(runId)): Promise<string[]> {
+  const states: string[] = [];
+  for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+    if (task.status === 'AWAITING_APPROVAL') await onApproval();
+    else {
+      if (task.status === 'AWAITING_COGNITIVE_RESULT') states.push(task.step.state);
+      await answer(e, runId, task);
+    }
+  }
+  return states;
+}
+
+describe('WorkflowEngine', () => {
+  it('runs two components with orchestration between them and a commit for each', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('two');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'two parts' });
+    const states = await driveToEnd(e, runId);
+    expect(states.slice(3)).toEqual([
+      'core:development', 'core:testing', 'core:review', 'core:fixes', 'core:documentation', 'core:retesting',
+      'orchestration:core',
+      'cli:development', 'cli:testing', 'cli:review', 'cli:fixes', 'cli:documentation', 'cli:retesting',
+      'final:testing', 'final:documentation', 'final:review',
+    ]);
+    const log = execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
+    expect(log).toEqual(['cli: complete component (the command line)', 'core: complete component (the core)']);
+    // core's commit holds core's work only; cli's work came after it.
+    const coreFiles = execFileSync('git', ['show', '--name-only', '--format=', 'HEAD~1'], { cwd: dir, encoding: 'utf8' });
+    expect(coreFiles).toContain('notes/core-development.txt');
+    expect(coreFiles).not.toContain('notes/cli-development.txt');
+  });
+
+  it('approves an edited plan (fewer components); rejects components the task list does not have', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('edit');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    const states = await driveToEnd(e, runId, async () => {
+      const { plan } = await e.plan(runId);
+      await expect(e.approve(runId, { ...plan!, components: [{ id: 'ghost', title: '', tasks: [] }] })).rejects.toThrow(/ghost/);
+      await e.approve(runId, { ...plan!, components: plan!.components.filter((c) => c.id === 'cli') });
+    });
+    expect(states.some((s) => s.startsWith('core:'))).toBe(false);
+    expect(states).toContain('cli:development');
+  });
+
+  it('pause abandons a waiting step and resume asks it again; a restarted engine continues from the file', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('pause');
+    const home = join(root, 'home');
+    const e1 = engine(home);
+    const { runId } = await e1.load({ projectDir: dir, goal: 'x' });
+    const first = await e1.getTask(runId);
+    expect(first).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:architecture' } });
+    await e1.pause(runId);
+    expect((await e1.waitForRest(runId)).status).toBe('PAUSED');
+    await expect(e1.submitTask(runId, { output: 'late', done: true })).rejects.toMatchObject({ kind: 'INVALID_STATE' });
+    await e1.resume(runId);
+    const again = await e1.getTask(runId);
+    expect(again).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:architecture' } });
+    await answer(e1, runId, again);
+    const second = await e1.getTask(runId);
+    expect(second).toMatchObject({ step: { state: 'prepare:progress_schedule' } });
+    await e1.dispose(); // the process goes away while a step waits
+
+    const e2 = engine(home);
+    expect((await e2.list()).map((r) => r.runId)).toEqual([runId]);
+    expect(await e2.latest(dir)).toBe(runId);
+    const resumed = await e2.getTask(runId);
+    expect(resumed).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:progress_schedule' } });
+    const view = await e2.status(runId);
+    expect(view.timeline.map((t) => `${t.state}=${t.outcome ?? ''}`)).toEqual([
+      'prepare:architecture=aborted',
+      'prepare:architecture=written',
+      'prepare:progress_schedule=interrupted',
+      'prepare:progress_schedule=',
+    ]);
+  });
+
+  it('runs several projects at once, each in its own run file', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const e = engine(join(root, 'home'));
+    const dirs = await Promise.all(['a', 'b', 'c'].map(project));
+    const runs = await Promise.all(dirs.map((d) => e.load({ projectDir: d, goal: d })));
+    await Promise.all(runs.map(({ runId }) => driveToEnd(e, runId)));
+    for (const [i, d] of dirs.entries()) {
+      const saved = JSON.parse(await readFile(new Paths(join(root, 'home')).run(d, runs[i]!.runId), 'utf8'));
+      expect(saved).toMatchObject({ status: 'COMPLETED', projectDir: d });
+      expect(execFileSync('git', ['log', '--format=%s'], { cwd: d, encoding: 'utf8' })).toContain('core: complete component');
+    }
+    expect((await e.list()).length).toBe(3);
+  });
+
+  it('stop aborts a waiting step; skip is refused in preparation; unknown runs are RUN_NOT_FOUND', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('stop');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    await e.getTask(runId);
+    expect(await e.stop(runId)).toBe('STOPPED');
+    await expect(e.skip(runId)).rejects.toMatchObject({ kind: 'INVALID_STATE' });
+    await expect(e.status('missing')).rejects.toMatchObject({ kind: 'RUN_NOT_FOUND' });
+    await expect(e.load({ projectDir: join(root, 'nope') })).rejects.toThrow(/project folder not found/);
+  });
+});
