@@ -65,6 +65,8 @@ describe('workflow with the agent loop and the scripted model', () => {
     core = new Core({ face: 'cli', home: sb.home, env: sb.env });
     await core.hub.start({ projectDir: sb.project, configFile: config, watch: false });
 
+    const terminals: string[] = [];
+    core.bus.onEvent('terminal.opened', (t) => terminals.push(t.title));
     const wf = core.workflow;
     const { runId } = await wf.load({ projectDir: sb.project, goal: 'add numbers', executor: { kind: 'agent', baseUrl: llm.baseUrl, model: 'scripted', toolMode: 'native', autoApprove: true } });
     await wf.start(runId);
@@ -77,6 +79,8 @@ describe('workflow with the agent loop and the scripted model', () => {
     expect(view.status).toBe('COMPLETED');
     expect(finishedStates(view.timeline)).toEqual(EXPECTED);
     expect(llm.remaining()).toBe(0);
+    // The tests ran through the runners' PTYs (live in the terminal view): failing, passing, passing, then npm test.
+    expect(terminals).toEqual(['tests: node --test test/', 'tests: node --test test/', 'tests: node --test test/', 'tests: npm test --silent']);
     // Real files, really tested, reviewed and committed; each step has its session log and usage.
     expect(readFileSync(p('src/adder.mjs'), 'utf8')).toContain('/** Sum of a and b. */');
     expect(readFileSync(p('docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');

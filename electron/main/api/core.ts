@@ -79,13 +79,18 @@ export class Core {
     registerTerminalHandlers(this);
     this.hub = this.disposables.add(new McpHub({ paths: this.paths, bus: this.bus, secrets: this.secrets, env: this.env, version: this.version }));
     registerMcpHandlers(this);
-    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, emit: (e) => this.bus.emit('agent.event', e) });
+    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, ptys: this.ptys, emit: (e) => this.bus.emit('agent.event', e) });
     this.disposables.defer(() => this.agent.dispose());
     registerAgentHandlers(this);
     this.workflow = new WorkflowEngine({
       paths: this.paths,
       env: this.env,
       emit: (event, payload) => this.bus.emit(event, payload),
+      // Test commands run in the runners' PTYs, so they show live in the terminal view.
+      runTests: async (command, cwd, signal) => {
+        const r = await this.ptys.run({ command, cwd, signal, title: `tests: ${command}` });
+        return { command, passed: r.exitCode === 0 && !r.timedOut && !r.aborted, exitCode: r.exitCode, output: r.output, durationMs: r.durationMs };
+      },
       agentExecutor: (c) => new AgentExecutor((o) => this.agent.run(o), { autoApprove: c.autoApprove, toolMode: c.toolMode, provider: { provider: c.provider, model: c.model, baseUrl: c.baseUrl } }),
     });
     this.disposables.defer(() => this.workflow.dispose());

@@ -9,6 +9,7 @@ import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
 import { WorkflowRun } from './run';
+import { runTests, type TestRunner } from './verify';
 
 export interface WorkflowEngineOptions {
   paths: Paths;
@@ -17,6 +18,8 @@ export interface WorkflowEngineOptions {
   agentExecutor?: (config: Extract<ExecutorConfig, { kind: 'agent' }>) => StepExecutor;
   protocolsDir?: string;
   env?: NodeJS.ProcessEnv;
+  /** How test commands run (default: a child process; the core uses the runners' PTYs). */
+  runTests?: TestRunner;
 }
 
 export interface LoadOptions {
@@ -70,6 +73,7 @@ export class WorkflowEngine {
       store: this.store,
       emit: this.options.emit,
       protocolsDir: this.options.protocolsDir,
+      runTests: this.options.runTests ?? runTests,
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
     });
     this.runs.set(record.runId, run);

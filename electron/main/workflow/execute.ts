@@ -9,7 +9,6 @@ import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
 import { componentSeed, setTaskStatus } from './task-list';
-import { runTests } from './verify';
 
 const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   development: 'Implement the open tasks of this component.',
@@ -96,7 +95,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   }
   if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) await writeFileAtomic(reportPath, result.output.trim() + '\n');
   if (spec.testCommand) {
-    const test = await runTests(spec.testCommand, record.projectDir, ctx.signal);
+    const test = await ctx.runTests(spec.testCommand, record.projectDir, ctx.signal);
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
     const t = { command: test.command, exitCode: test.exitCode, passed: test.passed };
     await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { usage: result.usage, sessionLog: result.sessionLog, test: t });

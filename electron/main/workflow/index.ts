@@ -10,3 +10,4 @@ export * from './run-record';
 export { WorkflowRun } from './run';
 export * from './engine';
 export * from './agent-executor';
+export * from './verify';

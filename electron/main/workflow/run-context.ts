@@ -4,6 +4,7 @@ import type { ContextDocs } from './documents';
 import type { StepExecutor, StepRequest, StepResult } from './executor';
 import type { RunRecord } from './run-record';
 import type { WorkflowEmit } from './events';
+import type { TestRunner } from './verify';
 
 /** What the phase functions (prepare, execute) get from the run that drives them. */
 export interface RunContext {
@@ -13,6 +14,7 @@ export interface RunContext {
   readonly executor: StepExecutor;
   readonly signal: AbortSignal;
   readonly protocolsDir?: string;
+  readonly runTests: TestRunner;
   emit: WorkflowEmit;
   /** Opens a timeline entry for a state and persists. */
   enter(state: string, extra?: Partial<WorkflowTimelineEntry>): Promise<WorkflowTimelineEntry>;

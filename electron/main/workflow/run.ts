@@ -10,6 +10,7 @@ import { planStates, type StateSpec } from './plan';
 import { prepareNext } from './prepare';
 import type { Next, RunContext } from './run-context';
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
+import type { TestRunner } from './verify';
 
 export interface RunDeps {
   paths: Paths;
@@ -19,6 +20,7 @@ export interface RunDeps {
   makeExecutor(config: ExecutorConfig, onAwait: (step: StepRequest) => void): StepExecutor;
   /** Built-in protocols folder (default resources/protocols). */
   protocolsDir?: string;
+  runTests: TestRunner;
 }
 
 const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED']);
@@ -162,6 +164,7 @@ export class WorkflowRun {
       executor: this.executor,
       signal: this.abort.signal,
       protocolsDir: this.deps.protocolsDir,
+      runTests: this.deps.runTests,
       emit: this.deps.emit,
       enter: async (state, extra = {}) => {
         const entry: WorkflowTimelineEntry = { state, ...extra, enteredAt: new Date().toISOString() };
