@@ -1,0 +1,84 @@
+// The official MCP conformance suite's server scenarios against `erasmus mcp-server erasmus --http 0`
+// (streamable HTTP on 127.0.0.1), run from the suite's own CLI.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ROOT } from './erasmus-mcp-helpers';
+
+const fixtures = join(ROOT, 'tests', 'fixtures', 'mcp');
+const suite = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const dirs: string[] = [];
+let server: ChildProcess | undefined;
+let url = '';
+let serverErr = '';
+
+function killGroup(child: ChildProcess | undefined): void {
+  try {
+    if (child?.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {}
+}
+
+beforeAll(async () => {
+  const home = mkdtempSync(join(tmpdir(), 'erasmus-mcp-conf-home-'));
+  dirs.push(home);
+  server = spawn(process.execPath, [CLI, 'mcp-server', 'erasmus', '--http', '0'], { cwd: ROOT, env: { ...process.env, ERASMUS_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start: ${serverErr}`)), 30_000);
+    server!.stderr!.on('data', (d: Buffer) => {
+      serverErr += d.toString();
+      const m = /streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(serverErr);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    server!.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${serverErr}`)));
+  });
+}, 40_000);
+
+afterAll(() => {
+  killGroup(server);
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+function run(scenario: string, outDir: string): Promise<string> {
+  return new Promise((resolve) => {
+    // The suite imports Node 22's fs.globSync: the shim provides it on Node 20.
+    const child = spawn(process.execPath, ['--import', pathToFileURL(join(fixtures, 'node22-fs-shim.mjs')).href, suite, 'server', '--url', url, '--scenario', scenario, '-o', outDir], {
+      cwd: outDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+    const timer = setTimeout(() => killGroup(child), 60_000);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      killGroup(child);
+      resolve(output);
+    });
+  });
+}
+
+function checks(dir: string): Array<{ id: string; status: string; errorMessage?: string }> {
+  const out: Array<{ id: string; status: string }> = [];
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) if (entry.endsWith('checks.json')) out.push(...(JSON.parse(readFileSync(join(dir, entry), 'utf8')) as Array<{ id: string; status: string }>));
+  return out;
+}
+
+describe('official MCP conformance suite, server scenarios, against the Erasmus MCP server (streamable HTTP)', () => {
+  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'resources-subscribe', 'resources-unsubscribe', 'prompts-list', 'logging-set-level', 'dns-rebinding-protection']) {
+    it(scenario, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'erasmus-mcp-conf-out-'));
+      dirs.push(dir);
+      const output = await run(scenario, dir);
+      const results = checks(dir);
+      expect(results.filter((c) => c.status === 'FAILURE'), output + serverErr).toEqual([]);
+      expect(results.filter((c) => c.status === 'SUCCESS').length, output).toBeGreaterThan(0);
+    }, 90_000);
+  }
+});
