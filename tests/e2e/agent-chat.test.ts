@@ -91,12 +91,16 @@ describe('erasmus chat --json against real MCP servers', () => {
         match: { lastUser: 'fs__write_file' },
         text: `Writing the file now.\n<fs__write_file>\n<path>${file}</path>\n<content>line one\n<b>line two</b></content>\n</fs__write_file>\nThen the graph:\n<memory__create_entities>\n<entities>[{"name":"XmlMode","entityType":"test","observations":["plain text calls work"]}]</entities>\n</memory__create_entities>`,
       },
-      { match: { lastUser: 'XmlMode' }, text: 'All done in xml mode.' },
+      { match: { lastUser: 'XmlMode' }, text: 'Checking with the shell:\n!cat plain.txt > copy.txt && echo shell-ran\n' },
+      { match: { lastUser: 'shell-ran' }, text: 'All done in xml mode.' },
     ]);
     const run = start(['-p', 'do it in xml', '--tool-mode', 'xml', '--yes']);
     expect(await run.exit).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe("line one\n<b>line two</b>");
     expect(readFileSync(sb.memoryFile, 'utf8')).toContain('"name":"XmlMode"');
+    // A `!` line ran through the runners' PTY in the project folder.
+    expect(readFileSync(join(sb.work, 'copy.txt'), 'utf8')).toBe('line one\n<b>line two</b>');
+    expect(run.events.find((e) => e.type === 'tool_complete' && e.name === '!')).toMatchObject({ isError: false, args: { command: 'cat plain.txt > copy.txt && echo shell-ran' } });
     checkOrder(run.events);
     const started = run.events[0] as Extract<AgentEvent, { type: 'session_started' }>;
     expect(started.toolMode).toBe('xml');

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import type { AgentEvent, ApprovalDecision } from '../../contract/index';
 import type { McpHub } from '../mcp/hub';
+import type { PtyManager } from '../runners/pty/index';
 import type { Paths } from '../paths/index';
 import { classifyCommand } from '../runners/policy/index';
 import type { SecretStore } from '../secrets/index';
@@ -9,12 +10,25 @@ import { hubTools } from './hub-tools';
 import { samplingHandler } from './sampling';
 import { AgentSession, runAgentSession, type AgentSessionDeps, type AgentSessionOptions, type SessionOutcome } from './session';
 import { xmlSupport } from './xml-adapter';
+import type { ShellRunner } from './tools';
+
+/** `!command` through the runners' PTYs: the model gets the exit code and the (head + tail) output. */
+export function ptyShell(ptys: Pick<PtyManager, 'run'>): ShellRunner {
+  return async (command, { signal, cwd }) => {
+    const r = await ptys.run({ command, cwd: cwd ?? process.cwd(), signal, title: `! ${command}` });
+    const status = r.timedOut ? 'timed out' : r.aborted ? 'stopped' : r.exitCode === null ? `ended by signal ${r.signal}` : `exit code ${r.exitCode}`;
+    const more = r.truncated ? `\n[output cut; the whole output is in ${r.outputFile}]` : '';
+    return { content: `$ ${command}\n${r.output}${more}\n[${status}]`, isError: r.exitCode !== 0 };
+  };
+}
 
 export interface AgentServiceDeps {
   paths: Paths;
   secrets: Pick<SecretStore, 'get'>;
   env: NodeJS.ProcessEnv;
   hub?: Pick<McpHub, 'toolsets' | 'openToolset' | 'callTool' | 'setSamplingHandler'>;
+  /** Runs `!command` lines in a PTY (visible in the terminal view). */
+  ptys?: Pick<PtyManager, 'run'>;
   /** Where every event goes (the core's bus as `agent.event`). */
   emit: (e: AgentEvent) => void;
 }
@@ -35,7 +49,8 @@ export class AgentService {
       sources: { env: this.d.env, secret: (name) => this.d.secrets.get(name) },
       tools: this.d.hub ? hubTools(this.d.hub) : undefined,
       classifyCommand: (command, { cwd }) => classifyCommand(command, { home: homedir(), cwd: cwd ?? process.cwd() }),
-      xml: xmlSupport(),
+      xml: xmlSupport({ shell: !!this.d.ptys }),
+      shell: this.d.ptys ? ptyShell(this.d.ptys) : undefined,
       ...extra,
     };
   }

@@ -146,7 +146,7 @@ describe('agent session (native tool calls)', () => {
     expect(() => readSessionLog(first.logPath)).not.toThrow();
   });
 
-  it('xml mode: calls in plain text, a depends chain, unknown tags left as prose', async () => {
+  it('xml mode: calls in plain text, a depends chain, a corrective message for an unknown tool', async () => {
     const { deps, provider } = await setup([
       {
         match: { hasTools: false },
@@ -165,8 +165,8 @@ describe('agent session (native tool calls)', () => {
     expect(sys).toMatch(/<write_note>/);
     const results = String(llm!.requests[1]!.body.messages!.at(-1)!.content);
     expect(results).toMatch(/\[read_note\]\noriginal/);
-    // An unknown tag name is prose, not a call (the parser's rule): nothing ran for it.
-    expect(results).not.toMatch(/no_such_tool/);
+    // A call of an unknown tool runs nothing; the model gets the parser's corrective message.
+    expect(results).toMatch(/\[tool call not run\]\n.*no_such_tool[\s\S]*Available tools: open_toolset, read_note, write_note/);
     expect(events.filter((e) => e.type === 'sentence').map((e) => (e as { text: string }).text).join('')).not.toContain('<read_note');
   });
 
