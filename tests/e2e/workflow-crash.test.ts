@@ -87,4 +87,23 @@ describe('workflow survives SIGKILL (CLI)', () => {
     const status = spawnSync(process.execPath, [CLI, 'workflow', 'status', sb.project, '--json'], { env: sb.env, encoding: 'utf8' });
     expect(JSON.parse(status.stdout)).toMatchObject({ status: 'COMPLETED', state: 'completed' });
   });
+
+  it('without --yes the plan waits; erasmus workflow approve develops it; a blocked run says why', async () => {
+    sb = await sandbox();
+    const first = await runCli(['workflow', 'start', sb.project, '--goal', 'add numbers', '--executor', 'command', '--command', `node ${MODEL}`], sb.env);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('Plan:');
+    expect(first.stderr).toContain('erasmus workflow approve');
+    expect(gitLog(sb.project)).toEqual(['initial']);
+    await sb.setControl({ neverDone: 'adder:review' });
+    const blocked = await runCli(['workflow', 'approve', sb.project], sb.env);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toMatch(/\[BLOCKED\] adder:review/);
+    expect(blocked.stderr).toMatch(/adder:review ended without finishing/);
+    await sb.setControl({});
+    const retried = await runCli(['workflow', 'retry', sb.project], sb.env);
+    expect(retried.code).toBe(0);
+    expect(retried.stderr).toContain('[COMPLETED]');
+    expect(gitLog(sb.project)[0]).toMatch(/^adder: complete component/);
+  });
 });
