@@ -1,9 +1,11 @@
 // From a parsed call (XML or JSON form) to a tool_call or an invalid_call event: ids, the depends
 // chain, schema coercion, required parameters. One CallBook per message.
 import { findReferences } from './depends';
+import { parseJsonCalls } from './json-call';
 import { correctiveMessage } from './tool-use-section';
 import { coerceJsonValue, coerceString, decodeXmlValue } from './values';
 import type { InvalidCallEvent, ToolCallEvent, ToolMap } from './types';
+import type { XmlCall } from './xml-call';
 
 export interface ParsedCall {
   name: string;
@@ -67,6 +69,30 @@ export class CallBook {
     const id = call.id ?? this.freshId();
     if (call.id !== undefined) this.declared.set(call.id, true);
     return { type: 'tool_call', id, name, args, dependsOn, form: call.form, raw };
+  }
+
+  /** A finished XML call: closed, abandoned (another call began), or still open at the end. */
+  fromXml(call: XmlCall): ToolCallEvent | InvalidCallEvent {
+    const id = call.attrs.find(([k]) => k === 'id')?.[1];
+    if (call.status === 'closed') return this.build({ name: call.name, form: 'xml', raw: call.raw, id, params: call.params() });
+    return this.invalid({ name: call.name, raw: call.raw, id }, call.problem(), call.name);
+  }
+
+  /** The calls of a json fence, or null when its content is not a call (then it is only text). */
+  fromJsonBlock(raw: string, body: string): Array<ToolCallEvent | InvalidCallEvent> | null {
+    const calls = parseJsonCalls(body);
+    if (calls === null) return null;
+    return calls.map((c) =>
+      c.badId
+        ? this.invalid({ name: c.name, raw }, `Your call to ${c.name} was not run: its "id" must be a string.`, this.tools.has(c.name) ? c.name : undefined)
+        : this.build({ name: c.name, form: 'json', raw, id: c.id, params: Object.entries(c.args) }),
+    );
+  }
+
+  /** A block written like a call to a tool that does not exist; its text was shown as text. */
+  unknownTool(name: string, raw: string): InvalidCallEvent {
+    const message = correctiveMessage(`There is no tool named "${name}": nothing was run.`, this.tools);
+    return { type: 'invalid_call', name, raw, message, shown: true };
   }
 
   /** A call that could not be completed (unclosed, malformed); `problem` says why. */

@@ -6,7 +6,7 @@ export type ExpectedEvent =
   | TextEvent
   | ToolCallEvent
   | ShellEvent
-  | { type: 'invalid_call'; name?: string; raw: string; message: RegExp };
+  | { type: 'invalid_call'; name?: string; raw: string; message: RegExp; shown?: true };
 
 export interface ParserCase {
   name: string;
@@ -62,6 +62,7 @@ const json = (id: string, name: string, args: Record<string, unknown>, raw: stri
   call(id, name, args, raw, { form: 'json', ...more });
 const bad = (raw: string, message: RegExp, name?: string): ExpectedEvent =>
   name === undefined ? { type: 'invalid_call', raw, message } : { type: 'invalid_call', name, raw, message };
+const shown = (raw: string, message: RegExp, name: string): ExpectedEvent => ({ type: 'invalid_call', name, raw, message, shown: true });
 const sh = (command: string, raw: string): ShellEvent => ({ type: 'shell', command, raw });
 
 const READ = '<read_file>\n<path>src/main.ts</path>\n</read_file>';
@@ -95,7 +96,8 @@ export const parserCases: ParserCase[] = [
   { name: 'call followed by more text on the same line', input: `${READ} and then I will explain.\nMore.`, events: [rd(), t(' and then I will explain.\nMore.')] },
   { name: 'prose mention of a tool', input: 'I will use the <read_file> tool to read it.\n', events: [t('I will use the <read_file> tool to read it.\n')] },
   { name: 'mention with punctuation and a mention at the very end', input: 'The <read_file>, <write_to_file>: tools. Finally <read_file>', events: [t('The <read_file>, <write_to_file>: tools. Finally <read_file>')] },
-  { name: 'unknown tag names stay text', input: '<open_file>\n<path>a</path>\n</open_file>\n<div>\n<p>x</p>\n</div>', events: [t('<open_file>\n<path>a</path>\n</open_file>\n<div>\n<p>x</p>\n</div>')] },
+  { name: 'unknown tool: stays text, and the model hears of it', input: 'Now:\n<open_file>\n<path>a</path>\n</open_file>\n<div>\n<p>x</p>\n</div>', events: [t('Now:\n<open_file>\n<path>a</path>\n</open_file>'), shown('<open_file>\n<path>a</path>\n</open_file>', /no tool named "open_file"[\s\S]*Available tools: read_file, write_to_file/, 'open_file'), t('\n<div>\n<p>x</p>\n</div>')] },
+  { name: 'unknown tags that are not tool-like, or not at a line start, are only prose', input: '<div>\n<p>x</p>\n</div>\nsee <my_tool>\nthen </my_tool>', events: [t('<div>\n<p>x</p>\n</div>\nsee <my_tool>\nthen </my_tool>')] },
   { name: 'stray closing tag in prose', input: 'Oops </read_file> and </path>.', events: [t('Oops </read_file> and </path>.')] },
   { name: 'call shown in a plain code fence', input: `Example:\n\`\`\`\n${READ}\n\`\`\`\nDone.`, events: [t(`Example:\n\`\`\`\n${READ}\n\`\`\`\nDone.`)] },
   { name: 'call shown in an xml fence, then a real call', input: `Like this:\n\`\`\`xml\n${READ}\n\`\`\`\n${READ_B}`, events: [t(`Like this:\n\`\`\`xml\n${READ}\n\`\`\`\n`), rd('call_1', 'src/b.ts')] },

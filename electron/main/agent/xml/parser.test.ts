@@ -54,6 +54,8 @@ function rebuild(events: readonly ParserEvent[]): string {
     if (e.type === 'text') {
       s += e.text;
       lastRaw = '';
+    } else if (e.type === 'invalid_call' && e.shown) {
+      // Its text was emitted as text already.
     } else if (!(e.raw === lastRaw && /^\s*(```|~~~)/.test(e.raw))) {
       s += e.raw;
       lastRaw = e.raw;

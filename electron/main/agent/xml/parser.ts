@@ -1,27 +1,18 @@
-// The streaming tool-call parser for `xml` mode. It reads the model's message chunk by chunk, in one
-// pass (each character is looked at a bounded number of times; only undecided tails are kept), and turns
-// it into text, tool_call, shell and invalid_call events. What counts as a call:
-// - an opening tag `<tool>` (or `<tool id="a">`, `<tool attr="v"/>`) of a known tool, followed by a line
-//   break or a tag; on a line of prose ("use the <read_file> tool") it is a mention and stays text;
-// - a fenced block marked json whose whole content is `{"tool": …, "arguments": …}` (or an array of them);
-// - a line starting with `!` (a shell command), when the shell option is on.
-// Never a call: anything inside code fences (other than that JSON form), inline code spans, or
-// `<thinking>`/`<think>` blocks; unknown tag names. Text is emitted at the end of every push, holding back
-// only what is still undecided: a possible tag (at most MAX_OPEN_TAG characters plus the spaces after it),
-// a line that may open or close a fence, a `!` line until it ends, and a json fence until it closes.
+// The streaming tool-call parser for `xml` mode: one pass over the chunks as they come, text, tool_call,
+// shell and invalid_call events out. What is and is not a call, and what is held back: see README.md.
 import { CallBook } from './calls';
 import { Fence, type FenceSink } from './fence';
-import { parseJsonCalls } from './json-call';
+import { UnknownCallWatch, readUnknownOpen } from './unknown-call';
 import { BACKTICK, BANG, NL, SP, TILDE, followsOpenTag, partialTail, readOpenTag } from './scan';
 import { XmlCall } from './xml-call';
 import type { ParserEvent, ParserOptions, ToolCallParser, ToolMap } from './types';
 
 const TEXT = 0;
 const INLINE = 1;
-const FENCE = 3;
-const THINK = 4;
-const SHELL = 5;
-const CALL = 6;
+const FENCE = 2;
+const THINK = 3;
+const SHELL = 4;
+const CALL = 5;
 
 const THINK_TAGS: ReadonlyArray<readonly [string, string]> = [
   ['<thinking>', '</thinking>'],
@@ -49,6 +40,7 @@ class Parser implements ToolCallParser {
   private thinkClose = '';
   private shellRaw = '';
   private call: XmlCall | undefined;
+  private readonly unknown = new UnknownCallWatch();
   private readonly book: CallBook;
   private readonly maxName: number;
   private readonly isTool: (name: string) => boolean;
@@ -143,6 +135,7 @@ class Parser implements ToolCallParser {
 
   private flushText(): void {
     if (this.text !== '') {
+      if (this.unknown.active) this.unknown.record(this.text);
       this.events.push({ type: 'text', text: this.text });
       this.text = '';
     }
@@ -241,9 +234,30 @@ class Parser implements ToolCallParser {
         return j + open.length;
       }
     }
+    if (this.unknown.active && s.charCodeAt(j + 1) === 47) {
+      const close = this.unknown.close;
+      if (s.startsWith(close, j)) return this.closeUnknown(close, j);
+      if (!final && s.length - j < close.length && close.startsWith(s.slice(j))) return this.hold(j, final);
+    }
     const tag = readOpenTag(s, j, final, this.isTool, this.maxName);
-    if (tag.kind === 'hold') return this.hold(j, final);
+    if (tag.kind === 'hold') {
+      this.lineBlank = blank;
+      return this.hold(j, final);
+    }
     if (tag.kind === 'none') {
+      if (blank) {
+        const open = readUnknownOpen(s, j, final, this.isTool);
+        if (open.kind === 'hold') {
+          this.lineBlank = blank;
+          return this.hold(j, final);
+        }
+        if (open.kind === 'open') {
+          this.flushText();
+          this.unknown.start(open.name);
+          this.text += s.slice(j, open.end);
+          return open.end;
+        }
+      }
       this.text += '<';
       return j + 1;
     }
@@ -255,6 +269,7 @@ class Parser implements ToolCallParser {
     }
     const openTag = s.slice(j, tag.end);
     this.flushText();
+    this.unknown.cancel();
     if (tag.selfClosing) {
       const id = tag.attrs.find(([k]) => k === 'id')?.[1];
       const params = tag.attrs.filter(([k]) => k !== 'id');
@@ -264,6 +279,14 @@ class Parser implements ToolCallParser {
     this.call = new XmlCall(tag.name, tag.attrs, openTag, this.tools);
     this.mode = CALL;
     return tag.end;
+  }
+
+  private closeUnknown(close: string, j: number): number {
+    this.text += close;
+    this.flushText();
+    const { name, raw } = this.unknown.take();
+    this.events.push(this.book.unknownTool(name, raw));
+    return j + close.length;
   }
 
   private inlineStep(s: string, i: number, final: boolean): number {
@@ -318,18 +341,9 @@ class Parser implements ToolCallParser {
 
   /** A json fence: its calls, or (when it is not a call) its text. */
   private jsonBlock(raw: string, body: string): void {
-    const calls = parseJsonCalls(body);
-    if (calls === null) {
-      this.text += raw;
-      return;
-    }
-    for (const c of calls) {
-      if (c.badId) {
-        this.emit(this.book.invalid({ name: c.name, raw }, `Your call to ${c.name} was not run: its "id" must be a string.`, this.tools.has(c.name) ? c.name : undefined));
-        continue;
-      }
-      this.emit(this.book.build({ name: c.name, form: 'json', raw, id: c.id, params: Object.entries(c.args) }));
-    }
+    const events = this.book.fromJsonBlock(raw, body);
+    if (events === null) this.text += raw;
+    else for (const e of events) this.emit(e);
   }
 
   // ---- thinking, shell, calls ----
@@ -382,22 +396,12 @@ class Parser implements ToolCallParser {
       call.held = false;
       return this.hold(next, final);
     }
-    if (call.status === 'closed') {
+    if (call.status !== 'open') {
       this.call = undefined;
       this.mode = TEXT;
-      const id = call.attrs.find(([k]) => k === 'id')?.[1];
-      this.emit(this.book.build({ name: call.name, form: 'xml', raw: call.raw, id, params: call.params() }));
-    } else if (call.status === 'abandoned') {
-      this.abandonCall(call);
+      this.emit(this.book.fromXml(call));
     }
     return next;
-  }
-
-  private abandonCall(call: XmlCall): void {
-    this.call = undefined;
-    this.mode = TEXT;
-    const id = call.attrs.find(([k]) => k === 'id')?.[1];
-    this.emit(this.book.invalid({ name: call.name, raw: call.raw, id }, call.problem(), call.name));
   }
 
   /** At the end of the message: whatever is still open is settled. */
@@ -411,7 +415,8 @@ class Parser implements ToolCallParser {
         this.finishShell();
         break;
       case CALL:
-        if (this.call) this.abandonCall(this.call);
+        if (this.call) this.emit(this.book.fromXml(this.call));
+        this.call = undefined;
         break;
     }
     this.mode = TEXT;

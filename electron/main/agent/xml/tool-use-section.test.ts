@@ -72,9 +72,9 @@ describe('formatToolUseSection', () => {
   it('parsed as a message, the section gives exactly its illustrations: its prose and fences hide nothing', () => {
     const p = createToolCallParser({ tools });
     const calls = [...p.push(section), ...p.end()].filter((e) => e.type !== 'text');
-    // First the JSON-form illustration (a json fence naming the placeholder tool_name: unknown, so an
-    // echo of it gets a corrective message), then usage and example of every tool.
-    const names = ['tool_name', ...[...tools.keys()].flatMap((n) => [n, n])];
+    // First the two illustrations of the format (the XML one and the JSON one): they name the unknown
+    // tool_name, so an echo of them gets a corrective message. Then usage and example of every tool.
+    const names = ['tool_name', 'tool_name', ...[...tools.keys()].flatMap((n) => [n, n])];
     expect(calls.map((e) => ('name' in e ? e.name : e.type))).toEqual(names);
   });
 });

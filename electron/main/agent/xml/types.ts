@@ -63,6 +63,8 @@ export interface InvalidCallEvent {
   raw: string;
   /** Corrective text for the model: what was wrong and what is available. */
   message: string;
+  /** Set for a call to an unknown tool: its raw text was also emitted as text (it stays prose). */
+  shown?: true;
 }
 
 export type ParserEvent = TextEvent | ToolCallEvent | ShellEvent | InvalidCallEvent;
