@@ -63,6 +63,18 @@ export type McpToolsetSummary = z.infer<typeof McpToolsetSummary>;
 
 export const McpConfigIssue = z.object({ file: z.string(), entry: z.string().optional(), message: z.string() });
 
+export const McpTrustPreview = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  package: z.string().optional(),
+  command: z.string(),
+  args: z.array(z.string()),
+  envKeys: z.array(z.string()),
+  hash: z.string(),
+  trusted: z.boolean(),
+});
+
 const Json = z.record(z.string(), z.unknown());
 const ServerParam = z.string().min(1).max(64);
 
@@ -85,5 +97,15 @@ export const mcpMethods = {
     result: Json,
   },
   'mcp.server.restart': { params: z.object({ server: ServerParam }).strict(), result: McpServerStatus },
+  /** The servers the product suggests (disabled until enabled and trusted). */
+  'mcp.catalog': {
+    params: z.object({}).strict(),
+    result: z.object({ servers: z.array(z.object({ id: z.string(), title: z.string(), description: z.string(), package: z.string().optional(), command: z.string(), args: z.array(z.string()), envKeys: z.array(z.string()) }).passthrough()) }),
+  },
+  /** Enable a catalog server; the first time needs `trust: true` after the user saw `preview`. */
+  'mcp.catalog.enable': {
+    params: z.object({ id: z.string().min(1), trust: z.boolean().optional() }).strict(),
+    result: z.object({ enabled: z.boolean(), preview: McpTrustPreview }),
+  },
   'mcp.reload': { params: z.object({}).strict(), result: z.object({ servers: z.array(McpServerStatus), issues: z.array(McpConfigIssue) }) },
 } satisfies MethodTable;

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { describeZodError } from './config/schema';
+import { importServers } from './config/import';
+import { describeZodError, type ServerConfig } from './config/schema';
+import { trustHash, type TrustStore } from './trust';
 
 /** A server the product suggests; disabled until the user enables (and trusts) it. */
 export const CatalogServer = z.object({
@@ -49,4 +51,57 @@ export function patternMatcher(patterns: string[]): (qualified: string) => boole
 
 function escape(s: string): string {
   return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** What the user sees before trusting a third-party server: its exact command, package and env keys. */
+export interface TrustPreview {
+  id: string;
+  title: string;
+  description: string;
+  package?: string;
+  command: string;
+  args: string[];
+  envKeys: string[];
+  hash: string;
+  trusted: boolean;
+}
+
+export async function previewCatalogServer(entry: CatalogServer, trust: TrustStore): Promise<TrustPreview> {
+  return {
+    id: entry.id,
+    title: entry.title,
+    description: entry.description,
+    package: entry.package,
+    command: entry.command,
+    args: entry.args,
+    envKeys: entry.envKeys,
+    hash: trustHash(entry.command, entry.args),
+    trusted: await trust.isTrusted(entry.command, entry.args),
+  };
+}
+
+/**
+ * Enables a catalog server in ERASMUS_HOME/mcp/config.json. The first time needs `trust: true`
+ * (remembered by the hash of command and args); without it nothing is written and the preview says why.
+ */
+export async function enableCatalogServer(entry: CatalogServer, opts: { trust: TrustStore; mcpConfig: string; trusted?: boolean }): Promise<{ enabled: boolean; preview: TrustPreview }> {
+  const preview = await previewCatalogServer(entry, opts.trust);
+  if (!preview.trusted && !opts.trusted) return { enabled: false, preview };
+  if (!preview.trusted) await opts.trust.trust(entry.id, entry.command, entry.args);
+  const env = Object.fromEntries(entry.envKeys.map((k) => [k, `\${secret:${k}}`]));
+  const server: ServerConfig = {
+    name: entry.id,
+    transport: 'stdio',
+    command: entry.command,
+    args: entry.args,
+    env,
+    envKeys: [],
+    headers: {},
+    disabled: false,
+    alwaysAllow: entry.alwaysAllow,
+    description: entry.description,
+    source: 'catalog',
+  };
+  await importServers([server], opts.mcpConfig);
+  return { enabled: true, preview: { ...preview, trusted: true } };
 }

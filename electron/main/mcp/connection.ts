@@ -9,6 +9,7 @@ import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.
 import type { McpServerState } from '../../contract/index';
 import type { ServerConfig } from './config/schema';
 import { connectConfigured } from './transport/connect';
+import { orderedDelivery } from './transport/ordered';
 import { GroupStdioTransport } from './transport/stdio-group';
 import type { ServerStatus } from './types';
 
@@ -135,6 +136,7 @@ export class ServerConnection {
       await this.target.server.connect(serverSide);
       const client = this.hooks.makeClient(this);
       await client.connect(clientSide, { timeout: this.timeoutMs });
+      orderedDelivery(clientSide);
       return { client, transport: clientSide, kind: 'stdio' };
     }
     return connectConfigured(

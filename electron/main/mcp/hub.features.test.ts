@@ -58,7 +58,7 @@ describe('server-everything features through the hub', () => {
     const off = bus.onEvent('mcp.progress', (p) => events.push(p));
     await hub.callTool('everything', 'trigger-long-running-operation', { duration: 0.3, steps: 3 }, { onProgress: (p) => seen.push(p.progress) });
     off();
-    expect(seen).toEqual([1, 2, 3]);
+    expect(seen, `progress seen: ${JSON.stringify(seen)}`).toEqual([1, 2, 3]);
     expect(events.map((e) => e.server)).toEqual(['everything', 'everything', 'everything']);
   });
 

@@ -1,29 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CompleteRequest,
-  type CompleteResult,
-  type GetPromptResult,
-  type LoggingLevel,
-  type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteRequest, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { basename } from 'node:path';
 import type { EventBus } from '../api/events';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
 import { interpolateDeep, type SecretStore } from '../secrets/index';
-import { loadCatalog, patternMatcher, type Catalog } from './catalog';
+import { enableCatalogServer, loadCatalog, patternMatcher, type Catalog, type CatalogServer, type TrustPreview } from './catalog';
+import { createHubClient } from './client';
 import { ConfigWatcher } from './config/watch';
 import { configFiles, loadConfig } from './config/load';
 import { fingerprint, type ConfigIssue, type ServerConfig } from './config/schema';
@@ -50,6 +34,8 @@ export interface McpHubDeps {
   secrets?: Pick<SecretStore, 'get'>;
   env?: NodeJS.ProcessEnv;
   version?: string;
+  /** Where resources/catalog lives (default: the installation's resources folder). */
+  resourcesDir?: string;
 }
 
 export interface StartOptions {
@@ -256,7 +242,7 @@ export class McpHub {
   private catalog(): Catalog {
     if (!this.catalogCache) {
       try {
-        this.catalogCache = loadCatalog(resourcesDir());
+        this.catalogCache = loadCatalog(this.deps.resourcesDir ?? resourcesDir());
       } catch {
         this.catalogCache = { servers: [], groups: [] };
       }
@@ -264,8 +250,18 @@ export class McpHub {
     return this.catalogCache;
   }
 
-  catalogEntries(): Catalog {
-    return this.catalog();
+  /** The servers the product suggests (resources/catalog), each disabled until enabled and trusted. */
+  catalogServers(): CatalogServer[] {
+    return this.catalog().servers;
+  }
+
+  /** Enables a catalog server; the first time needs `trust: true` (see catalog.ts). Reloads the config when enabled. */
+  async enableCatalogServer(id: string, opts: { trust?: boolean } = {}): Promise<{ enabled: boolean; preview: TrustPreview }> {
+    const entry = this.catalog().servers.find((s) => s.id === id);
+    if (!entry) throw new Error(`no catalog server "${id}" (known: ${this.catalog().servers.map((s) => s.id).join(', ')})`);
+    const r = await enableCatalogServer(entry, { trust: this.trust, mcpConfig: this.deps.paths.mcpConfig, trusted: opts.trust });
+    if (r.enabled) await this.reload();
+    return r;
   }
 
   /** Name + one line per toolset: each ready server, and each catalog group with tools available. */
@@ -406,33 +402,15 @@ export class McpHub {
     status: (c: ServerConnection) => this.emitStatus(c),
     toolsChanged: (c: ServerConnection) => this.deps.bus.emit('mcp.tools.changed', { server: c.name, tools: c.tools.length }),
     stderr: (c: ServerConnection, text: string) => this.deps.bus.emit('mcp.stderr', { server: c.name, text }),
-    makeClient: (c: ServerConnection) => this.makeClient(c),
+    makeClient: (c: ServerConnection) =>
+      createHubClient(c, {
+        version: this.deps.version ?? '0.1.0',
+        bus: this.deps.bus,
+        roots: () => this.roots(),
+        sampling: () => this.sampling,
+        elicitation: () => this.elicitation,
+      }),
   };
-
-  private makeClient(conn: ServerConnection): Client {
-    const server = conn.name;
-    const client = new Client(
-      { name: 'erasmus', version: this.deps.version ?? '0.1.0' },
-      { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: { applyDefaults: true }, url: {} } } },
-    );
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots() }));
-    client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
-      if (!this.sampling) throw new McpError(ErrorCode.InvalidRequest, 'Erasmus has no model configured for sampling');
-      return this.sampling({ server, params: req.params }, extra.signal);
-    });
-    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
-      if (!this.elicitation) return { action: 'decline' as const };
-      return this.elicitation({ server, params: req.params }, extra.signal);
-    });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void conn.refreshTools().catch(() => {}));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.deps.bus.emit('mcp.resources.changed', { server }));
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => this.deps.bus.emit('mcp.resource.updated', { server, uri: n.params.uri }));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.deps.bus.emit('mcp.prompts.changed', { server }));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) =>
-      this.deps.bus.emit('mcp.log', { server, level: n.params.level, logger: n.params.logger, data: n.params.data }),
-    );
-    return client;
-  }
 }
 
 function firstLine(text: string | undefined): string | undefined {

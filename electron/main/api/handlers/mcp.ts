@@ -20,6 +20,8 @@ export function registerMcpHandlers(core: Core): void {
     return statusAll();
   });
   d.register('mcp.server.restart', ({ server }) => act(() => hub.restartServer(server)));
+  d.register('mcp.catalog', async () => ({ servers: hub.catalogServers() }));
+  d.register('mcp.catalog.enable', ({ id, trust }) => act(() => hub.enableCatalogServer(id, { trust })));
   d.register('mcp.toolsets', async () => ({ toolsets: hub.toolsets() }));
   d.register('mcp.toolset.open', ({ name }) => act(() => ({ tools: hub.openToolset(name) })));
   d.register('mcp.tools', ({ server }) => act(() => ({ tools: hub.listTools(server) })));

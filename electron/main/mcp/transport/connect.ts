@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerConfig } from '../config/schema';
+import { orderedDelivery } from './ordered';
 import { GroupStdioTransport, type GroupStdioOptions } from './stdio-group';
 
 export interface Connected {
@@ -32,6 +33,7 @@ export async function connectConfigured(config: ServerConfig, makeClient: () => 
       const client = makeClient();
       const transport = new WebSocketClientTransport(new URL(config.url!));
       await client.connect(transport, opts);
+      orderedDelivery(transport);
       return { client, transport, kind: 'websocket' };
     }
     case 'sse':
@@ -41,6 +43,7 @@ export async function connectConfigured(config: ServerConfig, makeClient: () => 
       const transport = new StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers: config.headers } });
       try {
         await client.connect(transport, opts);
+        orderedDelivery(transport);
         return { client, transport, kind: 'http' };
       } catch (err) {
         await client.close().catch(() => {});
@@ -62,5 +65,6 @@ async function connectSse(config: ServerConfig, makeClient: () => Client, opts: 
     eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
   });
   await client.connect(transport, opts);
+  orderedDelivery(transport);
   return { client, transport, kind: 'sse' };
 }

@@ -33,6 +33,9 @@ export class GroupStdioTransport implements Transport {
   private pending: Buffer = Buffer.alloc(0);
   private exited?: Promise<void>;
   private closed = false;
+  private drain?: Promise<void>;
+  private readonly queue: JSONRPCMessage[] = [];
+  private delivering = false;
 
   constructor(private readonly opts: GroupStdioOptions) {}
 
@@ -98,8 +101,23 @@ export class GroupStdioTransport implements Transport {
         this.opts.onInvalidOutput?.(line, err as Error);
         continue;
       }
-      this.onmessage?.(message);
+      this.queue.push(message);
     }
+    if (!this.delivering && this.queue.length) void this.deliver();
+  }
+
+  /**
+   * Delivers messages one microtask apart. The SDK runs notification handlers a microtask late but
+   * responses at once, so a progress notification and the response right behind it in one chunk
+   * would otherwise lose the progress (its handler is gone when it runs).
+   */
+  private async deliver(): Promise<void> {
+    this.delivering = true;
+    while (this.queue.length && !this.closed) {
+      this.onmessage?.(this.queue.shift()!);
+      if (this.queue.length) await Promise.resolve();
+    }
+    this.delivering = false;
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -107,7 +125,11 @@ export class GroupStdioTransport implements Transport {
       const stdin = this.child?.stdin;
       if (!stdin || this.closed) return reject(new Error('Not connected'));
       if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once('drain', resolve);
+      else {
+        // One drain listener however many writes wait for it.
+        this.drain ??= new Promise<void>((done) => stdin.once('drain', () => ((this.drain = undefined), done())));
+        void this.drain.then(resolve);
+      }
     });
   }
 

@@ -1,0 +1,54 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { EventBus } from '../api/events';
+import type { ServerConnection } from './connection';
+import type { ElicitationHandler, SamplingHandler } from './types';
+
+export interface HubClientContext {
+  version: string;
+  bus: EventBus;
+  roots(): { uri: string; name: string }[];
+  sampling(): SamplingHandler | undefined;
+  elicitation(): ElicitationHandler | undefined;
+}
+
+/**
+ * An SDK client with Erasmus's client capabilities (roots, sampling, elicitation with schema
+ * defaults) routed to the handlers the core sets, and every server notification turned into an event.
+ */
+export function createHubClient(conn: ServerConnection, ctx: HubClientContext): Client {
+  const server = conn.name;
+  const bus = ctx.bus;
+  const client = new Client(
+    { name: 'erasmus', version: ctx.version },
+    { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: { applyDefaults: true }, url: {} } } },
+  );
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: ctx.roots() }));
+  client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+    const handler = ctx.sampling();
+    if (!handler) throw new McpError(ErrorCode.InvalidRequest, 'Erasmus has no model configured for sampling');
+    return handler({ server, params: req.params }, extra.signal);
+  });
+  client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+    const handler = ctx.elicitation();
+    if (!handler) return { action: 'decline' as const };
+    return handler({ server, params: req.params }, extra.signal);
+  });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void conn.refreshTools().catch(() => {}));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => bus.emit('mcp.resources.changed', { server }));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => bus.emit('mcp.resource.updated', { server, uri: n.params.uri }));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => bus.emit('mcp.prompts.changed', { server }));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => bus.emit('mcp.log', { server, level: n.params.level, logger: n.params.logger, data: n.params.data }));
+  return client;
+}
