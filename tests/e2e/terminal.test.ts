@@ -32,12 +32,14 @@ describe('terminal view in the browser', () => {
     });
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(serve.url);
-    await page.getByTestId('terminal-panel').waitFor();
     await page.evaluate(async (path) => {
       const client = (globalThis as unknown as { __erasmus: { request(m: string, p: unknown): Promise<unknown> } }).__erasmus;
       await client.request('project.open', { path });
     }, project);
+    await page.getByTestId('nav-terminal').click();
+    await page.getByTestId('terminal-pane').waitFor();
     await page.getByRole('button', { name: 'New shell' }).click();
+    await page.getByRole('tablist', { name: 'Terminals' }).waitFor();
     const tab = page.getByRole('tab', { name: /shell/ });
     await tab.waitFor();
     const textarea = page.locator('.xterm-helper-textarea').first();
