@@ -129,9 +129,7 @@ export function normalizeConnectUrl(raw: string): URL {
 
 /** The URL without its token, for messages and logs. */
 export function redactUrl(url: URL): string {
-  const u = new URL(url.href);
-  if (u.searchParams.has('token')) u.searchParams.set('token', '…');
-  return u.href;
+  return url.href.replace(/([?&]token=)[^&#]*/, '$1…');
 }
 
 function openOnce(url: URL, timeoutMs: number): Promise<WebSocket> {

@@ -65,7 +65,12 @@ export function chatTool(o: ChatToolOptions): ToolSpec {
         await ctx.log('warning', { type: 'approval_denied', tool_name: req.name, reasons: req.reasons, hint: 'the client cannot be asked (no elicitation); set ERASMUS_AUTO_APPROVE=1 to allow' });
         return 'deny';
       };
-      const outcome = await o.backend().chat({ userInput: a.user_input, history: a.chat_messages, protocol, project: a.project, signal: ctx.signal, onEvent: relay(ctx), approve });
+      let outcome: Awaited<ReturnType<ReturnType<ChatToolOptions['backend']>['chat']>>;
+      try {
+        outcome = await o.backend().chat({ userInput: a.user_input, history: a.chat_messages, protocol, project: a.project, signal: ctx.signal, onEvent: relay(ctx), approve });
+      } catch (err) {
+        return errorResult(`Erasmus chat failed: ${(err as Error).message}`, { answer: '', endedReason: 'error', sessionId: '', error: (err as Error).message });
+      }
       const usage = outcome.usage ? { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens } : undefined;
       const structured = { answer: outcome.answer, endedReason: outcome.endedReason, sessionId: outcome.sessionId, ...(usage ? { usage } : {}), ...(outcome.error ? { error: outcome.error } : {}) };
       if (outcome.endedReason === 'error') return errorResult(`Erasmus chat failed: ${outcome.error ?? 'unknown error'}`, structured);
