@@ -4,6 +4,8 @@ export interface Toast {
   title: string;
   body: string;
   level: 'info' | 'warning' | 'error' | 'success';
+  /** Toasts about one thing (an approval's request id) go away together when it is settled. */
+  key?: string;
 }
 
 export function systemNotify(title: string, body: string): boolean {

@@ -26,9 +26,10 @@ export function useToasts(client: RpcClient, face: Face): { toasts: Toast[]; pus
       }),
       client.on('app.notice', ({ level, message }) => push({ title: level === 'info' ? 'Note' : level === 'warning' ? 'Warning' : 'Error', body: message, level })),
       client.on('agent.event', (e) => {
+        if (e.type === 'approval_resolved') return setToasts((all) => all.filter((t) => t.key !== e.requestId));
         if (e.type !== 'approval_required') return;
         const body = typeof e.args.command === 'string' ? e.args.command : e.name;
-        push({ title: 'Approval needed', body, level: 'warning' });
+        push({ title: 'Approval needed', body, level: 'warning', key: e.requestId });
         if (!document.hasFocus()) systemNotify('Erasmus needs your approval', body);
       }),
     ];

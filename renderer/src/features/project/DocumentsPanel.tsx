@@ -12,7 +12,7 @@ type DocName = (typeof DOCS)[number]['name'];
 type Doc = ResultOf<'workflow.docs.read'>;
 
 /** The orchestration documents as they are written (re-read when `version` changes), one tab each. */
-export function DocumentsPanel({ projectDir, version }: { projectDir: string; version: number }) {
+export function DocumentsPanel({ projectDir, version }: { projectDir: string; version: string }) {
   const client = useClient();
   const [current, setCurrent] = useState<DocName>('architecture');
   const [docs, setDocs] = useState<Partial<Record<DocName, Doc>>>({});
@@ -43,7 +43,7 @@ export function DocumentsPanel({ projectDir, version }: { projectDir: string; ve
             className={`px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 ${current === d.name ? 'border-b-2 border-indigo-500 font-medium' : 'text-slate-500'}`}
           >
             {d.label}
-            {docs[d.name]?.exists ? '' : ' ·'}
+            {docs[d.name] && !docs[d.name]!.exists ? <span className="ml-1 text-xs text-slate-400">(not yet)</span> : null}
           </button>
         ))}
       </div>

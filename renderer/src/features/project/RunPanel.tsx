@@ -37,7 +37,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       <RunControls phase={phase} onAction={(a) => run.act(a)} />
       {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} /> : null}
       {phase === 'plan' && view.plan ? <PlanReview key={view.updatedAt} plan={view.plan} onConfirm={(p) => run.approve(p)} /> : null}
-      <DocumentsPanel projectDir={view.projectDir} version={view.timeline.length + (view.approved ? 1000 : 0)} />
+      <DocumentsPanel projectDir={view.projectDir} version={view.updatedAt} />
     </div>
   );
 }

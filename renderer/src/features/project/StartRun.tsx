@@ -4,8 +4,9 @@ import { Button } from '../../ui/Button';
 type Executor = 'agent' | 'external';
 
 /** No run yet: choose who does the work and start the workflow (the goal question comes next). */
-export function StartRun({ onStart }: { onStart: (executor: Executor) => Promise<void> }) {
+export function StartRun({ onStart }: { onStart: (executor: Executor, autoApprove: boolean) => Promise<void> }) {
   const [executor, setExecutor] = useState<Executor>('agent');
+  const [unattended, setUnattended] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
@@ -13,7 +14,7 @@ export function StartRun({ onStart }: { onStart: (executor: Executor) => Promise
     setBusy(true);
     setError(null);
     try {
-      await onStart(executor);
+      await onStart(executor, executor === 'agent' && unattended);
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -32,6 +33,12 @@ export function StartRun({ onStart }: { onStart: (executor: Executor) => Promise
           <input type="radio" name="executor" checked={executor === 'external'} onChange={() => setExecutor('external')} /> An external cognitive engine (another MCP client answers each step)
         </label>
       </fieldset>
+      {executor === 'agent' ? (
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={unattended} onChange={(e) => setUnattended(e.target.checked)} data-testid="unattended" />
+          Unattended: approve tool calls the command policy does not refuse, without asking
+        </label>
+      ) : null}
       {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
       <div>
         <Button type="submit" variant="primary" disabled={busy} data-testid="start-workflow">

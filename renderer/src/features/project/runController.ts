@@ -43,8 +43,13 @@ export class RunController {
   }
 
   /** Creates a run for the project and starts it (documents first, then the goal question if needed). */
-  async start(projectDir: string, executor: 'agent' | 'external', goal?: string): Promise<void> {
-    const { runId } = await this.client.request('workflow.load', { projectDir, executor, ...(goal ? { goal } : {}) });
+  async start(projectDir: string, executor: 'agent' | 'external', options: { goal?: string; autoApprove?: boolean } = {}): Promise<void> {
+    const { runId } = await this.client.request('workflow.load', {
+      projectDir,
+      executor,
+      ...(options.goal ? { goal: options.goal } : {}),
+      ...(executor === 'agent' && options.autoApprove ? { autoApprove: true } : {}),
+    });
     this.store.set(() => ({ kind: 'loading', projectDir }));
     await this.client.request('workflow.start', { runId });
     const view = await this.client.request('workflow.status', { runId });

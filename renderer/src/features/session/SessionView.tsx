@@ -8,6 +8,7 @@ import { useStore } from '../../ui/store';
 import { Composer } from './Composer';
 import { SessionList } from './SessionList';
 import { Transcript } from './Transcript';
+import { useStepLabels } from './useStepLabels';
 
 /** Agent sessions: the list, the selected transcript (messages, tool cards, approvals) and the composer. */
 export function SessionView({ selected, onSelect, project }: { selected: string | null; onSelect: (id: string | null) => void; project?: string }) {
@@ -16,6 +17,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
   const state = useStore(sessions, (s) => s);
   const list = useMemo(() => state.order.map((id) => state.byId[id]!).reverse(), [state]);
   const session = selected ? state.byId[selected] : undefined;
+  const labels = useStepLabels();
   const [stopError, setStopError] = useState<string | null>(null);
 
   const send = async (text: string) => {
@@ -30,12 +32,12 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
 
   return (
     <div className="flex h-full min-h-0" data-testid="session-view">
-      <SessionList sessions={list} selected={selected} onSelect={(id) => onSelect(id || null)} />
+      <SessionList sessions={list} selected={selected} onSelect={(id) => onSelect(id || null)} labels={labels} />
       <div className="flex min-w-0 flex-1 flex-col">
         {session ? (
           <>
             <header className="flex items-center gap-3 border-b border-slate-200 px-3 py-1.5 text-xs dark:border-slate-800">
-              <span className="font-mono">{session.id}</span>
+              <span className="font-mono">{labels.get(session.id) ? `${labels.get(session.id)} · ` : ''}{session.id}</span>
               {session.model ? <span>{session.provider}/{session.model}</span> : null}
               {session.usage ? <span data-testid="session-usage">{formatTokens(session.usage.totalTokens)} tokens {formatCost(session.usage.costUsd)}</span> : null}
               <span className="ml-auto">{session.running ? 'working' : session.endReason ?? 'idle'}</span>

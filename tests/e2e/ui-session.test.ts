@@ -1,0 +1,79 @@
+// The session view in Chromium against `erasmus serve`: a task typed in the composer, the scripted
+// model's streamed answer, an approval card for a file write through the real filesystem MCP server
+// (with its diff), then a command through the runners whose output appears in the terminal tab.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { ARTIFACTS, openApp, uiWorld, type UiWorld } from './ui-helpers';
+
+describe('desktop UI: a session with an approval and a command in the terminal', () => {
+  let world: UiWorld;
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    world = await uiWorld((project) => [
+      { label: 'open filesystem', match: { lastUser: 'Create hello.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
+      { label: 'write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'hello.txt'), content: 'hello from erasmus\nsecond line\n' } }] },
+      { label: 'open runners', match: { lastTool: 'Successfully wrote' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
+      { label: 'run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'echo runner-says-hi && cat hello.txt' } }] },
+      { label: 'answer', match: { lastTool: 'runner-says-hi' }, text: 'I wrote **hello.txt** and printed it in the terminal.', chunkSize: 3, delayMs: 5 },
+    ]);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await world?.cleanup();
+  });
+
+  it('asks before a write, shows the diff, runs the command live in the terminal, and streams the answer', async () => {
+    const app = await openApp(browser, world.serve.url);
+    const { page } = app;
+    await page.getByTestId('project-path').fill(world.project);
+    await page.getByTestId('open-path').click();
+    await page.getByTestId('project-facts').waitFor();
+
+    await page.keyboard.press('Alt+3');
+    await page.getByTestId('session-empty').waitFor();
+    await page.getByTestId('composer').fill('Create hello.txt with a greeting, then show it');
+    await page.getByTestId('composer').press('Enter');
+
+    const card = page.locator('[data-testid="approval-card"][data-state="waiting"]');
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.getByTestId('approval-diff').textContent()).toContain('+ hello from erasmus');
+    await expect.poll(() => page.getByTestId('status-approvals').textContent()).toContain('1 approval waiting');
+    await app.shot('ui-10-approval');
+    await card.getByTestId('approve-once').click();
+    await page.locator('[data-testid="approval-card"][data-state="allow_once"]').waitFor();
+
+    await page.locator('[data-testid="assistant-message"]', { hasText: 'printed it in the terminal' }).waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid="assistant-message"] strong').first().textContent()).toBe('hello.txt');
+    const cards = await page.locator('[data-testid="tool-card"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    expect(cards.filter((s) => s === 'done').length).toBeGreaterThanOrEqual(3);
+    await app.shot('ui-11-session');
+    expect(readFileSync(join(world.project, 'hello.txt'), 'utf8')).toBe('hello from erasmus\nsecond line\n');
+
+    await page.getByTestId('nav-terminal').click();
+    const tab = page.getByRole('tab', { name: /echo runner-says-hi/ });
+    await tab.waitFor({ timeout: 15_000 });
+    await tab.click();
+    await expect.poll(() => page.locator('[data-testid="terminal-pane"] .xterm-rows').first().innerText(), { timeout: 15_000 }).toContain('runner-says-hi');
+    await expect.poll(() => page.locator('[data-testid="terminal-pane"] .xterm-rows').first().innerText()).toContain('hello from erasmus');
+    await app.shot('ui-12-terminal');
+    expect(await page.getByTestId('toast').filter({ hasText: 'Approval needed' }).count()).toBe(0); // settled approvals leave no toast
+
+    // The servers behind it: the real filesystem server from mcp/config.json and the in-process runners.
+    await page.keyboard.press('Alt+5');
+    await page.locator('[data-testid="server-filesystem"][data-state="ready"]').waitFor({ timeout: 15_000 });
+    await page.locator('[data-testid="server-runners"][data-state="ready"]').waitFor();
+    await page.getByTestId('server-filesystem').click();
+    await expect.poll(() => page.getByTestId('server-tools').textContent()).toContain('write_file');
+    await page.getByRole('tab', { name: 'stderr' }).click();
+    await page.getByTestId('server-log').waitFor();
+    await app.shot('ui-13-servers');
+
+    expect(app.errors).toEqual([]);
+    await page.context().close();
+  });
+});
