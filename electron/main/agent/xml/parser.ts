@@ -261,7 +261,7 @@ class Parser implements ToolCallParser {
       this.text += '<';
       return j + 1;
     }
-    const follow = followsOpenTag(s, tag.end, final);
+    const follow = followsOpenTag(s, tag.end, final, tag.selfClosing);
     if (follow === 'hold') return this.hold(j, final);
     if (follow === 'mention') {
       this.text += s.slice(j, tag.end);

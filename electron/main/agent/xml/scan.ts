@@ -118,12 +118,13 @@ export function readOpenTag(s: string, j: number, final: boolean, accept: (name:
  * After a tool's opening tag: a real call goes on with a line break or a tag (`<param>`, `</tool>`);
  * anything else on the same line means the tag is only mentioned in prose.
  */
-export function followsOpenTag(s: string, e: number, final: boolean): 'call' | 'mention' | 'hold' {
+export function followsOpenTag(s: string, e: number, final: boolean, selfClosing: boolean): 'call' | 'mention' | 'hold' {
   const len = s.length;
   let p = e;
   while (p < len && p - e < MAX_FOLLOW_SPACE && (s.charCodeAt(p) === SP || s.charCodeAt(p) === TAB)) p++;
   if (p - e >= MAX_FOLLOW_SPACE) return 'mention';
-  if (p === len) return final ? 'mention' : 'hold';
+  // At the end of the message a complete self-closing call still runs; a bare opening tag is a mention.
+  if (p === len) return final ? (selfClosing ? 'call' : 'mention') : 'hold';
   const c = s.charCodeAt(p);
   return c === NL || c === CR || c === LT ? 'call' : 'mention';
 }
