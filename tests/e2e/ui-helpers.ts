@@ -81,7 +81,6 @@ export async function openApp(browser: Browser, url: string): Promise<WatchedPag
       },
     });
   });
-  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
