@@ -108,6 +108,28 @@ describe('agent session (native tool calls)', () => {
     expect(events.at(-1)).toMatchObject({ type: 'session_ended', reason: 'budget' });
   });
 
+  it('counts cost from known prices and stops at the cost and token budgets', async () => {
+    const { deps, provider: p } = await setup([{ repeat: true, usage: { prompt_tokens: 100_000, completion_tokens: 10_000 }, toolCalls: [{ name: 'read_note', arguments: { name: 'a' } }] }]);
+    const provider = { ...p, pricing: { input: 3, output: 15 } };
+    const events: AgentEvent[] = [];
+    const byCost = await runAgentSession(deps, { task: 't', provider, openToolsets: ['notes'], budgets: { maxCostUsd: 1 }, onEvent: (e) => events.push(e) });
+    // $0.30 + $0.15 = $0.45 a turn: the third turn passes $1, so no fourth starts.
+    expect(byCost).toMatchObject({ endedReason: 'budget', turns: 3 });
+    expect(byCost.usage.costUsd).toBeCloseTo(1.35, 6);
+    expect(events.find((e) => e.type === 'usage')).toMatchObject({ turn: { inputTokens: 100_000, outputTokens: 10_000, costUsd: 0.45 } });
+    const byTokens = await runAgentSession(deps, { task: 't', provider, openToolsets: ['notes'], budgets: { maxTokens: 200_000 } });
+    expect(byTokens).toMatchObject({ endedReason: 'budget', turns: 2, error: expect.stringMatching(/token budget/) });
+  });
+
+  it('auto mode uses native tools when the model has them, xml otherwise', async () => {
+    const { deps, provider } = await setup([{ repeat: true, text: 'hi' }]);
+    const native = await AgentSession.create({ ...deps, xml: xmlSupport() }, { task: 't', provider });
+    const xml = await AgentSession.create({ ...deps, xml: xmlSupport() }, { task: 't', provider: { ...provider, supportsNativeTools: false } });
+    expect([native.toolMode, xml.toolMode]).toEqual(['native', 'xml']);
+    await Promise.all([native.close(), xml.close()]);
+    await expect(AgentSession.create(deps, { task: 't', provider, toolMode: 'xml' })).rejects.toThrow(/xml tool-call mode is not available/);
+  });
+
   it('a provider failure is an error event, never a throw', async () => {
     const { deps, provider } = await setup([{ error: { status: 400, message: 'bad model' } }]);
     const events: AgentEvent[] = [];
