@@ -155,4 +155,24 @@ describe('WorkflowEngine', () => {
     await expect(e.status('missing')).rejects.toMatchObject({ kind: 'RUN_NOT_FOUND' });
     await expect(e.load({ projectDir: join(root, 'nope') })).rejects.toThrow(/project folder not found/);
   });
+
+  it('an orchestration step that breaks the task list blocks with its lines; fixing the file and skipping goes on', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('orch');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    let task = await e.getTask(runId);
+    for (; task.status !== 'BLOCKED'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else if (task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state === 'orchestration:core') {
+        await e.submitTask(runId, { output: 'updated', done: true, contextDoc: '## Component: core\n- [x] C1 no colon\n' });
+      } else await answer(e, runId, task);
+    }
+    expect(task.error).toMatchObject({ kind: 'PARSE_ERROR', issues: [{ line: 1 }, { line: 2 }] });
+    expect((await e.status(runId)).state).toBe('orchestration:core');
+    await e.writeDoc(dir, { doc: 'task_list' }, TASKS.replace('- [ ] C1', '- [x] C1'));
+    await e.skip(runId);
+    const next = await e.getTask(runId);
+    expect(next).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'cli:development' } });
+  });
 });

@@ -103,7 +103,7 @@ export class WorkflowEngine {
       if (err instanceof WorkflowError) throw err;
     }
     if (!record) throw runNotFound(runId);
-    return this.adopt(record);
+    return this.runs.get(runId) ?? this.adopt(record); // another call may have read it meanwhile
   }
 
   async start(runId: string): Promise<WorkflowRunView['status']> {

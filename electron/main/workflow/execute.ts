@@ -8,7 +8,7 @@ import type { Phase, Plan, StateSpec } from './plan';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
-import { componentSeed, setTaskStatus } from './task-list';
+import { componentSeed, parseTaskListOrThrow, setTaskStatus } from './task-list';
 
 const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   development: 'Implement the open tasks of this component.',
@@ -94,6 +94,15 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
   }
   if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) await writeFileAtomic(reportPath, result.output.trim() + '\n');
+  if (spec.phase === 'orchestration') {
+    // The orchestrator edits the task list: a list it broke blocks here (retry the step, or fix the file and skip).
+    try {
+      parseTaskListOrThrow((await ctx.docs.text({ doc: 'task_list' })) ?? '', ctx.docs.path({ doc: 'task_list' }));
+    } catch (err) {
+      await ctx.leave(entry, 'error', { usage: result.usage, sessionLog: result.sessionLog, note: (err as Error).message });
+      throw err;
+    }
+  }
   if (spec.testCommand) {
     const test = await ctx.runTests(spec.testCommand, record.projectDir, ctx.signal);
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };

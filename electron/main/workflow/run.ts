@@ -297,11 +297,13 @@ export class WorkflowRun {
 
   /** Ends the loop without changing the recorded status, so the run resumes after a restart. */
   async shutdown(): Promise<void> {
-    if (!this.loop) return;
-    this.shuttingDown = true;
-    this.abort.abort();
-    await this.loop;
+    if (this.loop) {
+      this.shuttingDown = true;
+      this.abort.abort();
+      await this.loop;
+    }
     this.actor?.stop();
+    await this.saving.catch(() => undefined);
   }
 
   // ── views ──────────────────────────────────────────────────────────────────────────────────
