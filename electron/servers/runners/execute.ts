@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { classifyCommand } from '../../main/runners/policy/index';
 import type { PtyManager, RunResult } from '../../main/runners/pty/index';
-import { rewriteCommand, type AppliedRewrite } from '../../main/runners/rewrite/index';
+import { onPath, rewriteCommand, type AppliedRewrite, type RewriteResult } from '../../main/runners/rewrite/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { disabledRules, type RunnerSettings } from '../../main/runners/settings';
 import type { RunnerTool } from './tool';
@@ -39,6 +39,11 @@ function describeRewrites(requested: string, applied: AppliedRewrite[]): string 
   return `(rewritten from: ${requested}; ${applied.map((a) => `${a.rule}: ${a.from} → ${a.to}`).join('; ')})\n`;
 }
 
+function describeSkipped(skipped: RewriteResult['skipped']): string {
+  if (!skipped?.length) return '';
+  return `(not rewritten: ${skipped.map((s) => `${s.rule}: ${s.reason}`).join('; ')})\n`;
+}
+
 function describeRun(r: RunResult): string {
   if (r.background) return `still running in the background after ${Math.round(r.durationMs / 1000)} s (terminal ${r.terminalId}); its output grows in ${r.rawOutputFile}`;
   if (r.timedOut) return `stopped after its timeout (${Math.round(r.durationMs / 1000)} s), with its whole process tree`;
@@ -64,10 +69,10 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
     outcome.reasons = [(err as Error).message];
     return result(outcome, `Not run: ${(err as Error).message}`, true);
   }
-  const rewritten = await rewriteCommand(requested, { root: deps.root, disabled: disabledRules(settings) });
+  const rewritten = await rewriteCommand(requested, { root: deps.root, disabled: disabledRules(settings), available: (tool) => onPath(tool) });
   const command = rewritten.command;
   Object.assign(outcome, { requested, command, rewrites: rewritten.applied });
-  const header = `$ ${command}\n${describeRewrites(requested, rewritten.applied)}`;
+  const header = `$ ${command}\n${describeRewrites(requested, rewritten.applied)}${describeSkipped(rewritten.skipped)}`;
 
   const policy = await classifyCommand(command, { home: deps.home, cwd: deps.root, allowDangerous: settings.allowDangerous });
   outcome.reasons = policy.reasons;

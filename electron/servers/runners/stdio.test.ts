@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,6 +25,8 @@ async function connect(opts: { elicitation: boolean; answer?: () => Answer; aske
     command: process.execPath,
     args: ['--import', 'tsx', fixture, '--root', root, '--outputs', join(dir, 'outputs')],
     cwd: resolve(__dirname, '../../..'),
+    // A `pnpm` on PATH (a test double that echoes), and no `uv`: rewrites apply only to installed tools.
+    env: { ...(process.env as Record<string, string>), PATH: `${join(dir, 'bin')}:${process.env.PATH}` },
     stderr: 'pipe',
   });
   await client.connect(transport);
@@ -44,6 +46,8 @@ beforeAll(async () => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-runners-')));
   root = join(dir, 'project');
   mkdirSync(root);
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(join(dir, 'bin', 'pnpm'), '#!/bin/sh\necho "pnpm-double $@"\n', { mode: 0o755 });
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
   [withElicitation, without] = await Promise.all([connect({ elicitation: true, answer: () => answer, asked }), connect({ elicitation: false })]);
 }, 60_000);
@@ -118,6 +122,15 @@ describe('runners MCP server over stdio', () => {
     expect(text(r).split('\n')[0]).toBe('$ pnpm --version');
     expect(text(r)).toContain('rewritten from: npm --version');
     expect((r.structuredContent as { rewrites: { rule: string }[] }).rewrites.map((a) => a.rule)).toContain('npm');
+  });
+
+  it('does not rewrite to a tool that is not installed, and says so', async () => {
+    const hasUv = execFileSync('sh', ['-c', 'command -v uv || true'], { encoding: 'utf8' }).trim();
+    if (hasUv) return; // the machine has uv: the rewrite would rightly apply
+    const r = await call(without, 'bash_run', { command: 'python3 -c "print(6*7)"' });
+    expect(text(r).split('\n')[0]).toBe('$ python3 -c "print(6*7)"');
+    expect(text(r)).toContain('not rewritten: python: uv is not installed');
+    expect(text(r)).toContain('42');
   });
 
   it('leaves a command in the background when asked, and stops it when the client goes away', async () => {

@@ -1,4 +1,4 @@
-export { rewriteCommand, rewriteCommandSync } from './rewrite';
+export { onPath, rewriteCommand, rewriteCommandSync } from './rewrite';
 export type { AppliedRewrite, RewriteContext, RewriteResult } from './rewrite';
 export { REWRITE_RULES } from './rules';
 export type { RewriteRule, RuleId } from './rules';

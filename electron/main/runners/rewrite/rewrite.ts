@@ -1,3 +1,5 @@
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { simpleCommands, type SimpleCommand } from '../sh/commands';
 import { hasParseError, loadShellParser, parseShellSync } from '../sh/parser';
 import { evalWord } from '../sh/words';
@@ -8,6 +10,12 @@ export interface RewriteContext {
   root: string;
   /** Rules switched off in settings. */
   disabled?: ReadonlySet<RuleId>;
+  /**
+   * Whether a tool is installed. A rule whose result starts with a missing tool (no `uv`, no
+   * `pnpm`) is skipped, so a working command is never rewritten into one that cannot run.
+   * Omitted: every rule applies.
+   */
+  available?: (tool: string) => boolean;
 }
 
 export interface AppliedRewrite {
@@ -20,6 +28,8 @@ export interface RewriteResult {
   /** The command line that actually runs. */
   command: string;
   applied: AppliedRewrite[];
+  /** Rules that matched but were not applied because their tool is missing. */
+  skipped?: Array<{ rule: RuleId; reason: string }>;
 }
 
 const NO_ENV = { home: '\0no-home', cwd: '/' };
@@ -52,6 +62,7 @@ export function rewriteCommandSync(command: string, ctx: RewriteContext): Rewrit
     const cmds = simpleCommands(tree.rootNode);
     const script = findScript(cmds);
     const edits: Array<{ start: number; end: number; applied: AppliedRewrite }> = [];
+    const skipped: Array<{ rule: RuleId; reason: string }> = [];
     for (const cmd of cmds) {
       if (!cmd.name) continue;
       const name = staticText(cmd.name);
@@ -63,6 +74,11 @@ export function rewriteCommandSync(command: string, ctx: RewriteContext): Rewrit
         if (ctx.disabled?.has(rule.id)) continue;
         const tokens = rule.rewrite(input);
         if (!tokens) continue;
+        const tool = tokens[0];
+        if (typeof tool === 'string' && ctx.available && !ctx.available(tool)) {
+          skipped.push({ rule: rule.id, reason: `${tool} is not installed` });
+          break;
+        }
         const from = command.slice(cmd.name.startIndex, last.endIndex);
         const to = render(tokens, cmd);
         if (from !== to) edits.push({ start: cmd.name.startIndex, end: last.endIndex, applied: { rule: rule.id, from, to } });
@@ -71,7 +87,7 @@ export function rewriteCommandSync(command: string, ctx: RewriteContext): Rewrit
     }
     let out = command;
     for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.applied.to + out.slice(e.end);
-    return { command: out, applied: edits.map((e) => e.applied) };
+    return { command: out, applied: edits.map((e) => e.applied), ...(skipped.length ? { skipped } : {}) };
   } finally {
     tree.delete();
   }
@@ -85,4 +101,25 @@ export function rewriteCommandSync(command: string, ctx: RewriteContext): Rewrit
 export async function rewriteCommand(command: string, ctx: RewriteContext): Promise<RewriteResult> {
   await loadShellParser();
   return rewriteCommandSync(command, ctx);
+}
+
+const pathCache = new Map<string, boolean>();
+
+/** Whether `tool` is an executable on PATH (cached per process). */
+export function onPath(tool: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const key = `${env.PATH ?? ''}\0${tool}`;
+  let found = pathCache.get(key);
+  if (found === undefined) {
+    found = (env.PATH ?? '').split(delimiter).some((dir) => {
+      if (!dir) return false;
+      try {
+        accessSync(join(dir, tool), constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    pathCache.set(key, found);
+  }
+  return found;
 }
