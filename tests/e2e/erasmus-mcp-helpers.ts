@@ -6,7 +6,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { GroupStdioTransport, killGroup } from '../../electron/main/mcp/transport/stdio-group';
+import { GroupStdioTransport } from '../../electron/main/mcp/transport/stdio-group';
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  try {
+    if (pid) process.kill(-pid, signal);
+  } catch {
+    // ESRCH: already gone.
+  }
+}
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'bin', 'erasmus.js');

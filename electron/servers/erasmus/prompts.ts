@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { ErrorCode, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { loadProtocol, PROTOCOL_NAMES, ProtocolName } from '../../main/workflow/protocols';
+import { builtinProtocolFile, loadProtocol, parseProtocol, PROTOCOL_NAMES, ProtocolName, type Protocol } from '../../main/workflow/protocols';
 import { buildStepPrompt } from '../../main/workflow/prompt';
 import type { Paths } from '../../main/paths/index';
 import type { ProviderHandle } from '../../main/agent/providers/types';
@@ -19,6 +19,13 @@ const PromptArgs = z
   .object({ task: z.string().min(1, 'task is required'), project: z.string().min(1).optional(), component: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/).optional(), goal: z.string().optional() })
   .strict();
 
+/** A protocol for a project (its override when it has one), or the built-in one without a project. */
+export async function protocolFor(name: ProtocolName, project: string | undefined): Promise<Protocol> {
+  if (project) return loadProtocol(name, project);
+  const file = builtinProtocolFile(name);
+  return parseProtocol(await readFile(file, 'utf8'), file);
+}
+
 /** The protocols (resources/protocols, or a project's overrides) as MCP prompts with arguments. */
 export class ProtocolPrompts {
   constructor(private readonly paths: Paths) {}
@@ -26,7 +33,7 @@ export class ProtocolPrompts {
   async list(): Promise<Prompt[]> {
     const out: Prompt[] = [];
     for (const name of PROTOCOL_NAMES) {
-      const p = await loadProtocol(name, process.cwd());
+      const p = await protocolFor(name, undefined);
       out.push({ name, title: `${name[0]!.toUpperCase()}${name.slice(1)} protocol`, description: p.description, arguments: ARGS });
     }
     return out;
@@ -39,7 +46,7 @@ export class ProtocolPrompts {
     const a = PromptArgs.safeParse(args ?? {});
     if (!a.success) throw new McpError(ErrorCode.InvalidParams, `invalid arguments for prompt ${name}: ${describeZodIssues(a.error)}`);
     const { task, project, component, goal } = a.data;
-    const protocol = await loadProtocol(n.data, project ?? process.cwd());
+    const protocol = await protocolFor(n.data, project);
     let contextDocPath = '(none: no project given)';
     let contextDoc: string | undefined;
     if (project) {

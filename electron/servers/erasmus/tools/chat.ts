@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AgentEvent, ApprovalDecision } from '../../../contract/index';
 import type { ApprovalRequest } from '../../../main/agent/approvals';
-import { loadProtocol, PROTOCOL_NAMES, type ProtocolName } from '../../../main/workflow/protocols';
+import { PROTOCOL_NAMES, type ProtocolName } from '../../../main/workflow/protocols';
+import { protocolFor } from '../prompts';
 import type { ChatBackend } from '../chat';
 import { defineTool, errorResult, textResult, type ToolContext, type ToolSpec } from '../registry';
 
@@ -55,7 +56,7 @@ export function chatTool(o: ChatToolOptions): ToolSpec {
     async run(a, ctx) {
       let protocol: { name: string; prompt: string } | undefined;
       if (a.agent !== 'general') {
-        const p = await loadProtocol(a.agent as ProtocolName, a.project ?? process.cwd());
+        const p = await protocolFor(a.agent as ProtocolName, a.project);
         protocol = { name: p.name, prompt: p.prompt };
       }
       const approve = async (req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
