@@ -1,0 +1,87 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProjectSummary, WorkflowRunView } from '../../../../electron/contract/index';
+import { FakeCore } from '../../testing/fakeCore';
+import { ProjectView } from './ProjectView';
+
+afterEach(cleanup);
+
+const project: ProjectSummary = { path: '/p/adder', key: 'k', name: 'adder', git: true, markers: [], runners: [] };
+const run = (over: Partial<WorkflowRunView>): WorkflowRunView => ({
+  runId: 'r1',
+  projectDir: '/p/adder',
+  status: 'AWAITING_GOAL',
+  executor: 'agent',
+  approved: false,
+  timeline: [],
+  totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  ...over,
+});
+const plan = { maxDebugAttempts: 3, components: [{ id: 'adder', title: 'adds', tasks: [{ id: 'A1', title: 'Implement add', status: 'todo' as const }] }, { id: 'docs', title: 'docs', tasks: [] }] };
+
+function world() {
+  let view = run({});
+  const core = new FakeCore({
+    'workflow.latest': () => ({ runId: null }),
+    'workflow.load': () => ({ runId: 'r1' }),
+    'workflow.start': () => ({ status: 'AWAITING_GOAL' }),
+    'workflow.status': () => view,
+    'workflow.docs.read': ({ doc }) => ({ path: `/h/${doc}.md`, exists: doc === 'architecture', text: doc === 'architecture' ? '# Architecture\n\n**one** part' : '' }),
+    'workflow.answerGoal': ({ goal }) => {
+      view = run({ status: 'RUNNING', goal, state: 'prepare:architecture', updatedAt: '2026-01-01T00:00:01Z' });
+      return { status: 'RUNNING' };
+    },
+    'workflow.approve': () => {
+      view = run({ status: 'RUNNING', approved: true, plan, state: 'adder:development', updatedAt: '2026-01-01T00:00:03Z' });
+      return { status: 'RUNNING' };
+    },
+  });
+  return { core, set: (v: WorkflowRunView) => (view = v) };
+}
+
+describe('ProjectView and the run panel', () => {
+  it('starts an unattended agent run, asks the goal, shows the documents, and confirms an edited plan', async () => {
+    const { core, set } = world();
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    await screen.findByTestId('start-run');
+    fireEvent.click(screen.getByTestId('unattended'));
+    fireEvent.click(screen.getByTestId('start-workflow'));
+    await screen.findByTestId('goal-question');
+    expect(core.callsOf('workflow.load')).toEqual([{ projectDir: '/p/adder', executor: 'agent', autoApprove: true }]);
+
+    fireEvent.click(screen.getByTestId('goal-submit'));
+    expect((await screen.findByRole('alert')).textContent).toContain('Describe what to build first');
+    fireEvent.change(screen.getByTestId('goal-input'), { target: { value: 'add numbers' } });
+    fireEvent.click(screen.getByTestId('goal-submit'));
+    await waitFor(() => expect(screen.getByTestId('run-panel').dataset.phase).toBe('preparing'));
+    expect(core.callsOf('workflow.answerGoal')).toEqual([{ runId: 'r1', goal: 'add numbers' }]);
+    expect((await screen.findByText('one')).tagName).toBe('STRONG');
+
+    // The plan arrives as an event: the panel re-reads the run.
+    set(run({ status: 'AWAITING_APPROVAL', plan, state: 'prepare:plan', updatedAt: '2026-01-01T00:00:02Z' }));
+    core.emit('workflow.plan', { runId: 'r1', projectDir: '/p/adder', plan });
+    await screen.findByTestId('plan-review');
+    fireEvent.click(screen.getByLabelText('Move docs up'));
+    expect(screen.getByTestId('confirm-plan').textContent).toBe('Confirm the edited plan');
+    fireEvent.click(screen.getByTestId('confirm-plan'));
+    await waitFor(() => expect(screen.getByTestId('run-panel').dataset.phase).toBe('running'));
+    const sent = core.callsOf('workflow.approve')[0] as { plan: typeof plan };
+    expect(sent.plan.components.map((c) => c.id)).toEqual(['docs', 'adder']);
+  });
+
+  it('edits a document and shows the core refusing it without losing the text', async () => {
+    const { core } = world();
+    core.on('workflow.latest', () => ({ runId: 'r1' })).on('workflow.docs.write', () => Promise.reject(new Error('line 3: a component needs a title')));
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    fireEvent.click(await screen.findByTestId('doc-edit'));
+    const area = screen.getByLabelText('Edit architecture');
+    fireEvent.change(area, { target: { value: '# Mine' } });
+    fireEvent.click(screen.getByTestId('doc-save'));
+    expect((await screen.findByText(/Not saved/)).textContent).toContain('a component needs a title');
+    expect((screen.getByLabelText('Edit architecture') as HTMLTextAreaElement).value).toBe('# Mine');
+  });
+});
