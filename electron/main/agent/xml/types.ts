@@ -47,13 +47,15 @@ export interface ToolCallEvent {
   dependsOn: string[];
   /** Which form the model used. */
   form: 'xml' | 'json';
-  /** The call exactly as the model wrote it. */
+  /** The call exactly as the model wrote it (JSON form: the whole fenced block, shared by its calls). */
   raw: string;
 }
 
 export interface ShellEvent {
   type: 'shell';
+  /** The command without the `!`, trimmed; continued lines (ending in `\`) included. */
   command: string;
+  /** The line(s) as written, without the final line break (that one is emitted as text). */
   raw: string;
 }
 
