@@ -175,4 +175,20 @@ describe('WorkflowEngine', () => {
     const next = await e.getTask(runId);
     expect(next).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'cli:development' } });
   });
+
+  it('refuses to drive a run another live process drives; takes over the lock of a dead one', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('lock');
+    const home = join(root, 'home');
+    const e = engine(home);
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    const lock = new Paths(home).run(dir, runId) + '.lock';
+    await writeFile(lock, String(process.ppid)); // a live process that is not us
+    await expect(e.getTask(runId)).rejects.toMatchObject({ kind: 'INVALID_STATE', message: expect.stringMatching(/another Erasmus process/) });
+    await writeFile(lock, '4194303'); // no such process
+    expect(await e.getTask(runId)).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT' });
+    expect(await readFile(lock, 'utf8')).toBe(String(process.pid));
+    await e.stop(runId);
+    await expect(readFile(lock, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
 });

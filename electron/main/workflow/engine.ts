@@ -95,7 +95,13 @@ export class WorkflowEngine {
   /** The run in memory, or read back from its file (after a restart). */
   async get(runId: string): Promise<WorkflowRun> {
     const known = this.runs.get(runId);
-    if (known) return known;
+    if (known?.running) return known;
+    if (known) {
+      // Another process (the CLI, the desktop) may have moved it on since: take the newer file.
+      const onDisk = await this.store.readFile(this.store.file(known.record.projectDir, runId)).catch(() => undefined);
+      if (!onDisk || onDisk.updatedAt <= known.record.updatedAt) return known;
+      return this.adopt(onDisk);
+    }
     let record: RunRecord | undefined;
     try {
       record = await this.store.find(runId);

@@ -1,3 +1,4 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -53,6 +54,15 @@ export const RunRecord = z.object({
 });
 export type RunRecord = z.infer<typeof RunRecord>;
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function newRunId(): string {
   const t = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
   return `${t}-${Math.random().toString(36).slice(2, 8)}`;
@@ -64,6 +74,31 @@ export class RunStore {
 
   file(projectDir: string, runId: string): string {
     return this.paths.run(projectDir, runId);
+  }
+
+  /**
+   * Claims the right to drive a run in this process (desktop, serve and CLI may share a home).
+   * A lock left by a dead process (SIGKILL) is taken over; a live one is refused.
+   */
+  lock(projectDir: string, runId: string): void {
+    const file = `${this.file(projectDir, runId)}.lock`;
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // no runs folder yet: nothing else can hold it
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (pid && pid !== process.pid && alive(pid)) throw new WorkflowError('INVALID_STATE', `run ${runId} is being driven by another Erasmus process (pid ${pid})`);
+    writeFileSync(file, String(process.pid));
+  }
+
+  unlock(projectDir: string, runId: string): void {
+    const file = `${this.file(projectDir, runId)}.lock`;
+    try {
+      if (Number(readFileSync(file, 'utf8').trim()) === process.pid) rmSync(file, { force: true });
+    } catch {}
   }
 
   async save(record: RunRecord): Promise<void> {

@@ -53,11 +53,18 @@ export class WorkflowRun {
     return this.loop !== undefined;
   }
 
+  /** Refuses (INVALID_STATE) when another live process drives this run. */
+  private claim(): void {
+    this.deps.store.lock(this.record.projectDir, this.runId);
+  }
+
   /** Starts (or continues) driving in the background. */
   drive(): void {
     if (this.loop) return;
+    this.claim();
     this.abort = new AbortController();
     this.loop = this.runLoop().finally(() => {
+      this.deps.store.unlock(this.record.projectDir, this.runId);
       this.loop = undefined;
       this.notify();
     });
@@ -215,12 +222,14 @@ export class WorkflowRun {
   // ── control ────────────────────────────────────────────────────────────────────────────────
 
   answerGoal(goal: string): void {
+    if (!this.loop) this.claim();
     if (this.record.status !== 'AWAITING_GOAL') throw invalidState(`run ${this.runId} is ${this.record.status}, not waiting for a goal`);
     this.record.goal = goal;
     this.drive();
   }
 
   async approve(plan?: WorkflowPlan): Promise<void> {
+    if (!this.loop) this.claim();
     if (this.record.status !== 'AWAITING_APPROVAL' || !this.record.plan) throw invalidState(`run ${this.runId} is ${this.record.status}, not waiting for approval`);
     if (plan) {
       const known = new Set(this.record.plan.components.map((c) => c.id));
@@ -267,6 +276,7 @@ export class WorkflowRun {
   }
 
   resume(): void {
+    if (!this.loop) this.claim();
     const s = this.record.status;
     if (this.loop) throw invalidState(`run ${this.runId} is already running`);
     if (s === 'AWAITING_GOAL' || s === 'AWAITING_APPROVAL') throw invalidState(`run ${this.runId} is ${s}: answer it (workflow.answerGoal / workflow.approve) instead`);
@@ -281,6 +291,7 @@ export class WorkflowRun {
   }
 
   async skip(): Promise<void> {
+    if (!this.loop) this.claim();
     if (this.loop) throw invalidState(`run ${this.runId} is running; pause or stop it before skipping a step`);
     if (this.record.phase !== 'execute') throw invalidState('preparation steps cannot be skipped: write the document (workflow.docs.write) and retry');
     const actor = this.ensureActor();
