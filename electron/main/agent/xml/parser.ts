@@ -22,6 +22,11 @@ const TEXT_SPECIAL = /[<`\n]/g;
 const INLINE_SPECIAL = /[`\n]/g;
 const NON_BLANK = /\S/;
 
+/** Characters that a line start reacts to: a shell `!`, spaces and fence characters. */
+function lineStartMatters(c: number, shell: boolean): boolean {
+  return c === SP || c === TILDE || c === BACKTICK || (shell && c === BANG);
+}
+
 export function createToolCallParser(options: ParserOptions): ToolCallParser {
   return new Parser(options.tools, options.shell ?? true);
 }
@@ -69,10 +74,7 @@ class Parser implements ToolCallParser {
       case CALL:
         return (this.call as XmlCall).absorb(chunk);
       case TEXT:
-        if (this.lineStart || chunk.indexOf('<') >= 0 || chunk.indexOf('\n') >= 0 || chunk.indexOf('`') >= 0) return false;
-        if (this.lineBlank && NON_BLANK.test(chunk)) this.lineBlank = false;
-        this.text += chunk;
-        return true;
+        return this.absorbProse(chunk);
       case THINK:
         if (chunk.indexOf('<') >= 0) return false;
         this.text += chunk;
@@ -82,6 +84,29 @@ class Parser implements ToolCallParser {
       default:
         return false;
     }
+  }
+
+  /** Prose with no tag, no backtick, and no line that starts with a character a line start reacts to. */
+  private absorbProse(chunk: string): boolean {
+    if (chunk.indexOf('<') >= 0 || chunk.indexOf('`') >= 0) return false;
+    const n = chunk.length;
+    let nl = chunk.indexOf('\n');
+    if (this.lineStart && lineStartMatters(chunk.charCodeAt(0), this.shell)) return false;
+    let last = -1;
+    while (nl >= 0) {
+      last = nl;
+      if (nl + 1 < n && lineStartMatters(chunk.charCodeAt(nl + 1), this.shell)) return false;
+      nl = chunk.indexOf('\n', nl + 1);
+    }
+    if (last >= 0) {
+      this.lineStart = last === n - 1;
+      this.lineBlank = !NON_BLANK.test(chunk.slice(last + 1));
+    } else {
+      this.lineStart = false;
+      if (this.lineBlank && NON_BLANK.test(chunk)) this.lineBlank = false;
+    }
+    this.text += chunk;
+    return true;
   }
 
   end(): ParserEvent[] {
