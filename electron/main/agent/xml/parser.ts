@@ -3,6 +3,7 @@
 import { CallBook } from './calls';
 import { Fence, type FenceSink } from './fence';
 import { UnknownCallWatch, readUnknownOpen } from './unknown-call';
+import { plainProse, readFenceOpening, shellLine } from './prose';
 import { BACKTICK, BANG, NL, SP, TILDE, followsOpenTag, partialTail, readOpenTag } from './scan';
 import { XmlCall } from './xml-call';
 import type { ParserEvent, ParserOptions, ToolCallParser, ToolMap } from './types';
@@ -21,11 +22,6 @@ const THINK_TAGS: ReadonlyArray<readonly [string, string]> = [
 const TEXT_SPECIAL = /[<`\n]/g;
 const INLINE_SPECIAL = /[`\n]/g;
 const NON_BLANK = /\S/;
-
-/** Characters that a line start reacts to: a shell `!`, spaces and fence characters. */
-function lineStartMatters(c: number, shell: boolean): boolean {
-  return c === SP || c === TILDE || c === BACKTICK || (shell && c === BANG);
-}
 
 export function createToolCallParser(options: ParserOptions): ToolCallParser {
   return new Parser(options.tools, options.shell ?? true);
@@ -86,21 +82,13 @@ class Parser implements ToolCallParser {
     }
   }
 
-  /** Prose with no tag, no backtick, and no line that starts with a character a line start reacts to. */
+  /** Plain prose (see plainProse): appended as it is. */
   private absorbProse(chunk: string): boolean {
-    if (chunk.indexOf('<') >= 0 || chunk.indexOf('`') >= 0) return false;
-    const n = chunk.length;
-    let nl = chunk.indexOf('\n');
-    if (this.lineStart && lineStartMatters(chunk.charCodeAt(0), this.shell)) return false;
-    let last = -1;
-    while (nl >= 0) {
-      last = nl;
-      if (nl + 1 < n && lineStartMatters(chunk.charCodeAt(nl + 1), this.shell)) return false;
-      nl = chunk.indexOf('\n', nl + 1);
-    }
-    if (last >= 0) {
-      this.lineStart = last === n - 1;
-      this.lineBlank = !NON_BLANK.test(chunk.slice(last + 1));
+    const from = plainProse(chunk, this.lineStart, this.shell);
+    if (from === null) return false;
+    if (from > 0) {
+      this.lineStart = from === chunk.length;
+      this.lineBlank = !NON_BLANK.test(chunk.slice(from));
     } else {
       this.lineStart = false;
       if (this.lineBlank && NON_BLANK.test(chunk)) this.lineBlank = false;
@@ -209,7 +197,6 @@ class Parser implements ToolCallParser {
 
   /** At the start of a line: a shell command, a fence, or (returns -1) ordinary text. */
   private lineStartStep(s: string, i: number, final: boolean): number {
-    const len = s.length;
     const c = s.charCodeAt(i);
     if (c === BANG && this.shell) {
       this.lineStart = false;
@@ -218,20 +205,13 @@ class Parser implements ToolCallParser {
       return i;
     }
     if (c === SP || c === BACKTICK || c === TILDE) {
-      let k = i;
-      while (k < len && k - i < 3 && s.charCodeAt(k) === SP) k++;
-      if (k === len) return final ? this.notLineStart() : this.hold(i, final);
-      const f = s.charCodeAt(k);
-      if (f === BACKTICK || f === TILDE) {
-        let e = k;
-        while (e < len && s.charCodeAt(e) === f) e++;
-        if (e === len && !final) return this.hold(i, final);
-        if (e - k >= 3) {
-          this.lineStart = false;
-          this.fence = new Fence(f, e - k, e - i, s.slice(i, e), this.fenceSink);
-          this.mode = FENCE;
-          return e;
-        }
+      const open = readFenceOpening(s, i, final);
+      if (open.kind === 'hold') return this.hold(i, final);
+      if (open.kind === 'fence') {
+        this.lineStart = false;
+        this.fence = new Fence(open.ch, open.len, open.end - i, s.slice(i, open.end), this.fenceSink);
+        this.mode = FENCE;
+        return open.end;
       }
     }
     return this.notLineStart();
@@ -406,13 +386,12 @@ class Parser implements ToolCallParser {
   }
 
   private finishShell(): void {
-    const raw = this.shellRaw;
-    const rest = raw.slice(1);
-    const command = rest.trim();
-    if (command === '' || /^[[!=]/.test(rest)) this.text += raw;
-    else this.emit({ type: 'shell', command, raw });
+    const event = shellLine(this.shellRaw);
+    if (event === null) this.text += this.shellRaw;
+    else this.emit(event);
     this.shellRaw = '';
   }
+
 
   private callStep(s: string, i: number, final: boolean): number {
     const call = this.call as XmlCall;
