@@ -29,8 +29,12 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
     await core.hub.start({ projectDir: run.projectDir, watch: false });
     for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
   }
+  // Ctrl-C or `erasmus workflow stop` (SIGTERM) stops now; `erasmus workflow pause` (SIGUSR1) pauses after the step.
   const onSigint = () => void core.workflow.stop(runId).catch(() => undefined);
+  const onPause = () => void core.workflow.pause(runId).catch(() => undefined);
   process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigint);
+  process.on('SIGUSR1', onPause);
   try {
     await begin();
     for (;;) {
@@ -58,6 +62,8 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
     }
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    process.off('SIGUSR1', onPause);
     off();
   }
 }
@@ -138,12 +144,22 @@ export function registerWorkflow(program: Command): void {
   control('retry', 'run the current (blocked) step again');
   control('skip', 'skip the current step and continue');
 
-  runOpt(wf.command('stop <dir>').description('mark a run that is not running as stopped (Ctrl-C stops a running one)')).action(async (dir: string, o: { run?: string }) => {
-    await withCore(async (core) => {
-      const status = await core.workflow.stop(await latestRun(core, dir, o.run)).catch(friendly);
-      process.stderr.write(`${status}\n`);
+  const signalled = (name: 'pause' | 'stop', description: string) =>
+    runOpt(wf.command(`${name} <dir>`).description(description)).action(async (dir: string, o: { run?: string }) => {
+      await withCore(async (core) => {
+        const runId = await latestRun(core, dir, o.run);
+        const pid = await core.workflow.driverPid(runId);
+        if (pid) {
+          process.kill(pid, name === 'pause' ? 'SIGUSR1' : 'SIGTERM');
+          process.stderr.write(`asked process ${pid} to ${name} run ${runId}\n`);
+          return;
+        }
+        if (name === 'pause') throw new Error(`run ${runId} is not running in any process`);
+        process.stderr.write(`${await core.workflow.stop(runId).catch(friendly)}\n`);
+      });
     });
-  });
+  signalled('pause', 'pause the run after its current step (in whichever process drives it)');
+  signalled('stop', 'stop the run now (the current step is aborted; resume runs it again)');
 
   wf.command('list')
     .description('runs of every project (or of --project DIR)')

@@ -156,6 +156,12 @@ export class WorkflowEngine {
       .map(({ runId, projectDir: p, status, state, updatedAt }) => ({ runId, projectDir: p, status, state, updatedAt }));
   }
 
+  /** The pid of another live process driving the run (the CLI signals it to pause or stop). */
+  async driverPid(runId: string): Promise<number | undefined> {
+    const run = await this.get(runId);
+    return this.store.holder(run.record.projectDir, runId);
+  }
+
   /** The newest run of a project. */
   async latest(projectDir: string): Promise<string | null> {
     return (await this.list(projectDir))[0]?.runId ?? null;

@@ -94,6 +94,16 @@ export class RunStore {
     writeFileSync(file, String(process.pid));
   }
 
+  /** The live process (other than this one) that drives the run, if any. */
+  holder(projectDir: string, runId: string): number | undefined {
+    try {
+      const pid = Number(readFileSync(`${this.file(projectDir, runId)}.lock`, 'utf8').trim());
+      return pid && pid !== process.pid && alive(pid) ? pid : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   unlock(projectDir: string, runId: string): void {
     const file = `${this.file(projectDir, runId)}.lock`;
     try {

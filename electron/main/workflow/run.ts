@@ -102,6 +102,7 @@ export class WorkflowRun {
         if (this.pauseRequested) {
           this.pauseRequested = false;
           this.setStatus('PAUSED');
+          await this.persist();
           break;
         }
         const next: Next = this.record.phase === 'prepare' ? await prepareNext(this.context()) : await executeNext(this.context(), this.ensureActor(), this.specs!);

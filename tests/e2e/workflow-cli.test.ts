@@ -106,4 +106,35 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(retried.stderr).toContain('[COMPLETED]');
     expect(gitLog(sb.project)[0]).toMatch(/^adder: complete component/);
   });
+
+  it('erasmus workflow pause / stop reach the process that drives the run', async () => {
+    sb = await sandbox();
+    await sb.setControl({ slowMs: 300 });
+    const driving = runCli(['workflow', 'start', sb.project, '--goal', 'add numbers', '--executor', 'command', '--command', `node ${MODEL}`, '--yes'], sb.env);
+    const runsDir = sb.paths.runsDir(sb.project);
+    const readRun = () => {
+      const f = existsSync(runsDir) ? readdirSync(runsDir).find((n) => n.endsWith('.json')) : undefined;
+      try {
+        return f ? (JSON.parse(readFileSync(join(runsDir, f), 'utf8')) as { state?: string; status: string; timeline: Array<{ state: string; leftAt?: string }> }) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    await until(() => readRun()?.state === 'adder:testing', 30_000);
+    const pauser = spawnSync(process.execPath, [CLI, 'workflow', 'pause', sb.project], { env: sb.env, encoding: 'utf8' });
+    expect(pauser.stderr).toMatch(/asked process \d+ to pause/);
+    const paused = await driving;
+    expect(paused.code).toBe(4);
+    expect(paused.stderr).toContain('[PAUSED]');
+    const atPause = readRun()!;
+    expect(atPause.status).toBe('PAUSED');
+    expect(atPause.timeline.every((e) => e.leftAt)).toBe(true); // the step in flight finished first
+    expect(atPause.timeline.at(-1)!.state).toBe('adder:testing');
+    const stop = spawnSync(process.execPath, [CLI, 'workflow', 'stop', sb.project], { env: sb.env, encoding: 'utf8' });
+    expect(stop.stderr.trim()).toBe('STOPPED');
+    await sb.setControl({});
+    const resumed = await runCli(['workflow', 'resume', sb.project], sb.env);
+    expect(resumed.code).toBe(0);
+    expect(finishedStates(readRun()!.timeline)).toEqual(EXPECTED);
+  });
 });
