@@ -41,6 +41,17 @@ export const events = {
   }),
   /** Lines a server wrote on stderr. */
   'mcp.stderr': z.object({ server: z.string(), text: z.string() }),
+  /** A server asks the user for input (form fields or a URL to visit); answer with mcp.elicitation.respond. */
+  'mcp.elicitation.request': z.object({
+    id: z.string(),
+    server: z.string(),
+    message: z.string(),
+    mode: z.enum(['form', 'url']),
+    requestedSchema: z.record(z.string(), z.unknown()).optional(),
+    url: z.string().optional(),
+  }),
+  /** The request was answered, or cancelled by the server or by time. */
+  'mcp.elicitation.done': z.object({ id: z.string(), action: z.enum(['accept', 'decline', 'cancel']) }),
   ...terminalEvents,
   ...workflowEvents,
 };

@@ -27,7 +27,8 @@ async function withHub<T>(opts: HubOptions, fn: (core: Core) => Promise<T>): Pro
     if (err.code === 'EPIPE') process.exit(0);
   });
   return withCore(async (core) => {
-    if (process.stdin.isTTY) core.hub.setElicitationHandler((req) => elicitOnTerminal(req));
+    // Elicitation: asked on the terminal; with no terminal to ask on, declined.
+    core.hub.setElicitationHandler(process.stdin.isTTY ? (req) => elicitOnTerminal(req) : async () => ({ action: 'decline' }));
     await core.hub.start({ configFile: opts.config ? resolve(opts.config) : undefined, projectDir: resolve(opts.project ?? process.cwd()), watch: false });
     for (const issue of core.hub.configErrors()) process.stderr.write(`warning: ${issue.file}${issue.entry ? `: server "${issue.entry}"` : ''}: ${issue.message}\n`);
     return fn(core);

@@ -107,5 +107,12 @@ export const mcpMethods = {
     params: z.object({ id: z.string().min(1), trust: z.boolean().optional() }).strict(),
     result: z.object({ enabled: z.boolean(), preview: McpTrustPreview }),
   },
+  /** The user's answer to an mcp.elicitation.request event. */
+  'mcp.elicitation.respond': {
+    params: z
+      .object({ id: z.string().min(1), action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional() })
+      .strict(),
+    result: z.object({ delivered: z.boolean() }),
+  },
   'mcp.reload': { params: z.object({}).strict(), result: z.object({ servers: z.array(McpServerStatus), issues: z.array(McpConfigIssue) }) },
 } satisfies MethodTable;

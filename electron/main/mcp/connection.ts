@@ -33,6 +33,9 @@ export interface ConnectionOptions {
   error?: string;
   disabled?: boolean;
   fingerprint?: string;
+  /** Health check: a ping this often (default 30 s); no answer within `pingTimeoutMs` (default 10 s) restarts the server. */
+  pingIntervalMs?: number;
+  pingTimeoutMs?: number;
 }
 
 const STDERR_LINES = 50;
@@ -238,14 +241,14 @@ export class ServerConnection {
     this.pingTimer = setTimeout(async () => {
       if (gen !== this.generation || this.state !== 'ready' || !this.client) return;
       try {
-        await this.client.ping({ timeout: 10_000 });
+        await this.client.ping({ timeout: this.options.pingTimeoutMs ?? 10_000 });
         this.schedulePing(gen);
       } catch (err) {
         if (gen !== this.generation || this.stopping) return;
         this.fatal = `did not answer ping: ${(err as Error).message}`;
         void this.closeTransport();
       }
-    }, PING_EVERY_MS);
+    }, this.options.pingIntervalMs ?? PING_EVERY_MS);
     this.pingTimer.unref();
   }
 

@@ -50,6 +50,24 @@ describe('supervision', () => {
     expect(JSON.stringify(echo.content)).toContain('back again');
   });
 
+  it('restarts a server that stops answering ping', async () => {
+    const home = tempHome();
+    writeMcpConfig(home, { frozen: everything });
+    const hub = new McpHub({ paths: new Paths(home), bus: new EventBus(), pingIntervalMs: 200, pingTimeoutMs: 300 });
+    hubs.push(hub);
+    await hub.start({ watch: false });
+    const pid = hub.server('frozen')!.pid!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      await expect.poll(() => hub.server('frozen')!.error ?? '', { timeout: 5_000 }).toMatch(/did not answer ping/);
+      const status = await hub.whenReady('frozen', 10_000);
+      expect(status.pid).not.toBe(pid);
+      expect(isAlive(pid)).toBe(false);
+    } finally {
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   it('marks a server that writes garbage on stdout as errored and keeps the others running', async () => {
     const home = tempHome();
     writeMcpConfig(home, { garbage: { command: node, args: [join(fixtures, 'garbage-server.mjs')], timeout: 5 }, good: everything });

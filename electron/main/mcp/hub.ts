@@ -18,6 +18,7 @@ import {
   QUALIFIED_SEPARATOR,
   type CallOptions,
   type CallToolResult,
+  type Progress,
   type ElicitationHandler,
   type PromptInfo,
   type ResourceInfo,
@@ -34,6 +35,9 @@ export interface McpHubDeps {
   secrets?: Pick<SecretStore, 'get'>;
   env?: NodeJS.ProcessEnv;
   version?: string;
+  /** Health checks (default: ping every 30 s, 10 s to answer). */
+  pingIntervalMs?: number;
+  pingTimeoutMs?: number;
   /** Where resources/catalog lives (default: the installation's resources folder). */
   resourcesDir?: string;
 }
@@ -150,6 +154,8 @@ export class McpHub {
       disabled: raw.disabled,
       error,
       fingerprint: fingerprint(config) + (error ?? ''),
+      pingIntervalMs: this.deps.pingIntervalMs,
+      pingTimeoutMs: this.deps.pingTimeoutMs,
     });
   }
 
@@ -295,13 +301,20 @@ export class McpHub {
 
   async callTool(server: string, tool: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
     const c = this.conn(server);
-    const onprogress = (p: { progress: number; total?: number; message?: string }) => {
-      opts.onProgress?.(p);
-      this.deps.bus.emit('mcp.progress', { server, progressToken: `${server}:${tool}`, progress: p.progress, total: p.total, message: p.message });
-    };
+    // Progress is asked for only when the caller wants it (a progress token costs every call a little).
+    const onProgress = opts.onProgress;
+    const progress = onProgress
+      ? {
+          onprogress: (p: Progress) => {
+            onProgress(p);
+            this.deps.bus.emit('mcp.progress', { server, progressToken: `${server}:${tool}`, progress: p.progress, total: p.total, message: p.message });
+          },
+          resetTimeoutOnProgress: true,
+        }
+      : {};
     // Progress resets the server's default timeout; a timeout the caller gives is a hard limit.
     const hard = opts.timeoutMs ? { maxTotalTimeout: opts.timeoutMs } : {};
-    return (await c.request((client, o) => client.callTool({ name: tool, arguments: args }, undefined, { ...o, ...hard, onprogress, resetTimeoutOnProgress: true }), {
+    return (await c.request((client, o) => client.callTool({ name: tool, arguments: args }, undefined, { ...o, ...hard, ...progress }), {
       timeout: opts.timeoutMs ?? c.timeoutMs,
       signal: opts.signal,
     })) as CallToolResult;

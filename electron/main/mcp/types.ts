@@ -11,6 +11,7 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Per-call timeout; on expiry the server gets notifications/cancelled. Default: the server's `timeout`, else 60 s. */
   timeoutMs?: number;
+  /** Asks the server for progress (notifications/progress); each one is also emitted as `mcp.progress`. */
   onProgress?: (progress: Progress) => void;
 }
 

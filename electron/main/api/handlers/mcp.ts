@@ -1,5 +1,6 @@
 import { ErrorCode, RpcError } from '../../../contract/index';
 import type { Core } from '../core';
+import { ElicitationBroker } from '../../mcp/elicitation';
 
 /** Wraps a hub call: its errors (which name the server) become ActionFailed. */
 async function act<T>(fn: () => Promise<T> | T): Promise<T> {
@@ -13,6 +14,11 @@ async function act<T>(fn: () => Promise<T> | T): Promise<T> {
 export function registerMcpHandlers(core: Core): void {
   const d = core.dispatcher;
   const hub = core.hub;
+  // Elicitation goes to the UI by default (desktop, browser mode); a part may set another handler.
+  const broker = new ElicitationBroker(core.bus);
+  hub.setElicitationHandler(broker.handler);
+  core.disposables.defer(() => broker.dispose());
+  d.register('mcp.elicitation.respond', async ({ id, action, content }) => ({ delivered: broker.respond(id, { action, content }) }));
   const statusAll = () => ({ servers: hub.servers(), issues: hub.configErrors() });
   d.register('mcp.servers', async () => statusAll());
   d.register('mcp.reload', async () => {

@@ -3,6 +3,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { groupSpawnPlan, killGroup } from './process-group';
 
 const MAX_LINE = 10 * 1024 * 1024;
 
@@ -20,9 +21,9 @@ export interface GroupStdioOptions {
 }
 
 /**
- * MCP over a child's stdin/stdout, framed by the SDK's ReadBuffer, with the child in its own process
- * group (detached) so that stopping it ends the whole tree: SIGTERM to the group, then SIGKILL.
- * The SDK's StdioClientTransport cannot do this (it spawns into our group and kills only the leader).
+ * MCP over a child's stdin/stdout, framed as the SDK frames it, with the child in its own process
+ * group (see process-group.ts) so that stopping it ends the whole tree: SIGTERM to the group, then
+ * SIGKILL. The SDK's StdioClientTransport cannot do this (it spawns into our group and kills only the leader).
  */
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -52,11 +53,13 @@ export class GroupStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error('GroupStdioTransport already started');
     return new Promise((resolve, reject) => {
-      const child = spawn(this.opts.command, this.opts.args, {
+      const plan = groupSpawnPlan(this.opts.command, this.opts.args);
+      const child = spawn(plan.command, plan.args, {
         env: { ...getDefaultEnvironment(), ...this.opts.env },
         cwd: this.opts.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
+        detached: plan.detached,
+        windowsHide: true,
         shell: false,
       });
       this.child = child;
@@ -162,11 +165,5 @@ export class GroupStdioTransport implements Transport {
   }
 }
 
-export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
+/** Kept here too: other parts import it from this module. */
+export { killGroup } from './process-group';

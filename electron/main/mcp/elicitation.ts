@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { EventBus } from '../api/events';
+import type { ElicitationRequest } from './types';
+
+/**
+ * Routes servers' elicitation requests to the UI as events (`mcp.elicitation.request`) and waits for
+ * the answer (`respond`, from the `mcp.elicitation.respond` method). A request the server cancels, or
+ * one nobody answers in time, ends as `cancel` and the UI is told (`mcp.elicitation.done`).
+ */
+export class ElicitationBroker {
+  private readonly pending = new Map<string, (r: ElicitResult) => void>();
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly timeoutMs = 10 * 60_000,
+  ) {}
+
+  readonly handler = (req: ElicitationRequest, signal: AbortSignal): Promise<ElicitResult> => {
+    const id = randomUUID();
+    const p = req.params as { message: string; mode?: string; requestedSchema?: Record<string, unknown>; url?: string };
+    return new Promise<ElicitResult>((resolve) => {
+      const finish = (r: ElicitResult) => {
+        if (!this.pending.delete(id)) return;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.bus.emit('mcp.elicitation.done', { id, action: r.action });
+        resolve(r);
+      };
+      const onAbort = () => finish({ action: 'cancel' });
+      const timer = setTimeout(onAbort, this.timeoutMs);
+      timer.unref();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, finish);
+      this.bus.emit('mcp.elicitation.request', {
+        id,
+        server: req.server,
+        message: p.message,
+        mode: p.mode === 'url' || p.url ? 'url' : 'form',
+        requestedSchema: p.requestedSchema,
+        url: p.url,
+      });
+    });
+  };
+
+  /** The user's answer; false when no such request is waiting (answered, cancelled or unknown). */
+  respond(id: string, result: ElicitResult): boolean {
+    const finish = this.pending.get(id);
+    if (!finish) return false;
+    finish(result);
+    return true;
+  }
+
+  /** Requests still waiting for an answer. */
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  dispose(): void {
+    for (const finish of [...this.pending.values()]) finish({ action: 'cancel' });
+  }
+}
