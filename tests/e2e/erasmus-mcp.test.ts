@@ -2,10 +2,10 @@
 // resources with a subscription, every prompt, the old dialect, the error codes, erasmus_chat and
 // prompt/call against the scripted model, and a clean exit when the client closes stdin.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema} from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Paths, projectKey } from '../../electron/main/paths/index';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
@@ -222,6 +222,42 @@ describe('Erasmus MCP server over stdio (SDK client)', () => {
     const failed = await c.callTool({ name: 'erasmus_chat', arguments: { user_input: 'again' } });
     expect(failed.isError).toBe(true);
     expect(text(failed)).toContain('Erasmus chat failed');
+  });
+
+  it('a new document is announced with list_changed; a cancelled erasmus_chat stops its session', async () => {
+    home = tempHome();
+    const { project, key, paths } = seedProject();
+    llm = await startScriptedLlm([{ text: 'word '.repeat(400), chunkSize: 5, delayMs: 20 }]);
+    home.useModel(llm.baseUrl);
+    const c = await client();
+    let changed = 0;
+    c.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed++);
+    await new Promise((r) => setTimeout(r, 1200));
+    writeFileSync(paths.componentDoc(project, 'cli'), '# Component: cli\n');
+    await expect.poll(() => changed, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+    expect((await c.listResources()).resources.map((r) => r.uri)).toContain(`erasmus://projects/${key}/components/cli.md`);
+
+    const notAFolder = await c.callTool({ name: 'erasmus_chat', arguments: { user_input: 'hi', project: join(home.dir, 'nowhere') } });
+    expect(notAFolder.isError).toBe(true);
+    expect(text(notAFolder)).toContain('existing folder');
+
+    const abort = new AbortController();
+    let streamed = 0;
+    const call = c.callTool({ name: 'erasmus_chat', arguments: { user_input: 'talk a lot', project } }, undefined, {
+      signal: abort.signal,
+      onprogress: () => {
+        if (++streamed === 3) abort.abort();
+      },
+    });
+    await expect(call).rejects.toThrow();
+    // The server stopped the agent session: its log ends with session_ended "stopped".
+    const sessions = join(home.home, 'sessions');
+    const ended = () => {
+      const files = existsSync(sessions) ? readdirSync(sessions) : [];
+      return files.length === 1 ? readFileSync(join(sessions, files[0]!), 'utf8') : '';
+    };
+    await expect.poll(() => /"type":"session_ended","reason":"stopped"/.test(ended()), { timeout: 10_000 }).toBe(true);
+    expect(ended()).not.toContain('"type":"complete"');
   });
 
   it('prompt/call fills the prompt, runs it on the configured model, and keeps it in the prompt library', async () => {

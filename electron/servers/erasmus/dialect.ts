@@ -63,17 +63,20 @@ export function normalizeMessage(message: JSONRPCMessage): JSONRPCMessage {
   let params = (message as { params?: unknown }).params;
   if (method === 'tools/call' && params && typeof params === 'object' && !Array.isArray(params)) {
     const p = { ...(params as Record<string, unknown>) };
+    let changed = false;
     if (p.name === undefined && typeof p.tool_name === 'string') {
       p.name = p.tool_name;
       delete p.tool_name;
+      changed = true;
     }
     for (const alt of ['args', 'parameters', 'input']) {
       if (p.arguments === undefined && p[alt] !== undefined && typeof p[alt] === 'object') {
         p.arguments = p[alt];
         delete p[alt];
+        changed = true;
       }
     }
-    params = p;
+    if (changed) params = p;
   }
   if (method === message.method && params === (message as { params?: unknown }).params) return message;
   return { ...message, method, ...(params !== undefined ? { params } : {}) } as JSONRPCMessage;

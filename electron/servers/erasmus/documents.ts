@@ -99,11 +99,39 @@ export class ContextDocuments {
     if (w) unwatchFile(w.file, w.listener);
   }
 
+  /**
+   * Calls `onChanged` when the set of documents changes (a project or a component document appears
+   * or goes), checked every `everyMs`; returns the stop function.
+   */
+  watchList(onChanged: () => void, everyMs = 1000): () => void {
+    let last: string | undefined;
+    let busy = false;
+    const check = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        const now = (await this.list()).map((r) => r.uri).join('\n');
+        if (last !== undefined && now !== last) onChanged();
+        last = now;
+      } finally {
+        busy = false;
+      }
+    };
+    void check();
+    const timer = setInterval(() => void check(), everyMs);
+    timer.unref();
+    this.stopList = () => clearInterval(timer);
+    return this.stopList;
+  }
+
+  private stopList: (() => void) | undefined;
+
   get subscriptions(): string[] {
     return [...this.watched.keys()];
   }
 
   dispose(): void {
+    this.stopList?.();
     for (const uri of [...this.watched.keys()]) this.unsubscribe(uri);
   }
 }

@@ -44,6 +44,8 @@ export interface ErasmusServerDeps {
   log: (message: string) => void;
   /** Watch interval of subscribed documents. */
   watchIntervalMs?: number;
+  /** How often the set of documents is checked for resources/list_changed. */
+  listIntervalMs?: number;
 }
 
 const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -59,7 +61,7 @@ export function createErasmusServer(deps: ErasmusServerDeps): { server: Server; 
   const server = new Server(
     { name: 'erasmus', title: 'Erasmus', version: deps.version },
     {
-      capabilities: { tools: {}, resources: { subscribe: true, listChanged: false }, prompts: {}, logging: {} },
+      capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {} },
       instructions:
         'Erasmus: an agent (erasmus_chat), a development workflow another model can drive (workflow_load → workflow_get_task → workflow_submit_task until COMPLETED), project context documents as resources, protocols as prompts.',
     },
@@ -148,6 +150,11 @@ export function createErasmusServer(deps: ErasmusServerDeps): { server: Server; 
       throw new McpError(ErrorCode.InternalError, `prompt/call ${parsed.data.prompt_name} failed: ${(err as Error).message}`);
     }
   });
+
+  // Announce new or removed documents once the client is initialized.
+  server.oninitialized = () => {
+    docs.watchList(() => void server.sendResourceListChanged().catch(() => undefined), deps.listIntervalMs);
+  };
 
   return { server, dispose: () => docs.dispose() };
 }

@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { AgentEvent, ApprovalDecision } from '../../../contract/index';
 import type { ApprovalRequest } from '../../../main/agent/approvals';
@@ -54,6 +56,10 @@ export function chatTool(o: ChatToolOptions): ToolSpec {
     input: Input,
     annotations: { openWorldHint: true },
     async run(a, ctx) {
+      if (a.project !== undefined) {
+        const s = await stat(a.project).catch(() => undefined);
+        if (!isAbsolute(a.project) || !s?.isDirectory()) return errorResult(`project must be an existing folder given by its absolute path, got ${JSON.stringify(a.project)}`);
+      }
       let protocol: { name: string; prompt: string } | undefined;
       if (a.agent !== 'general') {
         const p = await protocolFor(a.agent as ProtocolName, a.project);
