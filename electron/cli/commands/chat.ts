@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { attachBuiltinServers } from '../../servers/builtin';
 import { ToolMode, type AgentEvent, type ApprovalDecision } from '../../contract/index';
 import type { ApprovalRequester } from '../../main/agent/approvals';
 import type { AgentSession } from '../../main/agent/session';
@@ -82,6 +83,7 @@ export function registerChat(program: Command): void {
       try {
         await core.hub.start({ projectDir: project, configFile: o.config ? resolve(o.config) : undefined, watch: false });
         for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
+        await attachBuiltinServers(core, { root: project, configFile: o.config ? resolve(o.config) : undefined });
         try {
           session = await core.agent.create(
             { task: task ?? '', project, provider: { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKeySecret: o.apiKeySecret }, toolMode: mode.data, autoApprove: o.yes, budgets: { maxTurns }, resume: o.resume, onEvent: emit },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { cliCore } from '../context';
 import { rendererDir } from '../../main/paths/index';
 import { serve } from '../../main/serve/server';
-import { attachRunners } from '../../servers/runners/index';
+import { attachBuiltinServers } from '../../servers/builtin';
 
 export function registerServe(program: Command): void {
   program
@@ -18,9 +18,9 @@ export function registerServe(program: Command): void {
       if (!existsSync(join(dir, 'index.html'))) {
         process.stderr.write(`warning: no built renderer in ${dir}; run \`npm run build\` first. Serving the WebSocket only.\n`);
       }
-      // The MCP servers of ERASMUS_HOME's config, and the runners following the open project (commands show in the terminal view).
+      // The MCP servers of ERASMUS_HOME's config, and Erasmus's own runners and files following the open project.
       await core.hub.start().catch((err: Error) => process.stderr.write(`warning: the MCP hub did not start: ${err.message}\n`));
-      await attachRunners(core).catch((err: Error) => process.stderr.write(`warning: the runners did not attach: ${err.message}\n`));
+      await attachBuiltinServers(core).catch((err: Error) => process.stderr.write(`warning: the built-in servers did not attach: ${err.message}\n`));
       const server = await serve(core, { ...(opts.port !== undefined ? { port: opts.port } : {}), rendererDir: dir });
       if (opts.json) process.stdout.write(JSON.stringify({ url: server.url, wsUrl: server.wsUrl, port: server.port }) + '\n');
       else process.stdout.write(`Erasmus is serving on ${server.url}\n`);

@@ -11,6 +11,8 @@ import { samplingHandler } from './sampling';
 import { AgentSession, runAgentSession, type AgentSessionDeps, type AgentSessionOptions, type SessionOutcome } from './session';
 import { xmlSupport } from './xml-adapter';
 import type { ShellRunner } from './tools';
+import { loadAgentConfig, resolveProvider, type ProviderOverrides } from './providers/config';
+import type { ProviderHandle } from './providers/types';
 
 /** `!command` through the runners' PTYs: the model gets the exit code and the (head + tail) output. */
 export function ptyShell(ptys: Pick<PtyManager, 'run'>): ShellRunner {
@@ -53,6 +55,12 @@ export class AgentService {
       shell: this.d.ptys ? ptyShell(this.d.ptys) : undefined,
       ...extra,
     };
+  }
+
+  /** The configured model (config.yaml's default provider, or `over`), for one-shot calls such as script review. */
+  async provider(over: ProviderOverrides = {}, configFile?: string): Promise<ProviderHandle> {
+    const deps = this.sessionDeps();
+    return resolveProvider(await loadAgentConfig(configFile ?? this.d.paths.configYaml), over, deps.sources);
   }
 
   /** Runs one session to its end (the workflow's entry point). Never throws. */

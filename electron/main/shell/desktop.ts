@@ -2,6 +2,7 @@ import { BrowserWindow, dialog, type App } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Core } from '../api/core';
+import { attachBuiltinServers } from '../../servers/builtin';
 import { appRoot, appVersion } from '../paths/index';
 import { ipcPipe } from './ipc-pipe';
 import { notify } from './notify';
@@ -61,6 +62,13 @@ export async function startDesktop(app: App, layout: DesktopLayout = defaultLayo
   hardenSession(win.webContents.session);
   lockDown(win, appUrl);
   core.connect(ipcPipe(win.webContents), 'desktop');
+  // The user's MCP servers, and Erasmus's own runners and files following the open project.
+  void core.hub
+    .start()
+    .then(() => attachBuiltinServers(core))
+    .catch((err: Error) => {
+      if (!core.disposables.isDisposed) core.bus.emit('app.notice', { level: 'error', message: `MCP servers: ${err.message}` });
+    });
 
   const show = () => {
     if (win.isDestroyed()) return;

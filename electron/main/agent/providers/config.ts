@@ -5,7 +5,8 @@ import { interpolateDeep, MissingVariableError, type InterpolationSources } from
 import { aiSdkStream } from './ai-sdk-stream';
 import { DEFAULT_CONTEXT_WINDOW } from './known-models';
 import { defaultPlugins } from './plugins';
-import type { ProviderHandle, ProviderKind, ProviderPlugin } from './types';
+import type { ProviderHandle, ProviderKind, ProviderPlugin, StreamTurn } from './types';
+import type { LanguageModel } from 'ai';
 
 /** One entry of `providers:` in config.yaml. Keys are references (`${secret:NAME}`), never values. */
 export const ProviderConfig = z
@@ -114,6 +115,11 @@ export async function resolveProvider(
     contextWindow: entry.contextWindow ?? info.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
     supportsNativeTools: entry.nativeTools ?? info.supportsNativeTools ?? false,
     pricing: entry.pricing ?? info.pricing,
-    stream: aiSdkStream(plugin.create({ model: entry.model, baseUrl: entry.baseUrl, apiKey, headers })),
+    ...withModel(plugin.create({ model: entry.model, baseUrl: entry.baseUrl, apiKey, headers })),
   };
+}
+
+/** The AI SDK model and the stream function over it (one-shot callers such as the script reviewer use the model). */
+function withModel(languageModel: LanguageModel): { languageModel: LanguageModel; stream: StreamTurn } {
+  return { languageModel, stream: aiSdkStream(languageModel) };
 }

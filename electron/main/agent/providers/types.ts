@@ -47,6 +47,8 @@ export interface ProviderHandle extends ModelInfo {
   kind: ProviderKind;
   model: string;
   stream: StreamTurn;
+  /** The AI SDK model itself, for one-shot calls with a fresh context (script review). Absent for test doubles. */
+  languageModel?: LanguageModel;
 }
 
 export interface ProviderCreateOptions {
