@@ -160,6 +160,10 @@ describe('desktop shell (mocked electron)', () => {
     expect(labels).toContain('Show Erasmus');
     expect(labels).toContain('Current task: development · parser');
     expect(labels).toContain('Quit');
+    desktop.core.bus.emit('workflow.status', { runId: 'r1', projectDir: '/work/demo', status: 'RUNNING', state: 'parser.testing' });
+    expect(h.state.trayMenus.at(-1)!.map((i) => i.label)).toContain('Current task: demo: parser.testing');
+    desktop.core.bus.emit('workflow.status', { runId: 'r1', projectDir: '/work/demo', status: 'COMPLETED' });
+    expect(h.state.trayMenus.at(-1)!.map((i) => i.label)).toContain('No task running');
     await desktop.dispose();
   });
 

@@ -1,5 +1,5 @@
 import { BrowserWindow, dialog, type App } from 'electron';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Core } from '../api/core';
 import { attachBuiltinServers } from '../../servers/builtin';
@@ -78,6 +78,10 @@ export async function startDesktop(app: App, layout: DesktopLayout = defaultLayo
   };
   const tray = createTray(layout.trayIcon, { show, quit: () => app.quit() });
   core.disposables.defer(() => tray.dispose());
+  core.bus.onEvent('workflow.status', ({ projectDir, status, state }) => {
+    const name = basename(projectDir);
+    tray.setCurrentTask(status === 'COMPLETED' || status === 'STOPPED' ? null : `${name}: ${state ?? status.toLowerCase()}`);
+  });
   core.bus.onEvent('app.notify', ({ title, body }) => {
     notify(title, body, show);
   });
