@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -90,6 +91,11 @@ describe('supervision', () => {
     expect(hub.server('tree')!.state).toBe('ready');
     const pid = hub.server('tree')!.pid!;
     expect(processesMatching(marker).length).toBe(2); // the server and its grandchild
+    // Its own process group (the pid is the group id), in our session.
+    const [pgid, sid] = execFileSync('ps', ['-o', 'pgid=,sid=', '-p', String(pid)], { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
+    const [, ourSid] = execFileSync('ps', ['-o', 'pgid=,sid=', '-p', String(process.pid)], { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
+    expect(pgid).toBe(pid);
+    expect(sid).toBe(ourSid);
     await hub.dispose();
     expect(isAlive(pid)).toBe(false);
     expect(processesMatching(marker)).toEqual([]);
@@ -111,9 +117,9 @@ describe('supervision', () => {
     expect(isAlive(changePid!)).toBe(false);
   });
 
-  it('connects an in-process SDK server and routes its elicitation requests to the handler', async () => {
+  it('connects an in-process SDK server, routes its elicitation requests to the handler, and follows list_changed', async () => {
     const home = tempHome();
-    const { hub } = makeHub(home);
+    const { hub, bus } = makeHub(home);
     await hub.start({ watch: false });
     const server = new McpServer({ name: 'erasmus-own', version: '1.0.0' });
     server.registerTool(
@@ -136,5 +142,11 @@ describe('supervision', () => {
     const r = await hub.callTool('own', 'confirm', { question: 'Proceed?' });
     expect(r.content).toEqual([{ type: 'text', text: 'accept:{"ok":true}' }]);
     expect(asked).toEqual(['own:Proceed?']);
+
+    // A tool added later: list_changed reaches the hub, which refreshes its tools and says so.
+    const changed = bus.waitFor('mcp.tools.changed', (e) => e.server === 'own' && e.tools === 2);
+    server.registerTool('later', { description: 'added after connect' }, async () => ({ content: [{ type: 'text', text: 'late' }] }));
+    await changed;
+    expect(hub.listTools('own').map((t) => t.name)).toEqual(['confirm', 'later']);
   });
 });

@@ -202,9 +202,9 @@ export class McpHub {
   }
 
   /** Resolves when the server is ready; rejects (naming it) when it errors or the time runs out. */
-  whenReady(name: string, timeoutMs = 15_000): Promise<ServerStatus> {
+  async whenReady(name: string, timeoutMs = 15_000): Promise<ServerStatus> {
     const conn = this.conn(name);
-    if (conn.state === 'ready') return Promise.resolve(conn.status());
+    if (conn.state === 'ready') return conn.status();
     return this.deps.bus
       .waitFor('mcp.server.status', (s) => s.name === name && s.state === 'ready', timeoutMs)
       .catch(() => {

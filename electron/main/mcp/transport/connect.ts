@@ -3,6 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { WebSocket as WsWebSocket } from 'ws';
 import type { ServerConfig } from '../config/schema';
 import { orderedDelivery } from './ordered';
 import { GroupStdioTransport, type GroupStdioOptions } from './stdio-group';
@@ -30,6 +31,8 @@ export async function connectConfigured(config: ServerConfig, makeClient: () => 
       return { client, transport, kind: 'stdio' };
     }
     case 'websocket': {
+      // The SDK's transport uses the global WebSocket (Node 22, Electron); Node 20 gets the `ws` one.
+      globalThis.WebSocket ??= WsWebSocket as unknown as typeof globalThis.WebSocket;
       const client = makeClient();
       const transport = new WebSocketClientTransport(new URL(config.url!));
       await client.connect(transport, opts);
