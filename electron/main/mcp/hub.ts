@@ -62,6 +62,7 @@ export class McpHub {
   private catalogCache?: Catalog;
   private reloading: Promise<void> = Promise.resolve();
   private disposed = false;
+  private guarded = false;
   readonly trust: TrustStore;
   private readonly exitGuard = () => {
     for (const c of this.connections.values()) c.killNow();
@@ -69,12 +70,14 @@ export class McpHub {
 
   constructor(private readonly deps: McpHubDeps) {
     this.trust = new TrustStore(deps.paths.trustFile);
-    process.on('exit', this.exitGuard);
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
 
   async start(opts: StartOptions = {}): Promise<void> {
+    // Last resort if the process exits without dispose(): SIGKILL every child's group.
+    if (!this.guarded) process.on('exit', this.exitGuard);
+    this.guarded = true;
     this.projectDir = opts.projectDir;
     this.configFile = opts.configFile;
     await this.reload();
