@@ -52,7 +52,7 @@ describe('Erasmus MCP server over stdio (SDK client)', () => {
     expect(c.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, logging: {}, resources: { subscribe: true } });
     const tools = (await c.listTools()).tools;
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['analyze_fsm', 'erasmus_chat', 'prompt_library_search', 'validate_task_list', 'workflow_approve', 'workflow_get_task', 'workflow_list', 'workflow_load', 'workflow_start', 'workflow_status', 'workflow_submit_task'].sort(),
+      ['analyze_fsm', 'erasmus_chat', 'prompt_library_rate', 'prompt_library_search', 'validate_task_list', 'workflow_approve', 'workflow_get_task', 'workflow_list', 'workflow_load', 'workflow_start', 'workflow_status', 'workflow_submit_task'].sort(),
     );
     const chat = tools.find((t) => t.name === 'erasmus_chat')!;
     expect(chat.inputSchema.required).toEqual(['user_input']);
@@ -262,7 +262,10 @@ describe('Erasmus MCP server over stdio (SDK client)', () => {
 
   it('prompt/call fills the prompt, runs it on the configured model, and keeps it in the prompt library', async () => {
     home = tempHome();
-    llm = await startScriptedLlm([{ text: 'An architecture with one adder.', usage: { prompt_tokens: 120, completion_tokens: 9 } }]);
+    llm = await startScriptedLlm([
+      { text: 'An architecture with one adder.', usage: { prompt_tokens: 120, completion_tokens: 9 } },
+      { match: { lastUser: 'subtracter' }, text: 'A second take, with a subtracter.', usage: { prompt_tokens: 130, completion_tokens: 8 } },
+    ]);
     home.useModel(llm.baseUrl);
     const raw = await rawSession({ ERASMUS_HOME: home.home });
     servers.push(raw.server);
@@ -283,6 +286,20 @@ describe('Erasmus MCP server over stdio (SDK client)', () => {
     expect(bad.error).toMatchObject({ code: -32602, message: expect.stringContaining('prompt_name') });
     const unknown = await raw.request<{ error: { code: number } }>('prompt/call', { prompt_name: 'poetry' });
     expect(unknown.error.code).toBe(-32602);
+    // Mark it good, rerun it with one argument changed, and find the good one first.
+    const rated = await raw.request<{ result: { isError?: boolean } }>('tools/call', { name: 'prompt_library_rate', arguments: { id, rating: 5, note: 'clear and short' } });
+    expect(rated.result.isError).toBeFalsy();
+    const rerun = await raw.request<{ result: Record<string, unknown> }>('prompt/call', { library_id: id, arguments: { task: 'design an adder and a subtracter' } });
+    expect(rerun.result).toMatchObject({ content: 'A second take, with a subtracter.', usage: { total_tokens: 138 } });
+    expect(String(llm.requests[1]!.body.messages![0]!.content)).toContain('add numbers');
+    const second = JSON.parse(readFileSync(join(new Paths(home.home).promptLibraryDir, 'entries', `${String(rerun.result.library_id)}.json`), 'utf8'));
+    expect(second).toMatchObject({ prompt_name: 'design', from: id, arguments: { task: 'design an adder and a subtracter', goal: 'add numbers' } });
+    const best = await raw.request<{ result: { structuredContent: { entries: Array<{ id: string; rating?: number }> } } }>('tools/call', { name: 'prompt_library_search', arguments: { best_first: true } });
+    expect(best.result.structuredContent.entries.map((e) => [e.id, e.rating])).toEqual([[id, 5], [String(rerun.result.library_id), undefined]]);
+    const good = await raw.request<{ result: { structuredContent: { entries: Array<{ id: string }> } } }>('tools/call', { name: 'prompt_library_search', arguments: { query: 'clear', min_rating: 4 } });
+    expect(good.result.structuredContent.entries.map((e) => e.id)).toEqual([id]);
+    const missing = await raw.request<{ result: { isError?: boolean } }>('tools/call', { name: 'prompt_library_rate', arguments: { id: 'nope', rating: 3 } });
+    expect(missing.result.isError).toBe(true);
   });
 });
 

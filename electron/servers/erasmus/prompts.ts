@@ -59,8 +59,14 @@ export class ProtocolPrompts {
 }
 
 export const PromptCallParams = z
-  .object({ prompt_name: z.string().min(1), arguments: z.record(z.string(), z.string()).default({}) })
-  .passthrough();
+  .object({
+    prompt_name: z.string().min(1).optional(),
+    arguments: z.record(z.string(), z.string()).default({}),
+    /** Rerun a prompt-library entry: its prompt and arguments (the given arguments override them). */
+    library_id: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/).optional(),
+  })
+  .passthrough()
+  .refine((p) => p.prompt_name !== undefined || p.library_id !== undefined, { message: 'give prompt_name (or library_id to rerun a prompt-library entry)', path: ['prompt_name'] });
 
 export interface PromptCallResult {
   [key: string]: unknown;
@@ -78,7 +84,16 @@ export async function callPrompt(
   deps: { prompts: ProtocolPrompts; library: PromptLibrary; provider: () => Promise<ProviderHandle>; signal: AbortSignal },
   params: z.output<typeof PromptCallParams>,
 ): Promise<PromptCallResult> {
-  const filled = await deps.prompts.get(params.prompt_name, params.arguments);
+  let name = params.prompt_name;
+  let args = params.arguments;
+  if (params.library_id) {
+    const earlier = await deps.library.get(params.library_id);
+    if (!earlier) throw new McpError(ErrorCode.InvalidParams, `no prompt-library entry ${JSON.stringify(params.library_id)}`);
+    name ??= earlier.prompt_name;
+    args = { ...earlier.arguments, ...params.arguments };
+  }
+  const promptName = name!;
+  const filled = await deps.prompts.get(promptName, args);
   const provider = await deps.provider();
   const started = Date.now();
   let content = '';
@@ -92,6 +107,15 @@ export async function callPrompt(
     } else if (part.type === 'error') throw new McpError(ErrorCode.InternalError, `the model (${provider.id}/${provider.model}) failed: ${part.message}`);
   }
   const usage = { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
-  const entry: LibraryEntry = await deps.library.add({ prompt_name: params.prompt_name, arguments: params.arguments, prompt: filled.text, content, model: provider.model, usage, durationMs: Date.now() - started });
+  const entry: LibraryEntry = await deps.library.add({
+    prompt_name: promptName,
+    arguments: args,
+    prompt: filled.text,
+    content,
+    model: provider.model,
+    usage,
+    durationMs: Date.now() - started,
+    ...(params.library_id ? { from: params.library_id } : {}),
+  });
   return { content, model: provider.model, usage, library_id: entry.id };
 }

@@ -23,7 +23,7 @@ import type { Paths } from '../../main/paths/index';
 import type { ChatBackend } from './chat';
 import { ContextDocuments } from './documents';
 import type { CoreLink } from './link';
-import { libraryResources, libraryTool } from './library-tools';
+import { libraryResources, libraryTools } from './library-tools';
 import { PromptLibrary } from './prompt-library';
 import { callPrompt, PromptCallParams, ProtocolPrompts } from './prompts';
 import { describeZodIssues, ToolRegistry, type ToolContext } from './registry';
@@ -85,7 +85,7 @@ export function createErasmusServer(deps: ErasmusServerDeps): { server: Server; 
       .catch(() => 'deny' as const);
   };
 
-  const tools = new ToolRegistry().add(chatTool({ backend: deps.chat, askClient, autoApprove: deps.autoApprove }), ...workflowTools(deps.link), ...analysisTools(deps.link), libraryTool(library));
+  const tools = new ToolRegistry().add(chatTool({ backend: deps.chat, askClient, autoApprove: deps.autoApprove }), ...workflowTools(deps.link), ...analysisTools(deps.link), ...libraryTools(library));
 
   server.setRequestHandler(SetLevelRequestSchema, async (req) => {
     const parsed = LoggingLevelSchema.safeParse(req.params.level);
@@ -147,7 +147,7 @@ export function createErasmusServer(deps: ErasmusServerDeps): { server: Server; 
       return await callPrompt({ prompts, library, provider: deps.provider, signal: extra.signal }, parsed.data);
     } catch (err) {
       if (err instanceof McpError) throw err;
-      throw new McpError(ErrorCode.InternalError, `prompt/call ${parsed.data.prompt_name} failed: ${(err as Error).message}`);
+      throw new McpError(ErrorCode.InternalError, `prompt/call ${parsed.data.prompt_name ?? parsed.data.library_id} failed: ${(err as Error).message}`);
     }
   });
 
