@@ -6,15 +6,15 @@ import type { EventBus } from '../api/events';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
 import { interpolateDeep, type SecretStore } from '../secrets/index';
-import { enableCatalogServer, loadCatalog, patternMatcher, type Catalog, type CatalogServer, type TrustPreview } from './catalog';
+import { enableCatalogServer, loadCatalog, type Catalog, type CatalogServer, type TrustPreview } from './catalog';
 import { createHubClient } from './client';
 import { ConfigWatcher } from './config/watch';
 import { configFiles, loadConfig } from './config/load';
 import { fingerprint, type ConfigIssue, type ServerConfig } from './config/schema';
 import { ServerConnection } from './connection';
+import { groupTools, summarizeToolsets, toolInfos } from './toolsets';
 import { TrustStore } from './trust';
 import {
-  qualifiedName,
   QUALIFIED_SEPARATOR,
   type CallOptions,
   type CallToolResult,
@@ -224,20 +224,7 @@ export class McpHub {
   // ---- tools and toolsets ----------------------------------------------------------------------
 
   listTools(server?: string): ToolInfo[] {
-    const conns = server ? [this.conn(server)] : [...this.connections.values()];
-    return conns.flatMap((c) =>
-      c.tools.map((t) => ({
-        server: c.name,
-        name: t.name,
-        qualifiedName: qualifiedName(c.name, t.name),
-        title: t.title ?? t.annotations?.title,
-        description: t.description ?? '',
-        inputSchema: t.inputSchema as Record<string, unknown>,
-        outputSchema: t.outputSchema as Record<string, unknown> | undefined,
-        annotations: { ...(t.annotations ?? {}) },
-        alwaysAllow: c.alwaysAllow.includes(t.name) || c.alwaysAllow.includes('*'),
-      })),
-    );
+    return (server ? [this.conn(server)] : [...this.connections.values()]).flatMap(toolInfos);
   }
 
   findTool(qualified: string): ToolInfo | undefined {
@@ -275,31 +262,15 @@ export class McpHub {
 
   /** Name + one line per toolset: each ready server, and each catalog group with tools available. */
   toolsets(): ToolsetSummary[] {
-    const out: ToolsetSummary[] = [];
-    for (const c of this.connections.values()) {
-      if (c.state !== 'ready' || c.tools.length === 0) continue;
-      const s = c.status();
-      const line = (c.options.description ?? firstLine(s.instructions) ?? `${s.serverInfo?.name ?? c.name}: ${c.tools.map((t) => t.name).slice(0, 6).join(', ')}${c.tools.length > 6 ? ', …' : ''}`).slice(0, 160);
-      out.push({ name: c.name, description: line, kind: 'server', servers: [c.name], tools: c.tools.length });
-    }
-    const all = this.listTools();
-    for (const g of this.catalog().groups) {
-      if (this.connections.has(g.name)) continue;
-      const match = patternMatcher(g.tools);
-      const tools = all.filter((t) => match(t.qualifiedName));
-      if (tools.length) out.push({ name: g.name, description: g.description, kind: 'group', servers: [...new Set(tools.map((t) => t.server))], tools: tools.length });
-    }
-    return out;
+    return summarizeToolsets([...this.connections.values()], this.catalog().groups);
   }
 
   /** The full tools (with schemas) of a toolset. */
   openToolset(name: string): ToolInfo[] {
-    const c = this.connections.get(name);
-    if (c) return this.listTools(name);
+    if (this.connections.has(name)) return this.listTools(name);
     const g = this.catalog().groups.find((x) => x.name === name);
     if (!g) throw new Error(`no toolset named "${name}" (known: ${this.toolsets().map((t) => t.name).join(', ') || 'none'})`);
-    const match = patternMatcher(g.tools);
-    return this.listTools().filter((t) => match(t.qualifiedName));
+    return groupTools(g, this.listTools());
   }
 
   async callTool(server: string, tool: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<CallToolResult> {
@@ -427,9 +398,4 @@ export class McpHub {
         elicitation: () => this.elicitation,
       }),
   };
-}
-
-function firstLine(text: string | undefined): string | undefined {
-  const line = text?.split('\n').find((l) => l.trim());
-  return line?.trim() || undefined;
 }
