@@ -150,6 +150,7 @@ export class ServerConnection {
         onInvalidOutput: (line, err) => this.onGarbage(line, err),
       },
       this.timeoutMs,
+      (transport) => (this.transport = transport),
     );
   }
 

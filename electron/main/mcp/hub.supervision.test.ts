@@ -101,6 +101,21 @@ describe('supervision', () => {
     expect(processesMatching(marker)).toEqual([]);
   });
 
+  it('ends a server that never answers initialize when disposed mid-start, without waiting for the timeout', async () => {
+    const home = tempHome();
+    const marker = `silent-${process.pid}-${Date.now()}`;
+    writeMcpConfig(home, { silent: { command: node, args: ['-e', 'setInterval(() => {}, 1000)', marker] } });
+    const { hub } = makeHub(home);
+    const started = hub.start({ watch: false });
+    await expect.poll(() => processesMatching(marker).length, { timeout: 5_000 }).toBe(1);
+    expect(hub.server('silent')!.state).toBe('starting');
+    const t0 = Date.now();
+    await hub.dispose();
+    await started;
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(processesMatching(marker)).toEqual([]);
+  });
+
   it('reconnects a changed server and leaves an unchanged one alone when the config file changes', async () => {
     const home = tempHome();
     const file = writeMcpConfig(home, { stay: everything, change: { ...everything, env: { X: '1' } } });

@@ -166,6 +166,8 @@ export class McpHub {
     if (this.disposed) return;
     this.disposed = true;
     this.watcher?.dispose();
+    // Stop what is running or still connecting at once, then whatever a reload in progress adds.
+    await Promise.all([...this.connections.values()].map((c) => c.stop()));
     await this.reloading;
     await Promise.all([...this.connections.values()].map((c) => c.stop()));
     this.connections.clear();
