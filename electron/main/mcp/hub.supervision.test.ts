@@ -72,14 +72,14 @@ describe('supervision', () => {
   it('marks a server that writes garbage on stdout as errored and keeps the others running', async () => {
     const home = tempHome();
     writeMcpConfig(home, { garbage: { command: node, args: [join(fixtures, 'garbage-server.mjs')], timeout: 5 }, good: everything });
-    const { hub } = makeHub(home);
+    const { hub, bus } = makeHub(home);
+    const errored = bus.waitFor('mcp.server.status', (s) => s.name === 'garbage' && s.state === 'errored', 10_000);
     await hub.start({ watch: false });
-    const garbage = hub.server('garbage')!;
-    expect(garbage.state).toBe('errored');
+    const garbage = await errored;
     expect(garbage.error).toMatch(/not JSON-RPC on stdout: "Hello! I am not JSON-RPC"/);
     expect(garbage.stderrTail).toContain('garbage server starting');
     expect(hub.server('good')!.state).toBe('ready');
-    await expect(hub.callTool('garbage', 'x')).rejects.toThrow(/MCP server "garbage" is not ready/);
+    await expect(hub.callTool('garbage', 'x', {}, { timeoutMs: 500 })).rejects.toThrow(/MCP server "garbage" is not ready/);
   });
 
   it('ends the whole process group (grandchildren too) on dispose', async () => {
