@@ -79,9 +79,6 @@ export class Core {
     registerTerminalHandlers(this);
     this.hub = this.disposables.add(new McpHub({ paths: this.paths, bus: this.bus, secrets: this.secrets, env: this.env, version: this.version }));
     registerMcpHandlers(this);
-    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, emit: (e) => this.bus.emit('agent.event', e) });
-    this.disposables.defer(() => this.agent.dispose());
-    registerAgentHandlers(this);
     this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, ptys: this.ptys, emit: (e) => this.bus.emit('agent.event', e) });
     this.disposables.defer(() => this.agent.dispose());
     registerAgentHandlers(this);
