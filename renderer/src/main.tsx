@@ -8,6 +8,7 @@ import { App } from './app/App';
 import { ServicesContext } from './app/services';
 import { RunController } from './features/project/runController';
 import { SessionStore } from './features/session/sessionStore';
+import { ElicitationStore } from './features/session/elicitationStore';
 
 const root = createRoot(document.getElementById('root')!);
 
@@ -15,7 +16,7 @@ findPipe().then(
   (pipe) => {
     const client = new RpcClient(pipe);
     (window as unknown as { __erasmus?: RpcClient }).__erasmus = client;
-    const services = { run: new RunController(client), sessions: new SessionStore(client) };
+    const services = { run: new RunController(client), sessions: new SessionStore(client), elicitations: new ElicitationStore(client) };
     root.render(
       <StrictMode>
         <ClientContext.Provider value={client}>

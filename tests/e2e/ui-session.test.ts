@@ -1,6 +1,7 @@
 // The session view in Chromium against `erasmus serve`: a task typed in the composer, the scripted
 // model's streamed answer, an approval card for a file write through the real filesystem MCP server
-// (with its diff), then a command through the runners whose output appears in the terminal tab.
+// (with its diff), then a destructive command through the runners — approved in the session, confirmed
+// to the runners server (MCP elicitation) — whose output appears in the terminal tab.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -17,7 +18,7 @@ describe('desktop UI: a session with an approval and a command in the terminal',
       { label: 'open filesystem', match: { lastUser: 'Create hello.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
       { label: 'write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'hello.txt'), content: 'hello from erasmus\nsecond line\n' } }] },
       { label: 'open runners', match: { lastTool: 'Successfully wrote' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
-      { label: 'run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'echo runner-says-hi && cat hello.txt' } }] },
+      { label: 'run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf build && echo runner-says-hi && cat hello.txt' } }] },
       { label: 'answer', match: { lastTool: 'runner-says-hi' }, text: 'I wrote **hello.txt** and printed it in the terminal.', chunkSize: 3, delayMs: 5 },
     ]);
     browser = await launchChromium();
@@ -47,20 +48,35 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     await card.getByTestId('approve-once').click();
     await page.locator('[data-testid="approval-card"][data-state="allow_once"]').waitFor();
 
+    // A destructive command: the card shows the exact command line and why it asks.
+    const command = page.locator('[data-testid="approval-card"][data-state="waiting"]');
+    await command.waitFor({ timeout: 30_000 });
+    expect(await command.getByTestId('approval-command').textContent()).toBe('rm -rf build && echo runner-says-hi && cat hello.txt');
+    expect(await command.getByTestId('approval-reasons').textContent()).toContain('recursive delete');
+    await app.shot('ui-11-command-approval');
+    await command.getByTestId('approve-once').click();
+    // The runners server asks too (MCP elicitation, with its own reasons): answered from the same view.
+    const question = page.getByTestId('elicitation-card');
+    await question.waitFor({ timeout: 15_000 });
+    expect(await question.getByTestId('elicitation-message').textContent()).toContain('rm -rf build && echo runner-says-hi');
+    await app.shot('ui-11b-runner-question');
+    await question.getByTestId('elicitation-accept').click();
+    await question.waitFor({ state: 'detached' });
+
     await page.locator('[data-testid="assistant-message"]', { hasText: 'printed it in the terminal' }).waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid="assistant-message"] strong').first().textContent()).toBe('hello.txt');
     const cards = await page.locator('[data-testid="tool-card"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
     expect(cards.filter((s) => s === 'done').length).toBeGreaterThanOrEqual(3);
-    await app.shot('ui-11-session');
+    await app.shot('ui-12-session');
     expect(readFileSync(join(world.project, 'hello.txt'), 'utf8')).toBe('hello from erasmus\nsecond line\n');
 
     await page.getByTestId('nav-terminal').click();
-    const tab = page.getByRole('tab', { name: /echo runner-says-hi/ });
+    const tab = page.getByRole('tab', { name: /runner-says-hi/ });
     await tab.waitFor({ timeout: 15_000 });
     await tab.click();
     await expect.poll(() => page.locator('[data-testid="terminal-pane"] .xterm-rows').first().innerText(), { timeout: 15_000 }).toContain('runner-says-hi');
     await expect.poll(() => page.locator('[data-testid="terminal-pane"] .xterm-rows').first().innerText()).toContain('hello from erasmus');
-    await app.shot('ui-12-terminal');
+    await app.shot('ui-13-terminal');
     expect(await page.getByTestId('toast').filter({ hasText: 'Approval needed' }).count()).toBe(0); // settled approvals leave no toast
 
     // The servers behind it: the real filesystem server from mcp/config.json and the in-process runners.
@@ -71,7 +87,7 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     await expect.poll(() => page.getByTestId('server-tools').textContent()).toContain('write_file');
     await page.getByRole('tab', { name: 'stderr' }).click();
     await page.getByTestId('server-log').waitFor();
-    await app.shot('ui-13-servers');
+    await app.shot('ui-14-servers');
 
     expect(app.errors).toEqual([]);
     await page.context().close();

@@ -26,7 +26,7 @@ type Info = { version: string; platform: string; home: string; face: 'desktop' |
 /** The app shell: navigation, the current view, toasts and the status bar. */
 export function App() {
   const client = useClient();
-  const { run, sessions } = useServices();
+  const { run, sessions, elicitations } = useServices();
   const [info, setInfo] = useState<Info | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [view, setView] = useState<ViewId>('project');
@@ -36,6 +36,7 @@ export function App() {
   const [permission, setPermission] = useState(notificationPermission);
   const { toasts, dismiss } = useToasts(client, info?.face);
   const waiting = useStore(sessions, (s) => s);
+  const questions = useStore(elicitations, (e) => e.length);
 
   useEffect(() => {
     client.request('app.info', {}).then(setInfo, (e: Error) => setError(e.message));
@@ -60,11 +61,14 @@ export function App() {
     },
     [run],
   );
+  // A folder opened elsewhere (the desktop's drop, the CLI): follow it without pulling the user out of the view they are in.
   useEvent('project.opened', (p) => {
-    if (!project || project.path !== p.path) openProject(p);
+    if (project?.path === p.path) return;
+    setProject(p);
+    void run.attach(p.path);
   });
 
-  const approvals = Object.values(waiting.byId).reduce((n, s) => n + pendingApprovals(s).length, 0);
+  const approvals = Object.values(waiting.byId).reduce((n, s) => n + pendingApprovals(s).length, 0) + questions;
   const goToApproval = () => {
     const s = Object.values(sessions.get().byId).find((x) => pendingApprovals(x).length > 0);
     if (s) setSessionId(s.id);

@@ -11,9 +11,9 @@ const runningCount = (s: Sessions) => Object.values(s.byId).filter((x) => x.runn
 
 /** The current state, elapsed time, tokens, progress, and approvals waiting — always visible. */
 export function StatusBar({ face, onApprovals }: { face: string; onApprovals: () => void }) {
-  const { run, sessions } = useServices();
+  const { run, sessions, elicitations } = useServices();
   const state = useStore(run.store, (s) => s);
-  const waiting = useStore(sessions, waitingCount);
+  const waiting = useStore(sessions, waitingCount) + useStore(elicitations, (e) => e.length);
   const working = useStore(sessions, runningCount);
   const view = state.kind === 'run' ? state.view : null;
   const live = !!view && !['COMPLETED', 'STOPPED', 'PAUSED'].includes(view.status);

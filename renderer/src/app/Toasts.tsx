@@ -17,7 +17,7 @@ export function Toasts({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id:
             <p className="flex-1 font-medium">{t.title}</p>
             <button type="button" aria-label="Dismiss" onClick={() => onDismiss(t.id)} className="rounded px-1 focus-visible:outline-2 focus-visible:outline-indigo-500">×</button>
           </div>
-          <p className="mt-0.5 break-words text-slate-600 dark:text-slate-300">{t.body}</p>
+          <p className="mt-0.5 line-clamp-4 break-words text-slate-600 dark:text-slate-300">{t.body}</p>
         </div>
       ))}
     </div>

@@ -24,6 +24,11 @@ export function useToasts(client: RpcClient, face: Face): { toasts: Toast[]; pus
         push({ title, body, level: 'success' });
         if (face === 'browser') systemNotify(title, body);
       }),
+      client.on('mcp.elicitation.request', (r) => {
+        push({ title: `${r.server} asks`, body: r.message, level: 'warning', key: r.id });
+        if (!document.hasFocus()) systemNotify(`Erasmus: ${r.server} asks`, r.message);
+      }),
+      client.on('mcp.elicitation.done', ({ id }) => setToasts((all) => all.filter((t) => t.key !== id))),
       client.on('app.notice', ({ level, message }) => push({ title: level === 'info' ? 'Note' : level === 'warning' ? 'Warning' : 'Error', body: message, level })),
       client.on('agent.event', (e) => {
         if (e.type === 'approval_resolved') return setToasts((all) => all.filter((t) => t.key !== e.requestId));

@@ -6,6 +6,7 @@ import { ClientContext } from '../api/context';
 import { ServicesContext, type Services } from '../app/services';
 import { RunController } from '../features/project/runController';
 import { SessionStore } from '../features/session/sessionStore';
+import { ElicitationStore } from '../features/session/elicitationStore';
 
 type Handler<M extends MethodName> = (params: ParamsOf<M>) => ResultOf<M> | Promise<ResultOf<M>>;
 export type Handlers = { [M in MethodName]?: Handler<M> };
@@ -36,7 +37,7 @@ export class FakeCore {
       }
     });
     this.client = new RpcClient(view);
-    this.services = { run: new RunController(this.client), sessions: new SessionStore(this.client) };
+    this.services = { run: new RunController(this.client), sessions: new SessionStore(this.client), elicitations: new ElicitationStore(this.client) };
   }
 
   on<M extends MethodName>(method: M, handler: Handler<M>): this {

@@ -7,6 +7,7 @@ import { formatCost, formatTokens } from '../../ui/format';
 import { useStore } from '../../ui/store';
 import { Composer } from './Composer';
 import { SessionList } from './SessionList';
+import { Elicitations } from './Elicitations';
 import { Transcript } from './Transcript';
 import { useStepLabels } from './useStepLabels';
 
@@ -34,6 +35,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
     <div className="flex h-full min-h-0" data-testid="session-view">
       <SessionList sessions={list} selected={selected} onSelect={(id) => onSelect(id || null)} labels={labels} />
       <div className="flex min-w-0 flex-1 flex-col">
+        <Elicitations />
         {session ? (
           <>
             <header className="flex items-center gap-3 border-b border-slate-200 px-3 py-1.5 text-xs dark:border-slate-800">

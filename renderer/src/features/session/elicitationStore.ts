@@ -1,0 +1,26 @@
+import type { EventPayload } from '../../../../electron/contract/index';
+import type { RpcClient } from '../../api/client';
+import { Store } from '../../ui/store';
+
+export type ElicitationRequest = EventPayload<'mcp.elicitation.request'>;
+
+/** Questions MCP servers are asking the user (a runner's "run this destructive command?", a form), oldest first. */
+export class ElicitationStore extends Store<readonly ElicitationRequest[]> {
+  private readonly offs: Array<() => void>;
+  constructor(client: RpcClient) {
+    super([]);
+    this.offs = [
+      client.on('mcp.elicitation.request', (r) => this.set((all) => (all.some((x) => x.id === r.id) ? all : [...all, r]))),
+      client.on('mcp.elicitation.done', ({ id }) => this.set((all) => (all.some((x) => x.id === id) ? all.filter((x) => x.id !== id) : all))),
+    ];
+  }
+
+  /** Drops a request once answered here (the `done` event may follow, or not if the server went away). */
+  settle(id: string): void {
+    this.set((all) => all.filter((x) => x.id !== id));
+  }
+
+  dispose(): void {
+    for (const off of this.offs.splice(0)) off();
+  }
+}
