@@ -88,6 +88,10 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     await page.getByRole('tab', { name: 'stderr' }).click();
     await page.getByTestId('server-log').waitFor();
     await app.shot('ui-14-servers');
+    // A suggested server shows exactly what it would run before the user trusts it.
+    await page.getByTestId('catalog-enable-memory').click();
+    expect(await page.getByTestId('trust-preview').textContent()).toContain('@modelcontextprotocol/server-memory');
+    await app.shot('ui-15-trust-preview');
 
     expect(app.errors).toEqual([]);
     await page.context().close();

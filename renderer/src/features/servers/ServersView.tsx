@@ -4,6 +4,7 @@ import { useEvent } from '../../api/useEvent';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorBanner } from '../../ui/ErrorBanner';
+import { Catalog } from './Catalog';
 import { ServerDetails } from './ServerDetails';
 import { ServerRow } from './ServerRow';
 import { logOf, withStatus, withStderr, type ServersState } from './serversState';
@@ -49,7 +50,7 @@ export function ServersView() {
 
   return (
     <div className="flex h-full min-h-0 gap-4" data-testid="servers-view">
-      <div className="flex w-80 shrink-0 flex-col gap-2">
+      <div className="flex w-80 shrink-0 flex-col gap-2 overflow-auto">
         <div className="flex items-center gap-2">
           <h2 className="flex-1 font-semibold">MCP servers</h2>
           <Button onClick={() => void reload()} disabled={busy} data-testid="servers-reload">Reload config</Button>
@@ -57,12 +58,13 @@ export function ServersView() {
         <ErrorBanner message={error} onDismiss={() => setError(null)} />
         {issues.map((i, k) => <p key={k} role="alert" className="text-xs text-amber-700 dark:text-amber-400">{i.file}{i.entry ? ` (${i.entry})` : ''}: {i.message}</p>)}
         {state.servers.length === 0 ? (
-          <EmptyState title="No MCP servers configured" testId="servers-empty">Add servers to mcp/config.json in ERASMUS_HOME (Claude Desktop's format), or import another app's config with <code>erasmus mcp import-servers</code>, then reload.</EmptyState>
+          <EmptyState title="No MCP servers configured" testId="servers-empty">Enable a suggested server below, add servers to mcp/config.json in ERASMUS_HOME (Claude Desktop's format), or import another app's config with <code>erasmus mcp import-servers</code>, then reload.</EmptyState>
         ) : (
-          <nav aria-label="Servers" className="flex flex-col gap-0.5 overflow-auto">
+          <nav aria-label="Servers" className="flex shrink-0 flex-col gap-0.5">
             {state.servers.map((s) => <ServerRow key={s.name} server={s} selected={s.name === selected} onSelect={() => setSelected(s.name)} />)}
           </nav>
         )}
+        <Catalog enabledNames={new Set(state.servers.filter((s) => s.state !== 'disabled').map((s) => s.name))} />
       </div>
       <div className="min-w-0 flex-1 overflow-auto">
         {server ? (
