@@ -93,6 +93,17 @@ describe('desktop UI: a project from goal to completed run', () => {
     await page.getByTestId('toast').filter({ hasText: 'Workflow complete' }).first().waitFor();
     await app.shot('ui-06-completed');
 
+    // Dark theme, switched from the keyboard alone: Alt+6 opens Settings, Tab reaches the theme choice.
+    await page.keyboard.press('Alt+6');
+    await page.getByTestId('settings-view').waitFor();
+    await page.getByTestId('theme-dark').focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await page.keyboard.press('Alt+2');
+    await page.getByTestId('timeline').waitFor();
+    await page.locator('[data-testid="timeline-block"]').first().focus();
+    await app.shot('ui-07-timeline-dark');
+
     expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');
     expect(app.errors).toEqual([]);
     await page.context().close();
