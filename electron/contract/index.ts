@@ -8,5 +8,6 @@ export * from './methods/mcp';
 export * from './methods/terminal';
 export * from './methods/agent';
 export * from './methods/workflow';
+export * from './methods/ui';
 export * from './events';
 export * from './pipe';

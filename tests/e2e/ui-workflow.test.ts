@@ -98,11 +98,15 @@ describe('desktop UI: a project from goal to completed run', () => {
     await page.getByTestId('settings-view').waitFor();
     await page.getByTestId('theme-dark').focus();
     await page.keyboard.press('Space');
-    await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await expect.poll(() => page.evaluate('document.documentElement.classList.contains("dark")')).toBe(true);
     await page.keyboard.press('Alt+2');
     await page.getByTestId('timeline').waitFor();
     await page.locator('[data-testid="timeline-block"]').first().focus();
     await app.shot('ui-07-timeline-dark');
+    // The choice is kept by the core (browser mode gets a new origin on every port): a new window starts dark.
+    const again = await openApp(browser, world.serve.url);
+    await expect.poll(() => again.page.evaluate('document.documentElement.classList.contains("dark")')).toBe(true);
+    await again.page.context().close();
 
     expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');
     expect(app.errors).toEqual([]);

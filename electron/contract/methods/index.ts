@@ -6,6 +6,7 @@ import { agentMethods } from './agent';
 import { mcpMethods } from './mcp';
 import { terminalMethods } from './terminal';
 import { workflowMethods } from './workflow';
+import { uiMethods } from './ui';
 
 /**
  * Every JSON-RPC method of the contract, as one typed map. Each part adds its own file here;
@@ -19,6 +20,7 @@ export const methods = {
   ...mcpMethods,
   ...terminalMethods,
   ...workflowMethods,
+  ...uiMethods,
 };
 
 export type Methods = typeof methods;

@@ -8,6 +8,7 @@ import type { Pipe } from '../../contract/index';
 import { registerAppHandlers } from './handlers/app';
 import { registerSecretsHandlers } from './handlers/secrets';
 import { registerProjectHandlers } from './handlers/project';
+import { registerUiHandlers } from './handlers/ui';
 import { McpHub } from '../mcp/hub';
 import { registerMcpHandlers } from './handlers/mcp';
 import { PtyManager } from '../runners/pty/index';
@@ -74,6 +75,7 @@ export class Core {
     registerAppHandlers(this);
     registerSecretsHandlers(this);
     registerProjectHandlers(this);
+    registerUiHandlers(this);
     // Flow control from the first acknowledgement: only where a view renders (never in the headless CLI).
     this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: 'auto' }));
     registerTerminalHandlers(this);

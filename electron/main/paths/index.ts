@@ -51,6 +51,10 @@ export class Paths {
   get recentProjects(): string {
     return join(this.home, 'recent.json');
   }
+  /** The window's preferences (theme). */
+  get uiSettings(): string {
+    return join(this.home, 'ui.json');
+  }
   get trustFile(): string {
     return join(this.home, 'mcp', 'trust.json');
   }

@@ -32,7 +32,7 @@ export function App() {
   const [view, setView] = useState<ViewId>('project');
   const [project, setProject] = useState<ProjectSummary | null>(null);
   const [sessionId, setSessionId] = useState<string | null>(null);
-  const [theme, setTheme] = useTheme();
+  const [theme, setTheme] = useTheme(client);
   const [permission, setPermission] = useState(notificationPermission);
   const { toasts, dismiss } = useToasts(client, info?.face);
   const waiting = useStore(sessions, (s) => s);

@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import type { RpcClient } from '../api/client';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 const KEY = 'erasmus.theme';
 
-function read(): ThemeChoice {
+/** The last choice this origin saw: paints the first frame before the core answers. */
+function cached(): ThemeChoice {
   try {
     const v = localStorage.getItem(KEY);
     return v === 'light' || v === 'dark' ? v : 'system';
@@ -12,9 +14,22 @@ function read(): ThemeChoice {
   }
 }
 
-/** Light, dark, or the system's choice; applied as the `dark` class on <html>. */
-export function useTheme(): [ThemeChoice, (t: ThemeChoice) => void] {
-  const [choice, setChoice] = useState<ThemeChoice>(read);
+/**
+ * Light, dark, or the system's choice; applied as the `dark` class on <html>. The choice is kept in
+ * ERASMUS_HOME (`ui.settings`), so browser mode keeps it across ports; localStorage only caches it.
+ */
+export function useTheme(client: RpcClient): [ThemeChoice, (t: ThemeChoice) => void] {
+  const [choice, setChoice] = useState<ThemeChoice>(cached);
+  useEffect(() => {
+    let live = true;
+    client.request('ui.settings.get', {}).then(
+      (s) => live && setChoice(s.theme),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [client]);
   useEffect(() => {
     const media = window.matchMedia?.('(prefers-color-scheme: dark)');
     const apply = () => document.documentElement.classList.toggle('dark', choice === 'dark' || (choice === 'system' && !!media?.matches));
@@ -25,5 +40,12 @@ export function useTheme(): [ThemeChoice, (t: ThemeChoice) => void] {
     media?.addEventListener?.('change', apply);
     return () => media?.removeEventListener?.('change', apply);
   }, [choice]);
-  return [choice, setChoice];
+  const choose = useCallback(
+    (t: ThemeChoice) => {
+      setChoice(t);
+      client.request('ui.settings.set', { theme: t }).catch(() => {});
+    },
+    [client],
+  );
+  return [choice, choose];
 }

@@ -1,0 +1,35 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPipePair } from '../../../contract/index';
+import { RpcClient } from '../../../../renderer/src/api/client';
+import { Core } from '../core';
+
+const home = mkdtempSync(join(tmpdir(), 'erasmus-ui-settings-'));
+const core = new Core({ face: 'browser', home });
+const [a, b] = createPipePair();
+core.connect(a);
+const client = new RpcClient(b);
+
+afterAll(async () => {
+  client.close();
+  await core.dispose();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('ui.settings over the contract', () => {
+  it('starts from the defaults, keeps a change in ERASMUS_HOME/ui.json, and refuses bad values by name', async () => {
+    expect(await client.request('ui.settings.get', {})).toEqual({ theme: 'system' });
+    expect(await client.request('ui.settings.set', { theme: 'dark' })).toEqual({ theme: 'dark' });
+    expect(JSON.parse(readFileSync(join(home, 'ui.json'), 'utf8'))).toEqual({ theme: 'dark' });
+    await expect(client.request('ui.settings.set', { theme: 'purple' } as never)).rejects.toThrow(/theme/);
+    expect(await client.request('ui.settings.get', {})).toEqual({ theme: 'dark' });
+  });
+  it('reads a damaged file as the defaults for what no longer parses', async () => {
+    writeFileSync(join(home, 'ui.json'), '{"theme": 42, "other": true}');
+    expect(await client.request('ui.settings.get', {})).toEqual({ theme: 'system' });
+    writeFileSync(join(home, 'ui.json'), 'not json');
+    expect(await client.request('ui.settings.get', {})).toEqual({ theme: 'system' });
+  });
+});
