@@ -38,7 +38,9 @@ describe('erasmus mcp-server erasmus --connect', () => {
     const r = await client.callTool({ name: 'erasmus_chat', arguments: { user_input: 'hello', chat_messages: [{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'reply' }] } }, undefined, { onprogress: (p) => void progress.push(p.message ?? '') });
     expect(text(r)).toBe('Hello from the running Erasmus.');
     expect(progress.join('')).toBe('Hello from the running Erasmus.');
-    expect(String(llm.requests[0]!.body.messages!.at(-1)!.content)).toContain('earlier');
+    // The history arrives as real messages, before the new input.
+    const sent = llm.requests[0]!.body.messages!.map((m) => [m.role, String(m.content)]);
+    expect(sent.slice(-3)).toEqual([['user', 'earlier'], ['assistant', 'reply'], ['user', 'hello']]);
     // The session was logged by the running Erasmus, not here.
     expect(readdirSync(join(serveHome, 'sessions')).length).toBe(1);
     expect(existsSync(join(home.home, 'sessions'))).toBe(false);

@@ -79,6 +79,10 @@ export const agentMethods = {
         maxTurns: z.number().int().positive().optional(),
         /** Resume from this session log instead of starting anew; `prompt` is the new user message. */
         resume: z.string().optional(),
+        /** A protocol prompt the agent acts under (design, development, …). */
+        protocolPrompt: z.string().max(200_000).optional(),
+        /** Earlier conversation, sent whole by stateless callers; becomes real messages before `prompt`. */
+        history: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() }).strict()).max(10_000).optional(),
       })
       .strict(),
     result: z.object({ sessionId: SessionId, logPath: z.string() }),

@@ -55,6 +55,11 @@ export interface AgentSessionOptions {
   signal?: AbortSignal;
   /** A session log to continue. */
   resume?: string;
+  /**
+   * Earlier conversation to start from (a stateless caller such as the `erasmus_chat` MCP tool
+   * sends it whole): committed after the system prompt, before the task, as real messages.
+   */
+  history?: Array<{ role: 'user' | 'assistant'; content: string }>;
 }
 
 export interface SessionOutcome {
@@ -162,6 +167,7 @@ export class AgentSession {
         xmlToolUse: toolMode === 'xml' && deps.xml ? deps.xml.formatToolUse([...state.active.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))) : undefined,
       });
       session.commitMessage({ role: 'system', content: system });
+      for (const m of o.history ?? []) session.commitMessage({ role: m.role, content: m.content });
     }
     return session;
   }

@@ -33,16 +33,6 @@ export interface ChatBackend {
   chat(req: ChatRequest): Promise<ChatOutcome>;
 }
 
-/**
- * The task message of the session: the earlier conversation (the tool is stateless, so the client
- * sends all of it), then the new input.
- */
-export function composeTask(userInput: string, history: ChatTurn[]): string {
-  if (!history.length) return userInput;
-  const transcript = history.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content}`).join('\n\n');
-  return `Our conversation so far:\n\n<conversation>\n${transcript}\n</conversation>\n\nMy new message:\n\n${userInput}`;
-}
-
 /** The agent of this process's own core (its hub, its toolsets, its providers). */
 export function localChat(core: () => Promise<Core>): ChatBackend {
   return {
@@ -51,7 +41,8 @@ export function localChat(core: () => Promise<Core>): ChatBackend {
       let answer = '';
       const outcome = await c.agent.run(
         {
-          task: composeTask(req.userInput, req.history),
+          task: req.userInput,
+          history: req.history,
           project: req.project,
           protocolPrompt: req.protocol?.prompt,
           signal: req.signal,
@@ -75,7 +66,6 @@ export function remoteChat(link: () => Promise<CoreLink>): ChatBackend {
   return {
     async chat(req) {
       const l = await link();
-      const protocol = req.protocol ? `Act under the ${req.protocol.name} protocol:\n\n${req.protocol.prompt}\n\n---\n\n` : '';
       let sessionId: string | undefined;
       const early: AgentEvent[] = [];
       let answer = '';
@@ -105,7 +95,12 @@ export function remoteChat(link: () => Promise<CoreLink>): ChatBackend {
       };
       req.signal.addEventListener('abort', onAbort, { once: true });
       try {
-        const started = await l.request('agent.start', { prompt: protocol + composeTask(req.userInput, req.history), project: req.project });
+        const started = await l.request('agent.start', {
+          prompt: req.userInput,
+          history: req.history,
+          ...(req.protocol ? { protocolPrompt: req.protocol.prompt } : {}),
+          ...(req.project ? { project: req.project } : {}),
+        });
         sessionId = started.sessionId;
         for (const e of early.splice(0)) if (e.sessionId === sessionId) handle(e);
         if (req.signal.aborted) onAbort();

@@ -13,6 +13,8 @@ export function registerAgentHandlers(core: Core): void {
         toolMode: p.toolMode,
         budgets: { maxTurns: p.maxTurns },
         resume: p.resume,
+        protocolPrompt: p.protocolPrompt,
+        history: p.history,
       });
     } catch (err) {
       throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
