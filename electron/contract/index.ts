@@ -9,5 +9,6 @@ export * from './methods/terminal';
 export * from './methods/agent';
 export * from './methods/workflow';
 export * from './methods/ui';
+export * from './methods/sessions';
 export * from './events';
 export * from './pipe';

@@ -7,6 +7,7 @@ import { mcpMethods } from './mcp';
 import { terminalMethods } from './terminal';
 import { workflowMethods } from './workflow';
 import { uiMethods } from './ui';
+import { sessionsMethods } from './sessions';
 
 /**
  * Every JSON-RPC method of the contract, as one typed map. Each part adds its own file here;
@@ -21,6 +22,7 @@ export const methods = {
   ...terminalMethods,
   ...workflowMethods,
   ...uiMethods,
+  ...sessionsMethods,
 };
 
 export type Methods = typeof methods;

@@ -9,6 +9,7 @@ import { registerAppHandlers } from './handlers/app';
 import { registerSecretsHandlers } from './handlers/secrets';
 import { registerProjectHandlers } from './handlers/project';
 import { registerUiHandlers } from './handlers/ui';
+import { registerSessionsHandlers } from './handlers/sessions';
 import { McpHub } from '../mcp/hub';
 import { registerMcpHandlers } from './handlers/mcp';
 import { PtyManager } from '../runners/pty/index';
@@ -76,6 +77,7 @@ export class Core {
     registerSecretsHandlers(this);
     registerProjectHandlers(this);
     registerUiHandlers(this);
+    registerSessionsHandlers(this);
     // Flow control from the first acknowledgement: only where a view renders (never in the headless CLI).
     this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: 'auto' }));
     registerTerminalHandlers(this);

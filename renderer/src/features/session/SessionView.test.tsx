@@ -36,10 +36,27 @@ describe('SessionView', () => {
     expect(screen.queryByTestId('approve-once')).toBeNull();
   });
 
+  it('replays a session that ran before the window connected, from its log', async () => {
+    const core = new FakeCore({
+      'sessions.replay': () => ({
+        warnings: [],
+        items: [
+          { type: 'user', at: 1, text: 'Implement the open tasks' },
+          { type: 'event', event: { type: 'sentence', sessionId: 'old', at: 2, text: 'Implemented.' } },
+          { type: 'event', event: { type: 'session_ended', sessionId: 'old', at: 3, reason: 'complete', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: null }, turns: 1 } },
+        ],
+      }),
+    });
+    core.render(<Harness initial="old" />);
+    expect((await screen.findByTestId('user-message')).textContent).toBe('Implement the open tasks');
+    expect(screen.getByTestId('assistant-message').textContent).toContain('Implemented.');
+    expect(core.callsOf('sessions.replay')).toEqual([{ sessionId: 'old' }]);
+  });
+
   it('says so when an approval is no longer waiting, and sends follow-ups once the task ended', async () => {
     const core = new FakeCore({ 'agent.approve': () => ({ ok: false }), 'agent.send': () => ({ ok: true }) });
     core.render(<Harness initial="s2" />);
-    screen.getByTestId('session-missing');
+    expect((await screen.findByTestId('session-missing')).textContent).toContain('no handler for sessions.replay');
     const e = (x: Record<string, unknown>) => core.emit('agent.event', { sessionId: 's2', at: Date.now(), ...x } as AgentEvent);
     e({ type: 'approval_required', requestId: 'q9', kind: 'tool', name: 'fs__write_file', args: { path: 'a.txt', content: 'x\n' }, reasons: [] });
     fireEvent.click(await screen.findByTestId('approve-once'));

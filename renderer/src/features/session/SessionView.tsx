@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useClient } from '../../api/context';
 import { useServices } from '../../app/services';
 import { Button } from '../../ui/Button';
@@ -20,6 +20,20 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
   const session = selected ? state.byId[selected] : undefined;
   const labels = useStepLabels();
   const [stopError, setStopError] = useState<string | null>(null);
+  const [replay, setReplay] = useState<{ id: string; error?: string } | null>(null);
+  // A session that ran before this window connected is replayed from its log.
+  useEffect(() => {
+    if (!selected || state.byId[selected]) return;
+    let live = true;
+    setReplay({ id: selected });
+    sessions.load(selected).then(
+      () => live && setReplay(null),
+      (e: Error) => live && setReplay({ id: selected, error: e.message }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [selected, sessions, state.byId]);
 
   const send = async (text: string) => {
     if (!session) {
@@ -54,9 +68,11 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
             }} />
           </>
         ) : selected ? (
-          <EmptyState title="This session's messages are not in this window" testId="session-missing">
-            It ran before this window connected; its log is kept on disk. Sessions that run while the window is open show live.
-          </EmptyState>
+          replay?.error ? (
+            <EmptyState title="This session cannot be shown" testId="session-missing">{replay.error}</EmptyState>
+          ) : (
+            <p className="p-4 text-sm text-slate-500">Reading the session log…</p>
+          )
         ) : (
           <EmptyState title="No session selected" testId="session-empty">
             Start one by writing a task below, or click a step in the timeline to see its session.

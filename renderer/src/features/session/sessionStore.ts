@@ -1,6 +1,7 @@
 import type { RpcClient } from '../../api/client';
 import { Store } from '../../ui/store';
-import { reduceSession, type SessionState } from './sessionState';
+import type { SessionReplayItem } from '../../../../electron/contract/index';
+import { emptySession, reduceSession, type SessionState } from './sessionState';
 
 export interface Sessions {
   byId: Readonly<Record<string, SessionState>>;
@@ -11,7 +12,7 @@ export interface Sessions {
 /** Every agent session this window has seen, folded from `agent.event` as it streams. */
 export class SessionStore extends Store<Sessions> {
   private readonly off: () => void;
-  constructor(client: RpcClient) {
+  constructor(private readonly client: RpcClient) {
     super({ byId: {}, order: [] });
     this.off = client.on('agent.event', (e) => {
       this.set((s) => ({
@@ -31,7 +32,28 @@ export class SessionStore extends Store<Sessions> {
     });
   }
 
+  /**
+   * Replays a session this window did not see from its log (sessions.replay). Live events win: a
+   * session already known is left as it is.
+   */
+  async load(sessionId: string): Promise<void> {
+    if (this.get().byId[sessionId]) return;
+    const { items } = await this.client.request('sessions.replay', { sessionId });
+    const state = replay(sessionId, items);
+    this.set((s) => (s.byId[sessionId] ? s : { byId: { ...s.byId, [sessionId]: state }, order: [...s.order, sessionId] }));
+  }
+
   dispose(): void {
     this.off();
   }
+}
+
+/** Folds a logged session into the same state live events build. */
+export function replay(sessionId: string, items: SessionReplayItem[]): SessionState {
+  let s = emptySession(sessionId, items[0]?.type === 'event' ? items[0].event.at : (items[0]?.at ?? 0));
+  for (const item of items) {
+    if (item.type === 'event') s = reduceSession(s, item.event);
+    else s = { ...s, items: [...s.items, { kind: 'user', id: `u${item.at}-${s.items.length}`, text: item.text }] };
+  }
+  return s;
 }

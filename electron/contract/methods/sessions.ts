@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import type { MethodTable } from '../table';
+import { AgentEvent } from './agent';
+
+/** One step of a logged session as a view replays it: the user's messages and every agent event, in order. */
+export const SessionReplayItem = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('user'), at: z.number(), text: z.string() }),
+  z.object({ type: z.literal('event'), event: AgentEvent }),
+]);
+export type SessionReplayItem = z.infer<typeof SessionReplayItem>;
+
+export const sessionsMethods = {
+  /** Replays a session from its log (ERASMUS_HOME/sessions/<id>.jsonl): for a view that was not open while it ran. */
+  'sessions.replay': {
+    params: z.object({ sessionId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'a session id is 1-128 characters of A-Z a-z 0-9 . _ -') }).strict(),
+    result: z.object({ items: z.array(SessionReplayItem), warnings: z.array(z.string()) }),
+  },
+} satisfies MethodTable;

@@ -1,0 +1,21 @@
+import { ErrorCode, RpcError, type SessionReplayItem } from '../../../contract/index';
+import { readSessionLog } from '../../sessions/index';
+import type { Core } from '../core';
+
+/** sessions.replay: a logged session's user messages and agent events, read from its append-only log. */
+export function registerSessionsHandlers(core: Core): void {
+  core.dispatcher.register('sessions.replay', async ({ sessionId }) => {
+    let log;
+    try {
+      log = readSessionLog(core.paths.session(sessionId));
+    } catch (err) {
+      throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
+    }
+    const items: SessionReplayItem[] = [];
+    for (const e of log.entries) {
+      if (e.type === 'event') items.push({ type: 'event', event: e.event });
+      else if (e.type === 'message' && e.message.role === 'user') items.push({ type: 'user', at: e.at, text: e.message.content });
+    }
+    return { items, warnings: log.warnings };
+  });
+}
