@@ -12,3 +12,4 @@ export * from './methods/ui';
 export * from './methods/sessions';
 export * from './events';
 export * from './pipe';
+export * from './client';

@@ -89,7 +89,7 @@ export function remoteChat(link: () => Promise<CoreLink>): ChatBackend {
         if (sessionId === undefined) early.push(e);
         else if (e.sessionId === sessionId) handle(e);
       });
-      const offClose = l.onClose(() => finish({ answer, endedReason: 'error', error: `connection to Erasmus (${l.where}) closed during the session`, sessionId: sessionId ?? '' }));
+      const offClose = l.onClose(() => finish({ answer, endedReason: 'error', error: `connection to ${l.where} closed during the session`, sessionId: sessionId ?? '' }));
       const onAbort = () => {
         if (sessionId) void l.request('agent.stop', { sessionId }).catch(() => undefined);
       };

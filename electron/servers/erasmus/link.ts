@@ -1,105 +1,14 @@
 import WebSocket from 'ws';
-import {
-  ErrorResponse,
-  RpcError,
-  SuccessResponse,
-  type EventName,
-  type EventPayload,
-  type MethodName,
-  type ParamsOf,
-  type Pipe,
-  type ResultOf,
-} from '../../contract/index';
-
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+import { RpcClient, type Pipe } from '../../contract/index';
 
 /**
- * The server's client of the Erasmus contract: typed requests and events over a pipe. The pipe is
- * an in-memory pair bound to a core in this process, or the WebSocket of a running Erasmus
- * (`--connect`): the tools are the same code either way.
+ * The server's client of the Erasmus contract: the contract's RpcClient over an in-memory pair bound
+ * to a core in this process, or over the WebSocket of a running Erasmus (`--connect`): the tools are
+ * the same code either way. `where` names the other end in error messages.
  */
-export class CoreLink {
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-  private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
-  private closed = false;
-  private readonly closeListeners = new Set<() => void>();
-
-  constructor(
-    private readonly pipe: Pipe,
-    /** Where this link leads, for error messages ("this process" or the URL without its token). */
-    readonly where: string,
-  ) {
-    pipe.onMessage((text) => this.receive(text));
-    pipe.onClose(() => {
-      this.closed = true;
-      for (const p of this.pending.values()) p.reject(new Error(`connection to Erasmus (${where}) closed`));
-      this.pending.clear();
-      for (const l of this.closeListeners) l();
-    });
-  }
-
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
-  request<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
-    if (this.closed) return Promise.reject(new Error(`connection to Erasmus (${this.where}) is closed`));
-    const id = this.nextId++;
-    return new Promise<ResultOf<M>>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.pipe.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    });
-  }
-
-  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
-    const l = listener as (p: unknown) => void;
-    set.add(l);
-    return () => set.delete(l);
-  }
-
-  onClose(listener: () => void): () => void {
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
-  }
-
-  close(): void {
-    this.pipe.close();
-  }
-
-  private receive(text: string): void {
-    let msg: unknown;
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      return;
-    }
-    for (const m of Array.isArray(msg) ? msg : [msg]) this.receiveOne(m);
-  }
-
-  private receiveOne(msg: unknown): void {
-    const ok = SuccessResponse.safeParse(msg);
-    if (ok.success) return this.settle(ok.data.id, (p) => p.resolve(ok.data.result));
-    const err = ErrorResponse.safeParse(msg);
-    if (err.success) {
-      const e = err.data.error;
-      if (err.data.id !== null) this.settle(err.data.id, (p) => p.reject(new RpcError(e.code, e.message, e.data)));
-      return;
-    }
-    if (msg && typeof msg === 'object' && 'method' in msg && typeof (msg as { method: unknown }).method === 'string') {
-      const { method, params } = msg as { method: string; params?: unknown };
-      for (const l of this.listeners.get(method) ?? []) l(params);
-    }
-  }
-
-  private settle(id: string | number, fn: (p: Pending) => void): void {
-    if (typeof id !== 'number') return;
-    const p = this.pending.get(id);
-    if (!p) return;
-    this.pending.delete(id);
-    fn(p);
+export class CoreLink extends RpcClient {
+  constructor(pipe: Pipe, where: string) {
+    super(pipe, `Erasmus (${where})`);
   }
 }
 
