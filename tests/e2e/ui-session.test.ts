@@ -1,7 +1,7 @@
 // The session view in Chromium against `erasmus serve`: a task typed in the composer, the scripted
 // model's streamed answer, an approval card for a file write through the real filesystem MCP server
-// (with its diff), then a destructive command through the runners — approved in the session, confirmed
-// to the runners server (MCP elicitation) — whose output appears in the terminal tab.
+// (with its diff), then a destructive command through the runners — confirmed to the runners server
+// (MCP elicitation, one question) — whose output appears in the terminal tab.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -48,18 +48,15 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     await card.getByTestId('approve-once').click();
     await page.locator('[data-testid="approval-card"][data-state="allow_once"]').waitFor();
 
-    // A destructive command: the card shows the exact command line and why it asks.
-    const command = page.locator('[data-testid="approval-card"][data-state="waiting"]');
-    await command.waitFor({ timeout: 30_000 });
-    expect(await command.getByTestId('approval-command').textContent()).toBe('rm -rf build && echo runner-says-hi && cat hello.txt');
-    expect(await command.getByTestId('approval-reasons').textContent()).toContain('recursive delete');
-    await app.shot('ui-11-command-approval');
-    await command.getByTestId('approve-once').click();
-    // The runners server asks too (MCP elicitation, with its own reasons): answered from the same view.
+    // A destructive command through the runners: one question, asked by the runners server (MCP
+    // elicitation) with the command as it will really run and why it asks.
     const question = page.getByTestId('elicitation-card');
-    await question.waitFor({ timeout: 15_000 });
-    expect(await question.getByTestId('elicitation-message').textContent()).toContain('rm -rf build && echo runner-says-hi');
-    await app.shot('ui-11b-runner-question');
+    await question.waitFor({ timeout: 30_000 });
+    const message = await question.getByTestId('elicitation-message').textContent();
+    expect(message).toContain('rm -rf build && echo runner-says-hi && cat hello.txt');
+    expect(message).toContain('recursive delete');
+    expect(await page.locator('[data-testid="approval-card"][data-state="waiting"]').count()).toBe(0);
+    await app.shot('ui-11-command-approval');
     await question.getByTestId('elicitation-accept').click();
     await question.waitFor({ state: 'detached' });
 

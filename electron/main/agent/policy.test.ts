@@ -37,4 +37,13 @@ describe('ToolPolicy', () => {
     expect(await p.decideCommand('git push')).toMatchObject({ verdict: 'approve', reasons: ['judged git push'] });
     expect((await new ToolPolicy().decideCommand('ls')).verdict).toBe('approve');
   });
+
+  it('leaves the approval of a command to an always-allowed server that asks itself, but still refuses', async () => {
+    const p = new ToolPolicy({ classifyCommand: (c) => (c.startsWith('rm -rf ~') ? { verdict: 'refuse', reasons: ['removes home'] } : { verdict: 'approve', reasons: ['recursive delete'] }) });
+    const runner = tool({ name: 'runners__bash_run', server: 'runners', tool: 'bash_run', alwaysAllow: true, annotations: { destructiveHint: true } });
+    expect((await p.decideTool(runner, { command: 'rm -rf build' })).verdict).toBe('allow');
+    expect((await p.decideTool(runner, { command: 'rm -rf ~' })).verdict).toBe('refuse');
+    // The same command through a tool that does not ask for itself still needs approval.
+    expect((await p.decideTool(tool({ name: 'other__run', annotations: { destructiveHint: true } }), { command: 'rm -rf build' })).verdict).toBe('approve');
+  });
 });

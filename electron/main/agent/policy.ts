@@ -40,7 +40,9 @@ export class ToolPolicy {
     const commandArg = COMMAND_ARGS.find((k) => typeof args[k] === 'string');
     if (commandArg && this.opts.classifyCommand) {
       const c = await this.decideCommand(String(args[commandArg]));
-      if (c.verdict !== 'allow') return c;
+      // A server on alwaysAllow that takes command lines (Erasmus's runners) asks for its own approval,
+      // with the command as it will really run after rewriting: one question, not two. Refusals stand.
+      if (c.verdict === 'refuse' || (c.verdict === 'approve' && !tool.alwaysAllow)) return c;
     }
     if (tool.alwaysAllow) return { verdict: 'allow', reasons: [`the server's alwaysAllow lists ${tool.tool}`] };
     if (this.always.has(tool.name)) return { verdict: 'allow', reasons: ['always allowed in this session'] };

@@ -64,8 +64,16 @@ export class AgentService {
   }
 
   /** Runs one session to its end (the workflow's entry point). Never throws. */
-  run(options: AgentSessionOptions, extra: Partial<AgentSessionDeps> = {}): Promise<SessionOutcome> {
-    return runAgentSession(this.sessionDeps(extra), { ...options, onEvent: (e) => this.forward(e, options.onEvent) });
+  async run(options: AgentSessionOptions, extra: Partial<AgentSessionDeps> = {}): Promise<SessionOutcome> {
+    // Kept while it runs, so agent.approve / agent.stop reach it (e.g. a workflow step's approvals).
+    return runAgentSession(this.sessionDeps(extra), {
+      ...options,
+      onEvent: (e) => this.forward(e, options.onEvent),
+      onCreated: (session) => {
+        this.sessions.set(session.sessionId, session);
+        return () => this.sessions.delete(session.sessionId);
+      },
+    });
   }
 
   /** Creates a session kept by the service (for agent.start / agent.send / agent.approve / agent.stop). */

@@ -60,6 +60,8 @@ export interface AgentSessionOptions {
    * sends it whole): committed after the system prompt, before the task, as real messages.
    */
   history?: Array<{ role: 'user' | 'assistant'; content: string }>;
+  /** runAgentSession only: called with the session once created; the returned function runs when it ends. */
+  onCreated?: (session: AgentSession) => () => void;
 }
 
 export interface SessionOutcome {
@@ -269,9 +271,11 @@ export async function runAgentSession(deps: AgentSessionDeps, o: AgentSessionOpt
     o.onEvent?.({ type: 'error', code: 'config', message, sessionId: '', at });
     return { sessionId: '', logPath: '', endedReason: 'error', error: message, usage: emptyUsage(), turns: 0 };
   }
+  const release = o.onCreated?.(session);
   try {
     return await session.run(o.task);
   } finally {
+    release?.();
     session.log.close();
   }
 }

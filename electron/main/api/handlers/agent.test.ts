@@ -23,6 +23,8 @@ beforeAll(async () => {
     { match: { lastTool: 'saved' }, text: 'Saved your note.' },
     { match: { lastUser: 'and now?' }, text: 'Still here.' },
     { match: { lastUser: 'take your time' }, holdMs: 20_000, text: 'too late' },
+    { match: { lastUser: 'as a workflow step, write ho' }, toolCalls: [{ name: 'notes__write', arguments: { text: 'ho' } }] },
+    { match: { lastTool: 'saved' }, text: 'Step done.' },
   ]);
   writeFileSync(join(home, 'config.yaml'), `providers:\n  - id: scripted\n    kind: openai-compatible\n    model: scripted\n    baseUrl: ${llm.baseUrl}\n`);
   core = new Core({ face: 'browser', home });
@@ -82,5 +84,15 @@ describe('agent.* over the contract', () => {
 
   it('a bad start is a clear error', async () => {
     await expect(client.request('agent.start', { prompt: 'x', provider: 'missing' })).rejects.toThrow(/no provider "missing"/);
+  });
+
+  it('a session run to its end by core.agent.run (a workflow step) can be approved over the contract', async () => {
+    const before = events.filter((e) => e.type === 'approval_resolved').length;
+    const outcome = await core.agent.run({ task: 'as a workflow step, write ho', project: home, toolMode: 'native', openToolsets: ['notes'] });
+    expect(outcome).toMatchObject({ endedReason: 'complete', finalAnswer: 'Step done.' });
+    expect(notes).toContain('ho');
+    expect(events.filter((e) => e.type === 'approval_resolved').length).toBe(before + 1);
+    // Once ended, it is no longer kept.
+    expect((await client.request('agent.list', {})).sessions.map((x) => x.sessionId)).not.toContain(outcome.sessionId);
   });
 });
