@@ -76,6 +76,53 @@ export const McpTrustPreview = z.object({
 });
 
 const Json = z.record(z.string(), z.unknown());
+
+/** A server as the add form gives it (the core checks it and names each field at fault in the error's data.issues). */
+export const McpServerInput = z
+  .object({
+    transport: z.enum(['stdio', 'http', 'sse', 'websocket']),
+    command: z.string().optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    url: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    description: z.string().optional(),
+  })
+  .strict();
+export type McpServerInput = z.infer<typeof McpServerInput>;
+
+/** error.data of a refused mcp.server.add: one issue per field ("name", "command", "env.API_KEY"). */
+export const McpFieldIssues = z.object({ issues: z.array(z.object({ field: z.string(), message: z.string() })) });
+
+const Transport = z.enum(['stdio', 'http', 'sse', 'websocket']);
+/** A server of ERASMUS_HOME/mcp/config.json (env and header values are never sent: they may be secrets). */
+export const McpConfigEntry = z.object({
+  name: z.string(),
+  transport: Transport,
+  command: z.string().optional(),
+  args: z.array(z.string()),
+  envKeys: z.array(z.string()),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  headerKeys: z.array(z.string()),
+  description: z.string().optional(),
+  package: z.string().optional(),
+  disabled: z.boolean(),
+  trusted: z.boolean(),
+  error: z.string().optional(),
+});
+export type McpConfigEntry = z.infer<typeof McpConfigEntry>;
+
+export const McpImportCandidate = z.object({
+  source: z.enum(['claude', 'cursor', 'vscode', 'roo', 'goose']),
+  file: z.string(),
+  servers: z.array(
+    z.object({ name: z.string(), transport: Transport, command: z.string().optional(), args: z.array(z.string()), url: z.string().optional(), envKeys: z.array(z.string()), package: z.string().optional(), exists: z.boolean() }),
+  ),
+  issues: z.array(McpConfigIssue),
+});
+export type McpImportCandidate = z.infer<typeof McpImportCandidate>;
 const ServerParam = z.string().min(1).max(64);
 
 export const mcpMethods = {
@@ -114,5 +161,21 @@ export const mcpMethods = {
       .strict(),
     result: z.object({ delivered: z.boolean() }),
   },
+  /** The servers of ERASMUS_HOME/mcp/config.json, the one file the Servers view edits. */
+  'mcp.config.entries': { params: z.object({}).strict(), result: z.object({ file: z.string(), entries: z.array(McpConfigEntry) }) },
+  /** Add a server (never overwrites one); `enable` (default true) trusts the user's own command and starts it. */
+  'mcp.server.add': { params: z.object({ name: z.string().max(200), server: McpServerInput, enable: z.boolean().optional() }).strict(), result: McpConfigEntry },
+  /** Enable a configured server; an untrusted stdio server needs `trust: true` after the user saw `preview`. */
+  'mcp.server.enable': { params: z.object({ server: ServerParam, trust: z.boolean().optional() }).strict(), result: z.object({ enabled: z.boolean(), preview: McpTrustPreview }) },
+  'mcp.server.disable': { params: z.object({ server: ServerParam }).strict(), result: z.object({}) },
+  'mcp.server.remove': { params: z.object({ server: ServerParam }).strict(), result: z.object({}) },
+  /** What a configured server runs (command, package, env keys) and whether it is trusted. */
+  'mcp.server.preview': { params: z.object({ server: ServerParam }).strict(), result: McpTrustPreview },
+  /** Trust a configured server's command + args (remembered by hash). */
+  'mcp.server.trust': { params: z.object({ server: ServerParam }).strict(), result: McpTrustPreview },
+  /** Other apps' configs found on this machine (Claude Desktop, Cursor, VS Code, Roo, goose) and their servers. */
+  'mcp.import.discover': { params: z.object({}).strict(), result: z.object({ candidates: z.array(McpImportCandidate) }) },
+  /** Import the named servers of one discovered file; existing names are skipped, never overwritten. */
+  'mcp.import': { params: z.object({ file: z.string().min(1), names: z.array(z.string().min(1)).min(1) }).strict(), result: z.object({ added: z.array(z.string()), skipped: z.array(z.string()) }) },
   'mcp.reload': { params: z.object({}).strict(), result: z.object({ servers: z.array(McpServerStatus), issues: z.array(McpConfigIssue) }) },
 } satisfies MethodTable;

@@ -9,6 +9,7 @@ import { interpolateDeep, type SecretStore } from '../secrets/index';
 import { enableCatalogServer, loadCatalog, type Catalog, type CatalogServer, type TrustPreview } from './catalog';
 import { createHubClient } from './client';
 import { ConfigWatcher } from './config/watch';
+import { ServerConfigEditor } from './config/manage';
 import { configFiles, loadConfig } from './config/load';
 import { fingerprint, type ConfigIssue, type ServerConfig } from './config/schema';
 import { ServerConnection } from './connection';
@@ -64,12 +65,21 @@ export class McpHub {
   private disposed = false;
   private guarded = false;
   readonly trust: TrustStore;
+  /** Edits ERASMUS_HOME/mcp/config.json: add, enable, disable, remove, trust, import (config/manage.ts). */
+  readonly config: ServerConfigEditor;
   private readonly exitGuard = () => {
     for (const c of this.connections.values()) c.killNow();
   };
 
   constructor(private readonly deps: McpHubDeps) {
     this.trust = new TrustStore(deps.paths.trustFile);
+    const env = deps.env ?? process.env;
+    this.config = new ServerConfigEditor({
+      file: deps.paths.mcpConfig,
+      trust: this.trust,
+      reload: () => this.reload(),
+      locations: () => ({ env, home: env.HOME || undefined, projectDir: this.projectDir }),
+    });
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------

@@ -1,13 +1,15 @@
 import { ErrorCode, RpcError } from '../../../contract/index';
 import type { Core } from '../core';
 import { ElicitationBroker } from '../../mcp/elicitation';
+import { InvalidServerError } from '../../mcp/config/edit';
 
 /** Wraps a hub call: its errors (which name the server) become ActionFailed. */
 async function act<T>(fn: () => Promise<T> | T): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
+    // A refused server entry carries one issue per field, for the form to show beside each.
+    throw new RpcError(ErrorCode.ActionFailed, (err as Error).message, err instanceof InvalidServerError ? { issues: err.issues } : undefined);
   }
 }
 
@@ -28,6 +30,15 @@ export function registerMcpHandlers(core: Core): void {
   d.register('mcp.server.restart', ({ server }) => act(() => hub.restartServer(server)));
   d.register('mcp.catalog', async () => ({ servers: hub.catalogServers() }));
   d.register('mcp.catalog.enable', ({ id, trust }) => act(() => hub.enableCatalogServer(id, { trust })));
+  d.register('mcp.config.entries', () => act(async () => ({ file: hub.config.file, entries: await hub.config.entries() })));
+  d.register('mcp.server.add', ({ name, server, enable }) => act(() => hub.config.add(name, server, { enable })));
+  d.register('mcp.server.enable', ({ server, trust }) => act(() => hub.config.enable(server, { trust })));
+  d.register('mcp.server.disable', ({ server }) => act(async () => (await hub.config.disable(server), {})));
+  d.register('mcp.server.remove', ({ server }) => act(async () => (await hub.config.remove(server), {})));
+  d.register('mcp.server.preview', ({ server }) => act(() => hub.config.preview(server)));
+  d.register('mcp.server.trust', ({ server }) => act(() => hub.config.trustServer(server)));
+  d.register('mcp.import.discover', () => act(async () => ({ candidates: await hub.config.discover() })));
+  d.register('mcp.import', ({ file, names }) => act(() => hub.config.importFrom(file, names)));
   d.register('mcp.toolsets', async () => ({ toolsets: hub.toolsets() }));
   d.register('mcp.toolset.open', ({ name }) => act(() => ({ tools: hub.openToolset(name) })));
   d.register('mcp.tools', ({ server }) => act(() => ({ tools: hub.listTools(server) })));
