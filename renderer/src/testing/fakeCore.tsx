@@ -33,7 +33,8 @@ export class FakeCore {
         const result = await h(msg.params);
         core.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
       } catch (e) {
-        core.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32000, message: (e as Error).message } }));
+        const data = (e as { data?: unknown }).data;
+        core.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32000, message: (e as Error).message, ...(data === undefined ? {} : { data }) } }));
       }
     });
     this.client = new RpcClient(view);

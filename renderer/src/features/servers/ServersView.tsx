@@ -4,12 +4,19 @@ import { useEvent } from '../../api/useEvent';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorBanner } from '../../ui/ErrorBanner';
+import type { McpConfigEntry } from '../../../../electron/contract/index';
+import { AddServerForm } from './AddServerForm';
 import { Catalog } from './Catalog';
+import { ImportDialog } from './ImportDialog';
+import { ServerControls } from './ServerControls';
 import { ServerDetails } from './ServerDetails';
 import { ServerRow } from './ServerRow';
 import { logOf, withStatus, withStderr, type ServersState } from './serversState';
 
-/** The MCP hub's servers: status live from `mcp.server.status`, details, stderr, restart and config reload. */
+/**
+ * The MCP hub's servers: status live from `mcp.server.status`, details, stderr, restart and config
+ * reload; add by form, import from another app, enable / disable / remove / trust (mcp/config.json).
+ */
 export function ServersView() {
   const client = useClient();
   const [state, setState] = useState<ServersState>({ servers: [], stderr: {} });
@@ -17,6 +24,27 @@ export function ServersView() {
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [pane, setPane] = useState<'details' | 'add' | 'import'>('details');
+  const [entries, setEntries] = useState<McpConfigEntry[]>([]);
+  const [configFile, setConfigFile] = useState('mcp/config.json');
+  const loadEntries = () =>
+    client.request('mcp.config.entries', {}).then(
+      (r) => {
+        setEntries(r.entries);
+        setConfigFile(r.file);
+      },
+      (e: Error) => setError(`Could not read the server list: ${e.message}`),
+    );
+  /** After an edit: the hub's servers as they are now (removed ones gone) and the config's entries. */
+  const refresh = async () => {
+    const r = await client.request('mcp.servers', {});
+    setState((s) => r.servers.reduce(withStatus, { ...s, servers: [] }));
+    setIssues(r.issues);
+    await loadEntries();
+  };
+  useEffect(() => {
+    void loadEntries();
+  }, [client]);
   useEffect(() => {
     client.request('mcp.servers', {}).then(
       (r) => {
@@ -45,6 +73,7 @@ export function ServersView() {
       const r = await client.request('mcp.reload', {});
       setState((s) => ({ ...r.servers.reduce(withStatus, { ...s, servers: [] }) }));
       setIssues(r.issues);
+      await loadEntries();
     });
   const server = state.servers.find((s) => s.name === selected) ?? null;
 
@@ -55,25 +84,52 @@ export function ServersView() {
           <h2 className="flex-1 font-semibold">MCP servers</h2>
           <Button onClick={() => void reload()} disabled={busy} data-testid="servers-reload">Reload config</Button>
         </div>
+        <div className="flex gap-2">
+          <Button variant="primary" onClick={() => setPane('add')} aria-pressed={pane === 'add'} data-testid="servers-add">Add server…</Button>
+          <Button onClick={() => setPane('import')} aria-pressed={pane === 'import'} data-testid="servers-import">Import…</Button>
+        </div>
         <ErrorBanner message={error} onDismiss={() => setError(null)} />
         {issues.map((i, k) => <p key={k} role="alert" className="text-xs text-amber-700 dark:text-amber-400">{i.file}{i.entry ? ` (${i.entry})` : ''}: {i.message}</p>)}
         {state.servers.length === 0 ? (
-          <EmptyState title="No MCP servers configured" testId="servers-empty">Enable a suggested server below, add servers to mcp/config.json in ERASMUS_HOME (Claude Desktop's format), or import another app's config with <code>erasmus mcp import-servers</code>, then reload.</EmptyState>
+          <EmptyState title="No MCP servers configured" testId="servers-empty">Add one with “Add server…”, import another app’s servers with “Import…”, or enable a suggested server below. They are kept in <code>{configFile}</code> (Claude Desktop’s format).</EmptyState>
         ) : (
           <nav aria-label="Servers" className="flex shrink-0 flex-col gap-0.5">
-            {state.servers.map((s) => <ServerRow key={s.name} server={s} selected={s.name === selected} onSelect={() => setSelected(s.name)} />)}
+            {state.servers.map((s) => <ServerRow key={s.name} server={s} selected={pane === 'details' && s.name === selected} onSelect={() => (setSelected(s.name), setPane('details'))} />)}
           </nav>
         )}
         <Catalog enabledNames={new Set(state.servers.filter((s) => s.state !== 'disabled').map((s) => s.name))} />
       </div>
       <div className="min-w-0 flex-1 overflow-auto">
-        {server ? (
+        {pane === 'add' ? (
+          <AddServerForm
+            onCancel={() => setPane('details')}
+            onAdded={(entry) => {
+              setSelected(entry.name);
+              setPane('details');
+              void refresh();
+            }}
+          />
+        ) : pane === 'import' ? (
+          <ImportDialog onClose={() => setPane('details')} onImported={() => void refresh()} />
+        ) : server ? (
           <div className="flex flex-col gap-3">
             <div className="flex flex-wrap items-center gap-2">
               <h3 className="text-lg font-semibold">{server.name}</h3>
               <span className="text-sm text-slate-500">{server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : ''}{server.pid ? ` · pid ${server.pid}` : ''}{server.restarts ? ` · ${server.restarts} restarts` : ''}</span>
               <Button className="ml-auto" disabled={busy || server.state === 'disabled'} onClick={() => void act(`Restarting ${server.name}`, () => client.request('mcp.server.restart', { server: server.name }).then((st) => setState((s) => withStatus(s, st))))} data-testid="server-restart">Restart</Button>
             </div>
+            <ServerControls
+              key={server.name}
+              entry={server.source === configFile ? entries.find((e) => e.name === server.name) : undefined}
+              status={server}
+              busy={busy}
+              act={act}
+              onChanged={() => void refresh()}
+              onRemoved={() => {
+                setSelected(null);
+                void refresh();
+              }}
+            />
             {server.description ? <p className="text-sm">{server.description}</p> : null}
             {server.error ? <ErrorBanner message={server.error} /> : null}
             {server.source ? <p className="font-mono text-xs text-slate-500">from {server.source}</p> : null}
