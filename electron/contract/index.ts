@@ -10,6 +10,7 @@ export * from './methods/agent';
 export * from './methods/workflow';
 export * from './methods/ui';
 export * from './methods/sessions';
+export * from './methods/settings';
 export * from './events';
 export * from './pipe';
 export * from './client';

@@ -8,6 +8,7 @@ import { terminalMethods } from './terminal';
 import { workflowMethods } from './workflow';
 import { uiMethods } from './ui';
 import { sessionsMethods } from './sessions';
+import { settingsMethods } from './settings';
 
 /**
  * Every JSON-RPC method of the contract, as one typed map. Each part adds its own file here;
@@ -23,6 +24,7 @@ export const methods = {
   ...workflowMethods,
   ...uiMethods,
   ...sessionsMethods,
+  ...settingsMethods,
 };
 
 export type Methods = typeof methods;

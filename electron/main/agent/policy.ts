@@ -12,6 +12,8 @@ export interface PolicyDecision {
 export interface PolicyOptions {
   /** Approve whatever is not refused (`--yes`). */
   autoApprove?: boolean;
+  /** Approvals policy `ask`: calls that tools or the command policy deem safe but not read-only still ask. */
+  askAll?: boolean;
   classifyCommand?: CommandClassifier;
   /** Tool names refused outright. */
   refuse?: string[];
@@ -49,7 +51,7 @@ export class ToolPolicy {
     const a = tool.annotations ?? {};
     let d: PolicyDecision;
     if (a.readOnlyHint === true) d = { verdict: 'allow', reasons: ['read-only tool'] };
-    else if (a.destructiveHint === false) d = { verdict: 'allow', reasons: ['non-destructive tool'] };
+    else if (a.destructiveHint === false) d = this.opts.askAll ? { verdict: 'approve', reasons: ['non-destructive tool; the approvals policy "ask" asks anyway'] } : { verdict: 'allow', reasons: ['non-destructive tool'] };
     else d = { verdict: 'approve', reasons: [a.destructiveHint ? 'the tool says it is destructive' : 'the tool may modify things (no read-only or non-destructive hint)'] };
     return this.autoApprove(d);
   }
@@ -58,7 +60,8 @@ export class ToolPolicy {
     if (this.always.has(`!${command}`)) return { verdict: 'allow', reasons: ['always allowed in this session'] };
     if (!this.opts.classifyCommand) return this.autoApprove({ verdict: 'approve', reasons: ['shell commands need approval (no command policy configured)'] });
     const r = await this.opts.classifyCommand(command, { cwd: this.opts.cwd });
-    const d: PolicyDecision = { verdict: r.verdict === 'run' ? 'allow' : r.verdict, reasons: r.reasons };
+    const d: PolicyDecision =
+      r.verdict === 'run' && this.opts.askAll ? { verdict: 'approve', reasons: [...r.reasons, 'the approvals policy "ask" asks for every command'] } : { verdict: r.verdict === 'run' ? 'allow' : r.verdict, reasons: r.reasons };
     return this.autoApprove(d);
   }
 

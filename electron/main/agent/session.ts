@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { AgentEvent, ChatMessage, EndReason, ToolMode, Usage } from '../../contract/index';
+import type { AgentEvent, ApprovalsPolicy, ChatMessage, EndReason, ToolMode, Usage } from '../../contract/index';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
 import type { InterpolationSources } from '../secrets/index';
@@ -13,7 +13,7 @@ import { ToolPolicy, type CommandClassifier } from './policy';
 import { assembleSystemPrompt } from './prompt/assemble';
 import { dynamicSections } from './prompt/dynamic';
 import { loadStaticSections, type PromptSection } from './prompt/sections';
-import { loadAgentConfig, resolveProvider, type ProviderOverrides } from './providers/config';
+import { loadAgentConfig, resolveProvider, type AgentConfigFile, type ProviderOverrides } from './providers/config';
 import type { ProviderHandle } from './providers/types';
 import { summarizer } from './summarize';
 import type { AgentTools, ShellRunner } from './tools';
@@ -48,7 +48,10 @@ export interface AgentSessionOptions {
   provider?: ProviderOverrides | ProviderHandle;
   toolMode?: ToolMode;
   budgets?: Budgets;
+  /** true = approvals policy `unattended` (`--yes`); false or absent = the `approvals` option or config.yaml's. */
   autoApprove?: boolean;
+  /** Approvals policy; default: config.yaml `approvals:`, else `non-destructive`. */
+  approvals?: ApprovalsPolicy;
   /** Ask the model for a summary of archived messages. */
   summarizeArchived?: boolean;
   onEvent?: (e: AgentEvent) => void;
@@ -85,6 +88,11 @@ const noTools: AgentTools = {
   },
   call: async () => ({ content: 'no tools in this session', isError: true }),
 };
+
+/** The session's approvals policy: its own option, `autoApprove: true` (`--yes`), config.yaml's, or `non-destructive`. */
+export function effectiveApprovals(o: Pick<AgentSessionOptions, 'approvals' | 'autoApprove'>, config: Pick<AgentConfigFile, 'approvals'>): ApprovalsPolicy {
+  return o.approvals ?? (o.autoApprove ? 'unattended' : (config.approvals ?? 'non-destructive'));
+}
 
 /** One agent session: its log, context and approvals; `run` a task, `send` follow-ups, `stop`. */
 export class AgentSession {
@@ -129,10 +137,11 @@ export class AgentSession {
     const clock = deps.clock ?? Date.now;
     const tools = deps.tools ?? noTools;
     const restored = o.resume ? restoreContext(resolve(o.resume)) : undefined;
-    const provider = isHandle(o.provider)
-      ? o.provider
-      : await resolveProvider(await loadAgentConfig(deps.configFile ?? deps.paths.configYaml), { provider: restored?.header.provider, model: restored?.header.model, ...o.provider }, deps.sources);
-    const wanted = o.toolMode ?? restored?.header.toolMode ?? 'auto';
+    const configFile = deps.configFile ?? deps.paths.configYaml;
+    // With a ready provider handle, a config file that does not load only loses its defaults.
+    const config: AgentConfigFile = isHandle(o.provider) ? await loadAgentConfig(configFile).catch(() => ({ providers: [] })) : await loadAgentConfig(configFile);
+    const provider = isHandle(o.provider) ? o.provider : await resolveProvider(config, { provider: restored?.header.provider, model: restored?.header.model, ...o.provider }, deps.sources);
+    const wanted = o.toolMode ?? restored?.header.toolMode ?? config.toolMode ?? 'auto';
     const toolMode: 'native' | 'xml' = wanted === 'auto' ? (provider.supportsNativeTools || !deps.xml ? 'native' : 'xml') : wanted;
     if (toolMode === 'xml' && !deps.xml) throw new Error('xml tool-call mode is not available (no XML parser); use --tool-mode native');
     const project = o.project ? resolve(o.project) : restored?.header.project;
@@ -140,8 +149,9 @@ export class AgentSession {
     const log = new SessionLog(restored ? resolve(o.resume!) : deps.paths.session(sessionId), { clock, repairTornTail: true });
     if (restored) log.continueAfter(restored.entryCount);
     const state: LoopState = { messages: restored ? restored.messages : [], active: new Map(), openedToolsets: new Set(), usage: emptyUsage(provider.pricing), turns: 0, allowedToolsets: o.toolsets };
-    const policy = new ToolPolicy({ autoApprove: o.autoApprove, classifyCommand: deps.classifyCommand, cwd: project });
-    const session = new AgentSession(sessionId, log, provider, state, deps, o, toolMode, policy);
+    const approvals = effectiveApprovals(o, config);
+    const policy = new ToolPolicy({ autoApprove: approvals === 'unattended', askAll: approvals === 'ask', classifyCommand: deps.classifyCommand, cwd: project });
+    const session = new AgentSession(sessionId, log, provider, state, deps, { ...o, autoApprove: approvals === 'unattended' }, toolMode, policy);
     session.project = project;
     if (!restored) log.append({ type: 'header', sessionId, provider: provider.id, model: provider.model, toolMode, ...(project ? { project } : {}) });
     session.emit({ type: 'session_started', logPath: log.path, provider: provider.id, model: provider.model, toolMode, resumed: !!restored, ...(project ? { project } : {}) });

@@ -9,6 +9,7 @@ import { registerAppHandlers } from './handlers/app';
 import { registerSecretsHandlers } from './handlers/secrets';
 import { registerProjectHandlers } from './handlers/project';
 import { registerUiHandlers } from './handlers/ui';
+import { registerSettingsHandlers } from './handlers/settings';
 import { registerSessionsHandlers } from './handlers/sessions';
 import { McpHub } from '../mcp/hub';
 import { registerMcpHandlers } from './handlers/mcp';
@@ -77,6 +78,7 @@ export class Core {
     registerSecretsHandlers(this);
     registerProjectHandlers(this);
     registerUiHandlers(this);
+    registerSettingsHandlers(this);
     registerSessionsHandlers(this);
     // Flow control from the first acknowledgement: only where a view renders (never in the headless CLI).
     this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: 'auto' }));

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { ApprovalsPolicy, ToolMode } from '../../../contract/index';
 import { interpolateDeep, MissingVariableError, type InterpolationSources } from '../../secrets/index';
 import { aiSdkStream } from './ai-sdk-stream';
 import { DEFAULT_CONTEXT_WINDOW } from './known-models';
@@ -31,6 +32,10 @@ export const AgentConfigFile = z
   .object({
     defaultProvider: z.string().optional(),
     providers: z.array(ProviderConfig).default([]),
+    /** Default tool-call mode of new sessions (a session's own option wins). */
+    toolMode: ToolMode.optional(),
+    /** Default approvals policy of new sessions (see ApprovalsPolicy in the contract). */
+    approvals: ApprovalsPolicy.optional(),
   })
   .passthrough();
 export type AgentConfigFile = z.infer<typeof AgentConfigFile>;

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import type { MethodTable } from '../table';
+import { ToolMode } from './agent';
+import { SecretName } from './secrets';
+
+/**
+ * How much the agent asks before acting (config.yaml `approvals:`):
+ * - `ask`: every call that may change something asks, even tools that call themselves non-destructive
+ *   and commands the command policy would run (read-only tools still run);
+ * - `non-destructive` (default): read-only and non-destructive tools and safe commands run, the rest asks;
+ * - `unattended`: whatever the policy does not refuse runs without asking (like `--yes`).
+ */
+export const ApprovalsPolicy = z.enum(['ask', 'non-destructive', 'unattended']);
+export type ApprovalsPolicy = z.infer<typeof ApprovalsPolicy>;
+
+/**
+ * One `providers:` entry as it travels. The core validates it with the agent's own schema
+ * (electron/main/agent/providers/config.ts), so kinds and rules live in one place.
+ */
+export const ProviderEntry = z
+  .object({
+    id: z.string(),
+    kind: z.string(),
+    model: z.string(),
+    baseUrl: z.string().optional(),
+    /** A reference only: `${secret:NAME}` or `${env:NAME}`. */
+    apiKey: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    contextWindow: z.number().optional(),
+    nativeTools: z.boolean().optional(),
+    pricing: z.object({ input: z.number(), output: z.number() }).optional(),
+  })
+  .strict();
+export type ProviderEntry = z.infer<typeof ProviderEntry>;
+
+/** A key to store in the keychain under `secret`; the provider then refers to it as `${secret:NAME}`. */
+const NewKey = z.object({ secret: SecretName, value: z.string().min(1).max(64 * 1024) }).strict();
+
+export const ProvidersState = z.object({
+  defaultProvider: z.string().nullable(),
+  providers: z.array(ProviderEntry),
+  /** Provider kinds the agent knows. */
+  kinds: z.array(z.string()),
+  file: z.string(),
+});
+export type ProvidersState = z.infer<typeof ProvidersState>;
+
+export const AgentDefaults = z.object({ toolMode: ToolMode, approvals: ApprovalsPolicy });
+export type AgentDefaults = z.infer<typeof AgentDefaults>;
+
+export const RunnerSettingsView = z.object({
+  project: z.string(),
+  file: z.string(),
+  /** Script review before bash scripts, Dockerfiles and git changes. */
+  review: z.boolean(),
+  rules: z.array(z.object({ id: z.string(), description: z.string(), enabled: z.boolean() })),
+});
+export type RunnerSettingsView = z.infer<typeof RunnerSettingsView>;
+
+/** A prompt section's name: its title (the file name without `.md`). */
+export const SectionName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 _-]{0,63}$/, 'a section name is letters, digits, spaces, _ and - (at most 64, starting with a letter or digit)');
+
+export const PromptSectionInfo = z.object({ name: z.string(), builtin: z.boolean(), overridden: z.boolean() });
+export type PromptSectionInfo = z.infer<typeof PromptSectionInfo>;
+
+export const settingsMethods = {
+  'settings.providers.list': { params: z.object({}).strict(), result: ProvidersState },
+  /** Adds a provider; `key` is written to the keychain first and the entry refers to it. */
+  'settings.providers.add': { params: z.object({ provider: ProviderEntry, key: NewKey.optional() }).strict(), result: ProvidersState },
+  /** Replaces the provider `id` (the new entry may rename it; the default follows). */
+  'settings.providers.update': { params: z.object({ id: z.string().min(1), provider: ProviderEntry, key: NewKey.optional() }).strict(), result: ProvidersState },
+  'settings.providers.remove': { params: z.object({ id: z.string().min(1) }).strict(), result: ProvidersState },
+  /** null clears `defaultProvider` (the first provider is used). */
+  'settings.providers.setDefault': { params: z.object({ id: z.string().min(1).nullable() }).strict(), result: ProvidersState },
+
+  'settings.agent.get': { params: z.object({}).strict(), result: AgentDefaults },
+  'settings.agent.set': { params: AgentDefaults.partial().strict(), result: AgentDefaults },
+
+  /** The command rewriting rules and the script-review switch of one project. */
+  'settings.runners.get': { params: z.object({ project: z.string().min(1) }).strict(), result: RunnerSettingsView },
+  'settings.runners.set': {
+    params: z.object({ project: z.string().min(1), review: z.boolean().optional(), enable: z.array(z.string()).optional(), disable: z.array(z.string()).optional() }).strict(),
+    result: RunnerSettingsView,
+  },
+
+  'settings.prompts.list': { params: z.object({}).strict(), result: z.object({ sections: z.array(PromptSectionInfo), dir: z.string() }) },
+  /** The shipped text (null for a section only the user added) and the user's override (null when none). */
+  'settings.prompts.get': { params: z.object({ name: SectionName }).strict(), result: z.object({ name: z.string(), builtin: z.string().nullable(), override: z.string().nullable() }) },
+  /** Writes the override (an empty body removes the section from the prompt). */
+  'settings.prompts.set': { params: z.object({ name: SectionName, body: z.string().max(256 * 1024) }).strict(), result: PromptSectionInfo },
+  /** Deletes the override: the shipped text applies again. */
+  'settings.prompts.reset': { params: z.object({ name: SectionName }).strict(), result: z.object({ deleted: z.boolean() }) },
+} satisfies MethodTable;
