@@ -22,7 +22,7 @@ export interface UiWorld {
  * A copy of the sample project in a fresh git repository, the scripted model as config.yaml's default
  * provider, the real filesystem MCP server in mcp/config.json, and `erasmus serve` on that ERASMUS_HOME.
  */
-export async function uiWorld(script: (project: string) => ScriptTurn[]): Promise<UiWorld> {
+export async function uiWorld(script: (project: string) => ScriptTurn[], env: Record<string, string> = {}): Promise<UiWorld> {
   const root = await mkdtemp(join(tmpdir(), 'erasmus-ui-'));
   const home = join(root, 'home');
   const project = join(root, 'adder');
@@ -40,7 +40,7 @@ export async function uiWorld(script: (project: string) => ScriptTurn[]): Promis
   );
   let serve: ServeHandle;
   try {
-    serve = await startServe({ ERASMUS_HOME: home, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' });
+    serve = await startServe({ ERASMUS_HOME: home, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', ...env });
   } catch (err) {
     await llm.close();
     throw err;

@@ -26,7 +26,7 @@ export function ToolsWithAnnotations({ server }: { server: string }) {
           <code className="font-mono">{t.name}</code>
           {hints.filter(([k]) => t.annotations[k] === true).map(([k, label, cls]) => <span key={k} className={`ml-1 rounded px-1 ${cls}`}>{label}</span>)}
           {t.annotations.destructiveHint === undefined && t.annotations.readOnlyHint === undefined ? <span className="ml-1 text-slate-500">(no hints: treated as able to change things)</span> : null}
-          <span className="block text-slate-500">{t.description}</span>
+          <span className="line-clamp-3 block text-slate-500" title={t.description}>{t.description}</span>
         </li>
       ))}
     </ul>
