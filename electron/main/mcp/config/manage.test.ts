@@ -42,9 +42,11 @@ describe('editing the server list (ERASMUS_HOME/mcp/config.json)', () => {
     await expect(hub.config.add('web', { transport: 'http', url: 'ftp://x' })).rejects.toThrow(/url: not an http/);
     await expect(hub.config.add('memory', { transport: 'stdio', command: 'node' })).rejects.toThrow(/name: a server named "memory" already exists/);
     expect(file()).toBe(before);
-    // A secret as a reference is fine; so is a plain value under an ordinary name.
+    // A secret as a reference is fine; adding a server leaves the running ones alone (same process).
+    const memoryPid = hub.server('memory')!.pid;
     await hub.config.add('remote', { transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${secret:REMOTE_TOKEN}' } }, { enable: false });
     expect(JSON.parse(file()).mcpServers.remote).toEqual({ type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${secret:REMOTE_TOKEN}' }, disabled: true });
+    expect(hub.server('memory')).toMatchObject({ state: 'ready', pid: memoryPid });
   });
 
   it('refuses to edit a config file it cannot parse, leaving it as it was', async () => {
