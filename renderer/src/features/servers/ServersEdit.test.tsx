@@ -149,4 +149,19 @@ describe('ServersView controls', () => {
     await waitFor(() => expect(screen.queryByTestId('server-memory')).toBeNull());
     expect(core.callsOf('mcp.server.remove')).toEqual([{ server: 'memory' }]);
   });
+
+  it('reads the entries again when the hub reports a server that changed outside the view', async () => {
+    let entries: McpConfigEntry[] = [];
+    const core = new FakeCore({
+      'mcp.servers': () => ({ servers: [], issues: [] }),
+      'mcp.config.entries': () => ({ file: '/h/mcp/config.json', entries }),
+      'mcp.catalog': () => ({ servers: [] }),
+    });
+    core.render(<ServersView />);
+    await screen.findByTestId('servers-empty');
+    entries = [entry({ name: 'gh', disabled: true, trusted: false })];
+    core.emit('mcp.server.status', status({ name: 'gh', state: 'disabled', tools: 0 }));
+    fireEvent.click(await screen.findByTestId('server-gh'));
+    expect((await screen.findByTestId('server-enable')).textContent).toBe('Enable…');
+  });
 });

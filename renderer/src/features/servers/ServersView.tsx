@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useClient } from '../../api/context';
 import { useEvent } from '../../api/useEvent';
 import { Button } from '../../ui/Button';
@@ -54,7 +54,15 @@ export function ServersView() {
       (e: Error) => setError(`Could not list the servers: ${e.message}`),
     );
   }, [client]);
-  useEvent('mcp.server.status', (st) => setState((s) => withStatus(s, st)));
+  // The config may change outside this view (an editor, the CLI): the hub reconnects and says so; the
+  // entries (disabled, trusted) are read again shortly after a burst of status changes.
+  const entriesTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(entriesTimer.current), []);
+  useEvent('mcp.server.status', (st) => {
+    setState((s) => withStatus(s, st));
+    clearTimeout(entriesTimer.current);
+    entriesTimer.current = setTimeout(() => void loadEntries(), 300);
+  });
   useEvent('mcp.stderr', ({ server, text }) => setState((s) => withStderr(s, server, text)));
 
   const act = async (what: string, fn: () => Promise<unknown>) => {
