@@ -25,7 +25,7 @@ function TrustPreview({ preview, onTrust, onCancel, busy }: { preview: Preview; 
 }
 
 /** The servers the product suggests: enable one (after seeing and trusting what it runs). */
-export function Catalog({ enabledNames }: { enabledNames: ReadonlySet<string> }) {
+export function Catalog({ enabledNames, disabledNames = new Set() }: { enabledNames: ReadonlySet<string>; disabledNames?: ReadonlySet<string> }) {
   const client = useClient();
   const catalog = useRequest('mcp.catalog', {});
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -56,7 +56,7 @@ export function Catalog({ enabledNames }: { enabledNames: ReadonlySet<string> })
           <li key={s.id} className="rounded border border-slate-200 p-2 text-sm dark:border-slate-800" data-testid={`catalog-${s.id}`}>
             <div className="flex items-center gap-2">
               <span className="flex-1 font-medium">{s.title}</span>
-              {enabledNames.has(s.id) ? <span className="text-xs text-emerald-600">enabled</span> : (
+              {enabledNames.has(s.id) ? <span className="text-xs text-emerald-600">enabled</span> : disabledNames.has(s.id) ? <span className="text-xs text-slate-500">in your list, disabled</span> : (
                 <Button disabled={busy !== null} onClick={() => void enable(s.id)} data-testid={`catalog-enable-${s.id}`}>Enable…</Button>
               )}
             </div>

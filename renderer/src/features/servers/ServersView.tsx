@@ -105,7 +105,7 @@ export function ServersView() {
             {state.servers.map((s) => <ServerRow key={s.name} server={s} selected={pane === 'details' && s.name === selected} onSelect={() => (setSelected(s.name), setPane('details'))} />)}
           </nav>
         )}
-        <Catalog enabledNames={new Set(state.servers.filter((s) => s.state !== 'disabled').map((s) => s.name))} />
+        <Catalog enabledNames={new Set(state.servers.filter((s) => s.state !== 'disabled').map((s) => s.name))} disabledNames={new Set(state.servers.filter((s) => s.state === 'disabled').map((s) => s.name))} />
       </div>
       <div className="min-w-0 flex-1 overflow-auto">
         {pane === 'add' ? (
