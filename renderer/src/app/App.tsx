@@ -99,7 +99,7 @@ export function App() {
         {view === 'session' ? <SessionView selected={sessionId} onSelect={setSessionId} project={project?.path} /> : null}
         {view === 'servers' ? <ServersView /> : null}
         {view === 'settings' ? (
-          <SettingsView theme={theme} onTheme={setTheme} notifications={permission} onRequestNotifications={() => void Notification.requestPermission().then(setPermission)} />
+          <SettingsView project={project?.path} theme={theme} onTheme={setTheme} notifications={permission} onRequestNotifications={() => void Notification.requestPermission().then(setPermission)} />
         ) : null}
         {/* The terminal stays mounted so output that arrives meanwhile is kept; it loads after the first view. */}
         <div className={view === 'terminal' ? 'absolute inset-0' : 'hidden'} data-testid="terminal-pane">
