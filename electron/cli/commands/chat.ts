@@ -16,7 +16,7 @@ interface ChatOptions {
   model?: string;
   baseUrl?: string;
   apiKeySecret?: string;
-  toolMode: string;
+  toolMode?: string;
   yes?: boolean;
   maxTurns?: string;
   resume?: string;
@@ -53,13 +53,13 @@ export function registerChat(program: Command): void {
     .option('--model <name>', 'model name')
     .option('--base-url <url>', 'provider base URL (an OpenAI-compatible endpoint when nothing is configured)')
     .option('--api-key-secret <name>', 'keychain secret that holds the API key')
-    .option('--tool-mode <mode>', 'tool calls: auto, native or xml', 'auto')
+    .option('--tool-mode <mode>', 'tool calls: auto, native or xml (default: config.yaml toolMode, else auto)')
     .option('--yes', 'approve every call the policy does not refuse')
     .option('--max-turns <n>', 'stop after this many model turns')
     .option('--resume <log>', 'continue the session in this log file')
     .option('--json', 'print each event as one JSON line on stdout, and nothing else')
     .action(async (o: ChatOptions) => {
-      const mode = ToolMode.safeParse(o.toolMode);
+      const mode = ToolMode.optional().safeParse(o.toolMode);
       if (!mode.success) throw new Error(`--tool-mode must be auto, native or xml, got ${JSON.stringify(o.toolMode)}`);
       const maxTurns = positiveInt('--max-turns', o.maxTurns);
       if (o.json) console.log = console.error; // stdout carries events only
