@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import { McpServerInput } from '../../../contract/index';
 import { writeJsonAtomic } from '../../common/fs';
 import { ClaudeServerEntry, SERVER_NAME, fromClaude, type ServerConfig } from './schema';
 
@@ -17,20 +17,9 @@ export class InvalidServerError extends Error {
   }
 }
 
-/** A server as the add form gives it: stdio (command, args, env, cwd) or remote (type, url, headers). */
-export const ServerInput = z
-  .object({
-    transport: z.enum(['stdio', 'http', 'sse', 'websocket']),
-    command: z.string().optional(),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().optional(),
-    url: z.string().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    description: z.string().optional(),
-  })
-  .strict();
-export type ServerInput = z.infer<typeof ServerInput>;
+/** A server as the add form gives it: the contract's schema (one definition for the form and the core). */
+export const ServerInput = McpServerInput;
+export type ServerInput = McpServerInput;
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
