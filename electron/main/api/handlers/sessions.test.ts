@@ -1,23 +1,10 @@
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { appendFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPipePair } from '../../../contract/index';
-import { RpcClient } from '../../../../renderer/src/api/client';
 import { SessionLog } from '../../sessions/index';
-import { Core } from '../core';
+import { connectedCore } from '../testing';
 
-const home = mkdtempSync(join(tmpdir(), 'erasmus-replay-'));
-const core = new Core({ face: 'browser', home });
-const [a, b] = createPipePair();
-core.connect(a);
-const client = new RpcClient(b);
-
-afterAll(async () => {
-  client.close();
-  await core.dispose();
-  rmSync(home, { recursive: true, force: true });
-});
+const { core, client, dispose } = connectedCore('replay');
+afterAll(dispose);
 
 describe('sessions.replay', () => {
   it('replays the user messages and agent events of a logged session, in order, skipping a torn last line', async () => {

@@ -2,10 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPipePair } from '../../../contract/index';
-import { RpcClient } from '../../../../renderer/src/api/client';
 import type { KeychainBackend } from '../../secrets/index';
-import { Core } from '../core';
+import { connectedCore } from '../testing';
 
 /** An in-memory keychain (the real one needs a desktop session; secrets.* has its own tests). */
 function memoryKeychain(): KeychainBackend & { data: Map<string, string> } {
@@ -19,18 +17,11 @@ function memoryKeychain(): KeychainBackend & { data: Map<string, string> } {
   };
 }
 
-const home = mkdtempSync(join(tmpdir(), 'erasmus-settings-h-'));
 const project = mkdtempSync(join(tmpdir(), 'erasmus-settings-p-'));
 const keychain = memoryKeychain();
-const core = new Core({ face: 'browser', home, keychain });
-const [a, b] = createPipePair();
-core.connect(a);
-const client = new RpcClient(b);
-
+const { home, client, dispose } = connectedCore('settings-h', { keychain });
 afterAll(async () => {
-  client.close();
-  await core.dispose();
-  rmSync(home, { recursive: true, force: true });
+  await dispose();
   rmSync(project, { recursive: true, force: true });
 });
 

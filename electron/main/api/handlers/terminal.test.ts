@@ -1,24 +1,13 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPipePair, RpcError } from '../../../contract/index';
-import { RpcClient } from '../../../../renderer/src/api/client';
-import { Core } from '../core';
+import { RpcError } from '../../../contract/index';
+import { connectedCore } from '../testing';
 
-const home = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-term-')));
+const { home, client, dispose } = connectedCore('term');
 const project = join(home, 'project');
 mkdirSync(project);
-const core = new Core({ face: 'browser', home });
-const [a, b] = createPipePair();
-core.connect(a);
-const client = new RpcClient(b);
-
-afterAll(async () => {
-  client.close();
-  await core.dispose();
-  rmSync(home, { recursive: true, force: true });
-});
+afterAll(dispose);
 
 describe('terminal.* over the contract', () => {
   it('opens a shell in the project, echoes keystrokes as events, acknowledges, stops', async () => {

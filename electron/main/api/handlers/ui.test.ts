@@ -1,22 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPipePair } from '../../../contract/index';
-import { RpcClient } from '../../../../renderer/src/api/client';
-import { Core } from '../core';
+import { connectedCore } from '../testing';
 
-const home = mkdtempSync(join(tmpdir(), 'erasmus-ui-settings-'));
-const core = new Core({ face: 'browser', home });
-const [a, b] = createPipePair();
-core.connect(a);
-const client = new RpcClient(b);
-
-afterAll(async () => {
-  client.close();
-  await core.dispose();
-  rmSync(home, { recursive: true, force: true });
-});
+const { home, client, dispose } = connectedCore('ui-settings');
+afterAll(dispose);
 
 describe('ui.settings over the contract', () => {
   it('starts from the defaults, keeps a change in ERASMUS_HOME/ui.json, and refuses bad values by name', async () => {
