@@ -35,10 +35,15 @@ export function configuredReviewer(core: Core, configFile?: string): ScriptRevie
  * (commands in real PTYs, visible in the terminal view) and the scoped filesystem. Every face that
  * runs agent sessions (desktop, serve, chat, the Erasmus MCP server) calls this once.
  */
-export async function attachBuiltinServers(core: Core, options: BuiltinOptions = {}): Promise<void> {
-  if (core.disposables.isDisposed) return; // the face quit while starting
+export interface BuiltinServers {
+  /** Points both servers at another project folder; resolves once they serve it. */
+  setRoot(root: string): Promise<void>;
+}
+
+export async function attachBuiltinServers(core: Core, options: BuiltinOptions = {}): Promise<BuiltinServers> {
+  if (core.disposables.isDisposed) return { setRoot: async () => undefined }; // the face quit while starting
   const reviewer = configuredReviewer(core, options.configFile);
-  await attachRunners(core, { reviewer: () => reviewer, ...(options.root ? { root: options.root } : {}) });
+  const runners = await attachRunners(core, { reviewer: () => reviewer, ...(options.root ? { root: options.root } : {}) });
   let current: string | undefined;
   let chain: Promise<void> = Promise.resolve();
   const setRoot = (root: string): Promise<void> =>
@@ -59,4 +64,5 @@ export async function attachBuiltinServers(core: Core, options: BuiltinOptions =
     await core.hub.removeServer('files');
   });
   if (options.root) await setRoot(options.root);
+  return { setRoot: async (root) => void (await Promise.all([runners.setRoot(root), setRoot(root)])) };
 }

@@ -205,6 +205,10 @@ describe('Erasmus MCP server over stdio (SDK client)', () => {
     const first = llm.requests[0]!.body.messages!.map((m) => ({ role: m.role, content: String(m.content) }));
     expect(first.find((m) => m.content.includes('My friend is called Ada.'))?.role).toBe('user');
     expect(first.at(-1)).toEqual({ role: 'user', content: 'Remember her, please.' });
+    // Erasmus's own toolsets are offered beside the configured servers.
+    const system = first.find((m) => m.role === 'system')?.content ?? '';
+    expect(system).toMatch(/\brunners\b/);
+    expect(system).toMatch(/\bfiles\b/);
     // delete_relations is destructive: the policy asked, and the client approved it through elicitation.
     expect(elicited).toHaveLength(1);
     expect(elicited[0]).toContain('memory__delete_relations');

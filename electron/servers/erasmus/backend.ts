@@ -1,4 +1,5 @@
 import { createPipePair } from '../../contract/index';
+import { attachBuiltinServers } from '../builtin';
 import { Core } from '../../main/api/core';
 import { loadAgentConfig, resolveProvider } from '../../main/agent/providers/config';
 import type { ProviderHandle } from '../../main/agent/providers/types';
@@ -79,7 +80,15 @@ export function createBackend(o: BackendOptions): ErasmusBackend {
     const c = await getCore();
     await c.hub.start();
     for (const issue of c.hub.configErrors()) o.log(`mcp config: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}`);
-    return c;
+    // Erasmus's own toolsets (runners, files), pointed at each chat's project folder.
+    const builtin = await attachBuiltinServers(c);
+    return { core: c, builtin };
   });
-  return { link, chat: () => localChat(withHub), provider, dispose: async () => core?.dispose() };
+  const prepared = async (project?: string) => {
+    const { core: c, builtin } = await withHub();
+    // Without a project folder, the tools work where the server was started (as `erasmus chat` does).
+    await builtin.setRoot(project ?? process.cwd());
+    return c;
+  };
+  return { link, chat: () => localChat(prepared), provider, dispose: async () => core?.dispose() };
 }

@@ -34,10 +34,10 @@ export interface ChatBackend {
 }
 
 /** The agent of this process's own core (its hub, its toolsets, its providers). */
-export function localChat(core: () => Promise<Core>): ChatBackend {
+export function localChat(core: (project?: string) => Promise<Core>): ChatBackend {
   return {
     async chat(req) {
-      const c = await core();
+      const c = await core(req.project);
       let answer = '';
       const outcome = await c.agent.run(
         {
