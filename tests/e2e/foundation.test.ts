@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import type { Browser, ConsoleMessage } from 'playwright-core';
+import type { ConsoleMessage } from 'playwright-core';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { startServe, type ServeHandle } from '../support/serve';
+import { describe, expect, it } from 'vitest';
+import { useServeAndBrowser } from '../support/browser';
 
 const artifacts = join(process.cwd(), 'tests', 'e2e', 'artifacts');
 
@@ -22,26 +20,16 @@ function tryConnect(url: string, headers: Record<string, string> = {}): Promise<
 }
 
 describe('browser mode: erasmus serve + Chromium', () => {
-  let serve: ServeHandle;
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
-    serve = await startServe();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-  });
+  const world = useServeAndBrowser(artifacts);
 
   it('renders the app shell, round-trips a request over the WebSocket, and saves a screenshot', async () => {
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     const errors: string[] = [];
     page.on('console', (m: ConsoleMessage) => {
       if (m.type() === 'error') errors.push(m.text());
     });
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(serve.url);
+    await page.goto(world.serve.url);
     await page.getByTestId('app-shell').waitFor();
     await expect.poll(() => page.getByTestId('status-bar').textContent()).toContain('browser');
     const pong = await page.evaluate(async () => {
@@ -55,16 +43,16 @@ describe('browser mode: erasmus serve + Chromium', () => {
   });
 
   it('refuses a WebSocket without the token, with a wrong token, or from a foreign Origin or Host', async () => {
-    const base = serve.wsUrl.split('?')[0]!;
-    expect((await tryConnect(serve.wsUrl)).opened).toBe(true);
+    const base = world.serve.wsUrl.split('?')[0]!;
+    expect((await tryConnect(world.serve.wsUrl)).opened).toBe(true);
     expect(await tryConnect(base)).toMatchObject({ opened: false, status: 401 });
     expect(await tryConnect(`${base}?token=wrong`)).toMatchObject({ opened: false, status: 401 });
-    expect(await tryConnect(serve.wsUrl, { Origin: 'https://evil.example' })).toMatchObject({ opened: false, status: 403 });
-    expect(await tryConnect(serve.wsUrl, { Host: `evil.example:${serve.port}` })).toMatchObject({ opened: false, status: 403 });
+    expect(await tryConnect(world.serve.wsUrl, { Origin: 'https://evil.example' })).toMatchObject({ opened: false, status: 403 });
+    expect(await tryConnect(world.serve.wsUrl, { Host: `evil.example:${world.serve.port}` })).toMatchObject({ opened: false, status: 403 });
   });
 
   it('answers malformed messages on the socket with JSON-RPC errors and keeps serving', async () => {
-    const ws = new WebSocket(serve.wsUrl);
+    const ws = new WebSocket(world.serve.wsUrl);
     await new Promise((r) => ws.once('open', r));
     const replies: unknown[] = [];
     ws.on('message', (d) => replies.push(JSON.parse(String(d))));
@@ -81,7 +69,7 @@ describe('browser mode: erasmus serve + Chromium', () => {
   it('serves nothing to a foreign Host header (DNS rebinding)', async () => {
     const status = (host: string) =>
       new Promise<number>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port: serve.port, path: '/', headers: { Host: host } }, (res) => {
+        const req = request({ host: '127.0.0.1', port: world.serve.port, path: '/', headers: { Host: host } }, (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
         });
@@ -89,6 +77,6 @@ describe('browser mode: erasmus serve + Chromium', () => {
         req.end();
       });
     expect(await status('evil.example')).toBe(403);
-    expect(await status(`127.0.0.1:${serve.port}`)).toBe(200);
+    expect(await status(`127.0.0.1:${world.serve.port}`)).toBe(200);
   });
 });

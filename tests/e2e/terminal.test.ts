@@ -1,37 +1,26 @@
 // The terminal view in browser mode: a shell tab opens in the project folder, keystrokes reach the
 // PTY, output comes back through terminal.* events into xterm.js, and stopping it ends the process.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, ConsoleMessage } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { startServe, type ServeHandle } from '../support/serve';
+import type { ConsoleMessage } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useServeAndBrowser } from '../support/browser';
 
 const artifacts = join(__dirname, 'artifacts');
 
 describe('terminal view in the browser', () => {
-  let serve: ServeHandle;
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
-    serve = await startServe();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.stop();
-  });
+  const world = useServeAndBrowser(artifacts);
 
   it('opens a shell tab in the project, types into it, shows the output and stops it', async () => {
     const project = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-e2e-term-')));
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     const errors: string[] = [];
     page.on('console', (m: ConsoleMessage) => {
       if (m.type() === 'error') errors.push(m.text());
     });
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(serve.url);
+    await page.goto(world.serve.url);
     await page.evaluate(async (path) => {
       const client = (globalThis as unknown as { __erasmus: { request(m: string, p: unknown): Promise<unknown> } }).__erasmus;
       await client.request('project.open', { path });

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startScriptedLlm, type ScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
 import { startServe, type ServeHandle } from '../support/serve';
+export { step } from './workflow-helpers';
 
 const ROOT = resolve(__dirname, '../..');
 export const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
@@ -98,18 +99,3 @@ export async function openApp(browser: Browser, url: string): Promise<WatchedPag
   };
 }
 
-/** One workflow step of the scripted model: on its task, write these files, then answer. */
-export function step(task: string, label: string, writes: Array<[string, string]>, answer: string): ScriptTurn[] {
-  if (!writes.length) return [{ label, match: { lastUser: task }, text: answer }];
-  return [
-    {
-      label,
-      match: { lastUser: task },
-      toolCalls: writes.flatMap(([path, content]) => [
-        { name: 'filesystem__create_directory', arguments: { path: dirname(path) } },
-        { name: 'filesystem__write_file', arguments: { path, content } },
-      ]),
-    },
-    { label: `${label} done`, match: { lastTool: 'Successfully wrote' }, text: answer },
-  ];
-}

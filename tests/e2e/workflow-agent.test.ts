@@ -1,11 +1,11 @@
 // The workflow with the real agent loop: every step is an agent session against the scripted
 // OpenAI-compatible model, which writes files through the real filesystem MCP server.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../electron/main/api/core';
-import { startScriptedLlm, type ScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
-import { EXPECTED, finishedStates, gitLog, sandbox, type Sandbox } from './workflow-helpers';
+import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
+import { EXPECTED, finishedStates, gitLog, sandbox, step, type Sandbox } from './workflow-helpers';
 
 const ROOT = resolve(__dirname, '../..');
 let sb: Sandbox | undefined;
@@ -22,21 +22,6 @@ afterEach(async () => {
 
 const TASKS = '# Task list\n\n## Component: adder — adds two numbers\nTest: node --test test/\n- [ ] A1: Implement add(a, b) in src/adder.mjs\n- [ ] A2: Test add\n';
 
-/** One step: on its task, write these files, then say it is done. */
-function step(task: string, label: string, writes: Array<[string, string]>, answer: string): ScriptTurn[] {
-  if (!writes.length) return [{ label, match: { lastUser: task }, text: answer }];
-  return [
-    {
-      label,
-      match: { lastUser: task },
-      toolCalls: writes.flatMap(([path, content]) => [
-        { name: 'filesystem__create_directory', arguments: { path: dirname(path) } },
-        { name: 'filesystem__write_file', arguments: { path, content } },
-      ]),
-    },
-    { label: `${label} done`, match: { lastTool: 'Successfully wrote' }, text: answer },
-  ];
-}
 
 describe('workflow with the agent loop and the scripted model', () => {
   it('runs every step as an agent session that edits the project through MCP', async () => {

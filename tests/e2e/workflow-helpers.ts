@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { EventName } from '../../electron/contract/index';
 import { Paths } from '../../electron/main/paths/index';
 import { WorkflowEngine } from '../../electron/main/workflow/index';
+import type { ScriptTurn } from '../fixtures/scripted-llm/index';
 
 export const MODEL = resolve(__dirname, '../fixtures/workflow/scripted-model.mjs');
 export const ADDER = resolve(__dirname, '../fixtures/projects/adder');
@@ -80,3 +81,19 @@ export const EXPECTED = [
   'final:documentation=done',
   'final:review=done',
 ];
+
+/** One workflow step of the scripted model: on its task, write these files, then answer. */
+export function step(task: string, label: string, writes: Array<[string, string]>, answer: string): ScriptTurn[] {
+  if (!writes.length) return [{ label, match: { lastUser: task }, text: answer }];
+  return [
+    {
+      label,
+      match: { lastUser: task },
+      toolCalls: writes.flatMap(([path, content]) => [
+        { name: 'filesystem__create_directory', arguments: { path: dirname(path) } },
+        { name: 'filesystem__write_file', arguments: { path, content } },
+      ]),
+    },
+    { label: `${label} done`, match: { lastTool: 'Successfully wrote' }, text: answer },
+  ];
+}

@@ -7,7 +7,7 @@ import type { EventName, EventPayload, TerminalInfo } from '../../../contract/in
 import { writeFileAtomic } from '../../common/fs';
 import { DEFAULT_FLOW, type FlowControlOptions } from './flow';
 import { cleanOutput, truncateHeadTail } from './output';
-import { commandArgs, Terminal, type ExitStatus } from './terminal';
+import { commandArgs, Terminal, type ExitStatus, type TerminalSpec } from './terminal';
 
 /** Where terminal events go: the core's EventBus, or nothing (standalone server). */
 export interface EventSink {
@@ -204,18 +204,8 @@ export class PtyManager {
     return t;
   }
 
-  private open(spec: {
-    kind: TerminalInfo['kind'];
-    title: string;
-    command?: string;
-    file: string;
-    args: string[];
-    cwd: string;
-    env: Record<string, string>;
-    cols?: number;
-    rows?: number;
-    exitMarker?: string;
-  }): Terminal {
+  /** What a caller says of a new terminal; the manager fills in id, files, size defaults and flow control. */
+  private open(spec: Pick<TerminalSpec, 'kind' | 'title' | 'command' | 'file' | 'args' | 'cwd' | 'env' | 'exitMarker'> & Partial<Pick<TerminalSpec, 'cols' | 'rows'>>): Terminal {
     if (this.disposed) throw new Error('the PTY manager is disposed');
     mkdirSync(this.options.outputsDir, { recursive: true });
     const id = `t${++this.seq}-${randomBytes(3).toString('hex')}`;
