@@ -42,7 +42,15 @@ export interface AgentServiceDeps {
 export class AgentService {
   private readonly sessions = new Map<string, AgentSession>();
 
+  /** Who answers approvals of sessions that bring no requester of their own (a CLI's approval path); default: each session's broker. */
+  private approvals: ApprovalRequester | undefined;
+
   constructor(private readonly d: AgentServiceDeps) {}
+
+  /** Sets the face's approval path for sessions run without their own (e.g. `erasmus workflow`'s steps). */
+  setApprovals(approvals: ApprovalRequester | undefined): void {
+    this.approvals = approvals;
+  }
 
   /** Session dependencies from the core; `extra` overrides (e.g. an approval prompt in the CLI). */
   sessionDeps(extra: Partial<AgentSessionDeps> = {}): AgentSessionDeps {
@@ -53,6 +61,7 @@ export class AgentService {
       classifyCommand: (command, { cwd }) => classifyCommand(command, { home: homedir(), cwd: cwd ?? process.cwd() }),
       xml: xmlSupport({ shell: !!this.d.ptys }),
       shell: this.d.ptys ? ptyShell(this.d.ptys) : undefined,
+      ...(this.approvals ? { approvals: this.approvals } : {}),
       ...extra,
     };
   }
