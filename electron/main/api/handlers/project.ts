@@ -12,6 +12,8 @@ export function registerProjectHandlers(core: Core): void {
       throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
     }
     await recent.add(summary);
+    // The hub follows the open project (roots, ${workspaceFolder}, its .erasmus/mcp.json) before anyone hears of it.
+    await core.hub.setProject(summary.path).catch((err: Error) => core.bus.emit('app.notice', { level: 'error', message: `MCP servers for ${summary.path}: ${err.message}` }));
     core.bus.emit('project.opened', summary);
     return summary;
   });
