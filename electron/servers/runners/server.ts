@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { PtyManager } from '../../main/runners/pty/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
+import type { ProjectTrust } from '../../main/project/trust';
 import { loadRunnerSettings, type RunnerSettings } from '../../main/runners/settings';
 import { executeTool, type Confirmation } from './execute';
 import type { Toolset } from './tool';
@@ -20,6 +21,8 @@ export interface RunnersServerOptions {
   home?: string;
   /** Settings instead of the project's `.erasmus/settings.json` (read on every call otherwise). */
   settings?: RunnerSettings;
+  /** The gate for the project's `.erasmus/settings.json` (default: ERASMUS_HOME's from the environment). */
+  projectTrust?: ProjectTrust;
   version?: string;
 }
 
@@ -49,7 +52,7 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
     ptys: options.ptys,
     reviewer: options.reviewer,
     confirm,
-    settings: async () => options.settings ?? loadRunnerSettings(root),
+    settings: async () => options.settings ?? loadRunnerSettings(root, options.projectTrust),
   };
   const wanted = new Set(options.toolsets ?? RUNNER_TOOLS.map((t) => t.toolset));
   for (const tool of RUNNER_TOOLS) {
