@@ -7,7 +7,8 @@ import { executeCall, type PendingCall } from './execute';
 import type { ToolPolicy } from './policy';
 import type { ModelInfo, NativeToolSpec, StreamTurn } from './providers/types';
 import { OPEN_TOOLSET, openToolsetSchema, safeToolName, type AgentTool, type AgentTools, type ShellRunner, type ToolCallResult } from './tools';
-import { addUsage, turnUsage } from './usage';
+import { addCounts, addUsage, turnUsage, type TokenCounts } from './usage';
+import { collectMeta } from './providers/metadata';
 import type { XmlSupport, XmlToolSpec } from './xml-support';
 
 export interface Budgets {
@@ -129,8 +130,8 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       const corrections: string[] = [];
       let raw = '';
       let providerError: string | undefined;
-      let input = 0;
-      let output = 0;
+      let counts: TokenCounts = { inputTokens: 0, outputTokens: 0 };
+      const meta = collectMeta();
       const parser = d.toolMode === 'xml' && d.xml ? d.xml.createParser({ tools: specs(state.active) }) : undefined;
       const onParsed = (evs: ReturnType<NonNullable<typeof parser>['push']>) => {
         for (const e of evs) {
@@ -146,21 +147,25 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
           raw += part.text;
           if (parser) onParsed(parser.push(part.text));
           else d.emit({ type: 'sentence', text: part.text });
-        } else if (part.type === 'tool_call') calls.push({ kind: 'tool', id: part.id, name: part.name, args: part.args });
-        else if (part.type === 'usage') {
-          input += part.inputTokens;
-          output += part.outputTokens;
-        } else if (part.type === 'error') providerError = part.message;
+        } else if (part.type === 'tool_call') {
+          calls.push({ kind: 'tool', id: part.id, name: part.name, args: part.args });
+          meta.add(part);
+        } else if (part.type === 'usage') counts = addCounts(counts, part);
+        else if (part.type === 'reasoning' || part.type === 'text_meta') {
+          meta.add(part);
+          if (part.type === 'reasoning' && part.text) d.emit({ type: 'reasoning', text: part.text });
+        } else if (part.type === 'warning') d.emit({ type: 'warning', message: part.message });
+        else if (part.type === 'error') providerError = part.message;
       }
       if (parser) onParsed(parser.end());
-      const tu = turnUsage(input, output, d.model.pricing);
+      const tu = turnUsage(counts, d.model.pricing);
       state.usage = addUsage(state.usage, tu);
       d.emit({ type: 'usage', turn: tu, session: state.usage });
       if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
       if (providerError !== undefined) return fail('provider', providerError, 'error');
 
-      const toolCalls: ToolCallRecord[] | undefined = d.toolMode === 'native' && calls.length ? calls.map((c) => ({ id: c.id, name: c.kind === 'tool' ? c.name : '!', args: c.kind === 'tool' ? c.args : { command: c.command } })) : undefined;
-      commitMessage({ role: 'assistant', content: raw, ...(toolCalls ? { toolCalls } : {}) });
+      const toolCalls: ToolCallRecord[] | undefined = d.toolMode === 'native' && calls.length ? calls.map((c) => ({ id: c.id, name: c.kind === 'tool' ? c.name : '!', args: c.kind === 'tool' ? c.args : { command: c.command }, ...meta.ofCall(c.id) })) : undefined;
+      commitMessage({ role: 'assistant', content: raw, ...(toolCalls ? { toolCalls } : {}), ...meta.message() });
 
       if (!calls.length && !corrections.length) {
         d.emit({ type: 'complete', answer: raw.trim() });
