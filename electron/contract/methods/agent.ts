@@ -17,7 +17,8 @@ export type ReasoningPart = z.infer<typeof ReasoningPart>;
 
 export const ChatMessage = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
-  z.object({ role: z.literal('user'), content: z.string() }),
+  /** `instruction`: written by the user (the task, or a new instruction on resume), not tool results or notes; archiving keeps the latest. */
+  z.object({ role: z.literal('user'), content: z.string(), instruction: z.boolean().optional() }),
   z.object({
     role: z.literal('assistant'),
     content: z.string(),

@@ -205,7 +205,7 @@ export class AgentSession {
   run(userMessage: string): Promise<SessionOutcome> {
     if (this.running) return Promise.reject(new Error(`session ${this.sessionId} is already running a task`));
     if (this.controller.signal.aborted) this.controller = new AbortController();
-    this.commitMessage({ role: 'user', content: userMessage });
+    this.commitMessage({ role: 'user', content: userMessage, instruction: true });
     const deps = this.deps;
     const archivePath = deps.paths.archive(this.sessionId);
     this.running = runAgentLoop(
