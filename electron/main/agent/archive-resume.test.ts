@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -48,4 +48,25 @@ it('after a resume, the new instruction survives archiving three tool turns late
   // The newest results, not yet answered, are there with the call that asked for them.
   expect(last.at(-1)).toMatchObject({ role: 'tool', content: page });
   expect(last.at(-2)).toMatchObject({ role: 'assistant' });
+});
+
+it('caps a tool result relative to the model window and keeps the whole output on disk', async () => {
+  const huge = 'y'.repeat(50_000);
+  const bigTools = memoryTools({ files: { description: 'files', tools: [{ name: 'read_file', description: 'read', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true }, run: () => huge }] } });
+  llm = await startScriptedLlm([{ toolCalls: [{ name: 'read_file', arguments: {} }] }, { text: 'ok' }]);
+  const base = await resolveProvider({ providers: [] }, { baseUrl: llm.baseUrl, model: 'scripted' }, { env: {} });
+  const small = await runAgentSession({ paths: new Paths(home), sources: { env: {} }, tools: bigTools }, { task: 't', provider: { ...base, contextWindow: 8192 }, openToolsets: ['files'], autoApprove: true });
+  expect(small.endedReason).toBe('complete');
+  const result = String(llm.requests[1]!.body.messages!.at(-1)!.content);
+  expect(result.length).toBeLessThan(7_000);
+  const kept = /kept in (\S+\.txt);/.exec(result)?.[1];
+  expect(kept).toBeDefined();
+  expect(readFileSync(kept!, 'utf8')).toBe(huge);
+  // A large window lets the whole result through.
+  llm.requests.length = 0;
+  await llm.close();
+  llm = await startScriptedLlm([{ toolCalls: [{ name: 'read_file', arguments: {} }] }, { text: 'ok' }]);
+  const wide = await resolveProvider({ providers: [] }, { baseUrl: llm.baseUrl, model: 'scripted' }, { env: {} });
+  await runAgentSession({ paths: new Paths(home), sources: { env: {} }, tools: bigTools }, { task: 't', provider: { ...wide, contextWindow: 200_000 }, openToolsets: ['files'], autoApprove: true });
+  expect(String(llm.requests[1]!.body.messages!.at(-1)!.content)).toBe(huge);
 });

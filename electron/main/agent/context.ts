@@ -19,6 +19,14 @@ export function messageTokens(m: ChatMessage): number {
   return n;
 }
 
+/**
+ * The longest tool result that enters the context, in characters: a fifth of the model's window
+ * (≈ 4 characters a token), so an 8k local model gets ~6,500 characters and a 200k model 100,000 at most.
+ */
+export function resultCapChars(contextWindow: number): number {
+  return Math.max(4_000, Math.min(100_000, Math.floor(contextWindow * 4 * 0.2)));
+}
+
 export function contextTokens(entries: ContextEntry[]): number {
   let n = 0;
   for (const e of entries) n += messageTokens(e.message);

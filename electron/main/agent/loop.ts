@@ -1,7 +1,7 @@
 import type { ChatMessage, EndReason, ToolCallRecord, Usage } from '../../contract/index';
 import type { NewSessionEntry } from '../sessions/entries';
 import type { ApprovalRequester } from './approvals';
-import { markerText, planArchive, type ContextEntry } from './context';
+import { markerText, planArchive, resultCapChars, type ContextEntry } from './context';
 import type { Emit } from './events';
 import { executeCall, type PendingCall } from './execute';
 import { correctionFor, reachFor, usageOf, type TurnItem } from './loop-calls';
@@ -48,6 +48,8 @@ export interface LoopDeps {
   commit: (e: NewSessionEntry) => string;
   /** Writes archived messages to ERASMUS_HOME/archive/<session>.jsonl; returns its path. */
   archive: (entries: ContextEntry[]) => string;
+  /** Keeps a tool result too long for the context whole (ERASMUS_HOME/outputs); returns its path. */
+  keepWhole?: (callId: string, text: string) => string;
   /** Optional: a summary of archived messages, made by the model. */
   summarize?: (messages: ChatMessage[], signal: AbortSignal) => Promise<string | undefined>;
   emit: Emit;
@@ -230,7 +232,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
         }
         if (!out)
           out = await executeCall(
-            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap') },
+            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap'), maxResultChars: resultCapChars(d.model.contextWindow), keepWhole: d.keepWhole },
             call,
           );
         if (note) out = { ...out, content: `${note}\n${out.content}` };

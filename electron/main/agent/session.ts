@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { AgentEvent, ApprovalsPolicy, ChatMessage, EndReason, ToolMode, Usage } from '../../contract/index';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
@@ -226,6 +226,12 @@ export class AgentSession {
           const at = (deps.clock ?? Date.now)();
           appendFileSync(archivePath, entries.map((e) => JSON.stringify({ v: 1, sessionId: this.sessionId, id: e.id, archivedAt: at, message: e.message }) + '\n').join(''));
           return archivePath;
+        },
+        keepWhole: (callId, text) => {
+          const file = join(deps.paths.outputsDir, `${this.sessionId}-${callId.replace(/[^A-Za-z0-9_-]+/g, '_')}.txt`);
+          mkdirSync(dirname(file), { recursive: true });
+          writeFileSync(file, text);
+          return file;
         },
         summarize: this.opts.summarizeArchived ? summarizer(this.provider) : undefined,
         emit: (e) => this.emit(e),
