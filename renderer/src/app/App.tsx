@@ -34,7 +34,14 @@ export function App() {
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [theme, setTheme] = useTheme(client);
   const [permission, setPermission] = useState(notificationPermission);
-  const { toasts, dismiss } = useToasts(client, info?.face);
+  const goToApproval = useCallback(() => {
+    const s = Object.values(sessions.get().byId).find((x) => pendingApprovals(x).length > 0);
+    const owner = elicitations.get()[0] ? sessions.ownerOf(elicitations.get()[0]!.server) : undefined;
+    const target = s?.id ?? owner;
+    if (target) setSessionId(target);
+    setView('session');
+  }, [sessions, elicitations]);
+  const { toasts, dismiss } = useToasts(client, info?.face, goToApproval);
   const waiting = useStore(sessions, (s) => s);
   const questions = useStore(elicitations, (e) => e.length);
 
@@ -69,11 +76,6 @@ export function App() {
   });
 
   const approvals = Object.values(waiting.byId).reduce((n, s) => n + pendingApprovals(s).length, 0) + questions;
-  const goToApproval = () => {
-    const s = Object.values(sessions.get().byId).find((x) => pendingApprovals(x).length > 0);
-    if (s) setSessionId(s.id);
-    setView('session');
-  };
   const openSession = (id: string) => {
     setSessionId(id);
     setView('session');

@@ -1,4 +1,5 @@
 import { ErrorCode, RpcError } from '../../../contract/index';
+import { readFileText } from '../../project/fileText';
 import { inspectProject, RecentProjects } from '../../project/inspect';
 import type { Core } from '../core';
 
@@ -18,6 +19,13 @@ export function registerProjectHandlers(core: Core): void {
   core.dispatcher.register('project.chooseFolder', async () => {
     if (!core.host.chooseFolder) return { path: null, supported: false };
     return { path: await core.host.chooseFolder(), supported: true };
+  });
+  core.dispatcher.register('project.fileText', async ({ path }) => {
+    try {
+      return await readFileText(path);
+    } catch (err) {
+      throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
+    }
   });
   core.dispatcher.register('project.recent', async () => ({ projects: await recent.list() }));
 }

@@ -25,7 +25,9 @@ export type SessionItem =
       reasons: string[];
       decision?: ApprovalDecision;
     }
-  | { kind: 'notice'; id: string; level: 'warning' | 'error' | 'info'; text: string };
+  | { kind: 'notice'; id: string; level: 'warning' | 'error' | 'info'; text: string }
+  /** A server's question (MCP elicitation) asked while this session's call ran, with the user's answer. */
+  | { kind: 'question'; id: string; server: string; message: string; answer: 'accept' | 'decline' | 'cancel' };
 
 export interface SessionState {
   id: string;
