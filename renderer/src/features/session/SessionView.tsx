@@ -62,7 +62,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
                 <Button variant="danger" onClick={() => client.request('agent.stop', { sessionId: session.id }).catch((e: Error) => setStopError(e.message))}>Stop</Button>
               ) : null}
             </header>
-            {stopError ? <p role="alert" className="px-3 text-sm text-red-600">{stopError}</p> : null}
+            {stopError ? <p role="alert" className="px-3 text-sm text-red-700 dark:text-red-300">{stopError}</p> : null}
             <Transcript
               key={session.id}
               session={session}
@@ -78,7 +78,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
           replay?.error ? (
             <EmptyState title="This session cannot be shown" testId="session-missing">{replay.error}</EmptyState>
           ) : (
-            <p className="p-4 text-sm text-slate-500">Reading the session log…</p>
+            <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Reading the session log…</p>
           )
         ) : (
           <EmptyState title="No session selected" testId="session-empty">

@@ -34,7 +34,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         <span>{formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</span>
         <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
       </div>
-      {view.error ? <p role="alert" className="text-sm text-red-600">{view.error.kind}: {view.error.message}</p> : null}
+      {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{view.error.kind}: {view.error.message}</p> : null}
       {lanes.length === 0 ? <EmptyState title="No steps yet">The first steps write the documents.</EmptyState> : (
         <div className="flex flex-col gap-1" role="list" aria-label="Components">
           {lanes.map((lane) => (
@@ -56,7 +56,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
 function Legend() {
   const items: Array<[string, string]> = [['bg-sky-500', 'running'], ['bg-emerald-500', 'done'], ['bg-red-500', 'failed'], ['bg-amber-400', 'interrupted'], ['bg-slate-300', 'skipped']];
   return (
-    <p className="flex gap-3 text-xs text-slate-500" aria-label="Legend">
+    <p className="flex gap-3 text-xs text-slate-600 dark:text-slate-400" aria-label="Legend">
       {items.map(([c, l]) => <span key={l} className="flex items-center gap-1"><span className={`inline-block h-2 w-3 rounded ${c}`} />{l}</span>)}
     </p>
   );
