@@ -2,6 +2,7 @@ import type { Core } from '../main/api/core';
 import type { ScriptReviewer } from '../main/runners/review/index';
 import { createModelReviewer } from '../main/runners/review/index';
 import { createFilesServer } from './files/index';
+import { FILE_TOOLS } from './files/tools';
 import { attachRunners } from './runners/index';
 
 export interface BuiltinOptions {
@@ -52,6 +53,9 @@ export async function attachBuiltinServers(core: Core, options: BuiltinOptions =
       await core.hub.removeServer('files');
       await core.hub.addInProcessServer('files', createFilesServer({ root }), {
         description: `Read, write, move and search files in ${root} (nothing outside it)`,
+        // The server asks for its own destructive cases (overwrite, remove, move over a file) through
+        // elicitation, knowing the real circumstances; the agent's policy does not ask a second time.
+        alwaysAllow: Object.keys(FILE_TOOLS),
       });
       current = root;
     }));

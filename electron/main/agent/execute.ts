@@ -1,3 +1,5 @@
+import type { ApprovalDecision } from '../../contract/index';
+import { UnansweredApproval } from './approval-path';
 import type { ApprovalRequester } from './approvals';
 import type { Emit } from './events';
 import type { PolicyDecision, ToolPolicy } from './policy';
@@ -38,7 +40,14 @@ async function approve(d: ExecuteDeps, decision: PolicyDecision, kind: 'tool' | 
   if (decision.verdict === 'allow') return undefined;
   const requestId = d.nextRequestId();
   d.emit({ type: 'approval_required', requestId, kind, callId, name, args, reasons: decision.reasons });
-  const answer = await d.approvals({ requestId, kind, callId, name, args, reasons: decision.reasons }, d.signal);
+  let answer: ApprovalDecision;
+  try {
+    answer = await d.approvals({ requestId, kind, callId, name, args, reasons: decision.reasons }, d.signal);
+  } catch (err) {
+    if (!(err instanceof UnansweredApproval)) throw err;
+    d.emit({ type: 'approval_resolved', requestId, decision: 'deny' });
+    return { content: `Not run: this call ${err.message}. It needed approval because: ${decision.reasons.join('; ')}. Continue without it, or tell the user what you need and why.`, isError: true, refused: true };
+  }
   d.emit({ type: 'approval_resolved', requestId, decision: answer });
   if (answer === 'deny') return { content: 'The user denied this call. Do not retry it; continue without it or explain what you needed.', isError: true, refused: true };
   if (answer === 'always_allow') d.policy.rememberAlways(rememberKey);

@@ -5,6 +5,7 @@ import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
 import type { InterpolationSources } from '../secrets/index';
 import { newSessionId, restoreContext, SessionLog } from '../sessions/index';
+import { UnansweredApproval } from './approval-path';
 import { ApprovalBroker, type ApprovalRequester } from './approvals';
 import type { ContextEntry } from './context';
 import type { LoopEvent } from './events';
@@ -246,7 +247,13 @@ export class AgentSession {
     if (this.opts.autoApprove) return 'allow_once';
     const requestId = `ap-${req.kind}-${++this.approvalSeq}`;
     this.emit({ type: 'approval_required', requestId, ...req });
-    const answer = await (this.deps.approvals ?? this.broker.requester)({ requestId, ...req }, signal);
+    let answer: 'allow_once' | 'always_allow' | 'deny';
+    try {
+      answer = await (this.deps.approvals ?? this.broker.requester)({ requestId, ...req }, signal);
+    } catch (err) {
+      if (!(err instanceof UnansweredApproval)) throw err;
+      answer = 'deny';
+    }
     this.emit({ type: 'approval_resolved', requestId, decision: answer });
     return answer;
   }
