@@ -78,12 +78,17 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     }
     expect(answered).toBe(3);
 
-    // Lanes per component, the failed test run visible, then the retry that passed.
+    // Lanes per component, the failed test run shown as fixed (a later run passed), then the retry that passed.
     await page.getByTestId('lane-adder').waitFor();
     const blocks = await page.locator('[data-testid="lane-adder"] [data-testid="timeline-block"]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-state')}=${e.getAttribute('data-status')}`));
-    expect(blocks).toContain('adder:testing=failed');
+    expect(blocks).toContain('adder:testing=fixed');
     expect(blocks).toContain('adder:retesting=done');
     expect(blocks.some((b) => b.endsWith('=current'))).toBe(false);
+    // Steps in run order, one column each: no block overlaps another or spills past its lane.
+    const boxes = await page.locator('[data-testid="timeline-block"]').evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); const lane = e.parentElement!.getBoundingClientRect(); return { l: r.left, r: r.right, laneR: lane.right, laneL: lane.left }; }));
+    const sorted = [...boxes].sort((a, b) => a.l - b.l);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.l).toBeGreaterThanOrEqual(sorted[i - 1]!.r - 0.5);
+    for (const b of boxes) expect(b.r).toBeLessThanOrEqual(b.laneR + 0.5);
 
     // A block opens its step details and the step's session link.
     await page.locator('[data-testid="timeline-block"][data-state="adder:development"]').click();

@@ -15,6 +15,7 @@ import { fingerprint, type ConfigIssue, type ServerConfig } from './config/schem
 import { ServerConnection } from './connection';
 import { groupTools, summarizeToolsets, toolInfos } from './toolsets';
 import { TrustStore } from './trust';
+import { ProjectTrust } from '../project/trust';
 import {
   QUALIFIED_SEPARATOR,
   type CallOptions,
@@ -65,6 +66,8 @@ export class McpHub {
   private disposed = false;
   private guarded = false;
   readonly trust: TrustStore;
+  /** The gate for what a project folder brings (.erasmus/mcp.json and the rest); see project/trust.ts. */
+  readonly projectTrust: ProjectTrust;
   /** Edits ERASMUS_HOME/mcp/config.json: add, enable, disable, remove, trust, import (config/manage.ts). */
   readonly config: ServerConfigEditor;
   private readonly exitGuard = () => {
@@ -73,6 +76,7 @@ export class McpHub {
 
   constructor(private readonly deps: McpHubDeps) {
     this.trust = new TrustStore(deps.paths.trustFile);
+    this.projectTrust = new ProjectTrust(deps.paths.projectTrustFile);
     const env = deps.env ?? process.env;
     this.config = new ServerConfigEditor({
       file: deps.paths.mcpConfig,
@@ -113,6 +117,7 @@ export class McpHub {
       configYaml: this.deps.paths.configYaml,
       projectDir: this.projectDir,
       configFile: this.configFile,
+      projectTrust: this.projectTrust,
     });
     this.issues = issues;
     const wanted = new Map<string, ServerConnection>();

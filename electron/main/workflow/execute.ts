@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { WorkflowError } from './errors';
@@ -49,7 +50,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
 
   if (spec.phase === 'commit') return commitStep(ctx, actor, spec, plan);
 
-  const protocol = await loadProtocol(spec.protocol!, record.projectDir, ctx.protocolsDir);
+  const protocol = await loadProtocol(spec.protocol!, record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
   const component = plan.components.find((c) => c.id === spec.component);
   // Between components (and after the last) the orchestrator brings the schedule up to date; the final steps keep notes in the task list's document.
   const docRef = component ? ({ doc: 'component', component: component.id } as const) : spec.phase === 'orchestration' ? ({ doc: 'progress_schedule' } as const) : ({ doc: 'task_list' } as const);

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
 import { WorkflowError } from './errors';
 import type { OrchestrationDoc } from './documents';
@@ -33,7 +34,7 @@ const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestrat
  */
 export async function prepareNext(ctx: RunContext): Promise<Next> {
   const { record, docs } = ctx;
-  await loadProtocols(record.projectDir, ctx.protocolsDir); // a bad protocol file stops the run here, before any step
+  await loadProtocols(record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile)); // a bad protocol file stops the run here, before any step
   for (const step of DOC_STEPS) {
     const state = `prepare:${step.doc}`;
     if (await docs.exists({ doc: step.doc })) {
@@ -49,7 +50,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
       ctx.emit('workflow.goalRequired', { runId: record.runId, projectDir: record.projectDir });
       return 'rest';
     }
-    const protocol = await loadProtocol(step.protocol, record.projectDir, ctx.protocolsDir);
+    const protocol = await loadProtocol(step.protocol, record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
     const contextDocPath = docs.path({ doc: step.doc });
     const references: Array<{ title: string; text: string }> = [];
     for (const ref of ['architecture', 'progress_schedule'] as const) {
@@ -80,7 +81,7 @@ async function planStep(ctx: RunContext): Promise<Next> {
   const { record, docs } = ctx;
   const file = docs.path({ doc: 'task_list' });
   const list = parseTaskListOrThrow((await docs.text({ doc: 'task_list' })) ?? '', file);
-  const debugging = await loadProtocol('debugging', record.projectDir, ctx.protocolsDir);
+  const debugging = await loadProtocol('debugging', record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
   const plan = planFromTaskList(list, { defaultTestCommand: await defaultTestCommand(record.projectDir), maxDebugAttempts: debugging.maxAttempts });
   record.plan = plan;
   record.state = 'prepare:plan';
