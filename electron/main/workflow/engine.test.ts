@@ -102,6 +102,28 @@ describe('WorkflowEngine', () => {
     expect(states).toContain('cli:development');
   });
 
+  it('plan review: the task list as saved is what runs; a broken one is refused and the plan keeps waiting', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('reread');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    let task = await e.getTask(runId);
+    while (task.status !== 'AWAITING_APPROVAL') {
+      await answer(e, runId, task);
+      task = await e.getTask(runId);
+    }
+    await e.writeDoc(dir, { doc: 'task_list' }, '## Component: core\n- [ ] C1 no colon\n');
+    await expect(e.approve(runId)).rejects.toMatchObject({ kind: 'PARSE_ERROR' });
+    expect((await e.status(runId)).status).toBe('AWAITING_APPROVAL');
+    const edited = TASKS.replace('- [ ] L1: Build the CLI', '- [ ] L1: Build the CLI\n- [ ] L2: Add --help') + '\n## Component: docs — the manual\nTest: true\n- [ ] D1: Write it\n';
+    await e.writeDoc(dir, { doc: 'task_list' }, edited);
+    await e.approve(runId);
+    const { plan } = await e.plan(runId);
+    expect(plan!.components.map((c) => c.id)).toEqual(['core', 'cli', 'docs']);
+    expect(plan!.components[1]!.tasks.map((t) => t.id)).toEqual(['L1', 'L2']);
+    await e.stop(runId);
+  });
+
   it('pause abandons a waiting step and resume asks it again; a restarted engine continues from the file', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const dir = await project('pause');

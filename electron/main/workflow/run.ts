@@ -6,10 +6,11 @@ import type { WorkflowEmit } from './events';
 import { executeNext } from './execute';
 import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
-import { planStates, type StateSpec } from './plan';
+import { planFromTaskList, planStates, type StateSpec } from './plan';
 import { prepareNext } from './prepare';
 import type { Next, RunContext } from './run-context';
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
+import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
 
 export interface RunDeps {
@@ -232,11 +233,20 @@ export class WorkflowRun {
   async approve(plan?: WorkflowPlan): Promise<void> {
     if (!this.loop) this.claim();
     if (this.record.status !== 'AWAITING_APPROVAL' || !this.record.plan) throw invalidState(`run ${this.runId} is ${this.record.status}, not waiting for approval`);
+    // What the user saved during the review is what runs: the task list is read again (a broken one is refused; the run keeps waiting).
+    const list = parseTaskListOrThrow((await this.docs.text({ doc: 'task_list' })) ?? '', this.docs.path({ doc: 'task_list' }));
+    const reread = planFromTaskList(list, { defaultTestCommand: this.record.plan.defaultTestCommand, maxDebugAttempts: this.record.plan.maxDebugAttempts });
+    if (JSON.stringify(reread.components) !== JSON.stringify(this.record.plan.components)) {
+      this.record.plan = reread;
+      this.deps.emit('workflow.plan', { runId: this.runId, projectDir: this.record.projectDir, plan: reread });
+    }
     if (plan) {
       const known = new Set(this.record.plan.components.map((c) => c.id));
       const unknown = plan.components.filter((c) => !known.has(c.id)).map((c) => c.id);
       if (unknown.length) throw new WorkflowError('PARSE_ERROR', `the edited plan names components that are not in the task list: ${unknown.join(', ')}`);
-      this.record.plan = plan;
+      // The edited plan chooses and orders components; their tasks and test commands come from the task list as saved.
+      const byId = new Map(this.record.plan.components.map((c) => [c.id, c]));
+      this.record.plan = { ...this.record.plan, components: plan.components.map((c) => byId.get(c.id)!) };
     }
     this.record.approved = true;
     this.record.phase = 'execute';
