@@ -1,0 +1,63 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SessionOutcome } from '../agent/session';
+import { AgentExecutor, agentHandBack, splitContextDoc } from './agent-executor';
+import type { StepRequest } from './executor';
+import { workflowPreflight } from './preflight';
+
+const step = (over: Partial<StepRequest> = {}): StepRequest => ({
+  runId: 'r1',
+  state: 'adder:development',
+  protocol: 'development',
+  prompt: '# Protocol: development',
+  protocolPrompt: 'You are the developer.',
+  toolsets: ['files', 'runners'],
+  contextDocPath: '/home/ctx/adder.md',
+  projectDir: '/p',
+  budget: { maxTurns: 5 },
+  signal: new AbortController().signal,
+  ...over,
+});
+
+const outcome = (finalAnswer: string): SessionOutcome =>
+  ({ sessionId: 's', logPath: '/l', endedReason: 'complete', finalAnswer, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: null }, turns: 1 }) as unknown as SessionOutcome;
+
+describe('AgentExecutor', () => {
+  it('a step whose toolset the hub lacks fails before any model call, naming it and how to recover', async () => {
+    let calls = 0;
+    const ex = new AgentExecutor(async () => (calls++, outcome('x')), { availableToolsets: () => ['runners'] });
+    await expect(ex.run(step())).rejects.toThrow(/step adder:development needs the toolset\(s\) files, which this session does not have \(available: runners\).*retry the step/);
+    expect(calls).toBe(0);
+  });
+
+  it('asks once how to answer, and takes the context document from between the marker lines', async () => {
+    let task = '';
+    const ex = new AgentExecutor(async (o) => ((task = o.task), outcome('Fixed it.\n=== CONTEXT DOCUMENT ===\n# Component: adder\n- fixed\n=== END CONTEXT DOCUMENT ===\n')), { availableToolsets: () => ['files', 'runners'] });
+    const r = await ex.run(step());
+    expect(r).toMatchObject({ output: 'Fixed it.', contextDoc: '# Component: adder\n- fixed\n', done: true });
+    expect(task.split('## How to answer').length).toBe(2);
+    expect(task).not.toMatch(/<context_document>|Say explicitly when you are done/);
+  });
+
+  it('a report step: the saved report holds only the report', () => {
+    expect(agentHandBack('report')).toMatch(/report in markdown and nothing else/);
+    expect(splitContextDoc('# Review\n\nGood.\n=== CONTEXT DOCUMENT ===\nnotes\n=== END CONTEXT DOCUMENT ===')).toEqual({ output: '# Review\n\nGood.', contextDoc: 'notes\n' });
+    expect(splitContextDoc('# Review\n\nGood.')).toEqual({ output: '# Review\n\nGood.' });
+  });
+});
+
+describe('workflowPreflight', () => {
+  it('names a missing model and each missing toolset with the protocols that need it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'erasmus-preflight-'));
+    try {
+      expect(await workflowPreflight({ projectDir: dir, availableToolsets: ['files', 'runners'], provider: async () => ({}) })).toEqual([]);
+      const problems = await workflowPreflight({ projectDir: dir, availableToolsets: ['files'], provider: async () => Promise.reject(new Error('no provider configured')) });
+      expect(problems[0]).toMatch(/^no model to run the steps: no provider configured/);
+      expect(problems[1]).toMatch(/^the toolset "runners" \(needed by the development, testing, debugging protocols\) is not available \(available: files\)/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
