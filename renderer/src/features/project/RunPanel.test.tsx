@@ -25,6 +25,7 @@ function world() {
   let view = run({});
   const core = new FakeCore({
     'workflow.latest': () => ({ runId: null }),
+    'project.trust.list': ({ path }) => ({ project: path, files: [] }),
     'workflow.load': () => ({ runId: 'r1' }),
     'workflow.start': () => ({ status: 'AWAITING_GOAL' }),
     'workflow.status': () => view,
