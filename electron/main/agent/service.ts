@@ -44,7 +44,15 @@ export class AgentService {
   /** The provider of the session started last: helper calls (script review) use the session's model. */
   private latest: ProviderHandle | undefined;
 
+  /** Who answers approvals of sessions that bring no requester of their own (a CLI's approval path); default: each session's broker. */
+  private approvals: ApprovalRequester | undefined;
+
   constructor(private readonly d: AgentServiceDeps) {}
+
+  /** Sets the face's approval path for sessions run without their own (e.g. `erasmus workflow`'s steps). */
+  setApprovals(approvals: ApprovalRequester | undefined): void {
+    this.approvals = approvals;
+  }
 
   /** Session dependencies from the core; `extra` overrides (e.g. an approval prompt in the CLI). */
   sessionDeps(extra: Partial<AgentSessionDeps> = {}): AgentSessionDeps {
@@ -55,6 +63,7 @@ export class AgentService {
       classifyCommand: (command, { cwd }) => classifyCommand(command, { home: homedir(), cwd: cwd ?? process.cwd() }),
       xml: xmlSupport({ shell: !!this.d.ptys }),
       shell: this.d.ptys ? ptyShell(this.d.ptys) : undefined,
+      ...(this.approvals ? { approvals: this.approvals } : {}),
       ...extra,
     };
   }
