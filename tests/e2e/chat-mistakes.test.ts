@@ -98,14 +98,14 @@ const cases: Case[] = [
   },
   {
     name: 'an overwrite that needs approval, with --yes',
-    say: '<files__write_file>\n<path>README.md</path>\n<content>\nnew text\n</content>\n</files__write_file>',
+    say: '<files__write_file>\n<path>README.md</path>\n<content>\nnew text\nsecond line\n</content>\n</files__write_file>',
     yes: true,
     next: re('replaced README.md'),
-    check: ({ work }) => expect(readFileSync(join(work, 'README.md'), 'utf8')).toBe('new text\n'),
+    check: ({ work }) => expect(readFileSync(join(work, 'README.md'), 'utf8')).toBe('new text\nsecond line\n'),
   },
   {
     name: 'an overwrite that needs approval, without --yes',
-    say: '<files__write_file>\n<path>README.md</path>\n<content>\nnew text\n</content>\n</files__write_file>',
+    say: '<files__write_file>\n<path>README.md</path>\n<content>\nnew text\nsecond line\n</content>\n</files__write_file>',
     next: re('needs approval; nobody could be asked[\\s\\S]*--yes'),
     check: ({ work }) => expect(readFileSync(join(work, 'README.md'), 'utf8')).toBe('hello from the readme\n'),
   },
