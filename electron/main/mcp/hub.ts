@@ -10,7 +10,7 @@ import { enableCatalogServer, loadCatalog, type Catalog, type CatalogServer, typ
 import { createHubClient } from './client';
 import { ConfigWatcher } from './config/watch';
 import { ServerConfigEditor } from './config/manage';
-import { configFiles, loadConfig, projectConfig } from './config/load';
+import { configFiles, loadConfig } from './config/load';
 import { fingerprint, type ConfigIssue, type ServerConfig } from './config/schema';
 import { ServerConnection } from './connection';
 import { groupTools, summarizeToolsets, toolInfos } from './toolsets';
@@ -160,10 +160,6 @@ export class McpHub {
       }
       if (missingKeys.length) throw new Error(`missing env_keys (neither in the environment nor the keychain): ${missingKeys.join(', ')}`);
       config = { ...raw, ...filled };
-      // A cloned repository must not start commands on open: its own servers wait for the user's trust.
-      if (this.projectDir && raw.source === projectConfig(this.projectDir) && config.command && !(await this.trust.isTrusted(config.command, config.args))) {
-        throw new Error(`the project's .erasmus/mcp.json asks to run ${JSON.stringify([config.command, ...config.args].join(' '))}; it starts once you trust that command (ERASMUS_HOME/mcp/trust.json, e.g. the Servers view's Trust)`);
-      }
     } catch (err) {
       error = `${where}: ${(err as Error).message}`;
     }
@@ -401,7 +397,7 @@ export class McpHub {
   /**
    * The open project, in one place for every face: the servers' roots, `${workspaceFolder}` and the
    * project's `.erasmus/mcp.json` are re-evaluated (servers whose filled-in config changed restart).
-   * A project file's stdio servers start only once their command is trusted (see `prepare`).
+   * The project's files pass the trust gate in loadConfig (project/trust.ts): untrusted, they bring nothing.
    */
   async setProject(projectDir: string | undefined): Promise<void> {
     if (projectDir === this.projectDir) return;

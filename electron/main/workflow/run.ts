@@ -251,6 +251,10 @@ export class WorkflowRun {
   submit(result: WorkflowStepResult): void {
     if (!(this.executor instanceof ExternalExecutor)) throw invalidState(`run ${this.runId} uses the ${this.executor.kind} executor, not the external cognitive engine`);
     if (this.record.status !== 'AWAITING_COGNITIVE_RESULT' || !this.executor.waiting) throw invalidState(`run ${this.runId} is ${this.record.status}: no step waits for a result`);
+    const step = this.executor.waiting;
+    if (!result.output.trim() && !(step.answer === 'document' && result.contextDoc?.trim())) {
+      throw new WorkflowError('PARSE_ERROR', `the result for ${step.state} is empty: \`output\` must hold ${step.answer === 'document' ? 'the document' : step.answer === 'report' ? 'the report' : 'what you did'} (see "How to answer" in the step's prompt). The step stays open: submit again.`, { field: 'result.output' });
+    }
     this.executor.submit(result);
   }
 
