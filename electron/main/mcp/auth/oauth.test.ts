@@ -34,6 +34,7 @@ describe('OAuth sign-in to a protected remote MCP server', () => {
   afterAll(async () => {
     await secrets.delete(oauthSecretName(server)).catch(() => undefined);
     await secrets.delete(oauthSecretName(`${server}_b`)).catch(() => undefined);
+    await secrets.delete(oauthSecretName(`${server}_c`)).catch(() => undefined);
     await Promise.all(servers.map((s) => s.close()));
     homes.forEach((h) => rmSync(h, { recursive: true, force: true }));
   });
@@ -119,6 +120,22 @@ describe('OAuth sign-in to a protected remote MCP server', () => {
       expect(status.error).toMatch(/needs sign-in: sign-in failed: the authorization server refused: access_denied \(the user denied access\)/);
       await new Promise((r) => setTimeout(r, 1500));
       expect(pages).toHaveLength(1);
+    } finally {
+      await hub.dispose();
+    }
+  }, 30_000);
+
+  it('with nobody to show the page to, the sign-in is refused at once, saying so', async () => {
+    const { hub, configFile } = await setup(`${server}_c`, async () => {
+      throw new Error('no terminal to show the sign-in link on');
+    });
+    try {
+      const t0 = Date.now();
+      await hub.start({ configFile, watch: false });
+      const status = hub.server(`${server}_c`)!;
+      expect(status.state).toBe('errored');
+      expect(status.error).toMatch(/needs sign-in: sign-in was not completed: no terminal to show the sign-in link on/);
+      expect(Date.now() - t0).toBeLessThan(10_000);
     } finally {
       await hub.dispose();
     }

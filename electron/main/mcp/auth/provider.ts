@@ -129,7 +129,12 @@ export class SignInProvider implements OAuthClientProvider {
     void result.catch(() => {}).finally(() => clearTimeout(timer));
     this.pending = { result, abort, url: authorizationUrl.href };
     await ready;
-    await this.open(this.server, authorizationUrl.href);
+    try {
+      await this.open(this.server, authorizationUrl.href);
+    } catch (err) {
+      // Nobody can be shown the page: the sign-in ends now, saying why, rather than waiting out the timeout.
+      abort.abort(new Error((err as Error).message));
+    }
   }
 
   /** The authorization page the user has been sent to and not yet come back from. */
