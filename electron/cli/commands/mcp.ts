@@ -51,7 +51,7 @@ const out = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s 
 const json = (v: unknown) => out(JSON.stringify(v, null, 2));
 
 function statusLine(s: ServerStatus): string {
-  const err = s.error ? `  ${s.error.split('\n')[0]}` : '';
+  const err = s.signInUrl ? `  Sign in: ${s.signInUrl}` : s.error ? `  ${s.error.split('\n')[0]}` : '';
   return `${s.name.padEnd(20)} ${s.state.padEnd(9)} ${s.transport.padEnd(10)} ${String(s.tools).padStart(3)} tools${err}`;
 }
 

@@ -22,6 +22,8 @@ export const McpServerStatus = z.object({
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
   protocolVersion: z.string().optional(),
   instructions: z.string().optional(),
+  /** The server asked for OAuth sign-in: the authorization page to open (the connection waits for the redirect back). */
+  signInUrl: z.string().optional(),
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
