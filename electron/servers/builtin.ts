@@ -2,6 +2,7 @@ import type { Core } from '../main/api/core';
 import type { ScriptReviewer } from '../main/runners/review/index';
 import { createModelReviewer } from '../main/runners/review/index';
 import { createFilesServer } from './files/index';
+import { FILE_TOOLS } from './files/tools';
 import { attachRunners } from './runners/index';
 
 export interface BuiltinOptions {
@@ -12,15 +13,16 @@ export interface BuiltinOptions {
 }
 
 /**
- * Script review with the configured model, resolved when a review is needed (so a face can start
- * before a provider is configured). No usable model → the script is rejected, with the reason.
+ * Script review with the session's model (the provider of the session started last, however it was
+ * given), else the configured default, resolved when a review is needed (so a face can start before a
+ * provider is configured). No usable model → the script is rejected, with the reason.
  */
 export function configuredReviewer(core: Core, configFile?: string): ScriptReviewer {
   return {
     async review(request, signal) {
       let handle;
       try {
-        handle = await core.agent.provider({}, configFile);
+        handle = await core.agent.helperProvider(configFile);
       } catch (err) {
         return { verdict: 'reject', reasons: [`no model for script review: ${(err as Error).message} (or switch review off for this project in .erasmus/settings.json: {"runners": {"review": false}})`] };
       }
@@ -52,6 +54,9 @@ export async function attachBuiltinServers(core: Core, options: BuiltinOptions =
       await core.hub.removeServer('files');
       await core.hub.addInProcessServer('files', createFilesServer({ root }), {
         description: `Read, write, move and search files in ${root} (nothing outside it)`,
+        // The server asks for its own destructive cases (overwrite, remove, move over a file) through
+        // elicitation, knowing the real circumstances; the agent's policy does not ask a second time.
+        alwaysAllow: Object.keys(FILE_TOOLS),
       });
       current = root;
     }));

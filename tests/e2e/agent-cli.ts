@@ -1,6 +1,6 @@
 // Helpers for e2e tests of `erasmus chat --json`: a temp ERASMUS_HOME and work folder, an MCP config
 // with the real filesystem and memory servers, and the CLI as a child process in its own group.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -74,8 +74,17 @@ export interface ChatRun {
   kill(signal?: NodeJS.Signals): void;
 }
 
-export function runChat(sb: Sandbox, args: string[]): ChatRun {
-  const child = spawn(process.execPath, [join(root, 'bin', 'erasmus.js'), 'chat', '--json', '--config', sb.config, '--project', sb.work, ...args], {
+/** The default path: a fresh ERASMUS_HOME, a fresh `git init` folder, nothing but the built-in toolsets (no --config). */
+export function defaultSandbox(): Sandbox {
+  const sb = sandbox();
+  spawnSync('git', ['init', '-q', sb.work]);
+  return sb;
+}
+
+/** `erasmus chat --json` in the sandbox; `builtinOnly` leaves out the sandbox's --config (its extra servers). */
+export function runChat(sb: Sandbox, args: string[], opts: { builtinOnly?: boolean } = {}): ChatRun {
+  const config = opts.builtinOnly ? [] : ['--config', sb.config];
+  const child = spawn(process.execPath, [join(root, 'bin', 'erasmus.js'), 'chat', '--json', ...config, '--project', sb.work, ...args], {
     cwd: sb.work,
     env: { ...process.env, ERASMUS_HOME: sb.home },
     stdio: ['ignore', 'pipe', 'pipe'],

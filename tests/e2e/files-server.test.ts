@@ -196,7 +196,7 @@ describe('files server over stdio: confirmation by elicitation', () => {
     const none = await connect('none');
     const r = await call(none.client, 'write_file', { path: 'keep.txt', content: 'silent' });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/does not support elicitation/);
+    expect(r.text).toMatch(/needs approval; nobody could be asked \(this MCP client does not support elicitation\)/);
     expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('accepted');
     // Creating a new file is not destructive: no question, even without elicitation.
     expect((await call(none.client, 'write_file', { path: 'fresh.txt', content: 'ok' })).isError).toBe(false);
@@ -210,7 +210,7 @@ describe('files server over stdio: confirmation by elicitation', () => {
     expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('inside');
 
     const none = await connect('none');
-    expect((await call(none.client, 'remove', { path: 'keep.txt' })).text).toMatch(/does not support elicitation/);
+    expect((await call(none.client, 'remove', { path: 'keep.txt' })).text).toMatch(/needs approval; nobody could be asked \(this MCP client does not support elicitation\)/);
     expect(existsSync(join(root, 'keep.txt'))).toBe(true);
 
     const accept = await connect('accept');

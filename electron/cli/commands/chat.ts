@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { attachBuiltinServers } from '../../servers/builtin';
-import { ToolMode, type AgentEvent, type ApprovalDecision } from '../../contract/index';
-import type { ApprovalRequester } from '../../main/agent/approvals';
+import { ToolMode, type AgentEvent } from '../../contract/index';
 import type { AgentSession } from '../../main/agent/session';
+import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { cliCore, readStdin } from '../context';
 import { ask } from '../prompt';
 import { renderEvent } from './chat-render';
@@ -32,16 +32,6 @@ function positiveInt(name: string, v: string | undefined): number | undefined {
   return n;
 }
 
-/** Approvals at the terminal prompt (interactive use). */
-const promptApprovals: ApprovalRequester = async (req) => {
-  process.stderr.write(`\napproval needed: ${req.kind} ${req.name} ${JSON.stringify(req.args).slice(0, 400)}\n  because: ${req.reasons.join('; ')}\n`);
-  for (;;) {
-    const a = (await ask('allow once [y], always allow [a], deny [n]? ')).trim().toLowerCase();
-    const d: ApprovalDecision | undefined = a === 'y' || a === 'yes' ? 'allow_once' : a === 'a' || a === 'always' ? 'always_allow' : a === 'n' || a === 'no' || a === '' ? 'deny' : undefined;
-    if (d) return d;
-  }
-};
-
 export function registerChat(program: Command): void {
   program
     .command('chat')
@@ -69,10 +59,7 @@ export function registerChat(program: Command): void {
       if (!interactive && !task) throw new Error('no task: pass -p PROMPT, pipe it on stdin, or run in a terminal for an interactive chat');
       const project = resolve(o.project ?? process.cwd());
       const emit = (e: AgentEvent) => (o.json ? process.stdout.write(JSON.stringify(e) + '\n') : renderEvent(e));
-      const approvals: ApprovalRequester | undefined = o.yes ? undefined : process.stdin.isTTY ? promptApprovals : async (req) => {
-        process.stderr.write(`erasmus: denied ${req.name}: approval needed (${req.reasons.join('; ')}) and no one can answer; pass --yes to approve\n`);
-        return 'deny';
-      };
+      const path = cliApprovalPath({ yes: o.yes, json: o.json, command: 'erasmus chat' });
       const core = cliCore();
       let session: AgentSession | undefined;
       const onSigint = () => {
@@ -83,11 +70,12 @@ export function registerChat(program: Command): void {
       try {
         await core.hub.start({ projectDir: project, configFile: o.config ? resolve(o.config) : undefined, watch: false });
         for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
+        installApprovalPath(core.hub, path);
         await attachBuiltinServers(core, { root: project, configFile: o.config ? resolve(o.config) : undefined });
         try {
           session = await core.agent.create(
-            { task: task ?? '', project, provider: { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKeySecret: o.apiKeySecret }, toolMode: mode.data, autoApprove: o.yes, budgets: { maxTurns }, resume: o.resume, onEvent: emit },
-            { configFile: o.config ? resolve(o.config) : undefined, ...(approvals ? { approvals } : {}) },
+            { task: task ?? '', project, provider: { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKeySecret: o.apiKeySecret }, toolMode: mode.data, autoApprove: path.autoApprove, budgets: { maxTurns }, resume: o.resume, onEvent: emit },
+            { configFile: o.config ? resolve(o.config) : undefined, approvals: path.approvals },
           );
         } catch (err) {
           const message = (err as Error).message;

@@ -40,6 +40,14 @@ export const projectMethods = {
       .strict(),
     result: z.object({ project: z.string(), files: z.array(ProjectTrustFile) }),
   },
+  /**
+   * A text file's current content, for an approval that overwrites it (the preview diffs against it).
+   * `exists` is false for a new file; `text` is null when the file is binary or over 512 kB.
+   */
+  'project.fileText': {
+    params: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    result: z.object({ exists: z.boolean(), text: z.string().nullable(), reason: z.string().optional() }),
+  },
   'project.recent': {
     params: z.object({}).strict(),
     result: z.object({ projects: z.array(ProjectSummary) }),

@@ -1,3 +1,5 @@
+import type { ApprovalDecision } from '../../contract/index';
+import { UnansweredApproval } from './approval-path';
 import type { ApprovalRequester } from './approvals';
 import type { Emit } from './events';
 import type { PolicyDecision, ToolPolicy } from './policy';
@@ -24,13 +26,17 @@ export interface ExecuteDeps {
   openToolset: (name: string) => Promise<ToolCallResult>;
   /** Cap on a result's length in characters (the rest is cut with a note). */
   maxResultChars?: number;
+  /** Keeps a cut result whole; returns where. */
+  keepWhole?: (callId: string, text: string) => string;
   nextRequestId: () => string;
 }
 
 const MAX_RESULT = 60_000;
 
-function cap(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n… [${text.length - max} more characters cut]`;
+function cap(text: string, max: number, kept?: string): string {
+  if (text.length <= max) return text;
+  const where = kept ? ` The whole output (${text.length} characters) is kept in ${kept}; call again with narrower arguments to see a specific part.` : ' Call again with narrower arguments to see a specific part.';
+  return `${text.slice(0, max)}\n… [${text.length - max} more characters cut to fit the context window.${where}]`;
 }
 
 async function approve(d: ExecuteDeps, decision: PolicyDecision, kind: 'tool' | 'command', callId: string, name: string, args: Record<string, unknown>, rememberKey: string): Promise<CallOutcome | undefined> {
@@ -38,7 +44,14 @@ async function approve(d: ExecuteDeps, decision: PolicyDecision, kind: 'tool' | 
   if (decision.verdict === 'allow') return undefined;
   const requestId = d.nextRequestId();
   d.emit({ type: 'approval_required', requestId, kind, callId, name, args, reasons: decision.reasons });
-  const answer = await d.approvals({ requestId, kind, callId, name, args, reasons: decision.reasons }, d.signal);
+  let answer: ApprovalDecision;
+  try {
+    answer = await d.approvals({ requestId, kind, callId, name, args, reasons: decision.reasons }, d.signal);
+  } catch (err) {
+    if (!(err instanceof UnansweredApproval)) throw err;
+    d.emit({ type: 'approval_resolved', requestId, decision: 'deny' });
+    return { content: `Not run: this call ${err.message}. It needed approval because: ${decision.reasons.join('; ')}. Continue without it, or tell the user what you need and why.`, isError: true, refused: true };
+  }
   d.emit({ type: 'approval_resolved', requestId, decision: answer });
   if (answer === 'deny') return { content: 'The user denied this call. Do not retry it; continue without it or explain what you needed.', isError: true, refused: true };
   if (answer === 'always_allow') d.policy.rememberAlways(rememberKey);
@@ -51,7 +64,15 @@ export async function executeCall(d: ExecuteDeps, call: PendingCall): Promise<Ca
   const args = call.kind === 'shell' ? { command: call.command } : call.args;
   const started = d.clock();
   const finish = (o: CallOutcome): CallOutcome => {
-    const out = { ...o, content: cap(o.content, d.maxResultChars ?? MAX_RESULT) };
+    const max = d.maxResultChars ?? MAX_RESULT;
+    let kept: string | undefined;
+    if (o.content.length > max && d.keepWhole)
+      try {
+        kept = d.keepWhole(call.id, o.content);
+      } catch {
+        kept = undefined; // the cut result still goes back; only the copy is missing
+      }
+    const out = { ...o, content: cap(o.content, max, kept) };
     d.emit({ type: 'tool_complete', callId: call.id, name, args, result: out.content, isError: out.isError, ...(out.refused ? { refused: true } : {}), durationMs: d.clock() - started });
     return out;
   };

@@ -1,13 +1,17 @@
 import type { ChatMessage, EndReason, ToolCallRecord, Usage } from '../../contract/index';
 import type { NewSessionEntry } from '../sessions/entries';
 import type { ApprovalRequester } from './approvals';
-import { markerText, planArchive, type ContextEntry } from './context';
+import { markerText, planArchive, resultCapChars, type ContextEntry } from './context';
 import type { Emit } from './events';
 import { executeCall, type PendingCall } from './execute';
+import { correctionFor, reachFor, usageOf, type TurnItem } from './loop-calls';
+import { reachableTools } from './reach';
+import { findUnrunTags, unrunText } from './unrun';
 import type { ToolPolicy } from './policy';
 import type { ModelInfo, NativeToolSpec, StreamTurn } from './providers/types';
 import { OPEN_TOOLSET, openToolsetSchema, safeToolName, type AgentTool, type AgentTools, type ShellRunner, type ToolCallResult } from './tools';
-import { addUsage, turnUsage } from './usage';
+import { addCounts, addUsage, turnUsage, type TokenCounts } from './usage';
+import { collectMeta } from './providers/metadata';
 import type { XmlSupport, XmlToolSpec } from './xml-support';
 
 export interface Budgets {
@@ -26,6 +30,8 @@ export interface LoopState {
   turns: number;
   /** Filter: toolsets the model may open (undefined = all). */
   allowedToolsets?: string[];
+  /** The last turn ran no call and was told about tags that did not run (told once, then it may end). */
+  unrunNudged?: boolean;
 }
 
 export interface LoopDeps {
@@ -42,6 +48,8 @@ export interface LoopDeps {
   commit: (e: NewSessionEntry) => string;
   /** Writes archived messages to ERASMUS_HOME/archive/<session>.jsonl; returns its path. */
   archive: (entries: ContextEntry[]) => string;
+  /** Keeps a tool result too long for the context whole (ERASMUS_HOME/outputs); returns its path. */
+  keepWhole?: (callId: string, text: string) => string;
   /** Optional: a summary of archived messages, made by the model. */
   summarize?: (messages: ChatMessage[], signal: AbortSignal) => Promise<string | undefined>;
   emit: Emit;
@@ -109,6 +117,14 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
     }
   };
 
+  /** Opens a toolset because a call named one of its tools (no text of its own: the call's result says so). */
+  const openOnTheWay = async (name: string): Promise<AgentTool[]> => {
+    const added = await openToolsetInto(state, d.tools, name);
+    d.commit({ type: 'toolset', name });
+    d.emit({ type: 'toolset_opened', name, tools: added.map((t) => t.name) });
+    return added;
+  };
+
   try {
     for (;;) {
       if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
@@ -125,19 +141,20 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       }
       await fitContext(d, state, nativeSpecs);
 
-      const calls: PendingCall[] = [];
-      const corrections: string[] = [];
+      const offered = state.allowedToolsets ?? (await d.tools.toolsets()).map((t) => t.name);
+      const reach = await reachableTools(d.tools, offered.filter((n) => !state.openedToolsets.has(n)), state.active);
+      const items: TurnItem[] = [];
       let raw = '';
       let providerError: string | undefined;
-      let input = 0;
-      let output = 0;
-      const parser = d.toolMode === 'xml' && d.xml ? d.xml.createParser({ tools: specs(state.active) }) : undefined;
+      let counts: TokenCounts = { inputTokens: 0, outputTokens: 0 };
+      const meta = collectMeta();
+      const parser = d.toolMode === 'xml' && d.xml ? d.xml.createParser({ tools: [...specs(state.active), ...[...reach.names].map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema }))] }) : undefined;
       const onParsed = (evs: ReturnType<NonNullable<typeof parser>['push']>) => {
         for (const e of evs) {
           if (e.type === 'text') d.emit({ type: 'sentence', text: e.text });
-          else if (e.type === 'tool_call') calls.push({ kind: 'tool', id: e.id || nextId('x'), name: e.name, args: e.args, ...(e.dependsOn?.length ? { dependsOn: e.dependsOn } : {}) });
-          else if (e.type === 'shell') calls.push({ kind: 'shell', id: nextId('sh'), command: e.command });
-          else corrections.push(e.message);
+          else if (e.type === 'tool_call') items.push({ kind: 'tool', id: e.id || nextId('x'), name: e.name, args: e.args, ...(e.dependsOn?.length ? { dependsOn: e.dependsOn } : {}) });
+          else if (e.type === 'shell') items.push({ kind: 'shell', id: nextId('sh'), command: e.command });
+          else items.push({ kind: 'correction', message: correctionFor(e, reach, state.active, offered, state.openedToolsets) });
         }
       };
       const messages = state.messages.map((m) => m.message);
@@ -146,35 +163,65 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
           raw += part.text;
           if (parser) onParsed(parser.push(part.text));
           else d.emit({ type: 'sentence', text: part.text });
-        } else if (part.type === 'tool_call') calls.push({ kind: 'tool', id: part.id, name: part.name, args: part.args });
-        else if (part.type === 'usage') {
-          input += part.inputTokens;
-          output += part.outputTokens;
-        } else if (part.type === 'error') providerError = part.message;
+        } else if (part.type === 'tool_call') {
+          items.push({ kind: 'tool', id: part.id, name: part.name, args: part.args });
+          meta.add(part);
+        } else if (part.type === 'usage') counts = addCounts(counts, part);
+        else if (part.type === 'reasoning' || part.type === 'text_meta') {
+          meta.add(part);
+          if (part.type === 'reasoning' && part.text) d.emit({ type: 'reasoning', text: part.text });
+        } else if (part.type === 'warning') d.emit({ type: 'warning', message: part.message });
+        else if (part.type === 'error') providerError = part.message;
       }
       if (parser) onParsed(parser.end());
-      const tu = turnUsage(input, output, d.model.pricing);
+      const tu = turnUsage(counts, d.model.pricing);
       state.usage = addUsage(state.usage, tu);
       d.emit({ type: 'usage', turn: tu, session: state.usage });
       if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
       if (providerError !== undefined) return fail('provider', providerError, 'error');
 
-      const toolCalls: ToolCallRecord[] | undefined = d.toolMode === 'native' && calls.length ? calls.map((c) => ({ id: c.id, name: c.kind === 'tool' ? c.name : '!', args: c.kind === 'tool' ? c.args : { command: c.command } })) : undefined;
-      commitMessage({ role: 'assistant', content: raw, ...(toolCalls ? { toolCalls } : {}) });
+      const calls = items.filter((c): c is PendingCall => c.kind !== 'correction');
+      const toolCalls: ToolCallRecord[] | undefined = d.toolMode === 'native' && calls.length ? calls.map((c) => ({ id: c.id, name: c.kind === 'tool' ? c.name : '!', args: c.kind === 'tool' ? c.args : { command: c.command }, ...meta.ofCall(c.id) })) : undefined;
+      commitMessage({ role: 'assistant', content: raw, ...(toolCalls ? { toolCalls } : {}), ...meta.message() });
 
-      if (!calls.length && !corrections.length) {
+      if (!items.length && parser && !state.unrunNudged) {
+        // A tag naming a tool that did not run (in a code block, in <thinking>, in a sentence): the model
+        // hears where it was, once, instead of the session ending as if it had answered.
+        const unrun = findUnrunTags(raw, new Set([OPEN_TOOLSET, ...state.active.keys(), ...reach.names.keys(), ...reach.ambiguous.keys()]));
+        if (unrun.length) items.push({ kind: 'correction', message: unrunText(unrun, (n) => usageOf(n, state.active, reach)) });
+      }
+      if (!items.length) {
         d.emit({ type: 'complete', answer: raw.trim() });
         return { reason: 'complete', finalAnswer: raw.trim() };
       }
+      state.unrunNudged = !calls.length;
 
       const failed = new Set<string>();
       const results = new Map<string, string>();
-      const xmlResults: string[] = [];
-      for (let call of calls) {
+      const xmlParts: string[] = [];
+      const nativeCorrections: string[] = [];
+      for (const item of items) {
         if (d.signal.aborted) break;
+        if (item.kind === 'correction') {
+          xmlParts.push(`[tool call not run]\n${item.message}`);
+          nativeCorrections.push(item.message);
+          continue;
+        }
+        let call: PendingCall = item;
         const deps = call.kind === 'tool' ? call.dependsOn : undefined;
         let out: { content: string; isError: boolean } | undefined;
-        if (call.kind === 'tool' && deps?.length) {
+        let note = '';
+        if (call.kind === 'tool' && !state.active.has(call.name) && call.name !== OPEN_TOOLSET) {
+          const r = await reachFor(call.name, reach, state.active, openOnTheWay);
+          if ('error' in r) {
+            out = { content: r.error, isError: true };
+            d.emit({ type: 'tool_complete', callId: call.id, name: call.name, args: call.args, result: out.content, isError: true, durationMs: 0 });
+          } else if (r.name) {
+            call = { ...call, name: r.name };
+            note = r.note;
+          }
+        }
+        if (!out && call.kind === 'tool' && deps?.length) {
           const bad = deps.find((x) => failed.has(x));
           const r = bad ? { ok: false as const, message: `Skipped: it depends on call "${bad}", which failed.` } : d.xml ? d.xml.resolve({ ...call, dependsOn: deps }, results, state.active.get(call.name)?.inputSchema) : { ok: true as const, args: call.args };
           if (r.ok) call = { ...call, args: r.args };
@@ -185,19 +232,18 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
         }
         if (!out)
           out = await executeCall(
-            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap') },
+            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap'), maxResultChars: resultCapChars(d.model.contextWindow), keepWhole: d.keepWhole },
             call,
           );
+        if (note) out = { ...out, content: `${note}\n${out.content}` };
         if (out.isError) failed.add(call.id);
         results.set(call.id, out.content);
         const name = call.kind === 'tool' ? call.name : `!${call.command}`;
-        if (d.toolMode === 'native') commitMessage({ role: 'tool', toolCallId: call.id, name: call.kind === 'tool' ? call.name : '!', content: out.content, ...(out.isError ? { isError: true } : {}) });
-        else xmlResults.push(`[${name}${out.isError ? ' — error' : ''}]\n${out.content}`);
+        if (d.toolMode === 'native') commitMessage({ role: 'tool', toolCallId: item.id, name: item.kind === 'tool' ? item.name : '!', content: out.content, ...(out.isError ? { isError: true } : {}) });
+        else xmlParts.push(`[${name}${out.isError ? ' — error' : ''}]\n${out.content}`);
       }
-      if (d.toolMode === 'xml') {
-        const parts = [...xmlResults, ...corrections.map((c) => `[tool call not run]\n${c}`)];
-        commitMessage({ role: 'user', content: parts.join('\n\n') });
-      } else if (corrections.length) commitMessage({ role: 'user', content: corrections.join('\n\n') });
+      if (d.toolMode === 'xml') commitMessage({ role: 'user', content: xmlParts.join('\n\n') });
+      else if (nativeCorrections.length) commitMessage({ role: 'user', content: nativeCorrections.join('\n\n') });
       if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
     }
   } catch (err) {

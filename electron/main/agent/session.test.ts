@@ -188,7 +188,7 @@ describe('agent session (native tool calls)', () => {
     const results = String(llm!.requests[1]!.body.messages!.at(-1)!.content);
     expect(results).toMatch(/\[read_note\]\noriginal/);
     // A call of an unknown tool runs nothing; the model gets the parser's corrective message.
-    expect(results).toMatch(/\[tool call not run\]\n.*no_such_tool[\s\S]*Available tools: open_toolset, read_note, write_note/);
+    expect(results).toMatch(/\[tool call not run\]\nThere is no tool named "no_such_tool"[\s\S]*Tools you can call now: open_toolset, read_note, write_note/);
     expect(events.filter((e) => e.type === 'sentence').map((e) => (e as { text: string }).text).join('')).not.toContain('<read_note');
   });
 

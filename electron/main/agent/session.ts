@@ -1,10 +1,11 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { AgentEvent, ApprovalsPolicy, ChatMessage, EndReason, ToolMode, Usage } from '../../contract/index';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
 import type { InterpolationSources } from '../secrets/index';
 import { newSessionId, restoreContext, SessionLog } from '../sessions/index';
+import { UnansweredApproval } from './approval-path';
 import { ApprovalBroker, type ApprovalRequester } from './approvals';
 import type { ContextEntry } from './context';
 import type { LoopEvent } from './events';
@@ -207,7 +208,7 @@ export class AgentSession {
   run(userMessage: string): Promise<SessionOutcome> {
     if (this.running) return Promise.reject(new Error(`session ${this.sessionId} is already running a task`));
     if (this.controller.signal.aborted) this.controller = new AbortController();
-    this.commitMessage({ role: 'user', content: userMessage });
+    this.commitMessage({ role: 'user', content: userMessage, instruction: true });
     const deps = this.deps;
     const archivePath = deps.paths.archive(this.sessionId);
     this.running = runAgentLoop(
@@ -229,6 +230,12 @@ export class AgentSession {
           appendFileSync(archivePath, redact(entries.map((e) => JSON.stringify({ v: 1, sessionId: this.sessionId, id: e.id, archivedAt: at, message: e.message }) + '\n').join('')));
           return archivePath;
         },
+        keepWhole: (callId, text) => {
+          const file = join(deps.paths.outputsDir, `${this.sessionId}-${callId.replace(/[^A-Za-z0-9_-]+/g, '_')}.txt`);
+          mkdirSync(dirname(file), { recursive: true });
+          writeFileSync(file, text);
+          return file;
+        },
         summarize: this.opts.summarizeArchived ? summarizer(this.provider) : undefined,
         emit: (e) => this.emit(e),
         clock: deps.clock ?? Date.now,
@@ -249,7 +256,13 @@ export class AgentSession {
     if (this.opts.autoApprove) return 'allow_once';
     const requestId = `ap-${req.kind}-${++this.approvalSeq}`;
     this.emit({ type: 'approval_required', requestId, ...req });
-    const answer = await (this.deps.approvals ?? this.broker.requester)({ requestId, ...req }, signal);
+    let answer: 'allow_once' | 'always_allow' | 'deny';
+    try {
+      answer = await (this.deps.approvals ?? this.broker.requester)({ requestId, ...req }, signal);
+    } catch (err) {
+      if (!(err instanceof UnansweredApproval)) throw err;
+      answer = 'deny';
+    }
     this.emit({ type: 'approval_resolved', requestId, decision: answer });
     return answer;
   }

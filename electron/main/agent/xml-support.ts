@@ -9,7 +9,7 @@ export type XmlParserEvent =
   | { type: 'text'; text: string }
   | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown>; raw: string; dependsOn?: string[] }
   | { type: 'shell'; command: string }
-  | { type: 'invalid_call'; message: string };
+  | { type: 'invalid_call'; message: string; name?: string; shown?: true };
 
 export interface XmlParser {
   push(chunk: string): XmlParserEvent[];

@@ -399,6 +399,22 @@ export class McpHub {
     for (const c of this.connections.values()) if (c.state === 'ready') void c.client?.sendRootsListChanged().catch(() => {});
   }
 
+  /**
+   * The open project, in one place for every face: the servers' roots, `${workspaceFolder}` and the
+   * project's `.erasmus/mcp.json` are re-evaluated (servers whose filled-in config changed restart).
+   * A project file's servers start only once the user trusted the file's content (project/trust.ts, applied in loadConfig).
+   */
+  async setProject(projectDir: string | undefined): Promise<void> {
+    if (projectDir === this.projectDir) return;
+    this.setRoots(projectDir);
+    if (!this.guarded || this.disposed) return; // not started: start() reads the project's config
+    if (this.watcher) {
+      this.watcher.dispose();
+      this.watcher = new ConfigWatcher(this.watchedFiles(), () => void this.reload());
+    }
+    await this.reload();
+  }
+
   private roots(): { uri: string; name: string }[] {
     return this.projectDir ? [{ uri: pathToFileURL(this.projectDir).href, name: basename(this.projectDir) }] : [];
   }

@@ -13,17 +13,17 @@ const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestrat
   {
     doc: 'architecture',
     protocol: 'design',
-    instruction: 'Write the architecture document for the goal below. Your final answer is the document (markdown), unless you wrote it to the context document path yourself.',
+    instruction: 'Write the architecture document for the goal below.',
   },
   {
     doc: 'progress_schedule',
     protocol: 'orchestration',
-    instruction: 'Break the architecture into a progress schedule. Your final answer is the schedule (markdown), unless you wrote it to the context document path yourself.',
+    instruction: 'Break the architecture into a progress schedule.',
   },
   {
     doc: 'task_list',
     protocol: 'orchestration',
-    instruction: 'Turn the progress schedule into a task list in the exact format of your protocol. Your final answer is the task list, unless you wrote it to the context document path yourself.',
+    instruction: 'Turn the progress schedule into a task list in the exact format of your protocol.',
   },
 ];
 
@@ -59,7 +59,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
     }
     const entry = await ctx.enter(state, { protocol: protocol.name });
     const prompt = buildStepPrompt({ protocol, instruction: step.instruction, goal: record.goal, contextDocPath, contextDoc: '', references });
-    const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, contextDocPath, projectDir: record.projectDir, budget: protocol.budget });
+    const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });
     if (!result.done) {
       await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
       throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it, or write ${contextDocPath} yourself and retry.`);

@@ -18,7 +18,9 @@ describe('protocols', () => {
     const all = await loadProtocols(dir);
     expect(Object.keys(all).sort()).toEqual([...PROTOCOL_NAMES].sort());
     expect(all.debugging.maxAttempts).toBe(3);
-    expect(all.development.toolsets).toContain('filesystem');
+    // Every protocol names toolsets a new user has: Erasmus's built-in files and runners.
+    for (const p of Object.values(all)) for (const t of p.toolsets) expect(['files', 'runners']).toContain(t);
+    expect(all.development.toolsets).toEqual(['files', 'runners']);
     expect(all.review.prompt).toMatch(/reviewer/);
   });
 

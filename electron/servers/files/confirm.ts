@@ -1,6 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
-export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported';
+import { NOBODY_ASKED, unansweredReason } from '../../main/agent/approval-path';
+
+/** The answer to a confirmation; `unanswered` when nobody could be asked (its reason in `why`). */
+export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported' | { unanswered: string };
 
 /**
  * Asks the client to confirm a destructive action with an MCP elicitation request. A client that
@@ -18,13 +21,16 @@ export async function confirmAction(server: McpServer, message: string): Promise
       properties: { confirm: { type: 'boolean', title: 'Go ahead', description: 'Perform this action', default: true } },
     },
   });
+  const why = unansweredReason(result);
+  if (why !== undefined) return { unanswered: why };
   if (result.action !== 'accept') return result.action;
   return result.content?.confirm === false ? 'decline' : 'accept';
 }
 
 export function refusalText(action: string, answer: Exclude<Confirmation, 'accept'>): string {
+  if (typeof answer === 'object') return `${action}: not done, it ${NOBODY_ASKED} (${answer.unanswered}); nothing was changed.`;
   if (answer === 'unsupported') {
-    return `${action} needs confirmation, but this MCP client does not support elicitation, so nothing was changed. Use a client that supports elicitation (or ask the user to do it).`;
+    return `${action}: not done, it ${NOBODY_ASKED} (this MCP client does not support elicitation); nothing was changed. Use a client that supports elicitation, or ask the user to do it.`;
   }
   return `${action} was not confirmed (${answer === 'decline' ? 'declined' : 'cancelled'} by the user); nothing was changed.`;
 }

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { NOBODY_ASKED } from '../../main/agent/approval-path';
 import { classifyCommand } from '../../main/runners/policy/index';
 import type { PtyManager, RunResult } from '../../main/runners/pty/index';
 import { sandboxStatus } from '../../main/runners/pty/sandbox';
@@ -8,7 +9,7 @@ import { disabledRules, type RunnerSettings } from '../../main/runners/settings'
 import type { RunnerTool } from './tool';
 
 /** What the user answered to a confirmation; `unsupported` when the client cannot ask (no elicitation). */
-export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported';
+export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported' | { unanswered: string };
 
 export interface RunnerDeps {
   root: string;
@@ -113,9 +114,11 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
     if (answer !== 'accept') {
       outcome.status = 'declined';
       const why =
-        answer === 'unsupported'
-          ? 'it needs the user\'s approval and this MCP client cannot ask (it does not support elicitation), so it was refused'
-          : `the user ${answer === 'cancel' ? 'dismissed' : 'declined'} the approval`;
+        typeof answer === 'object'
+          ? `it ${NOBODY_ASKED} (${answer.unanswered})`
+          : answer === 'unsupported'
+            ? `it ${NOBODY_ASKED} (this MCP client cannot ask: it does not support elicitation)`
+            : `the user ${answer === 'cancel' ? 'dismissed' : 'declined'} the approval`;
       return result(outcome, `${header}Not run: ${why}. Approval was needed because: ${policy.reasons.join('; ')}`, true);
     }
   }

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { realpathSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { unansweredReason } from '../../main/agent/approval-path';
 import type { PtyManager } from '../../main/runners/pty/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { resolveHome } from '../../main/paths/index';
@@ -46,7 +47,8 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
     if (!server.server.getClientCapabilities()?.elicitation) return 'unsupported';
     try {
       const answer = await server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } }, { signal });
-      return answer.action;
+      const why = unansweredReason(answer);
+      return why !== undefined ? { unanswered: why } : answer.action;
     } catch {
       return 'cancel';
     }

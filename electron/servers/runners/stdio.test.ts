@@ -107,7 +107,7 @@ describe('runners MCP server over stdio', () => {
   it('a client without elicitation gets a clear refusal, and nothing is removed', async () => {
     const r = await call(without, 'bash_run', { command: 'rm -rf build' });
     expect(r.isError).toBe(true);
-    expect(text(r)).toContain('cannot ask (it does not support elicitation)');
+    expect(text(r)).toContain('cannot ask: it does not support elicitation');
     expect(existsSync(join(root, 'build', 'deep'))).toBe(true);
   });
 

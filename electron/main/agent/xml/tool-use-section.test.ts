@@ -82,7 +82,7 @@ describe('formatToolUseSection', () => {
 describe('correctiveMessage', () => {
   it('lists the tools when the tool is unknown', () => {
     expect(correctiveMessage('Unknown tool "rm".', tools)).toBe(
-      'Unknown tool "rm".\nAvailable tools: read_text_file, create_entities, list_allowed_directories.\nWrite the call again as plain text (not in a code block), each parameter in its own tag.',
+      'Unknown tool "rm".\nAvailable tools: read_text_file, create_entities, list_allowed_directories.\nWrite the whole call again with the fix, each parameter in its own child tag.',
     );
   });
 

@@ -92,7 +92,7 @@ export function correctiveMessage(problem: string, tools: ToolMap, toolName?: st
     const names = [...tools.keys()];
     lines.push(names.length > 0 ? `Available tools: ${names.join(', ')}.` : 'No tools are available.');
   }
-  lines.push('Write the call again as plain text (not in a code block), each parameter in its own tag.');
+  lines.push('Write the whole call again with the fix, each parameter in its own child tag.');
   return lines.join('\n');
 }
 

@@ -7,7 +7,7 @@
 // the available tools. Only snake_case names with an underscore count, so HTML such as <div> is prose.
 import { GT, NL, CR, isNameChar } from './scan';
 
-const TOOL_LIKE = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$/;
+const TOOL_LIKE = /^[A-Za-z][A-Za-z0-9]*(?:_{1,2}[A-Za-z0-9]+)+$/;
 /** Beyond this much text, an unknown block is no longer followed. */
 const MAX_LOG = 64 * 1024;
 

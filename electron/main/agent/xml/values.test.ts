@@ -5,8 +5,11 @@ describe('decodeXmlValue', () => {
   it.each([
     ['\nsrc/a.ts\n', 'src/a.ts'],
     ['  padded  ', 'padded'],
-    ['\r\nline 1\r\n  line 2\r\n', 'line 1\r\n  line 2'],
-    ['\n\nkeeps one blank line\n\n', '\nkeeps one blank line\n'],
+    ['\r\nline 1\r\n  line 2\r\n', 'line 1\r\n  line 2\r\n'],
+    ['\nline 1\nline 2\n', 'line 1\nline 2\n'],
+    ['\nline 1\nline 2', 'line 1\nline 2'],
+    ['\n  one line  \n', 'one line'],
+    ['\n\nkeeps one blank line\n\n', '\nkeeps one blank line\n\n'],
     ['Tom &amp; Jerry &#8212; &quot;x&quot;', 'Tom & Jerry \u2014 "x"'],
     ['<a href="?a=1&amp;b=2">', '<a href="?a=1&amp;b=2">'],
     [' <![CDATA[ raw &amp; <kept> ]]> ', ' raw &amp; <kept> '],

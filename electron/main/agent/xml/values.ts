@@ -6,9 +6,11 @@ const CDATA_OPEN = '<![CDATA[';
 const CDATA_CLOSE = ']]>';
 
 /**
- * The text of an XML parameter value:
- * - one leading and one trailing line break are dropped (values usually sit on their own lines);
- * - a value on a single line is trimmed; a multi-line value (file contents) is kept verbatim;
+ * The text of an XML parameter value — one rule for every parameter:
+ * - the line break right after the opening tag is dropped (a value may start on the next line);
+ * - a value on one line is trimmed (`<path>\n src/a.ts \n</path>` is `src/a.ts`);
+ * - a value of several lines is taken verbatim up to the closing tag, so with the closing tag on its
+ *   own line it ends with exactly one line break (a file written that way keeps its final newline);
  * - `<![CDATA[ … ]]>` around the whole value: the inside is taken verbatim;
  * - HTML entities (`&lt;` `&amp;` `&#x41;` …) are decoded only when the value has no raw `<`: a model
  *   that escapes, escapes throughout; raw code or markup (which may mean `&amp;` literally) is left alone.
@@ -17,13 +19,12 @@ export function decodeXmlValue(raw: string): string {
   let v = raw;
   if (v.startsWith('\r\n')) v = v.slice(2);
   else if (v.startsWith('\n')) v = v.slice(1);
-  if (v.endsWith('\r\n')) v = v.slice(0, -2);
-  else if (v.endsWith('\n')) v = v.slice(0, -1);
   const t = v.trim();
   if (t.startsWith(CDATA_OPEN) && t.endsWith(CDATA_CLOSE) && t.length >= CDATA_OPEN.length + CDATA_CLOSE.length) {
     return t.slice(CDATA_OPEN.length, -CDATA_CLOSE.length);
   }
-  if (!v.includes('\n')) v = t;
+  const body = v.endsWith('\r\n') ? v.slice(0, -2) : v.endsWith('\n') ? v.slice(0, -1) : v;
+  if (!body.includes('\n')) v = t;
   if (v.includes('&') && !v.includes('<')) v = decodeHTML(v);
   return v;
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ErrorCode, RpcError } from '../../../contract/index';
+import { readFileText } from '../../project/fileText';
 import { inspectProject, RecentProjects } from '../../project/inspect';
 import type { Core } from '../core';
 
@@ -13,6 +14,8 @@ export function registerProjectHandlers(core: Core): void {
       throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
     }
     await recent.add(summary);
+    // The hub follows the open project (roots, ${workspaceFolder}, its .erasmus/mcp.json) before anyone hears of it.
+    await core.hub.setProject(summary.path).catch((err: Error) => core.bus.emit('app.notice', { level: 'error', message: `MCP servers for ${summary.path}: ${err.message}` }));
     core.bus.emit('project.opened', summary);
     return summary;
   });
@@ -38,5 +41,12 @@ export function registerProjectHandlers(core: Core): void {
       return { project, files: await core.hub.projectTrust.files(project) };
     }),
   );
+  core.dispatcher.register('project.fileText', async ({ path }) => {
+    try {
+      return await readFileText(path);
+    } catch (err) {
+      throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
+    }
+  });
   core.dispatcher.register('project.recent', async () => ({ projects: await recent.list() }));
 }

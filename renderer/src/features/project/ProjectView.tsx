@@ -19,7 +19,7 @@ export function ProjectView({ project, onClose, onOpenTimeline }: { project: Pro
         <Button onClick={onClose} data-testid="close-project">Open another…</Button>
       </div>
       <TrustCard projectDir={project.path} />
-      {state.kind === 'loading' ? <p className="text-sm text-slate-500">Looking for this project's workflow…</p> : null}
+      {state.kind === 'loading' ? <p className="text-sm text-slate-600 dark:text-slate-400">Looking for this project's workflow…</p> : null}
       {state.kind === 'error' ? <ErrorBanner message={`Could not read the workflow: ${state.message}`} /> : null}
       {state.kind === 'none' ? <StartRun onStart={(executor, autoApprove) => run.start(project.path, executor, { autoApprove })} /> : null}
       {state.kind === 'run' ? <RunPanel view={state.view} onOpenTimeline={onOpenTimeline} /> : null}

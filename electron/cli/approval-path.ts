@@ -1,0 +1,43 @@
+// The CLI's side of the one approval path (electron/main/agent/approval-path.ts): `--yes`, a terminal
+// to ask on, or nobody (`--json` without `--yes`, no TTY) — for the agent's approvals and the hub's
+// elicitations alike. Every command that runs agent sessions or workflows uses it.
+import type { ApprovalDecision } from '../contract/index';
+import { approvalPath, type ApprovalPath } from '../main/agent/approval-path';
+import type { ApprovalRequester } from '../main/agent/approvals';
+import type { McpHub } from '../main/mcp/hub';
+import { elicitOnTerminal } from './commands/mcp-elicit';
+import { ask } from './prompt';
+
+/** Approvals at the terminal prompt (interactive use). */
+export const terminalApprovals: ApprovalRequester = async (req) => {
+  process.stderr.write(`\napproval needed: ${req.kind} ${req.name} ${JSON.stringify(req.args).slice(0, 400)}\n  because: ${req.reasons.join('; ')}\n`);
+  for (;;) {
+    const a = (await ask('allow once [y], always allow [a], deny [n]? ')).trim().toLowerCase();
+    const d: ApprovalDecision | undefined = a === 'y' || a === 'yes' ? 'allow_once' : a === 'a' || a === 'always' ? 'always_allow' : a === 'n' || a === 'no' || a === '' ? 'deny' : undefined;
+    if (d) return d;
+  }
+};
+
+export interface CliApprovalOptions {
+  /** `--yes` was given. */
+  yes?: boolean;
+  /** `--json`: stdout carries events, so nobody is asked on the terminal. */
+  json?: boolean;
+  /** The command, for the recovery hint, e.g. "erasmus chat". */
+  command: string;
+  /** Whether a person is at the terminal (default: stdin is a TTY). */
+  tty?: boolean;
+}
+
+/** The approval path of a CLI command, from its flags and the terminal. */
+export function cliApprovalPath(o: CliApprovalOptions): ApprovalPath {
+  const tty = o.tty ?? process.stdin.isTTY === true;
+  const canAsk = tty && !o.json;
+  const nobodyBecause = `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'} and without --yes; run it again with --yes to approve, or in a terminal to be asked`;
+  return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation: (req) => elicitOnTerminal(req) } } : {}) });
+}
+
+/** Routes the hub's elicitations (the built-in servers' confirmations) through the path. */
+export function installApprovalPath(hub: Pick<McpHub, 'setElicitationHandler'>, path: ApprovalPath): void {
+  hub.setElicitationHandler(path.elicitation);
+}

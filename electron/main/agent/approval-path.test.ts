@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { acceptWithDefaults, approvalPath, NOBODY_ASKED, UnansweredApproval, unansweredReason } from './approval-path';
+
+const form = (requestedSchema: Record<string, unknown>) => ({ server: 'files', params: { mode: 'form' as const, message: 'Overwrite a.txt. Allow?', requestedSchema } }) as Parameters<typeof acceptWithDefaults>[0];
+const req = { requestId: 'r1', kind: 'tool' as const, name: 'files__remove', args: {}, reasons: ['destructive'] };
+const signal = new AbortController().signal;
+
+describe('one approval path', () => {
+  it('--yes approves the agent and accepts a confirmation with its defaults', async () => {
+    const p = approvalPath({ yes: true });
+    expect(p.autoApprove).toBe(true);
+    expect(await p.approvals(req, signal)).toBe('allow_once');
+    expect(await p.elicitation(form({ type: 'object', properties: { confirm: { type: 'boolean', default: true }, level: { type: 'string', enum: ['a', 'b'] } } }), signal)).toEqual({ action: 'accept', content: { confirm: true, level: 'a' } });
+    expect(await p.elicitation(form({ type: 'object', properties: {} }), signal)).toEqual({ action: 'accept', content: {} });
+  });
+
+  it('--yes does not make up a required answer: the form is declined with the reason', () => {
+    const r = acceptWithDefaults(form({ type: 'object', properties: { token: { type: 'string' } }, required: ['token'] }));
+    expect(r.action).toBe('decline');
+    expect(unansweredReason(r)).toMatch(/asks for token, which --yes cannot fill in/);
+  });
+
+  it('nobody to ask: the agent gets an immediate refusal and the servers a decline, both with the reason', async () => {
+    const p = approvalPath({ nobodyBecause: 'erasmus chat runs with --json and without --yes' });
+    await expect(p.approvals(req, signal)).rejects.toBeInstanceOf(UnansweredApproval);
+    await expect(p.approvals(req, signal)).rejects.toThrow(`${NOBODY_ASKED} (erasmus chat runs with --json and without --yes)`);
+    const r = await p.elicitation(form({ type: 'object', properties: {} }), signal);
+    expect(r.action).toBe('decline');
+    expect(unansweredReason(r)).toBe('erasmus chat runs with --json and without --yes');
+  });
+
+  it('someone to ask: their answers are used', async () => {
+    const p = approvalPath({ asker: { approval: async () => 'deny', elicitation: async () => ({ action: 'cancel' }) } });
+    expect(await p.approvals(req, signal)).toBe('deny');
+    expect(await p.elicitation(form({}), signal)).toEqual({ action: 'cancel' });
+    expect(unansweredReason({ _meta: {} })).toBeUndefined();
+  });
+});
