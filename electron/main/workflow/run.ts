@@ -158,6 +158,8 @@ export class WorkflowRun {
     if (u) {
       const t = this.record.totals;
       t.inputTokens += u.inputTokens;
+      if (u.cacheReadTokens) t.cacheReadTokens = (t.cacheReadTokens ?? 0) + u.cacheReadTokens;
+      if (u.cacheWriteTokens) t.cacheWriteTokens = (t.cacheWriteTokens ?? 0) + u.cacheWriteTokens;
       t.outputTokens += u.outputTokens;
       t.totalTokens += u.totalTokens;
       if (u.costUsd !== undefined) t.costUsd = (t.costUsd ?? 0) + u.costUsd;
