@@ -35,7 +35,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
-    plugins: [react(), tailwindcss(), bundleSize()],
+    plugins: [react(), tailwindcss(), bundleSize({ budget: 300 * 1024 })],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },

@@ -13,7 +13,8 @@ interface Chunk {
 
 /**
  * A Vite plugin that prints the renderer's JavaScript size after a build: the gzipped JS the first view
- * loads (entry chunks and their static imports), the lazily loaded chunks, and CSS; says when over `budget`.
+ * loads (entry chunks and their static imports), the lazily loaded chunks, and CSS. A first view over
+ * `budget` fails the build, so the first view's JS stays under it (300 kB gzipped for the renderer).
  */
 export function bundleSize(options: { budget?: number; log?: (line: string) => void } = {}): Plugin {
   const budget = options.budget ?? 1024 * 1024;
@@ -52,6 +53,7 @@ export function bundleSize(options: { budget?: number; log?: (line: string) => v
       const verdict = firstGz <= budget ? `under the ${kb(budget)} goal` : `OVER the ${kb(budget)} goal`;
       log(`renderer bundle: first view JS ${kb(firstGz)} gzipped (${kb(firstRaw)} raw, ${first.size} chunk${first.size === 1 ? '' : 's'}), ${verdict}`);
       log(`renderer bundle: lazy JS ${kb(lazyGz)} gzipped${lazy.length ? ` (${lazy.join(', ')})` : ''}; CSS ${kb(cssGz)} gzipped`);
+      if (firstGz > budget) this.error(`the first view's JS is ${kb(firstGz)} gzipped, over the ${kb(budget)} budget: load the new code lazily (import()) or drop a dependency`);
     },
   };
 }

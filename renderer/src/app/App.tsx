@@ -34,7 +34,14 @@ export function App() {
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [theme, setTheme] = useTheme(client);
   const [permission, setPermission] = useState(notificationPermission);
-  const { toasts, dismiss } = useToasts(client, info?.face);
+  const goToApproval = useCallback(() => {
+    const s = Object.values(sessions.get().byId).find((x) => pendingApprovals(x).length > 0);
+    const owner = elicitations.get()[0] ? sessions.ownerOf(elicitations.get()[0]!.server) : undefined;
+    const target = s?.id ?? owner;
+    if (target) setSessionId(target);
+    setView('session');
+  }, [sessions, elicitations]);
+  const { toasts, dismiss } = useToasts(client, info?.face, goToApproval);
   const waiting = useStore(sessions, (s) => s);
   const questions = useStore(elicitations, (e) => e.length);
 
@@ -69,11 +76,6 @@ export function App() {
   });
 
   const approvals = Object.values(waiting.byId).reduce((n, s) => n + pendingApprovals(s).length, 0) + questions;
-  const goToApproval = () => {
-    const s = Object.values(sessions.get().byId).find((x) => pendingApprovals(x).length > 0);
-    if (s) setSessionId(s.id);
-    setView('session');
-  };
   const openSession = (id: string) => {
     setSessionId(id);
     setView('session');
@@ -84,10 +86,10 @@ export function App() {
       <header className="flex items-center gap-4 border-b border-slate-200 px-4 py-2 dark:border-slate-800">
         <h1 className="text-lg font-semibold" data-testid="app-title">Erasmus</h1>
         <Nav current={view} onSelect={setView} badges={{ session: approvals }} />
-        {project ? <span className="ml-auto truncate font-mono text-xs text-slate-500" title={project.path}>{project.name}</span> : null}
+        {project ? <span className="ml-auto truncate font-mono text-xs text-slate-600 dark:text-slate-400" title={project.path}>{project.name}</span> : null}
       </header>
       <main className="relative min-h-0 flex-1 overflow-auto p-6" data-testid="app-shell" data-view={view}>
-        {error ? <p role="alert" className="text-red-600">Cannot reach the Erasmus core: {error}</p> : null}
+        {error ? <p role="alert" className="text-red-700 dark:text-red-300">Cannot reach the Erasmus core: {error}</p> : null}
         {view === 'project' ? (
           project ? (
             <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} />
@@ -103,7 +105,7 @@ export function App() {
         ) : null}
         {/* The terminal stays mounted so output that arrives meanwhile is kept; it loads after the first view. */}
         <div className={view === 'terminal' ? 'absolute inset-0' : 'hidden'} data-testid="terminal-pane">
-          <Suspense fallback={<p className="p-4 text-sm text-slate-500">Loading the terminal…</p>}>
+          <Suspense fallback={<p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading the terminal…</p>}>
             <TerminalView client={client} cwd={project?.path} />
           </Suspense>
         </div>

@@ -1,15 +1,25 @@
+import type { KeyboardEvent } from 'react';
 import { VIEWS, type ViewId } from './views';
 
-/** The view switcher: buttons in a tab list; Alt+1…6 from anywhere. */
+/** The view switcher: a tab list (arrow keys, Home, End move between views); Alt+1…6 from anywhere. */
 export function Nav({ current, onSelect, badges }: { current: ViewId; onSelect: (v: ViewId) => void; badges: Partial<Record<ViewId, number>> }) {
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    const i = VIEWS.findIndex((v) => v.id === current);
+    const next = e.key === 'ArrowRight' ? (i + 1) % VIEWS.length : e.key === 'ArrowLeft' ? (i + VIEWS.length - 1) % VIEWS.length : e.key === 'Home' ? 0 : e.key === 'End' ? VIEWS.length - 1 : -1;
+    if (next < 0) return;
+    e.preventDefault();
+    onSelect(VIEWS[next]!.id);
+    e.currentTarget.querySelector<HTMLElement>(`[data-testid="nav-${VIEWS[next]!.id}"]`)?.focus();
+  };
   return (
-    <nav role="tablist" aria-label="Views" className="flex gap-1">
+    <nav role="tablist" aria-label="Views" className="flex gap-1" onKeyDown={onKeyDown}>
       {VIEWS.map((v, i) => (
         <button
           key={v.id}
           role="tab"
           type="button"
           aria-selected={current === v.id}
+          tabIndex={current === v.id ? 0 : -1}
           aria-keyshortcuts={`Alt+${i + 1}`}
           title={`${v.label} (Alt+${i + 1})`}
           onClick={() => onSelect(v.id)}

@@ -6,6 +6,10 @@ export interface Toast {
   level: 'info' | 'warning' | 'error' | 'success';
   /** Toasts about one thing (an approval's request id) go away together when it is settled. */
   key?: string;
+  /** Stays until settled (an approval that still waits), instead of fading after a few seconds. */
+  sticky?: boolean;
+  /** One button that leads to what the toast is about ("Review" an approval). */
+  action?: { label: string; run: () => void };
 }
 
 export function systemNotify(title: string, body: string): boolean {

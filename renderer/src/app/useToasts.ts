@@ -7,16 +7,19 @@ type Face = 'desktop' | 'browser' | 'cli' | undefined;
 /**
  * Feedback that outlives a view: `app.notice` and `app.notify` become toasts; `app.notify` also becomes
  * a system notification in browser mode (the desktop shell shows its own); an approval that waits while
- * the window is not focused becomes a system notification in both faces.
+ * the window is not focused becomes a system notification in both faces. Toasts about something that
+ * waits for the user stay until it is settled and carry a "Review" button (`onReview`).
  */
-export function useToasts(client: RpcClient, face: Face): { toasts: Toast[]; push: (t: Omit<Toast, 'id'>) => void; dismiss: (id: number) => void } {
+export function useToasts(client: RpcClient, face: Face, onReview: () => void): { toasts: Toast[]; push: (t: Omit<Toast, 'id'>) => void; dismiss: (id: number) => void } {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
   const push = useCallback((t: Omit<Toast, 'id'>) => {
     const id = next.current++;
     setToasts((all) => [...all.slice(-4), { ...t, id }]);
-    setTimeout(() => setToasts((all) => all.filter((x) => x.id !== id)), t.level === 'error' ? 15_000 : 8_000);
+    if (!t.sticky) setTimeout(() => setToasts((all) => all.filter((x) => x.id !== id)), t.level === 'error' ? 15_000 : 8_000);
   }, []);
+  const review = useRef(onReview);
+  review.current = onReview;
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((x) => x.id !== id)), []);
   useEffect(() => {
     const offs = [
@@ -25,16 +28,17 @@ export function useToasts(client: RpcClient, face: Face): { toasts: Toast[]; pus
         if (face === 'browser') systemNotify(title, body);
       }),
       client.on('mcp.elicitation.request', (r) => {
-        push({ title: `${r.server} asks`, body: r.message, level: 'warning', key: r.id });
+        push({ title: `${r.server} asks`, body: r.message, level: 'warning', key: r.id, sticky: true, action: { label: 'Review', run: () => review.current() } });
         if (!document.hasFocus()) systemNotify(`Erasmus: ${r.server} asks`, r.message);
       }),
       client.on('mcp.elicitation.done', ({ id }) => setToasts((all) => all.filter((t) => t.key !== id))),
       client.on('app.notice', ({ level, message }) => push({ title: level === 'info' ? 'Note' : level === 'warning' ? 'Warning' : 'Error', body: message, level })),
       client.on('agent.event', (e) => {
-        if (e.type === 'approval_resolved') return setToasts((all) => all.filter((t) => t.key !== e.requestId));
+        if (e.type === 'approval_resolved') return setToasts((all) => all.filter((t) => t.key !== `${e.sessionId}:${e.requestId}`));
+        if (e.type === 'session_ended') return setToasts((all) => all.filter((t) => !t.key?.startsWith(`${e.sessionId}:`)));
         if (e.type !== 'approval_required') return;
         const body = typeof e.args.command === 'string' ? e.args.command : e.name;
-        push({ title: 'Approval needed', body, level: 'warning', key: e.requestId });
+        push({ title: 'Approval needed', body, level: 'warning', key: `${e.sessionId}:${e.requestId}`, sticky: true, action: { label: 'Review', run: () => review.current() } });
         if (!document.hasFocus()) systemNotify('Erasmus needs your approval', body);
       }),
     ];

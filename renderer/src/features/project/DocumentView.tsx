@@ -29,7 +29,7 @@ export function DocumentView({ doc, name, onSave }: { doc: Doc; name: string; on
   return (
     <div className="flex flex-col gap-2" data-testid={`doc-${name}`}>
       <div className="flex items-center gap-2">
-        <span className="flex-1 truncate font-mono text-xs text-slate-500" title={doc.path}>{doc.path}</span>
+        <span className="flex-1 truncate font-mono text-xs text-slate-600 dark:text-slate-400" title={doc.path}>{doc.path}</span>
         {editing ? (
           <>
             <Button variant="primary" onClick={() => void save()} disabled={busy} data-testid="doc-save">Save</Button>
@@ -44,13 +44,13 @@ export function DocumentView({ doc, name, onSave }: { doc: Doc; name: string; on
           {doc.issues.map((i, k) => <li key={k}>{i.line ? `line ${i.line}: ` : ''}{i.message}</li>)}
         </ul>
       ) : null}
-      {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
+      {error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</p> : null}
       {editing ? (
         <textarea aria-label={`Edit ${name}`} value={text} onChange={(e) => setText(e.target.value)} rows={18} className="rounded border border-slate-300 bg-white p-2 font-mono text-sm dark:border-slate-600 dark:bg-slate-900" />
       ) : doc.exists && doc.text.trim() ? (
         <Markdown source={doc.text} className="rounded border border-slate-200 p-3 dark:border-slate-800" />
       ) : (
-        <p className="text-sm text-slate-500">Not written yet: the workflow writes it in its preparation steps.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">Not written yet: the workflow writes it in its preparation steps.</p>
       )}
     </div>
   );

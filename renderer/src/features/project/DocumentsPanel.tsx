@@ -40,14 +40,14 @@ export function DocumentsPanel({ projectDir, version }: { projectDir: string; ve
             type="button"
             aria-selected={current === d.name}
             onClick={() => setCurrent(d.name)}
-            className={`px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 ${current === d.name ? 'border-b-2 border-indigo-500 font-medium' : 'text-slate-500'}`}
+            className={`px-3 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 ${current === d.name ? 'border-b-2 border-indigo-500 font-medium' : 'text-slate-600 dark:text-slate-400'}`}
           >
             {d.label}
-            {docs[d.name] && !docs[d.name]!.exists ? <span className="ml-1 text-xs text-slate-400">(not yet)</span> : null}
+            {docs[d.name] && !docs[d.name]!.exists ? <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">(not yet)</span> : null}
           </button>
         ))}
       </div>
-      {error ? <p role="alert" className="text-sm text-red-600">Could not read the documents: {error}</p> : null}
+      {error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">Could not read the documents: {error}</p> : null}
       {doc ? (
         <DocumentView
           key={current}

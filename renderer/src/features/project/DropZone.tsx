@@ -24,7 +24,7 @@ export function DropZone({ onPath, onNoPath, pathForFile }: { onPath: (path: str
       className={`rounded-xl border-2 border-dashed p-10 text-center transition-colors ${over ? 'border-indigo-500 bg-indigo-50 dark:bg-indigo-950' : 'border-slate-300 dark:border-slate-700'}`}
     >
       <p className="text-lg font-medium">Drop a project folder here</p>
-      <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">Erasmus looks at what it contains, then starts or resumes its workflow.</p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Erasmus looks at what it contains, then starts or resumes its workflow.</p>
     </div>
   );
 }

@@ -33,12 +33,12 @@ export function GoalQuestion({ onAnswer }: { onAnswer: (goal: string) => Promise
         placeholder="e.g. a function that adds two numbers, with tests"
         className="rounded border border-slate-300 bg-white p-2 text-sm dark:border-slate-600 dark:bg-slate-900"
       />
-      {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
+      {error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</p> : null}
       <div className="flex items-center gap-2">
         <Button type="submit" variant="primary" disabled={busy} data-testid="goal-submit">
           {busy ? 'Sending…' : 'Answer'}
         </Button>
-        <span className="text-xs text-slate-500">Ctrl+Enter</span>
+        <span className="text-xs text-slate-600 dark:text-slate-400">Ctrl+Enter</span>
       </div>
     </form>
   );

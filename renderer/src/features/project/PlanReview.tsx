@@ -31,8 +31,8 @@ export function PlanReview({ plan, onConfirm }: { plan: WorkflowPlan; onConfirm:
           return (
             <li key={id} className={`rounded border border-slate-200 p-2 dark:border-slate-700 ${out ? 'opacity-50' : ''}`} data-testid={`plan-component-${id}`}>
               <div className="flex items-center gap-2">
-                <span className="font-mono text-xs text-slate-500">{i + 1}</span>
-                <span className="flex-1 font-medium">{c.title} <span className="font-mono text-xs text-slate-500">({c.id})</span></span>
+                <span className="font-mono text-xs text-slate-600 dark:text-slate-400">{i + 1}</span>
+                <span className="flex-1 font-medium">{c.title} <span className="font-mono text-xs text-slate-600 dark:text-slate-400">({c.id})</span></span>
                 <Button variant="ghost" aria-label={`Move ${c.id} up`} disabled={i === 0} onClick={() => setDraft((d) => move(d, id, -1))}>↑</Button>
                 <Button variant="ghost" aria-label={`Move ${c.id} down`} disabled={i === draft.order.length - 1} onClick={() => setDraft((d) => move(d, id, 1))}>↓</Button>
                 <label className="flex items-center gap-1 text-xs">
@@ -44,12 +44,12 @@ export function PlanReview({ plan, onConfirm }: { plan: WorkflowPlan; onConfirm:
                   {c.tasks.map((t) => <li key={t.id}><span className="font-mono text-xs">{t.id}</span> {t.title}</li>)}
                 </ul>
               ) : null}
-              {c.testCommand ? <p className="mt-1 pl-6 font-mono text-xs text-slate-500">tests: {c.testCommand}</p> : null}
+              {c.testCommand ? <p className="mt-1 pl-6 font-mono text-xs text-slate-600 dark:text-slate-400">tests: {c.testCommand}</p> : null}
             </li>
           );
         })}
       </ol>
-      {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
+      {error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</p> : null}
       <div>
         <Button variant="primary" onClick={() => void confirm()} disabled={busy} data-testid="confirm-plan">
           {busy ? 'Confirming…' : isEdited(plan, draft) ? 'Confirm the edited plan' : 'Confirm the plan'}

@@ -7,13 +7,13 @@ export function ProjectFacts({ project }: { project: ProjectSummary }) {
   return (
     <section aria-label="What Erasmus found" className="rounded border border-slate-200 p-4 dark:border-slate-800" data-testid="project-facts">
       <h2 className="text-lg font-semibold">{project.name}</h2>
-      <p className="font-mono text-xs text-slate-500">{project.path}</p>
+      <p className="font-mono text-xs text-slate-600 dark:text-slate-400">{project.path}</p>
       <dl className="mt-3 grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
-        <dt className="text-slate-500">Git</dt>
+        <dt className="text-slate-600 dark:text-slate-400">Git</dt>
         <dd>{project.git ? 'a git repository' : 'not a git repository (commits after each component need one)'}</dd>
-        <dt className="text-slate-500">Found</dt>
+        <dt className="text-slate-600 dark:text-slate-400">Found</dt>
         <dd className="flex flex-wrap gap-1">{project.markers.length ? project.markers.map((m) => <span key={m} className={chip}>{m}</span>) : 'no marker files'}</dd>
-        <dt className="text-slate-500">Runners</dt>
+        <dt className="text-slate-600 dark:text-slate-400">Runners</dt>
         <dd className="flex flex-wrap gap-1" data-testid="project-runners">{project.runners.length ? project.runners.map((r) => <span key={r} className={chip}>{r}</span>) : 'none'}</dd>
       </dl>
     </section>

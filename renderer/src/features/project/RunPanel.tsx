@@ -28,11 +28,11 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       <div className="flex flex-wrap items-center gap-3">
         <p className="font-medium" data-testid="run-phase">{said[phase]}</p>
         {view.state ? <span className="rounded bg-slate-100 px-2 py-0.5 font-mono text-xs dark:bg-slate-800">{view.state}</span> : null}
-        <button type="button" className="text-sm text-indigo-600 underline focus-visible:outline-2 focus-visible:outline-indigo-500" onClick={onOpenTimeline}>
+        <button type="button" className="text-sm text-indigo-700 dark:text-indigo-300 underline focus-visible:outline-2 focus-visible:outline-indigo-500" onClick={onOpenTimeline}>
           Open the timeline
         </button>
       </div>
-      {view.goal ? <p className="text-sm"><span className="text-slate-500">Goal: </span>{view.goal}</p> : null}
+      {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
       {view.error ? <ErrorBanner message={`${view.error.kind}: ${view.error.message}${view.error.file ? ` (${view.error.file})` : ''}`} /> : null}
       <RunControls phase={phase} onAction={(a) => run.act(a)} />
       {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} /> : null}

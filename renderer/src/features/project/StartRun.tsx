@@ -25,7 +25,7 @@ export function StartRun({ onStart }: { onStart: (executor: Executor, autoApprov
     <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3 rounded border border-slate-200 p-4 dark:border-slate-800" data-testid="start-run">
       <h3 className="font-medium">No workflow for this project yet</h3>
       <fieldset className="flex flex-col gap-1 text-sm">
-        <legend className="mb-1 text-slate-500">Who does the work</legend>
+        <legend className="mb-1 text-slate-600 dark:text-slate-400">Who does the work</legend>
         <label className="flex items-center gap-2">
           <input type="radio" name="executor" checked={executor === 'agent'} onChange={() => setExecutor('agent')} /> Erasmus's agent (the configured model)
         </label>
@@ -39,7 +39,7 @@ export function StartRun({ onStart }: { onStart: (executor: Executor, autoApprov
           Unattended: approve tool calls the command policy does not refuse, without asking
         </label>
       ) : null}
-      {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
+      {error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</p> : null}
       <div>
         <Button type="submit" variant="primary" disabled={busy} data-testid="start-workflow">
           {busy ? 'Starting…' : 'Start the workflow'}

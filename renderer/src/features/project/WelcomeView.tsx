@@ -54,7 +54,7 @@ export function WelcomeView({ onOpened }: { onOpened: (p: ProjectSummary) => voi
         <Button variant="primary" onClick={() => void choose()} disabled={busy} data-testid="choose-folder">
           Open folder…
         </Button>
-        <span className="text-sm text-slate-500">or type a path:</span>
+        <span className="text-sm text-slate-600 dark:text-slate-400">or type a path:</span>
       </div>
       {hint ? <p className="text-sm text-amber-700 dark:text-amber-400" role="status">{hint}</p> : null}
       <PathField onOpen={(p) => void open(p)} busy={busy} inputRef={pathInput} />
@@ -62,7 +62,7 @@ export function WelcomeView({ onOpened }: { onOpened: (p: ProjectSummary) => voi
       <section aria-label="Recent projects">
         <h3 className="mb-2 font-medium">Recent</h3>
         {recent.status === 'error' ? <ErrorBanner message={`Could not list recent projects: ${recent.error}`} /> : null}
-        {recent.data ? <RecentProjects projects={recent.data.projects} onOpen={(p) => void open(p)} /> : recent.status === 'loading' ? <p className="text-sm text-slate-500">Loading…</p> : null}
+        {recent.data ? <RecentProjects projects={recent.data.projects} onOpen={(p) => void open(p)} /> : recent.status === 'loading' ? <p className="text-sm text-slate-600 dark:text-slate-400">Loading…</p> : null}
       </section>
     </div>
   );

@@ -13,8 +13,8 @@ function Field({ id, label, hint, errors, children }: { id: string; label: strin
     <div className="flex flex-col gap-0.5">
       <label htmlFor={id} className="text-sm font-medium">{label}</label>
       {children}
-      {hint ? <p className="text-xs text-slate-500">{hint}</p> : null}
-      {errors.map((m, i) => <p key={i} id={`${id}-error`} className="text-xs text-red-600 dark:text-red-400" data-testid={`${id}-error`}>{m}</p>)}
+      {hint ? <p className="text-xs text-slate-600 dark:text-slate-400">{hint}</p> : null}
+      {errors.map((m, i) => <p key={i} id={`${id}-error`} className="text-xs text-red-700 dark:text-red-400" data-testid={`${id}-error`}>{m}</p>)}
     </div>
   );
 }
@@ -86,7 +86,7 @@ export function AddServerForm({ onAdded, onCancel }: { onAdded: (entry: McpConfi
             <textarea id="server-args" rows={3} className={`${input} font-mono`} value={f.args} onChange={(e) => set({ args: e.target.value })} />
           </Field>
           <KeyValueRows label="Environment variables" idPrefix="server-env" keyPlaceholder="NAME" rows={f.env} onChange={(env) => set({ env })} errorId={errs('env').length ? 'server-env-error' : undefined} />
-          {errs('env').map((m, i) => <p key={i} id="server-env-error" className="text-xs text-red-600 dark:text-red-400" data-testid="server-env-error">{m}</p>)}
+          {errs('env').map((m, i) => <p key={i} id="server-env-error" className="text-xs text-red-700 dark:text-red-400" data-testid="server-env-error">{m}</p>)}
           <Field id="server-cwd" label="Working folder (optional)" errors={errs('cwd')}>
             <input id="server-cwd" className={`${input} font-mono`} value={f.cwd} onChange={(e) => set({ cwd: e.target.value })} />
           </Field>
@@ -97,10 +97,10 @@ export function AddServerForm({ onAdded, onCancel }: { onAdded: (entry: McpConfi
             <input id="server-url" className={`${input} font-mono`} value={f.url} onChange={(e) => set({ url: e.target.value })} {...described('server-url', 'url')} />
           </Field>
           <KeyValueRows label="Headers" idPrefix="server-headers" keyPlaceholder="Header-Name" rows={f.headers} onChange={(headers) => set({ headers })} errorId={errs('headers').length ? 'server-headers-error' : undefined} />
-          {errs('headers').map((m, i) => <p key={i} id="server-headers-error" className="text-xs text-red-600 dark:text-red-400" data-testid="server-headers-error">{m}</p>)}
+          {errs('headers').map((m, i) => <p key={i} id="server-headers-error" className="text-xs text-red-700 dark:text-red-400" data-testid="server-headers-error">{m}</p>)}
         </>
       )}
-      <p className="text-xs text-slate-500">Secrets (API keys, tokens) never go in the config: mark the row “secret”, give the keychain name, and set the key in Settings → API keys. It is written as <code>{'${secret:NAME}'}</code>.</p>
+      <p className="text-xs text-slate-600 dark:text-slate-400">Secrets (API keys, tokens) never go in the config: mark the row “secret”, give the keychain name, and set the key in Settings → API keys. It is written as <code>{'${secret:NAME}'}</code>.</p>
       <Field id="server-description" label="Description (optional)" errors={errs('description')}>
         <input id="server-description" className={input} value={f.description} onChange={(e) => set({ description: e.target.value })} />
       </Field>

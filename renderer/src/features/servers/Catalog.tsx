@@ -15,7 +15,7 @@ function TrustPreview({ preview, onTrust, onCancel, busy }: { preview: Preview; 
       <pre className="overflow-x-auto rounded bg-slate-900 p-2 font-mono text-slate-100">{[preview.command, ...preview.args].join(' ')}</pre>
       {preview.package ? <p>Package: <code className="font-mono">{preview.package}</code></p> : null}
       {preview.envKeys.length ? <p>It reads: {preview.envKeys.map((k) => <code key={k} className="mr-1 font-mono">{k}</code>)} (set them as API keys in Settings).</p> : null}
-      <p className="text-slate-500">Fingerprint {preview.hash.slice(0, 16)}: if the command changes, Erasmus asks again.</p>
+      <p className="text-slate-600 dark:text-slate-400">Fingerprint {preview.hash.slice(0, 16)}: if the command changes, Erasmus asks again.</p>
       <div className="flex gap-2">
         <Button variant="primary" disabled={busy} onClick={onTrust} data-testid="trust-enable">Trust and enable</Button>
         <Button variant="ghost" onClick={onCancel}>Cancel</Button>
@@ -56,11 +56,11 @@ export function Catalog({ enabledNames, disabledNames = new Set() }: { enabledNa
           <li key={s.id} className="rounded border border-slate-200 p-2 text-sm dark:border-slate-800" data-testid={`catalog-${s.id}`}>
             <div className="flex items-center gap-2">
               <span className="flex-1 font-medium">{s.title}</span>
-              {enabledNames.has(s.id) ? <span className="text-xs text-emerald-600">enabled</span> : disabledNames.has(s.id) ? <span className="text-xs text-slate-500">in your list, disabled</span> : (
+              {enabledNames.has(s.id) ? <span className="text-xs text-emerald-700 dark:text-emerald-300">enabled</span> : disabledNames.has(s.id) ? <span className="text-xs text-slate-600 dark:text-slate-400">in your list, disabled</span> : (
                 <Button disabled={busy !== null} onClick={() => void enable(s.id)} data-testid={`catalog-enable-${s.id}`}>Enable…</Button>
               )}
             </div>
-            <p className="text-xs text-slate-500">{s.description}</p>
+            <p className="text-xs text-slate-600 dark:text-slate-400">{s.description}</p>
             {preview?.id === s.id ? <TrustPreview preview={preview} busy={busy !== null} onTrust={() => void enable(s.id, true)} onCancel={() => setPreview(null)} /> : null}
           </li>
         ))}

@@ -59,7 +59,7 @@ export function ImportDialog({ onImported, onClose }: { onImported: (added: stri
         </p>
       ) : null}
       {!found.data ? (
-        found.status === 'loading' ? <p className="text-sm text-slate-500">Looking…</p> : null
+        found.status === 'loading' ? <p className="text-sm text-slate-600 dark:text-slate-400">Looking…</p> : null
       ) : candidates.length === 0 ? (
         <EmptyState title="No other app's MCP config found" testId="import-empty">
           Erasmus looked for Claude Desktop, Cursor, goose and, in the open project, VS Code’s, Cursor’s and Roo’s <code>mcp.json</code>.
@@ -67,7 +67,7 @@ export function ImportDialog({ onImported, onClose }: { onImported: (added: stri
       ) : (
         candidates.map((c) => (
           <fieldset key={c.file} className="flex flex-col gap-1 rounded border border-slate-200 p-2 dark:border-slate-800" data-testid={`import-source-${c.source}`}>
-            <legend className="px-1 text-sm font-medium">{appName[c.source]} <span className="font-mono text-xs font-normal text-slate-500">{c.file}</span></legend>
+            <legend className="px-1 text-sm font-medium">{appName[c.source]} <span className="font-mono text-xs font-normal text-slate-600 dark:text-slate-400">{c.file}</span></legend>
             {c.servers.map((s) => (
               <label key={s.name} className={`flex items-start gap-2 text-sm ${s.exists ? 'text-slate-400' : ''}`}>
                 <input
@@ -81,8 +81,8 @@ export function ImportDialog({ onImported, onClose }: { onImported: (added: stri
                 <span className="min-w-0">
                   <span className="font-medium">{s.name}</span>
                   {s.exists ? <span className="ml-1 text-xs">(already configured: left as it is)</span> : null}
-                  <code className="block truncate font-mono text-xs text-slate-500">{s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : `${s.transport} ${s.url ?? ''}`}</code>
-                  {s.envKeys.length ? <span className="block text-xs text-slate-500">{s.transport === 'stdio' ? 'env' : 'headers'}: {s.envKeys.join(', ')}</span> : null}
+                  <code className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">{s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : `${s.transport} ${s.url ?? ''}`}</code>
+                  {s.envKeys.length ? <span className="block text-xs text-slate-600 dark:text-slate-400">{s.transport === 'stdio' ? 'env' : 'headers'}: {s.envKeys.join(', ')}</span> : null}
                 </span>
               </label>
             ))}

@@ -21,7 +21,7 @@ export function ServerControls({ entry, status, onChanged, onRemoved, act, busy 
   const [started, setStarted] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
   if (!entry)
-    return <p className="text-xs text-slate-500" data-testid="server-not-editable">{status.source ? `Configured in ${status.source}: edit that file to change it.` : 'Built into Erasmus.'}</p>;
+    return <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="server-not-editable">{status.source ? `Configured in ${status.source}: edit that file to change it.` : 'Built into Erasmus.'}</p>;
   const name = entry.name;
   const enable = (trust?: boolean) =>
     act(`Enabling ${name}`, async () => {
@@ -68,7 +68,7 @@ export function ServerControls({ entry, status, onChanged, onRemoved, act, busy 
           <Button variant="ghost" className="ml-auto" disabled={busy} onClick={() => setConfirmRemove(true)} data-testid="server-remove">Remove…</Button>
         )}
       </div>
-      {entry.error ? <p className="text-xs text-red-600">{entry.error}</p> : null}
+      {entry.error ? <p className="text-xs text-red-700 dark:text-red-300">{entry.error}</p> : null}
       {preview ? (
         <TrustPanel
           key={`${preview.hash}:${preview.trusted}`}

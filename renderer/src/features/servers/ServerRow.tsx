@@ -22,9 +22,9 @@ export function ServerRow({ server, selected, onSelect }: { server: McpServerSta
       <span className="flex w-full items-center gap-2">
         <span className={`inline-block h-2 w-2 rounded-full ${dot[server.state]}`} aria-hidden />
         <span className="font-medium">{server.name}</span>
-        <span className="ml-auto text-xs text-slate-500">{server.state} · {server.transport}{server.state === 'ready' ? ` · ${server.tools} tools` : ''}</span>
+        <span className="ml-auto text-xs text-slate-600 dark:text-slate-400">{server.state} · {server.transport}{server.state === 'ready' ? ` · ${server.tools} tools` : ''}</span>
       </span>
-      {server.error ? <span className="mt-0.5 line-clamp-2 text-xs text-red-600">{server.error}</span> : null}
+      {server.error ? <span className="mt-0.5 line-clamp-2 text-xs text-red-700 dark:text-red-300">{server.error}</span> : null}
     </button>
   );
 }

@@ -123,7 +123,7 @@ export function ServersView() {
           <div className="flex flex-col gap-3">
             <div className="flex flex-wrap items-center gap-2">
               <h3 className="text-lg font-semibold">{server.name}</h3>
-              <span className="text-sm text-slate-500">{server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : ''}{server.pid ? ` · pid ${server.pid}` : ''}{server.restarts ? ` · ${server.restarts} restarts` : ''}</span>
+              <span className="text-sm text-slate-600 dark:text-slate-400">{server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : ''}{server.pid ? ` · pid ${server.pid}` : ''}{server.restarts ? ` · ${server.restarts} restarts` : ''}</span>
               <Button className="ml-auto" disabled={busy || server.state === 'disabled'} onClick={() => void act(`Restarting ${server.name}`, () => client.request('mcp.server.restart', { server: server.name }).then((st) => setState((s) => withStatus(s, st))))} data-testid="server-restart">Restart</Button>
             </div>
             <ServerControls
@@ -140,7 +140,7 @@ export function ServersView() {
             />
             {server.description ? <p className="text-sm">{server.description}</p> : null}
             {server.error ? <ErrorBanner message={server.error} /> : null}
-            {server.source ? <p className="font-mono text-xs text-slate-500">from {server.source}</p> : null}
+            {server.source ? <p className="font-mono text-xs text-slate-600 dark:text-slate-400">from {server.source}</p> : null}
             <ServerDetails key={`${server.name}:${server.state}`} server={server} log={logOf(state, server)} />
           </div>
         ) : state.servers.length ? <EmptyState title="Select a server">Its tools, resources, prompts and stderr show here.</EmptyState> : null}

@@ -17,16 +17,16 @@ const hints: Array<[keyof McpToolInfo['annotations'], string, string]> = [
 export function ToolsWithAnnotations({ server }: { server: string }) {
   const r = useRequest('mcp.tools', { server });
   if (r.status === 'error') return <ErrorBanner message={r.error} />;
-  if (!r.data) return <p className="text-xs text-slate-500">Listing its tools…</p>;
-  if (!r.data.tools.length) return <p className="text-xs text-slate-500">It offers no tools.</p>;
+  if (!r.data) return <p className="text-xs text-slate-600 dark:text-slate-400">Listing its tools…</p>;
+  if (!r.data.tools.length) return <p className="text-xs text-slate-600 dark:text-slate-400">It offers no tools.</p>;
   return (
     <ul className="flex flex-col gap-1" data-testid="trust-tools">
       {r.data.tools.map((t) => (
         <li key={t.name}>
           <code className="font-mono">{t.name}</code>
           {hints.filter(([k]) => t.annotations[k] === true).map(([k, label, cls]) => <span key={k} className={`ml-1 rounded px-1 ${cls}`}>{label}</span>)}
-          {t.annotations.destructiveHint === undefined && t.annotations.readOnlyHint === undefined ? <span className="ml-1 text-slate-500">(no hints: treated as able to change things)</span> : null}
-          <span className="line-clamp-3 block text-slate-500" title={t.description}>{t.description}</span>
+          {t.annotations.destructiveHint === undefined && t.annotations.readOnlyHint === undefined ? <span className="ml-1 text-slate-600 dark:text-slate-400">(no hints: treated as able to change things)</span> : null}
+          <span className="line-clamp-3 block text-slate-600 dark:text-slate-400" title={t.description}>{t.description}</span>
         </li>
       ))}
     </ul>
@@ -54,7 +54,7 @@ export function TrustPanel({ preview, started, busy, onTrust, onClose }: { previ
       <pre className="overflow-x-auto rounded bg-slate-900 p-2 font-mono text-slate-100" data-testid="trust-command">{[preview.command, ...preview.args].join(' ')}</pre>
       {preview.package ? <p>Package: <code className="font-mono">{preview.package}</code></p> : <p>Package: none named (a local program or script).</p>}
       {preview.envKeys.length ? <p>Environment it gets: {preview.envKeys.map((k) => <code key={k} className="mr-1 font-mono">{k}</code>)}</p> : <p>No environment variables of its own.</p>}
-      {preview.hash ? <p className="text-slate-500">Fingerprint {preview.hash.slice(0, 16)}: if the command or its arguments change, Erasmus asks again.</p> : null}
+      {preview.hash ? <p className="text-slate-600 dark:text-slate-400">Fingerprint {preview.hash.slice(0, 16)}: if the command or its arguments change, Erasmus asks again.</p> : null}
       {started ? (
         <div>
           <p className="mb-1 font-medium">Its tools:</p>

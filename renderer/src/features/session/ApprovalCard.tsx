@@ -2,14 +2,25 @@ import { useState } from 'react';
 import type { ApprovalDecision } from '../../../../electron/contract/index';
 import { Button } from '../../ui/Button';
 import { ApprovalPreview } from './ApprovalPreview';
+import { AskFrame } from './AskFrame';
 import type { SessionItem } from './sessionState';
 
 type Approval = Extract<SessionItem, { kind: 'approval' }>;
 
 const answered: Record<ApprovalDecision, string> = { allow_once: 'Allowed once', always_allow: 'Always allowed', deny: 'Denied' };
+const kindWords: Record<Approval['approvalKind'], string> = { tool: 'a tool call', command: 'a command', sampling: 'a model request from a server' };
 
-/** An approval the agent waits for: what will happen, why it asks (policy, reviewer), and the three answers. */
-export function ApprovalCard({ item, onDecide }: { item: Approval; onDecide: (d: ApprovalDecision) => Promise<void> }) {
+/** What "always" covers, in words: one tool (or one command line) for the rest of this session or step. */
+export function alwaysScope(item: Pick<Approval, 'approvalKind' | 'name'>, scope: 'session' | 'step'): string {
+  const what = item.approvalKind === 'command' ? 'this exact command' : item.approvalKind === 'sampling' ? 'this server’s model requests' : item.name;
+  return `Always allow ${what} for the rest of this ${scope === 'step' ? 'workflow step' : 'session'}`;
+}
+
+/**
+ * An approval the agent waits for: what will happen, why it asks (policy, reviewer), and the three
+ * answers. One card per request (the parent keys it by session and request id), focused when it appears.
+ */
+export function ApprovalCard({ item, scope, onDecide }: { item: Approval; scope: 'session' | 'step'; onDecide: (d: ApprovalDecision) => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const decide = async (d: ApprovalDecision) => {
@@ -19,36 +30,35 @@ export function ApprovalCard({ item, onDecide }: { item: Approval; onDecide: (d:
       await onDecide(d);
     } catch (e) {
       setError((e as Error).message);
+    } finally {
       setBusy(false);
     }
   };
   const open = !item.decision;
+  const always = alwaysScope(item, scope);
   return (
-    <article
-      aria-label={`Approval for ${item.name}`}
-      data-testid="approval-card"
-      data-state={item.decision ?? 'waiting'}
-      className={`flex flex-col gap-2 rounded border p-3 ${open ? 'border-amber-400 bg-amber-50 dark:border-amber-700 dark:bg-amber-950' : 'border-slate-200 dark:border-slate-800'}`}
+    <AskFrame
+      label={`Approval for ${item.name}`}
+      testId="approval-card"
+      state={item.decision ?? 'waiting'}
+      open={open}
+      title={open ? 'Approval needed' : answered[item.decision!]}
+      subject={<><code className="font-mono text-xs">{item.name}</code> <span className="text-xs text-slate-600 dark:text-slate-300">({kindWords[item.approvalKind]})</span></>}
     >
-      <header className="flex items-center gap-2 text-sm">
-        <span className="font-medium">{open ? 'Approval needed' : answered[item.decision!]}</span>
-        <code className="font-mono text-xs">{item.name}</code>
-        <span className="text-xs text-slate-500">({item.approvalKind})</span>
-      </header>
-      <ApprovalPreview name={item.name} args={item.args} />
+      <ApprovalPreview name={item.name} args={item.args} live={open} />
       {item.reasons.length ? (
         <ul className="list-disc pl-5 text-sm" aria-label="Why approval is needed" data-testid="approval-reasons">
           {item.reasons.map((r, i) => <li key={i}>{r}</li>)}
         </ul>
       ) : null}
-      {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
+      {error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</p> : null}
       {open ? (
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <Button variant="primary" disabled={busy} onClick={() => void decide('allow_once')} data-testid="approve-once" autoFocus>Allow once</Button>
-          <Button disabled={busy} onClick={() => void decide('always_allow')} data-testid="approve-always">Always allow</Button>
+          <Button disabled={busy} onClick={() => void decide('always_allow')} data-testid="approve-always" title={always}>{always}</Button>
           <Button variant="danger" disabled={busy} onClick={() => void decide('deny')} data-testid="approve-deny">Deny</Button>
         </div>
       ) : null}
-    </article>
+    </AskFrame>
   );
 }

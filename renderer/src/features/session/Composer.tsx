@@ -22,7 +22,7 @@ export function Composer({ onSend, disabledReason, placeholder }: { onSend: (tex
   };
   return (
     <form onSubmit={(e) => void send(e)} className="flex flex-col gap-1 border-t border-slate-200 p-2 dark:border-slate-800" aria-label="Message the agent">
-      {error ? <p role="alert" className="text-sm text-red-600">{error}</p> : null}
+      {error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</p> : null}
       <div className="flex gap-2">
         <label htmlFor="composer" className="sr-only">Message</label>
         <textarea

@@ -9,7 +9,7 @@ export function ElicitationField({ field, value, onChange, idPrefix }: { field: 
     <span>
       {field.title}
       {field.required ? ' *' : ''}
-      {field.description ? <span className="block text-xs text-slate-500">{field.description}</span> : null}
+      {field.description ? <span className="block text-xs text-slate-600 dark:text-slate-400">{field.description}</span> : null}
     </span>
   );
   if (field.kind === 'boolean') {

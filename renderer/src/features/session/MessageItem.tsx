@@ -9,7 +9,7 @@ export function MessageItem({ item }: { item: Message }) {
     return <div className="self-end whitespace-pre-wrap rounded-lg bg-indigo-600 px-3 py-2 text-sm text-white" data-testid="user-message">{item.text}</div>;
   }
   if (item.kind === 'notice') {
-    const color = item.level === 'error' ? 'text-red-600' : item.level === 'warning' ? 'text-amber-600' : 'text-slate-500';
+    const color = item.level === 'error' ? 'text-red-700 dark:text-red-300' : item.level === 'warning' ? 'text-amber-800 dark:text-amber-300' : 'text-slate-600 dark:text-slate-400';
     return <p role={item.level === 'error' ? 'alert' : undefined} className={`text-sm ${color}`}>{item.text}</p>;
   }
   if (item.kind === 'reasoning') {

@@ -21,7 +21,7 @@ export function SessionList({ sessions, selected, onSelect, labels }: { sessions
             <span className={`mr-1 inline-block h-2 w-2 rounded-full ${s.running ? 'alive bg-sky-500' : s.endReason === 'complete' ? 'bg-emerald-500' : 'bg-slate-400'}`} aria-hidden />
             <span className="font-mono">{labels.get(s.id) ?? s.id.slice(0, 18)}</span>
             {waiting ? <span className="ml-1 rounded bg-amber-400 px-1 text-black">{waiting} waiting</span> : null}
-            {s.model ? <span className="block truncate text-slate-500">{s.model}</span> : null}
+            {s.model ? <span className="block truncate text-slate-600 dark:text-slate-400">{s.model}</span> : null}
           </button>
         );
       })}

@@ -38,6 +38,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
   const send = async (text: string) => {
     if (!session) {
       const r = await client.request('agent.start', { prompt: text, ...(project ? { project } : {}) });
+      sessions.addTask(r.sessionId, text);
       onSelect(r.sessionId);
       return;
     }
@@ -49,7 +50,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
     <div className="flex h-full min-h-0" data-testid="session-view">
       <SessionList sessions={list} selected={selected} onSelect={(id) => onSelect(id || null)} labels={labels} />
       <div className="flex min-w-0 flex-1 flex-col">
-        <Elicitations />
+        <Elicitations sessionId={session?.id} show="others" className="border-b border-slate-200 p-3 dark:border-slate-800" />
         {session ? (
           <>
             <header className="flex items-center gap-3 border-b border-slate-200 px-3 py-1.5 text-xs dark:border-slate-800">
@@ -61,17 +62,23 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
                 <Button variant="danger" onClick={() => client.request('agent.stop', { sessionId: session.id }).catch((e: Error) => setStopError(e.message))}>Stop</Button>
               ) : null}
             </header>
-            {stopError ? <p role="alert" className="px-3 text-sm text-red-600">{stopError}</p> : null}
-            <Transcript session={session} onDecide={async (requestId, decision) => {
-              const r = await client.request('agent.approve', { sessionId: session.id, requestId, decision });
-              if (!r.ok) throw new Error('This approval is no longer waiting (the session moved on or stopped).');
-            }} />
+            {stopError ? <p role="alert" className="px-3 text-sm text-red-700 dark:text-red-300">{stopError}</p> : null}
+            <Transcript
+              key={session.id}
+              session={session}
+              scope={labels.get(session.id) ? 'step' : 'session'}
+              tail={<Elicitations sessionId={session.id} show="mine" />}
+              onDecide={async (requestId, decision) => {
+                const r = await client.request('agent.approve', { sessionId: session.id, requestId, decision });
+                if (!r.ok) throw new Error('This approval is no longer waiting (the session moved on or stopped).');
+              }}
+            />
           </>
         ) : selected ? (
           replay?.error ? (
             <EmptyState title="This session cannot be shown" testId="session-missing">{replay.error}</EmptyState>
           ) : (
-            <p className="p-4 text-sm text-slate-500">Reading the session log…</p>
+            <p className="p-4 text-sm text-slate-600 dark:text-slate-400">Reading the session log…</p>
           )
         ) : (
           <EmptyState title="No session selected" testId="session-empty">

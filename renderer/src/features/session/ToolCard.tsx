@@ -4,11 +4,11 @@ import { formatDuration } from '../../ui/format';
 type Tool = Extract<SessionItem, { kind: 'tool' }>;
 
 const tone: Record<Tool['status'], string> = {
-  waiting: 'text-amber-600',
-  running: 'text-sky-600',
-  done: 'text-emerald-600',
-  error: 'text-red-600',
-  refused: 'text-red-600',
+  waiting: 'text-amber-800 dark:text-amber-300',
+  running: 'text-sky-700 dark:text-sky-300',
+  done: 'text-emerald-700 dark:text-emerald-300',
+  error: 'text-red-700 dark:text-red-300',
+  refused: 'text-red-700 dark:text-red-300',
 };
 
 /** A tool call: its arguments, then its result (or error), and how long it took. Collapsible with the keyboard. */
@@ -18,8 +18,8 @@ export function ToolCard({ item }: { item: Tool }) {
       <summary className="flex cursor-pointer items-center gap-2 px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-indigo-500">
         <code className="font-mono">{item.name}</code>
         <span className={`text-xs ${tone[item.status]} ${item.status === 'running' ? 'alive' : ''}`}>{item.status}</span>
-        {item.progress ? <span className="text-xs text-slate-500">{item.progress.total ? `${Math.round((100 * item.progress.progress) / item.progress.total)}%` : item.progress.progress} {item.progress.message ?? ''}</span> : null}
-        <span className="ml-auto text-xs text-slate-500">{item.durationMs !== undefined ? formatDuration(item.durationMs) : ''}</span>
+        {item.progress ? <span className="text-xs text-slate-600 dark:text-slate-400">{item.progress.total ? `${Math.round((100 * item.progress.progress) / item.progress.total)}%` : item.progress.progress} {item.progress.message ?? ''}</span> : null}
+        <span className="ml-auto text-xs text-slate-600 dark:text-slate-400">{item.durationMs !== undefined ? formatDuration(item.durationMs) : ''}</span>
       </summary>
       <div className="flex flex-col gap-2 border-t border-slate-200 p-3 dark:border-slate-800">
         <pre className="max-h-48 overflow-auto rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900" aria-label="Arguments">{JSON.stringify(item.args, null, 2)}</pre>

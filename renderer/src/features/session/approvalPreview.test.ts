@@ -8,7 +8,10 @@ describe('previewOf', () => {
   });
   it('shows a file write as added lines and an edit as a diff', () => {
     const w = previewOf('files__write_file', { path: 'a.txt', content: 'one\ntwo\n' });
-    expect(w).toEqual({ kind: 'write', path: 'a.txt', lines: [{ op: '+', text: 'one' }, { op: '+', text: 'two' }] });
+    expect(w).toEqual({ kind: 'write', path: 'a.txt', lines: [{ op: '+', text: 'one' }, { op: '+', text: 'two' }], overwrite: { content: 'one\ntwo\n' } });
+    // An overwrite diffs against the file on disk: only the changed line is new.
+    const o = previewOf('files__write_file', { path: 'a.txt', content: 'one\ntwo\n' }, 'one\nzwei\n');
+    expect(o.kind === 'write' && o.lines).toEqual([{ op: ' ', text: 'one' }, { op: '-', text: 'zwei' }, { op: '+', text: 'two' }]);
     const e = previewOf('files__edit_file', { path: 'a.txt', edits: [{ oldText: 'one\ntwo', newText: 'one\nthree' }] });
     expect(e.kind === 'write' && e.lines).toEqual([{ op: ' ', text: 'one' }, { op: '-', text: 'two' }, { op: '+', text: 'three' }]);
   });

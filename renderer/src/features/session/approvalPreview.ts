@@ -3,7 +3,7 @@ import { diffLines } from 'diff';
 /** What an approval will do, in the terms the user judges it by. */
 export type Preview =
   | { kind: 'command'; command: string; original?: string; cwd?: string }
-  | { kind: 'write'; path: string; lines: DiffLine[] }
+  | { kind: 'write'; path: string; lines: DiffLine[]; /** A whole-file write: the diff needs the file's current text. */ overwrite?: { content: string } }
   | { kind: 'args'; json: string };
 
 export type DiffLine = { op: '+' | '-' | ' '; text: string };
@@ -22,9 +22,10 @@ function toLines(before: string, after: string): DiffLine[] {
 
 /**
  * Reads an approval's arguments: a command (as it will run after rewriting, with the original when it
- * changed), a file write or edit (as a diff), or else the arguments as JSON.
+ * changed), a file write or edit (as a diff), or else the arguments as JSON. A whole-file write is
+ * diffed against `current` (the file as it is on disk; undefined while unknown, null for a new file).
  */
-export function previewOf(name: string, args: Record<string, unknown>): Preview {
+export function previewOf(name: string, args: Record<string, unknown>, current?: string | null): Preview {
   const command = str(args.command) ?? str(args.cmd) ?? (name === '!' ? str(args.script) : undefined);
   if (command !== undefined) {
     const rewritten = str(args.rewritten) ?? str(args.rewrittenCommand);
@@ -33,7 +34,7 @@ export function previewOf(name: string, args: Record<string, unknown>): Preview 
   const path = str(args.path) ?? str(args.file) ?? str(args.filePath);
   if (path !== undefined) {
     const content = str(args.content) ?? str(args.text);
-    if (content !== undefined) return { kind: 'write', path, lines: toLines(str(args.previous) ?? '', content) };
+    if (content !== undefined) return { kind: 'write', path, lines: toLines(str(args.previous) ?? current ?? '', content), overwrite: { content } };
     const oldText = str(args.oldText) ?? str(args.old_string) ?? str(args.search);
     const newText = str(args.newText) ?? str(args.new_string) ?? str(args.replace);
     if (oldText !== undefined && newText !== undefined) return { kind: 'write', path, lines: toLines(oldText, newText) };

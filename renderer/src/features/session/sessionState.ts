@@ -27,7 +27,10 @@ export type SessionItem =
     }
   | { kind: 'notice'; id: string; level: 'warning' | 'error' | 'info'; text: string }
   /** A block of the model's reasoning, shown collapsed. */
-  | { kind: 'reasoning'; id: string; text: string };
+  | { kind: 'reasoning'; id: string; text: string }
+
+  /** A server's question (MCP elicitation) asked while this session's call ran, with the user's answer. */
+  | { kind: 'question'; id: string; server: string; message: string; answer: 'accept' | 'decline' | 'cancel' };
 
 export interface SessionState {
   id: string;

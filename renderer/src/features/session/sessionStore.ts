@@ -25,11 +25,36 @@ export class SessionStore extends Store<Sessions> {
   /** Shows what the user sent (the event stream carries only the model's side). */
   addUserMessage(sessionId: string, text: string): void {
     this.set((s) => {
-      const prev = s.byId[sessionId];
-      if (!prev) return s;
+      const prev = s.byId[sessionId] ?? emptySession(sessionId, Date.now());
       const item = { kind: 'user' as const, id: `u${Date.now()}-${prev.items.length}`, text };
-      return { ...s, byId: { ...s.byId, [sessionId]: { ...prev, items: [...prev.items, item] } } };
+      return { byId: { ...s.byId, [sessionId]: { ...prev, items: [...prev.items, item] } }, order: s.order.includes(sessionId) ? s.order : [...s.order, sessionId] };
     });
+  }
+
+  /** Shows the task a session was started with, before anything the model said (its events may arrive first). */
+  addTask(sessionId: string, text: string): void {
+    this.set((s) => {
+      const prev = s.byId[sessionId] ?? emptySession(sessionId, Date.now());
+      if (prev.items.some((i) => i.kind === 'user')) return s;
+      const item = { kind: 'user' as const, id: `u${prev.startedAt}-task`, text };
+      return { byId: { ...s.byId, [sessionId]: { ...prev, items: [item, ...prev.items] } }, order: s.order.includes(sessionId) ? s.order : [...s.order, sessionId] };
+    });
+  }
+
+  /** Keeps a server's answered question in the transcript of the session it interrupted. */
+  addQuestion(sessionId: string, q: { id: string; server: string; message: string; answer: 'accept' | 'decline' | 'cancel' }): void {
+    this.set((s) => {
+      const prev = s.byId[sessionId];
+      if (!prev || prev.items.some((i) => i.kind === 'question' && i.id === q.id)) return s;
+      return { ...s, byId: { ...s.byId, [sessionId]: { ...prev, items: [...prev.items, { kind: 'question' as const, ...q }] } } };
+    });
+  }
+
+  /** The session a server's question belongs to: the one whose call to that server is running. */
+  ownerOf(server: string): string | undefined {
+    const running = Object.values(this.get().byId).filter((x) => x.running);
+    const calling = running.find((x) => x.items.some((i) => i.kind === 'tool' && i.status === 'running' && i.name.startsWith(`${server}__`)));
+    return calling?.id ?? (running.length === 1 ? running[0]!.id : undefined);
   }
 
   /**

@@ -41,14 +41,14 @@ export function ApiKeys() {
   return (
     <section aria-labelledby="keys-h" className="flex flex-col gap-3" data-testid="api-keys">
       <h3 id="keys-h" className="font-semibold">API keys</h3>
-      <p className="text-sm text-slate-500">Stored in the system keychain. Once saved, a key is never shown again: replace it by saving the same name.</p>
+      <p className="text-sm text-slate-600 dark:text-slate-400">Stored in the system keychain. Once saved, a key is never shown again: replace it by saving the same name.</p>
       {list.status === 'error' ? <ErrorBanner message={`The keychain is not available: ${list.error}`} /> : null}
       <ul className="flex flex-col gap-1" aria-label="Saved keys">
-        {list.data?.names.length === 0 ? <li className="text-sm text-slate-500">No keys saved yet.</li> : null}
+        {list.data?.names.length === 0 ? <li className="text-sm text-slate-600 dark:text-slate-400">No keys saved yet.</li> : null}
         {list.data?.names.map((n) => (
           <li key={n} className="flex items-center gap-2 text-sm" data-testid={`secret-${n}`}>
             <code className="font-mono">{n}</code>
-            <span className="text-slate-400" aria-label="hidden value">••••••••</span>
+            <span className="text-slate-600 dark:text-slate-400" aria-label="hidden value">••••••••</span>
             <Button variant="ghost" className="ml-auto" onClick={() => void remove(n)} aria-label={`Delete ${n}`}>Delete</Button>
           </li>
         ))}

@@ -16,7 +16,7 @@ export function Appearance({ theme, onTheme, notifications, onRequestNotificatio
       <p className="text-sm">
         System notifications: <span data-testid="notification-permission">{notifications}</span>
         {notifications === 'default' ? (
-          <button type="button" className="ml-2 text-indigo-600 underline focus-visible:outline-2 focus-visible:outline-indigo-500" onClick={onRequestNotifications}>Allow</button>
+          <button type="button" className="ml-2 text-indigo-700 dark:text-indigo-300 underline focus-visible:outline-2 focus-visible:outline-indigo-500" onClick={onRequestNotifications}>Allow</button>
         ) : null}
       </p>
     </section>

@@ -12,11 +12,11 @@ export function PromptSections() {
   return (
     <section aria-labelledby="prompts-h" className="flex flex-col gap-2 text-sm" data-testid="prompt-sections">
       <h3 id="prompts-h" className="font-semibold">Prompt sections</h3>
-      <p className="text-slate-500">
+      <p className="text-slate-600 dark:text-slate-400">
         Every session’s system prompt starts with these. An override (in <code>{list.data?.dir ?? 'prompts/'}</code>) replaces the shipped text; an empty one leaves the section out.
       </p>
       {list.status === 'error' ? <ErrorBanner message={`Could not list the sections: ${list.error}`} /> : null}
-      {list.data && list.data.sections.length === 0 ? <p className="text-slate-500">No prompt sections found.</p> : null}
+      {list.data && list.data.sections.length === 0 ? <p className="text-slate-600 dark:text-slate-400">No prompt sections found.</p> : null}
       <ul className="flex flex-wrap gap-1" aria-label="Sections">
         {list.data?.sections.map((s) => (
           <li key={s.name}>

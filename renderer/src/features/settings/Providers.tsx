@@ -39,19 +39,19 @@ export function Providers() {
   return (
     <section aria-labelledby="prov-h" className="flex flex-col gap-3" data-testid="providers">
       <h3 id="prov-h" className="font-semibold">Providers and models</h3>
-      <p className="text-sm text-slate-500">
+      <p className="text-sm text-slate-600 dark:text-slate-400">
         Kept in <code>{data?.file ?? 'config.yaml'}</code>; each new session reads them. The default is used when a session does not name one (otherwise the first).
       </p>
       {list.status === 'error' && !data ? <ErrorBanner message={`Could not read the providers: ${list.error}`} /> : null}
       <ul className="flex flex-col gap-1" aria-label="Configured providers">
-        {data && data.providers.length === 0 ? <li className="text-sm text-slate-500" data-testid="providers-empty">No provider yet: add one to let the agent work (a local OpenAI-compatible server needs only a base URL and a model).</li> : null}
+        {data && data.providers.length === 0 ? <li className="text-sm text-slate-600 dark:text-slate-400" data-testid="providers-empty">No provider yet: add one to let the agent work (a local OpenAI-compatible server needs only a base URL and a model).</li> : null}
         {data?.providers.map((p) => (
           <li key={p.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid={`provider-${p.id}`}>
             <label className="flex items-center gap-1">
               <input type="radio" name="default-provider" checked={data.defaultProvider === p.id} onChange={() => void act(() => client.request('settings.providers.setDefault', { id: p.id }))} aria-label={`Make ${p.id} the default`} />
               <code className="font-mono">{p.id}</code>
             </label>
-            <span className="text-slate-500">{p.kind} · {p.model}{p.baseUrl ? ` · ${p.baseUrl}` : ''}{p.apiKey ? ` · key ${p.apiKey}` : ''}</span>
+            <span className="text-slate-600 dark:text-slate-400">{p.kind} · {p.model}{p.baseUrl ? ` · ${p.baseUrl}` : ''}{p.apiKey ? ` · key ${p.apiKey}` : ''}</span>
             {data.defaultProvider === p.id ? <span className="rounded bg-indigo-100 px-1 text-xs text-indigo-800 dark:bg-indigo-900 dark:text-indigo-200">default</span> : null}
             <span className="ml-auto flex gap-1">
               <Button variant="ghost" onClick={() => setEditing(p)} aria-label={`Edit ${p.id}`}>Edit</Button>

@@ -10,7 +10,7 @@ export function RewriteRules({ project }: { project?: string }) {
   return (
     <section aria-labelledby="rules-h" className="flex flex-col gap-2 text-sm" data-testid="rewrite-rules">
       <h3 id="rules-h" className="font-semibold">Command rewriting and script review</h3>
-      {project ? <ProjectRules project={project} /> : <p className="text-slate-500" data-testid="rules-empty">Open a project to choose its rewriting rules and script review: they are kept per project.</p>}
+      {project ? <ProjectRules project={project} /> : <p className="text-slate-600 dark:text-slate-400" data-testid="rules-empty">Open a project to choose its rewriting rules and script review: they are kept per project.</p>}
     </section>
   );
 }
@@ -31,7 +31,7 @@ function ProjectRules({ project }: { project: string }) {
   };
   return (
     <>
-      <p className="text-slate-500">Saved in <code>{value?.file ?? `${project}/.erasmus/settings.json`}</code>. A rule applies only when its tool (uv, pnpm…) is installed.</p>
+      <p className="text-slate-600 dark:text-slate-400">Saved in <code>{value?.file ?? `${project}/.erasmus/settings.json`}</code>. A rule applies only when its tool (uv, pnpm…) is installed.</p>
       {current.status === 'error' && !value ? <ErrorBanner message={current.error} /> : null}
       {value ? (
         <>
@@ -44,7 +44,7 @@ function ProjectRules({ project }: { project: string }) {
             {value.rules.map((r) => (
               <label key={r.id} className="flex items-start gap-2">
                 <input type="checkbox" className="mt-1" checked={r.enabled} onChange={(e) => void change(e.target.checked ? { enable: [r.id] } : { disable: [r.id] })} data-testid={`rule-${r.id}`} />
-                <span><code className="font-mono">{r.id}</code> <span className="text-slate-500">{r.description}</span></span>
+                <span><code className="font-mono">{r.id}</code> <span className="text-slate-600 dark:text-slate-400">{r.description}</span></span>
               </label>
             ))}
           </fieldset>

@@ -1,3 +1,4 @@
+import type { KeyboardEvent } from 'react';
 import type { TerminalTab } from './store';
 
 export interface TerminalTabsProps {
@@ -15,40 +16,56 @@ function status(tab: TerminalTab): string {
   return tab.exitCode === null ? 'stopped' : `exit ${tab.exitCode}`;
 }
 
-/** The terminal view's tab bar: one tab per command or shell, with its state, stop and close. */
+const tone = (tab: TerminalTab) =>
+  tab.running ? 'text-sky-800 dark:text-sky-300' : !tab.timedOut && tab.exitCode === 0 ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-800 dark:text-red-300';
+
+/**
+ * The terminal view's tab bar: a tab list holding only the tabs (each with its state; arrow keys move
+ * between them), then the active tab's Stop and Close and "+ New shell", always in sight.
+ */
 export function TerminalTabs({ tabs, activeId, onSelect, onKill, onClose, onNewShell }: TerminalTabsProps) {
+  const active = tabs.find((t) => t.id === activeId);
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    const i = tabs.findIndex((t) => t.id === activeId);
+    const next = e.key === 'ArrowRight' ? i + 1 : e.key === 'ArrowLeft' ? i - 1 : -2;
+    if (next === -2 || !tabs.length) return;
+    e.preventDefault();
+    const tab = tabs[(next + tabs.length) % tabs.length]!;
+    onSelect(tab.id);
+    e.currentTarget.querySelector<HTMLElement>(`[data-tab="${tab.id}"]`)?.focus();
+  };
   return (
-    <div role="tablist" aria-label="Terminals" className="flex items-center gap-1 overflow-x-auto border-b border-slate-200 px-2 text-xs dark:border-slate-800">
-      {tabs.map((tab) => {
-        const failed = !tab.running && tab.exitCode !== 0;
-        return (
-          <div key={tab.id} className={`flex items-center gap-1 rounded-t px-2 py-1 ${tab.id === activeId ? 'bg-slate-200 dark:bg-slate-800' : ''}`}>
-            <button
-              role="tab"
-              aria-selected={tab.id === activeId}
-              title={tab.command ?? tab.title}
-              className="max-w-56 truncate"
-              onClick={() => onSelect(tab.id)}
-            >
-              {tab.kind === 'shell' ? '❯ ' : ''}
-              {tab.title}
-            </button>
-            <span data-testid={`terminal-status-${tab.id}`} className={tab.running ? 'text-sky-600' : failed ? 'text-red-600' : 'text-emerald-600'}>
-              {status(tab)}
-            </span>
-            {tab.running ? (
-              <button aria-label={`Stop ${tab.title}`} className="px-1 hover:text-red-600" onClick={() => onKill(tab.id)}>
-                ■
-              </button>
-            ) : null}
-            <button aria-label={`Close ${tab.title}`} className="px-1 hover:text-red-600" onClick={() => onClose(tab.id)}>
-              ×
-            </button>
-          </div>
-        );
-      })}
-      <button aria-label="New shell" className="ml-1 rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800" onClick={onNewShell}>
-        + shell
+    <div className="flex items-center gap-1 border-b border-slate-200 px-2 text-xs dark:border-slate-800">
+      <div role="tablist" aria-label="Terminals" className="flex min-w-0 flex-1 items-center gap-1 overflow-x-auto" onKeyDown={onKeyDown}>
+        {tabs.map((tab) => (
+          <button
+            key={tab.id}
+            type="button"
+            role="tab"
+            data-tab={tab.id}
+            aria-selected={tab.id === activeId}
+            tabIndex={tab.id === activeId ? 0 : -1}
+            title={tab.command ?? tab.title}
+            className={`flex max-w-64 shrink-0 items-center gap-1.5 rounded-t px-2 py-1 ${tab.id === activeId ? 'bg-slate-200 font-medium dark:bg-slate-800' : 'hover:bg-slate-100 dark:hover:bg-slate-900'}`}
+            onClick={() => onSelect(tab.id)}
+          >
+            <span className="truncate">{tab.kind === 'shell' ? '❯ ' : ''}{tab.title}</span>
+            <span data-testid={`terminal-status-${tab.id}`} className={`shrink-0 ${tone(tab)}`}>{status(tab)}</span>
+          </button>
+        ))}
+      </div>
+      {active?.running ? (
+        <button type="button" className="shrink-0 rounded px-2 py-1 hover:bg-red-100 dark:hover:bg-red-950" onClick={() => onKill(active.id)}>
+          ■ Stop<span className="sr-only"> {active.title}</span>
+        </button>
+      ) : null}
+      {active ? (
+        <button type="button" className="shrink-0 rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800" onClick={() => onClose(active.id)}>
+          × Close<span className="sr-only"> {active.title}</span>
+        </button>
+      ) : null}
+      <button type="button" title="Open a shell in the project folder" className="shrink-0 rounded px-2 py-1 font-medium hover:bg-slate-100 dark:hover:bg-slate-800" onClick={onNewShell}>
+        + New shell
       </button>
     </div>
   );

@@ -25,12 +25,12 @@ export function TerminalView({ client, cwd }: { client: TerminalClient; cwd?: st
         onNewShell={() => void store.openShell(cwd)}
       />
       {state.error ? (
-        <p role="alert" className="px-2 py-1 text-xs text-red-600">
+        <p role="alert" className="px-2 py-1 text-xs text-red-700 dark:text-red-300">
           {state.error}
         </p>
       ) : null}
       <div className="relative min-h-0 flex-1 bg-black p-1">
-        {state.tabs.length === 0 ? <p className="p-2 text-xs text-slate-400">Commands the agent runs appear here. Open a shell with “+ shell”.</p> : null}
+        {state.tabs.length === 0 ? <p className="p-2 text-xs text-slate-600 dark:text-slate-400">Commands the agent runs appear here. Open a shell with “+ New shell”.</p> : null}
         {state.tabs.map((tab) => (
           <XtermPane key={tab.id} store={store} id={tab.id} visible={tab.id === state.activeId} />
         ))}

@@ -3,6 +3,7 @@ import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import '@xterm/xterm/css/xterm.css';
+import { viewForKey } from '../../app/views';
 import type { TerminalStore } from './store';
 
 export interface XtermPaneProps {
@@ -12,6 +13,29 @@ export interface XtermPaneProps {
   /** Lines kept above the screen. */
   scrollback?: number;
 }
+
+/** Every ANSI colour reads on the background at 4.5:1 or more (WCAG AA), in both app themes. */
+const TERMINAL_THEME = {
+  background: '#0f172a',
+  foreground: '#e2e8f0',
+  cursor: '#e2e8f0',
+  black: '#94a3b8',
+  brightBlack: '#cbd5e1',
+  red: '#f87171',
+  brightRed: '#fca5a5',
+  green: '#4ade80',
+  brightGreen: '#86efac',
+  yellow: '#facc15',
+  brightYellow: '#fde047',
+  blue: '#60a5fa',
+  brightBlue: '#93c5fd',
+  magenta: '#e879f9',
+  brightMagenta: '#f0abfc',
+  cyan: '#22d3ee',
+  brightCyan: '#67e8f9',
+  white: '#e2e8f0',
+  brightWhite: '#f8fafc',
+};
 
 /**
  * One xterm.js terminal bound to one tab: output from the store (acknowledged once rendered),
@@ -25,13 +49,14 @@ export function XtermPane({ store, id, visible, scrollback = 5_000 }: XtermPaneP
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const term = new Terminal({ scrollback, cursorBlink: true, fontSize: 13, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', allowProposedApi: false });
+    const term = new Terminal({ scrollback, cursorBlink: true, fontSize: 13, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', allowProposedApi: false, theme: TERMINAL_THEME });
     const fit = new FitAddon();
     fitRef.current = fit;
     term.loadAddon(fit);
     term.loadAddon(new WebLinksAddon((_e, uri) => window.open(uri, '_blank', 'noopener')));
     term.open(el);
     term.attachCustomKeyEventHandler((e) => {
+      if (viewForKey(e)) return false; // Alt+1…6 switch views; they never reach the shell
       if (e.type !== 'keydown' || !e.ctrlKey || !e.shiftKey) return true;
       if (e.code === 'KeyC') {
         const text = term.getSelection();

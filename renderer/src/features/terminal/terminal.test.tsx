@@ -128,15 +128,18 @@ describe('TerminalTabs', () => {
         onNewShell={() => calls.push('shell')}
       />,
     );
-    expect(screen.getByRole('tab', { name: 'pnpm test' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: /pnpm test/ }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByTestId('terminal-status-a').textContent).toBe('running');
     expect(screen.getByTestId('terminal-status-b').textContent).toBe('exit 101');
     expect(screen.getByTestId('terminal-status-c').textContent).toBe('timed out');
-    expect(screen.queryByRole('button', { name: 'Stop cargo build' })).toBeNull();
-    fireEvent.click(screen.getByRole('tab', { name: 'cargo build' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Stop pnpm test' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Close cargo build' }));
-    fireEvent.click(screen.getByRole('button', { name: 'New shell' }));
-    expect(calls).toEqual(['select b', 'kill a', 'close b', 'shell']);
+    // The tab list holds tabs only; Stop and Close act on the active tab and say which.
+    expect(screen.getByRole('tablist').querySelectorAll('button:not([role="tab"])').length).toBe(0);
+    expect(screen.queryByRole('button', { name: /Stop cargo build/ })).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: /cargo build/ }));
+    fireEvent.click(screen.getByRole('button', { name: '■ Stop pnpm test' }));
+    fireEvent.click(screen.getByRole('button', { name: '× Close pnpm test' }));
+    fireEvent.click(screen.getByRole('button', { name: /New shell/ }));
+    fireEvent.keyDown(screen.getByRole('tab', { name: /pnpm test/ }), { key: 'ArrowRight' });
+    expect(calls).toEqual(['select b', 'kill a', 'close a', 'shell', 'select b']);
   });
 });

@@ -28,7 +28,7 @@ export function RunControls({ phase, onAction }: { phase: RunPhase; onAction: (a
           {busy === a ? `${labels[a]}…` : labels[a]}
         </Button>
       ))}
-      {error ? <span role="alert" className="text-sm text-red-600">{error}</span> : null}
+      {error ? <span role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</span> : null}
     </div>
   );
 }

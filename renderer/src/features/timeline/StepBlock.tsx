@@ -2,40 +2,47 @@ import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import type { Block, BlockStatus } from './lanes';
 
 const look: Record<BlockStatus, string> = {
-  current: 'alive bg-sky-500 text-white ring-2 ring-sky-300',
-  done: 'bg-emerald-500 text-white',
-  failed: 'bg-red-500 text-white',
+  current: 'alive bg-sky-700 text-white ring-2 ring-sky-300',
+  waiting: 'bg-amber-300 text-black ring-2 ring-amber-500',
+  done: 'bg-emerald-700 text-white',
+  failed: 'bg-red-700 text-white',
+  fixed: 'border-2 border-dashed border-red-700 bg-white text-red-900 dark:border-red-400 dark:bg-slate-900 dark:text-red-200',
   skipped: 'bg-slate-300 text-slate-700 line-through dark:bg-slate-600 dark:text-slate-200',
   interrupted: 'bg-amber-400 text-black',
 };
 
-/** One protocol state of the run: where and how long it sat on the time axis, and how it ended. */
+/** One protocol state of the run: its place in the run's order, how long it took, and how it ended. */
 export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) => void }) {
   const e = block.entry;
   const duration = e.durationMs ?? block.end - block.start;
   const detail = [
     `${block.state}${block.attempt > 1 ? ` (attempt ${block.attempt})` : ''}`,
-    block.status === 'current' ? 'running' : (e.outcome ?? block.status),
+    block.status === 'current' ? 'running' : block.status === 'waiting' ? 'waiting for you' : block.status === 'fixed' ? 'tests failed, fixed later' : (e.outcome ?? block.status),
     formatDuration(duration),
     e.usage ? `${formatTokens(e.usage.totalTokens)} tokens ${formatCost(e.usage.costUsd)}` : '',
     e.test ? `tests: ${e.test.command} → ${e.test.passed ? 'passed' : `failed (${e.test.exitCode})`}` : '',
     e.commit ? `commit ${e.commit.slice(0, 10)}` : '',
     e.note ?? '',
   ].filter(Boolean);
+  const label = `${block.step}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
+  const sub = `${formatDuration(duration)}${e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}`;
   return (
     <button
       type="button"
       onClick={() => onOpen(block)}
       title={detail.join('\n')}
-      aria-label={detail.join(', ')}
       data-testid="timeline-block"
       data-state={block.state}
       data-status={block.status}
-      style={{ left: `${block.left * 100}%`, width: `${block.width * 100}%` }}
-      className={`absolute top-1 bottom-1 min-w-6 overflow-hidden rounded px-1 text-left text-[11px] leading-tight focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 ${look[block.status]}`}
+      style={{ left: `calc(${block.left * 100}% + 1px)`, width: `calc(${block.width * 100}% - 2px)` }}
+      className={`absolute top-1 bottom-1 overflow-hidden rounded px-1 text-left text-[11px] leading-tight focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 ${look[block.status]}`}
     >
-      <span className="block truncate font-medium">{block.step}{block.attempt > 1 ? ` ×${block.attempt}` : ''}</span>
-      <span className="block truncate opacity-90">{formatDuration(duration)}{e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}</span>
+      <span className="block truncate font-medium">{label}</span>
+      <span className="block truncate">{sub}</span>
+      {/* Time, the secondary axis: a bar as long as the step against the longest one. */}
+      <span aria-hidden className="absolute bottom-0 left-0 h-0.5 bg-current opacity-70" style={{ width: `${Math.max(2, block.share * 100)}%` }} />
+      {/* The name read out: what shows, then the details the tooltip has. */}
+      <span className="sr-only">: {detail.join(', ')}</span>
     </button>
   );
 }

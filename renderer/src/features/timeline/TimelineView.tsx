@@ -4,21 +4,27 @@ import { EmptyState } from '../../ui/EmptyState';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { useStore } from '../../ui/store';
 import { phaseOf } from '../project/runState';
+import { Elicitations } from '../session/Elicitations';
 import { sessionIdFromLog } from '../session/sessionRef';
+import { pendingApprovals } from '../session/sessionState';
 import { layout, type Block } from './lanes';
 import { RunControls } from './RunControls';
 import { StepBlock } from './StepBlock';
 import { StepDetails } from './StepDetails';
 import { useNow } from './useNow';
 
-/** The run as a picture: one lane per component, protocol states as blocks along time; click one for details. */
+/** The run as a picture: one lane per component, protocol states as blocks in the order they ran; click one for details. */
 export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: string) => void }) {
-  const { run } = useServices();
+  const { run, sessions } = useServices();
   const state = useStore(run.store, (s) => s);
   const view = state.kind === 'run' ? state.view : null;
   const phase = view ? phaseOf(view) : null;
   const now = useNow(phase === 'running' || phase === 'preparing' || phase === 'external');
-  const lanes = useMemo(() => (view ? layout(view, now) : []), [view, now]);
+  const waitingIds = useStore(sessions, (s) => Object.values(s.byId).filter((x) => pendingApprovals(x).length > 0).map((x) => x.id).join(' '));
+  const lanes = useMemo(() => {
+    const held = new Set(waitingIds.split(' '));
+    return view ? layout(view, now, (e) => held.has(sessionIdFromLog(e.sessionLog) ?? '')) : [];
+  }, [view, now, waitingIds]);
   const [selected, setSelected] = useState<string | null>(null);
   if (!view || !phase) return <EmptyState title="No workflow run" testId="timeline-empty">Open a project and start its workflow: its steps appear here as they run.</EmptyState>;
   const block: Block | undefined = lanes.flatMap((l) => l.blocks).find((b) => b.key === selected);
@@ -27,6 +33,8 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
   const elapsed = first ? (view.status === 'COMPLETED' ? Date.parse(view.updatedAt) : now) - Date.parse(first.enteredAt) : 0;
   return (
     <div className="flex flex-col gap-4" data-testid="timeline" data-status={view.status}>
+      {/* A step's server asks here too (e.g. the files server before it replaces a file): a run must not wait on a question nobody sees. */}
+      <Elicitations />
       <div className="flex flex-wrap items-center gap-4 text-sm">
         <span className="font-medium" data-testid="timeline-status">{view.status}</span>
         {view.state ? <code className="font-mono text-xs">{view.state}</code> : null}
@@ -34,7 +42,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         <span>{formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</span>
         <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
       </div>
-      {view.error ? <p role="alert" className="text-sm text-red-600">{view.error.kind}: {view.error.message}</p> : null}
+      {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{view.error.kind}: {view.error.message}</p> : null}
       {lanes.length === 0 ? <EmptyState title="No steps yet">The first steps write the documents.</EmptyState> : (
         <div className="flex flex-col gap-1" role="list" aria-label="Components">
           {lanes.map((lane) => (
@@ -54,9 +62,17 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
 }
 
 function Legend() {
-  const items: Array<[string, string]> = [['bg-sky-500', 'running'], ['bg-emerald-500', 'done'], ['bg-red-500', 'failed'], ['bg-amber-400', 'interrupted'], ['bg-slate-300', 'skipped']];
+  const items: Array<[string, string]> = [
+    ['bg-sky-700', 'running'],
+    ['bg-amber-300 ring-1 ring-amber-500', 'waiting for you'],
+    ['bg-emerald-700', 'done'],
+    ['border border-dashed border-red-700', 'failed, then fixed'],
+    ['bg-red-700', 'failed'],
+    ['bg-amber-400', 'interrupted'],
+    ['bg-slate-300', 'skipped'],
+  ];
   return (
-    <p className="flex gap-3 text-xs text-slate-500" aria-label="Legend">
+    <p className="flex gap-3 text-xs text-slate-600 dark:text-slate-400" aria-label="Legend">
       {items.map(([c, l]) => <span key={l} className="flex items-center gap-1"><span className={`inline-block h-2 w-3 rounded ${c}`} />{l}</span>)}
     </p>
   );

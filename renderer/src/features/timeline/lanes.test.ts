@@ -24,15 +24,23 @@ describe('timeline layout', () => {
     const lanes = layout({ timeline, state: 'adder:review', status: 'RUNNING' }, Date.parse(t(60)));
     expect(lanes.map((l) => l.id)).toEqual(['prepare', 'adder']);
     const adder = lanes[1]!.blocks;
-    expect(adder.map((b) => `${b.step}:${b.status}:${b.attempt}`)).toEqual(['development:done:1', 'testing:failed:1', 'debugging:done:1', 'testing:done:2', 'review:current:1']);
+    // The failed test run that debugging fixed reads as fixed, not as a failure of the run.
+    expect(adder.map((b) => `${b.step}:${b.status}:${b.attempt}`)).toEqual(['development:done:1', 'testing:fixed:1', 'debugging:done:1', 'testing:done:2', 'review:current:1']);
+    // One column per step in run order: nothing overlaps, whatever the durations.
     expect(lanes[0]!.blocks[0]!.left).toBe(0);
-    expect(adder[0]!.left).toBeCloseTo(10 / 60);
-    expect(adder[4]!.width).toBeCloseTo(10 / 60);
+    expect(adder.map((b) => b.left)).toEqual([1, 2, 3, 4, 5].map((i) => i / 6));
+    expect(adder.every((b) => b.width === 1 / 6)).toBe(true);
+    expect(adder[4]!.share).toBe(1);
   });
-  it('shows an unfinished step of a stopped run as interrupted, and keeps tiny steps visible', () => {
+  it('keeps a failed test run that nothing fixed as failed, and marks a step waiting for the user', () => {
+    const lanes = layout({ timeline: [e('a:development', 0, 5, 'done', 'a'), e('a:testing', 5, 9, 'tests-failed', 'a'), e('a:debugging', 9, undefined, undefined, 'a')], state: 'a:debugging', status: 'RUNNING' }, Date.parse(t(20)), (x) => x.state === 'a:debugging');
+    expect(lanes[0]!.blocks.map((b) => b.status)).toEqual(['done', 'failed', 'waiting']);
+  });
+  it('shows an unfinished step of a stopped run as interrupted, and gives a step of no time its column', () => {
     const lanes = layout({ timeline: [e('prepare:architecture', 0, 0, 'written'), e('x:development', 0, undefined, undefined, 'x')], state: 'x:development', status: 'STOPPED' }, Date.parse(t(100)));
     expect(lanes[1]!.blocks[0]!.status).toBe('interrupted');
-    expect(lanes[0]!.blocks[0]!.width).toBe(0.015);
+    expect(lanes[0]!.blocks[0]!.width).toBe(0.5);
+    expect(lanes[0]!.blocks[0]!.share).toBe(0);
   });
   it('is empty for a run with no steps yet', () => {
     expect(layout({ timeline: [], status: 'LOADED' }, 0)).toEqual([]);

@@ -1,6 +1,10 @@
 import type { WorkflowRunView, WorkflowTimelineEntry } from '../../../../electron/contract/index';
 
-export type BlockStatus = 'current' | 'done' | 'failed' | 'skipped' | 'interrupted';
+/**
+ * How a step ended, for the eye: `waiting` is a running step held by a question to the user; `fixed`
+ * is a failed test run that a later run of the same component passed (not a failure of the run).
+ */
+export type BlockStatus = 'current' | 'waiting' | 'done' | 'failed' | 'fixed' | 'skipped' | 'interrupted';
 
 export interface Block {
   key: string;
@@ -14,9 +18,11 @@ export interface Block {
   attempt: number;
   start: number;
   end: number;
-  /** Position along the run's time, 0..1. */
+  /** Position in the run's order of steps, 0..1: one column per step, so blocks never overlap. */
   left: number;
   width: number;
+  /** The step's duration against the longest step's, 0..1 (time as the secondary axis). */
+  share: number;
   entry: WorkflowTimelineEntry;
 }
 
@@ -41,16 +47,17 @@ export function laneOf(e: WorkflowTimelineEntry): string {
 }
 
 /**
- * Lays a run out as lanes (components, in the order they first ran) of blocks along time. `now` is
- * the end of a step still running. Blocks get at least `minWidth` of the width so short steps stay visible.
+ * Lays a run out as lanes (components, in the order they first ran) of blocks in the order the steps
+ * ran: one equal column per step, so waits (plan review, approvals, a stopped run) take no room and
+ * nothing overlaps; each block's `share` tells its time. `now` is the end of a step still running;
+ * `waiting(entry)` says a running step waits for the user.
  */
-export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'status'>, now: number, minWidth = 0.015): Lane[] {
+export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'status'>, now: number, waiting: (e: WorkflowTimelineEntry) => boolean = () => false): Lane[] {
   const entries = view.timeline;
   if (entries.length === 0) return [];
   const times = entries.map((e) => Date.parse(e.enteredAt));
-  const start = Math.min(...times);
   const ends = entries.map((e, i) => (e.leftAt ? Date.parse(e.leftAt) : Math.max(now, times[i]!)));
-  const span = Math.max(1, Math.max(...ends) - start);
+  const longest = Math.max(1, ...ends.map((end, i) => end - times[i]!));
   const lanes = new Map<string, Block[]>();
   const attempts = new Map<string, number>();
   const live = view.status !== 'COMPLETED' && view.status !== 'STOPPED';
@@ -61,22 +68,31 @@ export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'statu
     const isCurrent = live && !e.leftAt && e.state === view.state;
     const s = times[index]!;
     const end = ends[index]!;
+    const status = statusOf(e, isCurrent);
     const block: Block = {
       key: `${index}`,
       index,
       state: e.state,
       step: e.state.includes(':') ? e.state.slice(e.state.indexOf(':') + 1) : (e.protocol ?? e.state),
       protocol: e.protocol,
-      status: statusOf(e, isCurrent),
+      status: status === 'current' && waiting(e) ? 'waiting' : status,
       attempt,
       start: s,
       end,
-      left: (s - start) / span,
-      width: Math.max(minWidth, (end - s) / span),
+      left: index / entries.length,
+      width: 1 / entries.length,
+      share: (end - s) / longest,
       entry: e,
     };
     if (!lanes.has(id)) lanes.set(id, []);
     lanes.get(id)!.push(block);
   });
+  // A failed test run that a later test run of the same component passed was fixed, not failed.
+  for (const blocks of lanes.values()) {
+    blocks.forEach((b, i) => {
+      const failedTests = b.entry.outcome === 'tests-failed' || b.entry.test?.passed === false;
+      if (b.status === 'failed' && failedTests && blocks.slice(i + 1).some((x) => x.entry.outcome === 'tests-passed' || x.entry.test?.passed)) b.status = 'fixed';
+    });
+  }
   return [...lanes].map(([id, blocks]) => ({ id, blocks }));
 }

@@ -1,0 +1,121 @@
+// Every view in Chromium against `erasmus serve`, in both themes and at two window sizes (1280×800 and
+// the small 1024×700): a screenshot of each under tests/e2e/artifacts/, and axe-core finds no critical
+// or serious violation. The views hold real content: a completed workflow run, a session with an
+// approval waiting, a terminal tab, the configured servers.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { axeSerious, type AxeFinding } from './a11y';
+import { ARTIFACTS, openApp, step, uiWorld, type UiWorld } from './ui-helpers';
+
+const TASKS = '# Task list\n\n## Component: adder — adds two numbers\nTest: node --test test/\n- [ ] A1: Implement add(a, b) in src/adder.mjs\n';
+const VIEWS = ['project', 'timeline', 'session', 'terminal', 'servers', 'settings'] as const;
+const SIZES = [
+  { name: '1280x800', width: 1280, height: 800 },
+  { name: '1024x700', width: 1024, height: 700 },
+];
+
+async function setTheme(page: Page, theme: 'light' | 'dark') {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId(`theme-${theme}`).check();
+  await page.waitForFunction(`document.documentElement.classList.contains('dark') === ${theme === 'dark'}`);
+}
+
+describe('desktop UI: every view, both themes, two sizes — screenshots and axe-core', () => {
+  let world: UiWorld;
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    world = await uiWorld((project) => {
+      const p = (rel: string) => join(project, rel);
+      const test = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n";
+      return [
+        ...step('Write the architecture document', 'architecture', [], '# Architecture\n\nOne component, **adder**.\n'),
+        ...step('Break the architecture into a progress schedule', 'schedule', [], '# Schedule\n\n1. adder\n'),
+        ...step('Turn the progress schedule into a task list', 'task list', [], TASKS),
+        ...step('Implement the open tasks', 'development', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a + b;\n}\n']], 'Implemented. Done.'),
+        ...step('Write the tests of this component', 'testing', [[p('test/adder.test.mjs'), test]], 'Tests written. Done.'),
+        ...step('Review this component', 'review', [], '# Review: adder\n\nVerdict: good.\n'),
+        ...step('Address every point of the review report', 'fixes', [], 'Nothing to fix. Done.'),
+        ...step('Document this component', 'documentation', [[p('README.md'), '# adder\n\nadd(a, b) returns a + b.\n']], 'Documented. Done.'),
+        ...step('Run the component tests again', 'retesting', [], 'They pass. Done.'),
+        ...step('Test the product end to end', 'e2e', [], 'End to end: fine. Done.'),
+        ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
+        ...step('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
+        { label: 'chat: open filesystem', match: { lastUser: 'Write notes.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
+        { label: 'chat: write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: p('notes.txt'), content: 'remember the milk\n' } }] },
+        { label: 'chat: done', match: { lastTool: 'Successfully wrote' }, text: 'Wrote **notes.txt**.' },
+      ];
+    });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await world?.cleanup();
+  });
+
+  it('has no critical or serious axe-core violation in any view', async () => {
+    const app = await openApp(browser, world.serve.url);
+    const { page } = app;
+    const found: Record<string, AxeFinding[]> = {};
+    const check = async (name: string) => {
+      await page.waitForTimeout(150); // transitions settle (the app has none longer)
+      await page.screenshot({ path: join(ARTIFACTS, `views-${name}.png`) });
+      const v = await axeSerious(page);
+      if (v.length) found[name] = v;
+    };
+    await page.getByTestId('welcome').waitFor();
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await page.getByTestId('nav-project').click();
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        await check(`welcome-${theme}-${size.name}`);
+      }
+    }
+    await setTheme(page, 'light');
+
+    // A completed run, a chat session waiting for an approval, a terminal tab.
+    await page.getByTestId('nav-project').click();
+    await page.getByTestId('project-path').fill(world.project);
+    await page.getByTestId('open-path').click();
+    await page.getByTestId('unattended').check();
+    await page.getByTestId('start-workflow').click();
+    await page.getByTestId('goal-input').fill('a function that adds two numbers');
+    await page.getByTestId('goal-submit').click();
+    await page.getByTestId('confirm-plan').click({ timeout: 60_000 });
+    await page.getByTestId('nav-timeline').click();
+    await page.locator('[data-testid="timeline"][data-status="COMPLETED"]').waitFor({ timeout: 120_000 }).catch(async (e: Error) => {
+      await app.shot('views-failed-run');
+      throw e;
+    });
+    await page.getByTestId('nav-session').click();
+    await page.getByRole('button', { name: '+ New session' }).click();
+    await page.getByTestId('composer').fill('Write notes.txt');
+    await page.getByTestId('composer').press('Enter');
+    await page.locator('[data-testid="approval-card"][data-state="waiting"]').waitFor({ timeout: 30_000 });
+
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        for (const view of VIEWS) {
+          await page.getByTestId(`nav-${view}`).click();
+          await page.locator(`[data-testid="app-shell"][data-view="${view}"]`).waitFor();
+          if (view === 'timeline') await page.locator('[data-testid="timeline-block"]').first().click();
+          if (view === 'servers') await page.locator('[data-testid="server-filesystem"][data-state="ready"]').waitFor({ timeout: 15_000 });
+          await check(`${view}-${theme}-${size.name}`);
+        }
+      }
+    }
+    await page.getByTestId('nav-session').click();
+    await page.getByTestId('approve-once').click();
+    await page.locator('[data-testid="assistant-message"]', { hasText: 'notes.txt' }).waitFor({ timeout: 30_000 });
+
+    expect(found).toEqual({});
+    expect(app.errors).toEqual([]);
+    await page.context().close();
+  }, 400_000);
+});

@@ -1,0 +1,100 @@
+// Approvals in Chromium against `erasmus serve`, the bugs a user met: the second session's approval
+// kept its buttons disabled (the card of the first one was reused), an overwrite showed the whole file
+// as added lines, the "Approval needed" toast vanished while the approval still waited and could not be
+// clicked, "Always allow" did not say what it covers, a server's question took no focus and left no
+// trace, and the session's own task was never shown.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { ARTIFACTS, openApp, uiWorld, type UiWorld } from './ui-helpers';
+
+describe('desktop UI: approvals that are right every time and findable', () => {
+  let world: UiWorld;
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    world = await uiWorld((project) => [
+      { label: 'A: open filesystem', match: { lastUser: 'Update the README' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
+      { label: 'A: overwrite', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'README.md'), content: '# adder\n\nAdds two numbers.\n' } }] },
+      { label: 'A: done', match: { lastTool: 'Successfully wrote' }, text: 'README updated.' },
+      { label: 'B: open filesystem', match: { lastUser: 'Write notes.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
+      { label: 'B: write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'notes.txt'), content: 'remember the milk\n' } }] },
+      { label: 'B: open runners', match: { lastTool: 'Successfully wrote' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
+      { label: 'B: run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf build && cat notes.txt' } }] },
+      { label: 'B: done', match: { lastTool: 'remember the milk' }, text: 'Notes written and shown.' },
+    ]);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await world?.cleanup();
+  });
+
+  it('answers a second session’s approval, diffs against the file on disk, keeps the toast and the question', async () => {
+    const app = await openApp(browser, world.serve.url);
+    const { page } = app;
+    await page.getByTestId('project-path').fill(world.project);
+    await page.getByTestId('open-path').click();
+    await page.getByTestId('project-facts').waitFor();
+
+    // Session A overwrites README.md: the diff is against the file as it is, not the whole file as new.
+    await page.keyboard.press('Alt+3');
+    await page.getByTestId('composer').fill('Update the README');
+    await page.getByTestId('composer').press('Enter');
+    await expect.poll(() => page.getByTestId('user-message').first().textContent(), { timeout: 30_000 }).toBe('Update the README');
+    const first = page.locator('[data-testid="approval-card"][data-state="waiting"]');
+    await first.waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="approval-diff"][data-ready="true"]').waitFor();
+    const diff = await first.getByTestId('approval-diff').innerText();
+    expect(diff).toContain('- A tiny sample project');
+    expect(diff).toContain('+ Adds two numbers.');
+    expect(diff).toContain('  # adder');
+    expect(diff).not.toContain('+ # adder');
+    expect(await first.getByTestId('approve-always').textContent()).toBe('Always allow filesystem__write_file for the rest of this session');
+    await app.shot('approvals-01-overwrite-diff');
+    await first.getByTestId('approve-once').click();
+    await page.locator('[data-testid="approval-card"][data-state="allow_once"]').waitFor();
+    await page.locator('[data-testid="assistant-message"]', { hasText: 'README updated.' }).waitFor({ timeout: 30_000 });
+
+    // Session B: its first approval has the same request id as A's; its buttons must be live.
+    await page.getByRole('button', { name: '+ New session' }).click();
+    await page.getByTestId('composer').fill('Write notes.txt');
+    await page.getByTestId('composer').press('Enter');
+    const second = page.locator('[data-testid="approval-card"][data-state="waiting"]');
+    await second.waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('user-message').first().textContent()).toBe('Write notes.txt');
+    expect(await second.getByTestId('approve-once').isEnabled()).toBe(true);
+    expect(await second.getByTestId('approval-diff-note').textContent()).toContain('a new file');
+
+    // The toast stays while the approval waits, and its button leads back to it from another view.
+    await page.keyboard.press('Alt+1');
+    // Longer than any fading toast lasts (8 s); Playwright's fake clock would also stall the terminal's output.
+    await page.waitForTimeout(9000);
+    const toast = page.getByTestId('toast').filter({ hasText: 'Approval needed' });
+    expect(await toast.count()).toBe(1);
+    await app.shot('approvals-02-toast');
+    await toast.getByTestId('toast-action').click();
+    await second.waitFor();
+    await second.getByTestId('approve-once').click();
+    await expect.poll(() => toast.count()).toBe(0);
+
+    // The runners' question appears in the transcript, takes the focus, and stays there answered.
+    const question = page.getByTestId('transcript').getByTestId('elicitation-card');
+    await question.waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.evaluate("document.activeElement?.getAttribute('data-testid')")).toBe('elicitation-accept');
+    await app.shot('approvals-03-question');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="question-answered"][data-state="accept"]').waitFor();
+    expect(await page.getByTestId('question-answered').textContent()).toContain('rm -rf build && cat notes.txt');
+    await page.locator('[data-testid="assistant-message"]', { hasText: 'Notes written and shown.' }).waitFor({ timeout: 30_000 }).catch(async (e: Error) => {
+      await app.shot('approvals-fail');
+      throw new Error(`${e.message}\n${await page.getByTestId('transcript').innerText()}`);
+    });
+
+    expect(readFileSync(join(world.project, 'README.md'), 'utf8')).toBe('# adder\n\nAdds two numbers.\n');
+    expect(app.errors).toEqual([]);
+    await page.context().close();
+  });
+});
