@@ -157,6 +157,8 @@ export const workflowMethods = {
         baseUrl: z.string().url().max(2000).optional(),
         toolMode: z.enum(['auto', 'native', 'xml']).optional(),
         autoApprove: z.boolean().optional(),
+        /** For executor "agent": stop the run cleanly once its steps have cost this many US dollars (cache-aware). */
+        maxCostUsd: z.number().positive().optional(),
       })
       .strict(),
     result: z.object({ runId }),

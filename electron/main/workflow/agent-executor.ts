@@ -70,7 +70,7 @@ export class AgentExecutor implements StepExecutor {
       protocolPrompt: step.protocolPrompt,
       toolsets: step.toolsets,
       openToolsets: step.toolsets,
-      budgets: { maxTurns: step.budget.maxTurns, ...(step.budget.maxTokens ? { maxTokens: step.budget.maxTokens } : {}) },
+      budgets: { maxTurns: step.budget.maxTurns, ...(step.budget.maxTokens ? { maxTokens: step.budget.maxTokens } : {}), ...(step.budget.maxCostUsd !== undefined ? { maxCostUsd: step.budget.maxCostUsd } : {}) },
       autoApprove: this.options.autoApprove ?? false,
       provider: this.options.provider,
       toolMode: this.options.toolMode,
