@@ -139,6 +139,8 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
   };
 
   try {
+    if (d.budgets.maxCostUsd !== undefined && !d.model.pricing)
+      return fail('budget', `a cost budget ($${d.budgets.maxCostUsd}) needs the model's prices, and this model has none in the bundled catalog: set pricing: {input, output} (USD per million tokens) for this provider in config.yaml`, 'error');
     for (;;) {
       if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
       const b = d.budgets;

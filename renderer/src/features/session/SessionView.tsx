@@ -56,7 +56,11 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
             <header className="flex items-center gap-3 border-b border-slate-200 px-3 py-1.5 text-xs dark:border-slate-800">
               <span className="font-mono">{labels.get(session.id) ? `${labels.get(session.id)} · ` : ''}{session.id}</span>
               {session.model ? <span>{session.provider}/{session.model}</span> : null}
-              {session.usage ? <span data-testid="session-usage">{formatTokens(session.usage.totalTokens)} tokens {formatCost(session.usage.costUsd)}</span> : null}
+              {session.usage ? (
+                <span data-testid="session-usage" title={session.lastTurn ? `last turn: ${formatTokens(session.lastTurn.inputTokens)} in (${formatTokens(session.lastTurn.cacheReadTokens ?? 0)} from cache), ${formatTokens(session.lastTurn.outputTokens)} out ${formatCost(session.lastTurn.costUsd)}` : undefined}>
+                  {formatTokens(session.usage.totalTokens)} tokens{session.usage.cacheReadTokens ? ` (${formatTokens(session.usage.cacheReadTokens)} cached)` : ''} {formatCost(session.usage.costUsd)}
+                </span>
+              ) : null}
               <span className="ml-auto">{session.running ? 'working' : session.endReason ?? 'idle'}</span>
               {session.running ? (
                 <Button variant="danger" onClick={() => client.request('agent.stop', { sessionId: session.id }).catch((e: Error) => setStopError(e.message))}>Stop</Button>
