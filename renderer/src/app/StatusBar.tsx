@@ -5,6 +5,7 @@ import { useNow } from '../features/timeline/useNow';
 import { pendingApprovals } from '../features/session/sessionState';
 import type { Sessions } from '../features/session/sessionStore';
 import { runProgress } from './progress';
+import { humanState, humanStatus } from '../features/project/labels';
 
 const waitingCount = (s: Sessions) => Object.values(s.byId).reduce((n, x) => n + pendingApprovals(x).length, 0);
 const runningCount = (s: Sessions) => Object.values(s.byId).filter((x) => x.running).length;
@@ -25,7 +26,7 @@ export function StatusBar({ face, onApprovals }: { face: string; onApprovals: ()
     <footer className="flex items-center gap-4 border-t border-slate-200 px-4 py-1 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400" data-testid="status-bar">
       {view ? (
         <>
-          <span data-testid="status-state" className={live ? 'font-medium text-sky-700 dark:text-sky-400' : 'font-medium'}>{view.status}{view.state ? ` · ${view.state}` : ''}</span>
+          <span data-testid="status-state" className={live ? 'font-medium text-sky-700 dark:text-sky-400' : 'font-medium'}>{humanStatus(view.status)}{view.state && view.status !== 'COMPLETED' ? ` — ${humanState(view.state)}` : ''}</span>
           {elapsed !== undefined ? <span>{formatDuration(elapsed)}</span> : null}
           <span data-testid="status-tokens">{formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</span>
           {progress ? (

@@ -84,4 +84,39 @@ describe('ProjectView and the run panel', () => {
     expect((await screen.findByText(/Not saved/)).textContent).toContain('a component needs a title');
     expect((screen.getByLabelText('Edit architecture') as HTMLTextAreaElement).value).toBe('# Mine');
   });
+
+  it('offers no Stop before anything runs, asks before stopping, and after completion sums up and offers a new run', async () => {
+    const { core, set } = world();
+    core.on('workflow.latest', () => ({ runId: 'r1' })).on('workflow.stop', () => {
+      set(run({ status: 'STOPPED', approved: true, plan, state: 'adder:development', updatedAt: '2026-01-01T00:00:05Z' }));
+      return { status: 'STOPPED' };
+    });
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    await screen.findByTestId('goal-question');
+    expect(screen.queryByTestId('run-stop')).toBeNull();
+
+    set(run({ status: 'RUNNING', approved: true, plan, state: 'adder:development', updatedAt: '2026-01-01T00:00:04Z' }));
+    await core.services.run.refresh();
+    expect((await screen.findByTestId('run-panel')).textContent).toContain('adder · development');
+    fireEvent.click(await screen.findByTestId('run-stop'));
+    expect(core.callsOf('workflow.stop')).toEqual([]);
+    fireEvent.click(screen.getByTestId('stop-confirm-yes'));
+    await waitFor(() => expect(core.callsOf('workflow.stop')).toEqual([{ runId: 'r1' }]));
+    await waitFor(() => expect(screen.getByTestId('run-panel').dataset.phase).toBe('stopped'));
+
+    set(run({
+      status: 'COMPLETED', approved: true, plan, updatedAt: '2026-01-01T00:01:00Z',
+      timeline: [
+        { state: 'adder:testing', component: 'adder', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:10Z', outcome: 'tests-failed', test: { command: 'npm test', exitCode: 1, passed: false } },
+        { state: 'adder:retesting', component: 'adder', enteredAt: '2026-01-01T00:00:20Z', leftAt: '2026-01-01T00:00:30Z', outcome: 'tests-passed', test: { command: 'npm test', exitCode: 0, passed: true } },
+        { state: 'adder:commit', component: 'adder', enteredAt: '2026-01-01T00:00:30Z', leftAt: '2026-01-01T00:00:31Z', outcome: 'committed', commit: 'abcdef0123456789' },
+      ],
+    }));
+    await core.services.run.refresh();
+    expect((await screen.findByTestId('summary-commits')).textContent).toContain('abcdef0123');
+    expect(screen.getByTestId('summary-tests').textContent).toBe('Test runs: 1 passed of 2 (the failures were fixed in later runs)');
+    fireEvent.click(screen.getByTestId('new-run'));
+    await screen.findByTestId('start-run');
+  });
 });
