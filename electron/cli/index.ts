@@ -7,6 +7,7 @@ import { registerSessions } from './commands/sessions';
 import { registerImportServers, registerMcp } from './commands/mcp';
 import { registerMcpServer } from './commands/mcp-server';
 import { registerWorkflow } from './commands/workflow';
+import { registerTrust } from './commands/trust';
 
 /**
  * The `erasmus` command. Each command lives in its own file under commands/ and registers itself
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerImportServers(program);
   registerMcpServer(program);
   registerWorkflow(program);
+  registerTrust(program);
   return program;
 }
 

@@ -13,15 +13,16 @@ export interface BuiltinOptions {
 }
 
 /**
- * Script review with the configured model, resolved when a review is needed (so a face can start
- * before a provider is configured). No usable model → the script is rejected, with the reason.
+ * Script review with the session's model (the provider of the session started last, however it was
+ * given), else the configured default, resolved when a review is needed (so a face can start before a
+ * provider is configured). No usable model → the script is rejected, with the reason.
  */
 export function configuredReviewer(core: Core, configFile?: string): ScriptReviewer {
   return {
     async review(request, signal) {
       let handle;
       try {
-        handle = await core.agent.provider({}, configFile);
+        handle = await core.agent.helperProvider(configFile);
       } catch (err) {
         return { verdict: 'reject', reasons: [`no model for script review: ${(err as Error).message} (or switch review off for this project in .erasmus/settings.json: {"runners": {"review": false}})`] };
       }

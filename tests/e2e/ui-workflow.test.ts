@@ -1,47 +1,39 @@
-// The desktop UI in Chromium against `erasmus serve`: open the sample project by path, answer the goal
-// question, watch the documents arrive, confirm the plan, and follow the timeline to completion with
-// the scripted model doing every step through the real filesystem MCP server.
-import { mkdirSync, readFileSync } from 'node:fs';
+// The desktop UI in Chromium against `erasmus serve`, on the default path a new user has: an
+// ERASMUS_HOME holding one provider and nothing else, a fresh `git init` folder, the built-in
+// toolsets only. Open the folder by path, answer the goal question, watch the documents arrive,
+// confirm the plan, answer the files server's overwrite questions on the timeline, and follow the
+// run to COMPLETED with a commit per component and a clean tree.
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
 import { launchChromium } from '../support/browser';
-import { ARTIFACTS, openApp, step, uiWorld, type UiWorld } from './ui-helpers';
+import { startServe, type ServeHandle } from '../support/serve';
+import { ARTIFACTS, openApp } from './ui-helpers';
+import { defaultPathScript, defaultWorld, gitState, type DefaultWorld } from './workflow-default';
 
-const TASKS = '# Task list\n\n## Component: adder — adds two numbers\nTest: node --test test/\n- [ ] A1: Implement add(a, b) in src/adder.mjs\n- [ ] A2: Test add\n';
-
-describe('desktop UI: a project from goal to completed run', () => {
-  let world: UiWorld;
+describe('desktop UI: a fresh folder from goal to completed run, with the defaults only', () => {
+  let world: DefaultWorld;
+  let llm: ScriptedLlm;
+  let serve: ServeHandle;
   let browser: Browser;
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    world = await uiWorld((project) => {
-      const p = (rel: string) => join(project, rel);
-      return [
-        ...step('Write the architecture document', 'architecture', [], '# Architecture\n\nOne component, **adder**: `add(a, b)`.\n'),
-        ...step('Break the architecture into a progress schedule', 'schedule', [], '# Schedule\n\n1. adder\n'),
-        ...step('Turn the progress schedule into a task list', 'task list', [], TASKS),
-        ...step('Implement the open tasks', 'development', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a - b;\n}\n']], 'Implemented. Done.'),
-        ...step('Write the tests of this component', 'testing', [[p('test/adder.test.mjs'), "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n"]], 'Tests written. Done.'),
-        ...step('The tests fail (output below)', 'debugging', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a + b;\n}\n']], 'Fixed the operator. Done.'),
-        ...step('Review this component', 'review', [], '# Review: adder\n\nVerdict: good.\n'),
-        ...step('Address every point of the review report', 'fixes', [], 'Nothing to fix. Done.'),
-        ...step('Document this component', 'documentation', [[p('README.md'), '# adder\n\nadd(a, b) returns a + b.\n']], 'Documented. Done.'),
-        ...step('Run the component tests again', 'retesting', [], 'They pass. Done.'),
-        ...step('Test the product end to end', 'e2e', [], 'End to end: fine. Done.'),
-        ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
-        ...step('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
-      ];
-    });
+    llm = await startScriptedLlm(defaultPathScript('native'));
+    world = await defaultWorld(llm.baseUrl, { nativeTools: true });
+    serve = await startServe({ ERASMUS_HOME: world.home });
     browser = await launchChromium();
-  });
+  }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    await world?.cleanup();
+    await serve?.stop();
+    await llm?.close();
+    if (world) rmSync(world.root, { recursive: true, force: true });
   });
 
   it('opens by path, asks the goal, shows the documents and the plan, and runs to completion', async () => {
-    const app = await openApp(browser, world.serve.url);
+    const app = await openApp(browser, serve.url);
     const { page } = app;
     await page.getByTestId('welcome').waitFor();
     await app.shot('ui-01-welcome');
@@ -70,7 +62,21 @@ describe('desktop UI: a project from goal to completed run', () => {
     await page.getByTestId('timeline').waitFor();
     await page.locator('[data-testid="timeline-block"][data-status="current"], [data-testid="timeline"][data-status="COMPLETED"]').first().waitFor({ timeout: 30_000 });
     await app.shot('ui-04-timeline-running');
-    await page.locator('[data-testid="timeline"][data-status="COMPLETED"]').waitFor({ timeout: 120_000 });
+    // The files server asks before it replaces a file (debugging, fixes, final README): the question shows on the timeline.
+    let answered = 0;
+    const deadline = Date.now() + 150_000;
+    while (!(await page.locator('[data-testid="timeline"][data-status="COMPLETED"]').count())) {
+      if (Date.now() > deadline) throw new Error(`the run did not complete: ${await page.getByTestId('timeline').textContent()}`);
+      const card = page.getByTestId('elicitation-card').first();
+      if (await card.count()) {
+        expect(await card.getByTestId('elicitation-message').textContent()).toMatch(/Overwrite the existing file/);
+        if (answered === 0) await app.shot('ui-04b-overwrite-question');
+        await card.getByTestId('elicitation-accept').click();
+        answered++;
+      }
+      await page.waitForTimeout(100);
+    }
+    expect(answered).toBe(3);
 
     // Lanes per component, the failed test run shown as fixed (a later run passed), then the retry that passed.
     await page.getByTestId('lane-adder').waitFor();
@@ -109,11 +115,15 @@ describe('desktop UI: a project from goal to completed run', () => {
     await page.locator('[data-testid="timeline-block"]').first().focus();
     await app.shot('ui-07-timeline-dark');
     // The choice is kept by the core (browser mode gets a new origin on every port): a new window starts dark.
-    const again = await openApp(browser, world.serve.url);
+    const again = await openApp(browser, serve.url);
     await expect.poll(() => again.page.evaluate('document.documentElement.classList.contains("dark")')).toBe(true);
     await again.page.context().close();
 
     expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');
+    expect(llm.remaining()).toBe(0);
+    const git = gitState(world.project);
+    expect(git.log).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);
+    expect(git.dirty).toBe('');
     expect(app.errors).toEqual([]);
     await page.context().close();
   });

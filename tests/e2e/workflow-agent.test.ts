@@ -86,6 +86,7 @@ describe('workflow with the agent loop and the scripted model', () => {
     const builtin = readFileSync(join(ROOT, 'resources/protocols/development.md'), 'utf8');
     mkdirSync(p('.erasmus/protocols'), { recursive: true });
     writeFileSync(p('.erasmus/protocols/development.md'), builtin.replace(/maxTurns: \d+/, 'maxTurns: 3'));
+    await sb.trust();
     llm = await startScriptedLlm([
       { label: 'first write', match: { lastUser: 'Implement the open tasks' }, toolCalls: [{ name: 'filesystem__write_file', arguments: { path: p('wip.txt'), content: 'half done' } }] },
       { label: 'busy', repeat: true, toolCalls: [{ name: 'filesystem__list_directory', arguments: { path: sb.project } }] },

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { ProjectTrust } from '../../electron/main/project/trust';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,6 +20,8 @@ export interface Sandbox {
   events: Array<{ event: EventName; payload: unknown }>;
   engine: WorkflowEngine;
   setControl(c: Record<string, unknown>): Promise<void>;
+  /** Trusts the project's .erasmus files as they are now (a user reviewing their own override). */
+  trust(): Promise<void>;
   env: NodeJS.ProcessEnv;
   cleanup(): Promise<void>;
 }
@@ -48,6 +51,7 @@ export async function sandbox(): Promise<Sandbox> {
     engine,
     env,
     setControl: (c) => writeFile(control, JSON.stringify(c)),
+    trust: async () => void (await new ProjectTrust(paths.projectTrustFile).trust(project)),
     cleanup: async () => {
       await engine.dispose();
       await rm(root, { recursive: true, force: true });

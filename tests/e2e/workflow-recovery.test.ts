@@ -44,6 +44,7 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     const file = join(sb.project, '.erasmus', 'protocols', 'review.md');
     await mkdir(join(sb.project, '.erasmus', 'protocols'), { recursive: true });
     await writeFile(file, '---\nname: review\ndescription: strict review\ndone: all good\nmaxAttempts: many\n---\nReview strictly.\n');
+    await sb.trust();
     const { runId } = await sb.engine.load({ projectDir: sb.project, goal: 'add numbers', executor: command });
     await sb.engine.start(runId);
     let view = await sb.engine.waitForRest(runId, 60_000);
@@ -51,6 +52,7 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     expect(view.error).toMatchObject({ kind: 'PARSE_ERROR', file, field: 'maxAttempts' });
     expect(view.error?.message).toContain(file);
     await writeFile(file, '---\nname: review\ndescription: strict review\ndone: all good\nmaxAttempts: 2\n---\nReview strictly.\n');
+    await sb.trust();
     await sb.engine.retry(runId);
     view = await sb.engine.waitForRest(runId, 60_000);
     expect(view.status).toBe('AWAITING_APPROVAL');
@@ -86,6 +88,7 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     await mkdir(join(sb.project, '.erasmus', 'protocols'), { recursive: true });
     const builtin = await readFile(join(__dirname, '../../resources/protocols/debugging.md'), 'utf8');
     await writeFile(join(sb.project, '.erasmus', 'protocols', 'debugging.md'), builtin.replace('maxAttempts: 3', 'maxAttempts: 2'));
+    await sb.trust();
     await sb.setControl({ neverFix: true });
     await sb.engine.writeDoc(sb.project, { doc: 'architecture' }, '# Architecture\n\nadder\n');
     await sb.engine.writeDoc(sb.project, { doc: 'progress_schedule' }, '# Schedule\n\n1. adder\n');

@@ -12,6 +12,9 @@ export function renderEvent(e: AgentEvent): void {
     case 'sentence':
       process.stdout.write(e.text);
       break;
+    case 'reasoning':
+      err(`  (reasoning: ${short(e.text, 100)})\n`);
+      break;
     case 'tool_running':
       err(`\n→ ${e.name} ${short(JSON.stringify(e.args))}\n`);
       break;
@@ -34,7 +37,7 @@ export function renderEvent(e: AgentEvent): void {
       process.stdout.write('\n');
       break;
     case 'session_ended':
-      err(`[${e.reason}; ${e.turns} turns; ${e.usage.totalTokens} tokens${e.usage.costUsd !== null ? `; $${e.usage.costUsd.toFixed(4)}` : ''}]\n`);
+      err(`[${e.reason}; ${e.turns} turns; ${e.usage.totalTokens} tokens${e.usage.cacheReadTokens ? ` (${e.usage.cacheReadTokens} input from cache)` : ''}${e.usage.costUsd !== null ? `; $${e.usage.costUsd.toFixed(4)}` : ''}]\n`);
       break;
     default:
       break;

@@ -2,6 +2,9 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Core } from '../../main/api/core';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
+import { workflowPreflight } from '../../main/workflow/preflight';
+import { attachBuiltinServers } from '../../servers/builtin';
+import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { withCore } from '../context';
 import { ask } from '../prompt';
 import { eventLine, planText, statusText } from './workflow-print';
@@ -9,6 +12,7 @@ import { eventLine, planText, statusText } from './workflow-print';
 interface DriveOpts {
   json?: boolean;
   yes?: boolean;
+  autoApprove?: boolean;
   goal?: string;
 }
 
@@ -25,10 +29,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
     }
   });
   const run = await core.workflow.status(runId);
-  if (run.executor === 'agent') {
-    await core.hub.start({ projectDir: run.projectDir, watch: false });
-    for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
-  }
+  if (run.executor === 'agent') await attachAgentFace(core, run.projectDir, opts);
   // Ctrl-C or `erasmus workflow stop` (SIGTERM) stops now; `erasmus workflow pause` (SIGUSR1) pauses after the step.
   const onSigint = () => void core.workflow.stop(runId).catch(() => undefined);
   const onPause = () => void core.workflow.pause(runId).catch(() => undefined);
@@ -68,6 +69,35 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
   }
 }
 
+/**
+ * What a step's agent session needs in this process, as `erasmus chat` has it: the hub on the
+ * project, Erasmus's own files and runners toolsets rooted there, and one approval path (`--yes` or
+ * `--auto-approve` accept, a terminal asks, otherwise a call that needs approval is refused at once).
+ */
+const attached = new WeakSet<Core>();
+async function attachAgentFace(core: Core, projectDir: string, opts: DriveOpts): Promise<void> {
+  if (attached.has(core)) return;
+  attached.add(core);
+  await core.hub.start({ projectDir, watch: false });
+  for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
+  const path = cliApprovalPath({ yes: opts.yes || opts.autoApprove, json: opts.json, command: 'erasmus workflow' });
+  installApprovalPath(core.hub, path);
+  core.agent.setApprovals(path.approvals);
+  await attachBuiltinServers(core, { root: projectDir });
+}
+
+/** Before a run starts: the provider and every toolset the protocols need, or what is missing and how to get it. */
+async function preflight(core: Core, projectDir: string, executor: ExecutorConfig, opts: DriveOpts): Promise<void> {
+  if (executor.kind !== 'agent') return;
+  await attachAgentFace(core, projectDir, opts);
+  const problems = await workflowPreflight({
+    projectDir,
+    availableToolsets: core.hub.toolsets().map((t) => t.name),
+    provider: () => core.agent.provider({ provider: executor.provider, model: executor.model, baseUrl: executor.baseUrl }),
+  });
+  if (problems.length) throw new Error(`the workflow cannot start:\n  - ${problems.join('\n  - ')}`);
+}
+
 async function latestRun(core: Core, dir: string, runId?: string): Promise<string> {
   if (runId) return runId;
   const id = await core.workflow.latest(resolve(dir));
@@ -75,12 +105,12 @@ async function latestRun(core: Core, dir: string, runId?: string): Promise<strin
   return id;
 }
 
-function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean }): ExecutorConfig {
+function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; yes?: boolean }): ExecutorConfig {
   if (o.executor === 'command') {
     if (!o.command) throw new Error('--executor command needs --command CMD');
     return { kind: 'command', command: o.command };
   }
-  if (o.executor === 'agent') return { kind: 'agent', provider: o.provider, model: o.model, baseUrl: o.baseUrl, autoApprove: o.autoApprove };
+  if (o.executor === 'agent') return { kind: 'agent', provider: o.provider, model: o.model, baseUrl: o.baseUrl, autoApprove: o.autoApprove || o.yes };
   throw new Error(`unknown executor ${JSON.stringify(o.executor)} (agent or command; the external engine is served by the Erasmus MCP server)`);
 }
 
@@ -101,12 +131,13 @@ export function registerWorkflow(program: Command): void {
     .option('--provider <name>', 'agent provider (default: config.yaml)')
     .option('--model <name>', 'agent model')
     .option('--base-url <url>', 'agent provider base URL (an OpenAI-compatible endpoint when nothing is configured)')
-    .option('--auto-approve', 'approve tool calls the policy does not refuse (unattended)')
-    .option('-y, --yes', 'approve the plan without asking')
+    .option('--auto-approve', 'approve tool calls the policy does not refuse and the servers\' confirmations (unattended)')
+    .option('-y, --yes', 'approve the plan without asking, and tool calls as --auto-approve does')
     .option('--json', 'print the event stream as JSON lines')
     .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean }) => {
       await withCore(async (core) => {
         const executor = executorOf(o);
+        await preflight(core, resolve(dir), executor, o);
         const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor }).catch(friendly);
         process.stderr.write(`run ${runId}\n`);
         await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);

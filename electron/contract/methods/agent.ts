@@ -2,13 +2,32 @@ import { z } from 'zod';
 import type { MethodTable } from '../table';
 
 /** OpenAI-style roles for every provider: the context of an agent session. */
-export const ToolCallRecord = z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) });
+/**
+ * What a provider attached to a part of its answer (Gemini's thoughtSignature, Anthropic's thinking
+ * signature, OpenAI's reasoning item id and encrypted content), keyed by provider. Kept in the session
+ * log and sent back unchanged on the next request.
+ */
+export const ProviderMetadata = z.record(z.string(), z.record(z.string(), z.unknown()));
+export type ProviderMetadata = z.infer<typeof ProviderMetadata>;
+export const ToolCallRecord = z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()), meta: ProviderMetadata.optional() });
 export type ToolCallRecord = z.infer<typeof ToolCallRecord>;
+
+export const ReasoningPart = z.object({ text: z.string(), meta: ProviderMetadata.optional() });
+export type ReasoningPart = z.infer<typeof ReasoningPart>;
 
 export const ChatMessage = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
-  z.object({ role: z.literal('user'), content: z.string() }),
-  z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(ToolCallRecord).optional() }),
+  /** `instruction`: written by the user (the task, or a new instruction on resume), not tool results or notes; archiving keeps the latest. */
+  z.object({ role: z.literal('user'), content: z.string(), instruction: z.boolean().optional() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.string(),
+    toolCalls: z.array(ToolCallRecord).optional(),
+    /** The model's reasoning blocks, in order, each with its provider metadata (signatures). */
+    reasoning: z.array(ReasoningPart).optional(),
+    /** Provider metadata of the text part (Gemini may sign text too). */
+    textMeta: ProviderMetadata.optional(),
+  }),
   z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean().optional() }),
 ]);
 export type ChatMessage = z.infer<typeof ChatMessage>;
@@ -17,8 +36,15 @@ export const ToolMode = z.enum(['auto', 'native', 'xml']);
 export type ToolMode = z.infer<typeof ToolMode>;
 
 export const Usage = z.object({
+  /** All input tokens, cached or not. */
   inputTokens: z.number(),
+  /** Of the input, read from the provider's prompt cache (billed at the cache-read price). */
+  cacheReadTokens: z.number().optional(),
+  /** Of the input, written to the prompt cache (billed at the cache-write price). */
+  cacheWriteTokens: z.number().optional(),
   outputTokens: z.number(),
+  /** Of the output, spent on reasoning. */
+  reasoningTokens: z.number().optional(),
   totalTokens: z.number(),
   /** US dollars, when the model's prices are known; null otherwise. */
   costUsd: z.number().nullable(),
@@ -38,6 +64,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('turn_started'), turn: z.number() }),
   /** Streamed assistant text (a delta, in order). */
   z.object({ ...base, type: z.literal('sentence'), text: z.string() }),
+  /** One finished block of the model's reasoning (shown collapsed). */
+  z.object({ ...base, type: z.literal('reasoning'), text: z.string() }),
   z.object({ ...base, type: z.literal('tool_running'), callId: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) }),
   z.object({ ...base, type: z.literal('tool_progress'), callId: z.string(), progress: z.number(), total: z.number().optional(), message: z.string().optional() }),
   z.object({

@@ -13,6 +13,10 @@ export const ProjectSummary = z.object({
 });
 export type ProjectSummary = z.infer<typeof ProjectSummary>;
 
+/** A file the project folder brings (.erasmus/mcp.json, settings.json, protocols/*.md) and whether it is trusted. */
+export const ProjectTrustFile = z.object({ path: z.string(), sha256: z.string(), trusted: z.boolean(), text: z.string() });
+export type ProjectTrustFile = z.infer<typeof ProjectTrustFile>;
+
 export const projectMethods = {
   /** Open a folder (dropped, chosen in a dialog, or typed): inspect it and remember it as recent. */
   'project.open': {
@@ -23,6 +27,18 @@ export const projectMethods = {
   'project.chooseFolder': {
     params: z.object({}).strict(),
     result: z.object({ path: z.string().nullable(), supported: z.boolean() }),
+  },
+  /** What the folder brings; untrusted files are ignored by every face until trusted. */
+  'project.trust.list': {
+    params: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    result: z.object({ project: z.string(), files: z.array(ProjectTrustFile) }),
+  },
+  /** Trusts files as the user saw them: each with the sha256 shown (a file changed since is refused). */
+  'project.trust.grant': {
+    params: z
+      .object({ path: z.string().min(1).max(4096), files: z.array(z.object({ path: z.string().min(1).max(512), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict()).min(1).max(64) })
+      .strict(),
+    result: z.object({ project: z.string(), files: z.array(ProjectTrustFile) }),
   },
   /**
    * A text file's current content, for an approval that overwrites it (the preview diffs against it).

@@ -27,8 +27,13 @@ export const ProviderEntry = z
     apiKey: z.string().optional(),
     headers: z.record(z.string(), z.string()).optional(),
     contextWindow: z.number().optional(),
+    maxOutputTokens: z.number().optional(),
     nativeTools: z.boolean().optional(),
-    pricing: z.object({ input: z.number(), output: z.number() }).optional(),
+    /** USD per million tokens; overrides the bundled catalog. */
+    pricing: z.object({ input: z.number(), output: z.number(), cacheRead: z.number().optional(), cacheWrite: z.number().optional() }).optional(),
+    reasoning: z.object({ effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(), budgetTokens: z.number().optional() }).optional(),
+    /** openai: keep responses on OpenAI's servers (off by default). */
+    store: z.boolean().optional(),
   })
   .strict();
 export type ProviderEntry = z.infer<typeof ProviderEntry>;

@@ -81,6 +81,8 @@ export const WorkflowStep = z.object({
   toolsets: z.array(z.string()),
   contextDocPath: z.string(),
   projectDir: z.string(),
+  /** What the final answer is: the context document itself, a report saved in the project, or notes. */
+  answer: z.enum(['document', 'report', 'notes']).default('notes'),
 });
 export type WorkflowStep = z.infer<typeof WorkflowStep>;
 

@@ -19,6 +19,14 @@ export function messageTokens(m: ChatMessage): number {
   return n;
 }
 
+/**
+ * The longest tool result that enters the context, in characters: a fifth of the model's window
+ * (≈ 4 characters a token), so an 8k local model gets ~6,500 characters and a 200k model 100,000 at most.
+ */
+export function resultCapChars(contextWindow: number): number {
+  return Math.max(4_000, Math.min(100_000, Math.floor(contextWindow * 4 * 0.2)));
+}
+
 export function contextTokens(entries: ContextEntry[]): number {
   let n = 0;
   for (const e of entries) n += messageTokens(e.message);
@@ -38,8 +46,10 @@ export const MARKER_PREFIX = '[Context note]';
 
 /**
  * Picks the oldest messages to move out so the context fits `budget` tokens. Never the system
- * prompt or the task (the first user message); an assistant message leaves with its tool results;
- * the newest unit always stays. Returns undefined when the context already fits.
+ * prompt, the task (the first user message) or the user's latest instruction (after a resume, the
+ * new one); an assistant message leaves with its tool results (native) or the results message that
+ * follows it (xml); the newest unit — results the model has not answered yet — always stays.
+ * Returns undefined when the context already fits.
  */
 export function planArchive(entries: ContextEntry[], budget: number, extraTokens = 0): ArchivePlan | undefined {
   let total = contextTokens(entries) + extraTokens;
@@ -59,9 +69,17 @@ export function planArchive(entries: ContextEntry[], budget: number, extraTokens
     i++;
   }
   const markerCost = 60;
+  const current = latestInstruction(entries);
   while (i < entries.length && total + markerCost > budget) {
+    if (entries[i] === current) {
+      i++;
+      continue;
+    }
     let j = i + 1;
-    if (entries[i]!.message.role === 'assistant') while (j < entries.length && entries[j]!.message.role === 'tool') j++;
+    if (entries[i]!.message.role === 'assistant') {
+      while (j < entries.length && entries[j]!.message.role === 'tool') j++;
+      if (j === i + 1 && isResults(entries[j]) && entries[j] !== current) j++;
+    }
     if (j >= entries.length) break; // keep the newest unit
     for (let k = i; k < j; k++) {
       total -= messageTokens(entries[k]!.message);
@@ -73,6 +91,18 @@ export function planArchive(entries: ContextEntry[], budget: number, extraTokens
   if (newlyArchived === 0) return undefined;
   return { remove, at: start, totalArchived: earlier + newlyArchived };
 }
+
+/** The latest message the user wrote, if it is not the task itself (that one is protected anyway). */
+function latestInstruction(entries: ContextEntry[]): ContextEntry | undefined {
+  for (let k = entries.length - 1; k >= 0; k--) {
+    const m = entries[k]!.message;
+    if (m.role === 'user' && m.instruction) return entries[k];
+  }
+  return undefined;
+}
+
+/** An xml-mode results message: a user message that neither the user wrote nor archiving left. */
+const isResults = (e: ContextEntry | undefined) => !!e && e.message.role === 'user' && !e.message.instruction && !e.message.content.startsWith(MARKER_PREFIX);
 
 export function markerText(totalArchived: number, archivePath: string, summary?: string): string {
   return `${MARKER_PREFIX} ${totalArchived} earlier messages of this session were moved out of the context window to ${archivePath} (nothing was deleted).${summary ? `\nSummary of them:\n${summary}` : ''}`;

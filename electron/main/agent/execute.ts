@@ -26,13 +26,17 @@ export interface ExecuteDeps {
   openToolset: (name: string) => Promise<ToolCallResult>;
   /** Cap on a result's length in characters (the rest is cut with a note). */
   maxResultChars?: number;
+  /** Keeps a cut result whole; returns where. */
+  keepWhole?: (callId: string, text: string) => string;
   nextRequestId: () => string;
 }
 
 const MAX_RESULT = 60_000;
 
-function cap(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n… [${text.length - max} more characters cut]`;
+function cap(text: string, max: number, kept?: string): string {
+  if (text.length <= max) return text;
+  const where = kept ? ` The whole output (${text.length} characters) is kept in ${kept}; call again with narrower arguments to see a specific part.` : ' Call again with narrower arguments to see a specific part.';
+  return `${text.slice(0, max)}\n… [${text.length - max} more characters cut to fit the context window.${where}]`;
 }
 
 async function approve(d: ExecuteDeps, decision: PolicyDecision, kind: 'tool' | 'command', callId: string, name: string, args: Record<string, unknown>, rememberKey: string): Promise<CallOutcome | undefined> {
@@ -60,7 +64,15 @@ export async function executeCall(d: ExecuteDeps, call: PendingCall): Promise<Ca
   const args = call.kind === 'shell' ? { command: call.command } : call.args;
   const started = d.clock();
   const finish = (o: CallOutcome): CallOutcome => {
-    const out = { ...o, content: cap(o.content, d.maxResultChars ?? MAX_RESULT) };
+    const max = d.maxResultChars ?? MAX_RESULT;
+    let kept: string | undefined;
+    if (o.content.length > max && d.keepWhole)
+      try {
+        kept = d.keepWhole(call.id, o.content);
+      } catch {
+        kept = undefined; // the cut result still goes back; only the copy is missing
+      }
+    const out = { ...o, content: cap(o.content, max, kept) };
     d.emit({ type: 'tool_complete', callId: call.id, name, args, result: out.content, isError: out.isError, ...(out.refused ? { refused: true } : {}), durationMs: d.clock() - started });
     return out;
   };

@@ -1,7 +1,7 @@
 import type { ChatMessage, EndReason, ToolCallRecord, Usage } from '../../contract/index';
 import type { NewSessionEntry } from '../sessions/entries';
 import type { ApprovalRequester } from './approvals';
-import { markerText, planArchive, type ContextEntry } from './context';
+import { markerText, planArchive, resultCapChars, type ContextEntry } from './context';
 import type { Emit } from './events';
 import { executeCall, type PendingCall } from './execute';
 import { correctionFor, reachFor, usageOf, type TurnItem } from './loop-calls';
@@ -10,7 +10,8 @@ import { findUnrunTags, unrunText } from './unrun';
 import type { ToolPolicy } from './policy';
 import type { ModelInfo, NativeToolSpec, StreamTurn } from './providers/types';
 import { OPEN_TOOLSET, openToolsetSchema, safeToolName, type AgentTool, type AgentTools, type ShellRunner, type ToolCallResult } from './tools';
-import { addUsage, turnUsage } from './usage';
+import { addCounts, addUsage, turnUsage, type TokenCounts } from './usage';
+import { collectMeta } from './providers/metadata';
 import type { XmlSupport, XmlToolSpec } from './xml-support';
 
 export interface Budgets {
@@ -47,6 +48,8 @@ export interface LoopDeps {
   commit: (e: NewSessionEntry) => string;
   /** Writes archived messages to ERASMUS_HOME/archive/<session>.jsonl; returns its path. */
   archive: (entries: ContextEntry[]) => string;
+  /** Keeps a tool result too long for the context whole (ERASMUS_HOME/outputs); returns its path. */
+  keepWhole?: (callId: string, text: string) => string;
   /** Optional: a summary of archived messages, made by the model. */
   summarize?: (messages: ChatMessage[], signal: AbortSignal) => Promise<string | undefined>;
   emit: Emit;
@@ -143,8 +146,8 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       const items: TurnItem[] = [];
       let raw = '';
       let providerError: string | undefined;
-      let input = 0;
-      let output = 0;
+      let counts: TokenCounts = { inputTokens: 0, outputTokens: 0 };
+      const meta = collectMeta();
       const parser = d.toolMode === 'xml' && d.xml ? d.xml.createParser({ tools: [...specs(state.active), ...[...reach.names].map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema }))] }) : undefined;
       const onParsed = (evs: ReturnType<NonNullable<typeof parser>['push']>) => {
         for (const e of evs) {
@@ -160,22 +163,26 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
           raw += part.text;
           if (parser) onParsed(parser.push(part.text));
           else d.emit({ type: 'sentence', text: part.text });
-        } else if (part.type === 'tool_call') items.push({ kind: 'tool', id: part.id, name: part.name, args: part.args });
-        else if (part.type === 'usage') {
-          input += part.inputTokens;
-          output += part.outputTokens;
-        } else if (part.type === 'error') providerError = part.message;
+        } else if (part.type === 'tool_call') {
+          items.push({ kind: 'tool', id: part.id, name: part.name, args: part.args });
+          meta.add(part);
+        } else if (part.type === 'usage') counts = addCounts(counts, part);
+        else if (part.type === 'reasoning' || part.type === 'text_meta') {
+          meta.add(part);
+          if (part.type === 'reasoning' && part.text) d.emit({ type: 'reasoning', text: part.text });
+        } else if (part.type === 'warning') d.emit({ type: 'warning', message: part.message });
+        else if (part.type === 'error') providerError = part.message;
       }
       if (parser) onParsed(parser.end());
-      const tu = turnUsage(input, output, d.model.pricing);
+      const tu = turnUsage(counts, d.model.pricing);
       state.usage = addUsage(state.usage, tu);
       d.emit({ type: 'usage', turn: tu, session: state.usage });
       if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
       if (providerError !== undefined) return fail('provider', providerError, 'error');
 
       const calls = items.filter((c): c is PendingCall => c.kind !== 'correction');
-      const toolCalls: ToolCallRecord[] | undefined = d.toolMode === 'native' && calls.length ? calls.map((c) => ({ id: c.id, name: c.kind === 'tool' ? c.name : '!', args: c.kind === 'tool' ? c.args : { command: c.command } })) : undefined;
-      commitMessage({ role: 'assistant', content: raw, ...(toolCalls ? { toolCalls } : {}) });
+      const toolCalls: ToolCallRecord[] | undefined = d.toolMode === 'native' && calls.length ? calls.map((c) => ({ id: c.id, name: c.kind === 'tool' ? c.name : '!', args: c.kind === 'tool' ? c.args : { command: c.command }, ...meta.ofCall(c.id) })) : undefined;
+      commitMessage({ role: 'assistant', content: raw, ...(toolCalls ? { toolCalls } : {}), ...meta.message() });
 
       if (!items.length && parser && !state.unrunNudged) {
         // A tag naming a tool that did not run (in a code block, in <thinking>, in a sentence): the model
@@ -225,7 +232,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
         }
         if (!out)
           out = await executeCall(
-            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap') },
+            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap'), maxResultChars: resultCapChars(d.model.contextWindow), keepWhole: d.keepWhole },
             call,
           );
         if (note) out = { ...out, content: `${note}\n${out.content}` };

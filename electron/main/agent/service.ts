@@ -41,8 +41,18 @@ export interface AgentServiceDeps {
  */
 export class AgentService {
   private readonly sessions = new Map<string, AgentSession>();
+  /** The provider of the session started last: helper calls (script review) use the session's model. */
+  private latest: ProviderHandle | undefined;
+
+  /** Who answers approvals of sessions that bring no requester of their own (a CLI's approval path); default: each session's broker. */
+  private approvals: ApprovalRequester | undefined;
 
   constructor(private readonly d: AgentServiceDeps) {}
+
+  /** Sets the face's approval path for sessions run without their own (e.g. `erasmus workflow`'s steps). */
+  setApprovals(approvals: ApprovalRequester | undefined): void {
+    this.approvals = approvals;
+  }
 
   /** Session dependencies from the core; `extra` overrides (e.g. an approval prompt in the CLI). */
   sessionDeps(extra: Partial<AgentSessionDeps> = {}): AgentSessionDeps {
@@ -53,6 +63,7 @@ export class AgentService {
       classifyCommand: (command, { cwd }) => classifyCommand(command, { home: homedir(), cwd: cwd ?? process.cwd() }),
       xml: xmlSupport({ shell: !!this.d.ptys }),
       shell: this.d.ptys ? ptyShell(this.d.ptys) : undefined,
+      ...(this.approvals ? { approvals: this.approvals } : {}),
       ...extra,
     };
   }
@@ -63,6 +74,15 @@ export class AgentService {
     return resolveProvider(await loadAgentConfig(configFile ?? this.d.paths.configYaml), over, deps.sources);
   }
 
+  /**
+   * The model for helper calls made on a session's behalf (script review of its commands): the
+   * provider of the session started last, however it was given (command line, config, a handle);
+   * with no session yet, config.yaml's default.
+   */
+  async helperProvider(configFile?: string): Promise<ProviderHandle> {
+    return this.latest ?? this.provider({}, configFile);
+  }
+
   /** Runs one session to its end (the workflow's entry point). Never throws. */
   async run(options: AgentSessionOptions, extra: Partial<AgentSessionDeps> = {}): Promise<SessionOutcome> {
     // Kept while it runs, so agent.approve / agent.stop reach it (e.g. a workflow step's approvals).
@@ -70,6 +90,7 @@ export class AgentService {
       ...options,
       onEvent: (e) => this.forward(e, options.onEvent),
       onCreated: (session) => {
+        this.latest = session.provider;
         this.sessions.set(session.sessionId, session);
         return () => this.sessions.delete(session.sessionId);
       },
@@ -80,6 +101,7 @@ export class AgentService {
   async create(options: AgentSessionOptions, extra: Partial<AgentSessionDeps> = {}): Promise<AgentSession> {
     const session = await AgentSession.create(this.sessionDeps(extra), { ...options, onEvent: (e) => this.forward(e, options.onEvent) });
     this.sessions.set(session.sessionId, session);
+    this.latest = session.provider;
     this.useForSampling(session);
     return session;
   }

@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { AgentEvent, ApprovalsPolicy, ChatMessage, EndReason, ToolMode, Usage } from '../../contract/index';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
@@ -206,7 +206,7 @@ export class AgentSession {
   run(userMessage: string): Promise<SessionOutcome> {
     if (this.running) return Promise.reject(new Error(`session ${this.sessionId} is already running a task`));
     if (this.controller.signal.aborted) this.controller = new AbortController();
-    this.commitMessage({ role: 'user', content: userMessage });
+    this.commitMessage({ role: 'user', content: userMessage, instruction: true });
     const deps = this.deps;
     const archivePath = deps.paths.archive(this.sessionId);
     this.running = runAgentLoop(
@@ -226,6 +226,12 @@ export class AgentSession {
           const at = (deps.clock ?? Date.now)();
           appendFileSync(archivePath, entries.map((e) => JSON.stringify({ v: 1, sessionId: this.sessionId, id: e.id, archivedAt: at, message: e.message }) + '\n').join(''));
           return archivePath;
+        },
+        keepWhole: (callId, text) => {
+          const file = join(deps.paths.outputsDir, `${this.sessionId}-${callId.replace(/[^A-Za-z0-9_-]+/g, '_')}.txt`);
+          mkdirSync(dirname(file), { recursive: true });
+          writeFileSync(file, text);
+          return file;
         },
         summarize: this.opts.summarizeArchived ? summarizer(this.provider) : undefined,
         emit: (e) => this.emit(e),

@@ -97,7 +97,13 @@ export class Core {
         const r = await this.ptys.run({ command, cwd, signal, title: `tests: ${command}` });
         return { command, passed: r.exitCode === 0 && !r.timedOut && !r.aborted, exitCode: r.exitCode, output: r.output, durationMs: r.durationMs };
       },
-      agentExecutor: (c) => new AgentExecutor((o) => this.agent.run(o), { autoApprove: c.autoApprove, toolMode: c.toolMode, provider: { provider: c.provider, model: c.model, baseUrl: c.baseUrl } }),
+      agentExecutor: (c) =>
+        new AgentExecutor((o) => this.agent.run(o), {
+          autoApprove: c.autoApprove,
+          toolMode: c.toolMode,
+          provider: { provider: c.provider, model: c.model, baseUrl: c.baseUrl },
+          availableToolsets: () => this.hub.toolsets().map((t) => t.name),
+        }),
     });
     this.disposables.defer(() => this.workflow.dispose());
     registerWorkflowHandlers(this);

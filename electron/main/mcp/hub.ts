@@ -10,11 +10,12 @@ import { enableCatalogServer, loadCatalog, type Catalog, type CatalogServer, typ
 import { createHubClient } from './client';
 import { ConfigWatcher } from './config/watch';
 import { ServerConfigEditor } from './config/manage';
-import { configFiles, loadConfig } from './config/load';
+import { configFiles, loadConfig, projectConfig } from './config/load';
 import { fingerprint, type ConfigIssue, type ServerConfig } from './config/schema';
 import { ServerConnection } from './connection';
 import { groupTools, summarizeToolsets, toolInfos } from './toolsets';
 import { TrustStore } from './trust';
+import { ProjectTrust } from '../project/trust';
 import {
   QUALIFIED_SEPARATOR,
   type CallOptions,
@@ -65,6 +66,8 @@ export class McpHub {
   private disposed = false;
   private guarded = false;
   readonly trust: TrustStore;
+  /** The gate for what a project folder brings (.erasmus/mcp.json and the rest); see project/trust.ts. */
+  readonly projectTrust: ProjectTrust;
   /** Edits ERASMUS_HOME/mcp/config.json: add, enable, disable, remove, trust, import (config/manage.ts). */
   readonly config: ServerConfigEditor;
   private readonly exitGuard = () => {
@@ -73,6 +76,7 @@ export class McpHub {
 
   constructor(private readonly deps: McpHubDeps) {
     this.trust = new TrustStore(deps.paths.trustFile);
+    this.projectTrust = new ProjectTrust(deps.paths.projectTrustFile);
     const env = deps.env ?? process.env;
     this.config = new ServerConfigEditor({
       file: deps.paths.mcpConfig,
@@ -113,6 +117,7 @@ export class McpHub {
       configYaml: this.deps.paths.configYaml,
       projectDir: this.projectDir,
       configFile: this.configFile,
+      projectTrust: this.projectTrust,
     });
     this.issues = issues;
     const wanted = new Map<string, ServerConnection>();
@@ -155,6 +160,10 @@ export class McpHub {
       }
       if (missingKeys.length) throw new Error(`missing env_keys (neither in the environment nor the keychain): ${missingKeys.join(', ')}`);
       config = { ...raw, ...filled };
+      // A cloned repository must not start commands on open: its own servers wait for the user's trust.
+      if (this.projectDir && raw.source === projectConfig(this.projectDir) && config.command && !(await this.trust.isTrusted(config.command, config.args))) {
+        throw new Error(`the project's .erasmus/mcp.json asks to run ${JSON.stringify([config.command, ...config.args].join(' '))}; it starts once you trust that command (ERASMUS_HOME/mcp/trust.json, e.g. the Servers view's Trust)`);
+      }
     } catch (err) {
       error = `${where}: ${(err as Error).message}`;
     }
@@ -387,6 +396,22 @@ export class McpHub {
   setRoots(projectDir: string | undefined): void {
     this.projectDir = projectDir;
     for (const c of this.connections.values()) if (c.state === 'ready') void c.client?.sendRootsListChanged().catch(() => {});
+  }
+
+  /**
+   * The open project, in one place for every face: the servers' roots, `${workspaceFolder}` and the
+   * project's `.erasmus/mcp.json` are re-evaluated (servers whose filled-in config changed restart).
+   * A project file's stdio servers start only once their command is trusted (see `prepare`).
+   */
+  async setProject(projectDir: string | undefined): Promise<void> {
+    if (projectDir === this.projectDir) return;
+    this.setRoots(projectDir);
+    if (!this.guarded || this.disposed) return; // not started: start() reads the project's config
+    if (this.watcher) {
+      this.watcher.dispose();
+      this.watcher = new ConfigWatcher(this.watchedFiles(), () => void this.reload());
+    }
+    await this.reload();
   }
 
   private roots(): { uri: string; name: string }[] {

@@ -55,6 +55,10 @@ export class Paths {
   get uiSettings(): string {
     return join(this.home, 'ui.json');
   }
+  /** Project files (.erasmus/mcp.json, settings.json, protocols) the user trusted, by content hash. */
+  get projectTrustFile(): string {
+    return join(this.home, 'trust', 'projects.json');
+  }
   get trustFile(): string {
     return join(this.home, 'mcp', 'trust.json');
   }

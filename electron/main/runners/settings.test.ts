@@ -2,13 +2,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_RUNNER_SETTINGS, disabledRules, loadRunnerSettings } from './settings';
+import { ProjectTrust } from '../project/trust';
+import { DEFAULT_RUNNER_SETTINGS, disabledRules, loadRunnerSettings as load } from './settings';
 
 const root = mkdtempSync(join(tmpdir(), 'erasmus-rs-'));
-const write = (value: unknown) => {
+const trust = ProjectTrust.forHome(mkdtempSync(join(tmpdir(), 'erasmus-rs-home-')));
+/** Writes the file as the user would, and trusts it (an untrusted file is the next test's subject). */
+const write = async (value: unknown, trusted = true) => {
   mkdirSync(join(root, '.erasmus'), { recursive: true });
   writeFileSync(join(root, '.erasmus', 'settings.json'), typeof value === 'string' ? value : JSON.stringify(value));
+  if (trusted) await trust.trust(root, { files: ['.erasmus/settings.json'] });
 };
+const loadRunnerSettings = (dir: string) => load(dir, trust);
 afterEach(() => rmSync(join(root, '.erasmus'), { recursive: true, force: true }));
 
 describe('loadRunnerSettings', () => {
@@ -17,17 +22,25 @@ describe('loadRunnerSettings', () => {
     expect(DEFAULT_RUNNER_SETTINGS.review).toBe(true);
   });
   it('reads the runners key and leaves other keys to their parts', async () => {
-    write({ files: { anything: 1 }, runners: { review: false, rewrite: { disabled: ['npm'] } } });
+    await write({ files: { anything: 1 }, runners: { review: false, rewrite: { disabled: ['npm'] } } });
     const s = await loadRunnerSettings(root);
     expect(s.review).toBe(false);
     expect([...disabledRules(s)]).toEqual(['npm']);
   });
+  it('a file the project brought lowers nothing until trusted, and a change needs trust again', async () => {
+    await write({ runners: { review: false, allowDangerous: true } }, false);
+    expect(await loadRunnerSettings(root)).toEqual(DEFAULT_RUNNER_SETTINGS);
+    await trust.trust(root);
+    expect(await loadRunnerSettings(root)).toMatchObject({ review: false, allowDangerous: true });
+    await write({ runners: { review: false, allowDangerous: true, rewrite: { disabled: ['npm'] } } }, false);
+    expect(await loadRunnerSettings(root)).toEqual(DEFAULT_RUNNER_SETTINGS);
+  });
   it('names what is wrong', async () => {
-    write('{ nope');
+    await write('{ nope');
     await expect(loadRunnerSettings(root)).rejects.toThrow(/settings\.json is not valid JSON/);
-    write({ runners: { rewrite: { disabled: ['no-such-rule'] } } });
+    await write({ runners: { rewrite: { disabled: ['no-such-rule'] } } });
     await expect(loadRunnerSettings(root)).rejects.toThrow(/unknown rewrite rule\(s\) no-such-rule/);
-    write({ runners: { reviw: true } });
+    await write({ runners: { reviw: true } });
     await expect(loadRunnerSettings(root)).rejects.toThrow(/"runners" is invalid/);
   });
 });

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ProjectTrust, UntrustedProjectFileError } from '../project/trust';
 import { z } from 'zod';
 import { REWRITE_RULES, type RuleId } from './rewrite/index';
 
@@ -30,16 +30,23 @@ export function projectSettingsFile(root: string): string {
   return join(root, '.erasmus', 'settings.json');
 }
 
-/** The project's runner settings; defaults when the file or the key is missing; a clear error when malformed. */
-export async function loadRunnerSettings(root: string): Promise<RunnerSettings> {
+export const PROJECT_SETTINGS = '.erasmus/settings.json';
+
+/**
+ * The project's runner settings; defaults when the file or the key is missing, and while the file is
+ * not trusted (a cloned repository may not switch review off or allow dangerous commands: see
+ * project/trust.ts); a clear error when malformed.
+ */
+export async function loadRunnerSettings(root: string, trust: ProjectTrust = ProjectTrust.forHome()): Promise<RunnerSettings> {
   const file = projectSettingsFile(root);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text = await trust.read(root, PROJECT_SETTINGS);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_RUNNER_SETTINGS;
+    if (err instanceof UntrustedProjectFileError) return DEFAULT_RUNNER_SETTINGS;
     throw err;
   }
+  if (text === undefined) return DEFAULT_RUNNER_SETTINGS;
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -4,18 +4,26 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadRunnerSettings } from '../runners/settings';
 import { getPromptSection, listPromptSections, resetPromptSection, setPromptSection } from './prompts';
-import { getRunnerSettings, setRunnerSettings } from './runners';
+import { ProjectTrust } from '../project/trust';
+import { getRunnerSettings as get, setRunnerSettings as set, type RunnerChanges } from './runners';
 
 let dir: string;
+let trust: ProjectTrust;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'erasmus-settings-'));
+  trust = ProjectTrust.forHome(join(dir, 'home'));
 });
+const getRunnerSettings = (d: string) => get(d, trust);
+const setRunnerSettings = (d: string, c: RunnerChanges) => set(d, c, trust);
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('runner settings of a project', () => {
   it('lists every rewrite rule, toggles rules and review, and keeps the file’s other keys', async () => {
     mkdirSync(join(dir, '.erasmus'));
+    writeFileSync(join(dir, '.erasmus', 'settings.json'), JSON.stringify({ theme: 'mine', runners: { allowDangerous: true } }));
+    await expect(setRunnerSettings(dir, { review: false })).rejects.toThrow(/not trusted yet; review it and trust it first/);
     writeFileSync(join(dir, '.erasmus', 'settings.json'), JSON.stringify({ theme: 'mine', runners: { allowDangerous: false } }));
+    await trust.trust(dir);
     const first = await getRunnerSettings(dir);
     expect(first.review).toBe(true);
     expect(first.rules.length).toBeGreaterThan(3);
@@ -23,7 +31,7 @@ describe('runner settings of a project', () => {
 
     const next = await setRunnerSettings(dir, { disable: ['npm', 'pip-install'], review: false });
     expect(next.rules.filter((r) => !r.enabled).map((r) => r.id).sort()).toEqual(['npm', 'pip-install']);
-    const loaded = await loadRunnerSettings(dir);
+    const loaded = await loadRunnerSettings(dir, trust); // what Erasmus wrote for the user is trusted
     expect(loaded).toMatchObject({ review: false, allowDangerous: false, rewrite: { disabled: ['npm', 'pip-install'] } });
     expect(JSON.parse(readFileSync(join(dir, '.erasmus', 'settings.json'), 'utf8')).theme).toBe('mine');
 

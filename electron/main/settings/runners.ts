@@ -1,9 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type { RunnerSettingsView } from '../../contract/index';
-import { writeJsonAtomic } from '../common/fs';
+import { writeFileAtomic } from '../common/fs';
 import { REWRITE_RULES } from '../runners/rewrite/index';
-import { loadRunnerSettings, projectSettingsFile, RunnerSettings } from '../runners/settings';
+import { ProjectTrust } from '../project/trust';
+import { loadRunnerSettings, PROJECT_SETTINGS, projectSettingsFile, RunnerSettings } from '../runners/settings';
 import { SettingsError } from './errors';
 
 async function projectRoot(project: string): Promise<string> {
@@ -14,11 +15,11 @@ async function projectRoot(project: string): Promise<string> {
 }
 
 /** The project's rewrite rules (on or off) and script-review switch, from `<project>/.erasmus/settings.json`. */
-export async function getRunnerSettings(project: string): Promise<RunnerSettingsView> {
+export async function getRunnerSettings(project: string, trust: ProjectTrust = ProjectTrust.forHome()): Promise<RunnerSettingsView> {
   const root = await projectRoot(project);
   let settings: RunnerSettings;
   try {
-    settings = await loadRunnerSettings(root);
+    settings = await loadRunnerSettings(root, trust);
   } catch (err) {
     throw new SettingsError((err as Error).message);
   }
@@ -40,7 +41,7 @@ export interface RunnerChanges {
 const queues = new Map<string, Promise<unknown>>();
 
 /** Changes the `runners` key of the project's settings.json; the file's other keys are kept as they are. */
-export function setRunnerSettings(project: string, changes: RunnerChanges): Promise<RunnerSettingsView> {
+export function setRunnerSettings(project: string, changes: RunnerChanges, trust: ProjectTrust = ProjectTrust.forHome()): Promise<RunnerSettingsView> {
   const next = (queues.get(project) ?? Promise.resolve()).then(async () => {
     const root = await projectRoot(project);
     const known = new Set<string>(REWRITE_RULES.map((r) => r.id));
@@ -49,7 +50,11 @@ export function setRunnerSettings(project: string, changes: RunnerChanges): Prom
     const file = projectSettingsFile(root);
     let json: Record<string, unknown> = {};
     try {
-      const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+      const text = await readFile(file, 'utf8');
+      const parsed: unknown = JSON.parse(text);
+      // Writing would make the repository's own content (say, allowDangerous) the user's: trust comes first.
+      if (!(await trust.isTrusted(root, PROJECT_SETTINGS, text)))
+        throw new SettingsError(`${file} came with the project and is not trusted yet; review it and trust it first (\`erasmus trust ${JSON.stringify(root)}\` or the trust card in the project view), nothing was changed`);
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SettingsError(`${file} must hold a JSON object; fix it by hand first, nothing was changed`);
       json = parsed as Record<string, unknown>;
     } catch (err) {
@@ -63,8 +68,10 @@ export function setRunnerSettings(project: string, changes: RunnerChanges): Prom
     for (const id of changes.disable ?? []) disabled.add(id);
     const runners: Record<string, unknown> = { ...(json.runners as Record<string, unknown> | undefined), rewrite: { disabled: [...disabled] } };
     if (changes.review !== undefined) runners.review = changes.review;
-    await writeJsonAtomic(file, { ...json, runners });
-    return getRunnerSettings(root);
+    const out = JSON.stringify({ ...json, runners }, null, 2) + '\n';
+    await writeFileAtomic(file, out);
+    await trust.trustText(root, PROJECT_SETTINGS, out); // the user's own change, made here
+    return getRunnerSettings(root, trust);
   });
   queues.set(project, next.catch(() => undefined));
   return next;

@@ -1,20 +1,30 @@
 import type { AgentSessionOptions, SessionOutcome } from '../agent/session';
-import { StepAbortedError, type StepExecutor, type StepRequest, type StepResult } from './executor';
+import { StepAbortedError, type StepAnswer, type StepExecutor, type StepRequest, type StepResult } from './executor';
+
+/** The lines that frame a context document handed back at the end of a final answer. */
+export const DOC_BEGIN = '=== CONTEXT DOCUMENT ===';
+export const DOC_END = '=== END CONTEXT DOCUMENT ===';
 
 /**
- * The context documents live in ERASMUS_HOME, outside the project the tools may touch, so the
- * model hands its update back in its final answer.
+ * How a step answers, said once at the end of its prompt. The context documents live in
+ * ERASMUS_HOME, outside the project the tools may touch, so the model hands its update back in its
+ * final answer, framed by marker lines (not tags: in xml tool mode a tag reads as a tool call).
  */
-export const CONTEXT_DOC_NOTE =
-  'To update the context document, end your final answer with its complete new text between <context_document> and </context_document>.';
+export function agentHandBack(answer: StepAnswer = 'notes'): string {
+  const doc = `end your final answer with a line \`${DOC_BEGIN}\`, then the complete new text of the context document, then a line \`${DOC_END}\``;
+  if (answer === 'document') return 'When the work is finished, your final answer is the complete document in markdown and nothing else: no greeting, no summary, no remark that you are done. Erasmus saves it as the context document.';
+  if (answer === 'report') return `When the review is finished, your final answer is the report in markdown and nothing else (no greeting, no remark that you are done): Erasmus saves it in the project. To update the context document as well, ${doc}; that part is not saved in the report.`;
+  return `When the work is finished, your final answer says in a few lines what you did; ${doc}.`;
+}
 
-const BLOCK = /<context_document>\n?([\s\S]*?)\n?<\/context_document>\s*$/;
+const MARKED = new RegExp(`(?:^|\\n)${DOC_BEGIN}[ \\t]*\\n([\\s\\S]*?)\\n?${DOC_END}\\s*$`);
+const TAGGED = /<context_document>\n?([\s\S]*?)\n?<\/context_document>\s*$/;
 
-/** Splits a final answer into the answer and the context document update at its end, if any. */
+/** Splits a final answer into the answer and the context document update at its end, if any (marker lines, or the older tags). */
 export function splitContextDoc(answer: string): { output: string; contextDoc?: string } {
-  const m = BLOCK.exec(answer);
+  const m = MARKED.exec(answer) ?? TAGGED.exec(answer);
   if (!m) return { output: answer };
-  return { output: answer.slice(0, m.index).trim(), contextDoc: m[1]! };
+  return { output: answer.slice(0, m.index).trim(), contextDoc: m[1]!.replace(/\s+$/, '') + '\n' };
 }
 
 export type RunAgentSession = (options: AgentSessionOptions) => Promise<SessionOutcome>;
@@ -25,6 +35,13 @@ export interface AgentExecutorOptions {
   /** Provider and model for every step (default: config.yaml's default provider). */
   provider?: AgentSessionOptions['provider'];
   toolMode?: AgentSessionOptions['toolMode'];
+  /** The toolsets that can be opened now (the hub's); a step needing another fails at once, naming it. */
+  availableToolsets?: () => string[] | Promise<string[]>;
+}
+
+/** The error of a step whose protocol needs toolsets that are not there, with how to recover. */
+export function missingToolsetsMessage(state: string, missing: string[], available: string[]): string {
+  return `step ${state} needs the toolset(s) ${missing.join(', ')}, which this session does not have (available: ${available.join(', ') || 'none'}). Erasmus's own files and runners toolsets come with the app, \`erasmus serve\` and \`erasmus workflow\`; another toolset must be added and enabled in the Servers view (or mcp/config.json), or dropped from the protocol's \`toolsets:\` (a project override in .erasmus/protocols/). Then retry the step.`;
 }
 
 /**
@@ -42,8 +59,13 @@ export class AgentExecutor implements StepExecutor {
   ) {}
 
   async run(step: StepRequest): Promise<StepResult> {
+    if (this.options.availableToolsets) {
+      const available = await this.options.availableToolsets();
+      const missing = step.toolsets.filter((t) => !available.includes(t));
+      if (missing.length) throw new Error(missingToolsetsMessage(step.state, missing, available));
+    }
     const outcome = await this.runSession({
-      task: `${step.prompt}\n\n${CONTEXT_DOC_NOTE}`,
+      task: `${step.prompt}\n\n## How to answer\n\n${agentHandBack(step.answer)}`,
       project: step.projectDir,
       protocolPrompt: step.protocolPrompt,
       toolsets: step.toolsets,

@@ -73,12 +73,17 @@ describe('WorkflowEngine', () => {
       'core:development', 'core:testing', 'core:review', 'core:fixes', 'core:documentation', 'core:retesting',
       'orchestration:core',
       'cli:development', 'cli:testing', 'cli:review', 'cli:fixes', 'cli:documentation', 'cli:retesting',
+      'orchestration:cli',
       'final:testing', 'final:documentation', 'final:review',
     ]);
     const log = execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
-    expect(log).toEqual(['cli: complete component (the command line)', 'core: complete component (the core)']);
+    expect(log).toEqual(['final: end-to-end tests, documentation and review', 'cli: complete component (the command line)', 'core: complete component (the core)']);
+    // The final phase's work is committed too: nothing is left in the working tree.
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })).toBe('');
+    const finalFiles = execFileSync('git', ['show', '--name-only', '--format=', 'HEAD'], { cwd: dir, encoding: 'utf8' });
+    expect(finalFiles).toContain('docs/reviews/final.md');
     // core's commit holds core's work only; cli's work came after it.
-    const coreFiles = execFileSync('git', ['show', '--name-only', '--format=', 'HEAD~1'], { cwd: dir, encoding: 'utf8' });
+    const coreFiles = execFileSync('git', ['show', '--name-only', '--format=', 'HEAD~2'], { cwd: dir, encoding: 'utf8' });
     expect(coreFiles).toContain('notes/core-development.txt');
     expect(coreFiles).not.toContain('notes/cli-development.txt');
   });
@@ -165,7 +170,9 @@ describe('WorkflowEngine', () => {
     for (; task.status !== 'BLOCKED'; task = await e.getTask(runId)) {
       if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
       else if (task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state === 'orchestration:core') {
-        await e.submitTask(runId, { output: 'updated', done: true, contextDoc: '## Component: core\n- [x] C1 no colon\n' });
+        // The orchestrator's document is the schedule; someone (a person, a tool) broke the task list meanwhile.
+        await e.writeDoc(dir, { doc: 'task_list' }, '## Component: core\n- [x] C1 no colon\n');
+        await e.submitTask(runId, { output: 'updated', done: true, contextDoc: '# Schedule\n\n1. core: finished\n2. cli: next\n' });
       } else await answer(e, runId, task);
     }
     expect(task.error).toMatchObject({ kind: 'PARSE_ERROR', issues: [{ line: 1 }, { line: 2 }] });

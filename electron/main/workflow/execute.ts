@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { WorkflowError } from './errors';
@@ -14,16 +15,16 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   development: 'Implement the open tasks of this component.',
   testing: 'Write the tests of this component and run them.',
   debugging: 'The tests fail (output below). Fix the code until they pass.',
-  review: 'Review this component against the architecture and its tasks. Your final answer is the review report (markdown).',
+  review: 'Review this component against the architecture and its tasks. The review report is your final answer.',
   fixes: 'Address every point of the review report below.',
   documentation: 'Document this component.',
   retesting: 'Run the component tests again after the review fixes and documentation; add tests for anything the fixes changed.',
   redebugging: 'The tests fail after the review fixes (output below). Fix the code until they pass.',
-  orchestration: 'A component was just completed and committed. Update the progress schedule and the task list (the context document) to match the work done and what remains.',
-  'e2e-testing': 'All components are complete. Test the product end to end, as a user would.',
+  orchestration: 'A component was just completed and committed. Bring the progress schedule (your context document) up to date with the work done and what remains.',
+  'e2e-testing': 'All components are complete. Write end-to-end tests that use the product as a user would, where the test command below runs them (for example in a folder that command already runs), and run them.',
   'e2e-debugging': 'The end-to-end tests fail (output below). Fix the code until they pass.',
   'final-documentation': 'Write the final documentation: doc comments and a complete, easy README.',
-  'final-review': 'Review the whole product against the architecture. Your final answer is the review report (markdown).',
+  'final-review': 'Review the whole product against the architecture. The review report is your final answer.',
 };
 
 async function mtime(path: string): Promise<number | undefined> {
@@ -49,9 +50,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
 
   if (spec.phase === 'commit') return commitStep(ctx, actor, spec, plan);
 
-  const protocol = await loadProtocol(spec.protocol!, record.projectDir, ctx.protocolsDir);
+  const protocol = await loadProtocol(spec.protocol!, record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
   const component = plan.components.find((c) => c.id === spec.component);
-  const docRef = component ? ({ doc: 'component', component: component.id } as const) : ({ doc: 'task_list' } as const);
+  // Between components (and after the last) the orchestrator brings the schedule up to date; the final steps keep notes in the task list's document.
+  const docRef = component ? ({ doc: 'component', component: component.id } as const) : spec.phase === 'orchestration' ? ({ doc: 'progress_schedule' } as const) : ({ doc: 'task_list' } as const);
   if (component && !(await ctx.docs.exists(docRef))) {
     await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: component.tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
   }
@@ -59,7 +61,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const references: Array<{ title: string; text: string }> = [];
   const arch = await ctx.docs.text({ doc: 'architecture' });
   if (arch) references.push({ title: 'Architecture', text: arch });
-  if (spec.phase === 'orchestration') references.push({ title: 'Progress schedule', text: (await ctx.docs.text({ doc: 'progress_schedule' })) ?? '' });
+  if (spec.phase === 'orchestration') references.push({ title: 'Task list', text: (await ctx.docs.text({ doc: 'task_list' })) ?? '' });
   if (spec.phase === 'fixes') {
     const report = await readText(join(record.projectDir, 'docs', 'reviews', `${spec.component}.md`));
     if (report) references.push({ title: 'Review report', text: report });
@@ -87,6 +89,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     contextDocPath,
     projectDir: record.projectDir,
     budget: protocol.budget,
+    answer: spec.report ? 'report' : 'notes',
   });
   if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);
   if (!result.done) {
@@ -118,18 +121,24 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
 
 async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec, plan: Plan): Promise<Next> {
   const { record } = ctx;
-  const component = plan.components.find((c) => c.id === spec.component)!;
-  const entry = await ctx.enter(spec.state, { component: component.id });
-  const taskList = await ctx.docs.text({ doc: 'task_list' });
-  if (taskList) await ctx.docs.write({ doc: 'task_list' }, setTaskStatus(taskList, component.tasks.map((t) => t.id), 'done'));
-  const message = `${component.id}: complete component${component.title ? ` (${component.title})` : ''}\n\nRecorded by the Erasmus workflow: component ${component.id} in run ${record.runId}.`;
+  const component = spec.component ? plan.components.find((c) => c.id === spec.component) : undefined;
+  const entry = await ctx.enter(spec.state, component ? { component: component.id } : {});
+  if (component) {
+    const taskList = await ctx.docs.text({ doc: 'task_list' });
+    if (taskList) await ctx.docs.write({ doc: 'task_list' }, setTaskStatus(taskList, component.tasks.map((t) => t.id), 'done'));
+  }
+  // The final commit holds the last phase's work: end-to-end tests, the final README, docs/reviews/final.md.
+  const what = component ? `component ${component.id}` : 'the final phase';
+  const subject = component ? `${component.id}: complete component${component.title ? ` (${component.title})` : ''}` : 'final: end-to-end tests, documentation and review';
+  const message = `${subject}\n\nRecorded by the Erasmus workflow: ${what} in run ${record.runId}.`;
   // A crash between the commit and the run file's update must not commit twice or lose the sha.
-  const earlier = await findCommit(record.projectDir, `component ${component.id} in run ${record.runId}`);
+  const earlier = await findCommit(record.projectDir, `${what} in run ${record.runId}`);
   const outcome = earlier ? ({ kind: 'committed', sha: earlier } as const) : await commitChanges(record.projectDir, message);
   if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha });
   else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.kind === 'not-a-repository' ? 'the project is not a git repository' : 'no changes' });
   actor.send({ type: 'STEP_DONE' });
-  ctx.emit('app.notify', { title: `Component ${component.id} complete`, body: outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 8)}` : 'complete (nothing to commit)' });
+  const title = component ? `Component ${component.id} complete` : 'Final phase complete';
+  ctx.emit('app.notify', { title, body: outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 8)}` : 'complete (nothing to commit)' });
   return 'continue';
 }
 

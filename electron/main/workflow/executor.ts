@@ -18,8 +18,12 @@ export interface StepRequest {
   contextDocPath: string;
   projectDir: string;
   budget: { maxTurns: number; maxTokens?: number };
+  /** What the final answer is: the context document itself, a report (saved in the project), or notes. */
+  answer?: StepAnswer;
   signal: AbortSignal;
 }
+
+export type StepAnswer = 'document' | 'report' | 'notes';
 
 export type StepUsage = WorkflowUsage;
 export type StepResult = WorkflowStepResult;
@@ -38,6 +42,7 @@ export function stepView(step: StepRequest): WorkflowStep {
     toolsets: step.toolsets,
     contextDocPath: step.contextDocPath,
     projectDir: step.projectDir,
+    answer: step.answer ?? 'notes',
   };
 }
 

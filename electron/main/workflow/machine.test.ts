@@ -29,8 +29,13 @@ describe('workflow machine', () => {
       'a:development', 'a:testing', 'a:debugging', 'a:review', 'a:fixes', 'a:documentation', 'a:retesting', 'a:commit', 'orchestration:a', 'b:development',
     ]);
     for (let i = 0; i < 7; i++) actor.send({ type: 'STEP_DONE', testsPassed: true });
+    // The orchestrator runs after the last component too, and the final phase ends in a commit.
+    expect(currentState(actor)).toBe('orchestration:b');
+    actor.send({ type: 'STEP_DONE' });
     expect(currentState(actor)).toBe('final:testing');
     for (let i = 0; i < 3; i++) actor.send({ type: 'STEP_DONE', testsPassed: true });
+    expect(currentState(actor)).toBe('final:commit');
+    actor.send({ type: 'STEP_DONE' });
     expect(actor.getSnapshot().status).toBe('done');
   });
 

@@ -63,7 +63,7 @@ export function planStates(plan: Plan): StateSpec[] {
   plan.components.forEach((c, i) => {
     const s = (p: string) => `${c.id}:${p}`;
     const test = c.testCommand ?? plan.defaultTestCommand;
-    const after = i < plan.components.length - 1 ? `orchestration:${c.id}` : 'final:testing';
+    const after = `orchestration:${c.id}`;
     const comp = { component: c.id };
     out.push(
       { state: s('development'), phase: 'development', protocol: 'development', ...comp, next: s('testing') },
@@ -76,14 +76,26 @@ export function planStates(plan: Plan): StateSpec[] {
       { state: s('redebugging'), phase: 'redebugging', protocol: 'debugging', ...comp, testCommand: test, maxAttempts: max, next: s('commit') },
       { state: s('commit'), phase: 'commit', ...comp, next: after },
     );
-    if (i < plan.components.length - 1) out.push({ state: after, phase: 'orchestration', protocol: 'orchestration', next: `${plan.components[i + 1]!.id}:development` });
+    // After every component, the last one too: the schedule is brought up to date before the final steps.
+    out.push({ state: after, phase: 'orchestration', protocol: 'orchestration', next: i < plan.components.length - 1 ? `${plan.components[i + 1]!.id}:development` : 'final:testing' });
   });
-  const e2e = plan.defaultTestCommand ?? (plan.components.every((c) => c.testCommand) ? plan.components.map((c) => c.testCommand).join(' && ') : undefined);
+  const e2e = finalTestCommand(plan);
   out.push(
     { state: 'final:testing', phase: 'e2e-testing', protocol: 'testing', testCommand: e2e, next: 'final:documentation', onFail: 'final:debugging' },
     { state: 'final:debugging', phase: 'e2e-debugging', protocol: 'debugging', testCommand: e2e, maxAttempts: max, next: 'final:documentation' },
     { state: 'final:documentation', phase: 'final-documentation', protocol: 'documentation', next: 'final:review' },
-    { state: 'final:review', phase: 'final-review', protocol: 'review', report: 'docs/reviews/final.md', next: FINAL_STATE },
+    { state: 'final:review', phase: 'final-review', protocol: 'review', report: 'docs/reviews/final.md', next: 'final:commit' },
+    // The last phase's work (end-to-end tests, README, final review) is committed: the tree is clean at COMPLETED.
+    { state: 'final:commit', phase: 'commit', next: FINAL_STATE },
   );
   return out;
+}
+
+/**
+ * The final test gate runs every test command the run knows of: each component's and the project's
+ * default (`npm test` when package.json has one, where the end-to-end tests are expected to hook in).
+ */
+export function finalTestCommand(plan: Plan): string | undefined {
+  const commands = [...new Set([...plan.components.map((c) => c.testCommand), plan.defaultTestCommand].filter((c): c is string => !!c))];
+  return commands.length ? commands.map((c) => (commands.length > 1 && /[|;&]/.test(c) ? `(${c})` : c)).join(' && ') : undefined;
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
 import { WorkflowError } from './errors';
 import type { OrchestrationDoc } from './documents';
@@ -12,17 +13,17 @@ const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestrat
   {
     doc: 'architecture',
     protocol: 'design',
-    instruction: 'Write the architecture document for the goal below. Your final answer is the document (markdown), unless you wrote it to the context document path yourself.',
+    instruction: 'Write the architecture document for the goal below.',
   },
   {
     doc: 'progress_schedule',
     protocol: 'orchestration',
-    instruction: 'Break the architecture into a progress schedule. Your final answer is the schedule (markdown), unless you wrote it to the context document path yourself.',
+    instruction: 'Break the architecture into a progress schedule.',
   },
   {
     doc: 'task_list',
     protocol: 'orchestration',
-    instruction: 'Turn the progress schedule into a task list in the exact format of your protocol. Your final answer is the task list, unless you wrote it to the context document path yourself.',
+    instruction: 'Turn the progress schedule into a task list in the exact format of your protocol.',
   },
 ];
 
@@ -33,7 +34,7 @@ const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestrat
  */
 export async function prepareNext(ctx: RunContext): Promise<Next> {
   const { record, docs } = ctx;
-  await loadProtocols(record.projectDir, ctx.protocolsDir); // a bad protocol file stops the run here, before any step
+  await loadProtocols(record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile)); // a bad protocol file stops the run here, before any step
   for (const step of DOC_STEPS) {
     const state = `prepare:${step.doc}`;
     if (await docs.exists({ doc: step.doc })) {
@@ -49,7 +50,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
       ctx.emit('workflow.goalRequired', { runId: record.runId, projectDir: record.projectDir });
       return 'rest';
     }
-    const protocol = await loadProtocol(step.protocol, record.projectDir, ctx.protocolsDir);
+    const protocol = await loadProtocol(step.protocol, record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
     const contextDocPath = docs.path({ doc: step.doc });
     const references: Array<{ title: string; text: string }> = [];
     for (const ref of ['architecture', 'progress_schedule'] as const) {
@@ -58,7 +59,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
     }
     const entry = await ctx.enter(state, { protocol: protocol.name });
     const prompt = buildStepPrompt({ protocol, instruction: step.instruction, goal: record.goal, contextDocPath, contextDoc: '', references });
-    const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, contextDocPath, projectDir: record.projectDir, budget: protocol.budget });
+    const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });
     if (!result.done) {
       await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
       throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it, or write ${contextDocPath} yourself and retry.`);
@@ -80,7 +81,7 @@ async function planStep(ctx: RunContext): Promise<Next> {
   const { record, docs } = ctx;
   const file = docs.path({ doc: 'task_list' });
   const list = parseTaskListOrThrow((await docs.text({ doc: 'task_list' })) ?? '', file);
-  const debugging = await loadProtocol('debugging', record.projectDir, ctx.protocolsDir);
+  const debugging = await loadProtocol('debugging', record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
   const plan = planFromTaskList(list, { defaultTestCommand: await defaultTestCommand(record.projectDir), maxDebugAttempts: debugging.maxAttempts });
   record.plan = plan;
   record.state = 'prepare:plan';

@@ -16,11 +16,12 @@ export interface PromptParts {
 export function buildStepPrompt(p: PromptParts): string {
   const parts = [`# Protocol: ${p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
   if (p.goal) parts.push(`## Goal of the project\n\n${p.goal}`);
-  parts.push(`## Context document\n\nPath: ${p.contextDocPath}\n\n${p.contextDoc?.trim() ? p.contextDoc.trim() : '(empty: write it)'}`);
+  // The document lives in ERASMUS_HOME, outside the project the tools reach: the step hands its new text back (see the executor's "How to answer").
+  parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text:\n\n${p.contextDoc?.trim() ? p.contextDoc.trim() : '(empty)'}`);
   for (const r of p.references ?? []) parts.push(`## ${r.title}\n\n${r.text.trim()}`);
   if (p.testOutput) {
     parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n\`\`\`\n${p.testOutput.output.trim()}\n\`\`\``);
   }
-  parts.push(`## Done when\n\n${p.protocol.done}\n\nSay explicitly when you are done; if you cannot finish, say what is missing.`);
+  parts.push(`## Done when\n\n${p.protocol.done}`);
   return parts.join('\n\n');
 }

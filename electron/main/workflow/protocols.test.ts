@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadProtocol, loadProtocols, parseProtocol, PROTOCOL_NAMES, projectProtocolFile } from './protocols';
 import { WorkflowError } from './errors';
+import { ProjectTrust } from '../project/trust';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -17,16 +18,21 @@ describe('protocols', () => {
     const all = await loadProtocols(dir);
     expect(Object.keys(all).sort()).toEqual([...PROTOCOL_NAMES].sort());
     expect(all.debugging.maxAttempts).toBe(3);
-    expect(all.development.toolsets).toContain('filesystem');
+    // Every protocol names toolsets a new user has: Erasmus's built-in files and runners.
+    for (const p of Object.values(all)) for (const t of p.toolsets) expect(['files', 'runners']).toContain(t);
+    expect(all.development.toolsets).toEqual(['files', 'runners']);
     expect(all.review.prompt).toMatch(/reviewer/);
   });
 
-  it('prefers the project override', async () => {
+  it('prefers the project override once trusted', async () => {
     dir = await mkdtemp(join(tmpdir(), 'erasmus-proto-'));
     const file = projectProtocolFile(dir, 'review');
     await mkdir(join(dir, '.erasmus', 'protocols'), { recursive: true });
     await writeFile(file, '---\nname: review\ndescription: strict\ndone: all good\n---\nBe strict.\n');
-    const p = await loadProtocol('review', dir);
+    const trust = ProjectTrust.forHome(join(dir, 'home'));
+    expect((await loadProtocol('review', dir, undefined, trust)).file).not.toBe(file);
+    await trust.trust(dir);
+    const p = await loadProtocol('review', dir, undefined, trust);
     expect(p.file).toBe(file);
     expect(p.prompt).toBe('Be strict.');
     expect(p.budget.maxTurns).toBe(40);

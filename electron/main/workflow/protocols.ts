@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { resourcesDir } from '../paths/index';
+import { PROJECT_PROTOCOLS_DIR, ProjectTrust, UntrustedProjectFileError } from '../project/trust';
 import { WorkflowError } from './errors';
 
 export const PROTOCOL_NAMES = ['design', 'orchestration', 'development', 'testing', 'debugging', 'review', 'documentation'] as const;
@@ -73,11 +74,14 @@ export function builtinProtocolFile(name: ProtocolName, dir = join(resourcesDir(
   return join(dir, `${name}.md`);
 }
 
-/** Loads a protocol: the project's override when there is one, else the built-in file. */
-export async function loadProtocol(name: ProtocolName, projectDir: string, builtinDir?: string): Promise<Protocol> {
+/**
+ * Loads a protocol: the project's override when there is one and the user trusted it (project/trust.ts),
+ * else the built-in file. An untrusted override is not sent to the model.
+ */
+export async function loadProtocol(name: ProtocolName, projectDir: string, builtinDir?: string, trust: ProjectTrust = ProjectTrust.forHome()): Promise<Protocol> {
   const override = projectProtocolFile(projectDir, name);
-  const text = await readFile(override, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined;
+  const text = await trust.read(projectDir, `${PROJECT_PROTOCOLS_DIR}/${name}.md`).catch((err: NodeJS.ErrnoException) => {
+    if (err instanceof UntrustedProjectFileError) return undefined;
     throw err;
   });
   const file = text === undefined ? builtinProtocolFile(name, builtinDir) : override;
@@ -88,8 +92,8 @@ export async function loadProtocol(name: ProtocolName, projectDir: string, built
 }
 
 /** Loads all seven, so a bad file is found before a run starts rather than halfway. */
-export async function loadProtocols(projectDir: string, builtinDir?: string): Promise<Record<ProtocolName, Protocol>> {
+export async function loadProtocols(projectDir: string, builtinDir?: string, trust?: ProjectTrust): Promise<Record<ProtocolName, Protocol>> {
   const out = {} as Record<ProtocolName, Protocol>;
-  for (const name of PROTOCOL_NAMES) out[name] = await loadProtocol(name, projectDir, builtinDir);
+  for (const name of PROTOCOL_NAMES) out[name] = await loadProtocol(name, projectDir, builtinDir, trust);
   return out;
 }

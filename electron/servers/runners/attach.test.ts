@@ -99,12 +99,14 @@ describe('the runners server in-process on the hub', () => {
   it('script review can be switched off per project', async () => {
     mkdirSync(join(root, '.erasmus'), { recursive: true });
     writeFileSync(join(root, '.erasmus', 'settings.json'), JSON.stringify({ runners: { review: false } }));
+    await core.hub.projectTrust.trust(root); // the user trusts the file (a cloned one lowers nothing)
     const before = llm.requests.length;
     const r = await core.hub.callTool('runners', 'bash_script', { script: 'echo unreviewed > u.txt', purpose: 'write u.txt' });
     expect(r.isError).toBe(false);
     expect(llm.requests.length).toBe(before);
     expect(existsSync(join(root, 'u.txt'))).toBe(true);
     writeFileSync(join(root, '.erasmus', 'settings.json'), JSON.stringify({ runners: { review: 'nope' } }));
+    await core.hub.projectTrust.trust(root);
     const bad = await core.hub.callTool('runners', 'bash_run', { command: 'true' });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/settings\.json: "runners" is invalid: review/);

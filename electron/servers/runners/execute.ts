@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { NOBODY_ASKED } from '../../main/agent/approval-path';
 import { classifyCommand } from '../../main/runners/policy/index';
 import type { PtyManager, RunResult } from '../../main/runners/pty/index';
+import { sandboxStatus } from '../../main/runners/pty/sandbox';
 import { onPath, rewriteCommand, type AppliedRewrite, type RewriteResult } from '../../main/runners/rewrite/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { disabledRules, type RunnerSettings } from '../../main/runners/settings';
@@ -17,6 +18,10 @@ export interface RunnerDeps {
   reviewer?: ScriptReviewer;
   settings: () => Promise<RunnerSettings>;
   confirm: (message: string, signal?: AbortSignal) => Promise<Confirmation>;
+  /** Run commands in the OS sandbox when it is available (default true). */
+  sandbox?: boolean;
+  /** ERASMUS_HOME, hidden from sandboxed commands. */
+  erasmusHome?: string;
 }
 
 /** What a call did, for clients that read structured results (the app's tool cards). */
@@ -75,7 +80,9 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   Object.assign(outcome, { requested, command, rewrites: rewritten.applied });
   const header = `$ ${command}\n${describeRewrites(requested, rewritten.applied)}${describeSkipped(rewritten.skipped)}`;
 
-  const policy = await classifyCommand(command, { home: deps.home, cwd: deps.root, allowDangerous: settings.allowDangerous });
+  const box = sandboxStatus();
+  const sandboxed = deps.sandbox !== false && box.available;
+  const policy = await classifyCommand(command, { home: deps.home, cwd: deps.root, root: deps.root, sandboxed, allowDangerous: settings.allowDangerous });
   outcome.reasons = policy.reasons;
   if (policy.verdict === 'refuse') {
     outcome.status = 'refused';
@@ -99,7 +106,10 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   }
 
   if (policy.verdict === 'approve') {
-    const message = `Run this command in ${deps.root}?\n\n  ${command}\n\n${rewritten.applied.length ? `Rewritten from: ${requested}\n` : ''}Why it needs your approval: ${policy.reasons.join('; ')}\nPurpose: ${purpose}`;
+    const where = sandboxed
+      ? `It runs in the sandbox: it can write only in ${deps.root}; ${policy.network ? 'it gets network access if you accept' : 'no network'}.`
+      : `It runs WITHOUT a sandbox (${box.detail}).`;
+    const message = `Run this command in ${deps.root}?\n\n  ${command}\n\n${rewritten.applied.length ? `Rewritten from: ${requested}\n` : ''}Why it needs your approval: ${policy.reasons.join('; ')}\n${where}\nPurpose: ${purpose}`;
     const answer = await deps.confirm(message, signal);
     if (answer !== 'accept') {
       outcome.status = 'declined';
@@ -117,7 +127,8 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   const onTimeout = args.on_timeout === 'background' ? 'background' : 'kill';
   let run: RunResult;
   try {
-    run = await deps.ptys.run({ command, cwd: deps.root, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
+    const sandbox = sandboxed ? { root: deps.root, home: deps.home, erasmusHome: deps.erasmusHome, network: policy.verdict === 'approve' && policy.network } : undefined;
+    run = await deps.ptys.run({ command, cwd: deps.root, sandbox, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
   } catch (err) {
     outcome.reasons = [(err as Error).message];
     return result(outcome, `${header}Could not start: ${(err as Error).message}`, true);

@@ -4,6 +4,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { unansweredReason } from '../../main/agent/approval-path';
 import type { PtyManager } from '../../main/runners/pty/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
+import { resolveHome } from '../../main/paths/index';
+import type { ProjectTrust } from '../../main/project/trust';
 import { loadRunnerSettings, type RunnerSettings } from '../../main/runners/settings';
 import { executeTool, type Confirmation } from './execute';
 import type { Toolset } from './tool';
@@ -21,6 +23,12 @@ export interface RunnersServerOptions {
   home?: string;
   /** Settings instead of the project's `.erasmus/settings.json` (read on every call otherwise). */
   settings?: RunnerSettings;
+  /** Run commands in the OS sandbox when available (default true; see runners/pty/sandbox.ts). */
+  sandbox?: boolean;
+  /** ERASMUS_HOME, hidden from sandboxed commands (default: from the environment). */
+  erasmusHome?: string;
+  /** The gate for the project's `.erasmus/settings.json` (default: ERASMUS_HOME's from the environment). */
+  projectTrust?: ProjectTrust;
   version?: string;
 }
 
@@ -51,7 +59,9 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
     ptys: options.ptys,
     reviewer: options.reviewer,
     confirm,
-    settings: async () => options.settings ?? loadRunnerSettings(root),
+    sandbox: options.sandbox,
+    erasmusHome: options.erasmusHome ?? resolveHome(),
+    settings: async () => options.settings ?? loadRunnerSettings(root, options.projectTrust),
   };
   const wanted = new Set(options.toolsets ?? RUNNER_TOOLS.map((t) => t.toolset));
   for (const tool of RUNNER_TOOLS) {

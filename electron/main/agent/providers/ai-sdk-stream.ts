@@ -1,19 +1,27 @@
-import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import type { ChatMessage } from '../../../contract/index';
-import type { StreamPart, StreamTurn, TurnRequest } from './types';
+import { jsonSchema, streamText, tool, type AssistantModelMessage, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { ChatMessage, ProviderMetadata } from '../../../contract/index';
+import type { RequestShape, StreamPart, StreamTurn, TurnRequest } from './types';
 
-/** Our OpenAI-style messages as AI SDK model messages. */
+type Options = Record<string, Record<string, unknown>>;
+type SdkOptions = NonNullable<ModelMessage['providerOptions']>;
+/** Provider metadata as the AI SDK takes it back (`providerOptions`); our logged form is plain JSON already. */
+const asOptions = (meta: ProviderMetadata | undefined) => (meta && Object.keys(meta).length ? { providerOptions: meta as SdkOptions } : {});
+
+/** Our OpenAI-style messages as AI SDK model messages, with every part's provider metadata sent back. */
 export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const m of messages) {
     if (m.role === 'system' || m.role === 'user') out.push({ role: m.role, content: m.content });
     else if (m.role === 'assistant') {
-      if (!m.toolCalls?.length) out.push({ role: 'assistant', content: m.content });
-      else
-        out.push({
-          role: 'assistant',
-          content: [...(m.content ? [{ type: 'text' as const, text: m.content }] : []), ...m.toolCalls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: c.args }))],
-        });
+      if (!m.toolCalls?.length && !m.reasoning?.length && !m.textMeta) out.push({ role: 'assistant', content: m.content });
+      else {
+        const content: Exclude<AssistantModelMessage['content'], string> = [
+            ...(m.reasoning ?? []).map((r) => ({ type: 'reasoning' as const, text: r.text, ...asOptions(r.meta) })),
+            ...(m.content ? [{ type: 'text' as const, text: m.content, ...asOptions(m.textMeta) }] : []),
+          ...(m.toolCalls ?? []).map((c) => ({ type: 'tool-call' as const, toolCallId: c.id, toolName: c.name, input: c.args, ...asOptions(c.meta) })),
+        ];
+        out.push({ role: 'assistant', content });
+      }
     } else {
       const part = { type: 'tool-result' as const, toolCallId: m.toolCallId, toolName: m.name, output: m.isError ? { type: 'error-text' as const, value: m.content } : { type: 'text' as const, value: m.content } };
       const prev = out[out.length - 1];
@@ -24,6 +32,30 @@ export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
   return out;
 }
 
+const EPHEMERAL = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+
+/**
+ * Anthropic's cache breakpoints (at most four): the last tool (caches all tools), the system prompt,
+ * and the last two messages — the end of the previous request (read from the cache) and the moving
+ * end of this one (written for the next). OpenRouter reads the same `anthropic.cacheControl`.
+ */
+export function withCacheBreakpoints(messages: ModelMessage[]): ModelMessage[] {
+  const out = messages.map((m) => ({ ...m }) as ModelMessage);
+  const marks = out.filter((m) => m.role !== 'system').slice(-2);
+  for (const m of [...out.filter((x) => x.role === 'system').slice(0, 1), ...marks]) m.providerOptions = { ...m.providerOptions, ...EPHEMERAL };
+  return out;
+}
+
+/** A rough token count of a request (≈ 4 characters a token), for sizing local context windows. */
+export function estimateTokens(req: TurnRequest): number {
+  let chars = req.tools ? JSON.stringify(req.tools).length : 0;
+  for (const m of req.messages) {
+    chars += m.content.length + 16;
+    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) chars += c.name.length + JSON.stringify(c.args).length;
+  }
+  return Math.ceil(chars / 4);
+}
+
 function errorText(err: unknown): string {
   if (err instanceof Error) {
     const body = (err as { responseBody?: unknown }).responseBody;
@@ -32,23 +64,84 @@ function errorText(err: unknown): string {
   return typeof err === 'string' ? err : JSON.stringify(err);
 }
 
+function merge(a: ProviderMetadata | undefined, b: unknown): ProviderMetadata | undefined {
+  if (!b || typeof b !== 'object') return a;
+  const out: ProviderMetadata = { ...a };
+  for (const [k, v] of Object.entries(b as Record<string, unknown>)) if (v && typeof v === 'object') out[k] = { ...out[k], ...(v as Record<string, unknown>) };
+  return out;
+}
+
+function mergeOptions(...all: (Options | undefined)[]): Options | undefined {
+  let out: Options | undefined;
+  for (const o of all) if (o) for (const [k, v] of Object.entries(o)) (out ??= {})[k] = { ...out[k], ...v };
+  return out;
+}
+
 /** One turn through the Vercel AI SDK's streamText; tools have no execute, so calls come back to the loop. */
-export function aiSdkStream(model: LanguageModel): StreamTurn {
+export function aiSdkStream(model: LanguageModel, shape: RequestShape = {}): StreamTurn {
   return async function* (req: TurnRequest): AsyncIterable<StreamPart> {
+    const names = req.tools?.map((t) => t.name) ?? [];
     const tools: ToolSet | undefined = req.tools?.length
-      ? Object.fromEntries(req.tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]) })]))
+      ? Object.fromEntries(
+          req.tools.map((t, i) => [
+            t.name,
+            tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]), ...(shape.cacheBreakpoints && i === names.length - 1 ? { providerOptions: EPHEMERAL } : {}) }),
+          ]),
+        )
       : undefined;
     let failed = false;
     try {
-      const first = req.messages[0];
-      const system = first?.role === 'system' ? first.content : undefined;
-      const result = streamText({ model, system, messages: toModelMessages(system !== undefined ? req.messages.slice(1) : req.messages), tools, abortSignal: req.signal, maxOutputTokens: req.maxOutputTokens, maxRetries: 1, onError: () => {} });
+      const per = shape.perRequest?.(req, estimateTokens(req));
+      if (per?.warning) yield { type: 'warning', message: per.warning };
+      let messages = toModelMessages(req.messages);
+      if (shape.cacheBreakpoints) messages = withCacheBreakpoints(messages);
+      // The system prompt goes in `system` (as a message, so it keeps its cache breakpoint).
+      const system = messages[0]?.role === 'system' ? messages[0] : undefined;
+      const result = streamText({
+        model,
+        system,
+        messages: system ? messages.slice(1) : messages,
+        tools,
+        abortSignal: req.signal,
+        maxOutputTokens: req.maxOutputTokens,
+        maxRetries: 1,
+        providerOptions: mergeOptions(shape.providerOptions, per?.providerOptions) as never,
+        onError: () => {},
+      });
+      const reasoning = new Map<string, { text: string; meta?: ProviderMetadata }>();
+      let textMeta: ProviderMetadata | undefined;
       for await (const p of result.fullStream) {
-        if (p.type === 'text-delta') yield { type: 'text', text: p.text };
-        else if (p.type === 'tool-call') yield { type: 'tool_call', id: p.toolCallId, name: p.toolName, args: (p.input && typeof p.input === 'object' ? p.input : {}) as Record<string, unknown> };
-        else if (p.type === 'finish-step') yield { type: 'usage', inputTokens: p.usage.inputTokens ?? 0, outputTokens: p.usage.outputTokens ?? 0 };
-        else if (p.type === 'finish') yield { type: 'finish', reason: p.finishReason };
-        else if (p.type === 'error') {
+        if (p.type === 'text-delta') {
+          textMeta = merge(textMeta, p.providerMetadata);
+          yield { type: 'text', text: p.text };
+        } else if (p.type === 'text-start' || p.type === 'text-end') textMeta = merge(textMeta, p.providerMetadata);
+        else if (p.type === 'reasoning-start' || p.type === 'reasoning-delta') {
+          const r = reasoning.get(p.id) ?? { text: '' };
+          if (p.type === 'reasoning-delta') r.text += p.text;
+          r.meta = merge(r.meta, p.providerMetadata);
+          reasoning.set(p.id, r);
+        } else if (p.type === 'reasoning-end') {
+          const r = reasoning.get(p.id) ?? { text: '' };
+          reasoning.delete(p.id);
+          const meta = merge(r.meta, p.providerMetadata);
+          yield { type: 'reasoning', text: r.text, ...(meta ? { meta } : {}) };
+        } else if (p.type === 'tool-call') {
+          const meta = merge(undefined, p.providerMetadata);
+          yield { type: 'tool_call', id: p.toolCallId, name: p.toolName, args: (p.input && typeof p.input === 'object' ? p.input : {}) as Record<string, unknown>, ...(meta ? { meta } : {}) };
+        } else if (p.type === 'finish-step') {
+          const u = p.usage;
+          yield {
+            type: 'usage',
+            inputTokens: u.inputTokens ?? 0,
+            outputTokens: u.outputTokens ?? 0,
+            cacheReadTokens: u.inputTokenDetails?.cacheReadTokens ?? 0,
+            cacheWriteTokens: u.inputTokenDetails?.cacheWriteTokens ?? 0,
+            reasoningTokens: u.outputTokenDetails?.reasoningTokens ?? 0,
+          };
+        } else if (p.type === 'finish') {
+          if (textMeta) yield { type: 'text_meta', meta: textMeta };
+          yield { type: 'finish', reason: p.finishReason };
+        } else if (p.type === 'error') {
           failed = true;
           yield { type: 'error', message: errorText(p.error) };
         } else if (p.type === 'abort') yield { type: 'finish', reason: 'aborted' };

@@ -5,9 +5,9 @@ import { ApprovalsPolicy, ToolMode } from '../../../contract/index';
 import { interpolateDeep, MissingVariableError, type InterpolationSources } from '../../secrets/index';
 import { aiSdkStream } from './ai-sdk-stream';
 import { DEFAULT_CONTEXT_WINDOW } from './known-models';
-import { defaultPlugins } from './plugins';
-import type { ProviderHandle, ProviderKind, ProviderPlugin, StreamTurn } from './types';
-import type { LanguageModel } from 'ai';
+import { ollamaContextLength } from './ollama';
+import { defaultPlugins, OLLAMA_DEFAULT_BASE_URL } from './plugins';
+import type { ProviderHandle, ProviderKind, ProviderPlugin } from './types';
 
 /** One entry of `providers:` in config.yaml. Keys are references (`${secret:NAME}`), never values. */
 export const ProviderConfig = z
@@ -21,9 +21,22 @@ export const ProviderConfig = z
       .refine((s) => /^\$\{(secret|env):[^}]+\}$/.test(s.trim()), 'apiKey must be a reference such as ${secret:NAME} or ${env:NAME}, never the key itself')
       .optional(),
     headers: z.record(z.string(), z.string()).optional(),
+    /** The model's context window in tokens (for ollama: the most Erasmus will ask for as num_ctx). */
     contextWindow: z.number().int().positive().optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
     nativeTools: z.boolean().optional(),
-    pricing: z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
+    /** USD per million tokens; overrides the bundled models.dev catalog. */
+    pricing: z
+      .object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().optional(), cacheWrite: z.number().nonnegative().optional() })
+      .strict()
+      .optional(),
+    /** Reasoning effort (openai, openrouter) or thinking budget in tokens (anthropic, google). */
+    reasoning: z
+      .object({ effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(), budgetTokens: z.number().int().nonnegative().optional() })
+      .strict()
+      .optional(),
+    /** openai: let OpenAI store responses server-side (off by default; reasoning travels encrypted instead). */
+    store: z.boolean().optional(),
   })
   .strict();
 export type ProviderConfig = z.infer<typeof ProviderConfig>;
@@ -113,18 +126,21 @@ export async function resolveProvider(
   }
   if (plugin.needsKey && !apiKey) throw new Error(`provider "${entry.id}" (${entry.kind}) needs an API key: set apiKey: \${secret:NAME} in config.yaml or pass --api-key-secret NAME`);
   const info = plugin.info(entry.model);
+  // A local Ollama server knows its model's real limit; config.yaml still wins.
+  const asked = entry.kind === 'ollama' && entry.contextWindow === undefined ? await ollamaContextLength(entry.baseUrl ?? OLLAMA_DEFAULT_BASE_URL, entry.model) : undefined;
+  const contextWindow = entry.contextWindow ?? asked ?? info.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  const maxOutputTokens = entry.maxOutputTokens ?? info.maxOutputTokens;
+  const languageModel = plugin.create({ model: entry.model, baseUrl: entry.baseUrl, apiKey, headers });
+  const shape = plugin.shape?.({ model: entry.model, reasoning: entry.reasoning, contextWindow, store: entry.store }) ?? {};
   return {
     id: entry.id,
     kind: entry.kind,
     model: entry.model,
-    contextWindow: entry.contextWindow ?? info.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+    contextWindow,
+    ...(maxOutputTokens ? { maxOutputTokens } : {}),
     supportsNativeTools: entry.nativeTools ?? info.supportsNativeTools ?? false,
     pricing: entry.pricing ?? info.pricing,
-    ...withModel(plugin.create({ model: entry.model, baseUrl: entry.baseUrl, apiKey, headers })),
+    languageModel,
+    stream: aiSdkStream(languageModel, shape),
   };
-}
-
-/** The AI SDK model and the stream function over it (one-shot callers such as the script reviewer use the model). */
-function withModel(languageModel: LanguageModel): { languageModel: LanguageModel; stream: StreamTurn } {
-  return { languageModel, stream: aiSdkStream(languageModel) };
 }

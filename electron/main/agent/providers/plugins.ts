@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
@@ -6,37 +7,84 @@ import { createOllama } from 'ollama-ai-provider-v2';
 import { createOpenRouter } from '@openrouter/ai-sdk-provider';
 import type { LanguageModel } from 'ai';
 import { knownModel } from './known-models';
-import type { ProviderKind, ProviderPlugin } from './types';
+import { ollamaNumCtx } from './ollama';
+import type { ProviderKind, ProviderPlugin, TurnRequest } from './types';
 
-/** OpenAI (api.openai.com, or another base URL speaking the Responses API). */
+/**
+ * A cache key that stays the same for a whole session: the hash of its system prompt and task
+ * (the first two messages, which archiving never removes), so OpenAI routes its turns to one cache.
+ */
+export function sessionCacheKey(req: TurnRequest): string {
+  const h = createHash('sha256');
+  for (const m of req.messages.slice(0, 2)) h.update(m.role).update('\0').update(m.content).update('\0');
+  return `erasmus-${h.digest('hex').slice(0, 32)}`;
+}
+
+const isOpenAIReasoning = (m: string) => /^(o\d|gpt-5|codex)/.test(m.slice(m.lastIndexOf('/') + 1));
+
+/**
+ * OpenAI through the Responses API. Nothing is stored server-side unless `store: true`: reasoning
+ * items come back encrypted and travel in the session log; each session has one prompt-cache key.
+ */
 export const openaiPlugin: ProviderPlugin = {
   kind: 'openai',
   needsKey: true,
-  create: ({ model, baseUrl, apiKey, headers }) => createOpenAI({ apiKey, baseURL: baseUrl, headers }).chat(model),
+  create: ({ model, baseUrl, apiKey, headers }) => createOpenAI({ apiKey, baseURL: baseUrl, headers }).responses(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
+  shape: ({ model, reasoning, store }) => ({
+    providerOptions: {
+      openai: {
+        store: store ?? false,
+        ...(isOpenAIReasoning(model) ? { reasoningSummary: 'auto', ...(store ? {} : { include: ['reasoning.encrypted_content'] }) } : {}),
+        ...(reasoning?.effort ? { reasoningEffort: reasoning.effort } : {}),
+      },
+    },
+    perRequest: (req) => ({ providerOptions: { openai: { promptCacheKey: sessionCacheKey(req) } } }),
+  }),
 };
 
+/** Anthropic Messages: cache breakpoints on by default; extended thinking when a budget is set. */
 export const anthropicPlugin: ProviderPlugin = {
   kind: 'anthropic',
   needsKey: true,
   create: ({ model, baseUrl, apiKey, headers }) => createAnthropic({ apiKey, baseURL: baseUrl, headers })(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
+  shape: ({ reasoning }) => ({
+    cacheBreakpoints: true,
+    ...(reasoning?.budgetTokens ? { providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: reasoning.budgetTokens } } } } : {}),
+  }),
 };
 
+/** Gemini: thinking models return their thoughts (and signatures, sent back on the next request). */
 export const googlePlugin: ProviderPlugin = {
   kind: 'google',
   needsKey: true,
   create: ({ model, baseUrl, apiKey, headers }) => createGoogleGenerativeAI({ apiKey, baseURL: baseUrl, headers })(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
+  shape: ({ model, reasoning }) =>
+    /gemini-(2\.5|[3-9])/.test(model) || reasoning?.budgetTokens !== undefined
+      ? { providerOptions: { google: { thinkingConfig: { includeThoughts: reasoning?.budgetTokens !== 0, ...(reasoning?.budgetTokens !== undefined ? { thinkingBudget: reasoning.budgetTokens } : {}) } } } }
+      : {},
 };
 
-/** A local Ollama server; many local models' tool calling is unreliable, so auto mode uses xml. */
+export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/api';
+
+/**
+ * A local Ollama server; many local models' tool calling is unreliable, so auto mode uses xml.
+ * Each request asks for a context (`num_ctx`) large enough for it, up to the model's limit.
+ */
 export const ollamaPlugin: ProviderPlugin = {
   kind: 'ollama',
   needsKey: false,
-  defaultBaseUrl: 'http://127.0.0.1:11434/api',
-  create: ({ model, baseUrl, headers }) => createOllama({ baseURL: baseUrl ?? 'http://127.0.0.1:11434/api', headers })(model) as LanguageModel,
+  defaultBaseUrl: OLLAMA_DEFAULT_BASE_URL,
+  create: ({ model, baseUrl, headers }) => createOllama({ baseURL: baseUrl ?? OLLAMA_DEFAULT_BASE_URL, headers })(model) as LanguageModel,
   info: () => ({ supportsNativeTools: false, contextWindow: 8192 }),
+  shape: ({ contextWindow, reasoning }) => ({
+    perRequest: (req, tokens) => {
+      const { numCtx, warning } = ollamaNumCtx(tokens, req.maxOutputTokens, contextWindow);
+      return { providerOptions: { ollama: { options: { num_ctx: numCtx }, ...(reasoning?.budgetTokens === 0 ? { think: false } : {}) } }, ...(warning ? { warning } : {}) };
+    },
+  }),
 };
 
 /** Any OpenAI-compatible endpoint: LM Studio, vLLM, llama.cpp server, the scripted test server. */
@@ -48,11 +96,16 @@ export const openaiCompatiblePlugin: ProviderPlugin = {
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
 };
 
+/** OpenRouter: Anthropic models get the same cache breakpoints as on Anthropic's own API. */
 export const openrouterPlugin: ProviderPlugin = {
   kind: 'openrouter',
   needsKey: true,
   create: ({ model, baseUrl, apiKey, headers }) => createOpenRouter({ apiKey, baseURL: baseUrl, headers }).chat(model) as LanguageModel,
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
+  shape: ({ model, reasoning }) => ({
+    cacheBreakpoints: model.startsWith('anthropic/'),
+    providerOptions: { openrouter: { usage: { include: true }, ...(reasoning?.effort ? { reasoning: { effort: reasoning.effort } } : reasoning?.budgetTokens ? { reasoning: { max_tokens: reasoning.budgetTokens } } : {}) } },
+  }),
 };
 
 /** The provider plugins, per call (no module-global registry): pass your own map to add one. */

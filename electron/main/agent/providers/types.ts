@@ -1,5 +1,6 @@
 import type { LanguageModel } from 'ai';
-import type { ChatMessage } from '../../../contract/index';
+import type { ChatMessage, ProviderMetadata } from '../../../contract/index';
+import type { TokenCounts } from '../usage';
 
 export type ProviderKind = 'openai' | 'anthropic' | 'google' | 'ollama' | 'openai-compatible' | 'openrouter';
 
@@ -21,8 +22,14 @@ export interface TurnRequest {
 /** What a provider streams for one turn. A stream never throws: failures come as `error` parts. */
 export type StreamPart =
   | { type: 'text'; text: string }
-  | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown> }
-  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  /** The text part ended; its provider metadata (if any) goes back with the message. */
+  | { type: 'text_meta'; meta: ProviderMetadata }
+  /** One whole reasoning block with its provider metadata (signature, encrypted content). */
+  | { type: 'reasoning'; text: string; meta?: ProviderMetadata }
+  | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown>; meta?: ProviderMetadata }
+  | ({ type: 'usage' } & TokenCounts)
+  /** Something the user should know before it bites (a request a local server would cut). */
+  | { type: 'warning'; message: string }
   | { type: 'finish'; reason: string }
   | { type: 'error'; message: string };
 
@@ -32,10 +39,16 @@ export type StreamTurn = (req: TurnRequest) => AsyncIterable<StreamPart>;
 export interface Pricing {
   input: number;
   output: number;
+  /** Input read from the prompt cache; the input price when absent. */
+  cacheRead?: number;
+  /** Input written to the prompt cache; the input price when absent. */
+  cacheWrite?: number;
 }
 
 export interface ModelInfo {
   contextWindow: number;
+  /** The model's own limit on output tokens, when known. */
+  maxOutputTokens?: number;
   supportsNativeTools: boolean;
   pricing?: Pricing;
 }
@@ -58,6 +71,24 @@ export interface ProviderCreateOptions {
   headers?: Record<string, string>;
 }
 
+/** How a provider's requests are shaped beyond the messages (see ai-sdk-stream.ts). */
+export interface RequestShape {
+  /** Anthropic-style cache breakpoints on the tools, the system prompt and the moving end of the conversation. */
+  cacheBreakpoints?: boolean;
+  /** Provider options for every request (reasoning effort, thinking budget, store: false, ...). */
+  providerOptions?: Record<string, Record<string, unknown>>;
+  /** Builds per-request provider options from the request (a cache key, Ollama's num_ctx). */
+  perRequest?: (req: TurnRequest, estimatedTokens: number) => { providerOptions?: Record<string, Record<string, unknown>>; warning?: string };
+}
+
+/** Reasoning settings of one provider entry in config.yaml. */
+export interface ReasoningSettings {
+  /** OpenAI-style effort (openai, openrouter). */
+  effort?: 'minimal' | 'low' | 'medium' | 'high';
+  /** Anthropic / Gemini thinking budget in tokens (0 turns Gemini thinking off). */
+  budgetTokens?: number;
+}
+
 /** A provider plugin: one small module per provider behind this interface. */
 export interface ProviderPlugin {
   kind: ProviderKind;
@@ -65,6 +96,8 @@ export interface ProviderPlugin {
   needsKey: boolean;
   defaultBaseUrl?: string;
   create(o: ProviderCreateOptions): LanguageModel;
+  /** How requests to this model are shaped (caching, reasoning, context size). */
+  shape?(o: { model: string; reasoning?: ReasoningSettings; contextWindow: number; store?: boolean }): RequestShape;
   /** What is known of a model by name (context window, native tools, prices). */
   info(model: string): Partial<ModelInfo>;
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ErrorCode, RpcError } from '../../../contract/index';
 import { readFileText } from '../../project/fileText';
 import { inspectProject, RecentProjects } from '../../project/inspect';
@@ -13,6 +14,8 @@ export function registerProjectHandlers(core: Core): void {
       throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
     }
     await recent.add(summary);
+    // The hub follows the open project (roots, ${workspaceFolder}, its .erasmus/mcp.json) before anyone hears of it.
+    await core.hub.setProject(summary.path).catch((err: Error) => core.bus.emit('app.notice', { level: 'error', message: `MCP servers for ${summary.path}: ${err.message}` }));
     core.bus.emit('project.opened', summary);
     return summary;
   });
@@ -20,6 +23,24 @@ export function registerProjectHandlers(core: Core): void {
     if (!core.host.chooseFolder) return { path: null, supported: false };
     return { path: await core.host.chooseFolder(), supported: true };
   });
+  const trustAction = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
+    }
+  };
+  core.dispatcher.register('project.trust.list', ({ path }) =>
+    trustAction(async () => ({ project: resolve(path), files: await core.hub.projectTrust.files(resolve(path)) })),
+  );
+  core.dispatcher.register('project.trust.grant', ({ path, files }) =>
+    trustAction(async () => {
+      const project = resolve(path);
+      await core.hub.projectTrust.trust(project, { files: files.map((f) => f.path), expect: Object.fromEntries(files.map((f) => [f.path, f.sha256])) });
+      await core.hub.reload(); // a trusted .erasmus/mcp.json takes effect now
+      return { project, files: await core.hub.projectTrust.files(project) };
+    }),
+  );
   core.dispatcher.register('project.fileText', async ({ path }) => {
     try {
       return await readFileText(path);

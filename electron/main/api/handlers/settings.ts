@@ -28,8 +28,8 @@ export function registerSettingsHandlers(core: Core): void {
   d.register('settings.providers.setDefault', (p) => action(() => settings.setDefaultProvider(file, p.id)));
   d.register('settings.agent.get', () => action(() => settings.getAgentDefaults(file)));
   d.register('settings.agent.set', (p) => action(() => settings.setAgentDefaults(file, p)));
-  d.register('settings.runners.get', (p) => action(() => settings.getRunnerSettings(p.project)));
-  d.register('settings.runners.set', ({ project, ...changes }) => action(() => settings.setRunnerSettings(project, changes)));
+  d.register('settings.runners.get', (p) => action(() => settings.getRunnerSettings(p.project, core.hub.projectTrust)));
+  d.register('settings.runners.set', ({ project, ...changes }) => action(() => settings.setRunnerSettings(project, changes, core.hub.projectTrust)));
   d.register('settings.prompts.list', () => action(async () => ({ sections: await settings.listPromptSections(dirs), dir: dirs.overrides })));
   d.register('settings.prompts.get', (p) => action(() => settings.getPromptSection(dirs, p.name)));
   d.register('settings.prompts.set', (p) => action(() => settings.setPromptSection(dirs, p.name, p.body)));

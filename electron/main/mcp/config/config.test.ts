@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempHome } from '../../../../tests/fixtures/mcp/servers';
 import { discoverImports, importServers } from './import';
+import { ProjectTrust } from '../../project/trust';
 import { loadConfig, parseConfigText } from './load';
 import { fingerprint } from './schema';
 
@@ -53,16 +54,23 @@ describe('MCP config', () => {
     expect(parseConfigText('mcpServers: [1]', '/x.yaml').issues[0]!.message).toMatch(/must be an object/);
   });
 
-  it('merges global YAML, global JSON and the project file, later overriding earlier', async () => {
+  it('merges global YAML and global JSON, later overriding earlier; the project file adds servers once trusted, never replacing yours', async () => {
     const home = tempHome();
     const project = join(home, 'proj');
     mkdirSync(join(home, 'mcp'), { recursive: true });
     mkdirSync(join(project, '.erasmus'), { recursive: true });
     writeFileSync(join(home, 'config.yaml'), 'extensions:\n  a:\n    cmd: from-yaml\n  b:\n    cmd: from-yaml\n');
     writeFileSync(join(home, 'mcp', 'config.json'), JSON.stringify({ mcpServers: { b: { command: 'from-json' }, c: { command: 'from-json' } } }));
-    writeFileSync(join(project, '.erasmus', 'mcp.json'), JSON.stringify({ mcpServers: { c: { command: 'from-project' } } }));
-    const r = await loadConfig({ mcpConfig: join(home, 'mcp', 'config.json'), configYaml: join(home, 'config.yaml'), projectDir: project });
-    expect(Object.fromEntries(r.servers.map((s) => [s.name, s.command]))).toEqual({ a: 'from-yaml', b: 'from-json', c: 'from-project' });
+    writeFileSync(join(project, '.erasmus', 'mcp.json'), JSON.stringify({ mcpServers: { c: { command: 'from-project' }, d: { command: 'from-project' } } }));
+    const projectTrust = ProjectTrust.forHome(home);
+    const sources = { mcpConfig: join(home, 'mcp', 'config.json'), configYaml: join(home, 'config.yaml'), projectDir: project, projectTrust };
+    const before = await loadConfig(sources);
+    expect(Object.fromEntries(before.servers.map((s) => [s.name, s.command]))).toEqual({ a: 'from-yaml', b: 'from-json', c: 'from-json' });
+    expect(before.issues.map((i) => i.message).join('\n')).toMatch(/not trusted yet.*erasmus trust/);
+    await projectTrust.trust(project);
+    const r = await loadConfig(sources);
+    expect(Object.fromEntries(r.servers.map((s) => [s.name, s.command]))).toEqual({ a: 'from-yaml', b: 'from-json', c: 'from-json', d: 'from-project' });
+    expect(r.issues.find((i) => i.entry === 'c')?.message).toMatch(/may not replace your server "c"/);
     const only = await loadConfig({ mcpConfig: 'x', configYaml: 'y', configFile: join(home, 'config.yaml') });
     expect(only.servers.map((s) => s.name)).toEqual(['a', 'b']);
   });

@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { ProjectTrust, UntrustedProjectFileError } from '../../project/trust';
+import { references } from '../../secrets/interpolate';
+import { blockedEnvNames } from './env-guard';
 import { ClaudeServerEntry, GooseExtension, SERVER_NAME, describeZodError, fromClaude, fromGoose, type ConfigIssue, type ServerConfig } from './schema';
 
 export interface ParsedConfig {
@@ -83,6 +86,8 @@ export interface ConfigSources {
   projectDir?: string;
   /** `--config FILE`: use this file alone. */
   configFile?: string;
+  /** The trust gate for the project's file (default: the one under ERASMUS_HOME from the environment). */
+  projectTrust?: ProjectTrust;
 }
 
 /** The files that make up the configuration, in order of precedence (later overrides earlier). */
@@ -94,7 +99,49 @@ export function configFiles(s: ConfigSources): string[] {
 }
 
 export function projectConfig(projectDir: string): string {
-  return join(projectDir, '.erasmus', 'mcp.json');
+  return join(projectDir, PROJECT_MCP);
+}
+
+const PROJECT_MCP = '.erasmus/mcp.json';
+
+/**
+ * The project's servers, through the trust gate: nothing unless the user trusted this content; then
+ * no server that replaces one of the user's, no `${secret:…}` / `${env:…}` / `${VAR}` (only
+ * `${workspaceFolder}`), no env that makes a child load other code, and no `alwaysAllow`.
+ */
+async function loadProjectServers(projectDir: string, trust: ProjectTrust | undefined, userNames: ReadonlySet<string>): Promise<ParsedConfig> {
+  const file = projectConfig(projectDir);
+  let text: string | undefined;
+  try {
+    text = await (trust ?? ProjectTrust.forHome()).read(projectDir, PROJECT_MCP);
+  } catch (err) {
+    if (err instanceof UntrustedProjectFileError) return { servers: [], issues: [{ file, message: err.message }] };
+    return { servers: [], issues: [{ file, message: `cannot read: ${(err as Error).message}` }] };
+  }
+  if (text === undefined) return { servers: [], issues: [] };
+  const parsed = parseConfigText(text, file);
+  const servers: ServerConfig[] = [];
+  const issues = [...parsed.issues];
+  for (const s of parsed.servers) {
+    const refuse = (message: string) => issues.push({ file, entry: s.name, message: `${message}; the server is not started` });
+    if (userNames.has(s.name)) {
+      refuse(`a project may not replace your server "${s.name}" (rename it in ${PROJECT_MCP})`);
+      continue;
+    }
+    const refs = references(JSON.stringify({ command: s.command, args: s.args, env: s.env, cwd: s.cwd, url: s.url, headers: s.headers })).filter((r) => r !== 'workspaceFolder');
+    if (refs.length) {
+      refuse(`a project file may not ask for secrets or environment values (\${${refs.join('}, ${')}}); only \${workspaceFolder} is filled in — add such a server to your own config instead`);
+      continue;
+    }
+    const blocked = blockedEnvNames(s.env);
+    if (blocked.length) {
+      refuse(`a project file may not set ${blocked.join(', ')} for a child (they make it load other code)`);
+      continue;
+    }
+    if (s.alwaysAllow.length) issues.push({ file, entry: s.name, message: `"alwaysAllow" is ignored in a project file: its tools ask as usual` });
+    servers.push({ ...s, alwaysAllow: [], envKeys: [] });
+  }
+  return { servers, issues };
 }
 
 /** Loads and merges every file: a later file's server of the same name replaces the earlier one. */
@@ -102,7 +149,13 @@ export async function loadConfig(s: ConfigSources): Promise<ParsedConfig> {
   const byName = new Map<string, ServerConfig>();
   const issues: ConfigIssue[] = [];
   for (const file of configFiles(s)) {
+    if (s.projectDir && !s.configFile && file === projectConfig(s.projectDir)) continue;
     const r = await loadConfigFile(file);
+    issues.push(...r.issues);
+    for (const server of r.servers) byName.set(server.name, server);
+  }
+  if (s.projectDir && !s.configFile) {
+    const r = await loadProjectServers(s.projectDir, s.projectTrust, new Set(byName.keys()));
     issues.push(...r.issues);
     for (const server of r.servers) byName.set(server.name, server);
   }

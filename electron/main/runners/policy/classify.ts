@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { redirections, simpleCommands, type SimpleCommand } from '../sh/commands';
 import { hasParseError, loadShellParser, parseShellSync, walk, type ShellNode } from '../sh/parser';
 import { evalWord, type WordEnv } from '../sh/words';
+import { gate, isInside, needsNetwork, type GateContext } from './gate';
 import { programCheck } from './programs';
 import { existingFile, harmlessSink } from './targets';
 import { VERDICT_RANK, type Arg, type Classification, type Finding, type PolicyContext, type ProgramCall } from './types';
@@ -12,7 +13,12 @@ const approve = (reason: string): Finding => ({ verdict: 'approve', reason });
 
 const toArg = (node: ShellNode, env: WordEnv): Arg => ({ node, word: evalWord(node, env), raw: node.text });
 
-function judgeCall(start: ProgramCall): Finding[] {
+/** What the judges share across one command line: the gate's context and what it learned. */
+interface LineState extends GateContext {
+  network: boolean;
+}
+
+function judgeCall(start: ProgramCall, g: LineState): Finding[] {
   const findings: Finding[] = [];
   let call: ProgramCall = start;
   for (let layer = 0; layer < 16; layer++) {
@@ -24,37 +30,64 @@ function judgeCall(start: ProgramCall): Finding[] {
   }
   const check = programCheck(call.name);
   if (check) findings.push(...check(call));
+  findings.push(...gate(call, call.path ?? call.name, g));
+  if (needsNetwork(call)) g.network = true;
   return findings;
 }
 
-function judgeSimple(cmd: SimpleCommand, env: WordEnv, depth: number): Finding[] {
-  if (!cmd.name) return [];
+/** Assignments before a command (`PATH=. ls`, `LD_PRELOAD=x ls`) that change what runs. */
+const RISKY_ASSIGNMENT = /^(PATH|LD_\w+|DYLD_\w+|NODE_OPTIONS|BASH_ENV|ENV|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_\w+|IFS|PROMPT_COMMAND|HOME)=/;
+
+function judgeSimple(cmd: SimpleCommand, env: WordEnv, depth: number, g: LineState): Finding[] {
+  const assigned = cmd.assignments.filter((a) => RISKY_ASSIGNMENT.test(a.text)).map((a) => approve(`sets ${a.text.split('=')[0]}, which changes what the command runs`));
+  if (!cmd.name) return assigned;
   const name = toArg(cmd.name, env);
-  if (!name.word) return [approve(`the command name is decided at run time: ${name.raw}`)];
+  if (!name.word) return [...assigned, approve(`the command name is decided at run time: ${name.raw}`)];
   const call: ProgramCall = {
     name: programName(name.word.text),
+    path: name.word.text,
     args: cmd.args.map((a) => toArg(a, env)),
     cmd,
     fromStdin: false,
     env,
-    nested: (source, via) => prefix(judgeSource(source, env, depth + 1), via),
+    nested: (source, via) => prefix(judgeSource(source, env, depth + 1, g), via),
     nestedArgv: (args, via, fromStdin) => {
       const head = args[0];
       if (!head) return [];
       if (!head.word) return [approve(`${via} runs a command decided at run time`)];
-      return prefix(judgeCall({ ...call, name: programName(head.word.text), args: args.slice(1), fromStdin }), via);
+      return prefix(judgeCall({ ...call, name: programName(head.word.text), path: head.word.text, args: args.slice(1), fromStdin }, g), via);
     },
   };
-  return judgeCall(call);
+  return [...assigned, ...judgeCall(call, g)];
+}
+
+/**
+ * The folder the shell is in after `cd`/`pushd`/`popd` (tracked in order through the line), or null
+ * when it cannot be known (a dynamic argument, `cd -`, `popd`).
+ */
+function nextCwd(cmd: SimpleCommand, env: WordEnv): string | null | undefined {
+  const name = cmd.name?.text;
+  if (name !== 'cd' && name !== 'pushd' && name !== 'popd') return undefined;
+  if (name === 'popd') return null;
+  const ops = cmd.args.map((a) => evalWord(a, env)).filter((w) => !w || !w.text.startsWith('-') || w.text === '-');
+  const target = ops[0];
+  if (ops.length === 0) return env.home;
+  if (!target || target.glob || target.text === '-') return null;
+  return posix.resolve(env.cwd, target.text);
 }
 
 function prefix(findings: Finding[], via: string): Finding[] {
   return findings.map((f) => ({ ...f, reason: `${f.reason} (inside ${via})` }));
 }
 
-function judgeRedirections(root: ShellNode, env: WordEnv): Finding[] {
+function judgeRedirections(root: ShellNode, env: WordEnv, g: LineState, cwds: string[]): Finding[] {
   const out: Finding[] = [];
   for (const r of redirections(root)) {
+    if (['>', '>>', '>|', '&>', '&>>', '>&'].includes(r.op) && r.target && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text))) {
+      const w = evalWord(r.target, env);
+      if (w && !w.glob && !harmlessSink(w, env) && cwds.some((c) => !isInside(g.root, posix.resolve(c, w.text))))
+        out.push(approve(`${r.op} writes ${r.target.text}, outside the project`));
+    }
     if (!['>', '>|', '&>', '>&', '&>|'].includes(r.op) || !r.target) continue;
     if (r.op === '>&' && /^(\d+|-)$/.test(r.target.text)) continue;
     const word = evalWord(r.target, env);
@@ -82,26 +115,38 @@ function judgeFunctions(root: ShellNode): Finding[] {
   return out;
 }
 
-function judgeTree(root: ShellNode, env: WordEnv, depth: number): Finding[] {
+function judgeTree(root: ShellNode, env: WordEnv, depth: number, g: LineState): Finding[] {
   if (depth > MAX_DEPTH) return [approve('commands nested too deeply to check')];
   if (hasParseError(root)) return [approve('the command line could not be fully parsed')];
   const out: Finding[] = [];
-  for (const cmd of simpleCommands(root)) out.push(...judgeSimple(cmd, env, depth));
-  out.push(...judgeRedirections(root, env));
+  let cur: WordEnv = env;
+  const cwds = [env.cwd];
+  let lost = false;
+  for (const cmd of simpleCommands(root)) {
+    if (lost) out.push(approve(`${cmd.name?.text ?? 'a command'} runs after a change of folder that cannot be known before it runs`));
+    out.push(...judgeSimple(cmd, cur, depth, g));
+    const next = nextCwd(cmd, cur);
+    if (next === null) lost = true;
+    else if (next !== undefined) {
+      cur = { ...cur, cwd: next };
+      cwds.push(next);
+    }
+  }
+  out.push(...judgeRedirections(root, cur, g, cwds));
   out.push(...judgeFunctions(root));
   return out;
 }
 
-function judgeSource(source: string, env: WordEnv, depth: number): Finding[] {
+function judgeSource(source: string, env: WordEnv, depth: number, g: LineState): Finding[] {
   const tree = parseShellSync(source);
   try {
-    return judgeTree(tree.rootNode, env, depth);
+    return judgeTree(tree.rootNode, env, depth, g);
   } finally {
     tree.delete();
   }
 }
 
-function conclude(findings: Finding[], ctx: PolicyContext): Classification {
+function conclude(findings: Finding[], ctx: PolicyContext, network: boolean): Classification {
   const adjusted = findings.map((f) =>
     f.verdict === 'refuse' && ctx.allowDangerous
       ? { verdict: 'approve' as const, reason: `WARNING: allowed only because dangerous commands are enabled in settings: ${f.reason}` }
@@ -109,19 +154,23 @@ function conclude(findings: Finding[], ctx: PolicyContext): Classification {
   );
   const verdict = adjusted.reduce<Classification['verdict']>((v, f) => (VERDICT_RANK[f.verdict] > VERDICT_RANK[v] ? f.verdict : v), 'run');
   const reasons = [...new Set(adjusted.filter((f) => f.verdict !== 'run').sort((a, b) => VERDICT_RANK[b.verdict] - VERDICT_RANK[a.verdict]).map((f) => f.reason))];
-  return { verdict, reasons };
+  return { verdict, reasons, network };
 }
 
 /** Synchronous classification; the parser must be loaded (await loadShellParser() once). */
 export function classifyCommandSync(command: string, ctx: PolicyContext): Classification {
   const env: WordEnv = { home: posix.resolve(ctx.home), cwd: posix.resolve(ctx.cwd) };
-  return conclude(judgeSource(command, env, 0), ctx);
+  const g: LineState = { root: posix.resolve(ctx.root ?? ctx.cwd), sandboxed: ctx.sandboxed === true, network: false };
+  const findings = judgeSource(command, env, 0, g);
+  return conclude(findings, ctx, g.network);
 }
 
 /**
- * Classifies a shell command line on a real parse: `run` for commands that destroy nothing,
- * `approve` for destructive ones and for anything the parser cannot understand, `refuse` for
- * removing `/`, `/home`, `/root`, the home folder or anything directly inside them.
+ * Classifies a shell command line on a real parse: `run` only for what is understood (gate.ts: a
+ * short allow-list, writes inside the project, build tools inside the sandbox), `approve` for
+ * everything else (destructive, outside the project, inline code, the network, anything the parser
+ * cannot understand), `refuse` for removing `/`, `/home`, `/root`, the home folder or anything
+ * directly inside them. `cd`/`pushd` are followed through the line.
  */
 export async function classifyCommand(command: string, ctx: PolicyContext): Promise<Classification> {
   await loadShellParser();

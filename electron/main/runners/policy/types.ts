@@ -12,11 +12,17 @@ export interface PolicyContext {
   cwd: string;
   /** The settings override: refusals become approvals that carry a warning. */
   allowDangerous?: boolean;
+  /** The project folder (default: cwd): writes inside it are ordinary work, writes outside ask. */
+  root?: string;
+  /** Commands run in the OS sandbox (runners/pty/sandbox.ts): build and test tools may run unasked. */
+  sandboxed?: boolean;
 }
 
 export interface Classification {
   verdict: Verdict;
   reasons: string[];
+  /** Some program in the line reaches the network (the sandbox opens it only for an accepted command). */
+  network: boolean;
 }
 
 export interface Finding {
@@ -36,6 +42,8 @@ export interface Arg {
 /** What a program check receives: the effective program (wrappers removed) and its arguments. */
 export interface ProgramCall {
   name: string;
+  /** The program as written (`./del2`, `/bin/rm`), when known. */
+  path?: string;
   args: Arg[];
   cmd: SimpleCommand;
   /** Arguments arrive on stdin (xargs), so targets are unknown. */

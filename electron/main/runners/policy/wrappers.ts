@@ -56,7 +56,7 @@ export function unwrapOnce(call: ProgramCall): Unwrapped | null {
     const head = rest[0];
     if (!head) return { kind: 'done', findings };
     if (!head.word) return { kind: 'done', findings: [...findings, approve(`${name} runs a command decided at run time: ${head.raw}`)] };
-    return { kind: 'call', call: { ...call, name: programName(head.word.text), args: rest.slice(1), fromStdin }, findings };
+    return { kind: 'call', call: { ...call, name: programName(head.word.text), path: head.word.text, args: rest.slice(1), fromStdin }, findings };
   };
 
   if (ROOT_WRAPPERS.has(name)) return next(skipOptions(args, name), [approve(`${name} runs the command as root`)]);

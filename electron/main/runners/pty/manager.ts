@@ -7,6 +7,7 @@ import type { EventName, EventPayload, TerminalInfo } from '../../../contract/in
 import { writeFileAtomic } from '../../common/fs';
 import { DEFAULT_FLOW, type FlowControlOptions } from './flow';
 import { cleanOutput, truncateHeadTail } from './output';
+import { bwrapArgs, type SandboxProfile } from './sandbox';
 import { commandArgs, Terminal, type ExitStatus, type TerminalSpec } from './terminal';
 
 /** Where terminal events go: the core's EventBus, or nothing (standalone server). */
@@ -54,6 +55,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called once the PTY is running (its id is known). */
   onStart?: (info: TerminalInfo) => void;
+  /** Run inside the OS sandbox with this profile (sandbox.ts); the caller checks availability. */
+  sandbox?: SandboxProfile;
 }
 
 export interface RunResult {
@@ -110,7 +113,7 @@ export class PtyManager {
       title: opts.title ?? opts.command.split('\n')[0]!.slice(0, 80),
       command: opts.command,
       file: shell,
-      args: commandArgs(shell, opts.command, this.options.login !== false, nonce),
+      args: commandArgs(shell, opts.command, this.options.login !== false, nonce, opts.sandbox ? ['bwrap', ...bwrapArgs(opts.sandbox, cwd)] : []),
       exitMarker: nonce,
       cwd,
       env: { PAGER: 'cat', GIT_PAGER: 'cat', ...opts.env },

@@ -34,8 +34,10 @@ export interface TerminalSpec {
  * is a wrapper that runs the command, prints an invisible exit marker (an OSC sequence with a
  * nonce and the exit code), and waits to be stopped once the marker has been read.
  */
-export function commandArgs(shell: string, command: string, login: boolean, nonce: string): string[] {
-  const script = `"$0" ${login ? '-lc' : '-c'} "$1"; __erasmus_s=$?; printf '\\033]7777;erasmus-exit;${nonce};%d\\007' "$__erasmus_s"; exec sleep 3600`;
+export function commandArgs(shell: string, command: string, login: boolean, nonce: string, prefix: string[] = []): string[] {
+  // `prefix` (the sandbox's argv) wraps the command only: the wrapper and its marker stay outside.
+  const wrap = prefix.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const script = `${wrap ? `${wrap} ` : ''}"$0" ${login ? '-lc' : '-c'} "$1"; __erasmus_s=$?; printf '\\033]7777;erasmus-exit;${nonce};%d\\007' "$__erasmus_s"; exec sleep 3600`;
   return ['-c', script, shell, command];
 }
 

@@ -6,6 +6,7 @@ import { useStore } from '../../ui/store';
 import { ProjectFacts } from './ProjectFacts';
 import { RunPanel } from './RunPanel';
 import { StartRun } from './StartRun';
+import { TrustCard } from './TrustCard';
 
 /** The open project: what was found in it, and its workflow run (started or resumed here). */
 export function ProjectView({ project, onClose, onOpenTimeline }: { project: ProjectSummary; onClose: () => void; onOpenTimeline: () => void }) {
@@ -17,6 +18,7 @@ export function ProjectView({ project, onClose, onOpenTimeline }: { project: Pro
         <div className="flex-1"><ProjectFacts project={project} /></div>
         <Button onClick={onClose} data-testid="close-project">Open another…</Button>
       </div>
+      <TrustCard projectDir={project.path} />
       {state.kind === 'loading' ? <p className="text-sm text-slate-600 dark:text-slate-400">Looking for this project's workflow…</p> : null}
       {state.kind === 'error' ? <ErrorBanner message={`Could not read the workflow: ${state.message}`} /> : null}
       {state.kind === 'none' ? <StartRun onStart={(executor, autoApprove) => run.start(project.path, executor, { autoApprove })} /> : null}

@@ -1,7 +1,7 @@
 import { Markdown } from '../../ui/Markdown';
 import type { SessionItem } from './sessionState';
 
-type Message = Extract<SessionItem, { kind: 'user' | 'assistant' | 'notice' }>;
+type Message = Extract<SessionItem, { kind: 'user' | 'assistant' | 'notice' | 'reasoning' }>;
 
 /** A message in the transcript: the user's text, the model's streamed markdown, or a notice. */
 export function MessageItem({ item }: { item: Message }) {
@@ -11,6 +11,14 @@ export function MessageItem({ item }: { item: Message }) {
   if (item.kind === 'notice') {
     const color = item.level === 'error' ? 'text-red-700 dark:text-red-300' : item.level === 'warning' ? 'text-amber-800 dark:text-amber-300' : 'text-slate-600 dark:text-slate-400';
     return <p role={item.level === 'error' ? 'alert' : undefined} className={`text-sm ${color}`}>{item.text}</p>;
+  }
+  if (item.kind === 'reasoning') {
+    return (
+      <details className="text-xs text-slate-500" data-testid="reasoning">
+        <summary className="cursor-pointer select-none">Reasoning</summary>
+        <p className="whitespace-pre-wrap pl-3">{item.text}</p>
+      </details>
+    );
   }
   return (
     <div className="rounded-lg bg-slate-50 px-3 py-2 text-sm dark:bg-slate-900" data-testid="assistant-message" aria-busy={item.streaming}>

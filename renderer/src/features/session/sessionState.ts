@@ -26,6 +26,9 @@ export type SessionItem =
       decision?: ApprovalDecision;
     }
   | { kind: 'notice'; id: string; level: 'warning' | 'error' | 'info'; text: string }
+  /** A block of the model's reasoning, shown collapsed. */
+  | { kind: 'reasoning'; id: string; text: string }
+
   /** A server's question (MCP elicitation) asked while this session's call ran, with the user's answer. */
   | { kind: 'question'; id: string; server: string; message: string; answer: 'accept' | 'decline' | 'cancel' };
 
@@ -95,6 +98,8 @@ export function reduceSession(prev: SessionState | undefined, e: AgentEvent): Se
       };
     case 'approval_resolved':
       return { ...s, items: update(items, e.requestId, 'approval', (i) => ({ ...i, decision: e.decision }) as SessionItem) };
+    case 'reasoning':
+      return { ...s, items: [...closeStreaming(items), { kind: 'reasoning', id: `r${e.at}-${items.length}`, text: e.text }] };
     case 'usage':
       return { ...s, usage: e.session };
     case 'warning':

@@ -4,6 +4,7 @@ import { EmptyState } from '../../ui/EmptyState';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { useStore } from '../../ui/store';
 import { phaseOf } from '../project/runState';
+import { Elicitations } from '../session/Elicitations';
 import { sessionIdFromLog } from '../session/sessionRef';
 import { pendingApprovals } from '../session/sessionState';
 import { layout, type Block } from './lanes';
@@ -33,6 +34,8 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
   const elapsed = first ? (view.status === 'COMPLETED' ? Date.parse(view.updatedAt) : now) - Date.parse(first.enteredAt) : 0;
   return (
     <div className="flex flex-col gap-4" data-testid="timeline" data-status={view.status}>
+      {/* A step's server asks here too (e.g. the files server before it replaces a file): a run must not wait on a question nobody sees. */}
+      <Elicitations />
       <div className="flex flex-wrap items-center gap-4 text-sm">
         <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{humanStatus(view.status)}</span>
         {view.state ? <span className="text-slate-600 dark:text-slate-400">{humanState(view.state)}</span> : null}

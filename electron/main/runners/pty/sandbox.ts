@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * The OS sandbox runner commands run in. On Linux: bubblewrap (Debian `bubblewrap`), with this
+ * profile: the whole file system read-only; the project folder writable (except `.git/hooks` and
+ * `.git/config`, which would run code outside the sandbox later); a private `/tmp`; the secrets
+ * folders of home (ssh, cloud and package credentials, keyrings, browser profiles) and ERASMUS_HOME
+ * hidden behind empty folders; no network unless the user accepted a command that needs it.
+ * Elsewhere (or where bwrap cannot create namespaces) there is no sandbox, `sandboxStatus` says so,
+ * and the policy asks for every command that is not read-only.
+ */
+export interface SandboxProfile {
+  /** The project folder: the only place commands may write. */
+  root: string;
+  /** Let the command reach the network (the user accepted a command that needs it). */
+  network?: boolean;
+  home?: string;
+  /** ERASMUS_HOME, hidden from commands (sessions, logs, trust). */
+  erasmusHome?: string;
+  /** The PATH commands get (default: this process's). */
+  path?: string;
+}
+
+export interface SandboxStatus {
+  available: boolean;
+  /** What runs the sandbox, or why there is none (shown in the UI and `erasmus doctor`). */
+  detail: string;
+}
+
+/** Folders and files under home that hold credentials or browsing data. */
+export const HIDDEN_IN_HOME = [
+  '.ssh', '.aws', '.gnupg', '.azure', '.kube', '.docker', '.config/gcloud', '.config/gh', '.config/hub', '.netrc', '.npmrc',
+  '.pypirc', '.git-credentials', '.local/share/keyrings', '.password-store', '.mozilla', '.config/google-chrome',
+  '.config/chromium', '.config/BraveSoftware', '.config/microsoft-edge', '.cargo/credentials', '.cargo/credentials.toml',
+  'Library/Keychains', '.erasmus', '.bash_history', '.zsh_history',
+];
+
+let cached: SandboxStatus | undefined;
+
+/** Whether commands can run sandboxed here (probed once: bwrap must start a namespace). */
+export function sandboxStatus(): SandboxStatus {
+  if (cached) return cached;
+  if (process.env.ERASMUS_SANDBOX === 'off') return (cached = { available: false, detail: 'switched off (ERASMUS_SANDBOX=off): every command that is not read-only asks' });
+  if (process.platform !== 'linux') return (cached = { available: false, detail: `no sandbox on ${process.platform} yet: every command that is not read-only asks` });
+  const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--die-with-parent', 'true'], { stdio: 'pipe', timeout: 10_000 });
+  if (r.error) return (cached = { available: false, detail: `bubblewrap is not installed (apt-get install bubblewrap): every command that is not read-only asks` });
+  if (r.status !== 0) return (cached = { available: false, detail: `bubblewrap cannot create a sandbox here (${r.stderr.toString().trim() || `exit ${r.status}`}; user namespaces may be off): every command that is not read-only asks` });
+  return (cached = { available: true, detail: 'bubblewrap: project writable, the rest read-only, secrets hidden, network off unless accepted' });
+}
+
+/** For tests: forget the probe. */
+export function resetSandboxProbe(): void {
+  cached = undefined;
+}
+
+function exists(p: string): 'dir' | 'file' | null {
+  try {
+    return statSync(p).isDirectory() ? 'dir' : 'file';
+  } catch {
+    return null;
+  }
+}
+
+/** The bwrap argument vector (up to and including `--`) for a profile. */
+export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
+  const root = resolve(p.root);
+  const home = resolve(p.home ?? homedir());
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--die-with-parent'];
+  if (existsSync('/run/user')) args.push('--tmpfs', '/run/user'); // the keyring's and D-Bus's sockets
+  // Programs the user put on PATH under /tmp stay visible (read-only) in the private /tmp.
+  for (const dir of (p.path ?? process.env.PATH ?? '').split(':')) {
+    if (dir.startsWith('/tmp/') && exists(dir) === 'dir') args.push('--ro-bind', dir, dir);
+  }
+  const hidden = HIDDEN_IN_HOME.map((rel) => join(home, rel));
+  if (p.erasmusHome) hidden.push(resolve(p.erasmusHome));
+  for (const h of hidden) {
+    if (root === h || root.startsWith(`${h}/`)) continue; // never hide the project itself
+    const kind = exists(h);
+    if (kind === 'dir') args.push('--tmpfs', h);
+    else if (kind === 'file') args.push('--ro-bind', '/dev/null', h);
+  }
+  args.push('--bind', root, root);
+  for (const rel of ['.git/hooks', '.git/config']) {
+    const f = join(root, rel);
+    if (exists(f)) args.push('--ro-bind', f, f);
+  }
+  if (!p.network) args.push('--unshare-net');
+  args.push('--chdir', resolve(cwd), '--');
+  return args;
+}

@@ -1,0 +1,82 @@
+// `erasmus workflow start` on the default path a new user has (one provider, a fresh `git init`
+// folder, the built-in files and runners toolsets only): the scripted model, in xml tool mode, takes
+// the folder to COMPLETED with a commit per component, a final commit and a clean tree.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
+import { defaultPathScript, defaultWorld, gitState, type DefaultWorld } from './workflow-default';
+
+const ROOT = resolve(__dirname, '../..');
+const CLI = join(ROOT, 'bin/erasmus.js');
+
+let llm: ScriptedLlm | undefined;
+let world: DefaultWorld | undefined;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  if (child?.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  }
+  child = undefined;
+  await llm?.close();
+  llm = undefined;
+  if (world) rmSync(world.root, { recursive: true, force: true });
+  world = undefined;
+});
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'out/main/cli.js'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+}, 180_000);
+
+function runCli(args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    const c = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ERASMUS_HOME: home }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = c;
+    let stdout = '';
+    let stderr = '';
+    c.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
+    c.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+    c.on('close', (code) => res({ code, stdout, stderr }));
+  });
+}
+
+describe('erasmus workflow on the default path', () => {
+  it('takes a fresh git folder to COMPLETED with the built-in toolsets: a commit per component, a final commit, a clean tree', async () => {
+    llm = await startScriptedLlm(defaultPathScript('xml'));
+    world = await defaultWorld(llm.baseUrl, { nativeTools: false });
+    const r = await runCli(['workflow', 'start', world.project, '--goal', 'a function that adds two numbers, with tests', '--yes'], world.home);
+    expect(r.stderr).toContain('[COMPLETED]');
+    expect(r.code, r.stderr).toBe(0);
+    expect(llm.remaining()).toBe(0);
+    // Every step could open its toolsets and call them: no warning, no unknown tool.
+    expect(r.stderr).not.toMatch(/could not open toolset|Unknown tool|no tool named/i);
+    const p = (rel: string) => join(world!.project, rel);
+    expect(readFileSync(p('src/adder.mjs'), 'utf8')).toContain('/** Sum of a and b. */'); // the debugging overwrite was confirmed by --yes
+    expect(readFileSync(p('docs/reviews/adder.md'), 'utf8')).toBe('# Review: adder\n\nVerdict: good. Add a doc comment.\n'); // the report only
+    expect(readFileSync(p('docs/reviews/final.md'), 'utf8')).toBe('# Final review\n\nGood.\n');
+    const git = gitState(world.project);
+    expect(git.log).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);
+    expect(git.dirty).toBe('');
+    // The final commit holds the last phase's work: the end-to-end test, the README, the final review.
+    const last = spawnSync('git', ['show', '--name-only', '--format=', 'HEAD'], { cwd: world.project, encoding: 'utf8' }).stdout;
+    expect(last.split('\n').filter(Boolean).sort()).toEqual(['README.md', 'docs/reviews/final.md', 'test/e2e.test.mjs']);
+    const status = await runCli(['workflow', 'status', world.project, '--json'], world.home);
+    const view = JSON.parse(status.stdout) as { status: string; timeline: Array<{ state: string; outcome?: string; test?: { command: string } }> };
+    expect(view.status).toBe('COMPLETED');
+    expect(view.timeline.map((e) => `${e.state}=${e.outcome}`)).toEqual([
+      'prepare:architecture=written', 'prepare:progress_schedule=written', 'prepare:task_list=written',
+      'adder:development=done', 'adder:testing=tests-failed', 'adder:debugging=tests-passed', 'adder:review=done', 'adder:fixes=done',
+      'adder:documentation=done', 'adder:retesting=tests-passed', 'adder:commit=committed', 'orchestration:adder=done',
+      'final:testing=tests-passed', 'final:documentation=done', 'final:review=done', 'final:commit=committed',
+    ]);
+    // The schedule was brought up to date after the last component.
+    const schedule = await runCli(['workflow', 'status', world.project], world.home);
+    expect(schedule.code).toBe(0);
+    const home = world.home;
+    const scheduleFile = spawnSync('find', [home, '-name', 'progress_schedule.md'], { encoding: 'utf8' }).stdout.trim();
+    expect(readFileSync(scheduleFile, 'utf8')).toContain('1. adder: finished');
+  }, 240_000);
+});
