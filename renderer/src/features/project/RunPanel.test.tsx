@@ -25,6 +25,9 @@ function world() {
   let view = run({});
   const core = new FakeCore({
     'workflow.latest': () => ({ runId: null }),
+    'project.trust.list': ({ path }) => ({ project: path, files: [] }),
+    'settings.providers.list': () => ({ defaultProvider: 'local', providers: [{ id: 'local', kind: 'ollama', model: 'qwen3' }], kinds: ['ollama'], file: '/h/config.yaml' }),
+    'settings.providers.test': () => ({ ok: false, provider: 'local', model: 'qwen3', message: 'HTTP 429: Rate limit reached, retry in 20 s', ms: 12 }),
     'workflow.load': () => ({ runId: 'r1' }),
     'workflow.start': () => ({ status: 'AWAITING_GOAL' }),
     'workflow.status': () => view,
@@ -95,6 +98,10 @@ describe('ProjectView and the run panel', () => {
     core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
     await screen.findByTestId('goal-question');
     expect(screen.queryByTestId('run-stop')).toBeNull();
+    // The active model, and "Test connection" with the provider's own error verbatim.
+    expect((await screen.findByTestId('active-model')).textContent).toContain('qwen3 via local');
+    fireEvent.click(screen.getByTestId('test-connection'));
+    expect((await screen.findByTestId('connection-result')).textContent).toBe('Failed: HTTP 429: Rate limit reached, retry in 20 s');
 
     set(run({ status: 'RUNNING', approved: true, plan, state: 'adder:development', updatedAt: '2026-01-01T00:00:04Z' }));
     await core.services.run.refresh();
@@ -118,5 +125,15 @@ describe('ProjectView and the run panel', () => {
     expect(screen.getByTestId('summary-tests').textContent).toBe('Test runs: 1 passed of 2 (the failures were fixed in later runs)');
     fireEvent.click(screen.getByTestId('new-run'));
     await screen.findByTestId('start-run');
+  });
+
+  it('with no provider configured, leads to Settings', async () => {
+    const { core } = world();
+    core.on('settings.providers.list', () => ({ defaultProvider: null, providers: [], kinds: ['ollama'], file: '/h/config.yaml' }));
+    let opened = 0;
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} onOpenSettings={() => opened++} />);
+    fireEvent.click(await screen.findByTestId('setup-provider'));
+    expect(opened).toBe(1);
   });
 });
