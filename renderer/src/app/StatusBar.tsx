@@ -11,13 +11,14 @@ const waitingCount = (s: Sessions) => Object.values(s.byId).reduce((n, x) => n +
 const runningCount = (s: Sessions) => Object.values(s.byId).filter((x) => x.running).length;
 
 /** The current state, elapsed time, tokens, progress, and approvals waiting — always visible. */
-export function StatusBar({ face, onApprovals }: { face: string; onApprovals: () => void }) {
+export function StatusBar({ face, onApprovals, disconnected = false }: { face: string; onApprovals: () => void; disconnected?: boolean }) {
   const { run, sessions, elicitations } = useServices();
   const state = useStore(run.store, (s) => s);
   const waiting = useStore(sessions, waitingCount) + useStore(elicitations, (e) => e.length);
   const working = useStore(sessions, runningCount);
   const view = state.kind === 'run' ? state.view : null;
-  const live = !!view && !['COMPLETED', 'STOPPED', 'PAUSED'].includes(view.status);
+  // With the core gone nothing is live: no ticking clock, no "working".
+  const live = !disconnected && !!view && !['COMPLETED', 'STOPPED', 'PAUSED'].includes(view.status);
   const now = useNow(live);
   const first = view?.timeline[0];
   const elapsed = view && first ? (live ? now : Date.parse(view.updatedAt)) - Date.parse(first.enteredAt) : undefined;
@@ -37,8 +38,8 @@ export function StatusBar({ face, onApprovals }: { face: string; onApprovals: ()
           ) : null}
         </>
       ) : <span>No run</span>}
-      {working ? <span className="alive">{working} agent session{working > 1 ? 's' : ''} working</span> : null}
-      {waiting ? (
+      {working && !disconnected ? <span className="alive">{working} agent session{working > 1 ? 's' : ''} working</span> : null}
+      {waiting && !disconnected ? (
         <button type="button" onClick={onApprovals} className="rounded bg-amber-400 px-2 text-black focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="status-approvals">
           {waiting} approval{waiting > 1 ? 's' : ''} waiting
         </button>
