@@ -161,6 +161,6 @@ describe('TerminalTabs', () => {
     const names = within(view.container).getAllByRole('tab').map((t) => t.textContent ?? '');
     expect(names[0]).toMatch(/^tests: node --test\d/);
     expect(names[1]).toMatch(/^other: tests: node --test/);
-    expect(names[0]).not.toBe(names[1].replace('other: ', ''));
+    expect(names[0]).not.toBe(names[1]!.replace('other: ', ''));
   });
 });
