@@ -113,7 +113,8 @@ export function App() {
           </Suspense>
         </div>
       </main>
-      <Toasts toasts={toasts} onDismiss={dismiss} />
+      {/* In the Sessions view the waiting card itself is in sight and focused: its toast would only cover it. */}
+      <Toasts toasts={view === 'session' ? toasts.filter((t) => !t.sticky) : toasts} onDismiss={dismiss} />
       <StatusBar face={disconnected ? 'disconnected' : info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'} onApprovals={goToApproval} disconnected={disconnected} />
     </div>
   );
