@@ -5,8 +5,9 @@ import { basename } from 'node:path';
 import type { EventBus } from '../api/events';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
-import { interpolateDeep, type SecretStore } from '../secrets/index';
+import { interpolateDeep, type Redactor, type SecretStore } from '../secrets/index';
 import { enableCatalogServer, loadCatalog, type Catalog, type CatalogServer, type TrustPreview } from './catalog';
+import { authProviderFor, type OpenAuthorization } from './auth/provider';
 import { createHubClient } from './client';
 import { ConfigWatcher } from './config/watch';
 import { ServerConfigEditor } from './config/manage';
@@ -34,7 +35,14 @@ import {
 export interface McpHubDeps {
   paths: Paths;
   bus: EventBus;
-  secrets?: Pick<SecretStore, 'get'>;
+  /** The keychain: `${secret:NAME}` values, and each remote server's OAuth tokens and registered client. */
+  secrets?: Pick<SecretStore, 'get' | 'set' | 'delete'>;
+  /**
+   * Shows a server's OAuth authorization page (desktop: the system browser). Whatever is set, the
+   * page is also in the server's status (`signInUrl`, for the Servers view, browser mode and the CLI)
+   * and the connection waits for the loopback redirect.
+   */
+  openAuthorization?: OpenAuthorization;
   env?: NodeJS.ProcessEnv;
   version?: string;
   /** Health checks (default: ping every 30 s, 10 s to answer). */
@@ -42,6 +50,8 @@ export interface McpHubDeps {
   pingTimeoutMs?: number;
   /** Where resources/catalog lives (default: the installation's resources folder). */
   resourcesDir?: string;
+  /** Masks secrets in servers' stderr logs (the core's redactor). */
+  redactor?: Redactor;
 }
 
 export interface StartOptions {
@@ -150,8 +160,8 @@ export class McpHub {
     try {
       const secret = this.deps.secrets ? (n: string) => this.deps.secrets!.get(n) : undefined;
       const sources = { env: this.deps.env ?? process.env, secret, workspaceFolder: this.projectDir };
-      const { command, args, env, cwd, url, headers } = raw;
-      const filled = await interpolateDeep({ command, args, env, cwd, url, headers }, sources);
+      const { command, args, env, cwd, url, headers, oauth } = raw;
+      const filled = await interpolateDeep({ command, args, env, cwd, url, headers, oauth }, sources);
       const missingKeys: string[] = [];
       for (const key of raw.envKeys) {
         const v = sources.env[key] ?? (await secret?.(key));
@@ -160,6 +170,8 @@ export class McpHub {
       }
       if (missingKeys.length) throw new Error(`missing env_keys (neither in the environment nor the keychain): ${missingKeys.join(', ')}`);
       config = { ...raw, ...filled };
+      if (raw.args.some((a) => /\$\{secret:/.test(a)))
+        this.issues.push({ file: raw.source, entry: raw.name, message: 'a ${secret:…} in "args" is visible to every local user in the process list (ps); pass it in "env" instead' });
     } catch (err) {
       error = `${where}: ${(err as Error).message}`;
     }
@@ -169,6 +181,7 @@ export class McpHub {
       alwaysAllow: raw.alwaysAllow,
       timeoutMs: raw.timeoutMs,
       logFile: this.deps.paths.serverLog(raw.name),
+      redactor: this.deps.redactor,
       disabled: raw.disabled,
       error,
       fingerprint: fingerprint(config) + (error ?? ''),
@@ -397,7 +410,7 @@ export class McpHub {
   /**
    * The open project, in one place for every face: the servers' roots, `${workspaceFolder}` and the
    * project's `.erasmus/mcp.json` are re-evaluated (servers whose filled-in config changed restart).
-   * The project's files pass the trust gate in loadConfig (project/trust.ts): untrusted, they bring nothing.
+   * A project file's servers start only once the user trusted the file's content (project/trust.ts, applied in loadConfig).
    */
   async setProject(projectDir: string | undefined): Promise<void> {
     if (projectDir === this.projectDir) return;
@@ -430,5 +443,13 @@ export class McpHub {
         sampling: () => this.sampling,
         elicitation: () => this.elicitation,
       }),
+    authProvider: async (c: ServerConnection) => {
+      if (c.target.kind !== 'config' || !c.target.config.url) return undefined;
+      const { url, oauth, headers } = c.target.config;
+      return authProviderFor(c.name, url, oauth, headers, this.deps.secrets, async (server, page) => {
+        this.emitStatus(c);
+        await this.deps.openAuthorization?.(server, page);
+      });
+    },
   };
 }

@@ -17,7 +17,7 @@ export interface StepRequest {
   /** The document the step reads and updates (the context swap). */
   contextDocPath: string;
   projectDir: string;
-  budget: { maxTurns: number; maxTokens?: number };
+  budget: { maxTurns: number; maxTokens?: number; /** What is left of the run's dollar budget. */ maxCostUsd?: number };
   /** What the final answer is: the context document itself, a report (saved in the project), or notes. */
   answer?: StepAnswer;
   signal: AbortSignal;

@@ -159,6 +159,8 @@ export class WorkflowRun {
     if (u) {
       const t = this.record.totals;
       t.inputTokens += u.inputTokens;
+      if (u.cacheReadTokens) t.cacheReadTokens = (t.cacheReadTokens ?? 0) + u.cacheReadTokens;
+      if (u.cacheWriteTokens) t.cacheWriteTokens = (t.cacheWriteTokens ?? 0) + u.cacheWriteTokens;
       t.outputTokens += u.outputTokens;
       t.totalTokens += u.totalTokens;
       if (u.costUsd !== undefined) t.costUsd = (t.costUsd ?? 0) + u.costUsd;
@@ -189,6 +191,14 @@ export class WorkflowRun {
         this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry });
       },
       runStep: async (step) => {
+        const cfg = this.record.executor;
+        const max = cfg.kind === 'agent' ? cfg.maxCostUsd : undefined;
+        if (max !== undefined) {
+          const spent = this.record.totals.costUsd ?? 0;
+          if (spent >= max)
+            throw new WorkflowError('RUNTIME_ERROR', `the run's cost budget of $${max} is spent ($${spent.toFixed(4)} so far); step ${step.state} did not start. To go on, skip the step (its work undone) or start a new run with a larger budget; the project's documents and commits so far are kept.`);
+          step = { ...step, budget: { ...step.budget, maxCostUsd: max - spent } };
+        }
         const result = await this.executor.run({ ...step, runId: this.runId, signal: this.abort.signal });
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') {
           this.record.pending = undefined;
