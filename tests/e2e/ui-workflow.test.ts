@@ -60,7 +60,7 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
 
     await page.getByTestId('nav-timeline').click();
     await page.getByTestId('timeline').waitFor();
-    await page.locator('[data-testid="timeline-block"][data-status="current"], [data-testid="timeline"][data-status="COMPLETED"]').first().waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="timeline-block"][data-status="current"], [data-testid="timeline-block"][data-status="waiting"], [data-testid="elicitation-card"], [data-testid="timeline"][data-status="COMPLETED"]').first().waitFor({ timeout: 30_000 });
     await app.shot('ui-04-timeline-running');
     // The files server asks before it replaces a file (debugging, fixes, final README): the question shows on the timeline.
     let answered = 0;
@@ -83,7 +83,7 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     const blocks = await page.locator('[data-testid="lane-adder"] [data-testid="timeline-block"]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-state')}=${e.getAttribute('data-status')}`));
     expect(blocks).toContain('adder:testing=fixed');
     expect(blocks).toContain('adder:retesting=done');
-    expect(blocks.some((b) => b.endsWith('=current'))).toBe(false);
+    expect(blocks.some((b) => b.endsWith('=current') || b.endsWith('=waiting'))).toBe(false);
     // Steps in run order, one column each: no block overlaps another or spills past its lane.
     const boxes = await page.locator('[data-testid="timeline-block"]').evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); const lane = e.parentElement!.getBoundingClientRect(); return { l: r.left, r: r.right, laneR: lane.right, laneL: lane.left }; }));
     const sorted = [...boxes].sort((a, b) => a.l - b.l);
