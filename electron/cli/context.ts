@@ -1,9 +1,25 @@
 import { Core } from '../main/api/core';
 import { appVersion } from '../main/paths/index';
 
+let masked = false;
+
+/**
+ * Every secret the core reads (keychain values behind `${secret:…}`) is masked in whatever the
+ * command prints, on stdout and stderr alike: `erasmus call`, `chat --json`, warnings.
+ */
+function maskOutput(core: Core): void {
+  if (masked) return;
+  masked = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+      write(typeof chunk === 'string' ? core.redactor.redact(chunk) : chunk instanceof Uint8Array && core.redactor.size ? core.redactor.redact(Buffer.from(chunk).toString('utf8')) : chunk, ...rest)) as typeof stream.write;
+  }
+}
+
 /** The core as the CLI uses it: one per command invocation, disposed at the end. */
 export function cliCore(): Core {
-  return new Core({
+  const core = new Core({
     face: 'cli',
     version: appVersion(),
     host: {
@@ -15,6 +31,8 @@ export function cliCore(): Core {
       },
     },
   });
+  maskOutput(core);
+  return core;
 }
 
 /** Runs `fn` with a fresh core and always disposes it (children, sockets, PTYs). */

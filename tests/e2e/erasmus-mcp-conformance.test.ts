@@ -29,7 +29,7 @@ beforeAll(async () => {
     const timer = setTimeout(() => reject(new Error(`the server did not start: ${serverErr}`)), 30_000);
     server!.stderr!.on('data', (d: Buffer) => {
       serverErr += d.toString();
-      const m = /streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(serverErr);
+      const m = /streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp\?token=[\w-]+)/.exec(serverErr);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -106,7 +106,7 @@ describe('files server over stdio: path escapes', () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
     expect(Object.keys(byName).sort()).toEqual(['append_file', 'list', 'move', 'read_file', 'remove', 'rename', 'search', 'write_file']);
     for (const ro of ['read_file', 'list', 'search']) expect(byName[ro]).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    for (const d of ['write_file', 'move', 'rename', 'remove']) expect(byName[d]).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    for (const d of ['write_file', 'append_file', 'move', 'rename', 'remove']) expect(byName[d]).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   });
 
   it.each(ESCAPES)('refuses every tool on %j and touches nothing outside', async (p) => {
@@ -173,6 +173,51 @@ describe('files server over stdio: path escapes', () => {
     expect((await call(client, 'rename', { path: 'new/dir/file.txt', name: 'renamed.txt' })).isError).toBe(false);
     expect((await call(client, 'search', { name: '*.txt' })).text).toContain('new/dir/renamed.txt');
     expect((await call(client, 'search', { contains: 'world' })).text).toBe('new/dir/renamed.txt:1: hello world');
+  });
+});
+
+describe('files server over stdio: code-execution paths and hard links', () => {
+  it('asks before writing hooks and configuration (.git, .erasmus, .vscode, .github, .envrc) and before appending to a file; declined, nothing changes', async () => {
+    mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(root, '.git', 'config'), '[core]\n');
+    const { client, asked } = await connect('decline');
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      ['append_file', { path: '.git/config', content: '\tfsmonitor = touch /tmp/pwned\n' }],
+      ['write_file', { path: '.git/hooks/pre-commit', content: '#!/bin/sh\ntouch pwned\n' }],
+      ['write_file', { path: '.erasmus/mcp.json', content: '{}' }],
+      ['write_file', { path: '.erasmus/settings.json', content: '{}' }],
+      ['write_file', { path: '.vscode/tasks.json', content: '{}' }],
+      ['write_file', { path: '.github/workflows/x.yml', content: 'x' }],
+      ['write_file', { path: '.envrc', content: 'touch pwned' }],
+      ['move', { from: '.git', to: 'elsewhere' }],
+      ['move', { from: 'keep.txt', to: '.git/hooks/post-checkout' }],
+      ['append_file', { path: 'keep.txt', content: 'more' }],
+    ];
+    const before = readFileSync(join(root, 'keep.txt'), 'utf8');
+    for (const [name, args] of attempts) {
+      const r = await call(client, name, args);
+      expect(r.isError, `${name} ${JSON.stringify(args)}: ${r.text}`).toBe(true);
+    }
+    expect(asked.length).toBe(attempts.length);
+    expect(readFileSync(join(root, '.git', 'config'), 'utf8')).toBe('[core]\n');
+    for (const p of ['.git/hooks/pre-commit', '.erasmus', '.vscode', '.github', '.envrc', 'elsewhere']) expect(existsSync(join(root, p)), p).toBe(false);
+    expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe(before);
+  });
+
+  it('never writes through a hard link to a file outside the root', async () => {
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'bashrc'), 'original\n');
+    linkSync(join(outside, 'bashrc'), join(root, 'hl.txt'));
+    const { client } = await connect('accept');
+    for (const [name, args] of [
+      ['write_file', { path: 'hl.txt', content: 'pwned' }],
+      ['append_file', { path: 'hl.txt', content: 'pwned' }],
+    ] as Array<[string, Record<string, unknown>]>) {
+      const r = await call(client, name, args);
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/hard links/);
+    }
+    expect(readFileSync(join(outside, 'bashrc'), 'utf8')).toBe('original\n');
   });
 });
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliCore } from '../context';
 import { rendererDir } from '../../main/paths/index';
-import { serve } from '../../main/serve/server';
+import { installLastResort, serve } from '../../main/serve/server';
 import { attachBuiltinServers } from '../../servers/builtin';
 
 export function registerServe(program: Command): void {
@@ -13,6 +13,7 @@ export function registerServe(program: Command): void {
     .option('--port <n>', 'port to listen on (default: a free one)', (v) => parsePort(v))
     .option('--json', 'print the address as one JSON line')
     .action(async (opts: { port?: number; json?: boolean }) => {
+      installLastResort();
       const core = cliCore();
       const dir = rendererDir();
       if (!existsSync(join(dir, 'index.html'))) {

@@ -50,6 +50,11 @@ export const McpToolInfo = z.object({
   annotations: McpToolAnnotations,
   /** The server's config lists this tool in `alwaysAllow`: no approval needed. */
   alwaysAllow: z.boolean(),
+  /**
+   * The server marks the tool `_meta['erasmus/unlisted']` (e.g. a runner toolchain the project shows
+   * no sign of): not listed to the model when its toolset opens, still callable by name.
+   */
+  unlisted: z.boolean().optional(),
 });
 export type McpToolInfo = z.infer<typeof McpToolInfo>;
 

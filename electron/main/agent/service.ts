@@ -33,6 +33,8 @@ export interface AgentServiceDeps {
   ptys?: Pick<PtyManager, 'run'>;
   /** Where every event goes (the core's bus as `agent.event`). */
   emit: (e: AgentEvent) => void;
+  /** Masks secrets in what a session writes to disk (the core's redactor). */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -63,6 +65,7 @@ export class AgentService {
       classifyCommand: (command, { cwd }) => classifyCommand(command, { home: homedir(), cwd: cwd ?? process.cwd() }),
       xml: xmlSupport({ shell: !!this.d.ptys }),
       shell: this.d.ptys ? ptyShell(this.d.ptys) : undefined,
+      redact: this.d.redact,
       ...(this.approvals ? { approvals: this.approvals } : {}),
       ...extra,
     };

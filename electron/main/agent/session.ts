@@ -32,6 +32,8 @@ export interface AgentSessionDeps {
   xml?: XmlSupport;
   shell?: ShellRunner;
   clock?: () => number;
+  /** Masks secrets in the session log and archive. */
+  redact?: (text: string) => string;
   /** config.yaml to read providers from (default ERASMUS_HOME/config.yaml). */
   configFile?: string;
 }
@@ -147,7 +149,7 @@ export class AgentSession {
     if (toolMode === 'xml' && !deps.xml) throw new Error('xml tool-call mode is not available (no XML parser); use --tool-mode native');
     const project = o.project ? resolve(o.project) : restored?.header.project;
     const sessionId = restored?.header.sessionId ?? newSessionId(clock());
-    const log = new SessionLog(restored ? resolve(o.resume!) : deps.paths.session(sessionId), { clock, repairTornTail: true });
+    const log = new SessionLog(restored ? resolve(o.resume!) : deps.paths.session(sessionId), { clock, repairTornTail: true, redact: deps.redact });
     if (restored) log.continueAfter(restored.entryCount);
     const state: LoopState = { messages: restored ? restored.messages : [], active: new Map(), openedToolsets: new Set(), usage: emptyUsage(provider.pricing), turns: 0, allowedToolsets: o.toolsets };
     const approvals = effectiveApprovals(o, config);
@@ -177,7 +179,13 @@ export class AgentSession {
         toolMode,
         openedToolsets: [...state.openedToolsets],
         shell: !!deps.shell,
-        xmlToolUse: toolMode === 'xml' && deps.xml ? deps.xml.formatToolUse([...state.active.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))) : undefined,
+        xmlToolUse:
+          toolMode === 'xml' && deps.xml
+            ? deps.xml.formatToolUse(
+                [...state.active.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+                { exampleToolset: summaries.find((t) => !state.openedToolsets.has(t.name))?.name },
+              )
+            : undefined,
       });
       session.commitMessage({ role: 'system', content: system });
       for (const m of o.history ?? []) session.commitMessage({ role: m.role, content: m.content });
@@ -224,7 +232,8 @@ export class AgentSession {
         archive: (entries: ContextEntry[]) => {
           mkdirSync(dirname(archivePath), { recursive: true });
           const at = (deps.clock ?? Date.now)();
-          appendFileSync(archivePath, entries.map((e) => JSON.stringify({ v: 1, sessionId: this.sessionId, id: e.id, archivedAt: at, message: e.message }) + '\n').join(''));
+          const redact = this.deps.redact ?? ((t: string) => t);
+          appendFileSync(archivePath, redact(entries.map((e) => JSON.stringify({ v: 1, sessionId: this.sessionId, id: e.id, archivedAt: at, message: e.message }) + '\n').join('')));
           return archivePath;
         },
         keepWhole: (callId, text) => {

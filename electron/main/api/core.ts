@@ -51,9 +51,10 @@ export interface HostServices {
  */
 export class Core {
   readonly paths: Paths;
-  readonly bus = new EventBus();
-  readonly dispatcher = new Dispatcher();
   readonly redactor = new Redactor();
+  /** Every event passes the redactor: no face, session log or CLI output sees a secret's value. */
+  readonly bus = new EventBus((v) => this.redactor.redactValue(v));
+  readonly dispatcher = new Dispatcher();
   readonly secrets: SecretStore;
   readonly disposables = new DisposableStore();
   readonly face: Face;
@@ -83,7 +84,7 @@ export class Core {
     registerSettingsHandlers(this);
     registerSessionsHandlers(this);
     // Flow control from the first acknowledgement: only where a view renders (never in the headless CLI).
-    this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: 'auto' }));
+    this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: 'auto', redactor: this.redactor }));
     registerTerminalHandlers(this);
     this.hub = this.disposables.add(new McpHub({
         paths: this.paths,
@@ -91,10 +92,11 @@ export class Core {
         secrets: this.secrets,
         env: this.env,
         version: this.version,
+        redactor: this.redactor,
         openAuthorization: (server, url) => this.host.openAuthorization?.(server, url),
       }));
     registerMcpHandlers(this);
-    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, ptys: this.ptys, emit: (e) => this.bus.emit('agent.event', e) });
+    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, ptys: this.ptys, redact: (t) => this.redactor.redact(t), emit: (e) => this.bus.emit('agent.event', e) });
     this.disposables.defer(() => this.agent.dispose());
     registerAgentHandlers(this);
     this.workflow = new WorkflowEngine({

@@ -9,8 +9,11 @@ export type EventListener = <E extends EventName>(event: E, payload: EventPayloa
 export class EventBus {
   private readonly listeners = new Set<(event: EventName, payload: unknown) => void>();
 
+  /** `redact` masks secrets in every payload before any listener (face, log, CLI) sees it. */
+  constructor(private readonly redact?: <T>(value: T) => T) {}
+
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
-    const parsed = events[event].safeParse(payload);
+    const parsed = events[event].safeParse(this.redact ? this.redact(payload) : payload);
     if (!parsed.success) throw new Error(`event ${event} does not match the contract: ${parsed.error.message}`);
     for (const l of [...this.listeners]) {
       try {

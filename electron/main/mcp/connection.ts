@@ -14,6 +14,7 @@ import { connectConfigured, finishSignIn } from './transport/connect';
 import { orderedDelivery } from './transport/ordered';
 import { GroupStdioTransport } from './transport/stdio-group';
 import type { ServerStatus } from './types';
+import { StreamRedactor, type Redactor } from '../secrets/redactor';
 
 export type Target = { kind: 'config'; config: ServerConfig } | { kind: 'in-process'; server: McpServer };
 
@@ -33,6 +34,8 @@ export interface ConnectionOptions {
   alwaysAllow?: string[];
   timeoutMs?: number;
   logFile?: string;
+  /** Masks secrets in what goes to the log file (across chunk boundaries). */
+  redactor?: Redactor;
   /** Known before starting: the entry cannot start (e.g. a missing variable). */
   error?: string;
   disabled?: boolean;
@@ -58,6 +61,7 @@ export class ServerConnection {
   private transportKind: ServerStatus['transport'];
   private readonly stderrTail: string[] = [];
   private log?: WriteStream;
+  private logRedactor?: StreamRedactor;
   private stopping = false;
   private consecutive = 0;
   private readyAt = 0;
@@ -252,7 +256,10 @@ export class ServerConnection {
       this.log = createWriteStream(this.options.logFile, { flags: 'a' });
       this.log.on('error', () => {});
     }
-    this.log?.write(text);
+    if (this.options.redactor) {
+      this.logRedactor ??= new StreamRedactor(this.options.redactor);
+      this.log?.write(this.logRedactor.push(text));
+    } else this.log?.write(text);
     for (const line of text.split(/\r?\n/)) if (line.trim()) this.stderrTail.push(line);
     if (this.stderrTail.length > STDERR_LINES) this.stderrTail.splice(0, this.stderrTail.length - STDERR_LINES);
     this.hooks.stderr(this, text);
@@ -335,6 +342,8 @@ export class ServerConnection {
     this.tools = [];
     if (this.state !== 'disabled' && !this.options.error) this.setState('stopped');
     this.ready?.resolve();
+    const rest = this.logRedactor?.flush();
+    if (rest) this.log?.write(rest);
     await new Promise<void>((r) => (this.log ? this.log.end(r) : r()));
     this.log = undefined;
   }

@@ -5,13 +5,13 @@ import { basename } from 'node:path';
 import type { EventBus } from '../api/events';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
-import { interpolateDeep, type SecretStore } from '../secrets/index';
+import { interpolateDeep, type Redactor, type SecretStore } from '../secrets/index';
 import { enableCatalogServer, loadCatalog, type Catalog, type CatalogServer, type TrustPreview } from './catalog';
 import { authProviderFor, type OpenAuthorization } from './auth/provider';
 import { createHubClient } from './client';
 import { ConfigWatcher } from './config/watch';
 import { ServerConfigEditor } from './config/manage';
-import { configFiles, loadConfig, projectConfig } from './config/load';
+import { configFiles, loadConfig } from './config/load';
 import { fingerprint, type ConfigIssue, type ServerConfig } from './config/schema';
 import { ServerConnection } from './connection';
 import { groupTools, summarizeToolsets, toolInfos } from './toolsets';
@@ -50,6 +50,8 @@ export interface McpHubDeps {
   pingTimeoutMs?: number;
   /** Where resources/catalog lives (default: the installation's resources folder). */
   resourcesDir?: string;
+  /** Masks secrets in servers' stderr logs (the core's redactor). */
+  redactor?: Redactor;
 }
 
 export interface StartOptions {
@@ -168,10 +170,8 @@ export class McpHub {
       }
       if (missingKeys.length) throw new Error(`missing env_keys (neither in the environment nor the keychain): ${missingKeys.join(', ')}`);
       config = { ...raw, ...filled };
-      // A cloned repository must not start commands on open: its own servers wait for the user's trust.
-      if (this.projectDir && raw.source === projectConfig(this.projectDir) && config.command && !(await this.trust.isTrusted(config.command, config.args))) {
-        throw new Error(`the project's .erasmus/mcp.json asks to run ${JSON.stringify([config.command, ...config.args].join(' '))}; it starts once you trust that command (ERASMUS_HOME/mcp/trust.json, e.g. the Servers view's Trust)`);
-      }
+      if (raw.args.some((a) => /\$\{secret:/.test(a)))
+        this.issues.push({ file: raw.source, entry: raw.name, message: 'a ${secret:…} in "args" is visible to every local user in the process list (ps); pass it in "env" instead' });
     } catch (err) {
       error = `${where}: ${(err as Error).message}`;
     }
@@ -181,6 +181,7 @@ export class McpHub {
       alwaysAllow: raw.alwaysAllow,
       timeoutMs: raw.timeoutMs,
       logFile: this.deps.paths.serverLog(raw.name),
+      redactor: this.deps.redactor,
       disabled: raw.disabled,
       error,
       fingerprint: fingerprint(config) + (error ?? ''),
@@ -409,7 +410,7 @@ export class McpHub {
   /**
    * The open project, in one place for every face: the servers' roots, `${workspaceFolder}` and the
    * project's `.erasmus/mcp.json` are re-evaluated (servers whose filled-in config changed restart).
-   * A project file's stdio servers start only once their command is trusted (see `prepare`).
+   * A project file's servers start only once the user trusted the file's content (project/trust.ts, applied in loadConfig).
    */
   async setProject(projectDir: string | undefined): Promise<void> {
     if (projectDir === this.projectDir) return;

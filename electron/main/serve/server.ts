@@ -56,28 +56,48 @@ export async function serve(core: Core, options: ServeOptions = {}): Promise<Run
     }
   };
   const tokenOk = (req: IncomingMessage) => {
-    const given = new URL(req.url ?? '/', 'http://x').searchParams.get('token') ?? '';
+    const given = requestUrl(req)?.searchParams.get('token') ?? '';
     const a = Buffer.from(given);
     const b = Buffer.from(token);
     return a.length === b.length && timingSafeEqual(a, b);
   };
 
+  // Every request is answered, whatever it holds: a bad URL or escape is a 400, a fault a 500, and
+  // a broken socket is closed; none of them may end the process (a web page can send the first two).
   const http: Server = createServer((req, res) => {
-    if (!hostOk(req)) return deny(res, 403, 'forbidden host');
-    void serveStatic(options.rendererDir, req, res);
+    res.on('error', () => res.destroy());
+    try {
+      if (!hostOk(req)) return deny(res, 403, 'forbidden host');
+      serveStatic(options.rendererDir, req, res).catch(() => fail(res));
+    } catch {
+      fail(res);
+    }
+  });
+  http.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_CHARS * 4 });
+  wss.on('error', () => {});
   http.on('upgrade', (req, socket, head) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const reason = path !== '/rpc' ? '404 Not Found' : !hostOk(req) || !originOk(req) ? '403 Forbidden' : !tokenOk(req) ? '401 Unauthorized' : '';
+    socket.on('error', () => socket.destroy());
+    const url = requestUrl(req);
+    const reason = !url ? '400 Bad Request' : url.pathname !== '/rpc' ? '404 Not Found' : !hostOk(req) || !originOk(req) ? '403 Forbidden' : !tokenOk(req) ? '401 Unauthorized' : '';
     if (reason) {
-      socket.write(`HTTP/1.1 ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      if (socket.writable) socket.write(`HTTP/1.1 ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       socket.destroy();
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      core.connect(webSocketPipe(ws), 'browser');
-    });
+    try {
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        // A malformed frame (bad UTF-8, unmasked, RSV bits, bad opcode or close code, oversize)
+        // is an 'error' on this socket: close this connection, keep the server.
+        ws.on('error', () => ws.terminate());
+        core.connect(webSocketPipe(ws), 'browser');
+      });
+    } catch {
+      socket.destroy();
+    }
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -102,15 +122,41 @@ export async function serve(core: Core, options: ServeOptions = {}): Promise<Run
   };
 }
 
+/** The request's URL, or null when it cannot be parsed (`//`, a bare `%`): the caller answers 400. */
+function requestUrl(req: IncomingMessage): URL | null {
+  try {
+    return new URL(req.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return null;
+  }
+}
+
 function deny(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'referrer-policy': 'no-referrer' });
   res.end(message);
+}
+
+function fail(res: ServerResponse): void {
+  try {
+    deny(res, 500, 'internal error');
+  } catch {
+    res.destroy();
+  }
 }
 
 async function serveStatic(root: string | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (!root) return deny(res, 404, 'no renderer is served here');
   if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'method not allowed');
-  let path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  const url = requestUrl(req);
+  if (!url) return deny(res, 400, 'bad request: the URL cannot be parsed');
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return deny(res, 400, 'bad request: the path has a bad %-escape');
+  }
+  if (path.includes('\0')) return deny(res, 400, 'bad request');
   if (path.endsWith('/')) path += 'index.html';
   const file = normalize(join(root, path));
   if (!file.startsWith(normalize(root + sep))) return deny(res, 403, 'forbidden');
@@ -123,10 +169,26 @@ async function serveStatic(root: string | undefined, req: IncomingMessage, res: 
       'content-security-policy': CSP,
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
     });
     if (req.method === 'HEAD') return void res.end();
-    createReadStream(file).pipe(res);
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   } catch {
     deny(res, 404, 'not found');
   }
+}
+
+let lastResort = false;
+
+/**
+ * The last line of defence for a long-running face (`erasmus serve`): a fault that escaped every
+ * handler is written to stderr and the core keeps serving, instead of one request ending the process.
+ */
+export function installLastResort(write: (text: string) => void = (t) => void process.stderr.write(t)): void {
+  if (lastResort) return;
+  lastResort = true;
+  process.on('uncaughtException', (err) => write(`erasmus: an unexpected error was caught and the server keeps running: ${err?.stack ?? String(err)}\n`));
+  process.on('unhandledRejection', (reason) => write(`erasmus: an unhandled rejection was caught and the server keeps running: ${(reason as Error)?.stack ?? String(reason)}\n`));
 }

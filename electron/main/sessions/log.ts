@@ -22,6 +22,8 @@ export interface SessionLogOptions {
   clock?: () => number;
   /** Cut a torn last line (no final newline) before appending, so new entries start on a line of their own. */
   repairTornTail?: boolean;
+  /** Masks secrets in each line before it is written. */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -33,6 +35,7 @@ export class SessionLog {
   private seq = 0;
   private readonly mode: SyncMode;
   private readonly clock: () => number;
+  private readonly redact?: (text: string) => string;
   private syncing = false;
   private dirty = false;
   private closeAfterSync: number | undefined;
@@ -43,6 +46,7 @@ export class SessionLog {
   ) {
     this.mode = opts.fsync ?? 'async';
     this.clock = opts.clock ?? Date.now;
+    this.redact = opts.redact;
     mkdirSync(dirname(path), { recursive: true });
     if (opts.repairTornTail && existsSync(path)) {
       const buf = readFileSync(path);
@@ -60,7 +64,8 @@ export class SessionLog {
   append(entry: NewSessionEntry): SessionEntry {
     const full = { v: SESSION_FORMAT_VERSION, id: `e${++this.seq}`, at: this.clock(), ...entry } as SessionEntry;
     if (this.fd === undefined) throw new Error(`session log ${this.path} is closed`);
-    writeSync(this.fd, JSON.stringify(full) + '\n');
+    const line = JSON.stringify(full) + '\n';
+    writeSync(this.fd, this.redact ? this.redact(line) : line);
     if (this.mode === 'all' || (this.mode === 'messages' && full.type !== 'event')) fsyncSync(this.fd);
     else if (this.mode === 'async') this.syncSoon();
     return full;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -23,16 +23,38 @@ function fail(res: ServerResponse, status: number, code: number, message: string
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+function sameSecret(given: string, token: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /**
  * Streamable HTTP on 127.0.0.1 at /mcp: one server session per MCP session (Mcp-Session-Id), Host
- * checked against the loopback names (DNS rebinding). Resolves once listening.
+ * checked against the loopback names (DNS rebinding), a browser Origin refused, and a bearer token
+ * required (`Authorization: Bearer TOKEN`, or `?token=` for clients that cannot set a header), so
+ * no other local process or web page can drive `erasmus_chat`. Resolves once listening.
  */
-export async function serveHttp(make: () => ReturnType<typeof createErasmusServer>, port: number, log: (m: string) => void): Promise<{ http: HttpServer; url: string; close: () => Promise<void> }> {
+export async function serveHttp(
+  make: () => ReturnType<typeof createErasmusServer>,
+  port: number,
+  log: (m: string) => void,
+  token: string = process.env.ERASMUS_MCP_TOKEN?.trim() || randomBytes(24).toString('base64url'),
+): Promise<{ http: HttpServer; url: string; token: string; close: () => Promise<void> }> {
   const sessions = new Map<string, Session>();
   const http = createServer((req, res) => {
     void (async () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      } catch {
+        return fail(res, 400, -32600, 'bad request: the URL cannot be parsed');
+      }
       if (url.pathname !== '/mcp') return fail(res, 404, -32601, `no endpoint ${url.pathname} (use /mcp)`);
+      const origin = req.headers.origin;
+      if (origin !== undefined && !/^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(origin)) return fail(res, 403, -32000, `origin ${origin} is not allowed`);
+      const auth = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('token') ?? '';
+      if (!sameSecret(auth, token)) return fail(res, 401, -32000, 'missing or wrong token: send "Authorization: Bearer TOKEN" (the token erasmus mcp-server printed, or ERASMUS_MCP_TOKEN)');
       const id = req.headers['mcp-session-id'];
       const known = typeof id === 'string' ? sessions.get(id) : undefined;
       if (req.method !== 'POST') {
@@ -79,6 +101,7 @@ export async function serveHttp(make: () => ReturnType<typeof createErasmusServe
   return {
     http,
     url,
+    token,
     close: async () => {
       for (const s of sessions.values()) {
         s.dispose();

@@ -47,7 +47,7 @@ export async function runErasmusServer(o: ErasmusServerOptions = {}): Promise<vo
   let stop: () => Promise<void>;
   if (o.http !== undefined) {
     const h = await serveHttp(make, o.http, log);
-    log(`streamable HTTP on ${h.url}`);
+    log(`streamable HTTP on ${h.url}?token=${h.token} (or send "Authorization: Bearer ${h.token}"; set ERASMUS_MCP_TOKEN to choose the token)`);
     stop = h.close;
   } else {
     const session = make();

@@ -1,10 +1,11 @@
-import { appendFile, lstat, mkdir, readFile, rename as fsRename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename as fsRename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { confirmAction, refusalText } from './confirm';
 import { grepFile, nameMatcher, walkFolder, type Entry } from './ops';
-import { protectedRemoval, ScopeError } from './scope';
+import { readInside, sensitivePlace, writeInside } from './safe-io';
+import { protectedRemoval, ScopeError, type Scope } from './scope';
 import type { FilesContext, ToolResult } from './types';
 
 /** One tool of the files server: its schema, honest annotations and handler. */
@@ -23,6 +24,13 @@ const exists = (abs: string) => lstat(abs).then(
   (s) => s,
   () => null,
 );
+
+/** Asks before writing where hooks and configuration live (they run programs later); null to go ahead. */
+async function mayTouchSensitive(ctx: FilesContext, scope: Scope, abs: string, verb: string): Promise<ToolResult | null> {
+  const place = sensitivePlace(scope, abs);
+  if (!place) return null;
+  return mayDestroy(ctx, `${verb} ${scope.show(abs)}, inside ${place}/ where hooks and configuration live (what is written there can run programs later)`);
+}
 
 /** Asks before a destructive action; returns a refusal result, or null to go ahead. */
 async function mayDestroy(ctx: FilesContext, action: string): Promise<ToolResult | null> {
@@ -55,7 +63,7 @@ export const FILE_TOOLS = {
       const st = await stat(abs);
       if (!st.isFile()) return failure(`${path} is not a file`);
       if (st.size > MAX_READ) return failure(`${path} is ${st.size} bytes, more than the ${MAX_READ}-byte limit`);
-      return text(await readFile(abs, 'utf8'));
+      return text(await readInside(scope, abs));
     },
   }),
   write_file: tool({
@@ -66,24 +74,34 @@ export const FILE_TOOLS = {
       const abs = await ctx.scope.resolve(path);
       const st = await exists(abs);
       if (st?.isDirectory()) return failure(`${path} is a folder`);
-      if (st) {
+      const sensitive = await mayTouchSensitive(ctx, ctx.scope, abs, st ? 'Overwrite' : 'Create');
+      if (sensitive) return sensitive;
+      if (st && !sensitivePlace(ctx.scope, abs)) {
         const refused = await mayDestroy(ctx, `Overwrite the existing file ${ctx.scope.show(abs)} (${st.size} bytes)`);
         if (refused) return refused;
       }
       await mkdir(dirname(abs), { recursive: true });
-      await writeFile(abs, content);
+      await writeInside(ctx.scope, abs, content, 'replace');
       return text(`${st ? 'replaced' : 'created'} ${ctx.scope.show(abs)} (${Buffer.byteLength(content)} bytes)`);
     },
   }),
   append_file: tool({
-    description: 'Append text to a file inside the root (created if missing).',
+    description: 'Append text to a file inside the root (created if missing). Appending to an existing file asks the user first.',
     input: { path: z.string(), content: z.string() },
-    annotations: { title: 'Append to file', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async ({ path, content }, { scope }) => {
+    annotations: { title: 'Append to file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: async ({ path, content }, ctx) => {
+      const { scope } = ctx;
       const abs = await scope.resolve(path);
-      if ((await exists(abs))?.isDirectory()) return failure(`${path} is a folder`);
+      const st = await exists(abs);
+      if (st?.isDirectory()) return failure(`${path} is a folder`);
+      const sensitive = await mayTouchSensitive(ctx, scope, abs, st ? 'Append to' : 'Create');
+      if (sensitive) return sensitive;
+      if (st && !sensitivePlace(scope, abs)) {
+        const refused = await mayDestroy(ctx, `Append ${Buffer.byteLength(content)} bytes to the existing file ${scope.show(abs)} (${st.size} bytes)`);
+        if (refused) return refused;
+      }
       await mkdir(dirname(abs), { recursive: true });
-      await appendFile(abs, content);
+      await writeInside(scope, abs, content, 'append');
       return text(`appended ${Buffer.byteLength(content)} bytes to ${scope.show(abs)}`);
     },
   }),
@@ -168,6 +186,10 @@ async function moveTo(ctx: FilesContext, from: string, to: string): Promise<Tool
   if (!(await exists(src))) return failure(`${from} does not exist`);
   const target = await exists(dest);
   if (target?.isDirectory()) return failure(`${to} is an existing folder; give the full destination path`);
+  for (const p of [src, dest]) {
+    const sensitive = await mayTouchSensitive(ctx, ctx.scope, p, p === src ? 'Move away' : 'Move a file into');
+    if (sensitive) return sensitive;
+  }
   if (target) {
     const refused = await mayDestroy(ctx, `Move ${ctx.scope.show(src)} over the existing file ${ctx.scope.show(dest)}`);
     if (refused) return refused;

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { redirections, simpleCommands, type SimpleCommand } from '../sh/commands';
 import { hasParseError, loadShellParser, parseShellSync, walk, type ShellNode } from '../sh/parser';
 import { evalWord, type WordEnv } from '../sh/words';
-import { gate, isInside, needsNetwork, type GateContext } from './gate';
+import { gate, isInside, needsNetwork, sensitiveInRoot, type GateContext } from './gate';
 import { programCheck } from './programs';
 import { existingFile, harmlessSink } from './targets';
 import { VERDICT_RANK, type Arg, type Classification, type Finding, type PolicyContext, type ProgramCall } from './types';
@@ -87,6 +87,8 @@ function judgeRedirections(root: ShellNode, env: WordEnv, g: LineState, cwds: st
       const w = evalWord(r.target, env);
       if (w && !w.glob && !harmlessSink(w, env) && cwds.some((c) => !isInside(g.root, posix.resolve(c, w.text))))
         out.push(approve(`${r.op} writes ${r.target.text}, outside the project`));
+      else if (w && cwds.some((c) => sensitiveInRoot(g.root, posix.resolve(c, w.text))))
+        out.push(approve(`${r.op} writes ${r.target.text}, where hooks and configuration live (they run programs later)`));
     }
     if (!['>', '>|', '&>', '>&', '&>|'].includes(r.op) || !r.target) continue;
     if (r.op === '>&' && /^(\d+|-)$/.test(r.target.text)) continue;
@@ -131,6 +133,10 @@ function judgeTree(root: ShellNode, env: WordEnv, depth: number, g: LineState): 
       cur = { ...cur, cwd: next };
       cwds.push(next);
     }
+  }
+  for (const n of walk(root)) {
+    if (n.type === 'variable_assignment' && RISKY_ASSIGNMENT.test(n.text)) out.push(approve(`sets ${n.text.split('=')[0]}, which changes what later commands run`));
+    else if (n.type === 'declaration_command' || n.type === 'unset_command') out.push(approve(`${n.text.split(/\s/)[0]} changes variables later commands depend on: ${n.text.slice(0, 80)}`));
   }
   out.push(...judgeRedirections(root, cur, g, cwds));
   out.push(...judgeFunctions(root));

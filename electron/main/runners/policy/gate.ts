@@ -63,6 +63,19 @@ export interface GateContext {
   sandboxed: boolean;
 }
 
+/** Places inside the project whose content runs programs or changes Erasmus (hooks, git and editor config). */
+const SENSITIVE_IN_ROOT = ['.git', '.erasmus', '.vscode', '.github', '.envrc', '.husky', '.idea'];
+
+/** The project-relative sensitive place a path falls in, or null. */
+export function sensitiveInRoot(root: string, abs: string): string | null {
+  const r = posix.resolve(root);
+  for (const s of SENSITIVE_IN_ROOT) {
+    const p = posix.join(r, s);
+    if (abs === p || abs.startsWith(`${p}/`)) return s;
+  }
+  return null;
+}
+
 export function isInside(root: string, abs: string): boolean {
   const r = posix.resolve(root);
   return abs === r || abs.startsWith(r.endsWith('/') ? r : `${r}/`);
@@ -96,6 +109,13 @@ export function gate(call: ProgramCall, rawName: string, ctx: GateContext): Find
     if (inline && call.args.some((a) => !a.word || inline.some((o) => a.word!.text === o || a.word!.text.startsWith(`${o}=`) || (o.length === 2 && a.word!.text.startsWith(o) && !a.word!.text.startsWith('--')))))
       return [approve(`${name} runs inline code that cannot be checked: ${line(call)}`)];
     if (!ctx.sandboxed) return [approve(`${name} runs the project's code, and no sandbox is available to keep it inside the project: ${line(call)}`)];
+    for (let i = 0; i < call.args.length; i++) {
+      const t = call.args[i]!.word?.text ?? '';
+      const m = /^(-C|--directory|--cwd|--dir|--prefix|--manifest-path|--project|--root)(=(.*))?$/.exec(t);
+      if (!m) continue;
+      const value: Arg | undefined = m[2] !== undefined ? { ...call.args[i]!, word: { text: m[3]!, pattern: m[3]!, glob: false } } : call.args[i + 1];
+      if (!value || outsideRoot(value, call.env.cwd, ctx.root)) return [approve(`${name} ${m[1]} works on ${value?.raw ?? 'nothing'}, outside the project: ${line(call)}`)];
+    }
     if (call.args.some((a) => a.word && (a.word.text.startsWith('--prefix') || a.word.text === '-g' || a.word.text === '--global')))
       return [approve(`${name} installs outside the project: ${line(call)}`)];
     return needsNetwork(call) ? [approve(`${name} uses the network (the sandbox allows it only for this command, if you accept): ${line(call)}`)] : [];
@@ -112,7 +132,10 @@ function checked(call: ProgramCall, ctx: GateContext): Finding[] {
   const cwd = call.env.cwd;
   const out: Finding[] = [];
   const writesOutside = (targets: Arg[], what: string) => {
-    for (const a of targets) if (outsideRoot(a, cwd, ctx.root)) out.push(approve(`${name} ${what} ${a.raw}, outside the project`));
+    for (const a of targets) {
+      if (outsideRoot(a, cwd, ctx.root)) out.push(approve(`${name} ${what} ${a.raw}, outside the project`));
+      else if (sensitiveInRoot(ctx.root, posix.resolve(cwd, a.word!.text))) out.push(approve(`${name} ${what} ${a.raw}, where hooks and configuration live (they run programs later)`));
+    }
   };
   switch (name) {
     case 'rm':
@@ -129,6 +152,7 @@ function checked(call: ProgramCall, ctx: GateContext): Finding[] {
       const dest = operands[operands.length - 1];
       if (dest && operands.length >= 2) writesOutside([dest], 'writes');
       if (options.some((o) => o.startsWith('-t') || o.startsWith('--target-directory'))) out.push(approve(`${name} copies into a target folder given as an option: ${line(call)}`));
+      if (hasFlag(options, 'ls', '--link', '--symbolic-link')) out.push(approve(`${name} makes links to files it does not copy: ${line(call)}`));
       break;
     }
     case 'mkdir':
@@ -148,7 +172,8 @@ function checked(call: ProgramCall, ctx: GateContext): Finding[] {
     case 'sed': {
       const { options, operands } = splitOptions(args, new Set(['-e', '-f', '--expression', '--file', '-l', '--line-length']));
       const inPlace = hasFlag(options, 'i', '--in-place') || options.some((o) => /^-[a-zA-Z]*i/.test(o));
-      const scripts = args.filter((a, i) => i === 0 || args[i - 1]?.word?.text === '-e' || args[i - 1]?.word?.text === '--expression');
+      const viaE = args.filter((_a, i) => args[i - 1]?.word?.text === '-e' || args[i - 1]?.word?.text === '--expression');
+      const scripts = viaE.length || options.some((o) => o === '-f' || o === '--file') ? viaE : operands.slice(0, 1);
       if (args.some((a) => !a.word) || scripts.some((a) => /(^|[;}\s\d/])([wWe]|s\/.*\/[a-zA-Z]*[we])/.test(a.word?.text ?? '')))
         out.push(approve(`sed with a script that can write files or run commands: ${line(call)}`));
       if (inPlace) writesOutside(operands.slice(options.some((o) => o === '-e' || o === '--expression' || o === '-f' || o === '--file') ? 0 : 1), 'edits in place');
@@ -223,6 +248,13 @@ function gitGate(call: ProgramCall, ctx: GateContext): Finding[] {
   if (sub === 'push' || sub === 'pull' || sub === 'fetch' || sub === 'clone' || sub === 'ls-remote') {
     if (rest.some((a) => a.word && /^(ext::|fd::|-)/.test(a.word.text) && /::/.test(a.word.text))) out.push(approve(`git ${sub} with a transport that runs programs: ${line(call)}`));
     out.push(approve(`git ${sub} uses the network: ${line(call)}`));
+  }
+  for (let k = 0; k < rest.length; k++) {
+    const t = restText[k]!;
+    const m = /^(-o|--output|--output-directory)(=?)(.*)$/.exec(t);
+    if (!m || (sub !== 'archive' && sub !== 'format-patch')) continue;
+    const value: Arg | undefined = m[3] ? { ...rest[k]!, word: { text: m[3], pattern: m[3], glob: false } } : rest[k + 1];
+    if (!value || outsideRoot(value, dir, ctx.root)) out.push(approve(`git ${sub} writes ${value?.raw ?? '?'}, outside the project`));
   }
   if (sub === 'clone' || sub === 'worktree' || sub === 'init' || sub === 'archive' || sub === 'format-patch') {
     const ops = splitOptions(rest, new Set(['-o', '--origin', '-b', '--branch', '--depth', '--reference', '--output', '-b'])).operands;

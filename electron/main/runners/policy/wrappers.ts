@@ -93,7 +93,7 @@ export function unwrapOnce(call: ProgramCall): Unwrapped | null {
     if (operands.length === 0 || operands[0]?.word?.text === '-') {
       return { kind: 'done', findings: [approve(`${name} runs commands from its input${call.cmd.pipedInto ? ' (piped in)' : ''}, which cannot be checked`)] };
     }
-    return { kind: 'done', findings: [] };
+    return { kind: 'done', findings: [approve(`${name} runs the script ${operands[0]?.raw ?? ''}, whose commands cannot be checked`)] };
   }
   if (name === 'eval' || name === 'watch') {
     const rest = args.slice(name === 'watch' ? skipOptions(args, name) : 0);
@@ -101,7 +101,7 @@ export function unwrapOnce(call: ProgramCall): Unwrapped | null {
     return { kind: 'done', findings: call.nested(rest.map((a) => a.word?.text ?? '').join(' '), name) };
   }
   if (name === 'source' || name === '.') {
-    return args[0]?.word ? { kind: 'done', findings: [] } : { kind: 'done', findings: [approve(`${name} reads a script decided at run time: ${args[0]?.raw ?? ''}`)] };
+    return { kind: 'done', findings: [approve(`${name} runs the commands of ${args[0]?.raw ?? 'its input'} in this shell, which cannot be checked`)] };
   }
   return null;
 }

@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EventName, EventPayload, TerminalInfo } from '../../../contract/index';
 import { writeFileAtomic } from '../../common/fs';
+import type { Redactor } from '../../secrets/redactor';
 import { DEFAULT_FLOW, type FlowControlOptions } from './flow';
 import { cleanOutput, truncateHeadTail } from './output';
 import { bwrapArgs, type SandboxProfile } from './sandbox';
@@ -34,6 +35,8 @@ export interface PtyManagerOptions {
   shell?: string;
   interactiveShell?: string;
   env?: NodeJS.ProcessEnv;
+  /** Masks secrets in every terminal's output (the core's redactor). */
+  redactor?: Redactor;
   /** Exited terminals kept for `list` (default 50). */
   keepExited?: number;
 }
@@ -228,6 +231,7 @@ export class PtyManager {
         batchMs: this.options.batchMs ?? 5,
         flow: this.flow,
         flowDeferred: !this.flowActive,
+        redactor: this.options.redactor,
       },
       (data) => sink?.emit('terminal.data', { id, data }),
     );

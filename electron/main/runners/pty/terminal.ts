@@ -1,4 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { StreamRedactor, type Redactor } from '../../secrets/redactor';
 import { spawn, type IPty } from 'node-pty';
 import type { TerminalInfo } from '../../../contract/index';
 import { DataBatcher, FlowController, type FlowControlOptions } from './flow';
@@ -26,6 +27,8 @@ export interface TerminalSpec {
    * The marker is taken out of the output and its exit code reported.
    */
   exitMarker?: string;
+  /** Masks secrets in everything the terminal outputs (file, events, the result), across chunks. */
+  redactor?: Redactor;
 }
 
 /**
@@ -116,13 +119,16 @@ export class Terminal {
       },
     }, !spec.flowDeferred);
     this.marker = spec.exitMarker ? new RegExp(`\x1b\\]7777;erasmus-exit;${spec.exitMarker};(\\d+)\x07`) : undefined;
+    const masker = spec.redactor ? new StreamRedactor(spec.redactor) : undefined;
     this.pty.onData((chunk) => {
-      const data = this.marker ? this.takeMarker(chunk) : chunk;
+      const raw = this.marker ? this.takeMarker(chunk) : chunk;
+      const data = masker && raw ? masker.push(raw) : raw;
       if (data) this.emitData(data);
     });
     this.exited = new Promise((resolve) => {
       this.pty.onExit(({ exitCode: code, signal: sig }) => {
-        if (this.held) this.emitData(this.held);
+        const rest = masker ? masker.push(this.held) + masker.flush() : this.held;
+        if (rest) this.emitData(rest);
         this.held = '';
         const exitCode = this.markerCode ?? code;
         const signal = this.markerCode !== undefined ? 0 : sig;
