@@ -1,39 +1,30 @@
 // Prompt-prefix stability and what Anthropic prompt caching saves, for a scripted 10-turn session in
-// each tool mode: the real session (prompt assembly, loop, AI SDK, Anthropic provider) against the
-// Anthropic Messages stand-in, which records each request as the API would receive it.
+// each tool mode on the default path: a fresh ERASMUS_HOME with one provider, a fresh `git init` project,
+// the built-in toolsets (files, runners) — the real core, prompt assembly, loop, AI SDK and Anthropic
+// provider — against the Anthropic Messages stand-in, which records each request as the API receives it.
 // Figures: the median share of each request that repeats the previous request's start (target ≥ 95 %),
 // and the session's input cost at Claude Sonnet 4.5 prices with the cache breakpoints Erasmus sets,
 // against the same requests without caching (the baseline, computed in the same run).
 // Anthropic caches in the order tools → system → messages, so that is the order compared here.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWireServer, type WireTurn } from '../tests/fixtures/provider-wire/server';
-import { Paths } from '../electron/main/paths/index';
-import { resolveProvider } from '../electron/main/agent/providers/config';
-import { runAgentSession } from '../electron/main/agent/session';
-import { memoryTools } from '../electron/main/agent/tools';
-import { xmlSupport } from '../electron/main/agent/xml-adapter';
+import { Core } from '../electron/main/api/core';
+import { attachBuiltinServers } from '../electron/servers/builtin';
 
 const PRICE = { input: 3, cacheRead: 0.3, cacheWrite: 3.75 }; // USD per million tokens
 const TURNS = 10;
-const note = (n: number) => `Note ${n}.\n${'A line of notes about the project and its files. '.repeat(10)}`;
-const tools = memoryTools({
-  notes: {
-    description: 'the project notes',
-    tools: [
-      { name: 'read_note', description: 'Read one note by number.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, annotations: { readOnlyHint: true }, run: (a) => note(Number(a.n)) },
-      { name: 'list_notes', description: 'List the notes.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true }, run: () => 'notes 1 to 20' },
-    ],
-  },
-});
+const note = (n: number) => `# Note ${n}\n\n${'A line of notes about the project and its files. '.repeat(10)}\n`;
 
 function script(mode: 'native' | 'xml'): WireTurn[] {
   const turns: WireTurn[] = [];
   for (let i = 1; i < TURNS; i++) {
-    const text = `Reading note ${i} next.`;
-    if (mode === 'native') turns.push(i === 1 ? { text, toolCalls: [{ name: 'open_toolset', args: { name: 'notes' } }] } : { text, toolCalls: [{ name: 'read_note', args: { n: i } }] });
-    else turns.push({ text: `${text}\n<read_note>\n<n>${i}</n>\n</read_note>` });
+    const text = i === 1 ? 'Opening the files toolset.' : `Reading note ${i - 1} next.`;
+    const call = i === 1 ? { name: 'open_toolset', args: { name: 'files' } } : { name: 'read_file', args: { path: `note${i - 1}.md` } };
+    if (mode === 'native') turns.push({ text, toolCalls: [call] });
+    else turns.push({ text: `${text}\n<${call.name}>\n${Object.entries(call.args).map(([k, v]) => `<${k}>${v}</${k}>`).join('\n')}\n</${call.name}>` });
   }
   turns.push({ text: 'All notes read; they describe the project.' });
   return turns;
@@ -66,14 +57,17 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const tokens = (chars: number) => chars / 4;
 
 async function run(mode: 'native' | 'xml') {
-  const home = mkdtempSync(join(tmpdir(), 'erasmus-cache-bench-'));
+  const home = mkdtempSync(join(tmpdir(), 'erasmus-cache-bench-home-'));
+  const project = mkdtempSync(join(tmpdir(), 'erasmus-cache-bench-project-'));
+  execFileSync('git', ['init', '-q'], { cwd: project });
+  for (let i = 1; i < TURNS; i++) writeFileSync(join(project, `note${i}.md`), note(i));
   const server = await startWireServer('anthropic', script(mode));
+  writeFileSync(join(home, 'config.yaml'), `providers:\n  - id: claude\n    kind: anthropic\n    model: claude-sonnet-4-5\n    baseUrl: ${server.url}/v1\n    apiKey: \${env:BENCH_KEY}\n`);
+  const core = new Core({ home, face: 'cli', env: { ...process.env, BENCH_KEY: 'k' } });
   try {
-    const provider = await resolveProvider({ providers: [{ id: 'claude', kind: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: `${server.url}/v1`, apiKey: '${env:K}' }] }, {}, { env: { K: 'k' } });
-    const outcome = await runAgentSession(
-      { paths: new Paths(home), sources: { env: {} }, tools, xml: xmlSupport() },
-      { task: 'Read notes 1 to 9 and say what they describe.', provider, toolMode: mode, autoApprove: true, ...(mode === 'xml' ? { openToolsets: ['notes'] } : {}) },
-    );
+    await core.hub.start({ projectDir: project, watch: false });
+    await attachBuiltinServers(core, { root: project });
+    const outcome = await core.agent.run({ task: 'Read the notes in this project and say what they describe.', project, provider: {}, toolMode: mode, autoApprove: true });
     if (outcome.endedReason !== 'complete' || server.requests.length !== TURNS) throw new Error(`${mode}: session ended ${outcome.endedReason} after ${server.requests.length} requests: ${outcome.error}`);
     const reqs = server.requests.map((r) => canonical(r.body));
     const shares: number[] = [];
@@ -96,8 +90,10 @@ async function run(mode: 'native' | 'xml') {
         `input cost with caching $${cached.toFixed(4)} vs $${uncached.toFixed(4)} without (${(cached / uncached).toFixed(2)}× the baseline)`,
     );
   } finally {
+    await core.dispose();
     await server.close();
     rmSync(home, { recursive: true, force: true });
+    rmSync(project, { recursive: true, force: true });
   }
 }
 

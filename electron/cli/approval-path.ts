@@ -27,13 +27,18 @@ export interface CliApprovalOptions {
   command: string;
   /** Whether a person is at the terminal (default: stdin is a TTY). */
   tty?: boolean;
+  /** The command has a --yes flag (default true); the recovery hint mentions it only then. */
+  hasYes?: boolean;
 }
 
 /** The approval path of a CLI command, from its flags and the terminal. */
 export function cliApprovalPath(o: CliApprovalOptions): ApprovalPath {
   const tty = o.tty ?? process.stdin.isTTY === true;
   const canAsk = tty && !o.json;
-  const nobodyBecause = `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'} and without --yes; run it again with --yes to approve, or in a terminal to be asked`;
+  const hasYes = o.hasYes ?? true;
+  const nobodyBecause = hasYes
+    ? `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'} and without --yes; run it again with --yes to approve, or in a terminal to be asked`
+    : `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'}; run it in a terminal to be asked`;
   return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation: (req) => elicitOnTerminal(req) } } : {}) });
 }
 

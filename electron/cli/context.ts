@@ -19,7 +19,18 @@ function maskOutput(core: Core): void {
 
 /** The core as the CLI uses it: one per command invocation, disposed at the end. */
 export function cliCore(): Core {
-  const core = new Core({ face: 'cli', version: appVersion() });
+  const core = new Core({
+    face: 'cli',
+    version: appVersion(),
+    host: {
+      // A remote server asks for OAuth sign-in: the link goes to the terminal, and the command waits for the browser to come back.
+      async openAuthorization(server, url) {
+        if (!process.stdin.isTTY || !process.stderr.isTTY)
+          throw new Error('no terminal to show the sign-in link on; run `erasmus servers` in a terminal, or sign in from the Servers view (the sign-in is kept in the keychain for every face)');
+        process.stderr.write(`MCP server "${server}" asks you to sign in. Open this link in a browser (Erasmus waits for it to come back):\n  ${url}\n`);
+      },
+    },
+  });
   maskOutput(core);
   return core;
 }

@@ -53,7 +53,7 @@ export async function attachBuiltinServers(core: Core, options: BuiltinOptions =
       if (root === current) return;
       await core.hub.removeServer('files');
       await core.hub.addInProcessServer('files', createFilesServer({ root }), {
-        description: `Read, write, move and search files in ${root} (nothing outside it)`,
+        description: 'Read, write, move and search files in the project folder',
         // The server asks for its own destructive cases (overwrite, remove, move over a file) through
         // elicitation, knowing the real circumstances; the agent's policy does not ask a second time.
         alwaysAllow: Object.keys(FILE_TOOLS),

@@ -118,7 +118,7 @@ describe('erasmus chat --json against real MCP servers', () => {
     llm = await startScriptedLlm([
       { toolCalls: [{ name: 'open_toolset', arguments: { name: 'fs' } }] },
       { toolCalls: [{ name: 'fs__write_file', arguments: { path: join(sb.work, 'no.txt'), content: 'x' } }] },
-      { match: { lastTool: 'denied' }, text: 'The write was denied.' },
+      { match: { lastTool: 'needs approval; nobody could be asked' }, text: 'The write was refused.' },
     ]);
     const run = start(['-p', 'try', '--tool-mode', 'native']);
     expect(await run.exit).toBe(0);

@@ -70,15 +70,84 @@ function checks(dir: string): Array<{ id: string; status: string; errorMessage?:
   return out;
 }
 
+/** Scenarios that call the suite's own reference tools, resources or prompts (test_simple_text, test://static-text, test_simple_prompt...), which an Erasmus server does not have. */
+const REFERENCE_DEPENDENT = [
+  'tools-call-simple-text',
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-with-logging',
+  'tools-call-error',
+  'tools-call-with-progress',
+  'tools-call-sampling',
+  'tools-call-elicitation',
+  'json-schema-2020-12',
+  'elicitation-sep1034-defaults',
+  'elicitation-sep1330-enums',
+  'resources-read-text',
+  'resources-read-binary',
+  'resources-templates-read',
+  'prompts-get-simple',
+  'prompts-get-with-args',
+  'prompts-get-embedded-resource',
+  'prompts-get-with-image',
+];
+
+/** Not yet met, with the reason (the test fails when one starts passing, so this list stays true). */
+const KNOWN_GAPS: Record<string, RegExp> = {
+  // The erasmus server declares no completions capability yet (its prompts' project/component arguments would use it).
+  'completion-complete': /Method not found/,
+};
+
+const PASSING = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'resources-subscribe', 'resources-unsubscribe', 'prompts-list', 'logging-set-level', 'dns-rebinding-protection', 'server-sse-multiple-streams', 'server-sse-polling'];
+
+function list(): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', pathToFileURL(join(fixtures, 'node22-fs-shim.mjs')).href, suite, 'list'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.on('exit', () => resolve(out));
+  });
+}
+
 describe('official MCP conformance suite, server scenarios, against the Erasmus MCP server (streamable HTTP)', () => {
-  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'resources-subscribe', 'resources-unsubscribe', 'prompts-list', 'logging-set-level', 'dns-rebinding-protection']) {
+  it('every server scenario the suite ships is in one of the lists', async () => {
+    const out = await list();
+    const shipped = [...out.slice(out.indexOf('Server scenarios'), out.indexOf('Client scenarios')).matchAll(/^\s+- (\S+) \[/gm)].map((m) => m[1]);
+    expect(shipped.sort()).toEqual([...PASSING, ...REFERENCE_DEPENDENT, ...Object.keys(KNOWN_GAPS)].sort());
+  }, 30_000);
+
+  for (const scenario of PASSING) {
     it(scenario, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'erasmus-mcp-conf-out-'));
       dirs.push(dir);
       const output = await run(scenario, dir);
       const results = checks(dir);
       expect(results.filter((c) => c.status === 'FAILURE'), output + serverErr).toEqual([]);
-      expect(results.filter((c) => c.status === 'SUCCESS').length, output).toBeGreaterThan(0);
+      // server-sse-polling only warns (no SSE priming events without an event store): its checks are SHOULDs.
+      if (scenario !== 'server-sse-polling') expect(results.filter((c) => c.status === 'SUCCESS').length, output).toBeGreaterThan(0);
+    }, 90_000);
+  }
+
+  for (const scenario of REFERENCE_DEPENDENT) {
+    it(`${scenario} depends on the suite's reference tools/resources/prompts (fails only for want of them)`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'erasmus-mcp-conf-out-'));
+      dirs.push(dir);
+      const output = await run(scenario, dir);
+      const failures = checks(dir).filter((c) => c.status === 'FAILURE');
+      expect(failures.length, output).toBeGreaterThan(0);
+      for (const f of failures) expect(f.errorMessage ?? '', output).toMatch(/unknown tool|unknown prompt|not an Erasmus document URI|not found/);
+    }, 90_000);
+  }
+
+  for (const [scenario, why] of Object.entries(KNOWN_GAPS)) {
+    it(`${scenario} (known gap)`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'erasmus-mcp-conf-out-'));
+      dirs.push(dir);
+      const output = await run(scenario, dir);
+      const failures = checks(dir).filter((c) => c.status === 'FAILURE');
+      expect(failures.map((f) => f.errorMessage ?? '').join('\n'), output).toMatch(why);
     }, 90_000);
   }
 });

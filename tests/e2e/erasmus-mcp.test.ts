@@ -52,7 +52,7 @@ describe('Erasmus MCP server over stdio (SDK client)', () => {
     expect(c.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, logging: {}, resources: { subscribe: true } });
     const tools = (await c.listTools()).tools;
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['analyze_fsm', 'erasmus_chat', 'prompt_library_rate', 'prompt_library_search', 'validate_task_list', 'workflow_approve', 'workflow_get_task', 'workflow_list', 'workflow_load', 'workflow_start', 'workflow_status', 'workflow_submit_task'].sort(),
+      ['analyze_fsm', 'erasmus_chat', 'prompt_library_rate', 'prompt_library_search', 'validate_task_list', 'workflow_approve', 'workflow_get_task', 'workflow_list', 'workflow_load', 'workflow_resume', 'workflow_retry', 'workflow_skip', 'workflow_start', 'workflow_status', 'workflow_submit_task'].sort(),
     );
     const chat = tools.find((t) => t.name === 'erasmus_chat')!;
     expect(chat.inputSchema.required).toEqual(['user_input']);
@@ -136,14 +136,20 @@ describe('Erasmus MCP server over stdio (SDK client)', () => {
     expect(gone).toMatchObject({ isError: true, structuredContent: { error: { kind: 'RUNTIME_ERROR' } } });
   });
 
-  it('bad params and unknown tools are -32602; a subscribed document announces its change', async () => {
+  it('bad arguments are isError results the model can correct (2025-11-25); unknown tools are -32602 with one prefix; a subscribed document announces its change', async () => {
     home = tempHome();
     const { project, key, paths } = seedProject();
     const c = await client();
-    await expect(c.callTool({ name: 'erasmus_chat', arguments: { chat_messages: [] } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('user_input') });
-    await expect(c.callTool({ name: 'erasmus_chat', arguments: { user_input: 'hi', agent: 'poet' } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('agent') });
-    await expect(c.callTool({ name: 'workflow_status', arguments: { runId: '../etc' } })).rejects.toMatchObject({ code: -32602 });
-    await expect(c.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('unknown tool') });
+    const text = (r: unknown) => ((r as { content: Array<{ text?: string }> }).content[0]?.text ?? '');
+    const noInput = await c.callTool({ name: 'erasmus_chat', arguments: { chat_messages: [] } });
+    expect(noInput.isError).toBe(true);
+    expect(text(noInput)).toMatch(/^invalid arguments for erasmus_chat: .*user_input.*Call erasmus_chat again with arguments that match its input schema\.$/s);
+    const badAgent = await c.callTool({ name: 'erasmus_chat', arguments: { user_input: 'hi', agent: 'poet' } });
+    expect(badAgent).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('agent') }] });
+    expect(await c.callTool({ name: 'workflow_status', arguments: { runId: '../etc' } })).toMatchObject({ isError: true });
+    const unknown = await c.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: Error) => e);
+    expect(unknown).toMatchObject({ code: -32602, message: expect.stringContaining('unknown tool') });
+    expect((unknown as Error).message.match(/MCP error/g)).toHaveLength(1);
     await expect(c.readResource({ uri: 'file:///etc/passwd' })).rejects.toMatchObject({ code: -32602 });
     await expect(c.readResource({ uri: `erasmus://projects/${key}/components/nope.md` })).rejects.toMatchObject({ code: -32002 });
 
@@ -321,8 +327,8 @@ describe('Erasmus MCP server: old dialect, error codes, stdout, exit', () => {
     expect(missing.error.code).toBe(-32601);
     const noName = await raw.request<{ error: { code: number } }>('tools/call', { arguments: {} });
     expect(noName.error.code).toBe(-32602);
-    const badArgs = await raw.request<{ error: { code: number; message: string } }>('tools/call', { name: 'analyze_fsm', arguments: { max_debug_attempts: 'many' } });
-    expect(badArgs.error).toMatchObject({ code: -32602, message: expect.stringContaining('max_debug_attempts') });
+    const badArgs = await raw.request<{ result: { isError: boolean; content: Array<{ text: string }> } }>('tools/call', { name: 'analyze_fsm', arguments: { max_debug_attempts: 'many' } });
+    expect(badArgs.result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('max_debug_attempts') }] });
     const badLevel = await raw.request<{ error: { code: number } }>('logging/setLevel', { level: 'loud' });
     expect(badLevel.error.code).toBe(-32602);
     expect(raw.server.invalidStdout).toEqual([]);

@@ -41,6 +41,7 @@ describe('desktop UI: approvals that are right every time and findable', () => {
 
     // Session A overwrites README.md: the diff is against the file as it is, not the whole file as new.
     await page.keyboard.press('Alt+3');
+    await page.getByTestId('session-empty').waitFor();
     await page.getByTestId('composer').fill('Update the README');
     await page.getByTestId('composer').press('Enter');
     await expect.poll(() => page.getByTestId('user-message').first().textContent(), { timeout: 30_000 }).toBe('Update the README');

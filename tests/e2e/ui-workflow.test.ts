@@ -99,7 +99,7 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     await app.shot('ui-05-step-session');
 
     await page.getByTestId('nav-timeline').click();
-    await expect.poll(() => page.getByTestId('status-state').textContent()).toContain('COMPLETED');
+    await expect.poll(() => page.getByTestId('status-state').textContent()).toBe('Completed');
     await expect.poll(async () => (await app.notifications()).map((n) => n.title)).toContain('Workflow complete');
     await page.getByTestId('toast').filter({ hasText: 'Workflow complete' }).first().waitFor();
     await app.shot('ui-06-completed');

@@ -1,9 +1,11 @@
 // The workflow with the real agent loop: every step is an agent session against the scripted
-// OpenAI-compatible model, which writes files through the real filesystem MCP server.
+// OpenAI-compatible model, which writes files through Erasmus's built-in files toolset.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { approvalPath } from '../../electron/main/agent/approval-path';
 import { Core } from '../../electron/main/api/core';
+import { attachBuiltinServers } from '../../electron/servers/builtin';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
 import { EXPECTED, finishedStates, gitLog, sandbox, step, type Sandbox } from './workflow-helpers';
 
@@ -23,6 +25,15 @@ afterEach(async () => {
 const TASKS = '# Task list\n\n## Component: adder — adds two numbers\nTest: node --test test/\n- [ ] A1: Implement add(a, b) in src/adder.mjs\n- [ ] A2: Test add\n';
 
 
+/** A core as a face has it: the hub on the project and the built-in files and runners toolsets, unattended. */
+async function builtinCore(s: Sandbox): Promise<Core> {
+  const c = new Core({ face: 'cli', home: s.home, env: s.env });
+  await c.hub.start({ projectDir: s.project, watch: false });
+  c.hub.setElicitationHandler(approvalPath({ yes: true }).elicitation);
+  await attachBuiltinServers(c, { root: s.project });
+  return c;
+}
+
 describe('workflow with the agent loop and the scripted model', () => {
   it('runs every step as an agent session that edits the project through MCP', async () => {
     sb = await sandbox();
@@ -33,22 +44,19 @@ describe('workflow with the agent loop and the scripted model', () => {
       ...step('Write the architecture document', 'architecture', [], '# Architecture\n\nOne component, adder: add(a, b).\n'),
       ...step('Break the architecture into a progress schedule', 'schedule', [], '# Schedule\n\n1. adder\n'),
       ...step('Turn the progress schedule into a task list', 'task list', [], TASKS),
-      ...step('Implement the open tasks', 'development', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a - b;\n}\n']], `Implemented. Done.\n<context_document>\n${seedNote('development: add() in src/adder.mjs')}</context_document>`),
+      ...step('Implement the open tasks', 'development', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a - b;\n}\n']], `Implemented.\n=== CONTEXT DOCUMENT ===\n${seedNote('development: add() in src/adder.mjs')}=== END CONTEXT DOCUMENT ===\n`),
       ...step('Write the tests of this component', 'testing', [[p('test/adder.test.mjs'), "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n"]], 'Tests written. Done.'),
       ...step('The tests fail (output below)', 'debugging', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a + b;\n}\n']], 'Fixed the operator. Done.'),
       ...step('Review this component', 'review', [], '# Review: adder\n\nVerdict: good. Add a doc comment.\n'),
       ...step('Address every point of the review report', 'fixes', [[p('src/adder.mjs'), '/** Sum of a and b. */\nexport function add(a, b) {\n  return a + b;\n}\n']], 'Addressed. Done.'),
       ...step('Document this component', 'documentation', [[p('README.md'), '# adder\n\nadd(a, b) returns a + b.\n']], 'Documented. Done.'),
       ...step('Run the component tests again', 'retesting', [], 'They pass. Done.'),
-      ...step('Test the product end to end', 'e2e', [], 'End to end: fine. Done.'),
+      ...step('Bring the progress schedule', 'orchestration', [], 'The schedule is up to date.'),
+      ...step('All components are complete', 'e2e', [], 'End to end: fine.'),
       ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
       ...step('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
     ]);
-    const fsServer = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-    const config = join(sb.root, 'erasmus.yaml');
-    writeFileSync(config, `mcpServers:\n  filesystem:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(fsServer)}, ${JSON.stringify(sb.project)}]\n`);
-    core = new Core({ face: 'cli', home: sb.home, env: sb.env });
-    await core.hub.start({ projectDir: sb.project, configFile: config, watch: false });
+    core = await builtinCore(sb);
 
     const terminals: string[] = [];
     core.bus.onEvent('terminal.opened', (t) => terminals.push(t.title));
@@ -65,11 +73,11 @@ describe('workflow with the agent loop and the scripted model', () => {
     expect(finishedStates(view.timeline)).toEqual(EXPECTED);
     expect(llm.remaining()).toBe(0);
     // The tests ran through the runners' PTYs (live in the terminal view): failing, passing, passing, then npm test.
-    expect(terminals).toEqual(['tests: node --test test/', 'tests: node --test test/', 'tests: node --test test/', 'tests: npm test --silent']);
+    expect(terminals).toEqual(['tests: node --test test/', 'tests: node --test test/', 'tests: node --test test/', 'tests: node --test test/ && npm test --silent']);
     // Real files, really tested, reviewed and committed; each step has its session log and usage.
     expect(readFileSync(p('src/adder.mjs'), 'utf8')).toContain('/** Sum of a and b. */');
     expect(readFileSync(p('docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');
-    expect(gitLog(sb.project)[0]).toMatch(/^adder: complete component/);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);
     const dev = view.timeline.find((e) => e.state === 'adder:development')!;
     expect(dev.sessionLog).toMatch(/sessions\/.+\.jsonl$/);
     expect(dev.usage?.totalTokens).toBeGreaterThan(0);
@@ -88,14 +96,10 @@ describe('workflow with the agent loop and the scripted model', () => {
     writeFileSync(p('.erasmus/protocols/development.md'), builtin.replace(/maxTurns: \d+/, 'maxTurns: 3'));
     await sb.trust();
     llm = await startScriptedLlm([
-      { label: 'first write', match: { lastUser: 'Implement the open tasks' }, toolCalls: [{ name: 'filesystem__write_file', arguments: { path: p('wip.txt'), content: 'half done' } }] },
-      { label: 'busy', repeat: true, toolCalls: [{ name: 'filesystem__list_directory', arguments: { path: sb.project } }] },
+      { label: 'first write', match: { lastUser: 'Implement the open tasks' }, toolCalls: [{ name: 'files__write_file', arguments: { path: 'wip.txt', content: 'half done' } }] },
+      { label: 'busy', repeat: true, toolCalls: [{ name: 'files__list', arguments: { path: '.' } }] },
     ]);
-    const fsServer = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-    const config = join(sb.root, 'erasmus.yaml');
-    writeFileSync(config, `mcpServers:\n  filesystem:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(fsServer)}, ${JSON.stringify(sb.project)}]\n`);
-    core = new Core({ face: 'cli', home: sb.home, env: sb.env });
-    await core.hub.start({ projectDir: sb.project, configFile: config, watch: false });
+    core = await builtinCore(sb);
     const wf = core.workflow;
     await wf.writeDoc(sb.project, { doc: 'architecture' }, '# Architecture\n\nadder\n');
     await wf.writeDoc(sb.project, { doc: 'progress_schedule' }, '# Schedule\n\n1. adder\n');

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { ProjectTrust } from '../../electron/main/project/trust';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { EventName } from '../../electron/contract/index';
 import { Paths } from '../../electron/main/paths/index';
 import { WorkflowEngine } from '../../electron/main/workflow/index';
@@ -81,23 +81,18 @@ export const EXPECTED = [
   'adder:documentation=done',
   'adder:retesting=tests-passed',
   'adder:commit=committed',
+  'orchestration:adder=done',
   'final:testing=tests-passed',
   'final:documentation=done',
   'final:review=done',
+  'final:commit=committed',
 ];
 
-/** One workflow step of the scripted model: on its task, write these files, then answer. */
+/** One workflow step of the scripted model: on its task, write these files through the built-in files toolset, then answer. */
 export function step(task: string, label: string, writes: Array<[string, string]>, answer: string): ScriptTurn[] {
   if (!writes.length) return [{ label, match: { lastUser: task }, text: answer }];
   return [
-    {
-      label,
-      match: { lastUser: task },
-      toolCalls: writes.flatMap(([path, content]) => [
-        { name: 'filesystem__create_directory', arguments: { path: dirname(path) } },
-        { name: 'filesystem__write_file', arguments: { path, content } },
-      ]),
-    },
-    { label: `${label} done`, match: { lastTool: 'Successfully wrote' }, text: answer },
+    { label, match: { lastUser: task }, toolCalls: writes.map(([path, content]) => ({ name: 'files__write_file', arguments: { path, content } })) },
+    { label: `${label} done`, match: { lastTool: { regex: '^(created|replaced) ' } }, text: answer },
   ];
 }

@@ -43,7 +43,7 @@ describe('workflow end to end (scripted model as a command executor)', () => {
     expect(readFileSync(join(sb.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');
     expect(readFileSync(join(sb.project, 'docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');
     expect(existsSync(join(sb.project, 'docs/reviews/final.md'))).toBe(true);
-    expect(gitLog(sb.project)[0]).toMatch(/^adder: complete component/);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);
     const commit = view.timeline.find((e) => e.state === 'adder:commit')!.commit!;
     expect(commit).toMatch(/^[0-9a-f]{40}$/);
     expect(readFileSync(sb.paths.orchestrationDoc(sb.project, 'task_list'), 'utf8')).toContain('- [x] A1:');
@@ -62,6 +62,6 @@ describe('workflow end to end (scripted model as a command executor)', () => {
     expect(saved.status).toBe('COMPLETED');
     expect(saved.snapshot.status).toBe('done');
     const notes = sb.events.filter((e) => e.event === 'app.notify').map((e) => (e.payload as { title: string }).title);
-    expect(notes).toEqual(['Component adder complete', 'Workflow complete']);
+    expect(notes).toEqual(['Component adder complete', 'Final phase complete', 'Workflow complete']);
   });
 });

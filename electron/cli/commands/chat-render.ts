@@ -12,6 +12,12 @@ export function renderEvent(e: AgentEvent): void {
     case 'sentence':
       process.stdout.write(e.text);
       break;
+    case 'usage': {
+      const t = e.turn;
+      const cached = t.cacheReadTokens ? ` (${t.cacheReadTokens} from cache)` : '';
+      err(`  · turn: ${t.inputTokens} in${cached}, ${t.outputTokens} out${t.costUsd !== null ? `, $${t.costUsd.toFixed(4)}; session $${(e.session.costUsd ?? 0).toFixed(4)}` : ''}\n`);
+      break;
+    }
     case 'reasoning':
       err(`  (reasoning: ${short(e.text, 100)})\n`);
       break;

@@ -19,6 +19,7 @@ interface ChatOptions {
   toolMode?: string;
   yes?: boolean;
   maxTurns?: string;
+  maxCost?: string;
   resume?: string;
   json?: boolean;
 }
@@ -46,12 +47,15 @@ export function registerChat(program: Command): void {
     .option('--tool-mode <mode>', 'tool calls: auto, native or xml (default: config.yaml toolMode, else auto)')
     .option('--yes', 'approve every call the policy does not refuse')
     .option('--max-turns <n>', 'stop after this many model turns')
+    .option('--max-cost <usd>', 'stop when the session has cost this many US dollars (cache-aware, at the catalog or config.yaml prices)')
     .option('--resume <log>', 'continue the session in this log file')
     .option('--json', 'print each event as one JSON line on stdout, and nothing else')
     .action(async (o: ChatOptions) => {
       const mode = ToolMode.optional().safeParse(o.toolMode);
       if (!mode.success) throw new Error(`--tool-mode must be auto, native or xml, got ${JSON.stringify(o.toolMode)}`);
       const maxTurns = positiveInt('--max-turns', o.maxTurns);
+      const maxCostUsd = o.maxCost === undefined ? undefined : Number(o.maxCost);
+      if (maxCostUsd !== undefined && !(maxCostUsd > 0)) throw new Error(`--max-cost must be a positive number of US dollars, got ${JSON.stringify(o.maxCost)}`);
       if (o.json) console.log = console.error; // stdout carries events only
       let task = o.prompt;
       const interactive = task === undefined && process.stdin.isTTY === true;
@@ -74,7 +78,7 @@ export function registerChat(program: Command): void {
         await attachBuiltinServers(core, { root: project, configFile: o.config ? resolve(o.config) : undefined });
         try {
           session = await core.agent.create(
-            { task: task ?? '', project, provider: { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKeySecret: o.apiKeySecret }, toolMode: mode.data, autoApprove: path.autoApprove, budgets: { maxTurns }, resume: o.resume, onEvent: emit },
+            { task: task ?? '', project, provider: { provider: o.provider, model: o.model, baseUrl: o.baseUrl, apiKeySecret: o.apiKeySecret }, toolMode: mode.data, autoApprove: path.autoApprove, budgets: { maxTurns, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) }, resume: o.resume, onEvent: emit },
             { configFile: o.config ? resolve(o.config) : undefined, approvals: path.approvals },
           );
         } catch (err) {

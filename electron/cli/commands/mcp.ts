@@ -5,7 +5,7 @@ import type { CallToolResult, ServerStatus } from '../../main/mcp/types';
 import { discoverImports, importServers } from '../../main/mcp/config/import';
 import { cliCore, withCore } from '../context';
 import { ask } from '../prompt';
-import { elicitOnTerminal } from './mcp-elicit';
+import { cliApprovalPath, installApprovalPath } from '../approval-path';
 
 interface HubOptions {
   config?: string;
@@ -27,8 +27,8 @@ async function withHub<T>(opts: HubOptions, fn: (core: Core) => Promise<T>): Pro
     if (err.code === 'EPIPE') process.exit(0);
   });
   return withCore(async (core) => {
-    // Elicitation: asked on the terminal; with no terminal to ask on, declined.
-    core.hub.setElicitationHandler(process.stdin.isTTY ? (req) => elicitOnTerminal(req) : async () => ({ action: 'decline' }));
+    // Elicitation: asked on the terminal; with no terminal to ask on, declined at once with the reason.
+    installApprovalPath(core.hub, cliApprovalPath({ command: 'this erasmus command', hasYes: false }));
     await core.hub.start({ configFile: opts.config ? resolve(opts.config) : undefined, projectDir: resolve(opts.project ?? process.cwd()), watch: false });
     for (const issue of core.hub.configErrors()) process.stderr.write(`warning: ${issue.file}${issue.entry ? `: server "${issue.entry}"` : ''}: ${issue.message}\n`);
     return fn(core);
@@ -51,7 +51,7 @@ const out = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s 
 const json = (v: unknown) => out(JSON.stringify(v, null, 2));
 
 function statusLine(s: ServerStatus): string {
-  const err = s.error ? `  ${s.error.split('\n')[0]}` : '';
+  const err = s.signInUrl ? `  Sign in: ${s.signInUrl}` : s.error ? `  ${s.error.split('\n')[0]}` : '';
   return `${s.name.padEnd(20)} ${s.state.padEnd(9)} ${s.transport.padEnd(10)} ${String(s.tools).padStart(3)} tools${err}`;
 }
 

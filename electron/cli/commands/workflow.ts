@@ -105,12 +105,16 @@ async function latestRun(core: Core, dir: string, runId?: string): Promise<strin
   return id;
 }
 
-function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; yes?: boolean }): ExecutorConfig {
+function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; yes?: boolean; maxCost?: string }): ExecutorConfig {
   if (o.executor === 'command') {
     if (!o.command) throw new Error('--executor command needs --command CMD');
     return { kind: 'command', command: o.command };
   }
-  if (o.executor === 'agent') return { kind: 'agent', provider: o.provider, model: o.model, baseUrl: o.baseUrl, autoApprove: o.autoApprove || o.yes };
+  if (o.executor === 'agent') {
+    const maxCostUsd = o.maxCost === undefined ? undefined : Number(o.maxCost);
+    if (maxCostUsd !== undefined && !(maxCostUsd > 0)) throw new Error(`--max-cost must be a positive number of US dollars, got ${JSON.stringify(o.maxCost)}`);
+    return { kind: 'agent', provider: o.provider, model: o.model, baseUrl: o.baseUrl, autoApprove: o.autoApprove || o.yes, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
+  }
   throw new Error(`unknown executor ${JSON.stringify(o.executor)} (agent or command; the external engine is served by the Erasmus MCP server)`);
 }
 
@@ -132,9 +136,10 @@ export function registerWorkflow(program: Command): void {
     .option('--model <name>', 'agent model')
     .option('--base-url <url>', 'agent provider base URL (an OpenAI-compatible endpoint when nothing is configured)')
     .option('--auto-approve', 'approve tool calls the policy does not refuse and the servers\' confirmations (unattended)')
+    .option('--max-cost <usd>', 'stop the run cleanly once its steps have cost this many US dollars (agent executor)')
     .option('-y, --yes', 'approve the plan without asking, and tool calls as --auto-approve does')
     .option('--json', 'print the event stream as JSON lines')
-    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean }) => {
+    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string }) => {
       await withCore(async (core) => {
         const executor = executorOf(o);
         await preflight(core, resolve(dir), executor, o);

@@ -22,6 +22,8 @@ export const McpServerStatus = z.object({
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
   protocolVersion: z.string().optional(),
   instructions: z.string().optional(),
+  /** The server asked for OAuth sign-in: the authorization page to open (the connection waits for the redirect back). */
+  signInUrl: z.string().optional(),
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
@@ -48,6 +50,11 @@ export const McpToolInfo = z.object({
   annotations: McpToolAnnotations,
   /** The server's config lists this tool in `alwaysAllow`: no approval needed. */
   alwaysAllow: z.boolean(),
+  /**
+   * The server marks the tool `_meta['erasmus/unlisted']` (e.g. a runner toolchain the project shows
+   * no sign of): not listed to the model when its toolset opens, still callable by name.
+   */
+  unlisted: z.boolean().optional(),
 });
 export type McpToolInfo = z.infer<typeof McpToolInfo>;
 

@@ -80,6 +80,11 @@ export const settingsMethods = {
   /** null clears `defaultProvider` (the first provider is used). */
   'settings.providers.setDefault': { params: z.object({ id: z.string().min(1).nullable() }).strict(), result: ProvidersState },
 
+  /** One tiny completion through a provider (default: config.yaml's default), to check its key, URL and model. */
+  'settings.providers.test': {
+    params: z.object({ id: z.string().min(1).optional() }).strict(),
+    result: z.object({ ok: z.boolean(), provider: z.string(), model: z.string(), message: z.string(), ms: z.number() }),
+  },
   'settings.agent.get': { params: z.object({}).strict(), result: AgentDefaults },
   'settings.agent.set': { params: AgentDefaults.partial().strict(), result: AgentDefaults },
 

@@ -49,8 +49,12 @@ export type WorkflowPlan = z.infer<typeof WorkflowPlan>;
 
 export const WorkflowUsage = z.object({
   inputTokens: z.number().nonnegative(),
+  /** Of the input, read from / written to the provider's prompt cache. */
+  cacheReadTokens: z.number().nonnegative().optional(),
+  cacheWriteTokens: z.number().nonnegative().optional(),
   outputTokens: z.number().nonnegative(),
   totalTokens: z.number().nonnegative(),
+  /** Cache-aware, at the catalog's or config.yaml's prices; absent when the model's prices are unknown. */
   costUsd: z.number().nonnegative().optional(),
 });
 export type WorkflowUsage = z.infer<typeof WorkflowUsage>;
@@ -153,6 +157,8 @@ export const workflowMethods = {
         baseUrl: z.string().url().max(2000).optional(),
         toolMode: z.enum(['auto', 'native', 'xml']).optional(),
         autoApprove: z.boolean().optional(),
+        /** For executor "agent": stop the run cleanly once its steps have cost this many US dollars (cache-aware). */
+        maxCostUsd: z.number().positive().optional(),
       })
       .strict(),
     result: z.object({ runId }),

@@ -31,6 +31,7 @@ export function hubTools(hub: HubPart): AgentTools {
           inputSchema: t.inputSchema,
           annotations: t.annotations,
           alwaysAllow: t.alwaysAllow,
+          ...(t.unlisted ? { unlisted: true } : {}),
         }),
       );
     },

@@ -34,7 +34,7 @@ export type Resolved = { error: string } | { name?: string; note: string };
  * A call's name that is not an open tool: an unambiguous bare name or a tool of a toolset not open
  * yet (which `open` opens). `name` undefined = not reachable (the call fails as an unknown tool).
  */
-export async function reachFor(name: string, reach: Reach, active: ReadonlyMap<string, AgentTool>, open: (toolset: string) => Promise<AgentTool[]>): Promise<Resolved> {
+export async function reachFor(name: string, reach: Reach, active: ReadonlyMap<string, AgentTool>, open: (toolset: string, tool: AgentTool) => Promise<AgentTool[]>): Promise<Resolved> {
   const candidates = reach.ambiguous.get(name);
   if (candidates) return { error: ambiguousText(name, candidates) };
   const t = reach.names.get(name);
@@ -43,12 +43,13 @@ export async function reachFor(name: string, reach: Reach, active: ReadonlyMap<s
   if (already) return { name: already, note: '' };
   let added: AgentTool[];
   try {
-    added = await open(t.toolset);
+    added = await open(t.toolset, t);
   } catch (err) {
     return { error: `${name} is in the toolset "${t.toolset}", which could not be opened: ${(err as Error).message}` };
   }
   const now = activeName(active, t);
   if (!now) return { error: `${name} is not in the toolset "${t.toolset}" any more; call ${OPEN_TOOLSET} to see its tools.` };
+  if (!added.length) return { name: now, note: '' };
   const others = added.map((x) => x.name).filter((n) => n !== now);
   return { name: now, note: `[Toolset "${t.toolset}" was opened for this call.${others.length ? ` Its other tools: ${others.join(', ')} (${OPEN_TOOLSET} lists their parameters).` : ''}]` };
 }

@@ -73,13 +73,20 @@ export async function openToolsetInto(state: LoopState, tools: AgentTools, name:
   const taken = new Set(state.active.keys());
   const added: AgentTool[] = [];
   for (const t of list) {
-    if ([...state.active.values()].some((x) => x.server === t.server && x.tool === t.tool)) continue;
-    const named = { ...t, name: safeToolName(t.name, taken) };
-    state.active.set(named.name, named);
-    added.push(named);
+    if (t.unlisted) continue;
+    const named = addTool(state, t, taken);
+    if (named) added.push(named);
   }
   state.openedToolsets.add(name);
   return added;
+}
+
+/** Makes one tool callable under a provider-safe name; undefined when it already is. */
+export function addTool(state: LoopState, t: AgentTool, taken = new Set(state.active.keys())): AgentTool | undefined {
+  if ([...state.active.values()].some((x) => x.server === t.server && x.tool === t.tool)) return undefined;
+  const named = { ...t, name: safeToolName(t.name, taken) };
+  state.active.set(named.name, named);
+  return named;
 }
 
 const openToolsetTool: AgentTool = { name: OPEN_TOOLSET, server: 'erasmus', tool: OPEN_TOOLSET, toolset: 'erasmus', description: "Open a toolset: makes its tools available and lists them with their parameters.", inputSchema: openToolsetSchema as unknown as Record<string, unknown>, annotations: { readOnlyHint: true } };
@@ -109,8 +116,10 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       d.commit({ type: 'toolset', name });
       d.emit({ type: 'toolset_opened', name, tools: added.map((t) => t.name) });
       const all = [...state.active.values()].filter((t) => t.toolset === name);
-      if (d.toolMode === 'xml' && d.xml) return { content: `Toolset "${name}" is open. Its tools:\n\n${d.xml.formatToolUse(all.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })))}`, isError: false };
-      return { content: `Toolset "${name}" is open; these tools are available from your next turn:\n${all.map((t) => `- ${t.name}: ${t.description.split('\n')[0]}`).join('\n')}`, isError: false };
+      const unlisted = (await d.tools.openToolset(name)).filter((t) => t.unlisted).map((t) => t.name);
+      const more = unlisted.length ? `\n\nNot listed, as this project shows no sign of their toolchain, but callable by name: ${unlisted.join(', ')}.` : '';
+      if (d.toolMode === 'xml' && d.xml) return { content: `Toolset "${name}" is open. Its tools:\n\n${d.xml.formatTools(all.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))).trimEnd()}${more}`, isError: false };
+      return { content: `Toolset "${name}" is open; these tools are available from your next turn:\n${all.map((t) => `- ${t.name}: ${t.description.split('\n')[0]}`).join('\n')}${more}`, isError: false };
     } catch (err) {
       const sets = await d.tools.toolsets();
       return { content: `${(err as Error).message}. Toolsets: ${sets.map((s) => s.name).join(', ')}`, isError: true };
@@ -118,14 +127,20 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
   };
 
   /** Opens a toolset because a call named one of its tools (no text of its own: the call's result says so). */
-  const openOnTheWay = async (name: string): Promise<AgentTool[]> => {
-    const added = await openToolsetInto(state, d.tools, name);
-    d.commit({ type: 'toolset', name });
-    d.emit({ type: 'toolset_opened', name, tools: added.map((t) => t.name) });
+  const openOnTheWay = async (name: string, tool: AgentTool): Promise<AgentTool[]> => {
+    const added = state.openedToolsets.has(name) ? [] : await openToolsetInto(state, d.tools, name);
+    if (added.length || !state.openedToolsets.has(name)) {
+      d.commit({ type: 'toolset', name });
+      d.emit({ type: 'toolset_opened', name, tools: added.map((t) => t.name) });
+    }
+    // A tool its toolset does not list (a toolchain the project does not show) joins on its own.
+    if (tool.unlisted) addTool(state, tool);
     return added;
   };
 
   try {
+    if (d.budgets.maxCostUsd !== undefined && !d.model.pricing)
+      return fail('budget', `a cost budget ($${d.budgets.maxCostUsd}) needs the model's prices, and this model has none in the bundled catalog: set pricing: {input, output} (USD per million tokens) for this provider in config.yaml`, 'error');
     for (;;) {
       if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
       const b = d.budgets;
@@ -142,7 +157,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       await fitContext(d, state, nativeSpecs);
 
       const offered = state.allowedToolsets ?? (await d.tools.toolsets()).map((t) => t.name);
-      const reach = await reachableTools(d.tools, offered.filter((n) => !state.openedToolsets.has(n)), state.active);
+      const reach = await reachableTools(d.tools, offered, state.active);
       const items: TurnItem[] = [];
       let raw = '';
       let providerError: string | undefined;

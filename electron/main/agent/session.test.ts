@@ -184,7 +184,8 @@ describe('agent session (native tool calls)', () => {
     expect(files.get('b')).toBe('copy: original');
     const sys = String(llm!.requests[0]!.body.messages![0]!.content);
     expect(sys).toMatch(/# Tool use/);
-    expect(sys).toMatch(/<write_note>/);
+    expect(sys).toMatch(/## write_note\n/);
+    expect(sys.match(/# Tool use/g)).toHaveLength(1);
     const results = String(llm!.requests[1]!.body.messages!.at(-1)!.content);
     expect(results).toMatch(/\[read_note\]\noriginal/);
     // A call of an unknown tool runs nothing; the model gets the parser's corrective message.

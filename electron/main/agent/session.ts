@@ -179,7 +179,13 @@ export class AgentSession {
         toolMode,
         openedToolsets: [...state.openedToolsets],
         shell: !!deps.shell,
-        xmlToolUse: toolMode === 'xml' && deps.xml ? deps.xml.formatToolUse([...state.active.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))) : undefined,
+        xmlToolUse:
+          toolMode === 'xml' && deps.xml
+            ? deps.xml.formatToolUse(
+                [...state.active.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+                { exampleToolset: summaries.find((t) => !state.openedToolsets.has(t.name))?.name },
+              )
+            : undefined,
       });
       session.commitMessage({ role: 'system', content: system });
       for (const m of o.history ?? []) session.commitMessage({ role: m.role, content: m.content });

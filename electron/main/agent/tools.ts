@@ -20,6 +20,8 @@ export interface AgentTool {
   annotations?: ToolAnnotations;
   /** The server's `alwaysAllow` lists this tool. */
   alwaysAllow?: boolean;
+  /** Not listed when its toolset opens (e.g. a toolchain the project does not use); callable by name. */
+  unlisted?: boolean;
 }
 
 export interface ToolsetSummary {

@@ -1,4 +1,4 @@
-import { createToolCallParser, formatToolUseSection, resolveDependencies } from './xml/index';
+import { createToolCallParser, formatToolUseSection, formatTools, resolveDependencies } from './xml/index';
 import type { JsonSchema, ToolMap } from './xml/types';
 import type { XmlSupport, XmlToolSpec } from './xml-support';
 
@@ -13,7 +13,8 @@ export function xmlSupport(opts: { shell?: boolean } = {}): XmlSupport {
       const p = createToolCallParser({ tools: toMap(tools), shell: opts.shell ?? false });
       return { push: (c) => p.push(c), end: () => p.end() };
     },
-    formatToolUse: (tools) => formatToolUseSection(toMap(tools), { shell: opts.shell ?? false }),
+    formatToolUse: (tools, o) => formatToolUseSection(toMap(tools), { shell: opts.shell ?? false, ...(o?.exampleToolset ? { exampleToolset: o.exampleToolset } : {}) }),
+    formatTools: (tools) => formatTools(toMap(tools)),
     resolve: (call, results, schema) => resolveDependencies(call, results, schema as JsonSchema | undefined),
   };
 }

@@ -18,8 +18,10 @@ export interface XmlParser {
 
 export interface XmlSupport {
   createParser(o: { tools: XmlToolSpec[] }): XmlParser;
-  /** The "Tool use" prompt section for these tools. */
-  formatToolUse(tools: XmlToolSpec[]): string;
+  /** The "Tool use" prompt section: the protocol (once per session), then these tools if any. */
+  formatToolUse(tools: XmlToolSpec[], opts?: { exampleToolset?: string }): string;
+  /** A list of tools without the protocol (an `open_toolset` result). */
+  formatTools(tools: XmlToolSpec[]): string;
   /** Fills `{{id.result}}` placeholders of a call that depends on earlier calls' results. */
   resolve(call: { name: string; args: Record<string, unknown>; dependsOn: string[] }, results: ReadonlyMap<string, string>, inputSchema?: Record<string, unknown>): { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
 }

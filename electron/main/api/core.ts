@@ -41,6 +41,8 @@ export interface CoreOptions {
 export interface HostServices {
   /** A native "Open folder" dialog; resolves to the chosen absolute path, or null if cancelled. */
   chooseFolder?(): Promise<string | null>;
+  /** Opens a remote MCP server's OAuth sign-in page (desktop: the system browser). Without it the page is a link in the server's status. */
+  openAuthorization?(server: string, url: string): Promise<void>;
 }
 
 /**
@@ -84,7 +86,15 @@ export class Core {
     // Flow control from the first acknowledgement: only where a view renders (never in the headless CLI).
     this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: 'auto', redactor: this.redactor }));
     registerTerminalHandlers(this);
-    this.hub = this.disposables.add(new McpHub({ paths: this.paths, bus: this.bus, secrets: this.secrets, env: this.env, version: this.version, redactor: this.redactor }));
+    this.hub = this.disposables.add(new McpHub({
+        paths: this.paths,
+        bus: this.bus,
+        secrets: this.secrets,
+        env: this.env,
+        version: this.version,
+        redactor: this.redactor,
+        openAuthorization: (server, url) => this.host.openAuthorization?.(server, url),
+      }));
     registerMcpHandlers(this);
     this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, ptys: this.ptys, redact: (t) => this.redactor.redact(t), emit: (e) => this.bus.emit('agent.event', e) });
     this.disposables.defer(() => this.agent.dispose());

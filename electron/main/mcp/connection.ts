@@ -8,7 +8,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerState } from '../../contract/index';
 import type { ServerConfig } from './config/schema';
-import { connectConfigured } from './transport/connect';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SignInError, SignInProvider } from './auth/provider';
+import { connectConfigured, finishSignIn } from './transport/connect';
 import { orderedDelivery } from './transport/ordered';
 import { GroupStdioTransport } from './transport/stdio-group';
 import type { ServerStatus } from './types';
@@ -22,6 +24,8 @@ export interface ConnectionHooks {
   status(connection: ServerConnection): void;
   toolsChanged(connection: ServerConnection): void;
   stderr(connection: ServerConnection, text: string): void;
+  /** OAuth for a remote server (made once per connection; none for stdio and websocket). */
+  authProvider?(connection: ServerConnection): Promise<OAuthClientProvider | undefined>;
 }
 
 export interface ConnectionOptions {
@@ -66,6 +70,7 @@ export class ServerConnection {
   private fatal?: string;
   private ready?: { promise: Promise<void>; resolve: () => void };
   private generation = 0;
+  private auth?: Promise<OAuthClientProvider | undefined>;
 
   constructor(
     readonly name: string,
@@ -103,7 +108,21 @@ export class ServerConnection {
       serverInfo: v ? { name: v.name, version: v.version } : undefined,
       protocolVersion: this.state === 'ready' ? (this.transport as { protocolVersion?: string } | undefined)?.protocolVersion : undefined,
       instructions: this.client?.getInstructions(),
+      signInUrl: this.signInUrl,
     };
+  }
+
+  /** The authorization page this server waits for the user to finish, if any. */
+  get signInUrl(): string | undefined {
+    return this.authResolved instanceof SignInProvider ? this.authResolved.signInUrl : undefined;
+  }
+  private authResolved?: OAuthClientProvider;
+
+  /** Forgets this server's sign-in (tokens and registered client leave the keychain) and reconnects. */
+  async signOut(): Promise<void> {
+    const provider = await this.auth;
+    if (provider instanceof SignInProvider) await provider.signOut();
+    await this.restart();
   }
 
   /** Connects; resolves when ready or errored (never rejects). */
@@ -129,6 +148,15 @@ export class ServerConnection {
       this.schedulePing(gen);
     } catch (err) {
       if (gen !== this.generation || this.stopping) return;
+      if (err instanceof SignInError || err instanceof UnauthorizedError) {
+        // Waiting on the user: no restart loop that opens page after page. Restarting the server signs in again.
+        this.generation++;
+        await this.closeTransport();
+        this.client = undefined;
+        this.transport = undefined;
+        this.setState('errored', `needs sign-in: ${err.message}`);
+        return;
+      }
       const tail = this.stderrTail.slice(-5).join('\n');
       this.setState('errored', this.fatal ?? `could not start: ${(err as Error).message}${tail ? `\n${tail}` : ''}`);
       await this.closeTransport();
@@ -146,8 +174,13 @@ export class ServerConnection {
       orderedDelivery(clientSide);
       return { client, transport: clientSide, kind: 'stdio' };
     }
+    const config = this.target.config;
+    if ((config.transport === 'http' || config.transport === 'sse') && this.hooks.authProvider) {
+      this.auth ??= this.hooks.authProvider(this);
+      this.authResolved = await this.auth;
+    }
     return connectConfigured(
-      this.target.config,
+      config,
       () => this.hooks.makeClient(this),
       {
         onStderr: (text) => this.onStderr(text),
@@ -155,6 +188,7 @@ export class ServerConnection {
       },
       this.timeoutMs,
       (transport) => (this.transport = transport),
+      this.authResolved,
     );
   }
 
@@ -167,7 +201,7 @@ export class ServerConnection {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs });
+      const page = await this.withSignIn(() => client.listTools(cursor ? { cursor } : undefined, { timeout: this.timeoutMs }));
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
@@ -181,13 +215,34 @@ export class ServerConnection {
     const client = this.client;
     if (this.state !== 'ready' || !client) throw this.fail(this.state === 'disabled' ? 'is disabled' : `is not ready (${this.state}${this.error ? `: ${this.error}` : ''})`);
     try {
-      return await fn(client, { timeout: this.timeoutMs, ...opts });
+      return await this.withSignIn(() => fn(client, { timeout: this.timeoutMs, ...opts }));
     } catch (err) {
       if ((this.state as McpServerState) === 'errored' && this.error) throw this.fail(`failed during the request: ${this.error}`);
+      // The SDK reports an abort with the timeout's code, so the user's cancel is checked first.
+      if (opts.signal?.aborted) throw this.fail(`request was cancelled: ${String((opts.signal.reason as Error | undefined)?.message ?? opts.signal.reason)}`);
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
         throw this.fail(`timed out after ${opts.timeout ?? this.timeoutMs} ms; the request was cancelled (${err.message})`);
-      if (opts.signal?.aborted) throw this.fail(`request was cancelled: ${String((opts.signal.reason as Error | undefined)?.message ?? opts.signal.reason)}`);
+      if (err instanceof UnauthorizedError || err instanceof SignInError) throw this.fail(`needs sign-in: ${err.message}`);
       throw this.fail((err as Error).message);
+    }
+  }
+
+  /** A 401/403 mid-session starts a new sign-in (an expired grant, or a step-up to more scopes): finish it, then try once more. */
+  private async withSignIn<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof UnauthorizedError)) throw err;
+      this.hooks.status(this);
+      const signedIn = await finishSignIn(this.authResolved, this.transport).finally(() => this.hooks.status(this));
+      if (!signedIn) throw new SignInError(`refused the request as unauthorized: ${err.message}`);
+      try {
+        return await fn();
+      } catch (again) {
+        // One sign-in per request: a server that still refuses would otherwise loop through the browser.
+        if (again instanceof UnauthorizedError) throw new SignInError(`still refused after signing in (${again.message || 'insufficient scope'}); the account may lack the access this server asks for`);
+        throw again;
+      }
     }
   }
 

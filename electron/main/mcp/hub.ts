@@ -7,6 +7,7 @@ import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
 import { interpolateDeep, type Redactor, type SecretStore } from '../secrets/index';
 import { enableCatalogServer, loadCatalog, type Catalog, type CatalogServer, type TrustPreview } from './catalog';
+import { authProviderFor, type OpenAuthorization } from './auth/provider';
 import { createHubClient } from './client';
 import { ConfigWatcher } from './config/watch';
 import { ServerConfigEditor } from './config/manage';
@@ -34,7 +35,14 @@ import {
 export interface McpHubDeps {
   paths: Paths;
   bus: EventBus;
-  secrets?: Pick<SecretStore, 'get'>;
+  /** The keychain: `${secret:NAME}` values, and each remote server's OAuth tokens and registered client. */
+  secrets?: Pick<SecretStore, 'get' | 'set' | 'delete'>;
+  /**
+   * Shows a server's OAuth authorization page (desktop: the system browser). Whatever is set, the
+   * page is also in the server's status (`signInUrl`, for the Servers view, browser mode and the CLI)
+   * and the connection waits for the loopback redirect.
+   */
+  openAuthorization?: OpenAuthorization;
   env?: NodeJS.ProcessEnv;
   version?: string;
   /** Health checks (default: ping every 30 s, 10 s to answer). */
@@ -152,8 +160,8 @@ export class McpHub {
     try {
       const secret = this.deps.secrets ? (n: string) => this.deps.secrets!.get(n) : undefined;
       const sources = { env: this.deps.env ?? process.env, secret, workspaceFolder: this.projectDir };
-      const { command, args, env, cwd, url, headers } = raw;
-      const filled = await interpolateDeep({ command, args, env, cwd, url, headers }, sources);
+      const { command, args, env, cwd, url, headers, oauth } = raw;
+      const filled = await interpolateDeep({ command, args, env, cwd, url, headers, oauth }, sources);
       const missingKeys: string[] = [];
       for (const key of raw.envKeys) {
         const v = sources.env[key] ?? (await secret?.(key));
@@ -435,5 +443,13 @@ export class McpHub {
         sampling: () => this.sampling,
         elicitation: () => this.elicitation,
       }),
+    authProvider: async (c: ServerConnection) => {
+      if (c.target.kind !== 'config' || !c.target.config.url) return undefined;
+      const { url, oauth, headers } = c.target.config;
+      return authProviderFor(c.name, url, oauth, headers, this.deps.secrets, async (server, page) => {
+        this.emitStatus(c);
+        await this.deps.openAuthorization?.(server, page);
+      });
+    },
   };
 }

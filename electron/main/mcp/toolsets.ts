@@ -2,6 +2,9 @@ import { patternMatcher, type CatalogGroup } from './catalog';
 import type { ServerConnection } from './connection';
 import { qualifiedName, type ToolInfo, type ToolsetSummary } from './types';
 
+/** A tool's `_meta` key that keeps it out of its toolset's listing (still callable by name). */
+export const UNLISTED_META = 'erasmus/unlisted';
+
 /** A server's tools as the agent sees them: full schemas plus policy data (annotations, alwaysAllow). */
 export function toolInfos(c: ServerConnection): ToolInfo[] {
   return c.tools.map((t) => ({
@@ -14,6 +17,7 @@ export function toolInfos(c: ServerConnection): ToolInfo[] {
     outputSchema: t.outputSchema as Record<string, unknown> | undefined,
     annotations: { ...(t.annotations ?? {}) },
     alwaysAllow: c.alwaysAllow.includes(t.name) || c.alwaysAllow.includes('*'),
+    ...(t._meta?.[UNLISTED_META] === true ? { unlisted: true } : {}),
   }));
 }
 

@@ -17,6 +17,12 @@ const MARKERS: Record<string, string[]> = {
   'compose.yaml': ['docker'],
 };
 
+/** The toolchains (uv, pnpm, cargo, docker) whose marker files are among a folder's entries. */
+export function toolchainsOfEntries(entries: Iterable<string>): string[] {
+  const names = new Set(entries);
+  return [...new Set(Object.keys(MARKERS).filter((m) => names.has(m)).flatMap((m) => MARKERS[m]!))];
+}
+
 /** Looks at a folder and says what it is; the error names the path when it is not a folder. */
 export async function inspectProject(path: string): Promise<ProjectSummary> {
   if (!isAbsolute(path)) throw new Error(`project path must be absolute: ${path}`);

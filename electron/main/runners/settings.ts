@@ -10,7 +10,8 @@ import { REWRITE_RULES, type RuleId } from './rewrite/index';
  * { "runners": {
  *     "review": true,                       // script review before bash scripts, Dockerfiles, git changes
  *     "rewrite": { "disabled": ["npm"] },   // rewrite rules switched off (see rewrite/rules.ts)
- *     "allowDangerous": false               // WARNING: refusals (rm -rf ~ …) become approvals
+ *     "allowDangerous": false,              // WARNING: refusals (rm -rf ~ …) become approvals
+ *     "toolchains": ["docker"]              // toolchains listed even without their marker files
  * } }
  * ```
  * Other keys of the file belong to other parts and are left alone.
@@ -20,6 +21,8 @@ export const RunnerSettings = z
     review: z.boolean().default(true),
     rewrite: z.object({ disabled: z.array(z.string()).default([]) }).strict().default({ disabled: [] }),
     allowDangerous: z.boolean().default(false),
+    /** Toolchains whose tools the runners list to the model even without marker files (others stay callable by name). */
+    toolchains: z.array(z.enum(['bash', 'git', 'pnpm', 'cargo', 'uv', 'docker'])).default([]),
   })
   .strict();
 export type RunnerSettings = z.output<typeof RunnerSettings>;

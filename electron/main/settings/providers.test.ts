@@ -32,6 +32,14 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('providers in config.yaml', () => {
+  it('keeps reasoning settings and cache-aware price overrides, and names a bad one', async () => {
+    await addProvider(file, secrets, { id: 'gpt', kind: 'openai', model: 'gpt-5', reasoning: { effort: 'high' }, pricing: { input: 1, output: 8, cacheRead: 0.1 }, store: false }, { secret: 'OPENAI_KEY', value: 'sk-1' });
+    const entry = (await loadAgentConfig(file)).providers.find((p) => p.id === 'gpt');
+    expect(entry).toMatchObject({ reasoning: { effort: 'high' }, pricing: { input: 1, output: 8, cacheRead: 0.1 }, store: false });
+    await expect(updateProvider(file, secrets, 'gpt', { id: 'gpt', kind: 'openai', model: 'gpt-5', reasoning: { effort: 'extreme' as never } })).rejects.toThrow(/reasoning\.effort/);
+    expect((await loadAgentConfig(file)).providers.find((p) => p.id === 'gpt')?.reasoning).toEqual({ effort: 'high' });
+  });
+
   it('lists, adds with a keychain key, updates, renames and removes, keeping comments and unknown keys', async () => {
     expect((await listProviders(file)).providers).toEqual([{ id: 'local', kind: 'openai-compatible', model: 'qwen3-coder', baseUrl: 'http://127.0.0.1:1234/v1' }]);
 

@@ -1,4 +1,4 @@
-import { BrowserWindow, dialog, type App } from 'electron';
+import { BrowserWindow, dialog, shell, type App } from 'electron';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Core } from '../api/core';
@@ -54,6 +54,10 @@ export async function startDesktop(app: App, layout: DesktopLayout = defaultLayo
         const options = { title: 'Open a project folder', properties: ['openDirectory' as const, 'createDirectory' as const] };
         const r = await dialog.showOpenDialog(win, options);
         return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0]!;
+      },
+      async openAuthorization(_server, url) {
+        // Only web pages: the URL comes from a remote server's authorization metadata.
+        if (/^https?:\/\//.test(url)) await shell.openExternal(url);
       },
     },
   });

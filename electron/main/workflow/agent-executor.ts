@@ -70,7 +70,7 @@ export class AgentExecutor implements StepExecutor {
       protocolPrompt: step.protocolPrompt,
       toolsets: step.toolsets,
       openToolsets: step.toolsets,
-      budgets: { maxTurns: step.budget.maxTurns, ...(step.budget.maxTokens ? { maxTokens: step.budget.maxTokens } : {}) },
+      budgets: { maxTurns: step.budget.maxTurns, ...(step.budget.maxTokens ? { maxTokens: step.budget.maxTokens } : {}), ...(step.budget.maxCostUsd !== undefined ? { maxCostUsd: step.budget.maxCostUsd } : {}) },
       autoApprove: this.options.autoApprove ?? false,
       provider: this.options.provider,
       toolMode: this.options.toolMode,
@@ -84,7 +84,7 @@ export class AgentExecutor implements StepExecutor {
       output,
       ...(contextDoc !== undefined ? { contextDoc } : {}),
       done: outcome.endedReason === 'complete',
-      usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, totalTokens: u.totalTokens, ...(u.costUsd !== null ? { costUsd: u.costUsd } : {}) },
+      usage: { inputTokens: u.inputTokens, cacheReadTokens: u.cacheReadTokens ?? 0, cacheWriteTokens: u.cacheWriteTokens ?? 0, outputTokens: u.outputTokens, totalTokens: u.totalTokens, ...(u.costUsd !== null ? { costUsd: u.costUsd } : {}) },
       sessionLog: outcome.logPath,
     };
   }

@@ -32,6 +32,9 @@ export interface LoadOptions {
  * All workflow runs of one core, several projects at once. This is the API the contract handlers,
  * the CLI and the Erasmus MCP server (workflow_get_task / workflow_submit_task) sit on.
  */
+/** How long submitTask waits for the transition it caused before answering RUNNING. */
+const SUBMIT_SETTLE_MS = 30_000;
+
 export class WorkflowEngine {
   readonly store: RunStore;
   private readonly runs = new Map<string, WorkflowRun>();
@@ -131,6 +134,9 @@ export class WorkflowEngine {
   async submitTask(runId: string, result: WorkflowStepResult): Promise<{ success: true; status: WorkflowRunView['status'] }> {
     const run = await this.get(runId);
     run.submit(result);
+    // The status after the transition: the step's tests (if any) ran and the next step waits, or the run rests; RUNNING if that takes long.
+    await new Promise((r) => setImmediate(r));
+    await run.settle(SUBMIT_SETTLE_MS).catch(() => undefined);
     return { success: true, status: run.record.status };
   }
 

@@ -17,7 +17,7 @@ export interface StepRequest {
   /** The document the step reads and updates (the context swap). */
   contextDocPath: string;
   projectDir: string;
-  budget: { maxTurns: number; maxTokens?: number };
+  budget: { maxTurns: number; maxTokens?: number; /** What is left of the run's dollar budget. */ maxCostUsd?: number };
   /** What the final answer is: the context document itself, a report (saved in the project), or notes. */
   answer?: StepAnswer;
   signal: AbortSignal;
@@ -60,6 +60,19 @@ interface Pending {
 }
 
 /**
+ * What an external engine submits for a step, said once at the end of its prompt (the same shape as
+ * workflow_submit_task's schema and the contract's WorkflowStepResult).
+ */
+export function externalHandBack(step: Pick<StepRequest, 'runId' | 'answer' | 'projectDir'>): string {
+  const call = (result: string) => `Call workflow_submit_task with {"runId": "${step.runId}", "result": ${result}}.`;
+  const done = '`done` is true when the "Done when" criteria are met, false if they are not (the run then stops at this step)';
+  if (step.answer === 'document') return `${call('{"output": "<the complete document, markdown>", "done": true}')} \`output\` is the document itself and nothing else; Erasmus saves it. ${done}.`;
+  if (step.answer === 'report')
+    return `${call('{"output": "<the report, markdown>", "done": true, "contextDoc": "<optional: the complete new text of the context document>"}')} \`output\` is the report and nothing else; Erasmus saves it in the project. ${done}.`;
+  return `First make the changes in the project (${step.projectDir}) with your own tools. Then ${call('{"output": "<a few lines: what you did>", "done": true, "contextDoc": "<the complete new text of the context document>"}')} \`output\` must not be empty. ${done}.`;
+}
+
+/**
  * The external cognitive engine: a step waits (status AWAITING_COGNITIVE_RESULT) with its prompt
  * until `submit` brings the answer. Another MCP client acts as the model this way.
  */
@@ -73,7 +86,8 @@ export class ExternalExecutor implements StepExecutor {
     return this.pending?.step;
   }
 
-  run(step: StepRequest): Promise<StepResult> {
+  run(request: StepRequest): Promise<StepResult> {
+    const step = { ...request, prompt: `${request.prompt}\n\n## How to answer\n\n${externalHandBack(request)}` };
     if (this.pending) return Promise.reject(invalidState(`step ${this.pending.step.state} is still waiting for its result`));
     return new Promise<StepResult>((resolve, reject) => {
       const onAbort = () => {

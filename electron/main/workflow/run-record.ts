@@ -23,6 +23,7 @@ export const ExecutorConfig = z.discriminatedUnion('kind', [
     baseUrl: z.string().optional(),
     toolMode: z.enum(['auto', 'native', 'xml']).optional(),
     autoApprove: z.boolean().optional(),
+    maxCostUsd: z.number().positive().optional(),
   }),
   z.object({ kind: z.literal('command'), command: z.string().min(1) }),
 ]);

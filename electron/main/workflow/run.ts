@@ -158,6 +158,8 @@ export class WorkflowRun {
     if (u) {
       const t = this.record.totals;
       t.inputTokens += u.inputTokens;
+      if (u.cacheReadTokens) t.cacheReadTokens = (t.cacheReadTokens ?? 0) + u.cacheReadTokens;
+      if (u.cacheWriteTokens) t.cacheWriteTokens = (t.cacheWriteTokens ?? 0) + u.cacheWriteTokens;
       t.outputTokens += u.outputTokens;
       t.totalTokens += u.totalTokens;
       if (u.costUsd !== undefined) t.costUsd = (t.costUsd ?? 0) + u.costUsd;
@@ -188,6 +190,14 @@ export class WorkflowRun {
         this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry });
       },
       runStep: async (step) => {
+        const cfg = this.record.executor;
+        const max = cfg.kind === 'agent' ? cfg.maxCostUsd : undefined;
+        if (max !== undefined) {
+          const spent = this.record.totals.costUsd ?? 0;
+          if (spent >= max)
+            throw new WorkflowError('RUNTIME_ERROR', `the run's cost budget of $${max} is spent ($${spent.toFixed(4)} so far); step ${step.state} did not start. To go on, skip the step (its work undone) or start a new run with a larger budget; the project's documents and commits so far are kept.`);
+          step = { ...step, budget: { ...step.budget, maxCostUsd: max - spent } };
+        }
         const result = await this.executor.run({ ...step, runId: this.runId, signal: this.abort.signal });
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') {
           this.record.pending = undefined;
@@ -251,6 +261,10 @@ export class WorkflowRun {
   submit(result: WorkflowStepResult): void {
     if (!(this.executor instanceof ExternalExecutor)) throw invalidState(`run ${this.runId} uses the ${this.executor.kind} executor, not the external cognitive engine`);
     if (this.record.status !== 'AWAITING_COGNITIVE_RESULT' || !this.executor.waiting) throw invalidState(`run ${this.runId} is ${this.record.status}: no step waits for a result`);
+    const step = this.executor.waiting;
+    if (!result.output.trim() && !(step.answer === 'document' && result.contextDoc?.trim())) {
+      throw new WorkflowError('PARSE_ERROR', `the result for ${step.state} is empty: \`output\` must hold ${step.answer === 'document' ? 'the document' : step.answer === 'report' ? 'the report' : 'what you did'} (see "How to answer" in the step's prompt). The step stays open: submit again.`, { field: 'result.output' });
+    }
     this.executor.submit(result);
   }
 

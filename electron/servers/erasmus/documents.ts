@@ -1,7 +1,8 @@
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ErrorCode, McpError, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from './errors';
 import type { Paths } from '../../main/paths/index';
 
 const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -68,11 +69,11 @@ export class ContextDocuments {
 
   async read(uri: string): Promise<{ uri: string; mimeType: string; text: string }> {
     const d = parseDocUri(uri);
-    if (!d) throw new McpError(ErrorCode.InvalidParams, `not an Erasmus document URI: ${uri} (expected erasmus://projects/<key>/orchestration|components/<name>.md)`);
+    if (!d) throw new ProtocolError(ErrorCode.InvalidParams, `not an Erasmus document URI: ${uri} (expected erasmus://projects/<key>/orchestration|components/<name>.md)`);
     try {
       return { uri, mimeType: 'text/markdown', text: await readFile(this.file(d), 'utf8') };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new McpError(-32002, `resource not found: ${uri}`, { uri });
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ProtocolError(-32002, `resource not found: ${uri}`, { uri });
       throw err;
     }
   }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { ErrorCode, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from './errors';
 import { z } from 'zod';
 import { builtinProtocolFile, loadProtocol, parseProtocol, PROTOCOL_NAMES, ProtocolName, type Protocol } from '../../main/workflow/protocols';
 import { buildStepPrompt } from '../../main/workflow/prompt';
@@ -42,9 +43,9 @@ export class ProtocolPrompts {
   /** Fills a protocol prompt: its text, the task, the goal and the context document. */
   async get(name: string, args: Record<string, string> | undefined): Promise<GetPromptResult & { text: string }> {
     const n = ProtocolName.safeParse(name);
-    if (!n.success) throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${name}" (prompts: ${PROTOCOL_NAMES.join(', ')})`);
+    if (!n.success) throw new ProtocolError(ErrorCode.InvalidParams, `unknown prompt "${name}" (prompts: ${PROTOCOL_NAMES.join(', ')})`);
     const a = PromptArgs.safeParse(args ?? {});
-    if (!a.success) throw new McpError(ErrorCode.InvalidParams, `invalid arguments for prompt ${name}: ${describeZodIssues(a.error)}`);
+    if (!a.success) throw new ProtocolError(ErrorCode.InvalidParams, `invalid arguments for prompt ${name}: ${describeZodIssues(a.error)}`);
     const { task, project, component, goal } = a.data;
     const protocol = await protocolFor(n.data, project);
     let contextDocPath = '(none: no project given)';
@@ -88,7 +89,7 @@ export async function callPrompt(
   let args = params.arguments;
   if (params.library_id) {
     const earlier = await deps.library.get(params.library_id);
-    if (!earlier) throw new McpError(ErrorCode.InvalidParams, `no prompt-library entry ${JSON.stringify(params.library_id)}`);
+    if (!earlier) throw new ProtocolError(ErrorCode.InvalidParams, `no prompt-library entry ${JSON.stringify(params.library_id)}`);
     name ??= earlier.prompt_name;
     args = { ...earlier.arguments, ...params.arguments };
   }
@@ -104,7 +105,7 @@ export async function callPrompt(
     else if (part.type === 'usage') {
       input += part.inputTokens;
       output += part.outputTokens;
-    } else if (part.type === 'error') throw new McpError(ErrorCode.InternalError, `the model (${provider.id}/${provider.model}) failed: ${part.message}`);
+    } else if (part.type === 'error') throw new ProtocolError(ErrorCode.InternalError, `the model (${provider.id}/${provider.model}) failed: ${part.message}`);
   }
   const usage = { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
   const entry: LibraryEntry = await deps.library.add({

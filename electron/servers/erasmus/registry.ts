@@ -1,4 +1,5 @@
 import { ErrorCode, McpError, type CallToolResult, type LoggingLevel, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from './errors';
 import { z } from 'zod';
 
 /** What a tool handler gets besides its arguments: cancellation, progress and logging for this call. */
@@ -70,14 +71,15 @@ export class ToolRegistry {
 
   async call(name: string, rawArgs: unknown, ctx: ToolContext): Promise<CallToolResult> {
     const spec = this.tools.get(name);
-    if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}" (tools: ${this.names().join(', ')})`);
+    if (!spec) throw new ProtocolError(ErrorCode.InvalidParams, `unknown tool "${name}" (tools: ${this.names().join(', ')})`);
     const parsed = spec.input.safeParse(rawArgs ?? {});
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${name}: ${describeZodIssues(parsed.error)}`);
+    // Per 2025-11-25, arguments that do not fit are a tool error the model can read and correct, not a protocol error.
+    if (!parsed.success) return errorResult(`invalid arguments for ${name}: ${describeZodIssues(parsed.error)}. Call ${name} again with arguments that match its input schema.`);
     try {
       return await spec.run(parsed.data, ctx);
     } catch (err) {
-      if (err instanceof McpError) throw err;
-      throw new McpError(ErrorCode.InternalError, `${name} failed: ${(err as Error).message ?? String(err)}`);
+      if (err instanceof McpError || err instanceof ProtocolError) throw err;
+      return errorResult(`${name} failed: ${(err as Error).message ?? String(err)}`);
     }
   }
 }

@@ -15,6 +15,7 @@ import {
   UnsubscribeRequestSchema,
   type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from './errors';
 import { z } from 'zod';
 import type { ApprovalDecision } from '../../contract/index';
 import type { ApprovalRequest } from '../../main/agent/approvals';
@@ -89,7 +90,7 @@ export function createErasmusServer(deps: ErasmusServerDeps): { server: Server; 
 
   server.setRequestHandler(SetLevelRequestSchema, async (req) => {
     const parsed = LoggingLevelSchema.safeParse(req.params.level);
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `unknown logging level ${JSON.stringify(req.params.level)} (levels: ${LEVELS.join(', ')})`);
+    if (!parsed.success) throw new ProtocolError(ErrorCode.InvalidParams, `unknown logging level ${JSON.stringify(req.params.level)} (levels: ${LEVELS.join(', ')})`);
     level = parsed.data;
     return {};
   });
@@ -142,12 +143,12 @@ export function createErasmusServer(deps: ErasmusServerDeps): { server: Server; 
   });
   server.setRequestHandler(PromptCallRequest, async (req, extra) => {
     const parsed = PromptCallParams.safeParse(req.params ?? {});
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `invalid prompt/call params: ${describeZodIssues(parsed.error)}`);
+    if (!parsed.success) throw new ProtocolError(ErrorCode.InvalidParams, `invalid prompt/call params: ${describeZodIssues(parsed.error)}`);
     try {
       return await callPrompt({ prompts, library, provider: deps.provider, signal: extra.signal }, parsed.data);
     } catch (err) {
-      if (err instanceof McpError) throw err;
-      throw new McpError(ErrorCode.InternalError, `prompt/call ${parsed.data.prompt_name ?? parsed.data.library_id} failed: ${(err as Error).message}`);
+      if (err instanceof McpError || err instanceof ProtocolError) throw err;
+      throw new ProtocolError(ErrorCode.InternalError, `prompt/call ${parsed.data.prompt_name ?? parsed.data.library_id} failed: ${(err as Error).message}`);
     }
   });
 

@@ -2,6 +2,7 @@ import type { Core } from '../../main/api/core';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { createRunnersServer } from './server';
 import { RUNNER_TOOLS } from './toolsets/index';
+import { listedToolchains } from './toolchains';
 
 export interface AttachRunnersOptions {
   /** The hub's name for the server (default `runners`). */
@@ -35,7 +36,7 @@ export async function attachRunners(core: Core, options: AttachRunnersOptions = 
       await core.hub.removeServer(name);
       const server = createRunnersServer({ root, ptys: core.ptys, reviewer: options.reviewer?.(root), projectTrust: core.hub.projectTrust, erasmusHome: core.paths.home, version: core.version });
       await core.hub.addInProcessServer(name, server, {
-        description: `Run commands in ${root}: bash, git, pnpm, cargo, uv, docker`,
+        description: `Run commands in the project folder: ${[...listedToolchains(root)].join(', ')} (others by name)`,
         alwaysAllow: RUNNER_TOOLS.map((t) => t.name),
       });
       current = root;

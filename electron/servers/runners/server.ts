@@ -10,6 +10,8 @@ import { loadRunnerSettings, type RunnerSettings } from '../../main/runners/sett
 import { executeTool, type Confirmation } from './execute';
 import type { Toolset } from './tool';
 import { RUNNER_TOOLS } from './toolsets/index';
+import { listedToolchains } from './toolchains';
+import { UNLISTED_META } from '../../main/mcp/toolsets';
 
 export interface RunnersServerOptions {
   /** The project folder; every command runs there. */
@@ -64,11 +66,12 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
     settings: async () => options.settings ?? loadRunnerSettings(root, options.projectTrust),
   };
   const wanted = new Set(options.toolsets ?? RUNNER_TOOLS.map((t) => t.toolset));
+  const listed = listedToolchains(root);
   for (const tool of RUNNER_TOOLS) {
     if (!wanted.has(tool.toolset)) continue;
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { title: tool.title, ...tool.annotations } },
+      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { title: tool.title, ...tool.annotations }, ...(listed.has(tool.toolset) ? {} : { _meta: { [UNLISTED_META]: true } }) },
       (args: Record<string, unknown>, extra: { signal: AbortSignal }) => executeTool(tool, args, deps, extra.signal),
     );
   }

@@ -13,6 +13,7 @@ import { useStore } from '../ui/store';
 import { Nav } from './Nav';
 import { notificationPermission } from './notifier';
 import { useServices } from './services';
+import { ConnectionBanner, useDisconnected } from './ConnectionBanner';
 import { StatusBar } from './StatusBar';
 import { useTheme } from './theme';
 import { Toasts } from './Toasts';
@@ -33,6 +34,7 @@ export function App() {
   const [project, setProject] = useState<ProjectSummary | null>(null);
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [theme, setTheme] = useTheme(client);
+  const disconnected = useDisconnected(client);
   const [permission, setPermission] = useState(notificationPermission);
   const goToApproval = useCallback(() => {
     const s = Object.values(sessions.get().byId).find((x) => pendingApprovals(x).length > 0);
@@ -88,11 +90,12 @@ export function App() {
         <Nav current={view} onSelect={setView} badges={{ session: approvals }} />
         {project ? <span className="ml-auto truncate font-mono text-xs text-slate-600 dark:text-slate-400" title={project.path}>{project.name}</span> : null}
       </header>
-      <main className="relative min-h-0 flex-1 overflow-auto p-6" data-testid="app-shell" data-view={view}>
+      {disconnected ? <ConnectionBanner face={info?.face} /> : null}
+      <main className={`relative min-h-0 flex-1 overflow-auto p-6 ${disconnected ? 'opacity-60' : ''}`} data-testid="app-shell" data-view={view} inert={disconnected} aria-disabled={disconnected || undefined}>
         {error ? <p role="alert" className="text-red-700 dark:text-red-300">Cannot reach the Erasmus core: {error}</p> : null}
         {view === 'project' ? (
           project ? (
-            <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} />
+            <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} onOpenSettings={() => setView('settings')} />
           ) : (
             <WelcomeView onOpened={openProject} />
           )
@@ -110,8 +113,9 @@ export function App() {
           </Suspense>
         </div>
       </main>
-      <Toasts toasts={toasts} onDismiss={dismiss} />
-      <StatusBar face={info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'} onApprovals={goToApproval} />
+      {/* In the Sessions view the waiting card itself is in sight and focused: its toast would only cover it. */}
+      <Toasts toasts={view === 'session' ? toasts.filter((t) => !t.sticky) : toasts} onDismiss={dismiss} />
+      <StatusBar face={disconnected ? 'disconnected' : info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'} onApprovals={goToApproval} disconnected={disconnected} />
     </div>
   );
 }

@@ -5,18 +5,20 @@ import { useNow } from '../features/timeline/useNow';
 import { pendingApprovals } from '../features/session/sessionState';
 import type { Sessions } from '../features/session/sessionStore';
 import { runProgress } from './progress';
+import { humanState, humanStatus } from '../features/project/labels';
 
 const waitingCount = (s: Sessions) => Object.values(s.byId).reduce((n, x) => n + pendingApprovals(x).length, 0);
 const runningCount = (s: Sessions) => Object.values(s.byId).filter((x) => x.running).length;
 
 /** The current state, elapsed time, tokens, progress, and approvals waiting — always visible. */
-export function StatusBar({ face, onApprovals }: { face: string; onApprovals: () => void }) {
+export function StatusBar({ face, onApprovals, disconnected = false }: { face: string; onApprovals: () => void; disconnected?: boolean }) {
   const { run, sessions, elicitations } = useServices();
   const state = useStore(run.store, (s) => s);
   const waiting = useStore(sessions, waitingCount) + useStore(elicitations, (e) => e.length);
   const working = useStore(sessions, runningCount);
   const view = state.kind === 'run' ? state.view : null;
-  const live = !!view && !['COMPLETED', 'STOPPED', 'PAUSED'].includes(view.status);
+  // With the core gone nothing is live: no ticking clock, no "working".
+  const live = !disconnected && !!view && !['COMPLETED', 'STOPPED', 'PAUSED'].includes(view.status);
   const now = useNow(live);
   const first = view?.timeline[0];
   const elapsed = view && first ? (live ? now : Date.parse(view.updatedAt)) - Date.parse(first.enteredAt) : undefined;
@@ -25,7 +27,7 @@ export function StatusBar({ face, onApprovals }: { face: string; onApprovals: ()
     <footer className="flex items-center gap-4 border-t border-slate-200 px-4 py-1 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400" data-testid="status-bar">
       {view ? (
         <>
-          <span data-testid="status-state" className={live ? 'font-medium text-sky-700 dark:text-sky-400' : 'font-medium'}>{view.status}{view.state ? ` · ${view.state}` : ''}</span>
+          <span data-testid="status-state" className={live ? 'font-medium text-sky-700 dark:text-sky-400' : 'font-medium'}>{humanStatus(view.status)}{view.state && view.status !== 'COMPLETED' ? ` — ${humanState(view.state)}` : ''}</span>
           {elapsed !== undefined ? <span>{formatDuration(elapsed)}</span> : null}
           <span data-testid="status-tokens">{formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</span>
           {progress ? (
@@ -36,8 +38,8 @@ export function StatusBar({ face, onApprovals }: { face: string; onApprovals: ()
           ) : null}
         </>
       ) : <span>No run</span>}
-      {working ? <span className="alive">{working} agent session{working > 1 ? 's' : ''} working</span> : null}
-      {waiting ? (
+      {working && !disconnected ? <span className="alive">{working} agent session{working > 1 ? 's' : ''} working</span> : null}
+      {waiting && !disconnected ? (
         <button type="button" onClick={onApprovals} className="rounded bg-amber-400 px-2 text-black focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="status-approvals">
           {waiting} approval{waiting > 1 ? 's' : ''} waiting
         </button>

@@ -8,10 +8,10 @@ const tone: Record<Toast['level'], string> = {
   error: 'border-red-500',
 };
 
-/** The toasts in the top corner (clear of the composer's Send), announced to screen readers. */
+/** The toasts in the lower corner, above the composer (clear of its Send), announced to screen readers. */
 export function Toasts({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id: number) => void }) {
   return (
-    <div className="pointer-events-none fixed top-14 right-4 z-50 flex w-80 flex-col gap-2" aria-live="polite" role="status">
+    <div className="pointer-events-none fixed right-4 bottom-32 z-50 flex w-80 flex-col gap-2" aria-live="polite" role="status">
       {toasts.map((t) => (
         <div key={t.id} data-testid="toast" className={`pointer-events-auto rounded border-l-4 bg-white p-3 text-sm shadow-lg dark:bg-slate-800 ${tone[t.level]}`}>
           <div className="flex items-start gap-2">

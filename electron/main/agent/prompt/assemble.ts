@@ -25,21 +25,25 @@ export function assembleSystemPrompt(o: AssembleOptions): string {
   if (o.protocolPrompt?.trim()) sections.push({ title: 'Protocol', body: o.protocolPrompt.trim() });
   sections.push(...(o.extraSections ?? []), ...o.dynamicSections);
   sections.push({ title: 'Toolsets', body: toolsetsBody(o) });
-  if (o.toolMode === 'xml' && o.xmlToolUse) sections.push({ title: 'Tool use', body: o.xmlToolUse });
-  return renderSections(sections);
+  let text = renderSections(sections);
+  // The "Tool use" section carries its own heading (it is also what a toolset's result would show).
+  if (o.toolMode === 'xml' && o.xmlToolUse) text = `${text}\n\n${o.xmlToolUse.trimEnd()}`;
+  return text;
 }
 
 function toolsetsBody(o: AssembleOptions): string {
-  if (!o.toolsets.length) return 'No toolsets are available in this session.';
+  if (!o.toolsets.length) return `No toolsets are available in this session: answer without tool calls.${o.shell ? SHELL : ''}`;
   const opened = new Set(o.openedToolsets ?? []);
   const lines = o.toolsets.map((t) => `- ${t.name}${opened.has(t.name) ? ' (open)' : ''}: ${t.description}`);
   const how =
     o.toolMode === 'xml'
-      ? `To see and use a toolset's tools, call the \`${OPEN_TOOLSET}\` tool with its name; its result lists the tools, their parameters and an example call for each.`
-      : `To use a toolset's tools, call the \`${OPEN_TOOLSET}\` tool with its name; its tools become available from your next turn.`;
-  const shell = o.shell ? '\n\nA line that starts with `!` is run as a shell command in the working directory, e.g. `!npm test`.' : '';
-  return `${lines.join('\n')}\n\n${how}${shell}`;
+      ? `Open one with \`${OPEN_TOOLSET}\` (see Tool use).`
+      : `The \`${OPEN_TOOLSET}\` tool (parameter \`name\`: a toolset's name) opens a toolset: its tools are available from your next turn.`;
+  // In xml mode the "Tool use" section states the `!` rule; in native mode this is the only place.
+  return `${lines.join('\n')}\n\n${how}${o.shell && o.toolMode !== 'xml' ? SHELL : ''}`;
 }
+
+const SHELL = '\n\nA line that starts with `!` runs the rest of the line as a shell command in the working directory, e.g. `!git status`.';
 
 /** A compact description of tools for a tool result in native mode. */
 export function describeTools(tools: AgentTool[]): string {

@@ -55,6 +55,6 @@ describe('prompt assembly', () => {
     expect(text).toContain('Current time: 2026-01-02T03:04:05.000Z');
     expect(text).toContain(`# Working directory\n\n${dir}`);
     expect(text).toContain('- fs (open): files\n- memory: a graph');
-    expect(text).toMatch(/# Tool use\n\nTOOL USE HERE$/);
+    expect(text).toMatch(/\n\nTOOL USE HERE$/);
   });
 });

@@ -170,3 +170,20 @@ describe('Ollama /api/chat', () => {
     expect(events.find((e) => e.type === 'warning' && /Ollama will cut/.test(e.message))).toBeDefined();
   });
 });
+
+describe('a cost budget in dollars', () => {
+  it('stops cleanly when the cache-aware cost reaches it, and refuses to start without prices', async () => {
+    // Each turn: 1,000 fresh + 99,000 cache-read tokens and 100 out at Sonnet 4.5 prices = $0.0342.
+    const turn: WireTurn = { toolCalls: [readA()], usage: { input: 1000, cacheRead: 99_000, output: 100 } };
+    server = await startWireServer('anthropic', Array(10).fill(turn));
+    const provider = await resolveProvider({ providers: [{ id: 'c', kind: 'anthropic', model: 'claude-sonnet-4-5', baseUrl: `${server.url}/v1`, apiKey: '${env:K}' }] }, {}, { env: { K: 'k' } });
+    const deps: AgentSessionDeps = { paths: new Paths(home), sources: { env: {} }, tools };
+    const out = await runAgentSession(deps, { task: 't', provider, openToolsets: ['notes'], autoApprove: true, budgets: { maxCostUsd: 0.1 } });
+    // Priced at the full input rate it would stop after one turn ($0.3015); cache-aware, after three ($0.1026).
+    expect(out).toMatchObject({ endedReason: 'budget', turns: 3 });
+    expect(out.usage.costUsd).toBeCloseTo(3 * 0.0342, 9);
+    const unpriced = await runAgentSession(deps, { task: 't', provider: { ...provider, pricing: undefined }, budgets: { maxCostUsd: 1 } });
+    expect(unpriced).toMatchObject({ endedReason: 'error', turns: 0 });
+    expect(unpriced.error).toMatch(/set pricing: \{input, output\}/);
+  });
+});

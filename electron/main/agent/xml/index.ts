@@ -1,6 +1,6 @@
 // Plain-text (XML) tool calls: the streaming parser, the "Tool use" prompt section, the depends chain.
 export { createToolCallParser } from './parser';
-export { formatToolUseSection, formatTool, usageBlock, exampleBlock, correctiveMessage } from './tool-use-section';
+export { formatToolUseSection, formatTool, formatTools, toolUseRules, usageBlock, exampleBlock, correctiveMessage } from './tool-use-section';
 export type { ToolUseSectionOptions } from './tool-use-section';
 export { resolveDependencies, findReferences } from './depends';
 export type { Resolved } from './depends';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createToolCallParser } from './parser';
-import { correctiveMessage, exampleBlock, formatToolUseSection, usageBlock } from './tool-use-section';
+import { correctiveMessage, exampleBlock, formatTools, formatToolUseSection, usageBlock } from './tool-use-section';
 import type { ToolMap, ToolSpec } from './types';
 
 // Shapes as MCP servers publish them (server-filesystem's read_text_file, server-memory's create_entities).
@@ -36,46 +36,57 @@ const tools: ToolMap = new Map<string, ToolSpec>([
 ]);
 
 describe('formatToolUseSection', () => {
-  const section = formatToolUseSection(tools);
+  const section = formatToolUseSection(tools, { exampleToolset: 'files' });
 
-  it('documents every tool: description, parameters with required/optional and type, usage, example', () => {
-    expect(section).toContain('# Tool use');
-    expect(section).toContain('## read_text_file\n\nDescription: Read the complete contents of a file from the file system as text. Handles various text encodings.');
-    expect(section).toContain('- path: (required, string)');
-    expect(section).toContain('- head: (optional, number) If provided, returns only the first N lines of the file');
-    expect(section).toContain('- entities: (required, array of object as JSON)');
-    expect(section).toContain('- mode: (optional, one of "merge", "replace")');
-    expect(section).toContain('Usage:\n\n<read_text_file>\n<path>path (string)</path>\n<head>If provided, returns only the first N lines of the file (optional)</head>\n</read_text_file>');
-    expect(section).toContain('Example: using read_text_file with path\n\n<read_text_file>\n<path>src/main.ts</path>\n</read_text_file>');
-    expect(section).toContain('## list_allowed_directories');
-    expect(section).toContain('- (none)');
-  });
-
-  it('teaches the depends chain, the JSON form and shell lines (unless shell is off)', () => {
-    expect(section).toContain('{{cfg.result}}');
-    expect(section).toContain('"tool": "tool_name", "arguments"');
+  it('states the protocol once, with open_toolset in its XML form and the one value rule', () => {
+    expect(section.match(/# Tool use/g)).toHaveLength(1);
+    expect(section).toContain('<open_toolset>\n<name>files</name>\n</open_toolset>');
+    expect(section).toMatch(/several lines are taken as written[^\n]*end with one line break/);
     expect(section).toContain('!git status');
     expect(formatToolUseSection(tools, { shell: false })).not.toContain('!git status');
+    // No placeholder names: no tool_name, parameter1_name or "value" stand-ins.
+    expect(section).not.toMatch(/tool_name|parameter\d?_name|\bvalue1\b/);
+  });
+
+  it('documents every tool: description, parameters with required/optional and type, an example with realistic values', () => {
+    expect(section).toContain('## read_text_file\nRead the complete contents of a file from the file system as text. Handles various text encodings.');
+    expect(section).toContain('- path (required, string)');
+    expect(section).toContain('- head (optional, number): If provided, returns only the first N lines of the file');
+    expect(section).toContain('- entities (required, array of object as JSON)');
+    expect(section).toContain('- mode (optional, one of "merge", "replace")');
+    expect(section).toContain('Example:\n<read_text_file>\n<path>README.md</path>\n</read_text_file>');
+    expect(section).toContain('## list_allowed_directories\nList directories.\nParameters: none.');
+    // create_entities needs an entity name, which nothing in its schema suggests: no example rather than a placeholder.
+    expect(exampleBlock('create_entities', tools.get('create_entities') as ToolSpec)).toBeUndefined();
+    // Optional parameters with only a default are not shown in examples.
+    expect(section).not.toContain('<dry_run>');
+  });
+
+  it('describes optional parameters that most tools share once', () => {
+    const common = { purpose: { type: 'string', description: 'Why this runs.' }, timeout_seconds: { type: 'integer' } };
+    const many: ToolMap = new Map(
+      ['a_run', 'b_run', 'c_run'].map((n) => [n, { description: n, inputSchema: { type: 'object', properties: { command: { type: 'string' }, ...common }, required: ['command'] } }]),
+    );
+    const text = formatTools(many);
+    expect(text.match(/- purpose \(optional, string\): Why this runs\./g)).toHaveLength(1);
+    expect(text.match(/- command \(required, string\)/g)).toHaveLength(3);
   });
 
   it('gives examples that the parser runs as they are', () => {
     for (const [name, spec] of tools) {
+      const block = exampleBlock(name, spec);
+      if (!block) continue;
       const p = createToolCallParser({ tools });
-      const events = [...p.push(exampleBlock(name, spec)), ...p.end()];
+      const events = [...p.push(block), ...p.end()];
       expect(events, name).toMatchObject([{ type: 'tool_call', name }]);
     }
-    const p = createToolCallParser({ tools });
-    const [call] = [...p.push(exampleBlock('create_entities', tools.get('create_entities') as ToolSpec)), ...p.end()];
-    expect(call).toMatchObject({ args: { entities: [{ name: 'example' }], dry_run: false, mode: 'merge' } });
   });
 
-  it('parsed as a message, the section gives exactly its illustrations: its prose and fences hide nothing', () => {
-    const p = createToolCallParser({ tools });
+  it('parsed as a message, the section gives exactly its illustrations: the open_toolset example and each example call', () => {
+    const withOpen: ToolMap = new Map([...tools, ['open_toolset', { description: 'open', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }]]);
+    const p = createToolCallParser({ tools: withOpen });
     const calls = [...p.push(section), ...p.end()].filter((e) => e.type !== 'text');
-    // First the two illustrations of the format (the XML one and the JSON one): they name the unknown
-    // tool_name, so an echo of them gets a corrective message. Then usage and example of every tool.
-    const names = ['tool_name', 'tool_name', ...[...tools.keys()].flatMap((n) => [n, n])];
-    expect(calls.map((e) => ('name' in e ? e.name : e.type))).toEqual(names);
+    expect(calls.map((e) => ('name' in e ? e.name : e.type))).toEqual(['open_toolset', 'read_text_file']);
   });
 });
 

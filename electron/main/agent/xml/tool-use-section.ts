@@ -6,73 +6,99 @@ import type { JsonSchema, ToolMap, ToolSpec } from './types';
 export interface ToolUseSectionOptions {
   /** Document `!command` lines (default true: match the parser's `shell` option). */
   shell?: boolean;
+  /** A toolset to open in the format's example (a real name from the session); without one, no example call. */
+  exampleToolset?: string;
 }
 
-const INTRO = `# Tool use
-
-You can use the tools listed below. To use one, write its name as an XML tag, with each parameter as a
-child tag on its own line:
-
-<tool_name>
-<parameter1_name>value1</parameter1_name>
-<parameter2_name>value2</parameter2_name>
-</tool_name>
-
-Rules:
-- Write a value exactly as it should be used (file contents verbatim, with their own line breaks); do not
-  escape it. A value may contain tags, even the parameter's own closing tag: the parameter ends only at
-  its closing tag followed by the next parameter's opening tag or the tool's closing tag.
-- Numbers and booleans are written plainly (42, true); arrays and objects as JSON (["a", "b"], {"k": 1}).
-- You may use several tools in one message: they run in the order written, and their results come back
-  in the next message. Text before, between and after calls is fine.
-- A call runs only when it is written as plain text. Tags inside code fences, inline code or <thinking>,
-  and mentions such as "the <read_file> tool" on a line of prose, are not run.
-- To use the result of an earlier call in the same message, give that call an id (<read_file id="cfg">)
-  and write {{cfg.result}} in a later parameter: it is replaced by that call's whole result text, and
-  the later call runs only after the earlier one succeeded.
-- Instead of XML you may write a call as JSON in a fenced block marked json:
-  \`\`\`json
-  {"tool": "tool_name", "arguments": {"parameter1_name": "value1"}}
-  \`\`\``;
-
-const SHELL = `- A line that starts with ! runs the rest of the line as a shell command, for example:
-  !git status`;
-
-/** The whole "Tool use" section: the protocol, then every tool with its parameters, usage and example. */
-export function formatToolUseSection(tools: ToolMap, options: ToolUseSectionOptions = {}): string {
-  const parts = [options.shell === false ? INTRO : `${INTRO}\n${SHELL}`, '# Tools'];
-  if (tools.size === 0) parts.push('No tools are available.');
-  for (const [name, spec] of tools) parts.push(formatTool(name, spec));
-  return parts.join('\n\n') + '\n';
-}
-
-/** One tool's documentation: description, parameters, a usage block and an example. */
-export function formatTool(name: string, spec: ToolSpec): string {
-  const lines = [`## ${name}`, '', `Description: ${oneParagraph(spec.description) || 'No description.'}`, '', 'Parameters:', ''];
-  const params = paramList(spec.inputSchema);
-  if (params.length === 0) lines.push('- (none)');
-  for (const p of params) {
-    const type = describeType(p.schema);
-    const desc = oneParagraph(p.schema.description);
-    lines.push(`- ${p.name}: (${p.required ? 'required' : 'optional'}${type ? `, ${type}` : ''})${desc ? ` ${desc}` : ''}`);
-  }
-  lines.push('', 'Usage:', '', usageBlock(name, spec), '', `Example: ${exampleTitle(name, spec)}`, '', exampleBlock(name, spec));
+/**
+ * The protocol, once per session (the system prompt's "Tool use" section): how a call is written, the
+ * one value rule, order of results, where calls do not run, full names, `!` lines.
+ */
+export function toolUseRules(options: ToolUseSectionOptions = {}): string {
+  const example = options.exampleToolset
+    ? `. This opens the ${options.exampleToolset} toolset (the result lists its tools, parameters and examples):\n\n<open_toolset>\n<name>${options.exampleToolset}</name>\n</open_toolset>\n`
+    : '.\n';
+  const lines = [
+    '# Tool use',
+    '',
+    `Write a call as the tool's name in an XML tag, each parameter as a child tag, then the closing tag${example}`,
+    '- Values: one line is trimmed; several lines are taken as written, from the line after the opening tag up to the closing tag, so file contents with the closing tag on its own line end with one line break. Never escape. Numbers and booleans plainly (42, true); arrays and objects as JSON (["a.py"]).',
+    '- Calls run in the order written; their results come back together in the next message.',
+    '- Calls run only as plain text: not in a code block, inline code or <thinking>, nor a tag mentioned in a sentence.',
+    '- A tool of a toolset that is not open can be called by its full name (toolset__tool); the toolset opens on the way.',
+  ];
+  if (options.shell !== false) lines.push('- A line starting with ! runs the rest as a shell command, e.g. !git status');
   return lines.join('\n');
 }
 
-/** `<name>` with every parameter and a hint of what goes in it. */
+/** The protocol and the given tools (the system prompt's section when tools are open from the start). */
+export function formatToolUseSection(tools: ToolMap, options: ToolUseSectionOptions = {}): string {
+  const rules = toolUseRules(options);
+  return tools.size ? `${rules}\n\n${formatTools(tools)}` : `${rules}\n`;
+}
+
+/** Parameters that at least this many tools of a list share (same name, type and text) are described once. */
+const SHARED_MIN = 3;
+
+/** A list of tools: optional parameters most of them share described once, then each tool with its own parameters and an example. */
+export function formatTools(tools: ToolMap): string {
+  const shared = sharedParams(tools);
+  const parts: string[] = [];
+  if (shared.length) parts.push(`Every tool below (unless it says otherwise) also takes these optional parameters:\n${shared.map((p) => paramLine(p)).join('\n')}`);
+  const skip = new Set(shared.map((p) => p.name));
+  for (const [name, spec] of tools) parts.push(formatTool(name, spec, skip));
+  return parts.join('\n\n') + '\n';
+}
+
+/** One tool: description, its parameters (but the shared ones in `skip`), and an example call with realistic values. */
+export function formatTool(name: string, spec: ToolSpec, skip: ReadonlySet<string> = new Set()): string {
+  const params = paramList(spec.inputSchema).filter((p) => !(skip.has(p.name) && !p.required));
+  const lines = [`## ${name}`, oneParagraph(spec.description) || 'No description.'];
+  lines.push(params.length ? `Parameters:\n${params.map((p) => paramLine(p)).join('\n')}` : 'Parameters: none.');
+  const example = exampleBlock(name, spec);
+  // A call without parameters needs no example: the format shows it.
+  if (example && example.split('\n').length > 2) lines.push(`Example:\n${example}`);
+  return lines.join('\n');
+}
+
+function paramLine(p: Param): string {
+  const type = describeType(p.schema);
+  const desc = oneParagraph(p.schema.description);
+  return `- ${p.name} (${p.required ? 'required' : 'optional'}${type ? `, ${type}` : ''})${desc ? `: ${desc}` : ''}`;
+}
+
+function sharedParams(tools: ToolMap): Param[] {
+  const count = new Map<string, { p: Param; n: number }>();
+  for (const spec of tools.values()) {
+    for (const p of paramList(spec.inputSchema)) {
+      if (p.required) continue;
+      const key = `${p.name}\u0000${JSON.stringify(p.schema)}`;
+      const c = count.get(key);
+      if (c) c.n++;
+      else count.set(key, { p, n: 1 });
+    }
+  }
+  return [...count.values()].filter((c) => c.n >= SHARED_MIN && c.n >= tools.size / 2).map((c) => c.p);
+}
+
+/** `<name>` with every parameter and a hint of what goes in it (for corrections). */
 export function usageBlock(name: string, spec: ToolSpec): string {
   const params = paramList(spec.inputSchema);
   const body = params.map((p) => `<${p.name}>${usageHint(p.name, p.schema, p.required)}</${p.name}>`);
   return [`<${name}>`, ...body, `</${name}>`].join('\n');
 }
 
-/** A concrete call: required parameters and the optional ones that have an example or a default. */
-export function exampleBlock(name: string, spec: ToolSpec): string {
+/**
+ * A concrete call: the required parameters, and optional ones only where the schema gives an example.
+ * Undefined when a required parameter has no realistic value (no example rather than a placeholder).
+ */
+export function exampleBlock(name: string, spec: ToolSpec): string | undefined {
   const body: string[] = [];
   for (const p of paramList(spec.inputSchema)) {
     const v = exampleValue(p.name, p.schema, p.required);
-    if (v !== undefined) body.push(`<${p.name}>${v}</${p.name}>`);
+    if (v === null) return undefined;
+    if (v === undefined) continue;
+    body.push(v.includes('\n') ? `<${p.name}>\n${v}</${p.name}>` : `<${p.name}>${v}</${p.name}>`);
   }
   return [`<${name}>`, ...body, `</${name}>`].join('\n');
 }
@@ -127,8 +153,9 @@ function usageHint(name: string, s: JsonSchema, required: boolean): string {
   return required ? short : `${short} (optional)`;
 }
 
-function exampleValue(name: string, s: JsonSchema, required: boolean): string | undefined {
-  const given = s.examples?.[0] ?? s.default ?? s.const ?? s.enum?.[0];
+/** A realistic value: the schema's example (or const, or for a required one its default or first enum value), else one made from the name; null = none. */
+function exampleValue(name: string, s: JsonSchema, required: boolean): string | null | undefined {
+  const given = s.examples?.[0] ?? s.const ?? (required ? (s.default ?? s.enum?.[0]) : undefined);
   if (given !== undefined) return typeof given === 'string' ? given : JSON.stringify(given);
   if (!required) return undefined;
   switch (schemaType(s)) {
@@ -138,8 +165,10 @@ function exampleValue(name: string, s: JsonSchema, required: boolean): string | 
     case 'boolean':
       return 'true';
     case 'array':
-    case 'object':
-      return JSON.stringify(sampleJson(name, s, 0));
+    case 'object': {
+      const v = sampleJson(name, s, 0);
+      return v === null ? null : JSON.stringify(v);
+    }
     default:
       return sampleString(name);
   }
@@ -154,34 +183,38 @@ function sampleJson(name: string, s: JsonSchema | undefined, depth: number): unk
       return 1;
     case 'boolean':
       return true;
-    case 'array':
-      return depth > 3 ? [] : [sampleJson(name, s?.items, depth + 1)];
+    case 'array': {
+      const item = depth > 3 ? undefined : sampleJson(name.replace(/e?s$/, ''), s?.items, depth + 1);
+      return item === null ? null : item === undefined ? [] : [item];
+    }
     case 'object': {
       const props = Object.entries(s?.properties ?? {});
-      if (props.length === 0 || depth > 3) return { key: 'value' };
-      return Object.fromEntries(props.map(([k, p]) => [k, sampleJson(k, p, depth + 1)]));
+      if (props.length === 0 || depth > 3) return null;
+      const out: Record<string, unknown> = {};
+      for (const [k, p] of props) {
+        const v = sampleJson(k, p, depth + 1);
+        if (v === null) return null;
+        out[k] = v;
+      }
+      return out;
     }
     default:
-      return sampleString(name).trim();
+      return sampleString(name)?.trim() ?? null;
   }
 }
 
-function sampleString(name: string): string {
+/** A realistic string for a parameter, from its name; null when the name says too little. */
+function sampleString(name: string): string | null {
   const n = name.toLowerCase();
-  if (n.includes('path') || n.includes('file')) return 'src/main.ts';
-  if (n.includes('dir') || n.includes('folder')) return 'src';
-  if (n.includes('url') || n.includes('uri')) return 'https://example.com';
-  if (n.includes('command') || n === 'cmd') return 'npm test';
-  if (n.includes('content') || n.includes('text') || n.includes('body')) return '\nHello, world!\n';
+  if (n.includes('content') || n.includes('text') || n.includes('body')) return '# Notes\n\nFirst line.\n';
+  if (n.includes('path') || n.includes('file')) return 'README.md';
+  if (n.includes('dir') || n.includes('folder')) return 'docs';
+  if (n.includes('url') || n.includes('uri')) return 'https://example.com/';
+  if (n.includes('command') || n === 'cmd') return 'ls -la';
+  if (n.includes('message')) return 'Fix the empty-input case of the parser';
   if (n.includes('pattern') || n.includes('regex')) return 'TODO';
   if (n.includes('query') || n.includes('search')) return 'error handling';
-  if (n.includes('name') || n === 'id') return 'example';
-  return `${name} value`;
-}
-
-function exampleTitle(name: string, spec: ToolSpec): string {
-  const params = paramList(spec.inputSchema).filter((p) => p.required);
-  return params.length > 0 ? `using ${name} with ${params.map((p) => p.name).join(', ')}` : `using ${name}`;
+  return null;
 }
 
 function oneParagraph(s: string | undefined): string {

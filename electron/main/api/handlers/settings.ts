@@ -3,6 +3,7 @@ import { ErrorCode, RpcError } from '../../../contract/index';
 import { resourcesDir } from '../../paths/index';
 import { KeychainUnavailableError } from '../../secrets/index';
 import * as settings from '../../settings/index';
+import { probeProvider } from '../../agent/providers/probe';
 import type { Core } from '../core';
 
 /** A refused change or an unavailable keychain is a failed action whose message the view shows as is. */
@@ -26,6 +27,7 @@ export function registerSettingsHandlers(core: Core): void {
   d.register('settings.providers.update', (p) => action(() => settings.updateProvider(file, core.secrets, p.id, p.provider, p.key)));
   d.register('settings.providers.remove', (p) => action(() => settings.removeProvider(file, p.id)));
   d.register('settings.providers.setDefault', (p) => action(() => settings.setDefaultProvider(file, p.id)));
+  d.register('settings.providers.test', ({ id }) => probeProvider(() => core.agent.provider(id ? { provider: id } : {})));
   d.register('settings.agent.get', () => action(() => settings.getAgentDefaults(file)));
   d.register('settings.agent.set', (p) => action(() => settings.setAgentDefaults(file, p)));
   d.register('settings.runners.get', (p) => action(() => settings.getRunnerSettings(p.project, core.hub.projectTrust)));

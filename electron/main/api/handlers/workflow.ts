@@ -27,7 +27,7 @@ export function registerWorkflowHandlers(core: Core): void {
       if (p.executor === 'command') {
         if (!p.command) throw new RpcError(ErrorCode.InvalidParams, 'executor "command" needs a command');
         executor = { kind: 'command', command: p.command };
-      } else if (p.executor === 'agent') executor = { kind: 'agent', provider: p.provider, model: p.model, baseUrl: p.baseUrl, toolMode: p.toolMode, autoApprove: p.autoApprove };
+      } else if (p.executor === 'agent') executor = { kind: 'agent', provider: p.provider, model: p.model, baseUrl: p.baseUrl, toolMode: p.toolMode, autoApprove: p.autoApprove, ...(p.maxCostUsd ? { maxCostUsd: p.maxCostUsd } : {}) };
       else executor = { kind: 'external' };
       return wf().load({ projectDir: p.projectDir, goal: p.goal, executor });
     }),

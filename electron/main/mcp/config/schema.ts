@@ -6,6 +6,30 @@ export type TransportKind = z.infer<typeof TransportKind>;
 
 const StringMap = z.record(z.string(), z.string());
 
+/** A credential in a config file may only name a keychain entry; the value itself never sits in a file. */
+const SecretRef = z.string().regex(/^\$\{secret:[^}]+\}$/, 'must be a keychain reference like ${secret:NAME}, never the value itself');
+
+/** How Erasmus signs in to a remote server (OAuth 2.1). Without it, a server that asks for sign-in gets the default: discovery, registration, browser sign-in. */
+export const OAuthSettings = z
+  .object({
+    /** A pre-registered client (else dynamic registration or `clientMetadataUrl`). */
+    clientId: z.string().min(1).optional(),
+    clientSecret: SecretRef.optional(),
+    /** A client-ID metadata document URL (https) to use as the client_id where the server supports it. */
+    clientMetadataUrl: z.string().url().optional(),
+    /** Space-separated scopes to ask for (else from WWW-Authenticate or the server's scopes_supported). */
+    scope: z.string().optional(),
+    /** `client_credentials`: a machine client with no user (the OAuth client-credentials extension). */
+    grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+    /** For client_credentials with private_key_jwt: a PEM private key, as a keychain reference. */
+    privateKey: SecretRef.optional(),
+    signingAlgorithm: z.string().optional(),
+    /** The authorization server the client credentials were issued by (they are sent nowhere else). */
+    issuer: z.string().url().optional(),
+  })
+  .strict();
+export type OAuthSettings = z.infer<typeof OAuthSettings>;
+
 /** One entry of Claude Desktop's `mcpServers` (also Cursor, Roo, and VS Code's `servers`). */
 export const ClaudeServerEntry = z
   .object({
@@ -16,6 +40,7 @@ export const ClaudeServerEntry = z
     cwd: z.string().optional(),
     url: z.string().optional(),
     headers: StringMap.optional(),
+    oauth: OAuthSettings.optional(),
     disabled: z.boolean().optional(),
     /** Seconds, as Roo and Cline write it. */
     timeout: z.number().positive().optional(),
@@ -68,6 +93,8 @@ export interface ServerConfig {
   cwd?: string;
   url?: string;
   headers: Record<string, string>;
+  /** Sign-in settings for a remote server (remote servers sign in by default when asked to). */
+  oauth?: OAuthSettings;
   disabled: boolean;
   timeoutMs?: number;
   alwaysAllow: string[];
@@ -99,6 +126,7 @@ export function fromClaude(name: string, e: ClaudeServerEntry, source: string): 
     cwd: e.cwd,
     url: e.url,
     headers: e.headers ?? {},
+    oauth: e.oauth,
     disabled: e.disabled ?? false,
     timeoutMs: e.timeout ? e.timeout * 1000 : undefined,
     alwaysAllow: e.alwaysAllow ?? [],

@@ -36,9 +36,22 @@ function describeTask(t: WorkflowTask): string {
       return 'AWAITING_GOAL: the project has no architecture document yet; load the run again with a goal.';
     case 'AWAITING_APPROVAL':
       return `AWAITING_APPROVAL: confirm the plan with workflow_approve.\n\n${t.plan.components.map((c) => `- ${c.id}: ${c.title} (${c.tasks.length} task(s))`).join('\n')}`;
+    case 'BLOCKED':
+      return `BLOCKED${t.error ? `: ${t.error.kind}: ${t.error.message}` : ''}\n\n${RECOVER}`;
     default:
-      return `${t.status}${t.error ? `: ${t.error.kind}: ${t.error.message}` : ''}`;
+      return `${t.status}${t.error ? `: ${t.error.kind}: ${t.error.message}` : ''}\n\nContinue with workflow_resume.`;
   }
+}
+
+/** Every BLOCKED answer says how to go on, with tools this server has. */
+export const RECOVER =
+  'To recover: workflow_retry runs the blocked step again (after you fixed what the error names); workflow_skip goes on without it (FSM states only); workflow_resume continues from the last state. Then call workflow_get_task.';
+
+/** getTask's structured answer without the prompt, which the text already carries (a prompt is sent once). */
+function taskData(t: WorkflowTask): Record<string, unknown> {
+  if (t.status !== 'AWAITING_COGNITIVE_RESULT') return t;
+  const { prompt: _prompt, ...rest } = t;
+  return rest;
 }
 
 /** The cognitive-engine tools: another model drives the workflow through these. */
@@ -68,14 +81,38 @@ export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
       name: 'workflow_get_task',
       description: 'Run until the next step that needs a model. Returns AWAITING_COGNITIVE_RESULT with the prompt to answer, COMPLETED with the output, or the state the run rests in (AWAITING_APPROVAL, BLOCKED, …).',
       input: z.object({ runId, timeoutMs: z.number().int().min(0).max(3_600_000).optional() }).strict(),
-      run: (a) => call((l) => l.request('workflow.getTask', { runId: a.runId, timeoutMs: a.timeoutMs }), describeTask),
+      run: async (a) => {
+        try {
+          const t = await (await link()).request('workflow.getTask', { runId: a.runId, timeoutMs: a.timeoutMs });
+          return textResult(describeTask(t), taskData(t));
+        } catch (err) {
+          return workflowFailure(err);
+        }
+      },
     }),
     defineTool({
       name: 'workflow_submit_task',
-      description: "Submit the model's answer to the step that awaits it. `output` is the answer; `done: false` says the step's done-criteria are not met; `contextDoc` is the new text of the step's context document when you did not write the file yourself.",
+      description:
+        "Submit the answer to the step that awaits it, as its prompt's \"How to answer\" says: result.output (not empty: the document, the report, or what you did), result.done (false: the step's done-criteria are not met), result.contextDoc (the complete new text of the step's context document). An empty or malformed result is refused and the step stays open. Returns the run's status after the step (the next step waiting, or where the run rests).",
       input: z.object({ runId, result: WorkflowStepResult }).strict(),
-      run: (a) => call((l) => l.request('workflow.submitTask', { runId: a.runId, result: a.result }), (r) => `submitted; run ${a.runId} is ${r.status}`),
+      run: (a) =>
+        call(
+          (l) => l.request('workflow.submitTask', { runId: a.runId, result: a.result }),
+          (r) => `submitted; run ${a.runId} is ${r.status}${r.status === 'BLOCKED' ? `\n\n${RECOVER}` : r.status === 'AWAITING_COGNITIVE_RESULT' ? ': call workflow_get_task for the next step' : ''}`,
+        ),
     }),
+    ...(['retry', 'skip', 'resume'] as const).map((name) =>
+      defineTool({
+        name: `workflow_${name}`,
+        description: {
+          retry: 'Run the current (blocked) step of a run again, e.g. after fixing what its error names. Then call workflow_get_task.',
+          skip: 'Skip the current (blocked) step of a run and go on with the next one (FSM states only, not the preparation). Then call workflow_get_task.',
+          resume: 'Continue a paused, stopped, blocked or interrupted run from its last state. Then call workflow_get_task.',
+        }[name],
+        input: z.object({ runId }).strict(),
+        run: (a) => call((l) => l.request(`workflow.${name}`, { runId: a.runId }), (r) => `run ${a.runId}: ${r.status}; call workflow_get_task`),
+      }),
+    ),
     defineTool({
       name: 'workflow_approve',
       description: 'Confirm the plan of a run that is AWAITING_APPROVAL (optionally edited: fewer or reordered components).',

@@ -18,8 +18,8 @@ export const bashTools = [
     title: 'Run a bash script',
     description: 'Run a multi-line bash script in the project folder. A reviewer reads the script and its purpose before it runs.',
     input: {
-      script: z.string().min(1).max(200_000).describe('The script (bash).'),
-      purpose: z.string().min(1).max(2_000).describe('What the script is for; the reviewer checks the script does that and nothing more.'),
+      script: z.string().min(1).max(200_000).describe('The script (bash).').meta({ examples: ['set -e\nmkdir -p build\ncp config.example.toml build/config.toml\n'] }),
+      purpose: z.string().min(1).max(2_000).describe('What the script is for; the reviewer checks the script does that and nothing more.').meta({ examples: ['Prepare the build folder with a default config'] }),
     },
     annotations: DESTRUCTIVE,
     plan: ({ script }) => ({ command: script, review: { kind: 'bash', script } }),

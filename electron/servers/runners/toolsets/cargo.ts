@@ -47,7 +47,7 @@ export const cargoTools = [
     toolset: 'cargo',
     title: 'cargo add',
     description: 'Add dependencies to Cargo.toml.',
-    input: { crates: z.array(z.string().min(1).max(300)).min(1).max(50) },
+    input: { crates: z.array(z.string().min(1).max(300)).min(1).max(50).meta({ examples: [['serde']] }) },
     annotations: { ...ADDITIVE, openWorldHint: true },
     plan: ({ crates }) => ({ command: `cargo add ${argv(crates)}` }),
   }),

@@ -38,7 +38,7 @@ export const dockerTools = [
     toolset: 'docker',
     title: 'docker logs',
     description: "Show a container's recent logs.",
-    input: { container: z.string().min(1).max(300), tail: z.number().int().min(1).max(100_000).optional() },
+    input: { container: z.string().min(1).max(300).meta({ examples: ['web'] }), tail: z.number().int().min(1).max(100_000).optional() },
     annotations: READ_ONLY,
     plan: ({ container, tail }) => ({ command: `docker logs --tail ${tail ?? 200} ${argv([container])}` }),
   }),
@@ -67,7 +67,7 @@ export const dockerTools = [
     title: 'docker run',
     description: 'Run a container from `image` (removed when it exits), with extra `args` before the image and a `command` after it.',
     input: {
-      image: z.string().min(1).max(300),
+      image: z.string().min(1).max(300).meta({ examples: ['python:3.12-slim'] }),
       args: z.array(z.string().max(10_000)).max(200).optional(),
       command: z.array(z.string().max(10_000)).max(200).optional(),
     },

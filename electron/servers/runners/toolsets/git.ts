@@ -71,7 +71,7 @@ export const gitTools = [
     toolset: 'git',
     title: 'Run git',
     description: 'Run any git subcommand with arguments. Read-only subcommands run directly; others are reviewed, and destructive ones (reset --hard, clean, push --force…) ask the user.',
-    input: { args: z.array(z.string().max(20_000)).min(1).max(500).describe('Arguments after `git`.') },
+    input: { args: z.array(z.string().max(20_000)).min(1).max(500).describe('Arguments after `git`.').meta({ examples: [['show', '--stat', 'HEAD']] }) },
     annotations: DESTRUCTIVE,
     plan: ({ args }) => (READ_ONLY_SUBCOMMANDS.has(args[0]!) ? { command: `git ${argv(args)}` } : changing(args)),
   }),

@@ -20,7 +20,7 @@ export const pnpmTools = [
     toolset: 'pnpm',
     title: 'pnpm run',
     description: 'Run a package.json script.',
-    input: { script: z.string().min(1).max(300), args: extra },
+    input: { script: z.string().min(1).max(300).meta({ examples: ['test'] }), args: extra },
     annotations: ADDITIVE,
     plan: ({ script, args }) => ({ command: `pnpm run ${argv([script])}${args?.length ? ` -- ${argv(args)}` : ''}` }),
   }),

@@ -3,13 +3,14 @@ import { useServices } from '../../app/services';
 import { Button } from '../../ui/Button';
 import { ErrorBanner } from '../../ui/ErrorBanner';
 import { useStore } from '../../ui/store';
+import { ActiveModel } from './ActiveModel';
 import { ProjectFacts } from './ProjectFacts';
 import { RunPanel } from './RunPanel';
 import { StartRun } from './StartRun';
 import { TrustCard } from './TrustCard';
 
 /** The open project: what was found in it, and its workflow run (started or resumed here). */
-export function ProjectView({ project, onClose, onOpenTimeline }: { project: ProjectSummary; onClose: () => void; onOpenTimeline: () => void }) {
+export function ProjectView({ project, onClose, onOpenTimeline, onOpenSettings = () => {} }: { project: ProjectSummary; onClose: () => void; onOpenTimeline: () => void; onOpenSettings?: () => void }) {
   const { run } = useServices();
   const state = useStore(run.store, (s) => s);
   return (
@@ -19,6 +20,7 @@ export function ProjectView({ project, onClose, onOpenTimeline }: { project: Pro
         <Button onClick={onClose} data-testid="close-project">Open another…</Button>
       </div>
       <TrustCard projectDir={project.path} />
+      <ActiveModel onOpenSettings={onOpenSettings} />
       {state.kind === 'loading' ? <p className="text-sm text-slate-600 dark:text-slate-400">Looking for this project's workflow…</p> : null}
       {state.kind === 'error' ? <ErrorBanner message={`Could not read the workflow: ${state.message}`} /> : null}
       {state.kind === 'none' ? <StartRun onStart={(executor, autoApprove) => run.start(project.path, executor, { autoApprove })} /> : null}

@@ -25,6 +25,9 @@ function world() {
   let view = run({});
   const core = new FakeCore({
     'workflow.latest': () => ({ runId: null }),
+    'project.trust.list': ({ path }) => ({ project: path, files: [] }),
+    'settings.providers.list': () => ({ defaultProvider: 'local', providers: [{ id: 'local', kind: 'ollama', model: 'qwen3' }], kinds: ['ollama'], file: '/h/config.yaml' }),
+    'settings.providers.test': () => ({ ok: false, provider: 'local', model: 'qwen3', message: 'HTTP 429: Rate limit reached, retry in 20 s', ms: 12 }),
     'workflow.load': () => ({ runId: 'r1' }),
     'workflow.start': () => ({ status: 'AWAITING_GOAL' }),
     'workflow.status': () => view,
@@ -83,5 +86,54 @@ describe('ProjectView and the run panel', () => {
     fireEvent.click(screen.getByTestId('doc-save'));
     expect((await screen.findByText(/Not saved/)).textContent).toContain('a component needs a title');
     expect((screen.getByLabelText('Edit architecture') as HTMLTextAreaElement).value).toBe('# Mine');
+  });
+
+  it('offers no Stop before anything runs, asks before stopping, and after completion sums up and offers a new run', async () => {
+    const { core, set } = world();
+    core.on('workflow.latest', () => ({ runId: 'r1' })).on('workflow.stop', () => {
+      set(run({ status: 'STOPPED', approved: true, plan, state: 'adder:development', updatedAt: '2026-01-01T00:00:05Z' }));
+      return { status: 'STOPPED' };
+    });
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    await screen.findByTestId('goal-question');
+    expect(screen.queryByTestId('run-stop')).toBeNull();
+    // The active model, and "Test connection" with the provider's own error verbatim.
+    expect((await screen.findByTestId('active-model')).textContent).toContain('qwen3 via local');
+    fireEvent.click(screen.getByTestId('test-connection'));
+    expect((await screen.findByTestId('connection-result')).textContent).toBe('Failed: HTTP 429: Rate limit reached, retry in 20 s');
+
+    set(run({ status: 'RUNNING', approved: true, plan, state: 'adder:development', updatedAt: '2026-01-01T00:00:04Z' }));
+    await core.services.run.refresh();
+    expect((await screen.findByTestId('run-panel')).textContent).toContain('adder · development');
+    fireEvent.click(await screen.findByTestId('run-stop'));
+    expect(core.callsOf('workflow.stop')).toEqual([]);
+    fireEvent.click(screen.getByTestId('stop-confirm-yes'));
+    await waitFor(() => expect(core.callsOf('workflow.stop')).toEqual([{ runId: 'r1' }]));
+    await waitFor(() => expect(screen.getByTestId('run-panel').dataset.phase).toBe('stopped'));
+
+    set(run({
+      status: 'COMPLETED', approved: true, plan, updatedAt: '2026-01-01T00:01:00Z',
+      timeline: [
+        { state: 'adder:testing', component: 'adder', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:10Z', outcome: 'tests-failed', test: { command: 'npm test', exitCode: 1, passed: false } },
+        { state: 'adder:retesting', component: 'adder', enteredAt: '2026-01-01T00:00:20Z', leftAt: '2026-01-01T00:00:30Z', outcome: 'tests-passed', test: { command: 'npm test', exitCode: 0, passed: true } },
+        { state: 'adder:commit', component: 'adder', enteredAt: '2026-01-01T00:00:30Z', leftAt: '2026-01-01T00:00:31Z', outcome: 'committed', commit: 'abcdef0123456789' },
+      ],
+    }));
+    await core.services.run.refresh();
+    expect((await screen.findByTestId('summary-commits')).textContent).toContain('abcdef0123');
+    expect(screen.getByTestId('summary-tests').textContent).toBe('Test runs: 1 passed of 2 (the failures were fixed in later runs)');
+    fireEvent.click(screen.getByTestId('new-run'));
+    await screen.findByTestId('start-run');
+  });
+
+  it('with no provider configured, leads to Settings', async () => {
+    const { core } = world();
+    core.on('settings.providers.list', () => ({ defaultProvider: null, providers: [], kinds: ['ollama'], file: '/h/config.yaml' }));
+    let opened = 0;
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} onOpenSettings={() => opened++} />);
+    fireEvent.click(await screen.findByTestId('setup-provider'));
+    expect(opened).toBe(1);
   });
 });

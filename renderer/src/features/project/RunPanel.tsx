@@ -1,11 +1,14 @@
 import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { useServices } from '../../app/services';
 import { ErrorBanner } from '../../ui/ErrorBanner';
+import { Button } from '../../ui/Button';
 import { RunControls } from '../timeline/RunControls';
+import { RunSummary } from './RunSummary';
 import { DocumentsPanel } from './DocumentsPanel';
 import { GoalQuestion } from './GoalQuestion';
 import { PlanReview } from './PlanReview';
 import { phaseOf, type RunPhase } from './runState';
+import { humanError, humanState } from './labels';
 
 const said: Record<RunPhase, string> = {
   goal: 'Waiting for your goal.',
@@ -27,14 +30,18 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
     <div className="flex flex-col gap-4" data-testid="run-panel" data-phase={phase}>
       <div className="flex flex-wrap items-center gap-3">
         <p className="font-medium" data-testid="run-phase">{said[phase]}</p>
-        {view.state ? <span className="rounded bg-slate-100 px-2 py-0.5 font-mono text-xs dark:bg-slate-800">{view.state}</span> : null}
+        {view.state ? <span className="rounded bg-slate-100 px-2 py-0.5 text-xs dark:bg-slate-800" title={view.state}>{humanState(view.state)}</span> : null}
         <button type="button" className="text-sm text-indigo-700 dark:text-indigo-300 underline focus-visible:outline-2 focus-visible:outline-indigo-500" onClick={onOpenTimeline}>
           Open the timeline
         </button>
       </div>
       {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
-      {view.error ? <ErrorBanner message={`${view.error.kind}: ${view.error.message}${view.error.file ? ` (${view.error.file})` : ''}`} /> : null}
+      {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
       <RunControls phase={phase} onAction={(a) => run.act(a)} />
+      {phase === 'completed' ? <RunSummary view={view} onNewRun={() => run.newRun()} /> : null}
+      {phase === 'stopped' || phase === 'blocked' ? (
+        <div><Button onClick={() => run.newRun()} data-testid="new-run">Start a new run instead</Button></div>
+      ) : null}
       {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} /> : null}
       {phase === 'plan' && view.plan ? <PlanReview key={view.updatedAt} plan={view.plan} onConfirm={(p) => run.approve(p)} /> : null}
       <DocumentsPanel projectDir={view.projectDir} version={view.updatedAt} />

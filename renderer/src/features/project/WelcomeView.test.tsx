@@ -32,11 +32,20 @@ describe('WelcomeView', () => {
     expect((screen.getByTestId('open-path') as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('falls back to the path field when the face has no folder dialog or no path for a drop', async () => {
+  it('offers no "Open folder…" in a browser, and falls back to the path field when the desktop has no dialog or no path for a drop', async () => {
     const core = new FakeCore({ 'project.recent': () => ({ projects: [] }), 'project.chooseFolder': () => ({ path: null, supported: false }) });
-    core.render(<WelcomeView onOpened={() => {}} />);
-    fireEvent.click(screen.getByTestId('choose-folder'));
-    expect((await screen.findByRole('status')).textContent).toMatch(/cannot show a folder dialog/);
+    const browser = core.render(<WelcomeView onOpened={() => {}} />);
+    expect(screen.queryByTestId('choose-folder')).toBeNull();
+    expect(screen.getByText(/Type the folder’s absolute path/)).toBeTruthy();
+    browser.unmount();
+    (window as { erasmus?: unknown }).erasmus = { send: () => {}, subscribe: () => () => {} };
+    try {
+      core.render(<WelcomeView onOpened={() => {}} />);
+      fireEvent.click(screen.getByTestId('choose-folder'));
+      expect((await screen.findByRole('status')).textContent).toMatch(/cannot show a folder dialog/);
+    } finally {
+      delete (window as { erasmus?: unknown }).erasmus;
+    }
     await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('project-path')));
     const file = new File([''], 'my-project');
     fireEvent.drop(screen.getByTestId('drop-zone'), { dataTransfer: { files: [file] } });

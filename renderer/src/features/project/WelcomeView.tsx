@@ -50,12 +50,17 @@ export function WelcomeView({ onOpened }: { onOpened: (p: ProjectSummary) => voi
     <div className="mx-auto flex max-w-2xl flex-col gap-5" data-testid="welcome">
       <h2 className="text-2xl font-semibold">Open a project</h2>
       <DropZone onPath={(p) => void open(p)} onNoPath={noPath} pathForFile={window.erasmus?.pathForFile} />
-      <div className="flex items-center gap-3">
-        <Button variant="primary" onClick={() => void choose()} disabled={busy} data-testid="choose-folder">
-          Open folder…
-        </Button>
-        <span className="text-sm text-slate-600 dark:text-slate-400">or type a path:</span>
-      </div>
+      {/* Only the desktop can show a folder dialog; in a browser the path is typed. */}
+      {window.erasmus ? (
+        <div className="flex items-center gap-3">
+          <Button variant="primary" onClick={() => void choose()} disabled={busy} data-testid="choose-folder">
+            Open folder…
+          </Button>
+          <span className="text-sm text-slate-600 dark:text-slate-400">or type a path:</span>
+        </div>
+      ) : (
+        <p className="text-sm text-slate-600 dark:text-slate-400">Type the folder’s absolute path (a browser cannot show a folder dialog):</p>
+      )}
       {hint ? <p className="text-sm text-amber-700 dark:text-amber-400" role="status">{hint}</p> : null}
       <PathField onOpen={(p) => void open(p)} busy={busy} inputRef={pathInput} />
       <ErrorBanner message={error} onDismiss={() => setError(null)} />

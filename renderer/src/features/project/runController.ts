@@ -93,6 +93,12 @@ export class RunController {
     await this.refresh();
   }
 
+  /** Offers a new run of the project (after a stop, a block or completion): the start form again. */
+  newRun(): void {
+    const s = this.store.get();
+    if (s.kind === 'run') this.store.set(() => ({ kind: 'none', projectDir: s.projectDir }));
+  }
+
   reset(): void {
     this.store.set(() => ({ kind: 'idle' }));
   }

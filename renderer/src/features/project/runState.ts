@@ -47,9 +47,9 @@ export function actionsFor(phase: RunPhase): RunAction[] {
       return ['retry', 'skip', 'resume', 'stop'];
     case 'stopped':
       return ['resume', 'retry'];
+    // Nothing runs while the run waits for the goal or the plan review: no Stop to press.
     case 'goal':
     case 'plan':
-      return ['stop'];
     case 'completed':
       return [];
   }

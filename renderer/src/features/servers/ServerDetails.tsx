@@ -50,6 +50,15 @@ export function ServerDetails({ server, log }: { server: McpServerStatus; log: s
   const ready = server.state === 'ready';
   return (
     <div className="flex flex-col gap-2" data-testid="server-details">
+      {server.signInUrl && /^https?:\/\//.test(server.signInUrl) ? (
+        <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm dark:border-amber-700 dark:bg-amber-950" data-testid="server-sign-in">
+          {server.name} asks you to sign in.{' '}
+          <a href={server.signInUrl} target="_blank" rel="noopener noreferrer" className="font-medium text-indigo-600 underline">
+            Sign in
+          </a>{' '}
+          — Erasmus connects as soon as the browser comes back.
+        </p>
+      ) : null}
       <div role="tablist" aria-label={`${server.name} details`} className="flex gap-1 border-b border-slate-200 dark:border-slate-800">
         {(['tools', 'resources', 'prompts', 'log'] as const).map((t) => (
           <button key={t} role="tab" type="button" aria-selected={tab === t} onClick={() => setTab(t)} className={`px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 ${tab === t ? 'border-b-2 border-indigo-500 font-medium' : 'text-slate-600 dark:text-slate-400'}`}>

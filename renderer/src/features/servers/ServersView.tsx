@@ -27,6 +27,8 @@ export function ServersView() {
   const [pane, setPane] = useState<'details' | 'add' | 'import'>('details');
   const [entries, setEntries] = useState<McpConfigEntry[]>([]);
   const [configFile, setConfigFile] = useState('mcp/config.json');
+  /** The list was read at least once: before that (or when reading failed) "none configured" would be false. */
+  const [listed, setListed] = useState(false);
   const loadEntries = () =>
     client.request('mcp.config.entries', {}).then(
       (r) => {
@@ -49,6 +51,7 @@ export function ServersView() {
     client.request('mcp.servers', {}).then(
       (r) => {
         setState((s) => r.servers.reduce(withStatus, s));
+        setListed(true);
         setIssues(r.issues);
       },
       (e: Error) => setError(`Could not list the servers: ${e.message}`),
@@ -98,7 +101,7 @@ export function ServersView() {
         </div>
         <ErrorBanner message={error} onDismiss={() => setError(null)} />
         {issues.map((i, k) => <p key={k} role="alert" className="text-xs text-amber-700 dark:text-amber-400">{i.file}{i.entry ? ` (${i.entry})` : ''}: {i.message}</p>)}
-        {state.servers.length === 0 ? (
+        {state.servers.length === 0 && !listed ? null : state.servers.length === 0 ? (
           <EmptyState title="No MCP servers configured" testId="servers-empty">Add one with “Add server…”, import another app’s servers with “Import…”, or enable a suggested server below. They are kept in <code>{configFile}</code> (Claude Desktop’s format).</EmptyState>
         ) : (
           <nav aria-label="Servers" className="flex shrink-0 flex-col gap-0.5">

@@ -6,10 +6,12 @@ import { EmptyState } from '../../ui/EmptyState';
 import { formatCost, formatTokens } from '../../ui/format';
 import { useStore } from '../../ui/store';
 import { Composer } from './Composer';
-import { SessionList } from './SessionList';
+import { SessionList, sessionTitle } from './SessionList';
 import { Elicitations } from './Elicitations';
 import { Transcript } from './Transcript';
 import { useStepLabels } from './useStepLabels';
+
+const endWords = { complete: 'finished', error: 'ended with an error', budget: 'stopped: budget used up', stopped: 'stopped' } as const;
 
 /** Agent sessions: the list, the selected transcript (messages, tool cards, approvals) and the composer. */
 export function SessionView({ selected, onSelect, project }: { selected: string | null; onSelect: (id: string | null) => void; project?: string }) {
@@ -35,6 +37,24 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
     };
   }, [selected, sessions, state.byId]);
 
+  // A workflow step's session seen live lacks its prompt (the stream carries the model's side): read it from the log.
+  const isStep = !!session && labels.has(session.id);
+  const hasTask = !!session?.items.some((i) => i.kind === 'user');
+  useEffect(() => {
+    if (!selected || !isStep || hasTask) return;
+    let live = true;
+    client.request('sessions.replay', { sessionId: selected }).then(
+      ({ items }) => {
+        const first = items.find((i) => i.type === 'user');
+        if (live && first && first.type === 'user') sessions.addTask(selected, first.text);
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, sessions, selected, isStep, hasTask]);
+
   const send = async (text: string) => {
     if (!session) {
       const r = await client.request('agent.start', { prompt: text, ...(project ? { project } : {}) });
@@ -48,16 +68,20 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
 
   return (
     <div className="flex h-full min-h-0" data-testid="session-view">
-      <SessionList sessions={list} selected={selected} onSelect={(id) => onSelect(id || null)} labels={labels} />
+      <SessionList sessions={list} selected={selected} onSelect={(id) => onSelect(id || null)} labels={labels} project={project} />
       <div className="flex min-w-0 flex-1 flex-col">
         <Elicitations sessionId={session?.id} show="others" className="border-b border-slate-200 p-3 dark:border-slate-800" />
         {session ? (
           <>
             <header className="flex items-center gap-3 border-b border-slate-200 px-3 py-1.5 text-xs dark:border-slate-800">
-              <span className="font-mono">{labels.get(session.id) ? `${labels.get(session.id)} · ` : ''}{session.id}</span>
+              <span className="truncate font-medium" title={session.id} data-testid="session-title">{sessionTitle(session, labels)}</span>
               {session.model ? <span>{session.provider}/{session.model}</span> : null}
-              {session.usage ? <span data-testid="session-usage">{formatTokens(session.usage.totalTokens)} tokens {formatCost(session.usage.costUsd)}</span> : null}
-              <span className="ml-auto">{session.running ? 'working' : session.endReason ?? 'idle'}</span>
+              {session.usage ? (
+                <span data-testid="session-usage" title={session.lastTurn ? `last turn: ${formatTokens(session.lastTurn.inputTokens)} in (${formatTokens(session.lastTurn.cacheReadTokens ?? 0)} from cache), ${formatTokens(session.lastTurn.outputTokens)} out ${formatCost(session.lastTurn.costUsd)}` : undefined}>
+                  {formatTokens(session.usage.totalTokens)} tokens{session.usage.cacheReadTokens ? ` (${formatTokens(session.usage.cacheReadTokens)} cached)` : ''} {formatCost(session.usage.costUsd)}
+                </span>
+              ) : null}
+                            <span className="ml-auto" data-testid="session-state">{session.running ? 'working' : session.endReason ? endWords[session.endReason] : 'idle'}</span>
               {session.running ? (
                 <Button variant="danger" onClick={() => client.request('agent.stop', { sessionId: session.id }).catch((e: Error) => setStopError(e.message))}>Stop</Button>
               ) : null}

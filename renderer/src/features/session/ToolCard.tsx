@@ -1,5 +1,6 @@
 import type { SessionItem } from './sessionState';
 import { formatDuration } from '../../ui/format';
+import { toolWords } from './toolWords';
 
 type Tool = Extract<SessionItem, { kind: 'tool' }>;
 
@@ -16,13 +17,17 @@ export function ToolCard({ item }: { item: Tool }) {
   return (
     <details className="rounded border border-slate-200 text-sm dark:border-slate-800" data-testid="tool-card" data-status={item.status} open={item.status === 'error' || item.status === 'refused'}>
       <summary className="flex cursor-pointer items-center gap-2 px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-indigo-500">
-        <code className="font-mono">{item.name}</code>
+        <span className="min-w-0 truncate" data-testid="tool-words">{toolWords(item.name, item.args)}</span>
+        <code className="hidden font-mono text-xs text-slate-600 sm:inline dark:text-slate-400">{item.name}</code>
         <span className={`text-xs ${tone[item.status]} ${item.status === 'running' ? 'alive' : ''}`}>{item.status}</span>
         {item.progress ? <span className="text-xs text-slate-600 dark:text-slate-400">{item.progress.total ? `${Math.round((100 * item.progress.progress) / item.progress.total)}%` : item.progress.progress} {item.progress.message ?? ''}</span> : null}
         <span className="ml-auto text-xs text-slate-600 dark:text-slate-400">{item.durationMs !== undefined ? formatDuration(item.durationMs) : ''}</span>
       </summary>
       <div className="flex flex-col gap-2 border-t border-slate-200 p-3 dark:border-slate-800">
-        <pre className="max-h-48 overflow-auto rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900" aria-label="Arguments">{JSON.stringify(item.args, null, 2)}</pre>
+        <details>
+          <summary className="cursor-pointer text-xs text-slate-600 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-400">Arguments (JSON)</summary>
+          <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900" aria-label="Arguments">{JSON.stringify(item.args, null, 2)}</pre>
+        </details>
         {item.result !== undefined ? (
           <pre className={`max-h-72 overflow-auto whitespace-pre-wrap rounded p-2 font-mono text-xs ${item.status === 'done' ? 'bg-slate-100 dark:bg-slate-900' : 'bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200'}`} aria-label="Result" data-testid="tool-result">
             {item.result}

@@ -45,6 +45,17 @@ export function Transcript({ session, scope, onDecide, tail }: { session: Sessio
                   <pre className="whitespace-pre-wrap break-words font-mono text-xs text-slate-700 dark:text-slate-300">{item.message}</pre>
                 </AskFrame>
               );
+            case 'user':
+              // A workflow step's first message is the protocol's prompt: long, so folded.
+              if (scope === 'step' && item === session.items.find((i) => i.kind === 'user')) {
+                return (
+                  <details key={item.id} className="rounded border border-slate-200 text-sm dark:border-slate-800" data-testid="step-prompt">
+                    <summary className="cursor-pointer px-3 py-1.5 font-medium focus-visible:outline-2 focus-visible:outline-indigo-500">The step’s prompt</summary>
+                    <pre className="max-h-96 overflow-auto whitespace-pre-wrap border-t border-slate-200 p-3 font-mono text-xs dark:border-slate-800">{item.text}</pre>
+                  </details>
+                );
+              }
+              return <MessageItem key={item.id} item={item} />;
             default:
               return <MessageItem key={item.id} item={item} />;
           }

@@ -8,6 +8,20 @@ const fold = (events: AgentEvent[]) => events.reduce<SessionState | undefined>((
 const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15, costUsd: null };
 
 describe('reduceSession', () => {
+  it('shows reasoning as its own (collapsed) item and keeps the last turn\'s usage beside the session\'s', () => {
+    const turn = { ...usage, cacheReadTokens: 8, costUsd: 0.01 };
+    const s = fold([
+      ev({ type: 'turn_started', turn: 1 }),
+      ev({ type: 'reasoning', text: 'think first' }),
+      ev({ type: 'sentence', text: 'Answer' }),
+      ev({ type: 'usage', turn, session: { ...turn, costUsd: 0.03 } }),
+    ]);
+    expect(s.items.map((i) => i.kind)).toEqual(['reasoning', 'assistant']);
+    expect(s.items[0]).toMatchObject({ text: 'think first' });
+    expect(s.lastTurn).toMatchObject({ cacheReadTokens: 8, costUsd: 0.01 });
+    expect(s.usage?.costUsd).toBe(0.03);
+  });
+
   it('joins streamed sentences into one message per turn and closes it at a tool call', () => {
     const s = fold([
       ev({ type: 'session_started', logPath: '/l', provider: 'p', model: 'm', toolMode: 'native', resumed: false }),

@@ -41,6 +41,8 @@ export interface SessionState {
   startedAt: number;
   items: SessionItem[];
   usage?: Usage;
+  /** The last turn's usage (tokens in parts, cost). */
+  lastTurn?: Usage;
   endReason?: EndReason;
   turns: number;
 }
@@ -101,7 +103,7 @@ export function reduceSession(prev: SessionState | undefined, e: AgentEvent): Se
     case 'reasoning':
       return { ...s, items: [...closeStreaming(items), { kind: 'reasoning', id: `r${e.at}-${items.length}`, text: e.text }] };
     case 'usage':
-      return { ...s, usage: e.session };
+      return { ...s, usage: e.session, lastTurn: e.turn };
     case 'warning':
       return { ...s, items: [...items, { kind: 'notice', id: `w${e.at}-${items.length}`, level: 'warning', text: e.message }] };
     case 'error':

@@ -18,6 +18,7 @@ export function TerminalView({ client, cwd }: { client: TerminalClient; cwd?: st
     <section aria-label="Terminal" className="flex h-full min-h-0 flex-col bg-white dark:bg-slate-950">
       <TerminalTabs
         tabs={state.tabs}
+        project={cwd}
         activeId={state.activeId}
         onSelect={(id) => store.select(id)}
         onKill={(id) => void store.kill(id)}

@@ -14,6 +14,9 @@ export interface TerminalTab {
   running: boolean;
   exitCode: number | null;
   timedOut: boolean;
+  /** Where it runs and when it started (unknown for output that arrived before its announcement). */
+  cwd?: string;
+  startedAt?: number;
 }
 
 export interface TerminalState {
@@ -174,7 +177,7 @@ export class TerminalStore {
     this.client.request('terminal.ack', { id, chars: total }).catch(() => {});
   }
 
-  private upsert(info: Pick<TerminalInfo, 'id' | 'kind' | 'title' | 'running' | 'exitCode'> & { command?: string }, activate: boolean): void {
+  private upsert(info: Pick<TerminalInfo, 'id' | 'kind' | 'title' | 'running' | 'exitCode'> & Partial<Pick<TerminalInfo, 'cwd' | 'startedAt'>> & { command?: string }, activate: boolean): void {
     const tab: TerminalTab = {
       id: info.id,
       kind: info.kind,
@@ -183,6 +186,8 @@ export class TerminalStore {
       running: info.running,
       exitCode: info.exitCode,
       timedOut: false,
+      ...(info.cwd ? { cwd: info.cwd } : {}),
+      ...(info.startedAt ? { startedAt: info.startedAt } : {}),
     };
     const exists = this.state.tabs.some((t) => t.id === info.id);
     const tabs = exists ? this.state.tabs.map((t) => (t.id === info.id ? { ...t, ...tab, timedOut: t.timedOut } : t)) : [...this.state.tabs, tab];

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload, MethodName, ParamsOf, ResultOf, TerminalInfo } from '../../../../electron/contract/index';
 import { TerminalStore, type TerminalClient } from './store';
@@ -141,5 +141,26 @@ describe('TerminalTabs', () => {
     fireEvent.click(screen.getByRole('button', { name: /New shell/ }));
     fireEvent.keyDown(screen.getByRole('tab', { name: /pnpm test/ }), { key: 'ArrowRight' });
     expect(calls).toEqual(['select b', 'kill a', 'close a', 'shell', 'select b']);
+  });
+
+  it('puts the project’s tabs first, names the others by folder, and tells same-named tabs apart by time', () => {
+    const view = render(
+      <TerminalTabs
+        project="/w/adder"
+        tabs={[
+          { id: 'x', kind: 'command', title: 'tests: node --test', running: false, exitCode: 0, timedOut: false, cwd: '/w/other', startedAt: Date.UTC(2026, 0, 1, 10, 0, 0) },
+          { id: 'y', kind: 'command', title: 'tests: node --test', running: false, exitCode: 1, timedOut: false, cwd: '/w/adder', startedAt: Date.UTC(2026, 0, 1, 10, 5, 0) },
+        ]}
+        activeId="y"
+        onSelect={() => {}}
+        onKill={() => {}}
+        onClose={() => {}}
+        onNewShell={() => {}}
+      />,
+    );
+    const names = within(view.container).getAllByRole('tab').map((t) => t.textContent ?? '');
+    expect(names[0]).toMatch(/^tests: node --test\d/);
+    expect(names[1]).toMatch(/^other: tests: node --test/);
+    expect(names[0]).not.toBe(names[1]!.replace('other: ', ''));
   });
 });

@@ -4,11 +4,13 @@ import { actionsFor, type RunAction, type RunPhase } from '../project/runState';
 
 const labels: Record<RunAction, string> = { pause: 'Pause', resume: 'Resume', stop: 'Stop', retry: 'Retry step', skip: 'Skip step' };
 
-/** Pause / resume / stop / retry / skip, offered only where the phase allows them. */
+/** Pause / resume / stop / retry / skip, offered only where the phase allows them; Stop asks first. */
 export function RunControls({ phase, onAction }: { phase: RunPhase; onAction: (a: RunAction) => Promise<void> }) {
   const [busy, setBusy] = useState<RunAction | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const run = async (a: RunAction) => {
+    setConfirming(false);
     setBusy(a);
     setError(null);
     try {
@@ -21,10 +23,19 @@ export function RunControls({ phase, onAction }: { phase: RunPhase; onAction: (a
   };
   const actions = actionsFor(phase);
   if (actions.length === 0) return null;
+  if (confirming) {
+    return (
+      <div className="flex flex-wrap items-center gap-2" role="alertdialog" aria-label="Stop the run?" data-testid="stop-confirm">
+        <span className="text-sm">Stop this run? The current step ends; you can resume it later.</span>
+        <Button variant="danger" onClick={() => void run('stop')} data-testid="stop-confirm-yes" autoFocus>Stop the run</Button>
+        <Button onClick={() => setConfirming(false)} data-testid="stop-confirm-no">Keep running</Button>
+      </div>
+    );
+  }
   return (
     <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Run controls" data-testid="run-controls">
       {actions.map((a) => (
-        <Button key={a} variant={a === 'stop' ? 'danger' : 'secondary'} disabled={busy !== null} onClick={() => void run(a)} data-testid={`run-${a}`}>
+        <Button key={a} variant={a === 'stop' ? 'danger' : 'secondary'} disabled={busy !== null} onClick={() => (a === 'stop' ? setConfirming(true) : void run(a))} data-testid={`run-${a}`}>
           {busy === a ? `${labels[a]}…` : labels[a]}
         </Button>
       ))}

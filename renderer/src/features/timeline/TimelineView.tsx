@@ -12,6 +12,7 @@ import { RunControls } from './RunControls';
 import { StepBlock } from './StepBlock';
 import { StepDetails } from './StepDetails';
 import { useNow } from './useNow';
+import { humanError, humanState, humanStatus } from '../project/labels';
 
 /** The run as a picture: one lane per component, protocol states as blocks in the order they ran; click one for details. */
 export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: string) => void }) {
@@ -36,13 +37,13 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
       {/* A step's server asks here too (e.g. the files server before it replaces a file): a run must not wait on a question nobody sees. */}
       <Elicitations />
       <div className="flex flex-wrap items-center gap-4 text-sm">
-        <span className="font-medium" data-testid="timeline-status">{view.status}</span>
-        {view.state ? <code className="font-mono text-xs">{view.state}</code> : null}
+        <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{humanStatus(view.status)}</span>
+        {view.state ? <span className="text-slate-600 dark:text-slate-400">{humanState(view.state)}</span> : null}
         <span>{formatDuration(elapsed)}</span>
         <span>{formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</span>
         <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
       </div>
-      {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{view.error.kind}: {view.error.message}</p> : null}
+      {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{humanError(view.error)}</p> : null}
       {lanes.length === 0 ? <EmptyState title="No steps yet">The first steps write the documents.</EmptyState> : (
         <div className="flex flex-col gap-1" role="list" aria-label="Components">
           {lanes.map((lane) => (

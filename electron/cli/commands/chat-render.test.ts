@@ -1,0 +1,17 @@
+import { afterEach, expect, it, vi } from 'vitest';
+import { renderEvent } from './chat-render';
+
+afterEach(() => vi.restoreAllMocks());
+
+it('shows each turn’s tokens with the cached part and its cost, reasoning in one short line, and cache reads at the end', () => {
+  const out: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => (out.push(String(s)), true));
+  const base = { sessionId: 's', at: 0 };
+  const turn = { inputTokens: 10_100, cacheReadTokens: 10_000, cacheWriteTokens: 0, outputTokens: 20, reasoningTokens: 0, totalTokens: 10_120, costUsd: 0.0036 };
+  renderEvent({ ...base, type: 'usage', turn, session: turn });
+  renderEvent({ ...base, type: 'reasoning', text: 'I should read the file first.\nThen answer.' });
+  renderEvent({ ...base, type: 'session_ended', reason: 'complete', usage: turn, turns: 1 });
+  expect(out[0]).toBe('  · turn: 10100 in (10000 from cache), 20 out, $0.0036; session $0.0036\n');
+  expect(out[1]).toBe('  (reasoning: I should read the file first. Then answer.)\n');
+  expect(out[2]).toBe('[complete; 1 turns; 10120 tokens (10000 input from cache); $0.0036]\n');
+});

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { humanError, humanState, humanStatus } from './labels';
+
+describe('human labels', () => {
+  it('names statuses, states and errors in words', () => {
+    expect(humanStatus('AWAITING_GOAL')).toBe('Waiting for your goal');
+    expect(humanState('prepare:architecture')).toBe('Preparation · architecture');
+    expect(humanState('prepare:progress_schedule')).toBe('Preparation · schedule');
+    expect(humanState('adder:testing')).toBe('adder · testing');
+    expect(humanState('final:review')).toBe('Final · review');
+    expect(humanError({ kind: 'RUNTIME_ERROR', message: '429 retry in 20 s' })).toBe('A step failed: 429 retry in 20 s');
+  });
+});

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { toolWords } from './toolWords';
+
+describe('toolWords', () => {
+  it('says what a call did in words', () => {
+    expect(toolWords('open_toolset', { name: 'filesystem' })).toBe('Opened the filesystem toolset');
+    expect(toolWords('runners__bash_run', { command: 'npm test' })).toBe('Ran npm test');
+    expect(toolWords('filesystem__write_file', { path: '/p/a.txt', content: 'x' })).toBe('Wrote /p/a.txt');
+    expect(toolWords('filesystem__edit_file', { path: '/p/a.txt', edits: [] })).toBe('Edited /p/a.txt');
+    expect(toolWords('filesystem__read_multiple_files', { paths: ['/a', '/b'] })).toBe('Read 2 files');
+    expect(toolWords('memory__create_entities', { entities: [] })).toBe('create entities (memory)');
+  });
+});

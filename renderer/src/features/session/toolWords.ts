@@ -1,0 +1,23 @@
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+const short = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/**
+ * What a tool call did, in words ("Ran npm test", "Wrote src/a.ts", "Opened the filesystem toolset"),
+ * from its name and arguments; the arguments as JSON stay one click away.
+ */
+export function toolWords(name: string, args: Record<string, unknown>): string {
+  const tool = name.includes('__') ? name.slice(name.indexOf('__') + 2) : name;
+  const server = name.includes('__') ? name.slice(0, name.indexOf('__')) : '';
+  if (name === 'open_toolset') return `Opened the ${str(args.name) ?? ''} toolset`.replace('  ', ' ');
+  const command = str(args.command) ?? str(args.cmd) ?? str(args.script);
+  if (command) return `Ran ${short(command)}`;
+  const path = str(args.path) ?? str(args.file) ?? str(args.filePath);
+  const verb = /write|create|save/.test(tool) ? 'Wrote' : /edit|replace|patch/.test(tool) ? 'Edited' : /read|view|cat|get/.test(tool) ? 'Read' : /list|dir|tree/.test(tool) ? 'Listed' : /search|find|grep/.test(tool) ? 'Searched' : /delete|remove/.test(tool) ? 'Deleted' : /move|rename/.test(tool) ? 'Moved' : undefined;
+  if (path && verb) return `${verb} ${short(path)}`;
+  const paths = Array.isArray(args.paths) ? args.paths.filter((p): p is string => typeof p === 'string') : [];
+  if (paths.length && verb) return `${verb} ${paths.length} file${paths.length === 1 ? '' : 's'}`;
+  const query = str(args.query) ?? str(args.pattern);
+  if (query && verb) return `${verb} for “${short(query, 50)}”`;
+  const words = tool.replace(/[_-]+/g, ' ');
+  return server ? `${words} (${server})` : words;
+}
