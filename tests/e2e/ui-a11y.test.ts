@@ -41,11 +41,12 @@ describe('desktop UI: every view, both themes, two sizes — screenshots and axe
         ...step('Address every point of the review report', 'fixes', [], 'Nothing to fix. Done.'),
         ...step('Document this component', 'documentation', [[p('README.md'), '# adder\n\nadd(a, b) returns a + b.\n']], 'Documented. Done.'),
         ...step('Run the component tests again', 'retesting', [], 'They pass. Done.'),
-        ...step('Test the product end to end', 'e2e', [], 'End to end: fine. Done.'),
+        ...step('Bring the progress schedule', 'orchestration', [], 'The schedule is up to date.'),
+        ...step('All components are complete', 'e2e', [], 'End to end: fine.'),
         ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
         ...step('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
         { label: 'chat: open filesystem', match: { lastUser: 'Write notes.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
-        { label: 'chat: write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: p('notes.txt'), content: 'remember the milk\n' } }] },
+        { label: 'chat: write', match: { lastTool: 'is open' }, toolCalls: [{ name: 'filesystem__write_file', arguments: { path: p('notes.txt'), content: 'remember the milk\n' } }] },
         { label: 'chat: done', match: { lastTool: 'Successfully wrote' }, text: 'Wrote **notes.txt**.' },
       ];
     });
@@ -87,7 +88,14 @@ describe('desktop UI: every view, both themes, two sizes — screenshots and axe
     await page.getByTestId('goal-submit').click();
     await page.getByTestId('confirm-plan').click({ timeout: 60_000 });
     await page.getByTestId('nav-timeline').click();
-    await page.locator('[data-testid="timeline"][data-status="COMPLETED"]').waitFor({ timeout: 120_000 }).catch(async (e: Error) => {
+    // The files server asks before it replaces a file (the README in the documentation step): answer it on the timeline.
+    const deadline = Date.now() + 120_000;
+    while (!(await page.locator('[data-testid="timeline"][data-status="COMPLETED"]').count()) && Date.now() < deadline) {
+      const card = page.getByTestId('elicitation-card').first();
+      if (await card.count()) await card.getByTestId('elicitation-accept').click().catch(() => {});
+      await page.waitForTimeout(100);
+    }
+    await page.locator('[data-testid="timeline"][data-status="COMPLETED"]').waitFor({ timeout: 1_000 }).catch(async (e: Error) => {
       await app.shot('views-failed-run');
       throw e;
     });
