@@ -1,5 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CompleteRequest, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { UrlElicitationRequiredError, type CompleteRequest, type CompleteResult, type ElicitRequestURLParams, type GetPromptResult, type LoggingLevel, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { basename } from 'node:path';
 import type { EventBus } from '../api/events';
@@ -318,10 +320,42 @@ export class McpHub {
       : {};
     // Progress resets the server's default timeout; a timeout the caller gives is a hard limit.
     const hard = opts.timeoutMs ? { maxTotalTimeout: opts.timeoutMs } : {};
-    return (await c.request((client, o) => client.callTool({ name: tool, arguments: args }, undefined, { ...o, ...hard, ...progress }), {
-      timeout: opts.timeoutMs ?? c.timeoutMs,
-      signal: opts.signal,
-    })) as CallToolResult;
+    const call = (client: Client, o: RequestOptions) => client.callTool({ name: tool, arguments: args }, undefined, { ...o, ...hard, ...progress });
+    return (await c.request(
+      async (client, o) => {
+        try {
+          return await call(client, o);
+        } catch (err) {
+          // -32042: the server needs the user on a page first (a sign-in, a payment); show it, wait for its completion, call again once.
+          if (!(err instanceof UrlElicitationRequiredError)) throw err;
+          await this.urlElicitations(c, err.elicitations, opts.signal);
+          return await call(client, o);
+        }
+      },
+      { timeout: opts.timeoutMs ?? c.timeoutMs, signal: opts.signal },
+    )) as CallToolResult;
+  }
+
+  /** How long a URL-mode elicitation may take the user before the call gives up. */
+  urlElicitationTimeoutMs = 10 * 60_000;
+
+  /** Shows each page a server asked for (through the elicitation handler) and waits until the server reports it completed. */
+  private async urlElicitations(c: ServerConnection, list: ElicitRequestURLParams[], signal?: AbortSignal): Promise<void> {
+    for (const e of list) {
+      const ask = this.elicitation;
+      const where = `${e.message} (${e.url})`;
+      if (!ask) throw new Error(`needs you to open a page first: ${where}; nobody could be asked here, so open it yourself and call again`);
+      const ac = new AbortController();
+      const stop = () => ac.abort(signal?.reason);
+      signal?.addEventListener('abort', stop, { once: true });
+      try {
+        const answer = await ask({ server: c.name, params: { mode: 'url', message: e.message, url: e.url, elicitationId: e.elicitationId } }, ac.signal);
+        if (answer.action !== 'accept') throw new Error(`needs you to open a page first, and the request was ${answer.action === 'decline' ? 'declined' : 'cancelled'}: ${where}`);
+        await c.waitForElicitation(e.elicitationId, this.urlElicitationTimeoutMs, signal);
+      } finally {
+        signal?.removeEventListener('abort', stop);
+      }
+    }
   }
 
   // ---- resources, prompts, completions, logging -----------------------------------------------
