@@ -140,6 +140,7 @@ export class McpHub {
       const next = wanted.get(name);
       if (!next || next.options.fingerprint !== old.options.fingerprint) {
         this.connections.delete(name);
+        if (!next) this.subscribed.delete(name);
         jobs.push(old.stop());
       }
     }
@@ -215,6 +216,7 @@ export class McpHub {
     const conn = this.connections.get(name);
     if (!conn) return;
     this.connections.delete(name);
+    this.subscribed.delete(name);
     await conn.stop();
   }
 
@@ -400,11 +402,38 @@ export class McpHub {
     return this.conn(name).request((c, o) => c.readResource({ uri }, o));
   }
 
+  /** Resources a face asked to watch, by server; kept across the server's restarts (subscribed again when it is ready). */
+  private readonly subscribed = new Map<string, Set<string>>();
+
+  /**
+   * Watches a resource: the server sends `notifications/resources/updated` when it changes, which
+   * becomes the `mcp.resource.updated` event. Survives the server's restarts.
+   */
   async subscribe(server: string, uri: string): Promise<void> {
-    await this.conn(server).request((c, o) => c.subscribeResource({ uri }, o));
+    const c = this.conn(server);
+    if (c.state === 'ready' && !c.client?.getServerCapabilities()?.resources?.subscribe) throw new Error(`MCP server "${server}" does not offer resource subscriptions (its resources can still be read)`);
+    await c.request((cl, o) => cl.subscribeResource({ uri }, o));
+    let set = this.subscribed.get(server);
+    if (!set) this.subscribed.set(server, (set = new Set()));
+    set.add(uri);
   }
   async unsubscribe(server: string, uri: string): Promise<void> {
-    await this.conn(server).request((c, o) => c.unsubscribeResource({ uri }, o));
+    const set = this.subscribed.get(server);
+    set?.delete(uri);
+    if (set && !set.size) this.subscribed.delete(server);
+    const c = this.conn(server);
+    if (c.state === 'ready') await c.request((cl, o) => cl.unsubscribeResource({ uri }, o));
+  }
+  /** The resources of a server being watched. */
+  subscriptions(server: string): string[] {
+    return [...(this.subscribed.get(server) ?? [])];
+  }
+
+  /** A server that came back (restart, reconnect) is asked again for what was watched. */
+  private resubscribe(c: ServerConnection): void {
+    const uris = this.subscribed.get(c.name);
+    if (!uris?.size || !c.client?.getServerCapabilities()?.resources?.subscribe) return;
+    for (const uri of uris) void c.request((cl, o) => cl.subscribeResource({ uri }, o)).catch(() => undefined);
   }
 
   async listPrompts(server?: string): Promise<PromptInfo[]> {
@@ -466,7 +495,10 @@ export class McpHub {
   }
 
   private readonly hooks = {
-    status: (c: ServerConnection) => this.emitStatus(c),
+    status: (c: ServerConnection) => {
+      this.emitStatus(c);
+      if (c.state === 'ready') this.resubscribe(c);
+    },
     toolsChanged: (c: ServerConnection) => this.deps.bus.emit('mcp.tools.changed', { server: c.name, tools: c.tools.length }),
     stderr: (c: ServerConnection, text: string) => this.deps.bus.emit('mcp.stderr', { server: c.name, text }),
     makeClient: (c: ServerConnection) =>

@@ -50,6 +50,7 @@ const headers = (sid?: string, extra: Record<string, string> = {}) => ({
 
 interface SseEvent {
   id?: string;
+  retry?: number;
   data: string;
 }
 
@@ -72,6 +73,7 @@ async function readEvents(res: Response, want: (events: SseEvent[]) => boolean, 
         const e: SseEvent = { data: '' };
         for (const line of block.split('\n')) {
           if (line.startsWith('id: ')) e.id = line.slice(4);
+          else if (line.startsWith('retry: ')) e.retry = Number(line.slice(7));
           else if (line.startsWith('data: ')) e.data += line.slice(6);
         }
         if (e.id !== undefined || e.data) events.push(e);
@@ -95,6 +97,7 @@ describe('resumable streams', () => {
     // The POST stream is primed with an event id first (the client's cursor for resuming it).
     expect(initEvents[0]?.id).toBeTruthy();
     expect(initEvents[0]?.data).toBe('');
+    expect(initEvents[0]?.retry).toBe(1000);
     expect((await fetch(h.url, { method: 'POST', headers: headers(sid), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status).toBe(202);
     await new Promise((r) => setTimeout(r, 200)); // the document list's first look
 
