@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -113,6 +113,28 @@ describe('files search and a cancel', () => {
       // The same search left alone walks everything, so the cancel is what stopped it.
       const full = await client.callTool({ name: 'search', arguments: { path: 'big', contains: 'never-there' } });
       expect(full.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
+describe('runners and a cancel', () => {
+  it('stops the command when the client cancels the call', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', ...fixtures.runners(root)], cwd: repo, stderr: 'pipe' });
+    const client = new Client({ name: 'cancel-test', version: '1' });
+    await client.connect(transport);
+    const running = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('sleep 41.75'));
+    try {
+      const ac = new AbortController();
+      const call = client.callTool({ name: 'bash_run', arguments: { command: 'sleep 41.75' } }, undefined, { signal: ac.signal, timeout: 60_000 });
+      for (let i = 0; i < 200 && running().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(running()).toHaveLength(1);
+      ac.abort('user cancelled');
+      await expect(call).rejects.toThrow();
+      const deadline = Date.now() + 10_000;
+      while (running().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(running()).toEqual([]);
     } finally {
       await client.close();
     }
