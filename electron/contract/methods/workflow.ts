@@ -166,7 +166,8 @@ export const workflowMethods = {
   'workflow.start': { params: RunRef, result: Ok },
   /** Run until the next step needs a model, or until the run completes or waits for the user. */
   'workflow.getTask': { params: z.object({ runId, timeoutMs: z.number().int().min(0).max(3_600_000).optional() }).strict(), result: WorkflowTask },
-  'workflow.submitTask': { params: z.object({ runId, result: WorkflowStepResult }).strict(), result: z.object({ success: z.literal(true), status: WorkflowRunStatus }) },
+  /** `state` (optional): the step answered; refused when the run waits on another one (someone else answered it first). */
+  'workflow.submitTask': { params: z.object({ runId, state: z.string().optional(), result: WorkflowStepResult }).strict(), result: z.object({ success: z.literal(true), status: WorkflowRunStatus }) },
   'workflow.status': { params: RunRef, result: WorkflowRunView },
   'workflow.list': {
     params: z.object({ projectDir: dir.optional() }).strict(),

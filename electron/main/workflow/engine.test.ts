@@ -172,6 +172,8 @@ describe('WorkflowEngine', () => {
     const taken = await b.getTask(runId);
     expect(taken).toEqual(issued);
     await answer(b, runId, taken);
+    // a's late answer to the same step names it: refused, never applied to the step that waits now.
+    await expect(a.submitTask(runId, { output: '# Late', done: true }, 'prepare:architecture')).rejects.toMatchObject({ kind: 'INVALID_STATE', message: expect.stringMatching(/waits on prepare:progress_schedule, not prepare:architecture: your answer was not applied/) });
     // a's own waiter is stale now: a reads the run back and hands out the step b is waiting on.
     const states = ['prepare:architecture'];
     const engines = [a, b];

@@ -149,9 +149,10 @@ export class WorkflowEngine {
     return run.task();
   }
 
-  async submitTask(runId: string, result: WorkflowStepResult): Promise<{ success: true; status: WorkflowRunView['status'] }> {
+  /** `state`, when given, is the step the answer is for: refused if the run waits on another one. */
+  async submitTask(runId: string, result: WorkflowStepResult, state?: string): Promise<{ success: true; status: WorkflowRunView['status'] }> {
     const run = await this.afterOtherDriver(await this.get(runId), SUBMIT_SETTLE_MS);
-    run.submit(result);
+    run.submit(result, state);
     // The status after the transition: the step's tests (if any) ran and the next step waits, or the run rests; RUNNING if that takes long.
     await new Promise((r) => setImmediate(r));
     await run.settle(SUBMIT_SETTLE_MS).catch(() => undefined);

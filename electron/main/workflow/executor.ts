@@ -63,8 +63,8 @@ interface Pending {
  * What an external engine submits for a step, said once at the end of its prompt (the same shape as
  * workflow_submit_task's schema and the contract's WorkflowStepResult).
  */
-export function externalHandBack(step: Pick<StepRequest, 'runId' | 'answer' | 'projectDir'>): string {
-  const call = (result: string) => `Call workflow_submit_task with {"runId": "${step.runId}", "result": ${result}}.`;
+export function externalHandBack(step: Pick<StepRequest, 'runId' | 'state' | 'answer' | 'projectDir'>): string {
+  const call = (result: string) => `Call workflow_submit_task with {"runId": "${step.runId}", "state": "${step.state}", "result": ${result}}.`;
   const done = '`done` is true when the "Done when" criteria are met, false if they are not (the run then stops at this step)';
   if (step.answer === 'document') return `${call('{"output": "<the complete document, markdown>", "done": true}')} \`output\` is the document itself and nothing else; Erasmus saves it. ${done}.`;
   if (step.answer === 'report')

@@ -292,10 +292,13 @@ export class WorkflowRun {
    * waits) or by another one (the record holds it): then this process takes the run over and
    * continues from that step with this result.
    */
-  submit(result: WorkflowStepResult): void {
+  submit(result: WorkflowStepResult, state?: string): void {
     if (!(this.executor instanceof ExternalExecutor)) throw invalidState(`run ${this.runId} uses the ${this.executor.kind} executor, not the external cognitive engine`);
     const step = this.executor.waiting ?? (this.loop ? undefined : this.record.pending?.step);
-    if (this.record.status !== 'AWAITING_COGNITIVE_RESULT' || !step) throw invalidState(`run ${this.runId} is ${this.record.status}: no step waits for a result`);
+    if (this.record.status !== 'AWAITING_COGNITIVE_RESULT' || !step) throw invalidState(`run ${this.runId} is ${this.record.status}: no step waits for a result${state ? ` (your answer for ${state} was not applied)` : ''}`);
+    if (state !== undefined && state !== step.state) {
+      throw invalidState(`run ${this.runId} waits on ${step.state}, not ${state}: your answer was not applied (it was answered already, perhaps by another client). Call workflow_get_task for the step that waits.`);
+    }
     if (!result.output.trim() && !(step.answer === 'document' && result.contextDoc?.trim())) {
       throw new WorkflowError('PARSE_ERROR', `the result for ${step.state} is empty: \`output\` must hold ${step.answer === 'document' ? 'the document' : step.answer === 'report' ? 'the report' : 'what you did'} (see "How to answer" in the step's prompt). The step stays open: submit again.`, { field: 'result.output' });
     }

@@ -34,7 +34,7 @@ export function registerWorkflowHandlers(core: Core): void {
   );
   d.register('workflow.start', ({ runId }) => rpc(async () => ({ status: await wf().start(runId) })));
   d.register('workflow.getTask', ({ runId, timeoutMs }) => rpc(() => wf().getTask(runId, timeoutMs)));
-  d.register('workflow.submitTask', ({ runId, result }) => rpc(() => wf().submitTask(runId, result)));
+  d.register('workflow.submitTask', ({ runId, state, result }) => rpc(() => wf().submitTask(runId, result, state)));
   d.register('workflow.status', ({ runId }) => rpc(() => wf().status(runId)));
   d.register('workflow.list', ({ projectDir }) => rpc(async () => ({ runs: await wf().list(projectDir) })));
   d.register('workflow.latest', ({ projectDir }) => rpc(async () => ({ runId: await wf().latest(projectDir) })));
