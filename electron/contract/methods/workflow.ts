@@ -132,6 +132,18 @@ export const WorkflowStepResult = z
   .strict();
 export type WorkflowStepResult = z.infer<typeof WorkflowStepResult>;
 
+/**
+ * Something an agent run needs before it starts and does not have. `fix` says where it is fixed:
+ * providers (Settings), servers (the Servers view), protocols (a protocol file); `how` says how.
+ * workflow.load and workflow.start refuse an agent run with `data: { kind: 'PREFLIGHT', problems }`.
+ */
+export const WorkflowPreflightProblem = z.object({
+  fix: z.enum(['providers', 'servers', 'protocols']),
+  message: z.string(),
+  how: z.string(),
+});
+export type WorkflowPreflightProblem = z.infer<typeof WorkflowPreflightProblem>;
+
 export const WorkflowExecutorKind = z.enum(['external', 'agent', 'command']);
 export const WorkflowDocName = z.enum(['architecture', 'progress_schedule', 'task_list', 'component']);
 
