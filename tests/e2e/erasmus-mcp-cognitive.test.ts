@@ -86,6 +86,7 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
     for (const doc of ['orchestration/architecture.md', 'orchestration/progress_schedule.md', 'orchestration/task_list.md', 'components/adder.md']) expect(uris).toContain(`erasmus://projects/${key}/${doc}`);
     const arch = await client.readResource({ uri: `erasmus://projects/${key}/orchestration/architecture.md` });
     expect((arch.contents[0] as { text: string }).text).toContain('# Architecture');
+    expect((arch.contents[0] as { text: string }).text).toContain('As built: src/adder.mjs'); // brought up to date at the end of the run
     const comp = (await client.readResource({ uri: componentUri })).contents[0] as { text: string };
     expect(comp.text).toContain('debugging: add subtracted instead of adding; fixed');
     await expect.poll(() => updates.filter((u) => u === componentUri).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);

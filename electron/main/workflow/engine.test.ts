@@ -88,6 +88,27 @@ describe('WorkflowEngine', () => {
     expect(coreFiles).not.toContain('notes/cli-development.txt');
   });
 
+  it('the final documentation brings the architecture up to date: it is that step\'s context document, shown once', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('arch');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    let seen = false;
+    for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else if (task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state === 'final:documentation') {
+        seen = true;
+        expect(task.step.contextDocPath).toBe((await e.readDoc(dir, { doc: 'architecture' })).path);
+        expect(task.prompt).toContain('Your context document is the architecture: bring it up to date with the product as built');
+        expect(task.prompt).toContain('## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text:\n\nprepare:architecture output');
+        expect(task.prompt).not.toContain('## Architecture\n'); // not shown a second time as a reference
+        await e.submitTask(runId, { output: 'README written.', done: true, contextDoc: '# Architecture\n\nAs built: core and cli.\n' });
+      } else await answer(e, runId, task);
+    }
+    expect(seen).toBe(true);
+    expect((await e.readDoc(dir, { doc: 'architecture' })).text).toBe('# Architecture\n\nAs built: core and cli.\n');
+  });
+
   it('approves an edited plan (fewer components); rejects components the task list does not have', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const dir = await project('edit');
