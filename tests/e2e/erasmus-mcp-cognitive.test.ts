@@ -54,7 +54,8 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
         expect(task).not.toHaveProperty('prompt');
         expect(prompt).toContain(`# Protocol: ${task.step.protocol}`);
         expect(prompt.split('## How to answer').length).toBe(2);
-        expect(prompt).toContain(`Call workflow_submit_task with {"runId": "${runId}", "state": "${task.step.state}", "result": {"output"`);
+        expect(prompt).toMatch(/\b[Cc]all workflow_submit_task with \{"runId": "[^"]+", "state": "[^"]+", "result": \{"output"/);
+        expect(prompt).toContain(`{"runId": "${runId}", "state": "${task.step.state}", "result": {"output"`);
         const r = await client.callTool({ name: 'workflow_submit_task', arguments: { runId, result: act({ step: task.step, prompt }) } });
         expect(r.isError).toBeFalsy();
         if (task.step.state === 'adder:development') {
