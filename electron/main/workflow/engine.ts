@@ -135,6 +135,7 @@ export class WorkflowEngine {
     const run = await this.get(runId);
     if (run.record.status === 'LOADED') run.drive();
     else if (!run.running && run.record.status === 'RUNNING') run.drive();
+    await run.saved();
     return run.record.status;
   }
 
@@ -196,6 +197,7 @@ export class WorkflowEngine {
   async answerGoal(runId: string, goal: string) {
     const run = await this.get(runId);
     run.answerGoal(goal);
+    await run.saved(); // the file says it runs before the caller (or another process) reads it
     return run.record.status;
   }
   async plan(runId: string): Promise<{ plan: WorkflowPlan | null; approved: boolean }> {
@@ -205,6 +207,7 @@ export class WorkflowEngine {
   async approve(runId: string, plan?: WorkflowPlan) {
     const run = await this.get(runId);
     await run.approve(plan);
+    await run.saved();
     return run.record.status;
   }
   async pause(runId: string) {
@@ -215,6 +218,7 @@ export class WorkflowEngine {
   async resume(runId: string) {
     const run = await this.get(runId);
     run.resume();
+    await run.saved();
     return run.record.status;
   }
   async stop(runId: string) {
@@ -225,11 +229,13 @@ export class WorkflowEngine {
   async retry(runId: string) {
     const run = await this.get(runId);
     run.retry();
+    await run.saved();
     return run.record.status;
   }
   async skip(runId: string) {
     const run = await this.get(runId);
     await run.skip();
+    await run.saved();
     return run.record.status;
   }
 
