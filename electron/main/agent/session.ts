@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { AgentEvent, ApprovalsPolicy, ChatMessage, EndReason, ToolMode, Usage } from '../../contract/index';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
@@ -8,6 +8,7 @@ import { newSessionId, restoreContext, SessionLog } from '../sessions/index';
 import { UnansweredApproval } from './approval-path';
 import { ApprovalBroker, type ApprovalRequester } from './approvals';
 import type { ContextEntry } from './context';
+import { KEPT_NAME } from './kept-output';
 import type { LoopEvent } from './events';
 import { openToolsetInto, runAgentLoop, type Budgets, type LoopState } from './loop';
 import { ToolPolicy, type CommandClassifier } from './policy';
@@ -240,7 +241,15 @@ export class AgentSession {
           const file = join(deps.paths.outputsDir, `${this.sessionId}-${callId.replace(/[^A-Za-z0-9_-]+/g, '_')}.txt`);
           mkdirSync(dirname(file), { recursive: true });
           writeFileSync(file, text);
-          return file;
+          return basename(file);
+        },
+        readKept: (name) => {
+          if (!KEPT_NAME.test(name)) return undefined;
+          try {
+            return readFileSync(join(deps.paths.outputsDir, name), 'utf8');
+          } catch {
+            return undefined;
+          }
         },
         summarize: this.opts.summarizeArchived ? summarizer(this.provider) : undefined,
         emit: (e) => this.emit(e),
