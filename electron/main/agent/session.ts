@@ -98,6 +98,16 @@ export function effectiveApprovals(o: Pick<AgentSessionOptions, 'approvals' | 'a
   return o.approvals ?? (o.autoApprove ? 'unattended' : (config.approvals ?? 'non-destructive'));
 }
 
+/**
+ * The session's budgets: its own, with config.yaml's `sessionBudgetUsd` when it sets no cost budget.
+ * The default applies only where the model's prices are known (a local model without prices costs
+ * nothing Erasmus can count, and a budget it cannot count would stop every such session at once).
+ */
+export function sessionBudgets(own: Budgets | undefined, config: Pick<AgentConfigFile, 'sessionBudgetUsd'>, priced: boolean): Budgets {
+  const b = own ?? {};
+  return b.maxCostUsd === undefined && config.sessionBudgetUsd !== undefined && priced ? { ...b, maxCostUsd: config.sessionBudgetUsd } : b;
+}
+
 /** One agent session: its log, context and approvals; `run` a task, `send` follow-ups, `stop`. */
 export class AgentSession {
   readonly broker = new ApprovalBroker();
@@ -155,7 +165,7 @@ export class AgentSession {
     const state: LoopState = { messages: restored ? restored.messages : [], active: new Map(), openedToolsets: new Set(), usage: emptyUsage(provider.pricing), turns: 0, allowedToolsets: o.toolsets };
     const approvals = effectiveApprovals(o, config);
     const policy = new ToolPolicy({ autoApprove: approvals === 'unattended', askAll: approvals === 'ask', classifyCommand: deps.classifyCommand, cwd: project });
-    const session = new AgentSession(sessionId, log, provider, state, deps, { ...o, autoApprove: approvals === 'unattended' }, toolMode, policy);
+    const session = new AgentSession(sessionId, log, provider, state, deps, { ...o, autoApprove: approvals === 'unattended', budgets: sessionBudgets(o.budgets, config, provider.pricing !== undefined) }, toolMode, policy);
     session.project = project;
     if (!restored) log.append({ type: 'header', sessionId, provider: provider.id, model: provider.model, toolMode, ...(project ? { project } : {}) });
     session.emit({ type: 'session_started', logPath: log.path, provider: provider.id, model: provider.model, toolMode, resumed: !!restored, ...(project ? { project } : {}) });
