@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { app, dialog, protocol, shell, type App, type BrowserWindow, type Session, type WebContents, type WebPreferences } from 'electron';
+import { app, dialog, protocol, shell, type App, type BrowserWindow, type Session, type WebContents } from 'electron';
 import { CSP } from '../../contract/index';
 
 export { CSP };
@@ -73,24 +73,6 @@ export function appSchemeHandler(root: string): (request: Request) => Promise<Re
 
 export function serveAppScheme(session: Session, root: string): void {
   session.protocol.handle(APP_SCHEME, appSchemeHandler(root));
-}
-
-export function secureWebPreferences(preload: string, opts: { devTools?: boolean } = {}): WebPreferences {
-  return {
-    preload,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    spellcheck: false,
-    navigateOnDragDrop: false,
-    // DevTools only in development (`npm run dev`): a packaged app has none, nor the menu item.
-    devTools: opts.devTools ?? !app.isPackaged,
-  };
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
