@@ -103,6 +103,8 @@ export const WorkflowRunView = z.object({
   pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),
   timeline: z.array(WorkflowTimelineEntry),
   totals: WorkflowUsage,
+  /** The run's cost budget in US dollars (agent executor), when it has one. */
+  budgetUsd: z.number().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { WorkflowPlan, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
+import { loadAgentConfig } from '../agent/providers/config';
 import type { Paths } from '../paths/index';
 import { CommandExecutor } from './command-executor';
 import { ContextDocs, type DocRef, type DocView } from './documents';
@@ -48,7 +49,12 @@ export class WorkflowEngine {
     const projectDir = resolve(opts.projectDir);
     const s = await stat(projectDir).catch(() => undefined);
     if (!s?.isDirectory()) throw new WorkflowError('RUNTIME_ERROR', `project folder not found: ${projectDir}`);
-    const executor = opts.executor ?? { kind: 'external' };
+    let executor = opts.executor ?? { kind: 'external' };
+    if (executor.kind === 'agent' && executor.maxCostUsd === undefined) {
+      // config.yaml's runBudgetUsd is the budget of a run started without one (kept in the run record).
+      const config = await loadAgentConfig(this.options.paths.configYaml).catch(() => undefined);
+      if (config?.runBudgetUsd !== undefined) executor = { ...executor, maxCostUsd: config.runBudgetUsd };
+    }
     if (executor.kind === 'agent' && !this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
     const now = new Date().toISOString();
     const record: RunRecord = {

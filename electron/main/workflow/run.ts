@@ -405,6 +405,7 @@ export class WorkflowRun {
       pending: r.pending,
       timeline: r.timeline,
       totals: r.totals,
+      ...(r.executor.kind === 'agent' && r.executor.maxCostUsd !== undefined ? { budgetUsd: r.executor.maxCostUsd } : {}),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };
