@@ -175,17 +175,23 @@ export const FILE_TOOLS = {
     description: 'Find files under a folder by name (substring, or a glob such as *.ts) and/or by the text they contain.',
     input: { path: z.string().default('.'), name: z.string().optional(), contains: z.string().min(1).optional(), limit: z.number().int().positive().max(5000).default(200) },
     annotations: { title: 'Search files', ...readOnly },
-    run: async ({ path, name, contains, limit }, { scope }) => {
+    run: async ({ path, name, contains, limit }, { scope, signal, log }) => {
       if (!name && !contains) return failure('give name, contains, or both');
       const abs = await scope.resolve(path);
       const matches = name ? nameMatcher(name) : () => true;
       const out: string[] = [];
-      for await (const e of walkFolder(scope, abs, true)) {
+      let visited = 0;
+      for await (const e of walkFolder(scope, abs, true, signal)) {
+        visited++;
         if (out.length >= limit) break;
         if (e.type !== 'file' && !(e.type === 'folder' && !contains)) continue;
         if (!matches(basename(e.abs))) continue;
         if (!contains) out.push(e.path);
         else for (const line of await grepFile(e.abs, contains, limit - out.length)) out.push(`${e.path}:${line}`);
+      }
+      if (signal?.aborted) {
+        log?.(`search cancelled by the client after ${visited} entries`);
+        return failure(`search cancelled after ${visited} entries`);
       }
       return text(out.join('\n') || 'no match');
     },
