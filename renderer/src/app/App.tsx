@@ -95,7 +95,7 @@ export function App() {
         {error ? <p role="alert" className="text-red-700 dark:text-red-300">Cannot reach the Erasmus core: {error}</p> : null}
         {view === 'project' ? (
           project ? (
-            <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} onOpenSettings={() => setView('settings')} />
+            <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} onOpenSettings={() => setView('settings')} onOpenServers={() => setView('servers')} />
           ) : (
             <WelcomeView onOpened={openProject} />
           )
