@@ -24,6 +24,8 @@ export const McpServerStatus = z.object({
   instructions: z.string().optional(),
   /** The server asked for OAuth sign-in: the authorization page to open (the connection waits for the redirect back). */
   signInUrl: z.string().optional(),
+  /** The server's icons (MCP 2025-11-25 `serverInfo.icons`): https or data: URLs only. */
+  icons: z.array(z.object({ src: z.string(), mimeType: z.string().optional(), sizes: z.array(z.string()).optional(), theme: z.enum(['light', 'dark']).optional() })).optional(),
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
