@@ -132,6 +132,36 @@ export const McpImportCandidate = z.object({
   issues: z.array(McpConfigIssue),
 });
 export type McpImportCandidate = z.infer<typeof McpImportCandidate>;
+/** One way to run a registry server here (an npm/PyPI/OCI package on stdio, or a remote URL) and what it asks for. */
+export const McpRegistryOption = z.object({
+  kind: z.enum(['npm', 'pypi', 'oci', 'remote']),
+  label: z.string(),
+  server: McpServerInput,
+  inputs: z.array(
+    z.object({
+      key: z.string(),
+      where: z.enum(['env', 'header']),
+      description: z.string(),
+      required: z.boolean(),
+      secret: z.boolean(),
+      default: z.string().optional(),
+      /** Where a secret goes in the keychain (the config holds ${secret:NAME}). */
+      secretName: z.string().optional(),
+    }),
+  ),
+});
+/** A server of the official MCP Registry, as a search returns it. */
+export const McpRegistryServer = z.object({
+  name: z.string(),
+  suggestedName: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  version: z.string().optional(),
+  repository: z.string().optional(),
+  options: z.array(McpRegistryOption),
+});
+export type McpRegistryServer = z.infer<typeof McpRegistryServer>;
+
 const ServerParam = z.string().min(1).max(64);
 
 export const mcpMethods = {
@@ -186,5 +216,12 @@ export const mcpMethods = {
   'mcp.import.discover': { params: z.object({}).strict(), result: z.object({ candidates: z.array(McpImportCandidate) }) },
   /** Import the named servers of one discovered file; existing names are skipped, never overwritten. */
   'mcp.import': { params: z.object({ file: z.string().min(1), names: z.array(z.string().min(1)).min(1) }).strict(), result: z.object({ added: z.array(z.string()), skipped: z.array(z.string()) }) },
+  /** Search the official MCP Registry (error -32000 saying so plainly when it cannot be reached). */
+  'mcp.registry.search': { params: z.object({ query: z.string().max(200) }).strict(), result: z.object({ servers: z.array(McpRegistryServer), registry: z.string() }) },
+  /** Add one option of a registry result as a server (disabled: its first enable shows what it runs and asks for trust); secret values go to the keychain. */
+  'mcp.registry.install': {
+    params: z.object({ name: z.string().max(200), option: McpRegistryOption, values: z.record(z.string(), z.string()).optional(), description: z.string().max(500).optional() }).strict(),
+    result: McpConfigEntry,
+  },
   'mcp.reload': { params: z.object({}).strict(), result: z.object({ servers: z.array(McpServerStatus), issues: z.array(McpConfigIssue) }) },
 } satisfies MethodTable;

@@ -2,6 +2,8 @@ import { ErrorCode, RpcError } from '../../../contract/index';
 import type { Core } from '../core';
 import { ElicitationBroker } from '../../mcp/elicitation';
 import { InvalidServerError } from '../../mcp/config/edit';
+import { installServer } from '../../mcp/install';
+import { installInput, registryUrl, searchRegistry } from '../../mcp/registry';
 
 /** Wraps a hub call: its errors (which name the server) become ActionFailed. */
 async function act<T>(fn: () => Promise<T> | T): Promise<T> {
@@ -39,6 +41,13 @@ export function registerMcpHandlers(core: Core): void {
   d.register('mcp.server.trust', ({ server }) => act(() => hub.config.trustServer(server)));
   d.register('mcp.import.discover', () => act(async () => ({ candidates: await hub.config.discover() })));
   d.register('mcp.import', ({ file, names }) => act(() => hub.config.importFrom(file, names)));
+  d.register('mcp.registry.search', ({ query }) => act(async () => ({ servers: await searchRegistry(query, { baseUrl: registryUrl(core.env) }), registry: registryUrl(core.env) })));
+  d.register('mcp.registry.install', ({ name, option, values, description }) =>
+    act(() => {
+      const { server, secrets } = installInput(option, values ?? {}, description);
+      return installServer({ config: hub.config, secrets: core.secrets }, name, server, secrets);
+    }),
+  );
   d.register('mcp.toolsets', async () => ({ toolsets: hub.toolsets() }));
   d.register('mcp.toolset.open', ({ name }) => act(() => ({ tools: hub.openToolset(name) })));
   d.register('mcp.tools', ({ server }) => act(() => ({ tools: hub.listTools(server) })));
