@@ -162,6 +162,37 @@ export const McpRegistryServer = z.object({
 });
 export type McpRegistryServer = z.infer<typeof McpRegistryServer>;
 
+/** What a `.mcpb` bundle is, runs and asks for (read before anything is written). */
+export const McpBundleInfo = z.object({
+  file: z.string(),
+  /** The server name it gets in the config. */
+  name: z.string(),
+  displayName: z.string(),
+  version: z.string(),
+  description: z.string(),
+  author: z.string().optional(),
+  serverType: z.enum(['node', 'python', 'binary', 'uv']),
+  /** The manifest's command and args (with ${__dirname} and ${user_config.…} still unfilled). */
+  command: z.string(),
+  args: z.array(z.string()),
+  tools: z.array(z.string()),
+  userConfig: z.array(
+    z.object({
+      key: z.string(),
+      type: z.enum(['string', 'number', 'boolean', 'directory', 'file']),
+      title: z.string(),
+      description: z.string(),
+      required: z.boolean(),
+      /** Goes to the keychain; the config holds ${secret:NAME}. */
+      sensitive: z.boolean(),
+      /** Several values, one a line. */
+      multiple: z.boolean(),
+      default: z.string().optional(),
+    }),
+  ),
+});
+export type McpBundleInfo = z.infer<typeof McpBundleInfo>;
+
 const ServerParam = z.string().min(1).max(64);
 
 export const mcpMethods = {
@@ -222,6 +253,16 @@ export const mcpMethods = {
   'mcp.registry.install': {
     params: z.object({ name: z.string().max(200), option: McpRegistryOption, values: z.record(z.string(), z.string()).optional(), description: z.string().max(500).optional() }).strict(),
     result: McpConfigEntry,
+  },
+  /** Read a `.mcpb` bundle (a path on the core's machine) and say what it is and asks for. */
+  'mcp.bundle.inspect': { params: z.object({ file: z.string().min(1).max(4096) }).strict(), result: McpBundleInfo },
+  /**
+   * Install a `.mcpb` bundle: unpacked under ERASMUS_HOME/mcp/extensions/<name>/, added disabled, sensitive
+   * answers in the keychain. `preview` is what it runs, for the trust question before its first start.
+   */
+  'mcp.bundle.install': {
+    params: z.object({ file: z.string().min(1).max(4096), name: z.string().max(64).optional(), values: z.record(z.string(), z.string()).optional() }).strict(),
+    result: z.object({ entry: McpConfigEntry, preview: McpTrustPreview }),
   },
   'mcp.reload': { params: z.object({}).strict(), result: z.object({ servers: z.array(McpServerStatus), issues: z.array(McpConfigIssue) }) },
 } satisfies MethodTable;

@@ -2,7 +2,8 @@ import { ErrorCode, RpcError } from '../../../contract/index';
 import type { Core } from '../core';
 import { ElicitationBroker } from '../../mcp/elicitation';
 import { InvalidServerError } from '../../mcp/config/edit';
-import { installServer } from '../../mcp/install';
+import { installBundle, installServer } from '../../mcp/install';
+import { bundleInfo, readBundle } from '../../mcp/mcpb';
 import { installInput, registryUrl, searchRegistry } from '../../mcp/registry';
 
 /** Wraps a hub call: its errors (which name the server) become ActionFailed. */
@@ -48,6 +49,8 @@ export function registerMcpHandlers(core: Core): void {
       return installServer({ config: hub.config, secrets: core.secrets }, name, server, secrets);
     }),
   );
+  d.register('mcp.bundle.inspect', ({ file }) => act(async () => bundleInfo(await readBundle(file))));
+  d.register('mcp.bundle.install', ({ file, name, values }) => act(() => installBundle({ config: hub.config, secrets: core.secrets, extensionsDir: core.paths.extensionsDir }, file, { name, values })));
   d.register('mcp.toolsets', async () => ({ toolsets: hub.toolsets() }));
   d.register('mcp.toolset.open', ({ name }) => act(() => ({ tools: hub.openToolset(name) })));
   d.register('mcp.tools', ({ server }) => act(() => ({ tools: hub.listTools(server) })));
