@@ -4,6 +4,9 @@ import type { MethodTable } from '../table';
 export const McpServerState = z.enum(['disabled', 'starting', 'ready', 'errored', 'stopped']);
 export type McpServerState = z.infer<typeof McpServerState>;
 
+export const McpIcon = z.object({ src: z.string(), mimeType: z.string().optional(), sizes: z.array(z.string()).optional(), theme: z.enum(['light', 'dark']).optional() });
+export type McpIcon = z.infer<typeof McpIcon>;
+
 export const McpServerStatus = z.object({
   name: z.string(),
   transport: z.enum(['stdio', 'http', 'sse', 'websocket', 'in-process']),
@@ -24,8 +27,8 @@ export const McpServerStatus = z.object({
   instructions: z.string().optional(),
   /** The server asked for OAuth sign-in: the authorization page to open (the connection waits for the redirect back). */
   signInUrl: z.string().optional(),
-  /** The server's icons (MCP 2025-11-25 `serverInfo.icons`): https or data: URLs only. */
-  icons: z.array(z.object({ src: z.string(), mimeType: z.string().optional(), sizes: z.array(z.string()).optional(), theme: z.enum(['light', 'dark']).optional() })).optional(),
+  /** The server's icons (MCP 2025-11-25 `serverInfo.icons`): https or data: URLs only; show one through mcp.icon. */
+  icons: z.array(McpIcon).optional(),
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
@@ -57,6 +60,8 @@ export const McpToolInfo = z.object({
    * no sign of): not listed to the model when its toolset opens, still callable by name.
    */
   unlisted: z.boolean().optional(),
+  /** The tool's icons (https or data: URLs). */
+  icons: z.array(McpIcon).optional(),
 });
 export type McpToolInfo = z.infer<typeof McpToolInfo>;
 
@@ -264,5 +269,7 @@ export const mcpMethods = {
     params: z.object({ file: z.string().min(1).max(4096), name: z.string().max(64).optional(), values: z.record(z.string(), z.string()).optional() }).strict(),
     result: z.object({ entry: McpConfigEntry, preview: McpTrustPreview }),
   },
+  /** An icon of a server or tool as a data: URL (the core fetches an https one: the renderer loads no remote images). */
+  'mcp.icon': { params: z.object({ src: z.string().min(1).max(400_000) }).strict(), result: z.object({ dataUrl: z.string() }) },
   'mcp.reload': { params: z.object({}).strict(), result: z.object({ servers: z.array(McpServerStatus), issues: z.array(McpConfigIssue) }) },
 } satisfies MethodTable;

@@ -4,6 +4,7 @@ import { ElicitationBroker } from '../../mcp/elicitation';
 import { InvalidServerError } from '../../mcp/config/edit';
 import { installBundle, installServer } from '../../mcp/install';
 import { bundleInfo, readBundle } from '../../mcp/mcpb';
+import { iconDataUrl } from '../../mcp/icons';
 import { installInput, registryUrl, searchRegistry } from '../../mcp/registry';
 
 /** Wraps a hub call: its errors (which name the server) become ActionFailed. */
@@ -51,6 +52,7 @@ export function registerMcpHandlers(core: Core): void {
   );
   d.register('mcp.bundle.inspect', ({ file }) => act(async () => bundleInfo(await readBundle(file))));
   d.register('mcp.bundle.install', ({ file, name, values }) => act(() => installBundle({ config: hub.config, secrets: core.secrets, extensionsDir: core.paths.extensionsDir }, file, { name, values })));
+  d.register('mcp.icon', ({ src }) => act(async () => ({ dataUrl: await iconDataUrl(src) })));
   d.register('mcp.toolsets', async () => ({ toolsets: hub.toolsets() }));
   d.register('mcp.toolset.open', ({ name }) => act(() => ({ tools: hub.openToolset(name) })));
   d.register('mcp.tools', ({ server }) => act(() => ({ tools: hub.listTools(server) })));
