@@ -71,7 +71,8 @@ export function toolResult(r: CallToolResult, ctx: ResultContext): ToolCallResul
     if (c.type === 'resource_link') {
       links++;
       const about = [c.name && c.name !== c.uri ? `"${oneLine(c.name, 80)}"` : '', c.mimeType ?? '', c.description ? oneLine(c.description) : ''].filter(Boolean).join(', ');
-      return `[resource link: ${c.uri}${about ? ` (${about})` : ''}. Read it with ${readResourceName} ${JSON.stringify({ server: ctx.server, uri: c.uri })}]`;
+      // Words, not JSON: the same line serves native and xml tool calls.
+      return `[resource link: ${c.uri}${about ? ` (${about})` : ''}. To read it, call ${readResourceName} with server ${JSON.stringify(ctx.server)} and uri ${JSON.stringify(c.uri)}]`;
     }
     return `[${(c as { type: string }).type} content, not shown]`;
   });

@@ -107,11 +107,23 @@ describe('resource links', () => {
     const { bodies } = await session('openai-chat', { kind: 'openai-compatible', model: 'local' }, turns);
     const toolMsgs = (i: number) => msgs(bodies[i]!).filter((x) => x.role === 'tool');
     const links = String(toolMsgs(1)[0]!.content);
-    expect(links).toContain(`[resource link: ${uri} ("Text Resource 2", text/plain, Resource 2: plaintext resource). Read it with resources__read_resource {"server":"everything","uri":"${uri}"}]`);
+    expect(links).toContain(`[resource link: ${uri} ("Text Resource 2", text/plain, Resource 2: plaintext resource). To read it, call resources__read_resource with server "everything" and uri "${uri}"]`);
     // After a link, the resources toolset is reachable: the call opened it and read the text.
     expect(String(toolMsgs(2)[1]!.content)).toMatch(/Resource 2: This is a plaintext resource created at/);
     // A text blob is decoded for the model.
     expect(String(toolMsgs(3)[2]!.content)).toMatch(/Resource 1: This is a base64 blob created at/);
+  });
+
+  it('are read on demand in xml mode too', async () => {
+    const uri = 'demo://resource/dynamic/text/2';
+    const turns: WireTurn[] = [
+      { text: '<everything__get-resource-links>\n<count>2</count>\n</everything__get-resource-links>' },
+      { text: `<resources__read_resource>\n<server>everything</server>\n<uri>${uri}</uri>\n</resources__read_resource>` },
+      { text: 'Read it.' },
+    ];
+    const { bodies } = await session('openai-chat', { kind: 'openai-compatible', model: 'local' }, turns, 'xml');
+    expect(String(msgs(bodies[1]!).at(-1)!.content)).toContain(`To read it, call resources__read_resource with server "everything" and uri "${uri}"`);
+    expect(String(msgs(bodies[2]!).at(-1)!.content)).toMatch(/\[resources__read_resource\]\n\[Toolset "resources" was opened for this call.\]\nResource 2: This is a plaintext resource/);
   });
 
   it('an unreadable link says what failed', async () => {
