@@ -34,7 +34,7 @@ describe('server and tool icons', () => {
   it('become data: URLs: data: ones as they are, https ones fetched once with their type and size checked', async () => {
     expect(await iconDataUrl(PNG)).toBe(PNG);
     let fetched = 0;
-    const serve = (body: BodyInit, type: string) => (async () => (fetched++, new Response(body, { headers: { 'content-type': type } }))) as unknown as typeof fetch;
+    const serve = (body: ConstructorParameters<typeof Response>[0], type: string) => (async () => (fetched++, new Response(body, { headers: { 'content-type': type } }))) as unknown as typeof fetch;
     const svg = '<svg xmlns="http://www.w3.org/2000/svg"/>';
     const url = await iconDataUrl('https://cdn.example/a.svg', serve(svg, 'image/svg+xml; charset=utf-8'));
     expect(url).toBe(`data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`);
