@@ -154,7 +154,7 @@ export function hubTools(hub: HubPart): AgentTools {
   return {
     toolsets: () => [
       ...hub.toolsets().map((t) => ({ name: t.name, description: t.description })),
-      ...(linked && !ownsName() ? [{ name: RESOURCES_TOOLSET, description: 'read the resources that tool results link to' }] : []),
+      ...(linked && !ownsName() ? [{ name: RESOURCES_TOOLSET, description: 'read the resources that tool results link to', followUp: true }] : []),
     ],
     async openToolset(name) {
       if (name === RESOURCES_TOOLSET && !ownsName()) return [readResourceTool];

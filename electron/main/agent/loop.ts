@@ -165,7 +165,10 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       }
       await fitContext(d, state, nativeSpecs);
 
-      const offered = state.allowedToolsets ?? (await d.tools.toolsets()).map((t) => t.name);
+      const sets = await d.tools.toolsets();
+      // A follow-up toolset (reading what a tool result linked to) joins a session's allowed ones when it appears.
+      for (const t of sets) if (t.followUp && state.allowedToolsets && !state.allowedToolsets.includes(t.name)) state.allowedToolsets = [...state.allowedToolsets, t.name];
+      const offered = state.allowedToolsets ?? sets.map((t) => t.name);
       const reach = await reachableTools(d.tools, offered, state.active);
       const items: TurnItem[] = [];
       let raw = '';

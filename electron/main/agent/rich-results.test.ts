@@ -43,12 +43,12 @@ afterEach(async () => {
 
 const PREFIX: Record<WireFormat, string> = { anthropic: '/v1', gemini: '/v1beta', 'openai-chat': '/v1', 'openai-responses': '/v1', ollama: '/api' };
 
-async function session(format: WireFormat, entry: Omit<ProviderConfig, 'id' | 'baseUrl'>, turns: WireTurn[], toolMode: 'native' | 'xml' = 'native') {
+async function session(format: WireFormat, entry: Omit<ProviderConfig, 'id' | 'baseUrl'>, turns: WireTurn[], toolMode: 'native' | 'xml' = 'native', toolsets?: string[]) {
   server = await startWireServer(format, turns);
   const config = { providers: [{ id: 'p', ...entry, baseUrl: `${server.url}${PREFIX[format]}`, apiKey: '${env:KEY}' }] };
   const provider = await resolveProvider(config, {}, { env: { KEY: 'k' } });
   const paths = new Paths(mkdtempSync(join(home, 's-')));
-  const outcome = await runAgentSession({ paths, sources: { env: {} }, tools: hubTools(hub), xml: xmlSupport() }, { task: 'look at the picture', provider, toolMode, openToolsets: ['everything'], autoApprove: true });
+  const outcome = await runAgentSession({ paths, sources: { env: {} }, tools: hubTools(hub), xml: xmlSupport() }, { task: 'look at the picture', provider, toolMode, openToolsets: ['everything'], autoApprove: true, ...(toolsets ? { toolsets } : {}) });
   expect(outcome.error ?? '').toBe('');
   return { outcome, provider, bodies: server.requests.map((r) => r.body) };
 }
@@ -114,14 +114,15 @@ describe('resource links', () => {
     expect(String(toolMsgs(3)[2]!.content)).toMatch(/Resource 1: This is a base64 blob created at/);
   });
 
-  it('are read on demand in xml mode too', async () => {
+  it('are read on demand in xml mode too, in a session limited to its toolsets', async () => {
     const uri = 'demo://resource/dynamic/text/2';
     const turns: WireTurn[] = [
       { text: '<everything__get-resource-links>\n<count>2</count>\n</everything__get-resource-links>' },
       { text: `<resources__read_resource>\n<server>everything</server>\n<uri>${uri}</uri>\n</resources__read_resource>` },
       { text: 'Read it.' },
     ];
-    const { bodies } = await session('openai-chat', { kind: 'openai-compatible', model: 'local' }, turns, 'xml');
+    // A session limited to its toolsets (as a workflow step is) still reads what a result linked to.
+    const { bodies } = await session('openai-chat', { kind: 'openai-compatible', model: 'local' }, turns, 'xml', ['everything']);
     expect(String(msgs(bodies[1]!).at(-1)!.content)).toContain(`To read it, call resources__read_resource with server "everything" and uri "${uri}"`);
     expect(String(msgs(bodies[2]!).at(-1)!.content)).toMatch(/\[resources__read_resource\]\n\[Toolset "resources" was opened for this call.\]\nResource 2: This is a plaintext resource/);
   });

@@ -31,6 +31,8 @@ export interface ToolsetSummary {
   name: string;
   /** One line for the prompt. */
   description: string;
+  /** Offered even where a session limits its toolsets (a workflow step): it only follows up what a tool result pointed to. */
+  followUp?: boolean;
 }
 
 export interface ToolCallResult {
