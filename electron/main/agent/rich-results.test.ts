@@ -50,7 +50,7 @@ async function session(format: WireFormat, entry: Omit<ProviderConfig, 'id' | 'b
   const paths = new Paths(mkdtempSync(join(home, 's-')));
   const outcome = await runAgentSession({ paths, sources: { env: {} }, tools: hubTools(hub), xml: xmlSupport() }, { task: 'look at the picture', provider, toolMode, openToolsets: ['everything'], autoApprove: true, ...(toolsets ? { toolsets } : {}) });
   expect(outcome.error ?? '').toBe('');
-  return { outcome, provider, bodies: server.requests.map((r) => r.body) };
+  return { outcome, provider, bodies: server.requests.filter((r) => !r.path.endsWith('/show')).map((r) => r.body) };
 }
 
 type Json = Record<string, unknown>;
@@ -88,6 +88,32 @@ describe('images in tool results', () => {
     const after = m[m.indexOf(tool) + 1]!;
     expect(after.role).toBe('user');
     expect((after.content as Json[]).find((p) => p.type === 'image_url')).toMatchObject({ image_url: { url: `data:image/png;base64,${tinyImage}` } });
+  });
+
+  it.each([
+    ['openai-responses', { kind: 'openai', model: 'gpt-5.1' }],
+    ['gemini', { kind: 'google', model: 'gemini-2.5-flash' }],
+    ['ollama', { kind: 'ollama', model: 'qwen2.5vl:7b', images: true }],
+  ] as const)('reach a vision model over %s in the form its API takes', async (format, entry) => {
+    const { bodies, provider } = await session(format, entry as Omit<ProviderConfig, 'id' | 'baseUrl'>, [{ toolCalls: [{ name: 'everything__get-tiny-image', args: {} }] }, { text: 'A logo.' }]);
+    expect(provider.supportsImages).toBe(true);
+    const body = bodies[1]!;
+    if (format === 'openai-responses') {
+      // Inside the function_call_output itself.
+      const output = (body.input as Json[]).find((i) => i.type === 'function_call_output')!.output as Json[];
+      expect(output).toContainEqual({ type: 'input_image', image_url: `data:image/png;base64,${tinyImage}` });
+      expect(JSON.stringify(output)).toContain('[image 1: image/png');
+    } else if (format === 'gemini') {
+      // In the same user turn as the functionResponse.
+      const turn = (body.contents as Json[]).find((c) => (c.parts as Json[]).some((p) => p.functionResponse))!;
+      expect(turn.parts as Json[]).toContainEqual({ inlineData: { mimeType: 'image/png', data: tinyImage } });
+    } else {
+      // Ollama's tool messages are text: the image rides on the user message right after them.
+      const m = msgs(body);
+      const tool = m.findIndex((x) => x.role === 'tool');
+      expect(String(m[tool]!.content)).not.toContain(tinyImage);
+      expect(m[tool + 1]).toMatchObject({ role: 'user', images: [tinyImage] });
+    }
   });
 
   it('are named, not sent, to a model without vision, which is told why', async () => {
