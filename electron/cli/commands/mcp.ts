@@ -6,6 +6,7 @@ import { discoverImports, importServers } from '../../main/mcp/config/import';
 import { cliCore, withCore } from '../context';
 import { ask } from '../prompt';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
+import { registerServersInstall } from './servers-install';
 
 interface HubOptions {
   config?: string;
@@ -64,7 +65,9 @@ function printContent(r: CallToolResult): void {
 }
 
 export function registerMcp(program: Command): void {
-  hubOptions(program.command('servers').description('start the configured MCP servers and show the status of each')).action(async (opts: HubOptions) => {
+  const serversCommand = hubOptions(program.command('servers').description('start the configured MCP servers and show the status of each (search and install: see the subcommands)'));
+  registerServersInstall(serversCommand);
+  serversCommand.action(async (opts: HubOptions) => {
     await withHub(opts, async (core) => {
       const servers = core.hub.servers();
       if (opts.json) return json({ servers, issues: core.hub.configErrors() });

@@ -15,10 +15,14 @@ export type ToolCallRecord = z.infer<typeof ToolCallRecord>;
 export const ReasoningPart = z.object({ text: z.string(), meta: ProviderMetadata.optional() });
 export type ReasoningPart = z.infer<typeof ReasoningPart>;
 
+/** An image for the model (base64), from a tool result, a resource or a sampling request. */
+export const ImagePart = z.object({ mediaType: z.string(), data: z.string() });
+export type ImagePart = z.infer<typeof ImagePart>;
+
 export const ChatMessage = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
   /** `instruction`: written by the user (the task, or a new instruction on resume), not tool results or notes; archiving keeps the latest. */
-  z.object({ role: z.literal('user'), content: z.string(), instruction: z.boolean().optional() }),
+  z.object({ role: z.literal('user'), content: z.string(), instruction: z.boolean().optional(), images: z.array(ImagePart).optional() }),
   z.object({
     role: z.literal('assistant'),
     content: z.string(),
@@ -28,7 +32,8 @@ export const ChatMessage = z.discriminatedUnion('role', [
     /** Provider metadata of the text part (Gemini may sign text too). */
     textMeta: ProviderMetadata.optional(),
   }),
-  z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean().optional() }),
+  /** `images`: what the tool returned as images; sent as image parts to a model that takes them (the text names each one). */
+  z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string(), isError: z.boolean().optional(), images: z.array(ImagePart).optional() }),
 ]);
 export type ChatMessage = z.infer<typeof ChatMessage>;
 

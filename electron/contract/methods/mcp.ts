@@ -4,6 +4,9 @@ import type { MethodTable } from '../table';
 export const McpServerState = z.enum(['disabled', 'starting', 'ready', 'errored', 'stopped']);
 export type McpServerState = z.infer<typeof McpServerState>;
 
+export const McpIcon = z.object({ src: z.string(), mimeType: z.string().optional(), sizes: z.array(z.string()).optional(), theme: z.enum(['light', 'dark']).optional() });
+export type McpIcon = z.infer<typeof McpIcon>;
+
 export const McpServerStatus = z.object({
   name: z.string(),
   transport: z.enum(['stdio', 'http', 'sse', 'websocket', 'in-process']),
@@ -24,6 +27,8 @@ export const McpServerStatus = z.object({
   instructions: z.string().optional(),
   /** The server asked for OAuth sign-in: the authorization page to open (the connection waits for the redirect back). */
   signInUrl: z.string().optional(),
+  /** The server's icons (MCP 2025-11-25 `serverInfo.icons`): https or data: URLs only; show one through mcp.icon. */
+  icons: z.array(McpIcon).optional(),
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
@@ -55,6 +60,8 @@ export const McpToolInfo = z.object({
    * no sign of): not listed to the model when its toolset opens, still callable by name.
    */
   unlisted: z.boolean().optional(),
+  /** The tool's icons (https or data: URLs). */
+  icons: z.array(McpIcon).optional(),
 });
 export type McpToolInfo = z.infer<typeof McpToolInfo>;
 
@@ -130,6 +137,67 @@ export const McpImportCandidate = z.object({
   issues: z.array(McpConfigIssue),
 });
 export type McpImportCandidate = z.infer<typeof McpImportCandidate>;
+/** One way to run a registry server here (an npm/PyPI/OCI package on stdio, or a remote URL) and what it asks for. */
+export const McpRegistryOption = z.object({
+  kind: z.enum(['npm', 'pypi', 'oci', 'remote']),
+  label: z.string(),
+  server: McpServerInput,
+  inputs: z.array(
+    z.object({
+      key: z.string(),
+      where: z.enum(['env', 'header']),
+      description: z.string(),
+      required: z.boolean(),
+      secret: z.boolean(),
+      default: z.string().optional(),
+      /** Where a secret goes in the keychain (the config holds ${secret:NAME}). */
+      secretName: z.string().optional(),
+    }),
+  ),
+});
+/** A server of the official MCP Registry, as a search returns it. */
+export const McpRegistryServer = z.object({
+  name: z.string(),
+  suggestedName: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  version: z.string().optional(),
+  repository: z.string().optional(),
+  options: z.array(McpRegistryOption),
+});
+export type McpRegistryServer = z.infer<typeof McpRegistryServer>;
+
+/** What a `.mcpb` bundle is, runs and asks for (read before anything is written). */
+export const McpBundleInfo = z.object({
+  file: z.string(),
+  /** The server name it gets in the config. */
+  name: z.string(),
+  displayName: z.string(),
+  version: z.string(),
+  description: z.string(),
+  author: z.string().optional(),
+  serverType: z.enum(['node', 'python', 'binary', 'uv']),
+  /** The manifest's command and args (with ${__dirname} and ${user_config.…} still unfilled). */
+  command: z.string(),
+  args: z.array(z.string()),
+  tools: z.array(z.string()),
+  userConfig: z.array(
+    z.object({
+      key: z.string(),
+      type: z.enum(['string', 'number', 'boolean', 'directory', 'file']),
+      title: z.string(),
+      description: z.string(),
+      required: z.boolean(),
+      /** Goes to the keychain; the config holds ${secret:NAME}. */
+      sensitive: z.boolean(),
+      /** Several values, one a line. */
+      multiple: z.boolean(),
+      default: z.string().optional(),
+    }),
+  ),
+});
+export type McpBundleInfo = z.infer<typeof McpBundleInfo>;
+
 const ServerParam = z.string().min(1).max(64);
 
 export const mcpMethods = {
@@ -187,5 +255,24 @@ export const mcpMethods = {
   'mcp.import.discover': { params: z.object({}).strict(), result: z.object({ candidates: z.array(McpImportCandidate) }) },
   /** Import the named servers of one discovered file; existing names are skipped, never overwritten. */
   'mcp.import': { params: z.object({ file: z.string().min(1), names: z.array(z.string().min(1)).min(1) }).strict(), result: z.object({ added: z.array(z.string()), skipped: z.array(z.string()) }) },
+  /** Search the official MCP Registry (error -32000 saying so plainly when it cannot be reached). */
+  'mcp.registry.search': { params: z.object({ query: z.string().max(200) }).strict(), result: z.object({ servers: z.array(McpRegistryServer), registry: z.string() }) },
+  /** Add one option of a registry result as a server (disabled: its first enable shows what it runs and asks for trust); secret values go to the keychain. */
+  'mcp.registry.install': {
+    params: z.object({ name: z.string().max(200), option: McpRegistryOption, values: z.record(z.string(), z.string()).optional(), description: z.string().max(500).optional() }).strict(),
+    result: McpConfigEntry,
+  },
+  /** Read a `.mcpb` bundle (a path on the core's machine) and say what it is and asks for. */
+  'mcp.bundle.inspect': { params: z.object({ file: z.string().min(1).max(4096) }).strict(), result: McpBundleInfo },
+  /**
+   * Install a `.mcpb` bundle: unpacked under ERASMUS_HOME/mcp/extensions/<name>/, added disabled, sensitive
+   * answers in the keychain. `preview` is what it runs, for the trust question before its first start.
+   */
+  'mcp.bundle.install': {
+    params: z.object({ file: z.string().min(1).max(4096), name: z.string().max(64).optional(), values: z.record(z.string(), z.string()).optional() }).strict(),
+    result: z.object({ entry: McpConfigEntry, preview: McpTrustPreview }),
+  },
+  /** An icon of a server or tool as a data: URL (the core fetches an https one: the renderer loads no remote images). */
+  'mcp.icon': { params: z.object({ src: z.string().min(1).max(400_000) }).strict(), result: z.object({ dataUrl: z.string() }) },
   'mcp.reload': { params: z.object({}).strict(), result: z.object({ servers: z.array(McpServerStatus), issues: z.array(McpConfigIssue) }) },
 } satisfies MethodTable;

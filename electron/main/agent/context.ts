@@ -8,13 +8,16 @@ export interface ContextEntry {
 
 const cache = new WeakMap<ChatMessage, number>();
 
+/** What one image costs in the context, about: Anthropic counts ≈ 1,600 tokens for a large one, OpenAI up to ≈ 1,100 at high detail. */
+export const IMAGE_TOKENS = 1_600;
+
 /** Token estimate of one message (≈ 4 characters a token, plus per-message overhead); cached per message object. */
 export function messageTokens(m: ChatMessage): number {
   let n = cache.get(m);
   if (n !== undefined) return n;
   let chars = m.content.length;
   if (m.role === 'assistant' && m.toolCalls) for (const c of m.toolCalls) chars += c.name.length + JSON.stringify(c.args).length;
-  n = Math.ceil(chars / 4) + 4;
+  n = Math.ceil(chars / 4) + 4 + ('images' in m && m.images ? m.images.length * IMAGE_TOKENS : 0);
   cache.set(m, n);
   return n;
 }

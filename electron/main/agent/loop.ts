@@ -1,4 +1,4 @@
-import type { ChatMessage, EndReason, ToolCallRecord, Usage } from '../../contract/index';
+import type { ChatMessage, EndReason, ImagePart, ToolCallRecord, Usage } from '../../contract/index';
 import type { NewSessionEntry } from '../sessions/entries';
 import type { ApprovalRequester } from './approvals';
 import { markerText, planArchive, resultCapChars, type ContextEntry } from './context';
@@ -165,7 +165,10 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       }
       await fitContext(d, state, nativeSpecs);
 
-      const offered = state.allowedToolsets ?? (await d.tools.toolsets()).map((t) => t.name);
+      const sets = await d.tools.toolsets();
+      // A follow-up toolset (reading what a tool result linked to) joins a session's allowed ones when it appears.
+      for (const t of sets) if (t.followUp && state.allowedToolsets && !state.allowedToolsets.includes(t.name)) state.allowedToolsets = [...state.allowedToolsets, t.name];
+      const offered = state.allowedToolsets ?? sets.map((t) => t.name);
       const reach = await reachableTools(d.tools, offered, state.active);
       const items: TurnItem[] = [];
       let raw = '';
@@ -223,6 +226,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       const failed = new Set<string>();
       const results = new Map<string, string>();
       const xmlParts: string[] = [];
+      const xmlImages: ImagePart[] = [];
       const nativeCorrections: string[] = [];
       for (const item of items) {
         if (d.signal.aborted) break;
@@ -233,7 +237,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
         }
         let call: PendingCall = item;
         const deps = call.kind === 'tool' ? call.dependsOn : undefined;
-        let out: { content: string; isError: boolean } | undefined;
+        let out: ToolCallResult | undefined;
         let note = '';
         if (call.kind === 'tool' && !state.active.has(call.name) && call.name !== OPEN_TOOLSET && !(call.name === READ_OUTPUT && d.readKept)) {
           const r = await reachFor(call.name, reach, state.active, openOnTheWay);
@@ -263,10 +267,14 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
         if (out.isError) failed.add(call.id);
         results.set(call.id, out.content);
         const name = call.kind === 'tool' ? call.name : `!${call.command}`;
-        if (d.toolMode === 'native') commitMessage({ role: 'tool', toolCallId: item.id, name: item.kind === 'tool' ? item.name : '!', content: out.content, ...(out.isError ? { isError: true } : {}) });
-        else xmlParts.push(`[${name}${out.isError ? ' — error' : ''}]\n${out.content}`);
+        const images = out.images?.length ? { images: out.images } : {};
+        if (d.toolMode === 'native') commitMessage({ role: 'tool', toolCallId: item.id, name: item.kind === 'tool' ? item.name : '!', content: out.content, ...(out.isError ? { isError: true } : {}), ...images });
+        else {
+          xmlParts.push(`[${name}${out.isError ? ' — error' : ''}]\n${out.content}`);
+          xmlImages.push(...(out.images ?? []));
+        }
       }
-      if (d.toolMode === 'xml') commitMessage({ role: 'user', content: xmlParts.join('\n\n') });
+      if (d.toolMode === 'xml') commitMessage({ role: 'user', content: xmlParts.join('\n\n'), ...(xmlImages.length ? { images: xmlImages } : {}) });
       else if (nativeCorrections.length) commitMessage({ role: 'user', content: nativeCorrections.join('\n\n') });
       if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
     }

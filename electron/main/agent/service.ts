@@ -28,7 +28,7 @@ export interface AgentServiceDeps {
   paths: Paths;
   secrets: Pick<SecretStore, 'get'>;
   env: NodeJS.ProcessEnv;
-  hub?: Pick<McpHub, 'toolsets' | 'openToolset' | 'callTool' | 'setSamplingHandler'>;
+  hub?: Pick<McpHub, 'toolsets' | 'openToolset' | 'callTool' | 'readResource' | 'setSamplingHandler'>;
   /** Runs `!command` lines in a PTY (visible in the terminal view). */
   ptys?: Pick<PtyManager, 'run'>;
   /** Where every event goes (the core's bus as `agent.event`). */

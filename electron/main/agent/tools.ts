@@ -1,4 +1,5 @@
 /** What the loop needs from the tool side (the MCP hub satisfies it through hub-tools.ts). */
+import type { ImagePart } from '../../contract/index';
 
 export interface ToolAnnotations {
   title?: string;
@@ -17,6 +18,8 @@ export interface AgentTool {
   toolset: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The tool's declared output schema (its structured content is shown when no text holds it). */
+  outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
   /** The server's `alwaysAllow` lists this tool. */
   alwaysAllow?: boolean;
@@ -28,12 +31,16 @@ export interface ToolsetSummary {
   name: string;
   /** One line for the prompt. */
   description: string;
+  /** Offered even where a session limits its toolsets (a workflow step): it only follows up what a tool result pointed to. */
+  followUp?: boolean;
 }
 
 export interface ToolCallResult {
-  /** Text for the model. */
+  /** Text for the model (it names each image in `images`, so a model that cannot see them still knows they exist). */
   content: string;
   isError: boolean;
+  /** Images the tool returned, for a model that takes them. */
+  images?: ImagePart[];
 }
 
 export interface ToolCallOptions {

@@ -15,6 +15,7 @@ import { orderedDelivery } from './transport/ordered';
 import { GroupStdioTransport } from './transport/stdio-group';
 import type { ServerStatus } from './types';
 import { StreamRedactor, type Redactor } from '../secrets/redactor';
+import { safeIcons } from './icons';
 
 export type Target = { kind: 'config'; config: ServerConfig } | { kind: 'in-process'; server: McpServer };
 
@@ -109,6 +110,7 @@ export class ServerConnection {
       protocolVersion: this.state === 'ready' ? (this.transport as { protocolVersion?: string } | undefined)?.protocolVersion : undefined,
       instructions: this.client?.getInstructions(),
       signInUrl: this.signInUrl,
+      icons: safeIcons((v as { icons?: unknown } | undefined)?.icons),
     };
   }
 

@@ -1,5 +1,6 @@
 import { patternMatcher, type CatalogGroup } from './catalog';
 import type { ServerConnection } from './connection';
+import { safeIcons } from './icons';
 import { qualifiedName, type ToolInfo, type ToolsetSummary } from './types';
 
 /** A tool's `_meta` key that keeps it out of its toolset's listing (still callable by name). */
@@ -18,6 +19,7 @@ export function toolInfos(c: ServerConnection): ToolInfo[] {
     annotations: { ...(t.annotations ?? {}) },
     alwaysAllow: c.alwaysAllow.includes(t.name) || c.alwaysAllow.includes('*'),
     ...(t._meta?.[UNLISTED_META] === true ? { unlisted: true } : {}),
+    ...(safeIcons(t.icons) ? { icons: safeIcons(t.icons) } : {}),
   }));
 }
 

@@ -65,6 +65,10 @@ export class Paths {
   get promptLibraryDir(): string {
     return join(this.home, 'prompt-library');
   }
+  /** Unpacked .mcpb bundles (MCP Desktop Extensions), one folder each: mcp/extensions/<name>/. */
+  get extensionsDir(): string {
+    return join(this.home, 'mcp', 'extensions');
+  }
   /** Full outputs of runner commands, kept so the model can read what was truncated. */
   get outputsDir(): string {
     return join(this.home, 'outputs');

@@ -1,17 +1,41 @@
-import { jsonSchema, streamText, tool, type AssistantModelMessage, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import type { ChatMessage, ProviderMetadata } from '../../../contract/index';
-import type { RequestShape, StreamPart, StreamTurn, TurnRequest } from './types';
+import { jsonSchema, streamText, tool, type AssistantModelMessage, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from 'ai';
+import type { ChatMessage, ImagePart, ProviderMetadata } from '../../../contract/index';
+import { IMAGE_TOKENS } from '../context';
+import type { ImageRoute, RequestShape, StreamPart, StreamTurn, TurnRequest } from './types';
 
 type Options = Record<string, Record<string, unknown>>;
 type SdkOptions = NonNullable<ModelMessage['providerOptions']>;
 /** Provider metadata as the AI SDK takes it back (`providerOptions`); our logged form is plain JSON already. */
 const asOptions = (meta: ProviderMetadata | undefined) => (meta && Object.keys(meta).length ? { providerOptions: meta as SdkOptions } : {});
 
+/**
+ * How images reach the model: as parts of the tool result itself (Anthropic, OpenAI Responses, Gemini,
+ * OpenRouter), in a user message after the tool results (OpenAI-compatible chat and Ollama, whose tool
+ * messages hold text only), or not at all (a model without vision: the text names them and says why).
+ */
+export type { ImageRoute };
+
+const imageParts = (images: ImagePart[]) => images.map((i) => ({ type: 'image' as const, image: i.data, mediaType: i.mediaType }));
+const unseen = (n: number) => `\n[${n === 1 ? 'The image above is' : `The ${n} images above are`} not shown: this model does not take images.]`;
+
 /** Our OpenAI-style messages as AI SDK model messages, with every part's provider metadata sent back. */
-export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
+export function toModelMessages(messages: ChatMessage[], images: ImageRoute = 'none'): ModelMessage[] {
   const out: ModelMessage[] = [];
+  // Images of the tool results just written, for a user message after them (route 'user-message').
+  let pending: { name: string; images: ImagePart[] }[] = [];
+  const flush = () => {
+    if (!pending.length) return;
+    out.push({ role: 'user', content: [{ type: 'text', text: `Images from the tool results above (${pending.map((p) => `${p.name}: ${p.images.length}`).join(', ')}):` }, ...imageParts(pending.flatMap((p) => p.images))] });
+    pending = [];
+  };
   for (const m of messages) {
-    if (m.role === 'system' || m.role === 'user') out.push({ role: m.role, content: m.content });
+    if (m.role !== 'tool') flush();
+    if (m.role === 'system') out.push({ role: m.role, content: m.content });
+    else if (m.role === 'user') {
+      if (!m.images?.length) out.push({ role: 'user', content: m.content });
+      else if (images === 'none') out.push({ role: 'user', content: m.content + unseen(m.images.length) });
+      else out.push({ role: 'user', content: [{ type: 'text', text: m.content }, ...imageParts(m.images)] });
+    }
     else if (m.role === 'assistant') {
       if (!m.toolCalls?.length && !m.reasoning?.length && !m.textMeta) out.push({ role: 'assistant', content: m.content });
       else {
@@ -23,12 +47,22 @@ export function toModelMessages(messages: ChatMessage[]): ModelMessage[] {
         out.push({ role: 'assistant', content });
       }
     } else {
-      const part = { type: 'tool-result' as const, toolCallId: m.toolCallId, toolName: m.name, output: m.isError ? { type: 'error-text' as const, value: m.content } : { type: 'text' as const, value: m.content } };
+      const pics = m.images ?? [];
+      const text = pics.length && images === 'none' ? m.content + unseen(pics.length) : m.content;
+      const output: ToolResultPart['output'] =
+        pics.length && images === 'tool-result'
+          ? { type: 'content', value: [{ type: 'text', text }, ...pics.map((i) => ({ type: 'image-data' as const, data: i.data, mediaType: i.mediaType }))] }
+          : m.isError
+            ? { type: 'error-text', value: text }
+            : { type: 'text', value: text };
+      if (pics.length && images === 'user-message') pending.push({ name: m.name, images: pics });
+      const part: ToolResultPart = { type: 'tool-result', toolCallId: m.toolCallId, toolName: m.name, output };
       const prev = out[out.length - 1];
       if (prev && prev.role === 'tool') prev.content.push(part);
       else out.push({ role: 'tool', content: [part] });
     }
   }
+  flush();
   return out;
 }
 
@@ -50,7 +84,7 @@ export function withCacheBreakpoints(messages: ModelMessage[]): ModelMessage[] {
 export function estimateTokens(req: TurnRequest): number {
   let chars = req.tools ? JSON.stringify(req.tools).length : 0;
   for (const m of req.messages) {
-    chars += m.content.length + 16;
+    chars += m.content.length + 16 + ('images' in m && m.images ? m.images.length * IMAGE_TOKENS * 4 : 0);
     if (m.role === 'assistant') for (const c of m.toolCalls ?? []) chars += c.name.length + JSON.stringify(c.args).length;
   }
   return Math.ceil(chars / 4);
@@ -93,7 +127,7 @@ export function aiSdkStream(model: LanguageModel, shape: RequestShape = {}): Str
     try {
       const per = shape.perRequest?.(req, estimateTokens(req));
       if (per?.warning) yield { type: 'warning', message: per.warning };
-      let messages = toModelMessages(req.messages);
+      let messages = toModelMessages(req.messages, shape.images ?? 'none');
       if (shape.cacheBreakpoints) messages = withCacheBreakpoints(messages);
       // The system prompt goes in `system` (as a message, so it keeps its cache breakpoint).
       const system = messages[0]?.role === 'system' ? messages[0] : undefined;

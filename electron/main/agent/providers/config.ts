@@ -7,7 +7,7 @@ import { aiSdkStream } from './ai-sdk-stream';
 import { DEFAULT_CONTEXT_WINDOW } from './known-models';
 import { ollamaContextLength } from './ollama';
 import { defaultPlugins, OLLAMA_DEFAULT_BASE_URL } from './plugins';
-import type { ProviderHandle, ProviderKind, ProviderPlugin } from './types';
+import type { ProviderHandle, ProviderKind, ProviderPlugin, RequestShape } from './types';
 
 /** One entry of `providers:` in config.yaml. Keys are references (`${secret:NAME}`), never values. */
 export const ProviderConfig = z
@@ -25,6 +25,8 @@ export const ProviderConfig = z
     contextWindow: z.number().int().positive().optional(),
     maxOutputTokens: z.number().int().positive().optional(),
     nativeTools: z.boolean().optional(),
+    /** The model takes images (tool results' images reach it as image parts); default: what the bundled catalog says, else no. */
+    images: z.boolean().optional(),
     /** USD per million tokens; overrides the bundled models.dev catalog. */
     pricing: z
       .object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().optional(), cacheWrite: z.number().nonnegative().optional() })
@@ -135,7 +137,8 @@ export async function resolveProvider(
   const contextWindow = entry.contextWindow ?? asked ?? info.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const maxOutputTokens = entry.maxOutputTokens ?? info.maxOutputTokens;
   const languageModel = plugin.create({ model: entry.model, baseUrl: entry.baseUrl, apiKey, headers });
-  const shape = plugin.shape?.({ model: entry.model, reasoning: entry.reasoning, contextWindow, store: entry.store }) ?? {};
+  const supportsImages = entry.images ?? info.supportsImages ?? false;
+  const shape = { ...plugin.shape?.({ model: entry.model, reasoning: entry.reasoning, contextWindow, store: entry.store }), images: supportsImages ? (plugin.toolResultImages === false ? 'user-message' : 'tool-result') : 'none' } satisfies RequestShape;
   return {
     id: entry.id,
     kind: entry.kind,
@@ -143,6 +146,7 @@ export async function resolveProvider(
     contextWindow,
     ...(maxOutputTokens ? { maxOutputTokens } : {}),
     supportsNativeTools: entry.nativeTools ?? info.supportsNativeTools ?? false,
+    supportsImages,
     pricing: entry.pricing ?? info.pricing,
     languageModel,
     stream: aiSdkStream(languageModel, shape),

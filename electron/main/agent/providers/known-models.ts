@@ -9,6 +9,7 @@ interface CatalogModel {
   id: string;
   cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
   limit?: { context?: number; output?: number };
+  modalities?: { input?: readonly string[] };
 }
 
 /**
@@ -23,11 +24,11 @@ const ROUTED: Record<string, CatalogModel> = openrouterModels.models as Record<s
  * cache write is the 5-minute price, 1.25 × input; its cache read 0.1 ×). The catalog wins where it knows a model.
  */
 const NEWER: [prefix: string, info: Partial<ModelInfo>][] = [
-  ['claude-opus-4-5', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 } }],
-  ['claude-sonnet-4-5', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }],
-  ['claude-haiku-4-5', { contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } }],
-  ['gpt-5-codex', { contextWindow: 400_000, maxOutputTokens: 128_000, pricing: { input: 1.25, output: 10, cacheRead: 0.125 } }],
-  ['gpt-5.1', { contextWindow: 400_000, maxOutputTokens: 128_000, pricing: { input: 1.25, output: 10, cacheRead: 0.125 } }],
+  ['claude-opus-4-5', { supportsImages: true, contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 } }],
+  ['claude-sonnet-4-5', { supportsImages: true, contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }],
+  ['claude-haiku-4-5', { supportsImages: true, contextWindow: 200_000, maxOutputTokens: 64_000, pricing: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } }],
+  ['gpt-5-codex', { supportsImages: true, contextWindow: 400_000, maxOutputTokens: 128_000, pricing: { input: 1.25, output: 10, cacheRead: 0.125 } }],
+  ['gpt-5.1', { supportsImages: true, contextWindow: 400_000, maxOutputTokens: 128_000, pricing: { input: 1.25, output: 10, cacheRead: 0.125 } }],
 ];
 
 function fromCatalog(m: CatalogModel): Partial<ModelInfo> {
@@ -36,7 +37,7 @@ function fromCatalog(m: CatalogModel): Partial<ModelInfo> {
     c && c.input !== undefined && c.output !== undefined
       ? { input: c.input, output: c.output, ...(c.cache_read !== undefined ? { cacheRead: c.cache_read } : {}), ...(c.cache_write !== undefined ? { cacheWrite: c.cache_write } : {}) }
       : undefined;
-  return { ...(m.limit?.context ? { contextWindow: m.limit.context } : {}), ...(m.limit?.output ? { maxOutputTokens: m.limit.output } : {}), ...(pricing ? { pricing } : {}) };
+  return { ...(m.modalities?.input ? { supportsImages: m.modalities.input.includes('image') } : {}), ...(m.limit?.context ? { contextWindow: m.limit.context } : {}), ...(m.limit?.output ? { maxOutputTokens: m.limit.output } : {}), ...(pricing ? { pricing } : {}) };
 }
 
 /** `claude-sonnet-4` finds the dated `claude-sonnet-4-20250514`; the newest dated id wins. */

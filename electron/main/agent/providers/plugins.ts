@@ -79,6 +79,7 @@ export const ollamaPlugin: ProviderPlugin = {
   defaultBaseUrl: OLLAMA_DEFAULT_BASE_URL,
   create: ({ model, baseUrl, headers }) => createOllama({ baseURL: baseUrl ?? OLLAMA_DEFAULT_BASE_URL, headers })(model) as LanguageModel,
   info: () => ({ supportsNativeTools: false, contextWindow: 8192 }),
+  toolResultImages: false,
   shape: ({ contextWindow, reasoning }) => ({
     perRequest: (req, tokens) => {
       const { numCtx, warning } = ollamaNumCtx(tokens, req.maxOutputTokens, contextWindow);
@@ -94,6 +95,7 @@ export const openaiCompatiblePlugin: ProviderPlugin = {
   defaultBaseUrl: 'http://127.0.0.1:1234/v1',
   create: ({ model, baseUrl, apiKey, headers }) => createOpenAICompatible({ name: 'openai-compatible', baseURL: baseUrl ?? 'http://127.0.0.1:1234/v1', apiKey, headers, includeUsage: true })(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
+  toolResultImages: false,
 };
 
 /** OpenRouter: Anthropic models get the same cache breakpoints as on Anthropic's own API. */

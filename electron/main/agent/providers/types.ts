@@ -2,6 +2,9 @@ import type { LanguageModel } from 'ai';
 import type { ChatMessage, ProviderMetadata } from '../../../contract/index';
 import type { TokenCounts } from '../usage';
 
+/** How images reach a model: in tool results, in a user message after them, or not at all (no vision). */
+export type ImageRoute = 'tool-result' | 'user-message' | 'none';
+
 export type ProviderKind = 'openai' | 'anthropic' | 'google' | 'ollama' | 'openai-compatible' | 'openrouter';
 
 /** A tool offered through the provider's native tool calling. */
@@ -50,6 +53,8 @@ export interface ModelInfo {
   /** The model's own limit on output tokens, when known. */
   maxOutputTokens?: number;
   supportsNativeTools: boolean;
+  /** The model takes images as input (models.dev `modalities.input`, or `images:` in config.yaml). */
+  supportsImages?: boolean;
   pricing?: Pricing;
 }
 
@@ -73,6 +78,8 @@ export interface ProviderCreateOptions {
 
 /** How a provider's requests are shaped beyond the messages (see ai-sdk-stream.ts). */
 export interface RequestShape {
+  /** How images in tool results and user messages reach the model (see ai-sdk-stream.ts); 'none' when it has no vision. */
+  images?: ImageRoute;
   /** Anthropic-style cache breakpoints on the tools, the system prompt and the moving end of the conversation. */
   cacheBreakpoints?: boolean;
   /** Provider options for every request (reasoning effort, thinking budget, store: false, ...). */
@@ -98,6 +105,8 @@ export interface ProviderPlugin {
   create(o: ProviderCreateOptions): LanguageModel;
   /** How requests to this model are shaped (caching, reasoning, context size). */
   shape?(o: { model: string; reasoning?: ReasoningSettings; contextWindow: number; store?: boolean }): RequestShape;
-  /** What is known of a model by name (context window, native tools, prices). */
+  /** What is known of a model by name (context window, native tools, images, prices). */
   info(model: string): Partial<ModelInfo>;
+  /** false: the API's tool messages hold text only, so images go in a user message after them. */
+  toolResultImages?: boolean;
 }

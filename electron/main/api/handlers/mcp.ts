@@ -2,6 +2,10 @@ import { ErrorCode, RpcError } from '../../../contract/index';
 import type { Core } from '../core';
 import { ElicitationBroker } from '../../mcp/elicitation';
 import { InvalidServerError } from '../../mcp/config/edit';
+import { installBundle, installServer } from '../../mcp/install';
+import { bundleInfo, readBundle } from '../../mcp/mcpb';
+import { iconDataUrl } from '../../mcp/icons';
+import { installInput, registryUrl, searchRegistry } from '../../mcp/registry';
 
 /** Wraps a hub call: its errors (which name the server) become ActionFailed. */
 async function act<T>(fn: () => Promise<T> | T): Promise<T> {
@@ -39,6 +43,16 @@ export function registerMcpHandlers(core: Core): void {
   d.register('mcp.server.trust', ({ server }) => act(() => hub.config.trustServer(server)));
   d.register('mcp.import.discover', () => act(async () => ({ candidates: await hub.config.discover() })));
   d.register('mcp.import', ({ file, names }) => act(() => hub.config.importFrom(file, names)));
+  d.register('mcp.registry.search', ({ query }) => act(async () => ({ servers: await searchRegistry(query, { baseUrl: registryUrl(core.env) }), registry: registryUrl(core.env) })));
+  d.register('mcp.registry.install', ({ name, option, values, description }) =>
+    act(() => {
+      const { server, secrets } = installInput(option, values ?? {}, description);
+      return installServer({ config: hub.config, secrets: core.secrets }, name, server, secrets);
+    }),
+  );
+  d.register('mcp.bundle.inspect', ({ file }) => act(async () => bundleInfo(await readBundle(file))));
+  d.register('mcp.bundle.install', ({ file, name, values }) => act(() => installBundle({ config: hub.config, secrets: core.secrets, extensionsDir: core.paths.extensionsDir }, file, { name, values })));
+  d.register('mcp.icon', ({ src }) => act(async () => ({ dataUrl: await iconDataUrl(src) })));
   d.register('mcp.toolsets', async () => ({ toolsets: hub.toolsets() }));
   d.register('mcp.toolset.open', ({ name }) => act(() => ({ tools: hub.openToolset(name) })));
   d.register('mcp.tools', ({ server }) => act(() => ({ tools: hub.listTools(server) })));

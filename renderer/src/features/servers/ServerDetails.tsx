@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { McpServerStatus } from '../../../../electron/contract/index';
 import { useRequest } from '../../api/useRequest';
 import { ErrorBanner } from '../../ui/ErrorBanner';
+import { McpIcon } from './McpIcon';
 import { ServerResources } from './ServerResources';
 
 type Tab = 'tools' | 'resources' | 'prompts' | 'log';
@@ -17,7 +18,7 @@ function Tools({ server }: { server: string }) {
     <ul className="flex flex-col gap-1 text-sm" data-testid="server-tools">
       {r.data.tools.map((t) => (
         <li key={t.name}>
-          <code className="font-mono">{t.name}</code>
+          <span className="inline-flex items-center gap-1 align-middle"><McpIcon icons={t.icons} size={14} /><code className="font-mono">{t.name}</code></span>
           {t.annotations.destructiveHint ? <span className="ml-1 rounded bg-red-100 px-1 text-xs text-red-700">destructive</span> : null}
           {t.annotations.readOnlyHint ? <span className="ml-1 rounded bg-emerald-100 px-1 text-xs text-emerald-700">read-only</span> : null}
           {t.alwaysAllow ? <span className="ml-1 rounded bg-slate-200 px-1 text-xs dark:bg-slate-700">always allowed</span> : null}

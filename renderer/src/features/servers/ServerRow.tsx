@@ -1,4 +1,5 @@
 import type { McpServerStatus } from '../../../../electron/contract/index';
+import { McpIcon } from './McpIcon';
 
 const dot: Record<McpServerStatus['state'], string> = {
   ready: 'bg-emerald-500',
@@ -21,6 +22,7 @@ export function ServerRow({ server, selected, onSelect }: { server: McpServerSta
     >
       <span className="flex w-full items-center gap-2">
         <span className={`inline-block h-2 w-2 rounded-full ${dot[server.state]}`} aria-hidden />
+        <McpIcon icons={server.icons} />
         <span className="font-medium">{server.name}</span>
         <span className="ml-auto text-xs text-slate-600 dark:text-slate-400">{server.state} · {server.transport}{server.state === 'ready' ? ` · ${server.tools} tools` : ''}</span>
       </span>

@@ -6,6 +6,8 @@ import { EmptyState } from '../../ui/EmptyState';
 import { ErrorBanner } from '../../ui/ErrorBanner';
 import type { McpConfigEntry } from '../../../../electron/contract/index';
 import { AddServerForm } from './AddServerForm';
+import { BundleInstall } from './BundleInstall';
+import { RegistrySearch } from './RegistrySearch';
 import { Catalog } from './Catalog';
 import { ImportDialog } from './ImportDialog';
 import { ServerControls } from './ServerControls';
@@ -24,7 +26,7 @@ export function ServersView() {
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [pane, setPane] = useState<'details' | 'add' | 'import'>('details');
+  const [pane, setPane] = useState<'details' | 'add' | 'import' | 'registry' | 'bundle'>('details');
   const [entries, setEntries] = useState<McpConfigEntry[]>([]);
   const [configFile, setConfigFile] = useState('mcp/config.json');
   /** The list was read at least once: before that (or when reading failed) "none configured" would be false. */
@@ -99,6 +101,10 @@ export function ServersView() {
           <Button variant="primary" onClick={() => setPane('add')} aria-pressed={pane === 'add'} data-testid="servers-add">Add server…</Button>
           <Button onClick={() => setPane('import')} aria-pressed={pane === 'import'} data-testid="servers-import">Import…</Button>
         </div>
+        <div className="flex gap-2">
+          <Button onClick={() => setPane('registry')} aria-pressed={pane === 'registry'} data-testid="servers-registry">MCP Registry…</Button>
+          <Button onClick={() => setPane('bundle')} aria-pressed={pane === 'bundle'} data-testid="servers-bundle">Bundle (.mcpb)…</Button>
+        </div>
         <ErrorBanner message={error} onDismiss={() => setError(null)} />
         {issues.map((i, k) => <p key={k} role="alert" className="text-xs text-amber-700 dark:text-amber-400">{i.file}{i.entry ? ` (${i.entry})` : ''}: {i.message}</p>)}
         {state.servers.length === 0 && !listed ? null : state.servers.length === 0 ? (
@@ -120,6 +126,16 @@ export function ServersView() {
               void refresh();
             }}
           />
+        ) : pane === 'registry' || pane === 'bundle' ? (
+          (() => {
+            // An install arrives disabled: its details open, where "Enable…" shows the command to trust.
+            const installed = (entry: McpConfigEntry) => {
+              setSelected(entry.name);
+              setPane('details');
+              void refresh();
+            };
+            return pane === 'registry' ? <RegistrySearch onClose={() => setPane('details')} onInstalled={installed} /> : <BundleInstall onClose={() => setPane('details')} onInstalled={installed} pathForFile={window.erasmus?.pathForFile} />;
+          })()
         ) : pane === 'import' ? (
           <ImportDialog onClose={() => setPane('details')} onImported={() => void refresh()} />
         ) : server ? (

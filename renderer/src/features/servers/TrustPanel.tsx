@@ -3,6 +3,7 @@ import type { McpToolInfo, ResultOf } from '../../../../electron/contract/index'
 import { useRequest } from '../../api/useRequest';
 import { Button } from '../../ui/Button';
 import { ErrorBanner } from '../../ui/ErrorBanner';
+import { McpIcon } from './McpIcon';
 
 export type Preview = ResultOf<'mcp.server.preview'>;
 
@@ -23,7 +24,7 @@ export function ToolsWithAnnotations({ server }: { server: string }) {
     <ul className="flex flex-col gap-1" data-testid="trust-tools">
       {r.data.tools.map((t) => (
         <li key={t.name}>
-          <code className="font-mono">{t.name}</code>
+          <span className="inline-flex items-center gap-1 align-middle"><McpIcon icons={t.icons} size={14} /><code className="font-mono">{t.name}</code></span>
           {hints.filter(([k]) => t.annotations[k] === true).map(([k, label, cls]) => <span key={k} className={`ml-1 rounded px-1 ${cls}`}>{label}</span>)}
           {t.annotations.destructiveHint === undefined && t.annotations.readOnlyHint === undefined ? <span className="ml-1 text-slate-600 dark:text-slate-400">(no hints: treated as able to change things)</span> : null}
           <span className="line-clamp-3 block text-slate-600 dark:text-slate-400" title={t.description}>{t.description}</span>
