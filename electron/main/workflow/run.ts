@@ -4,6 +4,7 @@ import { ContextDocs } from './documents';
 import { invalidState, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { executeNext } from './execute';
+import { changedFiles, snapshotTree } from './git';
 import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { planFromTaskList, planStates, type StateSpec } from './plan';
@@ -199,10 +200,21 @@ export class WorkflowRun {
             throw new WorkflowError('RUNTIME_ERROR', `the run's cost budget of $${max} is spent ($${spent.toFixed(4)} so far); step ${step.state} did not start. To go on, skip the step (its work undone) or start a new run with a larger budget; the project's documents and commits so far are kept.`);
           step = { ...step, budget: { ...step.budget, maxCostUsd: max - spent } };
         }
+        // What the step was asked and which files it touched, for its details on the timeline.
+        const entry = this.record.timeline.at(-1);
+        const index = this.record.timeline.length - 1;
+        if (entry && !entry.leftAt) {
+          await this.deps.store.savePrompt(this.record.projectDir, this.runId, index, step.prompt).then(() => (entry.hasPrompt = true), () => undefined);
+        }
+        const before = entry ? await snapshotTree(step.projectDir).catch(() => undefined) : undefined;
         const result = await this.executor.run({ ...step, runId: this.runId, signal: this.abort.signal });
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') {
           this.record.pending = undefined;
           this.setStatus('RUNNING');
+        }
+        if (entry && before) {
+          const after = await snapshotTree(step.projectDir).catch(() => undefined);
+          if (after) entry.files = await changedFiles(step.projectDir, before, after).catch(() => undefined);
         }
         return result;
       },
@@ -362,6 +374,11 @@ export class WorkflowRun {
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };
+  }
+
+  /** The recorded prompt of timeline entry `index`. */
+  stepPrompt(index: number): Promise<string | null> {
+    return this.deps.store.readPrompt(this.record.projectDir, this.runId, index);
   }
 
   task(): WorkflowTask {
