@@ -1,4 +1,4 @@
-import { Fragment, lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ProjectSummary } from '../../../electron/contract/index';
 import { useClient } from '../api/context';
 import { useEvent } from '../api/useEvent';
@@ -19,6 +19,7 @@ import { useTheme } from './theme';
 import { Toasts } from './Toasts';
 import { useToasts } from './useToasts';
 import { viewForKey, type ViewId } from './views';
+import { stepNamer } from '../features/terminal/stepOf';
 
 const TerminalView = lazy(() => import('../features/terminal/TerminalView').then((m) => ({ default: m.TerminalView })));
 
@@ -49,6 +50,8 @@ export function App() {
   }, [sessions, elicitations]);
   const { toasts, dismiss } = useToasts(client, info?.face, goToApproval);
   const waiting = useStore(sessions, (s) => s);
+  const runState = useStore(run.store, (s) => s);
+  const stepOf = useMemo(() => stepNamer(runState.kind === 'run' ? runState.view : null), [runState]);
   const questions = useStore(elicitations, (e) => e.length);
 
   useEffect(() => {
@@ -123,7 +126,7 @@ export function App() {
         {/* The terminal stays mounted so output that arrives meanwhile is kept; it loads after the first view. */}
         <div className={view === 'terminal' ? 'absolute inset-0' : 'hidden'} data-testid="terminal-pane">
           <Suspense fallback={<p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading the terminal…</p>}>
-            <TerminalView client={client} cwd={project?.path} />
+            <TerminalView client={client} cwd={project?.path} stepOf={stepOf} />
           </Suspense>
         </div>
       </main>
