@@ -8,6 +8,7 @@ import { registerImportServers, registerMcp } from './commands/mcp';
 import { registerMcpServer } from './commands/mcp-server';
 import { registerWorkflow } from './commands/workflow';
 import { registerTrust } from './commands/trust';
+import { registerDoctor } from './commands/doctor';
 
 /**
  * The `erasmus` command. Each command lives in its own file under commands/ and registers itself
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerMcpServer(program);
   registerWorkflow(program);
   registerTrust(program);
+  registerDoctor(program);
   return program;
 }
 

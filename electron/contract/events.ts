@@ -52,6 +52,8 @@ export const events = {
   }),
   /** The request was answered, or cancelled by the server or by time. */
   'mcp.elicitation.done': z.object({ id: z.string(), action: z.enum(['accept', 'decline', 'cancel']) }),
+  /** A server reports that the user finished on the page of a URL-mode elicitation (`notifications/elicitation/complete`). */
+  'mcp.elicitation.complete': z.object({ server: z.string(), elicitationId: z.string() }),
   ...terminalEvents,
   ...workflowEvents,
 };

@@ -14,3 +14,4 @@ export * from './methods/settings';
 export * from './events';
 export * from './pipe';
 export * from './client';
+export * from './csp';

@@ -15,6 +15,25 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 /** Largest message (in characters) either side accepts; bigger ones are refused without parsing. */
 export const MAX_MESSAGE_CHARS = 8 * 1024 * 1024;
 
+/** Deepest nesting of arrays and objects a result or event may have; deeper ones are refused, not sent. */
+export const MAX_JSON_DEPTH = 512;
+
+/** Whether `value` nests arrays/objects deeper than `limit` (iterative: a hostile depth cannot overflow the stack). */
+export function nestsDeeperThan(value: unknown, limit: number = MAX_JSON_DEPTH): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  const seen = new Set<object>();
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object' || seen.has(v)) continue;
+    if (depth >= limit) return true;
+    seen.add(v);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 export const RequestId = z.union([z.string().max(256), z.number().int().safe()]);
 export type RequestId = z.infer<typeof RequestId>;
 

@@ -13,9 +13,11 @@ import { EXPECTED, finishedStates, gitLog, MODEL, sandbox, type Sandbox } from '
 
 let sb: Sandbox | undefined;
 let server: Running | undefined;
+let second: Running | undefined;
 afterEach(async () => {
   await server?.transport.close();
-  server = undefined;
+  await second?.transport.close();
+  server = second = undefined;
   await sb?.cleanup();
   sb = undefined;
 });
@@ -52,7 +54,8 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
         expect(task).not.toHaveProperty('prompt');
         expect(prompt).toContain(`# Protocol: ${task.step.protocol}`);
         expect(prompt.split('## How to answer').length).toBe(2);
-        expect(prompt).toContain(`Call workflow_submit_task with {"runId": "${runId}", "result": {"output"`);
+        expect(prompt).toMatch(/\b[Cc]all workflow_submit_task with \{"runId": "[^"]+", "state": "[^"]+", "result": \{"output"/);
+        expect(prompt).toContain(`{"runId": "${runId}", "state": "${task.step.state}", "result": {"output"`);
         const r = await client.callTool({ name: 'workflow_submit_task', arguments: { runId, result: act({ step: task.step, prompt }) } });
         expect(r.isError).toBeFalsy();
         if (task.step.state === 'adder:development') {
@@ -84,6 +87,7 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
     for (const doc of ['orchestration/architecture.md', 'orchestration/progress_schedule.md', 'orchestration/task_list.md', 'components/adder.md']) expect(uris).toContain(`erasmus://projects/${key}/${doc}`);
     const arch = await client.readResource({ uri: `erasmus://projects/${key}/orchestration/architecture.md` });
     expect((arch.contents[0] as { text: string }).text).toContain('# Architecture');
+    expect((arch.contents[0] as { text: string }).text).toContain('As built: src/adder.mjs'); // brought up to date at the end of the run
     const comp = (await client.readResource({ uri: componentUri })).contents[0] as { text: string };
     expect(comp.text).toContain('debugging: add subtracted instead of adding; fixed');
     await expect.poll(() => updates.filter((u) => u === componentUri).length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
@@ -147,4 +151,69 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
     expect(t.structuredContent.status).toBe('COMPLETED');
     expect(gitLog(sb.project).slice(0, 2)).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);
   }, 180_000);
+  it('a second server process takes and answers the steps the first issued; a BLOCKED run is recovered there by workflow_retry', async () => {
+    sb = await sandbox();
+    const { act } = (await import(MODEL)) as { act: (i: { step: WorkflowStep; prompt: string }) => WorkflowStepResult };
+    const env = { ERASMUS_HOME: sb.home, SCRIPTED_MODEL_CONTROL: sb.control };
+    const [c1, c2] = await Promise.all([connectClient(env), connectClient(env)]);
+    server = c1.server;
+    second = c2.server;
+    expect(c1.server.transport.pid).not.toBe(c2.server.transport.pid);
+    type Reply = { isError?: boolean; content: Array<{ text: string }>; structuredContent: WorkflowTask & { status: string } };
+    const tool = (c: typeof c1, name: string, args: Record<string, unknown>) => c.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 }) as unknown as Promise<Reply>;
+    const loaded = await tool(c1, 'workflow_load', { project: sb.project, goal: 'a function that adds two numbers' });
+    const runId = (loaded.structuredContent as unknown as { runId: string }).runId;
+
+    // The first process issues the step; the second, which never saw it, gets the same step and prompt and answers it.
+    const issued = await tool(c1, 'workflow_get_task', { runId });
+    expect(issued.structuredContent).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:architecture' } });
+    const taken = await tool(c2, 'workflow_get_task', { runId });
+    expect(taken.structuredContent).toEqual(issued.structuredContent);
+    expect(taken.content[0]!.text).toBe(issued.content[0]!.text);
+    const step = (t: Reply) => (t.structuredContent as Extract<WorkflowTask, { step: unknown }>).step;
+    const ok = await tool(c2, 'workflow_submit_task', { runId, state: 'prepare:architecture', result: act({ step: step(taken), prompt: '' }) });
+    expect(ok.isError).toBeFalsy();
+    expect(ok.content[0]!.text).toMatch(/is AWAITING_COGNITIVE_RESULT/);
+    // The first process's late answer to the same step is refused, not applied to the next one.
+    const late = await tool(c1, 'workflow_submit_task', { runId, state: 'prepare:architecture', result: { output: '# Late', done: true } });
+    expect(late.isError).toBe(true);
+    expect(late.content[0]!.text).toMatch(/^INVALID_STATE: run \S+ waits on prepare:progress_schedule, not prepare:architecture: your answer was not applied/);
+
+    // From here the two processes take turns; the development step's first answer is "not done", so the run blocks in one and is retried from the other.
+    const clients = [c1, c2];
+    const states: string[] = ['prepare:architecture'];
+    let blockedIn: number | undefined;
+    let t = await tool(c1, 'workflow_get_task', { runId });
+    for (let i = 0; i < 60 && t.structuredContent.status !== 'COMPLETED'; i++) {
+      const c = clients[i % 2]!;
+      const task = t.structuredContent;
+      if (task.status === 'AWAITING_APPROVAL') await tool(c, 'workflow_approve', { runId });
+      else if (task.status === 'BLOCKED') {
+        expect(i % 2).not.toBe(blockedIn);
+        const retried = await tool(c, 'workflow_retry', { runId });
+        expect(retried.isError).toBeFalsy();
+      } else if (task.status === 'AWAITING_COGNITIVE_RESULT') {
+        states.push(task.step.state);
+        const notDone = task.step.state === 'adder:development' && blockedIn === undefined;
+        const r = await tool(c, 'workflow_submit_task', { runId, state: task.step.state, result: notDone ? { output: 'I ran out of time.', done: false } : act({ step: task.step, prompt: '' }) });
+        expect(r.isError).toBeFalsy();
+        if (notDone) {
+          expect(r.content[0]!.text).toMatch(/is BLOCKED/);
+          expect(r.content[0]!.text).toContain('workflow_retry');
+          blockedIn = i % 2;
+        }
+      } else throw new Error(`unexpected ${JSON.stringify(task)}`);
+      t = await tool(clients[(i + 1) % 2]!, 'workflow_get_task', { runId });
+    }
+    expect(t.structuredContent.status).toBe('COMPLETED');
+    expect(blockedIn).toBeDefined();
+    expect(states.filter((s) => s === 'adder:development')).toHaveLength(2); // asked again after the retry
+    const view = (await tool(c1, 'workflow_status', { runId })).structuredContent as unknown as { status: string; timeline: Array<{ state: string; outcome?: string }> };
+    expect(view.status).toBe('COMPLETED');
+    // Each step was asked once per answer: no step was left open, interrupted or asked twice by the hand-over.
+    expect(view.timeline.filter((e) => e.outcome === 'interrupted' || e.outcome === 'aborted' || !e.outcome)).toEqual([]);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);
+    expect(c1.server.invalidStdout).toEqual([]);
+    expect(c2.server.invalidStdout).toEqual([]);
+  }, 240_000);
 });

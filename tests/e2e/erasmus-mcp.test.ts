@@ -101,7 +101,7 @@ describe('Erasmus MCP server over stdio (SDK client)', () => {
     expect((bad.structuredContent as { issues: Array<{ line: number }> }).issues.map((i) => i.line)).toEqual([1, 2, 3]);
     expect(text(bad)).toContain('line 2');
     const fsm = await c.callTool({ name: 'analyze_fsm', arguments: { project, max_debug_attempts: 2 } });
-    const a = fsm.structuredContent as { initial: string; states: Array<{ name: string; final: boolean }>; transitions: Array<{ from: string; event: string; to: string | null; when?: string }> };
+    const a = fsm.structuredContent as { initial: string; states: Array<{ name: string; final: boolean }>; transitions: Array<{ from: string; event: string; to?: string; when?: string }> };
     expect(a.initial).toBe('adder:development');
     expect(a.states.map((s) => s.name)).toContain('orchestration:adder');
     expect(a.states.find((s) => s.name === 'completed')).toMatchObject({ final: true });

@@ -1,6 +1,7 @@
 // The Settings view in Chromium against `erasmus serve`: a provider refused beside the core's message
 // (config.yaml untouched, its comment kept), then added and made the default; the approvals policy
-// and tool-call mode written where the agent reads them; a prompt section overridden and reset.
+// and tool-call mode written where the agent reads them; limits, reasoning and dollar budgets saved; a
+// prompt section overridden and reset.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -46,6 +47,10 @@ describe('desktop UI: settings', () => {
     expect(readFileSync(configFile, 'utf8')).toBe(before);
 
     await page.getByTestId('provider-baseUrl').fill('http://127.0.0.1:11434');
+    // Limits and reasoning as the kind takes them (ollama: a thinking budget of 0 turns thinking off).
+    expect(await page.getByTestId('provider-reasoningEffort').count()).toBe(0);
+    await page.getByTestId('provider-maxOutputTokens').fill('4096');
+    await page.getByTestId('provider-thinkingBudget').fill('0');
     await page.getByTestId('provider-save').click();
     await page.getByTestId('provider-box').waitFor();
     await page.getByLabel('Make box the default').click();
@@ -57,6 +62,21 @@ describe('desktop UI: settings', () => {
     const config = parse(readFileSync(configFile, 'utf8'));
     expect(config).toMatchObject({ approvals: 'ask', extensions: { developer: { enabled: true } } });
     expect(config.providers.map((p: { id: string }) => p.id)).toEqual(['scripted', 'box']);
+    expect(config.providers[1]).toMatchObject({ maxOutputTokens: 4096, reasoning: { budgetTokens: 0 } });
+
+    // Dollar budgets: a bad one is refused in place, good ones land in config.yaml, an empty one is removed.
+    await page.getByTestId('budget-sessionBudgetUsd').fill('free');
+    await page.getByTestId('budget-sessionBudgetUsd').press('Enter');
+    await expect.poll(() => page.getByTestId('budget-sessionBudgetUsd').getAttribute('aria-invalid')).toBe('true');
+    await page.getByTestId('budget-sessionBudgetUsd').fill('1.5');
+    await page.getByTestId('budget-sessionBudgetUsd').press('Enter');
+    await page.getByTestId('budget-runBudgetUsd').fill('10');
+    await page.getByTestId('budget-runBudgetUsd-save').click();
+    await expect.poll(() => parse(readFileSync(configFile, 'utf8')).runBudgetUsd).toBe(10);
+    expect(parse(readFileSync(configFile, 'utf8')).sessionBudgetUsd).toBe(1.5);
+    await page.getByTestId('budget-sessionBudgetUsd').fill('');
+    await page.getByTestId('budget-sessionBudgetUsd-save').click();
+    await expect.poll(() => parse(readFileSync(configFile, 'utf8')).sessionBudgetUsd).toBeUndefined();
     expect(readFileSync(configFile, 'utf8')).toContain('# written by hand: keep me');
     await page.getByTestId('rules-empty').waitFor();
 

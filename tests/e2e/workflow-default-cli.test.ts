@@ -3,10 +3,10 @@
 // the folder to COMPLETED with a commit per component, a final commit and a clean tree.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
-import { defaultPathScript, defaultWorld, gitState, type DefaultWorld } from './workflow-default';
+import { ARCH_AS_BUILT, defaultPathScript, defaultWorld, gitState, type DefaultWorld } from './workflow-default';
 
 const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'bin/erasmus.js');
@@ -78,5 +78,7 @@ describe('erasmus workflow on the default path', () => {
     const home = world.home;
     const scheduleFile = spawnSync('find', [home, '-name', 'progress_schedule.md'], { encoding: 'utf8' }).stdout.trim();
     expect(readFileSync(scheduleFile, 'utf8')).toContain('1. adder: finished');
+    // The architecture was brought up to date at the end (the final documentation's context document).
+    expect(readFileSync(join(dirname(scheduleFile), 'architecture.md'), 'utf8').trim()).toBe(ARCH_AS_BUILT);
   }, 240_000);
 });

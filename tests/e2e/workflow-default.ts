@@ -13,6 +13,9 @@ export const TASKS = '# Task list\n\n## Component: adder — adds two numbers\nT
 const ADDER_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n";
 const E2E_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { execFileSync } from 'node:child_process';\ntest('a user adds from the command line', () => {\n  const out = execFileSync(process.execPath, ['--input-type=module', '-e', \"import { add } from './src/adder.mjs'; process.stdout.write(String(add(40, 2)));\"], { encoding: 'utf8' });\n  assert.equal(out.trim(), '42');\n});\n";
 
+/** What the final documentation hands back: the architecture brought up to date with the product as built. */
+export const ARCH_AS_BUILT = '# Architecture\n\nOne component, **adder**: `add(a, b)` in src/adder.mjs.\n\nAs built: unit tests in test/adder.test.mjs, end-to-end in test/e2e.test.mjs, all run by `node --test test/`.';
+
 const doc = (text: string) => `\n=== CONTEXT DOCUMENT ===\n${text}\n=== END CONTEXT DOCUMENT ===\n`;
 
 /** A tool call in the model's own words: native tool calls, or the XML the xml tool mode parses. */
@@ -48,7 +51,7 @@ export function defaultPathScript(mode: 'native' | 'xml'): ScriptTurn[] {
     ...s('Run the component tests again', 'retesting', [], 'They pass.'),
     ...s('Bring the progress schedule', 'orchestration', [], `The schedule is up to date.${doc('# Schedule\n\n1. adder: finished\n\nNothing is left.')}`),
     ...s('All components are complete', 'e2e', [['test/e2e.test.mjs', E2E_TEST]], 'Wrote test/e2e.test.mjs.'),
-    ...s('Write the final documentation', 'final docs', [['README.md', '# adder\n\nAdds two numbers: `add(a, b)` from src/adder.mjs.\n\nTests: `node --test test/`.\n']], 'The README is complete.'),
+    ...s('Write the final documentation', 'final docs', [['README.md', '# adder\n\nAdds two numbers: `add(a, b)` from src/adder.mjs.\n\nTests: `node --test test/`.\n']], `The README is complete.${doc(ARCH_AS_BUILT)}`),
     ...s('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
   ];
 }

@@ -15,7 +15,7 @@ export function planText(plan: WorkflowPlan): string {
 export function entryLine(e: WorkflowTimelineEntry): string {
   if (!e.leftAt) return `→ ${e.state}${e.protocol ? ` (${e.protocol})` : ''}`;
   const secs = ((e.durationMs ?? 0) / 1000).toFixed(1);
-  const extra = [e.commit ? `commit ${e.commit.slice(0, 8)}` : '', e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}` : '', e.usage ? `${e.usage.totalTokens} tokens` : '']
+  const extra = [e.commit ? `commit ${e.commit.slice(0, 8)}` : '', e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}` : '', e.usage ? `${e.usage.totalTokens} tokens${e.usage.costUsd !== undefined ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '']
     .filter(Boolean)
     .join(', ');
   return `  ${e.state}: ${e.outcome} in ${secs}s${extra ? ` (${extra})` : ''}`;

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Core } from '../../main/api/core';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
-import { workflowPreflight } from '../../main/workflow/preflight';
+import { preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
+import { ProjectTrust } from '../../main/project/trust';
 import { attachBuiltinServers } from '../../servers/builtin';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { withCore } from '../context';
@@ -94,8 +95,10 @@ async function preflight(core: Core, projectDir: string, executor: ExecutorConfi
     projectDir,
     availableToolsets: core.hub.toolsets().map((t) => t.name),
     provider: () => core.agent.provider({ provider: executor.provider, model: executor.model, baseUrl: executor.baseUrl }),
+    trust: new ProjectTrust(core.paths.projectTrustFile),
   });
-  if (problems.length) throw new Error(`the workflow cannot start:\n  - ${problems.join('\n  - ')}`);
+  // The CLI can also name the model on the command line.
+  if (problems.length) throw new Error(preflightMessage(problems.map((p) => (p.fix === 'providers' ? { ...p, how: `${p.how.replace(/\.$/, '')}, or pass --base-url / --provider.` } : p))));
 }
 
 async function latestRun(core: Core, dir: string, runId?: string): Promise<string> {

@@ -142,9 +142,12 @@ export const mcpMethods = {
     /** The MCP CallToolResult as the server sent it. */
     result: Json,
   },
-  'mcp.resources': { params: z.object({ server: ServerParam.optional() }).strict(), result: z.object({ resources: z.array(Json), templates: z.array(Json) }) },
+  /** `subscribed`: the URIs being watched (with a server named). */
+  'mcp.resources': { params: z.object({ server: ServerParam.optional() }).strict(), result: z.object({ resources: z.array(Json), templates: z.array(Json), subscribed: z.array(z.string()).optional() }) },
   'mcp.resource.read': { params: z.object({ uri: z.string().min(1), server: ServerParam.optional() }).strict(), result: Json },
+  /** Watch a resource: its changes arrive as mcp.resource.updated events, across the server's restarts. */
   'mcp.resource.subscribe': { params: z.object({ uri: z.string().min(1), server: ServerParam }).strict(), result: z.object({}) },
+  'mcp.resource.unsubscribe': { params: z.object({ uri: z.string().min(1), server: ServerParam }).strict(), result: z.object({}) },
   'mcp.prompts': { params: z.object({ server: ServerParam.optional() }).strict(), result: z.object({ prompts: z.array(Json) }) },
   'mcp.prompt.get': {
     params: z.object({ server: ServerParam, name: z.string().min(1), args: z.record(z.string(), z.string()).optional() }).strict(),

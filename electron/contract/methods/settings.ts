@@ -50,8 +50,26 @@ export const ProvidersState = z.object({
 });
 export type ProvidersState = z.infer<typeof ProvidersState>;
 
-export const AgentDefaults = z.object({ toolMode: ToolMode, approvals: ApprovalsPolicy });
+/** Defaults of new sessions and runs (config.yaml); a budget is in US dollars, absent when none is set. */
+export const AgentDefaults = z.object({
+  toolMode: ToolMode,
+  approvals: ApprovalsPolicy,
+  /** Cost budget of every agent session that sets none of its own (models with known prices only). */
+  sessionBudgetUsd: z.number().positive().optional(),
+  /** Cost budget of every workflow run (agent executor) started without one. */
+  runBudgetUsd: z.number().positive().optional(),
+});
 export type AgentDefaults = z.infer<typeof AgentDefaults>;
+/** A change of the defaults; a budget set to null is removed. */
+export const AgentDefaultsChange = z
+  .object({
+    toolMode: ToolMode.optional(),
+    approvals: ApprovalsPolicy.optional(),
+    sessionBudgetUsd: z.number().positive().nullable().optional(),
+    runBudgetUsd: z.number().positive().nullable().optional(),
+  })
+  .strict();
+export type AgentDefaultsChange = z.infer<typeof AgentDefaultsChange>;
 
 export const RunnerSettingsView = z.object({
   project: z.string(),
@@ -86,7 +104,7 @@ export const settingsMethods = {
     result: z.object({ ok: z.boolean(), provider: z.string(), model: z.string(), message: z.string(), ms: z.number() }),
   },
   'settings.agent.get': { params: z.object({}).strict(), result: AgentDefaults },
-  'settings.agent.set': { params: AgentDefaults.partial().strict(), result: AgentDefaults },
+  'settings.agent.set': { params: AgentDefaultsChange, result: AgentDefaults },
 
   /** The command rewriting rules and the script-review switch of one project. */
   'settings.runners.get': { params: z.object({ project: z.string().min(1) }).strict(), result: RunnerSettingsView },

@@ -108,6 +108,8 @@ export const WorkflowRunView = z.object({
   pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),
   timeline: z.array(WorkflowTimelineEntry),
   totals: WorkflowUsage,
+  /** The run's cost budget in US dollars (agent executor), when it has one. */
+  budgetUsd: z.number().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -136,6 +138,18 @@ export const WorkflowStepResult = z
   })
   .strict();
 export type WorkflowStepResult = z.infer<typeof WorkflowStepResult>;
+
+/**
+ * Something an agent run needs before it starts and does not have. `fix` says where it is fixed:
+ * providers (Settings), servers (the Servers view), protocols (a protocol file); `how` says how.
+ * workflow.load and workflow.start refuse an agent run with `data: { kind: 'PREFLIGHT', problems }`.
+ */
+export const WorkflowPreflightProblem = z.object({
+  fix: z.enum(['providers', 'servers', 'protocols']),
+  message: z.string(),
+  how: z.string(),
+});
+export type WorkflowPreflightProblem = z.infer<typeof WorkflowPreflightProblem>;
 
 export const WorkflowExecutorKind = z.enum(['external', 'agent', 'command']);
 export const WorkflowDocName = z.enum(['architecture', 'progress_schedule', 'task_list', 'component']);
@@ -171,7 +185,8 @@ export const workflowMethods = {
   'workflow.start': { params: RunRef, result: Ok },
   /** Run until the next step needs a model, or until the run completes or waits for the user. */
   'workflow.getTask': { params: z.object({ runId, timeoutMs: z.number().int().min(0).max(3_600_000).optional() }).strict(), result: WorkflowTask },
-  'workflow.submitTask': { params: z.object({ runId, result: WorkflowStepResult }).strict(), result: z.object({ success: z.literal(true), status: WorkflowRunStatus }) },
+  /** `state` (optional): the step answered; refused when the run waits on another one (someone else answered it first). */
+  'workflow.submitTask': { params: z.object({ runId, state: z.string().optional(), result: WorkflowStepResult }).strict(), result: z.object({ success: z.literal(true), status: WorkflowRunStatus }) },
   'workflow.status': { params: RunRef, result: WorkflowRunView },
   'workflow.list': {
     params: z.object({ projectDir: dir.optional() }).strict(),

@@ -59,9 +59,9 @@ it('caps a tool result relative to the model window and keeps the whole output o
   expect(small.endedReason).toBe('complete');
   const result = String(llm.requests[1]!.body.messages!.at(-1)!.content);
   expect(result.length).toBeLessThan(7_000);
-  const kept = /kept in (\S+\.txt);/.exec(result)?.[1];
+  const kept = /kept as (\S+\.txt)\./.exec(result)?.[1];
   expect(kept).toBeDefined();
-  expect(readFileSync(kept!, 'utf8')).toBe(huge);
+  expect(readFileSync(join(home, 'outputs', kept!), 'utf8')).toBe(huge);
   // A large window lets the whole result through.
   llm.requests.length = 0;
   await llm.close();

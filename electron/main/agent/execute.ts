@@ -3,6 +3,7 @@ import { UnansweredApproval } from './approval-path';
 import type { ApprovalRequester } from './approvals';
 import type { Emit } from './events';
 import type { PolicyDecision, ToolPolicy } from './policy';
+import { cutResult, READ_OUTPUT, readPage } from './kept-output';
 import { OPEN_TOOLSET, type AgentTool, type AgentTools, type ShellRunner, type ToolCallResult } from './tools';
 
 /** A call as the loop runs it: from native tool calling, the XML parser, or a `!command` line. */
@@ -26,18 +27,16 @@ export interface ExecuteDeps {
   openToolset: (name: string) => Promise<ToolCallResult>;
   /** Cap on a result's length in characters (the rest is cut with a note). */
   maxResultChars?: number;
-  /** Keeps a cut result whole; returns where. */
+  /** Keeps a cut result whole; returns its name for `read_output`. */
   keepWhole?: (callId: string, text: string) => string;
+  /** A kept output's text by name (undefined when there is none): `read_output` pages through it. */
+  readKept?: (name: string) => string | undefined;
+  /** Called when a result was cut and kept (the loop offers `read_output` from then on). */
+  onKept?: () => void;
   nextRequestId: () => string;
 }
 
 const MAX_RESULT = 60_000;
-
-function cap(text: string, max: number, kept?: string): string {
-  if (text.length <= max) return text;
-  const where = kept ? ` The whole output (${text.length} characters) is kept in ${kept}; call again with narrower arguments to see a specific part.` : ' Call again with narrower arguments to see a specific part.';
-  return `${text.slice(0, max)}\n… [${text.length - max} more characters cut to fit the context window.${where}]`;
-}
 
 async function approve(d: ExecuteDeps, decision: PolicyDecision, kind: 'tool' | 'command', callId: string, name: string, args: Record<string, unknown>, rememberKey: string): Promise<CallOutcome | undefined> {
   if (decision.verdict === 'refuse') return { content: `Refused by policy: ${decision.reasons.join('; ')}. Do not retry this call in another form.`, isError: true, refused: true };
@@ -72,7 +71,8 @@ export async function executeCall(d: ExecuteDeps, call: PendingCall): Promise<Ca
       } catch {
         kept = undefined; // the cut result still goes back; only the copy is missing
       }
-    const out = { ...o, content: cap(o.content, max, kept) };
+    if (kept) d.onKept?.();
+    const out = { ...o, content: cutResult(o.content, max, kept) };
     d.emit({ type: 'tool_complete', callId: call.id, name, args, result: out.content, isError: out.isError, ...(out.refused ? { refused: true } : {}), durationMs: d.clock() - started });
     return out;
   };
@@ -87,6 +87,10 @@ export async function executeCall(d: ExecuteDeps, call: PendingCall): Promise<Ca
     if (call.name === OPEN_TOOLSET) {
       d.emit({ type: 'tool_running', callId: call.id, name, args });
       return finish(await d.openToolset(String(call.args.name ?? '')));
+    }
+    if (call.name === READ_OUTPUT && d.readKept) {
+      d.emit({ type: 'tool_running', callId: call.id, name, args });
+      return finish(readPage(d.readKept, call.args, d.maxResultChars ?? MAX_RESULT));
     }
     const tool = d.active.get(call.name);
     if (!tool) {

@@ -4,6 +4,7 @@ import type { ApprovalRequester } from './approvals';
 import { markerText, planArchive, resultCapChars, type ContextEntry } from './context';
 import type { Emit } from './events';
 import { executeCall, type PendingCall } from './execute';
+import { KEPT_NOTE, READ_OUTPUT, readOutputTool } from './kept-output';
 import { correctionFor, reachFor, usageOf, type TurnItem } from './loop-calls';
 import { reachableTools } from './reach';
 import { findUnrunTags, unrunText } from './unrun';
@@ -50,6 +51,8 @@ export interface LoopDeps {
   archive: (entries: ContextEntry[]) => string;
   /** Keeps a tool result too long for the context whole (ERASMUS_HOME/outputs); returns its path. */
   keepWhole?: (callId: string, text: string) => string;
+  /** A kept output's text by name, for the `read_output` tool (undefined: none by that name). */
+  readKept?: (name: string) => string | undefined;
   /** Optional: a summary of archived messages, made by the model. */
   summarize?: (messages: ChatMessage[], signal: AbortSignal) => Promise<string | undefined>;
   emit: Emit;
@@ -137,6 +140,12 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
     if (tool.unlisted) addTool(state, tool);
     return added;
   };
+
+  // A session that cut a result (before a resume, too) offers read_output to page through it.
+  const offerReadOutput = () => {
+    if (d.readKept && addTool(state, readOutputTool)) nativeSize = -1;
+  };
+  if (state.messages.some((m) => m.message.content.includes(KEPT_NOTE))) offerReadOutput();
 
   try {
     if (d.budgets.maxCostUsd !== undefined && !d.model.pricing)
@@ -226,7 +235,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
         const deps = call.kind === 'tool' ? call.dependsOn : undefined;
         let out: { content: string; isError: boolean } | undefined;
         let note = '';
-        if (call.kind === 'tool' && !state.active.has(call.name) && call.name !== OPEN_TOOLSET) {
+        if (call.kind === 'tool' && !state.active.has(call.name) && call.name !== OPEN_TOOLSET && !(call.name === READ_OUTPUT && d.readKept)) {
           const r = await reachFor(call.name, reach, state.active, openOnTheWay);
           if ('error' in r) {
             out = { content: r.error, isError: true };
@@ -247,7 +256,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
         }
         if (!out)
           out = await executeCall(
-            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap'), maxResultChars: resultCapChars(d.model.contextWindow), keepWhole: d.keepWhole },
+            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap'), maxResultChars: resultCapChars(d.model.contextWindow), keepWhole: d.keepWhole, readKept: d.readKept, onKept: offerReadOutput },
             call,
           );
         if (note) out = { ...out, content: `${note}\n${out.content}` };

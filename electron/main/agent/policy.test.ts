@@ -46,4 +46,24 @@ describe('ToolPolicy', () => {
     // The same command through a tool that does not ask for itself still needs approval.
     expect((await p.decideTool(tool({ name: 'other__run', annotations: { destructiveHint: true } }), { command: 'rm -rf build' })).verdict).toBe('approve');
   });
+
+  it('under "ask", an always-allowed server that asks for itself does not waive the question for what it would run unasked', async () => {
+    const classifyCommand = (c: string) => (c === 'ls' ? { verdict: 'run' as const, reasons: [] } : { verdict: 'approve' as const, reasons: ['recursive delete'] });
+    const runner = tool({ name: 'runners__bash_run', server: 'runners', tool: 'bash_run', alwaysAllow: true, annotations: { destructiveHint: true } });
+    const commit = tool({ name: 'runners__git_commit', server: 'runners', tool: 'git_commit', alwaysAllow: true, annotations: { destructiveHint: false } });
+    const status = tool({ name: 'runners__git_status', server: 'runners', tool: 'git_status', alwaysAllow: true, annotations: { readOnlyHint: true } });
+    const ask = new ToolPolicy({ askAll: true, classifyCommand });
+    expect((await ask.decideTool(runner, { command: 'ls' })).verdict).toBe('approve');
+    // the server asks for this one itself: one question, not two
+    expect((await ask.decideTool(runner, { command: 'rm -rf build' })).verdict).toBe('allow');
+    expect((await ask.decideTool(commit, { message: 'x' })).verdict).toBe('approve');
+    expect((await ask.decideTool(status, {})).verdict).toBe('allow');
+    // the user's "always allow" for the tool still holds
+    ask.rememberAlways('runners__git_commit');
+    expect((await ask.decideTool(commit, { message: 'x' })).verdict).toBe('allow');
+    // without "ask", alwaysAllow waives as before
+    const normal = new ToolPolicy({ classifyCommand });
+    expect((await normal.decideTool(runner, { command: 'ls' })).verdict).toBe('allow');
+    expect((await normal.decideTool(commit, { message: 'x' })).verdict).toBe('allow');
+  });
 });

@@ -20,6 +20,8 @@ export interface PolicyOptions {
   cwd?: string;
 }
 
+const hintsOf = (tool: AgentTool) => tool.annotations ?? {};
+
 /** Argument names that carry a shell command line (the runners' tools). */
 const COMMAND_ARGS = ['command', 'cmd', 'commandLine'];
 
@@ -41,12 +43,22 @@ export class ToolPolicy {
     if (this.opts.refuse?.includes(tool.name)) return { verdict: 'refuse', reasons: [`${tool.name} is refused by the session's policy`] };
     const commandArg = COMMAND_ARGS.find((k) => typeof args[k] === 'string');
     if (commandArg && this.opts.classifyCommand) {
-      const c = await this.decideCommand(String(args[commandArg]));
+      const command = String(args[commandArg]);
+      const c = await this.decideCommand(command);
       // A server on alwaysAllow that takes command lines (Erasmus's runners) asks for its own approval,
       // with the command as it will really run after rewriting: one question, not two. Refusals stand.
       if (c.verdict === 'refuse' || (c.verdict === 'approve' && !tool.alwaysAllow)) return c;
+      // Under "ask" the user wants every command put to them: the server asks only where its own
+      // policy needs the user, so a command it would run unasked is asked here (once).
+      if (tool.alwaysAllow && c.verdict === 'approve' && this.opts.askAll && !this.always.has(tool.name)) {
+        const own = await this.opts.classifyCommand(command, { cwd: this.opts.cwd });
+        if (own.verdict === 'run') return c;
+      }
     }
-    if (tool.alwaysAllow) return { verdict: 'allow', reasons: [`the server's alwaysAllow lists ${tool.tool}`] };
+    // alwaysAllow waives the hint-based question, not the user's "ask for everything".
+    if (tool.alwaysAllow && !(this.opts.askAll && hintsOf(tool).readOnlyHint !== true && !this.always.has(tool.name) && !commandArg)) {
+      return { verdict: 'allow', reasons: [`the server's alwaysAllow lists ${tool.tool}`] };
+    }
     if (this.always.has(tool.name)) return { verdict: 'allow', reasons: ['always allowed in this session'] };
     const a = tool.annotations ?? {};
     let d: PolicyDecision;

@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { AgentEvent, ApprovalsPolicy, ChatMessage, EndReason, ToolMode, Usage } from '../../contract/index';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
@@ -8,6 +8,7 @@ import { newSessionId, restoreContext, SessionLog } from '../sessions/index';
 import { UnansweredApproval } from './approval-path';
 import { ApprovalBroker, type ApprovalRequester } from './approvals';
 import type { ContextEntry } from './context';
+import { KEPT_NAME } from './kept-output';
 import type { LoopEvent } from './events';
 import { openToolsetInto, runAgentLoop, type Budgets, type LoopState } from './loop';
 import { ToolPolicy, type CommandClassifier } from './policy';
@@ -97,6 +98,16 @@ export function effectiveApprovals(o: Pick<AgentSessionOptions, 'approvals' | 'a
   return o.approvals ?? (o.autoApprove ? 'unattended' : (config.approvals ?? 'non-destructive'));
 }
 
+/**
+ * The session's budgets: its own, with config.yaml's `sessionBudgetUsd` when it sets no cost budget.
+ * The default applies only where the model's prices are known (a local model without prices costs
+ * nothing Erasmus can count, and a budget it cannot count would stop every such session at once).
+ */
+export function sessionBudgets(own: Budgets | undefined, config: Pick<AgentConfigFile, 'sessionBudgetUsd'>, priced: boolean): Budgets {
+  const b = own ?? {};
+  return b.maxCostUsd === undefined && config.sessionBudgetUsd !== undefined && priced ? { ...b, maxCostUsd: config.sessionBudgetUsd } : b;
+}
+
 /** One agent session: its log, context and approvals; `run` a task, `send` follow-ups, `stop`. */
 export class AgentSession {
   readonly broker = new ApprovalBroker();
@@ -154,7 +165,7 @@ export class AgentSession {
     const state: LoopState = { messages: restored ? restored.messages : [], active: new Map(), openedToolsets: new Set(), usage: emptyUsage(provider.pricing), turns: 0, allowedToolsets: o.toolsets };
     const approvals = effectiveApprovals(o, config);
     const policy = new ToolPolicy({ autoApprove: approvals === 'unattended', askAll: approvals === 'ask', classifyCommand: deps.classifyCommand, cwd: project });
-    const session = new AgentSession(sessionId, log, provider, state, deps, { ...o, autoApprove: approvals === 'unattended' }, toolMode, policy);
+    const session = new AgentSession(sessionId, log, provider, state, deps, { ...o, autoApprove: approvals === 'unattended', budgets: sessionBudgets(o.budgets, config, provider.pricing !== undefined) }, toolMode, policy);
     session.project = project;
     if (!restored) log.append({ type: 'header', sessionId, provider: provider.id, model: provider.model, toolMode, ...(project ? { project } : {}) });
     session.emit({ type: 'session_started', logPath: log.path, provider: provider.id, model: provider.model, toolMode, resumed: !!restored, ...(project ? { project } : {}) });
@@ -240,7 +251,15 @@ export class AgentSession {
           const file = join(deps.paths.outputsDir, `${this.sessionId}-${callId.replace(/[^A-Za-z0-9_-]+/g, '_')}.txt`);
           mkdirSync(dirname(file), { recursive: true });
           writeFileSync(file, text);
-          return file;
+          return basename(file);
+        },
+        readKept: (name) => {
+          if (!KEPT_NAME.test(name)) return undefined;
+          try {
+            return readFileSync(join(deps.paths.outputsDir, name), 'utf8');
+          } catch {
+            return undefined;
+          }
         },
         summarize: this.opts.summarizeArchived ? summarizer(this.provider) : undefined,
         emit: (e) => this.emit(e),

@@ -1,4 +1,4 @@
-import type { Pipe } from '../../contract/index';
+import { MAX_JSON_DEPTH, nestsDeeperThan, type Pipe } from '../../contract/index';
 import type { CallContext, Dispatcher } from './dispatcher';
 import type { EventBus } from './events';
 
@@ -17,12 +17,23 @@ export function bindPipe(pipe: Pipe, dispatcher: Dispatcher, bus: EventBus, ctx:
     }
   };
   const offMessage = pipe.onMessage((text) => {
-    void dispatcher.handleText(text, ctx).then((reply) => {
-      if (reply !== undefined) send(reply);
-    });
+    dispatcher.handleText(text, ctx).then(
+      (reply) => {
+        if (reply !== undefined) send(reply);
+      },
+      (err: unknown) => console.error('erasmus: a message could not be answered:', err),
+    );
   });
   const offEvents = bus.on((event, payload) => {
-    send(JSON.stringify({ jsonrpc: '2.0', method: event, params: payload }));
+    let text: string;
+    try {
+      if (nestsDeeperThan(payload)) throw new Error(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+      text = JSON.stringify({ jsonrpc: '2.0', method: event, params: payload });
+    } catch (err) {
+      console.error(`erasmus: event ${event} dropped: ${(err as Error).message}`);
+      return;
+    }
+    send(text);
   });
   const dispose = () => {
     open = false;

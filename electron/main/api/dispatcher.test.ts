@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { createPipePair, ErrorCode, MAX_MESSAGE_CHARS } from '../../contract/index';
 import { RpcClient } from '../../../renderer/src/api/client';
 import { Core } from './core';
+import { bindPipe } from './connection';
 import { Dispatcher } from './dispatcher';
+import { EventBus } from './events';
 
 const core = new Core({ face: 'cli', home: mkdtempSync(join(tmpdir(), 'erasmus-disp-')) });
 const ctx = { face: 'cli' as const };
@@ -129,5 +131,48 @@ describe('one client over an in-memory pipe', () => {
     await expect(client.request('project.open', { path: '/no/such/dir' })).rejects.toThrow(/not found/);
     b.close();
     await expect(client.request('app.ping', {})).rejects.toThrow(/closed/);
+  });
+});
+
+describe('results too deep to send', () => {
+  const deep = (n: number) => {
+    let v: unknown = 'bottom';
+    for (let i = 0; i < n; i++) v = { content: [v] };
+    return v;
+  };
+
+  it('a 100k-deep result from a third-party server (mcp.call) is answered with an error, and the core keeps serving', async () => {
+    const d = new Dispatcher();
+    d.register('mcp.call', () => deep(100_000) as never);
+    d.register('app.ping', () => ({ pong: true, time: 0 }) as never);
+    const text = await d.handleText(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'mcp.call', params: { server: 's', tool: 't' } }), ctx);
+    const res = JSON.parse(text!);
+    expect(res).toMatchObject({ id: 7, error: { code: ErrorCode.InternalError } });
+    expect(res.error.message).toMatch(/deeper than/);
+    // A deep-but-fine result still goes through.
+    d.register('mcp.prompts', () => ({ prompts: [] }) as never);
+    expect(JSON.parse((await d.handleText(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'mcp.prompts', params: {} }), ctx))!)).toMatchObject({ id: 8, result: { prompts: [] } });
+  });
+
+  it('over a pipe: the reply is an error, without an unhandled rejection, and the pipe keeps serving', async () => {
+    const d = new Dispatcher();
+    const bus = new EventBus();
+    d.register('mcp.call', () => deep(100_000) as never);
+    d.register('app.ping', () => ({ pong: true, time: 0 }) as never);
+    const [a, b] = createPipePair();
+    bindPipe(a, d, bus, ctx);
+    const client = new RpcClient(b);
+    const rejections: unknown[] = [];
+    const onRejection = (err: unknown) => rejections.push(err);
+    process.on('unhandledRejection', onRejection);
+    try {
+      await expect(client.request('mcp.call', { server: 's', tool: 't' })).rejects.toThrow(/deeper than/);
+      expect((await client.request('app.ping', {})).pong).toBe(true);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      b.close();
+    }
   });
 });

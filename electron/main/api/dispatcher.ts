@@ -4,8 +4,10 @@ import {
   ErrorCode,
   errorResponse,
   isMethodName,
+  MAX_JSON_DEPTH,
   MAX_MESSAGE_CHARS,
   methods,
+  nestsDeeperThan,
   NotificationMessage,
   RequestMessage,
   RpcError,
@@ -65,10 +67,10 @@ export class Dispatcher {
       if (parsed.length === 0) return JSON.stringify(errorResponse(null, ErrorCode.InvalidRequest, 'empty batch'));
       if (parsed.length > 100) return JSON.stringify(errorResponse(null, ErrorCode.InvalidRequest, 'batch too large (limit 100)'));
       const out = (await Promise.all(parsed.map((m) => this.handle(m, ctx)))).filter((r): r is ResponseMessage => r !== undefined);
-      return out.length ? JSON.stringify(out) : undefined;
+      return out.length ? `[${out.map(stringifyResponse).join(',')}]` : undefined;
     }
     const res = await this.handle(parsed, ctx);
-    return res === undefined ? undefined : JSON.stringify(res);
+    return res === undefined ? undefined : stringifyResponse(res);
   }
 
   /** Handles one parsed message. */
@@ -107,11 +109,23 @@ export class Dispatcher {
     }
     const handler = this.handlers.get(method)!;
     const result = await handler(params.data, ctx);
+    if (nestsDeeperThan(result)) {
+      throw new RpcError(ErrorCode.InternalError, `${method} produced a result nested deeper than ${MAX_JSON_DEPTH} levels; it was not sent`);
+    }
     const checked = spec.result.safeParse(result);
     if (!checked.success) {
       throw new RpcError(ErrorCode.InternalError, `${method} produced an invalid result: ${describeIssues(checked.error)}`);
     }
     return checked.data;
+  }
+}
+
+/** A response as text; one that cannot be serialized (a cycle, a BigInt) becomes an error for its id. */
+function stringifyResponse(res: ResponseMessage): string {
+  try {
+    return JSON.stringify(res);
+  } catch (err) {
+    return JSON.stringify(errorResponse(res.id, ErrorCode.InternalError, `the result could not be sent: ${(err as Error).message}`));
   }
 }
 

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CreateMessageRequestSchema,
+  ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
   ErrorCode,
   ListRootsRequestSchema,
@@ -44,6 +45,10 @@ export function createHubClient(conn: ServerConnection, ctx: HubClientContext): 
     const handler = ctx.elicitation();
     if (!handler) return { action: 'decline' as const };
     return handler({ server, params: req.params }, extra.signal);
+  });
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+    conn.elicitationComplete(n.params.elicitationId);
+    bus.emit('mcp.elicitation.complete', { server, elicitationId: n.params.elicitationId });
   });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => void conn.refreshTools().catch(() => {}));
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => bus.emit('mcp.resources.changed', { server }));

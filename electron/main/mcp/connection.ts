@@ -315,6 +315,41 @@ export class ServerConnection {
     this.pingTimer.unref();
   }
 
+  // ---- URL-mode elicitation: the server says when the user finished on its page ------------------
+
+  private readonly elicitationWaiters = new Map<string, () => void>();
+  private readonly elicitationsDone = new Set<string>();
+
+  /** `notifications/elicitation/complete` arrived for this id (it may come before anyone waits). */
+  elicitationComplete(elicitationId: string): void {
+    const waiter = this.elicitationWaiters.get(elicitationId);
+    if (waiter) waiter();
+    else {
+      this.elicitationsDone.add(elicitationId);
+      if (this.elicitationsDone.size > 100) this.elicitationsDone.delete(this.elicitationsDone.values().next().value!);
+    }
+  }
+
+  /** Resolves when the server reports the elicitation complete; rejects on abort or after `timeoutMs`. */
+  waitForElicitation(elicitationId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.elicitationsDone.delete(elicitationId)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        this.elicitationWaiters.delete(elicitationId);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onAbort = () => done(new Error(`cancelled while waiting for the page to be completed (${String((signal?.reason as Error | undefined)?.message ?? signal?.reason)})`));
+      const timer = setTimeout(() => done(new Error(`the server did not report the page completed within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      timer.unref();
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.elicitationWaiters.set(elicitationId, () => done());
+    });
+  }
+
   /** Round trip of a ping in ms. */
   async ping(): Promise<number> {
     const t0 = performance.now();

@@ -1,5 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CompleteRequest, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { UrlElicitationRequiredError, type CompleteRequest, type CompleteResult, type ElicitRequestURLParams, type GetPromptResult, type LoggingLevel, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { basename } from 'node:path';
 import type { EventBus } from '../api/events';
@@ -138,6 +140,7 @@ export class McpHub {
       const next = wanted.get(name);
       if (!next || next.options.fingerprint !== old.options.fingerprint) {
         this.connections.delete(name);
+        if (!next) this.subscribed.delete(name);
         jobs.push(old.stop());
       }
     }
@@ -213,6 +216,7 @@ export class McpHub {
     const conn = this.connections.get(name);
     if (!conn) return;
     this.connections.delete(name);
+    this.subscribed.delete(name);
     await conn.stop();
   }
 
@@ -318,10 +322,42 @@ export class McpHub {
       : {};
     // Progress resets the server's default timeout; a timeout the caller gives is a hard limit.
     const hard = opts.timeoutMs ? { maxTotalTimeout: opts.timeoutMs } : {};
-    return (await c.request((client, o) => client.callTool({ name: tool, arguments: args }, undefined, { ...o, ...hard, ...progress }), {
-      timeout: opts.timeoutMs ?? c.timeoutMs,
-      signal: opts.signal,
-    })) as CallToolResult;
+    const call = (client: Client, o: RequestOptions) => client.callTool({ name: tool, arguments: args }, undefined, { ...o, ...hard, ...progress });
+    return (await c.request(
+      async (client, o) => {
+        try {
+          return await call(client, o);
+        } catch (err) {
+          // -32042: the server needs the user on a page first (a sign-in, a payment); show it, wait for its completion, call again once.
+          if (!(err instanceof UrlElicitationRequiredError)) throw err;
+          await this.urlElicitations(c, err.elicitations, opts.signal);
+          return await call(client, o);
+        }
+      },
+      { timeout: opts.timeoutMs ?? c.timeoutMs, signal: opts.signal },
+    )) as CallToolResult;
+  }
+
+  /** How long a URL-mode elicitation may take the user before the call gives up. */
+  urlElicitationTimeoutMs = 10 * 60_000;
+
+  /** Shows each page a server asked for (through the elicitation handler) and waits until the server reports it completed. */
+  private async urlElicitations(c: ServerConnection, list: ElicitRequestURLParams[], signal?: AbortSignal): Promise<void> {
+    for (const e of list) {
+      const ask = this.elicitation;
+      const where = `${e.message} (${e.url})`;
+      if (!ask) throw new Error(`needs you to open a page first: ${where}; nobody could be asked here, so open it yourself and call again`);
+      const ac = new AbortController();
+      const stop = () => ac.abort(signal?.reason);
+      signal?.addEventListener('abort', stop, { once: true });
+      try {
+        const answer = await ask({ server: c.name, params: { mode: 'url', message: e.message, url: e.url, elicitationId: e.elicitationId } }, ac.signal);
+        if (answer.action !== 'accept') throw new Error(`needs you to open a page first, and the request was ${answer.action === 'decline' ? 'declined' : 'cancelled'}: ${where}`);
+        await c.waitForElicitation(e.elicitationId, this.urlElicitationTimeoutMs, signal);
+      } finally {
+        signal?.removeEventListener('abort', stop);
+      }
+    }
   }
 
   // ---- resources, prompts, completions, logging -----------------------------------------------
@@ -366,11 +402,38 @@ export class McpHub {
     return this.conn(name).request((c, o) => c.readResource({ uri }, o));
   }
 
+  /** Resources a face asked to watch, by server; kept across the server's restarts (subscribed again when it is ready). */
+  private readonly subscribed = new Map<string, Set<string>>();
+
+  /**
+   * Watches a resource: the server sends `notifications/resources/updated` when it changes, which
+   * becomes the `mcp.resource.updated` event. Survives the server's restarts.
+   */
   async subscribe(server: string, uri: string): Promise<void> {
-    await this.conn(server).request((c, o) => c.subscribeResource({ uri }, o));
+    const c = this.conn(server);
+    if (c.state === 'ready' && !c.client?.getServerCapabilities()?.resources?.subscribe) throw new Error(`MCP server "${server}" does not offer resource subscriptions (its resources can still be read)`);
+    await c.request((cl, o) => cl.subscribeResource({ uri }, o));
+    let set = this.subscribed.get(server);
+    if (!set) this.subscribed.set(server, (set = new Set()));
+    set.add(uri);
   }
   async unsubscribe(server: string, uri: string): Promise<void> {
-    await this.conn(server).request((c, o) => c.unsubscribeResource({ uri }, o));
+    const set = this.subscribed.get(server);
+    set?.delete(uri);
+    if (set && !set.size) this.subscribed.delete(server);
+    const c = this.conn(server);
+    if (c.state === 'ready') await c.request((cl, o) => cl.unsubscribeResource({ uri }, o));
+  }
+  /** The resources of a server being watched. */
+  subscriptions(server: string): string[] {
+    return [...(this.subscribed.get(server) ?? [])];
+  }
+
+  /** A server that came back (restart, reconnect) is asked again for what was watched. */
+  private resubscribe(c: ServerConnection): void {
+    const uris = this.subscribed.get(c.name);
+    if (!uris?.size || !c.client?.getServerCapabilities()?.resources?.subscribe) return;
+    for (const uri of uris) void c.request((cl, o) => cl.subscribeResource({ uri }, o)).catch(() => undefined);
   }
 
   async listPrompts(server?: string): Promise<PromptInfo[]> {
@@ -432,7 +495,10 @@ export class McpHub {
   }
 
   private readonly hooks = {
-    status: (c: ServerConnection) => this.emitStatus(c),
+    status: (c: ServerConnection) => {
+      this.emitStatus(c);
+      if (c.state === 'ready') this.resubscribe(c);
+    },
     toolsChanged: (c: ServerConnection) => this.deps.bus.emit('mcp.tools.changed', { server: c.name, tools: c.tools.length }),
     stderr: (c: ServerConnection, text: string) => this.deps.bus.emit('mcp.stderr', { server: c.name, text }),
     makeClient: (c: ServerConnection) =>

@@ -1,5 +1,5 @@
-import { open } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { open, realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /** The most a preview reads: a larger file is summarised, not diffed. */
 export const FILE_TEXT_LIMIT = 512 * 1024;
@@ -31,5 +31,60 @@ export async function readFileText(path: string): Promise<FileText> {
     return { exists: true, text: data.toString('utf8') };
   } finally {
     await handle.close();
+  }
+}
+
+/** The real path of `path`, or of its nearest existing parent joined with the rest (a new file). */
+async function realOrParent(path: string): Promise<string> {
+  const rest: string[] = [];
+  let cur = resolve(path);
+  for (;;) {
+    try {
+      return join(await realpath(cur), ...rest.reverse());
+    } catch {
+      const parent = dirname(cur);
+      if (parent === cur) return resolve(path);
+      rest.push(basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+const within = (root: string, path: string) => {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/**
+ * Which files `project.fileText` may read: those inside the open project (after symlinks), and the
+ * files named by approvals still waiting for the user. Anything else is refused with the reason.
+ */
+export class FileTextScope {
+  private project: string | undefined;
+  private readonly pending = new Map<string, string>();
+
+  setProject(dir: string): void {
+    this.project = dir;
+  }
+
+  /** An approval waiting for the user names this file (its preview diffs against it). */
+  addPending(requestId: string, path: string): void {
+    if (isAbsolute(path)) this.pending.set(requestId, resolve(path));
+  }
+
+  removePending(requestId: string): void {
+    this.pending.delete(requestId);
+  }
+
+  async check(path: string): Promise<void> {
+    if (!isAbsolute(path)) throw new Error(`"${path}" is not an absolute path; give the file's full path`);
+    const real = await realOrParent(path);
+    for (const named of this.pending.values()) {
+      if (named === resolve(path) && (await realOrParent(named)) === real) return;
+    }
+    if (this.project && within(await realOrParent(this.project), real)) return;
+    throw new Error(
+      `${path} is outside the open project${this.project ? ` (${this.project})` : ' (none is open)'} and no waiting approval names it; only those files can be read`,
+    );
   }
 }

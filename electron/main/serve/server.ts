@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { WebSocketServer } from 'ws';
-import { MAX_MESSAGE_CHARS } from '../../contract/index';
+import { CSP, MAX_MESSAGE_CHARS } from '../../contract/index';
 import type { Core } from '../api/core';
 import { webSocketPipe } from './ws-pipe';
 
@@ -34,8 +34,7 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-export const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+export { CSP };
 
 /**
  * Browser mode: the built renderer over HTTP and the contract over a WebSocket at `/rpc`, on
@@ -167,6 +166,7 @@ async function serveStatic(root: string | undefined, req: IncomingMessage, res: 
       'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
       'content-length': info.size,
       'content-security-policy': CSP,
+      'x-frame-options': 'DENY',
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',

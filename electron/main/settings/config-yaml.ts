@@ -30,7 +30,7 @@ export function editConfigYaml<T>(file: string, edit: (doc: Document) => T | Pro
   const next = (queues.get(file) ?? Promise.resolve()).then(async () => {
     const doc = await readConfigDocument(file);
     const result = await edit(doc);
-    await writeFileAtomic(file, doc.toString());
+    await writeFileAtomic(file, configText(doc));
     return result;
   });
   queues.set(
@@ -38,6 +38,15 @@ export function editConfigYaml<T>(file: string, edit: (doc: Document) => T | Pro
     next.catch(() => undefined),
   );
   return next;
+}
+
+/**
+ * The document as text. An empty document would print as `null`, which no later read accepts as
+ * settings: it is written as its comments only (or nothing).
+ */
+function configText(doc: Document): string {
+  if (doc.contents !== null) return doc.toString();
+  return doc.commentBefore ? doc.commentBefore.split('\n').map((line) => `#${line}`).join('\n') + '\n' : '';
 }
 
 /** Deletes a top-level key; a comment above it moves to the next key (it may be the file's header). */

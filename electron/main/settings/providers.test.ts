@@ -97,4 +97,17 @@ describe('agent defaults in config.yaml', () => {
     await expect(setAgentDefaults(file, { approvals: 'yolo' } as never)).rejects.toThrow(/approvals/);
     expect((await getAgentDefaults(file)).approvals).toBe('ask');
   });
+
+  it('an empty change to a missing or comment-only config.yaml writes no `null` that later reads refuse', async () => {
+    for (const text of [undefined, '# only a note\n']) {
+      rmSync(file, { force: true });
+      if (text !== undefined) writeFileSync(file, text);
+      expect(await setAgentDefaults(file, {})).toEqual({ toolMode: 'auto', approvals: 'non-destructive' });
+      expect(readFileSync(file, 'utf8')).not.toContain('null');
+      if (text) expect(readFileSync(file, 'utf8')).toContain('# only a note');
+      await expect(loadAgentConfig(file)).resolves.toBeDefined();
+      await addProvider(file, secrets, { id: 'p', kind: 'ollama', model: 'x' });
+      expect((await listProviders(file)).providers.map((p) => p.id)).toEqual(['p']);
+    }
+  });
 });

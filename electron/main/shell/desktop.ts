@@ -1,12 +1,12 @@
-import { BrowserWindow, dialog, shell, type App } from 'electron';
-import { basename, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { BrowserWindow, dialog, Menu, type App } from 'electron';
+import { basename, dirname, join } from 'node:path';
 import { Core } from '../api/core';
 import { attachBuiltinServers } from '../../servers/builtin';
 import { appRoot, appVersion } from '../paths/index';
 import { ipcPipe } from './ipc-pipe';
 import { notify } from './notify';
-import { hardenSession, lockDown, secureWebPreferences } from './security';
+import { applicationMenu } from './menu';
+import { APP_URL, confirmOpenExternal, guardAllWebContents, hardenSession, lockDown, registerAppScheme, serveAppScheme } from './security';
 import { createTray, type TrayController } from './tray';
 
 export interface DesktopLayout {
@@ -36,36 +36,62 @@ export interface Desktop {
  * Quitting disposes the core, which ends every MCP child, PTY and socket.
  */
 export async function startDesktop(app: App, layout: DesktopLayout = defaultLayout()): Promise<Desktop> {
+  // Before `ready`: the app:// scheme's privileges, and a guard on every web contents ever created.
+  registerAppScheme();
+  const shown: { window?: BrowserWindow } = {};
+  const openLink = (url: string) => void confirmOpenExternal(shown.window, url).catch(() => false);
+  guardAllWebContents(app, openLink);
   await app.whenReady();
-  const win = new BrowserWindow({
+  const development = !app.isPackaged;
+  Menu.setApplicationMenu(applicationMenu({ development, mac: process.platform === 'darwin' }));
+  const window = new BrowserWindow({
     width: 1280,
     height: 820,
     minWidth: 800,
     minHeight: 520,
     show: false,
     title: 'Erasmus',
-    webPreferences: secureWebPreferences(layout.preload),
+    // Spelled out here, where the window is made, so a reader (and electronegativity) sees them.
+    webPreferences: {
+      preload: layout.preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      spellcheck: false,
+      navigateOnDragDrop: false,
+      // A middle click would ask for a new window (denied anyway by the window-open handler).
+      disableBlinkFeatures: 'Auxclick',
+      // DevTools only in development (`npm run dev`): a packaged app has none, nor the menu item.
+      devTools: development,
+    },
   });
+  shown.window = window;
   const core = new Core({
     face: 'desktop',
     version: appVersion(),
     host: {
       async chooseFolder() {
         const options = { title: 'Open a project folder', properties: ['openDirectory' as const, 'createDirectory' as const] };
-        const r = await dialog.showOpenDialog(win, options);
+        const r = await dialog.showOpenDialog(window, options);
         return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0]!;
       },
-      async openAuthorization(_server, url) {
-        // Only web pages: the URL comes from a remote server's authorization metadata.
-        if (/^https?:\/\//.test(url)) await shell.openExternal(url);
+      async openAuthorization(server, url) {
+        // The URL comes from a remote server's authorization metadata: a web page only, and only once the user agrees.
+        await confirmOpenExternal(window, url, `The MCP server "${server}" asks you to sign in; it`);
       },
     },
   });
 
-  const appUrl = pathToFileURL(layout.indexHtml).href;
-  hardenSession(win.webContents.session);
-  lockDown(win, appUrl);
-  core.connect(ipcPipe(win.webContents), 'desktop');
+  hardenSession(window.webContents.session);
+  serveAppScheme(window.webContents.session, dirname(layout.indexHtml));
+  lockDown(window.webContents, openLink);
+  core.connect(ipcPipe(window.webContents), 'desktop');
   // The user's MCP servers, and Erasmus's own runners and files following the open project.
   void core.hub
     .start()
@@ -75,10 +101,10 @@ export async function startDesktop(app: App, layout: DesktopLayout = defaultLayo
     });
 
   const show = () => {
-    if (win.isDestroyed()) return;
-    if (win.isMinimized()) win.restore();
-    win.show();
-    win.focus();
+    if (window.isDestroyed()) return;
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
   };
   const tray = createTray(layout.trayIcon, { show, quit: () => app.quit() });
   core.disposables.defer(() => tray.dispose());
@@ -91,7 +117,7 @@ export async function startDesktop(app: App, layout: DesktopLayout = defaultLayo
   });
 
   app.on('second-instance', show);
-  win.once('ready-to-show', show);
+  window.once('ready-to-show', show);
   let quitting = false;
   app.on('before-quit', (event) => {
     if (quitting) return;
@@ -102,10 +128,10 @@ export async function startDesktop(app: App, layout: DesktopLayout = defaultLayo
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  await win.loadFile(layout.indexHtml);
+  await window.loadURL(APP_URL);
   return {
     core,
-    window: win,
+    window,
     tray,
     dispose: () => core.dispose(),
   };

@@ -28,3 +28,20 @@ describe('packaging hardening', () => {
     expect(keys).toEqual(['com.apple.security.cs.allow-jit']);
   });
 });
+
+describe('packaging config', () => {
+  it('is valid for electron-builder (its own JSON schema) and names a signed, https update feed', async () => {
+    const { default: Ajv } = await import('ajv');
+    const schema = JSON.parse(readFileSync(join(root, 'node_modules/app-builder-lib/scheme.json'), 'utf8'));
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const validate = ajv.compile(schema);
+    expect(validate(config), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    const publish = config.publish as Array<{ provider: string; url: string }>;
+    expect(publish).toHaveLength(1);
+    expect(publish[0]!.url).toMatch(/^https:\/\//);
+    const win = config.win as { verifyUpdateCodeSignature: boolean; signtoolOptions: { publisherName: string[] } };
+    expect(win.verifyUpdateCodeSignature).toBe(true);
+    expect(win.signtoolOptions.publisherName.length).toBeGreaterThan(0);
+    expect((config.mac as { hardenedRuntime: boolean }).hardenedRuntime).toBe(true);
+  });
+});

@@ -1,11 +1,12 @@
 import { ipcMain, type IpcMainEvent, type WebContents } from 'electron';
 import type { Pipe } from '../../contract/index';
+import { isAppUrl } from './security';
 
 export const RPC_CHANNEL = 'erasmus:rpc';
 
 /**
  * The contract pipe over Electron IPC for one window. Messages from any sender other than the
- * window's own main frame are dropped (GitHub Desktop's trusted-ipc-sender).
+ * window's own main frame showing the app's origin are dropped (GitHub Desktop's trusted-ipc-sender).
  */
 export function ipcPipe(contents: WebContents): Pipe {
   const messageListeners = new Set<(m: string) => void>();
@@ -13,6 +14,8 @@ export function ipcPipe(contents: WebContents): Pipe {
   let closed = false;
   const onMessage = (event: IpcMainEvent, message: unknown) => {
     if (event.sender !== contents || event.senderFrame !== contents.mainFrame) return;
+    // …and only while that frame shows the app itself (app://erasmus), not a page it was led to.
+    if (!isAppUrl(event.senderFrame?.url ?? '')) return;
     if (typeof message !== 'string') return;
     for (const l of messageListeners) l(message);
   };

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionOutcome } from '../agent/session';
 import { AgentExecutor, agentHandBack, splitContextDoc } from './agent-executor';
 import type { StepRequest } from './executor';
-import { workflowPreflight } from './preflight';
+import { preflightMessage, workflowPreflight } from './preflight';
 
 const step = (over: Partial<StepRequest> = {}): StepRequest => ({
   runId: 'r1',
@@ -54,8 +54,11 @@ describe('workflowPreflight', () => {
     try {
       expect(await workflowPreflight({ projectDir: dir, availableToolsets: ['files', 'runners'], provider: async () => ({}) })).toEqual([]);
       const problems = await workflowPreflight({ projectDir: dir, availableToolsets: ['files'], provider: async () => Promise.reject(new Error('no provider configured')) });
-      expect(problems[0]).toMatch(/^no model to run the steps: no provider configured/);
-      expect(problems[1]).toMatch(/^the toolset "runners" \(needed by the development, testing, debugging protocols\) is not available \(available: files\)/);
+      expect(problems).toEqual([
+        { fix: 'providers', message: 'No model to run the steps: no provider configured', how: expect.stringContaining('Settings → Providers') },
+        { fix: 'servers', message: 'The toolset "runners" (needed by the development, testing, debugging protocols) is not available (available: files).', how: expect.stringContaining('Servers view') },
+      ]);
+      expect(preflightMessage(problems)).toMatch(/^the workflow cannot start:\n  - No model to run the steps: no provider configured Add a provider/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

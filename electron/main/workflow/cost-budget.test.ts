@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -39,4 +39,19 @@ it("a run's dollar budget: each step gets what is left, and the run stops cleanl
   expect(seen.map((s) => s.left?.toFixed(2))).toEqual(['0.80', '0.40']);
   expect(status.totals).toMatchObject({ cacheReadTokens: 1800, costUsd: expect.closeTo(0.8, 9) });
   expect(JSON.stringify(status.error)).toMatch(/cost budget of \$0.8 is spent \(\$0\.8000 so far\); step .* did not start/);
+});
+
+it("config.yaml's runBudgetUsd is the budget of a run started without one; a run's own budget wins", async () => {
+  root = await mkdtemp(join(tmpdir(), 'erasmus-cost-'));
+  const dir = join(root, 'p');
+  const home = join(root, 'home');
+  await mkdir(dir, { recursive: true });
+  await mkdir(home, { recursive: true });
+  await writeFile(join(home, 'config.yaml'), 'runBudgetUsd: 2.5\n');
+  engine = new WorkflowEngine({ paths: new Paths(home), emit: () => undefined, agentExecutor: () => ({ kind: 'agent', run: async () => ({ output: '', done: true }) }) });
+  const store = engine.store;
+  const a = await engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'agent' } });
+  expect((await store.find(a.runId))!.executor).toMatchObject({ kind: 'agent', maxCostUsd: 2.5 });
+  const b = await engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'agent', maxCostUsd: 0.3 } });
+  expect((await store.find(b.runId))!.executor).toMatchObject({ kind: 'agent', maxCostUsd: 0.3 });
 });

@@ -88,6 +88,27 @@ describe('WorkflowEngine', () => {
     expect(coreFiles).not.toContain('notes/cli-development.txt');
   });
 
+  it('the final documentation brings the architecture up to date: it is that step\'s context document, shown once', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('arch');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    let seen = false;
+    for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else if (task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state === 'final:documentation') {
+        seen = true;
+        expect(task.step.contextDocPath).toBe((await e.readDoc(dir, { doc: 'architecture' })).path);
+        expect(task.prompt).toContain('Your context document is the architecture: bring it up to date with the product as built');
+        expect(task.prompt).toContain('## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text:\n\nprepare:architecture output');
+        expect(task.prompt).not.toContain('## Architecture\n'); // not shown a second time as a reference
+        await e.submitTask(runId, { output: 'README written.', done: true, contextDoc: '# Architecture\n\nAs built: core and cli.\n' });
+      } else await answer(e, runId, task);
+    }
+    expect(seen).toBe(true);
+    expect((await e.readDoc(dir, { doc: 'architecture' })).text).toBe('# Architecture\n\nAs built: core and cli.\n');
+  });
+
   it('approves an edited plan (fewer components); rejects components the task list does not have', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const dir = await project('edit');
@@ -152,9 +173,62 @@ describe('WorkflowEngine', () => {
     expect(view.timeline.map((t) => `${t.state}=${t.outcome ?? ''}`)).toEqual([
       'prepare:architecture=aborted',
       'prepare:architecture=written',
-      'prepare:progress_schedule=interrupted',
       'prepare:progress_schedule=',
     ]);
+    // The waiting step was in the file: the new process answers it as it was asked (no second entry).
+    await answer(e2, runId, resumed);
+    expect(await e2.getTask(runId)).toMatchObject({ step: { state: 'prepare:task_list' } });
+    expect((await e2.status(runId)).timeline.map((t) => `${t.state}=${t.outcome ?? ''}`).slice(2)).toEqual(['prepare:progress_schedule=written', 'prepare:task_list=']);
+  });
+
+  it('a step one process issued is taken and answered by another; each step is asked once, and a stale waiter lets go', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('two-processes');
+    const home = join(root, 'home');
+    const [a, b] = [engine(home), engine(home)];
+    const { runId } = await a.load({ projectDir: dir, goal: 'x' });
+    const issued = await a.getTask(runId);
+    expect(issued).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:architecture' } });
+    // b never issued it: it reads the same step from the file, prompt and all, and answers it.
+    const taken = await b.getTask(runId);
+    expect(taken).toEqual(issued);
+    await answer(b, runId, taken);
+    // a's late answer to the same step names it: refused, never applied to the step that waits now.
+    await expect(a.submitTask(runId, { output: '# Late', done: true }, 'prepare:architecture')).rejects.toMatchObject({ kind: 'INVALID_STATE', message: expect.stringMatching(/waits on prepare:progress_schedule, not prepare:architecture: your answer was not applied/) });
+    // a's own waiter is stale now: a reads the run back and hands out the step b is waiting on.
+    const states = ['prepare:architecture'];
+    const engines = [a, b];
+    for (let i = 0, task = await a.getTask(runId); task.status !== 'COMPLETED'; i++, task = await engines[i % 2]!.getTask(runId)) {
+      const e = engines[i % 2]!;
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else {
+        if (task.status === 'AWAITING_COGNITIVE_RESULT') states.push(task.step.state);
+        await answer(e, runId, task);
+      }
+      if (i > 60) throw new Error('no end');
+    }
+    const view = await a.status(runId);
+    expect(view.status).toBe('COMPLETED');
+    const asked = view.timeline.filter((t) => t.outcome !== 'committed' && t.outcome !== 'nothing-to-commit' && t.outcome !== 'loaded').map((t) => t.state);
+    expect(asked).toEqual(states.filter((s) => s !== 'prepare:plan'));
+    expect(view.timeline.filter((t) => t.outcome === 'interrupted' || t.outcome === 'aborted')).toEqual([]);
+    expect(execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n')[0]).toBe('final: end-to-end tests, documentation and review');
+    // Submitting to a run that waits on nothing is refused in either process.
+    await expect(b.submitTask(runId, { output: 'late', done: true })).rejects.toMatchObject({ kind: 'INVALID_STATE' });
+  });
+
+  it('a step waiting in the file can be stopped from another process and asked again on resume', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('stop-elsewhere');
+    const home = join(root, 'home');
+    const [a, b] = [engine(home), engine(home)];
+    const { runId } = await a.load({ projectDir: dir, goal: 'x' });
+    await a.getTask(runId);
+    expect(await b.stop(runId)).toBe('STOPPED');
+    await expect(a.submitTask(runId, { output: '# A', done: true })).rejects.toMatchObject({ kind: 'INVALID_STATE' });
+    await a.resume(runId);
+    expect(await a.getTask(runId)).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:architecture' } });
+    expect((await a.status(runId)).timeline.map((t) => t.outcome ?? '')).toEqual(['aborted', '']);
   });
 
   it('runs several projects at once, each in its own run file', async () => {
@@ -216,7 +290,8 @@ describe('WorkflowEngine', () => {
     await expect(e.getTask(runId)).rejects.toMatchObject({ kind: 'INVALID_STATE', message: expect.stringMatching(/another Erasmus process/) });
     await writeFile(lock, '4194303'); // no such process
     expect(await e.getTask(runId)).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT' });
-    expect(await readFile(lock, 'utf8')).toBe(String(process.pid));
+    // While a step waits for the engine no process holds the run: whichever answers takes it.
+    await expect.poll(() => readFile(lock, 'utf8').catch(() => 'none')).toBe('none');
     await e.stop(runId);
     await expect(readFile(lock, 'utf8')).rejects.toThrow(/ENOENT/);
   });

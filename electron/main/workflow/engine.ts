@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { WorkflowPlan, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
+import { loadAgentConfig } from '../agent/providers/config';
 import type { Paths } from '../paths/index';
 import { CommandExecutor } from './command-executor';
 import { ContextDocs, type DocRef, type DocView } from './documents';
@@ -48,7 +49,12 @@ export class WorkflowEngine {
     const projectDir = resolve(opts.projectDir);
     const s = await stat(projectDir).catch(() => undefined);
     if (!s?.isDirectory()) throw new WorkflowError('RUNTIME_ERROR', `project folder not found: ${projectDir}`);
-    const executor = opts.executor ?? { kind: 'external' };
+    let executor = opts.executor ?? { kind: 'external' };
+    if (executor.kind === 'agent' && executor.maxCostUsd === undefined) {
+      // config.yaml's runBudgetUsd is the budget of a run started without one (kept in the run record).
+      const config = await loadAgentConfig(this.options.paths.configYaml).catch(() => undefined);
+      if (config?.runBudgetUsd !== undefined) executor = { ...executor, maxCostUsd: config.runBudgetUsd };
+    }
     if (executor.kind === 'agent' && !this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
     const now = new Date().toISOString();
     const record: RunRecord = {
@@ -95,14 +101,16 @@ export class WorkflowEngine {
     }
   }
 
-  /** The run in memory, or read back from its file (after a restart). */
+  /** The run in memory, or read back from its file (after a restart, or when another process moved it on). */
   async get(runId: string): Promise<WorkflowRun> {
     const known = this.runs.get(runId);
-    if (known?.running) return known;
+    if (known?.running && known.record.status !== 'AWAITING_COGNITIVE_RESULT') return known;
     if (known) {
-      // Another process (the CLI, the desktop) may have moved it on since: take the newer file.
+      // Another process (the CLI, the desktop, a second MCP server) may have moved it on since: take the newer file.
+      // A step that waits here may have been answered elsewhere: this process lets go of it.
       const onDisk = await this.store.readFile(this.store.file(known.record.projectDir, runId)).catch(() => undefined);
       if (!onDisk || onDisk.updatedAt <= known.record.updatedAt) return known;
+      if (known.running) await known.shutdown();
       return this.adopt(onDisk);
     }
     let record: RunRecord | undefined;
@@ -115,28 +123,47 @@ export class WorkflowEngine {
     return this.runs.get(runId) ?? this.adopt(record); // another call may have read it meanwhile
   }
 
+  /**
+   * While another live process drives the run between two steps, waits (up to the timeout) until it
+   * rests or a step waits again, then reads the run back.
+   */
+  private async afterOtherDriver(run: WorkflowRun, timeoutMs = 600_000): Promise<WorkflowRun> {
+    const deadline = Date.now() + timeoutMs;
+    while (!run.running && run.record.status === 'RUNNING' && this.store.holder(run.record.projectDir, run.runId)) {
+      if (Date.now() > deadline) throw new WorkflowError('RUNTIME_ERROR', `run ${run.runId} is still running in another Erasmus process (pid ${this.store.holder(run.record.projectDir, run.runId)}) after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+      run = await this.get(run.runId);
+    }
+    return run;
+  }
+
   async start(runId: string): Promise<WorkflowRunView['status']> {
     const run = await this.get(runId);
     if (run.record.status === 'LOADED') run.drive();
     else if (!run.running && run.record.status === 'RUNNING') run.drive();
+    await run.saved();
     return run.record.status;
   }
 
   /** Runs until a step needs a model (AWAITING_COGNITIVE_RESULT with its prompt), or the run rests. */
   async getTask(runId: string, timeoutMs?: number): Promise<WorkflowTask> {
-    const run = await this.get(runId);
+    const run = await this.afterOtherDriver(await this.get(runId), timeoutMs);
     const s = run.record.status;
-    if (!run.running && (s === 'LOADED' || s === 'RUNNING' || s === 'AWAITING_COGNITIVE_RESULT')) run.drive();
+    // A waiting step is in the file: it is handed out as it is (whichever process issued it), not asked again.
+    if (!run.running && (s === 'LOADED' || s === 'RUNNING' || (s === 'AWAITING_COGNITIVE_RESULT' && !run.record.pending))) run.drive();
     await run.settle(timeoutMs);
+    await run.saved(); // what is handed out is in the file, for any other process to take
     return run.task();
   }
 
-  async submitTask(runId: string, result: WorkflowStepResult): Promise<{ success: true; status: WorkflowRunView['status'] }> {
-    const run = await this.get(runId);
-    run.submit(result);
+  /** `state`, when given, is the step the answer is for: refused if the run waits on another one. */
+  async submitTask(runId: string, result: WorkflowStepResult, state?: string): Promise<{ success: true; status: WorkflowRunView['status'] }> {
+    const run = await this.afterOtherDriver(await this.get(runId), SUBMIT_SETTLE_MS);
+    run.submit(result, state);
     // The status after the transition: the step's tests (if any) ran and the next step waits, or the run rests; RUNNING if that takes long.
     await new Promise((r) => setImmediate(r));
     await run.settle(SUBMIT_SETTLE_MS).catch(() => undefined);
+    await run.saved();
     return { success: true, status: run.record.status };
   }
 
@@ -180,6 +207,7 @@ export class WorkflowEngine {
   async answerGoal(runId: string, goal: string) {
     const run = await this.get(runId);
     run.answerGoal(goal);
+    await run.saved(); // the file says it runs before the caller (or another process) reads it
     return run.record.status;
   }
   async plan(runId: string): Promise<{ plan: WorkflowPlan | null; approved: boolean }> {
@@ -189,6 +217,7 @@ export class WorkflowEngine {
   async approve(runId: string, plan?: WorkflowPlan) {
     const run = await this.get(runId);
     await run.approve(plan);
+    await run.saved();
     return run.record.status;
   }
   async pause(runId: string) {
@@ -199,6 +228,7 @@ export class WorkflowEngine {
   async resume(runId: string) {
     const run = await this.get(runId);
     run.resume();
+    await run.saved();
     return run.record.status;
   }
   async stop(runId: string) {
@@ -209,11 +239,13 @@ export class WorkflowEngine {
   async retry(runId: string) {
     const run = await this.get(runId);
     run.retry();
+    await run.saved();
     return run.record.status;
   }
   async skip(runId: string) {
     const run = await this.get(runId);
     await run.skip();
+    await run.saved();
     return run.record.status;
   }
 

@@ -23,7 +23,7 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   orchestration: 'A component was just completed and committed. Bring the progress schedule (your context document) up to date with the work done and what remains.',
   'e2e-testing': 'All components are complete. Write end-to-end tests that use the product as a user would, where the test command below runs them (for example in a folder that command already runs), and run them.',
   'e2e-debugging': 'The end-to-end tests fail (output below). Fix the code until they pass.',
-  'final-documentation': 'Write the final documentation: doc comments and a complete, easy README.',
+  'final-documentation': 'Write the final documentation: doc comments and a complete, easy README. Your context document is the architecture: bring it up to date with the product as built (its components, interfaces and test commands as they are now, and any place where the code departed from the plan), so the final review and the people who come next read what exists.',
   'final-review': 'Review the whole product against the architecture. The review report is your final answer.',
 };
 
@@ -59,14 +59,21 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
 
   const protocol = await loadProtocol(spec.protocol!, record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
   const component = plan.components.find((c) => c.id === spec.component);
-  // Between components (and after the last) the orchestrator brings the schedule up to date; the final steps keep notes in the task list's document.
-  const docRef = component ? ({ doc: 'component', component: component.id } as const) : spec.phase === 'orchestration' ? ({ doc: 'progress_schedule' } as const) : ({ doc: 'task_list' } as const);
+  // Between components (and after the last) the orchestrator brings the schedule up to date; the final documentation brings the
+  // architecture up to date with the product as built; the other final steps keep notes in the task list's document.
+  const docRef = component
+    ? ({ doc: 'component', component: component.id } as const)
+    : spec.phase === 'orchestration'
+      ? ({ doc: 'progress_schedule' } as const)
+      : spec.phase === 'final-documentation'
+        ? ({ doc: 'architecture' } as const)
+        : ({ doc: 'task_list' } as const);
   if (component && !(await ctx.docs.exists(docRef))) {
     await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: component.tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
   }
   const contextDocPath = ctx.docs.path(docRef);
   const references: Array<{ title: string; text: string }> = [];
-  const arch = await ctx.docs.text({ doc: 'architecture' });
+  const arch = docRef.doc === 'architecture' ? undefined : await ctx.docs.text({ doc: 'architecture' });
   if (arch) references.push({ title: 'Architecture', text: arch });
   if (spec.phase === 'orchestration') references.push({ title: 'Task list', text: (await ctx.docs.text({ doc: 'task_list' })) ?? '' });
   if (spec.phase === 'fixes') {

@@ -63,13 +63,13 @@ interface Pending {
  * What an external engine submits for a step, said once at the end of its prompt (the same shape as
  * workflow_submit_task's schema and the contract's WorkflowStepResult).
  */
-export function externalHandBack(step: Pick<StepRequest, 'runId' | 'answer' | 'projectDir'>): string {
-  const call = (result: string) => `Call workflow_submit_task with {"runId": "${step.runId}", "result": ${result}}.`;
+export function externalHandBack(step: Pick<StepRequest, 'runId' | 'state' | 'answer' | 'projectDir'>): string {
+  const call = (result: string, verb = 'Call') => `${verb} workflow_submit_task with {"runId": "${step.runId}", "state": "${step.state}", "result": ${result}}.`;
   const done = '`done` is true when the "Done when" criteria are met, false if they are not (the run then stops at this step)';
   if (step.answer === 'document') return `${call('{"output": "<the complete document, markdown>", "done": true}')} \`output\` is the document itself and nothing else; Erasmus saves it. ${done}.`;
   if (step.answer === 'report')
     return `${call('{"output": "<the report, markdown>", "done": true, "contextDoc": "<optional: the complete new text of the context document>"}')} \`output\` is the report and nothing else; Erasmus saves it in the project. ${done}.`;
-  return `First make the changes in the project (${step.projectDir}) with your own tools. Then ${call('{"output": "<a few lines: what you did>", "done": true, "contextDoc": "<the complete new text of the context document>"}')} \`output\` must not be empty. ${done}.`;
+  return `Make the changes your task asks for in the project (${step.projectDir}) with your own tools, then ${call('{"output": "<a few lines: what you did>", "done": true, "contextDoc": "<the complete new text of the context document>"}', 'call')} \`output\` must not be empty. ${done}.`;
 }
 
 /**

@@ -1,4 +1,8 @@
+import type { WorkflowPreflightProblem } from '../../contract/methods/workflow';
+import type { ProjectTrust } from '../project/trust';
 import { loadProtocols, type ProtocolName } from './protocols';
+
+export type PreflightProblem = WorkflowPreflightProblem;
 
 export interface PreflightInput {
   projectDir: string;
@@ -8,33 +12,43 @@ export interface PreflightInput {
   provider: () => Promise<unknown>;
   /** The built-in protocols' folder (tests). */
   protocolsDir?: string;
+  /** The gate project files are read through (default: ERASMUS_HOME's). */
+  trust?: ProjectTrust;
 }
 
 /**
  * What a run with the agent loop needs before it starts: a model, and every toolset its protocols
- * (the project's overrides included) name. Returns one sentence per problem, each saying how to fix
- * it; empty when the run can start.
+ * (the project's trusted overrides included) name. Returns one problem per thing missing, each with
+ * how to fix it; empty when the run can start. The app, the core's workflow.load/start and
+ * `erasmus workflow start` all ask this one function.
  */
-export async function workflowPreflight(input: PreflightInput): Promise<string[]> {
-  const problems: string[] = [];
+export async function workflowPreflight(input: PreflightInput): Promise<PreflightProblem[]> {
+  const problems: PreflightProblem[] = [];
   try {
     await input.provider();
   } catch (err) {
-    problems.push(`no model to run the steps: ${(err as Error).message} (add a provider in Settings → Providers or config.yaml, or pass --base-url / --provider)`);
+    problems.push({ fix: 'providers', message: `No model to run the steps: ${(err as Error).message}`, how: 'Add a provider (and its API key) in Settings → Providers, or in config.yaml.' });
   }
   let protocols;
   try {
-    protocols = await loadProtocols(input.projectDir, input.protocolsDir);
+    protocols = await loadProtocols(input.projectDir, input.protocolsDir, input.trust);
   } catch (err) {
-    problems.push((err as Error).message);
+    problems.push({ fix: 'protocols', message: (err as Error).message, how: 'Fix the protocol file it names (or delete a project override to use the built-in one).' });
     return problems;
   }
   const needers = new Map<string, ProtocolName[]>();
   for (const p of Object.values(protocols)) for (const t of p.toolsets) if (!input.availableToolsets.includes(t)) needers.set(t, [...(needers.get(t) ?? []), p.name]);
   for (const [toolset, names] of needers) {
-    problems.push(
-      `the toolset "${toolset}" (needed by the ${names.join(', ')} protocol${names.length > 1 ? 's' : ''}) is not available (available: ${input.availableToolsets.join(', ') || 'none'}): add and enable a server of that name in the Servers view (or mcp/config.json), or drop it from the protocol's \`toolsets:\` in a project override (.erasmus/protocols/<name>.md)`,
-    );
+    problems.push({
+      fix: 'servers',
+      message: `The toolset "${toolset}" (needed by the ${names.join(', ')} protocol${names.length > 1 ? 's' : ''}) is not available (available: ${input.availableToolsets.join(', ') || 'none'}).`,
+      how: `Add and enable a server named "${toolset}" in the Servers view (or mcp/config.json), or drop it from the protocol's \`toolsets:\` in a project override (.erasmus/protocols/<name>.md).`,
+    });
   }
   return problems;
+}
+
+/** The problems as one message: "the workflow cannot start:" and one line each. */
+export function preflightMessage(problems: PreflightProblem[]): string {
+  return `the workflow cannot start:\n  - ${problems.map((p) => `${p.message} ${p.how}`).join('\n  - ')}`;
 }

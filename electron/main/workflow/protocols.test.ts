@@ -24,6 +24,25 @@ describe('protocols', () => {
     expect(all.review.prompt).toMatch(/reviewer/);
   });
 
+  it('read literally, no protocol contradicts itself, its done-criterion or its toolsets', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'erasmus-proto-'));
+    const all = await loadProtocols(dir);
+    for (const p of Object.values(all)) {
+      // A toolset the prompt tells the model to use is one the step has; git goes through runners, and no step commits.
+      for (const t of ['runners', 'files', 'filesystem', 'git']) if (new RegExp(`\\b${t} toolset`).test(p.prompt)) expect(p.toolsets, `${p.name} mentions the ${t} toolset`).toContain(t);
+      expect(p.prompt, p.name).not.toMatch(/\bcommit (the|your) /i);
+      // One way to answer: the step's "How to answer" (appended by the executor), never a second, older one.
+      expect(p.prompt, p.name).not.toMatch(/say explicitly when you are done|<context_document>/i);
+    }
+    // Development leaves the tests to the testing step, and its done-criterion does not ask for them.
+    expect(all.development.prompt).toMatch(/Tasks about tests belong to the testing step/);
+    expect(all.development.done).toMatch(/not about tests/);
+    // A report's step says the report is the whole answer, so nothing else lands in the saved file.
+    expect(all.review.prompt).toMatch(/Your final answer is the report and nothing\s+else/);
+    // The orchestrator cannot reach the task list on disk: its done-criterion is about what it hands back.
+    expect(all.orchestration.done).toMatch(/^The document you hand back/);
+  });
+
   it('prefers the project override once trusted', async () => {
     dir = await mkdtemp(join(tmpdir(), 'erasmus-proto-'));
     const file = projectProtocolFile(dir, 'review');

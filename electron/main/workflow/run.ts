@@ -39,6 +39,8 @@ export class WorkflowRun {
   private shuttingDown = false;
   private readonly waiters = new Set<() => void>();
   private saving: Promise<void> = Promise.resolve();
+  /** A result submitted for the step the record says is waiting, in a process that did not issue it. */
+  private taken?: { state: string; result: WorkflowStepResult };
 
   constructor(
     readonly record: RunRecord,
@@ -95,7 +97,8 @@ export class WorkflowRun {
   }
 
   private async runLoop(): Promise<void> {
-    this.markInterrupted();
+    // A step answered here that another process issued continues its open entry; otherwise an open entry was interrupted.
+    if (!this.taken) this.markInterrupted();
     this.record.error = undefined;
     this.setStatus('RUNNING');
     await this.persist();
@@ -115,6 +118,7 @@ export class WorkflowRun {
         this.deps.emit('workflow.transition', { runId: this.runId, projectDir: this.record.projectDir, from: from?.state, to: this.stateNow(), outcome: from?.outcome });
       }
     } catch (err) {
+      this.taken = undefined;
       if (this.shuttingDown) return;
       if (err instanceof StepAbortedError || this.abort.signal.aborted) {
         const open = this.record.timeline.at(-1);
@@ -179,6 +183,11 @@ export class WorkflowRun {
       runTests: this.deps.runTests,
       emit: this.deps.emit,
       enter: async (state, extra = {}) => {
+        const open = this.record.timeline.at(-1);
+        if (this.taken?.state === state && open?.state === state && !open.leftAt) {
+          this.record.state = state;
+          return open;
+        }
         const entry: WorkflowTimelineEntry = { state, ...extra, enteredAt: new Date().toISOString() };
         this.record.timeline.push(entry);
         this.record.state = state;
@@ -200,18 +209,22 @@ export class WorkflowRun {
             throw new WorkflowError('RUNTIME_ERROR', `the run's cost budget of $${max} is spent ($${spent.toFixed(4)} so far); step ${step.state} did not start. To go on, skip the step (its work undone) or start a new run with a larger budget; the project's documents and commits so far are kept.`);
           step = { ...step, budget: { ...step.budget, maxCostUsd: max - spent } };
         }
+        const taken = this.taken;
+        this.taken = undefined;
+        if (taken && taken.state !== step.state) {
+          throw new WorkflowError('RUNTIME_ERROR', `the result submitted for ${taken.state} no longer fits: the run is at ${step.state}. Retry (workflow_retry) to be asked for ${step.state}.`);
+        }
         // What the step was asked and which files it touched, for its details on the timeline.
         const entry = this.record.timeline.at(-1);
         const index = this.record.timeline.length - 1;
         if (entry && !entry.leftAt) {
           await this.deps.store.savePrompt(this.record.projectDir, this.runId, index, step.prompt).then(() => (entry.hasPrompt = true), () => undefined);
         }
-        const before = entry ? await snapshotTree(step.projectDir).catch(() => undefined) : undefined;
-        const result = await this.executor.run({ ...step, runId: this.runId, signal: this.abort.signal });
-        if (this.record.status === 'AWAITING_COGNITIVE_RESULT') {
-          this.record.pending = undefined;
-          this.setStatus('RUNNING');
-        }
+        // A result submitted before this process took the run did its work already: its files cannot be told apart.
+        const before = entry && !taken ? await snapshotTree(step.projectDir).catch(() => undefined) : undefined;
+        const result = taken ? taken.result : await this.executor.run({ ...step, runId: this.runId, signal: this.abort.signal });
+        this.record.pending = undefined;
+        if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.setStatus('RUNNING');
         if (entry && before) {
           const after = await snapshotTree(step.projectDir).catch(() => undefined);
           if (after) entry.files = await changedFiles(step.projectDir, before, after).catch(() => undefined);
@@ -226,7 +239,9 @@ export class WorkflowRun {
   private onAwait(step: StepRequest): void {
     this.record.pending = { step: stepView(step), prompt: step.prompt };
     this.setStatus('AWAITING_COGNITIVE_RESULT');
-    void this.persist();
+    // The waiting step is in the file: any process may take it (workflow_get_task) or answer it (workflow_submit_task), so none holds the run meanwhile.
+    const saved = this.persist().then(() => this.deps.store.unlock(this.record.projectDir, this.runId));
+    this.saving = saved.catch(() => undefined);
     this.deps.emit('workflow.task', { runId: this.runId, projectDir: this.record.projectDir, step: stepView(step), prompt: step.prompt });
   }
 
@@ -235,6 +250,11 @@ export class WorkflowRun {
     this.record.status = status;
     if (changed) this.deps.emit('workflow.status', { runId: this.runId, projectDir: this.record.projectDir, status, state: this.record.state, error: this.record.error });
     this.notify();
+  }
+
+  /** Resolves when what was persisted so far is in the file. */
+  saved(): Promise<void> {
+    return this.saving.catch(() => undefined);
   }
 
   /** Serialised atomic writes: the file always holds one complete record. */
@@ -280,18 +300,30 @@ export class WorkflowRun {
     this.drive();
   }
 
-  submit(result: WorkflowStepResult): void {
+  /**
+   * The answer to the waiting step. The step may have been issued by this process (its executor
+   * waits) or by another one (the record holds it): then this process takes the run over and
+   * continues from that step with this result.
+   */
+  submit(result: WorkflowStepResult, state?: string): void {
     if (!(this.executor instanceof ExternalExecutor)) throw invalidState(`run ${this.runId} uses the ${this.executor.kind} executor, not the external cognitive engine`);
-    if (this.record.status !== 'AWAITING_COGNITIVE_RESULT' || !this.executor.waiting) throw invalidState(`run ${this.runId} is ${this.record.status}: no step waits for a result`);
-    const step = this.executor.waiting;
+    const step = this.executor.waiting ?? (this.loop ? undefined : this.record.pending?.step);
+    if (this.record.status !== 'AWAITING_COGNITIVE_RESULT' || !step) throw invalidState(`run ${this.runId} is ${this.record.status}: no step waits for a result${state ? ` (your answer for ${state} was not applied)` : ''}`);
+    if (state !== undefined && state !== step.state) {
+      throw invalidState(`run ${this.runId} waits on ${step.state}, not ${state}: your answer was not applied (it was answered already, perhaps by another client). Call workflow_get_task for the step that waits.`);
+    }
     if (!result.output.trim() && !(step.answer === 'document' && result.contextDoc?.trim())) {
       throw new WorkflowError('PARSE_ERROR', `the result for ${step.state} is empty: \`output\` must hold ${step.answer === 'document' ? 'the document' : step.answer === 'report' ? 'the report' : 'what you did'} (see "How to answer" in the step's prompt). The step stays open: submit again.`, { field: 'result.output' });
     }
-    this.executor.submit(result);
+    this.claim();
+    if (this.executor.waiting) return this.executor.submit(result);
+    this.taken = { state: step.state, result };
+    this.drive();
   }
 
   /** Pause: a waiting step is abandoned now (it runs again on resume); a running step finishes first. */
   async pause(): Promise<void> {
+    if (!this.loop && this.record.status === 'AWAITING_COGNITIVE_RESULT') return this.abandonWaiting('PAUSED');
     if (!this.loop) throw invalidState(`run ${this.runId} is ${this.record.status}, not running`);
     this.pauseRequested = true;
     if (this.record.status === 'AWAITING_COGNITIVE_RESULT') {
@@ -308,8 +340,23 @@ export class WorkflowRun {
       return;
     }
     if (this.record.status === 'COMPLETED') throw invalidState(`run ${this.runId} is already complete`);
+    if (this.record.status === 'AWAITING_COGNITIVE_RESULT') return this.abandonWaiting('STOPPED');
     this.setStatus('STOPPED');
     await this.persist();
+  }
+
+  /** A step that waits in the file (issued by this or another process, none driving): it is abandoned, and asked again on resume. */
+  private async abandonWaiting(status: 'PAUSED' | 'STOPPED'): Promise<void> {
+    this.claim();
+    try {
+      const open = this.record.timeline.at(-1);
+      if (open && !open.leftAt) this.close(open, 'aborted');
+      this.record.pending = undefined;
+      this.setStatus(status);
+      await this.persist();
+    } finally {
+      this.deps.store.unlock(this.record.projectDir, this.runId);
+    }
   }
 
   resume(): void {
@@ -371,6 +418,7 @@ export class WorkflowRun {
       pending: r.pending,
       timeline: r.timeline,
       totals: r.totals,
+      ...(r.executor.kind === 'agent' && r.executor.maxCostUsd !== undefined ? { budgetUsd: r.executor.maxCostUsd } : {}),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

@@ -1,6 +1,7 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   InitializeRequestSchema,
@@ -29,6 +30,7 @@ const REQUEST_SCHEMAS: Record<string, { safeParse(v: unknown): { success: boolea
   'resources/subscribe': SubscribeRequestSchema,
   'resources/unsubscribe': UnsubscribeRequestSchema,
   'logging/setLevel': SetLevelRequestSchema,
+  'completion/complete': CompleteRequestSchema,
 };
 
 /**

@@ -13,8 +13,8 @@ export interface FsmState {
 export interface FsmTransition {
   from: string;
   event: string;
-  /** null: the machine stays where it is (a debugging state out of attempts blocks). */
-  to: string | null;
+  /** Absent: the machine stays where it is (a debugging state out of attempts blocks). */
+  to?: string;
   /** When the transition is taken, if it is guarded or one of several for the event. */
   when?: string;
 }
@@ -49,7 +49,7 @@ export function analyzePlan(plan: Plan): FsmAnalysis {
           else if (to === null) when = 'tests fail, no attempts left: the run blocks';
           else when = i === defs.length - 1 ? 'tests fail' : undefined;
         } else if (to === null) when = 'resets the attempts';
-        transitions.push({ from: name, event, to, ...(when ? { when } : {}) });
+        transitions.push({ from: name, event, ...(to !== null ? { to } : {}), ...(when ? { when } : {}) });
       });
     }
   }

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { TolerantTransport } from './dialect';
+import { MemoryEventStore } from './event-store';
 import type { createErasmusServer } from './server';
 
 type Session = ReturnType<typeof createErasmusServer> & { transport: StreamableHTTPServerTransport };
@@ -33,7 +34,8 @@ function sameSecret(given: string, token: string): boolean {
  * Streamable HTTP on 127.0.0.1 at /mcp: one server session per MCP session (Mcp-Session-Id), Host
  * checked against the loopback names (DNS rebinding), a browser Origin refused, and a bearer token
  * required (`Authorization: Bearer TOKEN`, or `?token=` for clients that cannot set a header), so
- * no other local process or web page can drive `erasmus_chat`. Resolves once listening.
+ * no other local process or web page can drive `erasmus_chat`. Streams are resumable (one event store
+ * per session, `event-store.ts`). Resolves once listening.
  */
 export async function serveHttp(
   make: () => ReturnType<typeof createErasmusServer>,
@@ -76,6 +78,9 @@ export async function serveHttp(
       session.transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableDnsRebindingProtection: true,
+        // Resumable streams: each SSE event gets an id, and a client that reconnects with Last-Event-ID gets what it missed.
+        eventStore: new MemoryEventStore(),
+        retryInterval: 1000,
         allowedHosts: [`127.0.0.1:${p}`, `localhost:${p}`],
         onsessioninitialized: (sid) => {
           sessions.set(sid, session);

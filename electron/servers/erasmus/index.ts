@@ -1,4 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { GuardedStdioServerTransport } from '../stdio-transport';
 import { appVersion, Paths } from '../../main/paths/index';
 import { createBackend } from './backend';
 import { TolerantTransport } from './dialect';
@@ -51,7 +51,7 @@ export async function runErasmusServer(o: ErasmusServerOptions = {}): Promise<vo
     stop = h.close;
   } else {
     const session = make();
-    const stdio = new StdioServerTransport();
+    const stdio = new GuardedStdioServerTransport({ checkParams: false });
     await session.server.connect(new TolerantTransport(stdio));
     log(`ready on stdio${o.connect ? ' (forwarding to a running Erasmus)' : ''}`);
     stop = async () => {

@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -22,6 +23,7 @@ import type { ApprovalRequest } from '../../main/agent/approvals';
 import type { ProviderHandle } from '../../main/agent/providers/types';
 import type { Paths } from '../../main/paths/index';
 import type { ChatBackend } from './chat';
+import { Completions } from './completions';
 import { ContextDocuments } from './documents';
 import type { CoreLink } from './link';
 import { libraryResources, libraryTools } from './library-tools';
@@ -62,7 +64,7 @@ export function createErasmusServer(deps: ErasmusServerDeps): { server: Server; 
   const server = new Server(
     { name: 'erasmus', title: 'Erasmus', version: deps.version },
     {
-      capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {} },
+      capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {}, completions: {} },
       instructions:
         'Erasmus: an agent (erasmus_chat), a development workflow another model can drive (workflow_load → workflow_get_task → workflow_submit_task until COMPLETED), project context documents as resources, protocols as prompts.',
     },
@@ -141,6 +143,8 @@ export function createErasmusServer(deps: ErasmusServerDeps): { server: Server; 
     const { text: _text, ...result } = await prompts.get(req.params.name, req.params.arguments);
     return result;
   });
+  const completions = new Completions(deps.paths);
+  server.setRequestHandler(CompleteRequestSchema, async (req) => ({ completion: await completions.complete(req.params) }));
   server.setRequestHandler(PromptCallRequest, async (req, extra) => {
     const parsed = PromptCallParams.safeParse(req.params ?? {});
     if (!parsed.success) throw new ProtocolError(ErrorCode.InvalidParams, `invalid prompt/call params: ${describeZodIssues(parsed.error)}`);

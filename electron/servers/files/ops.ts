@@ -13,17 +13,19 @@ const kind = (st: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink():
 
 /**
  * Walks a folder without following symlinks (a symlinked folder is listed, not entered), so a
- * listing or search never reads outside the root.
+ * listing or search never reads outside the root. An aborted signal ends the walk.
  */
-export async function* walkFolder(scope: Scope, dir: string, recursive: boolean): AsyncGenerator<Entry & { abs: string }> {
+export async function* walkFolder(scope: Scope, dir: string, recursive: boolean, signal?: AbortSignal): AsyncGenerator<Entry & { abs: string }> {
+  if (signal?.aborted) return;
   const names = (await readdir(dir)).sort();
   for (const name of names) {
+    if (signal?.aborted) return;
     const abs = join(dir, name);
     const st = await lstat(abs).catch(() => null);
     if (!st) continue;
     const type = kind(st);
     yield { abs, path: scope.show(abs), type, size: st.size };
-    if (recursive && type === 'folder') yield* walkFolder(scope, abs, true);
+    if (recursive && type === 'folder') yield* walkFolder(scope, abs, true, signal);
   }
 }
 

@@ -10,6 +10,8 @@ export interface FilesServerOptions {
   root: string;
   /** The user's home folder, for the removal refusals (defaults to os.homedir()). */
   home?: string;
+  /** Where the server's log lines go (stdio: stderr); none by default. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -23,11 +25,11 @@ export function createFilesServer(options: FilesServerOptions): McpServer {
     { name: 'erasmus-files', version: appVersion() },
     { capabilities: { tools: {} }, instructions: `Files under ${scope.root}. Paths are relative to that root; nothing outside it can be read or written.` },
   );
-  const ctx: FilesContext = { scope, server, home: options.home ?? homedir() };
+  const base: FilesContext = { scope, server, home: options.home ?? homedir(), log: options.log };
   for (const [name, t] of Object.entries(FILE_TOOLS) ) {
-    server.registerTool(name, { description: t.description, inputSchema: t.input, annotations: t.annotations }, async (args: Record<string, unknown>): Promise<ToolResult> => {
+    server.registerTool(name, { description: t.description, inputSchema: t.input, annotations: t.annotations }, async (args: Record<string, unknown>, extra: { signal: AbortSignal }): Promise<ToolResult> => {
       try {
-        return await t.run(args, ctx);
+        return await t.run(args, { ...base, signal: extra.signal });
       } catch (err) {
         if (err instanceof ScopeError) return failure(`refused: ${err.message}`);
         const e = err as NodeJS.ErrnoException;

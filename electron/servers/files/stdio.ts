@@ -1,10 +1,10 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createFilesServer, type FilesServerOptions } from './server';
+import { GuardedStdioServerTransport } from '../stdio-transport';
 
 /** Runs the files server over stdio until stdin closes; logs go to stderr only. */
 export async function runFilesServerStdio(options: FilesServerOptions): Promise<void> {
-  const server = createFilesServer(options);
-  const transport = new StdioServerTransport();
+  const server = createFilesServer({ log: (line) => process.stderr.write(`erasmus files server: ${line}\n`), ...options });
+  const transport = new GuardedStdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });

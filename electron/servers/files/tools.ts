@@ -20,6 +20,16 @@ const text = (t: string): ToolResult => ({ content: [{ type: 'text', text: t }] 
 export const failure = (t: string): ToolResult => ({ content: [{ type: 'text', text: t }], isError: true });
 const MAX_READ = 4 * 1024 * 1024;
 
+/** Lines offset… of a file (1-based), with a note saying which lines they are and where to read on. */
+function linesOf(path: string, whole: string, offset: number, limit: number | undefined): ToolResult {
+  const lines = whole.split('\n');
+  if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+  if (offset > lines.length) return failure(`${path} has ${lines.length} lines; offset ${offset} is past its end`);
+  const end = limit === undefined ? lines.length : Math.min(lines.length, offset - 1 + limit);
+  const more = end < lines.length ? `; read on with offset ${end + 1}` : '; end of file';
+  return text(`${lines.slice(offset - 1, end).join('\n')}\n[lines ${offset}–${end} of ${lines.length} of ${path}${more}]`);
+}
+
 const exists = (abs: string) => lstat(abs).then(
   (s) => s,
   () => null,
@@ -55,15 +65,20 @@ const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, 
 
 export const FILE_TOOLS = {
   read_file: tool({
-    description: 'Read a text file inside the root.',
-    input: { path: z.string().describe('file path, relative to the root') },
+    description: 'Read a text file inside the root (offset and limit read some of its lines).',
+    input: {
+      path: z.string().describe('file path, relative to the root'),
+      offset: z.number().int().min(1).optional().describe('first line to read (1-based); with limit, for files too long to read at once'),
+      limit: z.number().int().min(1).optional().describe('how many lines to read'),
+    },
     annotations: { title: 'Read file', ...readOnly },
-    run: async ({ path }, { scope }) => {
+    run: async ({ path, offset, limit }, { scope }) => {
       const abs = await scope.resolve(path);
       const st = await stat(abs);
       if (!st.isFile()) return failure(`${path} is not a file`);
       if (st.size > MAX_READ) return failure(`${path} is ${st.size} bytes, more than the ${MAX_READ}-byte limit`);
-      return text(await readInside(scope, abs));
+      const whole = await readInside(scope, abs);
+      return offset === undefined && limit === undefined ? text(whole) : linesOf(path, whole, offset ?? 1, limit);
     },
   }),
   write_file: tool({
@@ -160,17 +175,23 @@ export const FILE_TOOLS = {
     description: 'Find files under a folder by name (substring, or a glob such as *.ts) and/or by the text they contain.',
     input: { path: z.string().default('.'), name: z.string().optional(), contains: z.string().min(1).optional(), limit: z.number().int().positive().max(5000).default(200) },
     annotations: { title: 'Search files', ...readOnly },
-    run: async ({ path, name, contains, limit }, { scope }) => {
+    run: async ({ path, name, contains, limit }, { scope, signal, log }) => {
       if (!name && !contains) return failure('give name, contains, or both');
       const abs = await scope.resolve(path);
       const matches = name ? nameMatcher(name) : () => true;
       const out: string[] = [];
-      for await (const e of walkFolder(scope, abs, true)) {
+      let visited = 0;
+      for await (const e of walkFolder(scope, abs, true, signal)) {
+        visited++;
         if (out.length >= limit) break;
         if (e.type !== 'file' && !(e.type === 'folder' && !contains)) continue;
         if (!matches(basename(e.abs))) continue;
         if (!contains) out.push(e.path);
         else for (const line of await grepFile(e.abs, contains, limit - out.length)) out.push(`${e.path}:${line}`);
+      }
+      if (signal?.aborted) {
+        log?.(`search cancelled by the client after ${visited} entries`);
+        return failure(`search cancelled after ${visited} entries`);
       }
       return text(out.join('\n') || 'no match');
     },

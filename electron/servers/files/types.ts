@@ -9,4 +9,8 @@ export interface FilesContext {
   server: McpServer;
   /** The user's home folder (its removal, and of anything directly in it, is refused). */
   home: string;
+  /** Aborted when the client cancels the call (notifications/cancelled): long work stops. */
+  signal?: AbortSignal;
+  /** A line for the server's log (stderr over stdio). */
+  log?: (line: string) => void;
 }

@@ -155,4 +155,29 @@ describe('runners MCP server over stdio', () => {
     expect(text(r)).toContain('stopped after its timeout');
     expect(text(r)).toContain('waiting');
   });
+
+  it('never takes a name that begins with "-" as an option: such values are refused before anything runs, and names follow `--`', async () => {
+    answer = 'accept';
+    const pwned = join(dir, 'pwned');
+    for (const [tool, args] of [
+      ['git_push', { remote: `--receive-pack=touch ${pwned}` }],
+      ['git_push', { remote: 'origin', branch: `--exec=touch ${pwned}` }],
+      ['pnpm_run', { script: '--filter=x' }],
+      ['pnpm_install', { packages: ['--global', 'x'] }],
+      ['cargo_add', { crates: ['--config=x'] }],
+      ['cargo_test', { filter: '--config=x' }],
+      ['uv_add', { packages: ['--index-url=http://evil'] }],
+      ['docker_logs', { container: '--help' }],
+      ['docker_run', { image: '--privileged' }],
+    ] as Array<[string, Record<string, unknown>]>) {
+      const r = await call(withElicitation, tool, args);
+      expect(r.isError, tool).toBe(true);
+      expect(text(r), tool).toMatch(/must not begin with "-"/);
+    }
+    expect(existsSync(pwned)).toBe(false);
+    // A push names its remote after `--`, so git reads it as a repository.
+    asked.length = 0;
+    const r = await call(withElicitation, 'git_push', { remote: 'nowhere' });
+    expect(text(r)).toMatch(/^\$ git push -- nowhere\n/);
+  });
 });

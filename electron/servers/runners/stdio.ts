@@ -1,8 +1,8 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { PtyManager } from '../../main/runners/pty/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { createRunnersServer } from './server';
 import type { Toolset } from './tool';
+import { GuardedStdioServerTransport } from '../stdio-transport';
 
 export interface RunnersStdioOptions {
   root: string;
@@ -19,7 +19,7 @@ export interface RunnersStdioOptions {
 export async function serveRunnersStdio(options: RunnersStdioOptions): Promise<void> {
   const ptys = new PtyManager({ outputsDir: options.outputsDir });
   const server = createRunnersServer({ root: options.root, ptys, reviewer: options.reviewer, toolsets: options.toolsets, version: options.version });
-  const transport = new StdioServerTransport();
+  const transport = new GuardedStdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -42,6 +42,18 @@ export const common = {
     .describe('At the timeout: stop the whole process tree (default) or leave it running in the background and return what it printed so far.'),
 };
 
+/**
+ * A value the runner places as a positional argument (a remote, a branch, a package, an image): one
+ * that begins with `-` would be read as an option (`--receive-pack=CMD`), so it is refused.
+ */
+export function operand(max: number) {
+  return z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((v) => !v.startsWith('-'), { message: 'must not begin with "-" (it would be read as an option, not as a name)' });
+}
+
 /** Declares a tool with typed arguments; the registry keeps it untyped. */
 export function defineTool<S extends z.ZodRawShape>(tool: {
   name: string;

@@ -155,10 +155,37 @@ export async function webSocketPipe(url: string, options: ReconnectOptions = {})
   };
 }
 
+const TOKEN_KEY = 'erasmus.token';
+
+/**
+ * Browser mode's token: read once from the URL, then kept in this tab's sessionStorage and taken out
+ * of the address bar and history (`history.replaceState`), so it is not shown, bookmarked or synced.
+ * A reload finds it in sessionStorage.
+ */
+export function takeToken(win: Window = window): string | null {
+  const url = new URL(win.location.href);
+  const fromUrl = url.searchParams.get('token');
+  if (fromUrl) {
+    try {
+      win.sessionStorage.setItem(TOKEN_KEY, fromUrl);
+    } catch {
+      // storage off: the token still works for this page, a reload needs the printed URL again
+    }
+    url.searchParams.delete('token');
+    win.history.replaceState(win.history.state, '', url.pathname + url.search + url.hash);
+    return fromUrl;
+  }
+  try {
+    return win.sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
 /** The pipe this renderer can use: IPC in the desktop app, the WebSocket in browser mode. */
 export async function findPipe(win: Window = window): Promise<Pipe | StatusPipe> {
   if (win.erasmus) return ipcPipe(win.erasmus);
-  const token = new URLSearchParams(win.location.search).get('token');
+  const token = takeToken(win);
   if (!token) throw new Error('No Erasmus core found: open the URL printed by `erasmus serve` (it carries the token).');
   const proto = win.location.protocol === 'https:' ? 'wss:' : 'ws:';
   return webSocketPipe(`${proto}//${win.location.host}/rpc?token=${encodeURIComponent(token)}`);

@@ -23,7 +23,7 @@ import { stepNamer } from '../features/terminal/stepOf';
 
 const TerminalView = lazy(() => import('../features/terminal/TerminalView').then((m) => ({ default: m.TerminalView })));
 
-type Info = { version: string; platform: string; home: string; face: 'desktop' | 'browser' | 'cli' };
+type Info = { version: string; platform: string; home: string; face: 'desktop' | 'browser' | 'cli'; sandbox: { available: boolean; detail: string } };
 
 /** The app shell: navigation, the current view, toasts and the status bar. */
 export function App() {
@@ -111,7 +111,7 @@ export function App() {
         <Fragment key={epoch}>
         {view === 'project' ? (
           project ? (
-            <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} onOpenSettings={() => setView('settings')} />
+            <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} onOpenSettings={() => setView('settings')} onOpenServers={() => setView('servers')} />
           ) : (
             <WelcomeView onOpened={openProject} />
           )
@@ -132,7 +132,7 @@ export function App() {
       </main>
       {/* In the Sessions view the waiting card itself is in sight and focused: its toast would only cover it. */}
       <Toasts toasts={view === 'session' ? toasts.filter((t) => !t.sticky) : toasts} onDismiss={dismiss} />
-      <StatusBar face={connection === 'lost' ? 'disconnected' : connection === 'reconnecting' ? 'disconnected — reconnecting…' : info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'} onApprovals={goToApproval} disconnected={disconnected} />
+      <StatusBar face={connection === 'lost' ? 'disconnected' : connection === 'reconnecting' ? 'disconnected — reconnecting…' : info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'} onApprovals={goToApproval} disconnected={disconnected} sandbox={info?.sandbox} />
     </div>
   );
 }

@@ -5,13 +5,14 @@ import { useNow } from '../features/timeline/useNow';
 import { pendingApprovals } from '../features/session/sessionState';
 import type { Sessions } from '../features/session/sessionStore';
 import { runProgress } from './progress';
+import { SandboxNotice } from './SandboxNotice';
 import { humanState, humanStatus } from '../features/project/labels';
 
 const waitingCount = (s: Sessions) => Object.values(s.byId).reduce((n, x) => n + pendingApprovals(x).length, 0);
 const runningCount = (s: Sessions) => Object.values(s.byId).filter((x) => x.running).length;
 
 /** The current state, elapsed time, tokens, progress, and approvals waiting — always visible. */
-export function StatusBar({ face, onApprovals, disconnected = false }: { face: string; onApprovals: () => void; disconnected?: boolean }) {
+export function StatusBar({ face, onApprovals, disconnected = false, sandbox }: { face: string; onApprovals: () => void; disconnected?: boolean; sandbox?: { available: boolean; detail: string } }) {
   const { run, sessions, elicitations } = useServices();
   const state = useStore(run.store, (s) => s);
   const waiting = useStore(sessions, waitingCount) + useStore(elicitations, (e) => e.length);
@@ -44,6 +45,7 @@ export function StatusBar({ face, onApprovals, disconnected = false }: { face: s
           {waiting} approval{waiting > 1 ? 's' : ''} waiting
         </button>
       ) : null}
+      {disconnected ? null : <SandboxNotice sandbox={sandbox} />}
       <span className="ml-auto">{face}</span>
     </footer>
   );

@@ -49,6 +49,10 @@ export const AgentConfigFile = z
     toolMode: ToolMode.optional(),
     /** Default approvals policy of new sessions (see ApprovalsPolicy in the contract). */
     approvals: ApprovalsPolicy.optional(),
+    /** Cost budget in USD of sessions that set none (applied where the model's prices are known). */
+    sessionBudgetUsd: z.number().positive().optional(),
+    /** Cost budget in USD of workflow runs started without one. */
+    runBudgetUsd: z.number().positive().optional(),
   })
   .passthrough();
 export type AgentConfigFile = z.infer<typeof AgentConfigFile>;

@@ -46,11 +46,12 @@ export function registerMcpHandlers(core: Core): void {
   d.register('mcp.resources', ({ server }) =>
     act(async () => {
       const [resources, templates] = await Promise.all([hub.listResources(server), hub.listResourceTemplates(server)]);
-      return { resources: resources.map((r) => ({ ...r })), templates: templates.map((t) => ({ ...t })) };
+      return { resources: resources.map((r) => ({ ...r })), templates: templates.map((t) => ({ ...t })), ...(server ? { subscribed: hub.subscriptions(server) } : {}) };
     }),
   );
   d.register('mcp.resource.read', ({ uri, server }) => act(async () => ({ ...(await hub.readResource(uri, server)) })));
   d.register('mcp.resource.subscribe', ({ uri, server }) => act(async () => (await hub.subscribe(server, uri), {})));
+  d.register('mcp.resource.unsubscribe', ({ uri, server }) => act(async () => (await hub.unsubscribe(server, uri), {})));
   d.register('mcp.prompts', ({ server }) => act(async () => ({ prompts: (await hub.listPrompts(server)).map((p) => ({ ...p })) })));
   d.register('mcp.prompt.get', ({ server, name, args }) => act(async () => ({ ...(await hub.getPrompt(server, name, args ?? {})) })));
 }

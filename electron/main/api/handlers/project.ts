@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ErrorCode, RpcError } from '../../../contract/index';
-import { readFileText } from '../../project/fileText';
+import { FileTextScope, readFileText } from '../../project/fileText';
 import { inspectProject, RecentProjects } from '../../project/inspect';
 import type { Core } from '../core';
 
@@ -41,8 +41,18 @@ export function registerProjectHandlers(core: Core): void {
       return { project, files: await core.hub.projectTrust.files(project) };
     }),
   );
+  // project.fileText reads only the open project and the files that waiting approvals name.
+  const scope = new FileTextScope();
+  core.bus.onEvent('project.opened', (p) => scope.setProject(p.path));
+  core.bus.onEvent('agent.event', (e) => {
+    if (e.type === 'approval_required') {
+      const path = [e.args.path, e.args.file, e.args.filePath].find((v): v is string => typeof v === 'string');
+      if (path) scope.addPending(`${e.sessionId}:${e.requestId}`, path);
+    } else if (e.type === 'approval_resolved') scope.removePending(`${e.sessionId}:${e.requestId}`);
+  });
   core.dispatcher.register('project.fileText', async ({ path }) => {
     try {
+      await scope.check(path);
       return await readFileText(path);
     } catch (err) {
       throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);

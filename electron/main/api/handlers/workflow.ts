@@ -1,6 +1,24 @@
 import { ErrorCode, RpcError } from '../../../contract/index';
+import { ProjectTrust } from '../../project/trust';
 import { WorkflowError, type DocRef, type ExecutorConfig } from '../../workflow/index';
+import { preflightMessage, workflowPreflight } from '../../workflow/preflight';
 import type { Core } from '../core';
+
+/**
+ * An agent run needs a model and every toolset its protocols name: checked before the run is created
+ * and again when it starts, with the same check as `erasmus workflow start`. Refused with
+ * `data: { kind: 'PREFLIGHT', problems }`, which the app shows with a way to fix each.
+ */
+async function checkAgentRun(core: Core, projectDir: string, executor: ExecutorConfig): Promise<void> {
+  if (executor.kind !== 'agent') return;
+  const problems = await workflowPreflight({
+    projectDir,
+    availableToolsets: core.hub.toolsets().map((t) => t.name),
+    provider: () => core.agent.provider({ provider: executor.provider, model: executor.model, baseUrl: executor.baseUrl }),
+    trust: new ProjectTrust(core.paths.projectTrustFile),
+  });
+  if (problems.length) throw new RpcError(ErrorCode.ActionFailed, preflightMessage(problems), { kind: 'PREFLIGHT', problems });
+}
 
 /** Turns a workflow error into a JSON-RPC error with its own code and the details (file, field, issues). */
 function rpc<T>(fn: () => Promise<T>): Promise<T> {
@@ -29,12 +47,19 @@ export function registerWorkflowHandlers(core: Core): void {
         executor = { kind: 'command', command: p.command };
       } else if (p.executor === 'agent') executor = { kind: 'agent', provider: p.provider, model: p.model, baseUrl: p.baseUrl, toolMode: p.toolMode, autoApprove: p.autoApprove, ...(p.maxCostUsd ? { maxCostUsd: p.maxCostUsd } : {}) };
       else executor = { kind: 'external' };
+      await checkAgentRun(core, p.projectDir, executor);
       return wf().load({ projectDir: p.projectDir, goal: p.goal, executor });
     }),
   );
-  d.register('workflow.start', ({ runId }) => rpc(async () => ({ status: await wf().start(runId) })));
+  d.register('workflow.start', ({ runId }) =>
+    rpc(async () => {
+      const run = await wf().status(runId);
+      if (run.status === 'LOADED') await checkAgentRun(core, run.projectDir, (await wf().get(runId)).record.executor);
+      return { status: await wf().start(runId) };
+    }),
+  );
   d.register('workflow.getTask', ({ runId, timeoutMs }) => rpc(() => wf().getTask(runId, timeoutMs)));
-  d.register('workflow.submitTask', ({ runId, result }) => rpc(() => wf().submitTask(runId, result)));
+  d.register('workflow.submitTask', ({ runId, state, result }) => rpc(() => wf().submitTask(runId, result, state)));
   d.register('workflow.status', ({ runId }) => rpc(() => wf().status(runId)));
   d.register('workflow.list', ({ projectDir }) => rpc(async () => ({ runs: await wf().list(projectDir) })));
   d.register('workflow.latest', ({ projectDir }) => rpc(async () => ({ runId: await wf().latest(projectDir) })));

@@ -20,7 +20,7 @@ const FsmOutput = z.object({
   initial: z.string(),
   components: z.array(z.string()),
   states: z.array(z.object({ name: z.string(), phase: z.string().optional(), protocol: z.string().optional(), component: z.string().optional(), testCommand: z.string().optional(), final: z.boolean() })),
-  transitions: z.array(z.object({ from: z.string(), event: z.string(), to: z.string().nullable(), when: z.string().optional() })),
+  transitions: z.array(z.object({ from: z.string(), event: z.string(), to: z.string().optional().describe('the next state; absent when the machine stays where it is'), when: z.string().optional() })),
 });
 
 type Loaded = { ok: true; text: string; source: string } | { ok: false; result: ReturnType<typeof errorResult> };

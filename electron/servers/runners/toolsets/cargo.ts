@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { argv } from '../quote';
-import { ADDITIVE, defineTool } from '../tool';
+import { ADDITIVE, defineTool, operand } from '../tool';
 
 const extra = z.array(z.string().max(10_000)).max(200).optional().describe('More arguments, passed as they are.');
 const tail = (args?: string[]) => (args?.length ? ` ${argv(args)}` : '');
@@ -29,7 +29,7 @@ export const cargoTools = [
     toolset: 'cargo',
     title: 'cargo test',
     description: 'Run the tests, optionally only those matching `filter`.',
-    input: { filter: z.string().max(500).optional(), args: extra },
+    input: { filter: operand(500).optional(), args: extra },
     annotations: { ...ADDITIVE, idempotentHint: true },
     plan: ({ filter, args }) => ({ command: `cargo test${filter ? ` ${argv([filter])}` : ''}${tail(args)}` }),
   }),
@@ -47,8 +47,8 @@ export const cargoTools = [
     toolset: 'cargo',
     title: 'cargo add',
     description: 'Add dependencies to Cargo.toml.',
-    input: { crates: z.array(z.string().min(1).max(300)).min(1).max(50).meta({ examples: [['serde']] }) },
+    input: { crates: z.array(operand(300)).min(1).max(50).meta({ examples: [['serde']] }) },
     annotations: { ...ADDITIVE, openWorldHint: true },
-    plan: ({ crates }) => ({ command: `cargo add ${argv(crates)}` }),
+    plan: ({ crates }) => ({ command: `cargo add -- ${argv(crates)}` }),
   }),
 ];

@@ -2,7 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { argv } from '../quote';
-import { ADDITIVE, defineTool, DESTRUCTIVE, READ_ONLY } from '../tool';
+import { ADDITIVE, defineTool, DESTRUCTIVE, operand, READ_ONLY } from '../tool';
 
 /** A path inside the project root (symlinks resolved), or an error naming it. */
 async function inside(root: string, path: string): Promise<string> {
@@ -38,9 +38,9 @@ export const dockerTools = [
     toolset: 'docker',
     title: 'docker logs',
     description: "Show a container's recent logs.",
-    input: { container: z.string().min(1).max(300).meta({ examples: ['web'] }), tail: z.number().int().min(1).max(100_000).optional() },
+    input: { container: operand(300).meta({ examples: ['web'] }), tail: z.number().int().min(1).max(100_000).optional() },
     annotations: READ_ONLY,
-    plan: ({ container, tail }) => ({ command: `docker logs --tail ${tail ?? 200} ${argv([container])}` }),
+    plan: ({ container, tail }) => ({ command: `docker logs --tail ${tail ?? 200} -- ${argv([container])}` }),
   }),
   defineTool({
     name: 'docker_build',
@@ -67,7 +67,7 @@ export const dockerTools = [
     title: 'docker run',
     description: 'Run a container from `image` (removed when it exits), with extra `args` before the image and a `command` after it.',
     input: {
-      image: z.string().min(1).max(300).meta({ examples: ['python:3.12-slim'] }),
+      image: operand(300).meta({ examples: ['python:3.12-slim'] }),
       args: z.array(z.string().max(10_000)).max(200).optional(),
       command: z.array(z.string().max(10_000)).max(200).optional(),
     },

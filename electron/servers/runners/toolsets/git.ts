@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { argv } from '../quote';
-import { ADDITIVE, defineTool, DESTRUCTIVE, READ_ONLY, type Plan } from '../tool';
+import { ADDITIVE, defineTool, DESTRUCTIVE, operand, READ_ONLY, type Plan } from '../tool';
 
 const READ_ONLY_SUBCOMMANDS = new Set(['status', 'diff', 'log', 'show', 'blame', 'shortlog', 'describe', 'rev-parse', 'ls-files', 'grep', 'reflog']);
 const path = z.string().min(1).max(4_096);
@@ -62,9 +62,9 @@ export const gitTools = [
     toolset: 'git',
     title: 'git push',
     description: 'Push the current branch (or `branch`) to `remote` (default origin). Never forces.',
-    input: { remote: z.string().min(1).max(200).optional(), branch: z.string().min(1).max(200).optional() },
+    input: { remote: operand(200).optional(), branch: operand(200).optional() },
     annotations: { ...DESTRUCTIVE, destructiveHint: false },
-    plan: ({ remote, branch }) => changing(['push', remote ?? 'origin', ...(branch ? [branch] : [])]),
+    plan: ({ remote, branch }) => changing(['push', '--', remote ?? 'origin', ...(branch ? [branch] : [])]),
   }),
   defineTool({
     name: 'git_run',

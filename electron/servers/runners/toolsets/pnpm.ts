@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { argv } from '../quote';
-import { ADDITIVE, defineTool } from '../tool';
+import { ADDITIVE, defineTool, operand } from '../tool';
 
 const extra = z.array(z.string().max(10_000)).max(200).optional().describe('More arguments, passed as they are.');
-const pkg = z.string().min(1).max(300);
+const pkg = operand(300);
 
 export const pnpmTools = [
   defineTool({
@@ -20,7 +20,7 @@ export const pnpmTools = [
     toolset: 'pnpm',
     title: 'pnpm run',
     description: 'Run a package.json script.',
-    input: { script: z.string().min(1).max(300).meta({ examples: ['test'] }), args: extra },
+    input: { script: operand(300).meta({ examples: ['test'] }), args: extra },
     annotations: ADDITIVE,
     plan: ({ script, args }) => ({ command: `pnpm run ${argv([script])}${args?.length ? ` -- ${argv(args)}` : ''}` }),
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { argv } from '../quote';
-import { ADDITIVE, defineTool } from '../tool';
+import { ADDITIVE, defineTool, operand } from '../tool';
 
 export const uvTools = [
   defineTool({
@@ -17,7 +17,7 @@ export const uvTools = [
     toolset: 'uv',
     title: 'uv add',
     description: 'Add Python dependencies to the project (`dev` for the dev group), or to a single-file `script`.',
-    input: { packages: z.array(z.string().min(1).max(300)).min(1).max(50).meta({ examples: [['requests']] }), dev: z.boolean().optional(), script: z.string().max(4_096).optional() },
+    input: { packages: z.array(operand(300)).min(1).max(50).meta({ examples: [['requests']] }), dev: z.boolean().optional(), script: z.string().max(4_096).optional() },
     annotations: { ...ADDITIVE, openWorldHint: true },
     plan: ({ packages, dev, script }) => ({ command: `uv add ${dev ? '--dev ' : ''}${script ? `--script ${argv([script])} ` : ''}${argv(packages)}` }),
   }),

@@ -10,7 +10,7 @@ import { StartRun } from './StartRun';
 import { TrustCard } from './TrustCard';
 
 /** The open project: what was found in it, and its workflow run (started or resumed here). */
-export function ProjectView({ project, onClose, onOpenTimeline, onOpenSettings = () => {} }: { project: ProjectSummary; onClose: () => void; onOpenTimeline: () => void; onOpenSettings?: () => void }) {
+export function ProjectView({ project, onClose, onOpenTimeline, onOpenSettings = () => {}, onOpenServers = () => {} }: { project: ProjectSummary; onClose: () => void; onOpenTimeline: () => void; onOpenSettings?: () => void; onOpenServers?: () => void }) {
   const { run } = useServices();
   const state = useStore(run.store, (s) => s);
   return (
@@ -23,7 +23,7 @@ export function ProjectView({ project, onClose, onOpenTimeline, onOpenSettings =
       <ActiveModel onOpenSettings={onOpenSettings} />
       {state.kind === 'loading' ? <p className="text-sm text-slate-600 dark:text-slate-400">Looking for this project's workflow…</p> : null}
       {state.kind === 'error' ? <ErrorBanner message={`Could not read the workflow: ${state.message}`} /> : null}
-      {state.kind === 'none' ? <StartRun onStart={(executor, autoApprove) => run.start(project.path, executor, { autoApprove })} /> : null}
+      {state.kind === 'none' ? <StartRun onStart={(executor, autoApprove) => run.start(project.path, executor, { autoApprove })} onOpenSettings={onOpenSettings} onOpenServers={onOpenServers} /> : null}
       {state.kind === 'run' ? <RunPanel view={state.view} onOpenTimeline={onOpenTimeline} /> : null}
     </div>
   );

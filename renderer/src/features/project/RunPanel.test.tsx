@@ -136,4 +136,41 @@ describe('ProjectView and the run panel', () => {
     fireEvent.click(await screen.findByTestId('setup-provider'));
     expect(opened).toBe(1);
   });
+
+  it('Start with something missing: says what, with a way to Settings or Servers, and creates no run; Start again once fixed', async () => {
+    const { core } = world();
+    let missing = true;
+    core.on('workflow.load', () => {
+      if (!missing) return { runId: 'r1' };
+      throw Object.assign(new Error('the workflow cannot start: …'), {
+        data: {
+          kind: 'PREFLIGHT',
+          problems: [
+            { fix: 'providers', message: 'No model to run the steps: no provider is configured.', how: 'Add a provider (and its API key) in Settings → Providers, or in config.yaml.' },
+            { fix: 'servers', message: 'The toolset "runners" (needed by the development protocol) is not available (available: files).', how: 'Add and enable a server named "runners" in the Servers view.' },
+          ],
+        },
+      });
+    });
+    const opened: string[] = [];
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} onOpenSettings={() => opened.push('settings')} onOpenServers={() => opened.push('servers')} />);
+    fireEvent.click(await screen.findByTestId('start-workflow'));
+    const box = await screen.findByTestId('preflight-problems');
+    expect(box.getAttribute('role')).toBe('alert');
+    expect(box.textContent).toContain('The workflow cannot start yet: 2 things are missing.');
+    expect(box.textContent).toContain('No model to run the steps: no provider is configured.');
+    expect(box.textContent).toContain('The toolset "runners" (needed by the development protocol) is not available');
+    expect(box.textContent).not.toContain('the workflow cannot start: …'); // the raw message gives way to the list
+    fireEvent.click(screen.getByTestId('preflight-fix-providers'));
+    fireEvent.click(screen.getByTestId('preflight-fix-servers'));
+    expect(opened).toEqual(['settings', 'servers']);
+    expect(core.callsOf('workflow.start')).toEqual([]);
+    expect(screen.getByTestId('start-run')).toBeTruthy();
+
+    missing = false;
+    fireEvent.click(screen.getByTestId('start-workflow'));
+    await screen.findByTestId('goal-question');
+    expect(screen.queryByTestId('preflight-problems')).toBeNull();
+  });
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { McpServerStatus } from '../../../../electron/contract/index';
 import { useRequest } from '../../api/useRequest';
 import { ErrorBanner } from '../../ui/ErrorBanner';
+import { ServerResources } from './ServerResources';
 
 type Tab = 'tools' | 'resources' | 'prompts' | 'log';
 const name = (x: Record<string, unknown>) => String(x.name ?? x.uri ?? x.uriTemplate ?? '?');
@@ -25,15 +26,6 @@ function Tools({ server }: { server: string }) {
       ))}
     </ul>
   );
-}
-
-function Resources({ server }: { server: string }) {
-  const r = useRequest('mcp.resources', { server });
-  if (r.status === 'error') return <ErrorBanner message={r.error} />;
-  if (!r.data) return <p className="text-sm text-slate-600 dark:text-slate-400">Loading…</p>;
-  const all = [...r.data.resources, ...r.data.templates];
-  if (!all.length) return <p className="text-sm text-slate-600 dark:text-slate-400">No resources.</p>;
-  return <ul className="text-sm">{all.map((x, i) => <li key={i}><code className="font-mono">{name(x)}</code> <span className="text-xs text-slate-600 dark:text-slate-400">{desc(x)}</span></li>)}</ul>;
 }
 
 function Prompts({ server }: { server: string }) {
@@ -70,7 +62,7 @@ export function ServerDetails({ server, log }: { server: McpServerStatus; log: s
         <pre className="max-h-80 overflow-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100" data-testid="server-log">{log.length ? log.join('\n') : '(nothing on stderr)'}</pre>
       ) : !ready ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">The server is {server.state}: its {tab} are listed once it is ready.</p>
-      ) : tab === 'tools' ? <Tools server={server.name} /> : tab === 'resources' ? <Resources server={server.name} /> : <Prompts server={server.name} />}
+      ) : tab === 'tools' ? <Tools server={server.name} /> : tab === 'resources' ? <ServerResources server={server.name} /> : <Prompts server={server.name} />}
     </div>
   );
 }

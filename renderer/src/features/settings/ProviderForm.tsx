@@ -3,7 +3,7 @@ import type { ProviderEntry } from '../../../../electron/contract/index';
 import { Button } from '../../ui/Button';
 import { ErrorBanner } from '../../ui/ErrorBanner';
 import { inputClass } from './fields';
-import { emptyForm, formOf, toRequest, type ProviderFormValues } from './providerForm';
+import { BUDGET_KINDS, EFFORT_KINDS, EFFORTS, emptyForm, formOf, toRequest, type ProviderFormValues } from './providerForm';
 
 export interface ProviderSubmit {
   provider: ProviderEntry;
@@ -61,7 +61,8 @@ export function ProviderForm({ kinds, secrets, editing, onSubmit, onCancel }: {
         ))}
         {field('Model', text('model', 'qwen3-coder'))}
         {field('Base URL (optional)', text('baseUrl', 'http://127.0.0.1:1234/v1'))}
-        {field('Context window (optional)', text('contextWindow', '32768'))}
+        {field('Context window in tokens (optional: the catalog’s)', text('contextWindow', '32768'))}
+        {field('Longest answer in tokens (optional: the catalog’s)', text('maxOutputTokens', '8192'))}
         {field('Native tool calls', (
           <select value={v.nativeTools} onChange={set('nativeTools')} data-testid="provider-nativeTools" className={inputClass}>
             <option value="">as known for the model</option>
@@ -69,7 +70,24 @@ export function ProviderForm({ kinds, secrets, editing, onSubmit, onCancel }: {
             <option value="false">no (auto mode uses xml)</option>
           </select>
         ))}
+        {EFFORT_KINDS.includes(v.kind)
+          ? field('Reasoning effort', (
+              <select value={v.reasoningEffort} onChange={set('reasoningEffort')} data-testid="provider-reasoningEffort" className={inputClass}>
+                <option value="">the model’s default</option>
+                {EFFORTS.map((e) => <option key={e} value={e}>{e}</option>)}
+              </select>
+            ))
+          : null}
+        {BUDGET_KINDS.includes(v.kind) ? field(v.kind === 'anthropic' ? 'Thinking budget in tokens (optional; empty: no extended thinking)' : 'Thinking budget in tokens (optional; 0 turns thinking off)', text('thinkingBudget', v.kind === 'anthropic' ? '8000' : '')) : null}
       </div>
+      {!EFFORT_KINDS.includes(v.kind) && !BUDGET_KINDS.includes(v.kind) ? <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="provider-no-reasoning">Reasoning settings are not sent to {v.kind} endpoints.</p> : null}
+      <fieldset className="grid grid-cols-4 gap-2 text-xs">
+        <legend className="col-span-4 mb-1">Prices in US dollars per million tokens (optional: empty uses the bundled catalog’s; used for costs and budgets)</legend>
+        {field('Input', text('priceInput', '3'))}
+        {field('Output', text('priceOutput', '15'))}
+        {field('Cache read', text('priceCacheRead', '0.3'))}
+        {field('Cache write', text('priceCacheWrite', '3.75'))}
+      </fieldset>
       <fieldset className="flex flex-wrap items-end gap-2 text-xs">
         <legend className="mb-1">API key (kept in the keychain; config.yaml holds only its name)</legend>
         <select value={v.keyMode} onChange={set('keyMode')} aria-label="How to give the API key" data-testid="provider-keyMode" className={inputClass}>

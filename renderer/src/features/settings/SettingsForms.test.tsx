@@ -56,17 +56,106 @@ describe('Providers', () => {
   });
 });
 
+describe('Provider limits, reasoning and prices', () => {
+  it('sends the reasoning setting the kind takes, prices and limits; an edit keeps what the form does not show', async () => {
+    let state: ProvidersState = {
+      defaultProvider: null,
+      providers: [{ id: 'c', kind: 'anthropic', model: 'claude-sonnet-4-5', apiKey: '${secret:K}', store: false, reasoning: { budgetTokens: 4000 }, pricing: { input: 3, output: 15 } }],
+      kinds: [...KINDS, 'openrouter', 'openai-compatible'],
+      file: '/h/config.yaml',
+    };
+    const core = new FakeCore({
+      'settings.providers.list': () => state,
+      'secrets.list': () => ({ names: ['K'] }),
+      'settings.providers.update': ({ provider }) => ((state = { ...state, providers: [provider] }), state),
+      'settings.providers.add': ({ provider }) => ((state = { ...state, providers: [...state.providers, provider] }), state),
+    });
+    core.render(<Providers />);
+    const row = await screen.findByTestId('provider-c');
+    fireEvent.click(within(row).getByRole('button', { name: /edit/i }));
+    expect((screen.getByTestId('provider-thinkingBudget') as HTMLInputElement).value).toBe('4000');
+    expect(screen.queryByTestId('provider-reasoningEffort')).toBeNull();
+    expect((screen.getByTestId('provider-priceInput') as HTMLInputElement).value).toBe('3');
+    fireEvent.change(screen.getByTestId('provider-thinkingBudget'), { target: { value: '8000' } });
+    fireEvent.change(screen.getByTestId('provider-maxOutputTokens'), { target: { value: '16000' } });
+    fireEvent.change(screen.getByTestId('provider-priceCacheRead'), { target: { value: '0.3' } });
+    fireEvent.change(screen.getByTestId('provider-priceCacheWrite'), { target: { value: 'cheap' } });
+    fireEvent.click(screen.getByTestId('provider-save'));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/US dollars per million tokens/);
+    expect(screen.getByTestId('provider-priceCacheWrite').getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(screen.getByTestId('provider-priceCacheWrite'), { target: { value: '3.75' } });
+    fireEvent.click(screen.getByTestId('provider-save'));
+    await waitFor(() => expect(core.callsOf('settings.providers.update')).toHaveLength(1));
+    expect((core.callsOf('settings.providers.update')[0] as { provider: unknown }).provider).toEqual({
+      id: 'c',
+      kind: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      apiKey: '${secret:K}',
+      store: false,
+      maxOutputTokens: 16000,
+      reasoning: { budgetTokens: 8000 },
+      pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    });
+
+    // A new openai provider takes an effort; a price without its pair is refused.
+    fireEvent.click(await screen.findByTestId('provider-add'));
+    fireEvent.change(screen.getByTestId('provider-id'), { target: { value: 'o' } });
+    fireEvent.change(screen.getByTestId('provider-kind'), { target: { value: 'openai' } });
+    fireEvent.change(screen.getByTestId('provider-model'), { target: { value: 'gpt-5' } });
+    expect(screen.queryByTestId('provider-thinkingBudget')).toBeNull();
+    fireEvent.change(screen.getByTestId('provider-reasoningEffort'), { target: { value: 'high' } });
+    fireEvent.change(screen.getByTestId('provider-priceInput'), { target: { value: '1.25' } });
+    fireEvent.click(screen.getByTestId('provider-save'));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/input and output price/);
+    fireEvent.change(screen.getByTestId('provider-priceOutput'), { target: { value: '10' } });
+    fireEvent.click(screen.getByTestId('provider-save'));
+    await waitFor(() => expect(core.callsOf('settings.providers.add')).toHaveLength(1));
+    expect((core.callsOf('settings.providers.add')[0] as { provider: unknown }).provider).toEqual({ id: 'o', kind: 'openai', model: 'gpt-5', reasoning: { effort: 'high' }, pricing: { input: 1.25, output: 10 } });
+  });
+});
+
 describe('AgentDefaults', () => {
   it('shows the saved mode and policy and saves a change', async () => {
     const core = new FakeCore({
       'settings.agent.get': () => ({ toolMode: 'auto', approvals: 'non-destructive' }),
-      'settings.agent.set': (c) => ({ toolMode: 'auto', approvals: 'non-destructive', ...c }),
+      'settings.agent.set': (c) => ({ toolMode: 'auto', approvals: c.approvals ?? 'non-destructive' }),
     });
     core.render(<AgentDefaults />);
     expect(((await screen.findByTestId('tool-mode-auto')) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByTestId('approvals-ask'));
     await waitFor(() => expect((screen.getByTestId('approvals-ask') as HTMLInputElement).checked).toBe(true));
     expect(core.callsOf('settings.agent.set')).toEqual([{ approvals: 'ask' }]);
+  });
+
+  it('saves a dollar budget per session and per run, refuses a bad one, and empties one to remove it', async () => {
+    let saved: Record<string, number> = { runBudgetUsd: 4 };
+    const core = new FakeCore({
+      'settings.agent.get': () => ({ toolMode: 'auto', approvals: 'non-destructive', ...saved }),
+      'settings.agent.set': (c) => {
+        for (const k of ['sessionBudgetUsd', 'runBudgetUsd'] as const) {
+          if (c[k] === null) delete saved[k];
+          else if (c[k] !== undefined) saved = { ...saved, [k]: c[k] };
+        }
+        return { toolMode: 'auto', approvals: 'non-destructive', ...saved };
+      },
+    });
+    core.render(<AgentDefaults />);
+    const run = (await screen.findByTestId('budget-runBudgetUsd')) as HTMLInputElement;
+    expect(run.value).toBe('4');
+    const session = screen.getByTestId('budget-sessionBudgetUsd') as HTMLInputElement;
+    expect(session.value).toBe('');
+    fireEvent.change(session, { target: { value: 'lots' } });
+    fireEvent.click(screen.getByTestId('budget-sessionBudgetUsd-save'));
+    await waitFor(() => expect(session.getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getByTestId('budgets').textContent).toMatch(/positive number of US dollars/);
+    expect(core.callsOf('settings.agent.set')).toEqual([]);
+    fireEvent.change(session, { target: { value: '$0.75' } });
+    fireEvent.click(screen.getByTestId('budget-sessionBudgetUsd-save'));
+    fireEvent.change(run, { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('budget-runBudgetUsd-save'));
+    await waitFor(() => expect(core.callsOf('settings.agent.set')).toEqual([{ sessionBudgetUsd: 0.75 }, { runBudgetUsd: null }]));
+    expect(saved).toEqual({ sessionBudgetUsd: 0.75 });
+    expect(session.getAttribute('aria-invalid')).toBeNull();
   });
 });
 

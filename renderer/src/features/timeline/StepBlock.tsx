@@ -25,7 +25,7 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
     e.note ?? '',
   ].filter(Boolean);
   const label = `${block.step}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
-  const sub = `${formatDuration(duration)}${e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}`;
+  const sub = `${formatDuration(duration)}${e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}${e.usage?.costUsd !== undefined ? ` · ${formatCost(e.usage.costUsd)}` : ''}`;
   return (
     <button
       type="button"

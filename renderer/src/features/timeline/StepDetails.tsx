@@ -14,7 +14,8 @@ export function StepDetails({ runId, block, onOpenSession }: { runId: string; bl
       <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-y-1">
         <dt className="text-slate-600 dark:text-slate-400">Outcome</dt><dd>{block.status === 'current' ? 'running' : (e.outcome ?? block.status)}</dd>
         <dt className="text-slate-600 dark:text-slate-400">Time</dt><dd>{formatDuration(e.durationMs ?? block.end - block.start)}</dd>
-        {e.usage ? (<><dt className="text-slate-600 dark:text-slate-400">Tokens</dt><dd>{formatTokens(e.usage.inputTokens)} in · {formatTokens(e.usage.outputTokens)} out {formatCost(e.usage.costUsd)}</dd></>) : null}
+        {e.usage ? (<><dt className="text-slate-600 dark:text-slate-400">Tokens</dt><dd>{formatTokens(e.usage.inputTokens)} in{e.usage.cacheReadTokens ? ` (${formatTokens(e.usage.cacheReadTokens)} from cache)` : ''} · {formatTokens(e.usage.outputTokens)} out</dd></>) : null}
+        {e.usage ? (<><dt className="text-slate-600 dark:text-slate-400">Cost</dt><dd data-testid="step-cost">{e.usage.costUsd !== undefined ? formatCost(e.usage.costUsd) : 'unknown (no prices for this model)'}</dd></>) : null}
         {e.test ? (<><dt className="text-slate-600 dark:text-slate-400">Tests</dt><dd><code className="font-mono">{e.test.command}</code> → {e.test.passed ? 'passed' : `failed (exit ${e.test.exitCode})`}</dd></>) : null}
         {e.files ? (
           <>

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { FakeCore } from '../../testing/fakeCore';
-import { TimelineView } from './TimelineView';
+import { runCost, TimelineView } from './TimelineView';
 
 afterEach(cleanup);
 
@@ -24,6 +24,14 @@ const view: WorkflowRunView = {
   updatedAt: '2026-01-01T00:00:25Z',
 };
 
+describe('runCost', () => {
+  it('shows the run cost with cached tokens and the budget; an unpriced model with a budget says the cost is unknown', () => {
+    expect(runCost({ totals: { inputTokens: 9000, cacheReadTokens: 8000, outputTokens: 1000, totalTokens: 10_000, costUsd: 0.5 }, budgetUsd: 2 })).toBe('10.0k tokens (8.0k from cache) · $0.50 of a $2.00 budget');
+    expect(runCost({ totals: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, budgetUsd: 2 })).toBe('15 tokens · cost unknown (no prices for this model) of a $2.00 budget');
+    expect(runCost({ totals: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } })).toBe('15 tokens');
+  });
+});
+
 describe('TimelineView', () => {
   it('is empty without a run', () => {
     new FakeCore().render(<TimelineView onOpenSession={() => {}} />);
@@ -41,7 +49,11 @@ describe('TimelineView', () => {
     fireEvent.click(blocks[1]!);
     expect(screen.getByTestId('step-details').textContent).toContain('failed (exit 1)');
     expect(screen.queryByTestId('open-step-session')).toBeNull();
+    expect(screen.queryByTestId('step-cost')).toBeNull();
     fireEvent.click(blocks[0]!);
+    expect(screen.getByTestId('step-cost').textContent).toBe('$0.02');
+    expect(blocks[0]!.textContent).toContain('$0.02');
+    expect(screen.getByTestId('run-cost').textContent).toBe('1.0k tokens · $0.02');
     fireEvent.click(screen.getByTestId('open-step-session'));
     expect(open).toHaveBeenCalledWith('s-dev');
     // The step's details: files it touched, and its prompt read from the core when opened.

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { useServices } from '../../app/services';
 import { EmptyState } from '../../ui/EmptyState';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
@@ -45,7 +46,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{humanStatus(view.status)}</span>
         {view.state ? <span className="text-slate-600 dark:text-slate-400">{humanState(view.state)}</span> : null}
         <span>{formatDuration(elapsed)}</span>
-        <span>{formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</span>
+        <span data-testid="run-cost">{runCost(view)}</span>
         <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
       </div>
       {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{humanError(view.error)}</p> : null}
@@ -90,4 +91,13 @@ function Legend() {
       {items.map(([c, l]) => <span key={l} className="flex items-center gap-1"><span className={`inline-block h-2 w-3 rounded ${c}`} />{l}</span>)}
     </p>
   );
+}
+
+/** The run's tokens and cost so far, and its budget when it has one. */
+export function runCost(view: Pick<WorkflowRunView, 'totals' | 'budgetUsd'>): string {
+  const t = view.totals;
+  const cached = t.cacheReadTokens ? ` (${formatTokens(t.cacheReadTokens)} from cache)` : '';
+  const cost = t.costUsd !== undefined ? ` · ${formatCost(t.costUsd)}` : view.budgetUsd !== undefined ? ' · cost unknown (no prices for this model)' : '';
+  const budget = view.budgetUsd !== undefined ? ` of a ${formatCost(view.budgetUsd)} budget` : '';
+  return `${formatTokens(t.totalTokens)} tokens${cached}${cost}${budget}`;
 }

@@ -1,0 +1,23 @@
+import { expect, it } from 'vitest';
+import { entryLine, statusText } from './workflow-print';
+
+const step = { state: 'dev:api', protocol: 'development', enteredAt: '2026-01-01T00:00:00.000Z', leftAt: '2026-01-01T00:00:02.000Z', durationMs: 2000, outcome: 'done' as const };
+
+it('a finished step shows its tokens and cost; a step without prices shows tokens only', () => {
+  expect(entryLine({ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.01234 } })).toBe('  dev:api: done in 2.0s (1000 tokens, $0.0123)');
+  expect(entryLine({ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000 } })).toBe('  dev:api: done in 2.0s (1000 tokens)');
+});
+
+it('the run status shows the run cost and each step cost', () => {
+  const text = statusText({
+    runId: 'r1',
+    status: 'RUNNING',
+    state: 'test:api',
+    projectDir: '/p',
+    executor: 'agent',
+    totals: { inputTokens: 1800, outputTokens: 200, totalTokens: 2000, costUsd: 0.5 },
+    timeline: [{ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.25 } }],
+  } as unknown as Parameters<typeof statusText>[0]);
+  expect(text).toContain('tokens 2000  $0.5000');
+  expect(text).toContain('dev:api: done in 2.0s (1000 tokens, $0.2500)');
+});

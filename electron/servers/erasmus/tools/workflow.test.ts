@@ -1,0 +1,37 @@
+// What an external engine is told to send is what workflow_submit_task accepts: the call each step's
+// "How to answer" spells out parses against the tool's own schema, and the README's shape names the
+// same fields (the issue: README `{output, done?, contextDoc?}` against a schema `{runId, result}`).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { externalHandBack, type StepAnswer } from '../../../main/workflow/executor';
+import { workflowTools } from './workflow';
+
+const submit = workflowTools(() => Promise.reject(new Error('no core in this test'))).find((t) => t.name === 'workflow_submit_task')!;
+const shape = (submit.input as z.ZodObject<z.ZodRawShape>).shape;
+
+describe('workflow_submit_task: prompt, schema and README agree', () => {
+  it.each<StepAnswer>(['document', 'report', 'notes'])('the call "How to answer" spells out for a %s step is valid input', (answer) => {
+    const text = externalHandBack({ runId: 'r-1', state: 'adder:testing', answer, projectDir: '/p' });
+    const m = /[Cc]all workflow_submit_task with (\{.*?\}\})\./.exec(text);
+    expect(m, text).not.toBeNull();
+    const args = JSON.parse(m![1]!) as unknown;
+    const parsed = submit.input.safeParse(args);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    expect(args).toMatchObject({ runId: 'r-1', state: 'adder:testing', result: { done: true } });
+    expect(text.match(/workflow_submit_task/g)).toHaveLength(1); // said once
+  });
+
+  it("the README's submit shape names the schema's fields", () => {
+    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const m = /submit_task `\{runId, ([^`]*)\}`/.exec(readme);
+    expect(m).not.toBeNull();
+    const top = ['runId', ...m![1]!.replace(/\{[^}]*\}/, '').split(',').map((k) => k.split(':')[0]!.replace('?', '').trim()).filter(Boolean)];
+    expect(top.sort()).toEqual(Object.keys(shape).sort());
+    const resultKeys = /result: \{([^}]*)\}/.exec(m![1]!)![1]!.split(',').map((k) => k.replace('?', '').trim());
+    const resultShape = (shape.result as z.ZodObject<z.ZodRawShape>).shape;
+    for (const k of resultKeys) expect(Object.keys(resultShape)).toContain(k);
+    expect(resultKeys).toEqual(['output', 'done', 'contextDoc']);
+  });
+});
