@@ -29,7 +29,7 @@ describe('desktop UI: the connection to the core ends', () => {
     const { page } = app;
     await page.getByTestId('welcome').waitFor();
     await serve.stop();
-    await page.getByTestId('reconnecting').waitFor({ timeout: 10_000 });
+    await page.getByTestId('reconnecting').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('reconnecting').textContent()).toContain('Disconnected — reconnecting…');
     expect(await page.getByTestId('status-bar').textContent()).toContain('reconnecting');
     expect(await page.getByTestId('app-shell').getAttribute('inert')).not.toBeNull();
@@ -41,7 +41,7 @@ describe('desktop UI: the connection to the core ends', () => {
     // Requests work again: the Servers view reads the (new) core.
     await page.getByTestId('nav-servers').click();
     await page.locator('[data-testid="app-shell"][data-view="servers"]').waitFor();
-    await page.getByRole('heading', { name: /servers/i }).first().waitFor();
+    await page.getByRole('heading', { name: /servers/i }).first().waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('status-bar').textContent()).not.toContain('disconnected');
     await serve.stop();
     serve = undefined;
@@ -56,7 +56,7 @@ describe('desktop UI: the connection to the core ends', () => {
     expect(await page.getByTestId('disconnected').count()).toBe(0);
     await serve.stop();
     serve = undefined;
-    await page.getByTestId('reconnecting').waitFor({ timeout: 10_000 });
+    await page.getByTestId('reconnecting').waitFor({ timeout: 20_000 });
     await page.getByTestId('disconnected').waitFor({ timeout: 45_000 });
     expect(await page.getByTestId('disconnected').textContent()).toContain('erasmus serve');
     expect(await page.getByTestId('status-bar').textContent()).toContain('disconnected');
