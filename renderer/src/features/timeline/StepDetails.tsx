@@ -22,7 +22,7 @@ export function StepDetails({ runId, block, onOpenSession }: { runId: string; bl
             <dt className="text-slate-600 dark:text-slate-400">Files</dt>
             <dd data-testid="step-files">
               {e.files.length === 0 ? 'none touched' : (
-                <ul className="max-h-40 overflow-auto">
+                <ul tabIndex={0} aria-label="Files touched" className="focus-visible:outline-2 focus-visible:outline-indigo-500 max-h-40 overflow-auto">
                   {e.files.map((f) => <li key={f.path}><code className="font-mono">{f.path}</code> <span className="text-slate-600 dark:text-slate-400">{CHANGE_WORDS[f.change]}</span></li>)}
                 </ul>
               )}
@@ -35,7 +35,7 @@ export function StepDetails({ runId, block, onOpenSession }: { runId: string; bl
       {e.test?.output ? (
         <details className="mt-2" data-testid="step-test-output">
           <summary className="cursor-pointer font-medium focus-visible:outline-2 focus-visible:outline-indigo-500">Test output (its end)</summary>
-          <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900">{e.test.output}</pre>
+          <pre tabIndex={0} aria-label="Test output" className="focus-visible:outline-2 focus-visible:outline-indigo-500 mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900">{e.test.output}</pre>
         </details>
       ) : null}
       {e.hasPrompt ? <StepPrompt key={`${runId}:${block.index}`} runId={runId} index={block.index} /> : null}
@@ -70,7 +70,7 @@ function StepPrompt({ runId, index }: { runId: string; index: number }) {
       {state.kind === 'loading' ? <p className="mt-1 text-xs">Loading…</p> : null}
       {state.kind === 'error' ? <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">Could not read the prompt: {state.message}</p> : null}
       {state.kind === 'ok' ? (
-        <pre className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900" data-testid="step-prompt-text">{state.text ?? 'No prompt was recorded for this step.'}</pre>
+        <pre tabIndex={0} aria-label="The step’s prompt" className="focus-visible:outline-2 focus-visible:outline-indigo-500 mt-1 max-h-96 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900" data-testid="step-prompt-text">{state.text ?? 'No prompt was recorded for this step.'}</pre>
       ) : null}
     </details>
   );
