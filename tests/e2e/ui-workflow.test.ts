@@ -120,6 +120,11 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     await expect.poll(async () => (await app.notifications()).map((n) => n.title)).toContain('Workflow complete');
     await page.getByTestId('toast').filter({ hasText: 'Workflow complete' }).first().waitFor();
     await app.shot('ui-06-completed');
+    // The test runs' terminals are named by the step they ran in (with their time), not all "tests: …".
+    await page.getByTestId('nav-terminal').click();
+    await page.getByRole('tab', { name: /^adder · testing/ }).first().waitFor();
+    await page.getByRole('tab', { name: /^adder · retesting/ }).first().waitFor();
+    await page.getByTestId('nav-timeline').click();
 
     // Dark theme, switched from the keyboard alone: Alt+6 opens Settings, Tab reaches the theme choice.
     await page.keyboard.press('Alt+6');
