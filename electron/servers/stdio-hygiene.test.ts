@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +12,7 @@ const repo = resolve(__dirname, '../..');
 const fixtures = {
   files: (root: string) => [join(repo, 'tests/fixtures/files-stdio.ts'), '--root', root],
   runners: (root: string) => [join(repo, 'tests/fixtures/runners-stdio.ts'), '--root', root, '--outputs', join(root, '..', 'outputs')],
+  erasmus: (root: string) => [join(repo, 'tests/fixtures/erasmus-stdio.ts'), '--home', join(root, '..', 'home')],
 };
 let dir: string;
 let root: string;
@@ -59,7 +60,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.each(['files', 'runners'] as const)('%s server over stdio answers every malformed message', (kind) => {
+describe.each(['files', 'runners', 'erasmus'] as const)('%s server over stdio answers every malformed message', (kind) => {
   it('-32700 for a line that is not JSON, -32600 without a method, -32602 for tools/call without a name', async () => {
     const s = raw(kind);
     s.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
@@ -76,7 +77,9 @@ describe.each(['files', 'runners'] as const)('%s server over stdio answers every
     s.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: {} }));
     const noName = (await s.reply((r) => r.id === 3)).error as { code: number; message: string };
     expect(noName.code).toBe(-32602);
-    expect(noName.message).toBe('Invalid params for tools/call: params.name is missing (expected a string)');
+    // The erasmus server checks params after rewriting older dialects (`tool_name`), in its own words.
+    if (kind === 'erasmus') expect(noName.message).toMatch(/^invalid params for tools\/call: params\.name: /);
+    else expect(noName.message).toBe('Invalid params for tools/call: params.name is missing (expected a string)');
 
     // The server is still healthy afterwards.
     s.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }));
@@ -110,6 +113,28 @@ describe('files search and a cancel', () => {
       // The same search left alone walks everything, so the cancel is what stopped it.
       const full = await client.callTool({ name: 'search', arguments: { path: 'big', contains: 'never-there' } });
       expect(full.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
+
+describe('runners and a cancel', () => {
+  it('stops the command when the client cancels the call', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', ...fixtures.runners(root)], cwd: repo, stderr: 'pipe' });
+    const client = new Client({ name: 'cancel-test', version: '1' });
+    await client.connect(transport);
+    const running = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('sleep 41.75'));
+    try {
+      const ac = new AbortController();
+      const call = client.callTool({ name: 'bash_run', arguments: { command: 'sleep 41.75' } }, undefined, { signal: ac.signal, timeout: 60_000 });
+      for (let i = 0; i < 200 && running().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(running()).toHaveLength(1);
+      ac.abort('user cancelled');
+      await expect(call).rejects.toThrow();
+      const deadline = Date.now() + 10_000;
+      while (running().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(running()).toEqual([]);
     } finally {
       await client.close();
     }

@@ -75,6 +75,12 @@ describe('URL-mode elicitation through the hub (-32042 and notifications/elicita
     await expect(hub.callTool('shop', 'pay', {})).rejects.toThrow(/nobody could be asked here, so open it yourself and call again/);
   });
 
+  it('an answer that nobody could give (--yes, no terminal) keeps its reason', async () => {
+    const { acceptWithDefaults } = await import('../agent/approval-path');
+    hub.setElicitationHandler(async (req) => acceptWithDefaults(req));
+    await expect(hub.callTool('shop', 'pay', {})).rejects.toThrow(/needs you to open a page first: Confirm the payment on the shop page \(https:\/\/shop\.example\/pay\/pay-\d+\); nobody could be asked \(the server asks the user to open https:\/\/shop\.example\/pay\/pay-\d+, which --yes cannot do\)/);
+  });
+
   it('a page never completed ends the wait with a reason', async () => {
     hub.urlElicitationTimeoutMs = 300;
     hub.setElicitationHandler(async () => ({ action: 'accept' }));

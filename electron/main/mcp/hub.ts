@@ -352,7 +352,12 @@ export class McpHub {
       signal?.addEventListener('abort', stop, { once: true });
       try {
         const answer = await ask({ server: c.name, params: { mode: 'url', message: e.message, url: e.url, elicitationId: e.elicitationId } }, ac.signal);
-        if (answer.action !== 'accept') throw new Error(`needs you to open a page first, and the request was ${answer.action === 'decline' ? 'declined' : 'cancelled'}: ${where}`);
+        if (answer.action !== 'accept') {
+          // A decline that only says nobody could be asked (agent/approval-path's `unanswered`) keeps its reason.
+          const why = answer._meta?.['erasmus/unanswered'];
+          if (typeof why === 'string') throw new Error(`needs you to open a page first: ${where}; nobody could be asked (${why}), so open it yourself and call again`);
+          throw new Error(`needs you to open a page first, and the request was ${answer.action === 'decline' ? 'declined' : 'cancelled'}: ${where}`);
+        }
         await c.waitForElicitation(e.elicitationId, this.urlElicitationTimeoutMs, signal);
       } finally {
         signal?.removeEventListener('abort', stop);

@@ -58,7 +58,7 @@ describe('workflowPreflight', () => {
         { fix: 'providers', message: 'No model to run the steps: no provider configured', how: expect.stringContaining('Settings → Providers') },
         { fix: 'servers', message: 'The toolset "runners" (needed by the development, testing, debugging protocols) is not available (available: files).', how: expect.stringContaining('Servers view') },
       ]);
-      expect(preflightMessage(problems)).toMatch(/^the workflow cannot start:\n  - No model to run the steps: no provider configured Add a provider/);
+      expect(preflightMessage(problems)).toMatch(/^the workflow cannot start:\n {2}- No model to run the steps: no provider configured Add a provider/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

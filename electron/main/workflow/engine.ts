@@ -124,12 +124,12 @@ export class WorkflowEngine {
   }
 
   /**
-   * While another live process drives the run between two steps, waits (up to the timeout) until it
+   * While another live process drives an external-engine run between two steps, waits (up to the timeout) until it
    * rests or a step waits again, then reads the run back.
    */
   private async afterOtherDriver(run: WorkflowRun, timeoutMs = 600_000): Promise<WorkflowRun> {
     const deadline = Date.now() + timeoutMs;
-    while (!run.running && run.record.status === 'RUNNING' && this.store.holder(run.record.projectDir, run.runId)) {
+    while (run.record.executor.kind === 'external' && !run.running && run.record.status === 'RUNNING' && this.store.holder(run.record.projectDir, run.runId)) {
       if (Date.now() > deadline) throw new WorkflowError('RUNTIME_ERROR', `run ${run.runId} is still running in another Erasmus process (pid ${this.store.holder(run.record.projectDir, run.runId)}) after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
       run = await this.get(run.runId);

@@ -31,4 +31,21 @@ describe('project.open and the MCP hub', () => {
     const roots = await c.core.hub.callTool('fs', 'list_allowed_directories', {});
     expect(JSON.stringify(roots.content)).toContain(project);
   }, 30_000);
+
+  it("a trusted project's .erasmus/mcp.json is the hub's after project.open, and stays after Reload config", async () => {
+    c = connectedCore('project-reload');
+    const project = join(c.home, 'work');
+    mkdirSync(join(project, '.erasmus'), { recursive: true });
+    writeFileSync(join(project, '.erasmus', 'mcp.json'), JSON.stringify({ mcpServers: { notes: { command: process.execPath, args: [serverEntry.memory] } } }));
+    await c.core.hub.start({ watch: false });
+    await c.client.request('project.open', { path: project });
+    expect(c.core.hub.servers().map((s) => s.name)).not.toContain('notes'); // not before the user trusts it
+    const listed = await c.client.request('project.trust.list', { path: project });
+    await c.client.request('project.trust.grant', { path: project, files: listed.files.map((f) => ({ path: f.path, sha256: f.sha256 })) });
+    await c.core.hub.whenReady('notes', 30_000);
+    const reloaded = await c.client.request('mcp.reload', {});
+    expect(reloaded.servers.map((s) => s.name)).toContain('notes');
+    await c.core.hub.whenReady('notes', 30_000);
+    expect(c.core.hub.toolsets().map((t) => t.name)).toContain('notes');
+  }, 60_000);
 });
