@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles.css';
 import { RpcClient } from './api/client';
-import { ClientContext } from './api/context';
+import { ClientContext, ConnectionContext } from './api/context';
 import { findPipe } from './api/pipes';
 import { App } from './app/App';
 import { ServicesContext } from './app/services';
@@ -20,9 +20,11 @@ findPipe().then(
     root.render(
       <StrictMode>
         <ClientContext.Provider value={client}>
-          <ServicesContext.Provider value={services}>
-            <App />
-          </ServicesContext.Provider>
+          <ConnectionContext.Provider value={'onStatus' in pipe ? pipe : null}>
+            <ServicesContext.Provider value={services}>
+              <App />
+            </ServicesContext.Provider>
+          </ConnectionContext.Provider>
         </ClientContext.Provider>
       </StrictMode>,
     );

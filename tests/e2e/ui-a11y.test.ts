@@ -115,6 +115,16 @@ describe('desktop UI: every view, both themes, two sizes — screenshots and axe
           if (view === 'timeline') await page.locator('[data-testid="timeline-block"]').first().click();
           if (view === 'servers') await page.locator('[data-testid="server-filesystem"][data-state="ready"]').waitFor({ timeout: 15_000 });
           await check(`${view}-${theme}-${size.name}`);
+          if (view === 'timeline') {
+            // The run drawn as its state machine, and the step details' prompt opened.
+            await page.getByTestId('timeline-mode-machine').click();
+            await page.getByTestId('state-machine').waitFor();
+            await page.locator('[data-testid="machine-state"][data-state="prepare:architecture"]').click();
+            await page.getByTestId('step-prompt-details').locator('summary').click();
+            await page.getByTestId('step-prompt-text').waitFor();
+            await check(`timeline-machine-${theme}-${size.name}`);
+            await page.getByTestId('timeline-mode-order').click();
+          }
         }
       }
     }

@@ -90,9 +90,26 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.l).toBeGreaterThanOrEqual(sorted[i - 1]!.r - 0.5);
     for (const b of boxes) expect(b.r).toBeLessThanOrEqual(b.laneR + 0.5);
 
-    // A block opens its step details and the step's session link.
+    // A block opens its step details: the files the step touched, its prompt, and its session link.
     await page.locator('[data-testid="timeline-block"][data-state="adder:development"]').click();
     await page.getByTestId('step-details').waitFor();
+    expect(await page.getByTestId('step-files').textContent()).toContain('src/adder.mjs');
+    await page.getByTestId('step-prompt-details').locator('summary').click();
+    expect(await page.getByTestId('step-prompt-text').textContent()).toContain('Implement the open tasks of this component.');
+    // The failed test run keeps the end of what the tests printed.
+    await page.locator('[data-testid="timeline-block"][data-state="adder:testing"]').first().click();
+    await page.getByTestId('step-test-output').locator('summary').click();
+    expect((await page.getByTestId('step-test-output').textContent())!.length).toBeGreaterThan(40);
+    // The plan as its state machine: a row per part, each protocol state with how it went.
+    await page.getByTestId('timeline-mode-machine').click();
+    await page.getByTestId('machine-row-adder').waitFor();
+    const states = await page.locator('[data-testid="machine-row-adder"] [data-testid="machine-state"]').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-state'), e.getAttribute('data-status')])));
+    expect(states).toMatchObject({ 'adder:development': 'done', 'adder:testing': 'fixed', 'adder:commit': 'done', 'adder:redebugging': 'pending' });
+    expect(await page.locator('[data-testid="machine-state"][data-status="current"]').count()).toBe(0);
+    await app.shot('ui-05a-state-machine');
+    await page.locator('[data-testid="machine-state"][data-state="adder:development"]').click();
+    await page.getByTestId('timeline-mode-order').click();
+    await page.locator('[data-testid="timeline-block"][data-state="adder:development"]').click();
     await page.getByTestId('open-step-session').click();
     await page.getByTestId('session-view').waitFor();
     await page.locator('[data-testid="tool-card"]').first().waitFor();
@@ -103,6 +120,11 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     await expect.poll(async () => (await app.notifications()).map((n) => n.title)).toContain('Workflow complete');
     await page.getByTestId('toast').filter({ hasText: 'Workflow complete' }).first().waitFor();
     await app.shot('ui-06-completed');
+    // The test runs' terminals are named by the step they ran in (with their time), not all "tests: …".
+    await page.getByTestId('nav-terminal').click();
+    await page.getByRole('tab', { name: /^adder · testing/ }).first().waitFor();
+    await page.getByRole('tab', { name: /^adder · retesting/ }).first().waitFor();
+    await page.getByTestId('nav-timeline').click();
 
     // Dark theme, switched from the keyboard alone: Alt+6 opens Settings, Tab reaches the theme choice.
     await page.keyboard.press('Alt+6');

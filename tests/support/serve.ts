@@ -14,10 +14,10 @@ export interface ServeHandle {
   stop(): Promise<void>;
 }
 
-/** Starts `erasmus serve --json` from the built CLI with a fresh ERASMUS_HOME. */
-export async function startServe(env: Record<string, string> = {}): Promise<ServeHandle> {
+/** Starts `erasmus serve --json` from the built CLI with a fresh ERASMUS_HOME (on `port`, default a free one). */
+export async function startServe(env: Record<string, string> = {}, port = 0): Promise<ServeHandle> {
   const home = env.ERASMUS_HOME ?? mkdtempSync(join(tmpdir(), 'erasmus-e2e-home-'));
-  const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'erasmus.js'), 'serve', '--json', '--port', '0'], {
+  const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'erasmus.js'), 'serve', '--json', '--port', String(port)], {
     env: { ...process.env, ERASMUS_HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

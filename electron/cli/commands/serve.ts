@@ -22,7 +22,10 @@ export function registerServe(program: Command): void {
       // The MCP servers of ERASMUS_HOME's config, and Erasmus's own runners and files following the open project.
       await core.hub.start().catch((err: Error) => process.stderr.write(`warning: the MCP hub did not start: ${err.message}\n`));
       await attachBuiltinServers(core).catch((err: Error) => process.stderr.write(`warning: the built-in servers did not attach: ${err.message}\n`));
-      const server = await serve(core, { ...(opts.port !== undefined ? { port: opts.port } : {}), rendererDir: dir });
+      // ERASMUS_SERVE_TOKEN keeps the address across restarts (with --port): open pages reconnect on their own.
+      const token = process.env.ERASMUS_SERVE_TOKEN;
+      if (token !== undefined && !/^[A-Za-z0-9_-]{24,}$/.test(token)) throw new Error('ERASMUS_SERVE_TOKEN must be at least 24 characters of A-Z a-z 0-9 _ -');
+      const server = await serve(core, { ...(opts.port !== undefined ? { port: opts.port } : {}), ...(token ? { token } : {}), rendererDir: dir });
       if (opts.json) process.stdout.write(JSON.stringify({ url: server.url, wsUrl: server.wsUrl, port: server.port }) + '\n');
       else process.stdout.write(`Erasmus is serving on ${server.url}\n`);
       const stop = () => {

@@ -70,8 +70,13 @@ export const WorkflowTimelineEntry = z.object({
     .enum(['done', 'not-done', 'tests-passed', 'tests-failed', 'skipped', 'committed', 'nothing-to-commit', 'interrupted', 'aborted', 'error', 'written', 'loaded'])
     .optional(),
   usage: WorkflowUsage.optional(),
-  test: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean() }).optional(),
+  /** The test run after the step; `output` is the tail of what it printed (the whole is in the runner's log). */
+  test: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string().optional() }).optional(),
   commit: z.string().optional(),
+  /** Files of the project the step added, changed or deleted (from git snapshots around the step; absent outside a repository). */
+  files: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted']) })).optional(),
+  /** The step's prompt was recorded (read it with workflow.stepPrompt). */
+  hasPrompt: z.boolean().optional(),
   sessionLog: z.string().optional(),
   note: z.string().optional(),
 });
@@ -199,6 +204,11 @@ export const workflowMethods = {
   'workflow.stop': { params: RunRef, result: Ok },
   'workflow.retry': { params: RunRef, result: Ok },
   'workflow.skip': { params: RunRef, result: Ok },
+  /** The prompt a step of the run was given (index into its timeline); null when none was recorded. */
+  'workflow.stepPrompt': {
+    params: z.object({ runId, index: z.number().int().min(0) }).strict(),
+    result: z.object({ prompt: z.string().nullable() }),
+  },
   'workflow.docs.read': { params: z.object({ projectDir: dir, doc: WorkflowDocName, component: z.string().optional() }).strict(), result: DocView },
   'workflow.docs.write': {
     params: z.object({ projectDir: dir, doc: WorkflowDocName, component: z.string().optional(), text: z.string().max(2_000_000) }).strict(),

@@ -102,5 +102,9 @@ export class Paths {
   run(projectPath: string, runId: string): string {
     return join(this.runsDir(projectPath), `${safeId('run', runId)}.json`);
   }
+  /** The prompt given to step `index` of a run's timeline. */
+  runStepPrompt(projectPath: string, runId: string, index: number): string {
+    return join(this.runsDir(projectPath), `${safeId('run', runId)}.prompts`, `${index}.md`);
+  }
 }
 export * from './app-root';

@@ -243,7 +243,7 @@ describe('WorkflowEngine', () => {
       expect(execFileSync('git', ['log', '--format=%s'], { cwd: d, encoding: 'utf8' })).toContain('core: complete component');
     }
     expect((await e.list()).length).toBe(3);
-  });
+  }, 60_000); // three runs of ~25 steps, each step snapshotting the tree with git twice, on a shared machine
 
   it('stop aborts a waiting step; skip is refused in preparation; unknown runs are RUN_NOT_FOUND', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));

@@ -171,6 +171,10 @@ export class WorkflowEngine {
     return (await this.get(runId)).view();
   }
 
+  async stepPrompt(runId: string, index: number): Promise<string | null> {
+    return (await this.get(runId)).stepPrompt(index);
+  }
+
   async list(projectDir?: string): Promise<Array<Pick<RunRecord, 'runId' | 'projectDir' | 'status' | 'state' | 'updatedAt'>>> {
     const byId = new Map<string, RunRecord>();
     const files = projectDir ? (await this.store.forProject(resolve(projectDir))).map((r) => r) : [];

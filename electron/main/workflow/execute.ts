@@ -27,6 +27,13 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   'final-review': 'Review the whole product against the architecture. The review report is your final answer.',
 };
 
+/** How much of a test run's output a timeline entry keeps (its end: the summary and the failures). */
+const TEST_OUTPUT_TAIL = 4000;
+
+function tail(text: string, max: number): string {
+  return text.length <= max ? text : `…${text.slice(text.length - max)}`;
+}
+
 async function mtime(path: string): Promise<number | undefined> {
   return stat(path).then((s) => s.mtimeMs, () => undefined);
 }
@@ -116,7 +123,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (spec.testCommand) {
     const test = await ctx.runTests(spec.testCommand, record.projectDir, ctx.signal);
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
-    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed };
+    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
     await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { usage: result.usage, sessionLog: result.sessionLog, test: t });
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
   } else {

@@ -1,11 +1,15 @@
 import { execFile } from 'node:child_process';
+import { copyFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { WorkflowTimelineEntry } from '../../contract/methods/workflow';
 
 const run = promisify(execFile);
 
-async function git(cwd: string, args: string[]): Promise<{ stdout: string; code: number }> {
+async function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ stdout: string; code: number }> {
   try {
-    const r = await run('git', args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+    const r = await run('git', args, { cwd, maxBuffer: 16 * 1024 * 1024, ...(env ? { env: { ...process.env, ...env } } : {}) });
     return { stdout: r.stdout, code: 0 };
   } catch (err) {
     const e = err as { code?: number | string; stdout?: string; stderr?: string; message: string };
@@ -40,4 +44,52 @@ export async function commitChanges(projectDir: string, message: string): Promis
 export async function findCommit(projectDir: string, marker: string): Promise<string | undefined> {
   const r = await git(projectDir, ['log', '-n', '20', '--format=%H', '-F', `--grep=${marker}`]);
   return r.code === 0 ? r.stdout.split('\n')[0]?.trim() || undefined : undefined;
+}
+
+/** Where each repository keeps its index (asked once per folder: a folder that is a repository stays one). */
+const indexes = new Map<string, string>();
+async function indexOf(projectDir: string): Promise<string | undefined> {
+  const known = indexes.get(projectDir);
+  if (known) return known;
+  const where = await git(projectDir, ['rev-parse', '--is-inside-work-tree', '--git-path', 'index']).catch(() => undefined);
+  const [inside, index] = where?.code === 0 ? where.stdout.trim().split('\n') : [];
+  if (inside !== 'true' || !index) return undefined;
+  const path = resolve(projectDir, index);
+  indexes.set(projectDir, path);
+  return path;
+}
+
+/**
+ * The working tree as a git tree object (tracked and untracked files, minus ignored ones), written
+ * through a temporary index so the user's index and history stay as they are. Undefined outside a
+ * repository. Two snapshots around a step say which files it touched (`changedFiles`).
+ */
+export async function snapshotTree(projectDir: string): Promise<string | undefined> {
+  const realIndex = await indexOf(projectDir);
+  if (!realIndex) return undefined;
+  const index = join(tmpdir(), `erasmus-index-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  try {
+    // Seeded from the real index, so unchanged files are not hashed again.
+    await copyFile(realIndex, index).catch(() => undefined);
+    const env = { GIT_INDEX_FILE: index };
+    if ((await git(projectDir, ['add', '-A', '--', '.'], env)).code !== 0) return undefined;
+    const tree = await git(projectDir, ['write-tree'], env);
+    return tree.code === 0 ? tree.stdout.trim() : undefined;
+  } finally {
+    await rm(index, { force: true });
+  }
+}
+
+type FileChange = NonNullable<WorkflowTimelineEntry['files']>[number];
+const CHANGE: Record<string, FileChange['change']> = { A: 'added', M: 'modified', D: 'deleted', T: 'modified' };
+
+/** Files that differ between two snapshots, paths relative to the repository's top. */
+export async function changedFiles(projectDir: string, before: string, after: string): Promise<FileChange[]> {
+  if (before === after) return [];
+  const r = await git(projectDir, ['diff', '--name-status', '--no-renames', '-z', before, after]);
+  if (r.code !== 0) return [];
+  const parts = r.stdout.split('\0').filter(Boolean);
+  const out: FileChange[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) out.push({ path: parts[i + 1]!, change: CHANGE[parts[i]!.charAt(0)] ?? 'modified' });
+  return out;
 }

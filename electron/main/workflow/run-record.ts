@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
   WorkflowErrorInfo as ErrorView,
@@ -115,6 +115,17 @@ export class RunStore {
   async save(record: RunRecord): Promise<void> {
     record.updatedAt = new Date().toISOString();
     await writeJsonAtomic(this.file(record.projectDir, record.runId), record);
+  }
+
+  /** Keeps the prompt of a step beside the run file (too long for the run file, which is rewritten at every transition). */
+  async savePrompt(projectDir: string, runId: string, index: number, prompt: string): Promise<void> {
+    const file = this.paths.runStepPrompt(projectDir, runId, index);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, prompt);
+  }
+
+  async readPrompt(projectDir: string, runId: string, index: number): Promise<string | null> {
+    return readFile(this.paths.runStepPrompt(projectDir, runId, index), 'utf8').catch(() => null);
   }
 
   async readFile(file: string): Promise<RunRecord> {

@@ -4,6 +4,7 @@ import { ContextDocs } from './documents';
 import { invalidState, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { executeNext } from './execute';
+import { changedFiles, snapshotTree } from './git';
 import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { planFromTaskList, planStates, type StateSpec } from './plan';
@@ -213,9 +214,21 @@ export class WorkflowRun {
         if (taken && taken.state !== step.state) {
           throw new WorkflowError('RUNTIME_ERROR', `the result submitted for ${taken.state} no longer fits: the run is at ${step.state}. Retry (workflow_retry) to be asked for ${step.state}.`);
         }
+        // What the step was asked and which files it touched, for its details on the timeline.
+        const entry = this.record.timeline.at(-1);
+        const index = this.record.timeline.length - 1;
+        if (entry && !entry.leftAt) {
+          await this.deps.store.savePrompt(this.record.projectDir, this.runId, index, step.prompt).then(() => (entry.hasPrompt = true), () => undefined);
+        }
+        // A result submitted before this process took the run did its work already: its files cannot be told apart.
+        const before = entry && !taken ? await snapshotTree(step.projectDir).catch(() => undefined) : undefined;
         const result = taken ? taken.result : await this.executor.run({ ...step, runId: this.runId, signal: this.abort.signal });
         this.record.pending = undefined;
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.setStatus('RUNNING');
+        if (entry && before) {
+          const after = await snapshotTree(step.projectDir).catch(() => undefined);
+          if (after) entry.files = await changedFiles(step.projectDir, before, after).catch(() => undefined);
+        }
         return result;
       },
       persist: () => this.persist(),
@@ -409,6 +422,11 @@ export class WorkflowRun {
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };
+  }
+
+  /** The recorded prompt of timeline entry `index`. */
+  stepPrompt(index: number): Promise<string | null> {
+    return this.deps.store.readPrompt(this.record.projectDir, this.runId, index);
   }
 
   task(): WorkflowTask {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Fragment, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ProjectSummary } from '../../../electron/contract/index';
 import { useClient } from '../api/context';
 import { useEvent } from '../api/useEvent';
@@ -13,12 +13,13 @@ import { useStore } from '../ui/store';
 import { Nav } from './Nav';
 import { notificationPermission } from './notifier';
 import { useServices } from './services';
-import { ConnectionBanner, useDisconnected } from './ConnectionBanner';
+import { ConnectionBanner, useConnectionStatus } from './ConnectionBanner';
 import { StatusBar } from './StatusBar';
 import { useTheme } from './theme';
 import { Toasts } from './Toasts';
 import { useToasts } from './useToasts';
 import { viewForKey, type ViewId } from './views';
+import { stepNamer } from '../features/terminal/stepOf';
 
 const TerminalView = lazy(() => import('../features/terminal/TerminalView').then((m) => ({ default: m.TerminalView })));
 
@@ -34,7 +35,11 @@ export function App() {
   const [project, setProject] = useState<ProjectSummary | null>(null);
   const [sessionId, setSessionId] = useState<string | null>(null);
   const [theme, setTheme] = useTheme(client);
-  const disconnected = useDisconnected(client);
+  const connection = useConnectionStatus(client);
+  const disconnected = connection !== 'connected';
+  // Back from a dropped connection: the views read their state again (events sent meanwhile were missed).
+  const [epoch, setEpoch] = useState(0);
+  const was = useRef(connection);
   const [permission, setPermission] = useState(notificationPermission);
   const goToApproval = useCallback(() => {
     const s = Object.values(sessions.get().byId).find((x) => pendingApprovals(x).length > 0);
@@ -45,6 +50,8 @@ export function App() {
   }, [sessions, elicitations]);
   const { toasts, dismiss } = useToasts(client, info?.face, goToApproval);
   const waiting = useStore(sessions, (s) => s);
+  const runState = useStore(run.store, (s) => s);
+  const stepOf = useMemo(() => stepNamer(runState.kind === 'run' ? runState.view : null), [runState]);
   const questions = useStore(elicitations, (e) => e.length);
 
   useEffect(() => {
@@ -77,6 +84,14 @@ export function App() {
     void run.attach(p.path);
   });
 
+  useEffect(() => {
+    if (was.current === 'reconnecting' && connection === 'connected') {
+      setEpoch((n) => n + 1);
+      if (project) void run.attach(project.path);
+    }
+    was.current = connection;
+  }, [connection, project, run]);
+
   const approvals = Object.values(waiting.byId).reduce((n, s) => n + pendingApprovals(s).length, 0) + questions;
   const openSession = (id: string) => {
     setSessionId(id);
@@ -90,9 +105,10 @@ export function App() {
         <Nav current={view} onSelect={setView} badges={{ session: approvals }} />
         {project ? <span className="ml-auto truncate font-mono text-xs text-slate-600 dark:text-slate-400" title={project.path}>{project.name}</span> : null}
       </header>
-      {disconnected ? <ConnectionBanner face={info?.face} /> : null}
+      {connection !== 'connected' ? <ConnectionBanner face={info?.face} status={connection} /> : null}
       <main className={`relative min-h-0 flex-1 overflow-auto p-6 ${disconnected ? 'opacity-60' : ''}`} data-testid="app-shell" data-view={view} inert={disconnected} aria-disabled={disconnected || undefined}>
         {error ? <p role="alert" className="text-red-700 dark:text-red-300">Cannot reach the Erasmus core: {error}</p> : null}
+        <Fragment key={epoch}>
         {view === 'project' ? (
           project ? (
             <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} onOpenSettings={() => setView('settings')} onOpenServers={() => setView('servers')} />
@@ -106,16 +122,17 @@ export function App() {
         {view === 'settings' ? (
           <SettingsView project={project?.path} theme={theme} onTheme={setTheme} notifications={permission} onRequestNotifications={() => void Notification.requestPermission().then(setPermission)} />
         ) : null}
+        </Fragment>
         {/* The terminal stays mounted so output that arrives meanwhile is kept; it loads after the first view. */}
         <div className={view === 'terminal' ? 'absolute inset-0' : 'hidden'} data-testid="terminal-pane">
           <Suspense fallback={<p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading the terminal…</p>}>
-            <TerminalView client={client} cwd={project?.path} />
+            <TerminalView client={client} cwd={project?.path} stepOf={stepOf} />
           </Suspense>
         </div>
       </main>
       {/* In the Sessions view the waiting card itself is in sight and focused: its toast would only cover it. */}
       <Toasts toasts={view === 'session' ? toasts.filter((t) => !t.sticky) : toasts} onDismiss={dismiss} />
-      <StatusBar face={disconnected ? 'disconnected' : info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'} onApprovals={goToApproval} disconnected={disconnected} sandbox={info?.sandbox} />
+      <StatusBar face={connection === 'lost' ? 'disconnected' : connection === 'reconnecting' ? 'disconnected — reconnecting…' : info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'} onApprovals={goToApproval} disconnected={disconnected} sandbox={info?.sandbox} />
     </div>
   );
 }

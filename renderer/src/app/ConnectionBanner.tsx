@@ -1,21 +1,45 @@
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
 import type { RpcClient } from '../api/client';
+import { ConnectionContext } from '../api/context';
+import type { ConnectionStatus } from '../api/pipes';
 
-/** True once the connection to the core is gone (the pipe closed: `erasmus serve` stopped, the window's core quit). */
-export function useDisconnected(client: RpcClient): boolean {
-  const [lost, setLost] = useState(client.isClosed);
+/**
+ * How the connection to the core is: `reconnecting` while a dropped WebSocket tries again, `lost` once
+ * the pipe closed for good (`erasmus serve` stopped and did not come back, the window's core quit).
+ */
+export function useConnectionStatus(client: RpcClient): ConnectionStatus {
+  const pipe = useContext(ConnectionContext);
+  const [status, setStatus] = useState<ConnectionStatus>(client.isClosed ? 'lost' : (pipe?.status ?? 'connected'));
   useEffect(() => {
-    if (client.isClosed) setLost(true);
-    return client.onClose(() => setLost(true));
-  }, [client]);
-  return lost;
+    if (client.isClosed) setStatus('lost');
+    const offClose = client.onClose(() => setStatus('lost'));
+    const offStatus = pipe?.onStatus((s) => setStatus(client.isClosed ? 'lost' : s));
+    return () => {
+      offClose();
+      offStatus?.();
+    };
+  }, [client, pipe]);
+  return status;
+}
+
+/** True once the connection to the core is gone for good. */
+export function useDisconnected(client: RpcClient): boolean {
+  return useConnectionStatus(client) === 'lost';
 }
 
 /**
- * Says the core is gone, in place of the views' own (now false) states: what is shown is how it was,
- * nothing can be done from here, and how to get back.
+ * Says the core is out of reach, in place of the views' own (now false) states: what is shown is how
+ * it was, nothing can be done from here, and (when it is gone for good) how to get back.
  */
-export function ConnectionBanner({ face }: { face?: string }) {
+export function ConnectionBanner({ face, status = 'lost' }: { face?: string; status?: Exclude<ConnectionStatus, 'connected'> }) {
+  if (status === 'reconnecting') {
+    return (
+      <div role="status" data-testid="reconnecting" className="flex items-center gap-3 border-b border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50">
+        <span className="alive inline-block h-2 w-2 rounded-full bg-amber-600" aria-hidden />
+        <p><span className="font-semibold">Disconnected — reconnecting…</span> Actions are off until the connection is back; nothing is lost.</p>
+      </div>
+    );
+  }
   return (
     <div role="alert" data-testid="disconnected" className="flex flex-wrap items-center gap-3 border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
       <p className="flex-1">

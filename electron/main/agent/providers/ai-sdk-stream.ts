@@ -1,4 +1,4 @@
-import { jsonSchema, streamText, tool, type AssistantModelMessage, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from 'ai';
+import { jsonSchema, RetryError, streamText, tool, type AssistantModelMessage, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from 'ai';
 import type { ChatMessage, ImagePart, ProviderMetadata } from '../../../contract/index';
 import { IMAGE_TOKENS } from '../context';
 import type { ImageRoute, RequestShape, StreamPart, StreamTurn, TurnRequest } from './types';
@@ -90,7 +90,15 @@ export function estimateTokens(req: TurnRequest): number {
   return Math.ceil(chars / 4);
 }
 
-function errorText(err: unknown): string {
+/**
+ * The provider's own words for a failed request: a retried request's last error (not the SDK's
+ * "Failed after 2 attempts"), with the response body (e.g. a 429's "retry in 20 s").
+ */
+export function errorText(err: unknown): string {
+  if (RetryError.isInstance(err)) {
+    const last = errorText(err.lastError);
+    return err.errors.length > 1 ? `${last} (after ${err.errors.length} attempts)` : last;
+  }
   if (err instanceof Error) {
     const body = (err as { responseBody?: unknown }).responseBody;
     return typeof body === 'string' && body ? `${err.message}: ${body.slice(0, 500)}` : err.message;

@@ -36,7 +36,7 @@ function Item({ s, selected, onSelect, labels }: { s: SessionState; selected: bo
 
 /**
  * The sessions this window has seen, grouped: this run's steps in run order, chats in this project
- * (newest first), then those of other projects. The selected one is shown beside.
+ * (newest first), then those of other projects, one group each. The selected one is shown beside.
  */
 export function SessionList({ sessions, selected, onSelect, labels, project }: { sessions: SessionState[]; selected: string | null; onSelect: (id: string) => void; labels: ReadonlyMap<string, string>; project?: string }) {
   const order = [...labels.keys()];
@@ -44,15 +44,19 @@ export function SessionList({ sessions, selected, onSelect, labels, project }: {
   const chats = sessions.filter((s) => !labels.has(s.id));
   const here = chats.filter((s) => !project || !s.project || s.project === project);
   const elsewhere = chats.filter((s) => !here.includes(s));
-  const groups: Array<[string, SessionState[]]> = [['Chats', here], ['This run’s steps', steps], ['Other projects', elsewhere]];
+  // Other projects' sessions, one group per project (named by its folder).
+  const byProject = new Map<string, SessionState[]>();
+  for (const s of elsewhere) byProject.set(s.project!, [...(byProject.get(s.project!) ?? []), s]);
+  const others: Array<[string, SessionState[]]> = [...byProject].map(([dir, list]) => [`Project ${dir.split(/[\\/]/).filter(Boolean).pop() ?? dir}`, list]);
+  const groups: Array<[string, SessionState[]]> = [['Chats', here], ['This run’s steps', steps], ...others];
   return (
     <nav aria-label="Sessions" className="flex w-60 shrink-0 flex-col gap-2 overflow-auto border-r border-slate-200 p-2 dark:border-slate-800">
       <button type="button" onClick={() => onSelect('')} className={`rounded px-2 py-1 text-left text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500 ${selected === null ? 'bg-slate-200 dark:bg-slate-800' : 'hover:bg-slate-100 dark:hover:bg-slate-900'}`}>
         + New session
       </button>
-      {groups.map(([title, list]) =>
+      {groups.map(([title, list], i) =>
         list.length ? (
-          <section key={title} aria-label={title}>
+          <section key={`${i}:${title}`} aria-label={title}>
             <h3 className="px-2 pb-1 text-[11px] font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">{title}</h3>
             <ul className="flex flex-col gap-0.5">
               {list.map((s) => <Item key={s.id} s={s} selected={selected === s.id} onSelect={onSelect} labels={labels} />)}

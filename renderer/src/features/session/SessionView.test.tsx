@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../../electron/contract/index';
 import { FakeCore } from '../../testing/fakeCore';
-import { SessionView } from './SessionView';
+import { RETRY_MESSAGE, SessionView } from './SessionView';
 
 afterEach(cleanup);
 
@@ -70,5 +70,36 @@ describe('SessionView', () => {
     fireEvent.click(screen.getByTestId('composer-send'));
     await screen.findByTestId('user-message');
     expect(core.callsOf('agent.send')).toEqual([{ sessionId: 's2', message: 'go on' }]);
+  });
+
+  it('stamps each message with its time, searches the transcript, and offers Retry on the provider error that ended a chat', async () => {
+    const core = new FakeCore({
+      'agent.send': () => ({ ok: true }),
+      'sessions.replay': () => ({
+        warnings: [],
+        items: [
+          { type: 'user', at: Date.UTC(2026, 0, 1, 9, 15, 0), text: 'Count the lines of README.md' },
+          { type: 'event', event: { type: 'tool_complete', sessionId: 'c1', at: Date.UTC(2026, 0, 1, 9, 15, 5), callId: 't1', name: 'runners__bash_run', args: { command: 'wc -l README.md' }, result: '12 README.md', isError: false, durationMs: 40 } },
+          { type: 'event', event: { type: 'sentence', sessionId: 'c1', at: Date.UTC(2026, 0, 1, 9, 15, 7), text: 'README.md has 12 lines.' } },
+          { type: 'event', event: { type: 'error', sessionId: 'c1', at: Date.UTC(2026, 0, 1, 9, 16, 0), code: 'provider', message: 'Too Many Requests: Rate limit reached. Please retry in 20s. (after 2 attempts)' } },
+          { type: 'event', event: { type: 'session_ended', sessionId: 'c1', at: Date.UTC(2026, 0, 1, 9, 16, 0), reason: 'error', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: null }, turns: 2 } },
+        ],
+      }),
+    });
+    core.render(<Harness initial="c1" />);
+    await screen.findByTestId('user-message');
+    const times = screen.getAllByTestId('item-time').map((t) => t.getAttribute('datetime'));
+    expect(times).toEqual(['2026-01-01T09:15:00.000Z', '2026-01-01T09:15:05.000Z', '2026-01-01T09:15:07.000Z', '2026-01-01T09:16:00.000Z']);
+    // The provider's own words, verbatim.
+    expect(screen.getByRole('alert').textContent).toContain('Please retry in 20s.');
+    fireEvent.change(screen.getByTestId('transcript-search'), { target: { value: 'wc -l' } });
+    expect(screen.getAllByTestId('transcript-item').map((i) => i.dataset.kind)).toEqual(['tool']);
+    fireEvent.change(screen.getByTestId('transcript-search'), { target: { value: '12 LINES' } });
+    expect(screen.getAllByTestId('transcript-item').map((i) => i.dataset.kind)).toEqual(['assistant']);
+    fireEvent.change(screen.getByTestId('transcript-search'), { target: { value: 'nowhere' } });
+    screen.getByTestId('search-none');
+    fireEvent.change(screen.getByTestId('transcript-search'), { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('retry-session'));
+    await waitFor(() => expect(core.callsOf('agent.send')).toEqual([{ sessionId: 'c1', message: RETRY_MESSAGE }]));
   });
 });

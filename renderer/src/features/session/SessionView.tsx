@@ -11,6 +11,9 @@ import { Elicitations } from './Elicitations';
 import { Transcript } from './Transcript';
 import { useStepLabels } from './useStepLabels';
 
+/** What Retry sends after a provider error ended a chat: the task and what was done stay in the session. */
+export const RETRY_MESSAGE = 'Your last reply did not arrive (the provider returned an error). Please continue with the task where you left off.';
+
 const endWords = { complete: 'finished', error: 'ended with an error', budget: 'stopped: budget used up', stopped: 'stopped' } as const;
 
 /** Agent sessions: the list, the selected transcript (messages, tool cards, approvals) and the composer. */
@@ -23,6 +26,8 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
   const labels = useStepLabels();
   const [stopError, setStopError] = useState<string | null>(null);
   const [replay, setReplay] = useState<{ id: string; error?: string } | null>(null);
+  const [query, setQuery] = useState('');
+  useEffect(() => setQuery(''), [selected]);
   // A session that ran before this window connected is replayed from its log.
   useEffect(() => {
     if (!selected || state.byId[selected]) return;
@@ -82,7 +87,16 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
                   {session.lastTurn && typeof session.lastTurn.costUsd === 'number' ? <span data-testid="turn-cost"> · last turn {formatCost(session.lastTurn.costUsd)}</span> : null}
                 </span>
               ) : null}
-                            <span className="ml-auto" data-testid="session-state">{session.running ? 'working' : session.endReason ? endWords[session.endReason] : 'idle'}</span>
+              <input
+                type="search"
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                placeholder="Search this session"
+                aria-label="Search this session"
+                data-testid="transcript-search"
+                className="ml-auto w-44 rounded border border-slate-300 bg-white px-2 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
+              />
+              <span data-testid="session-state">{session.running ? 'working' : session.endReason ? endWords[session.endReason] : 'idle'}</span>
               {session.running ? (
                 <Button variant="danger" onClick={() => client.request('agent.stop', { sessionId: session.id }).catch((e: Error) => setStopError(e.message))}>Stop</Button>
               ) : null}
@@ -93,6 +107,9 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
               session={session}
               scope={labels.get(session.id) ? 'step' : 'session'}
               tail={<Elicitations sessionId={session.id} show="mine" />}
+              query={query}
+              // A chat that a provider error ended goes on where it stopped (a step is retried from the timeline).
+              onRetry={labels.has(session.id) ? undefined : () => send(RETRY_MESSAGE)}
               onDecide={async (requestId, decision) => {
                 const r = await client.request('agent.approve', { sessionId: session.id, requestId, decision });
                 if (!r.ok) throw new Error('This approval is no longer waiting (the session moved on or stopped).');

@@ -3,16 +3,33 @@ import type { ApprovalDecision } from '../../../../electron/contract/index';
 import { ApprovalCard } from './ApprovalCard';
 import { AskFrame } from './AskFrame';
 import { MessageItem } from './MessageItem';
-import type { SessionState } from './sessionState';
+import { itemMatches, type SessionItem, type SessionState } from './sessionState';
 import { ToolCard } from './ToolCard';
 
 const answerWords = { accept: 'Allowed', decline: 'Denied', cancel: 'Cancelled' } as const;
+
+const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** When an item appeared, on its side of the transcript. */
+function Stamp({ at, end }: { at?: number; end?: boolean }) {
+  if (at === undefined) return null;
+  return <time dateTime={new Date(at).toISOString()} title={new Date(at).toLocaleString()} className={`text-[10px] text-slate-600 dark:text-slate-400 ${end ? 'self-end' : ''}`} data-testid="item-time">{clock(at)}</time>;
+}
 
 /**
  * A session's items in order; follows the stream while the user is at the bottom, and offers a "new
  * messages" pill when they scrolled up. `tail` (questions waiting in this session) comes last.
  */
-export function Transcript({ session, scope, onDecide, tail }: { session: SessionState; scope: 'session' | 'step'; onDecide: (requestId: string, d: ApprovalDecision) => Promise<void>; tail?: ReactNode }) {
+export function Transcript({ session, scope, onDecide, tail, query = '', onRetry }: {
+  session: SessionState;
+  scope: 'session' | 'step';
+  onDecide: (requestId: string, d: ApprovalDecision) => Promise<void>;
+  tail?: ReactNode;
+  /** Shows only the items holding this text. */
+  query?: string;
+  /** Offered on the provider's error when the session ended with it. */
+  onRetry?: () => Promise<void>;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const [unseen, setUnseen] = useState(false);
   const last = session.items.at(-1);
@@ -29,37 +46,49 @@ export function Transcript({ session, scope, onDecide, tail }: { session: Sessio
     if (el) el.scrollTop = el.scrollHeight;
     setUnseen(false);
   };
+  const shown = query.trim() ? session.items.filter((i) => itemMatches(i, query)) : session.items;
+  // The provider's error that ended the session gets a Retry beside it.
+  const lastError = session.endReason === 'error' && !session.running ? session.items.findLast((i) => i.kind === 'notice' && i.level === 'error') : undefined;
+  const retryAt = lastError && lastError === session.items.at(-1) ? lastError : undefined;
+  const render = (item: SessionItem) => {
+    switch (item.kind) {
+      case 'tool':
+        return <ToolCard key={`t${item.id}`} item={item} />;
+      case 'approval':
+        return <ApprovalCard key={`p${session.id}:${item.id}`} item={item} scope={scope} onDecide={(d) => onDecide(item.id, d)} />;
+      case 'question':
+        return (
+          <AskFrame key={`q${item.id}`} label={`${item.server} asked`} testId="question-answered" state={item.answer} open={false} title={`${answerWords[item.answer]} · ${item.server} asked`}>
+            <pre className="whitespace-pre-wrap break-words font-mono text-xs text-slate-700 dark:text-slate-300">{item.message}</pre>
+          </AskFrame>
+        );
+      case 'user':
+        // A workflow step's first message is the protocol's prompt: long, so folded.
+        if (scope === 'step' && item === session.items.find((i) => i.kind === 'user')) {
+          return (
+            <details key={item.id} className="rounded border border-slate-200 text-sm dark:border-slate-800" data-testid="step-prompt">
+              <summary className="cursor-pointer px-3 py-1.5 font-medium focus-visible:outline-2 focus-visible:outline-indigo-500">The step’s prompt</summary>
+              <pre tabIndex={0} aria-label="The step’s prompt" className="focus-visible:outline-2 focus-visible:outline-indigo-500 max-h-96 overflow-auto whitespace-pre-wrap border-t border-slate-200 p-3 font-mono text-xs dark:border-slate-800">{item.text}</pre>
+            </details>
+          );
+        }
+        return <MessageItem key={item.id} item={item} />;
+      default:
+        return <MessageItem key={item.id} item={item} />;
+    }
+  };
   return (
     <div className="relative flex min-h-0 flex-1 flex-col">
       <div ref={box} onScroll={(e) => unseen && atBottom(e.currentTarget) && setUnseen(false)} className="flex min-h-0 flex-1 flex-col gap-2 overflow-auto p-3" data-testid="transcript" aria-live="polite">
         {session.items.length === 0 ? <p className="text-sm text-slate-600 dark:text-slate-400">{session.running ? 'Waiting for the model…' : 'Nothing in this session yet.'}</p> : null}
-        {session.items.map((item) => {
-          switch (item.kind) {
-            case 'tool':
-              return <ToolCard key={`t${item.id}`} item={item} />;
-            case 'approval':
-              return <ApprovalCard key={`p${session.id}:${item.id}`} item={item} scope={scope} onDecide={(d) => onDecide(item.id, d)} />;
-            case 'question':
-              return (
-                <AskFrame key={`q${item.id}`} label={`${item.server} asked`} testId="question-answered" state={item.answer} open={false} title={`${answerWords[item.answer]} · ${item.server} asked`}>
-                  <pre className="whitespace-pre-wrap break-words font-mono text-xs text-slate-700 dark:text-slate-300">{item.message}</pre>
-                </AskFrame>
-              );
-            case 'user':
-              // A workflow step's first message is the protocol's prompt: long, so folded.
-              if (scope === 'step' && item === session.items.find((i) => i.kind === 'user')) {
-                return (
-                  <details key={item.id} className="rounded border border-slate-200 text-sm dark:border-slate-800" data-testid="step-prompt">
-                    <summary className="cursor-pointer px-3 py-1.5 font-medium focus-visible:outline-2 focus-visible:outline-indigo-500">The step’s prompt</summary>
-                    <pre className="max-h-96 overflow-auto whitespace-pre-wrap border-t border-slate-200 p-3 font-mono text-xs dark:border-slate-800">{item.text}</pre>
-                  </details>
-                );
-              }
-              return <MessageItem key={item.id} item={item} />;
-            default:
-              return <MessageItem key={item.id} item={item} />;
-          }
-        })}
+        {query.trim() && shown.length === 0 ? <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="search-none">Nothing in this session matches “{query.trim()}”.</p> : null}
+        {shown.map((item) => (
+          <div key={`${item.kind}:${session.id}:${item.id}`} className="flex flex-col gap-0.5" data-testid="transcript-item" data-kind={item.kind}>
+            <Stamp at={item.at} end={item.kind === 'user'} />
+            {render(item)}
+            {item === retryAt && onRetry ? <RetryButton onRetry={onRetry} /> : null}
+          </div>
+        ))}
         {tail}
       </div>
       {unseen ? (
@@ -68,5 +97,28 @@ export function Transcript({ session, scope, onDecide, tail }: { session: Sessio
         </button>
       ) : null}
     </div>
+  );
+}
+
+function RetryButton({ onRetry }: { onRetry: () => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <span className="flex items-center gap-2">
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          setError(null);
+          onRetry().catch((e: Error) => setError(e.message)).finally(() => setBusy(false));
+        }}
+        data-testid="retry-session"
+        className="self-start rounded border border-slate-300 px-2 py-0.5 text-xs font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800"
+      >
+        {busy ? 'Retrying…' : 'Retry'}
+      </button>
+      {error ? <span role="alert" className="text-xs text-red-700 dark:text-red-300">{error}</span> : null}
+    </span>
   );
 }

@@ -1,7 +1,8 @@
 import type { AgentEvent, ApprovalDecision, EndReason, Usage } from '../../../../electron/contract/index';
 
-/** One thing in a session's transcript, keyed by `kind`. */
-export type SessionItem =
+/** One thing in a session's transcript, keyed by `kind`; `at` is when it appeared (ms since the epoch). */
+export type SessionItem = SessionItemBody & { at?: number };
+type SessionItemBody =
   | { kind: 'user'; id: string; text: string }
   | { kind: 'assistant'; id: string; text: string; streaming: boolean }
   | {
@@ -64,8 +65,14 @@ const closeStreaming = (items: SessionItem[]): SessionItem[] => {
   return last?.kind === 'assistant' && last.streaming ? [...items.slice(0, -1), { ...last, streaming: false }] : items;
 };
 
-/** Folds one agent event into a session's transcript (pure; the store keeps one state per session). */
+/** Folds one agent event into a session's transcript (pure; the store keeps one state per session). Items it adds are stamped with the event's time. */
 export function reduceSession(prev: SessionState | undefined, e: AgentEvent): SessionState {
+  const next = fold(prev, e);
+  if (next.items === prev?.items || !next.items.some((i) => i.at === undefined)) return next;
+  return { ...next, items: next.items.map((i) => (i.at === undefined ? { ...i, at: e.at } : i)) };
+}
+
+function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
   const s = prev ?? emptySession(e.sessionId, e.at);
   const items = s.items;
   switch (e.type) {
@@ -126,4 +133,16 @@ export function reduceSession(prev: SessionState | undefined, e: AgentEvent): Se
 /** The approvals still waiting for an answer, oldest first. */
 export function pendingApprovals(s: SessionState): Extract<SessionItem, { kind: 'approval' }>[] {
   return s.items.filter((i): i is Extract<SessionItem, { kind: 'approval' }> => i.kind === 'approval' && !i.decision);
+}
+
+/** Whether an item holds the search text (case-insensitive): message text, a tool's name, arguments and result, an approval, a question. */
+export function itemMatches(item: SessionItem, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  const hay =
+    item.kind === 'tool' ? `${item.name} ${JSON.stringify(item.args)} ${item.result ?? ''}`
+    : item.kind === 'approval' ? `${item.name} ${JSON.stringify(item.args)} ${item.reasons.join(' ')}`
+    : item.kind === 'question' ? `${item.server} ${item.message}`
+    : item.text;
+  return hay.toLowerCase().includes(q);
 }

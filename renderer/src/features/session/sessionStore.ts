@@ -26,7 +26,8 @@ export class SessionStore extends Store<Sessions> {
   addUserMessage(sessionId: string, text: string): void {
     this.set((s) => {
       const prev = s.byId[sessionId] ?? emptySession(sessionId, Date.now());
-      const item = { kind: 'user' as const, id: `u${Date.now()}-${prev.items.length}`, text };
+      const at = Date.now();
+      const item = { kind: 'user' as const, id: `u${at}-${prev.items.length}`, text, at };
       return { byId: { ...s.byId, [sessionId]: { ...prev, items: [...prev.items, item] } }, order: s.order.includes(sessionId) ? s.order : [...s.order, sessionId] };
     });
   }
@@ -36,7 +37,7 @@ export class SessionStore extends Store<Sessions> {
     this.set((s) => {
       const prev = s.byId[sessionId] ?? emptySession(sessionId, Date.now());
       if (prev.items.some((i) => i.kind === 'user')) return s;
-      const item = { kind: 'user' as const, id: `u${prev.startedAt}-task`, text };
+      const item = { kind: 'user' as const, id: `u${prev.startedAt}-task`, text, at: prev.startedAt };
       return { byId: { ...s.byId, [sessionId]: { ...prev, items: [item, ...prev.items] } }, order: s.order.includes(sessionId) ? s.order : [...s.order, sessionId] };
     });
   }
@@ -46,7 +47,7 @@ export class SessionStore extends Store<Sessions> {
     this.set((s) => {
       const prev = s.byId[sessionId];
       if (!prev || prev.items.some((i) => i.kind === 'question' && i.id === q.id)) return s;
-      return { ...s, byId: { ...s.byId, [sessionId]: { ...prev, items: [...prev.items, { kind: 'question' as const, ...q }] } } };
+      return { ...s, byId: { ...s.byId, [sessionId]: { ...prev, items: [...prev.items, { kind: 'question' as const, ...q, at: Date.now() }] } } };
     });
   }
 
@@ -78,7 +79,7 @@ export function replay(sessionId: string, items: SessionReplayItem[]): SessionSt
   let s = emptySession(sessionId, items[0]?.type === 'event' ? items[0].event.at : (items[0]?.at ?? 0));
   for (const item of items) {
     if (item.type === 'event') s = reduceSession(s, item.event);
-    else s = { ...s, items: [...s.items, { kind: 'user', id: `u${item.at}-${s.items.length}`, text: item.text }] };
+    else s = { ...s, items: [...s.items, { kind: 'user', id: `u${item.at}-${s.items.length}`, text: item.text, at: item.at }] };
   }
   return s;
 }

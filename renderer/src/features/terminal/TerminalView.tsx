@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import { TerminalStore, type TerminalClient } from './store';
+import { TerminalStore, type TerminalClient, type TerminalTab } from './store';
 import { TerminalTabs } from './TerminalTabs';
 import { XtermPane } from './XtermPane';
 
@@ -7,7 +7,7 @@ import { XtermPane } from './XtermPane';
  * The terminal view: a tab per runner command as it runs (live from `terminal.*` events) and
  * shell tabs in the project folder. Every tab's xterm stays mounted so output lands as it comes.
  */
-export function TerminalView({ client, cwd }: { client: TerminalClient; cwd?: string }) {
+export function TerminalView({ client, cwd, stepOf }: { client: TerminalClient; cwd?: string; stepOf?: (tab: TerminalTab) => string | undefined }) {
   const store = useMemo(() => new TerminalStore(client), [client]);
   useEffect(() => {
     void store.start();
@@ -24,6 +24,7 @@ export function TerminalView({ client, cwd }: { client: TerminalClient; cwd?: st
         onKill={(id) => void store.kill(id)}
         onClose={(id) => void store.close(id)}
         onNewShell={() => void store.openShell(cwd)}
+        stepOf={stepOf}
       />
       {state.error ? (
         <p role="alert" className="px-2 py-1 text-xs text-red-700 dark:text-red-300">

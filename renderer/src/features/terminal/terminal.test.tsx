@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload, MethodName, ParamsOf, ResultOf, TerminalInfo } from '../../../../electron/contract/index';
 import { TerminalStore, type TerminalClient } from './store';
 import { TerminalTabs } from './TerminalTabs';
+import { stepNamer } from './stepOf';
 
 /** A client whose events the test fires and whose requests it records (the core is not in the renderer tests). */
 class FakeClient implements TerminalClient {
@@ -158,9 +159,37 @@ describe('TerminalTabs', () => {
         onNewShell={() => {}}
       />,
     );
+    // Another folder's tabs (a closed project's) wait behind a toggle.
+    expect(within(view.container).getAllByRole('tab')).toHaveLength(1);
+    fireEvent.click(screen.getByTestId('terminal-others'));
+    expect(screen.getByTestId('terminal-others').textContent).toBe('Hide other folders (1)');
     const names = within(view.container).getAllByRole('tab').map((t) => t.textContent ?? '');
     expect(names[0]).toMatch(/^tests: node --test\d/);
     expect(names[1]).toMatch(/^other: tests: node --test/);
     expect(names[0]).not.toBe(names[1]!.replace('other: ', ''));
+  });
+
+  it('names a command’s tab by the workflow step it ran in, and hides every project’s tabs once no project is open', () => {
+    const at = (s: number) => Date.UTC(2026, 0, 1, 10, 0, s);
+    const stepOf = stepNamer({
+      projectDir: '/w/adder',
+      timeline: [
+        { state: 'adder:testing', enteredAt: new Date(at(0)).toISOString(), leftAt: new Date(at(10)).toISOString() },
+        { state: 'adder:debugging', enteredAt: new Date(at(10)).toISOString(), leftAt: new Date(at(20)).toISOString() },
+        { state: 'adder:testing', enteredAt: new Date(at(20)).toISOString() },
+      ],
+    });
+    const tabs = [
+      { id: 'a', kind: 'command' as const, title: 'tests: node --test', running: false, exitCode: 1, timedOut: false, cwd: '/w/adder', startedAt: at(5) },
+      { id: 'b', kind: 'command' as const, title: 'tests: node --test', running: true, exitCode: null, timedOut: false, cwd: '/w/adder', startedAt: at(25) },
+      { id: 'c', kind: 'command' as const, title: 'ls', running: false, exitCode: 0, timedOut: false, cwd: '/w/other', startedAt: at(5) },
+    ];
+    expect(tabs.map(stepOf)).toEqual(['adder · testing', 'adder · testing, attempt 2', undefined]);
+    const props = { tabs, activeId: 'a', onSelect: () => {}, onKill: () => {}, onClose: () => {}, onNewShell: () => {}, stepOf };
+    const view = render(<TerminalTabs {...props} project="/w/adder" />);
+    expect(within(view.container).getAllByRole('tab').map((t) => t.textContent?.split(/\d/)[0])).toEqual(['adder · testing', 'adder · testing, attempt ']);
+    view.rerender(<TerminalTabs {...props} activeId={null} project={undefined} />);
+    expect(within(view.container).queryAllByRole('tab')).toHaveLength(0);
+    expect(within(view.container).getByTestId('terminal-others').textContent).toBe('Show other folders (3)');
   });
 });

@@ -1,8 +1,12 @@
+import { useRef, useState } from 'react';
+import { useClient } from '../../api/context';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import type { Block } from './lanes';
 
-/** The selected step in words: outcome, time, tokens, test and commit, and a way to its session. */
-export function StepDetails({ block, onOpenSession }: { block: Block; onOpenSession: (() => void) | null }) {
+const CHANGE_WORDS = { added: 'added', modified: 'changed', deleted: 'deleted' } as const;
+
+/** The selected step in words: outcome, time, tokens and cost, files touched, test output, commit, its prompt, and a way to its session. */
+export function StepDetails({ runId, block, onOpenSession }: { runId: string; block: Block; onOpenSession: (() => void) | null }) {
   const e = block.entry;
   return (
     <section aria-label="Step details" className="rounded border border-slate-200 p-3 text-sm dark:border-slate-800" data-testid="step-details">
@@ -13,9 +17,28 @@ export function StepDetails({ block, onOpenSession }: { block: Block; onOpenSess
         {e.usage ? (<><dt className="text-slate-600 dark:text-slate-400">Tokens</dt><dd>{formatTokens(e.usage.inputTokens)} in{e.usage.cacheReadTokens ? ` (${formatTokens(e.usage.cacheReadTokens)} from cache)` : ''} · {formatTokens(e.usage.outputTokens)} out</dd></>) : null}
         {e.usage ? (<><dt className="text-slate-600 dark:text-slate-400">Cost</dt><dd data-testid="step-cost">{e.usage.costUsd !== undefined ? formatCost(e.usage.costUsd) : 'unknown (no prices for this model)'}</dd></>) : null}
         {e.test ? (<><dt className="text-slate-600 dark:text-slate-400">Tests</dt><dd><code className="font-mono">{e.test.command}</code> → {e.test.passed ? 'passed' : `failed (exit ${e.test.exitCode})`}</dd></>) : null}
+        {e.files ? (
+          <>
+            <dt className="text-slate-600 dark:text-slate-400">Files</dt>
+            <dd data-testid="step-files">
+              {e.files.length === 0 ? 'none touched' : (
+                <ul tabIndex={0} aria-label="Files touched" className="focus-visible:outline-2 focus-visible:outline-indigo-500 max-h-40 overflow-auto">
+                  {e.files.map((f) => <li key={f.path}><code className="font-mono">{f.path}</code> <span className="text-slate-600 dark:text-slate-400">{CHANGE_WORDS[f.change]}</span></li>)}
+                </ul>
+              )}
+            </dd>
+          </>
+        ) : null}
         {e.commit ? (<><dt className="text-slate-600 dark:text-slate-400">Commit</dt><dd className="font-mono">{e.commit}</dd></>) : null}
         {e.note ? (<><dt className="text-slate-600 dark:text-slate-400">Note</dt><dd className="whitespace-pre-wrap">{e.note}</dd></>) : null}
       </dl>
+      {e.test?.output ? (
+        <details className="mt-2" data-testid="step-test-output">
+          <summary className="cursor-pointer font-medium focus-visible:outline-2 focus-visible:outline-indigo-500">Test output (its end)</summary>
+          <pre tabIndex={0} aria-label="Test output" className="focus-visible:outline-2 focus-visible:outline-indigo-500 mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900">{e.test.output}</pre>
+        </details>
+      ) : null}
+      {e.hasPrompt ? <StepPrompt key={`${runId}:${block.index}`} runId={runId} index={block.index} /> : null}
       {onOpenSession ? (
         <button type="button" onClick={onOpenSession} className="mt-2 text-indigo-700 dark:text-indigo-300 underline focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="open-step-session">
           Open this step's session
@@ -24,5 +47,31 @@ export function StepDetails({ block, onOpenSession }: { block: Block; onOpenSess
         <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">No agent session for this step (written by the workflow itself, or by an external engine).</p>
       )}
     </section>
+  );
+}
+
+/** The prompt the step was given, read from the core when opened (it is long: the protocol, the documents). */
+function StepPrompt({ runId, index }: { runId: string; index: number }) {
+  const client = useClient();
+  const [state, setState] = useState<{ kind: 'closed' } | { kind: 'loading' } | { kind: 'ok'; text: string | null } | { kind: 'error'; message: string }>({ kind: 'closed' });
+  const asked = useRef(false);
+  const load = () => {
+    if (asked.current) return;
+    asked.current = true;
+    setState({ kind: 'loading' });
+    client.request('workflow.stepPrompt', { runId, index }).then(
+      (r) => setState({ kind: 'ok', text: r.prompt }),
+      (err: Error) => setState({ kind: 'error', message: err.message }),
+    );
+  };
+  return (
+    <details className="mt-2" data-testid="step-prompt-details" onToggle={(ev) => (ev.currentTarget.open ? load() : undefined)}>
+      <summary className="cursor-pointer font-medium focus-visible:outline-2 focus-visible:outline-indigo-500">The step’s prompt</summary>
+      {state.kind === 'loading' ? <p className="mt-1 text-xs">Loading…</p> : null}
+      {state.kind === 'error' ? <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">Could not read the prompt: {state.message}</p> : null}
+      {state.kind === 'ok' ? (
+        <pre tabIndex={0} aria-label="The step’s prompt" className="focus-visible:outline-2 focus-visible:outline-indigo-500 mt-1 max-h-96 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900" data-testid="step-prompt-text">{state.text ?? 'No prompt was recorded for this step.'}</pre>
+      ) : null}
+    </details>
   );
 }

@@ -14,8 +14,8 @@ const view: WorkflowRunView = {
   executor: 'agent',
   approved: true,
   timeline: [
-    { state: 'adder:development', component: 'adder', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:10Z', durationMs: 10_000, outcome: 'done', sessionLog: '/h/sessions/s-dev.jsonl', usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.02 } },
-    { state: 'adder:testing', component: 'adder', enteredAt: '2026-01-01T00:00:10Z', leftAt: '2026-01-01T00:00:20Z', durationMs: 10_000, outcome: 'tests-failed', test: { command: 'node --test', exitCode: 1, passed: false } },
+    { state: 'adder:development', component: 'adder', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:10Z', durationMs: 10_000, outcome: 'done', sessionLog: '/h/sessions/s-dev.jsonl', hasPrompt: true, files: [{ path: 'src/add.js', change: 'added' }, { path: 'README.md', change: 'modified' }], usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.02 } },
+    { state: 'adder:testing', component: 'adder', enteredAt: '2026-01-01T00:00:10Z', leftAt: '2026-01-01T00:00:20Z', durationMs: 10_000, outcome: 'tests-failed', test: { command: 'node --test', exitCode: 1, passed: false, output: 'not ok 1 - adds\n# fail 1' }, files: [] },
     { state: 'adder:debugging', component: 'adder', enteredAt: '2026-01-01T00:00:20Z', leftAt: '2026-01-01T00:00:25Z', durationMs: 5_000, outcome: 'not-done' },
   ],
   totals: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.02 },
@@ -39,7 +39,7 @@ describe('TimelineView', () => {
   });
 
   it('draws the steps, explains a failed one, opens a step session, and offers the blocked controls', async () => {
-    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => view, 'workflow.retry': () => ({ status: 'RUNNING' }) });
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => view, 'workflow.retry': () => ({ status: 'RUNNING' }), 'workflow.stepPrompt': () => ({ prompt: 'Implement the open tasks of adder.' }) });
     await core.services.run.attach('/p');
     const open = vi.fn();
     core.render(<TimelineView onOpenSession={open} />);
@@ -56,8 +56,45 @@ describe('TimelineView', () => {
     expect(screen.getByTestId('run-cost').textContent).toBe('1.0k tokens · $0.02');
     fireEvent.click(screen.getByTestId('open-step-session'));
     expect(open).toHaveBeenCalledWith('s-dev');
+    // The step's details: files it touched, and its prompt read from the core when opened.
+    expect(screen.getByTestId('step-files').textContent).toContain('src/add.js added');
+    expect(screen.getByTestId('step-files').textContent).toContain('README.md changed');
+    const promptDetails = screen.getByTestId('step-prompt-details') as HTMLDetailsElement;
+    promptDetails.open = true;
+    fireEvent(promptDetails, new Event('toggle'));
+    await waitFor(() => expect(screen.getByTestId('step-prompt-text').textContent).toBe('Implement the open tasks of adder.'));
+    expect(core.callsOf('workflow.stepPrompt')).toEqual([{ runId: 'r1', index: 0 }]);
+    fireEvent.click(blocks[1]!);
+    expect(screen.getByTestId('step-files').textContent).toBe('none touched');
+    expect(screen.getByTestId('step-test-output').textContent).toContain('# fail 1');
+    expect(screen.queryByTestId('step-prompt-details')).toBeNull();
     expect(screen.getByTestId('run-controls').textContent).toContain('Retry step');
     fireEvent.click(screen.getByTestId('run-retry'));
     await waitFor(() => expect(core.callsOf('workflow.retry')).toEqual([{ runId: 'r1' }]));
+  });
+
+  it('draws the plan as its state machine: a row per component, the current state alive, a visited state opens its details', async () => {
+    const running: WorkflowRunView = {
+      ...view,
+      status: 'RUNNING',
+      error: undefined,
+      plan: { components: [{ id: 'adder', title: 'adds numbers', tasks: [] }, { id: 'cli', title: 'command line', tasks: [] }], maxDebugAttempts: 3 },
+      timeline: [...view.timeline.slice(0, 2), { state: 'adder:debugging', component: 'adder', enteredAt: '2026-01-01T00:00:20Z' }],
+    };
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => running });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    expect(screen.queryByTestId('state-machine')).toBeNull();
+    fireEvent.click(screen.getByTestId('timeline-mode-machine'));
+    expect(screen.getByTestId('timeline-mode-machine').getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getAllByTestId(/^machine-row-/).map((r) => r.dataset.testid)).toEqual(['machine-row-prepare', 'machine-row-adder', 'machine-row-cli', 'machine-row-final']);
+    const cell = (state: string) => screen.getAllByTestId('machine-state').find((c) => c.dataset.state === state)!;
+    expect(cell('adder:debugging').dataset.status).toBe('current');
+    expect(cell('adder:debugging').className).toContain('alive');
+    expect(cell('adder:testing').dataset.status).toBe('failed');
+    expect(cell('adder:review').dataset.status).toBe('pending');
+    expect(cell('cli:development').tagName).toBe('SPAN');
+    fireEvent.click(cell('adder:testing'));
+    expect(screen.getByTestId('step-details').textContent).toContain('failed (exit 1)');
   });
 });

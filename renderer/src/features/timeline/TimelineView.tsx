@@ -9,6 +9,8 @@ import { Elicitations } from '../session/Elicitations';
 import { sessionIdFromLog } from '../session/sessionRef';
 import { pendingApprovals } from '../session/sessionState';
 import { layout, type Block } from './lanes';
+import { machineOf } from './machine';
+import { StateMachine } from './StateMachine';
 import { RunControls } from './RunControls';
 import { StepBlock } from './StepBlock';
 import { StepDetails } from './StepDetails';
@@ -24,10 +26,13 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
   const now = useNow(phase === 'running' || phase === 'preparing' || phase === 'external');
   const waitingIds = useStore(sessions, (s) => Object.values(s.byId).filter((x) => pendingApprovals(x).length > 0).map((x) => x.id).join(' '));
   const lanes = useMemo(() => {
-    const held = new Set(waitingIds.split(' '));
-    return view ? layout(view, now, (e) => held.has(sessionIdFromLog(e.sessionLog) ?? '')) : [];
+    // A step with no session yet (or none at all: an external engine's) is not waiting on an approval.
+    const held = new Set(waitingIds.split(' ').filter(Boolean));
+    return view ? layout(view, now, (e) => { const id = sessionIdFromLog(e.sessionLog); return !!id && held.has(id); }) : [];
   }, [view, now, waitingIds]);
   const [selected, setSelected] = useState<string | null>(null);
+  const [mode, setMode] = useState<'order' | 'machine'>('order');
+  const rows = useMemo(() => (view ? machineOf(view, lanes) : []), [view, lanes]);
   if (!view || !phase) return <EmptyState title="No workflow run" testId="timeline-empty">Open a project and start its workflow: its steps appear here as they run.</EmptyState>;
   const block: Block | undefined = lanes.flatMap((l) => l.blocks).find((b) => b.key === selected);
   const sessionId = block ? sessionIdFromLog(block.entry.sessionLog) : null;
@@ -45,7 +50,15 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
       </div>
       {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{humanError(view.error)}</p> : null}
-      {lanes.length === 0 ? <EmptyState title="No steps yet">The first steps write the documents.</EmptyState> : (
+      <div className="flex gap-1 text-sm" role="group" aria-label="Show the run as">
+        {([['order', 'Steps in order'], ['machine', 'State machine']] as const).map(([m, label]) => (
+          <button key={m} type="button" aria-pressed={mode === m} onClick={() => setMode(m)} data-testid={`timeline-mode-${m}`}
+            className={`rounded border px-2 py-0.5 focus-visible:outline-2 focus-visible:outline-indigo-500 ${mode === m ? 'border-indigo-700 bg-indigo-700 text-white' : 'border-slate-300 dark:border-slate-700'}`}>
+            {label}
+          </button>
+        ))}
+      </div>
+      {mode === 'machine' ? <StateMachine rows={rows} onOpen={(x) => setSelected(x.key)} /> : lanes.length === 0 ? <EmptyState title="No steps yet">The first steps write the documents.</EmptyState> : (
         <div className="flex flex-col gap-1" role="list" aria-label="Components">
           {lanes.map((lane) => (
             <div key={lane.id} role="listitem" className="flex items-stretch gap-2" data-testid={`lane-${lane.id}`}>
@@ -58,7 +71,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         </div>
       )}
       <Legend />
-      {block ? <StepDetails block={block} onOpenSession={sessionId ? () => onOpenSession(sessionId) : null} /> : null}
+      {block ? <StepDetails runId={view.runId} block={block} onOpenSession={sessionId ? () => onOpenSession(sessionId) : null} /> : null}
     </div>
   );
 }
