@@ -4,6 +4,16 @@ import type { MethodTable } from '../table';
 export const McpServerState = z.enum(['disabled', 'starting', 'ready', 'errored', 'stopped']);
 export type McpServerState = z.infer<typeof McpServerState>;
 
+/** A server's question to the user (form fields or a URL to visit): the `mcp.elicitation.request` event, and what `mcp.elicitation.pending` lists. */
+export const McpElicitationRequest = z.object({
+  id: z.string(),
+  server: z.string(),
+  message: z.string(),
+  mode: z.enum(['form', 'url']),
+  requestedSchema: z.record(z.string(), z.unknown()).optional(),
+  url: z.string().optional(),
+});
+
 export const McpServerStatus = z.object({
   name: z.string(),
   transport: z.enum(['stdio', 'http', 'sse', 'websocket', 'in-process']),
@@ -164,6 +174,8 @@ export const mcpMethods = {
     params: z.object({ id: z.string().min(1), trust: z.boolean().optional() }).strict(),
     result: z.object({ enabled: z.boolean(), preview: McpTrustPreview }),
   },
+  /** The servers' questions still waiting for an answer, oldest first (a window opened after one was asked shows it). */
+  'mcp.elicitation.pending': { params: z.object({}).strict(), result: z.object({ requests: z.array(McpElicitationRequest) }) },
   /** The user's answer to an mcp.elicitation.request event. */
   'mcp.elicitation.respond': {
     params: z
