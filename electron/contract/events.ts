@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProjectSummary } from './methods/project';
 import { AgentEvent } from './methods/agent';
-import { McpServerStatus } from './methods/mcp';
+import { McpElicitationRequest, McpServerStatus } from './methods/mcp';
 import { terminalEvents } from './methods/terminal';
 import { workflowEvents } from './methods/workflow';
 
@@ -42,14 +42,7 @@ export const events = {
   /** Lines a server wrote on stderr. */
   'mcp.stderr': z.object({ server: z.string(), text: z.string() }),
   /** A server asks the user for input (form fields or a URL to visit); answer with mcp.elicitation.respond. */
-  'mcp.elicitation.request': z.object({
-    id: z.string(),
-    server: z.string(),
-    message: z.string(),
-    mode: z.enum(['form', 'url']),
-    requestedSchema: z.record(z.string(), z.unknown()).optional(),
-    url: z.string().optional(),
-  }),
+  'mcp.elicitation.request': McpElicitationRequest,
   /** The request was answered, or cancelled by the server or by time. */
   'mcp.elicitation.done': z.object({ id: z.string(), action: z.enum(['accept', 'decline', 'cancel']) }),
   /** A server reports that the user finished on the page of a URL-mode elicitation (`notifications/elicitation/complete`). */

@@ -164,7 +164,8 @@ export function registerWorkflow(program: Command): void {
   const control = (name: 'approve' | 'resume' | 'retry' | 'skip', description: string) =>
     runOpt(wf.command(`${name} <dir>`).description(description))
       .option('--goal <text>', 'answer the goal question if the run asks it')
-      .option('-y, --yes', 'approve the plan without asking')
+      // The same --yes as start's: the refusals a step's calls get without it say "run it again with --yes".
+      .option('-y, --yes', 'approve the plan without asking, and tool calls as start --auto-approve does')
       .option('--json', 'print the event stream as JSON lines')
       .action(async (dir: string, o: DriveOpts & { run?: string }) => {
         await withCore(async (core) => {

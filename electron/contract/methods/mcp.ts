@@ -7,6 +7,16 @@ export type McpServerState = z.infer<typeof McpServerState>;
 export const McpIcon = z.object({ src: z.string(), mimeType: z.string().optional(), sizes: z.array(z.string()).optional(), theme: z.enum(['light', 'dark']).optional() });
 export type McpIcon = z.infer<typeof McpIcon>;
 
+/** A server's question to the user (form fields or a URL to visit): the `mcp.elicitation.request` event, and what `mcp.elicitation.pending` lists. */
+export const McpElicitationRequest = z.object({
+  id: z.string(),
+  server: z.string(),
+  message: z.string(),
+  mode: z.enum(['form', 'url']),
+  requestedSchema: z.record(z.string(), z.unknown()).optional(),
+  url: z.string().optional(),
+});
+
 export const McpServerStatus = z.object({
   name: z.string(),
   transport: z.enum(['stdio', 'http', 'sse', 'websocket', 'in-process']),
@@ -232,6 +242,8 @@ export const mcpMethods = {
     params: z.object({ id: z.string().min(1), trust: z.boolean().optional() }).strict(),
     result: z.object({ enabled: z.boolean(), preview: McpTrustPreview }),
   },
+  /** The servers' questions still waiting for an answer, oldest first (a window opened after one was asked shows it). */
+  'mcp.elicitation.pending': { params: z.object({}).strict(), result: z.object({ requests: z.array(McpElicitationRequest) }) },
   /** The user's answer to an mcp.elicitation.request event. */
   'mcp.elicitation.respond': {
     params: z

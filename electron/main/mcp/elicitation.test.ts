@@ -52,4 +52,15 @@ describe('elicitation routed to the UI as events', () => {
     expect((await done).action).toBe('cancel');
     expect(broker.waiting).toBe(0);
   });
+  it('lists a request asked while no window listened, so a window opened later can answer it', async () => {
+    const { bus, hub, broker } = await setup();
+    const asked = bus.waitFor('mcp.elicitation.request');
+    const call = hub.callTool('asker', 'ask');
+    const { id } = await asked;
+    // A UI that connects now never saw the event: it asks for what is waiting.
+    expect(broker.list()).toEqual([{ id, server: 'asker', message: 'Your name?', mode: 'form', requestedSchema: expect.objectContaining({ properties: { name: { type: 'string' } } }) }]);
+    expect(broker.respond(id, { action: 'accept', content: { name: 'Late' } })).toBe(true);
+    expect((await call).content).toEqual([{ type: 'text', text: 'accept:{"name":"Late"}' }]);
+    expect(broker.list()).toEqual([]);
+  });
 });

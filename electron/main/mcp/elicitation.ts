@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../api/events';
+import type { EventPayload } from '../../contract/index';
 import type { ElicitationRequest } from './types';
 
 /**
@@ -9,7 +10,7 @@ import type { ElicitationRequest } from './types';
  * one nobody answers in time, ends as `cancel` and the UI is told (`mcp.elicitation.done`).
  */
 export class ElicitationBroker {
-  private readonly pending = new Map<string, (r: ElicitResult) => void>();
+  private readonly pending = new Map<string, { finish: (r: ElicitResult) => void; request: EventPayload<'mcp.elicitation.request'> }>();
 
   constructor(
     private readonly bus: EventBus,
@@ -31,24 +32,23 @@ export class ElicitationBroker {
       const timer = setTimeout(onAbort, this.timeoutMs);
       timer.unref();
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, finish);
-      this.bus.emit('mcp.elicitation.request', {
-        id,
-        server: req.server,
-        message: p.message,
-        mode: p.mode === 'url' || p.url ? 'url' : 'form',
-        requestedSchema: p.requestedSchema,
-        url: p.url,
-      });
+      const request = { id, server: req.server, message: p.message, mode: p.mode === 'url' || p.url ? ('url' as const) : ('form' as const), requestedSchema: p.requestedSchema, url: p.url };
+      this.pending.set(id, { finish, request });
+      this.bus.emit('mcp.elicitation.request', request);
     });
   };
 
   /** The user's answer; false when no such request is waiting (answered, cancelled or unknown). */
   respond(id: string, result: ElicitResult): boolean {
-    const finish = this.pending.get(id);
-    if (!finish) return false;
-    finish(result);
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    entry.finish(result);
     return true;
+  }
+
+  /** The requests still waiting, oldest first: a UI that connects after one was emitted shows it from here. */
+  list(): EventPayload<'mcp.elicitation.request'>[] {
+    return [...this.pending.values()].map((e) => e.request);
   }
 
   /** Requests still waiting for an answer. */
@@ -57,6 +57,6 @@ export class ElicitationBroker {
   }
 
   dispose(): void {
-    for (const finish of [...this.pending.values()]) finish({ action: 'cancel' });
+    for (const { finish } of [...this.pending.values()]) finish({ action: 'cancel' });
   }
 }

@@ -15,7 +15,7 @@ export interface AssembleOptions {
   xmlToolUse?: string;
   /** Toolsets opened from the start. */
   openedToolsets?: string[];
-  /** `!command` lines are available. */
+  /** `!command` lines are available (xml mode only: the native loop sends text to no parser, so a `!` line there would never run). */
   shell?: boolean;
 }
 
@@ -32,15 +32,17 @@ export function assembleSystemPrompt(o: AssembleOptions): string {
 }
 
 function toolsetsBody(o: AssembleOptions): string {
-  if (!o.toolsets.length) return `No toolsets are available in this session: answer without tool calls.${o.shell ? SHELL : ''}`;
+  const shell = o.shell && o.toolMode === 'xml';
+  if (!o.toolsets.length) return `No toolsets are available in this session: answer without tool calls.${shell ? SHELL : ''}`;
   const opened = new Set(o.openedToolsets ?? []);
   const lines = o.toolsets.map((t) => `- ${t.name}${opened.has(t.name) ? ' (open)' : ''}: ${t.description}`);
   const how =
     o.toolMode === 'xml'
       ? `Open one with \`${OPEN_TOOLSET}\` (see Tool use).`
       : `The \`${OPEN_TOOLSET}\` tool (parameter \`name\`: a toolset's name) opens a toolset: its tools are available from your next turn.`;
-  // In xml mode the "Tool use" section states the `!` rule; in native mode this is the only place.
-  return `${lines.join('\n')}\n\n${how}${o.shell && o.toolMode !== 'xml' ? SHELL : ''}`;
+  // In xml mode the "Tool use" section states the `!` rule. Native mode has no `!` lines: its text goes
+  // to no parser, so a `!` line would be taken as the answer (in a workflow, saved as the document).
+  return `${lines.join('\n')}\n\n${how}`;
 }
 
 const SHELL = '\n\nA line that starts with `!` runs the rest of the line as a shell command in the working directory, e.g. `!git status`.';

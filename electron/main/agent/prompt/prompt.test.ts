@@ -57,4 +57,19 @@ describe('prompt assembly', () => {
     expect(text).toContain('- fs (open): files\n- memory: a graph');
     expect(text).toMatch(/\n\nTOOL USE HERE$/);
   });
+  it('offers `!` lines only in xml mode: the native loop never runs them, so a native prompt must not promise them', () => {
+    const base = { staticSections: [], dynamicSections: [], toolsets: [{ name: 'runners', description: 'commands' }], shell: true };
+    const native = assembleSystemPrompt({ ...base, toolMode: 'native' });
+    expect(native).toContain('The `open_toolset` tool');
+    expect(native).not.toMatch(/starts with `!`|!git status/);
+    expect(assembleSystemPrompt({ ...base, toolsets: [], toolMode: 'native' })).not.toContain('`!`');
+    expect(assembleSystemPrompt({ ...base, toolsets: [], toolMode: 'xml' })).toContain('A line that starts with `!` runs the rest of the line as a shell command');
+  });
+  it('the shipped working method defers to a task\'s "How to answer" (a workflow document step asks for the document and nothing else)', async () => {
+    const shipped = await loadStaticSections(join(resourcesDir(), 'prompts'), join(dir, 'none'));
+    const method = shipped.find((s) => s.title === 'Working method')!.body;
+    expect(method).toMatch(/what changed, how it was checked, what is left/);
+    // The heading the workflow's executors append (agent-executor.ts, executor.ts).
+    expect(method).toContain('When the task has a "How to answer" section, answer exactly as it says instead.');
+  });
 });

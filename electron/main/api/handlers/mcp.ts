@@ -24,6 +24,7 @@ export function registerMcpHandlers(core: Core): void {
   const broker = new ElicitationBroker(core.bus);
   hub.setElicitationHandler(broker.handler);
   core.disposables.defer(() => broker.dispose());
+  d.register('mcp.elicitation.pending', async () => ({ requests: broker.list() }));
   d.register('mcp.elicitation.respond', async ({ id, action, content }) => ({ delivered: broker.respond(id, { action, content }) }));
   const statusAll = () => ({ servers: hub.servers(), issues: hub.configErrors() });
   d.register('mcp.servers', async () => statusAll());

@@ -31,4 +31,14 @@ describe('Elicitations', () => {
     fireEvent.click(screen.getByTestId('elicitation-accept'));
     await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'e3', action: 'accept', content: { name: 'Ada', age: 36 } }]));
   });
+  it('shows a question asked before this window connected (mcp.elicitation.pending), and answers it', async () => {
+    const core = new FakeCore({
+      'mcp.elicitation.pending': () => ({ requests: [{ id: 'early', server: 'files', message: 'Append 28 bytes to README.md?', mode: 'form', requestedSchema: { type: 'object', properties: {} } }] }),
+      'mcp.elicitation.respond': () => ({ delivered: true }),
+    });
+    core.render(<Elicitations />);
+    expect((await screen.findByTestId('elicitation-message')).textContent).toContain('README.md');
+    fireEvent.click(screen.getByTestId('elicitation-decline'));
+    await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'early', action: 'decline' }]));
+  });
 });

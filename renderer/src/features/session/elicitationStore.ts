@@ -13,6 +13,11 @@ export class ElicitationStore extends Store<readonly ElicitationRequest[]> {
       client.on('mcp.elicitation.request', (r) => this.set((all) => (all.some((x) => x.id === r.id) ? all : [...all, r]))),
       client.on('mcp.elicitation.done', ({ id }) => this.set((all) => (all.some((x) => x.id === id) ? all.filter((x) => x.id !== id) : all))),
     ];
+    // Questions asked before this window connected (a reload, a browser opened later) are not lost.
+    void client
+      .request('mcp.elicitation.pending', {})
+      .then(({ requests }) => this.set((all) => [...requests.filter((r) => !all.some((x) => x.id === r.id)), ...all]))
+      .catch(() => undefined);
   }
 
   /** Drops a request once answered here (the `done` event may follow, or not if the server went away). */

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../index';
+
+// A step's call refused without --yes tells the user to "run it again with --yes"; whichever command
+// drives the run next (approve, resume, retry, skip) must say that its --yes approves tool calls too.
+describe('erasmus workflow --yes', () => {
+  const workflow = buildProgram().commands.find((c) => c.name() === 'workflow')!;
+  for (const name of ['start', 'approve', 'resume', 'retry', 'skip']) {
+    it(`${name}: --yes says it approves tool calls, as it does`, () => {
+      const yes = workflow.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--yes')!;
+      expect(yes.description).toMatch(/^approve the plan without asking, and tool calls as .*--auto-approve does$/);
+    });
+  }
+});
