@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { ProjectTrust } from '../../electron/main/project/trust';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,23 @@ import type { ScriptTurn } from '../fixtures/scripted-llm/index';
 
 export const MODEL = resolve(__dirname, '../fixtures/workflow/scripted-model.mjs');
 export const ADDER = resolve(__dirname, '../fixtures/projects/adder');
+const ROOT = resolve(__dirname, '../..');
+/** The CLI the workflow e2e tests run (needs `out/`: see ensureBuilt). */
+export const CLI = join(ROOT, 'bin/erasmus.js');
+
+/** Builds the app once if `out/` is missing (for a beforeAll with a generous timeout). */
+export function ensureBuilt(): void {
+  if (!existsSync(join(ROOT, 'out/main/cli.js'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+}
+
+/** Kills a detached CLI child's whole process group if it is still running (for afterEach). */
+export function killGroup(child: ChildProcess | undefined): void {
+  if (child?.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  }
+}
 
 export interface Sandbox {
   root: string;
