@@ -66,6 +66,16 @@ export interface WatchedPage {
   shot(name: string): Promise<void>;
 }
 
+/** The page's console errors and uncaught exceptions, as they come. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
 /** A page that records console errors and every system notification the app raises. */
 export async function openApp(browser: Browser, url: string): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -83,11 +93,7 @@ export async function openApp(browser: Browser, url: string): Promise<WatchedPag
     });
   });
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
+  const errors = watchErrors(page);
   await page.goto(url);
   return {
     page,
