@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { ARTIFACTS, openApp, uiWorld, type UiWorld } from './ui-helpers';
+import { ARTIFACTS, openApp, openProject, uiWorld, type UiWorld } from './ui-helpers';
 
 describe('desktop UI: approvals that are right every time and findable', () => {
   let world: UiWorld;
@@ -35,9 +35,7 @@ describe('desktop UI: approvals that are right every time and findable', () => {
   it('answers a second session’s approval, diffs against the file on disk, keeps the toast and the question', async () => {
     const app = await openApp(browser, world.serve.url);
     const { page } = app;
-    await page.getByTestId('project-path').fill(world.project);
-    await page.getByTestId('open-path').click();
-    await page.getByTestId('project-facts').waitFor();
+    await openProject(page, world.project);
 
     // Session A overwrites README.md: the diff is against the file as it is, not the whole file as new.
     await page.keyboard.press('Alt+3');

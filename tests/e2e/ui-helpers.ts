@@ -59,6 +59,13 @@ export async function uiWorld(script: (project: string) => ScriptTurn[], env: Re
   };
 }
 
+/** Opens a project folder by path on the welcome view and waits for its facts. */
+export async function openProject(page: Page, project: string): Promise<void> {
+  await page.getByTestId('project-path').fill(project);
+  await page.getByTestId('open-path').click();
+  await page.getByTestId('project-facts').waitFor();
+}
+
 export interface WatchedPage {
   page: Page;
   errors: string[];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { ARTIFACTS, openApp, uiWorld, type UiWorld } from './ui-helpers';
+import { ARTIFACTS, openApp, openProject, uiWorld, type UiWorld } from './ui-helpers';
 
 describe('desktop UI: a session with an approval and a command in the terminal', () => {
   let world: UiWorld;
@@ -31,9 +31,7 @@ describe('desktop UI: a session with an approval and a command in the terminal',
   it('asks before a write, shows the diff, runs the command live in the terminal, and streams the answer', async () => {
     const app = await openApp(browser, world.serve.url);
     const { page } = app;
-    await page.getByTestId('project-path').fill(world.project);
-    await page.getByTestId('open-path').click();
-    await page.getByTestId('project-facts').waitFor();
+    await openProject(page, world.project);
 
     await page.keyboard.press('Alt+3');
     await page.getByTestId('session-empty').waitFor();

@@ -114,3 +114,15 @@ export function step(task: string, label: string, writes: Array<[string, string]
     { label: `${label} done`, match: { lastTool: { regex: '^(created|replaced) ' } }, text: answer },
   ];
 }
+
+/** The adder run's steps from its documentation to the final review: README.md at `readme`, everything else passing. */
+export function adderClosingSteps(readme: string): ScriptTurn[] {
+  return [
+    ...step('Document this component', 'documentation', [[readme, '# adder\n\nadd(a, b) returns a + b.\n']], 'Documented. Done.'),
+    ...step('Run the component tests again', 'retesting', [], 'They pass. Done.'),
+    ...step('Bring the progress schedule', 'orchestration', [], 'The schedule is up to date.'),
+    ...step('All components are complete', 'e2e', [], 'End to end: fine.'),
+    ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
+    ...step('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
+  ];
+}
