@@ -3,6 +3,8 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from '../support/browser';
 import { startScriptedLlm, type ScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
 import { startServe, type ServeHandle } from '../support/serve';
 export { step } from './workflow-helpers';
@@ -64,6 +66,32 @@ export async function openProject(page: Page, project: string): Promise<void> {
   await page.getByTestId('project-path').fill(project);
   await page.getByTestId('open-path').click();
   await page.getByTestId('project-facts').waitFor();
+}
+
+/**
+ * A describe block's UI world (uiWorld) and Chromium: made in beforeAll (the artifacts folder too),
+ * closed in afterAll. Read `world` and `browser` inside the tests.
+ */
+export function useUiWorld(script: (project: string) => ScriptTurn[]): { readonly world: UiWorld; readonly browser: Browser } {
+  let world: UiWorld | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    world = await uiWorld(script);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await world?.cleanup();
+  });
+  return {
+    get world() {
+      return world!;
+    },
+    get browser() {
+      return browser!;
+    },
+  };
 }
 
 export interface WatchedPage {
