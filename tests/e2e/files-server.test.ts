@@ -174,6 +174,15 @@ describe('files server over stdio: path escapes', () => {
     expect((await call(client, 'search', { name: '*.txt' })).text).toContain('new/dir/renamed.txt');
     expect((await call(client, 'search', { contains: 'world' })).text).toBe('new/dir/renamed.txt:1: hello world');
   });
+
+  it('read_file reads some lines with offset/limit and says where to read on; an offset past the end is an error', async () => {
+    const { client } = await connect('accept');
+    writeFileSync(join(root, 'long.txt'), 'one\ntwo\nthree\nfour\n');
+    expect((await call(client, 'read_file', { path: 'long.txt', offset: 2, limit: 2 })).text).toBe('two\nthree\n[lines 2–3 of 4 of long.txt; read on with offset 4]');
+    expect((await call(client, 'read_file', { path: 'long.txt', offset: 4 })).text).toBe('four\n[lines 4–4 of 4 of long.txt; end of file]');
+    expect(await call(client, 'read_file', { path: 'long.txt', offset: 9 })).toEqual({ text: 'long.txt has 4 lines; offset 9 is past its end', isError: true });
+    expect((await call(client, 'read_file', { path: 'long.txt' })).text).toBe('one\ntwo\nthree\nfour\n');
+  });
 });
 
 describe('files server over stdio: code-execution paths and hard links', () => {

@@ -47,7 +47,7 @@ export function registerChat(program: Command): void {
     .option('--tool-mode <mode>', 'tool calls: auto, native or xml (default: config.yaml toolMode, else auto)')
     .option('--yes', 'approve every call the policy does not refuse')
     .option('--max-turns <n>', 'stop after this many model turns')
-    .option('--max-cost <usd>', 'stop when the session has cost this many US dollars (cache-aware, at the catalog or config.yaml prices)')
+    .option('--max-cost <usd>', 'stop when the session has cost this many US dollars (cache-aware, at the catalog or config.yaml prices; default: config.yaml sessionBudgetUsd)')
     .option('--resume <log>', 'continue the session in this log file')
     .option('--json', 'print each event as one JSON line on stdout, and nothing else')
     .action(async (o: ChatOptions) => {

@@ -139,7 +139,7 @@ export function registerWorkflow(program: Command): void {
     .option('--model <name>', 'agent model')
     .option('--base-url <url>', 'agent provider base URL (an OpenAI-compatible endpoint when nothing is configured)')
     .option('--auto-approve', 'approve tool calls the policy does not refuse and the servers\' confirmations (unattended)')
-    .option('--max-cost <usd>', 'stop the run cleanly once its steps have cost this many US dollars (agent executor)')
+    .option('--max-cost <usd>', 'stop the run cleanly once its steps have cost this many US dollars (agent executor; default: config.yaml runBudgetUsd)')
     .option('-y, --yes', 'approve the plan without asking, and tool calls as --auto-approve does')
     .option('--json', 'print the event stream as JSON lines')
     .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string }) => {

@@ -4,7 +4,7 @@
 // result's note, pages through the kept output with read_output by what the note says, and reads the
 // file's end with read_file offset/limit.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -35,6 +35,9 @@ async function session(mode: 'native' | 'xml') {
   const project = mkdtempSync(join(tmpdir(), 'erasmus-read-output-project-'));
   execFileSync('git', ['init', '-q'], { cwd: project });
   writeFileSync(join(project, 'big.log'), file);
+  // Another session's kept output: not this session's to read.
+  mkdirSync(join(home, 'outputs'));
+  writeFileSync(join(home, 'outputs', 'othersession-call_1.txt'), 'not yours\n');
   const call = (name: string, args: () => Record<string, unknown>): WireTurn =>
     mode === 'native'
       ? { toolCalls: [{ name, get args() { return args(); } }] }
@@ -43,6 +46,7 @@ async function session(mode: 'native' | 'xml') {
     call('files__read_file', () => ({ path: 'big.log' })),
     call('read_output', () => ({ name: note(server).name, offset: note(server).offset, limit: 5 })),
     call('files__read_file', () => ({ path: 'big.log', offset: 2998, limit: 10 })),
+    call('read_output', () => ({ name: 'othersession-call_1.txt' })),
     { text: 'The log has 3000 numbered lines.' },
   ];
   const server = await startWireServer('anthropic', turns);
@@ -65,8 +69,8 @@ for (const mode of ['native', 'xml'] as const)
     const { outcome, server, home } = await session(mode);
     expect(outcome.error).toBeUndefined();
     expect(outcome.endedReason).toBe('complete');
-    expect(server.requests).toHaveLength(4);
-    const [, afterRead, afterPage, afterTail] = server.requests.map((r) => JSON.stringify((r.body.messages as unknown[]).at(-1)));
+    expect(server.requests).toHaveLength(5);
+    const [, afterRead, afterPage, afterTail, afterOther] = server.requests.map((r) => JSON.stringify((r.body.messages as unknown[]).at(-1)));
     // The cut result fits the window's share (a fifth of 20,000 tokens ≈ 16,000 characters) and names the kept output.
     expect(afterRead!.length).toBeLessThan(17_000);
     expect(afterRead).toContain('line 1: ');
@@ -84,6 +88,8 @@ for (const mode of ['native', 'xml'] as const)
     expect(afterTail).toContain('line 3000: ');
     expect(afterTail).not.toContain('line 2997: ');
     expect(afterTail).toContain('[lines 2998–3000 of 3000 of big.log; end of file]');
+    expect(afterOther).toContain('No kept output named othersession-call_1.txt');
+    expect(afterOther).not.toContain('not yours');
     if (mode === 'native') {
       // read_output joins the offered tools once a result was cut, not before.
       const names = (i: number) => ((server.requests[i]!.body.tools as { name: string }[] | undefined) ?? []).map((t) => t.name);

@@ -250,11 +250,12 @@ export class AgentSession {
         keepWhole: (callId, text) => {
           const file = join(deps.paths.outputsDir, `${this.sessionId}-${callId.replace(/[^A-Za-z0-9_-]+/g, '_')}.txt`);
           mkdirSync(dirname(file), { recursive: true });
-          writeFileSync(file, text);
+          writeFileSync(file, (this.deps.redact ?? ((t: string) => t))(text));
           return basename(file);
         },
+        // Only this session's kept outputs (another session's are not this model's to read).
         readKept: (name) => {
-          if (!KEPT_NAME.test(name)) return undefined;
+          if (!KEPT_NAME.test(name) || !name.startsWith(`${this.sessionId}-`)) return undefined;
           try {
             return readFileSync(join(deps.paths.outputsDir, name), 'utf8');
           } catch {

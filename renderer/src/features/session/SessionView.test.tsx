@@ -61,6 +61,8 @@ describe('SessionView', () => {
     e({ type: 'approval_required', requestId: 'q9', kind: 'tool', name: 'fs__write_file', args: { path: 'a.txt', content: 'x\n' }, reasons: [] });
     fireEvent.click(await screen.findByTestId('approve-once'));
     expect((await screen.findByRole('alert')).textContent).toMatch(/no longer waiting/);
+    e({ type: 'usage', turn: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: 0.125 }, session: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: 0.5 } });
+    expect((await screen.findByTestId('turn-cost')).textContent).toBe(' · last turn $0.13');
     e({ type: 'session_ended', reason: 'stopped', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: 0.5 }, turns: 1 });
     await screen.findByText('stopped');
     expect(screen.getByTestId('session-usage').textContent).toContain('$0.50');

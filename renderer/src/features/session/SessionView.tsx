@@ -79,6 +79,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
               {session.usage ? (
                 <span data-testid="session-usage" title={session.lastTurn ? `last turn: ${formatTokens(session.lastTurn.inputTokens)} in (${formatTokens(session.lastTurn.cacheReadTokens ?? 0)} from cache), ${formatTokens(session.lastTurn.outputTokens)} out ${formatCost(session.lastTurn.costUsd)}` : undefined}>
                   {formatTokens(session.usage.totalTokens)} tokens{session.usage.cacheReadTokens ? ` (${formatTokens(session.usage.cacheReadTokens)} cached)` : ''} {formatCost(session.usage.costUsd)}
+                  {session.lastTurn && typeof session.lastTurn.costUsd === 'number' ? <span data-testid="turn-cost"> · last turn {formatCost(session.lastTurn.costUsd)}</span> : null}
                 </span>
               ) : null}
                             <span className="ml-auto" data-testid="session-state">{session.running ? 'working' : session.endReason ? endWords[session.endReason] : 'idle'}</span>
