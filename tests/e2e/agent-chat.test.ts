@@ -3,27 +3,16 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../electron/contract/index';
 import { readSessionLog, restoreContext } from '../../electron/main/sessions/index';
-import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
-import { root, runChat, sandbox, type ChatRun, type Sandbox } from './agent-cli';
+import { type ScriptedLlm } from '../fixtures/scripted-llm/index';
+import { chatHarness, root, sandbox, type ChatRun, type Sandbox } from './agent-cli';
 
-let sb: Sandbox | undefined;
-let llm: ScriptedLlm | undefined;
-const runs: ChatRun[] = [];
-afterEach(async () => {
-  for (const r of runs.splice(0)) r.kill();
-  await llm?.close();
-  llm = undefined;
-  sb?.cleanup();
-  sb = undefined;
-});
+const t = chatHarness();
 
-function start(args: string[]): ChatRun {
-  const r = runChat(sb!, ['--base-url', llm!.baseUrl, '--model', 'scripted', ...args]);
-  runs.push(r);
-  return r;
+function start(sb: Sandbox, llm: ScriptedLlm, args: string[]): ChatRun {
+  return t.chat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', ...args]);
 }
 
 /** Events are well formed and ordered: started first, ended last, each tool_complete after its tool_running. */
@@ -45,16 +34,16 @@ function loggedEvents(logPath: string): AgentEvent[] {
 
 describe('erasmus chat --json against real MCP servers', () => {
   it('native mode: files change, the graph grows, events arrive in order, the log holds them all', async () => {
-    sb = sandbox();
+    const sb = t.sandbox(sandbox());
     const file = join(sb.work, 'notes', 'hello.md');
-    llm = await startScriptedLlm([
+    const llm = await t.startLlm([
       { toolCalls: [{ name: 'open_toolset', arguments: { name: 'fs' } }, { name: 'open_toolset', arguments: { name: 'memory' } }] },
       { match: { lastTool: 'memory' }, toolCalls: [{ name: 'fs__create_directory', arguments: { path: join(sb.work, 'notes') } }, { name: 'fs__write_file', arguments: { path: file, content: '# Hello\n<tag>kept</tag>\n' } }] },
       { match: { lastTool: 'Successfully wrote' }, toolCalls: [{ name: 'memory__create_entities', arguments: { entities: [{ name: 'Erasmus', entityType: 'app', observations: ['writes notes'] }] } }] },
       { match: { lastTool: 'Erasmus' }, toolCalls: [{ name: 'memory__read_graph', arguments: {} }] },
       { match: { lastTool: 'writes notes' }, text: 'Wrote notes/hello.md and recorded Erasmus in memory.' },
     ]);
-    const run = start(['-p', 'write a note and remember it', '--tool-mode', 'native', '--yes']);
+    const run = start(sb, llm, ['-p', 'write a note and remember it', '--tool-mode', 'native', '--yes']);
     expect(await run.exit).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe('# Hello\n<tag>kept</tag>\n');
     const graph = readFileSync(sb.memoryFile, 'utf8');
@@ -83,9 +72,9 @@ describe('erasmus chat --json against real MCP servers', () => {
   });
 
   it('xml mode: calls written in plain text run against the same servers', async () => {
-    sb = sandbox();
+    const sb = t.sandbox(sandbox());
     const file = join(sb.work, 'plain.txt');
-    llm = await startScriptedLlm([
+    const llm = await t.startLlm([
       { match: { hasTools: false }, text: 'I will open the toolsets.\n<open_toolset>\n<name>fs</name>\n</open_toolset>\n<open_toolset>\n<name>memory</name>\n</open_toolset>' },
       {
         match: { lastUser: 'fs__write_file' },
@@ -94,7 +83,7 @@ describe('erasmus chat --json against real MCP servers', () => {
       { match: { lastUser: 'XmlMode' }, text: 'Checking with the shell:\n!cat plain.txt > copy.txt && echo shell-ran\n' },
       { match: { lastUser: 'shell-ran' }, text: 'All done in xml mode.' },
     ]);
-    const run = start(['-p', 'do it in xml', '--tool-mode', 'xml', '--yes']);
+    const run = start(sb, llm, ['-p', 'do it in xml', '--tool-mode', 'xml', '--yes']);
     expect(await run.exit).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe("line one\n<b>line two</b>");
     expect(readFileSync(sb.memoryFile, 'utf8')).toContain('"name":"XmlMode"');
@@ -114,13 +103,13 @@ describe('erasmus chat --json against real MCP servers', () => {
   });
 
   it('without --yes and nobody to ask, a writing call is denied and the model is told', async () => {
-    sb = sandbox();
-    llm = await startScriptedLlm([
+    const sb = t.sandbox(sandbox());
+    const llm = await t.startLlm([
       { toolCalls: [{ name: 'open_toolset', arguments: { name: 'fs' } }] },
       { toolCalls: [{ name: 'fs__write_file', arguments: { path: join(sb.work, 'no.txt'), content: 'x' } }] },
       { match: { lastTool: 'needs approval; nobody could be asked' }, text: 'The write was refused.' },
     ]);
-    const run = start(['-p', 'try', '--tool-mode', 'native']);
+    const run = start(sb, llm, ['-p', 'try', '--tool-mode', 'native']);
     expect(await run.exit).toBe(0);
     expect(existsSync(join(sb.work, 'no.txt'))).toBe(false);
     expect(run.events.find((e) => e.type === 'approval_required')).toMatchObject({ name: 'fs__write_file' });
@@ -128,22 +117,22 @@ describe('erasmus chat --json against real MCP servers', () => {
   });
 
   it('exits non-zero when the turn budget runs out', async () => {
-    sb = sandbox();
-    llm = await startScriptedLlm([{ repeat: true, toolCalls: [{ name: 'open_toolset', arguments: { name: 'fs' } }] }]);
-    const run = start(['-p', 'loop', '--tool-mode', 'native', '--yes', '--max-turns', '2']);
+    const sb = t.sandbox(sandbox());
+    const llm = await t.startLlm([{ repeat: true, toolCalls: [{ name: 'open_toolset', arguments: { name: 'fs' } }] }]);
+    const run = start(sb, llm, ['-p', 'loop', '--tool-mode', 'native', '--yes', '--max-turns', '2']);
     expect(await run.exit).toBe(3);
     expect(run.events.at(-1)).toMatchObject({ type: 'session_ended', reason: 'budget', turns: 2 });
   });
 
   it('MCP sampling requests are answered by the configured model', async () => {
-    sb = sandbox({ everything: true });
-    llm = await startScriptedLlm([
+    const sb = t.sandbox(sandbox({ everything: true }));
+    const llm = await t.startLlm([
       { match: { system: 'helpful test server' }, text: 'forty-two, sampled' },
       { match: { lastUser: 'six times seven' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'everything' } }] },
       { match: { lastTool: 'is open' }, toolCalls: [{ name: 'everything__trigger-sampling-request', arguments: { prompt: 'six times seven', maxTokens: 20 } }] },
       { match: { lastTool: 'forty-two, sampled' }, text: 'The server got its answer.' },
     ]);
-    const run = start(['-p', 'what is six times seven', '--tool-mode', 'native', '--yes']);
+    const run = start(sb, llm, ['-p', 'what is six times seven', '--tool-mode', 'native', '--yes']);
     expect(await run.exit).toBe(0);
     const call = run.events.find((e) => e.type === 'tool_complete' && e.name === 'everything__trigger-sampling-request');
     expect(call).toMatchObject({ isError: false, result: expect.stringContaining('forty-two, sampled') });
@@ -153,16 +142,16 @@ describe('erasmus chat --json against real MCP servers', () => {
   });
 
   it('resume after SIGKILL mid-session continues with every committed message intact', async () => {
-    sb = sandbox();
+    const sb = t.sandbox(sandbox());
     const a = join(sb.work, 'a.txt');
-    llm = await startScriptedLlm([
+    const llm = await t.startLlm([
       { toolCalls: [{ name: 'open_toolset', arguments: { name: 'fs' } }] },
       { toolCalls: [{ name: 'fs__write_file', arguments: { path: a, content: 'before the crash' } }] },
       { label: 'hangs until killed', holdMs: 60_000, text: 'never sent' },
       { match: { lastUser: 'continue' }, toolCalls: [{ name: 'fs__read_text_file', arguments: { path: a } }] },
       { match: { lastTool: 'before the crash' }, text: 'Resumed: a.txt still says "before the crash".' },
     ]);
-    const first = start(['-p', 'write a.txt then think', '--tool-mode', 'native', '--yes']);
+    const first = start(sb, llm, ['-p', 'write a.txt then think', '--tool-mode', 'native', '--yes']);
     await first.waitFor((e) => e.type === 'tool_complete' && e.name === 'fs__write_file');
     const deadline = Date.now() + 30_000;
     while (llm.requests.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -174,7 +163,7 @@ describe('erasmus chat --json against real MCP servers', () => {
     expect(committed.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(readFileSync(a, 'utf8')).toBe('before the crash');
 
-    const second = start(['--resume', logPath, '-p', 'continue', '--tool-mode', 'native', '--yes']);
+    const second = start(sb, llm, ['--resume', logPath, '-p', 'continue', '--tool-mode', 'native', '--yes']);
     expect(await second.exit).toBe(0);
     expect(second.events[0]).toMatchObject({ type: 'session_started', resumed: true, logPath });
     expect(second.events.find((e) => e.type === 'complete')).toMatchObject({ answer: 'Resumed: a.txt still says "before the crash".' });

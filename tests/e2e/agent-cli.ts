@@ -5,7 +5,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import type { AgentEvent } from '../../electron/contract/index';
+import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -131,6 +133,43 @@ export function runChat(sb: Sandbox, args: string[], opts: { builtinOnly?: boole
       try {
         process.kill(-child.pid!, signal);
       } catch {}
+    },
+  };
+}
+
+export interface ChatHarness {
+  /** Cleans up this sandbox after the test. */
+  sandbox<T extends Sandbox>(sb: T): T;
+  /** Closes this scripted model after the test. */
+  llm(llm: ScriptedLlm): ScriptedLlm;
+  /** startScriptedLlm, closed after the test. */
+  startLlm(...args: Parameters<typeof startScriptedLlm>): Promise<ScriptedLlm>;
+  /** runChat, killed after the test. */
+  chat(sb: Sandbox, args: string[], opts?: { builtinOnly?: boolean }): ChatRun;
+}
+
+/**
+ * The chat tests' shared setup (call once at the top of a test file): after each test its chat runs
+ * are killed, then its scripted models closed, then its sandboxes removed.
+ */
+export function chatHarness(): ChatHarness {
+  const sandboxes: Sandbox[] = [];
+  const llms: ScriptedLlm[] = [];
+  const runs: ChatRun[] = [];
+  afterEach(async () => {
+    for (const r of runs.splice(0)) r.kill();
+    for (const l of llms.splice(0)) await l.close();
+    for (const sb of sandboxes.splice(0)) sb.cleanup();
+  });
+  const llm = (l: ScriptedLlm) => (llms.push(l), l);
+  return {
+    sandbox: (sb) => (sandboxes.push(sb), sb),
+    llm,
+    startLlm: async (...args) => llm(await startScriptedLlm(...args)),
+    chat: (sb, args, opts) => {
+      const r = runChat(sb, args, opts);
+      runs.push(r);
+      return r;
     },
   };
 }

@@ -4,21 +4,12 @@
 // at once, saying nobody could be asked, and nothing is changed.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../electron/contract/index';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
-import { defaultSandbox, runChat, type ChatRun, type Sandbox } from './agent-cli';
+import { chatHarness, defaultSandbox } from './agent-cli';
 
-let sb: Sandbox | undefined;
-let llm: ScriptedLlm | undefined;
-const runs: ChatRun[] = [];
-afterEach(async () => {
-  for (const r of runs.splice(0)) r.kill();
-  await llm?.close();
-  llm = undefined;
-  sb?.cleanup();
-  sb = undefined;
-});
+const t = chatHarness();
 
 const call = (tool: string, params: Record<string, string>) => `<${tool}>\n${Object.entries(params).map(([k, v]) => `<${k}>${v}</${k}>`).join('\n')}\n</${tool}>\n`;
 
@@ -40,12 +31,11 @@ function completes(events: AgentEvent[], name: string): Extract<AgentEvent, { ty
 
 describe('erasmus chat: approvals of the built-in servers', () => {
   it('--yes overwrites a file and runs rm -r inside the project without waiting', async () => {
-    sb = defaultSandbox();
+    const sb = t.sandbox(defaultSandbox());
     mkdirSync(join(sb.work, 'notes'));
     writeFileSync(join(sb.work, 'notes', 'a.txt'), 'old\n');
-    llm = await script();
-    const run = runChat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', 'xml', '--yes', '-p', 'replace the note, then remove the notes folder'], { builtinOnly: true });
-    runs.push(run);
+    const llm = t.llm(await script());
+    const run = t.chat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', 'xml', '--yes', '-p', 'replace the note, then remove the notes folder'], { builtinOnly: true });
     expect(await run.exit, run.stderr()).toBe(0);
     const write = completes(run.events, 'files__write_file');
     expect(write.isError, write.result).toBe(false);
@@ -60,12 +50,11 @@ describe('erasmus chat: approvals of the built-in servers', () => {
   });
 
   it('--json without --yes refuses both at once, says nobody could be asked and how to recover, and changes nothing', async () => {
-    sb = defaultSandbox();
+    const sb = t.sandbox(defaultSandbox());
     mkdirSync(join(sb.work, 'notes'));
     writeFileSync(join(sb.work, 'notes', 'a.txt'), 'old\n');
-    llm = await script();
-    const run = runChat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', 'xml', '-p', 'replace the note, then remove the notes folder'], { builtinOnly: true });
-    runs.push(run);
+    const llm = t.llm(await script());
+    const run = t.chat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', 'xml', '-p', 'replace the note, then remove the notes folder'], { builtinOnly: true });
     expect(await run.exit, run.stderr()).toBe(0);
     for (const name of ['files__write_file', 'runners__bash_run']) {
       const e = completes(run.events, name);

@@ -5,32 +5,21 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../electron/contract/index';
 import { CALC, nativeTurns, pythonProject, TARGETS, TASK, TEST, xmlTurns } from '../fixtures/five-turns/index';
-import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
-import { runChat, sandbox, type ChatRun, type Sandbox } from './agent-cli';
+import { chatHarness, sandbox } from './agent-cli';
 
-let sb: Sandbox | undefined;
-let llm: ScriptedLlm | undefined;
-const runs: ChatRun[] = [];
-afterEach(async () => {
-  for (const r of runs.splice(0)) r.kill();
-  await llm?.close();
-  llm = undefined;
-  sb?.cleanup();
-  sb = undefined;
-});
+const t = chatHarness();
 
 type Complete = Extract<AgentEvent, { type: 'tool_complete' }>;
 
 describe.each(['xml', 'native'] as const)('a five-turn session in %s mode, built-in toolsets only', (mode) => {
   it('writes files, runs the test, commits, and stays within the size targets', async () => {
-    sb = sandbox();
+    const sb = t.sandbox(sandbox());
     pythonProject(sb.work);
-    llm = await startScriptedLlm(mode === 'xml' ? xmlTurns() : nativeTurns());
-    const run = runChat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', mode, '-p', TASK], { builtinOnly: true });
-    runs.push(run);
+    const llm = await t.startLlm(mode === 'xml' ? xmlTurns() : nativeTurns());
+    const run = t.chat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', mode, '-p', TASK], { builtinOnly: true });
     expect(await run.exit, `${run.stderr()}\n${JSON.stringify(run.events.filter((e) => e.type === 'tool_complete'), null, 1)}`).toBe(0);
     const done = run.events.filter((e): e is Complete => e.type === 'tool_complete');
     for (const e of done) expect(e.isError, `${e.name}: ${e.result}`).toBe(false);

@@ -6,22 +6,12 @@
 // none hangs (each case has a turn budget and a time limit).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../electron/contract/index';
 import type { Pattern, ScriptTurn } from '../fixtures/scripted-llm/script';
-import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
-import { defaultSandbox, runChat, sandbox, type ChatRun, type Sandbox } from './agent-cli';
+import { chatHarness, defaultSandbox, sandbox } from './agent-cli';
 
-let sb: Sandbox | undefined;
-let llm: ScriptedLlm | undefined;
-const runs: ChatRun[] = [];
-afterEach(async () => {
-  for (const r of runs.splice(0)) r.kill();
-  await llm?.close();
-  llm = undefined;
-  sb?.cleanup();
-  sb = undefined;
-});
+const t = chatHarness();
 
 interface Case {
   name: string;
@@ -128,12 +118,11 @@ describe('model-realistic mistakes through erasmus chat --json', () => {
   it('has at least 25 cases', () => expect(cases.length).toBeGreaterThanOrEqual(25));
 
   it.each(cases)('$name', async (c) => {
-    sb = c.extraServers ? sandbox() : defaultSandbox();
+    const sb = t.sandbox(c.extraServers ? sandbox() : defaultSandbox());
     writeFileSync(join(sb.work, 'README.md'), 'hello from the readme\n');
     const first: ScriptTurn = typeof c.say === 'string' ? { match: { lastUser: 'TASK' }, text: c.say } : { match: { lastUser: 'TASK' }, toolCalls: c.say };
-    llm = await startScriptedLlm([first, ...(c.then ?? [{ match: { last: c.next }, text: 'Done.' }])]);
-    const run = runChat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', c.mode ?? 'xml', '--max-turns', '4', ...(c.yes ? ['--yes'] : []), '-p', 'TASK: look at the project'], { builtinOnly: !c.extraServers });
-    runs.push(run);
+    const llm = await t.startLlm([first, ...(c.then ?? [{ match: { last: c.next }, text: 'Done.' }])]);
+    const run = t.chat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', c.mode ?? 'xml', '--max-turns', '4', ...(c.yes ? ['--yes'] : []), '-p', 'TASK: look at the project'], { builtinOnly: !c.extraServers });
     const code = await run.exit;
     const bodies = llm.requests.map((r) => String(r.body.messages?.at(-1)?.content ?? ''));
     const ended = run.events.find((e) => e.type === 'session_ended') as Extract<AgentEvent, { type: 'session_ended' }> | undefined;

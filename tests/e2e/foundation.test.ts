@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import { join } from 'node:path';
-import type { ConsoleMessage } from 'playwright-core';
 import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
 import { useServeAndBrowser } from '../support/browser';
+import { watchErrors } from './ui-helpers';
 
 const artifacts = join(process.cwd(), 'tests', 'e2e', 'artifacts');
 
@@ -24,11 +24,7 @@ describe('browser mode: erasmus serve + Chromium', () => {
 
   it('renders the app shell, round-trips a request over the WebSocket, and saves a screenshot', async () => {
     const page = await world.browser.newPage();
-    const errors: string[] = [];
-    page.on('console', (m: ConsoleMessage) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
+    const errors = watchErrors(page);
     await page.goto(world.serve.url);
     await page.getByTestId('app-shell').waitFor();
     await expect.poll(() => page.getByTestId('status-bar').textContent()).toContain('browser');

@@ -3,9 +3,9 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConsoleMessage } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useServeAndBrowser } from '../support/browser';
+import { watchErrors } from './ui-helpers';
 
 const artifacts = join(__dirname, 'artifacts');
 
@@ -15,11 +15,7 @@ describe('terminal view in the browser', () => {
   it('opens a shell tab in the project, types into it, shows the output and stops it', async () => {
     const project = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-e2e-term-')));
     const page = await world.browser.newPage();
-    const errors: string[] = [];
-    page.on('console', (m: ConsoleMessage) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
+    const errors = watchErrors(page);
     await page.goto(world.serve.url);
     await page.evaluate(async (path) => {
       const client = (globalThis as unknown as { __erasmus: { request(m: string, p: unknown): Promise<unknown> } }).__erasmus;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
 import { axeSerious, type AxeFinding } from './a11y';
 import { ARTIFACTS, openApp, step, uiWorld, type UiWorld } from './ui-helpers';
+import { adderClosingSteps } from './workflow-helpers';
 
 const TASKS = '# Task list\n\n## Component: adder — adds two numbers\nTest: node --test test/\n- [ ] A1: Implement add(a, b) in src/adder.mjs\n';
 const VIEWS = ['project', 'timeline', 'session', 'terminal', 'servers', 'settings'] as const;
@@ -39,12 +40,7 @@ describe('desktop UI: every view, both themes, two sizes — screenshots and axe
         ...step('Write the tests of this component', 'testing', [[p('test/adder.test.mjs'), test]], 'Tests written. Done.'),
         ...step('Review this component', 'review', [], '# Review: adder\n\nVerdict: good.\n'),
         ...step('Address every point of the review report', 'fixes', [], 'Nothing to fix. Done.'),
-        ...step('Document this component', 'documentation', [[p('README.md'), '# adder\n\nadd(a, b) returns a + b.\n']], 'Documented. Done.'),
-        ...step('Run the component tests again', 'retesting', [], 'They pass. Done.'),
-        ...step('Bring the progress schedule', 'orchestration', [], 'The schedule is up to date.'),
-        ...step('All components are complete', 'e2e', [], 'End to end: fine.'),
-        ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
-        ...step('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
+        ...adderClosingSteps(p('README.md')),
         { label: 'chat: open filesystem', match: { lastUser: 'Write notes.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
         { label: 'chat: write', match: { lastTool: 'is open' }, toolCalls: [{ name: 'filesystem__write_file', arguments: { path: p('notes.txt'), content: 'remember the milk\n' } }] },
         { label: 'chat: done', match: { lastTool: 'Successfully wrote' }, text: 'Wrote **notes.txt**.' },

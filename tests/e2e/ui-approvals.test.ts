@@ -3,41 +3,27 @@
 // as added lines, the "Approval needed" toast vanished while the approval still waited and could not be
 // clicked, "Always allow" did not say what it covers, a server's question took no focus and left no
 // trace, and the session's own task was never shown.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { ARTIFACTS, openApp, uiWorld, type UiWorld } from './ui-helpers';
+import { describe, expect, it } from 'vitest';
+import { openApp, openProject, useUiWorld } from './ui-helpers';
 
 describe('desktop UI: approvals that are right every time and findable', () => {
-  let world: UiWorld;
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    world = await uiWorld((project) => [
-      { label: 'A: open filesystem', match: { lastUser: 'Update the README' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
-      { label: 'A: overwrite', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'README.md'), content: '# adder\n\nAdds two numbers.\n' } }] },
-      { label: 'A: done', match: { lastTool: 'Successfully wrote' }, text: 'README updated.' },
-      { label: 'B: open filesystem', match: { lastUser: 'Write notes.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
-      { label: 'B: write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'notes.txt'), content: 'remember the milk\n' } }] },
-      { label: 'B: open runners', match: { lastTool: 'Successfully wrote' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
-      { label: 'B: run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf build && cat notes.txt' } }] },
-      { label: 'B: done', match: { lastTool: 'remember the milk' }, text: 'Notes written and shown.' },
-    ]);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await world?.cleanup();
-  });
+  const ui = useUiWorld((project) => [
+    { label: 'A: open filesystem', match: { lastUser: 'Update the README' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
+    { label: 'A: overwrite', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'README.md'), content: '# adder\n\nAdds two numbers.\n' } }] },
+    { label: 'A: done', match: { lastTool: 'Successfully wrote' }, text: 'README updated.' },
+    { label: 'B: open filesystem', match: { lastUser: 'Write notes.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
+    { label: 'B: write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'notes.txt'), content: 'remember the milk\n' } }] },
+    { label: 'B: open runners', match: { lastTool: 'Successfully wrote' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
+    { label: 'B: run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf build && cat notes.txt' } }] },
+    { label: 'B: done', match: { lastTool: 'remember the milk' }, text: 'Notes written and shown.' },
+  ]);
 
   it('answers a second session’s approval, diffs against the file on disk, keeps the toast and the question', async () => {
-    const app = await openApp(browser, world.serve.url);
+    const app = await openApp(ui.browser, ui.world.serve.url);
     const { page } = app;
-    await page.getByTestId('project-path').fill(world.project);
-    await page.getByTestId('open-path').click();
-    await page.getByTestId('project-facts').waitFor();
+    await openProject(page, ui.world.project);
 
     // Session A overwrites README.md: the diff is against the file as it is, not the whole file as new.
     await page.keyboard.press('Alt+3');
@@ -94,7 +80,7 @@ describe('desktop UI: approvals that are right every time and findable', () => {
       throw new Error(`${e.message}\n${await page.getByTestId('transcript').innerText()}`);
     });
 
-    expect(readFileSync(join(world.project, 'README.md'), 'utf8')).toBe('# adder\n\nAdds two numbers.\n');
+    expect(readFileSync(join(ui.world.project, 'README.md'), 'utf8')).toBe('# adder\n\nAdds two numbers.\n');
     expect(app.errors).toEqual([]);
     await page.context().close();
   });

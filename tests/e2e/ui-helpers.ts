@@ -3,6 +3,8 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from '../support/browser';
 import { startScriptedLlm, type ScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
 import { startServe, type ServeHandle } from '../support/serve';
 export { step } from './workflow-helpers';
@@ -59,11 +61,54 @@ export async function uiWorld(script: (project: string) => ScriptTurn[], env: Re
   };
 }
 
+/** Opens a project folder by path on the welcome view and waits for its facts. */
+export async function openProject(page: Page, project: string): Promise<void> {
+  await page.getByTestId('project-path').fill(project);
+  await page.getByTestId('open-path').click();
+  await page.getByTestId('project-facts').waitFor();
+}
+
+/**
+ * A describe block's UI world (uiWorld) and Chromium: made in beforeAll (the artifacts folder too),
+ * closed in afterAll. Read `world` and `browser` inside the tests.
+ */
+export function useUiWorld(script: (project: string) => ScriptTurn[]): { readonly world: UiWorld; readonly browser: Browser } {
+  let world: UiWorld | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    world = await uiWorld(script);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await world?.cleanup();
+  });
+  return {
+    get world() {
+      return world!;
+    },
+    get browser() {
+      return browser!;
+    },
+  };
+}
+
 export interface WatchedPage {
   page: Page;
   errors: string[];
   notifications(): Promise<Array<{ title: string; body?: string }>>;
   shot(name: string): Promise<void>;
+}
+
+/** The page's console errors and uncaught exceptions, as they come. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
 }
 
 /** A page that records console errors and every system notification the app raises. */
@@ -83,11 +128,7 @@ export async function openApp(browser: Browser, url: string): Promise<WatchedPag
     });
   });
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
+  const errors = watchErrors(page);
   await page.goto(url);
   return {
     page,

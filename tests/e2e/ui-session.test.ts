@@ -2,38 +2,24 @@
 // model's streamed answer, an approval card for a file write through the real filesystem MCP server
 // (with its diff), then a destructive command through the runners — confirmed to the runners server
 // (MCP elicitation, one question) — whose output appears in the terminal tab.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { ARTIFACTS, openApp, uiWorld, type UiWorld } from './ui-helpers';
+import { describe, expect, it } from 'vitest';
+import { openApp, openProject, useUiWorld } from './ui-helpers';
 
 describe('desktop UI: a session with an approval and a command in the terminal', () => {
-  let world: UiWorld;
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    world = await uiWorld((project) => [
-      { label: 'open filesystem', match: { lastUser: 'Create hello.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
-      { label: 'write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'hello.txt'), content: 'hello from erasmus\nsecond line\n' } }] },
-      { label: 'open runners', match: { lastTool: 'Successfully wrote' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
-      { label: 'run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf build && echo runner-says-hi && cat hello.txt' } }] },
-      { label: 'answer', match: { lastTool: 'runner-says-hi' }, text: 'I wrote **hello.txt** and printed it in the terminal.', chunkSize: 3, delayMs: 5 },
-    ]);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await world?.cleanup();
-  });
+  const ui = useUiWorld((project) => [
+    { label: 'open filesystem', match: { lastUser: 'Create hello.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
+    { label: 'write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'hello.txt'), content: 'hello from erasmus\nsecond line\n' } }] },
+    { label: 'open runners', match: { lastTool: 'Successfully wrote' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
+    { label: 'run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf build && echo runner-says-hi && cat hello.txt' } }] },
+    { label: 'answer', match: { lastTool: 'runner-says-hi' }, text: 'I wrote **hello.txt** and printed it in the terminal.', chunkSize: 3, delayMs: 5 },
+  ]);
 
   it('asks before a write, shows the diff, runs the command live in the terminal, and streams the answer', async () => {
-    const app = await openApp(browser, world.serve.url);
+    const app = await openApp(ui.browser, ui.world.serve.url);
     const { page } = app;
-    await page.getByTestId('project-path').fill(world.project);
-    await page.getByTestId('open-path').click();
-    await page.getByTestId('project-facts').waitFor();
+    await openProject(page, ui.world.project);
 
     await page.keyboard.press('Alt+3');
     await page.getByTestId('session-empty').waitFor();
@@ -65,7 +51,7 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     const cards = await page.locator('[data-testid="tool-card"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
     expect(cards.filter((s) => s === 'done').length).toBeGreaterThanOrEqual(3);
     await app.shot('ui-12-session');
-    expect(readFileSync(join(world.project, 'hello.txt'), 'utf8')).toBe('hello from erasmus\nsecond line\n');
+    expect(readFileSync(join(ui.world.project, 'hello.txt'), 'utf8')).toBe('hello from erasmus\nsecond line\n');
 
     await page.getByTestId('nav-terminal').click();
     const tab = page.getByRole('tab', { name: /runner-says-hi/ });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
 import { launchChromium } from '../support/browser';
 import { startServe, type ServeHandle } from '../support/serve';
-import { ARTIFACTS, openApp } from './ui-helpers';
+import { ARTIFACTS, openApp, openProject } from './ui-helpers';
 import { defaultPathScript, defaultWorld, gitState, type DefaultWorld } from './workflow-default';
 
 describe('desktop UI: a fresh folder from goal to completed run, with the defaults only', () => {
@@ -38,9 +38,7 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     await page.getByTestId('welcome').waitFor();
     await app.shot('ui-01-welcome');
 
-    await page.getByTestId('project-path').fill(world.project);
-    await page.getByTestId('open-path').click();
-    await page.getByTestId('project-facts').waitFor();
+    await openProject(page, world.project);
     expect(await page.getByTestId('project-facts').textContent()).toContain('a git repository');
     expect(await page.getByTestId('project-runners').textContent()).toContain('bash');
 

@@ -7,7 +7,7 @@ import { approvalPath } from '../../electron/main/agent/approval-path';
 import { Core } from '../../electron/main/api/core';
 import { attachBuiltinServers } from '../../electron/servers/builtin';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
-import { EXPECTED, finishedStates, gitLog, sandbox, step, type Sandbox } from './workflow-helpers';
+import { adderClosingSteps, EXPECTED, finishedStates, gitLog, sandbox, step, type Sandbox } from './workflow-helpers';
 
 const ROOT = resolve(__dirname, '../..');
 let sb: Sandbox | undefined;
@@ -49,12 +49,7 @@ describe('workflow with the agent loop and the scripted model', () => {
       ...step('The tests fail (output below)', 'debugging', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a + b;\n}\n']], 'Fixed the operator. Done.'),
       ...step('Review this component', 'review', [], '# Review: adder\n\nVerdict: good. Add a doc comment.\n'),
       ...step('Address every point of the review report', 'fixes', [[p('src/adder.mjs'), '/** Sum of a and b. */\nexport function add(a, b) {\n  return a + b;\n}\n']], 'Addressed. Done.'),
-      ...step('Document this component', 'documentation', [[p('README.md'), '# adder\n\nadd(a, b) returns a + b.\n']], 'Documented. Done.'),
-      ...step('Run the component tests again', 'retesting', [], 'They pass. Done.'),
-      ...step('Bring the progress schedule', 'orchestration', [], 'The schedule is up to date.'),
-      ...step('All components are complete', 'e2e', [], 'End to end: fine.'),
-      ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
-      ...step('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
+      ...adderClosingSteps(p('README.md')),
     ]);
     core = await builtinCore(sb);
 

@@ -1,27 +1,21 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EXPECTED, finishedStates, gitLog, MODEL, sandbox, type Sandbox } from './workflow-helpers';
+import { CLI, ensureBuilt, EXPECTED, finishedStates, gitLog, killGroup, MODEL, sandbox, type Sandbox } from './workflow-helpers';
 
-const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'bin/erasmus.js');
 
 let sb: Sandbox | undefined;
 let child: ChildProcess | undefined;
 afterEach(async () => {
-  if (child?.pid && child.exitCode === null) {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {}
-  }
+  killGroup(child);
   child = undefined;
   await sb?.cleanup();
   sb = undefined;
 });
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'out/main/cli.js'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  ensureBuilt();
 }, 120_000);
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {

@@ -2,24 +2,19 @@
 // folder, the built-in files and runners toolsets only): the scripted model, in xml tool mode, takes
 // the folder to COMPLETED with a commit per component, a final commit and a clean tree.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
 import { ARCH_AS_BUILT, defaultPathScript, defaultWorld, gitState, type DefaultWorld } from './workflow-default';
+import { CLI, ensureBuilt, killGroup } from './workflow-helpers';
 
-const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'bin/erasmus.js');
 
 let llm: ScriptedLlm | undefined;
 let world: DefaultWorld | undefined;
 let child: ChildProcess | undefined;
 afterEach(async () => {
-  if (child?.pid && child.exitCode === null) {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {}
-  }
+  killGroup(child);
   child = undefined;
   await llm?.close();
   llm = undefined;
@@ -28,7 +23,7 @@ afterEach(async () => {
 });
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'out/main/cli.js'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  ensureBuilt();
 }, 180_000);
 
 function runCli(args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {

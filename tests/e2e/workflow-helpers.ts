@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { ProjectTrust } from '../../electron/main/project/trust';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,23 @@ import type { ScriptTurn } from '../fixtures/scripted-llm/index';
 
 export const MODEL = resolve(__dirname, '../fixtures/workflow/scripted-model.mjs');
 export const ADDER = resolve(__dirname, '../fixtures/projects/adder');
+const ROOT = resolve(__dirname, '../..');
+/** The CLI the workflow e2e tests run (needs `out/`: see ensureBuilt). */
+export const CLI = join(ROOT, 'bin/erasmus.js');
+
+/** Builds the app once if `out/` is missing (for a beforeAll with a generous timeout). */
+export function ensureBuilt(): void {
+  if (!existsSync(join(ROOT, 'out/main/cli.js'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+}
+
+/** Kills a detached CLI child's whole process group if it is still running (for afterEach). */
+export function killGroup(child: ChildProcess | undefined): void {
+  if (child?.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  }
+}
 
 export interface Sandbox {
   root: string;
@@ -94,5 +112,17 @@ export function step(task: string, label: string, writes: Array<[string, string]
   return [
     { label, match: { lastUser: task }, toolCalls: writes.map(([path, content]) => ({ name: 'files__write_file', arguments: { path, content } })) },
     { label: `${label} done`, match: { lastTool: { regex: '^(created|replaced) ' } }, text: answer },
+  ];
+}
+
+/** The adder run's steps from its documentation to the final review: README.md at `readme`, everything else passing. */
+export function adderClosingSteps(readme: string): ScriptTurn[] {
+  return [
+    ...step('Document this component', 'documentation', [[readme, '# adder\n\nadd(a, b) returns a + b.\n']], 'Documented. Done.'),
+    ...step('Run the component tests again', 'retesting', [], 'They pass. Done.'),
+    ...step('Bring the progress schedule', 'orchestration', [], 'The schedule is up to date.'),
+    ...step('All components are complete', 'e2e', [], 'End to end: fine.'),
+    ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
+    ...step('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
   ];
 }

@@ -1,21 +1,22 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { UrlElicitationRequiredError, type CompleteRequest, type CompleteResult, type ElicitRequestURLParams, type GetPromptResult, type LoggingLevel, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { pathToFileURL } from 'node:url';
-import { basename } from 'node:path';
+import { UrlElicitationRequiredError, type CompleteRequest, type CompleteResult, type GetPromptResult, type LoggingLevel, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../api/events';
 import type { Paths } from '../paths/index';
 import { resourcesDir } from '../paths/index';
-import { interpolateDeep, type Redactor, type SecretStore } from '../secrets/index';
+import type { Redactor, SecretStore } from '../secrets/index';
 import { enableCatalogServer, loadCatalog, type Catalog, type CatalogServer, type TrustPreview } from './catalog';
-import { authProviderFor, type OpenAuthorization } from './auth/provider';
-import { createHubClient } from './client';
+import type { OpenAuthorization } from './auth/provider';
 import { ConfigWatcher } from './config/watch';
 import { ServerConfigEditor } from './config/manage';
 import { configFiles, loadConfig } from './config/load';
-import { fingerprint, type ConfigIssue, type ServerConfig } from './config/schema';
-import { ServerConnection } from './connection';
+import type { ConfigIssue, ServerConfig } from './config/schema';
+import { ServerConnection, type ConnectionHooks } from './connection';
+import { hubHooks } from './hub-hooks';
+import { prepareConnection, projectRoots } from './prepare';
+import { ResourceSubscriptions } from './subscriptions';
+import { awaitUrlElicitations } from './url-elicitation';
 import { groupTools, summarizeToolsets, toolInfos } from './toolsets';
 import { TrustStore } from './trust';
 import { ProjectTrust } from '../project/trust';
@@ -82,11 +83,23 @@ export class McpHub {
   readonly projectTrust: ProjectTrust;
   /** Edits ERASMUS_HOME/mcp/config.json: add, enable, disable, remove, trust, import (config/manage.ts). */
   readonly config: ServerConfigEditor;
+  private readonly hooks: ConnectionHooks;
   private readonly exitGuard = () => {
     for (const c of this.connections.values()) c.killNow();
   };
 
   constructor(private readonly deps: McpHubDeps) {
+    this.hooks = hubHooks({
+      bus: this.deps.bus,
+      version: this.deps.version ?? '0.1.0',
+      secrets: this.deps.secrets,
+      openAuthorization: this.deps.openAuthorization,
+      emitStatus: (c) => this.emitStatus(c),
+      ready: (c) => this.subscribed.resubscribe(c),
+      roots: () => projectRoots(this.projectDir),
+      sampling: () => this.sampling,
+      elicitation: () => this.elicitation,
+    });
     this.trust = new TrustStore(deps.paths.trustFile);
     this.projectTrust = new ProjectTrust(deps.paths.projectTrustFile);
     const env = deps.env ?? process.env;
@@ -140,7 +153,7 @@ export class McpHub {
       const next = wanted.get(name);
       if (!next || next.options.fingerprint !== old.options.fingerprint) {
         this.connections.delete(name);
-        if (!next) this.subscribed.delete(name);
+        if (!next) this.subscribed.forget(name);
         jobs.push(old.stop());
       }
     }
@@ -155,41 +168,18 @@ export class McpHub {
     await Promise.all(starts);
   }
 
-  /** Interpolates one entry; a missing variable makes that server errored with the names. */
-  private async prepare(raw: ServerConfig): Promise<ServerConnection> {
-    const where = `${raw.source}: server "${raw.name}"`;
-    let config = raw;
-    let error: string | undefined;
-    try {
-      const secret = this.deps.secrets ? (n: string) => this.deps.secrets!.get(n) : undefined;
-      const sources = { env: this.deps.env ?? process.env, secret, workspaceFolder: this.projectDir };
-      const { command, args, env, cwd, url, headers, oauth } = raw;
-      const filled = await interpolateDeep({ command, args, env, cwd, url, headers, oauth }, sources);
-      const missingKeys: string[] = [];
-      for (const key of raw.envKeys) {
-        const v = sources.env[key] ?? (await secret?.(key));
-        if (v === undefined) missingKeys.push(key);
-        else filled.env[key] = v;
-      }
-      if (missingKeys.length) throw new Error(`missing env_keys (neither in the environment nor the keychain): ${missingKeys.join(', ')}`);
-      config = { ...raw, ...filled };
-      if (raw.args.some((a) => /\$\{secret:/.test(a)))
-        this.issues.push({ file: raw.source, entry: raw.name, message: 'a ${secret:…} in "args" is visible to every local user in the process list (ps); pass it in "env" instead' });
-    } catch (err) {
-      error = `${where}: ${(err as Error).message}`;
-    }
-    return new ServerConnection(raw.name, { kind: 'config', config }, this.hooks, {
-      description: raw.description,
-      source: raw.source,
-      alwaysAllow: raw.alwaysAllow,
-      timeoutMs: raw.timeoutMs,
-      logFile: this.deps.paths.serverLog(raw.name),
+  /** Interpolates one entry (prepare.ts); a missing variable makes that server errored with the names. */
+  private prepare(raw: ServerConfig): Promise<ServerConnection> {
+    return prepareConnection(raw, {
+      env: this.deps.env ?? process.env,
+      secrets: this.deps.secrets,
+      projectDir: this.projectDir,
+      logFile: (name) => this.deps.paths.serverLog(name),
       redactor: this.deps.redactor,
-      disabled: raw.disabled,
-      error,
-      fingerprint: fingerprint(config) + (error ?? ''),
       pingIntervalMs: this.deps.pingIntervalMs,
       pingTimeoutMs: this.deps.pingTimeoutMs,
+      hooks: this.hooks,
+      issue: (i) => this.issues.push(i),
     });
   }
 
@@ -216,7 +206,7 @@ export class McpHub {
     const conn = this.connections.get(name);
     if (!conn) return;
     this.connections.delete(name);
-    this.subscribed.delete(name);
+    this.subscribed.forget(name);
     await conn.stop();
   }
 
@@ -330,7 +320,7 @@ export class McpHub {
         } catch (err) {
           // -32042: the server needs the user on a page first (a sign-in, a payment); show it, wait for its completion, call again once.
           if (!(err instanceof UrlElicitationRequiredError)) throw err;
-          await this.urlElicitations(c, err.elicitations, opts.signal);
+          await awaitUrlElicitations(c, err.elicitations, () => this.elicitation, this.urlElicitationTimeoutMs, opts.signal);
           return await call(client, o);
         }
       },
@@ -340,30 +330,6 @@ export class McpHub {
 
   /** How long a URL-mode elicitation may take the user before the call gives up. */
   urlElicitationTimeoutMs = 10 * 60_000;
-
-  /** Shows each page a server asked for (through the elicitation handler) and waits until the server reports it completed. */
-  private async urlElicitations(c: ServerConnection, list: ElicitRequestURLParams[], signal?: AbortSignal): Promise<void> {
-    for (const e of list) {
-      const ask = this.elicitation;
-      const where = `${e.message} (${e.url})`;
-      if (!ask) throw new Error(`needs you to open a page first: ${where}; nobody could be asked here, so open it yourself and call again`);
-      const ac = new AbortController();
-      const stop = () => ac.abort(signal?.reason);
-      signal?.addEventListener('abort', stop, { once: true });
-      try {
-        const answer = await ask({ server: c.name, params: { mode: 'url', message: e.message, url: e.url, elicitationId: e.elicitationId } }, ac.signal);
-        if (answer.action !== 'accept') {
-          // A decline that only says nobody could be asked (agent/approval-path's `unanswered`) keeps its reason.
-          const why = answer._meta?.['erasmus/unanswered'];
-          if (typeof why === 'string') throw new Error(`needs you to open a page first: ${where}; nobody could be asked (${why}), so open it yourself and call again`);
-          throw new Error(`needs you to open a page first, and the request was ${answer.action === 'decline' ? 'declined' : 'cancelled'}: ${where}`);
-        }
-        await c.waitForElicitation(e.elicitationId, this.urlElicitationTimeoutMs, signal);
-      } finally {
-        signal?.removeEventListener('abort', stop);
-      }
-    }
-  }
 
   // ---- resources, prompts, completions, logging -----------------------------------------------
 
@@ -407,38 +373,22 @@ export class McpHub {
     return this.conn(name).request((c, o) => c.readResource({ uri }, o));
   }
 
-  /** Resources a face asked to watch, by server; kept across the server's restarts (subscribed again when it is ready). */
-  private readonly subscribed = new Map<string, Set<string>>();
+  /** Resources a face asked to watch, by server; kept across the server's restarts (subscriptions.ts). */
+  private readonly subscribed = new ResourceSubscriptions();
 
   /**
    * Watches a resource: the server sends `notifications/resources/updated` when it changes, which
    * becomes the `mcp.resource.updated` event. Survives the server's restarts.
    */
-  async subscribe(server: string, uri: string): Promise<void> {
-    const c = this.conn(server);
-    if (c.state === 'ready' && !c.client?.getServerCapabilities()?.resources?.subscribe) throw new Error(`MCP server "${server}" does not offer resource subscriptions (its resources can still be read)`);
-    await c.request((cl, o) => cl.subscribeResource({ uri }, o));
-    let set = this.subscribed.get(server);
-    if (!set) this.subscribed.set(server, (set = new Set()));
-    set.add(uri);
+  subscribe(server: string, uri: string): Promise<void> {
+    return this.subscribed.subscribe(this.conn(server), uri);
   }
-  async unsubscribe(server: string, uri: string): Promise<void> {
-    const set = this.subscribed.get(server);
-    set?.delete(uri);
-    if (set && !set.size) this.subscribed.delete(server);
-    const c = this.conn(server);
-    if (c.state === 'ready') await c.request((cl, o) => cl.unsubscribeResource({ uri }, o));
+  unsubscribe(server: string, uri: string): Promise<void> {
+    return this.subscribed.unsubscribe(server, uri, (name) => this.conn(name));
   }
   /** The resources of a server being watched. */
   subscriptions(server: string): string[] {
-    return [...(this.subscribed.get(server) ?? [])];
-  }
-
-  /** A server that came back (restart, reconnect) is asked again for what was watched. */
-  private resubscribe(c: ServerConnection): void {
-    const uris = this.subscribed.get(c.name);
-    if (!uris?.size || !c.client?.getServerCapabilities()?.resources?.subscribe) return;
-    for (const uri of uris) void c.request((cl, o) => cl.subscribeResource({ uri }, o)).catch(() => undefined);
+    return this.subscribed.list(server);
   }
 
   async listPrompts(server?: string): Promise<PromptInfo[]> {
@@ -491,36 +441,7 @@ export class McpHub {
     await this.reload();
   }
 
-  private roots(): { uri: string; name: string }[] {
-    return this.projectDir ? [{ uri: pathToFileURL(this.projectDir).href, name: basename(this.projectDir) }] : [];
-  }
-
   private emitStatus(c: ServerConnection): void {
     if (!this.disposed || c.state === 'stopped') this.deps.bus.emit('mcp.server.status', c.status());
   }
-
-  private readonly hooks = {
-    status: (c: ServerConnection) => {
-      this.emitStatus(c);
-      if (c.state === 'ready') this.resubscribe(c);
-    },
-    toolsChanged: (c: ServerConnection) => this.deps.bus.emit('mcp.tools.changed', { server: c.name, tools: c.tools.length }),
-    stderr: (c: ServerConnection, text: string) => this.deps.bus.emit('mcp.stderr', { server: c.name, text }),
-    makeClient: (c: ServerConnection) =>
-      createHubClient(c, {
-        version: this.deps.version ?? '0.1.0',
-        bus: this.deps.bus,
-        roots: () => this.roots(),
-        sampling: () => this.sampling,
-        elicitation: () => this.elicitation,
-      }),
-    authProvider: async (c: ServerConnection) => {
-      if (c.target.kind !== 'config' || !c.target.config.url) return undefined;
-      const { url, oauth, headers } = c.target.config;
-      return authProviderFor(c.name, url, oauth, headers, this.deps.secrets, async (server, page) => {
-        this.emitStatus(c);
-        await this.deps.openAuthorization?.(server, page);
-      });
-    },
-  };
 }
