@@ -41,6 +41,25 @@ describe('AgentExecutor', () => {
     expect(task).not.toMatch(/<context_document>|Say explicitly when you are done/);
   });
 
+  it('a step whose calls nobody could approve is not done: it fails naming the calls and how to retry', async () => {
+    const ex = new AgentExecutor(async (o) => {
+      const base = { sessionId: 's', at: 0, callId: 'c1', args: {}, durationMs: 1 };
+      o.onEvent?.({ ...base, type: 'tool_complete', name: 'files__write_file', result: 'write README.md: not done, it needs approval; nobody could be asked (no terminal); nothing was changed.', isError: true });
+      o.onEvent?.({ ...base, type: 'tool_complete', name: 'files__write_file', result: 'write app.py: not done, it needs approval; nobody could be asked (no terminal); nothing was changed.', isError: true });
+      o.onEvent?.({ ...base, type: 'tool_complete', name: 'files__read_file', result: 'needs approval; nobody could be asked — quoted from a file', isError: false });
+      return outcome('Fixed the review point.');
+    }, { availableToolsets: () => ['files', 'runners'] });
+    await expect(ex.run(step({ state: 'wordcount:fixes' }))).rejects.toThrow(
+      /^step wordcount:fixes is not done: 2 call\(s\) needs approval; nobody could be asked \(files__write_file ×2\).*"Retry step" in the app.*erasmus workflow retry <dir> --yes/,
+    );
+    // Refusals the model met but that were answered (or a result that merely quotes the words) leave the step done.
+    const fine = new AgentExecutor(async (o) => {
+      o.onEvent?.({ sessionId: 's', at: 0, type: 'tool_complete', callId: 'c', name: 'files__read_file', args: {}, result: 'needs approval; nobody could be asked', isError: false, durationMs: 1 });
+      return outcome('Done.');
+    }, { availableToolsets: () => ['files', 'runners'] });
+    await expect(fine.run(step())).resolves.toMatchObject({ done: true });
+  });
+
   it('a report step: the saved report holds only the report', () => {
     expect(agentHandBack('report')).toMatch(/report in markdown and nothing else/);
     expect(splitContextDoc('# Review\n\nGood.\n=== CONTEXT DOCUMENT ===\nnotes\n=== END CONTEXT DOCUMENT ===')).toEqual({ output: '# Review\n\nGood.', contextDoc: 'notes\n' });

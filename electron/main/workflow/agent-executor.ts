@@ -1,3 +1,4 @@
+import { NOBODY_ASKED } from '../agent/approval-path';
 import type { AgentSessionOptions, SessionOutcome } from '../agent/session';
 import { StepAbortedError, type StepAnswer, type StepExecutor, type StepRequest, type StepResult } from './executor';
 
@@ -45,6 +46,18 @@ export function missingToolsetsMessage(state: string, missing: string[], availab
 }
 
 /**
+ * The error of a step that ended while some of its calls were refused because nobody could approve
+ * them (a run without a terminal and without --yes): its work is incomplete, so it must not count as
+ * done and be committed. Says which calls and how to recover.
+ */
+export function unansweredMessage(state: string, calls: string[], sessionLog: string): string {
+  const counted = new Map<string, number>();
+  for (const c of calls) counted.set(c, (counted.get(c) ?? 0) + 1);
+  const list = [...counted].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ');
+  return `step ${state} is not done: ${calls.length} call(s) ${NOBODY_ASKED} (${list}), so their changes were not made. Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended (log: ${sessionLog}).`;
+}
+
+/**
  * Runs each step as one agent session (electron/main/agent): the protocol's prompt as the system
  * protocol, the assembled step prompt as the task, the protocol's toolsets open from the start,
  * its budget as the session's. "Done" is the model ending the session itself (endedReason
@@ -64,7 +77,12 @@ export class AgentExecutor implements StepExecutor {
       const missing = step.toolsets.filter((t) => !available.includes(t));
       if (missing.length) throw new Error(missingToolsetsMessage(step.state, missing, available));
     }
+    // Calls refused because nobody could approve them: a step that ends with such refusals is not done.
+    const unanswered: string[] = [];
     const outcome = await this.runSession({
+      onEvent: (e) => {
+        if (e.type === 'tool_complete' && e.isError && e.result.includes(NOBODY_ASKED)) unanswered.push(e.name);
+      },
       task: `${step.prompt}\n\n## How to answer\n\n${agentHandBack(step.answer)}`,
       project: step.projectDir,
       protocolPrompt: step.protocolPrompt,
@@ -78,6 +96,7 @@ export class AgentExecutor implements StepExecutor {
     });
     if (outcome.endedReason === 'stopped' || step.signal.aborted) throw new StepAbortedError(step.state);
     if (outcome.endedReason === 'error') throw new Error(`agent session ${outcome.sessionId} failed in ${step.state}: ${outcome.error ?? 'unknown error'} (log: ${outcome.logPath})`);
+    if (unanswered.length) throw new Error(unansweredMessage(step.state, unanswered, outcome.logPath));
     const u = outcome.usage;
     const { output, contextDoc } = splitContextDoc(outcome.finalAnswer ?? '');
     return {
