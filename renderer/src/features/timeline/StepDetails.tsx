@@ -43,6 +43,8 @@ export function StepDetails({ runId, block, onOpenSession }: { runId: string; bl
         <button type="button" onClick={onOpenSession} className="mt-2 text-indigo-700 dark:text-indigo-300 underline focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="open-step-session">
           Open this step's session
         </button>
+      ) : block.status === 'current' ? (
+        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="step-session-pending">This step is running: its session is listed under Sessions now, and linked here when the step ends.</p>
       ) : (
         <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">No agent session for this step (written by the workflow itself, or by an external engine).</p>
       )}
