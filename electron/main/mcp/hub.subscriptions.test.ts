@@ -61,4 +61,12 @@ describe('resource subscriptions through the hub', () => {
     await expect(hub.subscribe('plain', 'plain://x')).rejects.toThrow('MCP server "plain" does not offer resource subscriptions (its resources can still be read)');
     expect(hub.subscriptions('plain')).toEqual([]);
   });
+
+  it('an unknown server is a rejected promise, not a synchronous throw', () => {
+    let sub: Promise<void> | undefined;
+    let unsub: Promise<void> | undefined;
+    expect(() => (sub = hub.subscribe('nope', 'x://y'))).not.toThrow();
+    expect(() => (unsub = hub.unsubscribe('nope', 'x://y'))).not.toThrow();
+    return Promise.all([expect(sub).rejects.toThrow('MCP server "nope" is not configured'), expect(unsub).rejects.toThrow('MCP server "nope" is not configured')]);
+  });
 });

@@ -380,11 +380,11 @@ export class McpHub {
    * Watches a resource: the server sends `notifications/resources/updated` when it changes, which
    * becomes the `mcp.resource.updated` event. Survives the server's restarts.
    */
-  subscribe(server: string, uri: string): Promise<void> {
-    return this.subscribed.subscribe(this.conn(server), uri);
+  async subscribe(server: string, uri: string): Promise<void> {
+    await this.subscribed.subscribe(this.conn(server), uri);
   }
-  unsubscribe(server: string, uri: string): Promise<void> {
-    return this.subscribed.unsubscribe(server, uri, (name) => this.conn(name));
+  async unsubscribe(server: string, uri: string): Promise<void> {
+    await this.subscribed.unsubscribe(server, uri, (name) => this.conn(name));
   }
   /** The resources of a server being watched. */
   subscriptions(server: string): string[] {
