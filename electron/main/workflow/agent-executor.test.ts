@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionOutcome } from '../agent/session';
-import { AgentExecutor, agentHandBack, splitContextDoc } from './agent-executor';
+import { AgentExecutor, agentHandBack, agentTask, splitContextDoc } from './agent-executor';
+import { buildStepPrompt } from './prompt';
 import type { StepRequest } from './executor';
 import { preflightMessage, workflowPreflight } from './preflight';
 
@@ -58,6 +59,20 @@ describe('AgentExecutor', () => {
       return outcome('Done.');
     }, { availableToolsets: () => ['files', 'runners'] });
     await expect(fine.run(step())).resolves.toMatchObject({ done: true });
+  });
+
+  it('sends the protocol once: in the system prompt, not again in the task', async () => {
+    const protocol = { name: 'development', prompt: 'You are the developer. Write the code.', done: 'The code is written.', toolsets: ['files'], budget: { maxTurns: 5 } };
+    const prompt = buildStepPrompt({ protocol: protocol as never, instruction: 'Develop the adder.', contextDocPath: '/c', contextDoc: '' });
+    let seen: { task: string; system?: string } = { task: '' };
+    const ex = new AgentExecutor(async (o) => ((seen = { task: o.task, system: o.protocolPrompt }), outcome('Done.')), { availableToolsets: () => ['files', 'runners'] });
+    await ex.run(step({ prompt, protocolPrompt: protocol.prompt }));
+    expect(seen.system).toBe(protocol.prompt);
+    expect(seen.task.split('You are the developer.').length).toBe(1);
+    expect(seen.task).toMatch(/^# Step of the development protocol \(the protocol is in your system prompt\)\n\n## Your task\n\nDevelop the adder\./);
+    expect(seen.task).toContain('## Done when\n\nThe code is written.');
+    // A prompt that does not open with its protocol (a user's override shape) is sent whole.
+    expect(agentTask({ prompt: 'Just do it.', protocol: 'development', protocolPrompt: protocol.prompt })).toBe('Just do it.');
   });
 
   it('a report step: the saved report holds only the report', () => {

@@ -46,6 +46,16 @@ export function missingToolsetsMessage(state: string, missing: string[], availab
 }
 
 /**
+ * The step's task for an agent session: its prompt without the protocol it opens with, since the
+ * session's system prompt carries the protocol already (an external engine gets the whole prompt).
+ */
+export function agentTask(step: Pick<StepRequest, 'prompt' | 'protocol' | 'protocolPrompt'>): string {
+  const head = `# Protocol: ${step.protocol}\n\n${step.protocolPrompt}\n\n`;
+  if (!step.protocolPrompt.trim() || !step.prompt.startsWith(head)) return step.prompt;
+  return `# Step of the ${step.protocol} protocol (the protocol is in your system prompt)\n\n${step.prompt.slice(head.length)}`;
+}
+
+/**
  * The error of a step that ended while some of its calls were refused because nobody could approve
  * them (a run without a terminal and without --yes): its work is incomplete, so it must not count as
  * done and be committed. Says which calls and how to recover.
@@ -83,7 +93,7 @@ export class AgentExecutor implements StepExecutor {
       onEvent: (e) => {
         if (e.type === 'tool_complete' && e.isError && e.result.includes(NOBODY_ASKED)) unanswered.push(e.name);
       },
-      task: `${step.prompt}\n\n## How to answer\n\n${agentHandBack(step.answer)}`,
+      task: `${agentTask(step)}\n\n## How to answer\n\n${agentHandBack(step.answer)}`,
       project: step.projectDir,
       protocolPrompt: step.protocolPrompt,
       toolsets: step.toolsets,
