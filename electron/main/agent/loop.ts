@@ -120,7 +120,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       d.emit({ type: 'toolset_opened', name, tools: added.map((t) => t.name) });
       const all = [...state.active.values()].filter((t) => t.toolset === name);
       const unlisted = (await d.tools.openToolset(name)).filter((t) => t.unlisted).map((t) => t.name);
-      const more = unlisted.length ? `\n\nNot listed, as this project shows no sign of their toolchain, but callable by name: ${unlisted.join(', ')}.` : '';
+      const more = unlisted.length ? `\n\nNot listed, as this project shows no sign of their toolchain, but callable by name where the program is installed: ${unlisted.join(', ')}.` : '';
       if (d.toolMode === 'xml' && d.xml) return { content: `Toolset "${name}" is open. Its tools:\n\n${d.xml.formatTools(all.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))).trimEnd()}${more}`, isError: false };
       return { content: `Toolset "${name}" is open; these tools are available from your next turn:\n${all.map((t) => `- ${t.name}: ${t.description.split('\n')[0]}`).join('\n')}${more}`, isError: false };
     } catch (err) {
