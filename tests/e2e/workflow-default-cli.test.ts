@@ -76,4 +76,31 @@ describe('erasmus workflow on the default path', () => {
     // The architecture was brought up to date at the end (the final documentation's context document).
     expect(readFileSync(join(dirname(scheduleFile), 'architecture.md'), 'utf8').trim()).toBe(ARCH_AS_BUILT);
   }, 240_000);
+
+  it('without a terminal and without --yes, a step whose overwrite nobody could approve blocks (not done, not committed); retry --yes finishes', async () => {
+    const full = defaultPathScript('xml');
+    const at = full.findIndex((t) => t.label === 'debugging');
+    llm = await startScriptedLlm([
+      ...full.slice(0, at + 1),
+      // The overwrite is refused (nobody to ask); a model that claims it is done anyway.
+      { label: 'debugging claims done', match: { last: 'nobody could be asked' }, text: 'Fixed the operator.' },
+      ...full.slice(at),
+    ]);
+    world = await defaultWorld(llm.baseUrl, { nativeTools: false });
+    const first = await runCli(['workflow', 'start', world.project, '--goal', 'a function that adds two numbers, with tests'], world.home);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('erasmus workflow approve');
+    const blocked = await runCli(['workflow', 'approve', world.project], world.home);
+    expect(blocked.code, blocked.stderr).toBe(2);
+    expect(blocked.stderr).toMatch(/\[BLOCKED\] adder:debugging/);
+    expect(blocked.stderr).toMatch(/step adder:debugging is not done: 1 call\(s\) needs approval; nobody could be asked \(files__write_file\)/);
+    expect(blocked.stderr).toContain('erasmus workflow retry <dir> --yes');
+    expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a - b'); // nothing was changed
+    expect(spawnSync('git', ['rev-list', '--all', '--count'], { cwd: world.project, encoding: 'utf8' }).stdout.trim()).toBe('0'); // and nothing committed
+    const retried = await runCli(['workflow', 'retry', world.project, '--yes'], world.home);
+    expect(retried.stderr).toContain('[COMPLETED]');
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(llm.remaining()).toBe(0);
+    expect(gitState(world.project).log).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);
+  }, 240_000);
 });
