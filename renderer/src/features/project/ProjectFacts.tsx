@@ -11,8 +11,8 @@ export function ProjectFacts({ project }: { project: ProjectSummary }) {
       <dl className="mt-3 grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
         <dt className="text-slate-600 dark:text-slate-400">Git</dt>
         <dd>{project.git ? 'a git repository' : 'not a git repository (commits after each component need one)'}</dd>
-        <dt className="text-slate-600 dark:text-slate-400">Found</dt>
-        <dd className="flex flex-wrap gap-1">{project.markers.length ? project.markers.map((m) => <span key={m} className={chip}>{m}</span>) : 'no marker files'}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">Toolchain files</dt>
+        <dd className="flex flex-wrap gap-1" data-testid="project-markers">{project.markers.length ? project.markers.map((m) => <span key={m} className={chip}>{m}</span>) : 'none yet (such as package.json, pyproject.toml or Cargo.toml): the runners for bash and git are there from the start'}</dd>
         <dt className="text-slate-600 dark:text-slate-400">Runners</dt>
         <dd className="flex flex-wrap gap-1" data-testid="project-runners">{project.runners.length ? project.runners.map((r) => <span key={r} className={chip}>{r}</span>) : 'none'}</dd>
       </dl>
