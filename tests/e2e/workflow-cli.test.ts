@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt, EXPECTED, finishedStates, gitLog, killGroup, MODEL, sandbox, type Sandbox } from './workflow-helpers';
@@ -134,5 +134,13 @@ describe('workflow survives SIGKILL (CLI)', () => {
     const resumed = await runCli(['workflow', 'resume', sb.project], sb.env);
     expect(resumed.code).toBe(0);
     expect(finishedStates(readRun()!.timeline)).toEqual(EXPECTED);
+  });
+
+  it('without --goal and without a terminal, says to pass --goal and quotes what the README says', async () => {
+    sb = await sandbox();
+    writeFileSync(join(sb.project, 'README.md'), '# adder\n\nAdds two numbers.\n');
+    const r = await runCli(['workflow', 'start', sb.project, '--executor', 'command', '--command', `node ${MODEL}`], sb.env);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('the project has no architecture document yet: pass --goal TEXT (README.md says: "adder: Adds two numbers.")');
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkflowStep, WorkflowStepResult, WorkflowTask } from '../../electron/contract/index';
@@ -58,14 +58,18 @@ describe('external cognitive engine over the contract (load → getTask/submitTa
     sb = await sandbox();
     core = new Core({ face: 'cli', home: sb.home, env: sb.env });
     await expect(call(core, 'workflow.getTask', { runId: 'nope' })).rejects.toMatchObject({ code: -32010, data: { kind: 'RUN_NOT_FOUND' } });
+    writeFileSync(join(sb.project, 'README.md'), '# adder\n\n[![ci](https://x/b.svg)](https://x)\n\nAdds two numbers from the command line.\n');
     const { runId } = await call<{ runId: string }>(core, 'workflow.load', { projectDir: sb.project });
     await expect(call(core, 'workflow.submitTask', { runId, result: { output: 'x' } })).rejects.toMatchObject({ code: -32012, data: { kind: 'INVALID_STATE' } });
     // No architecture and no goal: the run asks for one.
     const goalEvent = core.bus.waitFor('workflow.goalRequired', (p) => p.runId === runId, 10_000);
     expect(await call<WorkflowTask>(core, 'workflow.getTask', { runId })).toEqual({ status: 'AWAITING_GOAL', runId });
     await goalEvent;
+    // The README's introduction is offered as a starting point while the run waits, and only then.
+    expect((await call<{ suggestedGoal?: unknown }>(core, 'workflow.status', { runId })).suggestedGoal).toEqual({ file: 'README.md', goal: 'adder: Adds two numbers from the command line.' });
     await expect(call(core, 'workflow.approve', { runId })).rejects.toMatchObject({ code: -32012 });
     await call(core, 'workflow.answerGoal', { runId, goal: 'adds numbers' });
+    expect((await call<{ suggestedGoal?: unknown }>(core, 'workflow.status', { runId })).suggestedGoal).toBeUndefined();
     const t = await call<WorkflowTask>(core, 'workflow.getTask', { runId });
     expect(t).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:architecture', protocol: 'design' } });
     // A bad task list written through the contract is kept and reported with its lines.

@@ -42,8 +42,13 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
     for (;;) {
       const view = await core.workflow.waitForRest(runId, 24 * 3600_000);
       if (view.status === 'AWAITING_GOAL') {
-        const goal = opts.goal ?? (process.stdin.isTTY ? (await ask('What should this project do? ')).trim() : '');
-        if (!goal) throw new Error('the project has no architecture document yet: pass --goal TEXT');
+        const suggested = view.suggestedGoal;
+        let goal = opts.goal ?? '';
+        if (!goal && process.stdin.isTTY) {
+          if (suggested) process.stderr.write(`${suggested.file} describes this project:\n  ${suggested.goal}\n`);
+          goal = (await ask(suggested ? `What should this project do? (Enter uses ${suggested.file}'s description) ` : 'What should this project do? ')).trim() || (suggested?.goal ?? '');
+        }
+        if (!goal) throw new Error(`the project has no architecture document yet: pass --goal TEXT${suggested ? ` (${suggested.file} says: "${suggested.goal}")` : ''}`);
         opts.goal = undefined;
         await core.workflow.answerGoal(runId, goal);
         continue;

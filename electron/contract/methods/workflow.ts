@@ -101,6 +101,8 @@ export const WorkflowRunView = z.object({
   status: WorkflowRunStatus,
   state: z.string().optional(),
   goal: z.string().optional(),
+  /** While the run waits for its goal: the project's README introduction, offered as a starting point. */
+  suggestedGoal: z.object({ file: z.string(), goal: z.string() }).optional(),
   executor: z.string(),
   plan: WorkflowPlan.optional(),
   approved: z.boolean(),

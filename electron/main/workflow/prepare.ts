@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { readmeGoal } from '../project/readme';
 import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
 import { WorkflowError } from './errors';
@@ -46,6 +47,8 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
     }
     if (step.doc === 'architecture' && !record.goal) {
       record.state = state;
+      const suggested = await readmeGoal(record.projectDir);
+      if (suggested) record.suggestedGoal = suggested;
       ctx.setStatus('AWAITING_GOAL');
       ctx.emit('workflow.goalRequired', { runId: record.runId, projectDir: record.projectDir });
       return 'rest';

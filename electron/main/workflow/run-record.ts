@@ -37,6 +37,8 @@ export const RunRecord = z.object({
   runId: z.string(),
   projectDir: z.string(),
   goal: z.string().optional(),
+  /** While the run waits for its goal: what the project's README says it is, offered as a start. */
+  suggestedGoal: z.object({ file: z.string(), goal: z.string() }).optional(),
   executor: ExecutorConfig,
   status: WorkflowRunStatus,
   phase: z.enum(['prepare', 'execute']),

@@ -269,6 +269,7 @@ export class WorkflowRun {
     if (!this.loop) this.claim();
     if (this.record.status !== 'AWAITING_GOAL') throw invalidState(`run ${this.runId} is ${this.record.status}, not waiting for a goal`);
     this.record.goal = goal;
+    delete this.record.suggestedGoal;
     this.drive();
   }
 
@@ -411,6 +412,7 @@ export class WorkflowRun {
       status: r.status,
       state: r.state,
       goal: r.goal,
+      ...(r.suggestedGoal && r.status === 'AWAITING_GOAL' ? { suggestedGoal: r.suggestedGoal } : {}),
       executor: r.executor.kind,
       plan: r.plan,
       approved: r.approved,

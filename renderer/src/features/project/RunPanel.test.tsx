@@ -75,6 +75,22 @@ describe('ProjectView and the run panel', () => {
     expect(sent.plan.components.map((c) => c.id)).toEqual(['docs', 'adder']);
   });
 
+  it("offers the README's description as the goal, which one click puts in the box to edit", async () => {
+    const { core, set } = world();
+    set(run({ suggestedGoal: { file: 'README.md', goal: 'adder: Adds two numbers.' } }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    expect((await screen.findByTestId('goal-suggestion')).textContent).toContain('README.md describes this project:adder: Adds two numbers.');
+    expect((screen.getByTestId('goal-input') as HTMLTextAreaElement).value).toBe('');
+    fireEvent.click(screen.getByTestId('goal-use-suggestion'));
+    expect((screen.getByTestId('goal-input') as HTMLTextAreaElement).value).toBe('adder: Adds two numbers.');
+    expect(screen.queryByTestId('goal-suggestion')).toBeNull();
+    fireEvent.change(screen.getByTestId('goal-input'), { target: { value: 'adder: Adds two numbers, with tests.' } });
+    fireEvent.click(screen.getByTestId('goal-submit'));
+    await waitFor(() => expect(core.callsOf('workflow.answerGoal')).toEqual([{ runId: 'r1', goal: 'adder: Adds two numbers, with tests.' }]));
+  });
+
   it('edits a document and shows the core refusing it without losing the text', async () => {
     const { core } = world();
     core.on('workflow.latest', () => ({ runId: 'r1' })).on('workflow.docs.write', () => Promise.reject(new Error('line 3: a component needs a title')));

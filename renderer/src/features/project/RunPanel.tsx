@@ -42,7 +42,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {phase === 'stopped' || phase === 'blocked' ? (
         <div><Button onClick={() => run.newRun()} data-testid="new-run">Start a new run instead</Button></div>
       ) : null}
-      {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} /> : null}
+      {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} {...(view.suggestedGoal ? { suggestion: view.suggestedGoal } : {})} /> : null}
       {phase === 'plan' && view.plan ? <PlanReview key={view.updatedAt} plan={view.plan} onConfirm={(p) => run.approve(p)} /> : null}
       <DocumentsPanel projectDir={view.projectDir} version={view.updatedAt} />
     </div>
