@@ -51,6 +51,11 @@ describe('workflow end to end (scripted model as a command executor)', () => {
     // The context swap: each step of the component saw the notes the previous ones left.
     const prompts = readFileSync(join(sb.root, 'prompts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { state: string; prompt: string });
     expect(prompts.find((p) => p.state === 'adder:testing')!.prompt).toContain('development: add() written');
+    // Testing and debugging steps are told the command that gates them; the others are not.
+    expect(prompts.find((p) => p.state === 'adder:testing')!.prompt).toMatch(/## Test command\n\nWhen this step ends, Erasmus runs `node --test[^`]*` in the project folder/);
+    expect(prompts.find((p) => p.state === 'adder:debugging')!.prompt).toContain('## Test command');
+    expect(prompts.find((p) => p.state === 'final:testing')!.prompt).toContain('## Test command');
+    expect(prompts.find((p) => p.state === 'adder:development')!.prompt).not.toContain('## Test command');
     expect(prompts.find((p) => p.state === 'adder:debugging')!.prompt).toContain('testing: test/adder.test.mjs');
     expect(prompts.find((p) => p.state === 'adder:debugging')!.prompt).toMatch(/exited with status 1/);
     expect(prompts.find((p) => p.state === 'adder:fixes')!.prompt).toContain('# Review: adder');

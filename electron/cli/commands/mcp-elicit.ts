@@ -18,11 +18,16 @@ export async function elicitOnTerminal(req: ElicitationRequest): Promise<ElicitR
     process.stderr.write(`open ${params.url}\n`);
     return { action: (await ask('Done? [y/N] ')).trim().toLowerCase().startsWith('y') ? 'accept' : 'decline' };
   }
-  const answer = (await ask('Answer? [y = fill in, n = decline, c = cancel] ')).trim().toLowerCase();
+  const fields = Object.entries(params.requestedSchema?.properties ?? {});
+  // A question with nothing to fill in, or one yes/no field (a confirmation), is answered with one y/n;
+  // a form is filled in field by field.
+  const confirm = fields.length === 1 && fields[0]![1].type === 'boolean' ? fields[0]![0] : undefined;
+  const answer = (await ask(fields.length && !confirm ? 'Answer? [y = fill in, n = decline, c = cancel] ' : 'Allow? [y = yes, n = no, c = cancel] ')).trim().toLowerCase();
   if (answer.startsWith('n')) return { action: 'decline' };
   if (!answer.startsWith('y')) return { action: 'cancel' };
+  if (confirm) return { action: 'accept', content: { [confirm]: true } };
   const content: Record<string, string | number | boolean> = {};
-  for (const [name, f] of Object.entries(params.requestedSchema?.properties ?? {})) {
+  for (const [name, f] of fields) {
     const hint = [f.description, f.enum ? `one of ${f.enum.join(', ')}` : '', f.default !== undefined ? `default ${String(f.default)}` : ''].filter(Boolean).join('; ');
     const raw = (await ask(`${f.title ?? name}${hint ? ` (${hint})` : ''}: `)).trim();
     if (!raw) continue;

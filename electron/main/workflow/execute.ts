@@ -90,6 +90,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     contextDoc: await ctx.docs.text(docRef),
     references,
     testOutput: needsTests ? record.lastTest : undefined,
+    ...(spec.testCommand ? { testCommand: spec.testCommand } : {}),
   });
   const reportPath = spec.report ? join(record.projectDir, spec.report) : undefined;
   const reportBefore = reportPath ? await mtime(reportPath) : undefined;

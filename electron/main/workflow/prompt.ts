@@ -10,6 +10,8 @@ export interface PromptParts {
   /** Other documents shown read-only (architecture, schedule, review report…). */
   references?: Array<{ title: string; text: string }>;
   testOutput?: { command: string; exitCode: number | null; output: string };
+  /** The command the workflow runs when the step ends (testing and debugging steps): its exit status is the step's gate. */
+  testCommand?: string;
 }
 
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
@@ -21,6 +23,9 @@ export function buildStepPrompt(p: PromptParts): string {
   for (const r of p.references ?? []) parts.push(`## ${r.title}\n\n${r.text.trim()}`);
   if (p.testOutput) {
     parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n\`\`\`\n${p.testOutput.output.trim()}\n\`\`\``);
+  }
+  if (p.testCommand) {
+    parts.push(`## Test command\n\nWhen this step ends, Erasmus runs \`${p.testCommand}\` in the project folder, and the step passes only if it exits with status 0: the tests this step is about must be ones this command runs.`);
   }
   parts.push(`## Done when\n\n${p.protocol.done}`);
   return parts.join('\n\n');
