@@ -47,6 +47,9 @@ describe('workflow end to end (scripted model as a command executor)', () => {
     const commit = view.timeline.find((e) => e.state === 'adder:commit')!.commit!;
     expect(commit).toMatch(/^[0-9a-f]{40}$/);
     expect(readFileSync(sb.paths.orchestrationDoc(sb.project, 'task_list'), 'utf8')).toContain('- [x] A1:');
+    // The final steps keep their notes in a document of their own; the task list keeps its form for the next run.
+    expect(readFileSync(sb.paths.componentDoc(sb.project, 'final'), 'utf8')).toMatch(/^# End-to-end phase[\s\S]*- final:testing: nothing to change/);
+    expect(readFileSync(sb.paths.orchestrationDoc(sb.project, 'task_list'), 'utf8')).not.toContain('final:');
 
     // The context swap: each step of the component saw the notes the previous ones left.
     const prompts = readFileSync(join(sb.root, 'prompts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { state: string; prompt: string });

@@ -27,6 +27,9 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   'final-review': 'Review the whole product against the architecture. The review report is your final answer.',
 };
 
+/** The first text of the final phase's notes document (end-to-end testing, debugging and review). */
+const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging and review steps: the end-to-end tests and how they are run, failures found and their fixes.\n\n## Notes\n';
+
 /** How much of a test run's output a timeline entry keeps (its end: the summary and the failures). */
 const TEST_OUTPUT_TAIL = 4000;
 
@@ -60,16 +63,19 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const protocol = await loadProtocol(spec.protocol!, record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
   const component = plan.components.find((c) => c.id === spec.component);
   // Between components (and after the last) the orchestrator brings the schedule up to date; the final documentation brings the
-  // architecture up to date with the product as built; the other final steps keep notes in the task list's document.
+  // architecture up to date with the product as built; the other final steps (end-to-end testing, debugging, review) share a
+  // notes document of their own, ctx/components/final.md ("final" is a reserved component id), so the task list keeps its form.
   const docRef = component
     ? ({ doc: 'component', component: component.id } as const)
     : spec.phase === 'orchestration'
       ? ({ doc: 'progress_schedule' } as const)
       : spec.phase === 'final-documentation'
         ? ({ doc: 'architecture' } as const)
-        : ({ doc: 'task_list' } as const);
+        : ({ doc: 'component', component: 'final' } as const);
   if (component && !(await ctx.docs.exists(docRef))) {
     await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: component.tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
+  } else if (!component && docRef.doc === 'component' && !(await ctx.docs.exists(docRef))) {
+    await ctx.docs.write(docRef, FINAL_NOTES_SEED);
   }
   const contextDocPath = ctx.docs.path(docRef);
   const references: Array<{ title: string; text: string }> = [];

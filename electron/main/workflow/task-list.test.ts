@@ -47,6 +47,17 @@ describe('task list', () => {
     expect(r.issues.find((i) => i.line === 6)!.message).toMatch(/no tasks/);
   });
 
+  it("refuses the ids the workflow's own steps use (final, orchestration), in any case", () => {
+    const r = parseTaskList('## Component: Final — the last part\n- [ ] F1: x\n\n## Component: orchestration\n- [ ] O1: y\n');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.issues).toEqual([
+      { line: 1, message: 'component id "Final": is reserved for the workflow\'s own steps (final:…, orchestration:…); choose another id' },
+      { line: 4, message: 'component id "orchestration": is reserved for the workflow\'s own steps (final:…, orchestration:…); choose another id' },
+    ]);
+    expect(parseTaskList('## Component: finalize\n- [ ] F1: x\n').ok).toBe(true);
+  });
+
   it('throws a PARSE_ERROR naming the file', () => {
     expect(() => parseTaskListOrThrow('just prose', '/x/task_list.md')).toThrowError(WorkflowError);
     try {

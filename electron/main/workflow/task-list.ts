@@ -20,7 +20,12 @@ import { describeDocumentIssues, WorkflowError, type DocumentIssue } from './err
 export const TaskStatus = z.enum(['todo', 'in_progress', 'done']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
-export const ComponentId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'component ids use letters, digits, _ and - (at most 64)');
+/** Ids the workflow's own steps use (final:testing, orchestration:<component>; ctx/components/final.md): no component may take them. */
+export const RESERVED_COMPONENT_IDS = ['final', 'orchestration'] as const;
+export const ComponentId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'component ids use letters, digits, _ and - (at most 64)')
+  .refine((id) => !(RESERVED_COMPONENT_IDS as readonly string[]).includes(id.toLowerCase()), 'is reserved for the workflow\'s own steps (final:…, orchestration:…); choose another id');
 
 export const Task = z.object({ id: z.string().min(1), title: z.string().min(1), status: TaskStatus, line: z.number().int().positive() });
 export type Task = z.infer<typeof Task>;
