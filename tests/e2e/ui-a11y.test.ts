@@ -80,6 +80,17 @@ describe('desktop UI: every view, both themes, two sizes — screenshots and axe
     await page.getByTestId('open-path').click();
     await page.getByTestId('unattended').check();
     await page.getByTestId('start-workflow').click();
+    // The sample project's README introduction is offered as the goal (axe checks that view too); one click fills the box.
+    expect(await page.getByTestId('goal-suggestion').textContent()).toContain('README.md describes this project:adder: A tiny sample project for the workflow tests');
+    await check('goal-suggestion-light');
+    await setTheme(page, 'dark');
+    await page.getByTestId('nav-project').click();
+    await page.getByTestId('goal-suggestion').waitFor();
+    await check('goal-suggestion-dark');
+    await setTheme(page, 'light');
+    await page.getByTestId('nav-project').click();
+    await page.getByTestId('goal-use-suggestion').click();
+    expect(await page.getByTestId('goal-input').inputValue()).toContain('adder: A tiny sample project');
     await page.getByTestId('goal-input').fill('a function that adds two numbers');
     await page.getByTestId('goal-submit').click();
     await page.getByTestId('confirm-plan').click({ timeout: 60_000 });

@@ -45,6 +45,8 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     await page.getByTestId('unattended').check();
     await page.getByTestId('start-workflow').click();
     await page.getByTestId('goal-question').waitFor();
+    // A fresh folder has no README to suggest a goal from: the box is empty and nothing is offered.
+    expect(await page.getByTestId('goal-suggestion').count()).toBe(0);
     await app.shot('ui-02-goal-question');
     await page.getByTestId('goal-input').fill('a function that adds two numbers, with tests');
     await page.getByTestId('goal-submit').click();
