@@ -72,4 +72,20 @@ describe('workflow end to end (scripted model as a command executor)', () => {
     const notes = sb.events.filter((e) => e.event === 'app.notify').map((e) => (e.payload as { title: string }).title);
     expect(notes).toEqual(['Component adder complete', 'Final phase complete', 'Workflow complete']);
   });
+
+  it('a review that asks for no changes passes over the fixes step, saying why', async () => {
+    sb = await sandbox();
+    await sb.setControl({ cleanReview: true, log: join(sb.root, 'prompts.jsonl') });
+    const { runId } = await sb.engine.load({ projectDir: sb.project, goal: 'a function that adds two numbers', executor: { kind: 'command', command: `node ${MODEL}` } });
+    await sb.engine.start(runId);
+    expect((await sb.engine.waitForRest(runId, 60_000)).status).toBe('AWAITING_APPROVAL');
+    await sb.engine.approve(runId);
+    const view = await sb.engine.waitForRest(runId, 90_000);
+    expect(view.status).toBe('COMPLETED');
+    expect(finishedStates(view.timeline)).toEqual(EXPECTED.map((s) => (s === 'adder:fixes=done' ? 'adder:fixes=skipped' : s)));
+    expect(view.timeline.find((e) => e.state === 'adder:fixes')!.note).toBe('the review asked for no changes (docs/reviews/adder.md)');
+    const prompts = readFileSync(join(sb.root, 'prompts.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { state: string }).state);
+    expect(prompts).not.toContain('adder:fixes');
+    expect(prompts).toContain('adder:documentation');
+  });
 });

@@ -27,6 +27,9 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   'final-review': 'Review the whole product against the architecture. The review report is your final answer.',
 };
 
+/** The review protocol's verdict for a component that needs no changes (its own line). */
+const NO_CHANGES = /^\W*verdict\W*\s*no changes needed\W*$/im;
+
 /** The first text of the final phase's notes document (end-to-end testing, debugging and review). */
 const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging and review steps: the end-to-end tests and how they are run, failures found and their fixes.\n\n## Notes\n';
 
@@ -84,6 +87,13 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (spec.phase === 'orchestration') references.push({ title: 'Task list', text: (await ctx.docs.text({ doc: 'task_list' })) ?? '' });
   if (spec.phase === 'fixes') {
     const report = await readText(join(record.projectDir, 'docs', 'reviews', `${spec.component}.md`));
+    // A review that asks for nothing needs no fixes session: the step is passed over, saying why.
+    if (report && NO_CHANGES.test(report)) {
+      const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
+      await ctx.leave(entry, 'skipped', { note: `the review asked for no changes (docs/reviews/${spec.component}.md)` });
+      actor.send({ type: 'STEP_DONE' });
+      return 'continue';
+    }
     if (report) references.push({ title: 'Review report', text: report });
   }
   const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging';
