@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle } from '../../../tests/fixtures/mcpb/build';
-import { startRegistryFixture, type RegistryFixture } from '../../../tests/fixtures/mcp-registry/server';
+import { bundleEntry, REGISTRY_SERVERS, startRegistryFixture, type RegistryFixture } from '../../../tests/fixtures/mcp-registry/server';
 import { freePort, repoRoot, tempHome } from '../../../tests/fixtures/mcp/servers';
 import { Redactor, SecretStore } from '../../main/secrets/index';
 import { bundleSecretName } from '../../main/mcp/mcpb';
@@ -15,7 +16,11 @@ const run = promisify(execFile);
 const home = tempHome('erasmus-cli-install-');
 let registry: RegistryFixture;
 const secrets = new SecretStore(new Redactor());
-const used = [bundleSecretName('echo-bundle', 'api_key')];
+const used = [bundleSecretName('echo-bundle', 'api_key'), bundleSecretName('weather-echo', 'api_key')];
+// A bundle published in the registry stand-in (served by it, with its sha256), and one listed with a wrong sha256.
+mkdirSync(join(home, 'published'), { recursive: true });
+const published = new Uint8Array(readFileSync(buildBundle(join(home, 'published'))));
+const publishedSha = createHash('sha256').update(published).digest('hex');
 
 async function erasmus(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
@@ -29,7 +34,9 @@ async function erasmus(env: Record<string, string>, ...args: string[]): Promise<
 const config = () => JSON.parse(readFileSync(join(home, 'mcp', 'config.json'), 'utf8')).mcpServers as Record<string, Record<string, unknown>>;
 
 beforeAll(async () => {
-  registry = await startRegistryFixture();
+  registry = await startRegistryFixture([...REGISTRY_SERVERS, bundleEntry('io.github.echo/weather-echo', 'echo.mcpb', published), bundleEntry('io.github.echo/weather-tampered', 'echo.mcpb', published, 'e'.repeat(64))], {
+    bundles: { 'echo.mcpb': published },
+  });
 });
 afterAll(async () => {
   for (const n of used) await secrets.delete(n).catch(() => undefined);
@@ -57,6 +64,45 @@ describe('erasmus servers search', () => {
     expect(ok.stdout).toContain('added "notes" (npm notes-mcp@2.0.0)');
     expect(ok.stdout).toContain('It runs: npx -y notes-mcp@2.0.0');
     expect(config().notes).toMatchObject({ command: 'npx', args: ['-y', 'notes-mcp@2.0.0'], disabled: true });
+  });
+
+  it('pages: prints how to get the next page; --cursor gives it, --all follows every page', async () => {
+    const env = { ERASMUS_MCP_REGISTRY: registry.url };
+    const first = await erasmus(env, 'servers', 'search', 'weather');
+    expect(first.stdout).not.toContain('weather-radar');
+    expect(first.stdout).toContain('More results: erasmus servers search weather --cursor io.github.other/weather-lite  (or add --all for up to 10 pages)');
+    const second = await erasmus(env, 'servers', 'search', 'weather', '--cursor', 'io.github.other/weather-lite');
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(' 1. io.github.sky/weather-radar 0.3.0');
+    expect(second.stdout).toContain(' 2. io.github.echo/weather-echo 1.2.0 (Echo Weather (bundle))');
+    expect(second.stdout).toContain('    [1] mcpb echo.mcpb (1.2.0)');
+    expect(second.stdout).toContain('More results: erasmus servers search weather --cursor io.github.echo/weather-echo');
+    expect(second.stdout).toContain('Install one: erasmus servers search weather --cursor io.github.other/weather-lite --install <number>');
+    const all = await erasmus(env, 'servers', 'search', 'weather', '--all', '--json');
+    const listed = JSON.parse(all.stdout) as { servers: { name: string }[]; nextCursor?: string };
+    expect(listed.servers.map((s) => s.name)).toEqual(['io.github.acme/weather', 'io.github.other/weather-lite', 'io.github.sky/weather-radar', 'io.github.echo/weather-echo', 'io.github.echo/weather-tampered']);
+    expect(listed.nextCursor).toBeUndefined();
+    const text = await erasmus(env, 'servers', 'search', 'weather', '--all');
+    expect(text.stdout).toContain(' 5. io.github.echo/weather-tampered');
+    expect(text.stdout).not.toContain('More results');
+  });
+
+  it('installs a .mcpb result with --all: downloaded, sha256 checked, its settings from --set; a wrong sha256 is refused', async () => {
+    const env = { ERASMUS_MCP_REGISTRY: registry.url };
+    const bad = await erasmus(env, 'servers', 'search', 'weather', '--all', '--install', 'io.github.echo/weather-tampered', '--set', 'api_key=x');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain(`refused the bundle at ${registry.url}/bundles/echo.mcpb: it does not match the MCP Registry's sha256 (expected ${'e'.repeat(64)}, actual ${publishedSha}).`);
+    expect(existsSync(join(home, 'mcp', 'extensions', 'weather-tampered'))).toBe(false);
+
+    const missing = await erasmus(env, 'servers', 'search', 'weather', '--all', '--install', '4');
+    expect(missing.stderr).toContain('API key (api_key) is required: pass --set api_key=VALUE (it goes to the keychain, never into the config) (erasmus servers search weather --all --install 4 --set KEY=VALUE)');
+    const ok = await erasmus(env, 'servers', 'search', 'weather', '--all', '--install', '4', '--set', 'api_key=ek-registry-cli-5', '--yes');
+    expect(ok.stderr).toBe('');
+    expect(ok.stdout).toContain('Echo Bundle 1.2.0 by Test Author — a node server');
+    expect(ok.stdout).toContain(`installed "weather-echo" (mcpb echo.mcpb (1.2.0), sha256 checked) in ${join(home, 'mcp', 'extensions')}/weather-echo`);
+    expect(ok.stdout).toContain('"weather-echo" is trusted and enabled');
+    expect(JSON.stringify(config()['weather-echo'])).not.toContain('ek-registry-cli-5');
+    expect(await secrets.get(bundleSecretName('weather-echo', 'api_key'))).toBe('ek-registry-cli-5');
   });
 
   it('says plainly when the registry cannot be reached', async () => {

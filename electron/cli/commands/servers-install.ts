@@ -6,14 +6,17 @@ import type { McpBundleInfo, McpRegistryServer } from '../../contract/index';
 import type { Core } from '../../main/api/core';
 import type { TrustPreview } from '../../main/mcp/catalog';
 import { ServerConfigEditor } from '../../main/mcp/config/manage';
+import { fetchRegistryBundle, registryLoopbackOrigin } from '../../main/mcp/bundle-download';
 import { installBundle, installServer } from '../../main/mcp/install';
-import { bundleInfo, readBundle } from '../../main/mcp/mcpb';
-import { installInput, registryUrl, searchRegistry } from '../../main/mcp/registry';
+import { bundleInfo, readBundle, type Bundle } from '../../main/mcp/mcpb';
+import { installInput, MAX_PAGES, registryUrl, searchRegistry } from '../../main/mcp/registry';
 import { TrustStore } from '../../main/mcp/trust';
 import { withCore } from '../context';
 import { ask, readHidden } from '../prompt';
 
 const out = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
+/** A word as a POSIX shell would need it, for commands printed to copy. */
+const sh = (w: string): string => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 const interactive = () => !!process.stdin.isTTY && !!process.stderr.isTTY;
 
 /** The config editor without a running hub: the CLI writes the config; servers start when a face starts the hub. */
@@ -84,36 +87,51 @@ export function registerServersInstall(servers: Command): void {
   servers
     .command('search <query>')
     .description('search the official MCP Registry; --install N adds result N as a server (disabled until trusted)')
+    .option('--cursor <cursor>', 'the page of results after the one that printed this cursor')
+    .option('--all', `follow the registry's pages to the last one (at most ${MAX_PAGES})`)
     .option('--install <n>', 'the result to install: its number or its registry name')
     .option('--option <n>', 'which of its packages/remotes to use (default 1)', '1')
     .option('--as <name>', 'the server name in the config (default: the last part of its registry name)')
-    .option('--set <KEY=VALUE>', 'a value it needs (environment variable or header); repeatable', collect, {})
+    .option('--set <KEY=VALUE>', 'a value it needs (environment variable, header or bundle setting); repeatable', collect, {})
     .option('--yes', 'trust its command and enable it without asking')
     .option('--json', 'print JSON')
     .action(async (query: string, _opts: unknown, cmd: Command) => {
       // `--json` is also an option of `servers` itself, which takes it wherever it stands: read both.
-      const opts = cmd.optsWithGlobals<{ install?: string; option: string; as?: string; set: Record<string, string>; yes?: boolean; json?: boolean }>();
+      const opts = cmd.optsWithGlobals<{ cursor?: string; all?: boolean; install?: string; option: string; as?: string; set: Record<string, string>; yes?: boolean; json?: boolean }>();
       await withCore(async (core) => {
-        const found = await searchRegistry(query, { baseUrl: registryUrl(core.env) });
+        const registry = registryUrl(core.env);
+        const page = await searchRegistry(query, { baseUrl: registry, cursor: opts.cursor, pages: opts.all ? MAX_PAGES : 1 });
+        const found = page.servers;
+        // This search again, as typed (its page), for the hints printed below.
+        const again = ['erasmus', 'servers', 'search', query, ...(opts.cursor ? ['--cursor', opts.cursor] : []), ...(opts.all ? ['--all'] : [])].map(sh).join(' ');
         if (!opts.install) {
-          if (opts.json) return out(JSON.stringify({ registry: registryUrl(core.env), servers: found }, null, 2));
-          if (!found.length) return out(`no servers in the MCP Registry match "${query}"`);
+          if (opts.json) return out(JSON.stringify({ registry, servers: found, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }, null, 2));
+          if (!found.length && !page.nextCursor) return out(`no servers in the MCP Registry match "${query}"${opts.cursor ? ' after that cursor' : ''}`);
           printResults(found);
-          return out(`\nInstall one: erasmus servers search ${JSON.stringify(query)} --install <number> [--option <n>] [--set KEY=VALUE]`);
+          if (page.nextCursor) {
+            const next = ['erasmus', 'servers', 'search', query, '--cursor', page.nextCursor].map(sh).join(' ');
+            out(`\n${opts.all ? `Stopped after ${MAX_PAGES} pages; more` : 'More'} results: ${next}${opts.all ? '' : `  (or add --all for up to ${MAX_PAGES} pages)`}`);
+          }
+          return out(`\nInstall one: ${again} --install <number> [--option <n>] [--set KEY=VALUE]`);
         }
         const n = Number(opts.install);
         const pick = Number.isInteger(n) && n >= 1 ? found[n - 1] : found.find((s) => s.name === opts.install);
-        if (!pick) throw new Error(`no result ${opts.install} for "${query}" (${found.length} found; give its number or its registry name)`);
+        if (!pick) throw new Error(`no result ${opts.install} for "${query}" on this page (${found.length} found${page.nextCursor ? '; more on the next page: --cursor, or --all' : ''}; give its number or its registry name)`);
         const option = pick.options[Number(opts.option) - 1];
         if (!option) throw new Error(`${pick.name} has ${pick.options.length} way(s) to run it (--option 1${pick.options.length > 1 ? `..${pick.options.length}` : ''}), not ${opts.option}`);
         const name = opts.as ?? pick.suggestedName;
+        const cfg = editor(core);
+        if (option.kind === 'mcpb') {
+          // A bundle: downloaded, checked against the registry's sha256, then installed as a bundle file is.
+          const bundle = await fetchRegistryBundle(option.bundle, { loopbackOrigin: registryLoopbackOrigin(registry) });
+          return installBundleStep(core, cfg, bundle, { ...opts, as: name }, ` (${again} --install ${sh(opts.install)} --set KEY=VALUE)`, `${option.label}, sha256 checked`);
+        }
         const values = await answers(
           option.inputs.map((i) => ({ key: i.key, title: i.key, description: i.description, required: i.required, secret: i.secret, default: i.default })),
           opts.set,
           '',
         );
         const { server, secrets } = installInput(option, values, pick.description);
-        const cfg = editor(core);
         const entry = await installServer({ config: cfg, secrets: core.secrets }, name, server, secrets);
         if (opts.json) return out(JSON.stringify({ entry }, null, 2));
         out(`added "${entry.name}" (${option.label}) to ${cfg.file}`);
@@ -133,25 +151,29 @@ export function registerServersInstall(servers: Command): void {
       const opts = cmd.optsWithGlobals<{ as?: string; set: Record<string, string>; yes?: boolean; json?: boolean }>();
       await withCore(async (core) => {
         const path = resolve(file);
-        const info: McpBundleInfo = bundleInfo(await readBundle(path));
-        if (!opts.json) {
-          out(`${info.displayName} ${info.version}${info.author ? ` by ${info.author}` : ''} — a ${info.serverType} server`);
-          if (info.description) out(info.description);
-          if (info.tools.length) out(`tools: ${info.tools.join(', ')}`);
-        }
-        const values = await answers(
-          info.userConfig.map((f) => ({ key: f.key, title: f.title, description: f.description, required: f.required, secret: f.sensitive, default: f.default, multiple: f.multiple })),
-          opts.set,
-          ` (erasmus servers install ${file} --set KEY=VALUE)`,
-        );
-        const cfg = editor(core);
-        const { entry, preview } = await installBundle({ config: cfg, secrets: core.secrets, extensionsDir: core.paths.extensionsDir }, path, { name: opts.as, values });
-        if (opts.json) {
-          if (opts.yes) await cfg.enable(entry.name, { trust: true });
-          return out(JSON.stringify({ entry: { ...entry, disabled: !opts.yes, trusted: !!opts.yes }, preview }, null, 2));
-        }
-        out(`installed "${entry.name}" in ${core.paths.extensionsDir}/${entry.name}, added to ${cfg.file}`);
-        await trustStep(core, entry.name, preview, opts.yes);
+        await installBundleStep(core, editor(core), await readBundle(path), opts, ` (erasmus servers install ${file} --set KEY=VALUE)`);
       });
     });
+}
+
+/** A bundle read (a file) or downloaded and checked (a registry result): what it is, its settings, the install, then trust. */
+async function installBundleStep(core: Core, cfg: ServerConfigEditor, bundle: Bundle, opts: { as?: string; set: Record<string, string>; yes?: boolean; json?: boolean }, how: string, from?: string): Promise<void> {
+  const info: McpBundleInfo = bundleInfo(bundle);
+  if (!opts.json) {
+    out(`${info.displayName} ${info.version}${info.author ? ` by ${info.author}` : ''} — a ${info.serverType} server`);
+    if (info.description) out(info.description);
+    if (info.tools.length) out(`tools: ${info.tools.join(', ')}`);
+  }
+  const values = await answers(
+    info.userConfig.map((f) => ({ key: f.key, title: f.title, description: f.description, required: f.required, secret: f.sensitive, default: f.default, multiple: f.multiple })),
+    opts.set,
+    how,
+  );
+  const { entry, preview } = await installBundle({ config: cfg, secrets: core.secrets, extensionsDir: core.paths.extensionsDir }, bundle, { name: opts.as, values });
+  if (opts.json) {
+    if (opts.yes) await cfg.enable(entry.name, { trust: true });
+    return out(JSON.stringify({ entry: { ...entry, disabled: !opts.yes, trusted: !!opts.yes }, preview }, null, 2));
+  }
+  out(`installed "${entry.name}"${from ? ` (${from})` : ''} in ${core.paths.extensionsDir}/${entry.name}, added to ${cfg.file}`);
+  await trustStep(core, entry.name, preview, opts.yes);
 }

@@ -147,24 +147,38 @@ export const McpImportCandidate = z.object({
   issues: z.array(McpConfigIssue),
 });
 export type McpImportCandidate = z.infer<typeof McpImportCandidate>;
-/** One way to run a registry server here (an npm/PyPI/OCI package on stdio, or a remote URL) and what it asks for. */
-export const McpRegistryOption = z.object({
+const McpRegistryInputs = z.array(
+  z.object({
+    key: z.string(),
+    where: z.enum(['env', 'header']),
+    description: z.string(),
+    required: z.boolean(),
+    secret: z.boolean(),
+    default: z.string().optional(),
+    /** Where a secret goes in the keychain (the config holds ${secret:NAME}). */
+    secretName: z.string().optional(),
+  }),
+);
+/** One way to run a registry server here: an npm/PyPI/OCI package on stdio, or a remote URL, and what it asks for. */
+export const McpRegistryPackageOption = z.object({
   kind: z.enum(['npm', 'pypi', 'oci', 'remote']),
   label: z.string(),
   server: McpServerInput,
-  inputs: z.array(
-    z.object({
-      key: z.string(),
-      where: z.enum(['env', 'header']),
-      description: z.string(),
-      required: z.boolean(),
-      secret: z.boolean(),
-      default: z.string().optional(),
-      /** Where a secret goes in the keychain (the config holds ${secret:NAME}). */
-      secretName: z.string().optional(),
-    }),
-  ),
+  inputs: McpRegistryInputs,
 });
+/**
+ * A `.mcpb` bundle the registry points at: downloaded by the core (https, size-capped), checked against
+ * the registry's sha256, then installed as a bundle file is. Its settings come from its manifest, so
+ * `inputs` is empty: `mcp.registry.bundle` says what it asks for.
+ */
+export const McpRegistryBundleOption = z.object({
+  kind: z.literal('mcpb'),
+  label: z.string(),
+  bundle: z.object({ url: z.string().min(1).max(2048), sha256: z.string().max(128).optional() }),
+  inputs: McpRegistryInputs,
+});
+export const McpRegistryOption = z.discriminatedUnion('kind', [McpRegistryPackageOption, McpRegistryBundleOption]);
+export type McpRegistryOption = z.infer<typeof McpRegistryOption>;
 /** A server of the official MCP Registry, as a search returns it. */
 export const McpRegistryServer = z.object({
   name: z.string(),
@@ -268,8 +282,22 @@ export const mcpMethods = {
   /** Import the named servers of one discovered file; existing names are skipped, never overwritten. */
   'mcp.import': { params: z.object({ file: z.string().min(1), names: z.array(z.string().min(1)).min(1) }).strict(), result: z.object({ added: z.array(z.string()), skipped: z.array(z.string()) }) },
   /** Search the official MCP Registry (error -32000 saying so plainly when it cannot be reached). */
-  'mcp.registry.search': { params: z.object({ query: z.string().max(200) }).strict(), result: z.object({ servers: z.array(McpRegistryServer), registry: z.string() }) },
-  /** Add one option of a registry result as a server (disabled: its first enable shows what it runs and asks for trust); secret values go to the keychain. */
+  'mcp.registry.search': {
+    /** `cursor`: the `nextCursor` of the page before, for the page after it. */
+    params: z.object({ query: z.string().max(200), cursor: z.string().min(1).max(1000).optional() }).strict(),
+    /** `nextCursor`: there are more results; ask again with it. */
+    result: z.object({ servers: z.array(McpRegistryServer), registry: z.string(), nextCursor: z.string().optional() }),
+  },
+  /**
+   * Download and check (sha256) the `.mcpb` bundle of a registry result, and say what it is and asks for;
+   * nothing is written. An error names the expected and the actual sha256 when they differ.
+   */
+  'mcp.registry.bundle': { params: z.object({ option: McpRegistryBundleOption }).strict(), result: McpBundleInfo },
+  /**
+   * Add one option of a registry result as a server (disabled: its first enable shows what it runs and asks
+   * for trust); secret values go to the keychain. A `.mcpb` option is downloaded, checked and unpacked as
+   * `mcp.bundle.install` does, `values` answering its manifest's user_config.
+   */
   'mcp.registry.install': {
     params: z.object({ name: z.string().max(200), option: McpRegistryOption, values: z.record(z.string(), z.string()).optional(), description: z.string().max(500).optional() }).strict(),
     result: McpConfigEntry,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { McpServerInput } from '../../contract/index';
 import type { TrustPreview } from './catalog';
 import type { ConfigEntryView, ServerConfigEditor } from './config/manage';
-import { bundleServer, bundleServerName, readBundle, unpackBundle } from './mcpb';
+import { bundleServer, bundleServerName, readBundle, unpackBundle, type Bundle } from './mcpb';
 
 export interface InstallDeps {
   config: Pick<ServerConfigEditor, 'add' | 'remove'>;
@@ -33,12 +33,13 @@ export interface BundleInstallDeps extends InstallDeps {
 }
 
 /**
- * Installs a `.mcpb` bundle: checks it, refuses a name already configured, unpacks it under
- * `extensionsDir/<name>/`, and adds it disabled (secrets to the keychain). Returns the entry and what
- * it runs, for the trust question before its first start. A failure leaves nothing behind.
+ * Installs a `.mcpb` bundle (a file, or one already read: a checked download from the registry): checks
+ * it, refuses a name already configured, unpacks it under `extensionsDir/<name>/`, and adds it disabled
+ * (secrets to the keychain). Returns the entry and what it runs, for the trust question before its first
+ * start. A failure leaves nothing behind.
  */
-export async function installBundle(d: BundleInstallDeps, file: string, opts: { name?: string; values?: Record<string, string> } = {}): Promise<{ entry: ConfigEntryView; preview: TrustPreview }> {
-  const bundle = await readBundle(file);
+export async function installBundle(d: BundleInstallDeps, source: string | Bundle, opts: { name?: string; values?: Record<string, string> } = {}): Promise<{ entry: ConfigEntryView; preview: TrustPreview }> {
+  const bundle = typeof source === 'string' ? await readBundle(source) : source;
   const name = opts.name?.trim() || bundleServerName(bundle.manifest);
   if ((await d.config.entries()).some((e) => e.name === name)) throw new Error(`a server named "${name}" is configured already; remove it first, or install the bundle under another name`);
   const dir = join(d.extensionsDir, name);

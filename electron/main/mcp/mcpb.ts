@@ -62,6 +62,11 @@ export async function readBundle(file: string): Promise<Bundle> {
   } catch (err) {
     throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
+  return bundleFromBytes(zip, file);
+}
+
+/** A bundle from the bytes of its zip (a file read, or a download): checked as `readBundle` does; `file` names it in messages. */
+export function bundleFromBytes(zip: Uint8Array, file: string): Bundle {
   let total = 0;
   let files: Record<string, Uint8Array>;
   try {

@@ -1,7 +1,7 @@
 // The official MCP Registry (registry.modelcontextprotocol.io, API v0): search, and a chosen result
 // turned into a server of ERASMUS_HOME/mcp/config.json (secrets as ${secret:NAME}, never values).
 import { z } from 'zod';
-import type { McpRegistryServer, McpServerInput } from '../../contract/index';
+import type { McpRegistryOption, McpRegistryServer, McpServerInput } from '../../contract/index';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 /** The registry to ask: ERASMUS_MCP_REGISTRY (a company mirror, a test fixture) or the official one. */
@@ -26,6 +26,8 @@ const Package = z
     registryType: z.string(),
     identifier: z.string(),
     version: z.string().optional(),
+    /** For an `mcpb` package (whose identifier is the bundle's URL): the sha256 of the file. */
+    fileSha256: z.string().optional(),
     runtimeHint: z.string().optional(),
     transport: z.object({ type: z.string(), url: z.string().optional() }).passthrough().optional(),
     packageArguments: z.array(Input).optional(),
@@ -72,9 +74,10 @@ export function shortName(registryName: string): string {
   return last.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64) || 'server';
 }
 
-type Option = McpRegistryServer['options'][number];
+type Option = McpRegistryOption;
+type PackageOption = Exclude<Option, { kind: 'mcpb' }>;
 
-function inputs(list: Input[] | undefined, where: 'env' | 'header', server: string): Option['inputs'] {
+function inputs(list: Input[] | undefined, where: 'env' | 'header', server: string): PackageOption['inputs'] {
   return (list ?? [])
     .filter((i) => i.name && (where === 'header' || ENV_NAME.test(i.name)))
     .map((i) => ({
@@ -108,6 +111,12 @@ function optionsOf(s: z.infer<typeof Server>): Option[] {
     const transport = p.transport?.type ?? 'stdio';
     if (transport !== 'stdio') continue; // a package that serves http runs as a local web server: not offered
     const at = p.version && p.version !== 'latest' ? p.version : undefined;
+    if (p.registryType === 'mcpb') {
+      // A bundle: its settings are in its manifest, asked after the download (mcp.registry.bundle).
+      const file = p.identifier.slice(p.identifier.lastIndexOf('/') + 1) || p.identifier;
+      out.push({ kind: 'mcpb', label: `mcpb ${file}${at ? ` (${at})` : ''}`, bundle: { url: p.identifier, ...(p.fileSha256 ? { sha256: p.fileSha256 } : {}) }, inputs: [] });
+      continue;
+    }
     const env = inputs(p.environmentVariables, 'env', short);
     const args = fixedArgs(p.packageArguments);
     let server: McpServerInput | undefined;
@@ -116,7 +125,7 @@ function optionsOf(s: z.infer<typeof Server>): Option[] {
     else if (p.registryType === 'oci')
       server = { transport: 'stdio', command: 'docker', args: ['run', '-i', '--rm', ...env.flatMap((e) => ['-e', e.key]), at && !p.identifier.includes(':') ? `${p.identifier}:${at}` : p.identifier, ...args] };
     if (!server) continue;
-    out.push({ kind: p.registryType as Option['kind'], label: `${p.registryType} ${p.identifier}${at ? `@${at}` : ''}`, server, inputs: env });
+    out.push({ kind: p.registryType as PackageOption['kind'], label: `${p.registryType} ${p.identifier}${at ? `@${at}` : ''}`, server, inputs: env });
   }
   for (const r of s.remotes ?? []) {
     const transport = r.type === 'sse' ? 'sse' : r.type === 'streamable-http' || r.type === 'http' ? 'http' : undefined;
@@ -129,19 +138,54 @@ function optionsOf(s: z.infer<typeof Server>): Option[] {
 export interface SearchOptions {
   baseUrl?: string;
   limit?: number;
+  /** Start at this page (the `nextCursor` of the page before). */
+  cursor?: string;
+  /** Follow `nextCursor` for up to this many pages (default 1, at most MAX_PAGES). */
+  pages?: number;
   signal?: AbortSignal;
   fetch?: typeof fetch;
-  /** Give up after this long (default 15 s). */
+  /** Give up after this long, per page (default 15 s). */
   timeoutMs?: number;
 }
 
-/** Searches the registry by name (latest versions only). Throws RegistryUnreachableError when offline. */
-export async function searchRegistry(query: string, opts: SearchOptions = {}): Promise<McpRegistryServer[]> {
+/** The most pages one search follows (`erasmus servers search --all`). */
+export const MAX_PAGES = 10;
+
+export interface RegistryPage {
+  servers: McpRegistryServer[];
+  /** More results follow: search again with this cursor. */
+  nextCursor?: string;
+}
+
+/**
+ * Searches the registry by name (latest versions only), one page or, with `pages`, following its
+ * `nextCursor` (a result seen on an earlier page is not repeated). Throws RegistryUnreachableError when offline.
+ */
+export async function searchRegistry(query: string, opts: SearchOptions = {}): Promise<RegistryPage> {
+  const pages = Math.min(Math.max(1, Math.floor(opts.pages ?? 1)), MAX_PAGES);
+  const servers: McpRegistryServer[] = [];
+  const seen = new Set<string>();
+  let cursor = opts.cursor;
+  for (let i = 0; i < pages; i++) {
+    const page = await searchPage(query, { ...opts, cursor });
+    for (const s of page.servers) {
+      if (seen.has(s.name)) continue;
+      seen.add(s.name);
+      servers.push(s);
+    }
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  return { servers, ...(cursor ? { nextCursor: cursor } : {}) };
+}
+
+async function searchPage(query: string, opts: SearchOptions): Promise<RegistryPage> {
   const base = (opts.baseUrl ?? registryUrl()).replace(/\/+$/, '');
   const url = new URL(`${base}/v0/servers`);
   if (query.trim()) url.searchParams.set('search', query.trim());
   url.searchParams.set('version', 'latest');
   url.searchParams.set('limit', String(opts.limit ?? 30));
+  if (opts.cursor) url.searchParams.set('cursor', opts.cursor);
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? 15_000);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   let res: Response;
@@ -162,22 +206,27 @@ export async function searchRegistry(query: string, opts: SearchOptions = {}): P
   }
   const parsed = Listing.safeParse(body);
   if (!parsed.success) throw new Error(`the MCP Registry at ${base} sent an answer Erasmus does not understand: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
-  return parsed.data.servers.map(({ server: s }) => ({
-    name: s.name,
-    suggestedName: shortName(s.name),
-    ...(s.title ? { title: s.title } : {}),
-    description: s.description ?? '',
-    ...(s.version ? { version: s.version } : {}),
-    ...(s.repository?.url ? { repository: s.repository.url } : s.websiteUrl ? { repository: s.websiteUrl } : {}),
-    options: optionsOf(s),
-  }));
+  const next = parsed.data.metadata?.nextCursor;
+  return {
+    servers: parsed.data.servers.map(({ server: s }) => ({
+      name: s.name,
+      suggestedName: shortName(s.name),
+      ...(s.title ? { title: s.title } : {}),
+      description: s.description ?? '',
+      ...(s.version ? { version: s.version } : {}),
+      ...(s.repository?.url ? { repository: s.repository.url } : s.websiteUrl ? { repository: s.websiteUrl } : {}),
+      options: optionsOf(s),
+    })),
+    // A cursor that does not move on would page forever.
+    ...(next && next !== opts.cursor ? { nextCursor: next } : {}),
+  };
 }
 
 /**
  * The config entry for one option of a search result and the user's answers: secret inputs become
  * `${secret:NAME}` (the caller stores the values in the keychain); a missing required input is refused.
  */
-export function installInput(option: Option, values: Record<string, string>, description?: string): { server: McpServerInput; secrets: Record<string, string> } {
+export function installInput(option: PackageOption, values: Record<string, string>, description?: string): { server: McpServerInput; secrets: Record<string, string> } {
   const env: Record<string, string> = {};
   const headers: Record<string, string> = {};
   const secrets: Record<string, string> = {};

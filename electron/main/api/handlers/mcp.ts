@@ -2,6 +2,7 @@ import { ErrorCode, RpcError } from '../../../contract/index';
 import type { Core } from '../core';
 import { ElicitationBroker } from '../../mcp/elicitation';
 import { InvalidServerError } from '../../mcp/config/edit';
+import { RegistryBundles, registryLoopbackOrigin } from '../../mcp/bundle-download';
 import { installBundle, installServer } from '../../mcp/install';
 import { bundleInfo, readBundle } from '../../mcp/mcpb';
 import { iconDataUrl } from '../../mcp/icons';
@@ -44,15 +45,29 @@ export function registerMcpHandlers(core: Core): void {
   d.register('mcp.server.trust', ({ server }) => act(() => hub.config.trustServer(server)));
   d.register('mcp.import.discover', () => act(async () => ({ candidates: await hub.config.discover() })));
   d.register('mcp.import', ({ file, names }) => act(() => hub.config.importFrom(file, names)));
-  d.register('mcp.registry.search', ({ query }) => act(async () => ({ servers: await searchRegistry(query, { baseUrl: registryUrl(core.env) }), registry: registryUrl(core.env) })));
+  d.register('mcp.registry.search', ({ query, cursor }) =>
+    act(async () => {
+      const registry = registryUrl(core.env);
+      return { ...(await searchRegistry(query, { baseUrl: registry, cursor })), registry };
+    }),
+  );
+  // Registry bundles: https only (or the configured registry's own loopback origin), checked by sha256.
+  const bundles = new RegistryBundles({ loopbackOrigin: registryLoopbackOrigin(registryUrl(core.env)) });
+  const bundleDeps = () => ({ config: hub.config, secrets: core.secrets, extensionsDir: core.paths.extensionsDir });
+  d.register('mcp.registry.bundle', ({ option }) => act(async () => bundleInfo(await bundles.get(option.bundle))));
   d.register('mcp.registry.install', ({ name, option, values, description }) =>
-    act(() => {
+    act(async () => {
+      if (option.kind === 'mcpb') {
+        const { entry } = await installBundle(bundleDeps(), await bundles.get(option.bundle), { name, values });
+        bundles.forget(option.bundle);
+        return entry;
+      }
       const { server, secrets } = installInput(option, values ?? {}, description);
       return installServer({ config: hub.config, secrets: core.secrets }, name, server, secrets);
     }),
   );
   d.register('mcp.bundle.inspect', ({ file }) => act(async () => bundleInfo(await readBundle(file))));
-  d.register('mcp.bundle.install', ({ file, name, values }) => act(() => installBundle({ config: hub.config, secrets: core.secrets, extensionsDir: core.paths.extensionsDir }, file, { name, values })));
+  d.register('mcp.bundle.install', ({ file, name, values }) => act(() => installBundle(bundleDeps(), file, { name, values })));
   d.register('mcp.icon', ({ src }) => act(async () => ({ dataUrl: await iconDataUrl(src) })));
   d.register('mcp.toolsets', async () => ({ toolsets: hub.toolsets() }));
   d.register('mcp.toolset.open', ({ name }) => act(() => ({ tools: hub.openToolset(name) })));

@@ -1,29 +1,37 @@
 import { useEffect, useRef, useState } from 'react';
-import type { McpConfigEntry, McpRegistryServer } from '../../../../electron/contract/index';
+import type { McpBundleInfo, McpConfigEntry, McpRegistryServer } from '../../../../electron/contract/index';
 import { useClient } from '../../api/context';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorBanner } from '../../ui/ErrorBanner';
-import { InstallFields } from './InstallFields';
+import { InstallFields, type InstallQuestion } from './InstallFields';
 
 const input = 'w-full rounded border border-slate-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-600 dark:bg-slate-900';
 
 /**
- * Search the official MCP Registry and add a result as a server: pick how it runs (a package or a
- * remote), answer what it needs (secrets go to the keychain). It arrives disabled; its first enable
- * shows the exact command and asks for trust.
+ * Search the official MCP Registry and add a result as a server: pick how it runs (a package, a remote or
+ * a `.mcpb` bundle, which the core downloads and checks against the registry's sha256 first), answer what
+ * it needs (secrets go to the keychain). "More results" appends the registry's next page. It arrives
+ * disabled; its first enable shows the exact command and asks for trust.
  */
 export function RegistrySearch({ onInstalled, onClose }: { onInstalled: (entry: McpConfigEntry) => void; onClose: () => void }) {
   const client = useClient();
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<McpRegistryServer[] | null>(null);
   const [registry, setRegistry] = useState('');
+  /** The registry's cursor for the page after the last one shown, and the query those pages answer. */
+  const [next, setNext] = useState<{ cursor: string; query: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
+  /** A chosen bundle, downloaded and checked (null while that happens). */
+  const [bundle, setBundle] = useState<McpBundleInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [chosen, setChosen] = useState<{ server: McpRegistryServer; option: number } | null>(null);
   const [name, setName] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});
   const first = useRef<HTMLInputElement>(null);
+  /** The latest choice: a bundle download that ends after another choice is dropped. */
+  const choice = useRef(0);
   useEffect(() => first.current?.focus(), []);
 
   const search = async () => {
@@ -34,17 +42,52 @@ export function RegistrySearch({ onInstalled, onClose }: { onInstalled: (entry: 
       const r = await client.request('mcp.registry.search', { query });
       setResults(r.servers);
       setRegistry(r.registry);
+      setNext(r.nextCursor ? { cursor: r.nextCursor, query } : null);
     } catch (e) {
       setResults(null);
+      setNext(null);
       setError((e as Error).message);
     } finally {
       setBusy(false);
     }
   };
-  const choose = (server: McpRegistryServer, option: number) => {
-    setChosen({ server, option });
+  const more = async () => {
+    if (!next) return;
+    setLoadingMore(true);
+    setError(null);
+    try {
+      const r = await client.request('mcp.registry.search', { query: next.query, cursor: next.cursor });
+      setResults((prev) => {
+        const have = new Set((prev ?? []).map((s) => s.name));
+        return [...(prev ?? []), ...r.servers.filter((s) => !have.has(s.name))];
+      });
+      setNext(r.nextCursor ? { cursor: r.nextCursor, query: next.query } : null);
+    } catch (e) {
+      setError(`More results could not be loaded: ${(e as Error).message}`);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+  const choose = async (server: McpRegistryServer, index: number) => {
+    setChosen({ server, option: index });
     setName(server.suggestedName);
     setValues({});
+    setBundle(null);
+    setError(null);
+    const mine = ++choice.current;
+    const o = server.options[index];
+    if (o?.kind !== 'mcpb') return setBusy(false); // (a download of an earlier choice may be under way)
+    setBusy(true);
+    try {
+      const info = await client.request('mcp.registry.bundle', { option: o });
+      if (mine === choice.current) setBundle(info);
+    } catch (e) {
+      if (mine !== choice.current) return;
+      setChosen(null);
+      setError(`The bundle of ${server.title ?? server.name} cannot be installed: ${(e as Error).message}`);
+    } finally {
+      if (mine === choice.current) setBusy(false);
+    }
   };
   const install = async () => {
     if (!chosen) return;
@@ -60,6 +103,11 @@ export function RegistrySearch({ onInstalled, onClose }: { onInstalled: (entry: 
     }
   };
   const option = chosen ? chosen.server.options[chosen.option] : undefined;
+  // What the chosen way asks for: a package's env vars and headers, or the downloaded bundle's user_config.
+  const questions: InstallQuestion[] | null =
+    option?.kind === 'mcpb'
+      ? bundle && bundle.userConfig.map((f) => ({ key: f.key, title: f.title, description: f.description, required: f.required, secret: f.sensitive, multiple: f.multiple, default: f.default }))
+      : (option?.inputs.map((q) => ({ key: q.key, title: q.key, description: q.description, required: q.required, secret: q.secret, default: q.default })) ?? null);
 
   return (
     <section aria-labelledby="registry-h" className="flex max-w-2xl flex-col gap-3" data-testid="registry-search" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
@@ -87,7 +135,7 @@ export function RegistrySearch({ onInstalled, onClose }: { onInstalled: (entry: 
               <div className="mt-1 flex flex-wrap gap-1">
                 {s.options.length ? (
                   s.options.map((o, i) => (
-                    <Button key={o.label} className="text-xs" aria-pressed={chosen?.server === s && chosen.option === i} onClick={() => choose(s, i)} data-testid={`registry-option-${s.suggestedName}-${i}`}>
+                    <Button key={o.label} className="text-xs" aria-pressed={chosen?.server === s && chosen.option === i} onClick={() => void choose(s, i)} data-testid={`registry-option-${s.suggestedName}-${i}`}>
                       Add: {o.label}
                     </Button>
                   ))
@@ -95,7 +143,10 @@ export function RegistrySearch({ onInstalled, onClose }: { onInstalled: (entry: 
                   <span className="text-xs text-slate-600 dark:text-slate-400">No package or remote Erasmus can run.</span>
                 )}
               </div>
-              {chosen?.server === s && option ? (
+              {chosen?.server === s && option?.kind === 'mcpb' && !bundle ? (
+                <p className="mt-2 text-xs" role="status" data-testid="registry-bundle-loading">Downloading the bundle and checking its sha256…</p>
+              ) : null}
+              {chosen?.server === s && option && questions ? (
                 <form
                   className="mt-2 flex flex-col gap-2 border-t border-slate-200 pt-2 dark:border-slate-800"
                   onSubmit={(e) => {
@@ -108,7 +159,15 @@ export function RegistrySearch({ onInstalled, onClose }: { onInstalled: (entry: 
                     <label htmlFor="registry-name" className="text-sm font-medium">Name</label>
                     <input id="registry-name" className={input} value={name} onChange={(e) => setName(e.target.value)} data-testid="registry-name" />
                   </div>
-                  <InstallFields idPrefix="registry" questions={option.inputs.map((q) => ({ key: q.key, title: q.key, description: q.description, required: q.required, secret: q.secret, default: q.default }))} values={values} onChange={(k, v) => setValues((x) => ({ ...x, [k]: v }))} />
+                  {option.kind === 'mcpb' && bundle ? (
+                    <div className="flex flex-col gap-1" data-testid="registry-bundle-info">
+                      <p className="font-medium">{bundle.displayName} {bundle.version}{bundle.author ? <span className="font-normal"> by {bundle.author}</span> : null}</p>
+                      <p className="text-xs">Downloaded and matching the registry's sha256. A {bundle.serverType} server; it runs:</p>
+                      <pre className="overflow-x-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100" data-testid="registry-bundle-command">{[bundle.command, ...bundle.args].join(' ')}</pre>
+                      {bundle.tools.length ? <p className="text-xs">Tools it declares: {bundle.tools.map((t) => <code key={t} className="mr-1 font-mono">{t}</code>)}</p> : null}
+                    </div>
+                  ) : null}
+                  <InstallFields idPrefix="registry" questions={questions} values={values} onChange={(k, v) => setValues((x) => ({ ...x, [k]: v }))} />
                   <p className="text-xs text-slate-600 dark:text-slate-400">It is added disabled: enabling it shows the exact command for you to trust first.</p>
                   <div className="flex gap-2">
                     <Button type="submit" variant="primary" disabled={busy || !name.trim()} data-testid="registry-install">{busy ? 'Adding…' : 'Add server'}</Button>
@@ -119,6 +178,11 @@ export function RegistrySearch({ onInstalled, onClose }: { onInstalled: (entry: 
             </li>
           ))}
         </ul>
+      ) : null}
+      {next && results ? (
+        <div>
+          <Button onClick={() => void more()} disabled={loadingMore} data-testid="registry-more">{loadingMore ? 'Loading more…' : 'More results'}</Button>
+        </div>
       ) : null}
       <div>
         <Button variant="ghost" onClick={onClose}>Close</Button>

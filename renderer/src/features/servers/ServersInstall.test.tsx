@@ -43,6 +43,61 @@ describe('RegistrySearch', () => {
     expect(core.callsOf('mcp.registry.install')).toEqual([{ name: 'weather', option: weather.options[0], values: { WEATHER_API_KEY: 'wk-1' }, description: 'Forecasts.' }]);
   });
 
+  it('appends the next page on "More results" and hides the button after the last page', async () => {
+    const radar: McpRegistryServer = { name: 'io.github.sky/weather-radar', suggestedName: 'weather-radar', description: 'Rain radar.', options: [] };
+    const core = new FakeCore({
+      'mcp.registry.search': ({ cursor }) =>
+        cursor === undefined ? { servers: [weather], registry: 'https://r.example', nextCursor: 'c-2' } : { servers: [weather, radar], registry: 'https://r.example' },
+    });
+    core.render(<RegistrySearch onInstalled={() => {}} onClose={() => {}} />);
+    fireEvent.change(screen.getByLabelText('Search the MCP Registry'), { target: { value: 'weather' } });
+    fireEvent.click(screen.getByTestId('registry-submit'));
+    await screen.findByText('Acme Weather', { exact: false });
+    // The query typed after the search does not change which pages "More results" follows.
+    fireEvent.change(screen.getByLabelText('Search the MCP Registry'), { target: { value: 'other' } });
+    fireEvent.click(screen.getByRole('button', { name: 'More results' }));
+    await screen.findByTestId('registry-result-weather-radar');
+    expect(core.callsOf('mcp.registry.search')).toEqual([{ query: 'weather' }, { query: 'weather', cursor: 'c-2' }]);
+    // Appended, a result already shown not repeated.
+    expect(screen.getAllByRole('listitem').map((li) => li.getAttribute('data-testid'))).toEqual(['registry-result-weather', 'registry-result-weather-radar']);
+    expect(screen.queryByTestId('registry-more')).toBeNull();
+  });
+
+  it('downloads a .mcpb result, shows what it runs and asks for, and installs it with its settings', async () => {
+    const bundleOption = { kind: 'mcpb' as const, label: 'mcpb echo.mcpb (1.2.0)', bundle: { url: 'https://r.example/echo.mcpb', sha256: 'ab'.repeat(32) }, inputs: [] };
+    const echo: McpRegistryServer = { name: 'io.github.echo/weather-echo', suggestedName: 'weather-echo', title: 'Echo Weather', description: 'Echo.', options: [bundleOption] };
+    const info: McpBundleInfo = { file: bundleOption.bundle.url, name: 'echo-bundle', displayName: 'Echo Bundle', version: '1.2.0', description: '', serverType: 'node', command: 'node', args: ['${__dirname}/server/index.mjs'], tools: ['whoami'], userConfig: [{ key: 'api_key', type: 'string', title: 'API key', description: 'Your key', required: true, sensitive: true, multiple: false }] };
+    const core = new FakeCore({ 'mcp.registry.search': () => ({ servers: [echo], registry: 'https://r.example' }), 'mcp.registry.bundle': () => info, 'mcp.registry.install': ({ name }) => entry({ name }) });
+    let installed = '';
+    core.render(<RegistrySearch onInstalled={(e) => (installed = e.name)} onClose={() => {}} />);
+    fireEvent.click(screen.getByTestId('registry-submit'));
+    fireEvent.click(await screen.findByTestId('registry-option-weather-echo-0'));
+    expect((await screen.findByTestId('registry-bundle-command')).textContent).toBe('node ${__dirname}/server/index.mjs');
+    expect(core.callsOf('mcp.registry.bundle')).toEqual([{ option: bundleOption }]);
+    const key = screen.getByLabelText(/API key/) as HTMLInputElement;
+    expect(key.type).toBe('password');
+    fireEvent.change(key, { target: { value: 'ek-9' } });
+    fireEvent.click(screen.getByTestId('registry-install'));
+    await waitFor(() => expect(installed).toBe('weather-echo'));
+    expect(core.callsOf('mcp.registry.install')).toEqual([{ name: 'weather-echo', option: bundleOption, values: { api_key: 'ek-9' }, description: 'Echo.' }]);
+  });
+
+  it("shows the core's refusal of a bundle whose sha256 does not match", async () => {
+    const bundleOption = { kind: 'mcpb' as const, label: 'mcpb echo.mcpb', bundle: { url: 'https://r.example/echo.mcpb', sha256: '00'.repeat(32) }, inputs: [] };
+    const core = new FakeCore({
+      'mcp.registry.search': () => ({ servers: [{ name: 'io.github.echo/x', suggestedName: 'x', description: '', options: [bundleOption] }], registry: 'https://r.example' }),
+      'mcp.registry.bundle': () => {
+        throw new RpcError(-32000, `refused the bundle at https://r.example/echo.mcpb: it does not match the MCP Registry's sha256 (expected ${'00'.repeat(32)}, actual ${'ab'.repeat(32)}).`);
+      },
+    });
+    core.render(<RegistrySearch onInstalled={() => {}} onClose={() => {}} />);
+    fireEvent.click(screen.getByTestId('registry-submit'));
+    fireEvent.click(await screen.findByTestId('registry-option-x-0'));
+    expect((await screen.findByRole('alert')).textContent).toContain(`expected ${'00'.repeat(32)}, actual ${'ab'.repeat(32)}`);
+    expect(screen.queryByTestId('registry-install-form')).toBeNull();
+    expect(core.callsOf('mcp.registry.install')).toEqual([]);
+  });
+
   it('says plainly when the registry cannot be reached', async () => {
     const core = new FakeCore({
       'mcp.registry.search': () => {
