@@ -50,7 +50,7 @@ describe('groupSessions', () => {
       run('old', '/w/calc', 0, [
         step('prepare:architecture', 0, 'a1', { outcome: 'written' }),
         step('adder:testing', 2, 't1', { outcome: 'tests-failed' }),
-        step('adder:debugging', 3, 'g1'),
+        step('adder:debugging', 3, 'g1', { outcome: 'error' }),
         step('adder:testing', 4, 't2', { leftAt: undefined, outcome: undefined }),
       ], { goal: 'Add numbers', status: 'RUNNING' }),
       run('new', '/w/calc', 50, [step('adder:review', 51, 'rv1', { outcome: 'not-done' }), step('final:commit', 52)], { status: 'BLOCKED' }),
@@ -67,11 +67,14 @@ describe('groupSessions', () => {
     expect(old.steps.map((s) => [s.id, s.title, s.status])).toEqual([
       ['a1', 'Preparation · architecture', 'done'],
       ['t1', 'adder · testing', 'failed'],
-      ['g1', 'adder · debugging', 'failed'], // the session this window saw ended with an error
+      ['g1', 'adder · debugging', 'failed'],
       ['t2', 'adder · testing (attempt 2)', 'running'],
     ]);
     // Steps this window has not seen are listed from the record; those it saw carry their session.
     expect(old.steps[0]!.session).toBeUndefined();
+    // A session that finished in a step whose tests then failed shows the step's outcome.
+    const [again] = groupSessions({ sessions: [session('t1', 2, { project: '/w/calc', endReason: 'complete' })], runs, project: '/w/calc' });
+    expect(again!.runs[1]!.steps[1]).toMatchObject({ id: 't1', status: 'failed', session: { id: 't1' } });
     expect(old.steps[3]!.session?.id).toBe('t2');
     expect(calc!.runs[0]!.steps.map((s) => [s.title, s.status])).toEqual([['adder · review', 'failed']]);
     expect(calc!.chats.map((c) => [c.id, c.title])).toEqual([['chat1', 'Explain the adder']]);

@@ -141,7 +141,8 @@ export function groupSessions({ sessions, runs, project }: { sessions: readonly 
         id: step.sessionId,
         title: titles.get(step.sessionId)!,
         ...(s ? { session: s } : {}),
-        status: s ? sessionStatus(s) : stepStatus(step, live),
+        // A step that ended says how by its outcome (tests that failed after a finished session); a live one by its session.
+        status: s?.running ? 'running' : step.leftAt || !s ? stepStatus(step, live) : sessionStatus(s),
         startedAt: s?.startedAt ?? Date.parse(step.enteredAt),
       });
     }
