@@ -139,6 +139,22 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     // The choice is kept by the core (browser mode gets a new origin on every port): a new window starts dark.
     const again = await openApp(browser, serve.url);
     await expect.poll(() => again.page.evaluate('document.documentElement.classList.contains("dark")')).toBe(true);
+    // That window saw none of the run's sessions: its Sessions list reads them from the run, grouped
+    // under the project and the run (titled by its goal), each step named, a repeated step by attempt.
+    await openProject(again.page, world.project);
+    await again.page.getByTestId('nav-session').click();
+    const runGroup = again.page.getByRole('region', { name: 'Run: a function that adds two numbers, with tests' });
+    await runGroup.waitFor();
+    expect(await runGroup.getByTestId('session-run-toggle').getAttribute('aria-expanded')).toBe('true');
+    expect(await runGroup.getByTestId('session-run-title').textContent()).toBe('a function that adds two numbers, with tests');
+    const stepTitles = await runGroup.getByTestId('session-item-title').allTextContents();
+    expect(stepTitles[0]).toBe('Preparation · architecture');
+    expect(stepTitles).toContain('adder · development');
+    expect(stepTitles).toContain('Final · review');
+    await runGroup.getByRole('button', { name: /^adder · development/ }).click();
+    await expect.poll(() => again.page.getByTestId('session-title').textContent()).toBe('adder · development');
+    await again.page.locator('[data-testid="tool-card"]').first().waitFor();
+    await again.shot('ui-06b-sessions-grouped');
     await again.page.context().close();
 
     expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');

@@ -117,6 +117,32 @@ export const WorkflowRunView = z.object({
 });
 export type WorkflowRunView = z.infer<typeof WorkflowRunView>;
 
+/**
+ * A run as the sessions list groups it: its title (goal, times, status) and each step that ran, in
+ * run order, with the session that ran it (the stem of its log, when it had one).
+ */
+export const WorkflowRunSteps = z.object({
+  runId: z.string(),
+  projectDir: z.string(),
+  status: WorkflowRunStatus,
+  /** The goal's first line, at most 200 characters. */
+  goal: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  steps: z.array(
+    z.object({
+      state: z.string(),
+      protocol: z.string().optional(),
+      component: z.string().optional(),
+      enteredAt: z.string(),
+      leftAt: z.string().optional(),
+      outcome: WorkflowTimelineEntry.shape.outcome,
+      sessionId: z.string().optional(),
+    }),
+  ),
+});
+export type WorkflowRunSteps = z.infer<typeof WorkflowRunSteps>;
+
 /** getTask's answer: the next thing the caller must do. */
 export const WorkflowTask = z.discriminatedUnion('status', [
   z.object({ status: z.literal('AWAITING_COGNITIVE_RESULT'), runId: z.string(), prompt: z.string(), step: WorkflowStep }),
@@ -193,6 +219,11 @@ export const workflowMethods = {
   'workflow.list': {
     params: z.object({ projectDir: dir.optional() }).strict(),
     result: z.object({ runs: z.array(z.object({ runId, projectDir: z.string(), status: WorkflowRunStatus, state: z.string().optional(), updatedAt: z.string() })) }),
+  },
+  /** A project's runs, newest first (at most `limit`), each with its steps and their sessions: for the sessions list. */
+  'workflow.runs': {
+    params: z.object({ projectDir: dir, limit: z.number().int().min(1).max(200).default(20) }).strict(),
+    result: z.object({ runs: z.array(WorkflowRunSteps) }),
   },
   /** The newest run of a project, if any. */
   'workflow.latest': { params: z.object({ projectDir: dir }).strict(), result: z.object({ runId: runId.nullable() }) },

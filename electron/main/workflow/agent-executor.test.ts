@@ -33,6 +33,17 @@ describe('AgentExecutor', () => {
     expect(calls).toBe(0);
   });
 
+  it('tells the run its session’s log as soon as the session starts', async () => {
+    const seen: string[] = [];
+    const ex = new AgentExecutor(async (o) => {
+      o.onEvent?.({ sessionId: 's7', at: 0, type: 'session_started', logPath: '/h/sessions/s7.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false });
+      expect(seen).toEqual(['/h/sessions/s7.jsonl']);
+      return outcome('Done.');
+    }, { availableToolsets: () => ['files', 'runners'] });
+    await ex.run(step({ onSession: (log) => seen.push(log) }));
+    expect(seen).toEqual(['/h/sessions/s7.jsonl']);
+  });
+
   it('asks once how to answer, and takes the context document from between the marker lines', async () => {
     let task = '';
     const ex = new AgentExecutor(async (o) => ((task = o.task), outcome('Fixed it.\n=== CONTEXT DOCUMENT ===\n# Component: adder\n- fixed\n=== END CONTEXT DOCUMENT ===\n')), { availableToolsets: () => ['files', 'runners'] });

@@ -91,6 +91,7 @@ export class AgentExecutor implements StepExecutor {
     const unanswered: string[] = [];
     const outcome = await this.runSession({
       onEvent: (e) => {
+        if (e.type === 'session_started') step.onSession?.(e.logPath);
         if (e.type === 'tool_complete' && e.isError && e.result.includes(NOBODY_ASKED)) unanswered.push(e.name);
       },
       task: `${agentTask(step)}\n\n## How to answer\n\n${agentHandBack(step.answer)}`,

@@ -231,6 +231,44 @@ describe('WorkflowEngine', () => {
     expect((await a.status(runId)).timeline.map((t) => t.outcome ?? '')).toEqual(['aborted', '']);
   });
 
+  it('a running step names its session as soon as the session has a log: in the file, the event, and workflow.runs', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('early-session');
+    const home = join(root, 'home');
+    const log = join(home, 'sessions', 's-arch.jsonl');
+    const steps: Array<{ state: string; sessionLog?: string; leftAt?: string }> = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const e = new WorkflowEngine({
+      paths: new Paths(home),
+      emit: (name, p) => {
+        if (name === 'workflow.step') steps.push({ ...(p as { entry: { state: string } }).entry });
+      },
+      agentExecutor: () => ({
+        kind: 'agent',
+        run: async (step) => {
+          step.onSession?.(log);
+          await gate;
+          return { output: 'written', done: true, contextDoc: '# Architecture\n\nOne part.\n', sessionLog: log };
+        },
+      }),
+    });
+    engines.push(e);
+    const { runId } = await e.load({ projectDir: dir, goal: 'add numbers', executor: { kind: 'agent' } });
+    await e.start(runId);
+    await expect.poll(() => steps.some((s) => s.sessionLog === log && !s.leftAt)).toBe(true);
+    const running = (await e.status(runId)).timeline.at(-1)!;
+    expect(running).toMatchObject({ state: 'prepare:architecture', sessionLog: log });
+    expect(running.leftAt).toBeUndefined();
+    expect((await e.runSteps(dir, 5))[0]!.steps).toEqual([expect.objectContaining({ state: 'prepare:architecture', sessionId: 's-arch' })]);
+    await e.pause(runId);
+    release();
+    await e.waitForRest(runId);
+    // The file another process reads says so too.
+    const onDisk = await new WorkflowEngine({ paths: new Paths(home), emit: () => undefined }).runSteps(dir, 5);
+    expect(onDisk[0]!.steps[0]).toMatchObject({ state: 'prepare:architecture', sessionId: 's-arch' });
+  });
+
   it('runs several projects at once, each in its own run file', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const e = engine(join(root, 'home'));

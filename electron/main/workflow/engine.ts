@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { WorkflowPlan, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
+import { basename, resolve } from 'node:path';
+import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { Paths } from '../paths/index';
 import { CommandExecutor } from './command-executor';
@@ -11,6 +11,12 @@ import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
 import { WorkflowRun } from './run';
 import { runTests, type TestRunner } from './verify';
+
+/** A step's session log is `…/sessions/<id>.jsonl`: the session id is the file's stem (none for another name). */
+function sessionIdOfLog(log: string | undefined): string | undefined {
+  const m = log ? /^([A-Za-z0-9._-]{1,128})\.jsonl$/.exec(basename(log)) : null;
+  return m?.[1];
+}
 
 export interface WorkflowEngineOptions {
   paths: Paths;
@@ -176,6 +182,38 @@ export class WorkflowEngine {
   }
 
   async list(projectDir?: string): Promise<Array<Pick<RunRecord, 'runId' | 'projectDir' | 'status' | 'state' | 'updatedAt'>>> {
+    return (await this.records(projectDir)).map(({ runId, projectDir: p, status, state, updatedAt }) => ({ runId, projectDir: p, status, state, updatedAt }));
+  }
+
+  /** A project's runs, newest first, each with its steps and the session that ran each (for the sessions list). */
+  async runSteps(projectDir: string, limit: number): Promise<WorkflowRunSteps[]> {
+    return (await this.records(projectDir)).slice(0, limit).map((r) => {
+      const goal = r.goal?.trim().split('\n')[0]?.trim().slice(0, 200);
+      return {
+        runId: r.runId,
+        projectDir: r.projectDir,
+        status: r.status,
+        ...(goal ? { goal } : {}),
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+        steps: r.timeline.map((e) => {
+          const sessionId = sessionIdOfLog(e.sessionLog);
+          return {
+            state: e.state,
+            ...(e.protocol ? { protocol: e.protocol } : {}),
+            ...(e.component ? { component: e.component } : {}),
+            enteredAt: e.enteredAt,
+            ...(e.leftAt ? { leftAt: e.leftAt } : {}),
+            ...(e.outcome ? { outcome: e.outcome } : {}),
+            ...(sessionId ? { sessionId } : {}),
+          };
+        }),
+      };
+    });
+  }
+
+  /** Run records (the files, and the runs this process holds, which are newer), newest first. */
+  private async records(projectDir?: string): Promise<RunRecord[]> {
     const byId = new Map<string, RunRecord>();
     const files = projectDir ? (await this.store.forProject(resolve(projectDir))).map((r) => r) : [];
     if (!projectDir) {
@@ -188,9 +226,7 @@ export class WorkflowEngine {
     }
     for (const r of files) byId.set(r.runId, r);
     for (const run of this.runs.values()) if (!projectDir || run.record.projectDir === resolve(projectDir)) byId.set(run.runId, run.record);
-    return [...byId.values()]
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-      .map(({ runId, projectDir: p, status, state, updatedAt }) => ({ runId, projectDir: p, status, state, updatedAt }));
+    return [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
   /** The pid of another live process driving the run (the CLI signals it to pause or stop). */

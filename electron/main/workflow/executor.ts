@@ -21,6 +21,8 @@ export interface StepRequest {
   /** What the final answer is: the context document itself, a report (saved in the project), or notes. */
   answer?: StepAnswer;
   signal: AbortSignal;
+  /** Called once the step's agent session has its log, so the running step names its session (the sessions list, the timeline). */
+  onSession?: (sessionLog: string) => void;
 }
 
 export type StepAnswer = 'document' | 'report' | 'notes';

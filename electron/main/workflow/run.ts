@@ -222,7 +222,14 @@ export class WorkflowRun {
         }
         // A result submitted before this process took the run did its work already: its files cannot be told apart.
         const before = entry && !taken ? await snapshotTree(step.projectDir).catch(() => undefined) : undefined;
-        const result = taken ? taken.result : await this.executor.run({ ...step, runId: this.runId, signal: this.abort.signal });
+        // The running step names its session as soon as it has one (it is written again, with the result, when the step ends).
+        const onSession = (sessionLog: string) => {
+          if (!entry || entry.leftAt || entry.sessionLog === sessionLog) return;
+          entry.sessionLog = sessionLog;
+          void this.persist();
+          this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry });
+        };
+        const result = taken ? taken.result : await this.executor.run({ ...step, runId: this.runId, signal: this.abort.signal, onSession });
         this.record.pending = undefined;
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.setStatus('RUNNING');
         if (entry && before) {

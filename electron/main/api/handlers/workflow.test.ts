@@ -57,3 +57,39 @@ describe('workflow.load / workflow.start: the check before Start', () => {
     expect((await c.client.request('workflow.status', { runId })).status).toBe('LOADED');
   });
 });
+
+describe('workflow.runs: a project’s runs with their steps’ sessions, for the sessions list', () => {
+  it('lists runs newest first with the goal’s first line, each step in run order and the session that ran it; validates its params', async () => {
+    c = connectedCore('wf-runs');
+    const dir = project(c.home);
+    const first = await c.client.request('workflow.load', { projectDir: dir, executor: 'external', goal: 'Add numbers\nwith a CLI' });
+    const task = await c.client.request('workflow.getTask', { runId: first.runId });
+    expect(task).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:architecture' } });
+    await c.client.request('workflow.submitTask', { runId: first.runId, state: 'prepare:architecture', result: { output: '# Architecture\n\nOne module.\n', sessionLog: join(c.home, 'sessions', 'sess-arch-1.jsonl') } });
+    const next = await c.client.request('workflow.getTask', { runId: first.runId });
+    expect(next).toMatchObject({ step: { state: 'prepare:progress_schedule' } });
+    // An engine's log by another name links no session.
+    await c.client.request('workflow.submitTask', { runId: first.runId, state: 'prepare:progress_schedule', result: { output: '# Schedule\n\n1. adder\n', sessionLog: '/elsewhere/notes.txt' } });
+    await c.client.request('workflow.stop', { runId: first.runId });
+    await new Promise((r) => setTimeout(r, 5)); // createdAt orders the runs
+    const second = await c.client.request('workflow.load', { projectDir: dir, executor: 'external' });
+
+    const { runs } = await c.client.request('workflow.runs', { projectDir: dir });
+    expect(runs.map((r) => r.runId)).toEqual([second.runId, first.runId]);
+    expect(runs[0]).toMatchObject({ status: 'LOADED', steps: [] });
+    expect(runs[0]!.goal).toBeUndefined();
+    const old = runs[1]!;
+    expect(old.goal).toBe('Add numbers');
+    expect(old.steps.slice(0, 2)).toEqual([
+      expect.objectContaining({ state: 'prepare:architecture', outcome: 'written', sessionId: 'sess-arch-1' }),
+      expect.objectContaining({ state: 'prepare:progress_schedule', outcome: 'written' }),
+    ]);
+    expect(old.steps[1]!.sessionId).toBeUndefined();
+    expect(Date.parse(old.createdAt)).toBeLessThanOrEqual(Date.parse(old.steps[0]!.enteredAt));
+
+    expect((await c.client.request('workflow.runs', { projectDir: dir, limit: 1 })).runs.map((r) => r.runId)).toEqual([second.runId]);
+    expect(await c.client.request('workflow.runs', { projectDir: join(c.home, 'no-runs-here') })).toEqual({ runs: [] });
+    const bad = await refusal(c.client.request('workflow.runs', { projectDir: dir, limit: 0 }));
+    expect(bad.code).toBe(-32602);
+  });
+});

@@ -62,6 +62,7 @@ export function registerWorkflowHandlers(core: Core): void {
   d.register('workflow.submitTask', ({ runId, state, result }) => rpc(() => wf().submitTask(runId, result, state)));
   d.register('workflow.status', ({ runId }) => rpc(() => wf().status(runId)));
   d.register('workflow.list', ({ projectDir }) => rpc(async () => ({ runs: await wf().list(projectDir) })));
+  d.register('workflow.runs', ({ projectDir, limit }) => rpc(async () => ({ runs: await wf().runSteps(projectDir, limit) })));
   d.register('workflow.latest', ({ projectDir }) => rpc(async () => ({ runId: await wf().latest(projectDir) })));
   d.register('workflow.answerGoal', ({ runId, goal }) => rpc(async () => ({ status: await wf().answerGoal(runId, goal) })));
   d.register('workflow.plan', ({ runId }) => rpc(() => wf().plan(runId)));

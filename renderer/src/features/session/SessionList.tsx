@@ -1,69 +1,125 @@
+import { useEffect, useId, useState } from 'react';
+import { chatTitle, type ItemStatus, type ListItem, type ProjectGroup, type RunGroup } from './sessionGroups';
 import type { SessionState } from './sessionState';
 import { pendingApprovals } from './sessionState';
 
 const time = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
-/** A session's title: its workflow step, else the task it was given, else its id. */
+/** A session's title: its workflow step ("adder · testing (attempt 2)"), else the task it was given. */
 export function sessionTitle(s: SessionState, labels: ReadonlyMap<string, string>): string {
-  const step = labels.get(s.id);
-  if (step) return step;
-  const task = s.items.find((i) => i.kind === 'user');
-  return task && task.kind === 'user' ? task.text.split('\n')[0]!.slice(0, 80) : s.id;
+  return labels.get(s.id) ?? chatTitle(s);
 }
 
-function Item({ s, selected, onSelect, labels }: { s: SessionState; selected: boolean; onSelect: (id: string) => void; labels: ReadonlyMap<string, string> }) {
-  const waiting = pendingApprovals(s).length;
+const DOT: Record<ItemStatus, string> = {
+  running: 'alive bg-sky-500',
+  done: 'bg-emerald-500',
+  failed: 'bg-red-500',
+  idle: 'bg-slate-400',
+};
+const DOT_WORDS: Record<ItemStatus, string> = { running: 'working', done: 'finished', failed: 'ended without finishing', idle: 'idle' };
+
+function Item({ item, selected, onSelect }: { item: ListItem; selected: boolean; onSelect: (id: string) => void }) {
+  const waiting = item.session ? pendingApprovals(item.session).length : 0;
+  const model = item.session?.model;
   return (
     <li>
       <button
         type="button"
-        onClick={() => onSelect(s.id)}
+        onClick={() => onSelect(item.id)}
         aria-current={selected}
-        title={s.id}
+        title={`${item.title} (${DOT_WORDS[item.status]})`}
         data-testid="session-item"
+        data-status={item.status}
         className={`w-full rounded px-2 py-1 text-left text-xs focus-visible:outline-2 focus-visible:outline-indigo-500 ${selected ? 'bg-slate-200 dark:bg-slate-800' : 'hover:bg-slate-100 dark:hover:bg-slate-900'}`}
       >
         <span className="flex items-center gap-1">
-          <span className={`inline-block h-2 w-2 shrink-0 rounded-full ${s.running ? 'alive bg-sky-500' : s.endReason === 'complete' ? 'bg-emerald-500' : s.endReason ? 'bg-red-500' : 'bg-slate-400'}`} aria-hidden />
-          <span className="truncate font-medium">{sessionTitle(s, labels)}</span>
+          <span className={`inline-block h-2 w-2 shrink-0 rounded-full ${DOT[item.status]}`} aria-hidden />
+          <span className="truncate font-medium" data-testid="session-item-title">{item.title}</span>
           {waiting ? <span className="ml-auto shrink-0 rounded bg-amber-300 px-1 text-black">{waiting} waiting</span> : null}
         </span>
-        <span className="block truncate text-slate-600 dark:text-slate-400">{time(s.startedAt)}{s.model ? ` · ${s.model}` : ''}</span>
+        <span className="block truncate text-slate-600 dark:text-slate-400">{time(item.startedAt)}{model ? ` · ${model}` : ''}</span>
       </button>
     </li>
   );
 }
 
-/**
- * The sessions this window has seen, grouped: this run's steps in run order, chats in this project
- * (newest first), then those of other projects, one group each. The selected one is shown beside.
- */
-export function SessionList({ sessions, selected, onSelect, labels, project }: { sessions: SessionState[]; selected: string | null; onSelect: (id: string) => void; labels: ReadonlyMap<string, string>; project?: string }) {
-  const order = [...labels.keys()];
-  const steps = sessions.filter((s) => labels.has(s.id)).sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
-  const chats = sessions.filter((s) => !labels.has(s.id));
-  const here = chats.filter((s) => !project || !s.project || s.project === project);
-  const elsewhere = chats.filter((s) => !here.includes(s));
-  // Other projects' sessions, one group per project (named by its folder).
-  const byProject = new Map<string, SessionState[]>();
-  for (const s of elsewhere) byProject.set(s.project!, [...(byProject.get(s.project!) ?? []), s]);
-  const others: Array<[string, SessionState[]]> = [...byProject].map(([dir, list]) => [`Project ${dir.split(/[\\/]/).filter(Boolean).pop() ?? dir}`, list]);
-  const groups: Array<[string, SessionState[]]> = [['Chats', here], ['This run’s steps', steps], ...others];
+function Items({ items, selected, onSelect, id }: { items: ListItem[]; selected: string | null; onSelect: (id: string) => void; id?: string }) {
   return (
-    <nav aria-label="Sessions" className="flex w-60 shrink-0 flex-col gap-2 overflow-auto border-r border-slate-200 p-2 dark:border-slate-800">
+    <ul id={id} className="flex flex-col gap-0.5">
+      {items.map((it) => <Item key={it.id} item={it} selected={selected === it.id} onSelect={onSelect} />)}
+    </ul>
+  );
+}
+
+const subheading = 'px-2 text-[11px] font-semibold text-slate-700 dark:text-slate-300';
+
+/** A run's steps behind a disclosure button (the heading); it opens when one of its steps is selected. */
+function Run({ run, initiallyOpen, selected, onSelect }: { run: RunGroup; initiallyOpen: boolean; selected: string | null; onSelect: (id: string) => void }) {
+  const [open, setOpen] = useState(initiallyOpen);
+  const holdsSelected = !!selected && run.steps.some((s) => s.id === selected);
+  useEffect(() => {
+    if (holdsSelected) setOpen(true);
+  }, [holdsSelected]);
+  const listId = useId();
+  return (
+    <section aria-label={`Run: ${run.title}`} data-testid="session-run" data-run={run.runId}>
+      <h4 className="m-0">
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={listId}
+          onClick={() => setOpen((o) => !o)}
+          data-testid="session-run-toggle"
+          className={`flex w-full items-start gap-1 rounded py-0.5 text-left hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-900 ${subheading}`}
+        >
+          <span aria-hidden className="shrink-0">{open ? '▾' : '▸'}</span>
+          <span className="min-w-0">
+            <span className="block truncate" data-testid="session-run-title">{run.title}</span>
+            <span className="block truncate font-normal text-slate-600 dark:text-slate-400">{run.detail}</span>
+          </span>
+        </button>
+      </h4>
+      {open ? <Items id={listId} items={run.steps} selected={selected} onSelect={onSelect} /> : null}
+    </section>
+  );
+}
+
+function Project({ group, selected, onSelect }: { group: ProjectGroup; selected: string | null; onSelect: (id: string) => void }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} data-testid="session-project" data-open={group.open}>
+      <h3 id={headingId} title={group.dir || undefined} className="truncate px-2 pb-1 text-[11px] font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">
+        {group.name}
+      </h3>
+      <div className="flex flex-col gap-1.5">
+        {group.chats.length ? (
+          <section aria-label={`Chats in ${group.name}`} data-testid="session-chats">
+            <h4 className={`m-0 pb-0.5 ${subheading}`}>Chats</h4>
+            <Items items={group.chats} selected={selected} onSelect={onSelect} />
+          </section>
+        ) : null}
+        {group.runs.map((run, i) => (
+          // The newest run of the open project starts open; older ones (and other projects' runs) folded.
+          <Run key={run.runId} run={run} initiallyOpen={group.open && i === 0} selected={selected} onSelect={onSelect} />
+        ))}
+        {group.open && !group.chats.length && !group.runs.length ? <p className="px-2 text-xs text-slate-600 dark:text-slate-400">No sessions yet.</p> : null}
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The sessions list: per project (the open one first), its chats, then its workflow runs (newest
+ * first, the newest open) with their steps in run order and attempt numbers. The selected one is
+ * shown beside.
+ */
+export function SessionList({ groups, selected, onSelect }: { groups: ProjectGroup[]; selected: string | null; onSelect: (id: string) => void }) {
+  return (
+    <nav aria-label="Sessions" className="flex w-60 shrink-0 flex-col gap-3 overflow-auto border-r border-slate-200 p-2 dark:border-slate-800">
       <button type="button" onClick={() => onSelect('')} className={`rounded px-2 py-1 text-left text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500 ${selected === null ? 'bg-slate-200 dark:bg-slate-800' : 'hover:bg-slate-100 dark:hover:bg-slate-900'}`}>
         + New session
       </button>
-      {groups.map(([title, list], i) =>
-        list.length ? (
-          <section key={`${i}:${title}`} aria-label={title}>
-            <h3 className="px-2 pb-1 text-[11px] font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400">{title}</h3>
-            <ul className="flex flex-col gap-0.5">
-              {list.map((s) => <Item key={s.id} s={s} selected={selected === s.id} onSelect={onSelect} labels={labels} />)}
-            </ul>
-          </section>
-        ) : null,
-      )}
+      {groups.map((g) => <Project key={g.dir || '-'} group={g} selected={selected} onSelect={onSelect} />)}
     </nav>
   );
 }

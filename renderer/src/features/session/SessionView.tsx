@@ -9,7 +9,8 @@ import { Composer } from './Composer';
 import { SessionList, sessionTitle } from './SessionList';
 import { Elicitations } from './Elicitations';
 import { Transcript } from './Transcript';
-import { useStepLabels } from './useStepLabels';
+import { groupSessions, stepTitles } from './sessionGroups';
+import { useRunRecords } from './useRunRecords';
 
 /** What Retry sends after a provider error ended a chat: the task and what was done stay in the session. */
 export const RETRY_MESSAGE = 'Your last reply did not arrive (the provider returned an error). Please continue with the task where you left off.';
@@ -23,7 +24,11 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
   const state = useStore(sessions, (s) => s);
   const list = useMemo(() => state.order.map((id) => state.byId[id]!).reverse(), [state]);
   const session = selected ? state.byId[selected] : undefined;
-  const labels = useStepLabels();
+  // The runs of the open project and of every project a listed session ran in: they group and name the steps.
+  const projects = useMemo(() => [...(project ? [project] : []), ...list.flatMap((s) => (s.project ? [s.project] : []))], [list, project]);
+  const runs = useRunRecords(projects);
+  const labels = useMemo(() => stepTitles(runs), [runs]);
+  const groups = useMemo(() => groupSessions({ sessions: list, runs, project }), [list, runs, project]);
   const [stopError, setStopError] = useState<string | null>(null);
   const [replay, setReplay] = useState<{ id: string; error?: string } | null>(null);
   const [query, setQuery] = useState('');
@@ -73,7 +78,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
 
   return (
     <div className="flex h-full min-h-0" data-testid="session-view">
-      <SessionList sessions={list} selected={selected} onSelect={(id) => onSelect(id || null)} labels={labels} project={project} />
+      <SessionList groups={groups} selected={selected} onSelect={(id) => onSelect(id || null)} />
       <div className="flex min-w-0 flex-1 flex-col">
         <Elicitations sessionId={session?.id} show="others" className="border-b border-slate-200 p-3 dark:border-slate-800" />
         {session ? (
