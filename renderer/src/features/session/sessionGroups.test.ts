@@ -36,6 +36,10 @@ describe('groupSessions', () => {
     expect(titles.get('t2')).toBe('adder · testing (attempt 2)');
     // A later run starts counting again.
     expect(titles.get('t3')).toBe('adder · testing');
+    // Tests that failed and then passed in a later step of the component read as fixed (done), as on the timeline.
+    const [calc] = groupSessions({ sessions: [], runs, project: '/w/calc' });
+    const r1 = calc!.runs.find((r) => r.runId === 'r1')!;
+    expect(r1.steps.map((x) => [x.id, x.status])).toEqual([['d1', 'done'], ['t1', 'done'], ['g1', 'done'], ['t2', 'done']]);
   });
 
   it('groups project → runs (newest first) → steps in run order, and keeps each project’s chats apart', () => {

@@ -100,8 +100,11 @@ function sessionStatus(s: SessionState): ItemStatus {
   return s.endReason ? 'failed' : 'idle';
 }
 
-function stepStatus(step: WorkflowRunSteps['steps'][number], runLive: boolean): ItemStatus {
+/** How a step ended; tests that failed and passed in a later step of the same component read as fixed (done), as on the timeline. */
+function stepStatus(steps: WorkflowRunSteps['steps'], i: number, runLive: boolean): ItemStatus {
+  const step = steps[i]!;
   if (!step.leftAt) return runLive ? 'running' : 'idle';
+  if (step.outcome === 'tests-failed' && steps.slice(i + 1).some((l) => l.component === step.component && l.outcome === 'tests-passed')) return 'done';
   return step.outcome && FAILED.has(step.outcome) ? 'failed' : 'done';
 }
 
@@ -133,7 +136,7 @@ export function groupSessions({ sessions, runs, project }: { sessions: readonly 
     seenRuns.add(run.runId);
     const live = LIVE.has(run.status);
     const steps: ListItem[] = [];
-    for (const step of run.steps) {
+    for (const [i, step] of run.steps.entries()) {
       if (!step.sessionId || inRun.has(step.sessionId)) continue;
       inRun.add(step.sessionId);
       const s = known.get(step.sessionId);
@@ -142,7 +145,7 @@ export function groupSessions({ sessions, runs, project }: { sessions: readonly 
         title: titles.get(step.sessionId)!,
         ...(s ? { session: s } : {}),
         // A step that ended says how by its outcome (tests that failed after a finished session); a live one by its session.
-        status: s?.running ? 'running' : step.leftAt || !s ? stepStatus(step, live) : sessionStatus(s),
+        status: s?.running ? 'running' : step.leftAt || !s ? stepStatus(run.steps, i, live) : sessionStatus(s),
         startedAt: s?.startedAt ?? Date.parse(step.enteredAt),
       });
     }
