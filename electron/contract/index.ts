@@ -8,6 +8,7 @@ export * from './methods/mcp';
 export * from './methods/terminal';
 export * from './methods/agent';
 export * from './methods/workflow';
+export * from './handback';
 export * from './methods/ui';
 export * from './methods/sessions';
 export * from './methods/settings';

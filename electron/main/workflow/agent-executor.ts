@@ -1,10 +1,9 @@
 import { NOBODY_ASKED } from '../agent/approval-path';
 import type { AgentSessionOptions, SessionOutcome } from '../agent/session';
+import { DOC_BEGIN, DOC_END, splitContextDoc } from '../../contract/handback';
 import { StepAbortedError, type StepAnswer, type StepExecutor, type StepRequest, type StepResult } from './executor';
 
-/** The lines that frame a context document handed back at the end of a final answer. */
-export const DOC_BEGIN = '=== CONTEXT DOCUMENT ===';
-export const DOC_END = '=== END CONTEXT DOCUMENT ===';
+export { DOC_BEGIN, DOC_END, splitContextDoc };
 
 /**
  * How a step answers, said once at the end of its prompt. The context documents live in
@@ -16,16 +15,6 @@ export function agentHandBack(answer: StepAnswer = 'notes'): string {
   if (answer === 'document') return 'When the work is finished, your final answer is the complete document in markdown and nothing else: no greeting, no summary, no remark that you are done. Erasmus saves it as the context document.';
   if (answer === 'report') return `When the review is finished, your final answer is the report in markdown and nothing else (no greeting, no remark that you are done): Erasmus saves it in the project. To update the context document as well, ${doc}; that part is not saved in the report.`;
   return `When the work is finished, your final answer says in a few lines what you did; ${doc}.`;
-}
-
-const MARKED = new RegExp(`(?:^|\\n)${DOC_BEGIN}[ \\t]*\\n([\\s\\S]*?)\\n?${DOC_END}\\s*$`);
-const TAGGED = /<context_document>\n?([\s\S]*?)\n?<\/context_document>\s*$/;
-
-/** Splits a final answer into the answer and the context document update at its end, if any (marker lines, or the older tags). */
-export function splitContextDoc(answer: string): { output: string; contextDoc?: string } {
-  const m = MARKED.exec(answer) ?? TAGGED.exec(answer);
-  if (!m) return { output: answer };
-  return { output: answer.slice(0, m.index).trim(), contextDoc: m[1]!.replace(/\s+$/, '') + '\n' };
 }
 
 export type RunAgentSession = (options: AgentSessionOptions) => Promise<SessionOutcome>;

@@ -1,3 +1,4 @@
+import { splitContextDoc } from '../../../../electron/contract/handback';
 import { Markdown } from '../../ui/Markdown';
 import type { SessionItem } from './sessionState';
 
@@ -20,9 +21,17 @@ export function MessageItem({ item }: { item: Message }) {
       </details>
     );
   }
+  // A workflow step's final answer may end with its context document, framed by marker lines: shown apart, folded.
+  const { output, contextDoc } = item.streaming ? { output: item.text, contextDoc: undefined } : splitContextDoc(item.text);
   return (
     <div className="rounded-lg bg-slate-50 px-3 py-2 text-sm dark:bg-slate-900" data-testid="assistant-message" aria-busy={item.streaming}>
-      <Markdown source={item.text} />
+      {output.trim() ? <Markdown source={output} /> : null}
+      {contextDoc !== undefined ? (
+        <details className="mt-2 rounded border border-slate-200 px-2 py-1 dark:border-slate-700" data-testid="handed-back-doc">
+          <summary className="cursor-pointer select-none text-slate-700 dark:text-slate-300">Context document handed back (Erasmus saved it)</summary>
+          <Markdown source={contextDoc} />
+        </details>
+      ) : null}
       {item.streaming ? <span className="alive inline-block h-3 w-2 bg-slate-400" aria-hidden /> : null}
     </div>
   );

@@ -1,0 +1,17 @@
+/**
+ * The lines that frame a context document handed back at the end of a workflow step's final answer
+ * (the agent executor asks for them; the renderer shows the framed part apart from the answer).
+ * Marker lines, not tags: in xml tool mode a tag reads as a tool call.
+ */
+export const DOC_BEGIN = '=== CONTEXT DOCUMENT ===';
+export const DOC_END = '=== END CONTEXT DOCUMENT ===';
+
+const MARKED = new RegExp(`(?:^|\\n)${DOC_BEGIN}[ \\t]*\\n([\\s\\S]*?)\\n?${DOC_END}\\s*$`);
+const TAGGED = /<context_document>\n?([\s\S]*?)\n?<\/context_document>\s*$/;
+
+/** Splits a final answer into the answer and the context document update at its end, if any (marker lines, or the older tags). */
+export function splitContextDoc(answer: string): { output: string; contextDoc?: string } {
+  const m = MARKED.exec(answer) ?? TAGGED.exec(answer);
+  if (!m) return { output: answer };
+  return { output: answer.slice(0, m.index).trim(), contextDoc: m[1]!.replace(/\s+$/, '') + '\n' };
+}
