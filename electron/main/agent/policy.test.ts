@@ -31,6 +31,16 @@ describe('ToolPolicy', () => {
     expect((await p.decideTool(tool({ name: 'runner__run' }), { command: 'rm -rf / --no-preserve-root' })).verdict).toBe('refuse');
   });
 
+  it("refuses a session's withheld tools by their server's name, with the reason, even under --yes and always-allow", async () => {
+    const p = new ToolPolicy({ autoApprove: true, withhold: { git_commit: 'the workflow commits the component itself' } });
+    const commit = tool({ name: 'runners__git_commit', server: 'runners', tool: 'git_commit', alwaysAllow: true });
+    p.rememberAlways('runners__git_commit');
+    expect(await p.decideTool(commit, { message: 'x' })).toEqual({ verdict: 'refuse', reasons: ['the workflow commits the component itself'] });
+    expect((await p.decideTool(tool({ name: 'runners__git_status', server: 'runners', tool: 'git_status', annotations: { readOnlyHint: true } }), {})).verdict).toBe('allow');
+    // Only own names count: a property of Object.prototype is not a withheld tool.
+    expect((await p.decideTool(tool({ name: 'x__toString', tool: 'toString', annotations: { readOnlyHint: true } }), {})).verdict).toBe('allow');
+  });
+
   it('uses the classifier verdicts for shell commands', async () => {
     const p = new ToolPolicy({ classifyCommand: (c) => ({ verdict: c === 'ls' ? 'run' : 'approve', reasons: [`judged ${c}`] }) });
     expect((await p.decideCommand('ls')).verdict).toBe('allow');

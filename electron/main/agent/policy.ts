@@ -17,6 +17,8 @@ export interface PolicyOptions {
   classifyCommand?: CommandClassifier;
   /** Tool names refused outright. */
   refuse?: string[];
+  /** Tools refused in this session, by their server's name for them (e.g. `git_commit`), each with why and what to do instead. */
+  withhold?: Readonly<Record<string, string>>;
   cwd?: string;
 }
 
@@ -41,6 +43,8 @@ export class ToolPolicy {
 
   async decideTool(tool: AgentTool, args: Record<string, unknown>): Promise<PolicyDecision> {
     if (this.opts.refuse?.includes(tool.name)) return { verdict: 'refuse', reasons: [`${tool.name} is refused by the session's policy`] };
+    const withheld = this.opts.withhold && Object.hasOwn(this.opts.withhold, tool.tool) ? this.opts.withhold[tool.tool] : undefined;
+    if (withheld) return { verdict: 'refuse', reasons: [withheld] };
     const commandArg = COMMAND_ARGS.find((k) => typeof args[k] === 'string');
     if (commandArg && this.opts.classifyCommand) {
       const command = String(args[commandArg]);

@@ -193,6 +193,19 @@ describe('agent session (native tool calls)', () => {
     expect(events.filter((e) => e.type === 'sentence').map((e) => (e as { text: string }).text).join('')).not.toContain('<read_note');
   });
 
+  it("a withheld tool is refused with the session's reason, even unattended, and the note is not written", async () => {
+    const { deps, provider } = await setup([
+      { toolCalls: [{ name: 'write_note', arguments: { name: 'x', text: '1' } }] },
+      { text: 'Understood; left it.' },
+    ]);
+    const events: AgentEvent[] = [];
+    const outcome = await runAgentSession(deps, { task: 't', provider, openToolsets: ['notes'], autoApprove: true, withholdTools: { write_note: 'notes are written by the workflow itself' }, onEvent: (e) => events.push(e) });
+    expect(outcome.endedReason).toBe('complete');
+    expect(files.has('x')).toBe(false);
+    const done = events.find((e) => e.type === 'tool_complete');
+    expect(done).toMatchObject({ isError: true, refused: true, result: 'Refused by policy: notes are written by the workflow itself. Do not retry this call in another form.' });
+  });
+
   it('moves the oldest messages to the archive with a marker, keeping system prompt and task', async () => {
     const big = 'x'.repeat(4000);
     const { deps, provider: p } = await setup([

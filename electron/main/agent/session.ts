@@ -56,6 +56,8 @@ export interface AgentSessionOptions {
   autoApprove?: boolean;
   /** Approvals policy; default: config.yaml `approvals:`, else `non-destructive`. */
   approvals?: ApprovalsPolicy;
+  /** Tools refused in this session by their server's name for them, each with the reason the model is told (a workflow step: git_commit). */
+  withholdTools?: Readonly<Record<string, string>>;
   /** Ask the model for a summary of archived messages. */
   summarizeArchived?: boolean;
   onEvent?: (e: AgentEvent) => void;
@@ -164,7 +166,7 @@ export class AgentSession {
     if (restored) log.continueAfter(restored.entryCount);
     const state: LoopState = { messages: restored ? restored.messages : [], active: new Map(), openedToolsets: new Set(), usage: emptyUsage(provider.pricing), turns: 0, allowedToolsets: o.toolsets };
     const approvals = effectiveApprovals(o, config);
-    const policy = new ToolPolicy({ autoApprove: approvals === 'unattended', askAll: approvals === 'ask', classifyCommand: deps.classifyCommand, cwd: project });
+    const policy = new ToolPolicy({ autoApprove: approvals === 'unattended', askAll: approvals === 'ask', classifyCommand: deps.classifyCommand, cwd: project, ...(o.withholdTools ? { withhold: o.withholdTools } : {}) });
     const session = new AgentSession(sessionId, log, provider, state, deps, { ...o, autoApprove: approvals === 'unattended', budgets: sessionBudgets(o.budgets, config, provider.pricing !== undefined) }, toolMode, policy);
     session.project = project;
     if (!restored) log.append({ type: 'header', sessionId, provider: provider.id, model: provider.model, toolMode, ...(project ? { project } : {}) });

@@ -44,6 +44,14 @@ describe('AgentExecutor', () => {
     expect(seen).toEqual(['/h/sessions/s7.jsonl']);
   });
 
+  it("withholds committing and pushing from a step's session, saying the workflow commits", async () => {
+    let withheld: Readonly<Record<string, string>> | undefined;
+    const ex = new AgentExecutor(async (o) => ((withheld = o.withholdTools), outcome('Done.')), { availableToolsets: () => ['files', 'runners'] });
+    await ex.run(step());
+    expect(Object.keys(withheld ?? {})).toEqual(['git_commit', 'git_push']);
+    expect(withheld!.git_commit).toMatch(/Erasmus commits the component itself once its tests pass/);
+  });
+
   it('asks once how to answer, and takes the context document from between the marker lines', async () => {
     let task = '';
     const ex = new AgentExecutor(async (o) => ((task = o.task), outcome('Fixed it.\n=== CONTEXT DOCUMENT ===\n# Component: adder\n- fixed\n=== END CONTEXT DOCUMENT ===\n')), { availableToolsets: () => ['files', 'runners'] });

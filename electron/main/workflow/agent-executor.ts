@@ -5,6 +5,12 @@ import { StepAbortedError, type StepAnswer, type StepExecutor, type StepRequest,
 
 export { DOC_BEGIN, DOC_END, splitContextDoc };
 
+/** What a workflow step may not do itself, with what the model is told instead: the workflow commits each finished component. */
+export const STEP_WITHHELD_TOOLS: Readonly<Record<string, string>> = {
+  git_commit: 'a workflow step does not commit: Erasmus commits the component itself once its tests pass, so leave your changes uncommitted and go on with the task',
+  git_push: 'a workflow step does not push: the user pushes when they choose, so leave the branch as it is and go on with the task',
+};
+
 /**
  * How a step answers, said once at the end of its prompt. The context documents live in
  * ERASMUS_HOME, outside the project the tools may touch, so the model hands its update back in its
@@ -89,6 +95,7 @@ export class AgentExecutor implements StepExecutor {
       toolsets: step.toolsets,
       openToolsets: step.toolsets,
       budgets: { maxTurns: step.budget.maxTurns, ...(step.budget.maxTokens ? { maxTokens: step.budget.maxTokens } : {}), ...(step.budget.maxCostUsd !== undefined ? { maxCostUsd: step.budget.maxCostUsd } : {}) },
+      withholdTools: STEP_WITHHELD_TOOLS,
       autoApprove: this.options.autoApprove ?? false,
       provider: this.options.provider,
       toolMode: this.options.toolMode,
