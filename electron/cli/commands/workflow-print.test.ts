@@ -21,3 +21,8 @@ it('the run status shows the run cost and each step cost', () => {
   expect(text).toContain('tokens 2000  $0.5000');
   expect(text).toContain('dev:api: done in 2.0s (1000 tokens, $0.2500)');
 });
+
+it('a step passed over says why', () => {
+  expect(entryLine({ ...step, outcome: 'skipped', durationMs: 0, note: 'the review asked for no changes (docs/reviews/api.md)' })).toBe('  dev:api: skipped — the review asked for no changes (docs/reviews/api.md)');
+  expect(entryLine({ ...step, outcome: 'skipped', durationMs: 0 })).toBe('  dev:api: skipped in 0.0s');
+});

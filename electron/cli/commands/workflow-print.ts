@@ -18,6 +18,8 @@ export function entryLine(e: WorkflowTimelineEntry): string {
   const extra = [e.commit ? `commit ${e.commit.slice(0, 8)}` : '', e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}` : '', e.usage ? `${e.usage.totalTokens} tokens${e.usage.costUsd !== undefined ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '']
     .filter(Boolean)
     .join(', ');
+  // A step passed over says why (a review that asked for no changes).
+  if (e.outcome === 'skipped' && e.note) return `  ${e.state}: skipped — ${e.note}`;
   return `  ${e.state}: ${e.outcome} in ${secs}s${extra ? ` (${extra})` : ''}`;
 }
 
