@@ -168,6 +168,24 @@ describe('agent session (native tool calls)', () => {
     expect(() => readSessionLog(first.logPath)).not.toThrow();
   });
 
+  it('xml mode: a session limited to toolsets without runners offers no ! shell lines and runs none', async () => {
+    const ran: string[] = [];
+    const shell: NonNullable<AgentSessionDeps['shell']> = async (command) => (ran.push(command), { content: 'ran', isError: false });
+    const script = [{ match: { lastUser: 'list' }, text: 'Listing.\n!ls\n' }, { text: 'Done.' }];
+    let { deps, provider } = await setup(script);
+    const events: AgentEvent[] = [];
+    await runAgentSession({ ...deps, xml: xmlSupport({ shell: true }), shell }, { task: 'list', provider, toolMode: 'xml', toolsets: ['notes'], openToolsets: ['notes'], autoApprove: true, onEvent: (e) => events.push(e) });
+    expect(ran).toEqual([]);
+    expect(String(llm!.requests[0]!.body.messages![0]!.content)).not.toMatch(/starts with `!`|line starting with !/i);
+    expect(events.find((e) => e.type === 'tool_complete' && e.name === '!')).toMatchObject({ isError: true, result: 'Shell commands (`!command`) are not available in this session.' });
+    // With runners among its toolsets (or no limit), the same line runs.
+    await llm!.close();
+    ({ deps, provider } = await setup(script));
+    await runAgentSession({ ...deps, xml: xmlSupport({ shell: true }), shell }, { task: 'list', provider, toolMode: 'xml', autoApprove: true });
+    expect(ran).toEqual(['ls']);
+    expect(String(llm!.requests[0]!.body.messages![0]!.content)).toContain('A line starting with ! runs the rest as a shell command');
+  });
+
   it('xml mode: calls in plain text, a depends chain, a corrective message for an unknown tool', async () => {
     const { deps, provider } = await setup([
       {

@@ -110,6 +110,14 @@ export function sessionBudgets(own: Budgets | undefined, config: Pick<AgentConfi
   return b.maxCostUsd === undefined && config.sessionBudgetUsd !== undefined && priced ? { ...b, maxCostUsd: config.sessionBudgetUsd } : b;
 }
 
+/**
+ * The `!command` shell lines of xml mode run commands as the runners do, so a session limited to
+ * toolsets without `runners` (a design or review step) has none: its limits hold for every way to call.
+ */
+function shellFor(deps: AgentSessionDeps, o: AgentSessionOptions): AgentSessionDeps['shell'] {
+  return o.toolsets && !o.toolsets.includes('runners') ? undefined : deps.shell;
+}
+
 /** One agent session: its log, context and approvals; `run` a task, `send` follow-ups, `stop`. */
 export class AgentSession {
   readonly broker = new ApprovalBroker();
@@ -191,12 +199,12 @@ export class AgentSession {
         toolsets: summaries,
         toolMode,
         openedToolsets: [...state.openedToolsets],
-        shell: !!deps.shell,
+        shell: !!shellFor(deps, o),
         xmlToolUse:
           toolMode === 'xml' && deps.xml
             ? deps.xml.formatToolUse(
                 [...state.active.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-                { exampleToolset: summaries.find((t) => !state.openedToolsets.has(t.name))?.name },
+                { exampleToolset: summaries.find((t) => !state.openedToolsets.has(t.name))?.name, shell: !!shellFor(deps, o) },
               )
             : undefined,
       });
@@ -239,7 +247,7 @@ export class AgentSession {
         tools: deps.tools ?? noTools,
         policy: this.policy,
         approvals: deps.approvals ?? this.broker.requester,
-        shell: deps.shell,
+        shell: shellFor(deps, this.opts),
         cwd: this.project,
         commit: (e) => this.log.append(e).id,
         archive: (entries: ContextEntry[]) => {

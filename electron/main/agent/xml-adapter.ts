@@ -13,7 +13,7 @@ export function xmlSupport(opts: { shell?: boolean } = {}): XmlSupport {
       const p = createToolCallParser({ tools: toMap(tools), shell: opts.shell ?? false });
       return { push: (c) => p.push(c), end: () => p.end() };
     },
-    formatToolUse: (tools, o) => formatToolUseSection(toMap(tools), { shell: opts.shell ?? false, ...(o?.exampleToolset ? { exampleToolset: o.exampleToolset } : {}) }),
+    formatToolUse: (tools, o) => formatToolUseSection(toMap(tools), { shell: (opts.shell ?? false) && o?.shell !== false, ...(o?.exampleToolset ? { exampleToolset: o.exampleToolset } : {}) }),
     formatTools: (tools) => formatTools(toMap(tools)),
     resolve: (call, results, schema) => resolveDependencies(call, results, schema as JsonSchema | undefined),
   };

@@ -19,7 +19,8 @@ export interface XmlParser {
 export interface XmlSupport {
   createParser(o: { tools: XmlToolSpec[] }): XmlParser;
   /** The "Tool use" prompt section: the protocol (once per session), then these tools if any. */
-  formatToolUse(tools: XmlToolSpec[], opts?: { exampleToolset?: string }): string;
+  /** `shell: false` leaves out the `!command` lines where the session has no shell (a step without runners). */
+  formatToolUse(tools: XmlToolSpec[], opts?: { exampleToolset?: string; shell?: boolean }): string;
   /** A list of tools without the protocol (an `open_toolset` result). */
   formatTools(tools: XmlToolSpec[]): string;
   /** Fills `{{id.result}}` placeholders of a call that depends on earlier calls' results. */
