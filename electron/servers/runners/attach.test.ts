@@ -65,8 +65,19 @@ describe('the runners server in-process on the hub', () => {
     core.hub.setElicitationHandler(undefined);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatch(/^runners: Run this command/);
+    // No purpose given: the question has no "Purpose:" line (never the tool's description posing as one).
+    expect(asked[0]).not.toContain('Purpose:');
+    expect(asked[0]).not.toContain('Run one bash command line');
     expect(r.isError).toBe(false);
     expect(existsSync(join(root, 'dist'))).toBe(false);
+    mkdirSync(join(root, 'dist', 'y'), { recursive: true });
+    core.hub.setElicitationHandler(async (req) => {
+      asked.push(req.params.message);
+      return { action: 'accept', content: {} };
+    });
+    await core.hub.callTool('runners', 'bash_run', { command: 'rm -rf dist', purpose: 'clean the old build' });
+    core.hub.setElicitationHandler(undefined);
+    expect(asked[1]).toMatch(/\nPurpose: clean the old build$/);
   });
 
   it('a script the reviewer rejects does not run; the reasons go back as the result', async () => {
