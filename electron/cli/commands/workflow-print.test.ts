@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { entryLine, statusText } from './workflow-print';
+import { entryLine, eventLine, statusText } from './workflow-print';
 
 const step = { state: 'dev:api', protocol: 'development', enteredAt: '2026-01-01T00:00:00.000Z', leftAt: '2026-01-01T00:00:02.000Z', durationMs: 2000, outcome: 'done' as const };
 
@@ -25,4 +25,20 @@ it('the run status shows the run cost and each step cost', () => {
 it('a step passed over says why', () => {
   expect(entryLine({ ...step, outcome: 'skipped', durationMs: 0, note: 'the review asked for no changes (docs/reviews/api.md)' })).toBe('  dev:api: skipped — the review asked for no changes (docs/reviews/api.md)');
   expect(entryLine({ ...step, outcome: 'skipped', durationMs: 0 })).toBe('  dev:api: skipped in 0.0s');
+});
+
+it('a step start is one line: the same running step sent again with its session is not printed again', () => {
+  const running = { state: 'dev:api', protocol: 'development', enteredAt: '2026-01-01T00:00:00.000Z' };
+  expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: running })).toBe('→ dev:api (development)');
+  expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: { ...running, sessionLog: '/h/sessions/s1.jsonl' } })).toBeUndefined();
+  expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: { ...step, sessionLog: '/h/sessions/s1.jsonl' } })).toBe('  dev:api: done in 2.0s');
+});
+
+it('a blocked run says how to go on: retry, and skip where the state can be skipped', () => {
+  const view = { runId: 'r1', status: 'BLOCKED', projectDir: '/p', executor: 'agent', totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, timeline: [], error: { kind: 'PARSE_ERROR', message: 'invalid task list' } };
+  const blocked = (state: string) => statusText({ ...view, state } as unknown as Parameters<typeof statusText>[0]);
+  expect(blocked('prepare:task_list')).toContain('to go on: fix the cause, then run the step again: erasmus workflow retry /p');
+  expect(blocked('prepare:task_list')).not.toContain('skip');
+  expect(blocked('api:testing')).toContain('erasmus workflow retry /p, or skip it: erasmus workflow skip /p');
+  expect(statusText({ ...view, status: 'RUNNING', error: undefined } as unknown as Parameters<typeof statusText>[0])).not.toContain('to go on');
 });

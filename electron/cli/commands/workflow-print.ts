@@ -26,8 +26,11 @@ export function entryLine(e: WorkflowTimelineEntry): string {
 export function eventLine(event: EventName, payload: unknown): string | undefined {
   const p = payload as Record<string, unknown>;
   switch (event) {
-    case 'workflow.step':
-      return entryLine(p.entry as WorkflowTimelineEntry);
+    case 'workflow.step': {
+      const e = p.entry as WorkflowTimelineEntry;
+      // A running step is sent again once it names its session: that is not a second start.
+      return !e.leftAt && e.sessionLog ? undefined : entryLine(e);
+    }
     case 'workflow.status': {
       const err = p.error as WorkflowRunView['error'];
       return `[${p.status}]${p.state ? ` ${p.state}` : ''}${err && p.status === 'BLOCKED' ? `\n  ${err.message}` : ''}`;
@@ -47,6 +50,11 @@ export function statusText(v: WorkflowRunView): string {
   if (v.error) {
     lines.push(`error (${v.error.kind}): ${v.error.message}`);
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);
+  }
+  if (v.status === 'BLOCKED') {
+    // Skip is for the machine's states; a preparation step can only run again.
+    const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}` : '';
+    lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${skip}`);
   }
   if (v.timeline.length) {
     lines.push('timeline:');

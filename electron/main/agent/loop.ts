@@ -124,8 +124,9 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       if (d.toolMode === 'xml' && d.xml) return { content: `Toolset "${name}" is open. Its tools:\n\n${d.xml.formatTools(all.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))).trimEnd()}${more}`, isError: false };
       return { content: `Toolset "${name}" is open; these tools are available from your next turn:\n${all.map((t) => `- ${t.name}: ${t.description.split('\n')[0]}`).join('\n')}${more}`, isError: false };
     } catch (err) {
-      const sets = await d.tools.toolsets();
-      return { content: `${(err as Error).message}. Toolsets: ${sets.map((s) => s.name).join(', ')}`, isError: true };
+      // The session's own toolsets only: a toolset it may not open is no way out.
+      const sets = (await d.tools.toolsets()).filter((s) => !state.allowedToolsets || state.allowedToolsets.includes(s.name));
+      return { content: `${(err as Error).message}. Toolsets: ${sets.map((s) => s.name).join(', ') || 'none'}`, isError: true };
     }
   };
 

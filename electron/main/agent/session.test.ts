@@ -224,6 +224,26 @@ describe('agent session (native tool calls)', () => {
     expect(done).toMatchObject({ isError: true, refused: true, result: 'Refused by policy: notes are written by the workflow itself. Do not retry this call in another form.' });
   });
 
+  it('xml mode, a session limited to open toolsets: the prompt offers nothing to open, and opening another toolset names only the session\'s', async () => {
+    const { deps, provider } = await setup([
+      { match: { hasTools: false }, text: '<open_toolset>\n<name>vault</name>\n</open_toolset>' },
+      { match: { lastUser: 'open_toolset' }, text: 'I cannot open vault.' },
+    ]);
+    const two = memoryTools({
+      notes: { description: 'notes', tools: [{ name: 'read_note', description: 'read a note', inputSchema: { type: 'object', properties: { name: { type: 'string' } } }, run: () => 'x' }] },
+      vault: { description: 'not for this session', tools: [{ name: 'read_secret', description: 'read', inputSchema: { type: 'object', properties: {} }, run: () => 's' }] },
+    });
+    const outcome = await runAgentSession({ ...deps, tools: two, xml: xmlSupport() }, { task: 'look around', provider, toolMode: 'xml', toolsets: ['notes'], openToolsets: ['notes'] });
+    expect(outcome).toMatchObject({ endedReason: 'complete' });
+    const sys = String(llm!.requests[0]!.body.messages![0]!.content);
+    expect(sys).toContain('- notes (open): notes');
+    expect(sys).not.toContain('Open one with');
+    expect(sys).toContain('Every toolset is open');
+    const result = String(llm!.requests[1]!.body.messages!.at(-1)!.content);
+    expect(result).toContain('toolset "vault" is not available in this session; available: notes');
+    expect(result).not.toMatch(/Toolsets: .*vault/);
+  });
+
   it('moves the oldest messages to the archive with a marker, keeping system prompt and task', async () => {
     const big = 'x'.repeat(4000);
     const { deps, provider: p } = await setup([

@@ -145,6 +145,38 @@ describe('WorkflowEngine', () => {
     await e.stop(runId);
   });
 
+  it('a task list the step hands back broken goes back to the step with its lines (bounded); retry asks again, and a fixed list reaches the plan', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('fixlist');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    const broken = TASKS.replace('- [ ] L1', '- [ ] C1');
+    const prompts: string[] = [];
+    let task = await e.getTask(runId);
+    for (; task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(runId)) {
+      if (task.step.state !== 'prepare:task_list') await answer(e, runId, task);
+      else {
+        prompts.push(task.prompt);
+        await e.submitTask(runId, { output: broken, done: true });
+      }
+    }
+    // The first answer and two corrections, each told what is wrong with the list it hands back.
+    expect(prompts).toHaveLength(3);
+    for (const p of prompts.slice(1)) {
+      expect(p).toContain('line 9: task id C1 is already used on line 5');
+      expect(p).toContain(broken.trim());
+    }
+    expect(task).toMatchObject({ status: 'BLOCKED', error: { kind: 'PARSE_ERROR', issues: [{ line: 9 }] } });
+    await e.retry(runId);
+    task = await e.getTask(runId);
+    expect(task).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:task_list' } });
+    await e.submitTask(runId, { output: TASKS, done: true });
+    task = await e.getTask(runId);
+    expect(task.status).toBe('AWAITING_APPROVAL');
+    expect((await e.plan(runId)).plan!.components.map((c) => c.id)).toEqual(['core', 'cli']);
+    await e.stop(runId);
+  });
+
   it('pause abandons a waiting step and resume asks it again; a restarted engine continues from the file', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const dir = await project('pause');

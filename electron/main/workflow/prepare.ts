@@ -8,7 +8,10 @@ import { planFromTaskList } from './plan';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol, loadProtocols } from './protocols';
 import type { Next, RunContext } from './run-context';
-import { parseTaskListOrThrow } from './task-list';
+import { parseTaskList, parseTaskListOrThrow } from './task-list';
+
+/** How many times in a row the task list step is asked to correct a list that does not parse, before the run blocks. */
+export const TASK_LIST_CORRECTIONS = 2;
 
 const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestration'; instruction: string }> = [
   {
@@ -36,9 +39,16 @@ const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestrat
 export async function prepareNext(ctx: RunContext): Promise<Next> {
   const { record, docs } = ctx;
   await loadProtocols(record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile)); // a bad protocol file stops the run here, before any step
-  for (const step of DOC_STEPS) {
+  let corrections = 0;
+  for (let i = 0; i < DOC_STEPS.length; i++) {
+    const step = DOC_STEPS[i]!;
     const state = `prepare:${step.doc}`;
-    if (await docs.exists({ doc: step.doc })) {
+    const existing = await docs.text({ doc: step.doc });
+    // A task list the workflow cannot parse goes back to its step with the lines to fix (the model
+    // hears what was wrong), a bounded number of times; then planStep blocks the run with them.
+    const broken = step.doc === 'task_list' && existing !== undefined && corrections < TASK_LIST_CORRECTIONS ? parseTaskList(existing) : undefined;
+    const issues = broken && !broken.ok ? broken.issues : undefined;
+    if (existing !== undefined && !issues) {
       if (!record.timeline.some((e) => e.state === state)) {
         const entry = await ctx.enter(state);
         await ctx.leave(entry, 'loaded', { note: docs.path({ doc: step.doc }) });
@@ -60,14 +70,19 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
       if (ref === step.doc) break;
       references.push({ title: ref === 'architecture' ? 'Architecture' : 'Progress schedule', text: (await docs.text({ doc: ref })) ?? '' });
     }
+    if (issues) corrections++;
+    const instruction = issues
+      ? `The task list (your context document below) does not follow the form of your protocol, so the workflow cannot read it:\n${issues.map((x) => `- ${x.line ? `line ${x.line}: ` : ''}${x.message}`).join('\n')}\n\nHand back the whole task list, corrected, in the exact form of your protocol.`
+      : step.instruction;
     const entry = await ctx.enter(state, { protocol: protocol.name });
-    const prompt = buildStepPrompt({ protocol, instruction: step.instruction, goal: record.goal, contextDocPath, contextDoc: '', references });
+    const prompt = buildStepPrompt({ protocol, instruction, goal: record.goal, contextDocPath, contextDoc: existing ?? '', references });
     const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });
     if (!result.done) {
       await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
       throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it, or write ${contextDocPath} yourself and retry.`);
     }
-    if (!(await docs.exists({ doc: step.doc }))) {
+    // Written unless someone else wrote the document meanwhile (an external engine through the documents API).
+    if ((await docs.text({ doc: step.doc })) === existing) {
       const text = result.contextDoc ?? result.output;
       if (!text.trim()) {
         await ctx.leave(entry, 'error', { usage: result.usage });
@@ -76,6 +91,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
       await docs.write({ doc: step.doc }, text);
     }
     await ctx.leave(entry, 'written', { usage: result.usage, sessionLog: result.sessionLog, note: contextDocPath });
+    if (step.doc === 'task_list') i--; // read the new list again: it loads, or goes back for a correction
   }
   return planStep(ctx);
 }

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { appVersion } from '../../main/paths/index';
+import { withKeepAlive } from '../keep-alive';
 import { Scope, ScopeError } from './scope';
 import { FILE_TOOLS, failure } from './tools';
 import type { FilesContext, ToolResult } from './types';
@@ -12,6 +13,8 @@ export interface FilesServerOptions {
   home?: string;
   /** Where the server's log lines go (stdio: stderr); none by default. */
   log?: (line: string) => void;
+  /** How often a running call sends progress to a client that asked for it (default KEEP_ALIVE_MS). */
+  keepAliveMs?: number;
 }
 
 /**
@@ -27,9 +30,10 @@ export function createFilesServer(options: FilesServerOptions): McpServer {
   );
   const base: FilesContext = { scope, server, home: options.home ?? homedir(), log: options.log };
   for (const [name, t] of Object.entries(FILE_TOOLS) ) {
-    server.registerTool(name, { description: t.description, inputSchema: t.input, annotations: t.annotations }, async (args: Record<string, unknown>, extra: { signal: AbortSignal }): Promise<ToolResult> => {
+    server.registerTool(name, { description: t.description, inputSchema: t.input, annotations: t.annotations }, async (args: Record<string, unknown>, extra): Promise<ToolResult> => {
       try {
-        return await t.run(args, { ...base, signal: extra.signal });
+        // An overwrite's approval can take the user longer than a client's request timeout: progress keeps the call alive.
+        return await withKeepAlive(extra, () => t.run(args, { ...base, signal: extra.signal }), options.keepAliveMs);
       } catch (err) {
         if (err instanceof ScopeError) return failure(`refused: ${err.message}`);
         const e = err as NodeJS.ErrnoException;

@@ -9,6 +9,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../../../tests/fixtures/scri
 import { Core } from '../../main/api/core';
 import { createModelReviewer } from '../../main/runners/review/index';
 import { attachRunners } from './attach';
+import { createRunnersServer } from './server';
 
 const home = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-attach-')));
 const root = join(home, 'project');
@@ -65,8 +66,19 @@ describe('the runners server in-process on the hub', () => {
     core.hub.setElicitationHandler(undefined);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatch(/^runners: Run this command/);
+    // No purpose given: the question has no "Purpose:" line (never the tool's description posing as one).
+    expect(asked[0]).not.toContain('Purpose:');
+    expect(asked[0]).not.toContain('Run one bash command line');
     expect(r.isError).toBe(false);
     expect(existsSync(join(root, 'dist'))).toBe(false);
+    mkdirSync(join(root, 'dist', 'y'), { recursive: true });
+    core.hub.setElicitationHandler(async (req) => {
+      asked.push(req.params.message);
+      return { action: 'accept', content: {} };
+    });
+    await core.hub.callTool('runners', 'bash_run', { command: 'rm -rf dist', purpose: 'clean the old build' });
+    core.hub.setElicitationHandler(undefined);
+    expect(asked[1]).toMatch(/\nPurpose: clean the old build$/);
   });
 
   it('a script the reviewer rejects does not run; the reasons go back as the result', async () => {
@@ -111,5 +123,28 @@ describe('the runners server in-process on the hub', () => {
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/settings\.json: "runners" is invalid: review/);
     rmSync(join(root, '.erasmus'), { recursive: true });
+  });
+
+  it('a call waiting for the user longer than the client\'s request timeout stays alive (progress), and a call that asked for none still times out', async () => {
+    // The hub cuts a call off after the server's timeout unless progress arrives; the agent always asks for progress.
+    await core.hub.addInProcessServer('slow-runners', createRunnersServer({ root, ptys: core.ptys, keepAliveMs: 100 }), { timeoutMs: 400 });
+    mkdirSync(join(root, 'old'), { recursive: true });
+    core.hub.setElicitationHandler(async () => {
+      await new Promise((r) => setTimeout(r, 1_200)); // a person reading the question
+      return { action: 'accept', content: {} };
+    });
+    try {
+      const progress: number[] = [];
+      const r = await core.hub.callTool('slow-runners', 'bash_run', { command: 'rm -rf old' }, { onProgress: (p) => progress.push(p.progress) });
+      expect(text(r)).not.toMatch(/timed out/);
+      expect(r.isError).toBe(false);
+      expect(existsSync(join(root, 'old'))).toBe(false);
+      expect(progress.length).toBeGreaterThan(2);
+      mkdirSync(join(root, 'old'), { recursive: true });
+      await expect(core.hub.callTool('slow-runners', 'bash_run', { command: 'rm -rf old' })).rejects.toThrow(/timed out after 400 ms/);
+    } finally {
+      core.hub.setElicitationHandler(undefined);
+      await core.hub.removeServer('slow-runners');
+    }
   });
 });

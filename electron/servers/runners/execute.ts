@@ -89,7 +89,9 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
     return result(outcome, `${header}Refused, not run: ${policy.reasons.join('; ')}`, true);
   }
 
-  const purpose = typeof args.purpose === 'string' && args.purpose ? args.purpose : tool.description;
+  const given = typeof args.purpose === 'string' && args.purpose ? args.purpose : undefined;
+  // The reviewer needs some purpose; the person is shown only one the model gave (the tool's description is not one).
+  const purpose = given ?? tool.description;
   let reviewNote = '';
   if (plan.review && settings.review) {
     if (deps.reviewer) {
@@ -109,7 +111,7 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
     const where = sandboxed
       ? `It runs in the sandbox: it can write only in ${deps.root}; ${policy.network ? 'it gets network access if you accept' : 'no network'}.`
       : `It runs WITHOUT a sandbox (${box.detail}).`;
-    const message = `Run this command in ${deps.root}?\n\n  ${command}\n\n${rewritten.applied.length ? `Rewritten from: ${requested}\n` : ''}Why it needs your approval: ${policy.reasons.join('; ')}\n${where}\nPurpose: ${purpose}`;
+    const message = `Run this command in ${deps.root}?\n\n  ${command}\n\n${rewritten.applied.length ? `Rewritten from: ${requested}\n` : ''}Why it needs your approval: ${policy.reasons.join('; ')}\n${where}${given ? `\nPurpose: ${given}` : ''}`;
     const answer = await deps.confirm(message, signal);
     if (answer !== 'accept') {
       outcome.status = 'declined';

@@ -12,6 +12,7 @@ import type { Toolset } from './tool';
 import { RUNNER_TOOLS } from './toolsets/index';
 import { listedToolchains } from './toolchains';
 import { UNLISTED_META } from '../../main/mcp/toolsets';
+import { withKeepAlive } from '../keep-alive';
 
 export interface RunnersServerOptions {
   /** The project folder; every command runs there. */
@@ -32,6 +33,8 @@ export interface RunnersServerOptions {
   /** The gate for the project's `.erasmus/settings.json` (default: ERASMUS_HOME's from the environment). */
   projectTrust?: ProjectTrust;
   version?: string;
+  /** How often a running call sends progress to a client that asked for it (default KEEP_ALIVE_MS). */
+  keepAliveMs?: number;
 }
 
 /**
@@ -72,7 +75,8 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { title: tool.title, ...tool.annotations }, ...(listed.has(tool.toolset) ? {} : { _meta: { [UNLISTED_META]: true } }) },
-      (args: Record<string, unknown>, extra: { signal: AbortSignal }) => executeTool(tool, args, deps, extra.signal),
+      // An approval can take the user longer than a client's request timeout, and so can a command: progress keeps the call alive.
+      (args: Record<string, unknown>, extra) => withKeepAlive(extra, () => executeTool(tool, args, deps, extra.signal), options.keepAliveMs),
     );
   }
   return server;

@@ -36,6 +36,8 @@ function toolsetsBody(o: AssembleOptions): string {
   if (!o.toolsets.length) return `No toolsets are available in this session: answer without tool calls.${shell ? SHELL : ''}`;
   const opened = new Set(o.openedToolsets ?? []);
   const lines = o.toolsets.map((t) => `- ${t.name}${opened.has(t.name) ? ' (open)' : ''}: ${t.description}`);
+  // Every toolset open from the start: nothing to open (and in xml mode Tool use then shows no open_toolset example).
+  if (o.toolsets.every((t) => opened.has(t.name))) return `${lines.join('\n')}\n\nEvery toolset is open: its tools are listed${o.toolMode === 'xml' ? ' under Tool use' : ''}.`;
   const how =
     o.toolMode === 'xml'
       ? `Open one with \`${OPEN_TOOLSET}\` (see Tool use).`

@@ -1,0 +1,26 @@
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+
+/** How often a running tool call of Erasmus's own servers tells a client that asked for progress that it is alive. */
+export const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Runs a tool call and, while it runs, sends `notifications/progress` every `everyMs` when the client
+ * gave a progress token. A client's request timeout restarts on progress (the hub asks for it), so a
+ * call that waits for the user's approval or runs a long command is not cut off by the 60 s default;
+ * a server that hangs sends nothing and still times out.
+ */
+export async function withKeepAlive<T>(extra: Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, '_meta' | 'sendNotification'>, run: () => Promise<T>, everyMs = KEEP_ALIVE_MS): Promise<T> {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return run();
+  let n = 0;
+  const timer = setInterval(() => {
+    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++n, message: 'still running' } }).catch(() => undefined);
+  }, everyMs);
+  timer.unref();
+  try {
+    return await run();
+  } finally {
+    clearInterval(timer);
+  }
+}
