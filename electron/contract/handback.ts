@@ -15,3 +15,14 @@ export function splitContextDoc(answer: string): { output: string; contextDoc?: 
   if (!m) return { output: answer };
   return { output: answer.slice(0, m.index).trim(), contextDoc: m[1]!.replace(/\s+$/, '') + '\n' };
 }
+
+const WHOLE_FENCE = /^(`{3,}|~{3,})(?:markdown|md)?[ \t]*\n([\s\S]*?)\n?\1[ \t]*$/i;
+
+/**
+ * A document handed back inside one markdown fence (as the prompt showed it) without the fence;
+ * any other text as it is.
+ */
+export function unfenceDocument(text: string): string {
+  const m = WHOLE_FENCE.exec(text.trim());
+  return m ? `${m[2]!.trimEnd()}\n` : text;
+}

@@ -100,7 +100,7 @@ describe('WorkflowEngine', () => {
         seen = true;
         expect(task.step.contextDocPath).toBe((await e.readDoc(dir, { doc: 'architecture' })).path);
         expect(task.prompt).toContain('Your context document is the architecture: bring it up to date with the product as built');
-        expect(task.prompt).toContain('## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text:\n\nprepare:architecture output');
+        expect(task.prompt).toContain('## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text, between the fences:\n\n```markdown\nprepare:architecture output\n```');
         expect(task.prompt).not.toContain('## Architecture\n'); // not shown a second time as a reference
         await e.submitTask(runId, { output: 'README written.', done: true, contextDoc: '# Architecture\n\nAs built: core and cli.\n' });
       } else await answer(e, runId, task);

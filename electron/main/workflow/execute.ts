@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { unfenceDocument } from '../../contract/handback';
 import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
@@ -122,12 +123,12 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     budget: protocol.budget,
     answer: spec.report ? 'report' : 'notes',
   });
-  if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);
+  if (result.contextDoc !== undefined) await ctx.docs.write(docRef, unfenceDocument(result.contextDoc));
   if (!result.done) {
     await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
     throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
   }
-  if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) await writeFileAtomic(reportPath, result.output.trim() + '\n');
+  if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) await writeFileAtomic(reportPath, unfenceDocument(result.output).trim() + '\n');
   if (spec.phase === 'orchestration') {
     // The orchestrator edits the task list: a list it broke blocks here (retry the step, or fix the file and skip).
     try {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { unfenceDocument } from '../../contract/handback';
 import { readmeGoal } from '../project/readme';
 import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
@@ -83,7 +84,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
     }
     // Written unless someone else wrote the document meanwhile (an external engine through the documents API).
     if ((await docs.text({ doc: step.doc })) === existing) {
-      const text = result.contextDoc ?? result.output;
+      const text = unfenceDocument(result.contextDoc ?? result.output);
       if (!text.trim()) {
         await ctx.leave(entry, 'error', { usage: result.usage });
         throw new WorkflowError('RUNTIME_ERROR', `step ${state} produced no document`);

@@ -14,15 +14,26 @@ export interface PromptParts {
   testCommand?: string;
 }
 
+/**
+ * A document shown inside the prompt, fenced so its own headings cannot be read as the prompt's: the
+ * fence is longer than any backtick run in the text, so code blocks inside it stay inside.
+ */
+export function fenced(text: string, lang = 'markdown'): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`{3,}/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${text}\n${fence}`;
+}
+
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
 export function buildStepPrompt(p: PromptParts): string {
   const parts = [`# Protocol: ${p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
   if (p.goal) parts.push(`## Goal of the project\n\n${p.goal}`);
   // The document lives in ERASMUS_HOME, outside the project the tools reach: the step hands its new text back (see the executor's "How to answer").
-  parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text:\n\n${p.contextDoc?.trim() ? p.contextDoc.trim() : '(empty)'}`);
-  for (const r of p.references ?? []) parts.push(`## ${r.title}\n\n${r.text.trim()}`);
+  // Each document is fenced: its own headings stay inside it, and the model sees where it ends.
+  parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text${p.contextDoc?.trim() ? `, between the fences:\n\n${fenced(p.contextDoc.trim())}` : ': (empty)'}`);
+  for (const r of p.references ?? []) parts.push(`## ${r.title}\n\n${r.text.trim() ? fenced(r.text.trim()) : '(empty)'}`);
   if (p.testOutput) {
-    parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n\`\`\`\n${p.testOutput.output.trim()}\n\`\`\``);
+    parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n${fenced(p.testOutput.output.trim(), '')}`);
   }
   if (p.testCommand) {
     parts.push(`## Test command\n\nWhen this step ends, Erasmus runs \`${p.testCommand}\` in the project folder, and the step passes only if it exits with status 0: the tests this step is about must be ones this command runs.`);

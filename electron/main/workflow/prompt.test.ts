@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { unfenceDocument } from '../../contract/handback';
+import { buildStepPrompt, fenced } from './prompt';
+
+const protocol = { name: 'development', description: 'd', toolsets: ['files'], done: 'It works.', prompt: 'You are the developer.', budget: { maxTurns: 5 }, source: 'builtin' } as unknown as Parameters<typeof buildStepPrompt>[0]['protocol'];
+
+describe('step prompt documents', () => {
+  it("fences every embedded document, so its headings are not the prompt's and its end is visible", () => {
+    const prompt = buildStepPrompt({
+      protocol,
+      instruction: 'Implement it.',
+      contextDocPath: '/h/ctx/a.md',
+      contextDoc: '# Component: a\n\n## Tasks\n- [ ] A1: do\n\n## Notes\n```js\nx()\n```\n',
+      references: [{ title: 'Architecture', text: '# Architecture\n\n## Purpose\nAdds.' }],
+      testOutput: { command: 'npm test', exitCode: 1, output: 'fail\n```\nnot a fence end\n```' },
+    });
+    // The prompt's own sections are the only level-2 headings outside fences.
+    const outside = prompt.replace(/^(`{3,})[^\n`]*\n[\s\S]*?\n\1$/gm, '');
+    expect(outside.match(/^## .*/gm)).toEqual(['## Your task', '## Context document', '## Architecture', '## Last test run', '## Done when']);
+    expect(prompt).toContain('its current text, between the fences:\n\n````markdown\n# Component: a\n');
+    expect(prompt).toContain('x()\n```\n````');
+    expect(prompt).toContain('## Last test run\n\n`npm test` exited with status 1\n\n````\nfail\n');
+  });
+
+  it('says (empty) for an empty context document and reference', () => {
+    const prompt = buildStepPrompt({ protocol, instruction: 'Write it.', contextDocPath: '/h/a.md', contextDoc: '  ', references: [{ title: 'Progress schedule', text: '' }] });
+    expect(prompt).toContain('its current text: (empty)');
+    expect(prompt).toContain('## Progress schedule\n\n(empty)');
+  });
+
+  it('fences with a run of backticks longer than any inside', () => {
+    expect(fenced('a\n`````\nb')).toBe('``````markdown\na\n`````\nb\n``````');
+    expect(fenced('plain', '')).toBe('```\nplain\n```');
+  });
+
+  it('a document handed back inside one fence is saved without it; anything else as it is', () => {
+    expect(unfenceDocument('````markdown\n# Architecture\n\n```sh\nnpm test\n```\n````\n')).toBe('# Architecture\n\n```sh\nnpm test\n```\n');
+    expect(unfenceDocument('```\n# Plan\n```')).toBe('# Plan\n');
+    expect(unfenceDocument('# Plan\n\n```sh\nx\n```\n')).toBe('# Plan\n\n```sh\nx\n```\n');
+    expect(unfenceDocument('```python\nprint(1)\n```')).toBe('```python\nprint(1)\n```');
+  });
+});
