@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openApp, openProject, useUiWorld } from './ui-helpers';
+import { openApp, openProject, showView, useUiWorld } from './ui-helpers';
 
 describe('desktop UI: approvals that are right every time and findable', () => {
   const ui = useUiWorld((project) => [
@@ -26,7 +26,7 @@ describe('desktop UI: approvals that are right every time and findable', () => {
     await openProject(page, ui.world.project);
 
     // Session A overwrites README.md: the diff is against the file as it is, not the whole file as new.
-    await page.keyboard.press('Alt+3');
+    await showView(page, 'Alt+3', 'session');
     await page.getByTestId('session-empty').waitFor();
     await page.getByTestId('composer').fill('Update the README');
     await page.getByTestId('composer').press('Enter');

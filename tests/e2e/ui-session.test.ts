@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openApp, openProject, useUiWorld } from './ui-helpers';
+import { openApp, openProject, showView, useUiWorld } from './ui-helpers';
 
 describe('desktop UI: a session with an approval and a command in the terminal', () => {
   const ui = useUiWorld((project) => [
@@ -21,7 +21,7 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     const { page } = app;
     await openProject(page, ui.world.project);
 
-    await page.keyboard.press('Alt+3');
+    await showView(page, 'Alt+3', 'session');
     await page.getByTestId('session-empty').waitFor();
     await page.getByTestId('composer').fill('Create hello.txt with a greeting, then show it');
     await page.getByTestId('composer').press('Enter');

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { ARTIFACTS, openApp, uiWorld, type UiWorld } from './ui-helpers';
+import { ARTIFACTS, openApp, showView, uiWorld, type UiWorld } from './ui-helpers';
 
 const LIMIT = 'Rate limit reached for scripted. Please retry in 20s.';
 
@@ -33,7 +33,7 @@ describe('desktop UI: the transcript', () => {
     await page.getByTestId('project-path').fill(world.project);
     await page.getByTestId('open-path').click();
     await page.getByTestId('project-facts').waitFor();
-    await page.keyboard.press('Alt+3');
+    await showView(page, 'Alt+3', 'session');
     await page.getByTestId('composer').fill('Say hello');
     await page.getByTestId('composer').press('Enter');
     const error = page.getByTestId('transcript').getByRole('alert');
