@@ -9,6 +9,7 @@ export * from './methods/terminal';
 export * from './methods/agent';
 export * from './methods/workflow';
 export * from './handback';
+export * from './run-steps';
 export * from './methods/ui';
 export * from './methods/sessions';
 export * from './methods/settings';

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { runStepsOf } from '../../contract/run-steps';
+import { resolve } from 'node:path';
 import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { Paths } from '../paths/index';
@@ -13,10 +14,6 @@ import { WorkflowRun } from './run';
 import { runTests, type TestRunner } from './verify';
 
 /** A step's session log is `…/sessions/<id>.jsonl`: the session id is the file's stem (none for another name). */
-function sessionIdOfLog(log: string | undefined): string | undefined {
-  const m = log ? /^([A-Za-z0-9._-]{1,128})\.jsonl$/.exec(basename(log)) : null;
-  return m?.[1];
-}
 
 export interface WorkflowEngineOptions {
   paths: Paths;
@@ -187,29 +184,7 @@ export class WorkflowEngine {
 
   /** A project's runs, newest first, each with its steps and the session that ran each (for the sessions list). */
   async runSteps(projectDir: string, limit: number): Promise<WorkflowRunSteps[]> {
-    return (await this.records(projectDir)).slice(0, limit).map((r) => {
-      const goal = r.goal?.trim().split('\n')[0]?.trim().slice(0, 200);
-      return {
-        runId: r.runId,
-        projectDir: r.projectDir,
-        status: r.status,
-        ...(goal ? { goal } : {}),
-        createdAt: r.createdAt,
-        updatedAt: r.updatedAt,
-        steps: r.timeline.map((e) => {
-          const sessionId = sessionIdOfLog(e.sessionLog);
-          return {
-            state: e.state,
-            ...(e.protocol ? { protocol: e.protocol } : {}),
-            ...(e.component ? { component: e.component } : {}),
-            enteredAt: e.enteredAt,
-            ...(e.leftAt ? { leftAt: e.leftAt } : {}),
-            ...(e.outcome ? { outcome: e.outcome } : {}),
-            ...(sessionId ? { sessionId } : {}),
-          };
-        }),
-      };
-    });
+    return (await this.records(projectDir)).slice(0, limit).map(runStepsOf);
   }
 
   /** Run records (the files, and the runs this process holds, which are newer), newest first. */

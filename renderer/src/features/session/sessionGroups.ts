@@ -1,6 +1,6 @@
 import type { WorkflowRunSteps, WorkflowRunView } from '../../../../electron/contract/index';
 import { humanState, humanStatus } from '../project/labels';
-import { sessionIdFromLog } from './sessionRef';
+import { runStepsOf } from '../../../../electron/contract/run-steps';
 import type { SessionState } from './sessionState';
 
 /** How an entry of the list looks: its dot. */
@@ -68,19 +68,7 @@ export function stepTitles(runs: readonly WorkflowRunSteps[]): Map<string, strin
 
 /** The open run's live view as the list's record of it (its steps' sessions from their log paths). */
 export function runStepsOfView(view: WorkflowRunView): WorkflowRunSteps {
-  const goal = view.goal?.trim().split('\n')[0]?.trim().slice(0, 200);
-  return {
-    runId: view.runId,
-    projectDir: view.projectDir,
-    status: view.status,
-    ...(goal ? { goal } : {}),
-    createdAt: view.createdAt,
-    updatedAt: view.updatedAt,
-    steps: view.timeline.map((e) => {
-      const sessionId = sessionIdFromLog(e.sessionLog);
-      return { state: e.state, protocol: e.protocol, component: e.component, enteredAt: e.enteredAt, leftAt: e.leftAt, outcome: e.outcome, ...(sessionId ? { sessionId } : {}) };
-    }),
-  };
+  return runStepsOf(view);
 }
 
 /** A chat's title: the first line of the task it was given, else "Chat of <time>". */

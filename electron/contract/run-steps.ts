@@ -1,0 +1,35 @@
+import type { WorkflowRunSteps, WorkflowRunView } from './methods/workflow';
+
+/** A session's id from its log's path (ERASMUS_HOME/sessions/<id>.jsonl); undefined for anything else. */
+export function sessionIdOfLog(log: string | undefined): string | undefined {
+  const m = log ? /^([A-Za-z0-9._-]{1,128})\.jsonl$/.exec(log.split(/[\\/]/).pop() ?? '') : null;
+  return m?.[1];
+}
+
+/**
+ * A run as the sessions list knows it: its goal's first line, and each step with the session that
+ * ran it. One mapping for the core's run records (workflow.runs) and the renderer's live run view.
+ */
+export function runStepsOf(run: Pick<WorkflowRunView, 'runId' | 'projectDir' | 'status' | 'goal' | 'createdAt' | 'updatedAt' | 'timeline'>): WorkflowRunSteps {
+  const goal = run.goal?.trim().split('\n')[0]?.trim().slice(0, 200);
+  return {
+    runId: run.runId,
+    projectDir: run.projectDir,
+    status: run.status,
+    ...(goal ? { goal } : {}),
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    steps: run.timeline.map((e) => {
+      const sessionId = sessionIdOfLog(e.sessionLog);
+      return {
+        state: e.state,
+        ...(e.protocol ? { protocol: e.protocol } : {}),
+        ...(e.component ? { component: e.component } : {}),
+        enteredAt: e.enteredAt,
+        ...(e.leftAt ? { leftAt: e.leftAt } : {}),
+        ...(e.outcome ? { outcome: e.outcome } : {}),
+        ...(sessionId ? { sessionId } : {}),
+      };
+    }),
+  };
+}
