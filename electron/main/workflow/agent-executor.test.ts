@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadAgentConfig } from '../agent/providers/config';
 import type { SessionOutcome } from '../agent/session';
 import { AgentExecutor, agentHandBack, agentTask, splitContextDoc } from './agent-executor';
 import { buildStepPrompt } from './prompt';
@@ -112,6 +113,10 @@ describe('workflowPreflight', () => {
         { fix: 'servers', message: 'The toolset "runners" (needed by the development, testing, debugging protocols) is not available (available: files).', how: expect.stringContaining('Servers view') },
       ]);
       expect(preflightMessage(problems)).toMatch(/^the workflow cannot start:\n {2}- No model to run the steps: no provider configured Add a provider/);
+      // A config.yaml that cannot be read says to fix the file, not to add a provider that is there.
+      await writeFile(join(dir, 'config.yaml'), 'providers:\n  - id: me\n    kind: openai-compatible\n    model: you\n    baseUrl: http://127.0.0.1:1/v1\n    toolMode: xml\n');
+      const unreadable = await workflowPreflight({ projectDir: dir, availableToolsets: ['files', 'runners'], provider: () => loadAgentConfig(join(dir, 'config.yaml')) });
+      expect(unreadable).toEqual([{ fix: 'providers', message: expect.stringMatching(/^No model to run the steps: .*config\.yaml: providers\.0: Unrecognized key: "toolMode"/), how: expect.stringMatching(/^Fix config\.yaml where the message says/) }]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

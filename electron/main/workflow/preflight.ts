@@ -1,4 +1,5 @@
 import type { WorkflowPreflightProblem } from '../../contract/methods/workflow';
+import { ConfigFileError } from '../agent/providers/config';
 import type { ProjectTrust } from '../project/trust';
 import { loadProtocols, type ProtocolName } from './protocols';
 
@@ -27,7 +28,12 @@ export async function workflowPreflight(input: PreflightInput): Promise<Prefligh
   try {
     await input.provider();
   } catch (err) {
-    problems.push({ fix: 'providers', message: `No model to run the steps: ${(err as Error).message}`, how: 'Add a provider (and its API key) in Settings → Providers, or in config.yaml.' });
+    const unreadable = err instanceof ConfigFileError;
+    problems.push({
+      fix: 'providers',
+      message: `No model to run the steps: ${(err as Error).message}`,
+      how: unreadable ? 'Fix config.yaml where the message says (a key in the wrong place or misspelled, or broken YAML), then start again; nothing in it was changed.' : 'Add a provider (and its API key) in Settings → Providers, or in config.yaml.',
+    });
   }
   let protocols;
   try {

@@ -10,6 +10,11 @@ import { defaultPlugins, OLLAMA_DEFAULT_BASE_URL } from './plugins';
 import type { ProviderHandle, ProviderKind, ProviderPlugin, RequestShape } from './types';
 
 /** One entry of `providers:` in config.yaml. Keys are references (`${secret:NAME}`), never values. */
+/** config.yaml exists but cannot be read as settings (bad YAML, an unknown or wrong key): the fix is in the file, not a missing provider. */
+export class ConfigFileError extends Error {
+  override readonly name = 'ConfigFileError';
+}
+
 export const ProviderConfig = z
   .object({
     id: z.string().min(1),
@@ -72,10 +77,10 @@ export async function loadAgentConfig(file: string): Promise<AgentConfigFile> {
   try {
     raw = parse(text) ?? {};
   } catch (err) {
-    throw new Error(`${file} is not valid YAML: ${(err as Error).message}`);
+    throw new ConfigFileError(`${file} is not valid YAML: ${(err as Error).message}`);
   }
   const r = AgentConfigFile.safeParse(raw);
-  if (!r.success) throw new Error(`${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!r.success) throw new ConfigFileError(`${file}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const ids = r.data.providers.map((p) => p.id);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new Error(`${file}: provider id "${dup}" appears twice`);
