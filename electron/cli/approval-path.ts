@@ -39,7 +39,7 @@ export function cliApprovalPath(o: CliApprovalOptions): ApprovalPath {
   const nobodyBecause = hasYes
     ? `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'} and without --yes; run it again with --yes to approve, or in a terminal to be asked`
     : `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'}; run it in a terminal to be asked`;
-  return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation: (req) => elicitOnTerminal(req) } } : {}) });
+  return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation: (req, signal) => elicitOnTerminal(req, signal) } } : {}) });
 }
 
 /** Routes the hub's elicitations (the built-in servers' confirmations) through the path. */

@@ -34,13 +34,20 @@ export function readHidden(question: string): Promise<string> {
   });
 }
 
-/** Asks a question and returns the typed line. */
-export function ask(question: string): Promise<string> {
+/** Asks a question and returns the typed line; an abort withdraws the question (rejects with the signal's reason). */
+export function ask(question: string, signal?: AbortSignal): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
-  return new Promise((resolve) =>
+  return new Promise((resolve, reject) => {
+    const withdraw = () => {
+      rl.close();
+      reject(signal!.reason instanceof Error ? signal!.reason : new Error('the question was withdrawn'));
+    };
+    if (signal?.aborted) return withdraw();
+    signal?.addEventListener('abort', withdraw, { once: true });
     rl.question(question, (answer) => {
+      signal?.removeEventListener('abort', withdraw);
       rl.close();
       resolve(answer);
-    }),
-  );
+    });
+  });
 }

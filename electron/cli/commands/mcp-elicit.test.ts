@@ -3,9 +3,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 const answers: string[] = [];
 const asked: string[] = [];
 vi.mock('../prompt', () => ({
-  ask: (q: string) => {
+  // Answers from the queue; with none left the question waits, as a person would, until its signal withdraws it.
+  ask: (q: string, signal?: AbortSignal) => {
     asked.push(q);
-    return Promise.resolve(answers.shift() ?? '');
+    if (answers.length) return Promise.resolve(answers.shift()!);
+    return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('withdrawn'))));
   },
 }));
 const { elicitOnTerminal } = await import('./mcp-elicit');
@@ -28,6 +30,16 @@ describe('elicitOnTerminal', () => {
     answers.push('');
     expect(await elicitOnTerminal(req({}))).toEqual({ action: 'cancel' });
     expect(asked.at(-1)).toBe('Allow? [y = yes, n = no, c = cancel] ');
+  });
+
+  it('withdraws the question when the server stops waiting, and says so', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => (written.push(String(s)), true));
+    const stop = new AbortController();
+    const pending = elicitOnTerminal(req({ confirm: { type: 'boolean' } }), stop.signal);
+    stop.abort();
+    expect(await pending).toEqual({ action: 'cancel' });
+    expect(written.join('')).toContain('(files no longer waits for this answer: its call was cancelled or ended.)');
   });
 
   it('a form is filled in field by field, with numbers and booleans typed', async () => {

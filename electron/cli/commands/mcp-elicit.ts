@@ -10,26 +10,39 @@ interface Field {
   enum?: unknown[];
 }
 
-/** Answers a server's form elicitation on the terminal, one field at a time; empty input keeps the default. */
-export async function elicitOnTerminal(req: ElicitationRequest): Promise<ElicitResult> {
+/**
+ * Answers a server's form elicitation on the terminal, one field at a time; empty input keeps the default.
+ * When the server stops waiting (its call was cancelled or ended), the question is withdrawn and says so.
+ */
+export async function elicitOnTerminal(req: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
+  try {
+    return await askOnTerminal(req, signal);
+  } catch (err) {
+    if (!signal?.aborted) throw err;
+    process.stderr.write(`\n(${req.server} no longer waits for this answer: its call was cancelled or ended.)\n`);
+    return { action: 'cancel' };
+  }
+}
+
+async function askOnTerminal(req: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
   const params = req.params as { message: string; requestedSchema?: { properties?: Record<string, Field>; required?: string[] }; url?: string };
   process.stderr.write(`\n${req.server} asks: ${params.message}\n`);
   if (params.url) {
     process.stderr.write(`open ${params.url}\n`);
-    return { action: (await ask('Done? [y/N] ')).trim().toLowerCase().startsWith('y') ? 'accept' : 'decline' };
+    return { action: (await ask('Done? [y/N] ', signal)).trim().toLowerCase().startsWith('y') ? 'accept' : 'decline' };
   }
   const fields = Object.entries(params.requestedSchema?.properties ?? {});
   // A question with nothing to fill in, or one yes/no field (a confirmation), is answered with one y/n;
   // a form is filled in field by field.
   const confirm = fields.length === 1 && fields[0]![1].type === 'boolean' ? fields[0]![0] : undefined;
-  const answer = (await ask(fields.length && !confirm ? 'Answer? [y = fill in, n = decline, c = cancel] ' : 'Allow? [y = yes, n = no, c = cancel] ')).trim().toLowerCase();
+  const answer = (await ask(fields.length && !confirm ? 'Answer? [y = fill in, n = decline, c = cancel] ' : 'Allow? [y = yes, n = no, c = cancel] ', signal)).trim().toLowerCase();
   if (answer.startsWith('n')) return { action: 'decline' };
   if (!answer.startsWith('y')) return { action: 'cancel' };
   if (confirm) return { action: 'accept', content: { [confirm]: true } };
   const content: Record<string, string | number | boolean> = {};
   for (const [name, f] of fields) {
     const hint = [f.description, f.enum ? `one of ${f.enum.join(', ')}` : '', f.default !== undefined ? `default ${String(f.default)}` : ''].filter(Boolean).join('; ');
-    const raw = (await ask(`${f.title ?? name}${hint ? ` (${hint})` : ''}: `)).trim();
+    const raw = (await ask(`${f.title ?? name}${hint ? ` (${hint})` : ''}: `, signal)).trim();
     if (!raw) continue;
     content[name] = f.type === 'boolean' ? /^(y|yes|true|1)$/i.test(raw) : f.type === 'number' || f.type === 'integer' ? Number(raw) : raw;
   }
