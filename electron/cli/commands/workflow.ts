@@ -103,7 +103,7 @@ async function preflight(core: Core, projectDir: string, executor: ExecutorConfi
     trust: new ProjectTrust(core.paths.projectTrustFile),
   });
   // The CLI can also name the model on the command line.
-  if (problems.length) throw new Error(preflightMessage(problems.map((p) => (p.fix === 'providers' ? { ...p, how: `${p.how.replace(/\.$/, '')}, or pass --base-url / --provider.` } : p))));
+  if (problems.length) throw new Error(preflightMessage(problems.map((p) => (p.fix === 'providers' && p.how.startsWith('Add a provider') ? { ...p, how: `${p.how.replace(/\.$/, '')}, or pass --base-url / --provider.` } : p))));
 }
 
 async function latestRun(core: Core, dir: string, runId?: string): Promise<string> {

@@ -112,7 +112,7 @@ describe('workflowPreflight', () => {
         { fix: 'providers', message: 'No model to run the steps: no provider configured', how: expect.stringContaining('Settings → Providers') },
         { fix: 'servers', message: 'The toolset "runners" (needed by the development, testing, debugging protocols) is not available (available: files).', how: expect.stringContaining('Servers view') },
       ]);
-      expect(preflightMessage(problems)).toMatch(/^the workflow cannot start:\n {2}- No model to run the steps: no provider configured Add a provider/);
+      expect(preflightMessage(problems)).toMatch(/^the workflow cannot start:\n {2}- No model to run the steps: no provider configured\. Add a provider/);
       // A config.yaml that cannot be read says to fix the file, not to add a provider that is there.
       await writeFile(join(dir, 'config.yaml'), 'providers:\n  - id: me\n    kind: openai-compatible\n    model: you\n    baseUrl: http://127.0.0.1:1/v1\n    toolMode: xml\n');
       const unreadable = await workflowPreflight({ projectDir: dir, availableToolsets: ['files', 'runners'], provider: () => loadAgentConfig(join(dir, 'config.yaml')) });
