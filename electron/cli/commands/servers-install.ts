@@ -11,12 +11,11 @@ import { installBundle, installServer } from '../../main/mcp/install';
 import { bundleInfo, readBundle, type Bundle } from '../../main/mcp/mcpb';
 import { installInput, MAX_PAGES, registryUrl, searchRegistry } from '../../main/mcp/registry';
 import { TrustStore } from '../../main/mcp/trust';
+import { argv, q } from '../../servers/runners/quote';
 import { withCore } from '../context';
 import { ask, readHidden } from '../prompt';
 
 const out = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
-/** A word as a POSIX shell would need it, for commands printed to copy. */
-const sh = (w: string): string => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 const interactive = () => !!process.stdin.isTTY && !!process.stderr.isTTY;
 
 /** The config editor without a running hub: the CLI writes the config; servers start when a face starts the hub. */
@@ -103,13 +102,13 @@ export function registerServersInstall(servers: Command): void {
         const page = await searchRegistry(query, { baseUrl: registry, cursor: opts.cursor, pages: opts.all ? MAX_PAGES : 1 });
         const found = page.servers;
         // This search again, as typed (its page), for the hints printed below.
-        const again = ['erasmus', 'servers', 'search', query, ...(opts.cursor ? ['--cursor', opts.cursor] : []), ...(opts.all ? ['--all'] : [])].map(sh).join(' ');
+        const again = argv(['erasmus', 'servers', 'search', query, ...(opts.cursor ? ['--cursor', opts.cursor] : []), ...(opts.all ? ['--all'] : [])]);
         if (!opts.install) {
           if (opts.json) return out(JSON.stringify({ registry, servers: found, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) }, null, 2));
           if (!found.length && !page.nextCursor) return out(`no servers in the MCP Registry match "${query}"${opts.cursor ? ' after that cursor' : ''}`);
           printResults(found);
           if (page.nextCursor) {
-            const next = ['erasmus', 'servers', 'search', query, '--cursor', page.nextCursor].map(sh).join(' ');
+            const next = argv(['erasmus', 'servers', 'search', query, '--cursor', page.nextCursor]);
             out(`\n${opts.all ? `Stopped after ${MAX_PAGES} pages; more` : 'More'} results: ${next}${opts.all ? '' : `  (or add --all for up to ${MAX_PAGES} pages)`}`);
           }
           return out(`\nInstall one: ${again} --install <number> [--option <n>] [--set KEY=VALUE]`);
@@ -124,7 +123,7 @@ export function registerServersInstall(servers: Command): void {
         if (option.kind === 'mcpb') {
           // A bundle: downloaded, checked against the registry's sha256, then installed as a bundle file is.
           const bundle = await fetchRegistryBundle(option.bundle, { loopbackOrigin: registryLoopbackOrigin(registry) });
-          return installBundleStep(core, cfg, bundle, { ...opts, as: name }, ` (${again} --install ${sh(opts.install)} --set KEY=VALUE)`, `${option.label}, sha256 checked`);
+          return installBundleStep(core, cfg, bundle, { ...opts, as: name }, ` (${again} --install ${q(opts.install)} --set KEY=VALUE)`, `${option.label}, sha256 checked`);
         }
         const values = await answers(
           option.inputs.map((i) => ({ key: i.key, title: i.key, description: i.description, required: i.required, secret: i.secret, default: i.default })),

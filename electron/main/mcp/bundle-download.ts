@@ -104,12 +104,7 @@ export async function downloadBundle(ref: BundleRef, opts: DownloadOptions = {})
     throw unreachable(err);
   }
   if (size > max) throw tooBig();
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
+  const bytes = Buffer.concat(chunks, size);
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== expected) throw new Error(`refused the bundle at ${url.href}: it does not match the MCP Registry's sha256 (expected ${expected}, actual ${actual}). It was not installed; it may have changed since it was published.`);
   return bytes;

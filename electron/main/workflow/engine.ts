@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { runStepsOf } from '../../contract/run-steps';
 import { resolve } from 'node:path';
+import { runStepsOf } from '../../contract/run-steps';
 import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { Paths } from '../paths/index';
@@ -12,8 +12,6 @@ import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
 import { WorkflowRun } from './run';
 import { runTests, type TestRunner } from './verify';
-
-/** A step's session log is `…/sessions/<id>.jsonl`: the session id is the file's stem (none for another name). */
 
 export interface WorkflowEngineOptions {
   paths: Paths;
