@@ -84,11 +84,11 @@ export function defaultSandbox(): Sandbox {
 }
 
 /** `erasmus chat --json` in the sandbox; `builtinOnly` leaves out the sandbox's --config (its extra servers). */
-export function runChat(sb: Sandbox, args: string[], opts: { builtinOnly?: boolean } = {}): ChatRun {
+export function runChat(sb: Sandbox, args: string[], opts: { builtinOnly?: boolean; env?: Record<string, string> } = {}): ChatRun {
   const config = opts.builtinOnly ? [] : ['--config', sb.config];
   const child = spawn(process.execPath, [join(root, 'bin', 'erasmus.js'), 'chat', '--json', ...config, '--project', sb.work, ...args], {
     cwd: sb.work,
-    env: { ...process.env, ERASMUS_HOME: sb.home },
+    env: { ...process.env, ERASMUS_HOME: sb.home, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -145,7 +145,7 @@ export interface ChatHarness {
   /** startScriptedLlm, closed after the test. */
   startLlm(...args: Parameters<typeof startScriptedLlm>): Promise<ScriptedLlm>;
   /** runChat, killed after the test. */
-  chat(sb: Sandbox, args: string[], opts?: { builtinOnly?: boolean }): ChatRun;
+  chat(sb: Sandbox, args: string[], opts?: { builtinOnly?: boolean; env?: Record<string, string> }): ChatRun;
 }
 
 /**

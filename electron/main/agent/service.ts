@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import type { AgentEvent, ApprovalDecision } from '../../contract/index';
 import type { McpHub } from '../mcp/hub';
-import type { PtyManager } from '../runners/pty/index';
+import type { CommandRunner } from '../runners/runner';
 import type { Paths } from '../paths/index';
 import { classifyCommand } from '../runners/policy/index';
 import type { SecretStore } from '../secrets/index';
@@ -14,13 +14,18 @@ import type { ShellRunner } from './tools';
 import { loadAgentConfig, resolveProvider, type ProviderOverrides } from './providers/config';
 import type { ProviderHandle } from './providers/types';
 
-/** `!command` through the runners' PTYs: the model gets the exit code and the (head + tail) output. */
-export function ptyShell(ptys: Pick<PtyManager, 'run'>): ShellRunner {
-  return async (command, { signal, cwd }) => {
-    const r = await ptys.run({ command, cwd: cwd ?? process.cwd(), signal, title: `! ${command}` });
+/**
+ * `!command` through the one runner (runners/runner.ts): the same OS sandbox as the runner tools
+ * (the project writable, the rest read-only, credentials hidden, no network), the session's TMPDIR,
+ * a PTY in the terminal view. The model gets the output, the exit status and what the sandbox refused.
+ */
+export function runnerShell(runner: Pick<CommandRunner, 'run'>): ShellRunner {
+  return async (command, { signal, cwd, session }) => {
+    const root = cwd ?? process.cwd();
+    const r = await runner.run({ command, root, signal, title: `! ${command}`, ...(session ? { session } : {}) });
     const status = r.timedOut ? 'timed out' : r.aborted ? 'stopped' : r.exitCode === null ? `ended by signal ${r.signal}` : `exit code ${r.exitCode}`;
     const more = r.truncated ? `\n[output cut; the whole output is in ${r.outputFile}]` : '';
-    return { content: `$ ${command}\n${r.output}${more}\n[${status}]`, isError: r.exitCode !== 0 };
+    return { content: `$ ${command}\n${r.output}${more}\n[${status}]${r.sandboxNote ? `\n${r.sandboxNote}` : ''}`, isError: r.exitCode !== 0 };
   };
 }
 
@@ -29,8 +34,8 @@ export interface AgentServiceDeps {
   secrets: Pick<SecretStore, 'get'>;
   env: NodeJS.ProcessEnv;
   hub?: Pick<McpHub, 'toolsets' | 'openToolset' | 'callTool' | 'readResource' | 'setSamplingHandler'>;
-  /** Runs `!command` lines in a PTY (visible in the terminal view). */
-  ptys?: Pick<PtyManager, 'run'>;
+  /** Runs `!command` lines (the core's one runner: sandboxed, in a PTY visible in the terminal view). */
+  runner?: Pick<CommandRunner, 'run' | 'status'>;
   /** Where every event goes (the core's bus as `agent.event`). */
   emit: (e: AgentEvent) => void;
   /** Masks secrets in what a session writes to disk (the core's redactor). */
@@ -62,9 +67,10 @@ export class AgentService {
       paths: this.d.paths,
       sources: { env: this.d.env, secret: (name) => this.d.secrets.get(name) },
       tools: this.d.hub ? hubTools(this.d.hub) : undefined,
-      classifyCommand: (command, { cwd }) => classifyCommand(command, { home: homedir(), cwd: cwd ?? process.cwd() }),
-      xml: xmlSupport({ shell: !!this.d.ptys }),
-      shell: this.d.ptys ? ptyShell(this.d.ptys) : undefined,
+      // `!` lines are judged as the runner tools judge theirs: knowing whether the sandbox confines them.
+      classifyCommand: (command, { cwd }) => classifyCommand(command, { home: homedir(), cwd: cwd ?? process.cwd(), sandboxed: this.d.runner?.status.enabled === true }),
+      xml: xmlSupport({ shell: !!this.d.runner }),
+      shell: this.d.runner ? runnerShell(this.d.runner) : undefined,
       redact: this.d.redact,
       ...(this.approvals ? { approvals: this.approvals } : {}),
       ...extra,

@@ -114,8 +114,9 @@ export function sessionBudgets(own: Budgets | undefined, config: Pick<AgentConfi
  * The `!command` shell lines of xml mode run commands as the runners do, so a session limited to
  * toolsets without `runners` (a design or review step) has none: its limits hold for every way to call.
  */
-function shellFor(deps: AgentSessionDeps, o: AgentSessionOptions): AgentSessionDeps['shell'] {
-  return o.toolsets && !o.toolsets.includes('runners') ? undefined : deps.shell;
+function shellFor(deps: AgentSessionDeps, o: AgentSessionOptions, sessionId?: string): AgentSessionDeps['shell'] {
+  const shell = o.toolsets && !o.toolsets.includes('runners') ? undefined : deps.shell;
+  return shell && sessionId ? (command, opts) => shell(command, { ...opts, session: sessionId }) : shell;
 }
 
 /** One agent session: its log, context and approvals; `run` a task, `send` follow-ups, `stop`. */
@@ -247,7 +248,7 @@ export class AgentSession {
         tools: deps.tools ?? noTools,
         policy: this.policy,
         approvals: deps.approvals ?? this.broker.requester,
-        shell: shellFor(deps, this.opts),
+        shell: shellFor(deps, this.opts, this.sessionId),
         cwd: this.project,
         commit: (e) => this.log.append(e).id,
         archive: (entries: ContextEntry[]) => {

@@ -57,7 +57,8 @@ export interface AgentTools {
 }
 
 /** Runs a shell command line (the `!command` form) through the runners, when a session has them. */
-export type ShellRunner = (command: string, opts: { signal: AbortSignal; cwd?: string }) => Promise<ToolCallResult>;
+/** Runs a `!command` line; `session` keys its temporary folder (TMPDIR), kept across the session's commands. */
+export type ShellRunner = (command: string, opts: { signal: AbortSignal; cwd?: string; session?: string }) => Promise<ToolCallResult>;
 
 /** A provider-safe tool name: [A-Za-z0-9_-]{1,64}. */
 export function safeToolName(name: string, taken: Set<string>): string {

@@ -14,6 +14,8 @@ import { registerSessionsHandlers } from './handlers/sessions';
 import { McpHub } from '../mcp/hub';
 import { registerMcpHandlers } from './handlers/mcp';
 import { PtyManager } from '../runners/pty/index';
+import { CommandRunner } from '../runners/runner';
+import { runGate } from '../workflow/gate';
 import { registerTerminalHandlers } from './handlers/terminal';
 import { AgentService } from '../agent/service';
 import { registerAgentHandlers } from './handlers/agent';
@@ -65,6 +67,8 @@ export class Core {
   readonly hub: McpHub;
   /** Every PTY: runner commands and shell tabs, streamed as `terminal.*` events. */
   readonly ptys: PtyManager;
+  /** The one runner for everything that executes code on the model's behalf (runner tools, `!` lines, test gates). */
+  readonly runner: CommandRunner;
   /** Agent sessions (electron/main/agent/README.md); `agent.run(options)` runs one to its end. */
   readonly agent: AgentService;
   /** Workflow runs (electron/main/workflow): documents, plan, FSM, cognitive-engine API. */
@@ -85,6 +89,7 @@ export class Core {
     registerSessionsHandlers(this);
     // Flow control from the first acknowledgement: only where a view renders (never in the headless CLI).
     this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: 'auto', redactor: this.redactor }));
+    this.runner = this.disposables.add(new CommandRunner(this.ptys, { erasmusHome: this.paths.home }));
     registerTerminalHandlers(this);
     this.hub = this.disposables.add(new McpHub({
         paths: this.paths,
@@ -96,18 +101,15 @@ export class Core {
         openAuthorization: (server, url) => this.host.openAuthorization?.(server, url),
       }));
     registerMcpHandlers(this);
-    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, ptys: this.ptys, redact: (t) => this.redactor.redact(t), emit: (e) => this.bus.emit('agent.event', e) });
+    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, runner: this.runner, redact: (t) => this.redactor.redact(t), emit: (e) => this.bus.emit('agent.event', e) });
     this.disposables.defer(() => this.agent.dispose());
     registerAgentHandlers(this);
     this.workflow = new WorkflowEngine({
       paths: this.paths,
       env: this.env,
       emit: (event, payload) => this.bus.emit(event, payload),
-      // Test commands run in the runners' PTYs, so they show live in the terminal view.
-      runTests: async (command, cwd, signal) => {
-        const r = await this.ptys.run({ command, cwd, signal, title: `tests: ${command}` });
-        return { command, passed: r.exitCode === 0 && !r.timedOut && !r.aborted, exitCode: r.exitCode, output: r.output, durationMs: r.durationMs };
-      },
+      // The test gates run the model's tests through the one runner: sandboxed, visible in the terminal view.
+      runTests: (command, cwd, signal) => runGate(this.runner, command, cwd, signal),
       agentExecutor: (c) =>
         new AgentExecutor((o) => this.agent.run(o), {
           autoApprove: c.autoApprove,

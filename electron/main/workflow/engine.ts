@@ -11,7 +11,10 @@ import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
 import { WorkflowRun } from './run';
-import { runTests, type TestRunner } from './verify';
+import { PtyManager } from '../runners/pty/index';
+import { CommandRunner } from '../runners/runner';
+import { runGate } from './gate';
+import type { TestRunner } from './verify';
 
 export interface WorkflowEngineOptions {
   paths: Paths;
@@ -20,7 +23,7 @@ export interface WorkflowEngineOptions {
   agentExecutor?: (config: Extract<ExecutorConfig, { kind: 'agent' }>) => StepExecutor;
   protocolsDir?: string;
   env?: NodeJS.ProcessEnv;
-  /** How test commands run (default: a child process; the core uses the runners' PTYs). */
+  /** How test commands run (the core's runner; default: the engine's own sandboxed runner). */
   runTests?: TestRunner;
 }
 
@@ -83,7 +86,7 @@ export class WorkflowEngine {
       store: this.store,
       emit: this.options.emit,
       protocolsDir: this.options.protocolsDir,
-      runTests: this.options.runTests ?? runTests,
+      runTests: this.options.runTests ?? ((command, cwd, signal) => runGate(this.ownRunner(), command, cwd, signal)),
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
     });
     this.runs.set(record.runId, run);
@@ -275,9 +278,24 @@ export class WorkflowEngine {
     return new ContextDocs(this.options.paths, resolve(projectDir)).write(ref, text);
   }
 
+  /** An engine without the core's runner runs its gates through one of its own: the same sandbox, PTYs of its own. */
+  private own: { ptys: PtyManager; runner: CommandRunner } | undefined;
+  private ownRunner(): CommandRunner {
+    if (!this.own) {
+      const ptys = new PtyManager({ outputsDir: this.options.paths.outputsDir, env: this.options.env });
+      this.own = { ptys, runner: new CommandRunner(ptys, { erasmusHome: this.options.paths.home }) };
+    }
+    return this.own.runner;
+  }
+
   /** Ends every loop; runs keep their recorded status and resume after a restart. */
   async dispose(): Promise<void> {
     await Promise.all([...this.runs.values()].map((r) => r.shutdown()));
     this.runs.clear();
+    if (this.own) {
+      await this.own.ptys.dispose();
+      this.own.runner.dispose();
+      this.own = undefined;
+    }
   }
 }

@@ -34,7 +34,7 @@ export async function attachRunners(core: Core, options: AttachRunnersOptions = 
     chain = chain.then(async () => {
       if (root === current) return;
       await core.hub.removeServer(name);
-      const server = createRunnersServer({ root, ptys: core.ptys, reviewer: options.reviewer?.(root), projectTrust: core.hub.projectTrust, erasmusHome: core.paths.home, version: core.version });
+      const server = createRunnersServer({ root, ptys: core.ptys, runner: core.runner, reviewer: options.reviewer?.(root), projectTrust: core.hub.projectTrust, erasmusHome: core.paths.home, version: core.version });
       await core.hub.addInProcessServer(name, server, {
         description: `Run commands in the project folder: ${[...listedToolchains(root)].join(', ')} (others by name)`,
         alwaysAllow: RUNNER_TOOLS.map((t) => t.name),

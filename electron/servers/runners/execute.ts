@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { NOBODY_ASKED } from '../../main/agent/approval-path';
 import { classifyCommand } from '../../main/runners/policy/index';
-import type { PtyManager, RunResult } from '../../main/runners/pty/index';
-import { sandboxStatus } from '../../main/runners/pty/sandbox';
+import type { RunResult } from '../../main/runners/pty/index';
+import type { CommandRunner } from '../../main/runners/runner';
 import { onPath, rewriteCommand, type AppliedRewrite, type RewriteResult } from '../../main/runners/rewrite/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { disabledRules, type RunnerSettings } from '../../main/runners/settings';
@@ -14,14 +14,11 @@ export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported' | { u
 export interface RunnerDeps {
   root: string;
   home: string;
-  ptys: PtyManager;
+  /** The one runner (runners/runner.ts): the OS sandbox, the session's TMPDIR, a PTY in the terminal view. */
+  runner: Pick<CommandRunner, 'run' | 'status'>;
   reviewer?: ScriptReviewer;
   settings: () => Promise<RunnerSettings>;
   confirm: (message: string, signal?: AbortSignal) => Promise<Confirmation>;
-  /** Run commands in the OS sandbox when it is available (default true). */
-  sandbox?: boolean;
-  /** ERASMUS_HOME, hidden from sandboxed commands. */
-  erasmusHome?: string;
 }
 
 /** What a call did, for clients that read structured results (the app's tool cards). */
@@ -80,8 +77,8 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   Object.assign(outcome, { requested, command, rewrites: rewritten.applied });
   const header = `$ ${command}\n${describeRewrites(requested, rewritten.applied)}${describeSkipped(rewritten.skipped)}`;
 
-  const box = sandboxStatus();
-  const sandboxed = deps.sandbox !== false && box.available;
+  const box = deps.runner.status;
+  const sandboxed = box.enabled;
   const policy = await classifyCommand(command, { home: deps.home, cwd: deps.root, root: deps.root, sandboxed, allowDangerous: settings.allowDangerous });
   outcome.reasons = policy.reasons;
   if (policy.verdict === 'refuse') {
@@ -127,17 +124,16 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
 
   const timeout = typeof args.timeout_seconds === 'number' ? args.timeout_seconds * 1000 : undefined;
   const onTimeout = args.on_timeout === 'background' ? 'background' : 'kill';
-  let run: RunResult;
+  let run: Awaited<ReturnType<RunnerDeps['runner']['run']>>;
   try {
-    const sandbox = sandboxed ? { root: deps.root, home: deps.home, erasmusHome: deps.erasmusHome, network: policy.verdict === 'approve' && policy.network } : undefined;
-    run = await deps.ptys.run({ command, cwd: deps.root, sandbox, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
+    run = await deps.runner.run({ command, root: deps.root, network: policy.verdict === 'approve' && policy.network, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
   } catch (err) {
     outcome.reasons = [(err as Error).message];
     return result(outcome, `${header}Could not start: ${(err as Error).message}`, true);
   }
   outcome.status = 'ran';
-  const { output, ...rest } = run;
+  const { output, sandboxNote, sandboxed: _s, tmpDir: _t, ...rest } = run;
   outcome.run = rest;
   const failed = !run.background && (run.timedOut || run.aborted || run.exitCode !== 0);
-  return result(outcome, `${header}${reviewNote}[${describeRun(run)}]\n${output}`, failed);
+  return result(outcome, `${header}${reviewNote}[${describeRun(run)}]\n${output}${sandboxNote ? `\n${sandboxNote}` : ''}`, failed);
 }

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { unansweredReason } from '../../main/agent/approval-path';
 import type { PtyManager } from '../../main/runners/pty/index';
+import { CommandRunner } from '../../main/runners/runner';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { resolveHome } from '../../main/paths/index';
 import type { ProjectTrust } from '../../main/project/trust';
@@ -19,6 +20,8 @@ export interface RunnersServerOptions {
   root: string;
   /** The PTYs commands run in (the core's, so they show in the terminal view; or the standalone server's own). */
   ptys: PtyManager;
+  /** The runner commands go through (the core's one runner); default: one over `ptys` with this server's sandbox settings. */
+  runner?: CommandRunner;
   reviewer?: ScriptReviewer;
   /** Only these toolsets (default: all). */
   toolsets?: readonly Toolset[];
@@ -58,14 +61,23 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
       return 'cancel';
     }
   };
+  const home = options.home ?? homedir();
+  let runner = options.runner;
+  if (!runner) {
+    // A runner of this server's own: its sessions' temporary folders go when the server closes.
+    const own = (runner = new CommandRunner(options.ptys, { home, erasmusHome: options.erasmusHome ?? resolveHome(), ...(options.sandbox === false ? { sandbox: false } : {}) }));
+    const before = server.server.onclose;
+    server.server.onclose = () => {
+      before?.();
+      own.dispose();
+    };
+  }
   const deps = {
     root,
-    home: options.home ?? homedir(),
-    ptys: options.ptys,
+    home,
+    runner,
     reviewer: options.reviewer,
     confirm,
-    sandbox: options.sandbox,
-    erasmusHome: options.erasmusHome ?? resolveHome(),
     settings: async () => options.settings ?? loadRunnerSettings(root, options.projectTrust),
   };
   const wanted = new Set(options.toolsets ?? RUNNER_TOOLS.map((t) => t.toolset));

@@ -6,9 +6,12 @@ import { join, resolve } from 'node:path';
 /**
  * The OS sandbox runner commands run in. On Linux: bubblewrap (Debian `bubblewrap`), with this
  * profile: the whole file system read-only; the project folder writable (except `.git/hooks` and
- * `.git/config`, which would run code outside the sandbox later); a private `/tmp`; the secrets
- * folders of home (ssh, cloud and package credentials, keyrings, browser profiles) and ERASMUS_HOME
- * hidden behind empty folders; no network unless the user accepted a command that needs it.
+ * `.git/config`, which would run code outside the sandbox later), or read-only too for a step that
+ * only reads (design, review, documentation); `/tmp` empty and read-only except the session's own
+ * temporary folder (`TMPDIR`, kept across the session's commands), so a write anywhere else fails
+ * with "Read-only file system" instead of vanishing; the secrets folders of home (ssh, cloud and
+ * package credentials, keyrings, browser profiles) and ERASMUS_HOME hidden behind empty folders;
+ * no network unless the profile allows it.
  * Elsewhere (or where bwrap cannot create namespaces) there is no sandbox, `sandboxStatus` says so,
  * and the policy asks for every command that is not read-only.
  */
@@ -22,6 +25,10 @@ export interface SandboxProfile {
   erasmusHome?: string;
   /** The PATH commands get (default: this process's). */
   path?: string;
+  /** Mount the project read-only as well (steps that only read: a reviewer runs the tests, nothing writes). */
+  readOnly?: boolean;
+  /** The session's temporary folder (TMPDIR): writable, and the one writable place outside the project. */
+  tmpDir?: string;
 }
 
 export interface SandboxStatus {
@@ -82,11 +89,18 @@ export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
     if (kind === 'dir') args.push('--tmpfs', h);
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', h);
   }
-  args.push('--bind', root, root);
-  for (const rel of ['.git/hooks', '.git/config']) {
-    const f = join(root, rel);
-    if (exists(f)) args.push('--ro-bind', f, f);
+  if (p.readOnly) args.push('--ro-bind', root, root);
+  else {
+    args.push('--bind', root, root);
+    for (const rel of ['.git/hooks', '.git/config']) {
+      const f = join(root, rel);
+      if (exists(f)) args.push('--ro-bind', f, f);
+    }
   }
+  if (p.tmpDir && exists(p.tmpDir) === 'dir') args.push('--bind', resolve(p.tmpDir), resolve(p.tmpDir));
+  // The private /tmp holds only the mount points above: read-only, so a stray write fails loudly
+  // instead of landing in a folder that is gone after the command.
+  if (root !== '/tmp') args.push('--remount-ro', '/tmp');
   if (!p.network) args.push('--unshare-net');
   args.push('--chdir', resolve(cwd), '--');
   return args;

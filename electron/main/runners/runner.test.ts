@@ -1,0 +1,149 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PtyManager } from './pty/index';
+import { bwrapArgs, sandboxStatus } from './pty/sandbox';
+import { CommandRunner, sandboxNote } from './runner';
+
+/**
+ * The one runner with the real sandbox (bubblewrap): a project inside the system temp folder, a
+ * fake home with a credential folder, a capture server on 127.0.0.1. Nothing may escape, and what
+ * the sandbox refused is said in words the model reads.
+ */
+const KEY = 'erasmus-runner-probe-key';
+let base: string;
+let project: string;
+let home: string;
+let erasmusHome: string;
+let ptys: PtyManager;
+let runner: CommandRunner;
+let capture: Server;
+let port: number;
+const received: string[] = [];
+
+beforeAll(async () => {
+  capture = createServer((req, res) => {
+    received.push(req.url ?? '');
+    res.end('reached');
+  });
+  await new Promise<void>((r) => capture.listen(0, '127.0.0.1', r));
+  port = (capture.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => capture.close(() => r())));
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-runner-')));
+  project = join(base, 'project');
+  // Home outside the system temp folder: hiding its credentials is the profile's work, not the empty /tmp's.
+  home = realpathSync(mkdtempSync(join(existsSync('/var/tmp') ? '/var/tmp' : tmpdir(), 'erasmus-runner-home-')));
+  erasmusHome = join(home, '.erasmus');
+  mkdirSync(project, { recursive: true });
+  mkdirSync(join(home, '.ssh'), { recursive: true });
+  mkdirSync(erasmusHome, { recursive: true });
+  writeFileSync(join(home, '.ssh', 'id_ed25519'), KEY);
+  writeFileSync(join(project, 'README.md'), 'hello\n');
+  ptys = new PtyManager({ outputsDir: join(base, 'outputs'), killGraceMs: 500, login: false });
+  runner = new CommandRunner(ptys, { home, erasmusHome, tmpBase: base });
+  received.length = 0;
+});
+
+afterEach(async () => {
+  await ptys.dispose();
+  runner.dispose();
+  rmSync(base, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
+  it('a write outside the project fails with a readable refusal, even with the project inside the temp folder, and leaves nothing', async () => {
+    const r = await runner.run({ command: 'echo x > ../outside.txt', root: project });
+    expect(r.sandboxed).toBe(true);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.output).toMatch(/Read-only file system/);
+    expect(r.sandboxNote).toMatch(/^\[sandbox\] a write outside the writable places was refused \(read-only file system \(sandbox\)\)/);
+    expect(r.sandboxNote).toContain(project);
+    expect(existsSync(join(base, 'outside.txt'))).toBe(false);
+    // /tmp itself refuses too (no private folder where writes vanish).
+    const t = await runner.run({ command: 'echo x > /tmp/erasmus-runner-stray.txt', root: project });
+    expect(t.exitCode).not.toBe(0);
+    expect(t.output).toMatch(/Read-only file system/);
+    // Inside the project it writes.
+    const w = await runner.run({ command: 'echo inside > made.txt', root: project });
+    expect(w.exitCode).toBe(0);
+    expect(w.sandboxNote).toBe('');
+    expect(readFileSync(join(project, 'made.txt'), 'utf8')).toBe('inside\n');
+  });
+
+  it('TMPDIR is the session\'s own folder and lasts across its commands; another session has another', async () => {
+    const a = await runner.run({ command: 'echo kept > "$TMPDIR/note" && echo "$TMPDIR"', root: project, session: 's1' });
+    expect(a.exitCode).toBe(0);
+    expect(a.output).toContain(a.tmpDir);
+    const b = await runner.run({ command: 'cat "$TMPDIR/note"', root: project, session: 's1' });
+    expect(b.output).toContain('kept');
+    const c = await runner.run({ command: 'cat "$TMPDIR/note"', root: project, session: 's2' });
+    expect(c.exitCode).not.toBe(0);
+    expect(c.tmpDir).not.toBe(a.tmpDir);
+  });
+
+  it('reaches no server on 127.0.0.1, and says the network is off', async () => {
+    const r = await runner.run({ command: `node -e "fetch('http://127.0.0.1:${port}/leak').then(r => r.text()).then(console.log)"`, root: project });
+    expect(r.exitCode).not.toBe(0);
+    expect(received).toEqual([]);
+    expect(r.sandboxNote).toMatch(/the network is off for this command \(sandbox\)/);
+    const curl = await runner.run({ command: `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /tcp HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`, root: project });
+    expect(curl.exitCode).not.toBe(0);
+    expect(received).toEqual([]);
+  });
+
+  it('reads no hidden credential folder nor ERASMUS_HOME, and names what was hidden', async () => {
+    writeFileSync(join(erasmusHome, 'config.yaml'), 'secret: x\n');
+    const r = await runner.run({ command: `ls -A ${join(home, '.ssh')} ${erasmusHome}; cat ${join(home, '.ssh', 'id_ed25519')}`, root: project });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.output).not.toContain(KEY);
+    expect(r.output).not.toContain('config.yaml');
+    expect(r.sandboxNote).toContain(`credential folders are hidden from commands (sandbox): ${join(home, '.ssh')}`);
+  });
+
+  it('with read access the project is read-only: the tests run, nothing is written', async () => {
+    writeFileSync(join(project, 'test.sh'), 'grep -q hello README.md && echo tests-passed\n');
+    const ok = await runner.run({ command: 'bash test.sh', root: project, access: 'read' });
+    expect(ok.exitCode).toBe(0);
+    expect(ok.output).toContain('tests-passed');
+    const w = await runner.run({ command: 'echo changed > README.md', root: project, access: 'read' });
+    expect(w.exitCode).not.toBe(0);
+    expect(w.sandboxNote).toMatch(/writes are refused in this step \(read-only file system \(sandbox\)\)/);
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('hello\n');
+    const tmp = await runner.run({ command: 'echo scratch > "$TMPDIR/x" && cat "$TMPDIR/x"', root: project, access: 'read' });
+    expect(tmp.output).toContain('scratch');
+  });
+});
+
+describe('the sandbox profile', () => {
+  it('keeps .git/hooks and .git/config read-only, the project writable, /tmp read-only but for TMPDIR', () => {
+    mkdirSync(join(project, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(project, '.git', 'config'), '');
+    const tmp = runner.tmpDir('s');
+    const args = bwrapArgs({ root: project, home, erasmusHome, tmpDir: tmp });
+    const at = (...xs: string[]) => args.findIndex((_, i) => xs.every((x, j) => args[i + j] === x));
+    expect(at('--bind', project, project)).toBeGreaterThan(-1);
+    expect(at('--ro-bind', join(project, '.git', 'hooks'), join(project, '.git', 'hooks'))).toBeGreaterThan(at('--bind', project, project));
+    expect(at('--bind', tmp, tmp)).toBeGreaterThan(-1);
+    expect(at('--remount-ro', '/tmp')).toBeGreaterThan(at('--bind', tmp, tmp));
+    expect(at('--tmpfs', join(home, '.ssh'))).toBeGreaterThan(-1);
+    expect(at('--tmpfs', erasmusHome)).toBeGreaterThan(-1);
+    expect(args).toContain('--unshare-net');
+    const ro = bwrapArgs({ root: project, home, readOnly: true });
+    expect(ro.join(' ')).toContain(`--ro-bind ${project} ${project}`);
+    expect(ro).not.toContain('--bind');
+  });
+
+  it('says nothing when the command succeeded or shows no refusal', () => {
+    const p = { root: project, home };
+    expect(sandboxNote({ output: 'Read-only file system', exitCode: 0 }, p)).toBe('');
+    expect(sandboxNote({ output: 'assertion failed: 1 !== 2', exitCode: 1 }, p)).toBe('');
+    expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 1 }, { ...p, network: true })).toBe('');
+  });
+});

@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { PtyManager, RunOptions, RunResult } from './pty/index';
+import { HIDDEN_IN_HOME, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
+
+/** What may a command do to the project: write it (development, testing, debugging) or only read it (design, review, documentation). */
+export type ProjectAccess = 'write' | 'read';
+
+export interface CommandRunOptions extends Omit<RunOptions, 'sandbox' | 'cwd'> {
+  /** The project folder: the command runs there and may write only there (and in its session's TMPDIR). */
+  root: string;
+  /** Where it runs (default: the project folder). */
+  cwd?: string;
+  /** `read`: the project is mounted read-only too (default `write`). */
+  access?: ProjectAccess;
+  /** Let the command reach the network (default: no network). */
+  network?: boolean;
+  /** Whose temporary folder (TMPDIR) it gets: commands of one session share one that lasts (default: one per project). */
+  session?: string;
+}
+
+export interface CommandRunResult extends RunResult {
+  /** Whether the OS sandbox confined it. */
+  sandboxed: boolean;
+  /** The session's temporary folder the command got as TMPDIR. */
+  tmpDir: string;
+  /** One line from Erasmus naming what the sandbox refused, when the output shows a refusal (else empty). */
+  sandboxNote: string;
+}
+
+export interface CommandRunnerOptions {
+  /** The user's home (the credential folders hidden from commands; default os.homedir()). */
+  home?: string;
+  /** ERASMUS_HOME, hidden from commands. */
+  erasmusHome?: string;
+  /** Run in the OS sandbox where it is available (default true; `false` for a caller that never wants it). */
+  sandbox?: boolean;
+  /** Where the sessions' temporary folders are made (default os.tmpdir()). */
+  tmpBase?: string;
+}
+
+/**
+ * The one runner for everything that executes code on the model's behalf: the runner tools, `!`
+ * lines, the workflow's test gates, hooks. Every command goes through the same OS sandbox profile
+ * (sandbox.ts) in a PTY of the core (visible in the terminal view), with its session's TMPDIR.
+ * Policy and approvals come before: the caller's (the runners' `executeTool`, the agent's policy).
+ */
+export class CommandRunner {
+  private readonly tmpDirs = new Map<string, string>();
+
+  constructor(
+    private readonly ptys: Pick<PtyManager, 'run'>,
+    private readonly options: CommandRunnerOptions = {},
+  ) {}
+
+  /** Whether commands run sandboxed here, and by what (or why not). */
+  get status(): SandboxStatus & { enabled: boolean } {
+    const s = sandboxStatus();
+    return { ...s, enabled: this.options.sandbox !== false && s.available };
+  }
+
+  /** The session's temporary folder, made on first use and kept until the runner is disposed. */
+  tmpDir(session: string): string {
+    let dir = this.tmpDirs.get(session);
+    if (!dir) {
+      dir = mkdtempSync(join(this.options.tmpBase ?? tmpdir(), 'erasmus-session-'));
+      this.tmpDirs.set(session, dir);
+    }
+    return dir;
+  }
+
+  /** The sandbox profile a command of these options gets (undefined: no sandbox here). */
+  profile(o: Pick<CommandRunOptions, 'root' | 'access' | 'network' | 'session'>): SandboxProfile | undefined {
+    if (!this.status.enabled) return undefined;
+    return {
+      root: resolve(o.root),
+      home: this.options.home ?? homedir(),
+      ...(this.options.erasmusHome ? { erasmusHome: this.options.erasmusHome } : {}),
+      network: o.network === true,
+      readOnly: o.access === 'read',
+      tmpDir: this.tmpDir(o.session ?? resolve(o.root)),
+    };
+  }
+
+  /** Runs one command (never rejects for a failing command; a PTY that cannot start rejects). */
+  async run(o: CommandRunOptions): Promise<CommandRunResult> {
+    const { root, access, network, session, cwd, env, ...rest } = o;
+    const tmp = this.tmpDir(session ?? resolve(root));
+    const sandbox = this.profile({ root, access, network, session });
+    const r = await this.ptys.run({ ...rest, cwd: cwd ?? root, env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp }, ...(sandbox ? { sandbox } : {}) });
+    return { ...r, sandboxed: !!sandbox, tmpDir: tmp, sandboxNote: sandbox ? sandboxNote(r, sandbox) : '' };
+  }
+
+  /** Removes the sessions' temporary folders. */
+  dispose(): void {
+    for (const dir of this.tmpDirs.values()) rmSync(dir, { recursive: true, force: true });
+    this.tmpDirs.clear();
+  }
+}
+
+const WRITE_REFUSED = /read-only file system|EROFS/i;
+const NETWORK_REFUSED = /ENETUNREACH|network is unreachable|ECONNREFUSED|connection refused|EAI_AGAIN|could not resolve|temporary failure in name resolution|getaddrinfo|failed to (?:connect|fetch)|fetch failed/i;
+
+/**
+ * The line Erasmus adds to a sandboxed command's result when its output shows the sandbox refused
+ * something (a write outside the writable places, the network, a hidden credential folder), so the
+ * model knows it was the sandbox and what to do instead; empty when nothing points to a refusal.
+ */
+export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: SandboxProfile): string {
+  if (r.exitCode === 0) return '';
+  const notes: string[] = [];
+  if (WRITE_REFUSED.test(r.output)) {
+    notes.push(
+      p.readOnly
+        ? `writes are refused in this step (read-only file system (sandbox)): the project is mounted read-only; only $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) is writable`
+        : `a write outside the writable places was refused (read-only file system (sandbox)): only the project ${p.root} (not .git/hooks, .git/config) and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) are writable`,
+    );
+  }
+  if (!p.network && NETWORK_REFUSED.test(r.output)) notes.push('the network is off for this command (sandbox): nothing outside the sandbox can be reached, 127.0.0.1 included; a command that needs the network (a download, an install) asks the user and gets it only if they accept');
+  const home = resolve(p.home ?? homedir());
+  const hidden = [...HIDDEN_IN_HOME.map((h) => join(home, h)), ...(p.erasmusHome ? [resolve(p.erasmusHome)] : [])];
+  const named = hidden.filter((h) => r.output.includes(h) || r.output.includes(h.replace(home, '~')));
+  if (named.length) notes.push(`credential folders are hidden from commands (sandbox): ${named.join(', ')} shows empty`);
+  return notes.length ? `[sandbox] ${notes.join('; ')}` : '';
+}

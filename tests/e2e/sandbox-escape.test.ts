@@ -1,0 +1,113 @@
+// Everything that executes model-written code goes through one runner and its OS sandbox. With
+// `--yes` (the user said yes to everything) only the sandbox stands between a prompt-injected model
+// and the machine: a runner tool call and a `!` line each try to write outside the project, reach a
+// server on 127.0.0.1 and read a credential folder. Nothing escapes, and the model is told why.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../electron/contract/index';
+import { sandboxStatus } from '../../electron/main/runners/pty/sandbox';
+import { chatHarness, defaultSandbox } from './agent-cli';
+import { MODEL, sandbox as workflowSandbox, type Sandbox } from './workflow-helpers';
+
+const t = chatHarness();
+const KEY = 'erasmus-e2e-probe-key-7f3a';
+let capture: Server;
+let port: number;
+const received: string[] = [];
+/** A fake HOME outside the system temp folder (so hiding it is the sandbox's work, not the private /tmp's). */
+let home: string;
+
+beforeAll(async () => {
+  capture = createServer((req, res) => {
+    received.push(req.url ?? '');
+    res.end('reached');
+  });
+  await new Promise<void>((r) => capture.listen(0, '127.0.0.1', r));
+  port = (capture.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => capture.close(() => r())));
+afterEach(() => {
+  if (home) rmSync(home, { recursive: true, force: true });
+  received.length = 0;
+});
+
+function fakeHome(): string {
+  home = mkdtempSync(join(existsSync('/var/tmp') ? '/var/tmp' : '/tmp', 'erasmus-e2e-home-'));
+  mkdirSync(join(home, '.ssh'));
+  writeFileSync(join(home, '.ssh', 'id_ed25519'), KEY);
+  return home;
+}
+
+const PROBES = (p: number) => ['echo escaped > ../outside.txt', `node -e "fetch('http://127.0.0.1:${p}/leak').then(r => r.text()).then(console.log)"`, 'cat ~/.ssh/id_ed25519'];
+
+function results(events: AgentEvent[]): Extract<AgentEvent, { type: 'tool_complete' }>[] {
+  return events.filter((e): e is Extract<AgentEvent, { type: 'tool_complete' }> => e.type === 'tool_complete' && e.name !== 'open_toolset');
+}
+
+describe.runIf(sandboxStatus().available)('with --yes, nothing model-written escapes the sandbox', () => {
+  for (const path of ['runner tool', '! line'] as const) {
+    it(`${path}: a write outside the project, the network on 127.0.0.1, a credential folder`, async () => {
+      const sb = t.sandbox(defaultSandbox());
+      const h = fakeHome();
+      const probes = PROBES(port);
+      const llm = await t.startLlm(
+        path === 'runner tool'
+          ? [{ toolCalls: probes.map((command) => ({ name: 'runners__bash_run', arguments: { command } })) }, { text: 'Done.' }]
+          : [{ text: `Trying the shell.\n${probes.map((c) => `!${c}`).join('\n')}\n` }, { text: 'Done.' }],
+      );
+      const run = t.chat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', path === 'runner tool' ? 'native' : 'xml', '--yes', '-p', 'probe'], { builtinOnly: true, env: { HOME: h } });
+      expect(await run.exit, run.stderr()).toBe(0);
+      const done = results(run.events);
+      expect(done).toHaveLength(3);
+      // Nothing escaped.
+      expect(existsSync(join(sb.dir, 'outside.txt'))).toBe(false);
+      expect(received).toEqual([]);
+      expect(JSON.stringify(run.events)).not.toContain(KEY);
+      // Each was refused with words the model reads.
+      const [write, net, secret] = done.map((d) => d.result);
+      expect(write).toMatch(/Read-only file system/);
+      expect(write).toContain('[sandbox] a write outside the writable places was refused (read-only file system (sandbox))');
+      expect(net).toContain('[sandbox] the network is off for this command (sandbox)');
+      expect(secret).toMatch(/\[sandbox\] credential folders are hidden from commands \(sandbox\)|Refused/);
+      for (const d of done) expect(d.isError).toBe(true);
+      // The model got the results.
+      expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain('[sandbox]');
+    }, 120_000);
+  }
+});
+
+describe.runIf(sandboxStatus().available)('the test gates run the model\'s tests in the sandbox', () => {
+  let wf: Sandbox | undefined;
+  afterEach(async () => {
+    await wf?.cleanup();
+    wf = undefined;
+  });
+
+  it('a test that tries to escape, run by the component gate and the final gate: nothing escapes', async () => {
+    wf = await workflowSandbox();
+    const secret = join(wf.home, 'credentials', 'token');
+    mkdirSync(join(wf.home, 'credentials'), { recursive: true });
+    writeFileSync(secret, KEY);
+    const outside = join(wf.root, 'outside-gate.txt');
+    await wf.setControl({ escape: { outside, url: `http://127.0.0.1:${port}/gate`, secret } });
+    const { runId } = await wf.engine.load({ projectDir: wf.project, goal: 'a function that adds two numbers', executor: { kind: 'command', command: `node ${MODEL}` } });
+    await wf.engine.start(runId);
+    expect((await wf.engine.waitForRest(runId, 60_000)).status).toBe('AWAITING_APPROVAL');
+    await wf.engine.approve(runId);
+    const view = await wf.engine.waitForRest(runId, 120_000);
+    expect(view.error).toBeUndefined();
+    expect(view.status).toBe('COMPLETED');
+    const gates = view.timeline.filter((e) => e.test).map((e) => e.state);
+    expect(gates).toContain('adder:testing');
+    expect(gates).toContain('final:testing');
+    // Every gate run of the escaping test logged its attempts (inside the project, where writes are allowed).
+    const log = readFileSync(join(wf.project, 'escape-log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    expect(log.length).toBeGreaterThanOrEqual(gates.length);
+    for (const r of log) expect(r).toEqual({ write: 'EROFS', net: 'ECONNREFUSED', secret: 'ENOENT' });
+    expect(existsSync(outside)).toBe(false);
+    expect(received).toEqual([]);
+  }, 240_000);
+});
