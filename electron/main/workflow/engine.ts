@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runStepsOf } from '../../contract/run-steps';
 import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
@@ -11,7 +11,9 @@ import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
 import { WorkflowRun } from './run';
-import { runTests, type TestRunner } from './verify';
+import { hasCommittedCode } from './git';
+import { prepareGit, type BranchMode, type DirtyTreeChoice } from './run-git';
+import { childProcessRunner, type TestRunner } from './verify';
 
 export interface WorkflowEngineOptions {
   paths: Paths;
@@ -28,6 +30,10 @@ export interface LoadOptions {
   projectDir: string;
   goal?: string;
   executor?: ExecutorConfig;
+  /** Uncommitted changes in the project: refused unless chosen here (commit them first, stash them, or include them uncommitted). */
+  dirtyTree?: DirtyTreeChoice;
+  /** `branch` (default): the run works on `erasmus/<goal>`; `current`: on the branch checked out. */
+  branch?: BranchMode;
 }
 
 /**
@@ -57,6 +63,7 @@ export class WorkflowEngine {
       if (config?.runBudgetUsd !== undefined) executor = { ...executor, maxCostUsd: config.runBudgetUsd };
     }
     if (executor.kind === 'agent' && !this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
+    const git = await prepareGit(projectDir, { goal: opts.goal, dirtyTree: opts.dirtyTree, branch: opts.branch, runTests: this.options.runTests ?? childProcessRunner });
     const now = new Date().toISOString();
     const record: RunRecord = {
       version: 1,
@@ -69,6 +76,9 @@ export class WorkflowEngine {
       approved: false,
       timeline: [],
       totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      ...(git ? { git } : {}),
+      // An existing code base without a docs folder keeps review reports out of its tree (with the context documents).
+      ...(git && (await hasCommittedCode(projectDir)) && !(await stat(join(projectDir, 'docs')).catch(() => undefined)) ? { reviews: 'home' as const } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -83,7 +93,7 @@ export class WorkflowEngine {
       store: this.store,
       emit: this.options.emit,
       protocolsDir: this.options.protocolsDir,
-      runTests: this.options.runTests ?? runTests,
+      runTests: this.options.runTests ?? childProcessRunner,
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
     });
     this.runs.set(record.runId, run);
