@@ -72,7 +72,7 @@ describe('a run in an existing repository', () => {
     writeFileSync(join(dir, 'scratch.txt'), 'an untracked idea\n');
     const e = engine(home);
     await expect(e.load({ projectDir: dir, goal: 'Add a greeting' })).rejects.toThrow(
-      /has uncommitted changes \(notes\.md, scratch\.txt\); a run would mix them with its own work\. Nothing was started\. Choose .*commit them first, stash them .*or include them .*--dirty commit\|stash\|include/,
+      /has uncommitted changes \(notes\.md, scratch\.txt\); a run would mix them with its own work\. Nothing was started\. Choose .*commit them first, stash them .*or include them .*dirtyTree commit, stash or include \(erasmus workflow start --dirty commit\|stash\|include\)/,
     );
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
 
