@@ -100,13 +100,13 @@ const ESCAPES: string[] = [
 ];
 
 describe('files server over stdio: path escapes', () => {
-  it('lists its eight tools with honest annotations', async () => {
+  it('lists its nine tools with honest annotations', async () => {
     const { client } = await connect('accept');
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    expect(Object.keys(byName).sort()).toEqual(['append_file', 'list', 'move', 'read_file', 'remove', 'rename', 'search', 'write_file']);
+    expect(Object.keys(byName).sort()).toEqual(['append_file', 'edit_file', 'list', 'move', 'read_file', 'remove', 'rename', 'search', 'write_file']);
     for (const ro of ['read_file', 'list', 'search']) expect(byName[ro]).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    for (const d of ['write_file', 'append_file', 'move', 'rename', 'remove']) expect(byName[d]).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    for (const d of ['edit_file', 'write_file', 'append_file', 'move', 'rename', 'remove']) expect(byName[d]).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   });
 
   it.each(ESCAPES)('refuses every tool on %j and touches nothing outside', async (p) => {
@@ -116,6 +116,7 @@ describe('files server over stdio: path escapes', () => {
       ['read_file', { path: p }],
       ['write_file', { path: p, content: 'pwned' }],
       ['append_file', { path: p, content: 'pwned' }],
+      ['edit_file', { path: p, oldText: 'outside secret', newText: 'pwned' }],
       ['remove', { path: p, recursive: true }],
       ['list', { path: p }],
       ['search', { path: p, contains: 'secret' }],
@@ -175,6 +176,35 @@ describe('files server over stdio: path escapes', () => {
     expect((await call(client, 'search', { contains: 'world' })).text).toBe('new/dir/renamed.txt:1: hello world');
   });
 
+  it('edit_file replaces exact text after the user saw the diff; a decline, a miss or an ambiguous match changes nothing', async () => {
+    const file = join(root, 'lib.js');
+    const original = 'export function add(a, b) {\n  return a + b;\n}\n\nexport function sub(a, b) {\n  return a - b;\n}\n';
+    writeFileSync(file, original);
+    const declined = await connect('decline');
+    const no = await call(declined.client, 'edit_file', { path: 'lib.js', oldText: '  return a + b;', newText: '  return Number(a) + Number(b);' });
+    expect(no).toEqual({ isError: true, text: 'Edit lib.js (one replacement) was not confirmed (declined by the user); nothing was changed.' });
+    expect(declined.asked[0]).toBe('Edit lib.js (one replacement):\n@@ -1,4 +1,4 @@\n export function add(a, b) {\n-  return a + b;\n+  return Number(a) + Number(b);\n }\n \nAllow?');
+    expect(readFileSync(file, 'utf8')).toBe(original);
+
+    const { client, asked } = await connect('accept');
+    const miss = await call(client, 'edit_file', { path: 'lib.js', oldText: 'return a  + b;', newText: 'x' });
+    expect(miss.isError).toBe(true);
+    expect(miss.text).toContain('The closest text is at line 2:\n  return a + b;\n');
+    const twice = await call(client, 'edit_file', { path: 'lib.js', oldText: '(a, b) {', newText: '(x, y) {' });
+    expect(twice).toEqual({ isError: true, text: expect.stringContaining('oldText occurs 2 times in lib.js (at lines 1, 5)') });
+    const partly = await call(client, 'edit_file', { path: 'lib.js', oldText: '  return a + b;', newText: '  return a + b + 0;', edits: [{ oldText: 'not there at all, no', newText: 'y' }] });
+    expect(partly.text).toMatch(/^edit 2 of 2: oldText was not found/);
+    expect(asked).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe(original);
+
+    const ok = await call(client, 'edit_file', { path: 'lib.js', oldText: '  return a + b;', newText: '  return Number(a) + Number(b);', edits: [{ oldText: '  return a - b;', newText: '  return Number(a) - Number(b);' }] });
+    expect(ok.isError, ok.text).toBe(false);
+    expect(ok.text).toMatch(/^edited lib\.js \(line 2, line 6\):\n@@/);
+    expect(asked).toHaveLength(1);
+    expect(readFileSync(file, 'utf8')).toBe(original.replace('a + b', 'Number(a) + Number(b)').replace('a - b', 'Number(a) - Number(b)'));
+    expect(await call(client, 'edit_file', { path: 'none.js', oldText: 'a', newText: 'b' })).toEqual({ isError: true, text: 'none.js does not exist; create it with write_file' });
+  });
+
   it('read_file reads some lines with offset/limit and says where to read on; an offset past the end is an error', async () => {
     const { client } = await connect('accept');
     writeFileSync(join(root, 'long.txt'), 'one\ntwo\nthree\nfour\n');
@@ -201,6 +231,7 @@ describe('files server over stdio: code-execution paths and hard links', () => {
       ['move', { from: '.git', to: 'elsewhere' }],
       ['move', { from: 'keep.txt', to: '.git/hooks/post-checkout' }],
       ['append_file', { path: 'keep.txt', content: 'more' }],
+      ['edit_file', { path: '.git/config', oldText: '[core]', newText: '[core]\n\thooksPath = /tmp' }],
     ];
     const before = readFileSync(join(root, 'keep.txt'), 'utf8');
     for (const [name, args] of attempts) {
@@ -221,6 +252,7 @@ describe('files server over stdio: code-execution paths and hard links', () => {
     for (const [name, args] of [
       ['write_file', { path: 'hl.txt', content: 'pwned' }],
       ['append_file', { path: 'hl.txt', content: 'pwned' }],
+      ['edit_file', { path: 'hl.txt', oldText: 'original', newText: 'pwned' }],
     ] as Array<[string, Record<string, unknown>]>) {
       const r = await call(client, name, args);
       expect(r.isError).toBe(true);

@@ -160,7 +160,7 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');
     expect(llm.remaining()).toBe(0);
     const git = gitState(world.project);
-    expect(git.log).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);
+    expect(git.log).toEqual(['Add end-to-end tests and update the documentation', 'Adds two numbers']);
     expect(git.dirty).toBe('');
     expect(app.errors).toEqual([]);
     await page.context().close();

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,7 +50,7 @@ describe('external cognitive engine over the contract (load → getTask/submitTa
     expect(prompts).toEqual(EXPECTED.map((s) => s.split('=')[0]).filter((s) => !s?.endsWith(':commit')));
     const view = await call<{ timeline: Array<{ state: string; outcome?: string }> }>(core, 'workflow.status', { runId });
     expect(finishedStates(view.timeline)).toEqual(EXPECTED);
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
     expect(existsSync(join(sb.project, 'docs/reviews/adder.md'))).toBe(true);
     expect(readFileSync(join(sb.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');
   });
@@ -59,6 +60,7 @@ describe('external cognitive engine over the contract (load → getTask/submitTa
     core = new Core({ face: 'cli', home: sb.home, env: sb.env });
     await expect(call(core, 'workflow.getTask', { runId: 'nope' })).rejects.toMatchObject({ code: -32010, data: { kind: 'RUN_NOT_FOUND' } });
     writeFileSync(join(sb.project, 'README.md'), '# adder\n\n[![ci](https://x/b.svg)](https://x)\n\nAdds two numbers from the command line.\n');
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qam', 'readme'], { cwd: sb.project });
     const { runId } = await call<{ runId: string }>(core, 'workflow.load', { projectDir: sb.project });
     await expect(call(core, 'workflow.submitTask', { runId, result: { output: 'x' } })).rejects.toMatchObject({ code: -32012, data: { kind: 'INVALID_STATE' } });
     // No architecture and no goal: the run asks for one.

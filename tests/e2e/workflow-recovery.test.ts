@@ -80,7 +80,7 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     view = await sb.engine.waitForRest(runId, 90_000);
     expect(view.status).toBe('COMPLETED');
     expect(finishedStates(view.timeline)).toContain('adder:testing=not-done');
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
   });
 
   it('tests that keep failing block after the bounded debugging attempts; skip moves on', async () => {

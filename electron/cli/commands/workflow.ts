@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Core } from '../../main/api/core';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
 import { preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
@@ -147,11 +147,13 @@ export function registerWorkflow(program: Command): void {
     .option('--max-cost <usd>', 'stop the run cleanly once its steps have cost this many US dollars (agent executor; default: config.yaml runBudgetUsd)')
     .option('-y, --yes', 'approve the plan without asking, and tool calls as --auto-approve does')
     .option('--json', 'print the event stream as JSON lines')
-    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string }) => {
+    .addOption(new Option('--dirty <choice>', 'the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)').choices(['commit', 'stash', 'include']))
+    .option('--current-branch', 'work on the branch checked out instead of a new erasmus/<goal> branch')
+    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; dirty?: 'commit' | 'stash' | 'include'; currentBranch?: boolean }) => {
       await withCore(async (core) => {
         const executor = executorOf(o);
         await preflight(core, resolve(dir), executor, o);
-        const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor }).catch(friendly);
+        const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor, dirtyTree: o.dirty, branch: o.currentBranch ? 'current' : 'branch' }).catch(friendly);
         process.stderr.write(`run ${runId}\n`);
         await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
       });

@@ -206,6 +206,10 @@ export const workflowMethods = {
         autoApprove: z.boolean().optional(),
         /** For executor "agent": stop the run cleanly once its steps have cost this many US dollars (cache-aware). */
         maxCostUsd: z.number().positive().optional(),
+        /** The project has uncommitted changes: commit them first, stash them, or include them (never committed by the run). Without it such a project is refused. */
+        dirtyTree: z.enum(['commit', 'stash', 'include']).optional(),
+        /** `branch` (default): the run works on a branch of its own, `erasmus/<goal>`; `current`: on the branch checked out. */
+        branch: z.enum(['branch', 'current']).optional(),
       })
       .strict(),
     result: z.object({ runId }),

@@ -108,8 +108,8 @@ export class Core {
       paths: this.paths,
       env: this.env,
       emit: (event, payload) => this.bus.emit(event, payload),
-      // The test gates run the model's tests through the one runner: sandboxed, visible in the terminal view.
-      runTests: (command, cwd, signal) => runGate(this.runner, command, cwd, signal),
+      // The test gates and the run's commits (the repository's hooks) run through the one runner: sandboxed, visible in the terminal view.
+      runTests: (command, cwd, signal, title) => runGate(this.runner, command, cwd, signal, title),
       agentExecutor: (c) =>
         new AgentExecutor((o) => this.agent.run(o), {
           autoApprove: c.autoApprove,

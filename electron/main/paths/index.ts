@@ -96,6 +96,10 @@ export class Paths {
   componentDoc(projectPath: string, component: string): string {
     return join(this.ctxDir(projectPath), 'components', `${safeId('component', component)}.md`);
   }
+  /** A review report kept with the context documents (a repository that has no docs folder of its own). */
+  reviewReport(projectPath: string, name: string): string {
+    return join(this.ctxDir(projectPath), 'reviews', `${safeId('component', name)}.md`);
+  }
   runsDir(projectPath: string): string {
     return join(this.projectContext(projectPath), 'runs');
   }

@@ -77,7 +77,9 @@ describe('WorkflowEngine', () => {
       'final:testing', 'final:documentation', 'final:review',
     ]);
     const log = execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
-    expect(log).toEqual(['final: end-to-end tests, documentation and review', 'cli: complete component (the command line)', 'core: complete component (the core)']);
+    // Plain subjects (the repository has no history to learn a style from), on the run's own branch.
+    expect(log).toEqual(['Update the documentation', 'Build the CLI', 'Build the core']);
+    expect(execFileSync('git', ['symbolic-ref', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('erasmus/two-parts');
     // The final phase's work is committed too: nothing is left in the working tree.
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })).toBe('');
     const finalFiles = execFileSync('git', ['show', '--name-only', '--format=', 'HEAD'], { cwd: dir, encoding: 'utf8' });
@@ -244,7 +246,7 @@ describe('WorkflowEngine', () => {
     const asked = view.timeline.filter((t) => t.outcome !== 'committed' && t.outcome !== 'nothing-to-commit' && t.outcome !== 'loaded').map((t) => t.state);
     expect(asked).toEqual(states.filter((s) => s !== 'prepare:plan'));
     expect(view.timeline.filter((t) => t.outcome === 'interrupted' || t.outcome === 'aborted')).toEqual([]);
-    expect(execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n')[0]).toBe('final: end-to-end tests, documentation and review');
+    expect(execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n')[0]).toBe('Update the documentation');
     // Submitting to a run that waits on nothing is refused in either process.
     await expect(b.submitTask(runId, { output: 'late', done: true })).rejects.toMatchObject({ kind: 'INVALID_STATE' });
   });
@@ -310,7 +312,7 @@ describe('WorkflowEngine', () => {
     for (const [i, d] of dirs.entries()) {
       const saved = JSON.parse(await readFile(new Paths(join(root, 'home')).run(d, runs[i]!.runId), 'utf8'));
       expect(saved).toMatchObject({ status: 'COMPLETED', projectDir: d });
-      expect(execFileSync('git', ['log', '--format=%s'], { cwd: d, encoding: 'utf8' })).toContain('core: complete component');
+      expect(execFileSync('git', ['log', '--format=%s'], { cwd: d, encoding: 'utf8' })).toContain('Build the core');
     }
     expect((await e.list()).length).toBe(3);
   }, 60_000); // three runs of ~25 steps, each step snapshotting the tree with git twice, on a shared machine

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runStepsOf } from '../../contract/run-steps';
 import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
@@ -14,6 +14,8 @@ import { WorkflowRun } from './run';
 import { PtyManager } from '../runners/pty/index';
 import { CommandRunner } from '../runners/runner';
 import { runGate } from './gate';
+import { hasCommittedCode } from './git';
+import { prepareGit, type BranchMode, type DirtyTreeChoice } from './run-git';
 import type { TestRunner } from './verify';
 
 export interface WorkflowEngineOptions {
@@ -31,6 +33,10 @@ export interface LoadOptions {
   projectDir: string;
   goal?: string;
   executor?: ExecutorConfig;
+  /** Uncommitted changes in the project: refused unless chosen here (commit them first, stash them, or include them uncommitted). */
+  dirtyTree?: DirtyTreeChoice;
+  /** `branch` (default): the run works on `erasmus/<goal>`; `current`: on the branch checked out. */
+  branch?: BranchMode;
 }
 
 /**
@@ -60,6 +66,7 @@ export class WorkflowEngine {
       if (config?.runBudgetUsd !== undefined) executor = { ...executor, maxCostUsd: config.runBudgetUsd };
     }
     if (executor.kind === 'agent' && !this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
+    const git = await prepareGit(projectDir, { goal: opts.goal, dirtyTree: opts.dirtyTree, branch: opts.branch, runTests: this.testRunner() });
     const now = new Date().toISOString();
     const record: RunRecord = {
       version: 1,
@@ -72,6 +79,9 @@ export class WorkflowEngine {
       approved: false,
       timeline: [],
       totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      ...(git ? { git } : {}),
+      // An existing code base without a docs folder keeps review reports out of its tree (with the context documents).
+      ...(git && (await hasCommittedCode(projectDir)) && !(await stat(join(projectDir, 'docs')).catch(() => undefined)) ? { reviews: 'home' as const } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -86,7 +96,7 @@ export class WorkflowEngine {
       store: this.store,
       emit: this.options.emit,
       protocolsDir: this.options.protocolsDir,
-      runTests: this.options.runTests ?? ((command, cwd, signal) => runGate(this.ownRunner(), command, cwd, signal)),
+      runTests: this.testRunner(),
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
     });
     this.runs.set(record.runId, run);
@@ -280,6 +290,11 @@ export class WorkflowEngine {
 
   /** An engine without the core's runner runs its gates through one of its own: the same sandbox, PTYs of its own. */
   private own: { ptys: PtyManager; runner: CommandRunner } | undefined;
+  /** Tests and the run's commits (the repository's hooks) go through the one runner and its sandbox. */
+  private testRunner(): TestRunner {
+    return this.options.runTests ?? ((command, cwd, signal, title) => runGate(this.ownRunner(), command, cwd, signal, title));
+  }
+
   private ownRunner(): CommandRunner {
     if (!this.own) {
       const ptys = new PtyManager({ outputsDir: this.options.paths.outputsDir, env: this.options.env });

@@ -1,16 +1,19 @@
 import { readFile, stat } from 'node:fs/promises';
 import { unfenceDocument } from '../../contract/handback';
 import { ProjectTrust } from '../project/trust';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { WorkflowError } from './errors';
-import { commitChanges, findCommit } from './git';
+import { repoPath } from './git';
+import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
 import { currentState, type WorkflowActor } from './machine';
 import type { Phase, Plan, StateSpec } from './plan';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
 import { componentSeed, parseTaskListOrThrow, setTaskStatus } from './task-list';
+
+const HOOKS_REFUSED = "The repository's commit hooks refused the commit (their output below). Fix what they report in the code, not the hooks; the commit is tried again when the tests pass.";
 
 const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   development: 'Implement the open tasks of this component.',
@@ -87,21 +90,24 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (arch) references.push({ title: 'Architecture', text: arch });
   if (spec.phase === 'orchestration') references.push({ title: 'Task list', text: (await ctx.docs.text({ doc: 'task_list' })) ?? '' });
   if (spec.phase === 'fixes') {
-    const report = await readText(join(record.projectDir, 'docs', 'reviews', `${spec.component}.md`));
+    const reportFile = reportPathOf(ctx, `docs/reviews/${spec.component}.md`);
+    const report = await readText(reportFile);
     // A review that asks for nothing needs no fixes session: the step is passed over, saying why.
     if (report && NO_CHANGES.test(report)) {
       const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
-      await ctx.leave(entry, 'skipped', { note: `the review asked for no changes (docs/reviews/${spec.component}.md)` });
+      await ctx.leave(entry, 'skipped', { note: `the review asked for no changes (${record.reviews === 'home' ? reportFile : `docs/reviews/${spec.component}.md`})` });
       actor.send({ type: 'STEP_DONE' });
       return 'continue';
     }
     if (report) references.push({ title: 'Review report', text: report });
   }
   const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging';
+  // A debugging step after the repository's commit hooks refused the commit: the output is theirs, not the tests'.
+  const hooks = needsTests && record.lastTest?.command === 'git commit' && !record.lastTest.passed;
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
   const prompt = buildStepPrompt({
     protocol,
-    instruction: INSTRUCTIONS[spec.phase],
+    instruction: hooks ? HOOKS_REFUSED : INSTRUCTIONS[spec.phase],
     goal: record.goal,
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
@@ -109,7 +115,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     testOutput: needsTests ? record.lastTest : undefined,
     ...(spec.testCommand ? { testCommand: spec.testCommand } : {}),
   });
-  const reportPath = spec.report ? join(record.projectDir, spec.report) : undefined;
+  const reportPath = spec.report ? reportPathOf(ctx, spec.report) : undefined;
   const reportBefore = reportPath ? await mtime(reportPath) : undefined;
   const result = await ctx.runStep({
     state,
@@ -128,7 +134,12 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
     throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
   }
-  if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) await writeFileAtomic(reportPath, unfenceDocument(result.output).trim() + '\n');
+  if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) {
+    await writeFileAtomic(reportPath, unfenceDocument(result.output).trim() + '\n');
+    // Written after the step's last snapshot: named here, so the component's commit holds it (a report kept in the project).
+    const path = record.reviews === 'home' ? undefined : await repoPath(record.projectDir, spec.report!).catch(() => undefined);
+    if (path && entry.files && !entry.files.some((f) => f.path === path)) entry.files.push({ path, change: reportBefore === undefined ? 'added' : 'modified' });
+  }
   if (spec.phase === 'orchestration') {
     // The orchestrator edits the task list: a list it broke blocks here (retry the step, or fix the file and skip).
     try {
@@ -159,19 +170,34 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
     const taskList = await ctx.docs.text({ doc: 'task_list' });
     if (taskList) await ctx.docs.write({ doc: 'task_list' }, setTaskStatus(taskList, component.tasks.map((t) => t.id), 'done'));
   }
-  // The final commit holds the last phase's work: end-to-end tests, the final README, docs/reviews/final.md.
-  const what = component ? `component ${component.id}` : 'the final phase';
-  const subject = component ? `${component.id}: complete component${component.title ? ` (${component.title})` : ''}` : 'final: end-to-end tests, documentation and review';
-  const message = `${subject}\n\nRecorded by the Erasmus workflow: ${what} in run ${record.runId}.`;
-  // A crash between the commit and the run file's update must not commit twice or lose the sha.
-  const earlier = await findCommit(record.projectDir, `${what} in run ${record.runId}`);
-  const outcome = earlier ? ({ kind: 'committed', sha: earlier } as const) : await commitChanges(record.projectDir, message);
+  // The final commit holds the last phase's work (end-to-end tests, the README, the final review).
+  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component), type: 'feat' } : finalCommitWhat(files));
+  const outcome = await commitRunWork(record, spec.state, what, ctx.runTests, () => ctx.persist(), ctx.signal);
+  if (outcome.kind === 'refused') {
+    // The repository's hooks said no: their output goes to the debugging step, as a failed test run would.
+    const t = outcome.test;
+    record.lastTest = { command: t.command, exitCode: t.exitCode, passed: false, output: t.output };
+    await ctx.leave(entry, 'tests-failed', { test: { command: t.command, exitCode: t.exitCode, passed: false, output: tail(t.output, TEST_OUTPUT_TAIL) }, note: "the repository's hooks refused the commit" });
+    actor.send({ type: 'STEP_DONE', testsPassed: false });
+    return 'continue';
+  }
   if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha });
-  else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.kind === 'not-a-repository' ? 'the project is not a git repository' : 'no changes' });
+  else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.why });
   actor.send({ type: 'STEP_DONE' });
   const title = component ? `Component ${component.id} complete` : 'Final phase complete';
   ctx.emit('app.notify', { title, body: outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 8)}` : 'complete (nothing to commit)' });
   return 'continue';
+}
+
+/** What a component's commit says it does: its one task, else its title (without a trailing parenthesis of file names), else its id. */
+function commitTitle(c: Plan['components'][number]): string {
+  const clean = (t: string | undefined) => (t ?? '').replace(/\s*\([^()]*\)\s*$/, '').trim();
+  return (c.tasks.length === 1 && clean(c.tasks[0]!.title)) || clean(c.title) || c.id;
+}
+
+/** Where a review report goes: `report` in the project, or with the context documents when the run keeps them there. */
+function reportPathOf(ctx: RunContext, report: string): string {
+  return ctx.record.reviews === 'home' ? ctx.paths.reviewReport(ctx.record.projectDir, basename(report, '.md')) : join(ctx.record.projectDir, report);
 }
 
 function readText(path: string): Promise<string | undefined> {

@@ -18,32 +18,147 @@ async function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promis
   }
 }
 
-export type CommitOutcome = { kind: 'committed'; sha: string } | { kind: 'nothing-to-commit' } | { kind: 'not-a-repository' };
-
-/**
- * Records the component's changes in git: everything changed in the project since the last commit
- * (the previous component was committed when it completed). Uses the user's identity when set.
- */
-export async function commitChanges(projectDir: string, message: string): Promise<CommitOutcome> {
-  const inside = await git(projectDir, ['rev-parse', '--is-inside-work-tree']);
-  if (inside.code !== 0 || inside.stdout.trim() !== 'true') return { kind: 'not-a-repository' };
-  const add = await git(projectDir, ['add', '-A', '--', '.']);
-  if (add.code !== 0) throw new Error(`git add failed: ${add.stdout.trim()}`);
-  const diff = await git(projectDir, ['diff', '--cached', '--quiet']);
-  if (diff.code === 0) return { kind: 'nothing-to-commit' };
-  const identity: string[] = [];
-  if ((await git(projectDir, ['config', 'user.email'])).code !== 0) identity.push('-c', 'user.email=erasmus@localhost');
-  if ((await git(projectDir, ['config', 'user.name'])).code !== 0) identity.push('-c', 'user.name=Erasmus');
-  const commit = await git(projectDir, [...identity, 'commit', '--no-verify', '-m', message]);
-  if (commit.code !== 0) throw new Error(`git commit failed: ${commit.stdout.trim()}`);
-  const sha = await git(projectDir, ['rev-parse', 'HEAD']);
-  return { kind: 'committed', sha: sha.stdout.trim() };
+/** Whether the folder is inside a git work tree. */
+export async function isRepository(dir: string): Promise<boolean> {
+  const r = await git(dir, ['rev-parse', '--is-inside-work-tree']).catch(() => undefined);
+  return r?.code === 0 && r.stdout.trim() === 'true';
 }
 
-/** The newest commit whose message contains `marker` (a commit made before a crash, found on resume). */
-export async function findCommit(projectDir: string, marker: string): Promise<string | undefined> {
-  const r = await git(projectDir, ['log', '-n', '20', '--format=%H', '-F', `--grep=${marker}`]);
-  return r.code === 0 ? r.stdout.split('\n')[0]?.trim() || undefined : undefined;
+/** Paths (relative to the repository's top) with uncommitted changes, untracked ones included; undefined outside a repository. */
+export async function uncommittedFiles(dir: string): Promise<string[] | undefined> {
+  if (!(await isRepository(dir))) return undefined;
+  const r = await git(dir, ['status', '--porcelain', '-z', '--untracked-files=all']);
+  if (r.code !== 0) return undefined;
+  const parts = r.stdout.split('\0').filter(Boolean);
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    out.push(p.slice(3));
+    if (p[0] === 'R' || p[0] === 'C') i++; // a rename's source follows it
+  }
+  return out;
+}
+
+/** The commit HEAD names, or null on a branch with no commit yet. */
+export async function headCommit(dir: string): Promise<string | null> {
+  const r = await git(dir, ['rev-parse', '--verify', '-q', 'HEAD']);
+  return r.code === 0 ? r.stdout.trim() : null;
+}
+
+/** The branch checked out (also on a branch with no commit yet); undefined when HEAD is detached. */
+export async function currentBranch(dir: string): Promise<string | undefined> {
+  const r = await git(dir, ['symbolic-ref', '-q', '--short', 'HEAD']);
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}
+
+const CODE = /\.(m?[jt]sx?|cjs|cts|mts|py|rs|go|java|kt|rb|php|cs|c|cc|cpp|h|hpp|swift|scala|ex|exs|clj|hs|lua|dart|vue|svelte)$/i;
+
+/**
+ * Whether the folder is an existing code base: a repository with commits whose tracked files include
+ * source code (a README and a manifest alone are a project still to be written).
+ */
+export async function hasCommittedCode(dir: string): Promise<boolean> {
+  if (!(await headCommit(dir))) return false;
+  const r = await git(dir, ['ls-files', '-z']);
+  return r.code === 0 && r.stdout.split('\0').some((f) => CODE.test(f) && !f.startsWith('node_modules/'));
+}
+
+/** A branch name from a goal: `erasmus/` and its first words, lower case, dashes between. */
+export function branchName(goal: string | undefined): string {
+  const slug = (goal ?? '')
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .split('-')
+    .filter(Boolean)
+    .slice(0, 6)
+    .join('-')
+    .slice(0, 48)
+    .replace(/-$/, '');
+  return `erasmus/${slug || 'run'}`;
+}
+
+/** Creates and checks out the run's branch (`erasmus/<goal>`, `-2`… when taken); uncommitted changes come along. */
+export async function startRunBranch(dir: string, goal: string | undefined): Promise<{ branch: string; base?: string }> {
+  const base = await currentBranch(dir);
+  const want = branchName(goal);
+  let name = want;
+  for (let n = 2; (await git(dir, ['show-ref', '--verify', '-q', `refs/heads/${name}`])).code === 0; n++) name = `${want}-${n}`;
+  const r = await git(dir, ['checkout', '-q', '-b', name]);
+  if (r.code !== 0) throw new Error(`git checkout -b ${name} failed: ${r.stdout.trim()}`);
+  return { branch: name, ...(base ? { base } : {}) };
+}
+
+/** Stashes every uncommitted change (untracked files too) under `message`; `git stash pop` brings it back. */
+export async function stashAll(dir: string, message: string): Promise<void> {
+  const r = await git(dir, ['stash', 'push', '-q', '--include-untracked', '-m', message]);
+  if (r.code !== 0) throw new Error(`git stash failed: ${r.stdout.trim()}`);
+}
+
+/** `-c user.email/name` for a repository with no identity configured (the commit is then by "Erasmus"). */
+export async function identityArgs(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  if ((await git(dir, ['config', 'user.email'])).code !== 0) out.push('-c', 'user.email=erasmus@localhost');
+  if ((await git(dir, ['config', 'user.name'])).code !== 0) out.push('-c', 'user.name=Erasmus');
+  return out;
+}
+
+/**
+ * Stages exactly these paths (relative to the repository's top; deletions too) and nothing else; the
+ * user's index otherwise stays as it was. Returns whether these paths have anything staged to commit.
+ */
+export async function stagePaths(dir: string, paths: string[]): Promise<boolean> {
+  if (paths.length) {
+    const add = await git(dir, ['add', '-A', '--', ...paths.map((p) => `:(top,literal)${p}`)]);
+    if (add.code !== 0) throw new Error(`git add failed: ${add.stdout.trim()}`);
+  }
+  return paths.length > 0 && (await git(dir, ['diff', '--cached', '--quiet', '--', ...paths.map((p) => `:(top,literal)${p}`)])).code === 1;
+}
+
+/** A path relative to the project as the repository names it (relative to its top). */
+export async function repoPath(dir: string, path: string): Promise<string> {
+  const r = await git(dir, ['rev-parse', '--show-prefix']);
+  return `${r.code === 0 ? r.stdout.trim() : ''}${path}`;
+}
+
+/** Where git keeps a file of its own (e.g. a commit message), as an absolute path. */
+export async function gitPath(dir: string, name: string): Promise<string> {
+  const r = await git(dir, ['rev-parse', '--git-path', name]);
+  return resolve(dir, r.stdout.trim());
+}
+
+/** The subject of HEAD's commit. */
+export async function headSubject(dir: string): Promise<string | undefined> {
+  const r = await git(dir, ['log', '-1', '--format=%s']);
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}
+
+/** How the repository writes commit subjects, learned from its last ones (none yet: plain). */
+export interface CommitStyle {
+  /** Conventional Commits (`feat: …`, `fix(scope): …`) in most recent subjects. */
+  conventional: boolean;
+  /** Subjects start with a lower-case letter (after any type prefix). */
+  lowerCase: boolean;
+}
+
+const CONVENTIONAL = /^(feat|fix|docs|test|tests|chore|refactor|perf|build|ci|style|revert)(\([^)]*\))?!?: \S/;
+
+export async function commitStyle(dir: string): Promise<CommitStyle> {
+  const r = await git(dir, ['log', '-n', '30', '--no-merges', '--format=%s']);
+  const subjects = r.code === 0 ? r.stdout.split('\n').filter(Boolean) : [];
+  if (!subjects.length) return { conventional: false, lowerCase: false };
+  const conventional = subjects.filter((s) => CONVENTIONAL.test(s)).length * 2 >= subjects.length;
+  const firsts = subjects.map((s) => s.replace(CONVENTIONAL, (m) => m.slice(-1)).replace(/^[^A-Za-z]+/, '')[0]).filter(Boolean);
+  const lowerCase = firsts.filter((c) => c === c!.toLowerCase()).length * 2 > firsts.length;
+  return { conventional, lowerCase };
+}
+
+/** A subject in the repository's style: `feat: add …` where Conventional Commits are used, else `Add …`. */
+export function commitSubject(style: CommitStyle, what: string, type: 'feat' | 'fix' | 'test' | 'docs' | 'chore' = 'feat'): string {
+  const text = what.trim().replace(/\.$/, '');
+  const cased = style.lowerCase || style.conventional ? text.charAt(0).toLowerCase() + text.slice(1) : text.charAt(0).toUpperCase() + text.slice(1);
+  const subject = style.conventional ? `${type}: ${cased}` : cased;
+  return subject.length > 72 ? `${subject.slice(0, 71).trimEnd()}…` : subject;
 }
 
 /** Where each repository keeps its index (asked once per folder: a folder that is a repository stays one). */

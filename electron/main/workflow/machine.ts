@@ -45,8 +45,21 @@ export function buildWorkflowMachine(plan: Plan) {
 
 function transitionsFor(spec: StateSpec): Transitions {
   const skip = { SKIP: { target: spec.next, actions: assign({ blocked: null }) } };
+  const used = (ctx: MachineContext) => ctx.attempts[spec.state] ?? 0;
+  const count = assign({ attempts: ({ context }: { context: MachineContext }) => ({ ...context.attempts, [spec.state]: used(context) + 1 }) });
+  if (spec.phase === 'commit' && spec.onFail) {
+    // Refused by the repository's hooks: to debugging (its attempts kept), at most maxAttempts times, then blocked.
+    return {
+      ...skip,
+      STEP_DONE: [
+        { guard: 'passed', target: spec.next, actions: assign({ blocked: null }) },
+        { guard: ({ context }: { context: MachineContext }) => used(context) + 1 < (spec.maxAttempts ?? 1), target: spec.onFail, actions: count },
+        { actions: [count, assign({ blocked: () => `the repository's hooks still refuse the commit after ${spec.maxAttempts ?? 1} attempt(s) in ${spec.state}` })] },
+      ],
+      RETRY: { actions: assign({ blocked: null, attempts: ({ context }: { context: MachineContext }) => ({ ...context.attempts, [spec.state]: 0 }) }) },
+    };
+  }
   if (spec.maxAttempts !== undefined) {
-    const used = (ctx: MachineContext) => ctx.attempts[spec.state] ?? 0;
     return {
       ...skip,
       STEP_DONE: [

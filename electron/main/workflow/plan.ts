@@ -31,7 +31,7 @@ export interface StateSpec {
   component?: string;
   /** Shell command run after the step; its exit status decides the transition. */
   testCommand?: string;
-  /** Debugging states: how many tries before the run blocks. */
+  /** Debugging states: how many tries before the run blocks (commit states: how many refusals by the hooks). */
   maxAttempts?: number;
   /** Where the step's report goes, relative to the project (review states). */
   report?: string;
@@ -74,7 +74,8 @@ export function planStates(plan: Plan): StateSpec[] {
       { state: s('documentation'), phase: 'documentation', protocol: 'documentation', ...comp, next: s('retesting') },
       { state: s('retesting'), phase: 'retesting', protocol: 'testing', ...comp, testCommand: test, next: s('commit'), onFail: s('redebugging') },
       { state: s('redebugging'), phase: 'redebugging', protocol: 'debugging', ...comp, testCommand: test, maxAttempts: max, next: s('commit') },
-      { state: s('commit'), phase: 'commit', ...comp, next: after },
+      // The repository's hooks may refuse the commit: their output goes to the debugging step, then the commit is tried again.
+      { state: s('commit'), phase: 'commit', ...comp, next: after, onFail: s('redebugging'), maxAttempts: max },
     );
     // After every component, the last one too: the schedule is brought up to date before the final steps.
     out.push({ state: after, phase: 'orchestration', protocol: 'orchestration', next: i < plan.components.length - 1 ? `${plan.components[i + 1]!.id}:development` : 'final:testing' });
@@ -86,7 +87,7 @@ export function planStates(plan: Plan): StateSpec[] {
     { state: 'final:documentation', phase: 'final-documentation', protocol: 'documentation', next: 'final:review' },
     { state: 'final:review', phase: 'final-review', protocol: 'review', report: 'docs/reviews/final.md', next: 'final:commit' },
     // The last phase's work (end-to-end tests, README, final review) is committed: the tree is clean at COMPLETED.
-    { state: 'final:commit', phase: 'commit', next: FINAL_STATE },
+    { state: 'final:commit', phase: 'commit', next: FINAL_STATE, onFail: 'final:debugging', maxAttempts: max },
   );
   return out;
 }

@@ -48,6 +48,24 @@ export const RunRecord = z.object({
   /** The XState persisted snapshot (execute phase). */
   snapshot: z.unknown().optional(),
   lastTest: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string() }).optional(),
+  /** Where review reports go: the project's docs/reviews/ (a new project, or one with a docs folder), or `home`: with the context documents. */
+  reviews: z.enum(['project', 'home']).optional(),
+  /** The run's place in git (a project that is a repository): its branch, and the user's work it must not commit. */
+  git: z
+    .object({
+      /** `branch`: the run works on a branch of its own, made when development starts; `current`: on the branch checked out. */
+      mode: z.enum(['branch', 'current']),
+      branch: z.string().optional(),
+      /** The branch the run started from (absent when HEAD was detached). */
+      base: z.string().optional(),
+      /** Files the user had changed at start and chose to include: never committed by the run. */
+      userFiles: z.array(z.string()).optional(),
+      /** The stash holding the user's changes when they chose to stash them. */
+      stashed: z.string().optional(),
+      /** A commit under way: HEAD before it, so a crash between the commit and this file does not commit twice. */
+      pendingCommit: z.object({ state: z.string(), head: z.string().nullable() }).optional(),
+    })
+    .optional(),
   error: ErrorView.optional(),
   pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),
   timeline: z.array(WorkflowTimelineEntry),

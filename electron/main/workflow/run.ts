@@ -11,6 +11,7 @@ import { planFromTaskList, planStates, type StateSpec } from './plan';
 import { prepareNext } from './prepare';
 import type { Next, RunContext } from './run-context';
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
+import { beginRunBranch } from './run-git';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
 
@@ -298,6 +299,8 @@ export class WorkflowRun {
       const byId = new Map(this.record.plan.components.map((c) => [c.id, c]));
       this.record.plan = { ...this.record.plan, components: plan.components.map((c) => byId.get(c.id)!) };
     }
+    // Development starts on the run's own branch (unless the user asked for the current one).
+    await beginRunBranch(this.record);
     this.record.approved = true;
     this.record.phase = 'execute';
     this.actor = undefined;

@@ -12,7 +12,7 @@ export interface TestRun {
 const TAIL = 12_000;
 
 /** Runs a test command in the project; the core passes one that uses the runners' PTYs (visible in the terminal view). */
-export type TestRunner = (command: string, cwd: string, signal?: AbortSignal) => Promise<TestRun>;
+export type TestRunner = (command: string, cwd: string, signal?: AbortSignal, /** What it is for (a terminal's title); default "tests: <command>". */ title?: string) => Promise<TestRun>;
 
 /**
  * Runs the project's test command for real (shell, in the project, own process group) and reports

@@ -18,7 +18,7 @@ export interface FilesServerOptions {
 }
 
 /**
- * Erasmus's filesystem MCP server: read, write, append, move, rename, remove, list and search,
+ * Erasmus's filesystem MCP server: read, edit, write, append, move, rename, remove, list and search,
  * scoped to one root. Destructive actions ask the client through MCP elicitation. The same
  * server attaches in-process (through the hub) or runs over stdio (`erasmus mcp-server files`).
  */

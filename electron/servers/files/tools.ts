@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { confirmAction, refusalText } from './confirm';
+import { applyEdits } from './edit';
 import { grepFile, nameMatcher, walkFolder, type Entry } from './ops';
 import { readInside, sensitivePlace, writeInside } from './safe-io';
 import { protectedRemoval, ScopeError, type Scope } from './scope';
@@ -36,15 +37,15 @@ const exists = (abs: string) => lstat(abs).then(
 );
 
 /** Asks before writing where hooks and configuration live (they run programs later); null to go ahead. */
-async function mayTouchSensitive(ctx: FilesContext, scope: Scope, abs: string, verb: string): Promise<ToolResult | null> {
+async function mayTouchSensitive(ctx: FilesContext, scope: Scope, abs: string, verb: string, detail?: string): Promise<ToolResult | null> {
   const place = sensitivePlace(scope, abs);
   if (!place) return null;
-  return mayDestroy(ctx, `${verb} ${scope.show(abs)}, inside ${place}/ where hooks and configuration live (what is written there can run programs later)`);
+  return mayDestroy(ctx, `${verb} ${scope.show(abs)}, inside ${place}/ where hooks and configuration live (what is written there can run programs later)`, detail);
 }
 
-/** Asks before a destructive action; returns a refusal result, or null to go ahead. */
-async function mayDestroy(ctx: FilesContext, action: string): Promise<ToolResult | null> {
-  const answer = await confirmAction(ctx.server, `${action}. Allow?`);
+/** Asks before a destructive action (`detail`, e.g. a diff, shown under it); returns a refusal result, or null to go ahead. */
+async function mayDestroy(ctx: FilesContext, action: string, detail?: string): Promise<ToolResult | null> {
+  const answer = await confirmAction(ctx.server, detail ? `${action}:\n${detail}\nAllow?` : `${action}. Allow?`);
   return answer === 'accept' ? null : failure(refusalText(action, answer));
 }
 
@@ -65,11 +66,11 @@ const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, 
 
 export const FILE_TOOLS = {
   read_file: tool({
-    description: 'Read a text file inside the root (offset and limit read some of its lines).',
+    description: 'Read a text file (offset and limit: some of its lines).',
     input: {
-      path: z.string().describe('file path, relative to the root'),
-      offset: z.number().int().min(1).optional().describe('first line to read (1-based); with limit, for files too long to read at once'),
-      limit: z.number().int().min(1).optional().describe('how many lines to read'),
+      path: z.string(),
+      offset: z.number().int().min(1).optional().describe('first line (1-based), for a long file'),
+      limit: z.number().int().min(1).optional().describe('how many lines'),
     },
     annotations: { title: 'Read file', ...readOnly },
     run: async ({ path, offset, limit }, { scope }) => {
@@ -81,8 +82,38 @@ export const FILE_TOOLS = {
       return offset === undefined && limit === undefined ? text(whole) : linesOf(path, whole, offset ?? 1, limit);
     },
   }),
+  edit_file: tool({
+    description: 'Change part of a file: oldText (exact, whitespace too, found once) becomes newText; more replacements go in edits; all or nothing. Asks first, showing the diff.',
+    input: {
+      path: z.string().meta({ examples: ['src/greet.js'] }),
+      oldText: z.string().meta({ examples: ["return 'Hello, ' + name;"] }),
+      newText: z.string().describe('what replaces it').meta({ examples: ['return `Hello, ${name}!`;'] }),
+      edits: z.array(z.object({ oldText: z.string(), newText: z.string() })).optional().describe('more, in order: [{"oldText":"…","newText":"…"}]'),
+    },
+    annotations: { title: 'Edit file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: async ({ path, oldText, newText, edits }, ctx) => {
+      const abs = await ctx.scope.resolve(path);
+      const st = await exists(abs);
+      if (!st) return failure(`${path} does not exist; create it with write_file`);
+      if (!st.isFile()) return failure(`${path} is not a file`);
+      if (st.size > MAX_READ) return failure(`${path} is ${st.size} bytes, more than the ${MAX_READ}-byte limit`);
+      const before = await readInside(ctx.scope, abs);
+      const all = [{ oldText, newText }, ...(edits ?? [])];
+      const done = applyEdits(ctx.scope.show(abs), before, all);
+      if (!done.ok) return failure(done.message);
+      const what = `Edit ${ctx.scope.show(abs)} (${all.length === 1 ? 'one replacement' : `${all.length} replacements`})`;
+      const refused = sensitivePlace(ctx.scope, abs) ? await mayTouchSensitive(ctx, ctx.scope, abs, 'Edit', done.diff) : await mayDestroy(ctx, what, done.diff);
+      if (refused) return refused;
+      // The file changed while the user was asked: apply to what is there now, or say why not.
+      const now = await readInside(ctx.scope, abs);
+      const final = now === before ? done : applyEdits(ctx.scope.show(abs), now, all);
+      if (!final.ok) return failure(`${path} changed while the edit waited for approval: ${final.message}`);
+      await writeInside(ctx.scope, abs, final.text, 'replace');
+      return text(`edited ${ctx.scope.show(abs)} (${final.lines.join(', ')}):\n${final.diff}`);
+    },
+  }),
   write_file: tool({
-    description: 'Create or replace a text file inside the root (parent folders are created). Replacing an existing file asks the user first.',
+    description: 'Create a text file (and its folders) or replace one whole (to change part of one, use edit_file). Replacing asks first.',
     input: { path: z.string(), content: z.string() },
     annotations: { title: 'Write file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ path, content }, ctx) => {
@@ -101,7 +132,7 @@ export const FILE_TOOLS = {
     },
   }),
   append_file: tool({
-    description: 'Append text to a file inside the root (created if missing). Appending to an existing file asks the user first.',
+    description: 'Append text at the very end of a file (created if missing). Appending to an existing file asks first.',
     input: { path: z.string(), content: z.string() },
     annotations: { title: 'Append to file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: async ({ path, content }, ctx) => {
@@ -121,13 +152,13 @@ export const FILE_TOOLS = {
     },
   }),
   move: tool({
-    description: 'Move a file or folder to another path inside the root. Moving over an existing file asks the user first.',
+    description: 'Move a file or folder to another path. Moving over an existing file asks first.',
     input: { from: z.string(), to: z.string() },
     annotations: { title: 'Move', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: async ({ from, to }, ctx) => moveTo(ctx, from, to),
   }),
   rename: tool({
-    description: 'Rename a file or folder in place (the new name is a plain name, not a path).',
+    description: 'Rename a file or folder in place (name: a plain name, not a path).',
     input: { path: z.string(), name: z.string() },
     annotations: { title: 'Rename', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: async ({ path, name }, ctx) => {
@@ -137,7 +168,7 @@ export const FILE_TOOLS = {
     },
   }),
   remove: tool({
-    description: 'Remove a file or a folder (folders with content need recursive: true). Always asks the user first.',
+    description: 'Remove a file or a folder (folders with content need recursive: true). Always asks first.',
     input: { path: z.string(), recursive: z.boolean().optional() },
     annotations: { title: 'Remove', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ path, recursive }, ctx) => {
@@ -156,7 +187,7 @@ export const FILE_TOOLS = {
     },
   }),
   list: tool({
-    description: 'List a folder inside the root (symlinked folders are shown, not entered).',
+    description: 'List a folder (symlinked folders are shown, not entered).',
     input: { path: z.string().default('.'), recursive: z.boolean().optional(), limit: z.number().int().positive().max(10000).default(1000) },
     annotations: { title: 'List folder', ...readOnly },
     run: async ({ path, recursive, limit }, { scope }) => {

@@ -69,6 +69,8 @@ describe('prompt assembly', () => {
     const shipped = await loadStaticSections(join(resourcesDir(), 'prompts'), join(dir, 'none'));
     const method = shipped.find((s) => s.title === 'Working method')!.body;
     expect(method).toMatch(/what changed, how it was checked, what is left/);
+    // Edits, not rewrites: a model that resends whole files drifts from the maintainer's text.
+    expect(method).toContain('change them with `files__edit_file` (`files__write_file` is for new files)');
     // The heading the workflow's executors append (agent-executor.ts, executor.ts).
     expect(method).toContain('When the task has a "How to answer" section, answer exactly as it says instead.');
   });

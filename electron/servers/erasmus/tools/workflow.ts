@@ -68,8 +68,15 @@ export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
     defineTool({
       name: 'workflow_load',
       description: 'Create a workflow run for a project folder (and its goal, when the project has no architecture document yet). Returns the run id. The run waits for an external model: drive it with workflow_get_task and workflow_submit_task.',
-      input: z.object({ project: z.string().min(1).describe('absolute path of the project folder'), goal: z.string().max(100_000).optional().describe('what to build') }).strict(),
-      run: (a) => call((l) => l.request('workflow.load', { projectDir: a.project, goal: a.goal, executor: 'external' }), (r) => `run ${r.runId} loaded for ${a.project}`),
+      input: z
+        .object({
+          project: z.string().min(1).describe('absolute path of the project folder'),
+          goal: z.string().max(100_000).optional().describe('what to build'),
+          dirtyTree: z.enum(['commit', 'stash', 'include']).optional().describe('the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)'),
+          branch: z.enum(['branch', 'current']).optional().describe('branch (default): work on a new erasmus/<goal> branch; current: on the branch checked out'),
+        })
+        .strict(),
+      run: (a) => call((l) => l.request('workflow.load', { projectDir: a.project, goal: a.goal, executor: 'external', dirtyTree: a.dirtyTree, branch: a.branch }), (r) => `run ${r.runId} loaded for ${a.project}`),
     }),
     defineTool({
       name: 'workflow_start',

@@ -14,6 +14,9 @@ describe('previewOf', () => {
     expect(o.kind === 'write' && o.lines).toEqual([{ op: ' ', text: 'one' }, { op: '-', text: 'zwei' }, { op: '+', text: 'two' }]);
     const e = previewOf('files__edit_file', { path: 'a.txt', edits: [{ oldText: 'one\ntwo', newText: 'one\nthree' }] });
     expect(e.kind === 'write' && e.lines).toEqual([{ op: ' ', text: 'one' }, { op: '-', text: 'two' }, { op: '+', text: 'three' }]);
+    // files__edit_file: the first replacement in the arguments, more in edits, each shown in turn.
+    const both = previewOf('files__edit_file', { path: 'a.txt', oldText: 'a = 1', newText: 'a = 2', edits: [{ oldText: 'b = 1', newText: 'b = 3' }] });
+    expect(both.kind === 'write' && both.lines).toEqual([{ op: '-', text: 'a = 1' }, { op: '+', text: 'a = 2' }, { op: ' ', text: '⋯' }, { op: '-', text: 'b = 1' }, { op: '+', text: 'b = 3' }]);
   });
   it('falls back to the arguments as JSON', () => {
     expect(previewOf('memory__delete', { id: 3 })).toEqual({ kind: 'args', json: '{\n  "id": 3\n}' });

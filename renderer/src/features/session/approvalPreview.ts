@@ -35,17 +35,17 @@ export function previewOf(name: string, args: Record<string, unknown>, current?:
   if (path !== undefined) {
     const content = str(args.content) ?? str(args.text);
     if (content !== undefined) return { kind: 'write', path, lines: toLines(str(args.previous) ?? current ?? '', content), overwrite: { content } };
+    // An edit: the first replacement in the arguments themselves (files__edit_file), more in `edits`.
+    const pairs: Array<[string, string]> = [];
     const oldText = str(args.oldText) ?? str(args.old_string) ?? str(args.search);
     const newText = str(args.newText) ?? str(args.new_string) ?? str(args.replace);
-    if (oldText !== undefined && newText !== undefined) return { kind: 'write', path, lines: toLines(oldText, newText) };
-    const edits = Array.isArray(args.edits) ? args.edits : undefined;
-    if (edits) {
-      const lines = edits.flatMap((ed) => {
-        const o = ed && typeof ed === 'object' ? (ed as Record<string, unknown>) : {};
-        return toLines(str(o.oldText) ?? '', str(o.newText) ?? '');
-      });
-      return { kind: 'write', path, lines };
+    if (oldText !== undefined && newText !== undefined) pairs.push([oldText, newText]);
+    for (const ed of Array.isArray(args.edits) ? args.edits : []) {
+      const o = ed && typeof ed === 'object' ? (ed as Record<string, unknown>) : {};
+      pairs.push([str(o.oldText) ?? '', str(o.newText) ?? '']);
     }
+    // Replacements are apart in the file: a gap line between them.
+    if (pairs.length) return { kind: 'write', path, lines: pairs.flatMap(([o, n], i) => [...(i ? [{ op: ' ' as const, text: '⋯' }] : []), ...toLines(o, n)]) };
   }
   return { kind: 'args', json: JSON.stringify(args, null, 2) };
 }

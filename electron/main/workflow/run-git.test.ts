@@ -1,0 +1,140 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WorkflowTask } from '../../contract/index';
+import { Paths } from '../paths/index';
+import { WorkflowEngine } from './engine';
+import { branchName, commitStyle, commitSubject } from './git';
+
+const TASKS = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Add the greeting\n';
+
+let root: string | undefined;
+const engines: WorkflowEngine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+const git = (dir: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=me@example.com', '-c', 'user.name=Me', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+
+/** A repository with history in Conventional Commits and a file of the user's. */
+function repository(): { dir: string; home: string } {
+  root = mkdtempSync(join(tmpdir(), 'erasmus-run-git-'));
+  const dir = join(root, 'lib');
+  mkdirSync(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  writeFileSync(join(dir, 'index.js'), 'module.exports = 1;\n');
+  writeFileSync(join(dir, 'notes.md'), 'mine\n');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'feat: first version');
+  writeFileSync(join(dir, 'index.js'), 'module.exports = 2;\n');
+  git(dir, 'commit', '-qam', 'fix(core): the number');
+  return { dir, home: join(root, 'home') };
+}
+
+function engine(home: string): WorkflowEngine {
+  const e = new WorkflowEngine({ paths: new Paths(home), emit: () => undefined });
+  engines.push(e);
+  return e;
+}
+
+/** The model: each development step writes src/greet.js; the others change nothing in the project. */
+async function answer(e: WorkflowEngine, runId: string, task: WorkflowTask, steps: string[]): Promise<void> {
+  if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`expected a step, got ${task.status}`);
+  const { step } = task;
+  steps.push(step.state);
+  const out = step.state === 'prepare:task_list' ? TASKS : step.state.endsWith(':review') ? 'Verdict: no changes needed' : `${step.state} output`;
+  if (step.state === 'core:development' || step.state === 'core:redebugging') {
+    const file = join(step.projectDir, 'src', 'greet.js');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `exports.greet = (n) => 'hi ' + n; // ${step.state}\n`);
+  }
+  await e.submitTask(runId, { output: out, done: true });
+}
+
+async function drive(e: WorkflowEngine, runId: string): Promise<string[]> {
+  const steps: string[] = [];
+  for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+    if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+    else if (task.status === 'BLOCKED') throw new Error(`blocked: ${task.error?.message}`);
+    else await answer(e, runId, task, steps);
+  }
+  return steps;
+}
+
+describe('a run in an existing repository', () => {
+  it('refuses a dirty tree and starts nothing; with "include", works on its own branch and never commits the user\'s changes', async () => {
+    const { dir, home } = repository();
+    writeFileSync(join(dir, 'notes.md'), 'mine, half written\n');
+    writeFileSync(join(dir, 'scratch.txt'), 'an untracked idea\n');
+    const e = engine(home);
+    await expect(e.load({ projectDir: dir, goal: 'Add a greeting' })).rejects.toThrow(
+      /has uncommitted changes \(notes\.md, scratch\.txt\); a run would mix them with its own work\. Nothing was started\. Choose .*commit them first, stash them .*or include them .*dirtyTree commit, stash or include \(erasmus workflow start --dirty commit\|stash\|include\)/,
+    );
+    expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+
+    const { runId } = await e.load({ projectDir: dir, goal: 'Add a greeting', dirtyTree: 'include' });
+    await drive(e, runId);
+    expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('erasmus/add-a-greeting');
+    // Conventional Commits, learned from the log; no run id, no trailer.
+    expect(git(dir, 'log', '--format=%B%x00', 'main..HEAD').split('\0').map((m) => m.trim()).filter(Boolean)).toEqual(['feat: add the greeting']);
+    // The commit holds the file the steps wrote, and nothing of the user's; the review reports stay out of the
+    // tree (the repository has no docs folder): with the context documents.
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n')).toEqual(['src/greet.js']);
+    expect(readFileSync(new Paths(home).reviewReport(dir, 'core'), 'utf8')).toBe('Verdict: no changes needed\n');
+    expect(readFileSync(new Paths(home).reviewReport(dir, 'final'), 'utf8')).toBe('Verdict: no changes needed\n');
+    expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('mine, half written\n');
+    expect(git(dir, 'status', '--porcelain')).toBe('M notes.md\n?? scratch.txt'); // (trimmed: ' M')
+    expect(git(dir, 'log', '--format=%s', 'main')).toBe('fix(core): the number\nfeat: first version');
+  });
+
+  it('"stash" sets the user\'s changes aside (git stash pop brings them back); "commit" commits them first, in one commit of their own', async () => {
+    const { dir, home } = repository();
+    writeFileSync(join(dir, 'notes.md'), 'mine, half written\n');
+    const e = engine(home);
+    await e.load({ projectDir: dir, goal: 'Add a greeting', dirtyTree: 'stash' });
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    expect(git(dir, 'stash', 'list')).toMatch(/erasmus: set aside before the run "Add a greeting"/);
+    git(dir, 'stash', 'pop', '-q');
+    await e.load({ projectDir: dir, goal: 'Add a greeting', dirtyTree: 'commit' });
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('chore: save work in progress');
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('runs the repository\'s pre-commit hook; a refusal goes to the debugging step with the hook\'s output, then the commit is made', async () => {
+    const { dir, home } = repository();
+    // The hook refuses a commit whose src/greet.js still says "development" (a lint rule, say).
+    const hook = join(dir, '.git', 'hooks', 'pre-commit');
+    writeFileSync(hook, '#!/bin/sh\nif git show :src/greet.js 2>/dev/null | grep -q "core:development"; then echo "lint: greet.js is not finished" >&2; exit 1; fi\necho hook ran >> .git/hook-runs\n');
+    chmodSync(hook, 0o755);
+    const e = engine(home);
+    const { runId } = await e.load({ projectDir: dir, goal: 'Add a greeting', branch: 'current' });
+    const steps = await drive(e, runId);
+    expect(steps).toContain('core:redebugging');
+    const view = await e.status(runId);
+    const refused = view.timeline.find((t) => t.state === 'core:commit' && t.outcome === 'tests-failed');
+    expect(refused?.test?.output).toContain('lint: greet.js is not finished');
+    expect(view.timeline.filter((t) => t.state === 'core:commit').map((t) => t.outcome)).toEqual(['tests-failed', 'committed']);
+    // The debugging step was told it was the hooks, not the tests.
+    const prompt = await e.stepPrompt(runId, view.timeline.findIndex((t) => t.state === 'core:redebugging'));
+    expect(prompt).toContain("The repository's commit hooks refused the commit");
+    // Mode "current": on main; the hook ran for the commit that passed.
+    expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('feat: add the greeting');
+    expect(readFileSync(join(dir, '.git', 'hook-runs'), 'utf8')).toContain('hook ran');
+  });
+});
+
+describe('commit style', () => {
+  it('learns Conventional Commits and case from the log, and names branches after the goal', async () => {
+    const { dir } = repository();
+    expect(await commitStyle(dir)).toEqual({ conventional: true, lowerCase: true });
+    expect(commitSubject({ conventional: true, lowerCase: true }, 'Support Set and Map.')).toBe('feat: support Set and Map');
+    expect(commitSubject({ conventional: false, lowerCase: false }, 'support Set and Map')).toBe('Support Set and Map');
+    expect(branchName('Support Set & Map in toVal (src/index.js), please!')).toBe('erasmus/support-set-map-in-toval-src');
+    expect(branchName(undefined)).toBe('erasmus/run');
+  });
+});

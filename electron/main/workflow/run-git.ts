@@ -1,0 +1,143 @@
+// A run's manners in the user's repository: its own branch, the user's uncommitted work left alone,
+// commits holding only what the run's steps changed, in the repository's commit style, through the
+// repository's own hooks (run by the same runner as the tests, so a refusal reaches the debugging step).
+import { writeFile } from 'node:fs/promises';
+import { WorkflowError } from './errors';
+import {
+  commitStyle,
+  commitSubject,
+  gitPath,
+  headCommit,
+  identityArgs,
+  isRepository,
+  stagePaths,
+  startRunBranch,
+  stashAll,
+  uncommittedFiles,
+} from './git';
+import type { RunRecord } from './run-record';
+import type { TestRun, TestRunner } from './verify';
+
+/** What to do with uncommitted changes found at start: commit them first, stash them, or work on top of them. */
+export type DirtyTreeChoice = 'commit' | 'stash' | 'include';
+export type BranchMode = 'branch' | 'current';
+
+const sh = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** Runs `git commit` with a message (and only these paths) through the runner, so the repository's hooks run where tests run. */
+async function commitThroughRunner(dir: string, run: TestRunner, message: string, paths: string[] | undefined, signal?: AbortSignal): Promise<TestRun> {
+  const msgFile = await gitPath(dir, 'ERASMUS_COMMIT_MSG');
+  await writeFile(msgFile, `${message}\n`);
+  const args = [...(await identityArgs(dir)), 'commit', '-q', '-F', msgFile];
+  if (paths) {
+    const list = await gitPath(dir, 'ERASMUS_COMMIT_PATHS');
+    await writeFile(list, paths.map((p) => `:(top,literal)${p}\n`).join(''));
+    args.push('--only', `--pathspec-from-file=${list}`);
+  }
+  const r = await run(`git ${args.map(sh).join(' ')}`, dir, signal, `commit: ${message.split('\n')[0]}`);
+  return { ...r, command: 'git commit' };
+}
+
+/**
+ * Where a new run stands in git: outside a repository, nowhere (undefined). In one with uncommitted
+ * changes, the run is refused unless the user chose what to do with them: `commit` (one commit of
+ * theirs first), `stash` (set aside, `git stash pop` brings them back) or `include` (left as they are
+ * and never committed by the run).
+ */
+export async function prepareGit(dir: string, o: { goal?: string; dirtyTree?: DirtyTreeChoice; branch?: BranchMode; runTests: TestRunner }): Promise<RunRecord['git']> {
+  if (!(await isRepository(dir))) return undefined;
+  const mode = o.branch ?? 'branch';
+  const changed = (await uncommittedFiles(dir)) ?? [];
+  // The project's own Erasmus settings (.erasmus/) are the user's, never the run's: left as they are, not a reason to refuse.
+  const settings = changed.filter((f) => f.startsWith('.erasmus/'));
+  const dirty = changed.filter((f) => !f.startsWith('.erasmus/'));
+  if (!dirty.length) return { mode, ...(settings.length ? { userFiles: settings } : {}) };
+  const shown = `${dirty.slice(0, 8).join(', ')}${dirty.length > 8 ? `, and ${dirty.length - 8} more` : ''}`;
+  switch (o.dirtyTree) {
+    case undefined:
+      throw new WorkflowError(
+        'INVALID_STATE',
+        `${dir} has uncommitted changes (${shown}); a run would mix them with its own work. Nothing was started. Choose what happens to them: commit them first, stash them (git stash pop brings them back), or include them (left as they are and never committed by the run): start again with dirtyTree commit, stash or include (erasmus workflow start --dirty commit|stash|include), or commit or stash them yourself.`,
+      );
+    case 'include':
+      return { mode, userFiles: changed };
+    case 'stash': {
+      const stashed = `erasmus: set aside before the run "${(o.goal ?? 'a run').slice(0, 80)}"`;
+      await stashAll(dir, stashed);
+      return { mode, stashed };
+    }
+    case 'commit': {
+      await stagePaths(dir, dirty);
+      const r = await commitThroughRunner(dir, o.runTests, commitSubject(await commitStyle(dir), 'save work in progress', 'chore'), undefined);
+      if (!r.passed) throw new WorkflowError('RUNTIME_ERROR', `committing your changes failed (the repository's hooks may have refused them); nothing was started:\n${r.output.trim().slice(-2000)}\nFix it and start again, or choose --dirty stash or include.`);
+      return { mode };
+    }
+  }
+}
+
+/** When development starts: the run's own branch (mode `branch`), made once. */
+export async function beginRunBranch(record: RunRecord): Promise<void> {
+  const g = record.git;
+  if (!g || g.mode !== 'branch' || g.branch) return;
+  Object.assign(g, await startRunBranch(record.projectDir, record.goal));
+}
+
+type Entry = RunRecord['timeline'][number];
+
+/**
+ * The files a commit holds: those the steps since the previous commit changed (their timeline
+ * entries record them), never the user's included files. Undefined when a step's files are unknown
+ * (it was answered by another process): then every uncommitted file but the user's.
+ */
+export async function filesToCommit(record: RunRecord): Promise<string[]> {
+  const since: Entry[] = [];
+  for (let i = record.timeline.length - 1; i >= 0; i--) {
+    const e = record.timeline[i]!;
+    if (e.state.endsWith(':commit') && e.leftAt) break;
+    since.unshift(e);
+  }
+  const user = new Set(record.git?.userFiles ?? []);
+  const worked = since.filter((e) => e.outcome && e.outcome !== 'skipped' && !e.state.endsWith(':commit'));
+  const known = worked.every((e) => e.files !== undefined);
+  const paths = known ? worked.flatMap((e) => e.files!.map((f) => f.path)) : ((await uncommittedFiles(record.projectDir)) ?? []);
+  return [...new Set(paths)].filter((p) => !user.has(p));
+}
+
+export type CommitResult = { kind: 'committed'; sha: string; files: string[] } | { kind: 'nothing-to-commit'; why: string } | { kind: 'refused'; test: TestRun };
+
+/** Commits the run's work since its last commit under `subject`, through the repository's hooks. */
+export type CommitWhat = { title: string; type: 'feat' | 'fix' | 'test' | 'docs' };
+
+const TEST_FILE = /(^|\/)(tests?|__tests__|spec|e2e)\/|[._-](test|spec)\.[a-z]+$/i;
+const DOC_FILE = /(^|\/)docs?\/|\.(md|mdx|rst|txt|adoc)$/i;
+
+/** What the final phase's commit says, from what it holds: tests, documentation, or fixes found by the end-to-end tests. */
+export function finalCommitWhat(files: string[]): CommitWhat {
+  const tests = files.some((f) => TEST_FILE.test(f));
+  const docs = files.some((f) => !TEST_FILE.test(f) && DOC_FILE.test(f));
+  const code = files.some((f) => !TEST_FILE.test(f) && !DOC_FILE.test(f));
+  if (code) return { title: 'fix what the end-to-end tests found', type: 'fix' };
+  if (tests) return { title: docs ? 'add end-to-end tests and update the documentation' : 'add end-to-end tests', type: 'test' };
+  return { title: 'update the documentation', type: 'docs' };
+}
+
+export async function commitRunWork(record: RunRecord, state: string, what: (files: string[]) => CommitWhat, run: TestRunner, persist: () => Promise<void>, signal?: AbortSignal): Promise<CommitResult> {
+  const dir = record.projectDir;
+  if (!record.git) return { kind: 'nothing-to-commit', why: 'the project is not a git repository' };
+  const head = await headCommit(dir);
+  // A crash after the commit and before the run file recorded it: HEAD moved since, so that commit is this one.
+  const pending = record.git.pendingCommit;
+  if (pending?.state === state && head && head !== pending.head) {
+    record.git.pendingCommit = undefined;
+    return { kind: 'committed', sha: head, files: [] };
+  }
+  const files = await filesToCommit(record);
+  if (!(await stagePaths(dir, files))) return { kind: 'nothing-to-commit', why: 'no changes' };
+  record.git.pendingCommit = { state, head };
+  await persist();
+  const w = what(files);
+  const r = await commitThroughRunner(dir, run, commitSubject(await commitStyle(dir), w.title, w.type), files, signal);
+  record.git.pendingCommit = undefined;
+  if (!r.passed) return { kind: 'refused', test: r };
+  return { kind: 'committed', sha: (await headCommit(dir)) ?? '', files };
+}
