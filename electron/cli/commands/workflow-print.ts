@@ -1,10 +1,13 @@
-import type { EventName, WorkflowPlan, WorkflowRunView, WorkflowTimelineEntry } from '../../contract/index';
+import type { EventName, WorkflowPlan, WorkflowRunSummary, WorkflowRunView, WorkflowTimelineEntry } from '../../contract/index';
+import { humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan): string {
   const lines = ['Plan:'];
   plan.components.forEach((c, i) => {
-    lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}`);
+    // A component whose tasks are all done (an earlier goal's) is not developed again; its tests still run at the end.
+    const done = c.tasks.every((t) => t.status === 'done') ? '   (done: not developed again)' : '';
+    lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}${done}`);
     for (const t of c.tasks) lines.push(`       [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.id}: ${t.title}`);
   });
   lines.push('  then: end-to-end testing, final documentation, final review');
@@ -61,4 +64,21 @@ export function statusText(v: WorkflowRunView): string {
     for (const e of v.timeline) lines.push(`  ${e.enteredAt}  ${entryLine(e).trim()}`);
   }
   return lines.join('\n');
+}
+
+/** Runs grouped by project, each project's goals newest first: when, status in words, the goal, the run id. */
+export function runsText(runs: WorkflowRunSummary[]): string {
+  if (!runs.length) return 'no workflow runs yet: start one with erasmus workflow start DIR --goal TEXT\n';
+  const byProject = new Map<string, WorkflowRunSummary[]>();
+  for (const r of runs) byProject.set(r.projectDir, [...(byProject.get(r.projectDir) ?? []), r]);
+  const out: string[] = [];
+  for (const [project, list] of byProject) {
+    out.push(project);
+    for (const r of list) {
+      const when = r.createdAt.slice(0, 16).replace('T', ' ');
+      const goal = (r.goal ?? '(no goal yet)').split('\n')[0]!.slice(0, 80);
+      out.push(`  ${when}  ${humanStatus(r.status).padEnd(28)} ${goal}   run ${r.runId}`);
+    }
+  }
+  return out.join('\n') + '\n';
 }

@@ -8,7 +8,7 @@ import { attachBuiltinServers } from '../../servers/builtin';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { withCore } from '../context';
 import { ask } from '../prompt';
-import { eventLine, planText, statusText } from './workflow-print';
+import { eventLine, planText, runsText, statusText } from './workflow-print';
 
 interface DriveOpts {
   json?: boolean;
@@ -44,10 +44,13 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       if (view.status === 'AWAITING_GOAL') {
         const suggested = view.suggestedGoal;
         let goal = opts.goal ?? '';
-        if (!goal && process.stdin.isTTY) {
+        if (!goal && process.stdin.isTTY && view.nextGoal) {
+          goal = (await ask('Every task of this project is done. What should it do next? ')).trim();
+        } else if (!goal && process.stdin.isTTY) {
           if (suggested) process.stderr.write(`${suggested.file} describes this project:\n  ${suggested.goal}\n`);
           goal = (await ask(suggested ? `What should this project do? (Enter uses ${suggested.file}'s description) ` : 'What should this project do? ')).trim() || (suggested?.goal ?? '');
         }
+        if (!goal && view.nextGoal) throw new Error(`every task of this project is done: to build more, pass what comes next with --goal TEXT`);
         if (!goal) throw new Error(`the project has no architecture document yet: pass --goal TEXT${suggested ? ` (${suggested.file} says: "${suggested.goal}")` : ''}`);
         opts.goal = undefined;
         await core.workflow.answerGoal(runId, goal);
@@ -137,7 +140,7 @@ export function registerWorkflow(program: Command): void {
 
   wf.command('start <dir>')
     .description('start a run: write or load the documents, show the plan, develop each component')
-    .option('--goal <text>', 'what to build (asked when the project has no architecture document)')
+    .option('--goal <text>', 'what to build: the project\'s first goal, or a new one for a project built before (asked when needed)')
     .option('--executor <kind>', 'agent (the agent loop) or command', 'agent')
     .option('--command <cmd>', 'for --executor command: run per step, step JSON on stdin, result JSON on stdout')
     .option('--provider <name>', 'agent provider (default: config.yaml)')
@@ -207,13 +210,13 @@ export function registerWorkflow(program: Command): void {
   signalled('stop', 'stop the run now (the current step is aborted; resume runs it again)');
 
   wf.command('list')
-    .description('runs of every project (or of --project DIR)')
+    .description('the goals of every project (or of --project DIR) and their runs, newest first')
     .option('--project <dir>', 'only this project')
     .option('--json', 'print JSON')
     .action(async (o: { project?: string; json?: boolean }) => {
       await withCore(async (core) => {
         const runs = await core.workflow.list(o.project);
-        process.stdout.write(o.json ? JSON.stringify({ runs }) + '\n' : runs.map((r) => `${r.runId}  ${r.status.padEnd(26)} ${r.state ?? ''}  ${r.projectDir}\n`).join(''));
+        process.stdout.write(o.json ? JSON.stringify({ runs }) + '\n' : runsText(runs));
       });
     });
 }

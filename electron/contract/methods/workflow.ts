@@ -103,6 +103,10 @@ export const WorkflowRunView = z.object({
   goal: z.string().optional(),
   /** While the run waits for its goal: the project's README introduction, offered as a starting point. */
   suggestedGoal: z.object({ file: z.string(), goal: z.string() }).optional(),
+  /** While the run waits for its goal on a project whose tasks are all done: the goal asked is what comes next. */
+  nextGoal: z.boolean().optional(),
+  /** The goal is new to a project built for earlier goals: its documents were updated for it, and only open tasks are developed. */
+  newGoal: z.boolean().optional(),
   executor: z.string(),
   plan: WorkflowPlan.optional(),
   approved: z.boolean(),
@@ -116,6 +120,18 @@ export const WorkflowRunView = z.object({
   updatedAt: z.string(),
 });
 export type WorkflowRunView = z.infer<typeof WorkflowRunView>;
+
+/** A run in a list: its goal, status and times. */
+export const WorkflowRunSummary = z.object({
+  runId: z.string(),
+  projectDir: z.string(),
+  status: WorkflowRunStatus,
+  state: z.string().optional(),
+  goal: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type WorkflowRunSummary = z.infer<typeof WorkflowRunSummary>;
 
 /**
  * A run as the sessions list groups it: its title (goal, times, status) and each step that ran, in
@@ -216,9 +232,10 @@ export const workflowMethods = {
   /** `state` (optional): the step answered; refused when the run waits on another one (someone else answered it first). */
   'workflow.submitTask': { params: z.object({ runId, state: z.string().optional(), result: WorkflowStepResult }).strict(), result: z.object({ success: z.literal(true), status: WorkflowRunStatus }) },
   'workflow.status': { params: RunRef, result: WorkflowRunView },
+  /** Runs newest first, each with its goal: a project's life, goal by goal. */
   'workflow.list': {
     params: z.object({ projectDir: dir.optional() }).strict(),
-    result: z.object({ runs: z.array(z.object({ runId, projectDir: z.string(), status: WorkflowRunStatus, state: z.string().optional(), updatedAt: z.string() })) }),
+    result: z.object({ runs: z.array(WorkflowRunSummary) }),
   },
   /** A project's runs, newest first (at most `limit`), each with its steps and their sessions: for the sessions list. */
   'workflow.runs': {

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { runStepsOf } from '../../contract/run-steps';
-import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
+import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunSummary, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { Paths } from '../paths/index';
 import { CommandExecutor } from './command-executor';
@@ -176,8 +176,9 @@ export class WorkflowEngine {
     return (await this.get(runId)).stepPrompt(index);
   }
 
-  async list(projectDir?: string): Promise<Array<Pick<RunRecord, 'runId' | 'projectDir' | 'status' | 'state' | 'updatedAt'>>> {
-    return (await this.records(projectDir)).map(({ runId, projectDir: p, status, state, updatedAt }) => ({ runId, projectDir: p, status, state, updatedAt }));
+  /** Runs newest first, with their goals. */
+  async list(projectDir?: string): Promise<WorkflowRunSummary[]> {
+    return (await this.records(projectDir)).map(({ runId, projectDir: p, status, state, goal, createdAt, updatedAt }) => ({ runId, projectDir: p, status, state, ...(goal ? { goal } : {}), createdAt, updatedAt }));
   }
 
   /** A project's runs, newest first, each with its steps and the session that ran each (for the sessions list). */

@@ -46,6 +46,12 @@ export async function findCommit(projectDir: string, marker: string): Promise<st
   return r.code === 0 ? r.stdout.split('\n')[0]?.trim() || undefined : undefined;
 }
 
+/** The commit the project's HEAD points at (absent outside a repository or before its first commit). */
+export async function headCommit(projectDir: string): Promise<string | undefined> {
+  const r = await git(projectDir, ['rev-parse', '--verify', '-q', 'HEAD']).catch(() => undefined);
+  return r?.code === 0 ? r.stdout.trim() || undefined : undefined;
+}
+
 /** Where each repository keeps its index (asked once per folder: a folder that is a repository stays one). */
 const indexes = new Map<string, string>();
 async function indexOf(projectDir: string): Promise<string | undefined> {

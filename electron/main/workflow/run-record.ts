@@ -39,6 +39,14 @@ export const RunRecord = z.object({
   goal: z.string().optional(),
   /** While the run waits for its goal: what the project's README says it is, offered as a start. */
   suggestedGoal: z.object({ file: z.string(), goal: z.string() }).optional(),
+  /**
+   * Set when the goal is new to a project that has documents already (its earlier goals): the
+   * preparation updates them instead of loading them, and the final steps review what changed since
+   * `baseCommit`. `doneTasks` are the ids finished before, which the updated task list keeps done.
+   */
+  goalUpdate: z.object({ baseCommit: z.string().optional(), doneTasks: z.array(z.string()) }).optional(),
+  /** While the run waits for its goal on a project whose tasks are all done: the goal asked is the next one. */
+  nextGoal: z.boolean().optional(),
   executor: ExecutorConfig,
   status: WorkflowRunStatus,
   phase: z.enum(['prepare', 'execute']),

@@ -277,6 +277,7 @@ export class WorkflowRun {
     if (this.record.status !== 'AWAITING_GOAL') throw invalidState(`run ${this.runId} is ${this.record.status}, not waiting for a goal`);
     this.record.goal = goal;
     delete this.record.suggestedGoal;
+    delete this.record.nextGoal;
     this.drive();
   }
 
@@ -420,6 +421,8 @@ export class WorkflowRun {
       state: r.state,
       goal: r.goal,
       ...(r.suggestedGoal && r.status === 'AWAITING_GOAL' ? { suggestedGoal: r.suggestedGoal } : {}),
+      ...(r.nextGoal && r.status === 'AWAITING_GOAL' ? { nextGoal: true } : {}),
+      ...(r.goalUpdate ? { newGoal: true } : {}),
       executor: r.executor.kind,
       plan: r.plan,
       approved: r.approved,
