@@ -11,9 +11,12 @@ const STATUS: Record<WorkflowRunView['status'], string> = {
   BLOCKED: 'Blocked — needs you',
   STOPPED: 'Stopped',
   COMPLETED: 'Completed',
+  ABANDONED: 'Abandoned for a newer goal',
 };
 
-export function humanStatus(status: WorkflowRunView['status']): string {
+export function humanStatus(status: WorkflowRunView['status'], interrupted?: boolean): string {
+  // Recorded RUNNING with nobody driving it (the process was killed): it says so instead of "Running" forever.
+  if (interrupted) return 'Interrupted — nothing is driving it';
   return STATUS[status] ?? status;
 }
 

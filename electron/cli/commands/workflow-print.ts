@@ -1,5 +1,5 @@
 import type { EventName, WorkflowPlan, WorkflowRunSummary, WorkflowRunView, WorkflowTimelineEntry } from '../../contract/index';
-import { humanStatus } from '../../contract/words';
+import { humanState, humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan): string {
@@ -47,13 +47,15 @@ export function eventLine(event: EventName, payload: unknown): string | undefine
 
 export function statusText(v: WorkflowRunView): string {
   const lines = [
-    `run ${v.runId}  ${v.status}${v.state ? `  at ${v.state}` : ''}`,
+    `run ${v.runId}  ${humanStatus(v.status, v.interrupted)}${v.state ? `  at ${humanState(v.state)}` : ''}`,
     `project ${v.projectDir}  executor ${v.executor}  tokens ${v.totals.totalTokens}${v.totals.costUsd !== undefined ? `  $${v.totals.costUsd.toFixed(4)}` : ''}`,
   ];
   if (v.error) {
     lines.push(`error (${v.error.kind}): ${v.error.message}`);
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);
   }
+  // Recorded RUNNING while its driving process is gone (killed, crashed): it says so, and how to take it up.
+  if (v.interrupted) lines.push(`nothing is driving it: erasmus workflow resume ${v.projectDir}`);
   if (v.status === 'BLOCKED') {
     // Skip is for the machine's states; a preparation step can only run again.
     const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}` : '';
@@ -77,7 +79,7 @@ export function runsText(runs: WorkflowRunSummary[]): string {
     for (const r of list) {
       const when = r.createdAt.slice(0, 16).replace('T', ' ');
       const goal = (r.goal ?? '(no goal yet)').split('\n')[0]!.slice(0, 80);
-      out.push(`  ${when}  ${humanStatus(r.status).padEnd(28)} ${goal}   run ${r.runId}`);
+      out.push(`  ${when}  ${humanStatus(r.status, r.interrupted).padEnd(36)} ${goal}   run ${r.runId}`);
     }
   }
   return out.join('\n') + '\n';

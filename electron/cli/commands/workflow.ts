@@ -9,12 +9,64 @@ import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { withCore } from '../context';
 import { ask } from '../prompt';
 import { eventLine, planText, runsText, statusText } from './workflow-print';
+import { humanState, humanStatus } from '../../contract/words';
 
 interface DriveOpts {
   json?: boolean;
   yes?: boolean;
   autoApprove?: boolean;
   goal?: string;
+  toolMode?: string;
+}
+
+const TOOL_MODES = ['auto', 'native', 'xml'] as const;
+type ToolMode = (typeof TOOL_MODES)[number];
+function toolModeOf(value: string | undefined): ToolMode | undefined {
+  if (value === undefined) return undefined;
+  if (!(TOOL_MODES as readonly string[]).includes(value)) throw new Error(`--tool-mode must be auto, native or xml, got ${JSON.stringify(value)}`);
+  return value as ToolMode;
+}
+
+/** Runs that rest unfinished: a new goal started beside one would leave it behind without a word. */
+const UNFINISHED = new Set(['BLOCKED', 'PAUSED', 'STOPPED', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT']);
+
+/**
+ * Before a new run: the project's newest run, when it rests unfinished (blocked, paused, stopped, its plan waiting,
+ * or interrupted), is resumed or abandoned as the user says; without a terminal the start is refused, naming both
+ * commands, unless --new. A run that never got its goal is abandoned quietly (nothing was done in it).
+ * Returns the run to resume instead of starting, if that is the choice.
+ */
+async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string }): Promise<string | undefined> {
+  const [newest] = await core.workflow.list(projectDir);
+  if (!newest) return undefined;
+  if (newest.status === 'LOADED' || newest.status === 'AWAITING_GOAL') {
+    await core.workflow.abandon(newest.runId).catch(() => undefined);
+    return undefined;
+  }
+  const pid = await core.workflow.driverPid(newest.runId);
+  if (pid) throw new Error(`run ${newest.runId}${newest.goal ? ` ("${firstLine(newest.goal)}")` : ''} is being driven by another Erasmus process (pid ${pid}): wait for it, or stop it first: erasmus workflow stop ${projectDir}`);
+  if (!UNFINISHED.has(newest.status) && !newest.interrupted) return undefined;
+  const what = `The last run${newest.goal ? ` ("${firstLine(newest.goal)}")` : ''} is ${humanStatus(newest.status, newest.interrupted).toLowerCase()}${newest.state ? ` at ${humanState(newest.state)}` : ''}`;
+  const abandon = async () => {
+    await core.workflow.abandon(newest.runId);
+    process.stderr.write(`${what}: it is marked abandoned; its documents and commits stay.\n`);
+  };
+  if (opts.new) return abandon().then(() => undefined);
+  if (!process.stdin.isTTY) {
+    const start = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''} --new`;
+    throw new Error(`${what}. Resume it: erasmus workflow resume ${projectDir}, or start anyway and mark it abandoned: ${start}`);
+  }
+  for (;;) {
+    const a = (await ask(`${what}. Resume it (r), or start ${opts.goal ? 'the new goal' : 'a new run'} and mark it abandoned (n)? [r/n] `)).trim().toLowerCase();
+    if (a === 'r' || a === 'resume') return newest.runId;
+    if (a === 'n' || a === 'new') return abandon().then(() => undefined);
+    if (a === '') throw new Error('nothing started: answer r (resume) or n (new)');
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0]!;
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 const EXIT: Record<string, number> = { COMPLETED: 0, AWAITING_APPROVAL: 0, AWAITING_GOAL: 3, PAUSED: 4, STOPPED: 4, BLOCKED: 2 };
@@ -116,7 +168,7 @@ async function latestRun(core: Core, dir: string, runId?: string): Promise<strin
   return id;
 }
 
-function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; yes?: boolean; maxCost?: string }): ExecutorConfig {
+function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; yes?: boolean; maxCost?: string; toolMode?: string }): ExecutorConfig {
   if (o.executor === 'command') {
     if (!o.command) throw new Error('--executor command needs --command CMD');
     return { kind: 'command', command: o.command };
@@ -124,7 +176,8 @@ function executorOf(o: { executor: string; command?: string; provider?: string; 
   if (o.executor === 'agent') {
     const maxCostUsd = o.maxCost === undefined ? undefined : Number(o.maxCost);
     if (maxCostUsd !== undefined && !(maxCostUsd > 0)) throw new Error(`--max-cost must be a positive number of US dollars, got ${JSON.stringify(o.maxCost)}`);
-    return { kind: 'agent', provider: o.provider, model: o.model, baseUrl: o.baseUrl, autoApprove: o.autoApprove || o.yes, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
+    const toolMode = toolModeOf(o.toolMode);
+    return { kind: 'agent', provider: o.provider, model: o.model, baseUrl: o.baseUrl, autoApprove: o.autoApprove || o.yes, ...(toolMode ? { toolMode } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
   }
   throw new Error(`unknown executor ${JSON.stringify(o.executor)} (agent or command; the external engine is served by the Erasmus MCP server)`);
 }
@@ -148,12 +201,20 @@ export function registerWorkflow(program: Command): void {
     .option('--base-url <url>', 'agent provider base URL (an OpenAI-compatible endpoint when nothing is configured)')
     .option('--auto-approve', 'approve tool calls the policy does not refuse and the servers\' confirmations (unattended)')
     .option('--max-cost <usd>', 'stop the run cleanly once its steps have cost this many US dollars (agent executor; default: config.yaml runBudgetUsd)')
+    .option('--tool-mode <mode>', 'how the model calls tools: auto, native (the provider\'s tool calls) or xml (tags in its text); default: config.yaml toolMode')
+    .option('--new', 'start even when the project\'s last run is unfinished (blocked, paused, stopped, interrupted): that run is marked abandoned')
     .option('-y, --yes', 'approve the plan without asking, and tool calls as --auto-approve does')
     .option('--json', 'print the event stream as JSON lines')
-    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string }) => {
+    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; new?: boolean }) => {
       await withCore(async (core) => {
         const executor = executorOf(o);
         await preflight(core, resolve(dir), executor, o);
+        const resumeId = await settleUnfinished(core, resolve(dir), o).catch(friendly);
+        if (resumeId) {
+          if (o.toolMode) await core.workflow.setToolMode(resumeId, toolModeOf(o.toolMode)!).catch(friendly);
+          await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId)).catch(friendly);
+          return;
+        }
         const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor }).catch(friendly);
         process.stderr.write(`run ${runId}\n`);
         await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
@@ -172,12 +233,14 @@ export function registerWorkflow(program: Command): void {
   const control = (name: 'approve' | 'resume' | 'retry' | 'skip', description: string) =>
     runOpt(wf.command(`${name} <dir>`).description(description))
       .option('--goal <text>', 'answer the goal question if the run asks it')
+      .option('--tool-mode <mode>', 'how the model calls tools from now on: auto, native or xml (agent runs)')
       // The same --yes as start's: the refusals a step's calls get without it say "run it again with --yes".
       .option('-y, --yes', 'approve the plan without asking, and tool calls as start --auto-approve does')
       .option('--json', 'print the event stream as JSON lines')
       .action(async (dir: string, o: DriveOpts & { run?: string }) => {
         await withCore(async (core) => {
           const runId = await latestRun(core, dir, o.run);
+          if (o.toolMode) await core.workflow.setToolMode(runId, toolModeOf(o.toolMode)!).catch(friendly);
           await drive(core, runId, o, async () => {
             if (name === 'approve') return core.workflow.approve(runId);
             if (name === 'skip') return core.workflow.skip(runId);

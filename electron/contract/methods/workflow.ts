@@ -16,6 +16,8 @@ export const WorkflowRunStatus = z.enum([
   'BLOCKED',
   'STOPPED',
   'COMPLETED',
+  /** Left for a newer goal (`start --new`, or the user's choice when a new goal started): never driven again. */
+  'ABANDONED',
 ]);
 export type WorkflowRunStatus = z.infer<typeof WorkflowRunStatus>;
 
@@ -107,6 +109,8 @@ export const WorkflowRunView = z.object({
   nextGoal: z.boolean().optional(),
   /** The goal is new to a project built for earlier goals: its documents were updated for it, and only open tasks are developed. */
   newGoal: z.boolean().optional(),
+  /** Recorded RUNNING, but the process that drove it is gone (killed, crashed): nothing drives it until it is resumed. */
+  interrupted: z.boolean().optional(),
   executor: z.string(),
   plan: WorkflowPlan.optional(),
   approved: z.boolean(),
@@ -128,6 +132,8 @@ export const WorkflowRunSummary = z.object({
   status: WorkflowRunStatus,
   state: z.string().optional(),
   goal: z.string().optional(),
+  /** Recorded RUNNING, but the process that drove it is gone. */
+  interrupted: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -254,6 +260,8 @@ export const workflowMethods = {
   'workflow.stop': { params: RunRef, result: Ok },
   'workflow.retry': { params: RunRef, result: Ok },
   'workflow.skip': { params: RunRef, result: Ok },
+  /** Leaves an unfinished run (blocked, paused, stopped, interrupted, waiting) for a newer goal: ABANDONED, never driven again. */
+  'workflow.abandon': { params: RunRef, result: Ok },
   /** The prompt a step of the run was given (index into its timeline); null when none was recorded. */
   'workflow.stepPrompt': {
     params: z.object({ runId, index: z.number().int().min(0) }).strict(),

@@ -25,7 +25,7 @@ export interface RunDeps {
   runTests: TestRunner;
 }
 
-const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED']);
+const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED', 'ABANDONED']);
 
 /** Drives one run: the preparation, then the FSM, persisting after every transition. */
 export class WorkflowRun {
@@ -368,7 +368,25 @@ export class WorkflowRun {
     }
   }
 
+  /** Left for a newer goal: the run rests for good (its documents and commits stay; the new goal's run updates them). */
+  async abandon(): Promise<void> {
+    if (this.loop) throw invalidState(`run ${this.runId} is running in this process; stop it before leaving it for a new goal`);
+    const s = this.record.status;
+    if (s === 'COMPLETED' || s === 'ABANDONED') throw invalidState(`run ${this.runId} is ${s === 'COMPLETED' ? 'complete' : 'abandoned already'}`);
+    this.claim();
+    try {
+      const open = this.record.timeline.at(-1);
+      if (open && !open.leftAt) this.close(open, 'interrupted');
+      this.record.pending = undefined;
+      this.setStatus('ABANDONED');
+      await this.persist();
+    } finally {
+      this.deps.store.unlock(this.record.projectDir, this.runId);
+    }
+  }
+
   resume(): void {
+    if (this.record.status === 'ABANDONED') throw invalidState(`run ${this.runId} was abandoned for a newer goal: it is not driven again`);
     if (!this.loop) this.claim();
     const s = this.record.status;
     if (this.loop) throw invalidState(`run ${this.runId} is already running`);
@@ -384,6 +402,7 @@ export class WorkflowRun {
   }
 
   async skip(): Promise<void> {
+    if (this.record.status === 'ABANDONED') throw invalidState(`run ${this.runId} was abandoned for a newer goal: it is not driven again`);
     if (!this.loop) this.claim();
     if (this.loop) throw invalidState(`run ${this.runId} is running; pause or stop it before skipping a step`);
     if (this.record.phase !== 'execute') throw invalidState('preparation steps cannot be skipped: write the document (workflow.docs.write) and retry');
