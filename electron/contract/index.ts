@@ -17,3 +17,4 @@ export * from './events';
 export * from './pipe';
 export * from './client';
 export * from './csp';
+export * from './words';

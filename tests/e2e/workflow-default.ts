@@ -56,6 +56,31 @@ export function defaultPathScript(mode: 'native' | 'xml'): ScriptTurn[] {
   ];
 }
 
+/** The task list the second goal hands back: adder kept as finished, a new component for subtraction. */
+export const TASKS_2 =
+  '# Task list\n\n## Component: adder — adds two numbers\nTest: node --test test/\n- [x] A1: Implement add(a, b) in src/adder.mjs\n- [x] A2: Test add\n\n## Component: subtractor — subtracts two numbers\nTest: node --test test/\n- [ ] S1: Implement sub(a, b) in src/sub.mjs\n- [ ] S2: Test sub\n';
+
+const SUB_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { sub } from '../src/sub.mjs';\ntest('subtracts', () => assert.equal(sub(5, 3), 2));\n";
+
+/** A second goal on the finished project: the documents are updated, only the new component is developed. */
+export function secondGoalScript(mode: 'native' | 'xml'): ScriptTurn[] {
+  const s = (task: string, label: string, writes: Array<[string, string]>, answer: string) => step(mode, task, label, writes, answer);
+  return [
+    ...s('The project already has an architecture', 'architecture update', [], `${ARCH_AS_BUILT}\n\nSecond component, **subtractor**: \`sub(a, b)\` in src/sub.mjs, tested by the same command.\n`),
+    ...s('The progress schedule (your context document) records', 'schedule update', [], '# Schedule\n\n1. adder: finished\n2. subtractor: next\n'),
+    ...s('The task list (your context document) holds', 'task list update', [], TASKS_2),
+    ...s('Implement the open tasks', 'subtractor development', [['src/sub.mjs', 'export function sub(a, b) {\n  return a - b;\n}\n']], 'Implemented sub in src/sub.mjs.'),
+    ...s('Write the tests of this component', 'subtractor testing', [['test/sub.test.mjs', SUB_TEST]], 'Wrote test/sub.test.mjs.'),
+    ...s('Review this component', 'subtractor review', [], '# Review: subtractor\n\nVerdict: no changes needed\n'),
+    ...s('Document this component', 'subtractor documentation', [], 'sub(a, b) has a doc line in the README already.'),
+    ...s('Run the component tests again', 'subtractor retesting', [], 'They pass.'),
+    ...s('Bring the progress schedule', 'orchestration 2', [], `Up to date.${doc('# Schedule\n\n1. adder: finished\n2. subtractor: finished')}`),
+    ...s('All components are complete', 'e2e 2', [], 'The end-to-end test still covers the product.'),
+    ...s('Write the final documentation', 'final docs 2', [], `Nothing else to document.${doc(ARCH_AS_BUILT + '\n\nsubtractor: sub(a, b) in src/sub.mjs.')}`),
+    ...s('Review the whole product', 'final review 2', [], '# Final review (second goal)\n\nGood.\n'),
+  ];
+}
+
 export interface DefaultWorld {
   root: string;
   home: string;

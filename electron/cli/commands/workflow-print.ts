@@ -1,10 +1,13 @@
-import type { EventName, WorkflowPlan, WorkflowRunView, WorkflowTimelineEntry } from '../../contract/index';
+import type { EventName, WorkflowPlan, WorkflowRunSummary, WorkflowRunView, WorkflowTimelineEntry } from '../../contract/index';
+import { humanState, humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan): string {
   const lines = ['Plan:'];
   plan.components.forEach((c, i) => {
-    lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}`);
+    // A component whose tasks are all done (an earlier goal's) is not developed again; its tests still run at the end.
+    const done = c.tasks.every((t) => t.status === 'done') ? '   (done: not developed again)' : '';
+    lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}${done}`);
     for (const t of c.tasks) lines.push(`       [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.id}: ${t.title}`);
   });
   lines.push('  then: end-to-end testing, final documentation, final review');
@@ -44,13 +47,15 @@ export function eventLine(event: EventName, payload: unknown): string | undefine
 
 export function statusText(v: WorkflowRunView): string {
   const lines = [
-    `run ${v.runId}  ${v.status}${v.state ? `  at ${v.state}` : ''}`,
+    `run ${v.runId}  ${humanStatus(v.status, v.interrupted)}${v.state ? `  at ${humanState(v.state)}` : ''}`,
     `project ${v.projectDir}  executor ${v.executor}  tokens ${v.totals.totalTokens}${v.totals.costUsd !== undefined ? `  $${v.totals.costUsd.toFixed(4)}` : ''}`,
   ];
   if (v.error) {
     lines.push(`error (${v.error.kind}): ${v.error.message}`);
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);
   }
+  // Recorded RUNNING while its driving process is gone (killed, crashed): it says so, and how to take it up.
+  if (v.interrupted) lines.push(`nothing is driving it: erasmus workflow resume ${v.projectDir}`);
   if (v.status === 'BLOCKED') {
     // Skip is for the machine's states; a preparation step can only run again.
     const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}` : '';
@@ -61,4 +66,21 @@ export function statusText(v: WorkflowRunView): string {
     for (const e of v.timeline) lines.push(`  ${e.enteredAt}  ${entryLine(e).trim()}`);
   }
   return lines.join('\n');
+}
+
+/** Runs grouped by project, each project's goals newest first: when, status in words, the goal, the run id. */
+export function runsText(runs: WorkflowRunSummary[]): string {
+  if (!runs.length) return 'no workflow runs yet: start one with erasmus workflow start DIR --goal TEXT\n';
+  const byProject = new Map<string, WorkflowRunSummary[]>();
+  for (const r of runs) byProject.set(r.projectDir, [...(byProject.get(r.projectDir) ?? []), r]);
+  const out: string[] = [];
+  for (const [project, list] of byProject) {
+    out.push(project);
+    for (const r of list) {
+      const when = r.createdAt.slice(0, 16).replace('T', ' ');
+      const goal = (r.goal ?? '(no goal yet)').split('\n')[0]!.slice(0, 80);
+      out.push(`  ${when}  ${humanStatus(r.status, r.interrupted).padEnd(36)} ${goal}   run ${r.runId}`);
+    }
+  }
+  return out.join('\n') + '\n';
 }

@@ -8,13 +8,65 @@ import { attachBuiltinServers } from '../../servers/builtin';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { withCore } from '../context';
 import { ask } from '../prompt';
-import { eventLine, planText, statusText } from './workflow-print';
+import { eventLine, planText, runsText, statusText } from './workflow-print';
+import { humanState, humanStatus } from '../../contract/words';
 
 interface DriveOpts {
   json?: boolean;
   yes?: boolean;
   autoApprove?: boolean;
   goal?: string;
+  toolMode?: string;
+}
+
+const TOOL_MODES = ['auto', 'native', 'xml'] as const;
+type ToolMode = (typeof TOOL_MODES)[number];
+function toolModeOf(value: string | undefined): ToolMode | undefined {
+  if (value === undefined) return undefined;
+  if (!(TOOL_MODES as readonly string[]).includes(value)) throw new Error(`--tool-mode must be auto, native or xml, got ${JSON.stringify(value)}`);
+  return value as ToolMode;
+}
+
+/** Runs that rest unfinished: a new goal started beside one would leave it behind without a word. */
+const UNFINISHED = new Set(['BLOCKED', 'PAUSED', 'STOPPED', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT']);
+
+/**
+ * Before a new run: the project's newest run, when it rests unfinished (blocked, paused, stopped, its plan waiting,
+ * or interrupted), is resumed or abandoned as the user says; without a terminal the start is refused, naming both
+ * commands, unless --new. A run that never got its goal is abandoned quietly (nothing was done in it).
+ * Returns the run to resume instead of starting, if that is the choice.
+ */
+async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string }): Promise<string | undefined> {
+  const [newest] = await core.workflow.list(projectDir);
+  if (!newest) return undefined;
+  if (newest.status === 'LOADED' || newest.status === 'AWAITING_GOAL') {
+    await core.workflow.abandon(newest.runId).catch(() => undefined);
+    return undefined;
+  }
+  const pid = await core.workflow.driverPid(newest.runId);
+  if (pid) throw new Error(`run ${newest.runId}${newest.goal ? ` ("${firstLine(newest.goal)}")` : ''} is being driven by another Erasmus process (pid ${pid}): wait for it, or stop it first: erasmus workflow stop ${projectDir}`);
+  if (!UNFINISHED.has(newest.status) && !newest.interrupted) return undefined;
+  const what = `The last run${newest.goal ? ` ("${firstLine(newest.goal)}")` : ''} is ${humanStatus(newest.status, newest.interrupted).toLowerCase()}${newest.state ? ` at ${humanState(newest.state)}` : ''}`;
+  const abandon = async () => {
+    await core.workflow.abandon(newest.runId);
+    process.stderr.write(`${what}: it is marked abandoned; its documents and commits stay.\n`);
+  };
+  if (opts.new) return abandon().then(() => undefined);
+  if (!process.stdin.isTTY) {
+    const start = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''} --new`;
+    throw new Error(`${what}. Resume it: erasmus workflow resume ${projectDir}, or start anyway and mark it abandoned: ${start}`);
+  }
+  for (;;) {
+    const a = (await ask(`${what}. Resume it (r), or start ${opts.goal ? 'the new goal' : 'a new run'} and mark it abandoned (n)? [r/n] `)).trim().toLowerCase();
+    if (a === 'r' || a === 'resume') return newest.runId;
+    if (a === 'n' || a === 'new') return abandon().then(() => undefined);
+    if (a === '') throw new Error('nothing started: answer r (resume) or n (new)');
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0]!;
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 const EXIT: Record<string, number> = { COMPLETED: 0, AWAITING_APPROVAL: 0, AWAITING_GOAL: 3, PAUSED: 4, STOPPED: 4, BLOCKED: 2 };
@@ -44,10 +96,13 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       if (view.status === 'AWAITING_GOAL') {
         const suggested = view.suggestedGoal;
         let goal = opts.goal ?? '';
-        if (!goal && process.stdin.isTTY) {
+        if (!goal && process.stdin.isTTY && view.nextGoal) {
+          goal = (await ask('Every task of this project is done. What should it do next? ')).trim();
+        } else if (!goal && process.stdin.isTTY) {
           if (suggested) process.stderr.write(`${suggested.file} describes this project:\n  ${suggested.goal}\n`);
           goal = (await ask(suggested ? `What should this project do? (Enter uses ${suggested.file}'s description) ` : 'What should this project do? ')).trim() || (suggested?.goal ?? '');
         }
+        if (!goal && view.nextGoal) throw new Error(`every task of this project is done: to build more, pass what comes next with --goal TEXT`);
         if (!goal) throw new Error(`the project has no architecture document yet: pass --goal TEXT${suggested ? ` (${suggested.file} says: "${suggested.goal}")` : ''}`);
         opts.goal = undefined;
         await core.workflow.answerGoal(runId, goal);
@@ -113,7 +168,7 @@ async function latestRun(core: Core, dir: string, runId?: string): Promise<strin
   return id;
 }
 
-function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; yes?: boolean; maxCost?: string }): ExecutorConfig {
+function executorOf(o: { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; yes?: boolean; maxCost?: string; toolMode?: string }): ExecutorConfig {
   if (o.executor === 'command') {
     if (!o.command) throw new Error('--executor command needs --command CMD');
     return { kind: 'command', command: o.command };
@@ -121,7 +176,8 @@ function executorOf(o: { executor: string; command?: string; provider?: string; 
   if (o.executor === 'agent') {
     const maxCostUsd = o.maxCost === undefined ? undefined : Number(o.maxCost);
     if (maxCostUsd !== undefined && !(maxCostUsd > 0)) throw new Error(`--max-cost must be a positive number of US dollars, got ${JSON.stringify(o.maxCost)}`);
-    return { kind: 'agent', provider: o.provider, model: o.model, baseUrl: o.baseUrl, autoApprove: o.autoApprove || o.yes, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
+    const toolMode = toolModeOf(o.toolMode);
+    return { kind: 'agent', provider: o.provider, model: o.model, baseUrl: o.baseUrl, autoApprove: o.autoApprove || o.yes, ...(toolMode ? { toolMode } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
   }
   throw new Error(`unknown executor ${JSON.stringify(o.executor)} (agent or command; the external engine is served by the Erasmus MCP server)`);
 }
@@ -137,7 +193,7 @@ export function registerWorkflow(program: Command): void {
 
   wf.command('start <dir>')
     .description('start a run: write or load the documents, show the plan, develop each component')
-    .option('--goal <text>', 'what to build (asked when the project has no architecture document)')
+    .option('--goal <text>', 'what to build: the project\'s first goal, or a new one for a project built before (asked when needed)')
     .option('--executor <kind>', 'agent (the agent loop) or command', 'agent')
     .option('--command <cmd>', 'for --executor command: run per step, step JSON on stdin, result JSON on stdout')
     .option('--provider <name>', 'agent provider (default: config.yaml)')
@@ -145,14 +201,22 @@ export function registerWorkflow(program: Command): void {
     .option('--base-url <url>', 'agent provider base URL (an OpenAI-compatible endpoint when nothing is configured)')
     .option('--auto-approve', 'approve tool calls the policy does not refuse and the servers\' confirmations (unattended)')
     .option('--max-cost <usd>', 'stop the run cleanly once its steps have cost this many US dollars (agent executor; default: config.yaml runBudgetUsd)')
+    .option('--tool-mode <mode>', 'how the model calls tools: auto, native (the provider\'s tool calls) or xml (tags in its text); default: config.yaml toolMode')
+    .option('--new', 'start even when the project\'s last run is unfinished (blocked, paused, stopped, interrupted): that run is marked abandoned')
     .option('-y, --yes', 'approve the plan without asking, and tool calls as --auto-approve does')
     .option('--json', 'print the event stream as JSON lines')
     .addOption(new Option('--dirty <choice>', 'the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)').choices(['commit', 'stash', 'include']))
     .option('--current-branch', 'work on the branch checked out instead of a new erasmus/<goal> branch')
-    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; dirty?: 'commit' | 'stash' | 'include'; currentBranch?: boolean }) => {
+    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; new?: boolean; dirty?: 'commit' | 'stash' | 'include'; currentBranch?: boolean }) => {
       await withCore(async (core) => {
         const executor = executorOf(o);
         await preflight(core, resolve(dir), executor, o);
+        const resumeId = await settleUnfinished(core, resolve(dir), o).catch(friendly);
+        if (resumeId) {
+          if (o.toolMode) await core.workflow.setToolMode(resumeId, toolModeOf(o.toolMode)!).catch(friendly);
+          await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId)).catch(friendly);
+          return;
+        }
         const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor, dirtyTree: o.dirty, branch: o.currentBranch ? 'current' : 'branch' }).catch(friendly);
         process.stderr.write(`run ${runId}\n`);
         await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
@@ -171,12 +235,14 @@ export function registerWorkflow(program: Command): void {
   const control = (name: 'approve' | 'resume' | 'retry' | 'skip', description: string) =>
     runOpt(wf.command(`${name} <dir>`).description(description))
       .option('--goal <text>', 'answer the goal question if the run asks it')
+      .option('--tool-mode <mode>', 'how the model calls tools from now on: auto, native or xml (agent runs)')
       // The same --yes as start's: the refusals a step's calls get without it say "run it again with --yes".
       .option('-y, --yes', 'approve the plan without asking, and tool calls as start --auto-approve does')
       .option('--json', 'print the event stream as JSON lines')
       .action(async (dir: string, o: DriveOpts & { run?: string }) => {
         await withCore(async (core) => {
           const runId = await latestRun(core, dir, o.run);
+          if (o.toolMode) await core.workflow.setToolMode(runId, toolModeOf(o.toolMode)!).catch(friendly);
           await drive(core, runId, o, async () => {
             if (name === 'approve') return core.workflow.approve(runId);
             if (name === 'skip') return core.workflow.skip(runId);
@@ -209,13 +275,13 @@ export function registerWorkflow(program: Command): void {
   signalled('stop', 'stop the run now (the current step is aborted; resume runs it again)');
 
   wf.command('list')
-    .description('runs of every project (or of --project DIR)')
+    .description('the goals of every project (or of --project DIR) and their runs, newest first')
     .option('--project <dir>', 'only this project')
     .option('--json', 'print JSON')
     .action(async (o: { project?: string; json?: boolean }) => {
       await withCore(async (core) => {
         const runs = await core.workflow.list(o.project);
-        process.stdout.write(o.json ? JSON.stringify({ runs }) + '\n' : runs.map((r) => `${r.runId}  ${r.status.padEnd(26)} ${r.state ?? ''}  ${r.projectDir}\n`).join(''));
+        process.stdout.write(o.json ? JSON.stringify({ runs }) + '\n' : runsText(runs));
       });
     });
 }

@@ -16,6 +16,8 @@ export const WorkflowRunStatus = z.enum([
   'BLOCKED',
   'STOPPED',
   'COMPLETED',
+  /** Left for a newer goal (`start --new`, or the user's choice when a new goal started): never driven again. */
+  'ABANDONED',
 ]);
 export type WorkflowRunStatus = z.infer<typeof WorkflowRunStatus>;
 
@@ -103,6 +105,12 @@ export const WorkflowRunView = z.object({
   goal: z.string().optional(),
   /** While the run waits for its goal: the project's README introduction, offered as a starting point. */
   suggestedGoal: z.object({ file: z.string(), goal: z.string() }).optional(),
+  /** While the run waits for its goal on a project whose tasks are all done: the goal asked is what comes next. */
+  nextGoal: z.boolean().optional(),
+  /** The goal is new to a project built for earlier goals: its documents were updated for it, and only open tasks are developed. */
+  newGoal: z.boolean().optional(),
+  /** Recorded RUNNING, but the process that drove it is gone (killed, crashed): nothing drives it until it is resumed. */
+  interrupted: z.boolean().optional(),
   executor: z.string(),
   plan: WorkflowPlan.optional(),
   approved: z.boolean(),
@@ -116,6 +124,20 @@ export const WorkflowRunView = z.object({
   updatedAt: z.string(),
 });
 export type WorkflowRunView = z.infer<typeof WorkflowRunView>;
+
+/** A run in a list: its goal, status and times. */
+export const WorkflowRunSummary = z.object({
+  runId: z.string(),
+  projectDir: z.string(),
+  status: WorkflowRunStatus,
+  state: z.string().optional(),
+  goal: z.string().optional(),
+  /** Recorded RUNNING, but the process that drove it is gone. */
+  interrupted: z.boolean().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type WorkflowRunSummary = z.infer<typeof WorkflowRunSummary>;
 
 /**
  * A run as the sessions list groups it: its title (goal, times, status) and each step that ran, in
@@ -220,9 +242,10 @@ export const workflowMethods = {
   /** `state` (optional): the step answered; refused when the run waits on another one (someone else answered it first). */
   'workflow.submitTask': { params: z.object({ runId, state: z.string().optional(), result: WorkflowStepResult }).strict(), result: z.object({ success: z.literal(true), status: WorkflowRunStatus }) },
   'workflow.status': { params: RunRef, result: WorkflowRunView },
+  /** Runs newest first, each with its goal: a project's life, goal by goal. */
   'workflow.list': {
     params: z.object({ projectDir: dir.optional() }).strict(),
-    result: z.object({ runs: z.array(z.object({ runId, projectDir: z.string(), status: WorkflowRunStatus, state: z.string().optional(), updatedAt: z.string() })) }),
+    result: z.object({ runs: z.array(WorkflowRunSummary) }),
   },
   /** A project's runs, newest first (at most `limit`), each with its steps and their sessions: for the sessions list. */
   'workflow.runs': {
@@ -241,6 +264,8 @@ export const workflowMethods = {
   'workflow.stop': { params: RunRef, result: Ok },
   'workflow.retry': { params: RunRef, result: Ok },
   'workflow.skip': { params: RunRef, result: Ok },
+  /** Leaves an unfinished run (blocked, paused, stopped, interrupted, waiting) for a newer goal: ABANDONED, never driven again. */
+  'workflow.abandon': { params: RunRef, result: Ok },
   /** The prompt a step of the run was given (index into its timeline); null when none was recorded. */
   'workflow.stepPrompt': {
     params: z.object({ runId, index: z.number().int().min(0) }).strict(),

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkflowTask } from '../../contract/index';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
+import { processStart } from './run-record';
 
 const TASKS = `# Task list
 
@@ -366,5 +367,12 @@ describe('WorkflowEngine', () => {
     await expect.poll(() => readFile(lock, 'utf8').catch(() => 'none')).toBe('none');
     await e.stop(runId);
     await expect(readFile(lock, 'utf8')).rejects.toThrow(/ENOENT/);
+    if (processStart(process.ppid)) {
+      // The pid lives, but the process that wrote the lock started at another time (the pid was given again): taken over.
+      await writeFile(lock, `${process.ppid} 1`);
+      expect((await e.status(runId)).interrupted).toBeUndefined(); // STOPPED, not RUNNING
+      await e.resume(runId);
+      expect(await e.getTask(runId)).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT' });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { runStepsOf } from '../../contract/run-steps';
-import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
+import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunSummary, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { Paths } from '../paths/index';
 import { CommandExecutor } from './command-executor';
@@ -182,15 +182,55 @@ export class WorkflowEngine {
   }
 
   async status(runId: string): Promise<WorkflowRunView> {
-    return (await this.get(runId)).view();
+    const run = await this.get(runId);
+    return { ...run.view(), ...(this.isInterrupted(run.record, run.running) ? { interrupted: true } : {}) };
+  }
+
+  /** Recorded RUNNING while no live process drives it (its driver was killed or crashed): `resume` takes it up. */
+  private isInterrupted(record: RunRecord, runningHere: boolean): boolean {
+    return record.status === 'RUNNING' && !runningHere && !this.store.holder(record.projectDir, record.runId);
+  }
+
+  /** Changes how an agent run's steps call tools from its next step on (a run at rest; kept in its record). */
+  async setToolMode(runId: string, toolMode: 'auto' | 'native' | 'xml'): Promise<void> {
+    const run = await this.get(runId);
+    if (run.running) throw new WorkflowError('INVALID_STATE', `run ${runId} is running; its tool mode changes when it rests`);
+    const executor = run.record.executor;
+    if (executor.kind !== 'agent') throw new WorkflowError('INVALID_STATE', `run ${runId} uses the ${executor.kind} executor: it has no tool mode`);
+    if (executor.toolMode === toolMode) return;
+    run.record.executor = { ...executor, toolMode };
+    await run.persist();
+    await run.shutdown();
+    this.runs.delete(runId);
+    this.adopt(run.record); // its executor is built from the record
+  }
+
+  /**
+   * Leaves a run that rests unfinished (blocked, paused, stopped, interrupted, waiting for its goal or plan) for a
+   * newer goal: ABANDONED, never driven again. A run another live process drives is refused.
+   */
+  async abandon(runId: string): Promise<WorkflowRunView['status']> {
+    const run = await this.get(runId);
+    await run.abandon();
+    return run.record.status;
   }
 
   async stepPrompt(runId: string, index: number): Promise<string | null> {
     return (await this.get(runId)).stepPrompt(index);
   }
 
-  async list(projectDir?: string): Promise<Array<Pick<RunRecord, 'runId' | 'projectDir' | 'status' | 'state' | 'updatedAt'>>> {
-    return (await this.records(projectDir)).map(({ runId, projectDir: p, status, state, updatedAt }) => ({ runId, projectDir: p, status, state, updatedAt }));
+  /** Runs newest first, with their goals. */
+  async list(projectDir?: string): Promise<WorkflowRunSummary[]> {
+    return (await this.records(projectDir)).map((r) => ({
+      runId: r.runId,
+      projectDir: r.projectDir,
+      status: r.status,
+      state: r.state,
+      ...(r.goal ? { goal: r.goal } : {}),
+      ...(this.isInterrupted(r, !!this.runs.get(r.runId)?.running) ? { interrupted: true } : {}),
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    }));
   }
 
   /** A project's runs, newest first, each with its steps and the session that ran each (for the sessions list). */

@@ -4,14 +4,14 @@ import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { WorkflowError } from './errors';
-import { repoPath } from './git';
+import { changedFiles, repoPath, snapshotTree } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
 import { currentState, type WorkflowActor } from './machine';
 import type { Phase, Plan, StateSpec } from './plan';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
-import { componentSeed, parseTaskListOrThrow, setTaskStatus } from './task-list';
+import { componentSeed, parseTaskList, parseTaskListOrThrow, setTaskStatus, syncTaskLines } from './task-list';
 
 const HOOKS_REFUSED = "The repository's commit hooks refused the commit (their output below). Fix what they report in the code, not the hooks; the commit is tried again when the tests pass.";
 
@@ -30,6 +30,15 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   'final-documentation': 'Write the final documentation: doc comments and a complete, easy README. Your context document is the architecture: bring it up to date with the product as built (its components, interfaces and test commands as they are now, and any place where the code departed from the plan), so the final review and the people who come next read what exists.',
   'final-review': 'Review the whole product against the architecture. The review report is your final answer.',
 };
+
+/** For a new goal on a built project, the final documentation and review start from what this goal changed. */
+const GOAL_CHANGES: Partial<Record<Phase, string>> = {
+  'final-documentation': 'This run\'s goal is a new one for a project built for earlier goals: document what it changed first (the files are listed below under "What this goal changed"), and keep what still holds from before.',
+  'final-review': 'This run\'s goal is a new one for a project built for earlier goals: review what it changed first (the files are listed below under "What this goal changed"), and the rest of the product where those changes touch it.',
+};
+
+/** The fixes step is done when the review is answered, point by point (its protocol's "Done when" is the development one). */
+const FIXES_DONE = 'Every point of the review report is addressed: changed in the project, or answered in your notes (what you did not change, and why).';
 
 /** The review protocol's verdict for a component that needs no changes (its own line). */
 const NO_CHANGES = /^\W*verdict\W*\s*no changes needed\W*$/im;
@@ -79,8 +88,12 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
       : spec.phase === 'final-documentation'
         ? ({ doc: 'architecture' } as const)
         : ({ doc: 'component', component: 'final' } as const);
-  if (component && !(await ctx.docs.exists(docRef))) {
-    await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: component.tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
+  if (component) {
+    // The component's document shows its tasks as the task list has them now: finished ones [x], ones a later goal added.
+    const tasks = await componentTasks(ctx, component);
+    const doc = await ctx.docs.text(docRef);
+    if (!doc?.trim()) await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
+    else if (syncTaskLines(doc, tasks) !== doc) await ctx.docs.write(docRef, syncTaskLines(doc, tasks));
   } else if (!component && docRef.doc === 'component' && !(await ctx.docs.exists(docRef))) {
     await ctx.docs.write(docRef, FINAL_NOTES_SEED);
   }
@@ -101,14 +114,18 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     }
     if (report) references.push({ title: 'Review report', text: report });
   }
+  const goalChanges = record.goalUpdate ? GOAL_CHANGES[spec.phase] : undefined;
+  if (goalChanges) references.push({ title: 'What this goal changed', text: await goalChangeList(record.projectDir, record.goalUpdate?.baseCommit) });
   const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging';
   // A debugging step after the repository's commit hooks refused the commit: the output is theirs, not the tests'.
   const hooks = needsTests && record.lastTest?.command === 'git commit' && !record.lastTest.passed;
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
   const prompt = buildStepPrompt({
     protocol,
-    instruction: hooks ? HOOKS_REFUSED : INSTRUCTIONS[spec.phase],
+    instruction: hooks ? HOOKS_REFUSED : goalChanges ? `${INSTRUCTIONS[spec.phase]} ${goalChanges}` : INSTRUCTIONS[spec.phase],
     goal: record.goal,
+    newGoal: !!record.goalUpdate,
+    ...(spec.phase === 'fixes' ? { done: FIXES_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
     references,
@@ -134,6 +151,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
     throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
   }
+  // The development step implemented the component's open tasks: they read as finished from here on, in the task list and the component's document.
+  if (spec.phase === 'development' && component) await markTasksDone(ctx, component.id, component.tasks.map((t) => t.id));
   if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) {
     await writeFileAtomic(reportPath, unfenceDocument(result.output).trim() + '\n');
     // Written after the step's last snapshot: named here, so the component's commit holds it (a report kept in the project).
@@ -166,10 +185,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   const { record } = ctx;
   const component = spec.component ? plan.components.find((c) => c.id === spec.component) : undefined;
   const entry = await ctx.enter(spec.state, component ? { component: component.id } : {});
-  if (component) {
-    const taskList = await ctx.docs.text({ doc: 'task_list' });
-    if (taskList) await ctx.docs.write({ doc: 'task_list' }, setTaskStatus(taskList, component.tasks.map((t) => t.id), 'done'));
-  }
+  if (component) await markTasksDone(ctx, component.id, component.tasks.map((t) => t.id));
   // The final commit holds the last phase's work (end-to-end tests, the README, the final review).
   const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component), type: 'feat' } : finalCommitWhat(files));
   const outcome = await commitRunWork(record, spec.state, what, ctx.runTests, () => ctx.persist(), ctx.signal);
@@ -198,6 +214,35 @@ function commitTitle(c: Plan['components'][number]): string {
 /** Where a review report goes: `report` in the project, or with the context documents when the run keeps them there. */
 function reportPathOf(ctx: RunContext, report: string): string {
   return ctx.record.reviews === 'home' ? ctx.paths.reviewReport(ctx.record.projectDir, basename(report, '.md')) : join(ctx.record.projectDir, report);
+}
+
+/** The component's tasks as the task list has them now (the plan's, when the list cannot be read). */
+async function componentTasks(ctx: RunContext, component: Plan['components'][number]): Promise<Plan['components'][number]['tasks']> {
+  const r = parseTaskList((await ctx.docs.text({ doc: 'task_list' })) ?? '');
+  return (r.ok ? r.list.components.find((c) => c.id === component.id)?.tasks : undefined) ?? component.tasks;
+}
+
+/** Marks tasks [x] in the task list and in the component's context document. */
+async function markTasksDone(ctx: RunContext, componentId: string, taskIds: string[]): Promise<void> {
+  const list = await ctx.docs.text({ doc: 'task_list' });
+  if (list) {
+    const marked = setTaskStatus(list, taskIds, 'done');
+    if (marked !== list) await ctx.docs.write({ doc: 'task_list' }, marked);
+  }
+  const ref = { doc: 'component', component: componentId } as const;
+  const doc = await ctx.docs.text(ref);
+  if (doc) {
+    const marked = setTaskStatus(doc, taskIds, 'done');
+    if (marked !== doc) await ctx.docs.write(ref, marked);
+  }
+}
+
+/** The files this goal's run changed since its first commit, committed or not, one per line. */
+async function goalChangeList(projectDir: string, base: string | undefined): Promise<string> {
+  const now = base ? await snapshotTree(projectDir).catch(() => undefined) : undefined;
+  const files = base && now ? await changedFiles(projectDir, base, now).catch(() => undefined) : undefined;
+  if (!files) return base ? '(git could not list the changes)' : '(the project had no commit when this goal began: every file is new)';
+  return files.length ? files.map((f) => `- ${f.change}: ${f.path}`).join('\n') : '(no file changed)';
 }
 
 function readText(path: string): Promise<string | undefined> {

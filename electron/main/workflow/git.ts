@@ -161,6 +161,12 @@ export function commitSubject(style: CommitStyle, what: string, type: 'feat' | '
   return subject.length > 72 ? `${subject.slice(0, 71).trimEnd()}…` : subject;
 }
 
+/** The commit the project's HEAD points at (absent outside a repository or before its first commit). */
+export async function headCommit(projectDir: string): Promise<string | undefined> {
+  const r = await git(projectDir, ['rev-parse', '--verify', '-q', 'HEAD']).catch(() => undefined);
+  return r?.code === 0 ? r.stdout.trim() || undefined : undefined;
+}
+
 /** Where each repository keeps its index (asked once per folder: a folder that is a repository stays one). */
 const indexes = new Map<string, string>();
 async function indexOf(projectDir: string): Promise<string | undefined> {

@@ -1,5 +1,5 @@
 import type { WorkflowPlan as Plan } from '../../contract/methods/workflow';
-import type { TaskList } from './task-list';
+import { hasOpenTask, type TaskList } from './task-list';
 import type { ProtocolName } from './protocols';
 
 /** The plan the user approves: the components in order, as the FSM will run them (schema in the contract). */
@@ -56,11 +56,20 @@ export function planFromTaskList(list: TaskList, opts: { defaultTestCommand?: st
   };
 }
 
-/** Every state of the plan's FSM, in the order an uninterrupted run visits them when tests pass. */
+/** The components a run develops: those with an open task (finished ones, from earlier goals, stay as they are). */
+export function openComponents(plan: Plan): PlanComponent[] {
+  return plan.components.filter(hasOpenTask);
+}
+
+/**
+ * Every state of the plan's FSM, in the order an uninterrupted run visits them when tests pass. Only
+ * components with an open task are developed; the final test gate still runs every component's tests.
+ */
 export function planStates(plan: Plan): StateSpec[] {
   const out: StateSpec[] = [];
   const max = plan.maxDebugAttempts;
-  plan.components.forEach((c, i) => {
+  const open = openComponents(plan);
+  open.forEach((c, i) => {
     const s = (p: string) => `${c.id}:${p}`;
     const test = c.testCommand ?? plan.defaultTestCommand;
     const after = `orchestration:${c.id}`;
@@ -78,7 +87,7 @@ export function planStates(plan: Plan): StateSpec[] {
       { state: s('commit'), phase: 'commit', ...comp, next: after, onFail: s('redebugging'), maxAttempts: max },
     );
     // After every component, the last one too: the schedule is brought up to date before the final steps.
-    out.push({ state: after, phase: 'orchestration', protocol: 'orchestration', next: i < plan.components.length - 1 ? `${plan.components[i + 1]!.id}:development` : 'final:testing' });
+    out.push({ state: after, phase: 'orchestration', protocol: 'orchestration', next: i < open.length - 1 ? `${open[i + 1]!.id}:development` : 'final:testing' });
   });
   const e2e = finalTestCommand(plan);
   out.push(

@@ -9,33 +9,58 @@ import { planFromTaskList } from './plan';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol, loadProtocols } from './protocols';
 import type { Next, RunContext } from './run-context';
-import { parseTaskList, parseTaskListOrThrow } from './task-list';
+import { goalUpdateIssues, hasOpenTask, parseTaskList, parseTaskListOrThrow } from './task-list';
+import { headCommit } from './git';
+import type { DocumentIssue } from './errors';
 
 /** How many times in a row the task list step is asked to correct a list that does not parse, before the run blocks. */
 export const TASK_LIST_CORRECTIONS = 2;
 
-const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestration'; instruction: string }> = [
+const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestration'; instruction: string; update: string }> = [
   {
     doc: 'architecture',
     protocol: 'design',
     instruction: 'Write the architecture document for the goal below.',
+    update:
+      'The project already has an architecture (your context document), written for its earlier goals and kept up to date as built. Update it for the new goal below: keep what stands, change and add what the goal needs, and hand back the whole document.',
   },
   {
     doc: 'progress_schedule',
     protocol: 'orchestration',
     instruction: 'Break the architecture into a progress schedule.',
+    update:
+      'The progress schedule (your context document) records the work of the project\'s earlier goals. Update it for the new goal below and the updated architecture: keep finished milestones marked finished, and add the work the new goal needs, in order.',
   },
   {
     doc: 'task_list',
     protocol: 'orchestration',
     instruction: 'Turn the progress schedule into a task list in the exact format of your protocol.',
+    update:
+      'The task list (your context document) holds the components and tasks of the project\'s earlier goals; finished tasks are marked [x]. Keep every finished task as it is, marked [x], and add what the new goal below needs: new components, or new open tasks ("- [ ] ID: title", with ids not used before) on existing components. Only components with an open task are developed. Hand back the whole task list in the exact format of your protocol.',
   },
 ];
+
+/** The ids of the finished tasks of a task list (none when it is missing or does not parse). */
+function doneTaskIds(text: string | undefined): string[] {
+  const r = text === undefined ? undefined : parseTaskList(text);
+  return r?.ok ? r.list.components.flatMap((c) => c.tasks.filter((t) => t.status === 'done').map((t) => t.id)) : [];
+}
+
+/** What is wrong with a task list: its form, and for a new goal, finished tasks dropped or no open task. */
+function taskListIssues(text: string, record: RunContext['record']): DocumentIssue[] | undefined {
+  const r = parseTaskList(text);
+  if (!r.ok) return r.issues;
+  if (!record.goalUpdate) return undefined;
+  const issues = goalUpdateIssues(record.goalUpdate.doneTasks, r.list);
+  return issues.length ? issues : undefined;
+}
 
 /**
  * The preparation before the FSM exists: each missing orchestration document is written by its
  * protocol's step, existing ones are loaded; then the task list becomes the plan, which waits for
- * the user's approval. Returns 'rest' when the run waits (goal, approval).
+ * the user's approval. A goal new to a project that has documents (its earlier goals) updates each
+ * of them instead: the architecture for the goal, the schedule, and the task list keeping its
+ * finished tasks and adding open ones. Returns 'rest' when the run waits (goal, approval).
  */
 export async function prepareNext(ctx: RunContext): Promise<Next> {
   const { record, docs } = ctx;
@@ -45,12 +70,28 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
     const step = DOC_STEPS[i]!;
     const state = `prepare:${step.doc}`;
     const existing = await docs.text({ doc: step.doc });
-    // A task list the workflow cannot parse goes back to its step with the lines to fix (the model
-    // hears what was wrong), a bounded number of times; then planStep blocks the run with them.
-    const broken = step.doc === 'task_list' && existing !== undefined && corrections < TASK_LIST_CORRECTIONS ? parseTaskList(existing) : undefined;
-    const issues = broken && !broken.ok ? broken.issues : undefined;
-    if (existing !== undefined && !issues) {
-      if (!record.timeline.some((e) => e.state === state)) {
+    const seen = record.timeline.some((e) => e.state === state);
+    if (step.doc === 'architecture' && existing?.trim() && !seen && !record.goalUpdate) {
+      const taskList = await docs.text({ doc: 'task_list' });
+      if (record.goal) {
+        // Decided once, before this run writes anything: the goal is new to the documents of earlier goals.
+        record.goalUpdate = { baseCommit: await headCommit(record.projectDir), doneTasks: doneTaskIds(taskList) };
+        await ctx.persist();
+      } else if (allTasksDone(taskList)) {
+        // Every task of the project is done: running its plan again would redo finished work; the run asks what comes next.
+        record.state = state;
+        record.nextGoal = true;
+        ctx.setStatus('AWAITING_GOAL');
+        ctx.emit('workflow.goalRequired', { runId: record.runId, projectDir: record.projectDir });
+        return 'rest';
+      }
+    }
+    const update = record.goalUpdate !== undefined && existing !== undefined && !record.timeline.some((e) => e.state === state && e.outcome === 'written');
+    // A task list the workflow cannot parse (or, for a new goal, one that dropped finished tasks or adds nothing) goes back to its
+    // step with the lines to fix (the model hears what was wrong), a bounded number of times; then planStep blocks the run with them.
+    const issues = step.doc === 'task_list' && existing !== undefined && !update && corrections < TASK_LIST_CORRECTIONS ? taskListIssues(existing, record) : undefined;
+    if (existing !== undefined && !issues && !update) {
+      if (!seen) {
         const entry = await ctx.enter(state);
         await ctx.leave(entry, 'loaded', { note: docs.path({ doc: step.doc }) });
       }
@@ -73,10 +114,12 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
     }
     if (issues) corrections++;
     const instruction = issues
-      ? `The task list (your context document below) does not follow the form of your protocol, so the workflow cannot read it:\n${issues.map((x) => `- ${x.line ? `line ${x.line}: ` : ''}${x.message}`).join('\n')}\n\nHand back the whole task list, corrected, in the exact form of your protocol.`
-      : step.instruction;
+      ? `The task list (your context document below) ${record.goalUpdate ? 'cannot be used for the new goal yet' : 'does not follow the form of your protocol, so the workflow cannot read it'}:\n${issues.map((x) => `- ${x.line ? `line ${x.line}: ` : ''}${x.message}`).join('\n')}\n\nHand back the whole task list, corrected, in the exact form of your protocol.`
+      : update
+        ? step.update
+        : step.instruction;
     const entry = await ctx.enter(state, { protocol: protocol.name });
-    const prompt = buildStepPrompt({ protocol, instruction, goal: record.goal, contextDocPath, contextDoc: existing ?? '', references });
+    const prompt = buildStepPrompt({ protocol, instruction, goal: record.goal, newGoal: !!record.goalUpdate, contextDocPath, contextDoc: existing ?? '', references });
     const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });
     if (!result.done) {
       await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
@@ -97,12 +140,21 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
   return planStep(ctx);
 }
 
+/** True when the task list parses and every one of its tasks is done. */
+function allTasksDone(text: string | undefined): boolean {
+  const r = text === undefined ? undefined : parseTaskList(text);
+  return !!r?.ok && !r.list.components.some(hasOpenTask);
+}
+
 async function planStep(ctx: RunContext): Promise<Next> {
   const { record, docs } = ctx;
   const file = docs.path({ doc: 'task_list' });
   const list = parseTaskListOrThrow((await docs.text({ doc: 'task_list' })) ?? '', file);
   const debugging = await loadProtocol('debugging', record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
   const plan = planFromTaskList(list, { defaultTestCommand: await defaultTestCommand(record.projectDir), maxDebugAttempts: debugging.maxAttempts });
+  if (record.goalUpdate && !list.components.some(hasOpenTask)) {
+    throw new WorkflowError('PARSE_ERROR', `the task list ${file} has no open task for the new goal: add its components or tasks ("- [ ] ID: title") and retry`, { file });
+  }
   record.plan = plan;
   record.state = 'prepare:plan';
   ctx.setStatus('AWAITING_APPROVAL');

@@ -5,6 +5,8 @@ export interface PromptParts {
   /** What the step must produce, in one or two sentences. */
   instruction: string;
   goal?: string;
+  /** The goal is new to a project built for earlier goals (its documents are being updated for it). */
+  newGoal?: boolean;
   contextDocPath: string;
   contextDoc?: string;
   /** Other documents shown read-only (architecture, schedule, review report…). */
@@ -12,6 +14,8 @@ export interface PromptParts {
   testOutput?: { command: string; exitCode: number | null; output: string };
   /** The command the workflow runs when the step ends (testing and debugging steps): its exit status is the step's gate. */
   testCommand?: string;
+  /** The step's own "Done when", where it differs from its protocol's (the review fixes). */
+  done?: string;
 }
 
 /**
@@ -27,7 +31,7 @@ export function fenced(text: string, lang = 'markdown'): string {
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
 export function buildStepPrompt(p: PromptParts): string {
   const parts = [`# Protocol: ${p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
-  if (p.goal) parts.push(`## Goal of the project\n\n${p.goal}`);
+  if (p.goal) parts.push(p.newGoal ? `## Goal of this run\n\nA new goal for a project built for earlier goals:\n\n${p.goal}` : `## Goal of the project\n\n${p.goal}`);
   // The document lives in ERASMUS_HOME, outside the project the tools reach: the step hands its new text back (see the executor's "How to answer").
   // Each document is fenced: its own headings stay inside it, and the model sees where it ends.
   parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text${p.contextDoc?.trim() ? `, between the fences:\n\n${fenced(p.contextDoc.trim())}` : ': (empty)'}`);
@@ -38,6 +42,6 @@ export function buildStepPrompt(p: PromptParts): string {
   if (p.testCommand) {
     parts.push(`## Test command\n\nWhen this step ends, Erasmus runs \`${p.testCommand}\` in the project folder, and the step passes only if it exits with status 0: the tests this step is about must be ones this command runs.`);
   }
-  parts.push(`## Done when\n\n${p.protocol.done}`);
+  parts.push(`## Done when\n\n${p.done ?? p.protocol.done}`);
   return parts.join('\n\n');
 }

@@ -39,6 +39,14 @@ export const RunRecord = z.object({
   goal: z.string().optional(),
   /** While the run waits for its goal: what the project's README says it is, offered as a start. */
   suggestedGoal: z.object({ file: z.string(), goal: z.string() }).optional(),
+  /**
+   * Set when the goal is new to a project that has documents already (its earlier goals): the
+   * preparation updates them instead of loading them, and the final steps review what changed since
+   * `baseCommit`. `doneTasks` are the ids finished before, which the updated task list keeps done.
+   */
+  goalUpdate: z.object({ baseCommit: z.string().optional(), doneTasks: z.array(z.string()) }).optional(),
+  /** While the run waits for its goal on a project whose tasks are all done: the goal asked is the next one. */
+  nextGoal: z.boolean().optional(),
   executor: ExecutorConfig,
   status: WorkflowRunStatus,
   phase: z.enum(['prepare', 'execute']),
@@ -75,14 +83,39 @@ export const RunRecord = z.object({
 });
 export type RunRecord = z.infer<typeof RunRecord>;
 
-function alive(pid: number): boolean {
+/**
+ * When a process started, in clock ticks since boot (Linux: /proc/<pid>/stat, field 22), so a pid the
+ * system gave to another process after the driver died is not taken for the driver. Undefined elsewhere.
+ */
+export function processStart(pid: number): string | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] || undefined;
+  } catch {
+    return undefined;
   }
 }
+
+const OWN_START = processStart(process.pid);
+
+/** The process that wrote a lock (`pid` or `pid start`) is still that process. */
+function alive(pid: number, start?: string): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (!start) return true;
+  const now = processStart(pid);
+  return now === undefined || now === start;
+}
+
+/** A lock file's text: the driver's pid and, where the system tells, when it started. */
+function readLock(file: string): { pid: number; start?: string } {
+  const [pid, start] = readFileSync(file, 'utf8').trim().split(/\s+/);
+  return { pid: Number(pid), ...(start ? { start } : {}) };
+}
+const LOCK_TEXT = `${process.pid}${OWN_START ? ` ${OWN_START}` : ''}`;
 
 export function newRunId(): string {
   const t = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
@@ -104,22 +137,22 @@ export class RunStore {
   lock(projectDir: string, runId: string): void {
     const file = `${this.file(projectDir, runId)}.lock`;
     try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      writeFileSync(file, LOCK_TEXT, { flag: 'wx' });
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // no runs folder yet: nothing else can hold it
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    if (pid && pid !== process.pid && alive(pid)) throw new WorkflowError('INVALID_STATE', `run ${runId} is being driven by another Erasmus process (pid ${pid})`);
-    writeFileSync(file, String(process.pid));
+    const { pid, start } = readLock(file);
+    if (pid && pid !== process.pid && alive(pid, start)) throw new WorkflowError('INVALID_STATE', `run ${runId} is being driven by another Erasmus process (pid ${pid})`);
+    writeFileSync(file, LOCK_TEXT);
   }
 
   /** The live process (other than this one) that drives the run, if any. */
   holder(projectDir: string, runId: string): number | undefined {
     try {
-      const pid = Number(readFileSync(`${this.file(projectDir, runId)}.lock`, 'utf8').trim());
-      return pid && pid !== process.pid && alive(pid) ? pid : undefined;
+      const { pid, start } = readLock(`${this.file(projectDir, runId)}.lock`);
+      return pid && pid !== process.pid && alive(pid, start) ? pid : undefined;
     } catch {
       return undefined;
     }
@@ -128,7 +161,7 @@ export class RunStore {
   unlock(projectDir: string, runId: string): void {
     const file = `${this.file(projectDir, runId)}.lock`;
     try {
-      if (Number(readFileSync(file, 'utf8').trim()) === process.pid) rmSync(file, { force: true });
+      if (readLock(file).pid === process.pid) rmSync(file, { force: true });
     } catch {}
   }
 

@@ -26,7 +26,7 @@ export interface RunDeps {
   runTests: TestRunner;
 }
 
-const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED']);
+const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED', 'ABANDONED']);
 
 /** Drives one run: the preparation, then the FSM, persisting after every transition. */
 export class WorkflowRun {
@@ -278,6 +278,7 @@ export class WorkflowRun {
     if (this.record.status !== 'AWAITING_GOAL') throw invalidState(`run ${this.runId} is ${this.record.status}, not waiting for a goal`);
     this.record.goal = goal;
     delete this.record.suggestedGoal;
+    delete this.record.nextGoal;
     this.drive();
   }
 
@@ -370,7 +371,25 @@ export class WorkflowRun {
     }
   }
 
+  /** Left for a newer goal: the run rests for good (its documents and commits stay; the new goal's run updates them). */
+  async abandon(): Promise<void> {
+    if (this.loop) throw invalidState(`run ${this.runId} is running in this process; stop it before leaving it for a new goal`);
+    const s = this.record.status;
+    if (s === 'COMPLETED' || s === 'ABANDONED') throw invalidState(`run ${this.runId} is ${s === 'COMPLETED' ? 'complete' : 'abandoned already'}`);
+    this.claim();
+    try {
+      const open = this.record.timeline.at(-1);
+      if (open && !open.leftAt) this.close(open, 'interrupted');
+      this.record.pending = undefined;
+      this.setStatus('ABANDONED');
+      await this.persist();
+    } finally {
+      this.deps.store.unlock(this.record.projectDir, this.runId);
+    }
+  }
+
   resume(): void {
+    if (this.record.status === 'ABANDONED') throw invalidState(`run ${this.runId} was abandoned for a newer goal: it is not driven again`);
     if (!this.loop) this.claim();
     const s = this.record.status;
     if (this.loop) throw invalidState(`run ${this.runId} is already running`);
@@ -386,6 +405,7 @@ export class WorkflowRun {
   }
 
   async skip(): Promise<void> {
+    if (this.record.status === 'ABANDONED') throw invalidState(`run ${this.runId} was abandoned for a newer goal: it is not driven again`);
     if (!this.loop) this.claim();
     if (this.loop) throw invalidState(`run ${this.runId} is running; pause or stop it before skipping a step`);
     if (this.record.phase !== 'execute') throw invalidState('preparation steps cannot be skipped: write the document (workflow.docs.write) and retry');
@@ -423,6 +443,8 @@ export class WorkflowRun {
       state: r.state,
       goal: r.goal,
       ...(r.suggestedGoal && r.status === 'AWAITING_GOAL' ? { suggestedGoal: r.suggestedGoal } : {}),
+      ...(r.nextGoal && r.status === 'AWAITING_GOAL' ? { nextGoal: true } : {}),
+      ...(r.goalUpdate ? { newGoal: true } : {}),
       executor: r.executor.kind,
       plan: r.plan,
       approved: r.approved,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTaskList, parseTaskListOrThrow, setTaskStatus } from './task-list';
+import { goalUpdateIssues, parseTaskList, parseTaskListOrThrow, setTaskStatus, syncTaskLines } from './task-list';
 import { WorkflowError } from './errors';
 
 const good = `# Task list
@@ -72,5 +72,33 @@ describe('task list', () => {
     const out = setTaskStatus(good, ['T1'], 'done');
     expect(out).toContain('- [x] T1: Implement add');
     expect(out.replace('- [x] T1', '- [ ] T1')).toBe(good);
+  });
+
+  it('a new goal keeps every finished task done and adds an open one', () => {
+    const list = (text: string) => {
+      const r = parseTaskList(text);
+      if (!r.ok) throw new Error('bad list');
+      return r.list;
+    };
+    const kept = list('## Component: a\n- [x] A1: one\n\n## Component: b\n- [ ] B1: two\n');
+    expect(goalUpdateIssues(['A1'], kept)).toEqual([]);
+    expect(goalUpdateIssues(['A1', 'A2'], kept)).toEqual([{ message: 'task A2 was finished and is missing: keep every finished task, marked [x]' }]);
+    expect(goalUpdateIssues(['A1'], list('## Component: a\n- [ ] A1: one\n'))).toEqual([
+      { line: 2, message: 'task A1 is finished: keep it marked [x] (give new work a new task id)' },
+    ]);
+    expect(goalUpdateIssues(['A1'], list('## Component: a\n- [x] A1: one\n'))).toEqual([
+      { message: 'the list has no open task ("- [ ] ID: title"): add the components or tasks the new goal needs' },
+    ]);
+  });
+
+  it("a component's document takes the task list's marks, and tasks a later goal added", () => {
+    const tasks = [
+      { id: 'T1', title: 'first', status: 'done' as const },
+      { id: 'T2', title: 'second', status: 'todo' as const },
+    ];
+    expect(syncTaskLines('# C\n\n## Tasks\n- [ ] T1: first\n\n## Notes\n- kept\n', tasks)).toBe('# C\n\n## Tasks\n- [x] T1: first\n- [ ] T2: second\n\n## Notes\n- kept\n');
+    expect(syncTaskLines('# C\n\n## Tasks\n\n## Notes\n', tasks)).toBe('# C\n\n## Tasks\n- [x] T1: first\n- [ ] T2: second\n\n## Notes\n');
+    // A document the model handed back without its task lines gets them again, at the end.
+    expect(syncTaskLines('# C\n\n## Notes\n- built\n', tasks)).toBe('# C\n\n## Notes\n- built\n\n## Tasks\n- [x] T1: first\n- [ ] T2: second\n');
   });
 });

@@ -146,3 +146,50 @@ export function componentSeed(c: Component): string {
   const tasks = c.tasks.map((t) => `- [${MARK_OF[t.status]}] ${t.id}: ${t.title}`).join('\n');
   return `# Component: ${c.id}${c.title ? ` — ${c.title}` : ''}\n\n${c.description ? c.description + '\n\n' : ''}## Tasks\n${tasks}\n\n## Notes\n`;
 }
+
+/** A component the run develops: one of its tasks is not done yet. */
+export function hasOpenTask(c: { tasks: ReadonlyArray<{ status: TaskStatus }> }): boolean {
+  return c.tasks.some((t) => t.status !== 'done');
+}
+
+/**
+ * What is wrong with a task list handed back for a new goal: every task done before stays, marked done,
+ * and the goal adds at least one open task (a new component, or new tasks on an existing one).
+ */
+export function goalUpdateIssues(doneBefore: Iterable<string>, after: TaskList): DocumentIssue[] {
+  const issues: DocumentIssue[] = [];
+  const now = new Map(after.components.flatMap((c) => c.tasks.map((t) => [t.id, t] as const)));
+  for (const id of doneBefore) {
+    const kept = now.get(id);
+    if (!kept) issues.push({ message: `task ${id} was finished and is missing: keep every finished task, marked [x]` });
+    else if (kept.status !== 'done') issues.push({ line: kept.line, message: `task ${id} is finished: keep it marked [x] (give new work a new task id)` });
+  }
+  if (!after.components.some(hasOpenTask)) issues.push({ message: 'the list has no open task ("- [ ] ID: title"): add the components or tasks the new goal needs' });
+  return issues;
+}
+
+/**
+ * A component's context document with its task lines matching the task list: each task's mark as the
+ * list has it, and tasks the document lacks (added for a later goal) appended under its "## Tasks".
+ */
+export function syncTaskLines(doc: string, tasks: ReadonlyArray<{ id: string; title: string; status: TaskStatus }>): string {
+  const lines = doc.split('\n');
+  const present = new Set<string>();
+  let lastTask = -1;
+  lines.forEach((raw, i) => {
+    const m = TASK.exec(raw.replace(/\r$/, ''));
+    if (!m) return;
+    lastTask = i;
+    const t = tasks.find((x) => x.id === m[2]);
+    if (!t) return;
+    present.add(t.id);
+    lines[i] = raw.replace(/\[(.)\]/, `[${MARK_OF[t.status]}]`);
+  });
+  const missing = tasks.filter((t) => !present.has(t.id)).map((t) => `- [${MARK_OF[t.status]}] ${t.id}: ${t.title}`);
+  if (!missing.length) return lines.join('\n');
+  const heading = lines.findIndex((l) => /^##\s+Tasks\s*$/i.test(l.trim()));
+  if (lastTask >= 0) lines.splice(lastTask + 1, 0, ...missing);
+  else if (heading >= 0) lines.splice(heading + 1, 0, ...missing);
+  else return `${doc.replace(/\n*$/, '')}\n\n## Tasks\n${missing.join('\n')}\n`;
+  return lines.join('\n');
+}

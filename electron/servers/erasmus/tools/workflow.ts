@@ -33,9 +33,9 @@ function describeTask(t: WorkflowTask): string {
     case 'COMPLETED':
       return `COMPLETED\n\n${t.output.join('\n')}`;
     case 'AWAITING_GOAL':
-      return 'AWAITING_GOAL: the project has no architecture document yet; load the run again with a goal.';
+      return 'AWAITING_GOAL: the run needs a goal (the project has no architecture document yet, or every task of it is done); load the run again with a goal.';
     case 'AWAITING_APPROVAL':
-      return `AWAITING_APPROVAL: confirm the plan with workflow_approve.\n\n${t.plan.components.map((c) => `- ${c.id}: ${c.title} (${c.tasks.length} task(s))`).join('\n')}`;
+      return `AWAITING_APPROVAL: confirm the plan with workflow_approve.\n\n${t.plan.components.map((c) => `- ${c.id}: ${c.title} (${c.tasks.length} task(s)${c.tasks.every((x) => x.status === 'done') ? ', all done: not developed again' : ''})`).join('\n')}`;
     case 'BLOCKED':
       return `BLOCKED${t.error ? `: ${t.error.kind}: ${t.error.message}` : ''}\n\n${RECOVER}`;
     default:

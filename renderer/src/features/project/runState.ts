@@ -25,10 +25,14 @@ export function phaseOf(view: WorkflowRunView): RunPhase {
       return 'blocked';
     case 'STOPPED':
       return 'stopped';
+    // Left for a newer goal (ABANDONED): nothing to do with it but start another.
     case 'COMPLETED':
+    case 'ABANDONED':
       return 'completed';
     case 'LOADED':
     case 'RUNNING':
+      // Nothing drives it (its process was killed): it reads as stopped, and Resume takes it up.
+      if (view.interrupted) return 'stopped';
       return view.approved ? 'running' : 'preparing';
   }
 }

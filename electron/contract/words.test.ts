@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { humanError, humanState, humanStatus } from './labels';
+import { humanError, humanState, humanStatus } from './words';
 
 describe('human labels', () => {
   it('names statuses, states and errors in words', () => {

@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WorkflowTask } from '../../contract/index';
+import { Paths } from '../paths/index';
+import { WorkflowEngine } from './engine';
+
+const FIRST = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Build the core\n';
+const SECOND = '# Task list\n\n## Component: core — the core\nTest: true\n- [x] C1: Build the core\n- [ ] C2: Add a flag\n';
+
+let root: string | undefined;
+const engines: WorkflowEngine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+/** Answers steps as a model would until the run rests; the task list step hands back `taskList(attempt)`; returns each step's prompt. */
+async function drive(e: WorkflowEngine, runId: string, taskList: (attempt: number) => string): Promise<{ prompts: Map<string, string[]>; last: WorkflowTask }> {
+  const prompts = new Map<string, string[]>();
+  let task = await e.getTask(runId);
+  for (; task.status === 'AWAITING_COGNITIVE_RESULT' || task.status === 'AWAITING_APPROVAL'; task = await e.getTask(runId)) {
+    if (task.status === 'AWAITING_APPROVAL') {
+      await e.approve(runId);
+      continue;
+    }
+    const seen = [...(prompts.get(task.step.state) ?? []), task.prompt];
+    prompts.set(task.step.state, seen);
+    const output = task.step.state === 'prepare:task_list' ? taskList(seen.length) : task.step.answer === 'document' ? `# ${task.step.state}\n` : `${task.step.state} done`;
+    await e.submitTask(runId, { output, done: true });
+  }
+  return { prompts, last: task };
+}
+
+describe('a project lives through many goals', () => {
+  it('a new goal updates the documents, develops only open tasks, and marks tasks done as development ends', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-goals-'));
+    const dir = join(root, 'p');
+    await mkdir(dir);
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
+    engines.push(e);
+    const first = await e.load({ projectDir: dir, goal: 'a core' });
+    const one = await drive(e, first.runId, () => FIRST);
+    expect(one.last.status).toBe('COMPLETED');
+    // The component's later steps read its task as finished: the task list and its document say [x] once development ended.
+    expect(one.prompts.get('core:testing')![0]).toContain('- [x] C1: Build the core');
+    expect(one.prompts.get('core:development')![0]).toContain('- [ ] C1: Build the core');
+
+    // Without a goal, a project whose tasks are all done is not run again: the run asks what comes next.
+    const idle = await e.load({ projectDir: dir });
+    expect((await e.getTask(idle.runId)).status).toBe('AWAITING_GOAL');
+    expect((await e.status(idle.runId)).nextGoal).toBe(true);
+    await e.answerGoal(idle.runId, 'add a flag');
+    // A list that reopens a finished task goes back to the step, saying why.
+    const two = await drive(e, idle.runId, (attempt) => (attempt === 1 ? FIRST : SECOND));
+    expect(two.last.status).toBe('COMPLETED');
+    expect(two.prompts.get('prepare:architecture')![0]).toContain('The project already has an architecture (your context document)');
+    expect(two.prompts.get('prepare:architecture')![0]).toContain('# prepare:architecture'); // the first goal's architecture, in sight
+    expect(two.prompts.get('prepare:architecture')![0]).toContain('## Goal of this run');
+    const retry = two.prompts.get('prepare:task_list')![1]!;
+    expect(retry).toContain('task C1 is finished: keep it marked [x]');
+    // Only the component with an open task ran, once.
+    expect([...two.prompts.keys()].filter((s) => s.startsWith('core:'))).toEqual(['core:development', 'core:testing', 'core:review', 'core:fixes', 'core:documentation', 'core:retesting']);
+    expect(two.prompts.get('core:development')![0]).toMatch(/- \[x\] C1: Build the core\n- \[ \] C2: Add a flag/);
+    expect(two.prompts.get('core:fixes')![0]).toContain('## Done when\n\nEvery point of the review report is addressed');
+    const list = await e.list(dir);
+    expect(list.map((r) => [r.goal, r.status])).toEqual([['add a flag', 'COMPLETED'], ['a core', 'COMPLETED']]);
+  }, 60_000);
+});

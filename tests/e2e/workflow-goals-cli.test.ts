@@ -1,0 +1,93 @@
+// A project lives through many goals: a second `erasmus workflow start --goal` on a finished project
+// updates its documents for the new goal (the architecture in sight), develops only the new
+// component, commits it by name, keeps the first goal's commits, and `workflow list` shows both runs.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
+import { ARCH_AS_BUILT, defaultPathScript, defaultWorld, gitState, secondGoalScript, TASKS_2, type DefaultWorld } from './workflow-default';
+import { CLI, ensureBuilt, killGroup } from './workflow-helpers';
+
+let llm: ScriptedLlm | undefined;
+let world: DefaultWorld | undefined;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  killGroup(child);
+  child = undefined;
+  await llm?.close();
+  llm = undefined;
+  if (world) rmSync(world.root, { recursive: true, force: true });
+  world = undefined;
+});
+
+beforeAll(() => {
+  ensureBuilt();
+}, 180_000);
+
+function runCli(args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    const c = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ERASMUS_HOME: home }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = c;
+    let stdout = '';
+    let stderr = '';
+    c.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
+    c.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+    c.on('close', (code) => res({ code, stdout, stderr }));
+  });
+}
+
+/** Every message of a recorded request, as one text. */
+const textOf = (body: unknown) => JSON.stringify((body as { messages: unknown[] }).messages);
+
+describe('a second goal on a finished project', () => {
+  it('is planned with the architecture in sight, develops only the new component, and both runs are listed', async () => {
+    llm = await startScriptedLlm([...defaultPathScript('xml'), ...secondGoalScript('xml')]);
+    world = await defaultWorld(llm.baseUrl, { nativeTools: false });
+    const first = await runCli(['workflow', 'start', world.project, '--goal', 'a function that adds two numbers, with tests', '--yes'], world.home);
+    expect(first.code, first.stderr).toBe(0);
+    const firstLog = gitState(world.project).log;
+    const before = llm.requests.length;
+
+    const second = await runCli(['workflow', 'start', world.project, '--goal', 'Add sub(a, b) that subtracts', '--yes'], world.home);
+    expect(second.code, second.stderr).toBe(0);
+    expect(llm.remaining()).toBe(0);
+    // The plan shown for approval keeps the finished component and says it is not developed again.
+    expect(second.stderr).toMatch(/1\. adder — adds two numbers .*\(done: not developed again\)/);
+    expect(second.stderr).toMatch(/\[ \] S1: Implement sub/);
+
+    // The design step saw the architecture as built for the first goal, and the new goal.
+    const later = llm.requests.slice(before);
+    const design = later.find((r) => textOf(r.body).includes('The project already has an architecture'));
+    expect(design).toBeDefined();
+    expect(textOf(design!.body)).toContain(JSON.stringify(ARCH_AS_BUILT).slice(1, -1));
+    expect(textOf(design!.body)).toContain('Goal of this run');
+    expect(textOf(design!.body)).toContain('Add sub(a, b) that subtracts');
+    // The final review was shown what this goal changed.
+    const review = later.find((r) => textOf(r.body).includes('Review the whole product'));
+    const changed = /## What this goal changed\\n\\n`+markdown\\n(.*?)\\n`+/.exec(textOf(review!.body))?.[1];
+    expect(changed).toBe('- added: docs/reviews/subtractor.md\\n- added: src/sub.mjs\\n- added: test/sub.test.mjs');
+
+    // Only the new component ran; the first goal's commits stay in history.
+    const git = gitState(world.project);
+    expect(git.log).toEqual(['final: end-to-end tests, documentation and review', 'subtractor: complete component (subtracts two numbers)', ...firstLog]);
+    expect(git.dirty).toBe('');
+    const status = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as { goal: string; newGoal?: boolean; timeline: Array<{ state: string; outcome?: string }> };
+    expect(status.goal).toBe('Add sub(a, b) that subtracts');
+    expect(status.newGoal).toBe(true);
+    expect(status.timeline.filter((e) => e.state.startsWith('adder:'))).toEqual([]);
+    expect(status.timeline.map((e) => `${e.state}=${e.outcome}`).slice(0, 4)).toEqual(['prepare:architecture=written', 'prepare:progress_schedule=written', 'prepare:task_list=written', 'subtractor:development=done']);
+
+    // The task list keeps the first goal's tasks done and has the new ones done too.
+    const taskListFile = execFileSync('find', [world.home, '-name', 'task_list.md'], { encoding: 'utf8' }).trim();
+    const taskList = readFileSync(taskListFile, 'utf8');
+    expect(taskList).toBe(TASKS_2.replace(/\[ \]/g, '[x]'));
+
+    // `workflow list` shows the project's goals, newest first.
+    const list = await runCli(['workflow', 'list', '--project', world.project], world.home);
+    expect(list.code, list.stderr).toBe(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines[0]).toBe(world.project);
+    expect(lines[1]).toMatch(/Completed\s+Add sub\(a, b\) that subtracts/);
+    expect(lines[2]).toMatch(/Completed\s+a function that adds two numbers, with tests/);
+  }, 360_000);
+});
