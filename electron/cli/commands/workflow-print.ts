@@ -1,4 +1,4 @@
-import type { EventName, WorkflowPlan, WorkflowRunView, WorkflowTimelineEntry } from '../../contract/index';
+import { reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan): string {
@@ -7,7 +7,7 @@ export function planText(plan: WorkflowPlan): string {
     lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}`);
     for (const t of c.tasks) lines.push(`       [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.id}: ${t.title}`);
   });
-  lines.push('  then: end-to-end testing, final documentation, final review');
+  lines.push('  then: end-to-end testing, final documentation, final review (and its fixes when it asks for changes)');
   if (plan.defaultTestCommand) lines.push(`  product tests: ${plan.defaultTestCommand}`);
   return lines.join('\n');
 }
@@ -51,6 +51,7 @@ export function statusText(v: WorkflowRunView): string {
     lines.push(`error (${v.error.kind}): ${v.error.message}`);
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);
   }
+  if (v.status === 'COMPLETED') lines.push(...completionLines(v.timeline));
   if (v.status === 'BLOCKED') {
     // Skip is for the machine's states; a preparation step can only run again.
     const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}` : '';
@@ -61,4 +62,12 @@ export function statusText(v: WorkflowRunView): string {
     for (const e of v.timeline) lines.push(`  ${e.enteredAt}  ${entryLine(e).trim()}`);
   }
   return lines.join('\n');
+}
+
+/** What became of the run's reviews at completion: every point left open, one per line; never a bare "complete" when one is. */
+export function completionLines(timeline: WorkflowTimelineEntry[]): string[] {
+  const open = reviewsLeftOpenLines(timeline);
+  if (open.length) return ['completed with review points left open:', ...open.map((l) => `  ${l}`)];
+  const reviews = reviewOutcomes(timeline);
+  return reviews.length ? [`reviews: ${reviews.length}, every point addressed (${reviews.filter((r) => r.fixes === 'addressed').length} by a fixes step, the others asked for no changes)`] : [];
 }

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { unfenceDocument } from '../../contract/handback';
+import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, verdictOf } from '../../contract/review-points';
 import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
@@ -12,12 +13,17 @@ import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
 import { componentSeed, parseTaskListOrThrow, setTaskStatus } from './task-list';
 
+/** What a fixes step says at the end of its work, so the run's completion can list what nobody addressed. */
+function leftOpenAsk(what: string): string {
+  return `In your final answer, add a section \`## ${LEFT_OPEN_HEADING}\` that lists each point of the ${what} you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all.`;
+}
+
 const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   development: 'Implement the open tasks of this component.',
   testing: 'Write the tests of this component and run them.',
   debugging: 'The tests fail (output below). Fix the code until they pass.',
   review: 'Review this component against the architecture and its tasks. The review report is your final answer.',
-  fixes: 'Address every point of the review report below.',
+  fixes: `Address every point of the review report below. ${leftOpenAsk('report')}`,
   documentation: 'Document this component.',
   retesting: 'Run the component tests again after the review fixes and documentation; add tests for anything the fixes changed.',
   redebugging: 'The tests fail after the review fixes (output below). Fix the code until they pass.',
@@ -26,13 +32,13 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   'e2e-debugging': 'The end-to-end tests fail (output below). Fix the code until they pass.',
   'final-documentation': 'Write the final documentation: doc comments and a complete, easy README. Your context document is the architecture: bring it up to date with the product as built (its components, interfaces and test commands as they are now, and any place where the code departed from the plan), so the final review and the people who come next read what exists.',
   'final-review': 'Review the whole product against the architecture. The review report is your final answer.',
+  'final-fixes': `The final review asked for changes: address every point of its report below. The end-to-end test command below runs after you. ${leftOpenAsk('report')}`,
+  'final-redebugging': 'The end-to-end tests fail after the final review fixes (output below). Fix the code until they pass.',
 };
 
-/** The review protocol's verdict for a component that needs no changes (its own line). */
-const NO_CHANGES = /^\W*verdict\W*\s*no changes needed\W*$/im;
 
 /** The first text of the final phase's notes document (end-to-end testing, debugging and review). */
-const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging and review steps: the end-to-end tests and how they are run, failures found and their fixes.\n\n## Notes\n';
+const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging, review and fixes steps: the end-to-end tests and how they are run, failures found and their fixes.\n\n## Notes\n';
 
 /** How much of a test run's output a timeline entry keeps (its end: the summary and the failures). */
 const TEST_OUTPUT_TAIL = 4000;
@@ -86,18 +92,20 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const arch = docRef.doc === 'architecture' ? undefined : await ctx.docs.text({ doc: 'architecture' });
   if (arch) references.push({ title: 'Architecture', text: arch });
   if (spec.phase === 'orchestration') references.push({ title: 'Task list', text: (await ctx.docs.text({ doc: 'task_list' })) ?? '' });
-  if (spec.phase === 'fixes') {
-    const report = await readText(join(record.projectDir, 'docs', 'reviews', `${spec.component}.md`));
-    // A review that asks for nothing needs no fixes session: the step is passed over, saying why.
+  const fixes = spec.phase === 'fixes' || spec.phase === 'final-fixes';
+  if (fixes) {
+    const reviewed = spec.component ?? 'final';
+    const report = await readText(join(record.projectDir, 'docs', 'reviews', `${reviewed}.md`));
+    // A review that asks for nothing needs no fixes session (nor, in the final phase, another test gate): the step is passed over, saying why.
     if (report && NO_CHANGES.test(report)) {
       const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
-      await ctx.leave(entry, 'skipped', { note: `the review asked for no changes (docs/reviews/${spec.component}.md)` });
+      await ctx.leave(entry, 'skipped', { note: `the review asked for no changes (docs/reviews/${reviewed}.md)` });
       actor.send({ type: 'STEP_DONE' });
       return 'continue';
     }
     if (report) references.push({ title: 'Review report', text: report });
   }
-  const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging';
+  const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging';
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
   const prompt = buildStepPrompt({
     protocol,
@@ -129,6 +137,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
   }
   if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) await writeFileAtomic(reportPath, unfenceDocument(result.output).trim() + '\n');
+  // What the review said and what its fixes left open stay on the timeline: the completion lists any point left open.
+  const verdict = reportPath ? verdictOf((await readText(reportPath)) ?? '') : undefined;
+  const openPoints = fixes ? leftOpenOf(result.output) : undefined;
+  const said = { ...(verdict ? { verdict } : {}), ...(openPoints ? { openPoints } : {}) };
   if (spec.phase === 'orchestration') {
     // The orchestrator edits the task list: a list it broke blocks here (retry the step, or fix the file and skip).
     try {
@@ -142,10 +154,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     const test = await ctx.runTests(spec.testCommand, record.projectDir, ctx.signal);
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
     const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
-    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { usage: result.usage, sessionLog: result.sessionLog, test: t });
+    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { usage: result.usage, sessionLog: result.sessionLog, test: t, ...said });
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
   } else {
-    await ctx.leave(entry, 'done', { usage: result.usage, sessionLog: result.sessionLog, note: reportPath });
+    await ctx.leave(entry, 'done', { usage: result.usage, sessionLog: result.sessionLog, note: reportPath, ...said });
     actor.send({ type: 'STEP_DONE' });
   }
   return 'continue';

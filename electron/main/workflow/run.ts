@@ -1,4 +1,5 @@
 import type { WorkflowPlan, WorkflowRunView, WorkflowStepResult, WorkflowTask, WorkflowTimelineEntry } from '../../contract/methods/workflow';
+import { reviewsLeftOpenLines } from '../../contract/review-points';
 import type { Paths } from '../paths/index';
 import { ContextDocs } from './documents';
 import { invalidState, WorkflowError } from './errors';
@@ -444,7 +445,12 @@ export class WorkflowRun {
       case 'AWAITING_COGNITIVE_RESULT':
         return { status: 'AWAITING_COGNITIVE_RESULT', runId: r.runId, prompt: r.pending!.prompt, step: r.pending!.step };
       case 'COMPLETED':
-        return { status: 'COMPLETED', runId: r.runId, output: r.timeline.filter((e) => e.outcome).map((e) => `${e.state}: ${e.outcome}${e.commit ? ` ${e.commit}` : ''}`) };
+        // A review point nobody addressed is part of the answer, never left out of a plain "complete".
+        return {
+          status: 'COMPLETED',
+          runId: r.runId,
+          output: [...r.timeline.filter((e) => e.outcome).map((e) => `${e.state}: ${e.outcome}${e.commit ? ` ${e.commit}` : ''}`), ...reviewsLeftOpenLines(r.timeline).map((l) => `review point open: ${l}`)],
+        };
       case 'AWAITING_GOAL':
         return { status: 'AWAITING_GOAL', runId: r.runId };
       case 'AWAITING_APPROVAL':

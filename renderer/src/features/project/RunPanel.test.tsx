@@ -139,6 +139,21 @@ describe('ProjectView and the run panel', () => {
     await core.services.run.refresh();
     expect((await screen.findByTestId('summary-commits')).textContent).toContain('abcdef0123');
     expect(screen.getByTestId('summary-tests').textContent).toBe('Test runs: 1 passed of 2 (the failures were fixed in later runs)');
+    expect(screen.getByRole('heading', { name: 'The run is complete' })).toBeTruthy();
+
+    // A final review whose fixes left a point open: the completion says so and lists it, never a plain green.
+    const done = { enteredAt: '2026-01-01T00:00:40Z', leftAt: '2026-01-01T00:00:41Z' };
+    set(run({
+      status: 'COMPLETED', approved: true, plan, updatedAt: '2026-01-01T00:01:01Z',
+      timeline: [
+        { state: 'final:review', ...done, outcome: 'done', note: '/p/adder/docs/reviews/final.md', verdict: 'Verdict: one small fix needed' },
+        { state: 'final:fixes', ...done, outcome: 'tests-passed', openPoints: ['The CLI lacks --help: out of scope'] },
+      ],
+    }));
+    await core.services.run.refresh();
+    expect((await screen.findByRole('heading', { name: 'The run is complete, with review points left open' })).textContent).toBeTruthy();
+    expect(screen.getByTestId('summary-review-final').textContent).toContain('The final review (Verdict: one small fix needed): fixed, 1 point left open');
+    expect(screen.getAllByTestId('summary-open-point').map((e) => e.textContent)).toEqual(['The CLI lacks --help: out of scope']);
     fireEvent.click(screen.getByTestId('new-run'));
     await screen.findByTestId('start-run');
   });
