@@ -2,6 +2,7 @@ import { lstat, mkdir, rename as fsRename, rm, rmdir, stat } from 'node:fs/promi
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationApproval } from '../../contract/index';
 import { confirmAction, refusalText } from './confirm';
 import { grepFile, nameMatcher, walkFolder, type Entry } from './ops';
 import { readInside, sensitivePlace, writeInside } from './safe-io';
@@ -35,17 +36,26 @@ const exists = (abs: string) => lstat(abs).then(
   () => null,
 );
 
+/** What a question approves, beyond its words: the app shows it as the change (a diff, the new content). */
+type Change = Omit<ElicitationApproval, 'action' | 'reasons'>;
+
 /** Asks before writing where hooks and configuration live (they run programs later); null to go ahead. */
-async function mayTouchSensitive(ctx: FilesContext, scope: Scope, abs: string, verb: string): Promise<ToolResult | null> {
+async function mayTouchSensitive(ctx: FilesContext, scope: Scope, abs: string, verb: string, change: Change): Promise<ToolResult | null> {
   const place = sensitivePlace(scope, abs);
   if (!place) return null;
-  return mayDestroy(ctx, `${verb} ${scope.show(abs)}, inside ${place}/ where hooks and configuration live (what is written there can run programs later)`);
+  return mayDestroy(ctx, `${verb} ${scope.show(abs)}, inside ${place}/ where hooks and configuration live (what is written there can run programs later)`, change);
 }
 
 /** Asks before a destructive action; returns a refusal result, or null to go ahead. */
-async function mayDestroy(ctx: FilesContext, action: string): Promise<ToolResult | null> {
-  const answer = await confirmAction(ctx.server, `${action}. Allow?`);
+async function mayDestroy(ctx: FilesContext, action: string, change: Change): Promise<ToolResult | null> {
+  const answer = await confirmAction(ctx.server, `${action}. Allow?`, { ...change, action });
   return answer === 'accept' ? null : failure(refusalText(action, answer));
+}
+
+/** A file's text as it is now, for the diff of an overwrite (nothing for a large or unreadable one). */
+async function textNow(scope: Scope, abs: string, size: number): Promise<{ before?: string }> {
+  if (size > 256 * 1024) return {};
+  return readInside(scope, abs).then((before) => (before.includes('\u0000') ? {} : { before }), () => ({}));
 }
 
 /** A tool with its argument type erased for the registry; arguments are parsed with its schema. */
@@ -89,10 +99,11 @@ export const FILE_TOOLS = {
       const abs = await ctx.scope.resolve(path);
       const st = await exists(abs);
       if (st?.isDirectory()) return failure(`${path} is a folder`);
-      const sensitive = await mayTouchSensitive(ctx, ctx.scope, abs, st ? 'Overwrite' : 'Create');
+      const change: Change = { tool: 'write_file', change: st ? 'overwrite' : 'create', path: ctx.scope.show(abs), content, ...(st ? await textNow(ctx.scope, abs, st.size) : {}) };
+      const sensitive = await mayTouchSensitive(ctx, ctx.scope, abs, st ? 'Overwrite' : 'Create', change);
       if (sensitive) return sensitive;
       if (st && !sensitivePlace(ctx.scope, abs)) {
-        const refused = await mayDestroy(ctx, `Overwrite the existing file ${ctx.scope.show(abs)} (${st.size} bytes)`);
+        const refused = await mayDestroy(ctx, `Overwrite the existing file ${ctx.scope.show(abs)} (${st.size} bytes)`, change);
         if (refused) return refused;
       }
       await mkdir(dirname(abs), { recursive: true });
@@ -109,10 +120,11 @@ export const FILE_TOOLS = {
       const abs = await scope.resolve(path);
       const st = await exists(abs);
       if (st?.isDirectory()) return failure(`${path} is a folder`);
-      const sensitive = await mayTouchSensitive(ctx, scope, abs, st ? 'Append to' : 'Create');
+      const change: Change = { tool: 'append_file', change: st ? 'append' : 'create', path: scope.show(abs), content };
+      const sensitive = await mayTouchSensitive(ctx, scope, abs, st ? 'Append to' : 'Create', change);
       if (sensitive) return sensitive;
       if (st && !sensitivePlace(scope, abs)) {
-        const refused = await mayDestroy(ctx, `Append ${Buffer.byteLength(content)} bytes to the existing file ${scope.show(abs)} (${st.size} bytes)`);
+        const refused = await mayDestroy(ctx, `Append ${Buffer.byteLength(content)} bytes to the existing file ${scope.show(abs)} (${st.size} bytes)`, change);
         if (refused) return refused;
       }
       await mkdir(dirname(abs), { recursive: true });
@@ -148,7 +160,7 @@ export const FILE_TOOLS = {
       const st = await exists(abs);
       if (!st) return failure(`${path} does not exist`);
       const what = st.isDirectory() ? `the folder ${ctx.scope.show(abs)}${recursive ? ' and everything in it' : ''}` : `the file ${ctx.scope.show(abs)}`;
-      const refused = await mayDestroy(ctx, `Remove ${what}`);
+      const refused = await mayDestroy(ctx, `Remove ${what}`, { tool: 'remove', change: 'remove', path: ctx.scope.show(abs) });
       if (refused) return refused;
       if (st.isDirectory()) await (recursive ? rm(abs, { recursive: true }) : rmdir(abs));
       else await rm(abs);
@@ -208,11 +220,11 @@ async function moveTo(ctx: FilesContext, from: string, to: string): Promise<Tool
   const target = await exists(dest);
   if (target?.isDirectory()) return failure(`${to} is an existing folder; give the full destination path`);
   for (const p of [src, dest]) {
-    const sensitive = await mayTouchSensitive(ctx, ctx.scope, p, p === src ? 'Move away' : 'Move a file into');
+    const sensitive = await mayTouchSensitive(ctx, ctx.scope, p, p === src ? 'Move away' : 'Move a file into', { tool: 'move', change: 'move', path: ctx.scope.show(p) });
     if (sensitive) return sensitive;
   }
   if (target) {
-    const refused = await mayDestroy(ctx, `Move ${ctx.scope.show(src)} over the existing file ${ctx.scope.show(dest)}`);
+    const refused = await mayDestroy(ctx, `Move ${ctx.scope.show(src)} over the existing file ${ctx.scope.show(dest)}`, { tool: 'move', change: 'move', path: ctx.scope.show(dest) });
     if (refused) return refused;
   }
   await mkdir(dirname(dest), { recursive: true });

@@ -44,7 +44,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
       <Elicitations />
       <div className="flex flex-wrap items-center gap-4 text-sm">
         <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{humanStatus(view.status)}</span>
-        {view.state ? <span className="text-slate-600 dark:text-slate-400">{humanState(view.state)}</span> : null}
+        {view.state && view.status !== 'COMPLETED' ? <span className="text-slate-600 dark:text-slate-400" title={view.state}>{humanState(view.state)}</span> : null}
         <span>{formatDuration(elapsed)}</span>
         <span data-testid="run-cost">{runCost(view)}</span>
         <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
