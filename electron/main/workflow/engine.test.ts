@@ -199,7 +199,9 @@ describe('WorkflowEngine', () => {
   it('plan review: the task list as saved is what runs; a broken one is refused and the plan keeps waiting', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const dir = await project('reread');
-    const e = engine(join(root, 'home'));
+    const planEvents: unknown[] = [];
+    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: (event, payload) => void (event === 'workflow.plan' && planEvents.push(payload)) });
+    engines.push(e);
     const { runId } = await e.load({ projectDir: dir, goal: 'x' });
     let task = await e.getTask(runId);
     while (task.status !== 'AWAITING_APPROVAL') {
@@ -210,7 +212,13 @@ describe('WorkflowEngine', () => {
     await expect(e.approve(runId)).rejects.toMatchObject({ kind: 'PARSE_ERROR' });
     expect((await e.status(runId)).status).toBe('AWAITING_APPROVAL');
     const edited = TASKS.replace('- [ ] L1: Build the CLI', '- [ ] L1: Build the CLI\n- [ ] L2: Add --help') + '\n## Component: docs — the manual\nTest: true\n- [ ] D1: Write it\n';
-    await e.writeDoc(dir, { doc: 'task_list' }, edited);
+    await e.writeDoc(dir, { doc: 'task_list' }, edited.replace('Build the core', 'Build the `core` module'));
+    // The plan under review follows the saved task list at once (before approval), and says so with workflow.plan.
+    const shown = await e.plan(runId);
+    expect(shown.approved).toBe(false);
+    expect(shown.plan!.components[0]!.tasks[0]!.title).toBe('Build the `core` module');
+    expect(shown.plan!.components.map((c) => c.id)).toEqual(['core', 'cli', 'docs']);
+    expect(planEvents.at(-1)).toMatchObject({ runId, plan: { components: [{ id: 'core' }, { id: 'cli' }, { id: 'docs' }] } });
     await e.approve(runId);
     const { plan } = await e.plan(runId);
     expect(plan!.components.map((c) => c.id)).toEqual(['core', 'cli', 'docs']);

@@ -65,7 +65,10 @@ export function ElicitationCard({ request, step, onSettled }: { request: Elicita
         subject={
           <>
             {approval ? <span className="font-medium" data-testid="approval-action">{approval.action}</span> : null}
-            <span className="text-xs text-slate-600 dark:text-slate-300">{yesNo ? `asked by ${from}` : ''}{step ? `${yesNo ? ' · ' : ''}in step ${step}` : ''}</span>
+            <span className="text-xs text-slate-600 dark:text-slate-300">
+              {yesNo ? `asked by ${from}` : ''}
+              {step ? <>{yesNo ? ' · ' : ''}in step <span data-testid="approval-step">{step}</span></> : null}
+            </span>
           </>
         }
       >
