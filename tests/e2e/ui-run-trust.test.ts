@@ -1,6 +1,6 @@
 // A whole first goal in Chromium against `erasmus serve` on the default path, where the app must earn
 // the user's trust (issue 25): every approval answered in the UI, naming its step and showing the
-// change, one of them denied (the transcript says so); a final review that asks for a fix leads to a
+// change, one of them denied (the transcript says so); a reload mid-run comes back to the run and its view; a final review that asks for a fix leads to a
 // final fixes step; the completion lists the point left open instead of a plain green; and no view of
 // the whole run shows a `server__tool` id or an `a:b` state name.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -78,6 +78,12 @@ describe('desktop UI: a run the user can trust — approvals, the final review a
     await page.getByTestId('confirm-plan').click({ timeout: 60_000 });
     await page.getByTestId('nav-timeline').click();
     await page.getByTestId('timeline').waitFor();
+    // A reload mid-run comes back as it was: the project, its run, the view.
+    await page.reload();
+    await page.locator('[data-testid="app-shell"][data-view="timeline"]').waitFor();
+    await page.locator('[data-testid="timeline"]').waitFor();
+    expect(await page.getByTestId('timeline-empty').count()).toBe(0);
+    expect(await page.locator('header').getByTitle(world.project).textContent()).toBe('project');
 
     // Every question of the files server is an approval card: the step it belongs to, the change, Allow / Deny.
     const seen: string[] = [];
