@@ -10,6 +10,7 @@ export * from './methods/agent';
 export * from './methods/workflow';
 export * from './handback';
 export * from './run-steps';
+export * from './review-points';
 export * from './methods/ui';
 export * from './methods/sessions';
 export * from './methods/settings';

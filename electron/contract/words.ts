@@ -25,17 +25,47 @@ const STEP: Record<string, string> = {
   progress_schedule: 'schedule',
   task_list: 'task list',
   e2e_testing: 'end-to-end tests',
+  plan: 'plan review',
+  orchestration: 'schedule update',
+  fixes: 'review fixes',
 };
+
+/** A step of a state (`testing`, `progress_schedule`) in words. */
+export function stepWords(step: string): string {
+  return STEP[step] ?? step.replace(/_/g, ' ');
+}
+
+const OUTCOME: Record<string, string> = {
+  done: 'done',
+  'not-done': 'not finished',
+  'tests-passed': 'tests passed',
+  'tests-failed': 'tests failed',
+  skipped: 'skipped',
+  committed: 'committed',
+  'nothing-to-commit': 'nothing to commit',
+  interrupted: 'interrupted',
+  aborted: 'stopped',
+  error: 'failed',
+  written: 'written',
+  loaded: 'already there',
+};
+
+/** How a step ended (`tests-failed`) in words. */
+export function humanOutcome(outcome: string): string {
+  return OUTCOME[outcome] ?? outcome.replace(/[-_]/g, ' ');
+}
 
 /** `prepare:architecture` → "Preparation · architecture"; `adder:testing` → "adder · testing"; `final:review` → "Final · review". */
 export function humanState(state: string): string {
   const at = state.indexOf(':');
+  if (state === 'completed') return 'all steps done';
   if (at < 0) return state.replace(/_/g, ' ');
   const lane = state.slice(0, at);
   const step = state.slice(at + 1);
-  const stepWords = STEP[step] ?? step.replace(/_/g, ' ');
+  // Between components the orchestrator brings the schedule up to date: `orchestration:adder`.
+  if (lane === 'orchestration') return `Schedule update · after ${step}`;
   const laneWords = lane === 'prepare' ? 'Preparation' : lane === 'final' ? 'Final' : lane;
-  return `${laneWords} · ${stepWords}`;
+  return `${laneWords} · ${stepWords(step)}`;
 }
 
 const ERROR: Record<WorkflowErrorInfo['kind'], string> = {

@@ -39,7 +39,7 @@ describe('desktop UI: approvals that are right every time and findable', () => {
     expect(diff).toContain('+ Adds two numbers.');
     expect(diff).toContain('  # adder');
     expect(diff).not.toContain('+ # adder');
-    expect(await first.getByTestId('approve-always').textContent()).toBe('Always allow filesystem__write_file for the rest of this session');
+    expect(await first.getByTestId('approve-always').textContent()).toBe('Always allow the filesystem tool “write file” for the rest of this session');
     await app.shot('approvals-01-overwrite-diff');
     await first.getByTestId('approve-once').click();
     await page.locator('[data-testid="approval-card"][data-state="allow_once"]').waitFor();

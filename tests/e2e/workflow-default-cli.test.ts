@@ -51,7 +51,7 @@ describe('erasmus workflow on the default path', () => {
     const p = (rel: string) => join(world!.project, rel);
     expect(readFileSync(p('src/adder.mjs'), 'utf8')).toContain('/** Sum of a and b. */'); // the debugging overwrite was confirmed by --yes
     expect(readFileSync(p('docs/reviews/adder.md'), 'utf8')).toBe('# Review: adder\n\nVerdict: good. Add a doc comment.\n'); // the report only
-    expect(readFileSync(p('docs/reviews/final.md'), 'utf8')).toBe('# Final review\n\nGood.\n');
+    expect(readFileSync(p('docs/reviews/final.md'), 'utf8')).toBe('# Final review\n\nVerdict: no changes needed\n\nGood.\n');
     const git = gitState(world.project);
     expect(git.log).toEqual(['Add end-to-end tests and update the documentation', 'Adds two numbers']);
     expect(git.dirty).toBe('');
@@ -65,7 +65,7 @@ describe('erasmus workflow on the default path', () => {
       'prepare:architecture=written', 'prepare:progress_schedule=written', 'prepare:task_list=written',
       'adder:development=done', 'adder:testing=tests-failed', 'adder:debugging=tests-passed', 'adder:review=done', 'adder:fixes=done',
       'adder:documentation=done', 'adder:retesting=tests-passed', 'adder:commit=committed', 'orchestration:adder=done',
-      'final:testing=tests-passed', 'final:documentation=done', 'final:review=done', 'final:commit=committed',
+      'final:testing=tests-passed', 'final:documentation=done', 'final:review=done', 'final:fixes=skipped', 'final:commit=committed',
     ]);
     // The schedule was brought up to date after the last component.
     const schedule = await runCli(['workflow', 'status', world.project], world.home);

@@ -46,13 +46,13 @@ export function defaultPathScript(mode: 'native' | 'xml'): ScriptTurn[] {
     // Overwrites src/adder.mjs: the files server asks (an elicitation) before it replaces a file.
     ...s('The tests fail (output below)', 'debugging', [['src/adder.mjs', 'export function add(a, b) {\n  return a + b;\n}\n']], `Fixed the operator.${doc('# Component: adder\n\n## Notes\n- debugging: add used -, now +')}`),
     ...s('Review this component', 'review', [], '# Review: adder\n\nVerdict: good. Add a doc comment.\n'),
-    ...s('Address every point of the review report', 'fixes', [['src/adder.mjs', '/** Sum of a and b. */\nexport function add(a, b) {\n  return a + b;\n}\n']], 'Added the doc comment.'),
+    ...s('Address every point of the review report', 'fixes', [['src/adder.mjs', '/** Sum of a and b. */\nexport function add(a, b) {\n  return a + b;\n}\n']], 'Added the doc comment.\n\n## Left open\n- none'),
     ...s('Document this component', 'documentation', [['README.md', '# adder\n\nadd(a, b) returns a + b.\n']], 'Documented.'),
     ...s('Run the component tests again', 'retesting', [], 'They pass.'),
     ...s('Bring the progress schedule', 'orchestration', [], `The schedule is up to date.${doc('# Schedule\n\n1. adder: finished\n\nNothing is left.')}`),
     ...s('All components are complete', 'e2e', [['test/e2e.test.mjs', E2E_TEST]], 'Wrote test/e2e.test.mjs.'),
     ...s('Write the final documentation', 'final docs', [['README.md', '# adder\n\nAdds two numbers: `add(a, b)` from src/adder.mjs.\n\nTests: `node --test test/`.\n']], `The README is complete.${doc(ARCH_AS_BUILT)}`),
-    ...s('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
+    ...s('Review the whole product', 'final review', [], '# Final review\n\nVerdict: no changes needed\n\nGood.\n'),
   ];
 }
 

@@ -103,6 +103,7 @@ export const EXPECTED = [
   'final:testing=tests-passed',
   'final:documentation=done',
   'final:review=done',
+  'final:fixes=skipped',
   'final:commit=committed',
 ];
 
@@ -123,6 +124,6 @@ export function adderClosingSteps(readme: string): ScriptTurn[] {
     ...step('Bring the progress schedule', 'orchestration', [], 'The schedule is up to date.'),
     ...step('All components are complete', 'e2e', [], 'End to end: fine.'),
     ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
-    ...step('Review the whole product', 'final review', [], '# Final review\n\nGood.\n'),
+    ...step('Review the whole product', 'final review', [], '# Final review\n\nVerdict: no changes needed\n\nGood.\n'),
   ];
 }

@@ -42,3 +42,13 @@ it('a blocked run says how to go on: retry, and skip where the state can be skip
   expect(blocked('api:testing')).toContain('erasmus workflow retry /p, or skip it: erasmus workflow skip /p');
   expect(statusText({ ...view, status: 'RUNNING', error: undefined } as unknown as Parameters<typeof statusText>[0])).not.toContain('to go on');
 });
+
+it('a completed run lists every review point left open; with none, it says every point was addressed', () => {
+  const base = { runId: 'r1', status: 'COMPLETED', projectDir: '/p', executor: 'agent', totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } };
+  const review = { ...step, state: 'final:review', note: '/p/docs/reviews/final.md', verdict: 'Verdict: one small fix needed' };
+  const open = statusText({ ...base, timeline: [review, { ...step, state: 'final:fixes', outcome: 'tests-passed', openPoints: ['no --help'] }] } as unknown as Parameters<typeof statusText>[0]);
+  expect(open).toContain('completed with review points left open:\n  the final review (/p/docs/reviews/final.md) — Verdict: one small fix needed: left open: no --help');
+  const clean = statusText({ ...base, timeline: [review, { ...step, state: 'final:fixes', outcome: 'tests-passed', openPoints: [] }] } as unknown as Parameters<typeof statusText>[0]);
+  expect(clean).toContain('reviews: 1, every point addressed');
+  expect(clean).not.toContain('left open');
+});

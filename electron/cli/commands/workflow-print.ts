@@ -1,4 +1,4 @@
-import type { EventName, WorkflowPlan, WorkflowRunSummary, WorkflowRunView, WorkflowTimelineEntry } from '../../contract/index';
+import { reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
 import { humanState, humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
@@ -10,7 +10,7 @@ export function planText(plan: WorkflowPlan): string {
     lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}${done}`);
     for (const t of c.tasks) lines.push(`       [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.id}: ${t.title}`);
   });
-  lines.push('  then: end-to-end testing, final documentation, final review');
+  lines.push('  then: end-to-end testing, final documentation, final review (and its fixes when it asks for changes)');
   if (plan.defaultTestCommand) lines.push(`  product tests: ${plan.defaultTestCommand}`);
   return lines.join('\n');
 }
@@ -56,6 +56,7 @@ export function statusText(v: WorkflowRunView): string {
   }
   // Recorded RUNNING while its driving process is gone (killed, crashed): it says so, and how to take it up.
   if (v.interrupted) lines.push(`nothing is driving it: erasmus workflow resume ${v.projectDir}`);
+  if (v.status === 'COMPLETED') lines.push(...completionLines(v.timeline));
   if (v.status === 'BLOCKED') {
     // Skip is for the machine's states; a preparation step can only run again.
     const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}` : '';
@@ -83,4 +84,12 @@ export function runsText(runs: WorkflowRunSummary[]): string {
     }
   }
   return out.join('\n') + '\n';
+}
+
+/** What became of the run's reviews at completion: every point left open, one per line; never a bare "complete" when one is. */
+export function completionLines(timeline: WorkflowTimelineEntry[]): string[] {
+  const open = reviewsLeftOpenLines(timeline);
+  if (open.length) return ['completed with review points left open:', ...open.map((l) => `  ${l}`)];
+  const reviews = reviewOutcomes(timeline);
+  return reviews.length ? [`reviews: ${reviews.length}, every point addressed (${reviews.filter((r) => r.fixes === 'addressed').length} by a fixes step, the others asked for no changes)`] : [];
 }

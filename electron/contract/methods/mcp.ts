@@ -7,6 +7,34 @@ export type McpServerState = z.infer<typeof McpServerState>;
 export const McpIcon = z.object({ src: z.string(), mimeType: z.string().optional(), sizes: z.array(z.string()).optional(), theme: z.enum(['light', 'dark']).optional() });
 export type McpIcon = z.infer<typeof McpIcon>;
 
+/**
+ * The `_meta` key under which Erasmus's own servers (files, runners) describe what a yes/no question
+ * approves, so the app shows it as an approval card: the change as a diff or the new content, the
+ * command with its folder and sandbox.
+ */
+export const APPROVAL_META = 'erasmus/approval';
+const TEXT_MAX = 512 * 1024;
+export const ElicitationApproval = z.object({
+  /** The server's tool (`write_file`, `bash`). */
+  tool: z.string().max(200),
+  /** What happens if allowed, in words ("Overwrite src/counter.mjs"). */
+  action: z.string().max(4000),
+  change: z.enum(['create', 'overwrite', 'append', 'remove', 'move', 'command']),
+  path: z.string().max(4096).optional(),
+  /** The new text: the whole file (create, overwrite) or what is appended. */
+  content: z.string().max(TEXT_MAX).optional(),
+  /** The file's text before an overwrite, for the diff. */
+  before: z.string().max(TEXT_MAX).optional(),
+  command: z.string().max(20_000).optional(),
+  /** The command as the model wrote it, when a rewrite changed it. */
+  original: z.string().max(20_000).optional(),
+  cwd: z.string().max(4096).optional(),
+  /** Where it runs, in words ("in the sandbox: writes only in …; no network", "WITHOUT a sandbox (…)"). */
+  sandbox: z.string().max(2000).optional(),
+  reasons: z.array(z.string().max(2000)).max(50).optional(),
+});
+export type ElicitationApproval = z.infer<typeof ElicitationApproval>;
+
 /** A server's question to the user (form fields or a URL to visit): the `mcp.elicitation.request` event, and what `mcp.elicitation.pending` lists. */
 export const McpElicitationRequest = z.object({
   id: z.string(),
@@ -15,6 +43,8 @@ export const McpElicitationRequest = z.object({
   mode: z.enum(['form', 'url']),
   requestedSchema: z.record(z.string(), z.unknown()).optional(),
   url: z.string().optional(),
+  /** A yes/no question that approves one action (no fields): what the action is (see APPROVAL_META). */
+  approval: ElicitationApproval.optional(),
 });
 
 export const McpServerStatus = z.object({

@@ -81,6 +81,10 @@ export const WorkflowTimelineEntry = z.object({
   hasPrompt: z.boolean().optional(),
   sessionLog: z.string().optional(),
   note: z.string().optional(),
+  /** A review step: its report's verdict line. */
+  verdict: z.string().optional(),
+  /** A fixes step: the review points it says it left open (under "## Left open"); absent when it did not say. */
+  openPoints: z.array(z.string()).optional(),
 });
 export type WorkflowTimelineEntry = z.infer<typeof WorkflowTimelineEntry>;
 

@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../api/events';
-import type { EventPayload } from '../../contract/index';
+import { APPROVAL_META, ElicitationApproval, type EventPayload } from '../../contract/index';
 import type { ElicitationRequest } from './types';
+
+/** What a yes/no question approves, when the server described it (Erasmus's own servers do); a form with fields keeps its form. */
+function approvalOf(p: { mode?: string; url?: string; requestedSchema?: Record<string, unknown>; _meta?: Record<string, unknown> }): ElicitationApproval | undefined {
+  const props = p.requestedSchema?.properties;
+  const hasFields = !!props && typeof props === 'object' && Object.keys(props).length > 0;
+  if (p.mode === 'url' || p.url || hasFields) return undefined;
+  const parsed = ElicitationApproval.safeParse(p._meta?.[APPROVAL_META]);
+  return parsed.success ? parsed.data : undefined;
+}
 
 /**
  * Routes servers' elicitation requests to the UI as events (`mcp.elicitation.request`) and waits for
@@ -19,7 +28,8 @@ export class ElicitationBroker {
 
   readonly handler = (req: ElicitationRequest, signal: AbortSignal): Promise<ElicitResult> => {
     const id = randomUUID();
-    const p = req.params as { message: string; mode?: string; requestedSchema?: Record<string, unknown>; url?: string };
+    const p = req.params as { message: string; mode?: string; requestedSchema?: Record<string, unknown>; url?: string; _meta?: Record<string, unknown> };
+    const approval = approvalOf(p);
     return new Promise<ElicitResult>((resolve) => {
       const finish = (r: ElicitResult) => {
         if (!this.pending.delete(id)) return;
@@ -32,7 +42,7 @@ export class ElicitationBroker {
       const timer = setTimeout(onAbort, this.timeoutMs);
       timer.unref();
       signal.addEventListener('abort', onAbort, { once: true });
-      const request = { id, server: req.server, message: p.message, mode: p.mode === 'url' || p.url ? ('url' as const) : ('form' as const), requestedSchema: p.requestedSchema, url: p.url };
+      const request = { id, server: req.server, message: p.message, mode: p.mode === 'url' || p.url ? ('url' as const) : ('form' as const), requestedSchema: p.requestedSchema, url: p.url, ...(approval ? { approval } : {}) };
       this.pending.set(id, { finish, request });
       this.bus.emit('mcp.elicitation.request', request);
     });

@@ -75,7 +75,7 @@ describe('WorkflowEngine', () => {
       'orchestration:core',
       'cli:development', 'cli:testing', 'cli:review', 'cli:fixes', 'cli:documentation', 'cli:retesting',
       'orchestration:cli',
-      'final:testing', 'final:documentation', 'final:review',
+      'final:testing', 'final:documentation', 'final:review', 'final:fixes',
     ]);
     const log = execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
     // Plain subjects (the repository has no history to learn a style from), on the run's own branch.
@@ -89,6 +89,79 @@ describe('WorkflowEngine', () => {
     const coreFiles = execFileSync('git', ['show', '--name-only', '--format=', 'HEAD~2'], { cwd: dir, encoding: 'utf8' });
     expect(coreFiles).toContain('notes/core-development.txt');
     expect(coreFiles).not.toContain('notes/cli-development.txt');
+  });
+
+  it('the final review is acted on: a fixes step, the end-to-end gate again (debugged when it fails), and the points left open in the completion', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('final-fix');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    const gated = `# Task list\n\n## Component: core — the core\nTest: test ! -e BROKEN\n- [ ] C1: Build the core\n`;
+    const states: string[] = [];
+    let task = await e.getTask(runId);
+    for (; task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') {
+        await e.approve(runId);
+        continue;
+      }
+      if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`unexpected ${task.status}`);
+      const { state } = task.step;
+      states.push(state);
+      if (state === 'prepare:task_list') await e.submitTask(runId, { output: gated, done: true });
+      else if (state === 'final:review') await e.submitTask(runId, { output: '# Final review\n\n**Verdict:** one small fix needed.\n\n1. README lacks usage.\n2. The CLI lacks --help.\n', done: true });
+      else if (state === 'core:fixes') await e.submitTask(runId, { output: 'Done.\n\n## Left open\n- none\n', done: true });
+      else if (state === 'final:fixes') {
+        // The fixes step sees the report, is told the gate runs after it, and is asked for what it leaves open.
+        expect(task.prompt).toContain('The CLI lacks --help.');
+        expect(task.prompt).toContain('## Test command');
+        expect(task.prompt).toContain('`## Left open`');
+        await writeFile(join(dir, 'BROKEN'), 'oops');
+        await e.submitTask(runId, { output: 'README usage added.\n\n## Left open\n- The CLI lacks --help: out of scope for this goal.\n', done: true });
+      } else if (state === 'final:redebugging') {
+        expect(task.prompt).toContain('The end-to-end tests fail after the final review fixes');
+        await rm(join(dir, 'BROKEN'));
+        await e.submitTask(runId, { output: 'Removed the stray file.', done: true });
+      } else await answer(e, runId, task);
+    }
+    expect(states.slice(-4)).toEqual(['final:documentation', 'final:review', 'final:fixes', 'final:redebugging']);
+    const view = await e.status(runId);
+    const at = (state: string) => view.timeline.find((x) => x.state === state)!;
+    expect(at('final:review')).toMatchObject({ outcome: 'done', verdict: 'Verdict: one small fix needed' });
+    expect(at('final:fixes')).toMatchObject({ outcome: 'tests-failed', openPoints: ['The CLI lacks --help: out of scope for this goal.'] });
+    expect(at('final:redebugging')).toMatchObject({ outcome: 'tests-passed' });
+    expect(at('final:commit')).toMatchObject({ outcome: 'committed' });
+    // The completion names the point left open; the component's review, all fixed, is not listed.
+    expect(task.output.filter((l) => l.startsWith('review point open'))).toEqual([
+      `review point open: the final review (${join(dir, 'docs/reviews/final.md')}) — Verdict: one small fix needed: left open: The CLI lacks --help: out of scope for this goal.`,
+    ]);
+  });
+
+  it('a final review that asks for no changes passes over its fixes step and the gate, saying why', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('final-clean');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    const states: string[] = [];
+    let task = await e.getTask(runId);
+    for (; task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else if (task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state === 'final:review') {
+        states.push(task.step.state);
+        await e.submitTask(runId, { output: '# Final review\n\nVerdict: no changes needed\n', done: true });
+      } else {
+        if (task.status === 'AWAITING_COGNITIVE_RESULT') states.push(task.step.state);
+        await answer(e, runId, task);
+      }
+    }
+    expect(states.at(-1)).toBe('final:review');
+    const view = await e.status(runId);
+    expect(view.timeline.find((x) => x.state === 'final:fixes')).toMatchObject({ outcome: 'skipped', note: 'the review asked for no changes (docs/reviews/final.md)' });
+    expect(view.timeline.map((x) => x.state)).not.toContain('final:redebugging');
+    // The components' fixes steps did not say what they left open: the completion says so instead of a plain "complete".
+    expect(task.output.filter((l) => l.startsWith('review point open'))).toEqual([
+      expect.stringMatching(/^review point open: the review of core .*: the fixes step did not say whether it left any point open; read the report$/),
+      expect.stringMatching(/^review point open: the review of cli .*: the fixes step did not say whether it left any point open; read the report$/),
+    ]);
   });
 
   it('the final documentation brings the architecture up to date: it is that step\'s context document, shown once', async () => {
@@ -129,7 +202,9 @@ describe('WorkflowEngine', () => {
   it('plan review: the task list as saved is what runs; a broken one is refused and the plan keeps waiting', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const dir = await project('reread');
-    const e = engine(join(root, 'home'));
+    const planEvents: unknown[] = [];
+    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: (event, payload) => void (event === 'workflow.plan' && planEvents.push(payload)) });
+    engines.push(e);
     const { runId } = await e.load({ projectDir: dir, goal: 'x' });
     let task = await e.getTask(runId);
     while (task.status !== 'AWAITING_APPROVAL') {
@@ -140,7 +215,13 @@ describe('WorkflowEngine', () => {
     await expect(e.approve(runId)).rejects.toMatchObject({ kind: 'PARSE_ERROR' });
     expect((await e.status(runId)).status).toBe('AWAITING_APPROVAL');
     const edited = TASKS.replace('- [ ] L1: Build the CLI', '- [ ] L1: Build the CLI\n- [ ] L2: Add --help') + '\n## Component: docs — the manual\nTest: true\n- [ ] D1: Write it\n';
-    await e.writeDoc(dir, { doc: 'task_list' }, edited);
+    await e.writeDoc(dir, { doc: 'task_list' }, edited.replace('Build the core', 'Build the `core` module'));
+    // The plan under review follows the saved task list at once (before approval), and says so with workflow.plan.
+    const shown = await e.plan(runId);
+    expect(shown.approved).toBe(false);
+    expect(shown.plan!.components[0]!.tasks[0]!.title).toBe('Build the `core` module');
+    expect(shown.plan!.components.map((c) => c.id)).toEqual(['core', 'cli', 'docs']);
+    expect(planEvents.at(-1)).toMatchObject({ runId, plan: { components: [{ id: 'core' }, { id: 'cli' }, { id: 'docs' }] } });
     await e.approve(runId);
     const { plan } = await e.plan(runId);
     expect(plan!.components.map((c) => c.id)).toEqual(['core', 'cli', 'docs']);

@@ -324,8 +324,15 @@ export class WorkflowEngine {
   readDoc(projectDir: string, ref: DocRef): Promise<DocView> {
     return new ContextDocs(this.options.paths, resolve(projectDir)).read(ref);
   }
-  writeDoc(projectDir: string, ref: DocRef, text: string): Promise<DocView> {
-    return new ContextDocs(this.options.paths, resolve(projectDir)).write(ref, text);
+  async writeDoc(projectDir: string, ref: DocRef, text: string): Promise<DocView> {
+    const view = await new ContextDocs(this.options.paths, resolve(projectDir)).write(ref, text);
+    // A task list saved while its plan waits for review is the plan the user sees (and confirms) from now on.
+    if (ref.doc === 'task_list') {
+      const latest = await this.latest(resolve(projectDir));
+      const run = latest ? await this.get(latest).catch(() => undefined) : undefined;
+      if (run?.record.status === 'AWAITING_APPROVAL') await run.replan();
+    }
+    return view;
   }
 
   /** An engine without the core's runner runs its gates through one of its own: the same sandbox, PTYs of its own. */

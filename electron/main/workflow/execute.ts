@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { unfenceDocument } from '../../contract/handback';
+import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, verdictOf } from '../../contract/review-points';
 import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
@@ -15,12 +16,17 @@ import { componentSeed, parseTaskList, parseTaskListOrThrow, setTaskStatus, sync
 
 const HOOKS_REFUSED = "The repository's commit hooks refused the commit (their output below). Fix what they report in the code, not the hooks; the commit is tried again when the tests pass.";
 
+/** What a fixes step says at the end of its work, so the run's completion can list what nobody addressed. */
+function leftOpenAsk(what: string): string {
+  return `In your final answer, add a section \`## ${LEFT_OPEN_HEADING}\` that lists each point of the ${what} you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all.`;
+}
+
 const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   development: 'Implement the open tasks of this component.',
   testing: 'Write the tests of this component and run them.',
   debugging: 'The tests fail (output below). Fix the code until they pass.',
   review: 'Review this component against the architecture and its tasks. The review report is your final answer.',
-  fixes: 'Address every point of the review report below.',
+  fixes: `Address every point of the review report below. ${leftOpenAsk('report')}`,
   documentation: 'Document this component.',
   retesting: 'Run the component tests again after the review fixes and documentation; add tests for anything the fixes changed.',
   redebugging: 'The tests fail after the review fixes (output below). Fix the code until they pass.',
@@ -29,6 +35,8 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   'e2e-debugging': 'The end-to-end tests fail (output below). Fix the code until they pass.',
   'final-documentation': 'Write the final documentation: doc comments and a complete, easy README. Your context document is the architecture: bring it up to date with the product as built (its components, interfaces and test commands as they are now, and any place where the code departed from the plan), so the final review and the people who come next read what exists.',
   'final-review': 'Review the whole product against the architecture. The review report is your final answer.',
+  'final-fixes': `The final review asked for changes: address every point of its report below. The end-to-end test command below runs after you. ${leftOpenAsk('report')}`,
+  'final-redebugging': 'The end-to-end tests fail after the final review fixes (output below). Fix the code until they pass.',
 };
 
 /** For a new goal on a built project, the final documentation and review start from what this goal changed. */
@@ -40,11 +48,9 @@ const GOAL_CHANGES: Partial<Record<Phase, string>> = {
 /** The fixes step is done when the review is answered, point by point (its protocol's "Done when" is the development one). */
 const FIXES_DONE = 'Every point of the review report is addressed: changed in the project, or answered in your notes (what you did not change, and why).';
 
-/** The review protocol's verdict for a component that needs no changes (its own line). */
-const NO_CHANGES = /^\W*verdict\W*\s*no changes needed\W*$/im;
 
 /** The first text of the final phase's notes document (end-to-end testing, debugging and review). */
-const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging and review steps: the end-to-end tests and how they are run, failures found and their fixes.\n\n## Notes\n';
+const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging, review and fixes steps: the end-to-end tests and how they are run, failures found and their fixes.\n\n## Notes\n';
 
 /** How much of a test run's output a timeline entry keeps (its end: the summary and the failures). */
 const TEST_OUTPUT_TAIL = 4000;
@@ -102,13 +108,15 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const arch = docRef.doc === 'architecture' ? undefined : await ctx.docs.text({ doc: 'architecture' });
   if (arch) references.push({ title: 'Architecture', text: arch });
   if (spec.phase === 'orchestration') references.push({ title: 'Task list', text: (await ctx.docs.text({ doc: 'task_list' })) ?? '' });
-  if (spec.phase === 'fixes') {
-    const reportFile = reportPathOf(ctx, `docs/reviews/${spec.component}.md`);
+  const fixes = spec.phase === 'fixes' || spec.phase === 'final-fixes';
+  if (fixes) {
+    const reviewed = spec.component ?? 'final';
+    const reportFile = reportPathOf(ctx, `docs/reviews/${reviewed}.md`);
     const report = await readText(reportFile);
-    // A review that asks for nothing needs no fixes session: the step is passed over, saying why.
+    // A review that asks for nothing needs no fixes session (nor, in the final phase, another test gate): the step is passed over, saying why.
     if (report && NO_CHANGES.test(report)) {
       const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
-      await ctx.leave(entry, 'skipped', { note: `the review asked for no changes (${record.reviews === 'home' ? reportFile : `docs/reviews/${spec.component}.md`})` });
+      await ctx.leave(entry, 'skipped', { note: `the review asked for no changes (${record.reviews === 'home' ? reportFile : `docs/reviews/${reviewed}.md`})` });
       actor.send({ type: 'STEP_DONE' });
       return 'continue';
     }
@@ -116,7 +124,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   }
   const goalChanges = record.goalUpdate ? GOAL_CHANGES[spec.phase] : undefined;
   if (goalChanges) references.push({ title: 'What this goal changed', text: await goalChangeList(record.projectDir, record.goalUpdate?.baseCommit) });
-  const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging';
+  const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging';
   // A debugging step after the repository's commit hooks refused the commit: the output is theirs, not the tests'.
   const hooks = needsTests && record.lastTest?.command === 'git commit' && !record.lastTest.passed;
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
@@ -125,7 +133,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     instruction: hooks ? HOOKS_REFUSED : goalChanges ? `${INSTRUCTIONS[spec.phase]} ${goalChanges}` : INSTRUCTIONS[spec.phase],
     goal: record.goal,
     newGoal: !!record.goalUpdate,
-    ...(spec.phase === 'fixes' ? { done: FIXES_DONE } : {}),
+    ...(fixes ? { done: FIXES_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
     references,
@@ -159,6 +167,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     const path = record.reviews === 'home' ? undefined : await repoPath(record.projectDir, spec.report!).catch(() => undefined);
     if (path && entry.files && !entry.files.some((f) => f.path === path)) entry.files.push({ path, change: reportBefore === undefined ? 'added' : 'modified' });
   }
+  // What the review said and what its fixes left open stay on the timeline: the completion lists any point left open.
+  const verdict = reportPath ? verdictOf((await readText(reportPath)) ?? '') : undefined;
+  const openPoints = fixes ? leftOpenOf(result.output) : undefined;
+  const said = { ...(verdict ? { verdict } : {}), ...(openPoints ? { openPoints } : {}) };
   if (spec.phase === 'orchestration') {
     // The orchestrator edits the task list: a list it broke blocks here (retry the step, or fix the file and skip).
     try {
@@ -172,10 +184,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     const test = await ctx.runTests(spec.testCommand, record.projectDir, ctx.signal);
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
     const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
-    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { usage: result.usage, sessionLog: result.sessionLog, test: t });
+    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { usage: result.usage, sessionLog: result.sessionLog, test: t, ...said });
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
   } else {
-    await ctx.leave(entry, 'done', { usage: result.usage, sessionLog: result.sessionLog, note: reportPath });
+    await ctx.leave(entry, 'done', { usage: result.usage, sessionLog: result.sessionLog, note: reportPath, ...said });
     actor.send({ type: 'STEP_DONE' });
   }
   return 'continue';

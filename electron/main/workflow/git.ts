@@ -39,12 +39,6 @@ export async function uncommittedFiles(dir: string): Promise<string[] | undefine
   return out;
 }
 
-/** The commit HEAD names, or null on a branch with no commit yet. */
-export async function headCommit(dir: string): Promise<string | null> {
-  const r = await git(dir, ['rev-parse', '--verify', '-q', 'HEAD']);
-  return r.code === 0 ? r.stdout.trim() : null;
-}
-
 /** The branch checked out (also on a branch with no commit yet); undefined when HEAD is detached. */
 export async function currentBranch(dir: string): Promise<string | undefined> {
   const r = await git(dir, ['symbolic-ref', '-q', '--short', 'HEAD']);

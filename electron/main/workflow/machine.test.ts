@@ -34,6 +34,11 @@ describe('workflow machine', () => {
     actor.send({ type: 'STEP_DONE' });
     expect(currentState(actor)).toBe('final:testing');
     for (let i = 0; i < 3; i++) actor.send({ type: 'STEP_DONE', testsPassed: true });
+    // The final review is acted on: its fixes step, whose end-to-end gate failing leads to a bounded debugging.
+    expect(currentState(actor)).toBe('final:fixes');
+    actor.send({ type: 'STEP_DONE', testsPassed: false });
+    expect(currentState(actor)).toBe('final:redebugging');
+    actor.send({ type: 'STEP_DONE', testsPassed: true });
     expect(currentState(actor)).toBe('final:commit');
     actor.send({ type: 'STEP_DONE' });
     expect(actor.getSnapshot().status).toBe('done');

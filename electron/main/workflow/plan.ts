@@ -20,7 +20,9 @@ export type Phase =
   | 'e2e-testing'
   | 'e2e-debugging'
   | 'final-documentation'
-  | 'final-review';
+  | 'final-review'
+  | 'final-fixes'
+  | 'final-redebugging';
 
 /** One state of the FSM and what the driver does in it. */
 export interface StateSpec {
@@ -94,7 +96,10 @@ export function planStates(plan: Plan): StateSpec[] {
     { state: 'final:testing', phase: 'e2e-testing', protocol: 'testing', testCommand: e2e, next: 'final:documentation', onFail: 'final:debugging' },
     { state: 'final:debugging', phase: 'e2e-debugging', protocol: 'debugging', testCommand: e2e, maxAttempts: max, next: 'final:documentation' },
     { state: 'final:documentation', phase: 'final-documentation', protocol: 'documentation', next: 'final:review' },
-    { state: 'final:review', phase: 'final-review', protocol: 'review', report: 'docs/reviews/final.md', next: 'final:commit' },
+    { state: 'final:review', phase: 'final-review', protocol: 'review', report: 'docs/reviews/final.md', next: 'final:fixes' },
+    // The final review is acted on as a component's is: its fixes (passed over when it asks for none), then the final gate again.
+    { state: 'final:fixes', phase: 'final-fixes', protocol: 'development', testCommand: e2e, next: 'final:commit', onFail: 'final:redebugging' },
+    { state: 'final:redebugging', phase: 'final-redebugging', protocol: 'debugging', testCommand: e2e, maxAttempts: max, next: 'final:commit' },
     // The last phase's work (end-to-end tests, README, final review) is committed: the tree is clean at COMPLETED.
     { state: 'final:commit', phase: 'commit', next: FINAL_STATE, onFail: 'final:debugging', maxAttempts: max },
   );

@@ -133,7 +133,7 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   }
   const files = await filesToCommit(record);
   if (!(await stagePaths(dir, files))) return { kind: 'nothing-to-commit', why: 'no changes' };
-  record.git.pendingCommit = { state, head };
+  record.git.pendingCommit = { state, head: head ?? null };
   await persist();
   const w = what(files);
   const r = await commitThroughRunner(dir, run, commitSubject(await commitStyle(dir), w.title, w.type), files, signal);

@@ -1,4 +1,5 @@
 import type { WorkflowPlan, WorkflowRunView, WorkflowStepResult, WorkflowTask, WorkflowTimelineEntry } from '../../contract/methods/workflow';
+import { reviewsLeftOpenLines } from '../../contract/review-points';
 import type { Paths } from '../paths/index';
 import { ContextDocs } from './documents';
 import { invalidState, WorkflowError } from './errors';
@@ -313,6 +314,34 @@ export class WorkflowRun {
   }
 
   /**
+   * The task list was saved during the plan review: the plan shown for approval is read from it again
+   * (a list that does not parse leaves the plan as it was; the document view shows its issues, approve refuses it).
+   */
+  async replan(): Promise<void> {
+    if (this.record.status !== 'AWAITING_APPROVAL' || !this.record.plan || this.loop) return;
+    let list;
+    try {
+      list = parseTaskListOrThrow((await this.docs.text({ doc: 'task_list' })) ?? '', this.docs.path({ doc: 'task_list' }));
+    } catch {
+      return;
+    }
+    const plan = planFromTaskList(list, { defaultTestCommand: this.record.plan.defaultTestCommand, maxDebugAttempts: this.record.plan.maxDebugAttempts });
+    if (JSON.stringify(plan.components) === JSON.stringify(this.record.plan.components)) return;
+    try {
+      this.claim();
+    } catch {
+      return; // another live process holds the run: it shows its own plan
+    }
+    try {
+      this.record.plan = plan;
+      await this.persist();
+    } finally {
+      this.deps.store.unlock(this.record.projectDir, this.runId);
+    }
+    this.deps.emit('workflow.plan', { runId: this.runId, projectDir: this.record.projectDir, plan });
+  }
+
+  /**
    * The answer to the waiting step. The step may have been issued by this process (its executor
    * waits) or by another one (the record holds it): then this process takes the run over and
    * continues from that step with this result.
@@ -469,7 +498,12 @@ export class WorkflowRun {
       case 'AWAITING_COGNITIVE_RESULT':
         return { status: 'AWAITING_COGNITIVE_RESULT', runId: r.runId, prompt: r.pending!.prompt, step: r.pending!.step };
       case 'COMPLETED':
-        return { status: 'COMPLETED', runId: r.runId, output: r.timeline.filter((e) => e.outcome).map((e) => `${e.state}: ${e.outcome}${e.commit ? ` ${e.commit}` : ''}`) };
+        // A review point nobody addressed is part of the answer, never left out of a plain "complete".
+        return {
+          status: 'COMPLETED',
+          runId: r.runId,
+          output: [...r.timeline.filter((e) => e.outcome).map((e) => `${e.state}: ${e.outcome}${e.commit ? ` ${e.commit}` : ''}`), ...reviewsLeftOpenLines(r.timeline).map((l) => `review point open: ${l}`)],
+        };
       case 'AWAITING_GOAL':
         return { status: 'AWAITING_GOAL', runId: r.runId };
       case 'AWAITING_APPROVAL':

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
 import { NOBODY_ASKED, unansweredReason } from '../../main/agent/approval-path';
+import { APPROVAL_META, type ElicitationApproval } from '../../contract/index';
 
 /** The answer to a confirmation; `unanswered` when nobody could be asked (its reason in `why`). */
 export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported' | { unanswered: string };
@@ -10,21 +11,19 @@ export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported' | { u
  * did not declare the elicitation capability is never asked and never gets the action silently:
  * the answer is `unsupported`, which callers turn into a refusal.
  */
-export async function confirmAction(server: McpServer, message: string): Promise<Confirmation> {
+export async function confirmAction(server: McpServer, message: string, approval?: ElicitationApproval): Promise<Confirmation> {
   const caps = server.server.getClientCapabilities();
   if (!caps?.elicitation) return 'unsupported';
+  // A yes/no question: no fields (accept is yes, decline is no), with what it approves under _meta for a client that shows it.
   const result = await server.server.elicitInput({
     mode: 'form',
     message,
-    requestedSchema: {
-      type: 'object',
-      properties: { confirm: { type: 'boolean', title: 'Go ahead', description: 'Perform this action', default: true } },
-    },
+    requestedSchema: { type: 'object', properties: {} },
+    ...(approval ? { _meta: { [APPROVAL_META]: approval } } : {}),
   });
   const why = unansweredReason(result);
   if (why !== undefined) return { unanswered: why };
-  if (result.action !== 'accept') return result.action;
-  return result.content?.confirm === false ? 'decline' : 'accept';
+  return result.action;
 }
 
 export function refusalText(action: string, answer: Exclude<Confirmation, 'accept'>): string {

@@ -2,6 +2,7 @@ import { lstat, mkdir, rename as fsRename, rm, rmdir, stat } from 'node:fs/promi
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationApproval } from '../../contract/index';
 import { confirmAction, refusalText } from './confirm';
 import { applyEdits } from './edit';
 import { grepFile, nameMatcher, walkFolder, type Entry } from './ops';
@@ -36,17 +37,26 @@ const exists = (abs: string) => lstat(abs).then(
   () => null,
 );
 
+/** What a question approves, beyond its words: the app shows it as the change (a diff, the new content). */
+type Change = Omit<ElicitationApproval, 'action' | 'reasons'>;
+
 /** Asks before writing where hooks and configuration live (they run programs later); null to go ahead. */
-async function mayTouchSensitive(ctx: FilesContext, scope: Scope, abs: string, verb: string, detail?: string): Promise<ToolResult | null> {
+async function mayTouchSensitive(ctx: FilesContext, scope: Scope, abs: string, verb: string, change: Change, detail?: string): Promise<ToolResult | null> {
   const place = sensitivePlace(scope, abs);
   if (!place) return null;
-  return mayDestroy(ctx, `${verb} ${scope.show(abs)}, inside ${place}/ where hooks and configuration live (what is written there can run programs later)`, detail);
+  return mayDestroy(ctx, `${verb} ${scope.show(abs)}, inside ${place}/ where hooks and configuration live (what is written there can run programs later)`, change, detail);
 }
 
-/** Asks before a destructive action (`detail`, e.g. a diff, shown under it); returns a refusal result, or null to go ahead. */
-async function mayDestroy(ctx: FilesContext, action: string, detail?: string): Promise<ToolResult | null> {
-  const answer = await confirmAction(ctx.server, detail ? `${action}:\n${detail}\nAllow?` : `${action}. Allow?`);
+/** Asks before a destructive action (`detail`, e.g. a diff, shown under it in the question's words); returns a refusal result, or null to go ahead. */
+async function mayDestroy(ctx: FilesContext, action: string, change: Change, detail?: string): Promise<ToolResult | null> {
+  const answer = await confirmAction(ctx.server, detail ? `${action}:\n${detail}\nAllow?` : `${action}. Allow?`, { ...change, action });
   return answer === 'accept' ? null : failure(refusalText(action, answer));
+}
+
+/** A file's text as it is now, for the diff of an overwrite (nothing for a large or unreadable one). */
+async function textNow(scope: Scope, abs: string, size: number): Promise<{ before?: string }> {
+  if (size > 256 * 1024) return {};
+  return readInside(scope, abs).then((before) => (before.includes('\u0000') ? {} : { before }), () => ({}));
 }
 
 /** A tool with its argument type erased for the registry; arguments are parsed with its schema. */
@@ -102,7 +112,9 @@ export const FILE_TOOLS = {
       const done = applyEdits(ctx.scope.show(abs), before, all);
       if (!done.ok) return failure(done.message);
       const what = `Edit ${ctx.scope.show(abs)} (${all.length === 1 ? 'one replacement' : `${all.length} replacements`})`;
-      const refused = sensitivePlace(ctx.scope, abs) ? await mayTouchSensitive(ctx, ctx.scope, abs, 'Edit', done.diff) : await mayDestroy(ctx, what, done.diff);
+      // The card diffs the file as it is against the file as the edits leave it.
+      const change: Change = { tool: 'edit_file', change: 'overwrite', path: ctx.scope.show(abs), ...(st.size <= 256 * 1024 && done.text.length <= 256 * 1024 ? { before, content: done.text } : {}) };
+      const refused = sensitivePlace(ctx.scope, abs) ? await mayTouchSensitive(ctx, ctx.scope, abs, 'Edit', change, done.diff) : await mayDestroy(ctx, what, change, done.diff);
       if (refused) return refused;
       // The file changed while the user was asked: apply to what is there now, or say why not.
       const now = await readInside(ctx.scope, abs);
@@ -120,10 +132,11 @@ export const FILE_TOOLS = {
       const abs = await ctx.scope.resolve(path);
       const st = await exists(abs);
       if (st?.isDirectory()) return failure(`${path} is a folder`);
-      const sensitive = await mayTouchSensitive(ctx, ctx.scope, abs, st ? 'Overwrite' : 'Create');
+      const change: Change = { tool: 'write_file', change: st ? 'overwrite' : 'create', path: ctx.scope.show(abs), content, ...(st ? await textNow(ctx.scope, abs, st.size) : {}) };
+      const sensitive = await mayTouchSensitive(ctx, ctx.scope, abs, st ? 'Overwrite' : 'Create', change);
       if (sensitive) return sensitive;
       if (st && !sensitivePlace(ctx.scope, abs)) {
-        const refused = await mayDestroy(ctx, `Overwrite the existing file ${ctx.scope.show(abs)} (${st.size} bytes)`);
+        const refused = await mayDestroy(ctx, `Overwrite the existing file ${ctx.scope.show(abs)} (${st.size} bytes)`, change);
         if (refused) return refused;
       }
       await mkdir(dirname(abs), { recursive: true });
@@ -140,10 +153,11 @@ export const FILE_TOOLS = {
       const abs = await scope.resolve(path);
       const st = await exists(abs);
       if (st?.isDirectory()) return failure(`${path} is a folder`);
-      const sensitive = await mayTouchSensitive(ctx, scope, abs, st ? 'Append to' : 'Create');
+      const change: Change = { tool: 'append_file', change: st ? 'append' : 'create', path: scope.show(abs), content };
+      const sensitive = await mayTouchSensitive(ctx, scope, abs, st ? 'Append to' : 'Create', change);
       if (sensitive) return sensitive;
       if (st && !sensitivePlace(scope, abs)) {
-        const refused = await mayDestroy(ctx, `Append ${Buffer.byteLength(content)} bytes to the existing file ${scope.show(abs)} (${st.size} bytes)`);
+        const refused = await mayDestroy(ctx, `Append ${Buffer.byteLength(content)} bytes to the existing file ${scope.show(abs)} (${st.size} bytes)`, change);
         if (refused) return refused;
       }
       await mkdir(dirname(abs), { recursive: true });
@@ -179,7 +193,7 @@ export const FILE_TOOLS = {
       const st = await exists(abs);
       if (!st) return failure(`${path} does not exist`);
       const what = st.isDirectory() ? `the folder ${ctx.scope.show(abs)}${recursive ? ' and everything in it' : ''}` : `the file ${ctx.scope.show(abs)}`;
-      const refused = await mayDestroy(ctx, `Remove ${what}`);
+      const refused = await mayDestroy(ctx, `Remove ${what}`, { tool: 'remove', change: 'remove', path: ctx.scope.show(abs) });
       if (refused) return refused;
       if (st.isDirectory()) await (recursive ? rm(abs, { recursive: true }) : rmdir(abs));
       else await rm(abs);
@@ -239,11 +253,11 @@ async function moveTo(ctx: FilesContext, from: string, to: string): Promise<Tool
   const target = await exists(dest);
   if (target?.isDirectory()) return failure(`${to} is an existing folder; give the full destination path`);
   for (const p of [src, dest]) {
-    const sensitive = await mayTouchSensitive(ctx, ctx.scope, p, p === src ? 'Move away' : 'Move a file into');
+    const sensitive = await mayTouchSensitive(ctx, ctx.scope, p, p === src ? 'Move away' : 'Move a file into', { tool: 'move', change: 'move', path: ctx.scope.show(p) });
     if (sensitive) return sensitive;
   }
   if (target) {
-    const refused = await mayDestroy(ctx, `Move ${ctx.scope.show(src)} over the existing file ${ctx.scope.show(dest)}`);
+    const refused = await mayDestroy(ctx, `Move ${ctx.scope.show(src)} over the existing file ${ctx.scope.show(dest)}`, { tool: 'move', change: 'move', path: ctx.scope.show(dest) });
     if (refused) return refused;
   }
   await mkdir(dirname(dest), { recursive: true });

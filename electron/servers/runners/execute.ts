@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationApproval } from '../../contract/index';
 import { NOBODY_ASKED } from '../../main/agent/approval-path';
 import { classifyCommand } from '../../main/runners/policy/index';
 import type { RunResult } from '../../main/runners/pty/index';
@@ -18,7 +19,7 @@ export interface RunnerDeps {
   runner: Pick<CommandRunner, 'run' | 'status'>;
   reviewer?: ScriptReviewer;
   settings: () => Promise<RunnerSettings>;
-  confirm: (message: string, signal?: AbortSignal) => Promise<Confirmation>;
+  confirm: (message: string, signal?: AbortSignal, approval?: ElicitationApproval) => Promise<Confirmation>;
 }
 
 /** What a call did, for clients that read structured results (the app's tool cards). */
@@ -109,7 +110,17 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
       ? `It runs in the sandbox: it can write only in ${deps.root}; ${policy.network ? 'it gets network access if you accept' : 'no network'}.`
       : `It runs WITHOUT a sandbox (${box.detail}).`;
     const message = `Run this command in ${deps.root}?\n\n  ${command}\n\n${rewritten.applied.length ? `Rewritten from: ${requested}\n` : ''}Why it needs your approval: ${policy.reasons.join('; ')}\n${where}${given ? `\nPurpose: ${given}` : ''}`;
-    const answer = await deps.confirm(message, signal);
+    const approval: ElicitationApproval = {
+      tool: tool.name,
+      action: `Run ${command.split('\n')[0]!.slice(0, 200)}`,
+      change: 'command',
+      command,
+      ...(rewritten.applied.length ? { original: requested } : {}),
+      cwd: deps.root,
+      sandbox: where,
+      reasons: policy.reasons,
+    };
+    const answer = await deps.confirm(message, signal, approval);
     if (answer !== 'accept') {
       outcome.status = 'declined';
       const why =

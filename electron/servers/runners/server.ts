@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { realpathSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { APPROVAL_META, type ElicitationApproval } from '../../contract/index';
 import { unansweredReason } from '../../main/agent/approval-path';
 import type { PtyManager } from '../../main/runners/pty/index';
 import { CommandRunner } from '../../main/runners/runner';
@@ -51,10 +52,10 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
     { name: 'erasmus-runners', title: 'Erasmus runners', version: options.version ?? '0.1.0' },
     { instructions: `Run commands in ${root} through bash, git, pnpm, cargo, uv and docker tools. Each result says what actually ran.` },
   );
-  const confirm = async (message: string, signal?: AbortSignal): Promise<Confirmation> => {
+  const confirm = async (message: string, signal?: AbortSignal, approval?: ElicitationApproval): Promise<Confirmation> => {
     if (!server.server.getClientCapabilities()?.elicitation) return 'unsupported';
     try {
-      const answer = await server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } }, { signal });
+      const answer = await server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} }, ...(approval ? { _meta: { [APPROVAL_META]: approval } } : {}) }, { signal });
       const why = unansweredReason(answer);
       return why !== undefined ? { unanswered: why } : answer.action;
     } catch {

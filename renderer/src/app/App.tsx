@@ -12,6 +12,7 @@ import { TimelineView } from '../features/timeline/TimelineView';
 import { useStore } from '../ui/store';
 import { Nav } from './Nav';
 import { notificationPermission } from './notifier';
+import { loadPlace, savePlace } from './place';
 import { useServices } from './services';
 import { ConnectionBanner, useConnectionStatus } from './ConnectionBanner';
 import { StatusBar } from './StatusBar';
@@ -57,6 +58,26 @@ export function App() {
   useEffect(() => {
     client.request('app.info', {}).then(setInfo, (e: Error) => setError(e.message));
   }, [client]);
+  // A reload or a new window comes back where the user was: the project (and its run), the view, the session.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current) return;
+    restored.current = true;
+    const place = loadPlace();
+    if (!place.project) return;
+    client.request('project.open', { path: place.project }).then(
+      (p) => {
+        setProject((now) => now ?? p);
+        void run.attach(p.path);
+        if (place.sessionId) setSessionId((now) => now ?? place.sessionId!);
+        if (place.view) setView((now) => (now === 'project' ? place.view! : now));
+      },
+      () => savePlace({}), // the folder is gone or unreadable: start from the welcome view
+    );
+  }, [client, run]);
+  useEffect(() => {
+    if (restored.current) savePlace({ ...(project ? { project: project.path } : {}), view, ...(sessionId ? { sessionId } : {}) });
+  }, [project, view, sessionId]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const v = viewForKey(e);

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RpcClient } from '../api/client';
+import { serverWords } from '../features/session/serverApproval';
+import { toolWords } from '../features/session/toolWords';
 import { systemNotify, type Toast } from './notifier';
 
 type Face = 'desktop' | 'browser' | 'cli' | undefined;
@@ -28,8 +30,11 @@ export function useToasts(client: RpcClient, face: Face, onReview: () => void): 
         if (face === 'browser') systemNotify(title, body);
       }),
       client.on('mcp.elicitation.request', (r) => {
-        push({ title: `${r.server} asks`, body: r.message, level: 'warning', key: r.id, sticky: true, action: { label: 'Review', run: () => review.current() } });
-        if (!document.hasFocus()) systemNotify(`Erasmus: ${r.server} asks`, r.message);
+        // In words: an approval says what it approves; another question says which server asks.
+        const title = r.approval ? 'Approval needed' : `${serverWords(r.server).replace(/^./, (c) => c.toUpperCase())} asks`;
+        const body = r.approval?.action ?? r.message;
+        push({ title, body, level: 'warning', key: r.id, sticky: true, action: { label: 'Review', run: () => review.current() } });
+        if (!document.hasFocus()) systemNotify(`Erasmus: ${title}`, body);
       }),
       client.on('mcp.elicitation.done', ({ id }) => setToasts((all) => all.filter((t) => t.key !== id))),
       client.on('app.notice', ({ level, message }) => push({ title: level === 'info' ? 'Note' : level === 'warning' ? 'Warning' : 'Error', body: message, level })),
@@ -37,7 +42,7 @@ export function useToasts(client: RpcClient, face: Face, onReview: () => void): 
         if (e.type === 'approval_resolved') return setToasts((all) => all.filter((t) => t.key !== `${e.sessionId}:${e.requestId}`));
         if (e.type === 'session_ended') return setToasts((all) => all.filter((t) => !t.key?.startsWith(`${e.sessionId}:`)));
         if (e.type !== 'approval_required') return;
-        const body = typeof e.args.command === 'string' ? e.args.command : e.name;
+        const body = typeof e.args.command === 'string' ? e.args.command : toolWords(e.name, e.args);
         push({ title: 'Approval needed', body, level: 'warning', key: `${e.sessionId}:${e.requestId}`, sticky: true, action: { label: 'Review', run: () => review.current() } });
         if (!document.hasFocus()) systemNotify('Erasmus needs your approval', body);
       }),

@@ -28,3 +28,8 @@ const md = new Marked({
 export function renderMarkdown(source: string): string {
   return md.parse(source, { async: false });
 }
+
+/** One line of markdown (code, emphasis, links) without the paragraph around it. */
+export function renderInlineMarkdown(source: string): string {
+  return md.parseInline(source, { async: false });
+}

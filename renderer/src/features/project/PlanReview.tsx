@@ -1,10 +1,54 @@
 import { useState } from 'react';
 import type { WorkflowPlan } from '../../../../electron/contract/index';
 import { Button } from '../../ui/Button';
+import { InlineMarkdown } from '../../ui/Markdown';
 import { applyDraft, draftOf, isEdited, move, toggle } from './planEdit';
 
-/** The plan the workflow proposes: components in order with their tasks; reorder, leave out, confirm. */
-export function PlanReview({ plan, onConfirm }: { plan: WorkflowPlan; onConfirm: (edited: WorkflowPlan | undefined) => Promise<void> }) {
+type Task = WorkflowPlan['components'][number]['tasks'][number];
+
+/** A task of the plan: its title rendered, and editable in place (saved to the task list, which the plan is read from). */
+function TaskItem({ task, onEdit }: { task: Task; onEdit?: (id: string, title: string) => Promise<void> }) {
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState(task.title);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onEdit!(task.id, title);
+      setEditing(false);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (editing) {
+    return (
+      <li className="flex flex-col gap-1" data-testid={`plan-task-${task.id}`}>
+        <form className="flex items-center gap-2" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+          <label className="sr-only" htmlFor={`task-title-${task.id}`}>Title of task {task.id}</label>
+          <span className="font-mono text-xs">{task.id}</span>
+          <input id={`task-title-${task.id}`} className="min-w-0 flex-1 rounded border border-slate-300 px-1 py-0.5 dark:border-slate-700 dark:bg-slate-900" value={title} autoFocus
+            onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => { if (e.key === 'Escape') { setEditing(false); setTitle(task.title); } }} data-testid="task-title-input" />
+          <Button type="submit" variant="primary" disabled={busy} data-testid="task-title-save">Save</Button>
+          <Button type="button" variant="ghost" disabled={busy} onClick={() => { setEditing(false); setTitle(task.title); }}>Cancel</Button>
+        </form>
+        {error ? <p role="alert" className="text-xs text-red-700 dark:text-red-300">{error}</p> : null}
+      </li>
+    );
+  }
+  return (
+    <li data-testid={`plan-task-${task.id}`}>
+      <span className="font-mono text-xs">{task.id}</span> <InlineMarkdown source={task.title} testId="plan-task-title" />
+      {onEdit ? <Button variant="ghost" className="ml-1 px-1 py-0 text-xs" aria-label={`Edit task ${task.id}`} onClick={() => setEditing(true)} data-testid="task-edit">Edit</Button> : null}
+    </li>
+  );
+}
+
+/** The plan the workflow proposes: components in order with their tasks (rendered, editable in place); reorder, leave out, confirm. */
+export function PlanReview({ plan, onConfirm, onEditTask }: { plan: WorkflowPlan; onConfirm: (edited: WorkflowPlan | undefined) => Promise<void>; onEditTask?: (id: string, title: string) => Promise<void> }) {
   const [draft, setDraft] = useState(() => draftOf(plan));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -41,7 +85,7 @@ export function PlanReview({ plan, onConfirm }: { plan: WorkflowPlan; onConfirm:
               </div>
               {c.tasks.length ? (
                 <ul className="mt-1 list-disc pl-8 text-sm">
-                  {c.tasks.map((t) => <li key={t.id}><span className="font-mono text-xs">{t.id}</span> {t.title}</li>)}
+                  {c.tasks.map((t) => <TaskItem key={t.id} task={t} onEdit={onEditTask} />)}
                 </ul>
               ) : null}
               {c.testCommand ? <p className="mt-1 pl-6 font-mono text-xs text-slate-600 dark:text-slate-400">tests: {c.testCommand}</p> : null}

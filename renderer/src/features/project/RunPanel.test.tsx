@@ -67,6 +67,20 @@ describe('ProjectView and the run panel', () => {
     set(run({ status: 'AWAITING_APPROVAL', plan, state: 'prepare:plan', updatedAt: '2026-01-01T00:00:02Z' }));
     core.emit('workflow.plan', { runId: 'r1', projectDir: '/p/adder', plan });
     await screen.findByTestId('plan-review');
+    // A task is edited in place: saved in the task list, and the plan card shows the plan read from it again, rendered.
+    let taskList = '## Component: adder — adds\n- [ ] A1: Implement add\n';
+    core.on('workflow.docs.read', ({ doc }) => ({ path: `/h/${doc}.md`, exists: true, text: doc === 'task_list' ? taskList : '# Architecture' }));
+    core.on('workflow.docs.write', ({ text }) => {
+      taskList = text;
+      const edited = { ...plan, components: [{ ...plan.components[0]!, tasks: [{ id: 'A1', title: 'Implement `add(a, b)`', status: 'todo' as const }] }, plan.components[1]!] };
+      set(run({ status: 'AWAITING_APPROVAL', plan: edited, state: 'prepare:plan', updatedAt: '2026-01-01T00:00:02.5Z' }));
+      return { path: '/h/task_list.md', exists: true, text };
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit task A1' }));
+    fireEvent.change(screen.getByLabelText('Title of task A1'), { target: { value: 'Implement `add(a, b)`' } });
+    fireEvent.click(screen.getByTestId('task-title-save'));
+    await waitFor(() => expect(taskList).toBe('## Component: adder — adds\n- [ ] A1: Implement `add(a, b)`\n'));
+    await waitFor(() => expect(screen.getByTestId('plan-task-title').innerHTML).toBe('Implement <code>add(a, b)</code>'));
     fireEvent.click(screen.getByLabelText('Move docs up'));
     expect(screen.getByTestId('confirm-plan').textContent).toBe('Confirm the edited plan');
     fireEvent.click(screen.getByTestId('confirm-plan'));
@@ -139,6 +153,21 @@ describe('ProjectView and the run panel', () => {
     await core.services.run.refresh();
     expect((await screen.findByTestId('summary-commits')).textContent).toContain('abcdef0123');
     expect(screen.getByTestId('summary-tests').textContent).toBe('Test runs: 1 passed of 2 (the failures were fixed in later runs)');
+    expect(screen.getByRole('heading', { name: 'The run is complete' })).toBeTruthy();
+
+    // A final review whose fixes left a point open: the completion says so and lists it, never a plain green.
+    const done = { enteredAt: '2026-01-01T00:00:40Z', leftAt: '2026-01-01T00:00:41Z' };
+    set(run({
+      status: 'COMPLETED', approved: true, plan, updatedAt: '2026-01-01T00:01:01Z',
+      timeline: [
+        { state: 'final:review', ...done, outcome: 'done', note: '/p/adder/docs/reviews/final.md', verdict: 'Verdict: one small fix needed' },
+        { state: 'final:fixes', ...done, outcome: 'tests-passed', openPoints: ['The CLI lacks --help: out of scope'] },
+      ],
+    }));
+    await core.services.run.refresh();
+    expect((await screen.findByRole('heading', { name: 'The run is complete, with review points left open' })).textContent).toBeTruthy();
+    expect(screen.getByTestId('summary-review-final').textContent).toContain('The final review (Verdict: one small fix needed): fixed, 1 point left open');
+    expect(screen.getAllByTestId('summary-open-point').map((e) => e.textContent)).toEqual(['The CLI lacks --help: out of scope']);
     fireEvent.click(screen.getByTestId('new-run'));
     await screen.findByTestId('start-run');
   });

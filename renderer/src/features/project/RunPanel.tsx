@@ -1,4 +1,5 @@
 import type { WorkflowRunView } from '../../../../electron/contract/index';
+import { useClient } from '../../api/context';
 import { useServices } from '../../app/services';
 import { ErrorBanner } from '../../ui/ErrorBanner';
 import { Button } from '../../ui/Button';
@@ -7,6 +8,7 @@ import { RunSummary } from './RunSummary';
 import { DocumentsPanel } from './DocumentsPanel';
 import { GoalQuestion } from './GoalQuestion';
 import { PlanReview } from './PlanReview';
+import { setTaskTitle } from './planEdit';
 import { phaseOf, type RunPhase } from './runState';
 import { humanError, humanState } from './labels';
 
@@ -25,12 +27,21 @@ const said: Record<RunPhase, string> = {
 /** One run of the open project: the question or plan it waits for, its documents, and its controls. */
 export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOpenTimeline: () => void }) {
   const { run } = useServices();
+  const client = useClient();
   const phase = phaseOf(view);
+  // A task edited on the plan card is saved in the task list; the core reads the plan from it again (workflow.plan).
+  const editTask = async (id: string, title: string) => {
+    const doc = await client.request('workflow.docs.read', { projectDir: view.projectDir, doc: 'task_list' });
+    const edited = setTaskTitle(doc.text, id, title);
+    if ('error' in edited) throw new Error(edited.error);
+    await client.request('workflow.docs.write', { projectDir: view.projectDir, doc: 'task_list', text: edited.text });
+    await run.refresh();
+  };
   return (
     <div className="flex flex-col gap-4" data-testid="run-panel" data-phase={phase}>
       <div className="flex flex-wrap items-center gap-3">
         <p className="font-medium" data-testid="run-phase">{said[phase]}</p>
-        {view.state ? <span className="rounded bg-slate-100 px-2 py-0.5 text-xs dark:bg-slate-800" title={view.state}>{humanState(view.state)}</span> : null}
+        {view.state && phase !== 'completed' ? <span className="rounded bg-slate-100 px-2 py-0.5 text-xs dark:bg-slate-800" title={view.state}>{humanState(view.state)}</span> : null}
         <button type="button" className="text-sm text-indigo-700 dark:text-indigo-300 underline focus-visible:outline-2 focus-visible:outline-indigo-500" onClick={onOpenTimeline}>
           Open the timeline
         </button>
@@ -43,7 +54,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
         <div><Button onClick={() => run.newRun()} data-testid="new-run">Start a new run instead</Button></div>
       ) : null}
       {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} {...(view.suggestedGoal ? { suggestion: view.suggestedGoal } : {})} /> : null}
-      {phase === 'plan' && view.plan ? <PlanReview key={view.updatedAt} plan={view.plan} onConfirm={(p) => run.approve(p)} /> : null}
+      {phase === 'plan' && view.plan ? <PlanReview key={view.updatedAt} plan={view.plan} onConfirm={(p) => run.approve(p)} onEditTask={editTask} /> : null}
       <DocumentsPanel projectDir={view.projectDir} version={view.updatedAt} />
     </div>
   );

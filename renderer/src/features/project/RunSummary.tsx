@@ -1,27 +1,37 @@
 import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { Button } from '../../ui/Button';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
+import { reviewsLeftOpen } from '../../../../electron/contract/index';
 import { humanState } from './labels';
+import { ReviewOutcomes } from './ReviewOutcomes';
 
 /** What a finished run left behind: commits, test runs, reports, time and cost — and what to do next. */
 export function RunSummary({ view, onNewRun }: { view: WorkflowRunView; onNewRun: () => void }) {
   const commits = view.timeline.filter((e) => e.commit);
   const tests = view.timeline.filter((e) => e.test);
   const passed = tests.filter((e) => e.test!.passed).length;
-  const reports = view.timeline.filter((e) => e.state.endsWith(':review') && e.note);
+  // A review point nobody addressed turns the summary from a plain green into "complete, with points left open".
+  const open = reviewsLeftOpen(view.timeline).length > 0;
   const first = view.timeline[0];
   const took = first ? Date.parse(view.updatedAt) - Date.parse(first.enteredAt) : 0;
   const components = view.plan?.components.length ?? 0;
   return (
-    <section aria-labelledby="summary-h" className="flex flex-col gap-2 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm dark:border-emerald-800 dark:bg-emerald-950" data-testid="run-summary">
-      <h3 id="summary-h" className="font-semibold text-emerald-900 dark:text-emerald-200">The run is complete</h3>
+    <section
+      aria-labelledby="summary-h"
+      className={`flex flex-col gap-2 rounded-lg border p-4 text-sm ${open ? 'border-amber-300 bg-amber-50 dark:border-amber-800 dark:bg-amber-950' : 'border-emerald-300 bg-emerald-50 dark:border-emerald-800 dark:bg-emerald-950'}`}
+      data-testid="run-summary"
+      data-open-points={open ? 'yes' : 'no'}
+    >
+      <h3 id="summary-h" className={`font-semibold ${open ? 'text-amber-900 dark:text-amber-200' : 'text-emerald-900 dark:text-emerald-200'}`}>
+        {open ? 'The run is complete, with review points left open' : 'The run is complete'}
+      </h3>
       <ul className="flex flex-col gap-1">
         <li>{components} component{components === 1 ? '' : 's'} built in {formatDuration(took)}, {formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</li>
         <li data-testid="summary-commits">
           {commits.length ? <>Commits: {commits.map((e) => <code key={e.commit} className="mr-1 font-mono text-xs" title={humanState(e.state)}>{e.commit!.slice(0, 10)}</code>)}</> : 'No commits (nothing changed).'}
         </li>
         <li data-testid="summary-tests">{tests.length ? `Test runs: ${passed} passed of ${tests.length}${tests.length > passed ? ' (the failures were fixed in later runs)' : ''}` : 'No test runs.'}</li>
-        {reports.map((e) => <li key={e.enteredAt}>Review report ({humanState(e.state)}): <code className="font-mono text-xs">{e.note}</code></li>)}
+        <ReviewOutcomes timeline={view.timeline} />
       </ul>
       <p>Next: give the project a new goal.</p>
       <div>

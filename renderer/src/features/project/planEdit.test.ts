@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowPlan } from '../../../../electron/contract/index';
-import { applyDraft, draftOf, isEdited, move, toggle } from './planEdit';
+import { applyDraft, draftOf, isEdited, move, setTaskTitle, toggle } from './planEdit';
 
 const plan: WorkflowPlan = {
   maxDebugAttempts: 3,
@@ -24,5 +24,12 @@ describe('plan edits', () => {
     let d = draftOf(plan);
     for (const id of ['a', 'b', 'c']) d = toggle(d, id);
     expect(applyDraft(plan, d)).toEqual({ error: expect.stringContaining('at least one component') });
+  });
+
+  it('edits one task\'s title in the task list, keeping its status and the rest as written', () => {
+    const list = '# Task list\n\n## Component: a — A\nTest: true\n- [x] A1: Old one\n- [ ] A10: Keep me\n';
+    expect(setTaskTitle(list, 'A1', '  New `title`  $1 ')).toEqual({ text: '# Task list\n\n## Component: a — A\nTest: true\n- [x] A1: New `title` $1\n- [ ] A10: Keep me\n' });
+    expect(setTaskTitle(list, 'A2', 'x')).toEqual({ error: 'Task A2 is not in the task list as saved; reload the documents.' });
+    expect(setTaskTitle(list, 'A1', '  ')).toEqual({ error: 'A task needs a title.' });
   });
 });

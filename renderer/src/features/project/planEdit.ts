@@ -39,3 +39,16 @@ export function applyDraft(plan: WorkflowPlan, d: PlanDraft): { plan: WorkflowPl
   if (components.length === 0) return { error: 'Keep at least one component: the plan cannot be empty.' };
   return { plan: { ...plan, components } };
 }
+
+/**
+ * The task list with one task's title replaced (the line `- [ ] <id>: <title>`), or an error naming
+ * what is wrong. The status mark and everything else stay as written.
+ */
+export function setTaskTitle(taskList: string, id: string, title: string): { text: string } | { error: string } {
+  const clean = title.replace(/\s+/g, ' ').trim();
+  if (!clean) return { error: 'A task needs a title.' };
+  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const line = new RegExp(`^(\\s*[-*]\\s+\\[[ xX~]\\]\\s+${escaped}\\s*:\\s*).*$`, 'm');
+  if (!line.test(taskList)) return { error: `Task ${id} is not in the task list as saved; reload the documents.` };
+  return { text: taskList.replace(line, (_, head: string) => `${head}${clean}`) };
+}

@@ -3,6 +3,7 @@ import type { ApprovalDecision } from '../../../../electron/contract/index';
 import { Button } from '../../ui/Button';
 import { ApprovalPreview } from './ApprovalPreview';
 import { AskFrame } from './AskFrame';
+import { toolName, toolWords } from './toolWords';
 import type { SessionItem } from './sessionState';
 
 type Approval = Extract<SessionItem, { kind: 'approval' }>;
@@ -12,7 +13,7 @@ const kindWords: Record<Approval['approvalKind'], string> = { tool: 'a tool call
 
 /** What "always" covers, in words: one tool (or one command line) for the rest of this session or step. */
 export function alwaysScope(item: Pick<Approval, 'approvalKind' | 'name'>, scope: 'session' | 'step'): string {
-  const what = item.approvalKind === 'command' ? 'this exact command' : item.approvalKind === 'sampling' ? 'this server’s model requests' : item.name;
+  const what = item.approvalKind === 'command' ? 'this exact command' : item.approvalKind === 'sampling' ? 'this server’s model requests' : toolName(item.name);
   return `Always allow ${what} for the rest of this ${scope === 'step' ? 'workflow step' : 'session'}`;
 }
 
@@ -38,12 +39,12 @@ export function ApprovalCard({ item, scope, onDecide }: { item: Approval; scope:
   const always = alwaysScope(item, scope);
   return (
     <AskFrame
-      label={`Approval for ${item.name}`}
+      label={`Approval: ${toolWords(item.name, item.args)}`}
       testId="approval-card"
       state={item.decision ?? 'waiting'}
       open={open}
       title={open ? 'Approval needed' : answered[item.decision!]}
-      subject={<><code className="font-mono text-xs">{item.name}</code> <span className="text-xs text-slate-600 dark:text-slate-300">({kindWords[item.approvalKind]})</span></>}
+      subject={<><span className="font-medium" title={item.name} data-testid="approval-words">{toolWords(item.name, item.args)}</span> <span className="text-xs text-slate-600 dark:text-slate-300">({kindWords[item.approvalKind]})</span></>}
     >
       <ApprovalPreview name={item.name} args={item.args} live={open} />
       {item.reasons.length ? (

@@ -41,4 +41,59 @@ describe('Elicitations', () => {
     fireEvent.click(screen.getByTestId('elicitation-decline'));
     await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'early', action: 'decline' }]));
   });
+
+  it('a built-in server\'s yes/no question is an approval: the action in words, the diff of an overwrite, Allow / Deny and no pre-ticked form; Escape denies', async () => {
+    const core = new FakeCore({ 'mcp.elicitation.respond': () => ({ delivered: true }) });
+    core.render(<Elicitations />);
+    core.emit('mcp.elicitation.request', {
+      id: 'w1',
+      server: 'files',
+      message: 'Overwrite the existing file src/counter.mjs (405 bytes). Allow?',
+      mode: 'form',
+      requestedSchema: { type: 'object', properties: {} },
+      approval: { tool: 'write_file', action: 'Overwrite the existing file src/counter.mjs (405 bytes)', change: 'overwrite', path: 'src/counter.mjs', before: 'let n = 0;\nexport const inc = () => n++;\n', content: 'let n = 0;\nexport const inc = () => ++n;\n' },
+    });
+    const card = await screen.findByTestId('elicitation-card');
+    expect(screen.getByTestId('approval-action').textContent).toBe('Overwrite the existing file src/counter.mjs (405 bytes)');
+    expect(card.textContent).toContain('asked by Erasmus’s files toolset');
+    const diff = screen.getByTestId('approval-diff').textContent!;
+    expect(diff).toContain('- export const inc = () => n++;');
+    expect(diff).toContain('+ export const inc = () => ++n;');
+    expect(diff).toContain('  let n = 0;');
+    expect(card.querySelector('input[type="checkbox"]')).toBeNull();
+    expect(screen.getByTestId('elicitation-accept').textContent).toBe('Allow');
+    expect(screen.getByTestId('elicitation-decline').textContent).toBe('Deny');
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByTestId('elicitation-accept'));
+    fireEvent.keyDown(screen.getByTestId('elicitation-accept'), { key: 'Escape' });
+    await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'w1', action: 'decline' }]));
+  });
+
+  it('a command approval shows the command as it runs, the folder, the sandbox and why', async () => {
+    const core = new FakeCore({ 'mcp.elicitation.respond': () => ({ delivered: true }) });
+    core.render(<Elicitations />);
+    core.emit('mcp.elicitation.request', {
+      id: 'c1',
+      server: 'runners',
+      message: 'Run this command in /p?',
+      mode: 'form',
+      requestedSchema: { type: 'object', properties: {} },
+      approval: { tool: 'bash', action: 'Run node -e "1"', change: 'command', command: 'node -e "1"', cwd: '/p', sandbox: 'It runs in the sandbox: it can write only in /p; no network.', reasons: ['inline code (node -e)'] },
+    });
+    expect((await screen.findByTestId('approval-command')).textContent).toBe('node -e "1"');
+    expect(screen.getByText(/Will run in \/p/)).toBeTruthy();
+    expect(screen.getByTestId('approval-sandbox').textContent).toContain('no network');
+    expect(screen.getByTestId('approval-reasons').textContent).toContain('inline code');
+    fireEvent.click(screen.getByTestId('elicitation-accept'));
+    await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'c1', action: 'accept' }]));
+  });
+
+  it('a user server\'s question with fields keeps its form (Submit / Decline / Cancel)', async () => {
+    const core = new FakeCore({ 'mcp.elicitation.respond': () => ({ delivered: true }) });
+    core.render(<Elicitations />);
+    core.emit('mcp.elicitation.request', { id: 'f1', server: 'weather', message: 'Which city?', mode: 'form', requestedSchema: { type: 'object', properties: { city: { type: 'string', title: 'City' } } } });
+    expect((await screen.findByTestId('elicitation-accept')).textContent).toBe('Submit');
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    expect(screen.getByLabelText(/City/)).toBeTruthy();
+  });
 });

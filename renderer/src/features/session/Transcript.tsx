@@ -4,9 +4,10 @@ import { ApprovalCard } from './ApprovalCard';
 import { AskFrame } from './AskFrame';
 import { MessageItem } from './MessageItem';
 import { itemMatches, type SessionItem, type SessionState } from './sessionState';
+import { answerWords, serverWords } from './serverApproval';
 import { ToolCard } from './ToolCard';
+import { formatDuration } from '../../ui/format';
 
-const answerWords = { accept: 'Allowed', decline: 'Denied', cancel: 'Cancelled' } as const;
 
 const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -58,7 +59,16 @@ export function Transcript({ session, scope, onDecide, tail, query = '', onRetry
         return <ApprovalCard key={`p${session.id}:${item.id}`} item={item} scope={scope} onDecide={(d) => onDecide(item.id, d)} />;
       case 'question':
         return (
-          <AskFrame key={`q${item.id}`} label={`${item.server} asked`} testId="question-answered" state={item.answer} open={false} title={`${answerWords[item.answer]} · ${item.server} asked`}>
+          // Exactly what was answered: a denial reads as denied, a form's answer as answered, with the time it waited.
+          <AskFrame
+            key={`q${item.id}`}
+            label={`${serverWords(item.server)} asked`}
+            testId="question-answered"
+            state={item.answer}
+            open={false}
+            title={`${answerWords(item.answer, item.yesNo ?? false)}${item.action ? `: ${item.action}` : ''}`}
+            subject={<span className="text-xs text-slate-600 dark:text-slate-400">asked by {serverWords(item.server)}{item.waitedMs !== undefined ? ` · answered after ${formatDuration(item.waitedMs)}` : ''}</span>}
+          >
             <pre className="whitespace-pre-wrap break-words font-mono text-xs text-slate-700 dark:text-slate-300">{item.message}</pre>
           </AskFrame>
         );

@@ -10,19 +10,35 @@ export class ElicitationStore extends Store<readonly ElicitationRequest[]> {
   constructor(client: RpcClient) {
     super([]);
     this.offs = [
-      client.on('mcp.elicitation.request', (r) => this.set((all) => (all.some((x) => x.id === r.id) ? all : [...all, r]))),
+      client.on('mcp.elicitation.request', (r) => {
+        this.stamp(r.id);
+        this.set((all) => (all.some((x) => x.id === r.id) ? all : [...all, r]));
+      }),
       client.on('mcp.elicitation.done', ({ id }) => this.set((all) => (all.some((x) => x.id === id) ? all.filter((x) => x.id !== id) : all))),
     ];
     // Questions asked before this window connected (a reload, a browser opened later) are not lost.
     void client
       .request('mcp.elicitation.pending', {})
-      .then(({ requests }) => this.set((all) => [...requests.filter((r) => !all.some((x) => x.id === r.id)), ...all]))
+      .then(({ requests }) => {
+        for (const r of requests) this.stamp(r.id);
+        this.set((all) => [...requests.filter((r) => !all.some((x) => x.id === r.id)), ...all]);
+      })
       .catch(() => undefined);
+  }
+
+  /** When this window first saw a request (to tell the time it waited for the user). */
+  private readonly seen = new Map<string, number>();
+  private stamp(id: string): void {
+    if (!this.seen.has(id)) this.seen.set(id, Date.now());
+  }
+  receivedAt(id: string): number | undefined {
+    return this.seen.get(id);
   }
 
   /** Drops a request once answered here (the `done` event may follow, or not if the server went away). */
   settle(id: string): void {
     this.set((all) => all.filter((x) => x.id !== id));
+    this.seen.delete(id);
   }
 
   dispose(): void {

@@ -14,6 +14,8 @@ type SessionItemBody =
       startedAt: number;
       result?: string;
       durationMs?: number;
+      /** Of its duration, the time a server's question waited for the user (shown apart from the run time). */
+      waitedMs?: number;
       progress?: { progress: number; total?: number; message?: string };
     }
   | {
@@ -31,7 +33,19 @@ type SessionItemBody =
   | { kind: 'reasoning'; id: string; text: string }
 
   /** A server's question (MCP elicitation) asked while this session's call ran, with the user's answer. */
-  | { kind: 'question'; id: string; server: string; message: string; answer: 'accept' | 'decline' | 'cancel' };
+  | {
+      kind: 'question';
+      id: string;
+      server: string;
+      message: string;
+      answer: 'accept' | 'decline' | 'cancel';
+      /** A yes/no question (Allow / Deny), not a form. */
+      yesNo?: boolean;
+      /** What it approved, in words ("Overwrite src/a.ts"). */
+      action?: string;
+      /** How long it waited for the user. */
+      waitedMs?: number;
+    };
 
 export interface SessionState {
   id: string;
@@ -97,7 +111,7 @@ function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
     case 'tool_complete': {
       const status = e.refused ? 'refused' : e.isError ? 'error' : 'done';
       const done = { kind: 'tool' as const, id: e.callId, name: e.name, args: e.args, status, startedAt: e.at - e.durationMs, result: e.result, durationMs: e.durationMs } satisfies SessionItem;
-      if (items.some((i) => i.kind === 'tool' && i.id === e.callId)) return { ...s, items: update(items, e.callId, 'tool', (i) => ({ ...done, progress: i.kind === 'tool' ? i.progress : undefined })) };
+      if (items.some((i) => i.kind === 'tool' && i.id === e.callId)) return { ...s, items: update(items, e.callId, 'tool', (i) => ({ ...done, progress: i.kind === 'tool' ? i.progress : undefined, ...(i.kind === 'tool' && i.waitedMs ? { waitedMs: i.waitedMs } : {}) })) };
       return { ...s, items: [...closeStreaming(items), done] };
     }
     case 'approval_required':

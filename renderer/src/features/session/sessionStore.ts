@@ -1,7 +1,7 @@
 import type { RpcClient } from '../../api/client';
 import { Store } from '../../ui/store';
 import type { SessionReplayItem } from '../../../../electron/contract/index';
-import { emptySession, reduceSession, type SessionState } from './sessionState';
+import { emptySession, reduceSession, type SessionItem, type SessionState } from './sessionState';
 
 export interface Sessions {
   byId: Readonly<Record<string, SessionState>>;
@@ -43,11 +43,13 @@ export class SessionStore extends Store<Sessions> {
   }
 
   /** Keeps a server's answered question in the transcript of the session it interrupted. */
-  addQuestion(sessionId: string, q: { id: string; server: string; message: string; answer: 'accept' | 'decline' | 'cancel' }): void {
+  addQuestion(sessionId: string, q: Omit<Extract<SessionItem, { kind: 'question' }>, 'kind' | 'at'>): void {
     this.set((s) => {
       const prev = s.byId[sessionId];
       if (!prev || prev.items.some((i) => i.kind === 'question' && i.id === q.id)) return s;
-      return { ...s, byId: { ...s.byId, [sessionId]: { ...prev, items: [...prev.items, { kind: 'question' as const, ...q, at: Date.now() }] } } };
+      // The call the question interrupted counts the wait apart from its run time.
+      const items = prev.items.map((i) => (q.waitedMs && i.kind === 'tool' && i.status === 'running' && i.name.startsWith(`${q.server}__`) ? { ...i, waitedMs: (i.waitedMs ?? 0) + q.waitedMs } : i));
+      return { ...s, byId: { ...s.byId, [sessionId]: { ...prev, items: [...items, { kind: 'question' as const, ...q, at: Date.now() }] } } };
     });
   }
 

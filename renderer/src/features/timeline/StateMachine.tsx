@@ -1,3 +1,4 @@
+import { stepWords } from '../project/labels';
 import type { Block } from './lanes';
 import { ON_FAILURE, type Cell, type CellStatus, type MachineRow } from './machine';
 
@@ -23,7 +24,6 @@ const words: Record<CellStatus, string> = {
   pending: 'not reached',
 };
 
-const STEP_WORDS: Record<string, string> = { progress_schedule: 'schedule', task_list: 'task list', plan: 'plan review', orchestration: 'schedule update' };
 
 /**
  * The run's plan drawn as the state machine it is: parts of the run down, protocol states across, each
@@ -53,7 +53,7 @@ export function StateMachine({ rows, onOpen }: { rows: MachineRow[]; onOpen: (b:
 }
 
 function CellView({ cell, part, onOpen }: { cell: Cell; part: string; onOpen: (b: Block) => void }) {
-  const name = STEP_WORDS[cell.step] ?? cell.step;
+  const name = stepWords(cell.step);
   const runs = cell.runs > 1 ? ` ×${cell.runs}` : '';
   // The name read out starts with what shows, then says where and how it went.
   const label = `${name}${runs}, ${part}: ${words[cell.status]}${ON_FAILURE.has(cell.step) ? ' (taken only when tests fail)' : ''}`;

@@ -1,4 +1,5 @@
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
+import { humanOutcome, humanState, stepWords } from '../project/labels';
 import type { Block, BlockStatus } from './lanes';
 
 const look: Record<BlockStatus, string> = {
@@ -16,15 +17,15 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
   const e = block.entry;
   const duration = e.durationMs ?? block.end - block.start;
   const detail = [
-    `${block.state}${block.attempt > 1 ? ` (attempt ${block.attempt})` : ''}`,
-    block.status === 'current' ? 'running' : block.status === 'waiting' ? 'waiting for you' : block.status === 'fixed' ? 'tests failed, fixed later' : (e.outcome ?? block.status),
+    `${humanState(block.state)}${block.attempt > 1 ? ` (attempt ${block.attempt})` : ''}`,
+    block.status === 'current' ? 'running' : block.status === 'waiting' ? 'waiting for you' : block.status === 'fixed' ? 'tests failed, fixed later' : humanOutcome(e.outcome ?? block.status),
     formatDuration(duration),
     e.usage ? `${formatTokens(e.usage.totalTokens)} tokens ${formatCost(e.usage.costUsd)}` : '',
     e.test ? `tests: ${e.test.command} → ${e.test.passed ? 'passed' : `failed (${e.test.exitCode})`}` : '',
     e.commit ? `commit ${e.commit.slice(0, 10)}` : '',
     e.note ?? '',
   ].filter(Boolean);
-  const label = `${block.step}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
+  const label = `${stepWords(block.step)}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
   const sub = `${formatDuration(duration)}${e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}${e.usage?.costUsd !== undefined ? ` · ${formatCost(e.usage.costUsd)}` : ''}`;
   return (
     <button

@@ -17,6 +17,9 @@ import { StepDetails } from './StepDetails';
 import { useNow } from './useNow';
 import { humanError, humanState, humanStatus } from '../project/labels';
 
+
+/** The run's own lanes in words; a component's lane keeps its id. */
+const LANE_WORDS: Record<string, string> = { prepare: 'Preparation', final: 'Final phase', orchestration: 'Schedule' };
 /** The run as a picture: one lane per component, protocol states as blocks in the order they ran; click one for details. */
 export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: string) => void }) {
   const { run, sessions } = useServices();
@@ -44,7 +47,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
       <Elicitations />
       <div className="flex flex-wrap items-center gap-4 text-sm">
         <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{humanStatus(view.status)}</span>
-        {view.state ? <span className="text-slate-600 dark:text-slate-400">{humanState(view.state)}</span> : null}
+        {view.state && view.status !== 'COMPLETED' ? <span className="text-slate-600 dark:text-slate-400" title={view.state}>{humanState(view.state)}</span> : null}
         <span>{formatDuration(elapsed)}</span>
         <span data-testid="run-cost">{runCost(view)}</span>
         <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
@@ -62,7 +65,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         <div className="flex flex-col gap-1" role="list" aria-label="Components">
           {lanes.map((lane) => (
             <div key={lane.id} role="listitem" className="flex items-stretch gap-2" data-testid={`lane-${lane.id}`}>
-              <span className="w-28 shrink-0 truncate py-2 text-right font-mono text-xs" title={lane.id}>{lane.id}</span>
+              <span className={`w-28 shrink-0 truncate py-2 text-right text-xs ${LANE_WORDS[lane.id] ? '' : 'font-mono'}`} title={lane.id}>{LANE_WORDS[lane.id] ?? lane.id}</span>
               <div className="relative h-12 flex-1 rounded bg-slate-100 dark:bg-slate-900">
                 {lane.blocks.map((b) => <StepBlock key={b.key} block={b} onOpen={(x) => setSelected(x.key)} />)}
               </div>

@@ -40,7 +40,7 @@ describe('the plan as a state machine', () => {
     const adder = Object.fromEntries(rows[1]!.cells.map((c) => [c.state, `${c.status}/${c.runs}`]));
     expect(adder).toMatchObject({ 'adder:development': 'done/1', 'adder:testing': 'failed/1', 'adder:debugging': 'current/2', 'adder:review': 'pending/0', 'orchestration:adder': 'pending/0' });
     expect(rows[2]!.cells.every((c) => c.status === 'pending')).toBe(true);
-    expect(rows[3]!.cells.map((c) => c.state)).toEqual(['final:testing', 'final:debugging', 'final:documentation', 'final:review', 'final:commit']);
+    expect(rows[3]!.cells.map((c) => c.state)).toEqual(['final:testing', 'final:debugging', 'final:documentation', 'final:review', 'final:fixes', 'final:redebugging', 'final:commit']);
     // The latest run of a state is the one its cell opens.
     expect(rows[1]!.cells.find((c) => c.step === 'debugging')!.last!.attempt).toBe(2);
   });

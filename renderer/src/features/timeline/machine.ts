@@ -9,7 +9,7 @@ import type { Block, BlockStatus, Lane } from './lanes';
  */
 export const COMPONENT_STEPS = ['development', 'testing', 'debugging', 'review', 'fixes', 'documentation', 'retesting', 'redebugging', 'commit', 'orchestration'] as const;
 export const PREPARE_STEPS = ['architecture', 'progress_schedule', 'task_list', 'plan'] as const;
-export const FINAL_STEPS = ['testing', 'debugging', 'documentation', 'review', 'commit'] as const;
+export const FINAL_STEPS = ['testing', 'debugging', 'documentation', 'review', 'fixes', 'redebugging', 'commit'] as const;
 /** Steps taken only when the step before them failed its tests. */
 export const ON_FAILURE = new Set(['debugging', 'redebugging']);
 

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkflowTimelineEntry } from './methods/workflow';
+import { leftOpenOf, reviewOutcomes, reviewsLeftOpenLines, verdictOf } from './review-points';
+
+const at = (state: string, outcome: WorkflowTimelineEntry['outcome'], extra: Partial<WorkflowTimelineEntry> = {}): WorkflowTimelineEntry => ({
+  state,
+  enteredAt: '2026-01-01T00:00:00Z',
+  leftAt: '2026-01-01T00:00:01Z',
+  outcome,
+  ...extra,
+});
+
+describe('review points', () => {
+  it('reads the verdict line without emphasis, and the points under "## Left open" ("- none" is none; no section is unknown)', () => {
+    expect(verdictOf('# Final review\n\n**Verdict:** one small fix needed.\n\n1. x')).toBe('Verdict: one small fix needed');
+    expect(verdictOf('# Review\n\nAll fine.')).toBeUndefined();
+    expect(leftOpenOf('Did it.\n\n## Left open\n- The CLI lacks --help: out of scope\n* 2nd point\n\n## Other\n- not this')).toEqual(['The CLI lacks --help: out of scope', '2nd point']);
+    expect(leftOpenOf('Did it.\n\n### Left open\n- none\n')).toEqual([]);
+    expect(leftOpenOf('Did it all.')).toBeUndefined();
+  });
+
+  it('follows each review to its fixes step: none needed, fixed with points open, skipped by the user, not said', () => {
+    const timeline = [
+      at('a:review', 'done', { note: '/p/docs/reviews/a.md', verdict: 'Verdict: no changes needed' }),
+      at('a:fixes', 'skipped', { note: 'the review asked for no changes (docs/reviews/a.md)' }),
+      at('b:review', 'done', { note: '/p/docs/reviews/b.md' }),
+      at('b:fixes', 'skipped'),
+      at('c:review', 'done', { note: '/p/docs/reviews/c.md' }),
+      at('c:fixes', 'done'),
+      at('final:review', 'done', { note: '/p/docs/reviews/final.md', verdict: 'Verdict: one small fix needed' }),
+      at('final:fixes', 'tests-passed', { openPoints: ['no --help'] }),
+    ];
+    expect(reviewOutcomes(timeline).map((r) => [r.scope, r.fixes, r.open, !!r.unstated])).toEqual([
+      ['a', 'none-needed', [], false],
+      ['b', 'skipped', ['every point of the report: its fixes step was skipped'], false],
+      ['c', 'addressed', [], true],
+      ['final', 'addressed', ['no --help'], false],
+    ]);
+    expect(reviewsLeftOpenLines(timeline)).toEqual([
+      'the review of b (/p/docs/reviews/b.md): left open: every point of the report: its fixes step was skipped',
+      'the review of c (/p/docs/reviews/c.md): the fixes step did not say whether it left any point open; read the report',
+      'the final review (/p/docs/reviews/final.md) — Verdict: one small fix needed: left open: no --help',
+    ]);
+    // A review run again counts from its latest run.
+    expect(reviewsLeftOpenLines([...timeline.slice(0, 6), at('c:review', 'done', { verdict: 'Verdict: no changes needed' }), at('c:fixes', 'skipped', { note: 'no changes' })])).toEqual([
+      'the review of b (/p/docs/reviews/b.md): left open: every point of the report: its fixes step was skipped',
+    ]);
+  });
+});

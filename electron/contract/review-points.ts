@@ -1,0 +1,108 @@
+import type { WorkflowTimelineEntry } from './methods/workflow';
+
+/**
+ * What became of each review of a run (each component's and the final one): its verdict, whether its
+ * fixes step ran, and the points left open. One reading of the timeline for the app's completion
+ * summary, the CLI's completion lines and the external engine's COMPLETED answer, so a run whose
+ * review asked for changes never ends in a plain "complete".
+ */
+
+/** The heading a fixes step's final answer lists the review points it did not address under. */
+export const LEFT_OPEN_HEADING = 'Left open';
+
+/** The review protocol's verdict for a review that needs no changes (its own line). */
+export const NO_CHANGES = /^\W*verdict\W*\s*no changes needed\W*$/im;
+
+/** The review's verdict line ("Verdict: one small fix needed"), without markdown emphasis; undefined when it has none. */
+export function verdictOf(report: string): string | undefined {
+  for (const raw of report.split('\n')) {
+    const line = raw.replace(/[*_#>`]/g, '').trim();
+    if (/^verdict\b/i.test(line)) return line.replace(/[.\s]+$/, '').slice(0, 300);
+  }
+  return undefined;
+}
+
+/**
+ * The points a fixes step says it left open: the items under its `## Left open` heading ("- none"
+ * means none). Undefined when the answer has no such section (the step did not say).
+ */
+export function leftOpenOf(answer: string): string[] | undefined {
+  const lines = answer.split('\n');
+  const at = lines.findIndex((l) => /^#{1,6}\s*left open\b/i.test(l.trim()));
+  if (at < 0) return undefined;
+  const points: string[] = [];
+  for (const l of lines.slice(at + 1)) {
+    if (/^#{1,6}\s/.test(l.trim())) break;
+    const m = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(l);
+    if (m && m[1]!.trim()) points.push(m[1]!.trim());
+  }
+  return points.filter((p) => !/^(none|nothing)\b\W*$/i.test(p));
+}
+
+export interface ReviewOutcome {
+  /** The component reviewed, or `final` for the review of the whole product. */
+  scope: string;
+  /** Where the report is (as the step recorded it). */
+  report?: string;
+  verdict?: string;
+  /**
+   * none-needed: the review asked for no changes; addressed: a fixes step ran; skipped: the user
+   * skipped the fixes step; pending: no fixes step has run after the review yet.
+   */
+  fixes: 'none-needed' | 'addressed' | 'skipped' | 'pending';
+  /** Review points nobody addressed, in words. */
+  open: string[];
+  /** The fixes step ran but did not say which points, if any, it left open. */
+  unstated?: boolean;
+}
+
+function scopeOf(state: string): { scope: string; step: string } | undefined {
+  const at = state.indexOf(':');
+  if (at < 0) return undefined;
+  return { scope: state.slice(0, at), step: state.slice(at + 1) };
+}
+
+/** Each review of the run in run order (the latest review of a scope counts), with what its fixes step did. */
+export function reviewOutcomes(timeline: readonly WorkflowTimelineEntry[]): ReviewOutcome[] {
+  const out = new Map<string, ReviewOutcome>();
+  for (const e of timeline) {
+    const s = scopeOf(e.state);
+    if (!s || s.scope === 'prepare' || s.scope === 'orchestration' || !e.leftAt) continue;
+    if (s.step === 'review' && e.outcome === 'done') {
+      out.delete(s.scope); // a review run again replaces the earlier one, in run order
+      out.set(s.scope, { scope: s.scope, ...(e.note ? { report: e.note } : {}), ...(e.verdict ? { verdict: e.verdict } : {}), fixes: 'pending', open: [] });
+      continue;
+    }
+    const r = out.get(s.scope);
+    if (s.step !== 'fixes' || !r) continue;
+    if (e.outcome === 'skipped' && e.note) Object.assign(r, { fixes: 'none-needed', open: [], unstated: undefined });
+    else if (e.outcome === 'skipped') Object.assign(r, { fixes: 'skipped', open: [`every point of the report: its fixes step was skipped`], unstated: undefined });
+    else if (e.outcome === 'done' || e.outcome === 'tests-passed' || e.outcome === 'tests-failed') {
+      Object.assign(r, { fixes: 'addressed', open: e.openPoints ?? [], unstated: e.openPoints === undefined ? true : undefined });
+    }
+  }
+  return [...out.values()];
+}
+
+/** The reviews that left something open (or did not say), for a completion that must not read as a plain green. */
+export function reviewsLeftOpen(timeline: readonly WorkflowTimelineEntry[]): ReviewOutcome[] {
+  return reviewOutcomes(timeline).filter((r) => r.open.length > 0 || r.unstated || r.fixes === 'pending');
+}
+
+/** "the final review" / "the review of adder". */
+export function reviewName(scope: string): string {
+  return scope === 'final' ? 'the final review' : `the review of ${scope}`;
+}
+
+/** One line per review left open, in words (the CLI and the external engine's COMPLETED answer). */
+export function reviewsLeftOpenLines(timeline: readonly WorkflowTimelineEntry[]): string[] {
+  const lines: string[] = [];
+  for (const r of reviewsLeftOpen(timeline)) {
+    const where = r.report ? ` (${r.report})` : '';
+    const head = `${reviewName(r.scope)}${where}${r.verdict ? ` — ${r.verdict}` : ''}`;
+    if (r.fixes === 'pending') lines.push(`${head}: its points were not addressed (no fixes step ran)`);
+    else if (r.unstated) lines.push(`${head}: the fixes step did not say whether it left any point open; read the report`);
+    for (const p of r.open) lines.push(`${head}: left open: ${p}`);
+  }
+  return lines;
+}
