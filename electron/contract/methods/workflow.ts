@@ -59,6 +59,17 @@ export const WorkflowUsage = z.object({
 });
 export type WorkflowUsage = z.infer<typeof WorkflowUsage>;
 
+/** One test as its runner's report tells it (JUnit XML, go test -json): never the model's account. */
+export const TestCaseResult = z.object({
+  name: z.string(),
+  /** The suites around it, outermost first, joined by " > " (describe blocks, test classes, parent tests). */
+  suite: z.string().optional(),
+  file: z.string().optional(),
+  passed: z.boolean(),
+  skipped: z.boolean().optional(),
+});
+export type TestCaseResult = z.infer<typeof TestCaseResult>;
+
 export const WorkflowTimelineEntry = z.object({
   state: z.string(),
   protocol: z.string().optional(),
@@ -67,11 +78,24 @@ export const WorkflowTimelineEntry = z.object({
   leftAt: z.string().optional(),
   durationMs: z.number().optional(),
   outcome: z
-    .enum(['done', 'not-done', 'tests-passed', 'tests-failed', 'skipped', 'committed', 'nothing-to-commit', 'interrupted', 'aborted', 'error', 'written', 'loaded'])
+    .enum(['done', 'not-done', 'tests-passed', 'tests-failed', 'skipped', 'committed', 'nothing-to-commit', 'interrupted', 'aborted', 'error', 'written', 'loaded', 'tests-untraced'])
     .optional(),
   usage: WorkflowUsage.optional(),
   /** The test run after the step; `output` is the tail of what it printed (the whole is in the runner's log). */
-  test: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string().optional() }).optional(),
+  test: z
+    .object({
+      command: z.string(),
+      exitCode: z.number().nullable(),
+      passed: z.boolean(),
+      output: z.string().optional(),
+      /** Whether the runner's report was read; absent (older runs) or false: only the exit status is known. */
+      traced: z.boolean().optional(),
+      /** Each test the report lists. */
+      tests: z.array(TestCaseResult).optional(),
+      /** Why the run is not traced, or only partly. */
+      traceNote: z.string().optional(),
+    })
+    .optional(),
   commit: z.string().optional(),
   /** Files of the project the step added, changed or deleted (from git snapshots around the step; absent outside a repository). */
   files: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted']) })).optional(),

@@ -106,7 +106,7 @@ export class Core {
       // Test commands run in the runners' PTYs, so they show live in the terminal view.
       runTests: async (command, cwd, signal) => {
         const r = await this.ptys.run({ command, cwd, signal, title: `tests: ${command}` });
-        return { command, passed: r.exitCode === 0 && !r.timedOut && !r.aborted, exitCode: r.exitCode, output: r.output, durationMs: r.durationMs };
+        return { command, passed: r.exitCode === 0 && !r.timedOut && !r.aborted, exitCode: r.exitCode, output: r.output, durationMs: r.durationMs, outputFile: r.outputFile };
       },
       agentExecutor: (c) =>
         new AgentExecutor((o) => this.agent.run(o), {

@@ -11,15 +11,24 @@ import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
 import { componentSeed, parseTaskListOrThrow, setTaskStatus } from './task-list';
+import { prepareReport, readReport } from './test-report';
+import { tasksWithoutPassingTest } from './trace';
+
+/** The naming convention that ties a test to the task it verifies (trace.ts), as the testing steps are taught it. */
+export const TEST_NAMING =
+  "Name every test after the task it verifies: the test's name, or its describe block or test class, begins with the task's id, for example `CORE-1: lowercases words` (where names cannot hold '-' or ':', as in Python or Go: `test_CORE_1_lowercases_words`, `class TestCORE_1`, `TestCORE_1_Lowercases`). Several tests may name one task. Erasmus runs the test command itself and reads each test's result from the test runner's report; the component is committed only when each of its tasks has at least one passing test that names it.";
+
+/** How many times in a row a testing step is asked again for tasks without a passing test, before the run blocks. */
+export const TRACE_CORRECTIONS = 2;
 
 const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   development: 'Implement the open tasks of this component.',
-  testing: 'Write the tests of this component and run them.',
+  testing: `Write the tests of this component and run them. ${TEST_NAMING}`,
   debugging: 'The tests fail (output below). Fix the code until they pass.',
   review: 'Review this component against the architecture and its tasks. The review report is your final answer.',
   fixes: 'Address every point of the review report below.',
   documentation: 'Document this component.',
-  retesting: 'Run the component tests again after the review fixes and documentation; add tests for anything the fixes changed.',
+  retesting: `Run the component tests again after the review fixes and documentation; add tests for anything the fixes changed. ${TEST_NAMING}`,
   redebugging: 'The tests fail after the review fixes (output below). Fix the code until they pass.',
   orchestration: 'A component was just completed and committed. Bring the progress schedule (your context document) up to date with the work done and what remains.',
   'e2e-testing': 'All components are complete. Write end-to-end tests that use the product as a user would, where the test command below runs them (for example in a folder that command already runs), and run them.',
@@ -99,9 +108,14 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   }
   const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging';
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
+  // Tests passed but some tasks had none that names them: the step is asked again, naming those tasks.
+  const untraced = record.untraced?.state === state ? record.untraced : undefined;
+  const instruction = untraced
+    ? `${INSTRUCTIONS[spec.phase]}\n\nThe tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
+    : INSTRUCTIONS[spec.phase];
   const prompt = buildStepPrompt({
     protocol,
-    instruction: INSTRUCTIONS[spec.phase],
+    instruction,
     goal: record.goal,
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
@@ -139,10 +153,32 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     }
   }
   if (spec.testCommand) {
-    const test = await ctx.runTests(spec.testCommand, record.projectDir, ctx.signal);
+    // The runner writes its own report of each test (test-report.ts); its exit status still gates.
+    const setup = await prepareReport(record.projectDir, spec.testCommand);
+    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal);
+    const report = await readReport(setup, run);
+    const test = { ...run, command: spec.testCommand };
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
-    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
-    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { usage: result.usage, sessionLog: result.sessionLog, test: t });
+    const trace = { traced: report.traced, tests: report.tests, ...(report.note ? { traceNote: report.note } : {}) };
+    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL), ...trace };
+    const extra = { usage: result.usage, sessionLog: result.sessionLog, test: t };
+    const missing = component && test.passed && report.traced ? tasksWithoutPassingTest(component.tasks.map((x) => x.id), report.tests) : [];
+    if (missing.length) {
+      const asked = record.untraced?.state === state ? record.untraced.asked : 0;
+      const note = `tests passed, but no passing test names ${missing.join(', ')}`;
+      await ctx.leave(entry, 'tests-untraced', { ...extra, note });
+      if (asked >= TRACE_CORRECTIONS) {
+        record.untraced = { state, tasks: missing, asked: 0 }; // a retry asks the step again, as many times
+        throw new WorkflowError(
+          'RUNTIME_ERROR',
+          `component ${component!.id} is not committed: ${missing.length === 1 ? 'task' : 'tasks'} ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no passing test that names ${missing.length === 1 ? 'it' : 'them'} after ${asked + 1} test runs of ${state}. A test names a task when its name, or its describe block or test class, begins with the task's id (\`${missing[0]}: …\`). Add such tests and retry the step, or skip it: the run goes on without them, and its report does not count these tasks verified.`,
+        );
+      }
+      record.untraced = { state, tasks: missing, asked: asked + 1 };
+      return 'continue'; // the same state runs again, its prompt naming the tasks
+    }
+    if (record.untraced?.state === state) record.untraced = undefined;
+    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', extra);
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
   } else {
     await ctx.leave(entry, 'done', { usage: result.usage, sessionLog: result.sessionLog, note: reportPath });

@@ -48,6 +48,8 @@ export const RunRecord = z.object({
   /** The XState persisted snapshot (execute phase). */
   snapshot: z.unknown().optional(),
   lastTest: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string() }).optional(),
+  /** A testing state whose tests passed while some tasks had none that names them: asked again (at most TRACE_CORRECTIONS times), naming them. */
+  untraced: z.object({ state: z.string(), tasks: z.array(z.string()), asked: z.number().int().nonnegative() }).optional(),
   error: ErrorView.optional(),
   pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),
   timeline: z.array(WorkflowTimelineEntry),

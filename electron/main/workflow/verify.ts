@@ -7,6 +7,8 @@ export interface TestRun {
   /** The end of stdout+stderr (what a debugging step needs to see). */
   output: string;
   durationMs: number;
+  /** The complete output, when the runner keeps it in a file (the PTY runner does). */
+  outputFile?: string;
 }
 
 const TAIL = 12_000;
