@@ -43,6 +43,10 @@ export const WorkflowPlan = z.object({
     )
     .min(1),
   defaultTestCommand: z.string().optional(),
+  /** The final gate's command: the project's whole test suite and each component's command, each once (edited at plan review). */
+  finalTestCommand: z.string().optional(),
+  /** The user set finalTestCommand at plan review: it runs as written (otherwise it is composed again when the gate runs). */
+  finalTestCommandByUser: z.boolean().optional(),
   maxDebugAttempts: z.number().int().min(1).max(50),
 });
 export type WorkflowPlan = z.infer<typeof WorkflowPlan>;
@@ -167,6 +171,35 @@ export const WorkflowRunSteps = z.object({
 });
 export type WorkflowRunSteps = z.infer<typeof WorkflowRunSteps>;
 
+/**
+ * What a run verified: each task of the plan with the tests that name it (from the latest test run
+ * Erasmus made that has any: its runner's report, not the model's word) and the commit that holds
+ * its component. `verified` only when every task has passing tests and none failing.
+ */
+export const WorkflowReport = z.object({
+  runId: z.string(),
+  projectDir: z.string(),
+  status: WorkflowRunStatus,
+  goal: z.string().nullable(),
+  verified: z.boolean(),
+  /** The final gate's command (the project's whole suite), as it ran or as the plan holds it. */
+  finalTestCommand: z.string().nullable(),
+  tasks: z.array(
+    z.object({
+      id: z.string(),
+      component: z.string(),
+      title: z.string(),
+      /** `name`: suites and test, joined by " > ". */
+      tests: z.array(z.object({ name: z.string(), file: z.string().nullable(), passed: z.boolean() })),
+      /** The commit that holds the task's component; null until it is committed. */
+      commit: z.string().nullable(),
+    }),
+  ),
+  /** Test runs whose runner wrote no report (only their exit status is known): the gate's state and why. */
+  untraced: z.array(z.object({ state: z.string(), command: z.string(), note: z.string() })),
+});
+export type WorkflowReport = z.infer<typeof WorkflowReport>;
+
 /** getTask's answer: the next thing the caller must do. */
 export const WorkflowTask = z.discriminatedUnion('status', [
   z.object({ status: z.literal('AWAITING_COGNITIVE_RESULT'), runId: z.string(), prompt: z.string(), step: WorkflowStep }),
@@ -253,6 +286,8 @@ export const workflowMethods = {
   'workflow.latest': { params: z.object({ projectDir: dir }).strict(), result: z.object({ runId: runId.nullable() }) },
   'workflow.answerGoal': { params: z.object({ runId, goal: z.string().min(1).max(100_000) }).strict(), result: Ok },
   'workflow.plan': { params: RunRef, result: z.object({ plan: WorkflowPlan.nullable(), approved: z.boolean() }) },
+  /** What the run verified: each task, the tests Erasmus ran that name it, and its component's commit. */
+  'workflow.report': { params: RunRef, result: WorkflowReport },
   /** Confirm the plan (optionally edited: reordered or fewer components) and start development. */
   'workflow.approve': { params: z.object({ runId, plan: WorkflowPlan.optional() }).strict(), result: Ok },
   'workflow.pause': { params: RunRef, result: Ok },

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { runStepsOf } from '../../contract/run-steps';
-import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
+import type { WorkflowPlan, WorkflowReport, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { Paths } from '../paths/index';
 import { CommandExecutor } from './command-executor';
@@ -10,6 +10,7 @@ import { runNotFound, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
+import { runReport } from './report';
 import { WorkflowRun } from './run';
 import { runTests, type TestRunner } from './verify';
 
@@ -222,6 +223,10 @@ export class WorkflowEngine {
   async plan(runId: string): Promise<{ plan: WorkflowPlan | null; approved: boolean }> {
     const run = await this.get(runId);
     return { plan: run.record.plan ?? null, approved: run.record.approved };
+  }
+  /** What the run verified: each task, the tests Erasmus ran that name it, its component's commit. */
+  async report(runId: string): Promise<WorkflowReport> {
+    return runReport((await this.get(runId)).record);
   }
   async approve(runId: string, plan?: WorkflowPlan) {
     const run = await this.get(runId);

@@ -12,6 +12,7 @@ import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
 import { componentSeed, parseTaskListOrThrow, setTaskStatus } from './task-list';
 import { prepareReport, readReport } from './test-report';
+import { finalGateCommand } from './test-suite';
 import { tasksWithoutPassingTest } from './trace';
 
 /** The naming convention that ties a test to the task it verifies (trace.ts), as the testing steps are taught it. */
@@ -107,6 +108,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     if (report) references.push({ title: 'Review report', text: report });
   }
   const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging';
+  // The final gate runs the project's whole suite as it is now (or the command set at plan review); the plan shows what runs.
+  const testCommand = spec.phase === 'e2e-testing' || spec.phase === 'e2e-debugging' ? await finalGateCommand(plan, record.projectDir) : spec.testCommand;
+  if (testCommand !== spec.testCommand && testCommand && !plan.finalTestCommandByUser) record.plan = { ...plan, finalTestCommand: testCommand };
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
   // Tests passed but some tasks had none that names them: the step is asked again, naming those tasks.
   const untraced = record.untraced?.state === state ? record.untraced : undefined;
@@ -121,7 +125,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     contextDoc: await ctx.docs.text(docRef),
     references,
     testOutput: needsTests ? record.lastTest : undefined,
-    ...(spec.testCommand ? { testCommand: spec.testCommand } : {}),
+    ...(testCommand ? { testCommand } : {}),
   });
   const reportPath = spec.report ? join(record.projectDir, spec.report) : undefined;
   const reportBefore = reportPath ? await mtime(reportPath) : undefined;
@@ -152,12 +156,12 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
       throw err;
     }
   }
-  if (spec.testCommand) {
+  if (testCommand) {
     // The runner writes its own report of each test (test-report.ts); its exit status still gates.
-    const setup = await prepareReport(record.projectDir, spec.testCommand);
+    const setup = await prepareReport(record.projectDir, testCommand);
     const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal);
     const report = await readReport(setup, run);
-    const test = { ...run, command: spec.testCommand };
+    const test = { ...run, command: testCommand };
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
     const trace = { traced: report.traced, tests: report.tests, ...(report.note ? { traceNote: report.note } : {}) };
     const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL), ...trace };

@@ -10,6 +10,7 @@ import { buildStepPrompt } from './prompt';
 import { loadProtocol, loadProtocols } from './protocols';
 import type { Next, RunContext } from './run-context';
 import { parseTaskList, parseTaskListOrThrow } from './task-list';
+import { composeFinalCommand, projectTestCommand } from './test-suite';
 
 /** How many times in a row the task list step is asked to correct a list that does not parse, before the run blocks. */
 export const TASK_LIST_CORRECTIONS = 2;
@@ -103,6 +104,8 @@ async function planStep(ctx: RunContext): Promise<Next> {
   const list = parseTaskListOrThrow((await docs.text({ doc: 'task_list' })) ?? '', file);
   const debugging = await loadProtocol('debugging', record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
   const plan = planFromTaskList(list, { defaultTestCommand: await defaultTestCommand(record.projectDir), maxDebugAttempts: debugging.maxAttempts });
+  const finalCommand = composeFinalCommand(plan, await projectTestCommand(record.projectDir));
+  if (finalCommand) plan.finalTestCommand = finalCommand;
   record.plan = plan;
   record.state = 'prepare:plan';
   ctx.setStatus('AWAITING_APPROVAL');

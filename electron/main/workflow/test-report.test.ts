@@ -134,6 +134,16 @@ it('CORE-2: splits on spaces', () => expect(1).toBe(2));
     expect((await readReport(cargo, run)).note).toMatch(/cargo test writes no machine-readable report/);
   });
 
+  it('several node --test in one command (the final gate\'s) each leave their report: all are read', async () => {
+    const dir = await project({
+      'a.test.js': "require('node:test')('CORE-1: a', () => {});\n",
+      'b.test.js': "require('node:test')('CORE-2: b', () => {});\n",
+    });
+    const { run, report } = await gate(dir, 'node --test a.test.js && node --test b.test.js');
+    expect(run.passed).toBe(true);
+    expect(report.tests.map((t) => t.name).sort()).toEqual(['CORE-1: a', 'CORE-2: b']);
+  });
+
   it('a stale report of an earlier run is never read as this run\'s', async () => {
     const dir = await project({ 'package.json': JSON.stringify({ scripts: { test: 'node --test' } }), 'test/a.test.js': "require('node:test')('CORE-1: a', () => {});\n" });
     const first = await gate(dir, 'npm test');

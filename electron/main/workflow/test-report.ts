@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { TestCaseResult } from '../../contract/methods/workflow';
@@ -18,8 +18,9 @@ export type Toolchain = 'pytest' | 'node-test' | 'vitest' | 'go';
 export interface ReportSetup {
   /** The command to run: the gate's command plus what makes its runner write a report. */
   command: string;
-  /** JUnit files the runners were told to write, by toolchain. */
-  files: Array<{ toolchain: Toolchain; path: string }>;
+  /** Where the runners write (`<id>-pytest.xml`, `<id>-vitest.xml`, `<id>-node-<pid>-<n>.xml`: one per node --test process). */
+  dir: string;
+  id: string;
   /** `go test -json` was asked for: the report is the command's output. */
   goJson: boolean;
   /** Why no report can be had (a toolchain seen that writes none), for the "not traced" note. */
@@ -81,19 +82,18 @@ export async function prepareReport(projectDir: string, command: string): Promis
   const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const script = await testScript(projectDir, command);
   const text = `${command}\n${script ?? ''}`;
-  const files: ReportSetup['files'] = [];
   const exports: string[] = [];
 
   // pytest reads PYTEST_ADDOPTS wherever it starts (npm, make, tox-less scripts); harmless to anything else.
   const pytest = join(dir, `${id}-pytest.xml`);
-  files.push({ toolchain: 'pytest', path: pytest });
   exports.push(`export PYTEST_ADDOPTS="\${PYTEST_ADDOPTS:+$PYTEST_ADDOPTS }"${sq(`--junitxml=${sq(pytest)} -o junit_family=xunit1`)}`);
 
-  // node --test takes reporters from NODE_OPTIONS (its file processes report to the parent, which writes the file once).
+  // node --test takes reporters from NODE_OPTIONS. Ours writes node's own JUnit output to a file of its process, so several
+  // node --test in one command (the final gate's) each leave theirs; the spec reporter still prints for people.
   if (NODE_TEST.test(text) && process.allowedNodeEnvironmentFlags.has('--test-reporter-destination') && !/["\\\n]/.test(dir)) {
-    const node = join(dir, `${id}-node.xml`);
-    files.push({ toolchain: 'node-test', path: node });
-    const opts = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination="${node}"`;
+    const reporter = join(dir, `${id}-reporter.mjs`);
+    await writeFile(reporter, nodeReporter(`${id}-node-`));
+    const opts = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter="${reporter}" --test-reporter-destination=stdout`;
     exports.push(`export NODE_OPTIONS="\${NODE_OPTIONS:+$NODE_OPTIONS }"${sq(opts)}`);
   }
 
@@ -109,7 +109,6 @@ export async function prepareReport(projectDir: string, command: string): Promis
     const scriptEndsInVitest = script !== undefined && VITEST.test(segments(script).at(-1) ?? '');
     if (VITEST.test(last)) run = `${command} ${args}`;
     else if (npm && scriptEndsInVitest) run = `${command}${npm[1] === 'npm' && !/\s--(\s|$)/.test(npm[3]!) ? ' --' : ''} ${args}`;
-    if (run !== command) files.push({ toolchain: 'vitest', path: vitest });
   }
   if (GO_TEST.test(last) && !/\s-json\b/.test(last)) {
     run = run.replace(/(^|[;&|\n]\s*)go\s+test\b(?![\s\S]*\bgo\s+test\b)/, '$1go test -json');
@@ -117,25 +116,49 @@ export async function prepareReport(projectDir: string, command: string): Promis
   } else if (GO_TEST.test(last)) goJson = true;
 
   const untraceable = CARGO_TEST.test(text) ? 'cargo test writes no machine-readable report on stable Rust (cargo nextest with a JUnit profile does)' : undefined;
-  return { command: `${exports.join('; ')}; ${run}`, files, goJson, ...(untraceable ? { untraceable } : {}) };
+  return { command: `${exports.join('; ')}; ${run}`, dir, id, goJson, ...(untraceable ? { untraceable } : {}) };
 }
+
+/** A node --test reporter that writes node's own JUnit output to a file of its own process, beside itself. */
+function nodeReporter(prefix: string): string {
+  return `import { junit } from 'node:test/reporters';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+export default async function* erasmusJunit(source) {
+  const out = createWriteStream(new URL(\`./${prefix}\${process.pid}-\${randomBytes(4).toString('hex')}.xml\`, import.meta.url));
+  for await (const chunk of junit(source)) out.write(chunk);
+  out.end();
+  await once(out, 'finish');
+}
+`;
+}
+
+const TOOLCHAIN_OF: Array<[RegExp, Toolchain]> = [
+  [/-pytest\.xml$/, 'pytest'],
+  [/-vitest\.xml$/, 'vitest'],
+  [/-node-[^/]*\.xml$/, 'node-test'],
+];
 
 /** Reads what the runners wrote (and removes the files): per-test results, or "not traced" with why. */
 export async function readReport(setup: ReportSetup, run: TestRun): Promise<TestReport> {
   const tests: TestCaseResult[] = [];
   const toolchains: Toolchain[] = [];
   const problems: string[] = [];
-  for (const f of setup.files) {
-    const s = await stat(f.path).catch(() => undefined);
-    if (!s) continue;
+  const mine = (await readdir(setup.dir).catch(() => [] as string[])).filter((f) => f.startsWith(`${setup.id}-`)).sort();
+  for (const name of mine) {
+    const path = join(setup.dir, name);
+    const toolchain = TOOLCHAIN_OF.find(([re]) => re.test(name))?.[1];
     try {
+      if (!toolchain) continue;
+      const s = await stat(path);
       if (s.size > MAX_REPORT_BYTES) throw new Error(`${s.size} bytes, over ${MAX_REPORT_BYTES}`);
-      tests.push(...parseJunit(await readFile(f.path, 'utf8')));
-      toolchains.push(f.toolchain);
+      tests.push(...parseJunit(await readFile(path, 'utf8')));
+      if (!toolchains.includes(toolchain)) toolchains.push(toolchain);
     } catch (err) {
-      problems.push(`the ${f.toolchain} report could not be read (${(err as Error).message})`);
+      problems.push(`the ${toolchain} report could not be read (${(err as Error).message})`);
     } finally {
-      await rm(f.path, { force: true });
+      await rm(path, { force: true });
     }
   }
   if (setup.goJson) {
@@ -202,7 +225,7 @@ function testCase(tc: XmlNode, suites: string[], suiteFile: string | undefined):
   const classname = attr(tc, 'classname');
   let file = attr(tc, 'file') ?? suiteFile;
   const own = [...suites];
-  if (classname) {
+  if (classname && classname !== 'test' && classname !== 'suite') {
     if (SOURCE_FILE.test(classname)) file ??= classname; // vitest: the classname is the file
     else {
       // pytest: "tests.test_words.TestCORE_1" with file tests/test_words.py → the class chain after the module.
