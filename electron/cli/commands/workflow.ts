@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Core } from '../../main/api/core';
+import type { WorkflowPlan } from '../../contract/index';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
 import { preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
 import { ProjectTrust } from '../../main/project/trust';
 import { attachBuiltinServers } from '../../servers/builtin';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
+import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
 import { ask } from '../prompt';
 import { eventLine, planText, statusText } from './workflow-print';
@@ -15,6 +17,13 @@ interface DriveOpts {
   yes?: boolean;
   autoApprove?: boolean;
   goal?: string;
+  /** The final gate's command, set at plan review (--final-test). */
+  finalTest?: string;
+}
+
+/** The plan to approve: as proposed, or with the final gate's command the user gave. */
+function approved(plan: WorkflowPlan | undefined, opts: DriveOpts): WorkflowPlan | undefined {
+  return plan && opts.finalTest !== undefined ? { ...plan, finalTestCommand: opts.finalTest } : undefined;
 }
 
 const EXIT: Record<string, number> = { COMPLETED: 0, AWAITING_APPROVAL: 0, AWAITING_GOAL: 3, PAUSED: 4, STOPPED: 4, BLOCKED: 2 };
@@ -57,7 +66,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
         if (!opts.json) process.stderr.write(planText(view.plan) + '\n');
         const yes = opts.yes || (process.stdin.isTTY && /^y(es)?$/i.test((await ask('Start development with this plan? [y/N] ')).trim()));
         if (yes) {
-          await core.workflow.approve(runId);
+          await core.workflow.approve(runId, approved(view.plan, opts));
           continue;
         }
         process.stderr.write(`The plan waits for approval: erasmus workflow approve ${view.projectDir}\n`);
@@ -146,6 +155,7 @@ export function registerWorkflow(program: Command): void {
     .option('--auto-approve', 'approve tool calls the policy does not refuse and the servers\' confirmations (unattended)')
     .option('--max-cost <usd>', 'stop the run cleanly once its steps have cost this many US dollars (agent executor; default: config.yaml runBudgetUsd)')
     .option('-y, --yes', 'approve the plan without asking, and tool calls as --auto-approve does')
+    .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
     .option('--json', 'print the event stream as JSON lines')
     .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string }) => {
       await withCore(async (core) => {
@@ -166,17 +176,30 @@ export function registerWorkflow(program: Command): void {
     },
   );
 
+  runOpt(
+    wf
+      .command('report <dir>')
+      .description('what the run verified: each task, the tests Erasmus ran that name it (from the runner\'s report) and its component\'s commit')
+      .option('--json', 'print JSON: {goal, verified, tasks: [{id, component, title, tests: [{name, file, passed}], commit}], …}'),
+  ).action(async (dir: string, o: { json?: boolean; run?: string }) => {
+    await withCore(async (core) => {
+      const report = await core.workflow.report(await latestRun(core, dir, o.run)).catch(friendly);
+      process.stdout.write((o.json ? JSON.stringify(report, null, 2) : reportText(report)) + '\n');
+    });
+  });
+
   const control = (name: 'approve' | 'resume' | 'retry' | 'skip', description: string) =>
     runOpt(wf.command(`${name} <dir>`).description(description))
       .option('--goal <text>', 'answer the goal question if the run asks it')
       // The same --yes as start's: the refusals a step's calls get without it say "run it again with --yes".
       .option('-y, --yes', 'approve the plan without asking, and tool calls as start --auto-approve does')
+      .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
       .option('--json', 'print the event stream as JSON lines')
       .action(async (dir: string, o: DriveOpts & { run?: string }) => {
         await withCore(async (core) => {
           const runId = await latestRun(core, dir, o.run);
           await drive(core, runId, o, async () => {
-            if (name === 'approve') return core.workflow.approve(runId);
+            if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o));
             if (name === 'skip') return core.workflow.skip(runId);
             const view = await core.workflow.status(runId);
             if (view.status === 'AWAITING_APPROVAL' || view.status === 'AWAITING_GOAL') return; // drive() answers them

@@ -104,8 +104,8 @@ export class Core {
       env: this.env,
       emit: (event, payload) => this.bus.emit(event, payload),
       // Test commands run in the runners' PTYs, so they show live in the terminal view.
-      runTests: async (command, cwd, signal) => {
-        const r = await this.ptys.run({ command, cwd, signal, title: `tests: ${command}` });
+      runTests: async (command, cwd, signal, env) => {
+        const r = await this.ptys.run({ command, cwd, signal, env, title: `tests: ${command}` });
         return { command, passed: r.exitCode === 0 && !r.timedOut && !r.aborted, exitCode: r.exitCode, output: r.output, durationMs: r.durationMs, outputFile: r.outputFile };
       },
       agentExecutor: (c) =>

@@ -10,7 +10,7 @@ import { runNotFound, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
-import { runReport } from './report';
+import { runReport } from '../../contract/run-report';
 import { WorkflowRun } from './run';
 import { runTests, type TestRunner } from './verify';
 

@@ -13,7 +13,7 @@ import type { Next, RunContext } from './run-context';
 import { componentSeed, parseTaskListOrThrow, setTaskStatus } from './task-list';
 import { prepareReport, readReport } from './test-report';
 import { finalGateCommand } from './test-suite';
-import { tasksWithoutPassingTest } from './trace';
+import { tasksWithoutPassingTest } from '../../contract/trace';
 
 /** The naming convention that ties a test to the task it verifies (trace.ts), as the testing steps are taught it. */
 export const TEST_NAMING =
@@ -159,7 +159,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (testCommand) {
     // The runner writes its own report of each test (test-report.ts); its exit status still gates.
     const setup = await prepareReport(record.projectDir, testCommand);
-    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal);
+    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal, setup.env);
     const report = await readReport(setup, run);
     const test = { ...run, command: testCommand };
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };

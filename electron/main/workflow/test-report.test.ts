@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseGoTestJson, parseJunit, prepareReport, readReport } from './test-report';
-import { namesTask, tasksWithoutPassingTest } from './trace';
+import { namesTask, tasksWithoutPassingTest } from '../../contract/trace';
 import { runTests } from './verify';
 
 let root: string | undefined;
@@ -27,7 +27,7 @@ async function project(files: Record<string, string>, git = true): Promise<strin
 /** Runs the gate's command as the workflow does: with the report asked for, then read. */
 async function gate(dir: string, command: string) {
   const setup = await prepareReport(dir, command);
-  const run = await runTests(setup.command, dir, undefined, 120_000);
+  const run = await runTests(setup.command, dir, undefined, setup.env, 120_000);
   const report = await readReport(setup, run);
   return { run, report, setup };
 }
@@ -178,10 +178,15 @@ describe('report formats', () => {
 
   it('asks go test for -json and vitest for its JUnit reporter only where the line ends in them', async () => {
     const dir = await project({ 'package.json': JSON.stringify({ scripts: { test: 'vitest run && echo done' } }) });
-    expect((await prepareReport(dir, 'go vet ./... && go test ./...')).command).toMatch(/go vet \.\/\.\.\. && go test -json \.\/\.\.\.$/);
-    expect((await prepareReport(dir, 'npx vitest run')).command).toMatch(/npx vitest run --reporter=default --reporter=junit --outputFile\.junit='[^']+vitest\.xml'$/);
+    expect((await prepareReport(dir, 'go vet ./... && go test ./...')).command).toBe('go vet ./... && go test -json ./...');
+    expect((await prepareReport(dir, 'npx vitest run')).command).toMatch(/^npx vitest run --reporter=default --reporter=junit --outputFile\.junit='[^']+vitest\.xml'$/);
     // The script does not end in vitest: arguments would go to echo, so none are added.
-    expect((await prepareReport(dir, 'npm test')).command).toMatch(/; npm test$/);
+    expect((await prepareReport(dir, 'npm test')).command).toBe('npm test');
+    // pytest and node --test are asked through the environment, after what is there already.
+    const viaEnv = await prepareReport(dir, 'node --test', { env: { NODE_OPTIONS: '--max-old-space-size=512' } });
+    expect(viaEnv.command).toBe('node --test');
+    expect(viaEnv.env.NODE_OPTIONS).toMatch(/^--max-old-space-size=512 --test-reporter=spec --test-reporter-destination=stdout --test-reporter="[^"]+reporter\.mjs" --test-reporter-destination=stdout$/);
+    expect(viaEnv.env.PYTEST_ADDOPTS).toMatch(/^--junitxml='[^']+-pytest\.xml' -o junit_family=xunit1$/);
   });
 });
 

@@ -16,8 +16,10 @@ import type { TestRun } from './verify';
 export type Toolchain = 'pytest' | 'node-test' | 'vitest' | 'go';
 
 export interface ReportSetup {
-  /** The command to run: the gate's command plus what makes its runner write a report. */
+  /** The command to run: the gate's command plus the arguments that make its runner write a report (vitest, go). */
   command: string;
+  /** What the runners read from the environment to write a report (pytest, node --test), added to the command's environment. */
+  env: Record<string, string>;
   /** Where the runners write (`<id>-pytest.xml`, `<id>-vitest.xml`, `<id>-node-<pid>-<n>.xml`: one per node --test process). */
   dir: string;
   id: string;
@@ -76,25 +78,26 @@ const GO_TEST = /^go\s+test\b/;
 const CARGO_TEST = /\bcargo\s+test\b/;
 
 /** The gate's command, made to write a report its runner knows how to write, and where it goes. */
-export async function prepareReport(projectDir: string, command: string): Promise<ReportSetup> {
+export async function prepareReport(projectDir: string, command: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<ReportSetup> {
   const dir = await reportDir(projectDir);
   await mkdir(dir, { recursive: true });
   const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const script = await testScript(projectDir, command);
   const text = `${command}\n${script ?? ''}`;
-  const exports: string[] = [];
+  const base = options.env ?? process.env;
+  const join2 = (name: string, value: string) => (base[name]?.trim() ? `${base[name]} ${value}` : value);
+  const env: Record<string, string> = {};
 
   // pytest reads PYTEST_ADDOPTS wherever it starts (npm, make, tox-less scripts); harmless to anything else.
   const pytest = join(dir, `${id}-pytest.xml`);
-  exports.push(`export PYTEST_ADDOPTS="\${PYTEST_ADDOPTS:+$PYTEST_ADDOPTS }"${sq(`--junitxml=${sq(pytest)} -o junit_family=xunit1`)}`);
+  env.PYTEST_ADDOPTS = join2('PYTEST_ADDOPTS', `--junitxml=${sq(pytest)} -o junit_family=xunit1`);
 
   // node --test takes reporters from NODE_OPTIONS. Ours writes node's own JUnit output to a file of its process, so several
   // node --test in one command (the final gate's) each leave theirs; the spec reporter still prints for people.
   if (NODE_TEST.test(text) && process.allowedNodeEnvironmentFlags.has('--test-reporter-destination') && !/["\\\n]/.test(dir)) {
     const reporter = join(dir, `${id}-reporter.mjs`);
     await writeFile(reporter, nodeReporter(`${id}-node-`));
-    const opts = `--test-reporter=spec --test-reporter-destination=stdout --test-reporter="${reporter}" --test-reporter-destination=stdout`;
-    exports.push(`export NODE_OPTIONS="\${NODE_OPTIONS:+$NODE_OPTIONS }"${sq(opts)}`);
+    env.NODE_OPTIONS = join2('NODE_OPTIONS', `--test-reporter=spec --test-reporter-destination=stdout --test-reporter="${reporter}" --test-reporter-destination=stdout`);
   }
 
   let run = command;
@@ -116,7 +119,7 @@ export async function prepareReport(projectDir: string, command: string): Promis
   } else if (GO_TEST.test(last)) goJson = true;
 
   const untraceable = CARGO_TEST.test(text) ? 'cargo test writes no machine-readable report on stable Rust (cargo nextest with a JUnit profile does)' : undefined;
-  return { command: `${exports.join('; ')}; ${run}`, dir, id, goJson, ...(untraceable ? { untraceable } : {}) };
+  return { command: run, env, dir, id, goJson, ...(untraceable ? { untraceable } : {}) };
 }
 
 /** A node --test reporter that writes node's own JUnit output to a file of its own process, beside itself. */

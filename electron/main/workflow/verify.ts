@@ -14,16 +14,17 @@ export interface TestRun {
 const TAIL = 12_000;
 
 /** Runs a test command in the project; the core passes one that uses the runners' PTYs (visible in the terminal view). */
-export type TestRunner = (command: string, cwd: string, signal?: AbortSignal) => Promise<TestRun>;
+export type TestRunner = (command: string, cwd: string, signal?: AbortSignal, env?: Record<string, string>) => Promise<TestRun>;
 
 /**
  * Runs the project's test command for real (shell, in the project, own process group) and reports
- * whether it passed. Abort or timeout kills the whole group.
+ * whether it passed. `env` is added to the environment (what makes a runner write its report).
+ * Abort or timeout kills the whole group.
  */
-export function runTests(command: string, cwd: string, signal?: AbortSignal, timeoutMs = 300_000): Promise<TestRun> {
+export function runTests(command: string, cwd: string, signal?: AbortSignal, env: Record<string, string> = {}, timeoutMs = 300_000): Promise<TestRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', FORCE_COLOR: '0' } });
+    const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', FORCE_COLOR: '0', ...env } });
     let out = '';
     const add = (b: Buffer) => {
       out += b.toString('utf8');

@@ -1,4 +1,5 @@
 import type { WorkflowRunView } from '../../../../electron/contract/index';
+import { runReport } from '../../../../electron/contract/run-report';
 import { Button } from '../../ui/Button';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { humanState } from './labels';
@@ -12,6 +13,9 @@ export function RunSummary({ view, onNewRun }: { view: WorkflowRunView; onNewRun
   const first = view.timeline[0];
   const took = first ? Date.parse(view.updatedAt) - Date.parse(first.enteredAt) : 0;
   const components = view.plan?.components.length ?? 0;
+  // What the tests Erasmus ran (read from the runners' reports) verify, task by task.
+  const report = runReport(view);
+  const unverified = report.tasks.filter((t) => !t.tests.length || t.tests.some((x) => !x.passed));
   return (
     <section aria-labelledby="summary-h" className="flex flex-col gap-2 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm dark:border-emerald-800 dark:bg-emerald-950" data-testid="run-summary">
       <h3 id="summary-h" className="font-semibold text-emerald-900 dark:text-emerald-200">The run is complete</h3>
@@ -21,6 +25,25 @@ export function RunSummary({ view, onNewRun }: { view: WorkflowRunView; onNewRun
           {commits.length ? <>Commits: {commits.map((e) => <code key={e.commit} className="mr-1 font-mono text-xs" title={humanState(e.state)}>{e.commit!.slice(0, 10)}</code>)}</> : 'No commits (nothing changed).'}
         </li>
         <li data-testid="summary-tests">{tests.length ? `Test runs: ${passed} passed of ${tests.length}${tests.length > passed ? ' (the failures were fixed in later runs)' : ''}` : 'No test runs.'}</li>
+        <li data-testid="summary-verified">
+          {report.verified
+            ? `Verified: each of the ${report.tasks.length} tasks has passing tests that Erasmus ran.`
+            : `Not verified: ${unverified.length} of ${report.tasks.length} tasks ${unverified.length ? `(${unverified.map((t) => t.id).join(', ')}) ` : ''}have no passing test that Erasmus ran and that names them${report.untraced.length ? '; some test runs wrote no report Erasmus can read' : ''}.`}
+          <details className="mt-1">
+            <summary className="cursor-pointer">Tasks and their tests</summary>
+            <ul className="mt-1 flex flex-col gap-1 pl-4">
+              {report.tasks.map((t) => (
+                <li key={t.id} data-testid={`summary-task-${t.id}`}>
+                  <span className="font-mono text-xs">{t.id}</span> {t.title}
+                  {t.commit ? <code className="ml-1 font-mono text-xs">{t.commit.slice(0, 10)}</code> : ' (not committed)'}
+                  <ul className="pl-4 text-xs">
+                    {t.tests.length ? t.tests.map((x) => <li key={`${x.file ?? ''}${x.name}`}>{x.passed ? 'pass' : 'FAIL'} — {x.name}{x.file ? ` (${x.file})` : ''}</li>) : <li>no test names {t.id}</li>}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          </details>
+        </li>
         {reports.map((e) => <li key={e.enteredAt}>Review report ({humanState(e.state)}): <code className="font-mono text-xs">{e.note}</code></li>)}
       </ul>
       <p>Next: give the project a new goal.</p>

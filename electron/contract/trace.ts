@@ -1,4 +1,4 @@
-import type { TestCaseResult } from '../../contract/methods/workflow';
+import type { TestCaseResult } from './methods/workflow';
 
 /**
  * The convention that ties a task to its tests: a test verifies a task when its name begins with the

@@ -1,6 +1,8 @@
-import type { TestCaseResult, WorkflowReport, WorkflowTimelineEntry } from '../../contract/methods/workflow';
-import type { RunRecord } from './run-record';
+import type { TestCaseResult, WorkflowReport, WorkflowRunView, WorkflowTimelineEntry } from './methods/workflow';
 import { namesTask } from './trace';
+
+/** What a report is built from: the run record, or the view of it a face holds. */
+type RunFacts = Pick<WorkflowRunView, 'runId' | 'projectDir' | 'status' | 'goal' | 'plan' | 'timeline'>;
 
 type Tested = WorkflowTimelineEntry & { test: NonNullable<WorkflowTimelineEntry['test']> };
 
@@ -9,7 +11,7 @@ type Tested = WorkflowTimelineEntry & { test: NonNullable<WorkflowTimelineEntry[
  * runners reported in the gates it ran (a component's own, then the final gate's) and the commits it
  * made. Each task's tests come from the latest traced run that has any test naming it.
  */
-export function runReport(record: RunRecord): WorkflowReport {
+export function runReport(record: RunFacts): WorkflowReport {
   const plan = record.plan;
   const runs = record.timeline.filter((e): e is Tested => !!e.test && e.leftAt !== undefined);
   const traced = runs.filter((e) => e.test.traced && e.test.tests);
