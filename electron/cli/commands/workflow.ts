@@ -188,6 +188,21 @@ export function registerWorkflow(program: Command): void {
     });
   });
 
+  wf.command('drift <dir>')
+    .description('the context documents whose subject changed since the commit they describe (files touched after it)')
+    .option('--json', 'print JSON: {documents: [{doc, component?, path, commit, changed}]}')
+    .action(async (dir: string, o: { json?: boolean }) => {
+      await withCore(async (core) => {
+        const documents = await core.workflow.drift(dir);
+        if (o.json) return void process.stdout.write(JSON.stringify({ documents }, null, 2) + '\n');
+        if (!documents.length) return void process.stdout.write('No document drifted: each describes its subject as committed.\n');
+        for (const d of documents) {
+          process.stdout.write(`${d.component ? `component ${d.component}` : d.doc} (${d.path}) describes commit ${d.commit.slice(0, 12)}; changed since: ${d.changed.join(', ')}\n`);
+        }
+        process.stdout.write('Bring each up to date with its subject as it is now (edit the file named), or leave it as the record of that commit.\n');
+      });
+    });
+
   const control = (name: 'approve' | 'resume' | 'retry' | 'skip', description: string) =>
     runOpt(wf.command(`${name} <dir>`).description(description))
       .option('--goal <text>', 'answer the goal question if the run asks it')

@@ -200,6 +200,18 @@ export const WorkflowReport = z.object({
 });
 export type WorkflowReport = z.infer<typeof WorkflowReport>;
 
+/** A context document whose subject changed since the commit it describes (`erasmus workflow drift`). */
+export const WorkflowDriftDocument = z.object({
+  doc: z.enum(['architecture', 'component']),
+  component: z.string().optional(),
+  path: z.string(),
+  /** The commit the document describes (its last line names it). */
+  commit: z.string(),
+  /** Files of its subject changed since that commit (later commits and the working tree). */
+  changed: z.array(z.string()),
+});
+export type WorkflowDriftDocument = z.infer<typeof WorkflowDriftDocument>;
+
 /** getTask's answer: the next thing the caller must do. */
 export const WorkflowTask = z.discriminatedUnion('status', [
   z.object({ status: z.literal('AWAITING_COGNITIVE_RESULT'), runId: z.string(), prompt: z.string(), step: WorkflowStep }),
@@ -296,6 +308,8 @@ export const workflowMethods = {
   'workflow.stop': { params: RunRef, result: Ok },
   'workflow.retry': { params: RunRef, result: Ok },
   'workflow.skip': { params: RunRef, result: Ok },
+  /** The project's context documents whose subject changed since the commit they describe. */
+  'workflow.drift': { params: z.object({ projectDir: dir }).strict(), result: z.object({ documents: z.array(WorkflowDriftDocument) }) },
   /** The prompt a step of the run was given (index into its timeline); null when none was recorded. */
   'workflow.stepPrompt': {
     params: z.object({ runId, index: z.number().int().min(0) }).strict(),

@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { runStepsOf } from '../../contract/run-steps';
-import type { WorkflowPlan, WorkflowReport, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
+import type { WorkflowDriftDocument, WorkflowPlan, WorkflowReport, WorkflowRunSteps, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { Paths } from '../paths/index';
 import { CommandExecutor } from './command-executor';
 import { ContextDocs, type DocRef, type DocView } from './documents';
+import { driftedDocuments } from './drift';
 import { runNotFound, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
@@ -271,6 +272,11 @@ export class WorkflowEngine {
       await run.settle(Math.max(1, deadline - Date.now()));
     }
     return run.view();
+  }
+
+  /** The project's context documents whose subject changed since the commit they describe. */
+  drift(projectDir: string): Promise<WorkflowDriftDocument[]> {
+    return driftedDocuments(new ContextDocs(this.options.paths, resolve(projectDir)));
   }
 
   readDoc(projectDir: string, ref: DocRef): Promise<DocView> {

@@ -4,6 +4,7 @@ import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { WorkflowError } from './errors';
+import { stampDocument } from './drift';
 import { commitChanges, findCommit } from './git';
 import { currentState, type WorkflowActor } from './machine';
 import type { Phase, Plan, StateSpec } from './plan';
@@ -206,7 +207,11 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   // A crash between the commit and the run file's update must not commit twice or lose the sha.
   const earlier = await findCommit(record.projectDir, `${what} in run ${record.runId}`);
   const outcome = earlier ? ({ kind: 'committed', sha: earlier } as const) : await commitChanges(record.projectDir, message);
-  if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha });
+  if (outcome.kind === 'committed') {
+    // The document records the commit it describes (drift.ts): the component's context document, or the architecture at the end.
+    await stampDocument(ctx.docs, component ? { doc: 'component', component: component.id } : { doc: 'architecture' }, outcome.sha);
+    await ctx.leave(entry, 'committed', { commit: outcome.sha });
+  }
   else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.kind === 'not-a-repository' ? 'the project is not a git repository' : 'no changes' });
   actor.send({ type: 'STEP_DONE' });
   const title = component ? `Component ${component.id} complete` : 'Final phase complete';

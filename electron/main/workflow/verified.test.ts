@@ -120,6 +120,17 @@ describe('done means verified', () => {
     ]);
     // The reports Erasmus read are not left in the project, and nothing of them was committed.
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })).toBe('');
+
+    // Documents record the commit they describe; drift lists those whose subject changed since.
+    const wordsDoc = await e.readDoc(dir, { doc: 'component', component: 'words' });
+    expect(wordsDoc.text.trimEnd().split('\n').at(-1)).toBe(`<!-- erasmus: describes commit ${shaOf('words: complete component')} -->`);
+    expect(await e.drift(dir)).toEqual([]);
+    await writeFile(join(dir, 'src', 'words.js'), "export const lower = (s) => s.toLocaleLowerCase();\nexport const split = (s) => s.split(/\\s+/);\n");
+    const drifted = await e.drift(dir);
+    expect(drifted).toEqual([
+      expect.objectContaining({ doc: 'architecture', commit: shaOf('final: end-to-end tests'), changed: ['src/words.js'] }),
+      expect.objectContaining({ doc: 'component', component: 'words', commit: shaOf('words: complete component'), changed: ['src/words.js'], path: wordsDoc.path }),
+    ]); // count's document describes files that did not change
   });
 
   it('a task no test names: the testing step is asked again naming it, twice; then the run blocks naming it, and the component is not committed', async () => {
