@@ -31,7 +31,7 @@ describe('desktop UI: every view, both themes, two sizes — screenshots and axe
     mkdirSync(ARTIFACTS, { recursive: true });
     world = await uiWorld((project) => {
       const p = (rel: string) => join(project, rel);
-      const test = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n";
+      const test = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('A1: adds two numbers', () => assert.equal(add(2, 3), 5));\ntest('A2: adds a negative number', () => assert.equal(add(-1, 1), 0));\n";
       return [
         ...step('Write the architecture document', 'architecture', [], '# Architecture\n\nOne component, **adder**.\n'),
         ...step('Break the architecture into a progress schedule', 'schedule', [], '# Schedule\n\n1. adder\n'),

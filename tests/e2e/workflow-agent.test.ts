@@ -45,7 +45,7 @@ describe('workflow with the agent loop and the scripted model', () => {
       ...step('Break the architecture into a progress schedule', 'schedule', [], '# Schedule\n\n1. adder\n'),
       ...step('Turn the progress schedule into a task list', 'task list', [], TASKS),
       ...step('Implement the open tasks', 'development', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a - b;\n}\n']], `Implemented.\n=== CONTEXT DOCUMENT ===\n${seedNote('development: add() in src/adder.mjs')}=== END CONTEXT DOCUMENT ===\n`),
-      ...step('Write the tests of this component', 'testing', [[p('test/adder.test.mjs'), "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n"]], 'Tests written. Done.'),
+      ...step('Write the tests of this component', 'testing', [[p('test/adder.test.mjs'), "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('A1: adds two numbers', () => assert.equal(add(2, 3), 5));\ntest('A2: adds a negative number', () => assert.equal(add(-1, 1), 0));\n"]], 'Tests written. Done.'),
       ...step('The tests fail (output below)', 'debugging', [[p('src/adder.mjs'), 'export function add(a, b) {\n  return a + b;\n}\n']], 'Fixed the operator. Done.'),
       ...step('Review this component', 'review', [], '# Review: adder\n\nVerdict: good. Add a doc comment.\n'),
       ...step('Address every point of the review report', 'fixes', [[p('src/adder.mjs'), '/** Sum of a and b. */\nexport function add(a, b) {\n  return a + b;\n}\n']], 'Addressed. Done.'),
@@ -67,9 +67,10 @@ describe('workflow with the agent loop and the scripted model', () => {
     expect(view.status).toBe('COMPLETED');
     expect(finishedStates(view.timeline)).toEqual(EXPECTED);
     expect(llm.remaining()).toBe(0);
-    // The tests ran through the runners' PTYs (live in the terminal view): failing, passing, passing, then npm test;
-    // the commits too (the repository's hooks run where the tests run).
-    expect(terminals).toEqual(['tests: node --test test/', 'tests: node --test test/', 'tests: node --test test/', 'commit: adds two numbers', 'tests: node --test test/ && npm test --silent', 'commit: update the documentation']);
+    // The tests ran through the runners' PTYs (live in the terminal view): failing, passing, passing, then the final
+    // gate (the project's whole suite, once: package.json's test script is the components' command); the commits
+    // too (the repository's hooks run where the tests run).
+    expect(terminals).toEqual(['tests: node --test test/', 'tests: node --test test/', 'tests: node --test test/', 'commit: adds two numbers', 'tests: npm test --silent', 'commit: update the documentation']);
     // Real files, really tested, reviewed and committed; each step has its session log and usage.
     expect(readFileSync(p('src/adder.mjs'), 'utf8')).toContain('/** Sum of a and b. */');
     expect(readFileSync(p('docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');

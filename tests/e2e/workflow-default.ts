@@ -10,7 +10,7 @@ import type { ScriptTurn } from '../fixtures/scripted-llm/index';
 
 export const TASKS = '# Task list\n\n## Component: adder — adds two numbers\nTest: node --test test/\n- [ ] A1: Implement add(a, b) in src/adder.mjs\n- [ ] A2: Test add\n';
 
-const ADDER_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n";
+const ADDER_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('A1: adds two numbers', () => assert.equal(add(2, 3), 5));\ntest('A2: adds a negative number', () => assert.equal(add(-1, 1), 0));\n";
 const E2E_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { execFileSync } from 'node:child_process';\ntest('a user adds from the command line', () => {\n  const out = execFileSync(process.execPath, ['--input-type=module', '-e', \"import { add } from './src/adder.mjs'; process.stdout.write(String(add(40, 2)));\"], { encoding: 'utf8' });\n  assert.equal(out.trim(), '42');\n});\n";
 
 /** What the final documentation hands back: the architecture brought up to date with the product as built. */

@@ -12,17 +12,19 @@ export function planText(plan: WorkflowPlan): string {
   });
   lines.push('  then: end-to-end testing, final documentation, final review (and its fixes when it asks for changes)');
   if (plan.defaultTestCommand) lines.push(`  product tests: ${plan.defaultTestCommand}`);
+  if (plan.finalTestCommand) lines.push(`  final gate (the whole test suite${plan.finalTestCommandByUser ? ', as you set it' : ', composed again when it runs'}): ${plan.finalTestCommand}`);
   return lines.join('\n');
 }
 
 export function entryLine(e: WorkflowTimelineEntry): string {
   if (!e.leftAt) return `→ ${e.state}${e.protocol ? ` (${e.protocol})` : ''}`;
   const secs = ((e.durationMs ?? 0) / 1000).toFixed(1);
-  const extra = [e.commit ? `commit ${e.commit.slice(0, 8)}` : '', e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}` : '', e.usage ? `${e.usage.totalTokens} tokens${e.usage.costUsd !== undefined ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '']
+  const extra = [e.commit ? `commit ${e.commit.slice(0, 8)}` : '', e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}${e.test.traced ? `, ${e.test.tests?.length ?? 0} test(s) in the runner's report` : e.test.traced === false ? ', not traced' : ''}` : '', e.usage ? `${e.usage.totalTokens} tokens${e.usage.costUsd !== undefined ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '']
     .filter(Boolean)
     .join(', ');
   // A step passed over says why (a review that asked for no changes).
   if (e.outcome === 'skipped' && e.note) return `  ${e.state}: skipped — ${e.note}`;
+  if (e.outcome === 'tests-untraced' && e.note) return `  ${e.state}: ${e.note} in ${secs}s${extra ? ` (${extra})` : ''}`;
   return `  ${e.state}: ${e.outcome} in ${secs}s${extra ? ` (${extra})` : ''}`;
 }
 

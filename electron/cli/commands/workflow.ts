@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Core } from '../../main/api/core';
+import type { WorkflowPlan } from '../../contract/index';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
 import { preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
 import { ProjectTrust } from '../../main/project/trust';
 import { attachBuiltinServers } from '../../servers/builtin';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
+import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
 import { ask } from '../prompt';
 import { eventLine, planText, runsText, statusText } from './workflow-print';
@@ -17,6 +19,8 @@ interface DriveOpts {
   autoApprove?: boolean;
   goal?: string;
   toolMode?: string;
+  /** The final gate's command, set at plan review (--final-test). */
+  finalTest?: string;
 }
 
 const TOOL_MODES = ['auto', 'native', 'xml'] as const;
@@ -69,6 +73,11 @@ function firstLine(text: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
+/** The plan to approve: as proposed, or with the final gate's command the user gave. */
+function approved(plan: WorkflowPlan | undefined, opts: DriveOpts): WorkflowPlan | undefined {
+  return plan && opts.finalTest !== undefined ? { ...plan, finalTestCommand: opts.finalTest } : undefined;
+}
+
 const EXIT: Record<string, number> = { COMPLETED: 0, AWAITING_APPROVAL: 0, AWAITING_GOAL: 3, PAUSED: 4, STOPPED: 4, BLOCKED: 2 };
 
 /** Drives a run in this process until it completes or waits for someone; answers the goal and the plan when it can. */
@@ -112,7 +121,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
         if (!opts.json) process.stderr.write(planText(view.plan) + '\n');
         const yes = opts.yes || (process.stdin.isTTY && /^y(es)?$/i.test((await ask('Start development with this plan? [y/N] ')).trim()));
         if (yes) {
-          await core.workflow.approve(runId);
+          await core.workflow.approve(runId, approved(view.plan, opts));
           continue;
         }
         process.stderr.write(`The plan waits for approval: erasmus workflow approve ${view.projectDir}\n`);
@@ -204,6 +213,7 @@ export function registerWorkflow(program: Command): void {
     .option('--tool-mode <mode>', 'how the model calls tools: auto, native (the provider\'s tool calls) or xml (tags in its text); default: config.yaml toolMode')
     .option('--new', 'start even when the project\'s last run is unfinished (blocked, paused, stopped, interrupted): that run is marked abandoned')
     .option('-y, --yes', 'approve the plan without asking, and tool calls as --auto-approve does')
+    .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
     .option('--json', 'print the event stream as JSON lines')
     .addOption(new Option('--dirty <choice>', 'the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)').choices(['commit', 'stash', 'include']))
     .option('--current-branch', 'work on the branch checked out instead of a new erasmus/<goal> branch')
@@ -232,19 +242,47 @@ export function registerWorkflow(program: Command): void {
     },
   );
 
+  runOpt(
+    wf
+      .command('report <dir>')
+      .description('what the run verified: each task, the tests Erasmus ran that name it (from the runner\'s report) and its component\'s commit')
+      .option('--json', 'print JSON: {goal, verified, tasks: [{id, component, title, tests: [{name, file, passed}], commit}], …}'),
+  ).action(async (dir: string, o: { json?: boolean; run?: string }) => {
+    await withCore(async (core) => {
+      const report = await core.workflow.report(await latestRun(core, dir, o.run)).catch(friendly);
+      process.stdout.write((o.json ? JSON.stringify(report, null, 2) : reportText(report)) + '\n');
+    });
+  });
+
+  wf.command('drift <dir>')
+    .description('the context documents whose subject changed since the commit they describe (files touched after it)')
+    .option('--json', 'print JSON: {documents: [{doc, component?, path, commit, changed}]}')
+    .action(async (dir: string, o: { json?: boolean }) => {
+      await withCore(async (core) => {
+        const documents = await core.workflow.drift(dir);
+        if (o.json) return void process.stdout.write(JSON.stringify({ documents }, null, 2) + '\n');
+        if (!documents.length) return void process.stdout.write('No document drifted: each describes its subject as committed.\n');
+        for (const d of documents) {
+          process.stdout.write(`${d.component ? `component ${d.component}` : d.doc} (${d.path}) describes commit ${d.commit.slice(0, 12)}; changed since: ${d.changed.join(', ')}\n`);
+        }
+        process.stdout.write('Bring each up to date with its subject as it is now (edit the file named), or leave it as the record of that commit.\n');
+      });
+    });
+
   const control = (name: 'approve' | 'resume' | 'retry' | 'skip', description: string) =>
     runOpt(wf.command(`${name} <dir>`).description(description))
       .option('--goal <text>', 'answer the goal question if the run asks it')
       .option('--tool-mode <mode>', 'how the model calls tools from now on: auto, native or xml (agent runs)')
       // The same --yes as start's: the refusals a step's calls get without it say "run it again with --yes".
       .option('-y, --yes', 'approve the plan without asking, and tool calls as start --auto-approve does')
+      .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
       .option('--json', 'print the event stream as JSON lines')
       .action(async (dir: string, o: DriveOpts & { run?: string }) => {
         await withCore(async (core) => {
           const runId = await latestRun(core, dir, o.run);
           if (o.toolMode) await core.workflow.setToolMode(runId, toolModeOf(o.toolMode)!).catch(friendly);
           await drive(core, runId, o, async () => {
-            if (name === 'approve') return core.workflow.approve(runId);
+            if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o));
             if (name === 'skip') return core.workflow.skip(runId);
             const view = await core.workflow.status(runId);
             if (view.status === 'AWAITING_APPROVAL' || view.status === 'AWAITING_GOAL') return; // drive() answers them

@@ -45,6 +45,10 @@ export const WorkflowPlan = z.object({
     )
     .min(1),
   defaultTestCommand: z.string().optional(),
+  /** The final gate's command: the project's whole test suite and each component's command, each once (edited at plan review). */
+  finalTestCommand: z.string().optional(),
+  /** The user set finalTestCommand at plan review: it runs as written (otherwise it is composed again when the gate runs). */
+  finalTestCommandByUser: z.boolean().optional(),
   maxDebugAttempts: z.number().int().min(1).max(50),
 });
 export type WorkflowPlan = z.infer<typeof WorkflowPlan>;
@@ -61,6 +65,17 @@ export const WorkflowUsage = z.object({
 });
 export type WorkflowUsage = z.infer<typeof WorkflowUsage>;
 
+/** One test as its runner's report tells it (JUnit XML, go test -json): never the model's account. */
+export const TestCaseResult = z.object({
+  name: z.string(),
+  /** The suites around it, outermost first, joined by " > " (describe blocks, test classes, parent tests). */
+  suite: z.string().optional(),
+  file: z.string().optional(),
+  passed: z.boolean(),
+  skipped: z.boolean().optional(),
+});
+export type TestCaseResult = z.infer<typeof TestCaseResult>;
+
 export const WorkflowTimelineEntry = z.object({
   state: z.string(),
   protocol: z.string().optional(),
@@ -69,11 +84,24 @@ export const WorkflowTimelineEntry = z.object({
   leftAt: z.string().optional(),
   durationMs: z.number().optional(),
   outcome: z
-    .enum(['done', 'not-done', 'tests-passed', 'tests-failed', 'skipped', 'committed', 'nothing-to-commit', 'interrupted', 'aborted', 'error', 'written', 'loaded'])
+    .enum(['done', 'not-done', 'tests-passed', 'tests-failed', 'skipped', 'committed', 'nothing-to-commit', 'interrupted', 'aborted', 'error', 'written', 'loaded', 'tests-untraced'])
     .optional(),
   usage: WorkflowUsage.optional(),
   /** The test run after the step; `output` is the tail of what it printed (the whole is in the runner's log). */
-  test: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string().optional() }).optional(),
+  test: z
+    .object({
+      command: z.string(),
+      exitCode: z.number().nullable(),
+      passed: z.boolean(),
+      output: z.string().optional(),
+      /** Whether the runner's report was read; absent (older runs) or false: only the exit status is known. */
+      traced: z.boolean().optional(),
+      /** Each test the report lists. */
+      tests: z.array(TestCaseResult).optional(),
+      /** Why the run is not traced, or only partly. */
+      traceNote: z.string().optional(),
+    })
+    .optional(),
   commit: z.string().optional(),
   /** Files of the project the step added, changed or deleted (from git snapshots around the step; absent outside a repository). */
   files: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted']) })).optional(),
@@ -169,6 +197,47 @@ export const WorkflowRunSteps = z.object({
 });
 export type WorkflowRunSteps = z.infer<typeof WorkflowRunSteps>;
 
+/**
+ * What a run verified: each task of the plan with the tests that name it (from the latest test run
+ * Erasmus made that has any: its runner's report, not the model's word) and the commit that holds
+ * its component. `verified` only when every task has passing tests and none failing.
+ */
+export const WorkflowReport = z.object({
+  runId: z.string(),
+  projectDir: z.string(),
+  status: WorkflowRunStatus,
+  goal: z.string().nullable(),
+  verified: z.boolean(),
+  /** The final gate's command (the project's whole suite), as it ran or as the plan holds it. */
+  finalTestCommand: z.string().nullable(),
+  tasks: z.array(
+    z.object({
+      id: z.string(),
+      component: z.string(),
+      title: z.string(),
+      /** `name`: suites and test, joined by " > ". */
+      tests: z.array(z.object({ name: z.string(), file: z.string().nullable(), passed: z.boolean() })),
+      /** The commit that holds the task's component; null until it is committed. */
+      commit: z.string().nullable(),
+    }),
+  ),
+  /** Test runs whose runner wrote no report (only their exit status is known): the gate's state and why. */
+  untraced: z.array(z.object({ state: z.string(), command: z.string(), note: z.string() })),
+});
+export type WorkflowReport = z.infer<typeof WorkflowReport>;
+
+/** A context document whose subject changed since the commit it describes (`erasmus workflow drift`). */
+export const WorkflowDriftDocument = z.object({
+  doc: z.enum(['architecture', 'component']),
+  component: z.string().optional(),
+  path: z.string(),
+  /** The commit the document describes (its last line names it). */
+  commit: z.string(),
+  /** Files of its subject changed since that commit (later commits and the working tree). */
+  changed: z.array(z.string()),
+});
+export type WorkflowDriftDocument = z.infer<typeof WorkflowDriftDocument>;
+
 /** getTask's answer: the next thing the caller must do. */
 export const WorkflowTask = z.discriminatedUnion('status', [
   z.object({ status: z.literal('AWAITING_COGNITIVE_RESULT'), runId: z.string(), prompt: z.string(), step: WorkflowStep }),
@@ -260,6 +329,8 @@ export const workflowMethods = {
   'workflow.latest': { params: z.object({ projectDir: dir }).strict(), result: z.object({ runId: runId.nullable() }) },
   'workflow.answerGoal': { params: z.object({ runId, goal: z.string().min(1).max(100_000) }).strict(), result: Ok },
   'workflow.plan': { params: RunRef, result: z.object({ plan: WorkflowPlan.nullable(), approved: z.boolean() }) },
+  /** What the run verified: each task, the tests Erasmus ran that name it, and its component's commit. */
+  'workflow.report': { params: RunRef, result: WorkflowReport },
   /** Confirm the plan (optionally edited: reordered or fewer components) and start development. */
   'workflow.approve': { params: z.object({ runId, plan: WorkflowPlan.optional() }).strict(), result: Ok },
   'workflow.pause': { params: RunRef, result: Ok },
@@ -270,6 +341,8 @@ export const workflowMethods = {
   'workflow.skip': { params: RunRef, result: Ok },
   /** Leaves an unfinished run (blocked, paused, stopped, interrupted, waiting) for a newer goal: ABANDONED, never driven again. */
   'workflow.abandon': { params: RunRef, result: Ok },
+  /** The project's context documents whose subject changed since the commit they describe. */
+  'workflow.drift': { params: z.object({ projectDir: dir }).strict(), result: z.object({ documents: z.array(WorkflowDriftDocument) }) },
   /** The prompt a step of the run was given (index into its timeline); null when none was recorded. */
   'workflow.stepPrompt': {
     params: z.object({ runId, index: z.number().int().min(0) }).strict(),

@@ -109,7 +109,7 @@ export class Core {
       env: this.env,
       emit: (event, payload) => this.bus.emit(event, payload),
       // The test gates and the run's commits (the repository's hooks) run through the one runner: sandboxed, visible in the terminal view.
-      runTests: (command, cwd, signal, title) => runGate(this.runner, command, cwd, signal, title),
+      runTests: (command, cwd, signal, options) => runGate(this.runner, command, cwd, signal, options),
       agentExecutor: (c) =>
         new AgentExecutor((o) => this.agent.run(o), {
           autoApprove: c.autoApprove,

@@ -182,7 +182,8 @@ describe('WorkflowEngine', () => {
       } else await answer(e, runId, task);
     }
     expect(seen).toBe(true);
-    expect((await e.readDoc(dir, { doc: 'architecture' })).text).toBe('# Architecture\n\nAs built: core and cli.\n');
+    // As handed back, and then stamped with the final commit it describes (drift.ts).
+    expect((await e.readDoc(dir, { doc: 'architecture' })).text).toMatch(/^# Architecture\n\nAs built: core and cli\.\n\n<!-- erasmus: describes commit [0-9a-f]{40} -->\n$/);
   });
 
   it('approves an edited plan (fewer components); rejects components the task list does not have', async () => {

@@ -1,15 +1,17 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { runStepsOf } from '../../contract/run-steps';
-import type { WorkflowPlan, WorkflowRunSteps, WorkflowRunSummary, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
+import type { WorkflowDriftDocument, WorkflowPlan, WorkflowReport, WorkflowRunSteps, WorkflowRunSummary, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { Paths } from '../paths/index';
 import { CommandExecutor } from './command-executor';
 import { ContextDocs, type DocRef, type DocView } from './documents';
+import { driftedDocuments } from './drift';
 import { runNotFound, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
+import { runReport } from '../../contract/run-report';
 import { WorkflowRun } from './run';
 import { PtyManager } from '../runners/pty/index';
 import { CommandRunner } from '../runners/runner';
@@ -276,6 +278,10 @@ export class WorkflowEngine {
     const run = await this.get(runId);
     return { plan: run.record.plan ?? null, approved: run.record.approved };
   }
+  /** What the run verified: each task, the tests Erasmus ran that name it, its component's commit. */
+  async report(runId: string): Promise<WorkflowReport> {
+    return runReport((await this.get(runId)).record);
+  }
   async approve(runId: string, plan?: WorkflowPlan) {
     const run = await this.get(runId);
     await run.approve(plan);
@@ -321,6 +327,11 @@ export class WorkflowEngine {
     return run.view();
   }
 
+  /** The project's context documents whose subject changed since the commit they describe. */
+  drift(projectDir: string): Promise<WorkflowDriftDocument[]> {
+    return driftedDocuments(new ContextDocs(this.options.paths, resolve(projectDir)));
+  }
+
   readDoc(projectDir: string, ref: DocRef): Promise<DocView> {
     return new ContextDocs(this.options.paths, resolve(projectDir)).read(ref);
   }
@@ -339,7 +350,7 @@ export class WorkflowEngine {
   private own: { ptys: PtyManager; runner: CommandRunner } | undefined;
   /** Tests and the run's commits (the repository's hooks) go through the one runner and its sandbox. */
   private testRunner(): TestRunner {
-    return this.options.runTests ?? ((command, cwd, signal, title) => runGate(this.ownRunner(), command, cwd, signal, title));
+    return this.options.runTests ?? ((command, cwd, signal, options) => runGate(this.ownRunner(), command, cwd, signal, options));
   }
 
   private ownRunner(): CommandRunner {

@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../common/fs';
 import { WorkflowError } from './errors';
 import { changedFiles, repoPath, snapshotTree } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
+import { stampDocument } from './drift';
 import { currentState, type WorkflowActor } from './machine';
 import type { Phase, Plan, StateSpec } from './plan';
 import { buildStepPrompt } from './prompt';
@@ -20,15 +21,25 @@ const HOOKS_REFUSED = "The repository's commit hooks refused the commit (their o
 function leftOpenAsk(what: string): string {
   return `In your final answer, add a section \`## ${LEFT_OPEN_HEADING}\` that lists each point of the ${what} you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all.`;
 }
+import { prepareReport, readReport } from './test-report';
+import { finalGateCommand } from './test-suite';
+import { tasksWithoutPassingTest } from '../../contract/trace';
+
+/** The naming convention that ties a test to the task it verifies (trace.ts), as the testing steps are taught it. */
+export const TEST_NAMING =
+  "Name every test after the task it verifies: the test's name, or its describe block or test class, begins with the task's id, for example `CORE-1: lowercases words` (where names cannot hold '-' or ':', as in Python or Go: `test_CORE_1_lowercases_words`, `class TestCORE_1`, `TestCORE_1_Lowercases`). Several tests may name one task. Erasmus runs the test command itself and reads each test's result from the test runner's report; the component is committed only when each of its tasks has at least one passing test that names it.";
+
+/** How many times in a row a testing step is asked again for tasks without a passing test, before the run blocks. */
+export const TRACE_CORRECTIONS = 2;
 
 const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   development: 'Implement the open tasks of this component.',
-  testing: 'Write the tests of this component and run them.',
+  testing: `Write the tests of this component and run them. ${TEST_NAMING}`,
   debugging: 'The tests fail (output below). Fix the code until they pass.',
   review: 'Review this component against the architecture and its tasks. The review report is your final answer.',
   fixes: `Address every point of the review report below. ${leftOpenAsk('report')}`,
   documentation: 'Document this component.',
-  retesting: 'Run the component tests again after the review fixes and documentation; add tests for anything the fixes changed.',
+  retesting: `Run the component tests again after the review fixes and documentation; add tests for anything the fixes changed. ${TEST_NAMING}`,
   redebugging: 'The tests fail after the review fixes (output below). Fix the code until they pass.',
   orchestration: 'A component was just completed and committed. Bring the progress schedule (your context document) up to date with the work done and what remains.',
   'e2e-testing': 'All components are complete. Write end-to-end tests that use the product as a user would, where the test command below runs them (for example in a folder that command already runs), and run them.',
@@ -127,10 +138,18 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging';
   // A debugging step after the repository's commit hooks refused the commit: the output is theirs, not the tests'.
   const hooks = needsTests && record.lastTest?.command === 'git commit' && !record.lastTest.passed;
+  // The final gate runs the project's whole suite as it is now (or the command set at plan review); the plan shows what runs.
+  const testCommand = spec.phase === 'e2e-testing' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging' ? await finalGateCommand(plan, record.projectDir) : spec.testCommand;
+  if (testCommand !== spec.testCommand && testCommand && !plan.finalTestCommandByUser) record.plan = { ...plan, finalTestCommand: testCommand };
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
+  // Tests passed but some tasks had none that names them: the step is asked again, naming those tasks.
+  const untraced = record.untraced?.state === state ? record.untraced : undefined;
+  const instruction = untraced
+    ? `${INSTRUCTIONS[spec.phase]}\n\nThe tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
+    : INSTRUCTIONS[spec.phase];
   const prompt = buildStepPrompt({
     protocol,
-    instruction: hooks ? HOOKS_REFUSED : goalChanges ? `${INSTRUCTIONS[spec.phase]} ${goalChanges}` : INSTRUCTIONS[spec.phase],
+    instruction: hooks ? HOOKS_REFUSED : goalChanges ? `${instruction} ${goalChanges}` : instruction,
     goal: record.goal,
     newGoal: !!record.goalUpdate,
     ...(fixes ? { done: FIXES_DONE } : {}),
@@ -138,7 +157,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     contextDoc: await ctx.docs.text(docRef),
     references,
     testOutput: needsTests ? record.lastTest : undefined,
-    ...(spec.testCommand ? { testCommand: spec.testCommand } : {}),
+    ...(testCommand ? { testCommand } : {}),
   });
   const reportPath = spec.report ? reportPathOf(ctx, spec.report) : undefined;
   const reportBefore = reportPath ? await mtime(reportPath) : undefined;
@@ -180,11 +199,33 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
       throw err;
     }
   }
-  if (spec.testCommand) {
-    const test = await ctx.runTests(spec.testCommand, record.projectDir, ctx.signal);
+  if (testCommand) {
+    // The runner writes its own report of each test (test-report.ts); its exit status still gates.
+    const setup = await prepareReport(record.projectDir, testCommand);
+    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal, { env: setup.env });
+    const report = await readReport(setup, run);
+    const test = { ...run, command: testCommand };
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
-    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
-    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { usage: result.usage, sessionLog: result.sessionLog, test: t, ...said });
+    const trace = { traced: report.traced, tests: report.tests, ...(report.note ? { traceNote: report.note } : {}) };
+    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL), ...trace };
+    const extra = { usage: result.usage, sessionLog: result.sessionLog, test: t, ...said };
+    const missing = component && test.passed && report.traced ? tasksWithoutPassingTest(component.tasks.map((x) => x.id), report.tests) : [];
+    if (missing.length) {
+      const asked = record.untraced?.state === state ? record.untraced.asked : 0;
+      const note = `tests passed, but no passing test names ${missing.join(', ')}`;
+      await ctx.leave(entry, 'tests-untraced', { ...extra, note });
+      if (asked >= TRACE_CORRECTIONS) {
+        record.untraced = { state, tasks: missing, asked: 0 }; // a retry asks the step again, as many times
+        throw new WorkflowError(
+          'RUNTIME_ERROR',
+          `component ${component!.id} is not committed: ${missing.length === 1 ? 'task' : 'tasks'} ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no passing test that names ${missing.length === 1 ? 'it' : 'them'} after ${asked + 1} test runs of ${state}. A test names a task when its name, or its describe block or test class, begins with the task's id (\`${missing[0]}: …\`). Add such tests and retry the step, or skip it: the run goes on without them, and its report does not count these tasks verified.`,
+        );
+      }
+      record.untraced = { state, tasks: missing, asked: asked + 1 };
+      return 'continue'; // the same state runs again, its prompt naming the tasks
+    }
+    if (record.untraced?.state === state) record.untraced = undefined;
+    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', extra);
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
   } else {
     await ctx.leave(entry, 'done', { usage: result.usage, sessionLog: result.sessionLog, note: reportPath, ...said });
@@ -209,8 +250,11 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
     actor.send({ type: 'STEP_DONE', testsPassed: false });
     return 'continue';
   }
-  if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha });
-  else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.why });
+  if (outcome.kind === 'committed') {
+    // The document records the commit it describes (drift.ts): the component's context document, or the architecture at the end.
+    await stampDocument(ctx.docs, component ? { doc: 'component', component: component.id } : { doc: 'architecture' }, outcome.sha);
+    await ctx.leave(entry, 'committed', { commit: outcome.sha });
+  } else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.why });
   actor.send({ type: 'STEP_DONE' });
   const title = component ? `Component ${component.id} complete` : 'Final phase complete';
   ctx.emit('app.notify', { title, body: outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 8)}` : 'complete (nothing to commit)' });

@@ -1,6 +1,7 @@
 import type { WorkflowPlan as Plan } from '../../contract/methods/workflow';
 import { hasOpenTask, type TaskList } from './task-list';
 import type { ProtocolName } from './protocols';
+import { composeFinalCommand } from './test-suite';
 
 /** The plan the user approves: the components in order, as the FSM will run them (schema in the contract). */
 export { WorkflowPlan as Plan } from '../../contract/methods/workflow';
@@ -107,10 +108,10 @@ export function planStates(plan: Plan): StateSpec[] {
 }
 
 /**
- * The final test gate runs every test command the run knows of: each component's and the project's
- * default (`npm test` when package.json has one, where the end-to-end tests are expected to hook in).
+ * The final test gate's command as the plan shows it: the one set at plan review or composed when
+ * the plan was made (the project's whole suite and each component's command, each once); the gate
+ * composes it again when it runs unless the user set it (test-suite.ts `finalGateCommand`).
  */
 export function finalTestCommand(plan: Plan): string | undefined {
-  const commands = [...new Set([...plan.components.map((c) => c.testCommand), plan.defaultTestCommand].filter((c): c is string => !!c))];
-  return commands.length ? commands.map((c) => (commands.length > 1 && /[|;&]/.test(c) ? `(${c})` : c)).join(' && ') : undefined;
+  return plan.finalTestCommand?.trim() || composeFinalCommand(plan, undefined);
 }

@@ -12,6 +12,7 @@ import type { Next, RunContext } from './run-context';
 import { goalUpdateIssues, hasOpenTask, parseTaskList, parseTaskListOrThrow } from './task-list';
 import { headCommit } from './git';
 import type { DocumentIssue } from './errors';
+import { composeFinalCommand, projectTestCommand } from './test-suite';
 
 /** How many times in a row the task list step is asked to correct a list that does not parse, before the run blocks. */
 export const TASK_LIST_CORRECTIONS = 2;
@@ -155,6 +156,8 @@ async function planStep(ctx: RunContext): Promise<Next> {
   if (record.goalUpdate && !list.components.some(hasOpenTask)) {
     throw new WorkflowError('PARSE_ERROR', `the task list ${file} has no open task for the new goal: add its components or tasks ("- [ ] ID: title") and retry`, { file });
   }
+  const finalCommand = composeFinalCommand(plan, await projectTestCommand(record.projectDir));
+  if (finalCommand) plan.finalTestCommand = finalCommand;
   record.plan = plan;
   record.state = 'prepare:plan';
   ctx.setStatus('AWAITING_APPROVAL');

@@ -34,7 +34,7 @@ async function commitThroughRunner(dir: string, run: TestRunner, message: string
     await writeFile(list, paths.map((p) => `:(top,literal)${p}\n`).join(''));
     args.push('--only', `--pathspec-from-file=${list}`);
   }
-  const r = await run(`git ${args.map(sh).join(' ')}`, dir, signal, `commit: ${message.split('\n')[0]}`);
+  const r = await run(`git ${args.map(sh).join(' ')}`, dir, signal, { title: `commit: ${message.split('\n')[0]}` });
   return { ...r, command: 'git commit' };
 }
 

@@ -74,6 +74,8 @@ export const RunRecord = z.object({
       pendingCommit: z.object({ state: z.string(), head: z.string().nullable() }).optional(),
     })
     .optional(),
+  /** A testing state whose tests passed while some tasks had none that names them: asked again (at most TRACE_CORRECTIONS times), naming them. */
+  untraced: z.object({ state: z.string(), tasks: z.array(z.string()), asked: z.number().int().nonnegative() }).optional(),
   error: ErrorView.optional(),
   pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),
   timeline: z.array(WorkflowTimelineEntry),

@@ -290,7 +290,8 @@ export class WorkflowRun {
     const list = parseTaskListOrThrow((await this.docs.text({ doc: 'task_list' })) ?? '', this.docs.path({ doc: 'task_list' }));
     const reread = planFromTaskList(list, { defaultTestCommand: this.record.plan.defaultTestCommand, maxDebugAttempts: this.record.plan.maxDebugAttempts });
     if (JSON.stringify(reread.components) !== JSON.stringify(this.record.plan.components)) {
-      this.record.plan = reread;
+      const { finalTestCommand, finalTestCommandByUser } = this.record.plan;
+      this.record.plan = { ...reread, ...(finalTestCommand !== undefined ? { finalTestCommand } : {}), ...(finalTestCommandByUser ? { finalTestCommandByUser } : {}) };
       this.deps.emit('workflow.plan', { runId: this.runId, projectDir: this.record.projectDir, plan: reread });
     }
     if (plan) {
@@ -300,6 +301,15 @@ export class WorkflowRun {
       // The edited plan chooses and orders components; their tasks and test commands come from the task list as saved.
       const byId = new Map(this.record.plan.components.map((c) => [c.id, c]));
       this.record.plan = { ...this.record.plan, components: plan.components.map((c) => byId.get(c.id)!) };
+      // The final gate's command as the user wrote it runs as written; cleared, it is composed from the project again.
+      const edited = plan.finalTestCommand?.trim();
+      if (plan.finalTestCommand !== undefined && edited !== this.record.plan.finalTestCommand) {
+        if (edited) this.record.plan = { ...this.record.plan, finalTestCommand: edited, finalTestCommandByUser: true };
+        else {
+          const { finalTestCommand: _dropped, finalTestCommandByUser: _by, ...rest } = this.record.plan;
+          this.record.plan = rest;
+        }
+      }
     }
     // Development starts on the run's own branch (unless the user asked for the current one).
     await beginRunBranch(this.record);

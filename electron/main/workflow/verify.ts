@@ -7,21 +7,31 @@ export interface TestRun {
   /** The end of stdout+stderr (what a debugging step needs to see). */
   output: string;
   durationMs: number;
+  /** The complete output, when the runner keeps it in a file (the PTY runner does). */
+  outputFile?: string;
 }
 
 const TAIL = 12_000;
 
 /** Runs a test command in the project; the core passes one that uses the runners' PTYs (visible in the terminal view). */
-export type TestRunner = (command: string, cwd: string, signal?: AbortSignal, /** What it is for (a terminal's title); default "tests: <command>". */ title?: string) => Promise<TestRun>;
+export type TestRunner = (command: string, cwd: string, signal?: AbortSignal, options?: TestRunOptions) => Promise<TestRun>;
+
+export interface TestRunOptions {
+  /** What it is for (a terminal's title); default "tests: <command>". */
+  title?: string;
+  /** More environment for the command (a test runner's report options). */
+  env?: Record<string, string>;
+}
 
 /**
  * Runs the project's test command for real (shell, in the project, own process group) and reports
- * whether it passed. Abort or timeout kills the whole group.
+ * whether it passed. `env` is added to the environment (what makes a runner write its report).
+ * Abort or timeout kills the whole group.
  */
-export function runTests(command: string, cwd: string, signal?: AbortSignal, timeoutMs = 300_000): Promise<TestRun> {
+export function runTests(command: string, cwd: string, signal?: AbortSignal, env: Record<string, string> = {}, timeoutMs = 300_000): Promise<TestRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', FORCE_COLOR: '0' } });
+    const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', FORCE_COLOR: '0', ...env } });
     let out = '';
     const add = (b: Buffer) => {
       out += b.toString('utf8');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RpcError, WorkflowPlan, WorkflowStepResult, type WorkflowTask } from '../../../contract/index';
+import { reportText } from '../../../contract/report-text';
 import type { CoreLink } from '../link';
 import { defineTool, errorResult, textResult, type ToolSpec } from '../registry';
 
@@ -143,6 +144,14 @@ export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
               .join('\n');
           },
         ),
+    }),
+    defineTool({
+      name: 'workflow_report',
+      description:
+        "What a run verified: each task of its plan with the tests Erasmus ran that name it (read from the test runner's own report) and the commit that holds its component. `verified` is true only when every task has passing tests. Structured content: {goal, verified, tasks: [{id, component, title, tests: [{name, file, passed}], commit}], untraced}.",
+      input: z.object({ runId }).strict(),
+      annotations: { readOnlyHint: true },
+      run: (a) => call((l) => l.request('workflow.report', { runId: a.runId }), (r) => reportText(r)),
     }),
     defineTool({
       name: 'workflow_list',

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { WorkflowPlan } from '../../../../electron/contract/index';
 import { Button } from '../../ui/Button';
 import { InlineMarkdown } from '../../ui/Markdown';
-import { applyDraft, draftOf, isEdited, move, toggle } from './planEdit';
+import { applyDraft, draftOf, isEdited, move, setFinalTest, toggle } from './planEdit';
 
 type Task = WorkflowPlan['components'][number]['tasks'][number];
 
@@ -93,6 +93,17 @@ export function PlanReview({ plan, onConfirm, onEditTask }: { plan: WorkflowPlan
           );
         })}
       </ol>
+      <label className="flex flex-col gap-1 text-sm">
+        <span>Final test gate — the project&apos;s whole test suite, run after the last component (leave empty to have it found from the project then)</span>
+        <input
+          type="text"
+          className="rounded border border-slate-300 bg-white px-2 py-1 font-mono text-xs dark:border-slate-600 dark:bg-slate-900"
+          value={draft.finalTest}
+          placeholder="found from the project when the gate runs (package.json test script, pytest, cargo, go)"
+          onChange={(e) => setDraft((d) => setFinalTest(d, e.target.value))}
+          data-testid="plan-final-test"
+        />
+      </label>
       {error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</p> : null}
       <div>
         <Button variant="primary" onClick={() => void confirm()} disabled={busy} data-testid="confirm-plan">

@@ -1,4 +1,5 @@
 import type { WorkflowRunView } from '../../../../electron/contract/index';
+import { runReport } from '../../../../electron/contract/run-report';
 import { Button } from '../../ui/Button';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { reviewsLeftOpen } from '../../../../electron/contract/index';
@@ -15,6 +16,9 @@ export function RunSummary({ view, onNewRun }: { view: WorkflowRunView; onNewRun
   const first = view.timeline[0];
   const took = first ? Date.parse(view.updatedAt) - Date.parse(first.enteredAt) : 0;
   const components = view.plan?.components.length ?? 0;
+  // What the tests Erasmus ran (read from the runners' reports) verify, task by task.
+  const report = runReport(view);
+  const unverified = report.tasks.filter((t) => !t.tests.length || t.tests.some((x) => !x.passed));
   return (
     <section
       aria-labelledby="summary-h"
@@ -32,6 +36,25 @@ export function RunSummary({ view, onNewRun }: { view: WorkflowRunView; onNewRun
         </li>
         <li data-testid="summary-tests">{tests.length ? `Test runs: ${passed} passed of ${tests.length}${tests.length > passed ? ' (the failures were fixed in later runs)' : ''}` : 'No test runs.'}</li>
         <ReviewOutcomes timeline={view.timeline} />
+        <li data-testid="summary-verified">
+          {report.verified
+            ? `Verified: each of the ${report.tasks.length} tasks has passing tests that Erasmus ran.`
+            : `Not verified: ${unverified.length} of ${report.tasks.length} tasks ${unverified.length ? `(${unverified.map((t) => t.id).join(', ')}) ` : ''}have no passing test that Erasmus ran and that names them${report.untraced.length ? '; some test runs wrote no report Erasmus can read' : ''}.`}
+          <details className="mt-1">
+            <summary className="cursor-pointer">Tasks and their tests</summary>
+            <ul className="mt-1 flex flex-col gap-1 pl-4">
+              {report.tasks.map((t) => (
+                <li key={t.id} data-testid={`summary-task-${t.id}`}>
+                  <span className="font-mono text-xs">{t.id}</span> {t.title}
+                  {t.commit ? <code className="ml-1 font-mono text-xs">{t.commit.slice(0, 10)}</code> : ' (not committed)'}
+                  <ul className="pl-4 text-xs">
+                    {t.tests.length ? t.tests.map((x) => <li key={`${x.file ?? ''}${x.name}`}>{x.passed ? 'pass' : 'FAIL'} — {x.name}{x.file ? ` (${x.file})` : ''}</li>) : <li>no test names {t.id}</li>}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          </details>
+        </li>
       </ul>
       <p>Next: give the project a new goal.</p>
       <div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowPlan } from '../../../../electron/contract/index';
-import { applyDraft, draftOf, isEdited, move, setTaskTitle, toggle } from './planEdit';
+import { applyDraft, draftOf, isEdited, move, setFinalTest, setTaskTitle, toggle } from './planEdit';
 
 const plan: WorkflowPlan = {
   maxDebugAttempts: 3,
@@ -19,6 +19,16 @@ describe('plan edits', () => {
     const r = applyDraft(plan, d);
     expect('plan' in r && r.plan.components.map((c) => c.id)).toEqual(['c', 'b']);
     expect(toggle(d, 'a').excluded.has('a')).toBe(false);
+  });
+  it('edits the final gate\'s command: shown as planned, sent when changed', () => {
+    const withGate = { ...plan, finalTestCommand: 'npm test --silent' };
+    let d = draftOf(withGate);
+    expect(d.finalTest).toBe('npm test --silent');
+    expect(isEdited(withGate, setFinalTest(d, ' npm test --silent '))).toBe(false);
+    d = setFinalTest(d, 'npm test --silent && pytest');
+    expect(isEdited(withGate, d)).toBe(true);
+    const r = applyDraft(withGate, d);
+    expect('plan' in r && r.plan.finalTestCommand).toBe('npm test --silent && pytest');
   });
   it('refuses an empty plan with a clear message', () => {
     let d = draftOf(plan);

@@ -2,14 +2,20 @@ import type { WorkflowPlan } from '../../../../electron/contract/index';
 
 type Component = WorkflowPlan['components'][number];
 
-/** The user's edits to a proposed plan: the order of components and which ones to leave out. */
+/** The user's edits to a proposed plan: the order of components, which ones to leave out, and the final gate's command. */
 export interface PlanDraft {
   order: string[];
   excluded: ReadonlySet<string>;
+  /** The final gate's command as the user has it (blank: composed from the project when the gate runs). */
+  finalTest: string;
 }
 
 export function draftOf(plan: WorkflowPlan): PlanDraft {
-  return { order: plan.components.map((c) => c.id), excluded: new Set() };
+  return { order: plan.components.map((c) => c.id), excluded: new Set(), finalTest: plan.finalTestCommand ?? '' };
+}
+
+export function setFinalTest(d: PlanDraft, finalTest: string): PlanDraft {
+  return { ...d, finalTest };
 }
 
 export function move(d: PlanDraft, id: string, by: -1 | 1): PlanDraft {
@@ -29,7 +35,7 @@ export function toggle(d: PlanDraft, id: string): PlanDraft {
 }
 
 export function isEdited(plan: WorkflowPlan, d: PlanDraft): boolean {
-  return d.excluded.size > 0 || d.order.some((id, i) => plan.components[i]?.id !== id);
+  return d.excluded.size > 0 || d.order.some((id, i) => plan.components[i]?.id !== id) || d.finalTest.trim() !== (plan.finalTestCommand ?? '').trim();
 }
 
 /** The plan to send with workflow.approve; an error message when nothing would be left to build. */
@@ -37,7 +43,7 @@ export function applyDraft(plan: WorkflowPlan, d: PlanDraft): { plan: WorkflowPl
   const byId = new Map<string, Component>(plan.components.map((c) => [c.id, c]));
   const components = d.order.filter((id) => !d.excluded.has(id)).map((id) => byId.get(id)).filter((c): c is Component => !!c);
   if (components.length === 0) return { error: 'Keep at least one component: the plan cannot be empty.' };
-  return { plan: { ...plan, components } };
+  return { plan: { ...plan, components, finalTestCommand: d.finalTest.trim() } };
 }
 
 /**

@@ -40,7 +40,7 @@ export interface ProjectGroup {
   chats: ListItem[];
 }
 
-const FAILED = new Set(['tests-failed', 'not-done', 'error', 'aborted']);
+const FAILED = new Set(['tests-failed', 'tests-untraced', 'not-done', 'error', 'aborted']);
 const LIVE = new Set<WorkflowRunSteps['status']>(['RUNNING', 'AWAITING_COGNITIVE_RESULT', 'AWAITING_GOAL', 'AWAITING_APPROVAL']);
 
 export function folderName(dir: string): string {
@@ -92,7 +92,7 @@ function sessionStatus(s: SessionState): ItemStatus {
 function stepStatus(steps: WorkflowRunSteps['steps'], i: number, runLive: boolean): ItemStatus {
   const step = steps[i]!;
   if (!step.leftAt) return runLive ? 'running' : 'idle';
-  if (step.outcome === 'tests-failed' && steps.slice(i + 1).some((l) => l.component === step.component && l.outcome === 'tests-passed')) return 'done';
+  if ((step.outcome === 'tests-failed' || step.outcome === 'tests-untraced') && steps.slice(i + 1).some((l) => l.component === step.component && l.outcome === 'tests-passed')) return 'done';
   return step.outcome && FAILED.has(step.outcome) ? 'failed' : 'done';
 }
 

@@ -31,7 +31,7 @@ export interface Lane {
   blocks: Block[];
 }
 
-const FAILED = new Set(['tests-failed', 'not-done', 'error', 'aborted']);
+const FAILED = new Set(['tests-failed', 'tests-untraced', 'not-done', 'error', 'aborted']);
 
 export function statusOf(e: WorkflowTimelineEntry, isCurrent: boolean): BlockStatus {
   if (!e.leftAt) return isCurrent ? 'current' : 'interrupted';
@@ -90,7 +90,7 @@ export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'statu
   // A failed test run that a later test run of the same component passed was fixed, not failed.
   for (const blocks of lanes.values()) {
     blocks.forEach((b, i) => {
-      const failedTests = b.entry.outcome === 'tests-failed' || b.entry.test?.passed === false;
+      const failedTests = b.entry.outcome === 'tests-failed' || b.entry.outcome === 'tests-untraced' || b.entry.test?.passed === false;
       if (b.status === 'failed' && failedTests && blocks.slice(i + 1).some((x) => x.entry.outcome === 'tests-passed' || x.entry.test?.passed)) b.status = 'fixed';
     });
   }

@@ -1,0 +1,59 @@
+import type { TestCaseResult, WorkflowReport, WorkflowRunView, WorkflowTimelineEntry } from './methods/workflow';
+import { namesTask } from './trace';
+
+/** What a report is built from: the run record, or the view of it a face holds. */
+type RunFacts = Pick<WorkflowRunView, 'runId' | 'projectDir' | 'status' | 'goal' | 'plan' | 'timeline'>;
+
+type Tested = WorkflowTimelineEntry & { test: NonNullable<WorkflowTimelineEntry['test']> };
+
+/**
+ * The run's account of what it verified, built only from what Erasmus recorded: the tests its
+ * runners reported in the gates it ran (a component's own, then the final gate's) and the commits it
+ * made. Each task's tests come from the latest traced run that has any test naming it.
+ */
+export function runReport(record: RunFacts): WorkflowReport {
+  const plan = record.plan;
+  const runs = record.timeline.filter((e): e is Tested => !!e.test && e.leftAt !== undefined);
+  const traced = runs.filter((e) => e.test.traced && e.test.tests);
+  const tasks = (plan?.components ?? []).flatMap((c) => {
+    const commit = record.timeline.filter((e) => e.state === `${c.id}:commit` && e.outcome === 'committed' && e.commit).at(-1)?.commit ?? null;
+    const own = traced.filter((e) => e.component === c.id || e.state.startsWith('final:'));
+    return c.tasks.map((t) => {
+      let tests: TestCaseResult[] = [];
+      // Skipped tests did not run: they neither verify a task nor fail it.
+      for (let i = own.length - 1; i >= 0 && !tests.length; i--) tests = own[i]!.test.tests!.filter((x) => !x.skipped && namesTask(x, t.id));
+      return {
+        id: t.id,
+        component: c.id,
+        title: t.title,
+        tests: once(tests),
+        commit,
+      };
+    });
+  });
+  const verified = tasks.length > 0 && tasks.every((t) => t.tests.length > 0 && t.tests.every((x) => x.passed));
+  const untraced = runs.filter((e) => e.test.traced !== true).map((e) => ({ state: e.state, command: e.test.command, note: e.test.traceNote ?? 'run before Erasmus read test reports' }));
+  return {
+    runId: record.runId,
+    projectDir: record.projectDir,
+    status: record.status,
+    goal: record.goal ?? null,
+    verified,
+    finalTestCommand: plan?.finalTestCommand ?? null,
+    tasks,
+    untraced,
+  };
+}
+
+/** A test the gate ran twice (the whole suite, then a component's command) is listed once: passed only if it passed each time. */
+function once(tests: TestCaseResult[]): WorkflowReport['tasks'][number]['tests'] {
+  const byKey = new Map<string, WorkflowReport['tasks'][number]['tests'][number]>();
+  for (const x of tests) {
+    const name = x.suite ? `${x.suite} > ${x.name}` : x.name;
+    const key = `${x.file ?? ''}\0${name}`;
+    const seen = byKey.get(key);
+    if (seen) seen.passed &&= x.passed;
+    else byKey.set(key, { name, file: x.file ?? null, passed: x.passed });
+  }
+  return [...byKey.values()];
+}

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { promisify } from 'node:util';
+import type { WorkflowDriftDocument } from '../../contract/methods/workflow';
+import type { ContextDocs, DocRef } from './documents';
+
+const run = promisify(execFile);
+
+/**
+ * Documents record the commit they describe: when the workflow commits a component, its context
+ * document gets a last line naming that commit (the final commit stamps the architecture). A document
+ * drifted when files of its subject changed since: the files its commit touched (a component), or any
+ * file of the project (the architecture), in later commits or in the working tree.
+ */
+const STAMP = /\n*<!-- erasmus: describes commit ([0-9a-f]{7,64}) -->\s*$/;
+
+export function stampOf(text: string): string | undefined {
+  return STAMP.exec(text)?.[1];
+}
+
+/** The document with its stamp set to `sha` (an older stamp replaced). */
+export function stamped(text: string, sha: string): string {
+  return `${text.replace(STAMP, '').trimEnd()}\n\n<!-- erasmus: describes commit ${sha} -->\n`;
+}
+
+export async function stampDocument(docs: ContextDocs, ref: DocRef, sha: string): Promise<void> {
+  const text = await docs.text(ref);
+  if (text !== undefined) await docs.write(ref, stamped(text, sha));
+}
+
+async function git(cwd: string, args: string[]): Promise<string | undefined> {
+  try {
+    return (await run('git', args, { cwd, maxBuffer: 16 * 1024 * 1024 })).stdout;
+  } catch {
+    return undefined;
+  }
+}
+
+const lines = (s: string | undefined) => (s ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+
+/** The documents whose subject changed since the commit they describe. */
+export async function driftedDocuments(docs: ContextDocs): Promise<WorkflowDriftDocument[]> {
+  const dir = docs.projectDir;
+  const refs: Array<{ ref: DocRef; doc: WorkflowDriftDocument['doc']; component?: string }> = [{ ref: { doc: 'architecture' }, doc: 'architecture' }];
+  const componentsDir = docs.path({ doc: 'component', component: 'x' }).replace(/[\\/][^\\/]+$/, '');
+  for (const f of await readdir(componentsDir).catch(() => [] as string[])) {
+    const component = basename(f, '.md');
+    if (f.endsWith('.md') && component !== 'final') refs.push({ ref: { doc: 'component', component }, doc: 'component', component });
+  }
+  const out: WorkflowDriftDocument[] = [];
+  for (const r of refs) {
+    const commit = stampOf((await docs.text(r.ref)) ?? '');
+    if (!commit) continue;
+    if ((await git(dir, ['cat-file', '-e', `${commit}^{commit}`])) === undefined) continue; // not in this repository (any more)
+    let changed: string[];
+    if (r.doc === 'architecture') {
+      changed = [...lines(await git(dir, ['diff', '--name-only', commit, '--'])), ...lines(await git(dir, ['ls-files', '--others', '--exclude-standard']))];
+    } else {
+      const subject = lines(await git(dir, ['show', '--name-only', '--format=', commit]));
+      changed = subject.length ? lines(await git(dir, ['diff', '--name-only', commit, '--', ...subject])) : [];
+    }
+    changed = [...new Set(changed)].sort();
+    if (changed.length) out.push({ doc: r.doc, ...(r.component ? { component: r.component } : {}), path: docs.path(r.ref), commit, changed });
+  }
+  return out;
+}

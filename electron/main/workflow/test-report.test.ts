@@ -1,0 +1,203 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseGoTestJson, parseJunit, prepareReport, readReport } from './test-report';
+import { namesTask, tasksWithoutPassingTest } from '../../contract/trace';
+import { runTests } from './verify';
+
+let root: string | undefined;
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+async function project(files: Record<string, string>, git = true): Promise<string> {
+  root = await mkdtemp(join(tmpdir(), 'erasmus-report-'));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(root, path, '..'), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  if (git) execFileSync('git', ['init', '-q'], { cwd: root });
+  return root;
+}
+
+/** Runs the gate's command as the workflow does: with the report asked for, then read. */
+async function gate(dir: string, command: string) {
+  const setup = await prepareReport(dir, command);
+  const run = await runTests(setup.command, dir, undefined, setup.env, 120_000);
+  const report = await readReport(setup, run);
+  return { run, report, setup };
+}
+
+const hasPytest = (() => {
+  try {
+    execFileSync('python3', ['-m', 'pytest', '--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('per-test results come from the runner\'s report', () => {
+  it('node --test (through npm test): describe blocks and tests, pass and fail, with the human output unchanged', async () => {
+    const dir = await project({
+      'package.json': JSON.stringify({ type: 'module', scripts: { test: 'node --test' } }),
+      'test/words.test.js': `import { test, describe } from 'node:test';
+import assert from 'node:assert';
+describe('CORE-1: lowercases words', () => {
+  test('keeps digits', () => assert.equal('A1'.toLowerCase(), 'a1'));
+  test('is wrong on purpose', () => assert.equal(1, 2));
+});
+test('CORE-2: splits on spaces', () => assert.deepEqual('a b'.split(' '), ['a', 'b']));
+test('a test that names no task', () => {});
+`,
+    });
+    const { run, report } = await gate(dir, 'npm test --silent');
+    expect(run.passed).toBe(false);
+    expect(run.output).toContain('CORE-2: splits on spaces'); // the spec reporter still prints for people
+    expect(report.traced).toBe(true);
+    expect(report.toolchains).toEqual(['node-test']);
+    expect(report.tests).toEqual(
+      expect.arrayContaining([
+        { name: 'keeps digits', suite: 'CORE-1: lowercases words', passed: true },
+        expect.objectContaining({ name: 'is wrong on purpose', suite: 'CORE-1: lowercases words', passed: false }),
+        expect.objectContaining({ name: 'CORE-2: splits on spaces', passed: true }),
+        expect.objectContaining({ name: 'a test that names no task', passed: true }),
+      ]),
+    );
+    expect(report.tests).toHaveLength(4);
+    expect(tasksWithoutPassingTest(['CORE-1', 'CORE-2', 'CORE-3'], report.tests)).toEqual(['CORE-3']);
+    // The report is read once and removed: nothing is left in the project's .git for a later run to mistake for its own.
+    expect(await readdir(join(dir, '.git', 'erasmus', 'test-reports'))).toEqual([]);
+  });
+
+  it.skipIf(!hasPytest)('pytest (quiet, so the names are only in the report): test classes and functions', async () => {
+    const dir = await project({
+      'tests/test_words.py': `class TestCORE_1:
+    def test_keeps_digits(self):
+        assert 'A1'.lower() == 'a1'
+
+    def test_wrong_on_purpose(self):
+        assert 1 == 2
+
+def test_CORE_2_splits_on_spaces():
+    assert 'a b'.split() == ['a', 'b']
+`,
+    });
+    const { run, report } = await gate(dir, 'python3 -m pytest -q -p no:cacheprovider');
+    expect(run.passed).toBe(false);
+    expect(run.output).not.toContain('test_keeps_digits'); // -q prints dots: the names came from the JUnit report
+    expect(report.traced).toBe(true);
+    expect(report.toolchains).toEqual(['pytest']);
+    expect(report.tests).toEqual([
+      { name: 'test_keeps_digits', suite: 'TestCORE_1', file: 'tests/test_words.py', passed: true },
+      { name: 'test_wrong_on_purpose', suite: 'TestCORE_1', file: 'tests/test_words.py', passed: false },
+      { name: 'test_CORE_2_splits_on_spaces', file: 'tests/test_words.py', passed: true },
+    ]);
+    expect(tasksWithoutPassingTest(['CORE-1', 'CORE-2'], report.tests)).toEqual([]);
+  });
+
+  it('vitest (its JUnit reporter, through npm test): describe blocks joined in the name, the file from the report', async () => {
+    const dir = await project({
+      'package.json': JSON.stringify({ type: 'module', scripts: { test: 'vitest run' } }),
+      'test/words.test.js': `import { describe, it, expect } from 'vitest';
+describe('CORE-1: lowercases words', () => {
+  it('keeps digits', () => expect('A1'.toLowerCase()).toBe('a1'));
+});
+it('CORE-2: splits on spaces', () => expect(1).toBe(2));
+`,
+    });
+    await symlink(resolve('node_modules'), join(dir, 'node_modules'));
+    const { run, report } = await gate(dir, 'npm test');
+    expect(run.passed).toBe(false);
+    expect(report.traced).toBe(true);
+    expect(report.toolchains).toEqual(['vitest']);
+    expect(report.tests).toEqual([
+      { name: 'CORE-1: lowercases words > keeps digits', file: 'test/words.test.js', passed: true },
+      { name: 'CORE-2: splits on spaces', file: 'test/words.test.js', passed: false },
+    ]);
+    expect(tasksWithoutPassingTest(['CORE-1', 'CORE-2'], report.tests)).toEqual(['CORE-2']);
+  });
+
+  it('a runner that writes no report: the exit status still gates, and the run says it is not traced and why', async () => {
+    const dir = await project({ 'check.sh': 'echo "CORE-1: ok"\nexit 0\n' }, false);
+    const { run, report } = await gate(dir, 'sh check.sh');
+    expect(run.passed).toBe(true);
+    expect(report).toMatchObject({ traced: false, tests: [] });
+    expect(report.note).toMatch(/wrote no report Erasmus can read/);
+    // Outside a repository the reports go under .erasmus/ (and are gone after reading).
+    expect(existsSync(join(dir, '.erasmus', 'test-reports'))).toBe(true);
+    const cargo = await prepareReport(dir, 'cargo test');
+    expect((await readReport(cargo, run)).note).toMatch(/cargo test writes no machine-readable report/);
+  });
+
+  it('several node --test in one command (the final gate\'s) each leave their report: all are read', async () => {
+    const dir = await project({
+      'a.test.js': "require('node:test')('CORE-1: a', () => {});\n",
+      'b.test.js': "require('node:test')('CORE-2: b', () => {});\n",
+    });
+    const { run, report } = await gate(dir, 'node --test a.test.js && node --test b.test.js');
+    expect(run.passed).toBe(true);
+    expect(report.tests.map((t) => t.name).sort()).toEqual(['CORE-1: a', 'CORE-2: b']);
+  });
+
+  it('a stale report of an earlier run is never read as this run\'s', async () => {
+    const dir = await project({ 'package.json': JSON.stringify({ scripts: { test: 'node --test' } }), 'test/a.test.js': "require('node:test')('CORE-1: a', () => {});\n" });
+    const first = await gate(dir, 'npm test');
+    expect(first.report.tests.map((t) => t.name)).toEqual(['CORE-1: a']);
+    await rm(join(dir, 'test', 'a.test.js'));
+    await writeFile(join(dir, 'run.sh'), 'exit 0\n');
+    const second = await gate(dir, 'sh run.sh');
+    expect(second.report).toMatchObject({ traced: false, tests: [] });
+  });
+});
+
+describe('report formats', () => {
+  it('reads nested suites, errors and skips from JUnit XML, and go test -json events', () => {
+    const xml = `<?xml version="1.0"?><testsuites><testsuite name="outer"><testsuite name="CORE-3: inner">
+      <testcase name="errs"><error message="boom"/></testcase><testcase name="skips"><skipped/></testcase></testsuite></testsuite></testsuites>`;
+    expect(parseJunit(xml)).toEqual([
+      { name: 'errs', suite: 'outer > CORE-3: inner', passed: false },
+      { name: 'skips', suite: 'outer > CORE-3: inner', passed: false, skipped: true },
+    ]);
+    const go = [
+      '{"Action":"run","Package":"ex/words","Test":"TestCORE_1_Lowercases"}',
+      'some plain output',
+      '{"Action":"fail","Package":"ex/words","Test":"TestCORE_2/splits"}',
+      '{"Action":"pass","Package":"ex/words","Test":"TestCORE_1_Lowercases"}',
+      '{"Action":"pass","Package":"ex/words"}',
+    ].join('\n');
+    expect(parseGoTestJson(go)).toEqual([
+      { name: 'splits', suite: 'TestCORE_2', file: 'ex/words', passed: false },
+      { name: 'TestCORE_1_Lowercases', file: 'ex/words', passed: true },
+    ]);
+  });
+
+  it('asks go test for -json and vitest for its JUnit reporter only where the line ends in them', async () => {
+    const dir = await project({ 'package.json': JSON.stringify({ scripts: { test: 'vitest run && echo done' } }) });
+    expect((await prepareReport(dir, 'go vet ./... && go test ./...')).command).toBe('go vet ./... && go test -json ./...');
+    expect((await prepareReport(dir, 'npx vitest run')).command).toMatch(/^npx vitest run --reporter=default --reporter=junit --outputFile\.junit='[^']+vitest\.xml'$/);
+    // The script does not end in vitest: arguments would go to echo, so none are added.
+    expect((await prepareReport(dir, 'npm test')).command).toBe('npm test');
+    // pytest and node --test are asked through the environment, after what is there already.
+    const viaEnv = await prepareReport(dir, 'node --test', { env: { NODE_OPTIONS: '--max-old-space-size=512' } });
+    expect(viaEnv.command).toBe('node --test');
+    expect(viaEnv.env.NODE_OPTIONS).toMatch(/^--max-old-space-size=512 --test-reporter=spec --test-reporter-destination=stdout --test-reporter="[^"]+reporter\.mjs" --test-reporter-destination=stdout$/);
+    expect(viaEnv.env.PYTEST_ADDOPTS).toMatch(/^--junitxml='[^']+-pytest\.xml' -o junit_family=xunit1$/);
+  });
+});
+
+describe('the naming convention', () => {
+  it('a test names a task by its name or a suite around it, across languages, and CORE-1 is not CORE-10', () => {
+    expect(namesTask({ name: 'CORE-1: lowercases words' }, 'CORE-1')).toBe(true);
+    expect(namesTask({ name: 'works', suite: 'outer > CORE-1 lowercases' }, 'CORE-1')).toBe(true);
+    expect(namesTask({ name: 'test_core_1_lowercases' }, 'CORE-1')).toBe(true);
+    expect(namesTask({ name: 'TestCORE_1_Lowercases' }, 'CORE-1')).toBe(true);
+    expect(namesTask({ name: 'CORE-10: something' }, 'CORE-1')).toBe(false);
+    expect(namesTask({ name: 'lowercases CORE-1' }, 'CORE-1')).toBe(false);
+    expect(namesTask({ name: 'T1' }, 'T1')).toBe(true);
+  });
+});

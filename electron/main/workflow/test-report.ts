@@ -1,0 +1,267 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import type { TestCaseResult } from '../../contract/methods/workflow';
+import type { TestRun } from './verify';
+
+/**
+ * Per-test results read from the test runner's own machine-readable report, never from its words:
+ * JUnit XML (pytest `--junitxml`, node's `--test-reporter=junit`, vitest's junit reporter) or
+ * `go test -json`. `prepareReport` turns the gate's command into one that writes the report (env
+ * for pytest and node --test, so it reaches them through npm or make too; arguments for vitest and
+ * go), `readReport` reads it after the run. A run whose runner wrote no report is "not traced": its
+ * exit status still gates.
+ */
+export type Toolchain = 'pytest' | 'node-test' | 'vitest' | 'go';
+
+export interface ReportSetup {
+  /** The command to run: the gate's command plus the arguments that make its runner write a report (vitest, go). */
+  command: string;
+  /** What the runners read from the environment to write a report (pytest, node --test), added to the command's environment. */
+  env: Record<string, string>;
+  /** Where the runners write (`<id>-pytest.xml`, `<id>-vitest.xml`, `<id>-node-<pid>-<n>.xml`: one per node --test process). */
+  dir: string;
+  id: string;
+  /** `go test -json` was asked for: the report is the command's output. */
+  goJson: boolean;
+  /** Why no report can be had (a toolchain seen that writes none), for the "not traced" note. */
+  untraceable?: string;
+}
+
+export interface TestReport {
+  /** True when a runner's report was read: `tests` are what the runner says ran. */
+  traced: boolean;
+  toolchains: Toolchain[];
+  tests: TestCaseResult[];
+  /** Why the run is not traced (or only partly). */
+  note?: string;
+}
+
+/** Reports kept per run at most (the record stays small; what is cut is said in the note). */
+export const MAX_RESULTS = 2000;
+const MAX_REPORT_BYTES = 32 * 1024 * 1024;
+
+/** Where reports are written: inside the project's .git (writable in the sandbox, never committed), else .erasmus. */
+async function reportDir(projectDir: string): Promise<string> {
+  const git = await stat(join(projectDir, '.git')).catch(() => undefined);
+  return git?.isDirectory() ? join(projectDir, '.git', 'erasmus', 'test-reports') : join(projectDir, '.erasmus', 'test-reports');
+}
+
+/** The command line's simple commands (split on && || ; | and newlines; quotes are not parsed: a marker inside a quoted word counts). */
+function segments(command: string): string[] {
+  return command.split(/&&|\|\||[;|\n]/).map((s) => s.trim()).filter(Boolean);
+}
+
+const NPM_TEST = /^(npm|pnpm|yarn)\s+(?:run(?:-script)?\s+)?(test|t)\b(.*)$/;
+
+/** The project's `test` script, when the command runs it through npm, pnpm or yarn. */
+async function testScript(projectDir: string, command: string): Promise<string | undefined> {
+  if (!segments(command).some((s) => NPM_TEST.test(s))) return undefined;
+  try {
+    const pkg = JSON.parse(await readFile(join(projectDir, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
+    const t = pkg.scripts?.test;
+    return typeof t === 'string' ? t : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Single-quotes a word for sh. */
+function sq(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const NODE_TEST = /\b(node|tsx)\b[^\n]*\s--test\b/;
+const VITEST = /\bvitest\b/;
+const GO_TEST = /^go\s+test\b/;
+const CARGO_TEST = /\bcargo\s+test\b/;
+
+/** The gate's command, made to write a report its runner knows how to write, and where it goes. */
+export async function prepareReport(projectDir: string, command: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<ReportSetup> {
+  const dir = await reportDir(projectDir);
+  await mkdir(dir, { recursive: true });
+  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const script = await testScript(projectDir, command);
+  const text = `${command}\n${script ?? ''}`;
+  const base = options.env ?? process.env;
+  const join2 = (name: string, value: string) => (base[name]?.trim() ? `${base[name]} ${value}` : value);
+  const env: Record<string, string> = {};
+
+  // pytest reads PYTEST_ADDOPTS wherever it starts (npm, make, tox-less scripts); harmless to anything else.
+  const pytest = join(dir, `${id}-pytest.xml`);
+  env.PYTEST_ADDOPTS = join2('PYTEST_ADDOPTS', `--junitxml=${sq(pytest)} -o junit_family=xunit1`);
+
+  // node --test takes reporters from NODE_OPTIONS. Ours writes node's own JUnit output to a file of its process, so several
+  // node --test in one command (the final gate's) each leave theirs; the spec reporter still prints for people.
+  if (NODE_TEST.test(text) && process.allowedNodeEnvironmentFlags.has('--test-reporter-destination') && !/["\\\n]/.test(dir)) {
+    const reporter = join(dir, `${id}-reporter.mjs`);
+    await writeFile(reporter, nodeReporter(`${id}-node-`));
+    env.NODE_OPTIONS = join2('NODE_OPTIONS', `--test-reporter=spec --test-reporter-destination=stdout --test-reporter="${reporter}" --test-reporter-destination=stdout`);
+  }
+
+  let run = command;
+  const parts = segments(command);
+  const last = parts.at(-1) ?? '';
+  let goJson = false;
+  // vitest takes its reporters as arguments: appended when vitest (or the npm script that is vitest) ends the line.
+  if (VITEST.test(text)) {
+    const vitest = join(dir, `${id}-vitest.xml`);
+    const args = `--reporter=default --reporter=junit --outputFile.junit=${sq(vitest)}`;
+    const npm = NPM_TEST.exec(last);
+    const scriptEndsInVitest = script !== undefined && VITEST.test(segments(script).at(-1) ?? '');
+    if (VITEST.test(last)) run = `${command} ${args}`;
+    else if (npm && scriptEndsInVitest) run = `${command}${npm[1] === 'npm' && !/\s--(\s|$)/.test(npm[3]!) ? ' --' : ''} ${args}`;
+  }
+  if (GO_TEST.test(last) && !/\s-json\b/.test(last)) {
+    run = run.replace(/(^|[;&|\n]\s*)go\s+test\b(?![\s\S]*\bgo\s+test\b)/, '$1go test -json');
+    goJson = true;
+  } else if (GO_TEST.test(last)) goJson = true;
+
+  const untraceable = CARGO_TEST.test(text) ? 'cargo test writes no machine-readable report on stable Rust (cargo nextest with a JUnit profile does)' : undefined;
+  return { command: run, env, dir, id, goJson, ...(untraceable ? { untraceable } : {}) };
+}
+
+/** A node --test reporter that writes node's own JUnit output to a file of its own process, beside itself. */
+function nodeReporter(prefix: string): string {
+  return `import { junit } from 'node:test/reporters';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+export default async function* erasmusJunit(source) {
+  const out = createWriteStream(new URL(\`./${prefix}\${process.pid}-\${randomBytes(4).toString('hex')}.xml\`, import.meta.url));
+  for await (const chunk of junit(source)) out.write(chunk);
+  out.end();
+  await once(out, 'finish');
+}
+`;
+}
+
+const TOOLCHAIN_OF: Array<[RegExp, Toolchain]> = [
+  [/-pytest\.xml$/, 'pytest'],
+  [/-vitest\.xml$/, 'vitest'],
+  [/-node-[^/]*\.xml$/, 'node-test'],
+];
+
+/** Reads what the runners wrote (and removes the files): per-test results, or "not traced" with why. */
+export async function readReport(setup: ReportSetup, run: TestRun): Promise<TestReport> {
+  const tests: TestCaseResult[] = [];
+  const toolchains: Toolchain[] = [];
+  const problems: string[] = [];
+  const mine = (await readdir(setup.dir).catch(() => [] as string[])).filter((f) => f.startsWith(`${setup.id}-`)).sort();
+  for (const name of mine) {
+    const path = join(setup.dir, name);
+    const toolchain = TOOLCHAIN_OF.find(([re]) => re.test(name))?.[1];
+    try {
+      if (!toolchain) continue;
+      const s = await stat(path);
+      if (s.size > MAX_REPORT_BYTES) throw new Error(`${s.size} bytes, over ${MAX_REPORT_BYTES}`);
+      tests.push(...parseJunit(await readFile(path, 'utf8')));
+      if (!toolchains.includes(toolchain)) toolchains.push(toolchain);
+    } catch (err) {
+      problems.push(`the ${toolchain} report could not be read (${(err as Error).message})`);
+    } finally {
+      await rm(path, { force: true });
+    }
+  }
+  if (setup.goJson) {
+    const text = run.outputFile ? await readFile(run.outputFile, 'utf8').catch(() => run.output) : run.output;
+    const go = parseGoTestJson(text);
+    if (go.length) {
+      tests.push(...go);
+      toolchains.push('go');
+    }
+  }
+  const traced = toolchains.length > 0;
+  const notes = [...problems];
+  if (!traced) notes.push(setup.untraceable ?? 'the test command wrote no report Erasmus can read (it reads JUnit XML from pytest, node --test and vitest, and go test -json)');
+  else if (setup.untraceable) notes.push(`partly traced: ${setup.untraceable}`);
+  if (tests.length > MAX_RESULTS) notes.push(`${tests.length} tests ran; the first ${MAX_RESULTS} are kept`);
+  return { traced, toolchains, tests: tests.slice(0, MAX_RESULTS), ...(notes.length ? { note: notes.join('; ') } : {}) };
+}
+
+// ── JUnit XML ────────────────────────────────────────────────────────────────────────────────
+
+type XmlNode = Record<string, unknown>;
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  isArray: (name) => name === 'testsuite' || name === 'testcase' || name === 'testsuites',
+  processEntities: true,
+  htmlEntities: true,
+});
+
+function attr(node: XmlNode, name: string): string | undefined {
+  const v = node[`@${name}`];
+  return v === undefined || v === null ? undefined : String(v);
+}
+
+const SOURCE_FILE = /\.(m?[jt]sx?|c[jt]s|py|go|rs)$/;
+
+/**
+ * JUnit XML as pytest, node, vitest, jest-junit and nextest write it: nested `testsuite`s, each
+ * `testcase` passed unless it holds `failure` or `error` (or node's `failure` attribute); `skipped`
+ * is neither. A test's suites are its enclosing suites (node's describe blocks) and, for pytest,
+ * the classes in its classname.
+ */
+export function parseJunit(text: string): TestCaseResult[] {
+  const doc = xml.parse(text) as XmlNode;
+  const out: TestCaseResult[] = [];
+  const visit = (node: XmlNode, suites: string[], file: string | undefined) => {
+    for (const tc of (node.testcase as XmlNode[] | undefined) ?? []) out.push(testCase(typeof tc === 'object' ? tc : {}, suites, file));
+    for (const ts of (node.testsuite as XmlNode[] | undefined) ?? []) {
+      if (typeof ts !== 'object') continue;
+      const name = attr(ts, 'name');
+      const isFile = !!name && SOURCE_FILE.test(name);
+      // Runner-level suites (pytest's "pytest", vitest's "vitest tests") are no describe block: only nested or named suites count.
+      const own = name && !isFile && name !== 'pytest' ? [name] : [];
+      visit(ts, [...suites, ...own], attr(ts, 'file') ?? (isFile ? name : file));
+    }
+    for (const tss of (node.testsuites as XmlNode[] | undefined) ?? []) if (typeof tss === 'object') visit(tss, suites, file);
+  };
+  visit(doc, [], undefined);
+  return out;
+}
+
+function testCase(tc: XmlNode, suites: string[], suiteFile: string | undefined): TestCaseResult {
+  const name = attr(tc, 'name') ?? '';
+  const classname = attr(tc, 'classname');
+  let file = attr(tc, 'file') ?? suiteFile;
+  const own = [...suites];
+  if (classname && classname !== 'test' && classname !== 'suite') {
+    if (SOURCE_FILE.test(classname)) file ??= classname; // vitest: the classname is the file
+    else {
+      // pytest: "tests.test_words.TestCORE_1" with file tests/test_words.py → the class chain after the module.
+      const module = file?.replace(SOURCE_FILE, '').replace(/[\\/]/g, '.');
+      const rest = module && classname.startsWith(`${module}.`) ? classname.slice(module.length + 1) : module === classname ? '' : classname;
+      if (rest && !suites.length) own.push(...rest.split('.'));
+    }
+  }
+  const skipped = tc.skipped !== undefined;
+  const failed = tc.failure !== undefined || tc.error !== undefined || attr(tc, 'failure') !== undefined;
+  return { name, ...(own.length ? { suite: own.join(' > ') } : {}), ...(file ? { file } : {}), passed: !failed && !skipped, ...(skipped ? { skipped: true } : {}) };
+}
+
+// ── go test -json ────────────────────────────────────────────────────────────────────────────
+
+/** `go test -json` events (one JSON object a line, among any other output): each test's final pass/fail/skip. */
+export function parseGoTestJson(text: string): TestCaseResult[] {
+  const byKey = new Map<string, TestCaseResult>();
+  for (const line of text.split(/\r?\n/)) {
+    const t = line.trim();
+    if (!t.startsWith('{')) continue;
+    let e: { Action?: unknown; Package?: unknown; Test?: unknown };
+    try {
+      e = JSON.parse(t) as typeof e;
+    } catch {
+      continue;
+    }
+    if (typeof e.Test !== 'string' || (e.Action !== 'pass' && e.Action !== 'fail' && e.Action !== 'skip')) continue;
+    const pkg = typeof e.Package === 'string' ? e.Package : '';
+    // Subtests: TestCORE_1/lowercases → suite TestCORE_1, name lowercases.
+    const path = e.Test.split('/');
+    const name = path.pop()!;
+    byKey.set(`${pkg}\0${e.Test}`, { name, ...(path.length ? { suite: path.join(' > ') } : {}), ...(pkg ? { file: pkg } : {}), passed: e.Action === 'pass', ...(e.Action === 'skip' ? { skipped: true } : {}) });
+  }
+  return [...byKey.values()];
+}

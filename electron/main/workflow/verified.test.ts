@@ -1,0 +1,188 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WorkflowTask } from '../../contract/index';
+import { Paths } from '../paths/index';
+import { WorkflowEngine } from './engine';
+
+/** Issue 23: done means verified, every task traced to tests Erasmus ran (node --test's own JUnit report) and to its commit. */
+const TASKS = `# Task list
+
+## Component: words — text utilities
+Test: node --test test/words.test.js
+- [ ] W-1: Lowercase words
+- [ ] W-2: Split on spaces
+
+## Component: count — counting
+Test: node --test test/count.test.js
+- [ ] C-1: Count words
+`;
+
+const FILES: Record<string, Record<string, string>> = {
+  'words:development': {
+    'package.json': JSON.stringify({ type: 'module', scripts: { test: 'node --test' } }),
+    'src/words.js': "export const lower = (s) => s.toLowerCase();\nexport const split = (s) => s.split(' ').filter(Boolean);\n",
+  },
+  'words:testing': {
+    'test/words.test.js': `import { test, describe } from 'node:test';
+import assert from 'node:assert';
+import { lower, split } from '../src/words.js';
+describe('W-1: lowercases words', () => { test('keeps digits', () => assert.equal(lower('A1'), 'a1')); });
+test('W-2: splits on spaces', () => assert.deepEqual(split('a  b'), ['a', 'b']));
+`,
+  },
+  'count:development': { 'src/count.js': "import { split } from './words.js';\nexport const count = (s) => split(s).length;\n" },
+  'count:testing': {
+    'test/count.test.js': `import { test } from 'node:test';
+import assert from 'node:assert';
+import { count } from '../src/count.js';
+test('C-1: counts words', () => assert.equal(count('a b c'), 3));
+`,
+  },
+  // The end-to-end tests go in a new file that no component's command runs: only the whole suite does.
+  'final:testing': {
+    'test/e2e.test.js': `import { test } from 'node:test';
+import assert from 'node:assert';
+import { count } from '../src/count.js';
+test('end to end: counts a sentence', () => assert.equal(count('The Quick  Brown fox'), 4));
+`,
+  },
+};
+
+let root: string | undefined;
+const engines: WorkflowEngine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+async function setup(): Promise<{ dir: string; e: WorkflowEngine; runId: string }> {
+  root = await mkdtemp(join(tmpdir(), 'erasmus-verified-'));
+  const dir = join(root, 'project');
+  await mkdir(dir, { recursive: true });
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
+  engines.push(e);
+  const { runId } = await e.load({ projectDir: dir, goal: 'word tools' });
+  return { dir, e, runId };
+}
+
+/** The model: writes each step's files; `files` overrides what a state writes. */
+async function answer(e: WorkflowEngine, runId: string, task: WorkflowTask, files = FILES): Promise<void> {
+  if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`expected a step, got ${task.status}`);
+  const { step } = task;
+  for (const [path, text] of Object.entries(files[step.state] ?? {})) {
+    await mkdir(dirname(join(step.projectDir, path)), { recursive: true });
+    await writeFile(join(step.projectDir, path), text);
+  }
+  const out = step.state === 'prepare:task_list' ? TASKS : step.state.endsWith(':review') ? 'Verdict: no changes needed' : `${step.state} done`;
+  await e.submitTask(runId, { output: out, done: true });
+}
+
+describe('done means verified', () => {
+  it('a run whose tests name every task: the report lists each task with its passing tests and its commit; the final gate runs the whole suite', async () => {
+    const { dir, e, runId } = await setup();
+    const prompts = new Map<string, string>();
+    let task = await e.getTask(runId);
+    for (; task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') {
+        // The plan shows the final gate's command: the component commands, each once (no package.json yet).
+        expect(task.plan.finalTestCommand).toBe('node --test test/words.test.js && node --test test/count.test.js');
+        await e.approve(runId);
+        continue;
+      }
+      if (task.status === 'AWAITING_COGNITIVE_RESULT') prompts.set(task.step.state, task.prompt);
+      await answer(e, runId, task);
+    }
+    // The testing steps are taught the convention.
+    expect(prompts.get('words:testing')).toContain("begins with the task's id, for example `CORE-1: lowercases words`");
+    // The final gate is the project's whole suite as it is when the gate runs (package.json came during development), then each
+    // component's command once; its prompt names it.
+    const view = await e.status(runId);
+    const final = view.timeline.find((x) => x.state === 'final:testing')!;
+    expect(final.test!.command).toBe('npm test --silent && node --test test/words.test.js && node --test test/count.test.js');
+    expect(prompts.get('final:testing')).toContain('npm test --silent && node --test test/words.test.js');
+    // ...and it ran the end-to-end file the final testing step added, which no component command runs.
+    expect(final.test).toMatchObject({ passed: true, traced: true });
+    expect(final.test!.tests).toContainEqual(expect.objectContaining({ name: 'end to end: counts a sentence', passed: true }));
+
+    const report = await e.report(runId);
+    const commits = execFileSync('git', ['log', '--format=%H %s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
+    const shaOf = (subject: string) => commits.find((l) => l.includes(subject))!.split(' ')[0];
+    expect(report).toMatchObject({ goal: 'word tools', verified: true, status: 'COMPLETED', untraced: [] });
+    expect(report.tasks).toEqual([
+      { id: 'W-1', component: 'words', title: 'Lowercase words', tests: [{ name: 'W-1: lowercases words > keeps digits', file: null, passed: true }], commit: shaOf('words: complete component') },
+      { id: 'W-2', component: 'words', title: 'Split on spaces', tests: [{ name: 'W-2: splits on spaces', file: null, passed: true }], commit: shaOf('words: complete component') },
+      { id: 'C-1', component: 'count', title: 'Count words', tests: [{ name: 'C-1: counts words', file: null, passed: true }], commit: shaOf('count: complete component') },
+    ]);
+    // The reports Erasmus read are not left in the project, and nothing of them was committed.
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })).toBe('');
+
+    // Documents record the commit they describe; drift lists those whose subject changed since.
+    const wordsDoc = await e.readDoc(dir, { doc: 'component', component: 'words' });
+    expect(wordsDoc.text.trimEnd().split('\n').at(-1)).toBe(`<!-- erasmus: describes commit ${shaOf('words: complete component')} -->`);
+    expect(await e.drift(dir)).toEqual([]);
+    await writeFile(join(dir, 'src', 'words.js'), "export const lower = (s) => s.toLocaleLowerCase();\nexport const split = (s) => s.split(/\\s+/);\n");
+    const drifted = await e.drift(dir);
+    expect(drifted).toEqual([
+      expect.objectContaining({ doc: 'architecture', commit: shaOf('final: end-to-end tests'), changed: ['src/words.js'] }),
+      expect.objectContaining({ doc: 'component', component: 'words', commit: shaOf('words: complete component'), changed: ['src/words.js'], path: wordsDoc.path }),
+    ]); // count's document describes files that did not change
+  });
+
+  it('a task no test names: the testing step is asked again naming it, twice; then the run blocks naming it, and the component is not committed', async () => {
+    const { dir, e, runId } = await setup();
+    const files = { ...FILES, 'words:testing': { 'test/words.test.js': FILES['words:testing']!['test/words.test.js']!.replace("test('W-2: splits on spaces'", "test('splits on spaces'") } };
+    const asked: string[] = [];
+    let task = await e.getTask(runId);
+    for (; task.status === 'AWAITING_COGNITIVE_RESULT' || task.status === 'AWAITING_APPROVAL'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else {
+        if (task.step.state === 'words:testing') asked.push(task.prompt);
+        await answer(e, runId, task, files);
+      }
+    }
+    expect(asked).toHaveLength(3);
+    expect(asked[0]).not.toContain('have no passing test');
+    for (const p of asked.slice(1)) expect(p).toContain('these tasks of the component have no passing test that names them, so the component cannot be committed: W-2.');
+    expect(task).toMatchObject({ status: 'BLOCKED' });
+    expect((await e.status(runId)).error!.message).toMatch(/^component words is not committed: task W-2 has no passing test that names it after 3 test runs of words:testing\./);
+    const view = await e.status(runId);
+    expect(view.timeline.filter((x) => x.state === 'words:testing').map((x) => x.outcome)).toEqual(['tests-untraced', 'tests-untraced', 'tests-untraced']);
+    expect(execFileSync('git', ['log', '--all', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('');
+    const report = await e.report(runId);
+    expect(report.verified).toBe(false);
+    expect(report.tasks.find((t) => t.id === 'W-2')).toMatchObject({ tests: [], commit: null });
+    expect(report.tasks.find((t) => t.id === 'W-1')!.tests).toEqual([{ name: 'W-1: lowercases words > keeps digits', file: null, passed: true }]);
+
+    // A test named after W-2, and retry: the step runs again and the run goes on to the review.
+    await e.retry(runId);
+    task = await e.getTask(runId);
+    expect(task).toMatchObject({ step: { state: 'words:testing' } });
+    await answer(e, runId, task); // the original files: W-2 named
+    task = await e.getTask(runId);
+    expect(task).toMatchObject({ step: { state: 'words:review' } });
+    await e.stop(runId);
+  });
+
+  it('a gate whose runner writes no report still gates on its exit status, and the report says the run is not traced', async () => {
+    const { e, runId } = await setup();
+    const list = TASKS.replace('Test: node --test test/words.test.js', 'Test: sh -c "exit 0"');
+    const files = { ...FILES, 'prepare:task_list': {} };
+    let task = await e.getTask(runId);
+    for (; task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(runId)) {
+      if (task.step.state === 'prepare:task_list') await e.submitTask(runId, { output: list, done: true });
+      else await answer(e, runId, task, files);
+    }
+    await e.approve(runId);
+    for (task = await e.getTask(runId); task.status === 'AWAITING_COGNITIVE_RESULT' && !task.step.state.startsWith('count:'); task = await e.getTask(runId)) await answer(e, runId, task, files);
+    const report = await e.report(runId);
+    expect(report.tasks.find((t) => t.id === 'W-1')).toMatchObject({ tests: [], commit: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(report.untraced[0]).toMatchObject({ state: 'words:testing', command: 'sh -c "exit 0"', note: expect.stringContaining('wrote no report Erasmus can read') });
+    expect(report.verified).toBe(false);
+    await e.stop(runId);
+  });
+});
