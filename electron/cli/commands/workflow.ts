@@ -8,6 +8,7 @@ import { attachBuiltinServers } from '../../servers/builtin';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { withCore } from '../context';
 import { ask } from '../prompt';
+import { registerWorkflowCheckpoints } from './workflow-checkpoints';
 import { eventLine, planText, statusText } from './workflow-print';
 
 interface DriveOpts {
@@ -205,6 +206,8 @@ export function registerWorkflow(program: Command): void {
     });
   signalled('pause', 'pause the run after its current step (in whichever process drives it)');
   signalled('stop', 'stop the run now (the current step is aborted; resume runs it again)');
+
+  registerWorkflowCheckpoints(wf, { latestRun, friendly });
 
   wf.command('list')
     .description('runs of every project (or of --project DIR)')

@@ -79,6 +79,11 @@ export const WorkflowTimelineEntry = z.object({
   hasPrompt: z.boolean().optional(),
   sessionLog: z.string().optional(),
   note: z.string().optional(),
+  /** The checkpoint taken just before the step (rewind to it with workflow.rewind); why none was taken, when it failed. */
+  checkpoint: z.string().optional(),
+  checkpointError: z.string().optional(),
+  /** A rewind went back to before this step: what it did was undone (its checkpoint keeps it). */
+  rewound: z.boolean().optional(),
 });
 export type WorkflowTimelineEntry = z.infer<typeof WorkflowTimelineEntry>;
 

@@ -50,7 +50,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
     const broken = step.doc === 'task_list' && existing !== undefined && corrections < TASK_LIST_CORRECTIONS ? parseTaskList(existing) : undefined;
     const issues = broken && !broken.ok ? broken.issues : undefined;
     if (existing !== undefined && !issues) {
-      if (!record.timeline.some((e) => e.state === state)) {
+      if (!record.timeline.some((e) => e.state === state && !e.rewound)) {
         const entry = await ctx.enter(state);
         await ctx.leave(entry, 'loaded', { note: docs.path({ doc: step.doc }) });
       }
