@@ -293,7 +293,12 @@ export class WorkflowEngine {
    * state. Refused while a process drives the run; what is left is a checkpoint of its own (`undo`).
    */
   async rewind(runId: string, checkpointId: string) {
-    const run = await this.get(runId);
+    let run = await this.get(runId);
+    // A step waiting for the external engine is abandoned first, as pause does (the rewind takes the run elsewhere).
+    if (run.record.status === 'AWAITING_COGNITIVE_RESULT') {
+      await run.pause();
+      run = await this.get(runId);
+    }
     const { projectDir } = run.record;
     const holder = this.store.holder(projectDir, runId);
     if (run.running || holder) throw invalidState(`run ${runId} is being driven${holder ? ` by process ${holder}` : ''}: pause or stop it before rewinding (erasmus workflow pause|stop)`);
