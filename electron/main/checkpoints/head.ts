@@ -8,6 +8,13 @@ export interface HeadState {
 
 /** The project's HEAD, or `{}` outside a git repository. */
 export async function readHead(projectDir: string): Promise<HeadState> {
+  // One process in the common case: the commit and the ref HEAD names ("HEAD" when detached).
+  const both = await git(projectDir, ['rev-parse', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD']);
+  if (both.code === 0) {
+    const [commit, ref] = both.stdout.trim().split('\n');
+    return { ...(commit ? { commit } : {}), ...(ref?.startsWith('refs/heads/') ? { branch: ref.slice('refs/heads/'.length) } : {}) };
+  }
+  // Before the first commit (or outside a repository).
   const [commit, branch] = await Promise.all([git(projectDir, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']), git(projectDir, ['symbolic-ref', '-q', '--short', 'HEAD'])]);
   return {
     ...(commit.code === 0 && commit.stdout.trim() ? { commit: commit.stdout.trim() } : {}),

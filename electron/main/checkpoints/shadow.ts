@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 
 const exec = promisify(execFile);
@@ -72,6 +72,7 @@ export class ShadowRepo {
         ['core.autocrlf', 'false'],
         ['core.fsmonitor', 'false'],
         ['core.untrackedCache', 'true'],
+        ['index.version', '4'],
         ['gc.auto', '0'],
         ['user.name', 'Erasmus checkpoints'],
         ['user.email', 'erasmus@localhost'],
@@ -85,11 +86,14 @@ export class ShadowRepo {
     });
   }
 
+  private ownExclude?: Promise<string | undefined>;
+
   /** The project's own ignore rules that live outside its files (.git/info/exclude), and our exclusions. */
   private async syncExcludes(): Promise<void> {
     const lines: string[] = [];
-    const own = await git(this.workTree, ['rev-parse', '--git-path', 'info/exclude']);
-    if (own.code === 0) lines.push(await readFile(resolve(this.workTree, own.stdout.trim()), 'utf8').catch(() => ''));
+    this.ownExclude ??= git(this.workTree, ['rev-parse', '--git-path', 'info/exclude']).then((r) => (r.code === 0 ? resolve(this.workTree, r.stdout.trim()) : undefined));
+    const own = await this.ownExclude;
+    if (own) lines.push(await readFile(own, 'utf8').catch(() => ''));
     for (const dir of this.exclude) {
       const rel = relative(this.workTree, dir);
       if (rel && !rel.startsWith('..') && !rel.startsWith(sep)) lines.push(`/${rel.split(sep).join('/')}/`);
@@ -119,19 +123,22 @@ export class ShadowRepo {
   async snapshot(): Promise<{ tree: string; ignored: number }> {
     await this.init();
     await this.syncExcludes();
-    return this.withIndex(async (env) => {
+    // The count of ignored entries reads the last kept index (only to tell tracked from untracked), beside the snapshot.
+    const ignored = this.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']).then((out) => out.split('\0').filter(Boolean).length);
+    const tree = await this.withIndex(async (env) => {
       await this.run(['add', '-A', '--', '.'], env);
-      const [tree, ignored] = await Promise.all([
-        this.run(['write-tree'], env),
-        this.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], env),
-      ]);
-      return { tree: tree.trim(), ignored: ignored.split('\0').filter(Boolean).length };
+      return (await this.run(['write-tree'], env)).trim();
     });
+    return { tree, ignored: await ignored };
   }
 
-  /** Keeps a tree alive (its objects survive pruning) under a name. */
+  /** Keeps a tree alive (its objects survive pruning) under a name: a loose ref, written as git writes one. */
   async keep(name: string, tree: string): Promise<void> {
-    await this.run(['update-ref', `refs/checkpoints/${name}`, tree]);
+    if (!/^[0-9a-f]{40,64}$/.test(tree) || !/^[A-Za-z0-9._-]+$/.test(name)) throw new Error(`bad checkpoint ref ${name} → ${tree}`);
+    const file = join(this.gitDir, 'refs', 'checkpoints', name);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(`${file}.lock`, `${tree}\n`);
+    await rename(`${file}.lock`, file);
   }
 
   async drop(names: string[]): Promise<void> {
