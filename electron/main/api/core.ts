@@ -1,3 +1,5 @@
+import { ChatCheckpoints } from '../checkpoints/chat';
+import { CheckpointStore } from '../checkpoints/store';
 import { DisposableStore } from '../common/lifecycle';
 import { Paths } from '../paths/index';
 import { Redactor, SecretStore, type KeychainBackend } from '../secrets/index';
@@ -69,6 +71,9 @@ export class Core {
   readonly agent: AgentService;
   /** Workflow runs (electron/main/workflow): documents, plan, FSM, cognitive-engine API. */
   readonly workflow: WorkflowEngine;
+  /** Checkpoints of every project (electron/main/checkpoints): before each workflow step and chat turn. */
+  readonly checkpoints: CheckpointStore;
+  readonly chatCheckpoints: ChatCheckpoints;
 
   constructor(options: CoreOptions) {
     this.paths = new Paths(options.home);
@@ -96,11 +101,14 @@ export class Core {
         openAuthorization: (server, url) => this.host.openAuthorization?.(server, url),
       }));
     registerMcpHandlers(this);
-    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, ptys: this.ptys, redact: (t) => this.redactor.redact(t), emit: (e) => this.bus.emit('agent.event', e) });
+    this.checkpoints = new CheckpointStore(this.paths);
+    this.chatCheckpoints = new ChatCheckpoints(this.checkpoints, this.paths);
+    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, ptys: this.ptys, redact: (t) => this.redactor.redact(t), emit: (e) => this.bus.emit('agent.event', e), beforeTurn: (t) => this.chatCheckpoints.beforeTurn(t) });
     this.disposables.defer(() => this.agent.dispose());
     registerAgentHandlers(this);
     this.workflow = new WorkflowEngine({
       paths: this.paths,
+      checkpoints: this.checkpoints,
       env: this.env,
       emit: (event, payload) => this.bus.emit(event, payload),
       // Test commands run in the runners' PTYs, so they show live in the terminal view.

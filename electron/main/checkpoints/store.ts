@@ -24,6 +24,9 @@ export const CheckpointRecord = z.object({
   tree: z.string(),
   ignored: z.number().int().nonnegative(),
   note: z.string().optional(),
+  /** Chat checkpoints: the session log and how many entries it held before the turn. */
+  log: z.string().optional(),
+  entries: z.number().int().nonnegative().optional(),
   /** The run record as it was (workflow checkpoints). */
   run: z.unknown().optional(),
   /** The run's context documents as they were, by path under the project's ctx folder. */
