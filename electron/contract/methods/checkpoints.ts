@@ -54,4 +54,13 @@ export const checkpointMethods = {
     params: z.object({ runId, checkpointId }).strict(),
     result: z.object({ status: WorkflowRunStatus, state: z.string().optional(), undo: CheckpointView, files: z.array(FileChange), commitsUndone: RewindPreview.shape.commitsUndone }),
   },
+  /**
+   * A chat back to before user turn `turn` (1 = the task) of the session in `logPath`: `code` the project's
+   * files and HEAD, `conversation` a new log holding the conversation before it (continue it with
+   * agent.start's `resume`), `both`. Refused while the session works.
+   */
+  'agent.rewind': {
+    params: z.object({ logPath: z.string().min(1).max(4096), turn: z.number().int().min(1), scope: z.enum(['both', 'code', 'conversation']).default('both') }).strict(),
+    result: z.object({ logPath: z.string(), sessionId: z.string(), turn: z.number().int(), files: z.array(FileChange), commitsUndone: RewindPreview.shape.commitsUndone }),
+  },
 } satisfies MethodTable;

@@ -1,3 +1,4 @@
+import { registerCheckpointHandlers } from './handlers/checkpoints';
 import { ChatCheckpoints } from '../checkpoints/chat';
 import { CheckpointStore } from '../checkpoints/store';
 import { DisposableStore } from '../common/lifecycle';
@@ -106,6 +107,7 @@ export class Core {
     this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, ptys: this.ptys, redact: (t) => this.redactor.redact(t), emit: (e) => this.bus.emit('agent.event', e), beforeTurn: (t) => this.chatCheckpoints.beforeTurn(t) });
     this.disposables.defer(() => this.agent.dispose());
     registerAgentHandlers(this);
+    registerCheckpointHandlers(this);
     this.workflow = new WorkflowEngine({
       paths: this.paths,
       checkpoints: this.checkpoints,
