@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   // The parts of the core never import a face.
   {
-    files: ['electron/main/{api,mcp,agent,runners,workflow,secrets,sessions,paths,common,project,serve}/**/*.ts'],
+    files: ['electron/main/{api,mcp,agent,runners,workflow,checkpoints,secrets,sessions,paths,common,project,serve}/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [

@@ -52,7 +52,7 @@ describe('Erasmus MCP server over stdio (SDK client)', () => {
     expect(c.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, logging: {}, resources: { subscribe: true } });
     const tools = (await c.listTools()).tools;
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['analyze_fsm', 'erasmus_chat', 'prompt_library_rate', 'prompt_library_search', 'validate_task_list', 'workflow_approve', 'workflow_get_task', 'workflow_list', 'workflow_load', 'workflow_report', 'workflow_resume', 'workflow_retry', 'workflow_skip', 'workflow_start', 'workflow_status', 'workflow_submit_task'].sort(),
+      ['analyze_fsm', 'erasmus_chat', 'prompt_library_rate', 'prompt_library_search', 'validate_task_list', 'workflow_approve', 'workflow_checkpoints', 'workflow_get_task', 'workflow_list', 'workflow_load', 'workflow_report', 'workflow_resume', 'workflow_retry', 'workflow_rewind', 'workflow_skip', 'workflow_start', 'workflow_status', 'workflow_submit_task'].sort(),
     );
     const chat = tools.find((t) => t.name === 'erasmus_chat')!;
     expect(chat.inputSchema.required).toEqual(['user_input']);

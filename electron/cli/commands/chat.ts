@@ -21,6 +21,9 @@ interface ChatOptions {
   maxTurns?: string;
   maxCost?: string;
   resume?: string;
+  rewindTo?: string;
+  codeOnly?: boolean;
+  conversationOnly?: boolean;
   json?: boolean;
 }
 
@@ -49,6 +52,9 @@ export function registerChat(program: Command): void {
     .option('--max-turns <n>', 'stop after this many model turns')
     .option('--max-cost <usd>', 'stop when the session has cost this many US dollars (cache-aware, at the catalog or config.yaml prices; default: config.yaml sessionBudgetUsd)')
     .option('--resume <log>', 'continue the session in this log file')
+    .option('--rewind-to <turn>', 'with --resume: go back to before user turn TURN (1 = the task): the project\'s files and HEAD, and the conversation (a new log that starts there)')
+    .option('--code-only', 'with --rewind-to: rewind the files and HEAD only; the conversation goes on in the same log')
+    .option('--conversation-only', 'with --rewind-to: rewind the conversation only; the files stay as they are')
     .option('--json', 'print each event as one JSON line on stdout, and nothing else')
     .action(async (o: ChatOptions) => {
       const mode = ToolMode.optional().safeParse(o.toolMode);
@@ -60,7 +66,13 @@ export function registerChat(program: Command): void {
       let task = o.prompt;
       const interactive = task === undefined && process.stdin.isTTY === true;
       if (task === undefined && !interactive) task = (await readStdin()).trim();
-      if (!interactive && !task) throw new Error('no task: pass -p PROMPT, pipe it on stdin, or run in a terminal for an interactive chat');
+      const rewindTurn = positiveInt('--rewind-to', o.rewindTo);
+      if (rewindTurn === undefined && (o.codeOnly || o.conversationOnly)) throw new Error('--code-only and --conversation-only go with --rewind-to TURN');
+      if (rewindTurn !== undefined && !o.resume) throw new Error('--rewind-to needs --resume LOG: the session whose turn to go back to');
+      if (o.codeOnly && o.conversationOnly) throw new Error('--code-only and --conversation-only exclude each other: without either, both are rewound');
+      // A rewind alone (no task, no terminal) rewinds and says how to go on.
+      const rewindOnly = rewindTurn !== undefined && !interactive && !task;
+      if (!interactive && !task && !rewindOnly) throw new Error('no task: pass -p PROMPT, pipe it on stdin, or run in a terminal for an interactive chat');
       const project = resolve(o.project ?? process.cwd());
       const emit = (e: AgentEvent) => (o.json ? process.stdout.write(JSON.stringify(e) + '\n') : renderEvent(e));
       const path = cliApprovalPath({ yes: o.yes, json: o.json, command: 'erasmus chat' });
@@ -72,6 +84,16 @@ export function registerChat(program: Command): void {
       };
       process.on('SIGINT', onSigint);
       try {
+        if (rewindTurn !== undefined) {
+          const r = await core.chatCheckpoints.rewind(o.resume!, rewindTurn, o.codeOnly ? 'code' : o.conversationOnly ? 'conversation' : 'both');
+          const what = [o.conversationOnly ? '' : `${r.files.length} file(s) restored, ${r.commitsUndone.length} commit(s) undone`, o.codeOnly ? '' : `the conversation before turn ${rewindTurn} continues in ${r.logPath} (the old log is kept)`].filter(Boolean);
+          process.stderr.write(`rewound to before turn ${rewindTurn}: ${what.join('; ')}\n`);
+          o.resume = r.logPath;
+          if (rewindOnly) {
+            process.stderr.write(`go on with: erasmus chat --resume ${r.logPath} -p TEXT\n`);
+            return;
+          }
+        }
         await core.hub.start({ projectDir: project, configFile: o.config ? resolve(o.config) : undefined, watch: false });
         for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
         installApprovalPath(core.hub, path);

@@ -24,8 +24,8 @@ export function entryLine(e: WorkflowTimelineEntry): string {
     .join(', ');
   // A step passed over says why (a review that asked for no changes).
   if (e.outcome === 'skipped' && e.note) return `  ${e.state}: skipped — ${e.note}`;
-  if (e.outcome === 'tests-untraced' && e.note) return `  ${e.state}: ${e.note} in ${secs}s${extra ? ` (${extra})` : ''}`;
-  return `  ${e.state}: ${e.outcome} in ${secs}s${extra ? ` (${extra})` : ''}`;
+  if (e.outcome === 'tests-untraced' && e.note) return `  ${e.state}: ${e.note} in ${secs}s${extra ? ` (${extra})` : ''}${e.rewound ? ' — rewound' : ''}`;
+  return `  ${e.state}: ${e.outcome} in ${secs}s${extra ? ` (${extra})` : ''}${e.rewound ? ' — rewound' : ''}`;
 }
 
 export function eventLine(event: EventName, payload: unknown): string | undefined {

@@ -12,6 +12,7 @@ import { withCore } from '../context';
 import { ask } from '../prompt';
 import { eventLine, planText, runsText, statusText } from './workflow-print';
 import { humanState, humanStatus } from '../../contract/words';
+import { registerWorkflowCheckpoints } from './workflow-checkpoints';
 
 interface DriveOpts {
   json?: boolean;
@@ -311,6 +312,8 @@ export function registerWorkflow(program: Command): void {
     });
   signalled('pause', 'pause the run after its current step (in whichever process drives it)');
   signalled('stop', 'stop the run now (the current step is aborted; resume runs it again)');
+
+  registerWorkflowCheckpoints(wf, { latestRun, friendly });
 
   wf.command('list')
     .description('the goals of every project (or of --project DIR) and their runs, newest first')

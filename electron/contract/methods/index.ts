@@ -6,6 +6,7 @@ import { agentMethods } from './agent';
 import { mcpMethods } from './mcp';
 import { terminalMethods } from './terminal';
 import { workflowMethods } from './workflow';
+import { checkpointMethods } from './checkpoints';
 import { uiMethods } from './ui';
 import { sessionsMethods } from './sessions';
 import { settingsMethods } from './settings';
@@ -22,6 +23,7 @@ export const methods = {
   ...mcpMethods,
   ...terminalMethods,
   ...workflowMethods,
+  ...checkpointMethods,
   ...uiMethods,
   ...sessionsMethods,
   ...settingsMethods,

@@ -113,6 +113,11 @@ export const WorkflowTimelineEntry = z.object({
   verdict: z.string().optional(),
   /** A fixes step: the review points it says it left open (under "## Left open"); absent when it did not say. */
   openPoints: z.array(z.string()).optional(),
+  /** The checkpoint taken just before the step (rewind to it with workflow.rewind); why none was taken, when it failed. */
+  checkpoint: z.string().optional(),
+  checkpointError: z.string().optional(),
+  /** A rewind went back to before this step: what it did was undone (its checkpoint keeps it). */
+  rewound: z.boolean().optional(),
 });
 export type WorkflowTimelineEntry = z.infer<typeof WorkflowTimelineEntry>;
 

@@ -40,6 +40,8 @@ export interface AgentServiceDeps {
   emit: (e: AgentEvent) => void;
   /** Masks secrets in what a session writes to disk (the core's redactor). */
   redact?: (text: string) => string;
+  /** A checkpoint before every user turn of the sessions this service keeps (chats; a workflow step has the run's). */
+  beforeTurn?: AgentSessionDeps['beforeTurn'];
 }
 
 /**
@@ -108,7 +110,7 @@ export class AgentService {
 
   /** Creates a session kept by the service (for agent.start / agent.send / agent.approve / agent.stop). */
   async create(options: AgentSessionOptions, extra: Partial<AgentSessionDeps> = {}): Promise<AgentSession> {
-    const session = await AgentSession.create(this.sessionDeps(extra), { ...options, onEvent: (e) => this.forward(e, options.onEvent) });
+    const session = await AgentSession.create(this.sessionDeps({ ...(this.d.beforeTurn ? { beforeTurn: this.d.beforeTurn } : {}), ...extra }), { ...options, onEvent: (e) => this.forward(e, options.onEvent) });
     this.sessions.set(session.sessionId, session);
     this.latest = session.provider;
     this.useForSampling(session);

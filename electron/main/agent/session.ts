@@ -37,6 +37,17 @@ export interface AgentSessionDeps {
   redact?: (text: string) => string;
   /** config.yaml to read providers from (default ERASMUS_HOME/config.yaml). */
   configFile?: string;
+  /** Before each user turn, while nothing of it is in the log yet (a checkpoint of the project); a failure is a warning, never the end of the turn. */
+  beforeTurn?: (turn: TurnStart) => Promise<void>;
+}
+
+/** Where a conversation stands when a user turn begins: its number (1 = the task) and the log entries before it. */
+export interface TurnStart {
+  sessionId: string;
+  project?: string;
+  turn: number;
+  logPath: string;
+  entries: number;
 }
 
 export interface AgentSessionOptions {
@@ -126,6 +137,8 @@ export class AgentSession {
   private controller = new AbortController();
   project: string | undefined;
   private approvalSeq = 0;
+  /** User turns so far (the task and each follow-up), in this log and those it was resumed from. */
+  private userTurns = 0;
   private readonly listeners = new Set<(e: AgentEvent) => void>();
 
   private constructor(
@@ -178,6 +191,7 @@ export class AgentSession {
     const policy = new ToolPolicy({ autoApprove: approvals === 'unattended', askAll: approvals === 'ask', classifyCommand: deps.classifyCommand, cwd: project, ...(o.withholdTools ? { withhold: o.withholdTools } : {}) });
     const session = new AgentSession(sessionId, log, provider, state, deps, { ...o, autoApprove: approvals === 'unattended', budgets: sessionBudgets(o.budgets, config, provider.pricing !== undefined) }, toolMode, policy);
     session.project = project;
+    if (restored) session.userTurns = restored.userTurns;
     if (!restored) log.append({ type: 'header', sessionId, provider: provider.id, model: provider.model, toolMode, ...(project ? { project } : {}) });
     session.emit({ type: 'session_started', logPath: log.path, provider: provider.id, model: provider.model, toolMode, resumed: !!restored, ...(project ? { project } : {}) });
     for (const w of restored?.warnings ?? []) session.emit({ type: 'warning', message: w });
@@ -236,10 +250,19 @@ export class AgentSession {
   run(userMessage: string): Promise<SessionOutcome> {
     if (this.running) return Promise.reject(new Error(`session ${this.sessionId} is already running a task`));
     if (this.controller.signal.aborted) this.controller = new AbortController();
+    const turn = ++this.userTurns;
+    const before = this.deps.beforeTurn
+      ? this.deps.beforeTurn({ sessionId: this.sessionId, project: this.project, turn, logPath: this.log.path, entries: this.log.entries }).catch((err: Error) => this.emit({ type: 'warning', message: `no checkpoint before turn ${turn}: ${err.message}` }))
+      : Promise.resolve();
+    this.running = before.then(() => this.loop(userMessage));
+    return this.running;
+  }
+
+  private loop(userMessage: string): Promise<SessionOutcome> {
     this.commitMessage({ role: 'user', content: userMessage, instruction: true });
     const deps = this.deps;
     const archivePath = deps.paths.archive(this.sessionId);
-    this.running = runAgentLoop(
+    return runAgentLoop(
       {
         stream: this.provider.stream,
         model: this.provider,
@@ -285,7 +308,6 @@ export class AgentSession {
       this.running = undefined;
       return { sessionId: this.sessionId, logPath: this.log.path, endedReason: r.reason, finalAnswer: r.finalAnswer, error: r.error, usage: this.state.usage, turns: this.state.turns };
     });
-    return this.running;
   }
 
   /** Asks for an approval outside a tool call (e.g. MCP sampling): emits approval_required/resolved. */

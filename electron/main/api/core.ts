@@ -1,3 +1,6 @@
+import { registerCheckpointHandlers } from './handlers/checkpoints';
+import { ChatCheckpoints } from '../checkpoints/chat';
+import { CheckpointStore } from '../checkpoints/store';
 import { DisposableStore } from '../common/lifecycle';
 import { Paths } from '../paths/index';
 import { Redactor, SecretStore, type KeychainBackend } from '../secrets/index';
@@ -73,6 +76,9 @@ export class Core {
   readonly agent: AgentService;
   /** Workflow runs (electron/main/workflow): documents, plan, FSM, cognitive-engine API. */
   readonly workflow: WorkflowEngine;
+  /** Checkpoints of every project (electron/main/checkpoints): before each workflow step and chat turn. */
+  readonly checkpoints: CheckpointStore;
+  readonly chatCheckpoints: ChatCheckpoints;
 
   constructor(options: CoreOptions) {
     this.paths = new Paths(options.home);
@@ -101,11 +107,15 @@ export class Core {
         openAuthorization: (server, url) => this.host.openAuthorization?.(server, url),
       }));
     registerMcpHandlers(this);
-    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, runner: this.runner, redact: (t) => this.redactor.redact(t), emit: (e) => this.bus.emit('agent.event', e) });
+    this.checkpoints = new CheckpointStore(this.paths);
+    this.chatCheckpoints = new ChatCheckpoints(this.checkpoints, this.paths);
+    this.agent = new AgentService({ paths: this.paths, secrets: this.secrets, env: this.env, hub: this.hub, runner: this.runner, redact: (t) => this.redactor.redact(t), emit: (e) => this.bus.emit('agent.event', e), beforeTurn: (t) => this.chatCheckpoints.beforeTurn(t) });
     this.disposables.defer(() => this.agent.dispose());
     registerAgentHandlers(this);
+    registerCheckpointHandlers(this);
     this.workflow = new WorkflowEngine({
       paths: this.paths,
+      checkpoints: this.checkpoints,
       env: this.env,
       emit: (event, payload) => this.bus.emit(event, payload),
       // The test gates and the run's commits (the repository's hooks) run through the one runner: sandboxed, visible in the terminal view.

@@ -106,6 +106,10 @@ export class Paths {
   run(projectPath: string, runId: string): string {
     return join(this.runsDir(projectPath), `${safeId('run', runId)}.json`);
   }
+  /** A project's checkpoints: `git/` (the shadow repository whose work tree is the project) and `list/<id>.json`. */
+  checkpointsDir(projectPath: string): string {
+    return join(this.home, 'checkpoints', projectKey(projectPath));
+  }
   /** The prompt given to step `index` of a run's timeline. */
   runStepPrompt(projectPath: string, runId: string, index: number): string {
     return join(this.runsDir(projectPath), `${safeId('run', runId)}.prompts`, `${index}.md`);

@@ -61,6 +61,11 @@ export class SessionLog {
     return this;
   }
 
+  /** Entries in the log so far (resumed ones included): a position in the conversation. */
+  get entries(): number {
+    return this.seq;
+  }
+
   append(entry: NewSessionEntry): SessionEntry {
     const full = { v: SESSION_FORMAT_VERSION, id: `e${++this.seq}`, at: this.clock(), ...entry } as SessionEntry;
     if (this.fd === undefined) throw new Error(`session log ${this.path} is closed`);

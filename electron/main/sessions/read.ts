@@ -57,6 +57,8 @@ export interface RestoredContext {
   openedToolsets: string[];
   warnings: string[];
   entryCount: number;
+  /** The user's turns in the log (the task and each follow-up). */
+  userTurns: number;
 }
 
 /**
@@ -80,7 +82,8 @@ export function restoreContext(path: string): RestoredContext {
       messages = kept;
     }
   }
-  return { header, messages: closeDanglingCalls(messages), openedToolsets: toolsets, warnings, entryCount: entries.length };
+  const userTurns = entries.filter((e) => e.type === 'message' && e.message.role === 'user' && e.message.instruction).length;
+  return { header, messages: closeDanglingCalls(messages), openedToolsets: toolsets, warnings, entryCount: entries.length, userTurns };
 }
 
 function closeDanglingCalls(messages: { id: string; message: ChatMessage }[]): { id: string; message: ChatMessage }[] {

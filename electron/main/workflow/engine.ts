@@ -3,11 +3,14 @@ import { join, resolve } from 'node:path';
 import { runStepsOf } from '../../contract/run-steps';
 import type { WorkflowDriftDocument, WorkflowPlan, WorkflowReport, WorkflowRunSteps, WorkflowRunSummary, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
 import { loadAgentConfig } from '../agent/providers/config';
+import { loadRetention } from '../checkpoints/retention';
+import { checkpointView, CheckpointStore } from '../checkpoints/store';
+import { RunCheckpoints } from '../checkpoints/workflow';
 import type { Paths } from '../paths/index';
 import { CommandExecutor } from './command-executor';
 import { ContextDocs, type DocRef, type DocView } from './documents';
 import { driftedDocuments } from './drift';
-import { runNotFound, WorkflowError } from './errors';
+import { invalidState, runNotFound, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
@@ -29,6 +32,8 @@ export interface WorkflowEngineOptions {
   env?: NodeJS.ProcessEnv;
   /** How test commands run (the core's runner; default: the engine's own sandboxed runner). */
   runTests?: TestRunner;
+  /** Where checkpoints are kept (default: a store under ERASMUS_HOME/checkpoints; the core shares its own). */
+  checkpoints?: CheckpointStore;
 }
 
 export interface LoadOptions {
@@ -51,9 +56,13 @@ const SUBMIT_SETTLE_MS = 30_000;
 export class WorkflowEngine {
   readonly store: RunStore;
   private readonly runs = new Map<string, WorkflowRun>();
+  /** A checkpoint before every step; rewinds (electron/main/checkpoints). */
+  readonly runCheckpoints: RunCheckpoints;
+  private readonly pruned = new Set<string>();
 
   constructor(private readonly options: WorkflowEngineOptions) {
     this.store = new RunStore(options.paths);
+    this.runCheckpoints = new RunCheckpoints(options.checkpoints ?? new CheckpointStore(options.paths), options.paths);
   }
 
   /** Creates a run for a project; nothing runs until start/getTask. */
@@ -87,9 +96,20 @@ export class WorkflowEngine {
       createdAt: now,
       updatedAt: now,
     };
+    await this.prune(projectDir);
     const run = this.adopt(record);
     await run.persist();
     return { runId: record.runId };
+  }
+
+  /** The project's old checkpoints go as config.yaml's retention says, once per process and project, when a run starts. */
+  private async prune(projectDir: string): Promise<void> {
+    if (this.pruned.has(projectDir)) return;
+    this.pruned.add(projectDir);
+    const retention = await loadRetention(this.options.paths.configYaml).catch((err: Error) => {
+      throw new WorkflowError('PARSE_ERROR', err.message, { file: this.options.paths.configYaml });
+    });
+    await this.runCheckpoints.prune(projectDir, retention);
   }
 
   private adopt(record: RunRecord): WorkflowRun {
@@ -100,6 +120,7 @@ export class WorkflowEngine {
       protocolsDir: this.options.protocolsDir,
       runTests: this.testRunner(),
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
+      beforeStep: async (r, state) => (await this.runCheckpoints.beforeStep(r, state)).id,
     });
     this.runs.set(record.runId, run);
     return run;
@@ -315,6 +336,42 @@ export class WorkflowEngine {
     await run.skip();
     await run.saved();
     return run.record.status;
+  }
+
+  /** The run's checkpoints, oldest first. */
+  async checkpoints(runId: string) {
+    return this.runCheckpoints.list((await this.get(runId)).record);
+  }
+
+  async rewindPreview(runId: string, checkpointId: string) {
+    return this.runCheckpoints.preview((await this.get(runId)).record, checkpointId);
+  }
+
+  /**
+   * Back to a checkpoint: the files, HEAD and context documents of that moment, the run PAUSED at its
+   * state. Refused while a process drives the run; what is left is a checkpoint of its own (`undo`).
+   */
+  async rewind(runId: string, checkpointId: string) {
+    let run = await this.get(runId);
+    // A step waiting for the external engine is abandoned first, as pause does (the rewind takes the run elsewhere).
+    if (run.record.status === 'AWAITING_COGNITIVE_RESULT') {
+      await run.pause();
+      run = await this.get(runId);
+    }
+    const { projectDir } = run.record;
+    const holder = this.store.holder(projectDir, runId);
+    if (run.running || holder) throw invalidState(`run ${runId} is being driven${holder ? ` by process ${holder}` : ''}: pause or stop it before rewinding (erasmus workflow pause|stop)`);
+    this.store.lock(projectDir, runId);
+    try {
+      const done = await this.runCheckpoints.rewind(run.record, checkpointId);
+      await run.shutdown();
+      const next = this.adopt(done.record);
+      await next.persist();
+      this.options.emit('workflow.status', { runId, projectDir, status: next.record.status, state: next.record.state });
+      return { status: next.record.status, state: next.record.state, undo: checkpointView(done.undo), files: done.files, commitsUndone: done.commitsUndone };
+    } finally {
+      this.store.unlock(projectDir, runId);
+    }
   }
 
   /** Waits until the run rests (goal, approval, blocked, paused, stopped, completed). */

@@ -71,7 +71,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
     const step = DOC_STEPS[i]!;
     const state = `prepare:${step.doc}`;
     const existing = await docs.text({ doc: step.doc });
-    const seen = record.timeline.some((e) => e.state === state);
+    const seen = record.timeline.some((e) => e.state === state && !e.rewound);
     if (step.doc === 'architecture' && existing?.trim() && !seen && !record.goalUpdate) {
       const taskList = await docs.text({ doc: 'task_list' });
       if (record.goal) {
@@ -87,7 +87,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
         return 'rest';
       }
     }
-    const update = record.goalUpdate !== undefined && existing !== undefined && !record.timeline.some((e) => e.state === state && e.outcome === 'written');
+    const update = record.goalUpdate !== undefined && existing !== undefined && !record.timeline.some((e) => e.state === state && e.outcome === 'written' && !e.rewound);
     // A task list the workflow cannot parse (or, for a new goal, one that dropped finished tasks or adds nothing) goes back to its
     // step with the lines to fix (the model hears what was wrong), a bounded number of times; then planStep blocks the run with them.
     const issues = step.doc === 'task_list' && existing !== undefined && !update && corrections < TASK_LIST_CORRECTIONS ? taskListIssues(existing, record) : undefined;

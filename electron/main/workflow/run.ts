@@ -25,6 +25,8 @@ export interface RunDeps {
   /** Built-in protocols folder (default resources/protocols). */
   protocolsDir?: string;
   runTests: TestRunner;
+  /** Takes a checkpoint before a step (the project, HEAD, this record): its id. */
+  beforeStep?(record: RunRecord, state: string): Promise<string>;
 }
 
 const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED', 'ABANDONED']);
@@ -174,6 +176,16 @@ export class WorkflowRun {
     }
   }
 
+  /** The checkpoint before a step, or why there is none (a run never stops for want of one). */
+  private async checkpoint(state: string): Promise<Pick<WorkflowTimelineEntry, 'checkpoint' | 'checkpointError'>> {
+    if (!this.deps.beforeStep) return {};
+    try {
+      return { checkpoint: await this.deps.beforeStep(this.record, state) };
+    } catch (err) {
+      return { checkpointError: (err as Error).message };
+    }
+  }
+
   private context(): RunContext {
     return {
       record: this.record,
@@ -190,7 +202,8 @@ export class WorkflowRun {
           this.record.state = state;
           return open;
         }
-        const entry: WorkflowTimelineEntry = { state, ...extra, enteredAt: new Date().toISOString() };
+        const checkpoint = await this.checkpoint(state);
+        const entry: WorkflowTimelineEntry = { state, ...extra, ...checkpoint, enteredAt: new Date().toISOString() };
         this.record.timeline.push(entry);
         this.record.state = state;
         await this.persist();

@@ -33,6 +33,7 @@ import { describeZodIssues, ToolRegistry, type ToolContext } from './registry';
 import { analysisTools } from './tools/analysis';
 import { chatTool } from './tools/chat';
 import { workflowTools } from './tools/workflow';
+import { checkpointTools } from './tools/checkpoints';
 
 export interface ErasmusServerDeps {
   paths: Paths;
@@ -88,7 +89,7 @@ export function createErasmusServer(deps: ErasmusServerDeps): { server: Server; 
       .catch(() => 'deny' as const);
   };
 
-  const tools = new ToolRegistry().add(chatTool({ backend: deps.chat, askClient, autoApprove: deps.autoApprove }), ...workflowTools(deps.link), ...analysisTools(deps.link), ...libraryTools(library));
+  const tools = new ToolRegistry().add(chatTool({ backend: deps.chat, askClient, autoApprove: deps.autoApprove }), ...workflowTools(deps.link), ...checkpointTools(deps.link), ...analysisTools(deps.link), ...libraryTools(library));
 
   server.setRequestHandler(SetLevelRequestSchema, async (req) => {
     const parsed = LoggingLevelSchema.safeParse(req.params.level);

@@ -75,6 +75,9 @@ export function registerWorkflowHandlers(core: Core): void {
   d.register('workflow.retry', ({ runId }) => rpc(async () => ({ status: await wf().retry(runId) })));
   d.register('workflow.skip', ({ runId }) => rpc(async () => ({ status: await wf().skip(runId) })));
   d.register('workflow.abandon', ({ runId }) => rpc(async () => ({ status: await wf().abandon(runId) })));
+  d.register('workflow.checkpoints', ({ runId }) => rpc(async () => ({ checkpoints: await wf().checkpoints(runId) })));
+  d.register('workflow.rewindPreview', ({ runId, checkpointId }) => rpc(() => wf().rewindPreview(runId, checkpointId)));
+  d.register('workflow.rewind', ({ runId, checkpointId }) => rpc(() => wf().rewind(runId, checkpointId)));
   d.register('workflow.stepPrompt', ({ runId, index }) => rpc(async () => ({ prompt: await wf().stepPrompt(runId, index) })));
   d.register('workflow.docs.read', ({ projectDir, doc, component }) => rpc(() => wf().readDoc(projectDir, docRef(doc, component))));
   d.register('workflow.docs.write', ({ projectDir, doc, component, text }) => rpc(() => wf().writeDoc(projectDir, docRef(doc, component), text)));

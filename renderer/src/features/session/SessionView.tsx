@@ -65,7 +65,16 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
     };
   }, [client, sessions, selected, isStep, hasTask]);
 
+  // After a rewind of the conversation, the next message continues the log that holds it up to there.
+  const [continueIn, setContinueIn] = useState<{ from: string; logPath: string } | null>(null);
   const send = async (text: string) => {
+    if (session && continueIn?.from === session.id) {
+      const r = await client.request('agent.start', { prompt: text, resume: continueIn.logPath, ...(session.project ? { project: session.project } : {}) });
+      setContinueIn(null);
+      sessions.addTask(r.sessionId, text);
+      onSelect(r.sessionId);
+      return;
+    }
     if (!session) {
       const r = await client.request('agent.start', { prompt: text, ...(project ? { project } : {}) });
       sessions.addTask(r.sessionId, text);
@@ -115,6 +124,12 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
               query={query}
               // A chat that a provider error ended goes on where it stopped (a step is retried from the timeline).
               onRetry={labels.has(session.id) ? undefined : () => send(RETRY_MESSAGE)}
+              onRewind={labels.has(session.id) || !session.logPath ? undefined : async (turn, scope) => {
+                const r = await client.request('agent.rewind', { logPath: session.logPath!, turn, scope });
+                if (scope !== 'code') setContinueIn({ from: session.id, logPath: r.logPath });
+                const files = scope === 'conversation' ? '' : `${r.files.length} file(s) restored${r.commitsUndone.length ? `, ${r.commitsUndone.length} commit(s) undone` : ''}. `;
+                return `${files}${scope === 'code' ? 'The conversation goes on as it was.' : 'Your next message continues the conversation from before this one.'}`;
+              }}
               onDecide={async (requestId, decision) => {
                 const r = await client.request('agent.approve', { sessionId: session.id, requestId, decision });
                 if (!r.ok) throw new Error('This approval is no longer waiting (the session moved on or stopped).');

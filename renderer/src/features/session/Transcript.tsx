@@ -1,3 +1,4 @@
+import { RewindMessage, type RewindScope } from './RewindMessage';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ApprovalDecision } from '../../../../electron/contract/index';
 import { ApprovalCard } from './ApprovalCard';
@@ -21,7 +22,7 @@ function Stamp({ at, end }: { at?: number; end?: boolean }) {
  * A session's items in order; follows the stream while the user is at the bottom, and offers a "new
  * messages" pill when they scrolled up. `tail` (questions waiting in this session) comes last.
  */
-export function Transcript({ session, scope, onDecide, tail, query = '', onRetry }: {
+export function Transcript({ session, scope, onDecide, tail, query = '', onRetry, onRewind }: {
   session: SessionState;
   scope: 'session' | 'step';
   onDecide: (requestId: string, d: ApprovalDecision) => Promise<void>;
@@ -30,6 +31,8 @@ export function Transcript({ session, scope, onDecide, tail, query = '', onRetry
   query?: string;
   /** Offered on the provider's error when the session ended with it. */
   onRetry?: () => Promise<void>;
+  /** "Rewind to here" on each user message (turn 1 = the task); resolves to what was done, in words. */
+  onRewind?: (turn: number, scope: RewindScope) => Promise<string>;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [unseen, setUnseen] = useState(false);
@@ -82,7 +85,12 @@ export function Transcript({ session, scope, onDecide, tail, query = '', onRetry
             </details>
           );
         }
-        return <MessageItem key={item.id} item={item} />;
+        return (
+          <div key={item.id} className="flex flex-col gap-0.5">
+            <MessageItem item={item} />
+            {onRewind && !session.running ? <RewindMessage turn={session.items.filter((i) => i.kind === 'user').indexOf(item) + 1} onRewind={onRewind} /> : null}
+          </div>
+        );
       default:
         return <MessageItem key={item.id} item={item} />;
     }

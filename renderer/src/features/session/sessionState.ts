@@ -52,6 +52,8 @@ export interface SessionState {
   provider?: string;
   model?: string;
   project?: string;
+  /** The session's log (from session_started): what a rewind names. */
+  logPath?: string;
   running: boolean;
   startedAt: number;
   items: SessionItem[];
@@ -91,7 +93,7 @@ function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
   const items = s.items;
   switch (e.type) {
     case 'session_started':
-      return { ...s, provider: e.provider, model: e.model, project: e.project, running: true, endReason: undefined };
+      return { ...s, provider: e.provider, model: e.model, project: e.project, logPath: e.logPath, running: true, endReason: undefined };
     case 'turn_started':
       return { ...s, running: true, turns: e.turn, items: closeStreaming(items) };
     case 'sentence': {

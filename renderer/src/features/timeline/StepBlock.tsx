@@ -24,8 +24,9 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
     e.test ? `tests: ${e.test.command} → ${e.test.passed ? 'passed' : `failed (${e.test.exitCode})`}` : '',
     e.commit ? `commit ${e.commit.slice(0, 10)}` : '',
     e.note ?? '',
+    e.rewound ? 'rewound' : '',
   ].filter(Boolean);
-  const label = `${stepWords(block.step)}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
+  const label = `${e.rewound ? '↶ ' : ''}${stepWords(block.step)}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
   const sub = `${formatDuration(duration)}${e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}${e.usage?.costUsd !== undefined ? ` · ${formatCost(e.usage.costUsd)}` : ''}`;
   return (
     <button
@@ -35,8 +36,9 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
       data-testid="timeline-block"
       data-state={block.state}
       data-status={block.status}
+      data-rewound={e.rewound ? 'true' : undefined}
       style={{ left: `calc(${block.left * 100}% + 1px)`, width: `calc(${block.width * 100}% - 2px)` }}
-      className={`absolute top-1 bottom-1 overflow-hidden rounded px-1 text-left text-[11px] leading-tight focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 ${look[block.status]}`}
+      className={`absolute top-1 bottom-1 overflow-hidden rounded px-1 text-left text-[11px] leading-tight focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 ${look[block.status]}${e.rewound ? ' italic' : ''}`}
     >
       <span className="block truncate font-medium">{label}</span>
       <span className="block truncate">{sub}</span>

@@ -3,11 +3,12 @@ import { useClient } from '../../api/context';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { humanOutcome, humanState } from '../project/labels';
 import type { Block } from './lanes';
+import { RewindToHere } from './RewindToHere';
 
 const CHANGE_WORDS = { added: 'added', modified: 'changed', deleted: 'deleted' } as const;
 
 /** The selected step in words: outcome, time, tokens and cost, files touched, test output, commit, its prompt, and a way to its session. */
-export function StepDetails({ runId, block, onOpenSession }: { runId: string; block: Block; onOpenSession: (() => void) | null }) {
+export function StepDetails({ runId, block, onOpenSession, rewind }: { runId: string; block: Block; onOpenSession: (() => void) | null; rewind?: { running: boolean; onRewound: () => void } }) {
   const e = block.entry;
   return (
     <section aria-label="Step details" className="rounded border border-slate-200 p-3 text-sm dark:border-slate-800" data-testid="step-details">
@@ -32,7 +33,9 @@ export function StepDetails({ runId, block, onOpenSession }: { runId: string; bl
         ) : null}
         {e.commit ? (<><dt className="text-slate-600 dark:text-slate-400">Commit</dt><dd className="font-mono">{e.commit}</dd></>) : null}
         {e.note ? (<><dt className="text-slate-600 dark:text-slate-400">Note</dt><dd className="whitespace-pre-wrap">{e.note}</dd></>) : null}
+        {e.rewound ? (<><dt className="text-slate-600 dark:text-slate-400">Rewound</dt><dd data-testid="step-rewound">a rewind went back to before this step; what it did is undone</dd></>) : null}
       </dl>
+      {e.checkpoint && rewind ? <RewindToHere key={e.checkpoint} runId={runId} checkpointId={e.checkpoint} running={rewind.running} onRewound={rewind.onRewound} /> : null}
       {e.test?.output ? (
         <details className="mt-2" data-testid="step-test-output">
           <summary className="cursor-pointer font-medium focus-visible:outline-2 focus-visible:outline-indigo-500">Test output (its end)</summary>

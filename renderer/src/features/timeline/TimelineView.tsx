@@ -74,7 +74,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         </div>
       )}
       <Legend />
-      {block ? <StepDetails runId={view.runId} block={block} onOpenSession={sessionId ? () => onOpenSession(sessionId) : null} /> : null}
+      {block ? <StepDetails runId={view.runId} block={block} onOpenSession={sessionId ? () => onOpenSession(sessionId) : null} rewind={{ running: view.status === 'RUNNING', onRewound: () => void run.refresh() }} /> : null}
     </div>
   );
 }

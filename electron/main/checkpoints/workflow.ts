@@ -1,0 +1,106 @@
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import type { CheckpointView, RewindPreview } from '../../contract/methods/checkpoints';
+import type { Paths } from '../paths/index';
+import { invalidState, WorkflowError } from '../workflow/errors';
+import { RunRecord } from '../workflow/run-record';
+import { checkpointView, type CheckpointRecord, type CheckpointStore, type Retention } from './store';
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await filesUnder(p)));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** A project's context documents (ctx/…), by path relative to the ctx folder: the run's state beside its record. */
+async function readDocs(ctxDir: string): Promise<Record<string, string>> {
+  const docs: Record<string, string> = {};
+  for (const f of await filesUnder(ctxDir)) docs[relative(ctxDir, f).split(sep).join('/')] = await readFile(f, 'utf8');
+  return docs;
+}
+
+async function writeDocs(ctxDir: string, docs: Record<string, string>): Promise<void> {
+  for (const f of await filesUnder(ctxDir)) if (!(relative(ctxDir, f).split(sep).join('/') in docs)) await rm(f, { force: true });
+  for (const [rel, text] of Object.entries(docs)) {
+    const file = join(ctxDir, ...rel.split('/'));
+    if (relative(ctxDir, file).startsWith('..')) continue;
+    await mkdir(dirname(file), { recursive: true });
+    if ((await readFile(file, 'utf8').catch(() => undefined)) !== text) await writeFile(file, text);
+  }
+}
+
+const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/** A workflow run's checkpoints: one before every step, and the rewind that goes back to one. */
+export class RunCheckpoints {
+  constructor(
+    private readonly store: CheckpointStore,
+    private readonly paths: Paths,
+  ) {}
+
+  /** Before `state` runs: the project, HEAD, the run record (at that state) and its context documents. */
+  async beforeStep(record: RunRecord, state: string): Promise<CheckpointRecord> {
+    const run = { ...copy(record), state };
+    return this.store.take(record.projectDir, { kind: 'step', state, runId: record.runId, turn: record.timeline.length, run, docs: await readDocs(this.paths.ctxDir(record.projectDir)) });
+  }
+
+  prune(projectDir: string, retention: Retention): Promise<unknown> {
+    return this.store.prune(projectDir, retention);
+  }
+
+  async list(record: RunRecord): Promise<CheckpointView[]> {
+    return (await this.store.list(record.projectDir, { runId: record.runId })).map(checkpointView);
+  }
+
+  private async target(record: RunRecord, id: string): Promise<CheckpointRecord & { run: RunRecord }> {
+    const target = await this.store.get(record.projectDir, id);
+    if (!target || target.runId !== record.runId) throw new WorkflowError('RUN_NOT_FOUND', `run ${record.runId} has no checkpoint ${id}: list them with erasmus workflow checkpoints ${record.projectDir} (or workflow_checkpoints)`);
+    const run = RunRecord.safeParse(target.run);
+    if (!run.success) throw new WorkflowError('PARSE_ERROR', `checkpoint ${id} holds no readable run state, so the run cannot go back to it`);
+    return { ...target, run: run.data };
+  }
+
+  async preview(record: RunRecord, id: string): Promise<RewindPreview> {
+    const target = await this.target(record, id);
+    return { checkpoint: checkpointView(target), ...(await this.store.preview(target)) };
+  }
+
+  /**
+   * Goes back to checkpoint `id`: first a checkpoint of what is left (so the rewind can be undone), then
+   * the files, HEAD and context documents of that moment. Returns the run record to continue from:
+   * PAUSED at the checkpoint's state (a completed run taken back to its end stays COMPLETED), with the
+   * timeline entries after it kept and marked rewound, and the usage spent so far.
+   */
+  async rewind(record: RunRecord, id: string): Promise<{ record: RunRecord; undo: CheckpointRecord; files: RewindPreview['files']; commitsUndone: RewindPreview['commitsUndone'] }> {
+    if (record.status === 'RUNNING' || record.status === 'AWAITING_COGNITIVE_RESULT') throw invalidState(`run ${record.runId} is ${record.status}: pause or stop it before rewinding (erasmus workflow pause|stop)`);
+    const target = await this.target(record, id);
+    const ctxDir = this.paths.ctxDir(record.projectDir);
+    const undo = await this.store.take(record.projectDir, {
+      kind: 'rewind',
+      state: record.state ?? record.status,
+      runId: record.runId,
+      turn: record.timeline.length,
+      run: copy(record),
+      docs: await readDocs(ctxDir),
+      note: `left by the rewind to ${target.id} (${target.state})`,
+    });
+    const { files, commitsUndone } = await this.store.restore(target, undo);
+    if (target.docs) await writeDocs(ctxDir, target.docs);
+    const kept = target.run.timeline.length;
+    const next: RunRecord = {
+      ...target.run,
+      status: target.run.status === 'COMPLETED' ? 'COMPLETED' : 'PAUSED',
+      state: target.state,
+      error: undefined,
+      pending: undefined,
+      timeline: [...target.run.timeline, ...record.timeline.slice(kept).map((e) => ({ ...e, rewound: true }))],
+      totals: record.totals,
+      createdAt: record.createdAt,
+    };
+    return { record: next, undo, files, commitsUndone };
+  }
+}

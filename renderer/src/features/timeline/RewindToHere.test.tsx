@@ -1,0 +1,65 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WorkflowRunView } from '../../../../electron/contract/index';
+import { FakeCore } from '../../testing/fakeCore';
+import { TimelineView } from './TimelineView';
+
+afterEach(cleanup);
+
+const entry = (state: string, checkpoint: string, extra: object = {}) => ({ state, component: 'adder', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:10Z', durationMs: 10_000, outcome: 'done' as const, checkpoint, ...extra });
+const view = (status: WorkflowRunView['status'], rewound = false): WorkflowRunView => ({
+  runId: 'r1',
+  projectDir: '/p',
+  status,
+  state: rewound ? 'adder:review' : 'completed',
+  executor: 'agent',
+  approved: true,
+  timeline: [entry('adder:development', 'c1'), entry('adder:review', 'c2', rewound ? { rewound: true } : {}), entry('adder:commit', 'c3', { outcome: 'committed', commit: 'abc', ...(rewound ? { rewound: true } : {}) })],
+  totals: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:30Z',
+});
+
+describe('Rewind to here', () => {
+  it('previews the files and commits, rewinds on confirmation, and the timeline marks the undone steps', async () => {
+    let current = view('COMPLETED');
+    const core = new FakeCore({
+      'workflow.latest': () => ({ runId: 'r1' }),
+      'workflow.status': () => current,
+      'workflow.rewindPreview': () => ({
+        checkpoint: { id: 'c2', state: 'adder:review', at: '2026-01-01T00:00:10Z', kind: 'step', ignored: 3, commit: 'def' },
+        files: [{ path: 'docs/reviews/adder.md', change: 'deleted' }, { path: 'src/adder.mjs', change: 'modified' }],
+        commitsUndone: [{ commit: 'abc0000000000', subject: 'adder: complete component' }],
+      }),
+      'workflow.rewind': () => {
+        current = view('PAUSED', true);
+        return { status: 'PAUSED', state: 'adder:review', undo: { id: 'c4', state: 'completed', at: '2026-01-01T00:01:00Z', kind: 'rewind', ignored: 3 }, files: [], commitsUndone: [] };
+      },
+    });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    fireEvent.click(screen.getAllByTestId('timeline-block')[1]!);
+    fireEvent.click(screen.getByTestId('rewind-open'));
+    await waitFor(() => screen.getByTestId('rewind-preview'));
+    expect(core.callsOf('workflow.rewindPreview')).toEqual([{ runId: 'r1', checkpointId: 'c2' }]);
+    expect(screen.getByTestId('rewind-files').textContent).toContain('docs/reviews/adder.md is removed');
+    expect(screen.getByTestId('rewind-files').textContent).toContain('src/adder.mjs goes back to how it was');
+    expect(screen.getByTestId('rewind-commits').textContent).toContain('adder: complete component');
+    expect(screen.getByTestId('rewind-preview').textContent).toContain('3 files or folders .gitignore ignores are left as they are');
+    expect(core.callsOf('workflow.rewind')).toEqual([]); // nothing changes before the confirmation
+    fireEvent.click(screen.getByTestId('rewind-confirm'));
+    await waitFor(() => screen.getByTestId('rewind-done'));
+    expect(core.callsOf('workflow.rewind')).toEqual([{ runId: 'r1', checkpointId: 'c2' }]);
+    await waitFor(() => expect(screen.getByTestId('timeline-status').dataset.status).toBe('PAUSED'));
+    expect(screen.getAllByTestId('timeline-block').map((b) => b.dataset.rewound ?? '')).toEqual(['', 'true', 'true']);
+  });
+
+  it('a running run says to pause it first', async () => {
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => ({ ...view('RUNNING'), state: 'adder:commit' }) });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    fireEvent.click(screen.getAllByTestId('timeline-block')[0]!);
+    expect(screen.getByTestId('rewind-running').textContent).toContain('Pause or stop the run');
+    expect(screen.queryByTestId('rewind-open')).toBeNull();
+  });
+});

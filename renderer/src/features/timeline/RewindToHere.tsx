@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import type { RewindPreview } from '../../../../electron/contract/methods/checkpoints';
+import { useClient } from '../../api/context';
+
+const SIGN = { added: 'comes back', modified: 'goes back to how it was', deleted: 'is removed' } as const;
+
+type State = { kind: 'idle' } | { kind: 'loading' } | { kind: 'preview'; preview: RewindPreview } | { kind: 'rewinding' } | { kind: 'done'; undo: string; state?: string } | { kind: 'error'; message: string };
+
+/**
+ * "Rewind to here" on a timeline step: the files that will change and the commits undone, then a
+ * confirmation. The core refuses while the run is being driven (pause or stop it first).
+ */
+export function RewindToHere({ runId, checkpointId, running, onRewound }: { runId: string; checkpointId: string; running: boolean; onRewound: () => void }) {
+  const client = useClient();
+  const [s, setS] = useState<State>({ kind: 'idle' });
+  const open = () => {
+    setS({ kind: 'loading' });
+    client.request('workflow.rewindPreview', { runId, checkpointId }).then(
+      (preview) => setS({ kind: 'preview', preview }),
+      (err: Error) => setS({ kind: 'error', message: err.message }),
+    );
+  };
+  const confirm = () => {
+    setS({ kind: 'rewinding' });
+    client.request('workflow.rewind', { runId, checkpointId }).then(
+      (r) => {
+        setS({ kind: 'done', undo: r.undo.id, state: r.state });
+        onRewound();
+      },
+      (err: Error) => setS({ kind: 'error', message: err.message }),
+    );
+  };
+  if (running) return <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="rewind-running">Pause or stop the run to rewind to this step.</p>;
+  return (
+    <div className="mt-2" data-testid="rewind">
+      {s.kind === 'idle' || s.kind === 'error' ? (
+        <button type="button" onClick={open} data-testid="rewind-open" className="rounded border border-slate-300 px-2 py-0.5 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700">
+          Rewind to here
+        </button>
+      ) : null}
+      {s.kind === 'loading' ? <p className="text-xs">Reading what would change…</p> : null}
+      {s.kind === 'error' ? <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">Could not rewind: {s.message}</p> : null}
+      {s.kind === 'preview' ? (
+        <div role="group" aria-label="Rewind to before this step" className="mt-1 rounded border border-amber-500 p-2" data-testid="rewind-preview">
+          <p className="font-medium">Rewind the project and the run to before this step?</p>
+          <p className="text-xs text-slate-600 dark:text-slate-400">What the project is now is kept as a checkpoint, so this can be undone{s.preview.checkpoint.ignored ? `; ${s.preview.checkpoint.ignored} files or folders .gitignore ignores are left as they are` : ''}.</p>
+          {s.preview.files.length ? (
+            <ul tabIndex={0} aria-label="Files that will change" className="mt-1 max-h-40 overflow-auto focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="rewind-files">
+              {s.preview.files.map((f) => <li key={f.path}><code className="font-mono">{f.path}</code> <span className="text-slate-600 dark:text-slate-400">{SIGN[f.change]}</span></li>)}
+            </ul>
+          ) : <p className="mt-1 text-xs">No file changes.</p>}
+          {s.preview.commitsUndone.length ? (
+            <>
+              <p className="mt-1 text-xs">Commits undone (kept under refs/erasmus/rewound/):</p>
+              <ul aria-label="Commits undone" data-testid="rewind-commits">
+                {s.preview.commitsUndone.map((c) => <li key={c.commit}><code className="font-mono">{c.commit.slice(0, 10)}</code> {c.subject}</li>)}
+              </ul>
+            </>
+          ) : null}
+          <div className="mt-2 flex gap-2">
+            <button type="button" onClick={confirm} data-testid="rewind-confirm" className="rounded bg-amber-700 px-2 py-0.5 text-white focus-visible:outline-2 focus-visible:outline-indigo-500">Rewind</button>
+            <button type="button" onClick={() => setS({ kind: 'idle' })} className="rounded border border-slate-300 px-2 py-0.5 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700">Cancel</button>
+          </div>
+        </div>
+      ) : null}
+      {s.kind === 'rewinding' ? <p className="text-xs">Rewinding…</p> : null}
+      {s.kind === 'done' ? <p role="status" className="text-xs" data-testid="rewind-done">Rewound: the run is paused at this step; Resume goes on from here.</p> : null}
+    </div>
+  );
+}
