@@ -69,20 +69,22 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const openProject = useCallback(
+  // The open project follows the core, once per folder, and never moves the user to another view: the core
+  // announces `project.opened` before it answers `project.open`, so the answer reaches the welcome view after
+  // the project view has replaced it, possibly after the user went on to another view (Alt+3 right after the
+  // facts show). Switching to Project on that late answer was the bounce from Sessions back to Project.
+  const projectPath = useRef<string | null>(null);
+  const followProject = useCallback(
     (p: ProjectSummary) => {
+      if (projectPath.current === p.path) return;
+      projectPath.current = p.path;
       setProject(p);
-      setView('project');
       void run.attach(p.path);
     },
     [run],
   );
-  // A folder opened elsewhere (the desktop's drop, the CLI): follow it without pulling the user out of the view they are in.
-  useEvent('project.opened', (p) => {
-    if (project?.path === p.path) return;
-    setProject(p);
-    void run.attach(p.path);
-  });
+  // A folder opened here (the welcome view) or elsewhere (the desktop's drop, the CLI).
+  useEvent('project.opened', followProject);
 
   useEffect(() => {
     if (was.current === 'reconnecting' && connection === 'connected') {
@@ -111,9 +113,9 @@ export function App() {
         <Fragment key={epoch}>
         {view === 'project' ? (
           project ? (
-            <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} onOpenSettings={() => setView('settings')} onOpenServers={() => setView('servers')} />
+            <ProjectView project={project} onClose={() => { projectPath.current = null; setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} onOpenSettings={() => setView('settings')} onOpenServers={() => setView('servers')} />
           ) : (
-            <WelcomeView onOpened={openProject} />
+            <WelcomeView onOpened={followProject} />
           )
         ) : null}
         {view === 'timeline' ? <TimelineView onOpenSession={openSession} /> : null}
