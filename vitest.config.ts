@@ -31,6 +31,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // One Chromium for every end-to-end file (tests/support/browser.ts connects to it).
+          globalSetup: ['tests/support/chromium-server.ts'],
         },
       },
     ],

@@ -86,7 +86,8 @@ function list(): Promise<string> {
   });
 }
 
-describe('official MCP conformance suite, client scenarios, against the hub', () => {
+// The scenarios run side by side: each is a suite process and a client process that mostly wait on each other's HTTP.
+describe.concurrent('official MCP conformance suite, client scenarios, against the hub', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 

@@ -44,4 +44,34 @@ describe('App', () => {
     // One project, attached once, though it was announced and answered.
     expect(core.callsOf('workflow.latest').length).toBeLessThanOrEqual(1);
   });
+
+  it('loads the terminal view on the first visit to Terminal, not with the first view', async () => {
+    const { core } = shellCore();
+    core.render(<App />);
+    await screen.findByTestId('project-path');
+    await waitFor(() => expect(core.callsOf('terminal.list')).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 50));
+    const pane = screen.getByTestId('terminal-pane');
+    expect(pane.textContent).toBe('');
+    fireEvent.keyDown(window, { key: '4', altKey: true });
+    await waitFor(() => expect(pane.querySelector('section[aria-label="Terminal"]')).not.toBeNull());
+    expect(pane.textContent).toContain('Commands the agent runs appear here');
+  });
+
+  it('loads the terminal view when a runner starts a command', async () => {
+    const { core } = shellCore();
+    core.on('terminal.ack', () => ({ ok: true }));
+    core.render(<App />);
+    await screen.findByTestId('project-path');
+    await waitFor(() => expect(core.callsOf('terminal.list')).toHaveLength(1));
+    expect(screen.getByTestId('terminal-pane').textContent).toBe('');
+    core.emit('terminal.opened', { id: 't2', kind: 'command', title: 'npm test', command: 'npm test', cwd: '/p/adder', cols: 80, rows: 24, running: true, exitCode: null, startedAt: 1 });
+    core.emit('terminal.data', { id: 't2', data: 'x'.repeat(6_000) });
+    // The output is taken and acknowledged at once (the command is not stalled while the chunk loads) ...
+    await waitFor(() => expect(core.callsOf('terminal.ack')).toEqual([{ id: 't2', chars: 6_000 }]));
+    // ... and the view loads behind the one the user is in.
+    await waitFor(() => expect(screen.getByTestId('terminal-pane').querySelector('section[aria-label="Terminal"]')).not.toBeNull());
+    expect(screen.getByTestId('terminal-pane').textContent).toContain('npm test');
+    expect(shownView()).toBe('project');
+  });
 });

@@ -1,4 +1,4 @@
-import { Fragment, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ProjectSummary } from '../../../electron/contract/index';
 import { useClient } from '../api/context';
 import { useEvent } from '../api/useEvent';
@@ -20,6 +20,7 @@ import { Toasts } from './Toasts';
 import { useToasts } from './useToasts';
 import { viewForKey, type ViewId } from './views';
 import { stepNamer } from '../features/terminal/stepOf';
+import { TerminalStore } from '../features/terminal/store';
 
 const TerminalView = lazy(() => import('../features/terminal/TerminalView').then((m) => ({ default: m.TerminalView })));
 
@@ -57,6 +58,16 @@ export function App() {
   useEffect(() => {
     client.request('app.info', {}).then(setInfo, (e: Error) => setError(e.message));
   }, [client]);
+  // The terminals' state (tabs, output not on screen yet) lives here from the start; the terminal view and
+  // xterm (a chunk of their own) load on the first visit to Terminal or when a terminal opens, not with the first view.
+  const terminals = useMemo(() => new TerminalStore(client), [client]);
+  useEffect(() => {
+    void terminals.start();
+    return () => terminals.dispose();
+  }, [terminals]);
+  const terminalTabs = useSyncExternalStore(terminals.subscribe, () => terminals.getSnapshot().tabs.length);
+  const [terminalLoaded, setTerminalLoaded] = useState(false);
+  if (!terminalLoaded && (view === 'terminal' || terminalTabs > 0)) setTerminalLoaded(true);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const v = viewForKey(e);
@@ -125,11 +136,13 @@ export function App() {
           <SettingsView project={project?.path} theme={theme} onTheme={setTheme} notifications={permission} onRequestNotifications={() => void Notification.requestPermission().then(setPermission)} />
         ) : null}
         </Fragment>
-        {/* The terminal stays mounted so output that arrives meanwhile is kept; it loads after the first view. */}
+        {/* Once loaded the terminal stays mounted, so every tab's xterm takes its output as it comes. */}
         <div className={view === 'terminal' ? 'absolute inset-0' : 'hidden'} data-testid="terminal-pane">
-          <Suspense fallback={<p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading the terminal…</p>}>
-            <TerminalView client={client} cwd={project?.path} stepOf={stepOf} />
-          </Suspense>
+          {terminalLoaded ? (
+            <Suspense fallback={<p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading the terminal…</p>}>
+              <TerminalView client={client} store={terminals} cwd={project?.path} stepOf={stepOf} />
+            </Suspense>
+          ) : null}
         </div>
       </main>
       {/* In the Sessions view the waiting card itself is in sight and focused: its toast would only cover it. */}
