@@ -26,6 +26,9 @@ function shellCore() {
   return { core, answer };
 }
 
+/** The lazy terminal chunk (xterm) takes a while to import on a loaded machine. */
+const LAZY = { timeout: 15_000 };
+
 const shownView = () => screen.getByTestId('app-shell').getAttribute('data-view');
 
 describe('App', () => {
@@ -54,9 +57,9 @@ describe('App', () => {
     const pane = screen.getByTestId('terminal-pane');
     expect(pane.textContent).toBe('');
     fireEvent.keyDown(window, { key: '4', altKey: true });
-    await waitFor(() => expect(pane.querySelector('section[aria-label="Terminal"]')).not.toBeNull());
+    await waitFor(() => expect(pane.querySelector('section[aria-label="Terminal"]')).not.toBeNull(), LAZY);
     expect(pane.textContent).toContain('Commands the agent runs appear here');
-  });
+  }, 30_000);
 
   it('loads the terminal view when a runner starts a command', async () => {
     const { core } = shellCore();
@@ -70,8 +73,8 @@ describe('App', () => {
     // The output is taken and acknowledged at once (the command is not stalled while the chunk loads) ...
     await waitFor(() => expect(core.callsOf('terminal.ack')).toEqual([{ id: 't2', chars: 6_000 }]));
     // ... and the view loads behind the one the user is in.
-    await waitFor(() => expect(screen.getByTestId('terminal-pane').querySelector('section[aria-label="Terminal"]')).not.toBeNull());
+    await waitFor(() => expect(screen.getByTestId('terminal-pane').querySelector('section[aria-label="Terminal"]')).not.toBeNull(), LAZY);
     expect(screen.getByTestId('terminal-pane').textContent).toContain('npm test');
     expect(shownView()).toBe('project');
-  });
+  }, 30_000);
 });
