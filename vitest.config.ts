@@ -50,6 +50,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // One worker runs them all (no fresh worker and imports per file; each file still starts its own serve).
+          isolate: false,
           // One Chromium for every UI file (tests/support/browser.ts connects to it).
           globalSetup: ['tests/support/chromium-server.ts'],
         },
