@@ -1,6 +1,8 @@
 import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import type { Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useServeAndBrowser } from '../support/browser';
 import { watchErrors } from './ui-helpers';
@@ -35,6 +37,27 @@ describe('browser mode: erasmus serve + Chromium', () => {
     expect(pong.message).toBe('over the socket');
     await page.screenshot({ path: join(artifacts, 'foundation-shell.png') });
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('fetches under 300 kB of gzipped JavaScript until the first view is idle; the terminal chunk comes with the Terminal view', async () => {
+    const page = await world.browser.newPage();
+    const scripts: Response[] = [];
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script') scripts.push(r);
+    });
+    await page.goto(world.serve.url);
+    await page.getByTestId('welcome').waitFor();
+    await page.waitForLoadState('networkidle');
+    const sizes = await Promise.all(scripts.map(async (r) => ({ url: new URL(r.url()).pathname, gz: gzipSync(await r.body()).length })));
+    const total = sizes.reduce((n, s) => n + s.gz, 0);
+    console.log(`bundle (Chromium): first view fetched ${(total / 1024).toFixed(1)} kB of gzipped JS in ${sizes.length} files (${sizes.map((s) => `${s.url} ${(s.gz / 1024).toFixed(1)} kB`).join(', ')}); goal < 300 kB`);
+    expect(sizes.length).toBeGreaterThan(0);
+    expect(total).toBeLessThan(300 * 1024);
+    const before = scripts.length;
+    await page.keyboard.press('Alt+4');
+    await page.getByRole('button', { name: /New shell/ }).waitFor();
+    expect(scripts.length).toBeGreaterThan(before);
     await page.close();
   });
 

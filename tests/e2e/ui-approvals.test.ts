@@ -53,7 +53,8 @@ describe('desktop UI: approvals that are right every time and findable', () => {
     await second.waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('user-message').first().textContent()).toBe('Write notes.txt');
     expect(await second.getByTestId('approve-once').isEnabled()).toBe(true);
-    expect(await second.getByTestId('approval-diff-note').textContent()).toContain('a new file');
+    // The note reads "reading the current file…" until the core answers project.fileText.
+    await expect.poll(() => second.getByTestId('approval-diff-note').textContent()).toContain('a new file');
 
     // The toast stays while the approval waits, and its button leads back to it from another view.
     await page.keyboard.press('Alt+1');

@@ -53,11 +53,15 @@ describe('desktop UI: the connection to the core ends', () => {
     const app = await openApp(browser, serve.url);
     const { page } = app;
     await page.getByTestId('welcome').waitFor();
+    // Fake timers that run at the real pace until fast-forwarded (installed before the connection drops).
+    await page.clock.install();
     expect(await page.getByTestId('disconnected').count()).toBe(0);
     await serve.stop();
     serve = undefined;
     // Reconnecting first, then (after 30 s of trying) lost: either may be what shows by now on a loaded machine.
     await page.locator('[data-testid="reconnecting"], [data-testid="disconnected"]').first().waitFor({ timeout: 20_000 });
+    // The page's clock jumps past those 30 s (its pending timers fire) instead of the test waiting them out.
+    await page.clock.fastForward('00:31');
     await page.getByTestId('disconnected').waitFor({ timeout: 45_000 });
     expect(await page.getByTestId('disconnected').textContent()).toContain('erasmus serve');
     expect(await page.getByTestId('status-bar').textContent()).toContain('disconnected');

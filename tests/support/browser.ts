@@ -1,15 +1,27 @@
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { CHROMIUM_ARGS, chromiumPath } from './chromium-options';
 import { startServe, type ServeHandle } from './serve';
 
-/** Debian's Chromium, headless, with the flags this sandboxed machine needs. */
+/** The shared Chromium's endpoint, when this file runs in the e2e project (see chromium-server.ts). */
+function sharedEndpoint(): string {
+  try {
+    return inject('chromiumWsEndpoint') ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Headless Chromium for one test file: a connection to the run's shared browser when there is one
+ * (the e2e project's globalSetup), else Debian's Chromium launched with the flags this machine needs.
+ * Either way `close()` ends it for this file: the connection's contexts and pages go with it.
+ */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const endpoint = sharedEndpoint();
+  if (endpoint) return chromium.connect(endpoint);
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Fragment, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ProjectSummary } from '../../../electron/contract/index';
 import { useClient } from '../api/context';
 import { useEvent } from '../api/useEvent';
@@ -21,6 +21,7 @@ import { Toasts } from './Toasts';
 import { useToasts } from './useToasts';
 import { viewForKey, type ViewId } from './views';
 import { stepNamer } from '../features/terminal/stepOf';
+import { TerminalStore } from '../features/terminal/store';
 
 const TerminalView = lazy(() => import('../features/terminal/TerminalView').then((m) => ({ default: m.TerminalView })));
 
@@ -78,6 +79,16 @@ export function App() {
   useEffect(() => {
     if (restored.current) savePlace({ ...(project ? { project: project.path } : {}), view, ...(sessionId ? { sessionId } : {}) });
   }, [project, view, sessionId]);
+  // The terminals' state (tabs, output not on screen yet) lives here from the start; the terminal view and
+  // xterm (a chunk of their own) load on the first visit to Terminal or when a terminal opens, not with the first view.
+  const terminals = useMemo(() => new TerminalStore(client), [client]);
+  useEffect(() => {
+    void terminals.start();
+    return () => terminals.dispose();
+  }, [terminals]);
+  const terminalTabs = useSyncExternalStore(terminals.subscribe, () => terminals.getSnapshot().tabs.length);
+  const [terminalLoaded, setTerminalLoaded] = useState(false);
+  if (!terminalLoaded && (view === 'terminal' || terminalTabs > 0)) setTerminalLoaded(true);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const v = viewForKey(e);
@@ -90,20 +101,22 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const openProject = useCallback(
+  // The open project follows the core, once per folder, and never moves the user to another view: the core
+  // announces `project.opened` before it answers `project.open`, so the answer reaches the welcome view after
+  // the project view has replaced it, possibly after the user went on to another view (Alt+3 right after the
+  // facts show). Switching to Project on that late answer was the bounce from Sessions back to Project.
+  const projectPath = useRef<string | null>(null);
+  const followProject = useCallback(
     (p: ProjectSummary) => {
+      if (projectPath.current === p.path) return;
+      projectPath.current = p.path;
       setProject(p);
-      setView('project');
       void run.attach(p.path);
     },
     [run],
   );
-  // A folder opened elsewhere (the desktop's drop, the CLI): follow it without pulling the user out of the view they are in.
-  useEvent('project.opened', (p) => {
-    if (project?.path === p.path) return;
-    setProject(p);
-    void run.attach(p.path);
-  });
+  // A folder opened here (the welcome view) or elsewhere (the desktop's drop, the CLI).
+  useEvent('project.opened', followProject);
 
   useEffect(() => {
     if (was.current === 'reconnecting' && connection === 'connected') {
@@ -132,9 +145,9 @@ export function App() {
         <Fragment key={epoch}>
         {view === 'project' ? (
           project ? (
-            <ProjectView project={project} onClose={() => { setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} onOpenSettings={() => setView('settings')} onOpenServers={() => setView('servers')} />
+            <ProjectView project={project} onClose={() => { projectPath.current = null; setProject(null); run.reset(); }} onOpenTimeline={() => setView('timeline')} onOpenSettings={() => setView('settings')} onOpenServers={() => setView('servers')} />
           ) : (
-            <WelcomeView onOpened={openProject} />
+            <WelcomeView onOpened={followProject} />
           )
         ) : null}
         {view === 'timeline' ? <TimelineView onOpenSession={openSession} /> : null}
@@ -144,11 +157,13 @@ export function App() {
           <SettingsView project={project?.path} theme={theme} onTheme={setTheme} notifications={permission} onRequestNotifications={() => void Notification.requestPermission().then(setPermission)} />
         ) : null}
         </Fragment>
-        {/* The terminal stays mounted so output that arrives meanwhile is kept; it loads after the first view. */}
+        {/* Once loaded the terminal stays mounted, so every tab's xterm takes its output as it comes. */}
         <div className={view === 'terminal' ? 'absolute inset-0' : 'hidden'} data-testid="terminal-pane">
-          <Suspense fallback={<p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading the terminal…</p>}>
-            <TerminalView client={client} cwd={project?.path} stepOf={stepOf} />
-          </Suspense>
+          {terminalLoaded ? (
+            <Suspense fallback={<p className="p-4 text-sm text-slate-600 dark:text-slate-400">Loading the terminal…</p>}>
+              <TerminalView client={client} store={terminals} cwd={project?.path} stepOf={stepOf} />
+            </Suspense>
+          ) : null}
         </div>
       </main>
       {/* In the Sessions view the waiting card itself is in sight and focused: its toast would only cover it. */}

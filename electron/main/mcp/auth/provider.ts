@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { CrossAppAccessProvider } from './cross-app';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthSettings } from '../config/schema';
 import { awaitLoopbackRedirect, freeLoopbackPort } from './loopback';
@@ -178,6 +179,11 @@ export async function authProviderFor(
 ): Promise<OAuthClientProvider | undefined> {
   if (Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
   const s = settings ?? {};
+  if (s.grant === 'cross_app_access') {
+    if (!s.clientId) throw new Error('oauth.grant "cross_app_access" needs oauth.clientId (Erasmus\'s client at the server\'s authorization server)');
+    if (!s.idp) throw new Error('oauth.grant "cross_app_access" needs oauth.idp');
+    return new CrossAppAccessProvider({ serverUrl: url, clientId: s.clientId, clientSecret: s.clientSecret, scope: s.scope, idp: s.idp });
+  }
   if (s.grant === 'client_credentials') {
     if (!s.clientId) throw new Error('oauth.grant "client_credentials" needs oauth.clientId');
     if (s.privateKey) return new PrivateKeyJwtProvider({ clientId: s.clientId, privateKey: s.privateKey, algorithm: s.signingAlgorithm ?? 'RS256', scope: s.scope, expectedIssuer: s.issuer });

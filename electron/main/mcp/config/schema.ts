@@ -19,15 +19,36 @@ export const OAuthSettings = z
     clientMetadataUrl: z.string().url().optional(),
     /** Space-separated scopes to ask for (else from WWW-Authenticate or the server's scopes_supported). */
     scope: z.string().optional(),
-    /** `client_credentials`: a machine client with no user (the OAuth client-credentials extension). */
-    grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+    /**
+     * `client_credentials`: a machine client with no user (the OAuth client-credentials extension).
+     * `cross_app_access`: enterprise-managed authorization (SEP-990): the user's ID token from `idp` is
+     * exchanged there for a grant the server's authorization server accepts, with no browser.
+     */
+    grant: z.enum(['authorization_code', 'client_credentials', 'cross_app_access']).optional(),
+    /** For cross_app_access: the enterprise identity provider and the ID token it issued to Erasmus for the user. */
+    idp: z
+      .object({
+        /** Its token endpoint, or its issuer (the endpoint is read from its OpenID configuration). */
+        tokenEndpoint: z.string().url().optional(),
+        issuer: z.string().url().optional(),
+        clientId: z.string().min(1).optional(),
+        clientSecret: SecretRef.optional(),
+        idToken: SecretRef,
+      })
+      .strict()
+      .refine((i) => i.tokenEndpoint || i.issuer, { message: 'needs "tokenEndpoint" or "issuer"' })
+      .optional(),
     /** For client_credentials with private_key_jwt: a PEM private key, as a keychain reference. */
     privateKey: SecretRef.optional(),
     signingAlgorithm: z.string().optional(),
     /** The authorization server the client credentials were issued by (they are sent nowhere else). */
     issuer: z.string().url().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((o, ctx) => {
+    if (o.grant === 'cross_app_access' && !o.idp) ctx.addIssue({ code: 'custom', path: ['idp'], message: 'oauth.grant "cross_app_access" needs oauth.idp (its tokenEndpoint or issuer, and idToken as ${secret:NAME})' });
+    if (o.idp && o.grant !== 'cross_app_access') ctx.addIssue({ code: 'custom', path: ['idp'], message: 'oauth.idp is used only with oauth.grant "cross_app_access"' });
+  });
 export type OAuthSettings = z.infer<typeof OAuthSettings>;
 
 /** One entry of Claude Desktop's `mcpServers` (also Cursor, Roo, and VS Code's `servers`). */

@@ -6,13 +6,17 @@ import { XtermPane } from './XtermPane';
 /**
  * The terminal view: a tab per runner command as it runs (live from `terminal.*` events) and
  * shell tabs in the project folder. Every tab's xterm stays mounted so output lands as it comes.
+ * It is the lazily loaded chunk (xterm); `store` holds what arrived before it loaded.
  */
-export function TerminalView({ client, cwd, stepOf }: { client: TerminalClient; cwd?: string; stepOf?: (tab: TerminalTab) => string | undefined }) {
-  const store = useMemo(() => new TerminalStore(client), [client]);
+export function TerminalView({ client, store: given, cwd, stepOf }: { client: TerminalClient; store?: TerminalStore; cwd?: string; stepOf?: (tab: TerminalTab) => string | undefined }) {
+  // The app shell passes a store it started at once (so output is kept before this chunk loads); alone, the view makes its own.
+  const own = useMemo(() => (given ? null : new TerminalStore(client)), [client, given]);
+  const store = given ?? own!;
   useEffect(() => {
-    void store.start();
-    return () => store.dispose();
-  }, [store]);
+    if (!own) return;
+    void own.start();
+    return () => own.dispose();
+  }, [own]);
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
   return (
     <section aria-label="Terminal" className="flex h-full min-h-0 flex-col bg-white dark:bg-slate-950">
