@@ -104,7 +104,7 @@ describe('WorkflowEngine', () => {
         await e.approve(runId);
         continue;
       }
-      if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`unexpected ${task.status}`);
+      if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`unexpected ${task.status}: ${JSON.stringify((await e.status(runId)).error)}`);
       const { state } = task.step;
       states.push(state);
       if (state === 'prepare:task_list') await e.submitTask(runId, { output: gated, done: true });

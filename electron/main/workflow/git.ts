@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFile, lstat, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -107,6 +107,18 @@ export async function stagePaths(dir: string, paths: string[]): Promise<boolean>
     if (add.code !== 0) throw new Error(`git add failed: ${add.stdout.trim()}`);
   }
   return paths.length > 0 && (await git(dir, ['diff', '--cached', '--quiet', '--', ...paths.map((p) => `:(top,literal)${p}`)])).code === 1;
+}
+
+/**
+ * The paths (relative to the repository's top) that a commit can hold: those on disk and those git tracks
+ * (a tracked file deleted is a change); a file a step made and a later step removed, never tracked, is neither.
+ */
+export async function committablePaths(dir: string, paths: string[]): Promise<string[]> {
+  if (!paths.length) return paths;
+  const top = (await git(dir, ['rev-parse', '--show-toplevel'])).stdout.trim() || dir;
+  const tracked = new Set((await git(dir, ['ls-files', '--cached', '-z', '--', ...paths.map((p) => `:(top,literal)${p}`)])).stdout.split('\0').filter(Boolean));
+  const keep = await Promise.all(paths.map(async (p) => tracked.has(p) || (await lstat(join(top, p)).then(() => true, () => false))));
+  return paths.filter((_, i) => keep[i]);
 }
 
 /** A path relative to the project as the repository names it (relative to its top). */

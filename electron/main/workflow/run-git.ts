@@ -10,6 +10,7 @@ import {
   headCommit,
   identityArgs,
   isRepository,
+  committablePaths,
   stagePaths,
   startRunBranch,
   stashAll,
@@ -100,7 +101,7 @@ export async function filesToCommit(record: RunRecord): Promise<string[]> {
   const worked = since.filter((e) => e.outcome && e.outcome !== 'skipped' && !e.state.endsWith(':commit'));
   const known = worked.every((e) => e.files !== undefined);
   const paths = known ? worked.flatMap((e) => e.files!.map((f) => f.path)) : ((await uncommittedFiles(record.projectDir)) ?? []);
-  return [...new Set(paths)].filter((p) => !user.has(p));
+  return committablePaths(record.projectDir, [...new Set(paths)].filter((p) => !user.has(p)));
 }
 
 export type CommitResult = { kind: 'committed'; sha: string; files: string[] } | { kind: 'nothing-to-commit'; why: string } | { kind: 'refused'; test: TestRun };

@@ -110,26 +110,31 @@ describe('done means verified', () => {
     expect(final.test!.tests).toContainEqual(expect.objectContaining({ name: 'end to end: counts a sentence', passed: true }));
 
     const report = await e.report(runId);
-    const commits = execFileSync('git', ['log', '--format=%H %s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
-    const shaOf = (subject: string) => commits.find((l) => l.includes(subject))!.split(' ')[0];
+    // Each commit the run made, by the state that made it (its subject follows the repository's style).
+    const commits = execFileSync('git', ['log', '--format=%H'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
+    const shaOf = (lane: string) => {
+      const sha = view.timeline.find((x) => x.state === `${lane}:commit` && x.commit)!.commit!;
+      expect(commits).toContain(sha);
+      return sha;
+    };
     expect(report).toMatchObject({ goal: 'word tools', verified: true, status: 'COMPLETED', untraced: [] });
     expect(report.tasks).toEqual([
-      { id: 'W-1', component: 'words', title: 'Lowercase words', tests: [{ name: 'W-1: lowercases words > keeps digits', file: null, passed: true }], commit: shaOf('words: complete component') },
-      { id: 'W-2', component: 'words', title: 'Split on spaces', tests: [{ name: 'W-2: splits on spaces', file: null, passed: true }], commit: shaOf('words: complete component') },
-      { id: 'C-1', component: 'count', title: 'Count words', tests: [{ name: 'C-1: counts words', file: null, passed: true }], commit: shaOf('count: complete component') },
+      { id: 'W-1', component: 'words', title: 'Lowercase words', tests: [{ name: 'W-1: lowercases words > keeps digits', file: null, passed: true }], commit: shaOf('words') },
+      { id: 'W-2', component: 'words', title: 'Split on spaces', tests: [{ name: 'W-2: splits on spaces', file: null, passed: true }], commit: shaOf('words') },
+      { id: 'C-1', component: 'count', title: 'Count words', tests: [{ name: 'C-1: counts words', file: null, passed: true }], commit: shaOf('count') },
     ]);
     // The reports Erasmus read are not left in the project, and nothing of them was committed.
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })).toBe('');
 
     // Documents record the commit they describe; drift lists those whose subject changed since.
     const wordsDoc = await e.readDoc(dir, { doc: 'component', component: 'words' });
-    expect(wordsDoc.text.trimEnd().split('\n').at(-1)).toBe(`<!-- erasmus: describes commit ${shaOf('words: complete component')} -->`);
+    expect(wordsDoc.text.trimEnd().split('\n').at(-1)).toBe(`<!-- erasmus: describes commit ${shaOf('words')} -->`);
     expect(await e.drift(dir)).toEqual([]);
     await writeFile(join(dir, 'src', 'words.js'), "export const lower = (s) => s.toLocaleLowerCase();\nexport const split = (s) => s.split(/\\s+/);\n");
     const drifted = await e.drift(dir);
     expect(drifted).toEqual([
-      expect.objectContaining({ doc: 'architecture', commit: shaOf('final: end-to-end tests'), changed: ['src/words.js'] }),
-      expect.objectContaining({ doc: 'component', component: 'words', commit: shaOf('words: complete component'), changed: ['src/words.js'], path: wordsDoc.path }),
+      expect.objectContaining({ doc: 'architecture', commit: shaOf('final'), changed: ['src/words.js'] }),
+      expect.objectContaining({ doc: 'component', component: 'words', commit: shaOf('words'), changed: ['src/words.js'], path: wordsDoc.path }),
     ]); // count's document describes files that did not change
   });
 
