@@ -31,6 +31,13 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   'final-review': 'Review the whole product against the architecture. The review report is your final answer.',
 };
 
+/** Where an existing project's step differs: its documentation and end-to-end tests are the project's own, touched only where the change needs it. */
+const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit'>, string>> = {
+  documentation: 'Document what this component adds or changes, where and how the project already documents such things; leave the rest of its documentation as it is.',
+  'final-documentation':
+    'Bring the project\'s documentation up to date with the change, only where it documents what changed (a README section, a docs page, a changelog if it keeps one). Your context document is the architecture: bring it up to date with the project as it now is, so the final review and the people who come next read what exists.',
+};
+
 /** The review protocol's verdict for a component that needs no changes (its own line). */
 const NO_CHANGES = /^\W*verdict\W*\s*no changes needed\W*$/im;
 
@@ -101,13 +108,24 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     }
     if (report) references.push({ title: 'Review report', text: report });
   }
+  if (spec.phase === 'e2e-testing' && record.existing && spec.testCommand) {
+    // An existing project keeps its own tests: no new end-to-end suite is written; the gate runs the project's tests.
+    const entry = await ctx.enter(state, { protocol: protocol.name });
+    const test = await ctx.runTests(spec.testCommand, record.projectDir, ctx.signal);
+    record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
+    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
+    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { test: t, note: 'an existing project: no new end-to-end tests; its own tests ran' });
+    actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
+    return 'continue';
+  }
   const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging';
   // A debugging step after the repository's commit hooks refused the commit: the output is theirs, not the tests'.
   const hooks = needsTests && record.lastTest?.command === 'git commit' && !record.lastTest.passed;
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
   const prompt = buildStepPrompt({
     protocol,
-    instruction: hooks ? HOOKS_REFUSED : INSTRUCTIONS[spec.phase],
+    instruction: hooks ? HOOKS_REFUSED : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase],
+    existing: record.existing,
     goal: record.goal,
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
