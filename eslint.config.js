@@ -5,7 +5,8 @@ import globals from 'globals';
 const nodeBuiltins = ['node:*', 'fs', 'fs/promises', 'path', 'child_process', 'os', 'crypto', 'net', 'http', 'https', 'worker_threads', 'stream'];
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'tests/e2e/artifacts/**'] },
+  // tests/fixtures/projects: sample projects in their own style (a CommonJS library, say), as users have them.
+  { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'tests/e2e/artifacts/**', 'tests/fixtures/projects/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -77,6 +77,7 @@ export class WorkflowEngine {
       if (config?.runBudgetUsd !== undefined) executor = { ...executor, maxCostUsd: config.runBudgetUsd };
     }
     if (executor.kind === 'agent' && !this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
+    const existing = await hasCommittedCode(projectDir).catch(() => false);
     const git = await prepareGit(projectDir, { goal: opts.goal, dirtyTree: opts.dirtyTree, branch: opts.branch, runTests: this.testRunner() });
     const now = new Date().toISOString();
     const record: RunRecord = {
@@ -92,7 +93,8 @@ export class WorkflowEngine {
       totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
       ...(git ? { git } : {}),
       // An existing code base without a docs folder keeps review reports out of its tree (with the context documents).
-      ...(git && (await hasCommittedCode(projectDir)) && !(await stat(join(projectDir, 'docs')).catch(() => undefined)) ? { reviews: 'home' as const } : {}),
+      ...(existing ? { existing } : {}),
+      ...(existing && !(await stat(join(projectDir, 'docs')).catch(() => undefined)) ? { reviews: 'home' as const } : {}),
       createdAt: now,
       updatedAt: now,
     };

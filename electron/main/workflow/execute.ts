@@ -59,6 +59,13 @@ const GOAL_CHANGES: Partial<Record<Phase, string>> = {
 /** The fixes step is done when the review is answered, point by point (its protocol's "Done when" is the development one). */
 const FIXES_DONE = 'Every point of the review report is addressed: changed in the project, or answered in your notes (what you did not change, and why).';
 
+/** Where an existing project's step differs: its documentation and end-to-end tests are the project's own, touched only where the change needs it. */
+const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit'>, string>> = {
+  documentation: 'Document what this component adds or changes, where and how the project already documents such things; leave the rest of its documentation as it is.',
+  'final-documentation':
+    'Bring the project\'s documentation up to date with the change, only where it documents what changed (a README section, a docs page, a changelog if it keeps one). Your context document is the architecture: bring it up to date with the project as it now is, so the final review and the people who come next read what exists.',
+};
+
 
 /** The first text of the final phase's notes document (end-to-end testing, debugging and review). */
 const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging, review and fixes steps: the end-to-end tests and how they are run, failures found and their fixes.\n\n## Notes\n';
@@ -141,15 +148,27 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   // The final gate runs the project's whole suite as it is now (or the command set at plan review); the plan shows what runs.
   const testCommand = spec.phase === 'e2e-testing' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging' ? await finalGateCommand(plan, record.projectDir) : spec.testCommand;
   if (testCommand !== spec.testCommand && testCommand && !plan.finalTestCommandByUser) record.plan = { ...plan, finalTestCommand: testCommand };
+  if (spec.phase === 'e2e-testing' && record.existing && testCommand) {
+    // An existing project keeps its own tests: no new end-to-end suite is written; the gate runs the project's tests.
+    const entry = await ctx.enter(state, { protocol: protocol.name });
+    const test = await ctx.runTests(testCommand, record.projectDir, ctx.signal);
+    record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
+    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
+    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { test: t, note: 'an existing project: no new end-to-end tests; its own tests ran' });
+    actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
+    return 'continue';
+  }
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
   // Tests passed but some tasks had none that names them: the step is asked again, naming those tasks.
   const untraced = record.untraced?.state === state ? record.untraced : undefined;
+  const base = (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
   const instruction = untraced
-    ? `${INSTRUCTIONS[spec.phase]}\n\nThe tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
-    : INSTRUCTIONS[spec.phase];
+    ? `${base}\n\nThe tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
+    : base;
   const prompt = buildStepPrompt({
     protocol,
     instruction: hooks ? HOOKS_REFUSED : goalChanges ? `${instruction} ${goalChanges}` : instruction,
+    existing: record.existing,
     goal: record.goal,
     newGoal: !!record.goalUpdate,
     ...(fixes ? { done: FIXES_DONE } : {}),

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { WorkflowError } from './errors';
 import type { OrchestrationDoc } from './documents';
 import { planFromTaskList } from './plan';
+import { projectOverview } from './project-overview';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol, loadProtocols } from './protocols';
 import type { Next, RunContext } from './run-context';
@@ -55,6 +56,14 @@ function taskListIssues(text: string, record: RunContext['record']): DocumentIss
   const issues = goalUpdateIssues(record.goalUpdate.doneTasks, r.list);
   return issues.length ? issues : undefined;
 }
+
+/** The preparation's instructions when the goal is a change to an existing project: plan the change, not a product. */
+const EXISTING_INSTRUCTIONS: Record<OrchestrationDoc, string> = {
+  architecture:
+    'Write the architecture document for the change asked for below: first what exists that the change touches (read it from "The project as it is" and the files themselves: its purpose, layout, conventions and its test command), then the change: its components (a small change is one component), their interfaces, and how each is tested with the project\'s own test command.',
+  progress_schedule: 'Break the change in the architecture into a progress schedule (a small change is one milestone).',
+  task_list: 'Turn the progress schedule into a task list in the exact format of your protocol, covering the change only; each component\'s Test: line is the project\'s own test command.',
+};
 
 /**
  * The preparation before the FSM exists: each missing orchestration document is written by its
@@ -113,14 +122,18 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
       if (ref === step.doc) break;
       references.push({ title: ref === 'architecture' ? 'Architecture' : 'Progress schedule', text: (await docs.text({ doc: ref })) ?? '' });
     }
+    // An existing project: the architecture step reads what exists (manifests, README, layout, the files the goal names).
+    if (record.existing && step.doc === 'architecture') references.push({ title: 'The project as it is', text: await projectOverview(record.projectDir, record.goal) });
     if (issues) corrections++;
     const instruction = issues
       ? `The task list (your context document below) ${record.goalUpdate ? 'cannot be used for the new goal yet' : 'does not follow the form of your protocol, so the workflow cannot read it'}:\n${issues.map((x) => `- ${x.line ? `line ${x.line}: ` : ''}${x.message}`).join('\n')}\n\nHand back the whole task list, corrected, in the exact form of your protocol.`
       : update
         ? step.update
-        : step.instruction;
+        : record.existing
+          ? EXISTING_INSTRUCTIONS[step.doc]
+          : step.instruction;
     const entry = await ctx.enter(state, { protocol: protocol.name });
-    const prompt = buildStepPrompt({ protocol, instruction, goal: record.goal, newGoal: !!record.goalUpdate, contextDocPath, contextDoc: existing ?? '', references });
+    const prompt = buildStepPrompt({ protocol, instruction, goal: record.goal, newGoal: !!record.goalUpdate, contextDocPath, contextDoc: existing ?? '', references, existing: record.existing });
     const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });
     if (!result.done) {
       await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });

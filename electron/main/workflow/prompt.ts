@@ -12,6 +12,8 @@ export interface PromptParts {
   /** Other documents shown read-only (architecture, schedule, review report…). */
   references?: Array<{ title: string; text: string }>;
   testOutput?: { command: string; exitCode: number | null; output: string };
+  /** The project existed before the run: the goal is a change to it, made in its conventions. */
+  existing?: boolean;
   /** The command the workflow runs when the step ends (testing and debugging steps): its exit status is the step's gate. */
   testCommand?: string;
   /** The step's own "Done when", where it differs from its protocol's (the review fixes). */
@@ -28,10 +30,15 @@ export function fenced(text: string, lang = 'markdown'): string {
   return `${fence}${lang}\n${text}\n${fence}`;
 }
 
+/** What every step in an existing project is told: the goal is a change its maintainers would merge. */
+export const EXISTING =
+  'This project existed before this run: the goal is a change to it that its maintainers would merge. Change only what the goal needs and leave the rest as they wrote it (change files with `files__edit_file`). Follow its conventions: its test framework and where its tests live, its file layout, its code, comment and documentation style, its commit style. Documentation and tests are for what this change touches, where the project already has them; a part the project would not test (type declarations, prose) needs no new tests.';
+
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
 export function buildStepPrompt(p: PromptParts): string {
   const parts = [`# Protocol: ${p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
-  if (p.goal) parts.push(p.newGoal ? `## Goal of this run\n\nA new goal for a project built for earlier goals:\n\n${p.goal}` : `## Goal of the project\n\n${p.goal}`);
+  if (p.existing) parts.push(`## An existing project\n\n${EXISTING}`);
+  if (p.goal) parts.push(p.newGoal ? `## Goal of this run\n\nA new goal for a project built for earlier goals:\n\n${p.goal}` : p.existing ? `## The change asked for\n\n${p.goal}` : `## Goal of the project\n\n${p.goal}`);
   // The document lives in ERASMUS_HOME, outside the project the tools reach: the step hands its new text back (see the executor's "How to answer").
   // Each document is fenced: its own headings stay inside it, and the model sees where it ends.
   parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text${p.contextDoc?.trim() ? `, between the fences:\n\n${fenced(p.contextDoc.trim())}` : ': (empty)'}`);

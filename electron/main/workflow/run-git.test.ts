@@ -128,6 +128,28 @@ describe('a run in an existing repository', () => {
   });
 });
 
+describe('the prompts of a run in an existing project', () => {
+  it('frame the goal as a change, give the design step the project as it is, and pass over new end-to-end tests', async () => {
+    const { dir, home } = repository();
+    const e = engine(home);
+    const { runId } = await e.load({ projectDir: dir, goal: 'Export a greeting from index.js' });
+    const steps = await drive(e, runId);
+    expect(steps).not.toContain('final:testing');
+    const view = await e.status(runId);
+    const prompt = async (state: string) => (await e.stepPrompt(runId, view.timeline.findIndex((t) => t.state === state)))!;
+    const design = await prompt('prepare:architecture');
+    expect(design).toContain('## An existing project\n\nThis project existed before this run: the goal is a change to it that its maintainers would merge.');
+    expect(design).toContain('## The change asked for\n\nExport a greeting from index.js');
+    expect(design).not.toContain('Goal of the project');
+    expect(design).toContain('Write the architecture document for the change asked for below: first what exists');
+    expect(design).toMatch(/## The project as it is\n[\s\S]*### Layout \(\.gitignore respected\)[\s\S]*index\.js[\s\S]*### index\.js \(named in the goal\)\n\n`+\nmodule\.exports = 2;/);
+    expect(await prompt('core:documentation')).toContain('Document what this component adds or changes, where and how the project already documents such things');
+    expect(await prompt('final:documentation')).not.toContain('complete, easy README');
+    // The final gate still runs the project's tests, without an agent step.
+    expect(view.timeline.find((t) => t.state === 'final:testing')).toMatchObject({ outcome: 'tests-passed', note: 'an existing project: no new end-to-end tests; its own tests ran' });
+  });
+});
+
 describe('commit style', () => {
   it('learns Conventional Commits and case from the log, and names branches after the goal', async () => {
     const { dir } = repository();

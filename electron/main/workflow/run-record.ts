@@ -56,6 +56,8 @@ export const RunRecord = z.object({
   /** The XState persisted snapshot (execute phase). */
   snapshot: z.unknown().optional(),
   lastTest: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string() }).optional(),
+  /** The project was an existing code base when the run started (commits with source files): prompts frame the goal as a change to it. */
+  existing: z.boolean().optional(),
   /** Where review reports go: the project's docs/reviews/ (a new project, or one with a docs folder), or `home`: with the context documents. */
   reviews: z.enum(['project', 'home']).optional(),
   /** The run's place in git (a project that is a repository): its branch, and the user's work it must not commit. */

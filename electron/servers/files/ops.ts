@@ -1,5 +1,6 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { IgnoreRules } from './ignore-rules';
 import type { Scope } from './scope';
 
 export interface Entry {
@@ -13,20 +14,28 @@ const kind = (st: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink():
 
 /**
  * Walks a folder without following symlinks (a symlinked folder is listed, not entered), so a
- * listing or search never reads outside the root. An aborted signal ends the walk.
+ * listing or search never reads outside the root. With `rules`, what they leave out (.git/, what
+ * .gitignore ignores) is skipped and counted. An aborted signal ends the walk.
  */
-export async function* walkFolder(scope: Scope, dir: string, recursive: boolean, signal?: AbortSignal): AsyncGenerator<Entry & { abs: string }> {
+export async function* walkFolder(scope: Scope, dir: string, recursive: boolean, signal?: AbortSignal, rules?: IgnoreRules): AsyncGenerator<Entry & { abs: string }> {
   if (signal?.aborted) return;
   const names = (await readdir(dir)).sort();
+  const here = rules ? await rules.enter(dir) : undefined;
   for (const name of names) {
     if (signal?.aborted) return;
     const abs = join(dir, name);
     const st = await lstat(abs).catch(() => null);
     if (!st) continue;
     const type = kind(st);
+    if (here?.skips(abs, name, type === 'folder')) continue;
     yield { abs, path: scope.show(abs), type, size: st.size };
-    if (recursive && type === 'folder') yield* walkFolder(scope, abs, true, signal);
+    if (recursive && type === 'folder') yield* walkFolder(scope, abs, true, signal, here);
   }
+}
+
+/** The note under a listing or search that left entries out, saying how to see them. */
+export function leftOutNote(rules: IgnoreRules): string {
+  return rules.left ? `\n[${rules.left} ${rules.left === 1 ? 'entry' : 'entries'} left out: .git/ and what .gitignore ignores; give such a folder as path to look inside it]` : '';
 }
 
 /** Converts a simple name glob (`*.ts`, `test_?.py`) to a RegExp; plain text matches as a substring. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,6 +7,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { formatTools } from '../../main/agent/xml';
 import type { ToolMap } from '../../main/agent/xml/types';
 import { createFilesServer } from './server';
+
+async function connect(dir: string): Promise<Client> {
+  const server = createFilesServer({ root: dir });
+  const client = new Client({ name: 't', version: '1' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(a), client.connect(b)]);
+  return client;
+}
+const textOf = (r: unknown) => ((r as { content: Array<{ text: string }> }).content[0]!.text);
 
 const root = mkdtempSync(join(tmpdir(), 'erasmus-files-tools-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -26,5 +35,33 @@ describe('the files toolset as a model reads it', () => {
     expect(text).toContain("Example:\n<files__edit_file>\n<path>src/greet.js</path>\n<oldText>return 'Hello, ' + name;</oldText>\n<newText>return `Hello, ${name}!`;</newText>\n</files__edit_file>");
     // write_file says what it is for, so the two are not confused.
     expect(text).toMatch(/## files__write_file\nCreate a text file .*\(to change part of one, use edit_file\)/);
+  });
+});
+
+describe('list and search leave out .git/ and what .gitignore ignores, and say how much', () => {
+  it('skips .git, root and nested .gitignore rules; a folder asked for by its path is listed', async () => {
+    const dir = mkdtempSync(join(root, 'repo-'));
+    const put = (p: string, t = 'needle\n') => {
+      mkdirSync(join(dir, p, '..'), { recursive: true });
+      writeFileSync(join(dir, p), t);
+    };
+    put('.gitignore', 'node_modules/\n*.log\n');
+    put('.git/objects/ab/cdef', 'needle');
+    put('node_modules/dep/index.js');
+    put('debug.log');
+    put('src/index.js');
+    put('src/gen/.gitignore', 'out.js\n');
+    put('src/gen/out.js');
+    put('src/gen/keep.js');
+    const client = await connect(dir);
+    const list = textOf(await client.callTool({ name: 'list', arguments: { recursive: true } }));
+    expect(list.split('\n')).toEqual([
+      '- .gitignore', 'd src/', 'd src/gen/', '- src/gen/.gitignore', '- src/gen/keep.js', '- src/index.js',
+      '[4 entries left out: .git/ and what .gitignore ignores; give such a folder as path to look inside it]',
+    ]);
+    const search = textOf(await client.callTool({ name: 'search', arguments: { contains: 'needle' } }));
+    expect(search).toBe('src/gen/keep.js:1: needle\nsrc/index.js:1: needle\n[4 entries left out: .git/ and what .gitignore ignores; give such a folder as path to look inside it]');
+    expect(textOf(await client.callTool({ name: 'list', arguments: { path: 'node_modules', recursive: true } }))).toBe('d node_modules/dep/\n- node_modules/dep/index.js');
+    await client.close();
   });
 });

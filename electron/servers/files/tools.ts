@@ -5,7 +5,8 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationApproval } from '../../contract/index';
 import { confirmAction, refusalText } from './confirm';
 import { applyEdits } from './edit';
-import { grepFile, nameMatcher, walkFolder, type Entry } from './ops';
+import { IgnoreRules } from './ignore-rules';
+import { grepFile, leftOutNote, nameMatcher, walkFolder, type Entry } from './ops';
 import { readInside, sensitivePlace, writeInside } from './safe-io';
 import { protectedRemoval, ScopeError, type Scope } from './scope';
 import type { FilesContext, ToolResult } from './types';
@@ -208,12 +209,13 @@ export const FILE_TOOLS = {
       const abs = await scope.resolve(path);
       if (!(await stat(abs)).isDirectory()) return failure(`${path} is not a folder`);
       const entries: Entry[] = [];
-      for await (const e of walkFolder(scope, abs, recursive ?? false)) {
+      const rules = await IgnoreRules.forWalk(scope.root, abs);
+      for await (const e of walkFolder(scope, abs, recursive ?? false, undefined, rules)) {
         if (entries.length >= limit) break;
         entries.push({ path: e.path, type: e.type, size: e.size });
       }
       const lines = entries.map((e) => `${e.type === 'folder' ? 'd' : e.type === 'symlink' ? 'l' : '-'} ${e.path}${e.type === 'folder' ? '/' : ''}`);
-      return { content: [{ type: 'text', text: lines.join('\n') || '(empty)' }], structuredContent: { entries } };
+      return { content: [{ type: 'text', text: (lines.join('\n') || '(empty)') + leftOutNote(rules) }], structuredContent: { entries, leftOut: rules.left } };
     },
   }),
   search: tool({
@@ -226,7 +228,8 @@ export const FILE_TOOLS = {
       const matches = name ? nameMatcher(name) : () => true;
       const out: string[] = [];
       let visited = 0;
-      for await (const e of walkFolder(scope, abs, true, signal)) {
+      const rules = await IgnoreRules.forWalk(scope.root, abs);
+      for await (const e of walkFolder(scope, abs, true, signal, rules)) {
         visited++;
         if (out.length >= limit) break;
         if (e.type !== 'file' && !(e.type === 'folder' && !contains)) continue;
@@ -238,7 +241,7 @@ export const FILE_TOOLS = {
         log?.(`search cancelled by the client after ${visited} entries`);
         return failure(`search cancelled after ${visited} entries`);
       }
-      return text(out.join('\n') || 'no match');
+      return text((out.join('\n') || 'no match') + leftOutNote(rules));
     },
   }),
 } satisfies Record<string, AnyFileTool>;

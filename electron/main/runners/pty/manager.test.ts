@@ -75,6 +75,11 @@ describe('PtyManager.run on a real PTY', () => {
     expect(readFileSync(r.outputFile, 'utf8')).toBe(r.output);
   });
 
+  it('tells a command it runs unattended and without colour (CI, NO_COLOR), so tools draw no spinners for the model', async () => {
+    const r = await ptys.run({ command: 'echo "CI=$CI NO_COLOR=$NO_COLOR FORCE_COLOR=$FORCE_COLOR"', cwd: project });
+    expect(r.output.trim()).toBe('CI=1 NO_COLOR=1 FORCE_COLOR=0');
+  });
+
   it('stops a command past its timeout with its whole process tree, even one ignoring SIGTERM', async () => {
     let sid = 0;
     const r = await ptys.run({

@@ -119,7 +119,8 @@ export class PtyManager {
       args: commandArgs(shell, opts.command, this.options.login !== false, nonce, opts.sandbox ? ['bwrap', ...bwrapArgs(opts.sandbox, cwd)] : []),
       exitMarker: nonce,
       cwd,
-      env: { PAGER: 'cat', GIT_PAGER: 'cat', ...opts.env },
+      // Output read by a model: no pagers, and tools told they run unattended without colour (no spinners, no colour codes).
+      env: { PAGER: 'cat', GIT_PAGER: 'cat', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...opts.env },
       cols: opts.cols,
       rows: opts.rows,
     });

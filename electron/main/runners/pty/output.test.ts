@@ -4,6 +4,8 @@ import { cleanOutput, truncateHeadTail } from './output';
 describe('cleanOutput', () => {
   it('strips colours, folds CRLF and keeps the last state of a redrawn line', () => {
     expect(cleanOutput('\x1b[31mred\x1b[0m\r\nplain\r\n')).toBe('red\nplain\n');
+    // A spinner redrawing its line with erase-line and cursor-to-column codes: only its last frame is kept.
+    expect(cleanOutput('\x1b[?25l⠋ installing\x1b[2K\x1b[1G⠙ installing\x1b[2K\x1b[1G✔ installed\nnext\n')).toBe('✔ installed\nnext\n');
     expect(cleanOutput('10%\r50%\r100%\r\ndone')).toBe('100%\ndone');
     expect(cleanOutput('bell\x07 here\x1b]0;title\x07')).toBe('bell here');
   });

@@ -2,11 +2,14 @@ import stripAnsi from 'strip-ansi';
 
 /**
  * Terminal output as text for a model or a file: ANSI codes stripped, CRLF folded to LF, lines
- * redrawn with a bare carriage return (progress bars) reduced to their final state, and other
+ * redrawn with a bare carriage return or a cursor-to-column / erase-line code (progress bars,
+ * spinners) reduced to their final state, and other
  * control characters (bell, backspace…) removed.
  */
 export function cleanOutput(raw: string): string {
-  let text = stripAnsi(raw).replace(/\r+\n/g, '\n');
+  // A spinner that redraws its line with "cursor to column n" or "erase line" rather than \r: the same as \r.
+  // eslint-disable-next-line no-control-regex
+  let text = stripAnsi(raw.replace(/\x1b\[[0-2]?K|\x1b\[\d*G/g, '\r')).replace(/\r+\n/g, '\n');
   if (text.includes('\r')) {
     text = text
       .split('\n')
