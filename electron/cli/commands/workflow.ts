@@ -9,6 +9,8 @@ import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { withCore } from '../context';
 import { ask } from '../prompt';
 import { eventLine, planText, runsText, statusText } from './workflow-print';
+import { agentWatcher } from './workflow-watch';
+import type { AgentEvent } from '../../contract/index';
 import { humanState, humanStatus } from '../../contract/words';
 
 interface DriveOpts {
@@ -73,7 +75,10 @@ const EXIT: Record<string, number> = { COMPLETED: 0, AWAITING_APPROVAL: 0, AWAIT
 
 /** Drives a run in this process until it completes or waits for someone; answers the goal and the plan when it can. */
 async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Promise<unknown>): Promise<void> {
+  // Each step's tool calls in words, and "waiting for the model…" while a request takes long.
+  const watcher = agentWatcher((line) => process.stderr.write(line + '\n'));
   const off = core.bus.on((event, payload) => {
+    if (event === 'agent.event' && !opts.json) return watcher.onEvent(payload as AgentEvent);
     if (!event.startsWith('workflow.') && event !== 'app.notify') return;
     if (opts.json) process.stdout.write(JSON.stringify({ event, payload }) + '\n');
     else {
@@ -82,7 +87,14 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
     }
   });
   const run = await core.workflow.status(runId);
-  if (run.executor === 'agent') await attachAgentFace(core, run.projectDir, opts);
+  if (run.executor === 'agent') {
+    await attachAgentFace(core, run.projectDir, opts);
+    if (!opts.yes && !opts.autoApprove && !process.stdin.isTTY && !opts.json) {
+      process.stderr.write(
+        'Steps may need your approval (to replace a file, or to run a command that is not read-only). Nobody can be asked here, so such calls are refused and the step goes on without them. To give approvals, run this from a terminal, or pass --yes (approves every call the policy does not refuse).\n',
+      );
+    }
+  }
   // Ctrl-C or `erasmus workflow stop` (SIGTERM) stops now; `erasmus workflow pause` (SIGUSR1) pauses after the step.
   const onSigint = () => void core.workflow.stop(runId).catch(() => undefined);
   const onPause = () => void core.workflow.pause(runId).catch(() => undefined);
@@ -123,6 +135,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       return;
     }
   } finally {
+    watcher.dispose();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     process.off('SIGUSR1', onPause);
