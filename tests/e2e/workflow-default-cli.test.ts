@@ -90,7 +90,7 @@ describe('erasmus workflow on the default path', () => {
     llm = await startScriptedLlm([
       ...full.slice(0, at + 1),
       // The overwrite is refused (nobody to ask); a model that claims it is done anyway.
-      { label: 'debugging claims done', match: { last: 'nobody could be asked' }, text: 'Fixed the operator.' },
+      { label: 'debugging claims done', match: { last: 'nobody could be asked' }, text: 'Fixed the operator.\n=== CONTEXT DOCUMENT ===\n# Component: adder\n\n## Notes\n- debugging: the fix of add() waits for an approval\n=== END CONTEXT DOCUMENT ===\n' },
       ...full.slice(at),
     ]);
     world = await defaultWorld(llm.baseUrl, { nativeTools: false });
@@ -104,8 +104,21 @@ describe('erasmus workflow on the default path', () => {
     expect(blocked.stderr).toContain('erasmus workflow retry <dir> --yes');
     expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a - b'); // nothing was changed
     expect(spawnSync('git', ['rev-list', '--all', '--count'], { cwd: world.project, encoding: 'utf8' }).stdout.trim()).toBe('0'); // and nothing committed
+    // The model was told in words for a model (no command line meant for the user); its handed-back notes are kept.
+    const refusal = llm.requests.find((q) => JSON.stringify(q.body).includes('nobody could be asked'))!;
+    const refused = JSON.stringify((refusal.body as { messages: unknown[] }).messages.at(-1));
+    expect(refused).toContain('the user is not there to answer now; go on without it, or say in your final answer what you need and why');
+    expect(refused).not.toContain('--yes');
+    const componentDoc = spawnSync('find', [world.home, '-path', '*components/adder.md'], { encoding: 'utf8' }).stdout.trim();
+    expect(readFileSync(componentDoc, 'utf8')).toContain('the fix of add() waits for an approval');
+    expect(blocked.stderr).toContain('the rest of the step\'s work and its notes are kept');
+    const before = llm.requests.length;
     const retried = await runCli(['workflow', 'retry', world.project, '--yes'], world.home);
     expect(retried.stderr).toContain('■ Completed');
+    // The retried step's prompt says it is a retry, and what happened before.
+    const again = JSON.stringify(llm.requests[before]!.body);
+    expect(again).toContain('## This is a retry');
+    expect(again).toContain('This step ran before and did not finish: step adder:debugging is not done: 1 call(s) needs approval');
     expect(retried.code, retried.stderr).toBe(0);
     expect(llm.remaining()).toBe(0);
     expect(gitState(world.project).log).toEqual(['final: end-to-end tests, documentation and review', 'adder: complete component (adds two numbers)']);

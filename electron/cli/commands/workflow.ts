@@ -21,6 +21,9 @@ interface DriveOpts {
   toolMode?: string;
 }
 
+/** Why a call was not run, as the step's model reads it: what happened and how it goes on, no command line meant for the user. */
+const NOBODY_FOR_MODEL = 'the user is not there to answer now; go on without it, or say in your final answer what you need and why';
+
 const TOOL_MODES = ['auto', 'native', 'xml'] as const;
 type ToolMode = (typeof TOOL_MODES)[number];
 function toolModeOf(value: string | undefined): ToolMode | undefined {
@@ -154,7 +157,8 @@ async function attachAgentFace(core: Core, projectDir: string, opts: DriveOpts):
   attached.add(core);
   await core.hub.start({ projectDir, watch: false });
   for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
-  const path = cliApprovalPath({ yes: opts.yes || opts.autoApprove, json: opts.json, command: 'erasmus workflow' });
+  // The refusal a step's model reads speaks to the model (the user was told at the start how to give approvals).
+  const path = cliApprovalPath({ yes: opts.yes || opts.autoApprove, json: opts.json, command: 'erasmus workflow', nobodyBecause: NOBODY_FOR_MODEL });
   installApprovalPath(core.hub, path);
   core.agent.setApprovals(path.approvals);
   await attachBuiltinServers(core, { root: projectDir });
