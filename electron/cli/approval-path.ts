@@ -29,6 +29,8 @@ export interface CliApprovalOptions {
   tty?: boolean;
   /** The command has a --yes flag (default true); the recovery hint mentions it only then. */
   hasYes?: boolean;
+  /** Why nobody can be asked, in place of the default hint for the user (e.g. words for a model that must go on alone). */
+  nobodyBecause?: string;
 }
 
 /** The approval path of a CLI command, from its flags and the terminal. */
@@ -36,9 +38,9 @@ export function cliApprovalPath(o: CliApprovalOptions): ApprovalPath {
   const tty = o.tty ?? process.stdin.isTTY === true;
   const canAsk = tty && !o.json;
   const hasYes = o.hasYes ?? true;
-  const nobodyBecause = hasYes
+  const nobodyBecause = o.nobodyBecause ?? (hasYes
     ? `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'} and without --yes; run it again with --yes to approve, or in a terminal to be asked`
-    : `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'}; run it in a terminal to be asked`;
+    : `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'}; run it in a terminal to be asked`);
   return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation: (req, signal) => elicitOnTerminal(req, signal) } } : {}) });
 }
 

@@ -1,4 +1,4 @@
-import type { WorkflowErrorInfo, WorkflowRunView } from './methods/workflow';
+import type { WorkflowErrorInfo, WorkflowRunView, WorkflowTimelineEntry } from './methods/workflow';
 
 /** Words for people in place of the workflow's internal names (`AWAITING_GOAL`, `prepare:architecture`). */
 const STATUS: Record<WorkflowRunView['status'], string> = {
@@ -48,6 +48,7 @@ const OUTCOME: Record<string, string> = {
   error: 'failed',
   written: 'written',
   loaded: 'already there',
+  'tests-untraced': 'tests passed, but some tasks have no test that names them',
 };
 
 /** How a step ended (`tests-failed`) in words. */

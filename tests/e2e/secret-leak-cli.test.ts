@@ -106,7 +106,7 @@ describe('a keychain secret used by the CLI leaks nowhere', () => {
   it('`erasmus workflow start`: every step calls the model with the secret key; the run completes', async () => {
     const before = llm.requests.length;
     const r = await cli(['workflow', 'start', world.project, '--goal', 'a function that adds two numbers, with tests', '--yes']);
-    expect(r.stderr).toContain('[COMPLETED]');
+    expect(r.stderr).toContain('■ Completed');
     expect(r.stdout + r.stderr).not.toContain(SECRET);
     const steps = llm.requests.slice(before);
     expect(steps.length).toBeGreaterThan(3);

@@ -69,7 +69,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     await new Promise((r) => setTimeout(r, 400)); // the orphaned step command finishes on its own
 
     const resumed = await runCli(['workflow', 'resume', sb.project], sb.env);
-    expect(resumed.stderr).toContain('[COMPLETED]');
+    expect(resumed.stderr).toContain('■ Completed');
     expect(resumed.code).toBe(0);
     const done = readRun()!;
     expect(done.status).toBe('COMPLETED');
@@ -92,12 +92,12 @@ describe('workflow survives SIGKILL (CLI)', () => {
     await sb.setControl({ neverDone: 'adder:review' });
     const blocked = await runCli(['workflow', 'approve', sb.project], sb.env);
     expect(blocked.code).toBe(2);
-    expect(blocked.stderr).toMatch(/\[BLOCKED\] adder:review/);
+    expect(blocked.stderr).toMatch(/■ Blocked — needs you, at adder · review/);
     expect(blocked.stderr).toMatch(/adder:review ended without finishing/);
     await sb.setControl({});
     const retried = await runCli(['workflow', 'retry', sb.project], sb.env);
     expect(retried.code).toBe(0);
-    expect(retried.stderr).toContain('[COMPLETED]');
+    expect(retried.stderr).toContain('■ Completed');
     expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
   });
 
@@ -119,7 +119,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(pauser.stderr).toMatch(/asked process \d+ to pause/);
     const paused = await driving;
     expect(paused.code).toBe(4);
-    expect(paused.stderr).toContain('[PAUSED]');
+    expect(paused.stderr).toContain('■ Paused');
     const atPause = readRun()!;
     expect(atPause.status).toBe('PAUSED');
     expect(atPause.timeline.every((e) => e.leftAt)).toBe(true); // the step in flight finished first

@@ -43,11 +43,18 @@ describe('erasmus workflow on the default path', () => {
     llm = await startScriptedLlm(defaultPathScript('xml'));
     world = await defaultWorld(llm.baseUrl, { nativeTools: false });
     const r = await runCli(['workflow', 'start', world.project, '--goal', 'a function that adds two numbers, with tests', '--yes'], world.home);
-    expect(r.stderr).toContain('[COMPLETED]');
+    expect(r.stderr).toContain('■ Completed');
     expect(r.code, r.stderr).toBe(0);
     expect(llm.remaining()).toBe(0);
     // Every step could open its toolsets and call them: no warning, no unknown tool.
     expect(r.stderr).not.toMatch(/could not open toolset|Unknown tool|no tool named/i);
+    // The user watches it in words: each tool call on a line, no internal state names, statuses or session ids.
+    expect(r.stderr).toContain('→ adder · development\n    files: wrote src/adder.mjs\n');
+    expect(r.stderr).toContain('→ Preparation · architecture');
+    expect(r.stderr).not.toMatch(/\b(prepare|final|orchestration):[a-z_]+|\b[a-z]+:(development|testing|debugging|review|fixes|documentation|retesting|redebugging|commit)\b/);
+    expect(r.stderr).not.toMatch(/\b(AWAITING_[A-Z_]+|RUNNING|COMPLETED|BLOCKED|PAUSED|STOPPED|RUNTIME_ERROR|PARSE_ERROR|INVALID_STATE)\b|\[[A-Z_]+\]/);
+    expect(r.stderr).not.toMatch(/sessions\/|\.jsonl|session [0-9a-z-]{8,}/);
+    expect(r.stderr).not.toContain('MaxListenersExceededWarning'); // a long run's signal is not leaked to, step after step
     const p = (rel: string) => join(world!.project, rel);
     expect(readFileSync(p('src/adder.mjs'), 'utf8')).toContain('/** Sum of a and b. */'); // the debugging overwrite was confirmed by --yes
     expect(readFileSync(p('docs/reviews/adder.md'), 'utf8')).toBe('# Review: adder\n\nVerdict: good. Add a doc comment.\n'); // the report only
@@ -86,7 +93,7 @@ describe('erasmus workflow on the default path', () => {
     llm = await startScriptedLlm([
       ...full.slice(0, at + 1),
       // The overwrite is refused (nobody to ask); a model that claims it is done anyway.
-      { label: 'debugging claims done', match: { last: 'nobody could be asked' }, text: 'Fixed the operator.' },
+      { label: 'debugging claims done', match: { last: 'nobody could be asked' }, text: 'Fixed the operator.\n=== CONTEXT DOCUMENT ===\n# Component: adder\n\n## Notes\n- debugging: the fix of add() waits for an approval\n=== END CONTEXT DOCUMENT ===\n' },
       ...full.slice(at),
     ]);
     world = await defaultWorld(llm.baseUrl, { nativeTools: false });
@@ -95,13 +102,26 @@ describe('erasmus workflow on the default path', () => {
     expect(first.stderr).toContain('erasmus workflow approve');
     const blocked = await runCli(['workflow', 'approve', world.project], world.home);
     expect(blocked.code, blocked.stderr).toBe(2);
-    expect(blocked.stderr).toMatch(/\[BLOCKED\] adder:debugging/);
+    expect(blocked.stderr).toMatch(/■ Blocked — needs you, at adder · debugging/);
     expect(blocked.stderr).toMatch(/step adder:debugging is not done: 1 call\(s\) needs approval; nobody could be asked \(files__write_file\)/);
     expect(blocked.stderr).toContain('erasmus workflow retry <dir> --yes');
     expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a - b'); // nothing was changed
     expect(spawnSync('git', ['rev-list', '--all', '--count'], { cwd: world.project, encoding: 'utf8' }).stdout.trim()).toBe('0'); // and nothing committed
+    // The model was told in words for a model (no command line meant for the user); its handed-back notes are kept.
+    const refusal = llm.requests.find((q) => JSON.stringify(q.body).includes('nobody could be asked'))!;
+    const refused = JSON.stringify((refusal.body as { messages: unknown[] }).messages.at(-1));
+    expect(refused).toContain('the user is not there to answer now; go on without it, or say in your final answer what you need and why');
+    expect(refused).not.toContain('--yes');
+    const componentDoc = spawnSync('find', [world.home, '-path', '*components/adder.md'], { encoding: 'utf8' }).stdout.trim();
+    expect(readFileSync(componentDoc, 'utf8')).toContain('the fix of add() waits for an approval');
+    expect(blocked.stderr).toContain('the rest of the step\'s work and its notes are kept');
+    const before = llm.requests.length;
     const retried = await runCli(['workflow', 'retry', world.project, '--yes'], world.home);
-    expect(retried.stderr).toContain('[COMPLETED]');
+    expect(retried.stderr).toContain('■ Completed');
+    // The retried step's prompt says it is a retry, and what happened before.
+    const again = JSON.stringify(llm.requests[before]!.body);
+    expect(again).toContain('## This is a retry');
+    expect(again).toContain('This step ran before and did not finish: step adder:debugging is not done: 1 call(s) needs approval');
     expect(retried.code, retried.stderr).toBe(0);
     expect(llm.remaining()).toBe(0);
     expect(gitState(world.project).log).toEqual(['Add end-to-end tests and update the documentation', 'Adds two numbers']);

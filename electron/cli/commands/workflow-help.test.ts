@@ -12,3 +12,17 @@ describe('erasmus workflow --yes', () => {
     });
   }
 });
+
+describe('erasmus workflow --tool-mode and --new', () => {
+  const workflow = buildProgram().commands.find((c) => c.name() === 'workflow')!;
+  for (const name of ['start', 'approve', 'resume', 'retry']) {
+    it(`${name} takes --tool-mode auto|native|xml`, () => {
+      const mode = workflow.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--tool-mode');
+      expect(mode?.description).toMatch(/auto, native.* or xml/);
+    });
+  }
+  it('start takes --new, which marks the unfinished run abandoned', () => {
+    const start = workflow.commands.find((c) => c.name() === 'start')!;
+    expect(start.options.find((o) => o.long === '--new')?.description).toMatch(/unfinished.*abandoned/);
+  });
+});

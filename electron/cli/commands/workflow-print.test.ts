@@ -4,8 +4,8 @@ import { entryLine, eventLine, statusText } from './workflow-print';
 const step = { state: 'dev:api', protocol: 'development', enteredAt: '2026-01-01T00:00:00.000Z', leftAt: '2026-01-01T00:00:02.000Z', durationMs: 2000, outcome: 'done' as const };
 
 it('a finished step shows its tokens and cost; a step without prices shows tokens only', () => {
-  expect(entryLine({ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.01234 } })).toBe('  dev:api: done in 2.0s (1000 tokens, $0.0123)');
-  expect(entryLine({ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000 } })).toBe('  dev:api: done in 2.0s (1000 tokens)');
+  expect(entryLine({ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.01234 } })).toBe('  dev · api: done in 2.0 s (1000 tokens, $0.0123)');
+  expect(entryLine({ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000 } })).toBe('  dev · api: done in 2.0 s (1000 tokens)');
 });
 
 it('the run status shows the run cost and each step cost', () => {
@@ -19,19 +19,19 @@ it('the run status shows the run cost and each step cost', () => {
     timeline: [{ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.25 } }],
   } as unknown as Parameters<typeof statusText>[0]);
   expect(text).toContain('tokens 2000  $0.5000');
-  expect(text).toContain('dev:api: done in 2.0s (1000 tokens, $0.2500)');
+  expect(text).toContain('dev · api: done in 2.0 s (1000 tokens, $0.2500)');
 });
 
 it('a step passed over says why', () => {
-  expect(entryLine({ ...step, outcome: 'skipped', durationMs: 0, note: 'the review asked for no changes (docs/reviews/api.md)' })).toBe('  dev:api: skipped — the review asked for no changes (docs/reviews/api.md)');
-  expect(entryLine({ ...step, outcome: 'skipped', durationMs: 0 })).toBe('  dev:api: skipped in 0.0s');
+  expect(entryLine({ ...step, outcome: 'skipped', durationMs: 0, note: 'the review asked for no changes (docs/reviews/api.md)' })).toBe('  dev · api: skipped — the review asked for no changes (docs/reviews/api.md)');
+  expect(entryLine({ ...step, outcome: 'skipped', durationMs: 0 })).toBe('  dev · api: skipped in 0.0 s');
 });
 
 it('a step start is one line: the same running step sent again with its session is not printed again', () => {
   const running = { state: 'dev:api', protocol: 'development', enteredAt: '2026-01-01T00:00:00.000Z' };
-  expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: running })).toBe('→ dev:api (development)');
+  expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: running })).toBe('→ dev · api');
   expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: { ...running, sessionLog: '/h/sessions/s1.jsonl' } })).toBeUndefined();
-  expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: { ...step, sessionLog: '/h/sessions/s1.jsonl' } })).toBe('  dev:api: done in 2.0s');
+  expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: { ...step, sessionLog: '/h/sessions/s1.jsonl' } })).toBe('  dev · api: done in 2.0 s');
 });
 
 it('a blocked run says how to go on: retry, and skip where the state can be skipped', () => {
@@ -51,4 +51,17 @@ it('a completed run lists every review point left open; with none, it says every
   const clean = statusText({ ...base, timeline: [review, { ...step, state: 'final:fixes', outcome: 'tests-passed', openPoints: [] }] } as unknown as Parameters<typeof statusText>[0]);
   expect(clean).toContain('reviews: 1, every point addressed');
   expect(clean).not.toContain('left open');
+});
+
+it('statuses, states, outcomes and errors are words, never the internal names', () => {
+  expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'AWAITING_APPROVAL', state: 'prepare:plan' })).toBe('■ Waiting for your plan review, at Preparation · plan');
+  expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'COMPLETED', state: 'completed' })).toBe('■ Completed');
+  expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'BLOCKED', state: 'adder:testing', error: { kind: 'RUNTIME_ERROR', message: 'tests fail' } })).toBe(
+    '■ Blocked — needs you, at adder · testing\n  A step failed: tests fail',
+  );
+  expect(entryLine({ ...step, state: 'prepare:progress_schedule', outcome: 'tests-failed' })).toBe('  Preparation · schedule: tests failed in 2.0 s');
+  const view = { runId: 'r1', status: 'RUNNING', state: 'adder:development', interrupted: true, projectDir: '/p', executor: 'agent', totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, timeline: [] };
+  const text = statusText(view as unknown as Parameters<typeof statusText>[0]);
+  expect(text).toContain('run r1: Interrupted — nothing is driving it, at adder · development');
+  expect(text).toContain('nothing is driving it: erasmus workflow resume /p');
 });

@@ -1,5 +1,5 @@
 import { reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
-import { humanState, humanStatus } from '../../contract/words';
+import { humanError, humanOutcome, humanState, humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan): string {
@@ -16,16 +16,18 @@ export function planText(plan: WorkflowPlan): string {
   return lines.join('\n');
 }
 
+/** One step in words: "→ adder · development" when it starts, "  adder · testing: tests passed in 2.0 s (…)" when it ends. */
 export function entryLine(e: WorkflowTimelineEntry): string {
-  if (!e.leftAt) return `→ ${e.state}${e.protocol ? ` (${e.protocol})` : ''}`;
-  const secs = ((e.durationMs ?? 0) / 1000).toFixed(1);
+  if (!e.leftAt) return `→ ${humanState(e.state)}`;
+  const secs = `${((e.durationMs ?? 0) / 1000).toFixed(1)} s`;
   const extra = [e.commit ? `commit ${e.commit.slice(0, 8)}` : '', e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}${e.test.traced ? `, ${e.test.tests?.length ?? 0} test(s) in the runner's report` : e.test.traced === false ? ', not traced' : ''}` : '', e.usage ? `${e.usage.totalTokens} tokens${e.usage.costUsd !== undefined ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '']
     .filter(Boolean)
     .join(', ');
+  const rewound = e.rewound ? ' — rewound' : '';
   // A step passed over says why (a review that asked for no changes).
-  if (e.outcome === 'skipped' && e.note) return `  ${e.state}: skipped — ${e.note}`;
-  if (e.outcome === 'tests-untraced' && e.note) return `  ${e.state}: ${e.note} in ${secs}s${extra ? ` (${extra})` : ''}${e.rewound ? ' — rewound' : ''}`;
-  return `  ${e.state}: ${e.outcome} in ${secs}s${extra ? ` (${extra})` : ''}${e.rewound ? ' — rewound' : ''}`;
+  if (e.outcome === 'skipped' && e.note) return `  ${humanState(e.state)}: skipped — ${e.note}${rewound}`;
+  if (e.outcome === 'tests-untraced' && e.note) return `  ${humanState(e.state)}: ${e.note} in ${secs}${extra ? ` (${extra})` : ''}${rewound}`;
+  return `  ${humanState(e.state)}: ${e.outcome ? humanOutcome(e.outcome) : 'ended'} in ${secs}${extra ? ` (${extra})` : ''}${rewound}`;
 }
 
 export function eventLine(event: EventName, payload: unknown): string | undefined {
@@ -38,7 +40,7 @@ export function eventLine(event: EventName, payload: unknown): string | undefine
     }
     case 'workflow.status': {
       const err = p.error as WorkflowRunView['error'];
-      return `[${p.status}]${p.state ? ` ${p.state}` : ''}${err && p.status === 'BLOCKED' ? `\n  ${err.message}` : ''}`;
+      return `■ ${statusWords(p.status as WorkflowRunView['status'], p.state as string | undefined)}${err && p.status === 'BLOCKED' ? `\n  ${humanError(err)}` : ''}`;
     }
     case 'app.notify':
       return `★ ${p.title}: ${p.body}`;
@@ -47,13 +49,19 @@ export function eventLine(event: EventName, payload: unknown): string | undefine
   }
 }
 
+/** "Blocked — needs you, at adder · debugging"; a finished run's last state is not named. */
+function statusWords(status: WorkflowRunView['status'], state: string | undefined, interrupted?: boolean): string {
+  const at = state && state !== 'completed' && status !== 'COMPLETED' && status !== 'ABANDONED' ? `, at ${humanState(state)}` : '';
+  return `${humanStatus(status, interrupted)}${at}`;
+}
+
 export function statusText(v: WorkflowRunView): string {
   const lines = [
-    `run ${v.runId}  ${humanStatus(v.status, v.interrupted)}${v.state ? `  at ${humanState(v.state)}` : ''}`,
+    `run ${v.runId}: ${statusWords(v.status, v.state, v.interrupted)}`,
     `project ${v.projectDir}  executor ${v.executor}  tokens ${v.totals.totalTokens}${v.totals.costUsd !== undefined ? `  $${v.totals.costUsd.toFixed(4)}` : ''}`,
   ];
   if (v.error) {
-    lines.push(`error (${v.error.kind}): ${v.error.message}`);
+    lines.push(humanError(v.error));
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);
   }
   // Recorded RUNNING while its driving process is gone (killed, crashed): it says so, and how to take it up.

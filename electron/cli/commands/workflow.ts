@@ -11,6 +11,8 @@ import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
 import { ask } from '../prompt';
 import { eventLine, planText, runsText, statusText } from './workflow-print';
+import { agentWatcher } from './workflow-watch';
+import type { AgentEvent } from '../../contract/index';
 import { humanState, humanStatus } from '../../contract/words';
 import { registerWorkflowCheckpoints } from './workflow-checkpoints';
 
@@ -23,6 +25,9 @@ interface DriveOpts {
   /** The final gate's command, set at plan review (--final-test). */
   finalTest?: string;
 }
+
+/** Why a call was not run, as the step's model reads it: what happened and how it goes on, no command line meant for the user. */
+const NOBODY_FOR_MODEL = 'the user is not there to answer now; go on without it, or say in your final answer what you need and why';
 
 const TOOL_MODES = ['auto', 'native', 'xml'] as const;
 type ToolMode = (typeof TOOL_MODES)[number];
@@ -83,7 +88,10 @@ const EXIT: Record<string, number> = { COMPLETED: 0, AWAITING_APPROVAL: 0, AWAIT
 
 /** Drives a run in this process until it completes or waits for someone; answers the goal and the plan when it can. */
 async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Promise<unknown>): Promise<void> {
+  // Each step's tool calls in words, and "waiting for the model…" while a request takes long.
+  const watcher = agentWatcher((line) => process.stderr.write(line + '\n'));
   const off = core.bus.on((event, payload) => {
+    if (event === 'agent.event' && !opts.json) return watcher.onEvent(payload as AgentEvent);
     if (!event.startsWith('workflow.') && event !== 'app.notify') return;
     if (opts.json) process.stdout.write(JSON.stringify({ event, payload }) + '\n');
     else {
@@ -92,7 +100,14 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
     }
   });
   const run = await core.workflow.status(runId);
-  if (run.executor === 'agent') await attachAgentFace(core, run.projectDir, opts);
+  if (run.executor === 'agent') {
+    await attachAgentFace(core, run.projectDir, opts);
+    if (!opts.yes && !opts.autoApprove && !process.stdin.isTTY && !opts.json) {
+      process.stderr.write(
+        'Steps may need your approval (to replace a file, or to run a command that is not read-only). Nobody can be asked here, so such calls are refused and the step goes on without them. To give approvals, run this from a terminal, or pass --yes (approves every call the policy does not refuse).\n',
+      );
+    }
+  }
   // Ctrl-C or `erasmus workflow stop` (SIGTERM) stops now; `erasmus workflow pause` (SIGUSR1) pauses after the step.
   const onSigint = () => void core.workflow.stop(runId).catch(() => undefined);
   const onPause = () => void core.workflow.pause(runId).catch(() => undefined);
@@ -133,6 +148,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       return;
     }
   } finally {
+    watcher.dispose();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     process.off('SIGUSR1', onPause);
@@ -151,7 +167,8 @@ async function attachAgentFace(core: Core, projectDir: string, opts: DriveOpts):
   attached.add(core);
   await core.hub.start({ projectDir, watch: false });
   for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
-  const path = cliApprovalPath({ yes: opts.yes || opts.autoApprove, json: opts.json, command: 'erasmus workflow' });
+  // The refusal a step's model reads speaks to the model (the user was told at the start how to give approvals).
+  const path = cliApprovalPath({ yes: opts.yes || opts.autoApprove, json: opts.json, command: 'erasmus workflow', nobodyBecause: NOBODY_FOR_MODEL });
   installApprovalPath(core.hub, path);
   core.agent.setApprovals(path.approvals);
   await attachBuiltinServers(core, { root: projectDir });

@@ -152,8 +152,10 @@ export class AgentSession {
     private readonly policy: ToolPolicy,
   ) {
     if (opts.onEvent) this.listeners.add(opts.onEvent);
-    opts.signal?.addEventListener('abort', () => this.stop(), { once: true });
   }
+
+  /** The caller's signal stops a running task; its listener lives as long as the task (a long run's signal outlives many sessions). */
+  private readonly onOuterAbort = () => this.stop();
 
   get logPath(): string {
     return this.log.path;
@@ -260,6 +262,7 @@ export class AgentSession {
 
   private loop(userMessage: string): Promise<SessionOutcome> {
     this.commitMessage({ role: 'user', content: userMessage, instruction: true });
+    this.opts.signal?.addEventListener('abort', this.onOuterAbort, { once: true });
     const deps = this.deps;
     const archivePath = deps.paths.archive(this.sessionId);
     return runAgentLoop(
@@ -304,6 +307,7 @@ export class AgentSession {
       },
       this.state,
     ).then((r) => {
+      this.opts.signal?.removeEventListener('abort', this.onOuterAbort);
       this.emit({ type: 'session_ended', reason: r.reason, usage: this.state.usage, turns: this.state.turns });
       this.running = undefined;
       return { sessionId: this.sessionId, logPath: this.log.path, endedReason: r.reason, finalAnswer: r.finalAnswer, error: r.error, usage: this.state.usage, turns: this.state.turns };

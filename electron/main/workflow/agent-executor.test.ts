@@ -62,17 +62,17 @@ describe('AgentExecutor', () => {
     expect(task).not.toMatch(/<context_document>|Say explicitly when you are done/);
   });
 
-  it('a step whose calls nobody could approve is not done: it fails naming the calls and how to retry', async () => {
+  it('a step whose calls nobody could approve is not done: its result is kept, and says which calls and how to retry', async () => {
     const ex = new AgentExecutor(async (o) => {
       const base = { sessionId: 's', at: 0, callId: 'c1', args: {}, durationMs: 1 };
       o.onEvent?.({ ...base, type: 'tool_complete', name: 'files__write_file', result: 'write README.md: not done, it needs approval; nobody could be asked (no terminal); nothing was changed.', isError: true });
       o.onEvent?.({ ...base, type: 'tool_complete', name: 'files__write_file', result: 'write app.py: not done, it needs approval; nobody could be asked (no terminal); nothing was changed.', isError: true });
       o.onEvent?.({ ...base, type: 'tool_complete', name: 'files__read_file', result: 'needs approval; nobody could be asked — quoted from a file', isError: false });
-      return outcome('Fixed the review point.');
+      return outcome('Fixed the review point.\n=== CONTEXT DOCUMENT ===\n# Notes\n- the fix waits for an approval\n=== END CONTEXT DOCUMENT ===');
     }, { availableToolsets: () => ['files', 'runners'] });
-    await expect(ex.run(step({ state: 'wordcount:fixes' }))).rejects.toThrow(
-      /^step wordcount:fixes is not done: 2 call\(s\) needs approval; nobody could be asked \(files__write_file ×2\).*"Retry step" in the app.*erasmus workflow retry <dir> --yes/,
-    );
+    const r = await ex.run(step({ state: 'wordcount:fixes' }));
+    expect(r).toMatchObject({ done: false, output: 'Fixed the review point.', contextDoc: '# Notes\n- the fix waits for an approval\n' });
+    expect(r.notDoneBecause).toMatch(/^step wordcount:fixes is not done: 2 call\(s\) needs approval; nobody could be asked \(files__write_file ×2\).*"Retry step" in the app.*erasmus workflow retry <dir> --yes/);
     // Refusals the model met but that were answered (or a result that merely quotes the words) leave the step done.
     const fine = new AgentExecutor(async (o) => {
       o.onEvent?.({ sessionId: 's', at: 0, type: 'tool_complete', callId: 'c', name: 'files__read_file', args: {}, result: 'needs approval; nobody could be asked', isError: false, durationMs: 1 });

@@ -59,7 +59,7 @@ export function unansweredMessage(state: string, calls: string[], sessionLog: st
   const counted = new Map<string, number>();
   for (const c of calls) counted.set(c, (counted.get(c) ?? 0) + 1);
   const list = [...counted].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ');
-  return `step ${state} is not done: ${calls.length} call(s) ${NOBODY_ASKED} (${list}), so their changes were not made. Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended (log: ${sessionLog}).`;
+  return `step ${state} is not done: ${calls.length} call(s) ${NOBODY_ASKED} (${list}), so what they would have done is not done; the rest of the step's work and its notes are kept. Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended (log: ${sessionLog}).`;
 }
 
 /**
@@ -103,13 +103,14 @@ export class AgentExecutor implements StepExecutor {
     });
     if (outcome.endedReason === 'stopped' || step.signal.aborted) throw new StepAbortedError(step.state);
     if (outcome.endedReason === 'error') throw new Error(`agent session ${outcome.sessionId} failed in ${step.state}: ${outcome.error ?? 'unknown error'} (log: ${outcome.logPath})`);
-    if (unanswered.length) throw new Error(unansweredMessage(step.state, unanswered, outcome.logPath));
     const u = outcome.usage;
     const { output, contextDoc } = splitContextDoc(outcome.finalAnswer ?? '');
     return {
       output,
       ...(contextDoc !== undefined ? { contextDoc } : {}),
-      done: outcome.endedReason === 'complete',
+      // A step some of whose calls nobody could approve is not done (its work is incomplete, not to be committed); what it did and handed back is kept.
+      done: outcome.endedReason === 'complete' && !unanswered.length,
+      ...(unanswered.length ? { notDoneBecause: unansweredMessage(step.state, unanswered, outcome.logPath) } : {}),
       usage: { inputTokens: u.inputTokens, cacheReadTokens: u.cacheReadTokens ?? 0, cacheWriteTokens: u.cacheWriteTokens ?? 0, outputTokens: u.outputTokens, totalTokens: u.totalTokens, ...(u.costUsd !== null ? { costUsd: u.costUsd } : {}) },
       sessionLog: outcome.logPath,
     };

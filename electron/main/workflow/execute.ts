@@ -171,6 +171,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     existing: record.existing,
     goal: record.goal,
     newGoal: !!record.goalUpdate,
+    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what } : {}),
     ...(fixes ? { done: FIXES_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
@@ -195,7 +196,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (result.contextDoc !== undefined) await ctx.docs.write(docRef, unfenceDocument(result.contextDoc));
   if (!result.done) {
     await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
-    throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
+    throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
   }
   // The development step implemented the component's open tasks: they read as finished from here on, in the task list and the component's document.
   if (spec.phase === 'development' && component) await markTasksDone(ctx, component.id, component.tasks.map((t) => t.id));

@@ -28,7 +28,8 @@ export interface StepRequest {
 export type StepAnswer = 'document' | 'report' | 'notes';
 
 export type StepUsage = WorkflowUsage;
-export type StepResult = WorkflowStepResult;
+/** A step's result; `notDoneBecause` (agent steps) says why a step that ended is not done, for the run's error. */
+export type StepResult = WorkflowStepResult & { notDoneBecause?: string };
 
 /** Runs one step with some model: the agent loop, an external cognitive engine, or a command. */
 export interface StepExecutor {

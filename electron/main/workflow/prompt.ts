@@ -16,6 +16,8 @@ export interface PromptParts {
   existing?: boolean;
   /** The command the workflow runs when the step ends (testing and debugging steps): its exit status is the step's gate. */
   testCommand?: string;
+  /** This step ran before and did not finish: what happened (its prompt says it is a retry). */
+  retryOf?: string;
   /** The step's own "Done when", where it differs from its protocol's (the review fixes). */
   done?: string;
 }
@@ -37,6 +39,7 @@ export const EXISTING =
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
 export function buildStepPrompt(p: PromptParts): string {
   const parts = [`# Protocol: ${p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
+  if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${p.retryOf}\n\nWhat it changed in the project then is kept: start from the project as it is now, and do what is still missing.`);
   if (p.existing) parts.push(`## An existing project\n\n${EXISTING}`);
   if (p.goal) parts.push(p.newGoal ? `## Goal of this run\n\nA new goal for a project built for earlier goals:\n\n${p.goal}` : p.existing ? `## The change asked for\n\n${p.goal}` : `## Goal of the project\n\n${p.goal}`);
   // The document lives in ERASMUS_HOME, outside the project the tools reach: the step hands its new text back (see the executor's "How to answer").

@@ -45,6 +45,8 @@ export const RunRecord = z.object({
    * `baseCommit`. `doneTasks` are the ids finished before, which the updated task list keeps done.
    */
   goalUpdate: z.object({ baseCommit: z.string().optional(), doneTasks: z.array(z.string()) }).optional(),
+  /** The step that runs again after it ended unfinished (blocked, interrupted), and what happened: its next prompt says it is a retry. */
+  retryOf: z.object({ state: z.string(), what: z.string() }).optional(),
   /** While the run waits for its goal on a project whose tasks are all done: the goal asked is the next one. */
   nextGoal: z.boolean().optional(),
   executor: ExecutorConfig,

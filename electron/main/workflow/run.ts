@@ -103,6 +103,8 @@ export class WorkflowRun {
   private async runLoop(): Promise<void> {
     // A step answered here that another process issued continues its open entry; otherwise an open entry was interrupted.
     if (!this.taken) this.markInterrupted();
+    // The step that runs again hears that it is a retry, and what happened before.
+    if (this.record.error && this.record.state) this.record.retryOf = { state: this.record.state, what: this.record.error.message };
     this.record.error = undefined;
     this.setStatus('RUNNING');
     await this.persist();
@@ -158,7 +160,10 @@ export class WorkflowRun {
   /** A step that was open when the process died is closed as interrupted; it runs again. */
   private markInterrupted(): void {
     const open = this.record.timeline.at(-1);
-    if (open && !open.leftAt) this.close(open, 'interrupted');
+    if (open && !open.leftAt) {
+      this.close(open, 'interrupted');
+      this.record.retryOf = { state: open.state, what: 'it was interrupted before it finished (Erasmus stopped or was stopped)' };
+    }
   }
 
   private close(entry: WorkflowTimelineEntry, outcome: NonNullable<WorkflowTimelineEntry['outcome']>, extra: Partial<WorkflowTimelineEntry> = {}): void {
@@ -212,6 +217,7 @@ export class WorkflowRun {
       },
       leave: async (entry, outcome, extra) => {
         this.close(entry, outcome, extra);
+        if (this.record.retryOf?.state === entry.state) this.record.retryOf = undefined;
         await this.persist();
         this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry });
       },

@@ -3,7 +3,7 @@
 import { findReferences } from './depends';
 import { parseJsonCalls } from './json-call';
 import { correctiveMessage } from './tool-use-section';
-import { coerceJsonValue, coerceString, decodeXmlValue } from './values';
+import { coerceJsonValue, coerceString, decodeXmlValue, TEXT_PARAMS } from './values';
 import type { InvalidCallEvent, ToolCallEvent, ToolMap } from './types';
 import type { XmlCall } from './xml-call';
 
@@ -47,7 +47,7 @@ export class CallBook {
         problems.push(`${name} has no parameter "${key}".`);
         continue;
       }
-      const text = call.form === 'xml' ? decodeXmlValue(value as string) : value;
+      const text = call.form === 'xml' ? decodeXmlValue(value as string, { text: TEXT_PARAMS.has(key) }) : value;
       const refs = findReferences(typeof text === 'string' ? text : (JSON.stringify(text) ?? ''), (id) => this.declared.has(id));
       for (const r of refs) if (!dependsOn.includes(r)) dependsOn.push(r);
       const c = call.form === 'xml' ? coerceString(text as string, prop) : coerceJsonValue(text, prop);

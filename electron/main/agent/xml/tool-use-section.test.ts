@@ -41,7 +41,7 @@ describe('formatToolUseSection', () => {
   it('states the protocol once, with open_toolset in its XML form and the one value rule', () => {
     expect(section.match(/# Tool use/g)).toHaveLength(1);
     expect(section).toContain('<open_toolset>\n<name>files</name>\n</open_toolset>');
-    expect(section).toMatch(/several lines are taken as written[^\n]*end with one line break/);
+    expect(section).toMatch(/file contents are taken as written[^\n]*end with one line break, one line or many/);
     expect(section).toContain('!git status');
     expect(formatToolUseSection(tools, { shell: false })).not.toContain('!git status');
     // No placeholder names: no tool_name, parameter1_name or "value" stand-ins.

@@ -22,7 +22,7 @@ export function toolUseRules(options: ToolUseSectionOptions = {}): string {
     '# Tool use',
     '',
     `Write a call as the tool's name in an XML tag, each parameter as a child tag, then the closing tag${example}`,
-    '- Values: one line is trimmed; several lines are taken as written, from the line after the opening tag up to the closing tag, so file contents with the closing tag on its own line end with one line break. Never escape. Numbers and booleans plainly (42, true); arrays and objects as JSON (["a.py"]).',
+    '- Values: a short value on one line (a path, a name) is trimmed; file contents are taken as written, from the line after the opening tag up to the closing tag, so with the tags on their own lines they end with one line break, one line or many. Never escape. Numbers and booleans plainly (42, true); arrays and objects as JSON (["a.py"]).',
     '- Calls run in the order written; their results come back together in the next message.',
     '- Calls run only as plain text: not in a code block, inline code or <thinking>, nor a tag mentioned in a sentence.',
     '- A tool of a toolset that is not open can be called by its full name (toolset__tool); the toolset opens on the way.',

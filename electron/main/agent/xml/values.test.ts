@@ -18,6 +18,19 @@ describe('decodeXmlValue', () => {
   });
 });
 
+describe('decodeXmlValue of file content', () => {
+  it('with its tags on their own lines, content ends with exactly one line break, one line or many', () => {
+    expect(decodeXmlValue('\nhello\n', { text: true })).toBe('hello\n');
+    expect(decodeXmlValue('\r\nhello\r\n', { text: true })).toBe('hello\n');
+    expect(decodeXmlValue('\nline 1\nline 2\n', { text: true })).toBe('line 1\nline 2\n');
+    // Written inline, or a path, it is trimmed as before.
+    expect(decodeXmlValue('hello', { text: true })).toBe('hello');
+    expect(decodeXmlValue('\nhello', { text: true })).toBe('hello');
+    expect(decodeXmlValue('\nsrc/a.ts\n')).toBe('src/a.ts');
+    expect(decodeXmlValue('\n\n', { text: true })).toBe('');
+  });
+});
+
 describe('coerceString', () => {
   it('follows the schema type, including unions and enums', () => {
     expect(schemaType({ type: ['null', 'integer'] })).toBe('integer');

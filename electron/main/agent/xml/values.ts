@@ -8,15 +8,18 @@ const CDATA_CLOSE = ']]>';
 /**
  * The text of an XML parameter value — one rule for every parameter:
  * - the line break right after the opening tag is dropped (a value may start on the next line);
- * - a value on one line is trimmed (`<path>\n src/a.ts \n</path>` is `src/a.ts`);
+ * - a value on one line is trimmed (`<path>\n src/a.ts \n</path>` is `src/a.ts`), except file content
+ *   (`text`: content, text, body…) whose tags stand on their own lines: it keeps one final line break,
+ *   as a file of several lines does (`<content>\nhi\n</content>` is `hi\n`);
  * - a value of several lines is taken verbatim up to the closing tag, so with the closing tag on its
  *   own line it ends with exactly one line break (a file written that way keeps its final newline);
  * - `<![CDATA[ … ]]>` around the whole value: the inside is taken verbatim;
  * - HTML entities (`&lt;` `&amp;` `&#x41;` …) are decoded only when the value has no raw `<`: a model
  *   that escapes, escapes throughout; raw code or markup (which may mean `&amp;` literally) is left alone.
  */
-export function decodeXmlValue(raw: string): string {
+export function decodeXmlValue(raw: string, opts: { text?: boolean } = {}): string {
   let v = raw;
+  const ownLines = /^\r?\n/.test(v) && /\n[ \t]*$/.test(v);
   if (v.startsWith('\r\n')) v = v.slice(2);
   else if (v.startsWith('\n')) v = v.slice(1);
   const t = v.trim();
@@ -24,10 +27,13 @@ export function decodeXmlValue(raw: string): string {
     return t.slice(CDATA_OPEN.length, -CDATA_CLOSE.length);
   }
   const body = v.endsWith('\r\n') ? v.slice(0, -2) : v.endsWith('\n') ? v.slice(0, -1) : v;
-  if (!body.includes('\n')) v = t;
+  if (!body.includes('\n')) v = opts.text && ownLines && t ? `${t}\n` : t;
   if (v.includes('&') && !v.includes('<')) v = decodeHTML(v);
   return v;
 }
+
+/** Parameters that carry file or text content: with their tags on their own lines, one line keeps its final line break too. */
+export const TEXT_PARAMS = new Set(['content', 'contents', 'text', 'body', 'code', 'script', 'new_content', 'file_text']);
 
 /** The effective type of a schema: its `type` (the first that is not null), or that of its first anyOf/oneOf branch. */
 export function schemaType(s: JsonSchema | undefined): string | undefined {

@@ -127,13 +127,17 @@ export class PtyManager {
     opts.onStart?.({ ...term.info });
     let timer: ReturnType<typeof setTimeout> | undefined;
     let aborted = false;
+    let onAbort: (() => void) | undefined;
     const stop = new Promise<'timeout' | 'abort'>((resolveStop) => {
       timer = setTimeout(() => resolveStop('timeout'), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
       if (opts.signal?.aborted) resolveStop('abort');
-      opts.signal?.addEventListener('abort', () => resolveStop('abort'), { once: true });
+      onAbort = () => resolveStop('abort');
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
     });
     const first = await Promise.race([term.exited, stop]);
     clearTimeout(timer);
+    // A run's signal outlives its commands: each one lets go of it (else a long workflow warns MaxListenersExceeded).
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
     let status: ExitStatus;
     let background = false;
     if (first === 'timeout' || first === 'abort') {

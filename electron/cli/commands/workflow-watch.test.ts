@@ -1,0 +1,43 @@
+import { afterEach, expect, it, vi } from 'vitest';
+import type { AgentEvent } from '../../contract/index';
+import { agentWatcher, toolLine } from './workflow-watch';
+
+type Complete = Extract<AgentEvent, { type: 'tool_complete' }>;
+const call = (name: string, args: Record<string, unknown>, result: string, extra: Partial<Complete> = {}): Complete => ({
+  type: 'tool_complete', sessionId: 's-123', at: 0, callId: 'c1', name, args, result, isError: false, durationMs: 2100, ...extra,
+});
+
+afterEach(() => void vi.useRealTimers());
+
+it('one line per tool call, in words: the server, what it did, a command with its exit and time', () => {
+  expect(toolLine(call('files__write_file', { path: 'romanum/cli.py', content: 'x' }, 'created romanum/cli.py'))).toBe('    files: wrote romanum/cli.py');
+  expect(toolLine(call('files__read_file', { path: 'README.md' }, '# r'))).toBe('    files: read README.md');
+  expect(toolLine(call('files__move', { from: 'a.py', to: 'b.py' }, 'moved'))).toBe('    files: moved a.py → b.py');
+  expect(toolLine(call('runners__bash_run', { command: 'python -m pytest' }, '$ uv run python -m pytest\n[exit code 0]\n3 passed'))).toBe('    runners: uv run python -m pytest → exit 0 (2.1 s)');
+  expect(toolLine(call('runners__bash_run', { command: 'false' }, '$ false\n[exit code 1]\n', { isError: true }))).toBe('    runners: false → exit 1 (2.1 s)');
+  // A refused call says so, in the words the call was refused with.
+  expect(toolLine(call('files__write_file', { path: 'a.py', content: 'x' }, 'Not run: it needs approval; nobody could be asked (no terminal)', { isError: true, refused: true }))).toBe(
+    '    files: wrote a.py — not run: it needs approval; nobody could be asked (no terminal)',
+  );
+  expect(toolLine(call('runners__bash_run', { command: 'rm -rf x' }, '$ rm -rf x\nNot run: nobody could be asked', { isError: true, refused: true }))).toBe('    runners: rm -rf x — not run: nobody could be asked');
+  // No session id on any line.
+  expect(toolLine(call('files__list', {}, 'a\nb'))).not.toContain('s-123');
+});
+
+it('says it waits for the model, with the time elapsed, while a request takes long; not once the model answers', () => {
+  vi.useFakeTimers();
+  let t = 0;
+  const lines: string[] = [];
+  const w = agentWatcher((l) => lines.push(l), () => t);
+  w.onEvent({ type: 'turn_started', sessionId: 's', at: 0, turn: 1 });
+  t = 8_000;
+  vi.advanceTimersByTime(8_000);
+  expect(lines).toEqual(['    waiting for the model… 8 s']);
+  t = 38_000;
+  vi.advanceTimersByTime(30_000);
+  expect(lines.at(-1)).toBe('    waiting for the model… 38 s');
+  w.onEvent({ type: 'sentence', sessionId: 's', at: 0, text: 'Hi' });
+  vi.advanceTimersByTime(120_000);
+  expect(lines).toHaveLength(2);
+  w.dispose();
+});

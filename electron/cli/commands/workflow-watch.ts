@@ -1,0 +1,109 @@
+import type { AgentEvent } from '../../contract/index';
+
+/**
+ * What a person watching `erasmus workflow` sees of each step's agent session: one line per tool call
+ * in words (`files: wrote src/cli.py`, `runners: python -m pytest → exit 0 (2.1 s)`), and "waiting for
+ * the model…" with the time elapsed while a request takes long. Session ids and tool names with their
+ * server prefix stay out of it (`--json` prints the raw events).
+ */
+
+const one = (s: string, n = 100) => {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > n ? `${line.slice(0, n - 1)}…` : line;
+};
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+
+const FILES_VERBS: Record<string, string> = {
+  read_file: 'read',
+  write_file: 'wrote',
+  append_file: 'appended to',
+  list: 'listed',
+  remove: 'removed',
+};
+
+/** The first line of a refusal or failure, for the model's words shortened to the user's one line. */
+function why(result: string): string {
+  const lines = result.split('\n').filter((l) => l.trim() && !l.startsWith('$ '));
+  return one((lines[0] ?? result).replace(/^not run[:.]?\s*/i, ''), 140);
+}
+
+/** One tool call, finished, in words. */
+export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): string {
+  const at = e.name.indexOf('__');
+  const server = at > 0 ? e.name.slice(0, at) : e.name;
+  const tool = at > 0 ? e.name.slice(at + 2) : '';
+  const a = e.args;
+  let what: string;
+  if (server === 'files') {
+    const path = str(a.path) ?? '.';
+    if (tool === 'move') what = `moved ${str(a.from)} → ${str(a.to)}`;
+    else if (tool === 'rename') what = `renamed ${path} → ${str(a.name)}`;
+    else if (tool === 'search') what = `searched ${path}${a.name ? ` for files named ${str(a.name)}` : ''}${a.contains ? ` for "${one(String(a.contains), 40)}"` : ''}`;
+    else what = `${FILES_VERBS[tool] ?? tool.replace(/_/g, ' ')} ${path}`;
+  } else if (server === 'runners') {
+    // The runners answer "$ <command>" then "[exit code N]" (or why it did not run).
+    const command = /^\$ (.*)$/m.exec(e.result)?.[1] ?? str(a.command) ?? tool.replace(/_/g, ' ');
+    const exit = /^\[(exit code (-?\d+)|[^\]\n]+)\]$/m.exec(e.result);
+    what = `${one(command, 80)}${exit ? ` → ${exit[2] !== undefined ? `exit ${exit[2]}` : exit[1]}` : ''}`;
+  } else {
+    what = tool ? tool.replace(/_/g, ' ') : e.name;
+  }
+  const tail = e.refused ? ` — not run: ${why(e.result)}` : e.isError && server !== 'runners' ? ` — failed: ${why(e.result)}` : '';
+  return `    ${server}: ${what}${server === 'runners' && !e.refused ? ` (${secs(e.durationMs)})` : ''}${tail}`;
+}
+
+/** How long a request runs before the watcher says it waits for the model, and how often it says so again. */
+const FIRST_NOTE_MS = 8_000;
+const AGAIN_MS = 30_000;
+
+/** Renders agent events as the user's lines; `write` gets whole lines. Call `dispose` when the run rests. */
+export function agentWatcher(write: (line: string) => void, now: () => number = Date.now) {
+  let timer: NodeJS.Timeout | undefined;
+  let since = 0;
+  const quiet = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+  };
+  const wait = (delay: number) => {
+    quiet();
+    timer = setTimeout(() => {
+      write(`    waiting for the model… ${Math.round((now() - since) / 1000)} s`);
+      wait(AGAIN_MS);
+    }, delay);
+    timer.unref?.();
+  };
+  return {
+    onEvent(e: AgentEvent): void {
+      switch (e.type) {
+        case 'turn_started':
+          since = now();
+          wait(FIRST_NOTE_MS);
+          break;
+        case 'tool_complete':
+          write(toolLine(e));
+          break;
+        case 'approval_required':
+          quiet();
+          break;
+        case 'warning':
+          write(`    warning: ${one(e.message, 200)}`);
+          break;
+        case 'error':
+          quiet();
+          write(`    the model's session failed: ${one(e.message, 200)}`);
+          break;
+        case 'sentence':
+        case 'tool_running':
+        case 'reasoning':
+        case 'complete':
+        case 'session_ended':
+          quiet();
+          break;
+        default:
+          break;
+      }
+    },
+    dispose: quiet,
+  };
+}
