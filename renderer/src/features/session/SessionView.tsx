@@ -113,6 +113,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
               key={session.id}
               session={session}
               scope={labels.get(session.id) ? 'step' : 'session'}
+              {...(labels.get(session.id) ? { step: labels.get(session.id)! } : {})}
               tail={<Elicitations sessionId={session.id} show="mine" />}
               query={query}
               // A chat that a provider error ended goes on where it stopped (a step is retried from the timeline).
