@@ -1,4 +1,4 @@
-import type { WorkflowErrorInfo, WorkflowRunView, WorkflowTimelineEntry } from './methods/workflow';
+import type { WorkflowErrorInfo, WorkflowRunView } from './methods/workflow';
 
 /** Words for people in place of the workflow's internal names (`AWAITING_GOAL`, `prepare:architecture`). */
 const STATUS: Record<WorkflowRunView['status'], string> = {

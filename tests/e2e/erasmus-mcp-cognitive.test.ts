@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkflowStep, WorkflowStepResult, WorkflowTask } from '../../electron/contract/index';
 import { projectKey } from '../../electron/main/paths/index';
 import { connectClient, type Running } from './erasmus-mcp-helpers';
-import { EXPECTED, finishedStates, gitLog, MODEL, sandbox, type Sandbox } from './workflow-helpers';
+import { ASKED, EXPECTED, finishedStates, gitLog, MODEL, sandbox, type Sandbox } from './workflow-helpers';
 
 let sb: Sandbox | undefined;
 let server: Running | undefined;
@@ -73,7 +73,7 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
     expect(task.status).toBe('COMPLETED');
     if (task.status !== 'COMPLETED') return;
     expect(approvals).toBe(1);
-    expect(states).toEqual(EXPECTED.map((s) => s.split('=')[0]).filter((s) => !s?.endsWith(':commit')));
+    expect(states).toEqual(ASKED);
     expect(task.output.some((l) => /^adder:commit: committed [0-9a-f]{40}$/.test(l))).toBe(true);
     const view = (await client.callTool({ name: 'workflow_status', arguments: { runId } })).structuredContent as { status: string; timeline: Array<{ state: string; outcome?: string }> };
     expect(view.status).toBe('COMPLETED');

@@ -62,6 +62,12 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     await app.shot('ui-13-terminal');
     expect(await page.getByTestId('toast').filter({ hasText: 'Approval needed' }).count()).toBe(0); // settled approvals leave no toast
 
+    // A reload comes back to the view the user was in, and the chat stays listed (read from its log).
+    await page.reload();
+    await page.locator('[data-testid="app-shell"][data-view="terminal"]').waitFor();
+    await showView(page, 'Alt+3', 'session');
+    await expect.poll(() => page.getByTestId('session-item-title').allTextContents(), { timeout: 15_000 }).toContain('Create hello.txt with a greeting, then show it');
+
     // The servers behind it: the real filesystem server from mcp/config.json and the in-process runners.
     await page.keyboard.press('Alt+5');
     await page.locator('[data-testid="server-filesystem"][data-state="ready"]').waitFor({ timeout: 15_000 });

@@ -107,6 +107,9 @@ export const EXPECTED = [
   'final:commit=committed',
 ];
 
+/** The steps of EXPECTED that ask the model (a commit runs git, a step passed over asks nobody). */
+export const ASKED = EXPECTED.filter((s) => !s.endsWith('=skipped')).map((s) => s.split('=')[0]!).filter((s) => !s.endsWith(':commit'));
+
 /** One workflow step of the scripted model: on its task, write these files through the built-in files toolset, then answer. */
 export function step(task: string, label: string, writes: Array<[string, string]>, answer: string): ScriptTurn[] {
   if (!writes.length) return [{ label, match: { lastUser: task }, text: answer }];

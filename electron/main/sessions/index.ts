@@ -1,3 +1,4 @@
 export * from './entries';
 export * from './log';
 export * from './read';
+export * from './list';

@@ -166,8 +166,8 @@ export function App() {
           ) : null}
         </div>
       </main>
-      {/* In the Sessions view the waiting card itself is in sight and focused: its toast would only cover it. */}
-      <Toasts toasts={view === 'session' ? toasts.filter((t) => !t.sticky) : toasts} onDismiss={dismiss} />
+      {/* In the Sessions view the waiting card itself is in sight and focused, and so is a server's question on the Timeline: its toast would only cover it. */}
+      <Toasts toasts={view === 'session' ? toasts.filter((t) => !t.sticky) : view === 'timeline' ? toasts.filter((t) => !(t.sticky && elicitations.get().some((r) => r.id === t.key))) : toasts} onDismiss={dismiss} />
       <StatusBar face={connection === 'lost' ? 'disconnected' : connection === 'reconnecting' ? 'disconnected — reconnecting…' : info ? `Erasmus ${info.version} · ${info.face} · ${info.home}` : 'connecting…'} onApprovals={goToApproval} disconnected={disconnected} sandbox={info?.sandbox} />
     </div>
   );

@@ -1,9 +1,10 @@
 import { ErrorCode, RpcError, type SessionReplayItem } from '../../../contract/index';
-import { readSessionLog } from '../../sessions/index';
+import { listSessions, readSessionLog } from '../../sessions/index';
 import type { Core } from '../core';
 
 /** sessions.replay: a logged session's user messages and agent events, read from its append-only log. */
 export function registerSessionsHandlers(core: Core): void {
+  core.dispatcher.register('sessions.list', async ({ project, limit }) => ({ sessions: await listSessions(core.paths.sessionsDir, { ...(project ? { project } : {}), limit }) }));
   core.dispatcher.register('sessions.replay', async ({ sessionId }) => {
     let log;
     try {

@@ -21,7 +21,7 @@ export function alwaysScope(item: Pick<Approval, 'approvalKind' | 'name'>, scope
  * An approval the agent waits for: what will happen, why it asks (policy, reviewer), and the three
  * answers. One card per request (the parent keys it by session and request id), focused when it appears.
  */
-export function ApprovalCard({ item, scope, onDecide }: { item: Approval; scope: 'session' | 'step'; onDecide: (d: ApprovalDecision) => Promise<void> }) {
+export function ApprovalCard({ item, scope, step, onDecide }: { item: Approval; scope: 'session' | 'step'; /** The workflow step asking, in words. */ step?: string; onDecide: (d: ApprovalDecision) => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const decide = async (d: ApprovalDecision) => {
@@ -44,7 +44,7 @@ export function ApprovalCard({ item, scope, onDecide }: { item: Approval; scope:
       state={item.decision ?? 'waiting'}
       open={open}
       title={open ? 'Approval needed' : answered[item.decision!]}
-      subject={<><span className="font-medium" title={item.name} data-testid="approval-words">{toolWords(item.name, item.args)}</span> <span className="text-xs text-slate-600 dark:text-slate-300">({kindWords[item.approvalKind]})</span></>}
+      subject={<><span className="font-medium" title={item.name} data-testid="approval-words">{toolWords(item.name, item.args)}</span> <span className="text-xs text-slate-600 dark:text-slate-300">({kindWords[item.approvalKind]}){step ? <> · in step <span data-testid="approval-step">{step}</span></> : null}</span></>}
     >
       <ApprovalPreview name={item.name} args={item.args} live={open} />
       {item.reasons.length ? (

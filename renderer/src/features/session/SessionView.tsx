@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import type { SessionSummary } from '../../../../electron/contract/index';
 import { useClient } from '../../api/context';
 import { useServices } from '../../app/services';
 import { Button } from '../../ui/Button';
@@ -28,7 +29,8 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
   const projects = useMemo(() => [...(project ? [project] : []), ...list.flatMap((s) => (s.project ? [s.project] : []))], [list, project]);
   const runs = useRunRecords(projects);
   const labels = useMemo(() => stepTitles(runs), [runs]);
-  const groups = useMemo(() => groupSessions({ sessions: list, runs, project }), [list, runs, project]);
+  const logged = useLoggedSessions(project, list.length);
+  const groups = useMemo(() => groupSessions({ sessions: list, runs, project, logged }), [list, runs, project, logged]);
   const [stopError, setStopError] = useState<string | null>(null);
   const [replay, setReplay] = useState<{ id: string; error?: string } | null>(null);
   const [query, setQuery] = useState('');
@@ -120,6 +122,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
               key={session.id}
               session={session}
               scope={labels.get(session.id) ? 'step' : 'session'}
+              {...(labels.get(session.id) ? { step: labels.get(session.id)! } : {})}
               tail={<Elicitations sessionId={session.id} show="mine" />}
               query={query}
               // A chat that a provider error ended goes on where it stopped (a step is retried from the timeline).
@@ -155,4 +158,19 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
       </div>
     </div>
   );
+}
+
+/** The open project's logged sessions (sessions.list), read again when this window starts another. */
+function useLoggedSessions(project: string | undefined, known: number): SessionSummary[] {
+  const client = useClient();
+  const [logged, setLogged] = useState<SessionSummary[]>([]);
+  useEffect(() => {
+    if (!project) return setLogged([]);
+    let live = true;
+    client.request('sessions.list', { project, limit: 100 }).then(({ sessions }) => live && setLogged(sessions), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [client, project, known]);
+  return logged;
 }

@@ -22,9 +22,11 @@ function Stamp({ at, end }: { at?: number; end?: boolean }) {
  * A session's items in order; follows the stream while the user is at the bottom, and offers a "new
  * messages" pill when they scrolled up. `tail` (questions waiting in this session) comes last.
  */
-export function Transcript({ session, scope, onDecide, tail, query = '', onRetry, onRewind }: {
+export function Transcript({ session, scope, step, onDecide, tail, query = '', onRetry, onRewind }: {
   session: SessionState;
   scope: 'session' | 'step';
+  /** The workflow step this session runs, in words (its approvals name it). */
+  step?: string;
   onDecide: (requestId: string, d: ApprovalDecision) => Promise<void>;
   tail?: ReactNode;
   /** Shows only the items holding this text. */
@@ -59,7 +61,7 @@ export function Transcript({ session, scope, onDecide, tail, query = '', onRetry
       case 'tool':
         return <ToolCard key={`t${item.id}`} item={item} />;
       case 'approval':
-        return <ApprovalCard key={`p${session.id}:${item.id}`} item={item} scope={scope} onDecide={(d) => onDecide(item.id, d)} />;
+        return <ApprovalCard key={`p${session.id}:${item.id}`} item={item} scope={scope} {...(step ? { step } : {})} onDecide={(d) => onDecide(item.id, d)} />;
       case 'question':
         return (
           // Exactly what was answered: a denial reads as denied, a form's answer as answered, with the time it waited.

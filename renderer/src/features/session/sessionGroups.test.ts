@@ -122,4 +122,20 @@ describe('groupSessions', () => {
     const [g] = groupSessions({ sessions: [], runs: [rec], project: '/w/calc' });
     expect(g!.runs[0]!.steps.map((s) => [s.title, s.status])).toEqual([['adder · testing', 'failed'], ['adder · testing (attempt 2)', 'running']]);
   });
+
+  it('lists the chats of earlier windows from the logs, newest first, never a step\'s session or one this window knows', () => {
+    const runs = [run('r1', '/p/a', 0, [step('a:development', 1, 's-step')])];
+    const logged = [
+      { sessionId: 's-chat-old', project: '/p/a', task: 'Explain the parser', startedAt: T0 + 5 * 60_000, modified: 0 },
+      { sessionId: 's-step', project: '/p/a', task: '# Step of the development protocol', startedAt: T0, modified: 0 },
+      { sessionId: 's-orphan-step', project: '/p/a', task: '# Step of the testing protocol (the protocol is in your system prompt)', startedAt: T0, modified: 0 },
+      { sessionId: 's-live', project: '/p/a', task: 'Live one', startedAt: T0, modified: 0 },
+      { sessionId: 's-untitled', project: '/p/a', startedAt: T0 + 20 * 60_000, modified: 0 },
+    ];
+    const [a] = groupSessions({ sessions: [session('s-live', 30, { project: '/p/a' })], runs, project: '/p/a', logged });
+    expect(a!.chats.map((c) => c.id)).toEqual(['s-live', 's-untitled', 's-chat-old']);
+    expect(a!.chats[1]!.title).toMatch(/^Chat of /);
+    expect(a!.chats[2]!.title).toBe('Explain the parser');
+    expect(a!.runs[0]!.steps.map((x) => x.id)).toEqual(['s-step']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { WorkflowRunSteps, WorkflowRunView } from '../../../../electron/contract/index';
+import type { SessionSummary, WorkflowRunSteps, WorkflowRunView } from '../../../../electron/contract/index';
 import { humanState, humanStatus } from '../project/labels';
 import { runStepsOf } from '../../../../electron/contract/run-steps';
 import type { SessionState } from './sessionState';
@@ -103,7 +103,7 @@ function stepStatus(steps: WorkflowRunSteps['steps'], i: number, runLive: boolea
  * newest first). A step's session the window has not seen is listed too (it is read from its log
  * when opened). A session that names no project belongs to the open one.
  */
-export function groupSessions({ sessions, runs, project }: { sessions: readonly SessionState[]; runs: readonly WorkflowRunSteps[]; project?: string }): ProjectGroup[] {
+export function groupSessions({ sessions, runs, project, logged = [] }: { sessions: readonly SessionState[]; runs: readonly WorkflowRunSteps[]; project?: string; /** Sessions in the logs (sessions.list): chats of earlier windows stay listed. */ logged?: readonly SessionSummary[] }): ProjectGroup[] {
   const known = new Map(sessions.map((s) => [s.id, s]));
   const titles = stepTitles(runs);
   const groups = new Map<string, ProjectGroup>();
@@ -152,6 +152,13 @@ export function groupSessions({ sessions, runs, project }: { sessions: readonly 
     if (inRun.has(s.id)) continue;
     group(s.project ?? project ?? '').chats.push({ id: s.id, title: chatTitle(s), session: s, status: sessionStatus(s), startedAt: s.startedAt });
   }
+
+  // Chats this window did not see, from the logs: a workflow step's session (its task is the step's prompt) is not a chat.
+  for (const l of logged) {
+    if (known.has(l.sessionId) || inRun.has(l.sessionId) || /^# (Step of the|Protocol:)/.test(l.task ?? '')) continue;
+    group(l.project ?? project ?? '').chats.push({ id: l.sessionId, title: l.task || `Chat of ${when(l.startedAt)}`, status: 'idle', startedAt: l.startedAt });
+  }
+  for (const g of groups.values()) g.chats.sort((a, b) => b.startedAt - a.startedAt);
 
   const latest = (g: ProjectGroup) => Math.max(0, ...g.chats.map((c) => c.startedAt), ...g.runs.map((r) => Date.parse(r.createdAt)));
   return [...groups.values()]
