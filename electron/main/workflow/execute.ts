@@ -115,8 +115,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
   // Tests passed but some tasks had none that names them: the step is asked again, naming those tasks.
   const untraced = record.untraced?.state === state ? record.untraced : undefined;
+  // (Said on its own, not after a debugging step's "the tests fail": they passed.)
   const instruction = untraced
-    ? `${INSTRUCTIONS[spec.phase]}\n\nThe tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
+    ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
     : INSTRUCTIONS[spec.phase];
   const prompt = buildStepPrompt({
     protocol,
