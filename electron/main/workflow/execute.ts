@@ -12,7 +12,7 @@ import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
 import { componentSeed, parseTaskListOrThrow, setTaskStatus } from './task-list';
-import { prepareReport, readReport } from './test-report';
+import { discardReport, prepareReport, readReport } from './test-report';
 import { finalGateCommand } from './test-suite';
 import { tasksWithoutPassingTest } from '../../contract/trace';
 
@@ -161,7 +161,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (testCommand) {
     // The runner writes its own report of each test (test-report.ts); its exit status still gates.
     const setup = await prepareReport(record.projectDir, testCommand);
-    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal, setup.env);
+    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal, setup.env).catch(async (err: unknown) => {
+      await discardReport(setup);
+      throw err;
+    });
     const report = await readReport(setup, run);
     const test = { ...run, command: testCommand };
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
