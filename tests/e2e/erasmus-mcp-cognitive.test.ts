@@ -94,6 +94,17 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
     expect(new Set(updates)).toEqual(new Set([componentUri]));
     const list = await client.callTool({ name: 'workflow_list', arguments: { project: sb.project } });
     expect((list.structuredContent as { runs: Array<{ runId: string; status: string }> }).runs).toEqual([expect.objectContaining({ runId, status: 'COMPLETED' })]);
+    // What the run verified: each task with the tests Erasmus ran that name it, and the component's commit.
+    const report = await client.callTool({ name: 'workflow_report', arguments: { runId } });
+    const adderSha = task.output.find((l) => l.startsWith('adder:commit: committed '))!.split(' ').at(-1);
+    expect(report.structuredContent).toMatchObject({
+      verified: true,
+      tasks: [
+        { id: 'A1', component: 'adder', tests: [{ name: 'A1: adds two numbers', passed: true }], commit: adderSha },
+        { id: 'A2', component: 'adder', tests: [{ name: 'A2: adds a negative number', passed: true }], commit: adderSha },
+      ],
+    });
+    expect((report.content as Array<{ text: string }>)[0]!.text).toMatch(/^Verified: every task has passing tests that Erasmus ran\./);
     expect(server.invalidStdout).toEqual([]);
   }, 120_000);
   it('refuses an empty answer (the step stays open); a BLOCKED run names the recovery tools and workflow_retry recovers it', async () => {

@@ -85,6 +85,20 @@ describe('erasmus workflow on the default path', () => {
     const arch = readFileSync(join(dirname(scheduleFile), 'architecture.md'), 'utf8');
     expect(arch).toMatch(/\n<!-- erasmus: describes commit [0-9a-f]{40} -->\n$/);
     expect(arch.replace(/<!-- erasmus: describes commit [0-9a-f]{40} -->\n$/, '').trim()).toBe(ARCH_AS_BUILT);
+    // What the run verified, from the tests Erasmus ran (node --test's own report) and its commits.
+    const report = await runCli(['workflow', 'report', world.project, '--json'], world.home);
+    expect(report.code, report.stderr).toBe(0);
+    const adderSha = spawnSync('git', ['rev-parse', 'HEAD~1'], { cwd: world.project, encoding: 'utf8' }).stdout.trim();
+    expect(JSON.parse(report.stdout)).toMatchObject({
+      goal: 'a function that adds two numbers, with tests',
+      verified: true,
+      tasks: [
+        { id: 'A1', component: 'adder', tests: [{ name: 'A1: adds two numbers', passed: true }], commit: adderSha },
+        { id: 'A2', component: 'adder', tests: [{ name: 'A2: adds a negative number', passed: true }], commit: adderSha },
+      ],
+    });
+    const words = await runCli(['workflow', 'report', world.project], world.home);
+    expect(words.stdout).toMatch(/^Verified: every task has passing tests that Erasmus ran\./);
   }, 240_000);
 
   it('without a terminal and without --yes, a step whose overwrite nobody could approve blocks (not done, not committed); retry --yes finishes', async () => {

@@ -21,7 +21,7 @@ const HOOKS_REFUSED = "The repository's commit hooks refused the commit (their o
 function leftOpenAsk(what: string): string {
   return `In your final answer, add a section \`## ${LEFT_OPEN_HEADING}\` that lists each point of the ${what} you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all.`;
 }
-import { prepareReport, readReport } from './test-report';
+import { discardReport, prepareReport, readReport } from './test-report';
 import { finalGateCommand } from './test-suite';
 import { tasksWithoutPassingTest } from '../../contract/trace';
 
@@ -162,8 +162,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   // Tests passed but some tasks had none that names them: the step is asked again, naming those tasks.
   const untraced = record.untraced?.state === state ? record.untraced : undefined;
   const base = (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
+  // (Said on its own, not after a debugging step's "the tests fail": they passed.)
   const instruction = untraced
-    ? `${base}\n\nThe tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
+    ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
     : base;
   const prompt = buildStepPrompt({
     protocol,
@@ -222,7 +223,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (testCommand) {
     // The runner writes its own report of each test (test-report.ts); its exit status still gates.
     const setup = await prepareReport(record.projectDir, testCommand);
-    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal, { env: setup.env });
+    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal, { env: setup.env }).catch(async (err: unknown) => {
+      await discardReport(setup);
+      throw err;
+    });
     const report = await readReport(setup, run);
     const test = { ...run, command: testCommand };
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };

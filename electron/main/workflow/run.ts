@@ -472,6 +472,7 @@ export class WorkflowRun {
     const now = new Date().toISOString();
     this.record.timeline.push({ state: from, enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped' });
     actor.send({ type: 'SKIP' });
+    if (this.record.untraced?.state === from) this.record.untraced = undefined; // skipped: its tasks are not asked for again
     this.record.snapshot = actor.getPersistedSnapshot();
     this.record.state = currentState(actor);
     await this.persist();

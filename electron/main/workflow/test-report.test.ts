@@ -144,6 +144,19 @@ it('CORE-2: splits on spaces', () => expect(1).toBe(2));
     expect(report.tests.map((t) => t.name).sort()).toEqual(['CORE-1: a', 'CORE-2: b']);
   });
 
+  it('in a git worktree (.git is a file) the reports go to the worktree\'s git directory, never into the tree', async () => {
+    const main = await project({ 'README.md': 'x\n' });
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'x', '--allow-empty'], { cwd: main });
+    const wt = join(main, 'wt');
+    execFileSync('git', ['worktree', 'add', '-q', wt], { cwd: main });
+    await writeFile(join(wt, 'a.test.js'), "require('node:test')('CORE-1: a', () => {});\n");
+    const setup = await prepareReport(wt, 'node --test a.test.js');
+    expect(setup.dir).toBe(join(main, '.git', 'worktrees', 'wt', 'erasmus', 'test-reports'));
+    const run = await runTests(setup.command, wt, undefined, setup.env, 120_000);
+    expect((await readReport(setup, run)).tests.map((t) => t.name)).toEqual(['CORE-1: a']);
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: wt, encoding: 'utf8' })).toBe('?? a.test.js\n');
+  });
+
   it('a stale report of an earlier run is never read as this run\'s', async () => {
     const dir = await project({ 'package.json': JSON.stringify({ scripts: { test: 'node --test' } }), 'test/a.test.js': "require('node:test')('CORE-1: a', () => {});\n" });
     const first = await gate(dir, 'npm test');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { TestCaseResult } from '../../contract/methods/workflow';
 import type { TestRun } from './verify';
@@ -42,10 +42,24 @@ export interface TestReport {
 export const MAX_RESULTS = 2000;
 const MAX_REPORT_BYTES = 32 * 1024 * 1024;
 
-/** Where reports are written: inside the project's .git (writable in the sandbox, never committed), else .erasmus. */
+/**
+ * Where reports are written: inside the project's git directory (never committed; a worktree's `.git` file
+ * names it), else under .erasmus/ (a folder that is no repository commits nothing).
+ */
 async function reportDir(projectDir: string): Promise<string> {
-  const git = await stat(join(projectDir, '.git')).catch(() => undefined);
-  return git?.isDirectory() ? join(projectDir, '.git', 'erasmus', 'test-reports') : join(projectDir, '.erasmus', 'test-reports');
+  const dotGit = join(projectDir, '.git');
+  const git = await stat(dotGit).catch(() => undefined);
+  if (git?.isDirectory()) return join(dotGit, 'erasmus', 'test-reports');
+  if (git?.isFile()) {
+    const target = /^gitdir:\s*(.+)$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''))?.[1]?.trim();
+    if (target) return join(resolve(projectDir, target), 'erasmus', 'test-reports');
+  }
+  return join(projectDir, '.erasmus', 'test-reports');
+}
+
+/** Removes what a run left (its reports and node's reporter), when the run did not get as far as readReport. */
+export async function discardReport(setup: ReportSetup): Promise<void> {
+  for (const f of await readdir(setup.dir).catch(() => [] as string[])) if (f.startsWith(`${setup.id}-`)) await rm(join(setup.dir, f), { force: true });
 }
 
 /** The command line's simple commands (split on && || ; | and newlines; quotes are not parsed: a marker inside a quoted word counts). */

@@ -146,7 +146,7 @@ describe('ProjectView and the run panel', () => {
       status: 'COMPLETED', approved: true, plan, updatedAt: '2026-01-01T00:01:00Z',
       timeline: [
         { state: 'adder:testing', component: 'adder', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:10Z', outcome: 'tests-failed', test: { command: 'npm test', exitCode: 1, passed: false } },
-        { state: 'adder:retesting', component: 'adder', enteredAt: '2026-01-01T00:00:20Z', leftAt: '2026-01-01T00:00:30Z', outcome: 'tests-passed', test: { command: 'npm test', exitCode: 0, passed: true } },
+        { state: 'adder:retesting', component: 'adder', enteredAt: '2026-01-01T00:00:20Z', leftAt: '2026-01-01T00:00:30Z', outcome: 'tests-passed', test: { command: 'npm test', exitCode: 0, passed: true, traced: true, tests: [{ name: 'A1: adds', file: 'test/adder.test.mjs', passed: true }, { name: 'names no task', passed: true }] } },
         { state: 'adder:commit', component: 'adder', enteredAt: '2026-01-01T00:00:30Z', leftAt: '2026-01-01T00:00:31Z', outcome: 'committed', commit: 'abcdef0123456789' },
       ],
     }));
@@ -154,6 +154,9 @@ describe('ProjectView and the run panel', () => {
     expect((await screen.findByTestId('summary-commits')).textContent).toContain('abcdef0123');
     expect(screen.getByTestId('summary-tests').textContent).toBe('Test runs: 1 passed of 2 (the failures were fixed in later runs)');
     expect(screen.getByRole('heading', { name: 'The run is complete' })).toBeTruthy();
+    // What the runner's report says each task's tests did, from the run alone.
+    expect(screen.getByTestId('summary-verified').textContent).toMatch(/^Verified: every task \(1\) has passing tests that Erasmus ran\./);
+    expect(screen.getByTestId('summary-task-A1').textContent).toContain('pass — A1: adds (test/adder.test.mjs)');
 
     // A final review whose fixes left a point open: the completion says so and lists it, never a plain green.
     const done = { enteredAt: '2026-01-01T00:00:40Z', leftAt: '2026-01-01T00:00:41Z' };

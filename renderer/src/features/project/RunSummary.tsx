@@ -38,8 +38,8 @@ export function RunSummary({ view, onNewRun }: { view: WorkflowRunView; onNewRun
         <ReviewOutcomes timeline={view.timeline} />
         <li data-testid="summary-verified">
           {report.verified
-            ? `Verified: each of the ${report.tasks.length} tasks has passing tests that Erasmus ran.`
-            : `Not verified: ${unverified.length} of ${report.tasks.length} tasks ${unverified.length ? `(${unverified.map((t) => t.id).join(', ')}) ` : ''}have no passing test that Erasmus ran and that names them${report.untraced.length ? '; some test runs wrote no report Erasmus can read' : ''}.`}
+            ? `Verified: every task (${report.tasks.length}) has passing tests that Erasmus ran.`
+            : `Not verified: ${unverified.length ? `${unverified.map((t) => t.id).join(', ')} ${unverified.length === 1 ? 'has' : 'have'} no passing test that Erasmus ran and that names ${unverified.length === 1 ? 'it' : 'them'}` : 'the plan has no tasks'}${report.untraced.length ? ' (some test runs wrote no report Erasmus can read)' : ''}.`}
           <details className="mt-1">
             <summary className="cursor-pointer">Tasks and their tests</summary>
             <ul className="mt-1 flex flex-col gap-1 pl-4">
