@@ -254,7 +254,7 @@ export class AgentSession {
     if (this.controller.signal.aborted) this.controller = new AbortController();
     const turn = ++this.userTurns;
     const before = this.deps.beforeTurn
-      ? this.deps.beforeTurn({ sessionId: this.sessionId, project: this.project, turn, logPath: this.log.path, entries: this.log.entries }).catch((err: Error) => this.emit({ type: 'warning', message: `no checkpoint before turn ${turn}: ${err.message}` }))
+      ? this.deps.beforeTurn({ sessionId: this.sessionId, project: this.project, turn, logPath: this.log.path, entries: this.log.entries }).catch((err: Error) => this.emit({ type: 'warning', message: `checkpoint before turn ${turn}: ${err.message}` }))
       : Promise.resolve();
     this.running = before.then(() => this.loop(userMessage));
     return this.running;

@@ -4,6 +4,7 @@ import type { Paths } from '../paths/index';
 import { newSessionId } from '../sessions/log';
 import type { SessionEntry } from '../sessions/entries';
 import { readSessionLog } from '../sessions/read';
+import { loadRetention } from './retention';
 import type { Change } from './shadow';
 import { git } from './shadow';
 import type { CheckpointRecord, CheckpointStore } from './store';
@@ -57,7 +58,16 @@ export class ChatCheckpoints {
       return;
     }
     await this.store.take(t.project, { kind: 'turn', state: `turn ${t.turn}`, sessionId: t.sessionId, turn: t.turn, log: resolve(t.logPath), entries: t.entries });
+    // The project's old checkpoints go as config.yaml's retention says, once per process, after the first new one.
+    if (this.pruned.has(t.project)) return;
+    this.pruned.add(t.project);
+    const retention = await loadRetention(this.paths.configYaml).catch((err: Error) => {
+      throw new Error(`the checkpoint was taken, but old ones were not pruned: ${err.message}`);
+    });
+    await this.store.prune(t.project, retention);
   }
+
+  private readonly pruned = new Set<string>();
 
   /** The checkpoint before turn `turn` of the session of `logPath`, looking through the logs it was forked from. */
   private async find(logPath: string, turn: number): Promise<{ checkpoint: CheckpointRecord; project: string; sessionId: string } | undefined> {

@@ -1,0 +1,83 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Paths } from '../paths/index';
+import { WorkflowEngine } from '../workflow/engine';
+import { CheckpointStore } from './store';
+
+const TASKS = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Build the core\n';
+
+let root: string | undefined;
+const engines: WorkflowEngine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+/** Drives an external-engine run to the end: each step writes notes/<state>.txt; stops early at `until`. */
+async function drive(e: WorkflowEngine, runId: string, project: string, until?: string): Promise<void> {
+  for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+    if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+    else if (task.status === 'AWAITING_COGNITIVE_RESULT') {
+      if (task.step.state === until) return;
+      const out = task.step.state === 'prepare:task_list' ? TASKS : `${task.step.state} output`;
+      await mkdir(join(project, 'notes'), { recursive: true });
+      await writeFile(join(project, 'notes', `${task.step.state.replace(':', '-')}.txt`), out);
+      await e.submitTask(runId, { output: out, done: true, ...(task.step.component ? { contextDoc: `# core\n\nafter ${task.step.state}\n` } : {}) });
+    } else throw new Error(`unexpected ${task.status}`);
+  }
+}
+
+describe('workflow checkpoints (engine)', () => {
+  it('a checkpoint before every step; a rewind restores the files, HEAD and the context document of that moment', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-wfck-'));
+    const project = join(root, 'p');
+    await mkdir(project);
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project });
+    const paths = new Paths(join(root, 'home'));
+    const e = new WorkflowEngine({ paths, emit: () => undefined });
+    engines.push(e);
+    const { runId } = await e.load({ projectDir: project, goal: 'a core' });
+    await drive(e, runId, project);
+    const list = await e.checkpoints(runId);
+    const view = await e.status(runId);
+    expect(list.map((c) => c.state)).toEqual(view.timeline.map((t) => t.state));
+    const review = list.find((c) => c.state === 'core:review')!;
+    const doc = paths.componentDoc(project, 'core');
+    expect(await readFile(doc, 'utf8')).toContain('after core:retesting');
+
+    const r = await e.rewind(runId, review.id);
+    expect(r).toMatchObject({ status: 'PAUSED', state: 'core:review' });
+    expect(await readFile(doc, 'utf8')).toContain('after core:testing'); // the context document as it was
+    expect(await readFile(doc, 'utf8')).not.toContain('after core:review');
+    await expect(readFile(join(project, 'notes', 'core-review.txt'), 'utf8')).rejects.toThrow();
+    // Before the component's commit, the first of the repository: HEAD is unborn again; the undone commits stay reachable.
+    expect(spawnSync('git', ['rev-parse', '-q', '--verify', 'HEAD'], { cwd: project }).status).not.toBe(0);
+    expect(execFileSync('git', ['log', '--all', '--format=%s'], { cwd: project, encoding: 'utf8' })).toContain('core: complete component');
+    await expect(e.rewind(runId, 'no-such')).rejects.toMatchObject({ kind: 'RUN_NOT_FOUND' });
+
+    // Undo the rewind: back to the end, the commits there again.
+    await e.rewind(runId, r.undo.id);
+    expect((await e.status(runId)).status).toBe('COMPLETED');
+    expect(execFileSync('git', ['log', '--format=%s'], { cwd: project, encoding: 'utf8' })).toContain('core: complete component');
+  });
+
+  it('a run never stops for want of a checkpoint: the step says why it has none', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-wfck-'));
+    const project = join(root, 'p');
+    await mkdir(project);
+    const paths = new Paths(join(root, 'home'));
+    const broken = new CheckpointStore(paths);
+    broken.take = () => Promise.reject(new Error('disk full'));
+    const e = new WorkflowEngine({ paths, emit: () => undefined, checkpoints: broken });
+    engines.push(e);
+    const { runId } = await e.load({ projectDir: project, goal: 'a core' });
+    await drive(e, runId, project, 'prepare:progress_schedule');
+    const first = (await e.status(runId)).timeline[0]!;
+    expect(first).toMatchObject({ state: 'prepare:architecture', checkpointError: 'disk full' });
+    expect(first.checkpoint).toBeUndefined();
+  });
+});
