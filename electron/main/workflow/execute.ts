@@ -118,6 +118,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     prompt,
     protocolPrompt: protocol.prompt,
     toolsets: protocol.toolsets,
+    access: protocol.access,
     contextDocPath,
     projectDir: record.projectDir,
     budget: protocol.budget,

@@ -77,7 +77,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
       : step.instruction;
     const entry = await ctx.enter(state, { protocol: protocol.name });
     const prompt = buildStepPrompt({ protocol, instruction, goal: record.goal, contextDocPath, contextDoc: existing ?? '', references });
-    const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });
+    const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: protocol.access, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });
     if (!result.done) {
       await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
       throw new WorkflowError('RUNTIME_ERROR', `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it, or write ${contextDocPath} yourself and retry.`);

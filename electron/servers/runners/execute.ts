@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { NOBODY_ASKED } from '../../main/agent/approval-path';
 import { classifyCommand } from '../../main/runners/policy/index';
 import type { RunResult } from '../../main/runners/pty/index';
-import type { CommandRunner } from '../../main/runners/runner';
+import type { CommandRunner, ProjectAccess } from '../../main/runners/runner';
 import { onPath, rewriteCommand, type AppliedRewrite, type RewriteResult } from '../../main/runners/rewrite/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { disabledRules, type RunnerSettings } from '../../main/runners/settings';
@@ -56,10 +56,20 @@ function describeRun(r: RunResult): string {
 }
 
 /**
+ * A step that must not write the project (design, review, documentation) runs its commands with the
+ * project mounted read-only; without a sandbox nothing can mount it so, and only commands the
+ * policy knows to be read-only run. Undefined: the command may run.
+ */
+export function readOnlyStepRefusal(access: ProjectAccess, sandboxed: boolean, verdict: 'run' | 'approve' | 'refuse', why: string): string | undefined {
+  if (access === 'write' || sandboxed || verdict === 'run') return undefined;
+  return `this step only reads the project, and commands run without a sandbox here (${why}), so only commands known to be read-only run (ls, cat, grep, git status, git diff…); report what should be run instead`;
+}
+
+/**
  * One runner tool call: plan → rewrite → policy (refuse / ask the user / run) → script review →
  * PTY → result. Every refusal, decline and rejection comes back as the tool's (error) result.
  */
-export async function executeTool(tool: RunnerTool, args: Record<string, unknown>, deps: RunnerDeps, signal?: AbortSignal): Promise<CallToolResult> {
+export async function executeTool(tool: RunnerTool, args: Record<string, unknown>, deps: RunnerDeps, signal?: AbortSignal, access: ProjectAccess = 'write'): Promise<CallToolResult> {
   const outcome: RunnerOutcome = { tool: tool.name, status: 'failed', rewrites: [], reasons: [], reviewed: false };
   let settings: RunnerSettings;
   let requested: string;
@@ -84,6 +94,12 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   if (policy.verdict === 'refuse') {
     outcome.status = 'refused';
     return result(outcome, `${header}Refused, not run: ${policy.reasons.join('; ')}`, true);
+  }
+  const readOnlyRefusal = readOnlyStepRefusal(access, sandboxed, policy.verdict, box.detail);
+  if (readOnlyRefusal) {
+    outcome.status = 'refused';
+    outcome.reasons = [readOnlyRefusal];
+    return result(outcome, `${header}Refused, not run: ${readOnlyRefusal}`, true);
   }
 
   const given = typeof args.purpose === 'string' && args.purpose ? args.purpose : undefined;
@@ -126,7 +142,7 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   const onTimeout = args.on_timeout === 'background' ? 'background' : 'kill';
   let run: Awaited<ReturnType<RunnerDeps['runner']['run']>>;
   try {
-    run = await deps.runner.run({ command, root: deps.root, network: policy.verdict === 'approve' && policy.network, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
+    run = await deps.runner.run({ command, root: deps.root, access, network: policy.verdict === 'approve' && policy.network, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
   } catch (err) {
     outcome.reasons = [(err as Error).message];
     return result(outcome, `${header}Could not start: ${(err as Error).message}`, true);

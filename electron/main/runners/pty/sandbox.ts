@@ -71,18 +71,27 @@ function exists(p: string): 'dir' | 'file' | null {
   }
 }
 
+/**
+ * What the sandbox hides: the credential folders of the commands' home and of this process's home
+ * (they differ when the core runs commands with another HOME), and ERASMUS_HOME.
+ */
+export function hiddenPaths(p: Pick<SandboxProfile, 'home' | 'erasmusHome'>): string[] {
+  const homes = [...new Set([resolve(p.home ?? homedir()), resolve(homedir())])];
+  const hidden = homes.flatMap((home) => HIDDEN_IN_HOME.map((rel) => join(home, rel)));
+  if (p.erasmusHome) hidden.push(resolve(p.erasmusHome));
+  return hidden;
+}
+
 /** The bwrap argument vector (up to and including `--`) for a profile. */
 export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
   const root = resolve(p.root);
-  const home = resolve(p.home ?? homedir());
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--die-with-parent'];
   if (existsSync('/run/user')) args.push('--tmpfs', '/run/user'); // the keyring's and D-Bus's sockets
   // Programs the user put on PATH under /tmp stay visible (read-only) in the private /tmp.
   for (const dir of (p.path ?? process.env.PATH ?? '').split(':')) {
     if (dir.startsWith('/tmp/') && exists(dir) === 'dir') args.push('--ro-bind', dir, dir);
   }
-  const hidden = HIDDEN_IN_HOME.map((rel) => join(home, rel));
-  if (p.erasmusHome) hidden.push(resolve(p.erasmusHome));
+  const hidden = hiddenPaths(p);
   for (const h of hidden) {
     if (root === h || root.startsWith(`${h}/`)) continue; // never hide the project itself
     const kind = exists(h);
