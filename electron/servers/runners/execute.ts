@@ -3,10 +3,11 @@ import { NOBODY_ASKED } from '../../main/agent/approval-path';
 import { classifyCommand } from '../../main/runners/policy/index';
 import type { RunResult } from '../../main/runners/pty/index';
 import type { CommandRunner, ProjectAccess } from '../../main/runners/runner';
-import { onPath, rewriteCommand, type AppliedRewrite, type RewriteResult } from '../../main/runners/rewrite/index';
+import { onPath, rewriteCommand, type AppliedRewrite } from '../../main/runners/rewrite/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { disabledRules, type RunnerSettings } from '../../main/runners/settings';
 import type { RunnerTool } from './tool';
+import { missingToolchainText, toolchainAvailable } from './toolchains';
 
 /** What the user answered to a confirmation; `unsupported` when the client cannot ask (no elicitation). */
 export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported' | { unanswered: string };
@@ -42,11 +43,6 @@ function describeRewrites(requested: string, applied: AppliedRewrite[]): string 
   return `(rewritten from: ${requested}; ${applied.map((a) => `${a.rule}: ${a.from} → ${a.to}`).join('; ')})\n`;
 }
 
-function describeSkipped(skipped: RewriteResult['skipped']): string {
-  if (!skipped?.length) return '';
-  return `(not rewritten: ${skipped.map((s) => `${s.rule}: ${s.reason}`).join('; ')})\n`;
-}
-
 function describeRun(r: RunResult): string {
   if (r.background) return `still running in the background after ${Math.round(r.durationMs / 1000)} s (terminal ${r.terminalId}); its output grows in ${r.rawOutputFile}`;
   if (r.timedOut) return `stopped after its timeout (${Math.round(r.durationMs / 1000)} s), with its whole process tree`;
@@ -74,6 +70,11 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   let settings: RunnerSettings;
   let requested: string;
   let plan;
+  if (!toolchainAvailable(tool.toolset)) {
+    outcome.status = 'refused';
+    outcome.reasons = [missingToolchainText(tool.toolset)];
+    return result(outcome, outcome.reasons[0]!, true);
+  }
   try {
     settings = await deps.settings();
     plan = await tool.plan(args, { root: deps.root });
@@ -85,7 +86,8 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   const rewritten = await rewriteCommand(requested, { root: deps.root, disabled: disabledRules(settings), available: (tool) => onPath(tool) });
   const command = rewritten.command;
   Object.assign(outcome, { requested, command, rewrites: rewritten.applied });
-  const header = `$ ${command}\n${describeRewrites(requested, rewritten.applied)}${describeSkipped(rewritten.skipped)}`;
+  // The result carries the command's own output; Erasmus adds a line only where it changed the command.
+  const header = `$ ${command}\n${describeRewrites(requested, rewritten.applied)}`;
 
   const box = deps.runner.status;
   const sandboxed = box.enabled;
