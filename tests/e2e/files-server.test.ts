@@ -260,6 +260,25 @@ describe('files server over stdio: code-execution paths and hard links', () => {
     }
     expect(readFileSync(join(outside, 'bashrc'), 'utf8')).toBe('original\n');
   });
+
+  it('never reads (nor searches) through a hard link to a file outside the root; links all inside the root read', async () => {
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'id_ed25519'), 'SECRET-KEY-hl\n');
+    linkSync(join(outside, 'id_ed25519'), join(root, 'innocent.txt'));
+    writeFileSync(join(root, 'a.txt'), 'shared SECRET-free text\n');
+    linkSync(join(root, 'a.txt'), join(root, 'b.txt'));
+    const { client } = await connect('accept');
+    const r = await call(client, 'read_file', { path: 'innocent.txt' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^refused: innocent\.txt has 2 hard links and not all of them are inside the root folder .* does not read through such a hard link/);
+    expect(r.text).not.toContain('SECRET-KEY');
+    const found = await call(client, 'search', { contains: 'SECRET' });
+    expect(found.text).not.toContain('SECRET-KEY');
+    expect(found.text).toContain('a.txt:1: shared SECRET-free text');
+    expect(found.text).toContain('(not searched: innocent.txt: hard links whose other names are not all inside the root)');
+    // Both names inside the root: the file reads.
+    expect(await call(client, 'read_file', { path: 'b.txt' })).toEqual({ text: 'shared SECRET-free text\n', isError: false });
+  });
 });
 
 describe('files server over stdio: confirmation by elicitation', () => {

@@ -4,11 +4,18 @@
 // server on 127.0.0.1 and read a credential folder. Nothing escapes, and the model is told why.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../electron/contract/index';
+import { approvalPath } from '../../electron/main/agent/approval-path';
+import { Core } from '../../electron/main/api/core';
 import { sandboxStatus } from '../../electron/main/runners/pty/sandbox';
+import { AgentExecutor } from '../../electron/main/workflow/agent-executor';
+import { loadProtocol } from '../../electron/main/workflow/protocols';
+import { attachBuiltinServers } from '../../electron/servers/builtin';
 import { chatHarness, defaultSandbox } from './agent-cli';
 import { MODEL, sandbox as workflowSandbox, type Sandbox } from './workflow-helpers';
 
@@ -110,4 +117,81 @@ describe.runIf(sandboxStatus().available)('the test gates run the model\'s tests
     expect(existsSync(outside)).toBe(false);
     expect(received).toEqual([]);
   }, 240_000);
+});
+
+describe.runIf(sandboxStatus().available)('a review step (read access)', () => {
+  let core: Core | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await core?.dispose();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    core = undefined;
+    dir = undefined;
+  });
+
+  it('runs the project\'s tests and cannot change a file, by any way of calling; nothing escapes', async () => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-review-')));
+    const project = join(dir, 'adder');
+    const h = fakeHome();
+    const ADDER = 'export function add(a, b) {\n  return a + b;\n}\n';
+    mkdirSync(join(project, 'src'), { recursive: true });
+    mkdirSync(join(project, 'test'));
+    writeFileSync(join(project, 'src', 'adder.mjs'), ADDER);
+    writeFileSync(join(project, 'test', 'adder.test.mjs'), "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/adder.mjs';\ntest('adds', () => assert.equal(add(2, 3), 5));\n");
+    execFileSync('git', ['init', '-q', project]);
+    const call = (tool: string, params: Record<string, string>) => `<${tool}>\n${Object.entries(params).map(([k, v]) => `<${k}>${v}</${k}>`).join('\n')}\n</${tool}>\n`;
+    const probes = [...PROBES(port).map((c) => c.replace('~', h)), 'echo hacked > src/adder.mjs'];
+    const llm = await t.startLlm([
+      { text: `Running the tests first.\n${call('runners__bash_run', { command: 'node --test test/' })}` },
+      {
+        match: { last: { regex: 'exit code 0' } },
+        text: `Now trying to change things.\n${probes.map((command) => call('runners__bash_run', { command })).join('')}!echo hacked > src/adder.mjs\n${call('files__write_file', { path: 'src/adder.mjs', content: 'hacked' })}`,
+      },
+      { text: '# Review: adder\n\nVerdict: no changes needed\n' },
+    ]);
+    core = new Core({ face: 'cli', home: join(dir, 'home'), env: { ...process.env, HOME: h } });
+    await core.hub.start({ projectDir: project, watch: false });
+    core.hub.setElicitationHandler(approvalPath({ yes: true }).elicitation);
+    await attachBuiltinServers(core, { root: project });
+    const events: AgentEvent[] = [];
+    const executor = new AgentExecutor((o) => core!.agent.run({ ...o, onEvent: (e) => (events.push(e), o.onEvent?.(e)) }), { autoApprove: true, toolMode: 'xml', provider: { baseUrl: llm.baseUrl, model: 'scripted' } });
+    const protocol = await loadProtocol('review', project);
+    const result = await executor.run({
+      runId: 'r1',
+      state: 'adder:review',
+      protocol: 'review',
+      prompt: 'Review this component.',
+      protocolPrompt: protocol.prompt,
+      toolsets: protocol.toolsets,
+      access: protocol.access,
+      contextDocPath: join(dir, 'adder.md'),
+      projectDir: project,
+      budget: { maxTurns: 10 },
+      answer: 'report',
+      signal: new AbortController().signal,
+    });
+    expect(result.done).toBe(true);
+    const done = results(events);
+    // The tests ran, and passed.
+    expect(done[0]).toMatchObject({ name: 'runners__bash_run', isError: false });
+    expect(done[0]!.result).toMatch(/pass 1\n/);
+    // Every way to change a file failed, saying why; nothing escaped.
+    expect(readFileSync(join(project, 'src', 'adder.mjs'), 'utf8')).toBe(ADDER);
+    const [outside, net, secret, write] = done.slice(1, 5).map((d) => d.result);
+    expect(outside).toContain('[sandbox] writes are refused in this step (read-only file system (sandbox))');
+    expect(write).toContain('[sandbox] writes are refused in this step (read-only file system (sandbox))');
+    expect(net).toContain('[sandbox] the network is off for this command (sandbox)');
+    expect(secret).toMatch(/\[sandbox\] credential folders are hidden|Refused/);
+    const bang = done.find((d) => d.name === '!')!;
+    expect(bang.isError).toBe(true);
+    expect(bang.result).toContain('[sandbox] writes are refused in this step');
+    // The files write tool is not there: the call is answered with a correction, and nothing was written.
+    expect(done.find((d) => d.name === 'files__write_file')).toBeUndefined();
+    expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain('There is no tool named \\"files__write_file\\", so nothing was run.');
+    expect(existsSync(join(dir, 'outside.txt'))).toBe(false);
+    expect(received).toEqual([]);
+    expect(JSON.stringify(events)).not.toContain(KEY);
+    // The files toolset offered no write tool.
+    expect(String(llm.requests[0]!.body.messages![0]!.content)).not.toMatch(/files__write_file|files__remove|files__move/);
+  }, 120_000);
 });

@@ -184,7 +184,7 @@ export function hubTools(hub: HubPart): AgentTools {
           return { content: `Could not read ${uri}${server ? ` from "${server}"` : ''}: ${(err as Error).message}`, isError: true };
         }
       }
-      const r = await hub.callTool(tool.server, tool.tool, args, { signal: opts.signal, timeoutMs: opts.timeoutMs, onProgress: opts.onProgress });
+      const r = await hub.callTool(tool.server, tool.tool, args, { signal: opts.signal, timeoutMs: opts.timeoutMs, onProgress: opts.onProgress, ...(opts.meta ? { meta: opts.meta } : {}) });
       const { links, ...out } = toolResult(r, { server: tool.server, outputSchema: tool.outputSchema });
       if (links) linked = true;
       return out;

@@ -19,10 +19,15 @@ import type { ProviderHandle } from './providers/types';
  * (the project writable, the rest read-only, credentials hidden, no network), the session's TMPDIR,
  * a PTY in the terminal view. The model gets the output, the exit status and what the sandbox refused.
  */
-export function runnerShell(runner: Pick<CommandRunner, 'run'>): ShellRunner {
-  return async (command, { signal, cwd, session }) => {
+export function runnerShell(runner: Pick<CommandRunner, 'run' | 'status'>): ShellRunner {
+  return async (command, { signal, cwd, session, access }) => {
     const root = cwd ?? process.cwd();
-    const r = await runner.run({ command, root, signal, title: `! ${command}`, ...(session ? { session } : {}) });
+    if (access && access !== 'write' && !runner.status.enabled) {
+      // Nothing can mount the project read-only without a sandbox: only what the policy knows to be read-only runs.
+      const c = await classifyCommand(command, { home: homedir(), cwd: root, root });
+      if (c.verdict !== 'run') return { content: `$ ${command}\nNot run: this step only reads the project, and commands run without a sandbox here (${runner.status.detail}), so only commands known to be read-only run. Report what should be run instead.`, isError: true };
+    }
+    const r = await runner.run({ command, root, signal, title: `! ${command}`, ...(session ? { session } : {}), ...(access ? { access } : {}) });
     const status = r.timedOut ? 'timed out' : r.aborted ? 'stopped' : r.exitCode === null ? `ended by signal ${r.signal}` : `exit code ${r.exitCode}`;
     const more = r.truncated ? `\n[output cut; the whole output is in ${r.outputFile}]` : '';
     return { content: `$ ${command}\n${r.output}${more}\n[${status}]${r.sandboxNote ? `\n${r.sandboxNote}` : ''}`, isError: r.exitCode !== 0 };

@@ -19,6 +19,8 @@ import { loadAgentConfig, resolveProvider, type AgentConfigFile, type ProviderOv
 import type { ProviderHandle } from './providers/types';
 import { summarizer } from './summarize';
 import type { AgentTools, ShellRunner } from './tools';
+import type { ProjectAccess } from '../runners/runner';
+import { scopedTools } from './project-access';
 import { emptyUsage } from './usage';
 import type { XmlSupport } from './xml-support';
 
@@ -67,6 +69,8 @@ export interface AgentSessionOptions {
   autoApprove?: boolean;
   /** Approvals policy; default: config.yaml `approvals:`, else `non-destructive`. */
   approvals?: ApprovalsPolicy;
+  /** What the session may do to the project (default `write`): `read` (design, review) and `markdown` (documentation) get no files tools that write (Markdown files only for `markdown`) and runner commands with the project mounted read-only. */
+  projectAccess?: ProjectAccess;
   /** Tools refused in this session by their server's name for them, each with the reason the model is told (a workflow step: git_commit). */
   withholdTools?: Readonly<Record<string, string>>;
   /** Ask the model for a summary of archived messages. */
@@ -127,7 +131,7 @@ export function sessionBudgets(own: Budgets | undefined, config: Pick<AgentConfi
  */
 function shellFor(deps: AgentSessionDeps, o: AgentSessionOptions, sessionId?: string): AgentSessionDeps['shell'] {
   const shell = o.toolsets && !o.toolsets.includes('runners') ? undefined : deps.shell;
-  return shell && sessionId ? (command, opts) => shell(command, { ...opts, session: sessionId }) : shell;
+  return shell && sessionId ? (command, opts) => shell(command, { ...opts, session: sessionId, ...(o.projectAccess ? { access: o.projectAccess } : {}) }) : shell;
 }
 
 /** One agent session: its log, context and approvals; `run` a task, `send` follow-ups, `stop`. */
@@ -175,6 +179,8 @@ export class AgentSession {
   /** Creates (or resumes) a session. Throws with a clear message on bad configuration. */
   static async create(deps: AgentSessionDeps, o: AgentSessionOptions): Promise<AgentSession> {
     const clock = deps.clock ?? Date.now;
+    // A step that must not write gets tools that cannot (the files writers left out, the runners' commands read-only).
+    if (o.projectAccess && o.projectAccess !== 'write') deps = { ...deps, tools: scopedTools(deps.tools ?? noTools, o.projectAccess) };
     const tools = deps.tools ?? noTools;
     const restored = o.resume ? restoreContext(resolve(o.resume)) : undefined;
     const configFile = deps.configFile ?? deps.paths.configYaml;

@@ -47,6 +47,8 @@ export interface ToolCallOptions {
   signal: AbortSignal;
   timeoutMs?: number;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** `_meta` for the server (the session's project access). */
+  meta?: Record<string, unknown>;
 }
 
 export interface AgentTools {
@@ -56,9 +58,12 @@ export interface AgentTools {
   call(tool: AgentTool, args: Record<string, unknown>, opts: ToolCallOptions): Promise<ToolCallResult>;
 }
 
-/** Runs a shell command line (the `!command` form) through the runners, when a session has them. */
-/** Runs a `!command` line; `session` keys its temporary folder (TMPDIR), kept across the session's commands. */
-export type ShellRunner = (command: string, opts: { signal: AbortSignal; cwd?: string; session?: string }) => Promise<ToolCallResult>;
+/**
+ * Runs a `!command` line through the runner, when a session has the runners: `session` keys its
+ * temporary folder (TMPDIR), kept across the session's commands; `access` other than `write` mounts
+ * the project read-only.
+ */
+export type ShellRunner = (command: string, opts: { signal: AbortSignal; cwd?: string; session?: string; access?: 'write' | 'read' | 'markdown' }) => Promise<ToolCallResult>;
 
 /** A provider-safe tool name: [A-Za-z0-9_-]{1,64}. */
 export function safeToolName(name: string, taken: Set<string>): string {

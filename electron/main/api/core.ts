@@ -95,7 +95,7 @@ export class Core {
     registerSessionsHandlers(this);
     // Flow control from the first acknowledgement: only where a view renders (never in the headless CLI).
     this.ptys = this.disposables.add(new PtyManager({ outputsDir: this.paths.outputsDir, sink: this.bus, env: this.env, flowControl: 'auto', redactor: this.redactor }));
-    this.runner = this.disposables.add(new CommandRunner(this.ptys, { erasmusHome: this.paths.home }));
+    this.runner = this.disposables.add(new CommandRunner(this.ptys, { erasmusHome: this.paths.home, ...(this.env.HOME ? { home: this.env.HOME } : {}) }));
     registerTerminalHandlers(this);
     this.hub = this.disposables.add(new McpHub({
         paths: this.paths,

@@ -46,7 +46,7 @@ describe('erasmus doctor', () => {
       },
     });
     const by = Object.fromEntries(checks.map((c) => [c.id, c]));
-    expect(by.sandbox).toMatchObject({ status: 'warn', summary: expect.stringMatching(/no sandbox.*every command that is not read-only asks/), fix: expect.stringMatching(/unset ERASMUS_SANDBOX/) });
+    expect(by.sandbox).toMatchObject({ status: 'warn', summary: expect.stringMatching(/not sandboxed.*every command that is not read-only asks/), fix: expect.stringMatching(/unset ERASMUS_SANDBOX/) });
     expect(by.keychain).toMatchObject({ status: 'fail', detail: 'no D-Bus session' });
     expect(by.pty).toMatchObject({ status: 'fail', detail: expect.stringContaining('invalid ELF header'), fix: expect.stringMatching(/npm rebuild node-pty/) });
     expect(by.providers).toMatchObject({ status: 'warn', summary: 'no LLM provider is configured', fix: expect.stringContaining(configYaml) });

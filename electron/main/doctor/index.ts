@@ -28,8 +28,7 @@ function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
 /** Whether runner commands run in an OS sandbox here; without one, every command that is not read-only asks. */
 export function sandboxCheck(): DoctorCheck {
   const s = sandboxStatus();
-  const name = process.platform === 'linux' ? 'bubblewrap' : process.platform === 'darwin' ? 'Seatbelt' : 'a sandbox';
-  if (s.available) return { id: 'sandbox', status: 'ok', summary: `runner commands run in ${name}`, detail: s.detail };
+  if (s.available) return { id: 'sandbox', status: 'ok', summary: 'runner commands run in bubblewrap (Linux)', detail: s.detail };
   const fix =
     process.env.ERASMUS_SANDBOX === 'off'
       ? 'unset ERASMUS_SANDBOX to use the sandbox again'
@@ -37,8 +36,11 @@ export function sandboxCheck(): DoctorCheck {
         ? 'install bubblewrap (`sudo apt-get install bubblewrap`) and allow unprivileged user namespaces (`sysctl kernel.unprivileged_userns_clone=1`; on Ubuntu 24.04+ an AppArmor profile for bwrap)'
         : process.platform === 'darwin'
           ? 'Erasmus does not drive Seatbelt (sandbox-exec) yet; until it does, approve commands one by one'
-          : 'no sandbox is supported on this system yet; approve commands one by one';
-  return { id: 'sandbox', status: 'warn', summary: `no sandbox for runner commands: every command that is not read-only asks first`, detail: s.detail, fix };
+          : process.platform === 'win32'
+            ? 'Erasmus has no sandbox on Windows: approve commands one by one, or run Erasmus in WSL 2 (Linux, with bubblewrap)'
+            : 'no sandbox is supported on this system yet; approve commands one by one';
+  const where = process.platform === 'win32' ? 'Windows' : process.platform === 'darwin' ? 'macOS' : process.platform === 'linux' ? 'Linux' : process.platform;
+  return { id: 'sandbox', status: 'warn', summary: `runner commands are not sandboxed (${where}): every command that is not read-only asks first`, detail: s.detail, fix };
 }
 
 async function keychainCheck(deps: DoctorDeps, ms: number): Promise<DoctorCheck & { names?: string[] }> {

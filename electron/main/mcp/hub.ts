@@ -312,7 +312,7 @@ export class McpHub {
       : {};
     // Progress resets the server's default timeout; a timeout the caller gives is a hard limit.
     const hard = opts.timeoutMs ? { maxTotalTimeout: opts.timeoutMs } : {};
-    const call = (client: Client, o: RequestOptions) => client.callTool({ name: tool, arguments: args }, undefined, { ...o, ...hard, ...progress });
+    const call = (client: Client, o: RequestOptions) => client.callTool({ name: tool, arguments: args, ...(opts.meta ? { _meta: opts.meta } : {}) }, undefined, { ...o, ...hard, ...progress });
     return (await c.request(
       async (client, o) => {
         try {

@@ -13,6 +13,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Asks the server for progress (notifications/progress); each one is also emitted as `mcp.progress`. */
   onProgress?: (progress: Progress) => void;
+  /** `_meta` of the request (e.g. the calling session's project access, which Erasmus's runners obey). */
+  meta?: Record<string, unknown>;
 }
 
 export type ResourceInfo = Resource & { server: string };

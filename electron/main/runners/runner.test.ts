@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PtyManager } from './pty/index';
-import { bwrapArgs, sandboxStatus } from './pty/sandbox';
+import { bwrapArgs, sandboxStatus, sandboxStatusFor } from './pty/sandbox';
 import { CommandRunner, sandboxNote } from './runner';
 
 /**
@@ -138,6 +138,14 @@ describe('the sandbox profile', () => {
     const ro = bwrapArgs({ root: project, home, readOnly: true });
     expect(ro.join(' ')).toContain(`--ro-bind ${project} ${project}`);
     expect(ro).not.toContain('--bind');
+  });
+
+  it('says per OS what protects commands; Windows and macOS say plainly that commands are not sandboxed', () => {
+    const probe = () => ({ available: true, detail: 'Linux: commands run in bubblewrap' });
+    expect(sandboxStatusFor('win32', false, probe)).toEqual({ available: false, detail: 'Windows: commands are not sandboxed (Erasmus has no sandbox on Windows); every command that is not read-only asks' });
+    expect(sandboxStatusFor('darwin', false, probe).detail).toMatch(/^macOS: commands are not sandboxed/);
+    expect(sandboxStatusFor('linux', false, probe)).toEqual(probe());
+    expect(sandboxStatusFor('linux', true, probe)).toMatchObject({ available: false, detail: expect.stringMatching(/^switched off \(ERASMUS_SANDBOX=off\): commands are not sandboxed/) });
   });
 
   it('says nothing when the command succeeded or shows no refusal', () => {

@@ -2,17 +2,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PtyManager, RunOptions, RunResult } from './pty/index';
-import { HIDDEN_IN_HOME, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
+import { hiddenPaths, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
 
-/** What may a command do to the project: write it (development, testing, debugging) or only read it (design, review, documentation). */
-export type ProjectAccess = 'write' | 'read';
+/**
+ * What a step may do to the project: write it (development, testing, debugging), only read it
+ * (design, review), or write Markdown files only (documentation). Commands of a step that does not
+ * write run with the project mounted read-only (a reviewer runs the tests; nothing writes).
+ */
+export type ProjectAccess = 'write' | 'read' | 'markdown';
+
+/** The `_meta` key of a tool call that carries the calling session's project access (Erasmus's own runners read it). */
+export const PROJECT_ACCESS_META = 'erasmus/projectAccess';
 
 export interface CommandRunOptions extends Omit<RunOptions, 'sandbox' | 'cwd'> {
   /** The project folder: the command runs there and may write only there (and in its session's TMPDIR). */
   root: string;
   /** Where it runs (default: the project folder). */
   cwd?: string;
-  /** `read`: the project is mounted read-only too (default `write`). */
+  /** `read`/`markdown`: the project is mounted read-only too (default `write`). */
   access?: ProjectAccess;
   /** Let the command reach the network (default: no network). */
   network?: boolean;
@@ -78,7 +85,7 @@ export class CommandRunner {
       home: this.options.home ?? homedir(),
       ...(this.options.erasmusHome ? { erasmusHome: this.options.erasmusHome } : {}),
       network: o.network === true,
-      readOnly: o.access === 'read',
+      readOnly: o.access !== undefined && o.access !== 'write',
       tmpDir: this.tmpDir(o.session ?? resolve(o.root)),
     };
   }
@@ -119,8 +126,7 @@ export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: Sandbo
   }
   if (!p.network && NETWORK_REFUSED.test(r.output)) notes.push('the network is off for this command (sandbox): nothing outside the sandbox can be reached, 127.0.0.1 included; a command that needs the network (a download, an install) asks the user and gets it only if they accept');
   const home = resolve(p.home ?? homedir());
-  const hidden = [...HIDDEN_IN_HOME.map((h) => join(home, h)), ...(p.erasmusHome ? [resolve(p.erasmusHome)] : [])];
-  const named = hidden.filter((h) => r.output.includes(h) || r.output.includes(h.replace(home, '~')));
+  const named = hiddenPaths(p).filter((h) => r.output.includes(h) || (h.startsWith(`${home}/`) && r.output.includes(`~${h.slice(home.length)}`)));
   if (named.length) notes.push(`credential folders are hidden from commands (sandbox): ${named.join(', ')} shows empty`);
   return notes.length ? `[sandbox] ${notes.join('; ')}` : '';
 }

@@ -110,7 +110,7 @@ describe('workflowPreflight', () => {
       const problems = await workflowPreflight({ projectDir: dir, availableToolsets: ['files'], provider: async () => Promise.reject(new Error('no provider configured')) });
       expect(problems).toEqual([
         { fix: 'providers', message: 'No model to run the steps: no provider configured', how: expect.stringContaining('Settings → Providers') },
-        { fix: 'servers', message: 'The toolset "runners" (needed by the development, testing, debugging protocols) is not available (available: files).', how: expect.stringContaining('Servers view') },
+        { fix: 'servers', message: 'The toolset "runners" (needed by the design, development, testing, debugging, review, documentation protocols) is not available (available: files).', how: expect.stringContaining('Servers view') },
       ]);
       expect(preflightMessage(problems)).toMatch(/^the workflow cannot start:\n {2}- No model to run the steps: no provider configured\. Add a provider/);
       // A config.yaml that cannot be read says to fix the file, not to add a provider that is there.

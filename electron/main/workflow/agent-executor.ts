@@ -96,6 +96,7 @@ export class AgentExecutor implements StepExecutor {
       openToolsets: step.toolsets,
       budgets: { maxTurns: step.budget.maxTurns, ...(step.budget.maxTokens ? { maxTokens: step.budget.maxTokens } : {}), ...(step.budget.maxCostUsd !== undefined ? { maxCostUsd: step.budget.maxCostUsd } : {}) },
       withholdTools: STEP_WITHHELD_TOOLS,
+      ...(step.access ? { projectAccess: step.access } : {}),
       autoApprove: this.options.autoApprove ?? false,
       provider: this.options.provider,
       toolMode: this.options.toolMode,

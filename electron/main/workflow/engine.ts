@@ -415,7 +415,7 @@ export class WorkflowEngine {
   private ownRunner(): CommandRunner {
     if (!this.own) {
       const ptys = new PtyManager({ outputsDir: this.options.paths.outputsDir, env: this.options.env });
-      this.own = { ptys, runner: new CommandRunner(ptys, { erasmusHome: this.options.paths.home }) };
+      this.own = { ptys, runner: new CommandRunner(ptys, { erasmusHome: this.options.paths.home, ...(this.options.env?.HOME ? { home: this.options.env.HOME } : {}) }) };
     }
     return this.own.runner;
   }

@@ -17,6 +17,11 @@ export const ProtocolFrontMatter = z
     description: z.string().min(1),
     /** Toolsets (names in the MCP hub's catalog) a step of this protocol may open. */
     toolsets: z.array(z.string().min(1)).default([]),
+    /**
+     * What its steps may do to the project: write it, only read it (design, review), or write
+     * Markdown files only (documentation). Enforced by the tools and the sandbox, not by the prompt.
+     */
+    access: z.enum(['write', 'read', 'markdown']).default('write'),
     /** What counts as done: told to the model, which must say so explicitly. */
     done: z.string().min(1),
     /** For protocols that repeat until a check passes (debugging): how many tries before blocking. */

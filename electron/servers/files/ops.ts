@@ -1,4 +1,5 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
+import { linksInsideRoot } from './hard-links';
 import { join } from 'node:path';
 import type { IgnoreRules } from './ignore-rules';
 import type { Scope } from './scope';
@@ -51,9 +52,14 @@ export function nameMatcher(pattern: string): (name: string) => boolean {
 const MAX_SEARCH_BYTES = 1024 * 1024;
 
 /** Lines of a file that contain `text`, as `line:content`; binary and large files are skipped. */
-export async function grepFile(abs: string, text: string, limit: number): Promise<string[]> {
+export async function grepFile(abs: string, text: string, limit: number, links?: { root: string; cache: Map<string, number>; refused: string[] }): Promise<string[]> {
   const st = await lstat(abs);
   if (!st.isFile() || st.size > MAX_SEARCH_BYTES) return [];
+  // A hard link whose other names may be outside the root is not searched (its text could be a secret's).
+  if (st.nlink > 1 && !(links && (await linksInsideRoot(links.root, st, links.cache)))) {
+    links?.refused.push(abs);
+    return [];
+  }
   const buf = await readFile(abs);
   if (buf.includes(0)) return [];
   const out: string[] = [];

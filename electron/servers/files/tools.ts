@@ -227,6 +227,7 @@ export const FILE_TOOLS = {
       const abs = await scope.resolve(path);
       const matches = name ? nameMatcher(name) : () => true;
       const out: string[] = [];
+      const links = { root: scope.root, cache: new Map<string, number>(), refused: [] as string[] };
       let visited = 0;
       const rules = await IgnoreRules.forWalk(scope.root, abs);
       for await (const e of walkFolder(scope, abs, true, signal, rules)) {
@@ -235,13 +236,14 @@ export const FILE_TOOLS = {
         if (e.type !== 'file' && !(e.type === 'folder' && !contains)) continue;
         if (!matches(basename(e.abs))) continue;
         if (!contains) out.push(e.path);
-        else for (const line of await grepFile(e.abs, contains, limit - out.length)) out.push(`${e.path}:${line}`);
+        else for (const line of await grepFile(e.abs, contains, limit - out.length, links)) out.push(`${e.path}:${line}`);
       }
       if (signal?.aborted) {
         log?.(`search cancelled by the client after ${visited} entries`);
         return failure(`search cancelled after ${visited} entries`);
       }
-      return text((out.join('\n') || 'no match') + leftOutNote(rules));
+      const skipped = links.refused.length ? `\n(not searched: ${links.refused.map((a) => scope.show(a)).join(', ')}: hard links whose other names are not all inside the root)` : '';
+      return text((out.join('\n') || 'no match') + skipped + leftOutNote(rules));
     },
   }),
 } satisfies Record<string, AnyFileTool>;

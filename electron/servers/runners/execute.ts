@@ -3,11 +3,12 @@ import type { ElicitationApproval } from '../../contract/index';
 import { NOBODY_ASKED } from '../../main/agent/approval-path';
 import { classifyCommand } from '../../main/runners/policy/index';
 import type { RunResult } from '../../main/runners/pty/index';
-import type { CommandRunner } from '../../main/runners/runner';
-import { onPath, rewriteCommand, type AppliedRewrite, type RewriteResult } from '../../main/runners/rewrite/index';
+import type { CommandRunner, ProjectAccess } from '../../main/runners/runner';
+import { onPath, rewriteCommand, type AppliedRewrite } from '../../main/runners/rewrite/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { disabledRules, type RunnerSettings } from '../../main/runners/settings';
 import type { RunnerTool } from './tool';
+import { missingToolchainText, toolchainAvailable } from './toolchains';
 
 /** What the user answered to a confirmation; `unsupported` when the client cannot ask (no elicitation). */
 export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported' | { unanswered: string };
@@ -43,11 +44,6 @@ function describeRewrites(requested: string, applied: AppliedRewrite[]): string 
   return `(rewritten from: ${requested}; ${applied.map((a) => `${a.rule}: ${a.from} → ${a.to}`).join('; ')})\n`;
 }
 
-function describeSkipped(skipped: RewriteResult['skipped']): string {
-  if (!skipped?.length) return '';
-  return `(not rewritten: ${skipped.map((s) => `${s.rule}: ${s.reason}`).join('; ')})\n`;
-}
-
 function describeRun(r: RunResult): string {
   if (r.background) return `still running in the background after ${Math.round(r.durationMs / 1000)} s (terminal ${r.terminalId}); its output grows in ${r.rawOutputFile}`;
   if (r.timedOut) return `stopped after its timeout (${Math.round(r.durationMs / 1000)} s), with its whole process tree`;
@@ -57,14 +53,29 @@ function describeRun(r: RunResult): string {
 }
 
 /**
+ * A step that must not write the project (design, review, documentation) runs its commands with the
+ * project mounted read-only; without a sandbox nothing can mount it so, and only commands the
+ * policy knows to be read-only run. Undefined: the command may run.
+ */
+export function readOnlyStepRefusal(access: ProjectAccess, sandboxed: boolean, verdict: 'run' | 'approve' | 'refuse', why: string): string | undefined {
+  if (access === 'write' || sandboxed || verdict === 'run') return undefined;
+  return `this step only reads the project, and commands run without a sandbox here (${why}), so only commands known to be read-only run (ls, cat, grep, git status, git diff…); report what should be run instead`;
+}
+
+/**
  * One runner tool call: plan → rewrite → policy (refuse / ask the user / run) → script review →
  * PTY → result. Every refusal, decline and rejection comes back as the tool's (error) result.
  */
-export async function executeTool(tool: RunnerTool, args: Record<string, unknown>, deps: RunnerDeps, signal?: AbortSignal): Promise<CallToolResult> {
+export async function executeTool(tool: RunnerTool, args: Record<string, unknown>, deps: RunnerDeps, signal?: AbortSignal, access: ProjectAccess = 'write'): Promise<CallToolResult> {
   const outcome: RunnerOutcome = { tool: tool.name, status: 'failed', rewrites: [], reasons: [], reviewed: false };
   let settings: RunnerSettings;
   let requested: string;
   let plan;
+  if (!toolchainAvailable(tool.toolset)) {
+    outcome.status = 'refused';
+    outcome.reasons = [missingToolchainText(tool.toolset)];
+    return result(outcome, outcome.reasons[0]!, true);
+  }
   try {
     settings = await deps.settings();
     plan = await tool.plan(args, { root: deps.root });
@@ -76,7 +87,8 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   const rewritten = await rewriteCommand(requested, { root: deps.root, disabled: disabledRules(settings), available: (tool) => onPath(tool) });
   const command = rewritten.command;
   Object.assign(outcome, { requested, command, rewrites: rewritten.applied });
-  const header = `$ ${command}\n${describeRewrites(requested, rewritten.applied)}${describeSkipped(rewritten.skipped)}`;
+  // The result carries the command's own output; Erasmus adds a line only where it changed the command.
+  const header = `$ ${command}\n${describeRewrites(requested, rewritten.applied)}`;
 
   const box = deps.runner.status;
   const sandboxed = box.enabled;
@@ -85,6 +97,12 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   if (policy.verdict === 'refuse') {
     outcome.status = 'refused';
     return result(outcome, `${header}Refused, not run: ${policy.reasons.join('; ')}`, true);
+  }
+  const readOnlyRefusal = readOnlyStepRefusal(access, sandboxed, policy.verdict, box.detail);
+  if (readOnlyRefusal) {
+    outcome.status = 'refused';
+    outcome.reasons = [readOnlyRefusal];
+    return result(outcome, `${header}Refused, not run: ${readOnlyRefusal}`, true);
   }
 
   const given = typeof args.purpose === 'string' && args.purpose ? args.purpose : undefined;
@@ -137,7 +155,7 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   const onTimeout = args.on_timeout === 'background' ? 'background' : 'kill';
   let run: Awaited<ReturnType<RunnerDeps['runner']['run']>>;
   try {
-    run = await deps.runner.run({ command, root: deps.root, network: policy.verdict === 'approve' && policy.network, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
+    run = await deps.runner.run({ command, root: deps.root, access, network: policy.verdict === 'approve' && policy.network, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
   } catch (err) {
     outcome.reasons = [(err as Error).message];
     return result(outcome, `${header}Could not start: ${(err as Error).message}`, true);

@@ -4,7 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { APPROVAL_META, type ElicitationApproval } from '../../contract/index';
 import { unansweredReason } from '../../main/agent/approval-path';
 import type { PtyManager } from '../../main/runners/pty/index';
-import { CommandRunner } from '../../main/runners/runner';
+import { CommandRunner, PROJECT_ACCESS_META, type ProjectAccess } from '../../main/runners/runner';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { resolveHome } from '../../main/paths/index';
 import type { ProjectTrust } from '../../main/project/trust';
@@ -39,6 +39,12 @@ export interface RunnersServerOptions {
   version?: string;
   /** How often a running call sends progress to a client that asked for it (default KEEP_ALIVE_MS). */
   keepAliveMs?: number;
+}
+
+/** The calling session's project access from a call's `_meta` (Erasmus's agent sessions set it; default: write). */
+function accessOf(meta: Record<string, unknown> | undefined): ProjectAccess {
+  const a = meta?.[PROJECT_ACCESS_META];
+  return a === 'read' || a === 'markdown' ? a : 'write';
 }
 
 /**
@@ -89,7 +95,7 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { title: tool.title, ...tool.annotations }, ...(listed.has(tool.toolset) ? {} : { _meta: { [UNLISTED_META]: true } }) },
       // An approval can take the user longer than a client's request timeout, and so can a command: progress keeps the call alive.
-      (args: Record<string, unknown>, extra) => withKeepAlive(extra, () => executeTool(tool, args, deps, extra.signal), options.keepAliveMs),
+      (args: Record<string, unknown>, extra) => withKeepAlive(extra, () => executeTool(tool, args, deps, extra.signal, accessOf(extra._meta)), options.keepAliveMs),
     );
   }
   return server;

@@ -49,6 +49,8 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'bin'));
   writeFileSync(join(dir, 'bin', 'pnpm'), '#!/bin/sh\necho "pnpm-double $@"\n', { mode: 0o755 });
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
+  // The project's lockfile names pnpm: npm commands are rewritten toward it.
+  writeFileSync(join(root, 'pnpm-lock.yaml'), '');
   [withElicitation, without] = await Promise.all([connect({ elicitation: true, answer: () => answer, asked }), connect({ elicitation: false })]);
 }, 60_000);
 
@@ -125,14 +127,22 @@ describe('runners MCP server over stdio', () => {
     expect((r.structuredContent as { rewrites: { rule: string }[] }).rewrites.map((a) => a.rule)).toContain('npm');
   });
 
-  it('does not rewrite to a tool that is not installed, and says so', async () => {
+  it('does not rewrite to a tool that is not installed, and adds no line of its own', async () => {
     const hasUv = execFileSync('sh', ['-c', 'command -v uv || true'], { encoding: 'utf8' }).trim();
     if (hasUv) return; // the machine has uv: the rewrite would rightly apply
+    writeFileSync(join(root, 'uv.lock'), '');
     writeFileSync(join(root, 'six.py'), 'print(6*7)\n');
-    const r = await call(without, 'bash_run', { command: 'python3 six.py' });
-    expect(text(r).split('\n')[0]).toBe('$ python3 six.py');
-    expect(text(r)).toContain('not rewritten: python: uv is not installed');
-    expect(text(r)).toContain('42');
+    try {
+      const r = await call(without, 'bash_run', { command: 'python3 six.py' });
+      expect(text(r)).toMatch(/^\$ python3 six\.py\n\[exit code 0\]\n(.*\n)?42/);
+      expect(text(r)).not.toContain('rewritten');
+      // A uv tool called by name, without uv: how to install it, nothing run.
+      const uv = await call(without, 'uv_run', { args: ['six.py'] });
+      expect(uv.isError).toBe(true);
+      expect(text(uv)).toMatch(/^Not run: uv is not installed on this machine \(it is not on PATH\), so the uv tools cannot run\. Ask the user to install uv: curl -LsSf https:\/\/astral\.sh\/uv\/install\.sh \| sh/);
+    } finally {
+      rmSync(join(root, 'uv.lock'));
+    }
   });
 
   it('leaves a command in the background when asked, and stops it when the client goes away', async () => {

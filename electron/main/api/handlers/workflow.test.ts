@@ -37,7 +37,7 @@ describe('workflow.load / workflow.start: the check before Start', () => {
     expect(data.kind).toBe('PREFLIGHT');
     expect(data.problems.map((p) => p.fix)).toEqual(['providers', 'servers', 'servers']);
     expect(data.problems[1]!.message).toBe('The toolset "files" (needed by the design, orchestration, development, testing, debugging, review, documentation protocols) is not available (available: none).');
-    expect(data.problems[2]!.message).toMatch(/^The toolset "runners" \(needed by the development, testing, debugging protocols\)/);
+    expect(data.problems[2]!.message).toMatch(/^The toolset "runners" \(needed by the design, development, testing, debugging, review, documentation protocols\)/);
     expect(data.problems[2]!.how).toMatch(/Servers view/);
     expect(await c.client.request('workflow.latest', { projectDir: dir })).toEqual({ runId: null });
     // The external engine brings its own model and tools: no check.

@@ -50,12 +50,23 @@ let cached: SandboxStatus | undefined;
 /** Whether commands can run sandboxed here (probed once: bwrap must start a namespace). */
 export function sandboxStatus(): SandboxStatus {
   if (cached) return cached;
-  if (process.env.ERASMUS_SANDBOX === 'off') return (cached = { available: false, detail: 'switched off (ERASMUS_SANDBOX=off): every command that is not read-only asks' });
-  if (process.platform !== 'linux') return (cached = { available: false, detail: `no sandbox on ${process.platform} yet: every command that is not read-only asks` });
+  return (cached = sandboxStatusFor(process.platform, process.env.ERASMUS_SANDBOX === 'off', probeBwrap));
+}
+
+/** What protects commands on a platform, said plainly per OS (the UI's status bar and `erasmus doctor` show it). */
+export function sandboxStatusFor(platform: NodeJS.Platform, off: boolean, probe: () => SandboxStatus): SandboxStatus {
+  if (off) return { available: false, detail: 'switched off (ERASMUS_SANDBOX=off): commands are not sandboxed; every command that is not read-only asks' };
+  if (platform === 'win32') return { available: false, detail: 'Windows: commands are not sandboxed (Erasmus has no sandbox on Windows); every command that is not read-only asks' };
+  if (platform === 'darwin') return { available: false, detail: 'macOS: commands are not sandboxed (Erasmus does not drive Seatbelt yet); every command that is not read-only asks' };
+  if (platform !== 'linux') return { available: false, detail: `${platform}: commands are not sandboxed (no sandbox on this system); every command that is not read-only asks` };
+  return probe();
+}
+
+function probeBwrap(): SandboxStatus {
   const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--die-with-parent', 'true'], { stdio: 'pipe', timeout: 10_000 });
-  if (r.error) return (cached = { available: false, detail: `bubblewrap is not installed (apt-get install bubblewrap): every command that is not read-only asks` });
-  if (r.status !== 0) return (cached = { available: false, detail: `bubblewrap cannot create a sandbox here (${r.stderr.toString().trim() || `exit ${r.status}`}; user namespaces may be off): every command that is not read-only asks` });
-  return (cached = { available: true, detail: 'bubblewrap: project writable, the rest read-only, secrets hidden, network off unless accepted' });
+  if (r.error) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap is not installed (apt-get install bubblewrap); every command that is not read-only asks` };
+  if (r.status !== 0) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap cannot create a sandbox here (${r.stderr.toString().trim() || `exit ${r.status}`}; user namespaces may be off); every command that is not read-only asks` };
+  return { available: true, detail: 'Linux: commands run in bubblewrap: the project writable, the rest read-only, secrets hidden, network off unless accepted' };
 }
 
 /** For tests: forget the probe. */
@@ -71,18 +82,27 @@ function exists(p: string): 'dir' | 'file' | null {
   }
 }
 
+/**
+ * What the sandbox hides: the credential folders of the commands' home and of this process's home
+ * (they differ when the core runs commands with another HOME), and ERASMUS_HOME.
+ */
+export function hiddenPaths(p: Pick<SandboxProfile, 'home' | 'erasmusHome'>): string[] {
+  const homes = [...new Set([resolve(p.home ?? homedir()), resolve(homedir())])];
+  const hidden = homes.flatMap((home) => HIDDEN_IN_HOME.map((rel) => join(home, rel)));
+  if (p.erasmusHome) hidden.push(resolve(p.erasmusHome));
+  return hidden;
+}
+
 /** The bwrap argument vector (up to and including `--`) for a profile. */
 export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
   const root = resolve(p.root);
-  const home = resolve(p.home ?? homedir());
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--die-with-parent'];
   if (existsSync('/run/user')) args.push('--tmpfs', '/run/user'); // the keyring's and D-Bus's sockets
   // Programs the user put on PATH under /tmp stay visible (read-only) in the private /tmp.
   for (const dir of (p.path ?? process.env.PATH ?? '').split(':')) {
     if (dir.startsWith('/tmp/') && exists(dir) === 'dir') args.push('--ro-bind', dir, dir);
   }
-  const hidden = HIDDEN_IN_HOME.map((rel) => join(home, rel));
-  if (p.erasmusHome) hidden.push(resolve(p.erasmusHome));
+  const hidden = hiddenPaths(p);
   for (const h of hidden) {
     if (root === h || root.startsWith(`${h}/`)) continue; // never hide the project itself
     const kind = exists(h);

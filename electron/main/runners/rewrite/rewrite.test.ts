@@ -4,12 +4,18 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REWRITE_RULES, rewriteCommand, type RuleId } from './index';
 
+// 'plain' and 'pyproject' roots hold the lockfiles of pnpm and uv: rewriting goes only toward the tool a lockfile names.
 const plain = mkdtempSync(join(tmpdir(), 'erasmus-rewrite-'));
 const project = mkdtempSync(join(tmpdir(), 'erasmus-rewrite-py-'));
+const npmProject = mkdtempSync(join(tmpdir(), 'erasmus-rewrite-npm-'));
+const bare = mkdtempSync(join(tmpdir(), 'erasmus-rewrite-bare-'));
+for (const root of [plain, project]) for (const lock of ['pnpm-lock.yaml', 'uv.lock']) writeFileSync(join(root, lock), '');
 writeFileSync(join(project, 'pyproject.toml'), '[project]\nname = "x"\nversion = "0.1.0"\n');
+writeFileSync(join(npmProject, 'package.json'), '{}');
+writeFileSync(join(npmProject, 'package-lock.json'), '{}');
+writeFileSync(join(npmProject, 'pyproject.toml'), '[project]\nname = "x"\n');
 afterAll(() => {
-  rmSync(plain, { recursive: true, force: true });
-  rmSync(project, { recursive: true, force: true });
+  for (const root of [plain, project, npmProject, bare]) rmSync(root, { recursive: true, force: true });
 });
 
 /** [root, command, expected command, rules applied in order]. */
@@ -58,6 +64,39 @@ describe('command rewriting table', () => {
     expect(r.command).toBe(expected);
     expect(r.applied.map((a) => a.rule)).toEqual(rules);
     for (const a of r.applied) expect(r.command).toContain(a.to);
+  });
+});
+
+describe('rewriting follows the lockfile', () => {
+  it('an npm project (package-lock.json) or one with no lockfile is never rewritten to pnpm, nor python to uv', async () => {
+    for (const root of [npmProject, bare]) {
+      for (const command of ['npm install', 'npm i react', 'npx tsc', 'npm ci', 'python main.py', 'pip install requests', 'python -m pytest']) {
+        const r = await rewriteCommand(command, { root, available: () => true });
+        expect(r.command, `${root}: ${command}`).toBe(command);
+        expect(r.applied).toEqual([]);
+      }
+    }
+  });
+  it('a yarn or bun project is not rewritten to pnpm', async () => {
+    const yarn = mkdtempSync(join(tmpdir(), 'erasmus-rewrite-yarn-'));
+    try {
+      writeFileSync(join(yarn, 'yarn.lock'), '');
+      expect((await rewriteCommand('npm install', { root: yarn })).command).toBe('npm install');
+      rmSync(join(yarn, 'yarn.lock'));
+      writeFileSync(join(yarn, 'bun.lock'), '');
+      expect((await rewriteCommand('npx tsc', { root: yarn })).command).toBe('npx tsc');
+    } finally {
+      rmSync(yarn, { recursive: true, force: true });
+    }
+  });
+  it('pnpm-lock.yaml and uv.lock each bring only their own tool', async () => {
+    const only = mkdtempSync(join(tmpdir(), 'erasmus-rewrite-pnpm-'));
+    try {
+      writeFileSync(join(only, 'pnpm-lock.yaml'), '');
+      expect((await rewriteCommand('npm install && python x.py', { root: only })).command).toBe('pnpm install && python x.py');
+    } finally {
+      rmSync(only, { recursive: true, force: true });
+    }
   });
 });
 

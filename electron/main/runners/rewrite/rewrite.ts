@@ -3,6 +3,7 @@ import { delimiter, join } from 'node:path';
 import { simpleCommands, type SimpleCommand } from '../sh/commands';
 import { hasParseError, loadShellParser, parseShellSync } from '../sh/parser';
 import { evalWord } from '../sh/words';
+import { lockfileTools } from './lockfiles';
 import { REWRITE_RULES, type RuleId, type RuleInput, type Token } from './rules';
 
 export interface RewriteContext {
@@ -16,6 +17,8 @@ export interface RewriteContext {
    * Omitted: every rule applies.
    */
   available?: (tool: string) => boolean;
+  /** The tools the project's lockfiles name (default: read from the root); a rule rewrites only toward one of them. */
+  lockTools?: ReadonlySet<string>;
 }
 
 export interface AppliedRewrite {
@@ -28,7 +31,7 @@ export interface RewriteResult {
   /** The command line that actually runs. */
   command: string;
   applied: AppliedRewrite[];
-  /** Rules that matched but were not applied because their tool is missing. */
+  /** Rules that matched but were not applied (their tool is missing, or the project's lockfile names another). */
   skipped?: Array<{ rule: RuleId; reason: string }>;
 }
 
@@ -61,6 +64,7 @@ export function rewriteCommandSync(command: string, ctx: RewriteContext): Rewrit
     if (hasParseError(tree.rootNode)) return { command, applied: [] };
     const cmds = simpleCommands(tree.rootNode);
     const script = findScript(cmds);
+    const lock = ctx.lockTools ?? lockfileTools(ctx.root);
     const edits: Array<{ start: number; end: number; applied: AppliedRewrite }> = [];
     const skipped: Array<{ rule: RuleId; reason: string }> = [];
     for (const cmd of cmds) {
@@ -75,6 +79,10 @@ export function rewriteCommandSync(command: string, ctx: RewriteContext): Rewrit
         const tokens = rule.rewrite(input);
         if (!tokens) continue;
         const tool = tokens[0];
+        if (typeof tool === 'string' && !lock.has(tool)) {
+          skipped.push({ rule: rule.id, reason: `the project's lockfile does not name ${tool}` });
+          break;
+        }
         if (typeof tool === 'string' && ctx.available && !ctx.available(tool)) {
           skipped.push({ rule: rule.id, reason: `${tool} is not installed` });
           break;
@@ -94,8 +102,8 @@ export function rewriteCommandSync(command: string, ctx: RewriteContext): Rewrit
 }
 
 /**
- * Rewrites a command line to the project's preferred tools (python → uv run, pip → uv, npm → pnpm,
- * npx → pnpm dlx), per simple command inside chains and pipelines, never inside quoted strings.
+ * Rewrites a command line to the project's own tools (python → uv run, pip → uv where uv.lock is at
+ * the root; npm → pnpm, npx → pnpm dlx where pnpm-lock.yaml is), per simple command inside chains and pipelines, never inside quoted strings.
  * `applied` lists every change, so the caller can always say what actually ran.
  */
 export async function rewriteCommand(command: string, ctx: RewriteContext): Promise<RewriteResult> {
