@@ -50,6 +50,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A group of its own, after the others (Vitest runs a project with other worker limits in its own group).
+          sequence: { groupOrder: 1 },
           // One worker runs them all (no fresh worker and imports per file; each file still starts its own serve).
           isolate: false,
           // One Chromium for every UI file (tests/support/browser.ts connects to it).

@@ -8,7 +8,7 @@ describe('human labels', () => {
     expect(humanState('prepare:progress_schedule')).toBe('Preparation · schedule');
     expect(humanState('adder:testing')).toBe('adder · testing');
     expect(humanState('final:review')).toBe('Final · review');
-    expect(humanState('orchestration:adder')).toBe('adder · schedule update');
+    expect(humanState('orchestration:adder')).toBe('Schedule update · after adder');
     expect(humanStatus('RUNNING', true)).toBe('Interrupted — nothing is driving it');
     expect(humanStatus('ABANDONED')).toBe('Abandoned for a newer goal');
     expect(humanError({ kind: 'RUNTIME_ERROR', message: '429 retry in 20 s' })).toBe('A step failed: 429 retry in 20 s');

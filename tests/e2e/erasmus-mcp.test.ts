@@ -106,7 +106,9 @@ describe('Erasmus MCP server over stdio (SDK client)', () => {
     expect(a.states.map((s) => s.name)).toContain('orchestration:adder');
     expect(a.states.find((s) => s.name === 'completed')).toMatchObject({ final: true });
     expect(a.transitions).toContainEqual({ from: 'adder:testing', event: 'STEP_DONE', to: 'adder:debugging', when: 'tests fail' });
-    expect(a.transitions).toContainEqual({ from: 'adder:commit', event: 'STEP_DONE', to: 'orchestration:adder' });
+    expect(a.transitions).toContainEqual({ from: 'adder:commit', event: 'STEP_DONE', to: 'orchestration:adder', when: 'tests pass (or no test command)' });
+    // A commit the repository's hooks refuse goes to debugging, as failing tests do.
+    expect(a.transitions).toContainEqual({ from: 'adder:commit', event: 'STEP_DONE', to: 'adder:redebugging' });
     expect(a.transitions).toContainEqual(expect.objectContaining({ from: 'adder:debugging', to: 'adder:debugging', when: 'tests fail, attempts left' }));
     expect(text(fsm)).toContain('initial state: adder:development');
     const none = await c.callTool({ name: 'analyze_fsm', arguments: { project: join(home.dir, 'elsewhere') } });

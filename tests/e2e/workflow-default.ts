@@ -60,7 +60,7 @@ export function defaultPathScript(mode: 'native' | 'xml'): ScriptTurn[] {
 export const TASKS_2 =
   '# Task list\n\n## Component: adder — adds two numbers\nTest: node --test test/\n- [x] A1: Implement add(a, b) in src/adder.mjs\n- [x] A2: Test add\n\n## Component: subtractor — subtracts two numbers\nTest: node --test test/\n- [ ] S1: Implement sub(a, b) in src/sub.mjs\n- [ ] S2: Test sub\n';
 
-const SUB_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { sub } from '../src/sub.mjs';\ntest('subtracts', () => assert.equal(sub(5, 3), 2));\n";
+const SUB_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { sub } from '../src/sub.mjs';\ntest('S1: subtracts', () => assert.equal(sub(5, 3), 2));\ntest('S2: subtracts a larger number', () => assert.equal(sub(3, 5), -2));\n";
 
 /** A second goal on the finished project: the documents are updated, only the new component is developed. */
 export function secondGoalScript(mode: 'native' | 'xml'): ScriptTurn[] {
@@ -77,7 +77,7 @@ export function secondGoalScript(mode: 'native' | 'xml'): ScriptTurn[] {
     ...s('Bring the progress schedule', 'orchestration 2', [], `Up to date.${doc('# Schedule\n\n1. adder: finished\n2. subtractor: finished')}`),
     ...s('All components are complete', 'e2e 2', [], 'The end-to-end test still covers the product.'),
     ...s('Write the final documentation', 'final docs 2', [], `Nothing else to document.${doc(ARCH_AS_BUILT + '\n\nsubtractor: sub(a, b) in src/sub.mjs.')}`),
-    ...s('Review the whole product', 'final review 2', [], '# Final review (second goal)\n\nGood.\n'),
+    ...s('Review the whole product', 'final review 2', [], '# Final review (second goal)\n\nVerdict: no changes needed\n\nGood.\n'),
   ];
 }
 

@@ -45,7 +45,7 @@ describe('erasmus workflow on an existing repository', () => {
     writeFileSync(join(home, 'config.yaml'), `defaultProvider: scripted\nproviders:\n  - id: scripted\n    kind: openai-compatible\n    model: scripted\n    baseUrl: ${llm.baseUrl}\n    nativeTools: true\n`);
     const originalTests = readFileSync(join(project, 'test', 'index.test.js'), 'utf8');
     const r = await runCli(['workflow', 'start', project, '--goal', GOAL, '--yes'], home);
-    expect(r.stderr).toContain('[COMPLETED]');
+    expect(r.stderr).toContain('■ Completed');
     expect(r.code, r.stderr).toBe(0);
     expect(llm.remaining()).toBe(0);
 

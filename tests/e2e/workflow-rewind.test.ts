@@ -40,9 +40,9 @@ describe('erasmus workflow rewind', () => {
     const project = sb.project;
     const git = (...args: string[]) => execFileSync('git', args, { cwd: project, encoding: 'utf8' }).trim();
     const first = await runCli(['workflow', 'start', project, '--goal', 'add and multiply', '--executor', 'command', '--command', `node ${TWO}`, '--yes'], sb.env);
-    expect(first.stderr).toContain('[COMPLETED]');
+    expect(first.stderr).toContain('■ Completed');
     expect(first.code).toBe(0);
-    expect(gitLog(project)).toEqual(['final: end-to-end tests, documentation and review', 'multiplier: complete component (multiplies two numbers)', 'adder: complete component (adds two numbers)', 'initial']);
+    expect(gitLog(project)).toEqual(['update the documentation', 'implement multiply(a, b) in src/multiply.mjs', 'adds two numbers', 'initial']);
     expect(existsSync(join(project, 'notes.txt'))).toBe(true);
     expect(readFileSync(join(project, 'src/adder.mjs'), 'utf8')).toContain('Adds of a and b');
     const finalHead = git('rev-parse', 'HEAD');
@@ -97,9 +97,9 @@ describe('erasmus workflow rewind', () => {
     expect(after.at(-1)).toMatchObject({ id: result.undo.id, kind: 'rewind', state: 'completed', commit: finalHead });
 
     const resumed = await runCli(['workflow', 'resume', project], sb.env);
-    expect(resumed.stderr).toContain('[COMPLETED]');
+    expect(resumed.stderr).toContain('■ Completed');
     expect(resumed.code).toBe(0);
-    expect(gitLog(project)).toEqual(['final: end-to-end tests, documentation and review', 'multiplier: complete component (multiplies two numbers)', 'adder: complete component (adds two numbers)', 'initial']);
+    expect(gitLog(project)).toEqual(['update the documentation', 'implement multiply(a, b) in src/multiply.mjs', 'adds two numbers', 'initial']);
     expect(git('rev-parse', 'HEAD~2')).toBe(adderCommit);
     expect(existsSync(join(project, 'notes.txt'))).toBe(true);
     const end = JSON.parse(readFileSync(runFile, 'utf8')) as { status: string; timeline: Entry[] };

@@ -74,9 +74,10 @@ describe('an unfinished run is not left behind in silence', () => {
     expect(refused.stderr).toContain(`erasmus workflow start ${sb.project} --goal TEXT --new`);
     expect(readdirSync(runsDir).filter((n) => n.endsWith('.json'))).toHaveLength(1); // nothing started
 
-    // --new starts anyway: the old run is abandoned (never driven again), the new goal runs.
+    // --new starts anyway: the old run is abandoned (never driven again), the new goal runs. What the killed run
+    // left uncommitted is a dirty tree like any other: the user says what becomes of it (here: work on top of it).
     await sb.setControl({});
-    const fresh = await runCli(['workflow', 'start', sb.project, '--goal', 'subtract too', ...cmd, '--yes', '--new'], sb.env);
+    const fresh = await runCli(['workflow', 'start', sb.project, '--goal', 'subtract too', ...cmd, '--yes', '--new', '--dirty', 'include'], sb.env);
     expect(fresh.stderr).toContain('is marked abandoned; its documents and commits stay');
     expect(fresh.code, fresh.stderr).toBe(0);
     const list = await runCli(['workflow', 'list', '--project', sb.project], sb.env);

@@ -54,7 +54,7 @@ it('a completed run lists every review point left open; with none, it says every
 });
 
 it('statuses, states, outcomes and errors are words, never the internal names', () => {
-  expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'AWAITING_APPROVAL', state: 'prepare:plan' })).toBe('■ Waiting for your plan review, at Preparation · plan');
+  expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'AWAITING_APPROVAL', state: 'prepare:plan' })).toBe('■ Waiting for your plan review, at Preparation · plan review');
   expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'COMPLETED', state: 'completed' })).toBe('■ Completed');
   expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'BLOCKED', state: 'adder:testing', error: { kind: 'RUNTIME_ERROR', message: 'tests fail' } })).toBe(
     '■ Blocked — needs you, at adder · testing\n  A step failed: tests fail',

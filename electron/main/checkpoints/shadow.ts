@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { appendFile, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -115,7 +115,10 @@ export class ShadowRepo {
   private async withIndex<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
     const main = join(this.gitDir, 'index');
     const tmp = `${main}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-    await copyFile(main, tmp).catch(() => undefined);
+    // The copy keeps the index's own times: git trusts an entry's cached stat only for files older than the
+    // index (racy-git), so a copy stamped "now" would let a same-size edit made just before go unseen.
+    const seeded = await copyFile(main, tmp).then(() => stat(main), () => undefined);
+    if (seeded) await utimes(tmp, seeded.atime, seeded.mtime);
     try {
       const out = await fn({ GIT_INDEX_FILE: tmp });
       await rename(tmp, main);

@@ -56,13 +56,13 @@ describe('workflow checkpoints (engine)', () => {
     await expect(readFile(join(project, 'notes', 'core-review.txt'), 'utf8')).rejects.toThrow();
     // Before the component's commit, the first of the repository: HEAD is unborn again; the undone commits stay reachable.
     expect(spawnSync('git', ['rev-parse', '-q', '--verify', 'HEAD'], { cwd: project }).status).not.toBe(0);
-    expect(execFileSync('git', ['log', '--all', '--format=%s'], { cwd: project, encoding: 'utf8' })).toContain('core: complete component');
+    expect(execFileSync('git', ['log', '--all', '--format=%s'], { cwd: project, encoding: 'utf8' })).toContain('Build the core');
     await expect(e.rewind(runId, 'no-such')).rejects.toMatchObject({ kind: 'RUN_NOT_FOUND' });
 
     // Undo the rewind: back to the end, the commits there again.
     await e.rewind(runId, r.undo.id);
     expect((await e.status(runId)).status).toBe('COMPLETED');
-    expect(execFileSync('git', ['log', '--format=%s'], { cwd: project, encoding: 'utf8' })).toContain('core: complete component');
+    expect(execFileSync('git', ['log', '--format=%s'], { cwd: project, encoding: 'utf8' })).toContain('Build the core');
   });
 
   it('a run never stops for want of a checkpoint: the step says why it has none', async () => {

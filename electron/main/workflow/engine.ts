@@ -77,7 +77,10 @@ export class WorkflowEngine {
       if (config?.runBudgetUsd !== undefined) executor = { ...executor, maxCostUsd: config.runBudgetUsd };
     }
     if (executor.kind === 'agent' && !this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
-    const existing = await hasCommittedCode(projectDir).catch(() => false);
+    // An existing code base: code committed before Erasmus documented the project. A project whose documents
+    // come from earlier goals is not one: a new goal on it updates those documents (prepare.ts, goalUpdate).
+    const documented = !!(await new ContextDocs(this.options.paths, projectDir).text({ doc: 'architecture' }).catch(() => undefined))?.trim();
+    const existing = !documented && (await hasCommittedCode(projectDir).catch(() => false));
     const git = await prepareGit(projectDir, { goal: opts.goal, dirtyTree: opts.dirtyTree, branch: opts.branch, runTests: this.testRunner() });
     const now = new Date().toISOString();
     const record: RunRecord = {
