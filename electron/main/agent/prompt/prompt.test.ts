@@ -70,7 +70,10 @@ describe('prompt assembly', () => {
     const method = shipped.find((s) => s.title === 'Working method')!.body;
     expect(method).toMatch(/what changed, how it was checked, what is left/);
     // Edits, not rewrites: a model that resends whole files drifts from the maintainer's text.
-    expect(method).toContain('change them with `files__edit_file` (`files__write_file` is for new files)');
+    // It names no tool: a read-only step (design, review) reads it too and has no write tools; the files tools' own
+    // descriptions say which one edits.
+    expect(method).toContain('change them by edits, not by rewriting whole files');
+    expect(method).not.toMatch(/files__/);
     // The heading the workflow's executors append (agent-executor.ts, executor.ts).
     expect(method).toContain('When the task has a "How to answer" section, answer exactly as it says instead.');
   });
