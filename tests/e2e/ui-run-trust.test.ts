@@ -157,7 +157,7 @@ describe('desktop UI: a run the user can trust — approvals, the final review a
     expect(readFileSync(join(world.project, 'docs/reviews/final.md'), 'utf8')).toBe(FINAL_REVIEW);
     expect(llm.remaining()).toBe(0);
     const git = gitState(world.project);
-    expect(git.log[0]).toBe('final: end-to-end tests, documentation and review');
+    expect(git.log[0]).toBe('Add end-to-end tests and update the documentation'); // in the style the log shows
     expect(git.dirty).toBe('');
     expect(app.errors).toEqual([]);
     await page.context().close();
