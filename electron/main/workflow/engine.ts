@@ -176,6 +176,9 @@ export class WorkflowEngine {
       await new Promise((r) => setTimeout(r, 100));
       run = await this.get(run.runId);
     }
+    // The other driver may have saved its last state and let go of the lock between our read of the file and the
+    // lock check: read the file once more, so a step it left waiting is handed out, not driven again from RUNNING.
+    if (run.record.executor.kind === 'external' && !run.running && run.record.status === 'RUNNING') run = await this.get(run.runId);
     return run;
   }
 
