@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseGoTestJson, parseJunit, prepareReport, readReport } from './test-report';
 import { namesTask, tasksWithoutPassingTest } from '../../contract/trace';
-import { runTests } from './verify';
+import type { TestRun } from './verify';
 
 let root: string | undefined;
 afterEach(async () => {
@@ -214,3 +214,45 @@ describe('the naming convention', () => {
     expect(namesTask({ name: 'T1' }, 'T1')).toBe(true);
   });
 });
+
+const TAIL = 12_000;
+
+/**
+ * (Test only: the workflow runs tests through the one runner and its sandbox, runGate.) Runs the command for real (shell, in the project, own process group) and reports
+ * whether it passed. `env` is added to the environment (what makes a runner write its report).
+ * Abort or timeout kills the whole group.
+ */
+function runTests(command: string, cwd: string, signal?: AbortSignal, env: Record<string, string> = {}, timeoutMs = 300_000): Promise<TestRun> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', FORCE_COLOR: '0', ...env } });
+    let out = '';
+    const add = (b: Buffer) => {
+      out += b.toString('utf8');
+      if (out.length > TAIL * 2) out = out.slice(-TAIL);
+    };
+    child.stdout.on('data', add);
+    child.stderr.on('data', add);
+    const kill = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    };
+    const timer = setTimeout(() => {
+      out += `\n[erasmus] test command timed out after ${timeoutMs} ms\n`;
+      kill();
+    }, timeoutMs);
+    const onAbort = () => kill();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve({ command, passed: code === 0, exitCode: code, output: out.slice(-TAIL), durationMs: Date.now() - started });
+    });
+  });
+}
