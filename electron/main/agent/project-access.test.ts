@@ -6,7 +6,7 @@ import type { AgentTool, AgentTools, ToolCallOptions } from './tools';
 
 const tool = (server: string, name: string, readOnly: boolean): AgentTool => ({ name: `${server}__${name}`, server, tool: name, toolset: server, description: name, inputSchema: {}, annotations: { readOnlyHint: readOnly } });
 const FILES = [tool('files', 'read_file', true), tool('files', 'list', true), tool('files', 'write_file', false), tool('files', 'append_file', false), tool('files', 'remove', false), tool('files', 'move', false)];
-const RUNNERS = [tool('runners', 'bash_run', false)];
+const RUNNERS = [tool('runners', 'bash_run', false), tool('runners', 'git_status', true), tool('runners', 'git_commit', false), tool('runners', 'git_add', false), tool('runners', 'git_push', false)];
 
 function fake(): AgentTools & { calls: Array<{ tool: string; args: Record<string, unknown>; opts: ToolCallOptions }> } {
   const calls: Array<{ tool: string; args: Record<string, unknown>; opts: ToolCallOptions }> = [];
@@ -24,7 +24,9 @@ describe('a step\'s project access', () => {
     const base = fake();
     const s = scopedTools(base, 'read');
     expect((await s.openToolset('files')).map((t) => t.tool)).toEqual(['read_file', 'list']);
-    expect((await s.openToolset('runners')).map((t) => t.tool)).toEqual(['bash_run']);
+    expect((await s.openToolset('runners')).map((t) => t.tool)).toEqual(['bash_run', 'git_status']);
+    const commit = await s.call(RUNNERS[2]!, { message: 'x' }, opts);
+    expect(commit.content).toMatch(/this step only reads the project, so git_commit is not available here/);
     const refused = await s.call(FILES[2]!, { path: 'README.md', content: 'x' }, opts);
     expect(refused).toMatchObject({ isError: true });
     expect(refused.content).toMatch(/this step only reads the project, so write_file is not available here/);
@@ -36,6 +38,7 @@ describe('a step\'s project access', () => {
     const base = fake();
     const s = scopedTools(base, 'markdown');
     expect((await s.openToolset('files')).map((t) => t.tool)).toEqual(['read_file', 'list', 'write_file', 'append_file']);
+    expect((await s.openToolset('runners')).map((t) => t.tool)).toEqual(['bash_run', 'git_status']);
     expect(await s.call(FILES[2]!, { path: 'docs/usage.md', content: '# Usage' }, opts)).toEqual({ content: 'ok', isError: false });
     const code = await s.call(FILES[2]!, { path: 'src/adder.mjs', content: 'x' }, opts);
     expect(code.isError).toBe(true);

@@ -6,9 +6,13 @@ const FILES_SERVER = 'files';
 /** The files tools that write one file at a path: a documentation step may use them on Markdown files. */
 const MARKDOWN_WRITERS = new Set(['edit_file', 'write_file', 'append_file']);
 const MARKDOWN = /\.(md|markdown)$/i;
+/** Erasmus's runners server, and its tools that change the repository: a step that must not write has no use for them (the workflow commits). */
+const RUNNERS_SERVER = 'runners';
+const GIT_WRITERS = new Set(['git_add', 'git_commit', 'git_push']);
 
-/** Whether a step with this access may have the tool at all (read: no files tool that writes; markdown: only the file writers). */
+/** Whether a step with this access may have the tool at all (read: no files tool that writes and no git add/commit/push; markdown: only the file writers). */
 function offered(tool: AgentTool, access: ProjectAccess): boolean {
+  if (tool.server === RUNNERS_SERVER) return !GIT_WRITERS.has(tool.tool);
   if (tool.server !== FILES_SERVER || tool.annotations?.readOnlyHint === true) return true;
   return access === 'markdown' && MARKDOWN_WRITERS.has(tool.tool);
 }
