@@ -20,6 +20,8 @@ it('one line per tool call, in words: the server, what it did, a command with it
     '    files: wrote a.py — not run: it needs approval; nobody could be asked (no terminal)',
   );
   expect(toolLine(call('runners__bash_run', { command: 'rm -rf x' }, '$ rm -rf x\nNot run: nobody could be asked', { isError: true, refused: true }))).toBe('    runners: rm -rf x — not run: nobody could be asked');
+  // A `!` line is the shell's command, with its exit and time (the result ends with the exit code).
+  expect(toolLine(call('!', { command: 'node bin/wc.js t.txt' }, '$ node bin/wc.js t.txt\n3\n\n[exit code 0]'))).toBe('    shell: node bin/wc.js t.txt → exit 0 (2.1 s)');
   // No session id on any line.
   expect(toolLine(call('files__list', {}, 'a\nb'))).not.toContain('s-123');
 });

@@ -31,7 +31,8 @@ function why(result: string): string {
 /** One tool call, finished, in words. */
 export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): string {
   const at = e.name.indexOf('__');
-  const server = at > 0 ? e.name.slice(0, at) : e.name;
+  // A `!` line in the model's text runs through the runner too: shown as the shell's command.
+  const server = e.name === '!' ? 'shell' : at > 0 ? e.name.slice(0, at) : e.name;
   const tool = at > 0 ? e.name.slice(at + 2) : '';
   const a = e.args;
   let what: string;
@@ -41,7 +42,7 @@ export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): str
     else if (tool === 'rename') what = `renamed ${path} → ${str(a.name)}`;
     else if (tool === 'search') what = `searched ${path}${a.name ? ` for files named ${str(a.name)}` : ''}${a.contains ? ` for "${one(String(a.contains), 40)}"` : ''}`;
     else what = `${FILES_VERBS[tool] ?? tool.replace(/_/g, ' ')} ${path}`;
-  } else if (server === 'runners') {
+  } else if (server === 'runners' || server === 'shell') {
     // The runners answer "$ <command>" then "[exit code N]" (or why it did not run).
     const command = /^\$ (.*)$/m.exec(e.result)?.[1] ?? str(a.command) ?? tool.replace(/_/g, ' ');
     const exit = /^\[(exit code (-?\d+)|[^\]\n]+)\]$/m.exec(e.result);
@@ -49,8 +50,8 @@ export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): str
   } else {
     what = tool ? tool.replace(/_/g, ' ') : e.name;
   }
-  const tail = e.refused ? ` — not run: ${why(e.result)}` : e.isError && server !== 'runners' ? ` — failed: ${why(e.result)}` : '';
-  return `    ${server}: ${what}${server === 'runners' && !e.refused ? ` (${secs(e.durationMs)})` : ''}${tail}`;
+  const tail = e.refused ? ` — not run: ${why(e.result)}` : e.isError && server !== 'runners' && server !== 'shell' ? ` — failed: ${why(e.result)}` : '';
+  return `    ${server}: ${what}${(server === 'runners' || server === 'shell') && !e.refused ? ` (${secs(e.durationMs)})` : ''}${tail}`;
 }
 
 /** How long a request runs before the watcher says it waits for the model, and how often it says so again. */
