@@ -12,6 +12,7 @@ afterEach(() => void vi.useRealTimers());
 it('one line per tool call, in words: the server, what it did, a command with its exit and time', () => {
   expect(toolLine(call('files__write_file', { path: 'romanum/cli.py', content: 'x' }, 'created romanum/cli.py'))).toBe('    files: wrote romanum/cli.py');
   expect(toolLine(call('files__read_file', { path: 'README.md' }, '# r'))).toBe('    files: read README.md');
+  expect(toolLine(call('files__edit_file', { path: 'README.md', oldText: 'a', newText: 'b' }, 'edited README.md'))).toBe('    files: edited README.md');
   expect(toolLine(call('files__move', { from: 'a.py', to: 'b.py' }, 'moved'))).toBe('    files: moved a.py → b.py');
   expect(toolLine(call('runners__bash_run', { command: 'python -m pytest' }, '$ uv run python -m pytest\n[exit code 0]\n3 passed'))).toBe('    runners: uv run python -m pytest → exit 0 (2.1 s)');
   expect(toolLine(call('runners__bash_run', { command: 'false' }, '$ false\n[exit code 1]\n', { isError: true }))).toBe('    runners: false → exit 1 (2.1 s)');

@@ -17,6 +17,7 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 const FILES_VERBS: Record<string, string> = {
   read_file: 'read',
   write_file: 'wrote',
+  edit_file: 'edited',
   append_file: 'appended to',
   list: 'listed',
   remove: 'removed',
