@@ -108,12 +108,17 @@ describe('WorkflowEngine', () => {
       const { state } = task.step;
       states.push(state);
       if (state === 'prepare:task_list') await e.submitTask(runId, { output: gated, done: true });
-      else if (state === 'final:review') await e.submitTask(runId, { output: '# Final review\n\n**Verdict:** one small fix needed.\n\n1. README lacks usage.\n2. The CLI lacks --help.\n', done: true });
+      else if (state === 'core:development') {
+        // The project gains a whole-suite command after the plan was made: every final gate runs it, the one after the fixes too.
+        await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'x', private: true, scripts: { test: 'test ! -e BROKEN' } }));
+        await answer(e, runId, task);
+      } else if (state === 'final:review') await e.submitTask(runId, { output: '# Final review\n\n**Verdict:** one small fix needed.\n\n1. README lacks usage.\n2. The CLI lacks --help.\n', done: true });
       else if (state === 'core:fixes') await e.submitTask(runId, { output: 'Done.\n\n## Left open\n- none\n', done: true });
       else if (state === 'final:fixes') {
         // The fixes step sees the report, is told the gate runs after it, and is asked for what it leaves open.
         expect(task.prompt).toContain('The CLI lacks --help.');
         expect(task.prompt).toContain('## Test command');
+        expect(task.prompt).toContain('Erasmus runs `npm test --silent`');
         expect(task.prompt).toContain('`## Left open`');
         await writeFile(join(dir, 'BROKEN'), 'oops');
         await e.submitTask(runId, { output: 'README usage added.\n\n## Left open\n- The CLI lacks --help: out of scope for this goal.\n', done: true });

@@ -72,6 +72,8 @@ const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debu
 
 /** How much of a test run's output a timeline entry keeps (its end: the summary and the failures). */
 const TEST_OUTPUT_TAIL = 4000;
+/** The steps the final gate follows (the final fixes too): each runs the project's whole suite as it is when the step ends. */
+const FINAL_GATE_PHASES: ReadonlySet<Phase> = new Set<Phase>(['e2e-testing', 'e2e-debugging', 'final-fixes', 'final-redebugging']);
 
 function tail(text: string, max: number): string {
   return text.length <= max ? text : `…${text.slice(text.length - max)}`;
@@ -142,11 +144,11 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   }
   const goalChanges = record.goalUpdate ? GOAL_CHANGES[spec.phase] : undefined;
   if (goalChanges) references.push({ title: 'What this goal changed', text: await goalChangeList(record.projectDir, record.goalUpdate?.baseCommit) });
-  const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging';
+    const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging';
   // A debugging step after the repository's commit hooks refused the commit: the output is theirs, not the tests'.
   const hooks = needsTests && record.lastTest?.command === 'git commit' && !record.lastTest.passed;
   // The final gate runs the project's whole suite as it is now (or the command set at plan review); the plan shows what runs.
-  const testCommand = spec.phase === 'e2e-testing' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging' ? await finalGateCommand(plan, record.projectDir) : spec.testCommand;
+  const testCommand = FINAL_GATE_PHASES.has(spec.phase) ? await finalGateCommand(plan, record.projectDir) : spec.testCommand;
   if (testCommand !== spec.testCommand && testCommand && !plan.finalTestCommandByUser) record.plan = { ...plan, finalTestCommand: testCommand };
   if (spec.phase === 'e2e-testing' && record.existing && testCommand) {
     // An existing project keeps its own tests: no new end-to-end suite is written; the gate runs the project's tests.
