@@ -49,7 +49,9 @@ it('a completed run lists every review point left open; with none, it says every
   const open = statusText({ ...base, timeline: [review, { ...step, state: 'final:fixes', outcome: 'tests-passed', openPoints: ['no --help'] }] } as unknown as Parameters<typeof statusText>[0]);
   expect(open).toContain('completed with review points left open:\n  the final review (/p/docs/reviews/final.md) — Verdict: one small fix needed: left open: no --help');
   const clean = statusText({ ...base, timeline: [review, { ...step, state: 'final:fixes', outcome: 'tests-passed', openPoints: [] }] } as unknown as Parameters<typeof statusText>[0]);
-  expect(clean).toContain('reviews: 1, every point addressed');
+  expect(clean).toContain('reviews: 1, every point addressed by a fixes step');
+  const none = statusText({ ...base, timeline: [review, { ...step, state: 'final:fixes', outcome: 'skipped', note: 'the review asked for no changes' }] } as unknown as Parameters<typeof statusText>[0]);
+  expect(none).toContain('reviews: 1, none asked for changes');
   expect(clean).not.toContain('left open');
 });
 

@@ -101,5 +101,9 @@ export function completionLines(timeline: WorkflowTimelineEntry[]): string[] {
   const open = reviewsLeftOpenLines(timeline);
   if (open.length) return ['completed with review points left open:', ...open.map((l) => `  ${l}`)];
   const reviews = reviewOutcomes(timeline);
-  return reviews.length ? [`reviews: ${reviews.length}, every point addressed (${reviews.filter((r) => r.fixes === 'addressed').length} by a fixes step, the others asked for no changes)`] : [];
+  if (!reviews.length) return [];
+  const fixed = reviews.filter((r) => r.fixes === 'addressed').length;
+  if (!fixed) return [`reviews: ${reviews.length}, none asked for changes`];
+  if (fixed === reviews.length) return [`reviews: ${reviews.length}, every point addressed by a fixes step`];
+  return [`reviews: ${reviews.length}, every point addressed (${fixed} by a fixes step, the others asked for no changes)`];
 }
