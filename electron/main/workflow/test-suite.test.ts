@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { composeFinalCommand, finalGateCommand, projectTestCommand } from './test-suite';
+import { composeFinalCommand, finalGateCommand, projectTestCommand, runsWithin } from './test-suite';
 
 let root: string | undefined;
 afterEach(async () => {
@@ -19,7 +19,7 @@ const plan = (commands: Array<string | undefined>, defaultTestCommand?: string) 
 describe('the final gate\'s command', () => {
   it('runs each distinct test command once: npm test and npm test --silent are one, and so is the test script itself', () => {
     expect(composeFinalCommand(plan(['npm test'], 'npm test --silent'), undefined)).toBe('npm test --silent');
-    expect(composeFinalCommand(plan(['node --test', 'node --test test/b.test.js']), { command: 'npm test --silent', script: 'node --test' })).toBe('npm test --silent && node --test test/b.test.js');
+    expect(composeFinalCommand(plan(['node --test', 'node --test checks/b.js']), { command: 'npm test --silent', script: 'node --test' })).toBe('npm test --silent && node --test checks/b.js');
     expect(composeFinalCommand(plan(['cd a && pytest', undefined]), { command: 'python3 -m pytest' })).toBe('python3 -m pytest && (cd a && pytest)');
     expect(composeFinalCommand(plan([undefined]), undefined)).toBeUndefined();
   });
@@ -30,8 +30,10 @@ describe('the final gate\'s command', () => {
     await mkdir(join(root, 'tests'));
     await writeFile(join(root, 'tests', 'test_x.py'), '');
     expect(await projectTestCommand(root)).toEqual({ command: 'python3 -m pytest' });
+    await writeFile(join(root, 'pytest.ini'), '[pytest]\ntestpaths = tests/unit\n');
+    expect(await projectTestCommand(root)).toEqual({ command: 'python3 -m pytest', narrowed: true });
     await writeFile(join(root, 'package.json'), JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' } }));
-    expect(await projectTestCommand(root)).toEqual({ command: 'python3 -m pytest' }); // npm init's placeholder is no suite
+    expect(await projectTestCommand(root)).toEqual({ command: 'python3 -m pytest', narrowed: true }); // npm init's placeholder is no suite
     await writeFile(join(root, 'package.json'), JSON.stringify({ scripts: { test: 'vitest run' } }));
     expect(await projectTestCommand(root)).toEqual({ command: 'npm test --silent', script: 'vitest run' });
     const p = plan(['node --test a.test.js']);

@@ -2,13 +2,22 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Plan } from './plan';
 
+/** The project's whole suite: its command, the test script it runs (npm), and whether a pytest configuration narrows what it collects. */
+export interface WholeSuite {
+  command: string;
+  script?: string;
+  narrowed?: boolean;
+}
+
+const PYTEST_NARROWING = /\b(testpaths|python_files|norecursedirs)\b|--ignore|--deselect|(^|\s)-[km]\s/m;
+
 /**
  * The project's whole test suite: the one command its toolchain runs every test with, wherever a
  * step put them. package.json's test script (`npm test --silent`), pytest (a pytest config, conftest.py,
  * or Python tests under tests/), `cargo test` (Cargo.toml), `go test ./...` (go.mod). Undefined when
  * the folder shows none of them (yet: a fresh project gets them during development).
  */
-export async function projectTestCommand(projectDir: string): Promise<{ command: string; script?: string } | undefined> {
+export async function projectTestCommand(projectDir: string): Promise<WholeSuite | undefined> {
   const text = (f: string) => readFile(join(projectDir, f), 'utf8').catch(() => undefined);
   const exists = (f: string) => stat(join(projectDir, f)).then(() => true, () => false);
   const pkg = await text('package.json');
@@ -19,9 +28,14 @@ export async function projectTestCommand(projectDir: string): Promise<{ command:
     } catch {}
   }
   const pyproject = await text('pyproject.toml');
-  const pytestConfig = (await exists('pytest.ini')) || (await exists('conftest.py')) || /pytest/.test(pyproject ?? '') || /\[tool:pytest\]/.test((await text('setup.cfg')) ?? '');
+  const setupCfg = await text('setup.cfg');
+  const pytestConfig = (await exists('pytest.ini')) || (await exists('conftest.py')) || /pytest/.test(pyproject ?? '') || /\[tool:pytest\]/.test(setupCfg ?? '');
   const pyTests = (await readdir(join(projectDir, 'tests')).catch(() => [] as string[])).some((f) => /^test_.*\.py$|_test\.py$/.test(f));
-  if (pytestConfig || pyTests) return { command: 'python3 -m pytest' };
+  if (pytestConfig || pyTests) {
+    // A configuration that narrows what pytest collects: then a component's own pytest command is not known to be part of the whole run.
+    const configs = [pyproject, setupCfg, await text('pytest.ini'), await text('tox.ini')].join('\n');
+    return { command: 'python3 -m pytest', ...(PYTEST_NARROWING.test(configs) ? { narrowed: true } : {}) };
+  }
   if (await exists('Cargo.toml')) return { command: 'cargo test' };
   if (await exists('go.mod')) return { command: 'go test ./...' };
   return undefined;
@@ -36,18 +50,51 @@ function sameKey(command: string): string {
     .replace(/ (?:--silent|-s)\b/g, '');
 }
 
+/** node's test runner, run bare, finds these files (Node 20's defaults): `*.test.js`, `*-test.js`, `*_test.js`, `test-*.js`, `test.js`, and any .js under a `test/` folder. */
+const NODE_DEFAULT_TEST = /(^|\/)([^/]+[.\-_]test|test-[^/]+|test)\.[cm]?js$|(^|\/)test\/(.+\/)?[^/]+\.[cm]?js$/;
+/** pytest, run bare without a narrowing configuration, collects `test_*.py` and `*_test.py` under any folder but hidden ones and the usual build folders. */
+const PYTEST_DEFAULT_FILE = /(^|\/)(test_[^/]*|[^/]*_test)\.py(::.*)?$/;
+const PYTEST_SKIPPED_DIR = /(^|\/)(\.[^/]*|build|dist|node_modules|venv|\.venv|[^/]*\.egg[^/]*)(\/|$)/;
+const PYTEST_QUIET_FLAGS = new Set(['-q', '-v', '-vv', '-x', '-s', '--quiet', '--verbose']);
+
+/** The paths a simple command gives after its runner's words, or undefined when it has more than paths (flags, shell syntax). */
+function pathArgs(command: string, runner: RegExp, flags: ReadonlySet<string> = new Set()): string[] | undefined {
+  const m = runner.exec(command.trim().replace(/\s+/g, ' '));
+  if (!m || /[|;&<>$`()*?{}"'\\]/.test(command)) return undefined;
+  const args = (m[1] ?? '').split(' ').filter(Boolean).filter((a) => !flags.has(a));
+  if (!args.length || args.some((a) => a.startsWith('-') || a.startsWith('/') || a.split('/').includes('..'))) return undefined;
+  return args.map((a) => a.replace(/^\.\//, ''));
+}
+
+/**
+ * Whether the whole suite already runs every test a component's command runs, so the final gate
+ * need not run them twice: a bare `node --test` script and `node --test <files it finds anyway>`;
+ * a bare pytest run (no narrowing configuration) and `pytest <test files or folders>`.
+ */
+export function runsWithin(whole: WholeSuite, command: string): boolean {
+  if (whole.script?.trim().replace(/\s+/g, ' ') === 'node --test') {
+    const files = pathArgs(command, /^node --test( .+)?$/);
+    return !!files && files.every((f) => NODE_DEFAULT_TEST.test(f) && !f.split('/').includes('node_modules'));
+  }
+  if (whole.command === 'python3 -m pytest' && !whole.narrowed) {
+    const paths = pathArgs(command, /^(?:uv run )?(?:python3? -m pytest|pytest)( .+)?$/, PYTEST_QUIET_FLAGS);
+    return !!paths && paths.every((p) => !PYTEST_SKIPPED_DIR.test(p) && (PYTEST_DEFAULT_FILE.test(p) || !/\.[a-z]+$/i.test(p)));
+  }
+  return false;
+}
+
 /**
  * The final gate: the project's whole suite first, then each component's command it does not
- * already stand for (the same command, or the test script itself) and the plan's default, each
- * distinct command once, joined with &&.
+ * already stand for (the same command, the test script itself, or tests the whole run finds anyway:
+ * `runsWithin`) and the plan's default, each distinct command once, joined with &&.
  */
-export function composeFinalCommand(plan: Pick<Plan, 'components' | 'defaultTestCommand'>, whole: { command: string; script?: string } | undefined): string | undefined {
+export function composeFinalCommand(plan: Pick<Plan, 'components' | 'defaultTestCommand'>, whole: WholeSuite | undefined): string | undefined {
   const all = [whole?.command, plan.defaultTestCommand, ...plan.components.map((c) => c.testCommand)].filter((c): c is string => !!c?.trim());
   const seen = new Set<string>(whole?.script ? [sameKey(whole.script)] : []);
   const commands: string[] = [];
   for (const c of all) {
     const key = sameKey(c);
-    if (seen.has(key)) continue;
+    if (seen.has(key) || (whole && c !== whole.command && runsWithin(whole, c))) continue;
     seen.add(key);
     commands.push(c.trim());
   }

@@ -100,11 +100,11 @@ describe('done means verified', () => {
     // The testing steps are taught the convention.
     expect(prompts.get('words:testing')).toContain("begins with the task's id, for example `CORE-1: lowercases words`");
     // The final gate is the project's whole suite as it is when the gate runs (package.json came during development), then each
-    // component's command once; its prompt names it.
+    // component's command it does not already run (none here: a bare `node --test` finds test/*.test.js); its prompt names it.
     const view = await e.status(runId);
     const final = view.timeline.find((x) => x.state === 'final:testing')!;
-    expect(final.test!.command).toBe('npm test --silent && node --test test/words.test.js && node --test test/count.test.js');
-    expect(prompts.get('final:testing')).toContain('npm test --silent && node --test test/words.test.js');
+    expect(final.test!.command).toBe('npm test --silent');
+    expect(prompts.get('final:testing')).toContain('Erasmus runs `npm test --silent` in the project folder');
     // ...and it ran the end-to-end file the final testing step added, which no component command runs.
     expect(final.test).toMatchObject({ passed: true, traced: true });
     expect(final.test!.tests).toContainEqual(expect.objectContaining({ name: 'end to end: counts a sentence', passed: true }));
