@@ -15,4 +15,11 @@ describe('renderMarkdown', () => {
     expect(html).not.toMatch(/<img|<script|javascript:/i);
     expect(html).toContain('&#60;script&#62;');
   });
+
+  it('hides an HTML comment (a document\'s commit stamp), and only a whole comment', () => {
+    const html = renderMarkdown('# Doc\n\nText.\n\n<!-- erasmus: describes commit dc9c0aa21eaa -->\n');
+    expect(html).not.toContain('describes commit');
+    expect(html).toContain('Text.');
+    expect(renderMarkdown('<!-- a --><script>x</script>\n')).toContain('&#60;script&#62;');
+  });
 });

@@ -4,7 +4,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 const safeUrl = (href: string) => /^(https?:|mailto:|#)/i.test(href.trim());
 
 /**
- * Markdown to HTML for model output and documents: raw HTML in the source is shown as text, and links
+ * Markdown to HTML for model output and documents: raw HTML in the source is shown as text (comments are hidden), and links
  * keep only http(s), mailto and anchors, so nothing a model writes can run in the window.
  */
 const md = new Marked({
@@ -12,7 +12,8 @@ const md = new Marked({
   breaks: false,
   async: false,
   renderer: {
-    html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text),
+    // A comment is hidden, as every Markdown viewer hides it (a document's `<!-- erasmus: describes commit … -->` stamp).
+    html: ({ text }: Tokens.HTML | Tokens.Tag) => (/^\s*<!--[\s\S]*?-->\s*$/.test(text) ? '' : escapeHtml(text)),
     link({ href, title, tokens }: Tokens.Link) {
       const text = this.parser.parseInline(tokens);
       if (!safeUrl(href)) return text;
