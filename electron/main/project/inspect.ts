@@ -52,6 +52,9 @@ export async function inspectProject(path: string): Promise<ProjectSummary> {
 }
 
 /** The recent-projects list, newest first, at most 20. */
+/** The add in flight per recent-projects file. */
+const pendingAdds = new Map<string, Promise<void>>();
+
 export class RecentProjects {
   constructor(private readonly file: string) {}
 
@@ -64,9 +67,17 @@ export class RecentProjects {
     }
   }
 
-  async add(project: ProjectSummary): Promise<void> {
-    const rest = (await this.list()).filter((p) => p.path !== project.path);
-    await writeJsonAtomic(this.file, { projects: [project, ...rest].slice(0, 20) });
+  /** Adds (or moves to the top) a project; adds in one process follow each other, so none is lost. */
+  add(project: ProjectSummary): Promise<void> {
+    const prior = pendingAdds.get(this.file) ?? Promise.resolve();
+    const next = prior.then(async () => {
+      const rest = (await this.list()).filter((p) => p.path !== project.path);
+      await writeJsonAtomic(this.file, { projects: [project, ...rest].slice(0, 20) });
+    });
+    const settled = next.catch(() => undefined);
+    pendingAdds.set(this.file, settled);
+    void settled.then(() => pendingAdds.get(this.file) === settled && pendingAdds.delete(this.file));
+    return next;
   }
 }
 

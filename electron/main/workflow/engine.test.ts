@@ -397,6 +397,9 @@ describe('WorkflowEngine', () => {
     const dirs = await Promise.all(['a', 'b', 'c'].map(project));
     const runs = await Promise.all(dirs.map((d) => e.load({ projectDir: d, goal: d })));
     await Promise.all(runs.map(({ runId }) => driveToEnd(e, runId)));
+    // The app's Recent list has each project, though no window opened them (the CLI or an MCP client started the runs).
+    const recent = JSON.parse(await readFile(new Paths(join(root, 'home')).recentProjects, 'utf8')) as { projects: Array<{ path: string }> };
+    expect(recent.projects.map((p) => p.path).sort()).toEqual([...dirs].sort());
     for (const [i, d] of dirs.entries()) {
       const saved = JSON.parse(await readFile(new Paths(join(root, 'home')).run(d, runs[i]!.runId), 'utf8'));
       expect(saved).toMatchObject({ status: 'COMPLETED', projectDir: d });

@@ -18,6 +18,7 @@ import { runReport } from '../../contract/run-report';
 import { WorkflowRun } from './run';
 import { PtyManager } from '../runners/pty/index';
 import { CommandRunner } from '../runners/runner';
+import { inspectProject, RecentProjects } from '../project/inspect';
 import { runGate } from './gate';
 import { hasCommittedCode } from './git';
 import { prepareGit, type BranchMode, type DirtyTreeChoice } from './run-git';
@@ -104,6 +105,8 @@ export class WorkflowEngine {
     await this.prune(projectDir);
     const run = this.adopt(record);
     await run.persist();
+    // The app's Recent list shows the project, whichever face (CLI, MCP, app) started the run.
+    await inspectProject(projectDir).then((summary) => new RecentProjects(this.options.paths.recentProjects).add(summary)).catch(() => undefined);
     return { runId: record.runId };
   }
 
