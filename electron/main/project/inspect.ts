@@ -3,10 +3,12 @@ import { basename, isAbsolute, resolve } from 'node:path';
 import type { ProjectSummary } from '../../contract/index';
 import { writeJsonAtomic } from '../common/fs';
 import { projectKey } from '../paths/index';
+import { onPath } from '../runners/rewrite/index';
 
 /** Marker file → runners it brings. */
 const MARKERS: Record<string, string[]> = {
-  'package.json': ['pnpm'],
+  // package.json alone is an npm project (run through bash): pnpm's tools are for a project whose lockfile is pnpm's.
+  'package.json': [],
   'pnpm-lock.yaml': ['pnpm'],
   'Cargo.toml': ['cargo'],
   'pyproject.toml': ['uv'],
@@ -23,8 +25,8 @@ export function toolchainsOfEntries(entries: Iterable<string>): string[] {
   return [...new Set(Object.keys(MARKERS).filter((m) => names.has(m)).flatMap((m) => MARKERS[m]!))];
 }
 
-/** Looks at a folder and says what it is; the error names the path when it is not a folder. */
-export async function inspectProject(path: string): Promise<ProjectSummary> {
+/** Looks at a folder and says what it is (runners whose program `available` finds); the error names the path when it is not a folder. */
+export async function inspectProject(path: string, available: (program: string) => boolean = onPath): Promise<ProjectSummary> {
   if (!isAbsolute(path)) throw new Error(`project path must be absolute: ${path}`);
   const abs = resolve(path);
   let info;
@@ -40,6 +42,8 @@ export async function inspectProject(path: string): Promise<ProjectSummary> {
   for (const m of markers) for (const r of MARKERS[m]!) runners.add(r);
   const git = entries.has('.git');
   if (git) runners.add('git');
+  // A runner is listed only where its program is installed, as the runners server offers its tools.
+  for (const r of runners) if (r !== 'bash' && !available(r)) runners.delete(r);
   const order = ['uv', 'cargo', 'pnpm', 'bash', 'docker', 'git'];
   return {
     path: abs,

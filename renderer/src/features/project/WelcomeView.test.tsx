@@ -6,7 +6,7 @@ import { WelcomeView } from './WelcomeView';
 
 afterEach(cleanup);
 
-const adder: ProjectSummary = { path: '/p/adder', key: 'adder-1', name: 'adder', git: true, markers: ['package.json'], runners: ['pnpm', 'git'] };
+const adder: ProjectSummary = { path: '/p/adder', key: 'adder-1', name: 'adder', git: true, markers: ['package.json'], runners: ['bash', 'git'] };
 
 describe('WelcomeView', () => {
   it('opens a typed path and lists recent projects', async () => {
