@@ -7,7 +7,7 @@ export const bashTools = [
     toolset: 'bash',
     title: 'Run a shell command',
     description:
-      'Run one bash command line in a terminal in the project folder. Commands are rewritten to the project tools (python → uv run, npm → pnpm…) and the result says what actually ran. Destructive commands ask the user first.',
+      'Run one bash command line in a terminal in the project folder. The result shows the command that ran: changed only where the project\'s lockfile names another tool (npm → pnpm with pnpm-lock.yaml, python → uv run with uv.lock). Destructive commands ask the user first.',
     input: { command: z.string().min(1).max(100_000).describe('The command line.') },
     annotations: DESTRUCTIVE,
     plan: ({ command }) => (command.includes('\n') ? { command, review: { kind: 'bash', script: command } } : { command }),
