@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -5,9 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PtyManager } from './pty/index';
-import { bwrapArgs, sandboxStatus, sandboxStatusFor } from './pty/sandbox';
+import { bwrapArgs, pyenvShims, sandboxStatus, sandboxStatusFor } from './pty/sandbox';
 import { BRIDGE_PORT, hostAllowed, howToAllow } from './pty/net-proxy';
 import { CommandRunner, sandboxNote } from './runner';
+import { runGate } from '../workflow/gate';
+import { buildStepPrompt } from '../workflow/prompt';
 
 /**
  * The one runner with the real sandbox (bubblewrap): a project inside the system temp folder, a
@@ -126,6 +129,29 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     expect(received).toEqual(['/plain', '/tunnel']);
   });
 
+  it('a test gate that fails on the sandbox: nothing escapes, and the debugging step\'s prompt says what the sandbox refused', async () => {
+    writeFileSync(
+      join(project, 'escape.test.mjs'),
+      [
+        "import { readFileSync, writeFileSync } from 'node:fs';",
+        "const tries = [() => writeFileSync('../outside-gate.txt', 'x'), () => readFileSync(process.env.HOME + '/.ssh/id_ed25519', 'utf8'), () => fetch('http://127.0.0.1:" + port + "/gate')];",
+        'for (const t of tries) { try { const r = await t(); console.log("escaped", String(r)); } catch (e) { console.log(e.code ?? e.cause?.code ?? e.message, e.message); } }',
+        'process.exit(1);',
+      ].join('\n'),
+    );
+    const gate = await runGate(runner, 'node escape.test.mjs', project, undefined, { env: { HOME: home } });
+    expect(gate.passed).toBe(false);
+    expect(existsSync(join(base, 'outside-gate.txt'))).toBe(false);
+    expect(received).toEqual([]);
+    expect(gate.output).not.toContain(KEY);
+    const note = gate.output.split('\n').at(-1)!;
+    expect(note).toMatch(/^\[sandbox\] a write outside the writable places was refused \(read-only file system \(sandbox\)\)/);
+    expect(note).toContain('the network is off for this command (sandbox)');
+    expect(note).toContain(`credential folders are hidden from commands (sandbox): ${join(home, '.ssh')}`);
+    const prompt = buildStepPrompt({ protocol: { name: 'debugging', description: 'd', toolsets: [], done: 'Passes.', prompt: 'Debug.', budget: { maxTurns: 5 }, source: 'builtin' } as unknown as Parameters<typeof buildStepPrompt>[0]['protocol'], instruction: 'Fix it.', contextDocPath: join(base, 'c.md'), testOutput: gate });
+    expect(prompt).toContain(note);
+  });
+
   it('reads no hidden credential folder nor ERASMUS_HOME, and names what was hidden', async () => {
     writeFileSync(join(erasmusHome, 'config.yaml'), 'secret: x\n');
     const r = await runner.run({ command: `ls -A ${join(home, '.ssh')} ${erasmusHome}; cat ${join(home, '.ssh', 'id_ed25519')}`, root: project });
@@ -175,6 +201,21 @@ describe('the sandbox profile', () => {
     expect(args).toContain('--unshare-net');
     expect(args.join(' ')).toContain(`--ro-bind ${network.dir} ${network.dir}`);
     expect(args.slice(args.indexOf('--') + 1)).toEqual(['/usr/bin/node', '-e', expect.stringContaining('net.createServer'), network.socket, String(BRIDGE_PORT)]);
+  });
+
+  it.runIf(sandboxStatus().available)('pyenv\'s shims: the session\'s copy is mounted writable over them, so a rehash works and the real ones stay untouched', () => {
+    const real = join(home, '.pyenv', 'shims');
+    mkdirSync(real, { recursive: true });
+    writeFileSync(join(real, 'python'), '#!/bin/sh\n');
+    const tmp = runner.tmpDir('s');
+    const shims = pyenvShims(home, tmp, {});
+    expect(shims).toEqual({ real, copy: join(tmp, '.erasmus-pyenv-shims') });
+    const r = spawnSync('bwrap', [...bwrapArgs({ root: project, home, tmpDir: tmp, pyenvShims: shims }), 'sh', '-c', `touch ${real}/.pyenv-shim && ls ${real}`], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('python\n');
+    expect(existsSync(join(real, '.pyenv-shim'))).toBe(false);
+    expect(existsSync(join(shims!.copy, '.pyenv-shim'))).toBe(true);
+    expect(pyenvShims(join(home, 'none'), tmp, {})).toBeUndefined();
   });
 
   it('allowed hosts: a name allows ports 80 and 443, host:port that port only, *.domain its subdomains', () => {

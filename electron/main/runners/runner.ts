@@ -3,7 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PtyManager, RunOptions, RunResult } from './pty/index';
 import { bridgeNode, howToAllow, proxyEnv, startProxy, type ProxyHandle } from './pty/net-proxy';
-import { hiddenPaths, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
+import { hiddenPaths, pyenvShims, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
 
 /**
  * What a step may do to the project: write it (development, testing, debugging), only read it
@@ -88,12 +88,16 @@ export class CommandRunner {
   /** The sandbox profile a command of these options gets (undefined: no sandbox here); the network is added by `run`. */
   profile(o: Pick<CommandRunOptions, 'root' | 'access' | 'session'>): SandboxProfile | undefined {
     if (!this.status.enabled) return undefined;
+    const home = this.options.home ?? homedir();
+    const tmpDir = this.tmpDir(o.session ?? resolve(o.root));
+    const shims = pyenvShims(home, tmpDir);
     return {
       root: resolve(o.root),
-      home: this.options.home ?? homedir(),
+      home,
       ...(this.options.erasmusHome ? { erasmusHome: this.options.erasmusHome } : {}),
       readOnly: o.access !== undefined && o.access !== 'write',
-      tmpDir: this.tmpDir(o.session ?? resolve(o.root)),
+      tmpDir,
+      ...(shims ? { pyenvShims: shims } : {}),
     };
   }
 

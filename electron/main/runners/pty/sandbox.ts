@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { cpSync, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bridgeArgv } from './net-proxy';
@@ -32,6 +32,12 @@ export interface SandboxProfile {
   readOnly?: boolean;
   /** The session's temporary folder (TMPDIR): writable, and the one writable place outside the project. */
   tmpDir?: string;
+  /**
+   * pyenv's shims folder and the session's writable copy of it (in TMPDIR) mounted over it, so the
+   * login shell's `pyenv rehash` (and pip's after an install) works instead of printing
+   * "pyenv: cannot rehash: … isn't writable" into every result; the real shims are untouched.
+   */
+  pyenvShims?: { real: string; copy: string };
 }
 
 export interface NetworkBridge {
@@ -80,6 +86,24 @@ function probeBwrap(): SandboxStatus {
   if (r.error) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap is not installed (apt-get install bubblewrap); every command that is not read-only asks` };
   if (r.status !== 0) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap cannot create a sandbox here (${r.stderr.toString().trim() || `exit ${r.status}`}; user namespaces may be off); every command that is not read-only asks` };
   return { available: true, detail: "Linux: commands run in bubblewrap: the project writable, the rest read-only, secrets hidden, no network but the project's allowed hosts for a command you accept" };
+}
+
+/**
+ * pyenv's shims folder for commands of this home (PYENV_ROOT, else ~/.pyenv) copied once into the
+ * session's TMPDIR; undefined without pyenv.
+ */
+export function pyenvShims(home: string, tmpDir: string, env: NodeJS.ProcessEnv = process.env): SandboxProfile['pyenvShims'] {
+  const real = join(env.PYENV_ROOT ?? join(home, '.pyenv'), 'shims');
+  if (exists(real) !== 'dir') return undefined;
+  const copy = join(tmpDir, '.erasmus-pyenv-shims');
+  if (exists(copy) !== 'dir') {
+    try {
+      cpSync(real, copy, { recursive: true, verbatimSymlinks: true });
+    } catch {
+      return undefined;
+    }
+  }
+  return { real: resolve(real), copy };
 }
 
 /** For tests: forget the probe. */
@@ -135,6 +159,7 @@ export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
   }
   if (p.tmpDir && exists(p.tmpDir) === 'dir') args.push('--bind', resolve(p.tmpDir), resolve(p.tmpDir));
   if (p.network) args.push('--ro-bind', p.network.dir, p.network.dir);
+  if (p.pyenvShims && exists(p.pyenvShims.copy) === 'dir' && exists(p.pyenvShims.real) === 'dir') args.push('--bind', p.pyenvShims.copy, p.pyenvShims.real);
   // The private /tmp holds only the mount points above: read-only, so a stray write fails loudly
   // instead of landing in a folder that is gone after the command.
   if (root !== '/tmp') args.push('--remount-ro', '/tmp');
