@@ -59,7 +59,8 @@ describe.runIf(sandboxStatus().available)('with --yes, nothing model-written esc
     it(`${path}: a write outside the project, the network on 127.0.0.1, a credential folder`, async () => {
       const sb = t.sandbox(defaultSandbox());
       const h = fakeHome();
-      const probes = PROBES(port);
+      // A command that needs the network, accepted (--yes): it gets the proxy, which reaches only the allowed hosts (none).
+      const probes = [...PROBES(port), `curl -fsS http://127.0.0.1:${port}/accepted`];
       const llm = await t.startLlm(
         path === 'runner tool'
           ? [{ toolCalls: probes.map((command) => ({ name: 'runners__bash_run', arguments: { command } })) }, { text: 'Done.' }]
@@ -68,17 +69,22 @@ describe.runIf(sandboxStatus().available)('with --yes, nothing model-written esc
       const run = t.chat(sb, ['--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', path === 'runner tool' ? 'native' : 'xml', '--yes', '-p', 'probe'], { builtinOnly: true, env: { HOME: h } });
       expect(await run.exit, run.stderr()).toBe(0);
       const done = results(run.events);
-      expect(done).toHaveLength(3);
+      expect(done).toHaveLength(4);
       // Nothing escaped.
       expect(existsSync(join(sb.dir, 'outside.txt'))).toBe(false);
       expect(received).toEqual([]);
       expect(JSON.stringify(run.events)).not.toContain(KEY);
       // Each was refused with words the model reads.
-      const [write, net, secret] = done.map((d) => d.result);
+      const [write, net, secret, accepted] = done.map((d) => d.result);
       expect(write).toMatch(/Read-only file system/);
       expect(write).toContain('[sandbox] a write outside the writable places was refused (read-only file system (sandbox))');
       expect(net).toContain('[sandbox] the network is off for this command (sandbox)');
       expect(secret).toMatch(/\[sandbox\] credential folders are hidden from commands \(sandbox\)|Refused/);
+      expect(accepted).toContain(
+        path === 'runner tool'
+          ? `[sandbox] the network reaches only this project's allowed hosts (sandbox): 127.0.0.1:${port} refused (allowed: none). Only the user can allow it`
+          : '[sandbox] the network is off for this command (sandbox)', // `!` lines never get the network
+      );
       for (const d of done) expect(d.isError).toBe(true);
       // The model got the results.
       expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain('[sandbox]');

@@ -32,6 +32,11 @@ export const ElicitationApproval = z.object({
   /** Where it runs, in words ("in the sandbox: writes only in …; no network", "WITHOUT a sandbox (…)"). */
   sandbox: z.string().max(2000).optional(),
   reasons: z.array(z.string().max(2000)).max(50).optional(),
+  /**
+   * A command that needs the network: hosts it names that the project (at `cwd`) does not allow yet;
+   * the card offers "Allow <host>" (added to the project's allowed hosts before the answer).
+   */
+  hosts: z.array(z.string().max(300)).max(20).optional(),
 });
 export type ElicitationApproval = z.infer<typeof ElicitationApproval>;
 

@@ -77,6 +77,8 @@ export const RunnerSettingsView = z.object({
   /** Script review before bash scripts, Dockerfiles and git changes. */
   review: z.boolean(),
   rules: z.array(z.object({ id: z.string(), description: z.string(), enabled: z.boolean() })),
+  /** What a command the user accepted as needing the network may reach (through the sandbox's proxy); nothing else. */
+  allowedHosts: z.array(z.string()),
 });
 export type RunnerSettingsView = z.infer<typeof RunnerSettingsView>;
 
@@ -109,7 +111,17 @@ export const settingsMethods = {
   /** The command rewriting rules and the script-review switch of one project. */
   'settings.runners.get': { params: z.object({ project: z.string().min(1) }).strict(), result: RunnerSettingsView },
   'settings.runners.set': {
-    params: z.object({ project: z.string().min(1), review: z.boolean().optional(), enable: z.array(z.string()).optional(), disable: z.array(z.string()).optional() }).strict(),
+    params: z
+      .object({
+        project: z.string().min(1),
+        review: z.boolean().optional(),
+        enable: z.array(z.string()).optional(),
+        disable: z.array(z.string()).optional(),
+        /** Hosts added to / removed from the allowed hosts (`registry.npmjs.org`, `*.domain`, `host:port`). */
+        allowHosts: z.array(z.string().max(300)).max(50).optional(),
+        disallowHosts: z.array(z.string().max(300)).max(50).optional(),
+      })
+      .strict(),
     result: RunnerSettingsView,
   },
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -5,8 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PtyManager } from './pty/index';
-import { bwrapArgs, sandboxStatus, sandboxStatusFor } from './pty/sandbox';
+import { bwrapArgs, pyenvShims, sandboxStatus, sandboxStatusFor } from './pty/sandbox';
+import { BRIDGE_PORT, hostAllowed, howToAllow } from './pty/net-proxy';
 import { CommandRunner, sandboxNote } from './runner';
+import { runGate } from '../workflow/gate';
+import { buildStepPrompt } from '../workflow/prompt';
 
 /**
  * The one runner with the real sandbox (bubblewrap): a project inside the system temp folder, a
@@ -98,6 +102,56 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     expect(received).toEqual([]);
   });
 
+  it('a networked command reaches an allowed host:port through the proxy, and nothing else: another port is refused naming it and how to allow it', async () => {
+    const allowedHosts = [`127.0.0.1:${port}`];
+    const http = await runner.run({ command: `curl -sS http://127.0.0.1:${port}/plain`, root: project, network: true, allowedHosts });
+    expect(http.output).toContain('reached');
+    expect(http.exitCode).toBe(0);
+    expect(http.sandboxNote).toBe('');
+    // CONNECT (how https goes) to the same allowed host:port.
+    const tunnel = await runner.run({ command: `curl -sS -p http://127.0.0.1:${port}/tunnel`, root: project, network: true, allowedHosts });
+    expect(tunnel.output).toContain('reached');
+    expect(received).toEqual(['/plain', '/tunnel']);
+    // Another port of the same host: refused by the proxy, in words the model can act on.
+    const other = `127.0.0.1:${port === 65535 ? port - 1 : port + 1}`;
+    const refused = await runner.run({ command: `curl -sS -p http://${other}/other`, root: project, network: true, allowedHosts });
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.refusedHosts).toEqual([other]);
+    expect(refused.sandboxNote).toContain(`[sandbox] the network reaches only this project's allowed hosts (sandbox): ${other} refused (allowed: 127.0.0.1:${port})`);
+    expect(refused.sandboxNote).toContain('Settings → Allowed hosts');
+    // Plain http to a host not allowed: the proxy's answer names it too.
+    const plain = await runner.run({ command: 'curl -sS http://example.invalid/x', root: project, network: true, allowedHosts });
+    expect(plain.output).toContain('Erasmus sandbox: example.invalid:80 is not an allowed host of this project');
+    expect(plain.sandboxNote).toContain('example.invalid:80 refused');
+    // Around the proxy there is still no network at all.
+    const direct = await runner.run({ command: `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /direct HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`, root: project, network: true, allowedHosts });
+    expect(direct.exitCode).not.toBe(0);
+    expect(received).toEqual(['/plain', '/tunnel']);
+  });
+
+  it('a test gate that fails on the sandbox: nothing escapes, and the debugging step\'s prompt says what the sandbox refused', async () => {
+    writeFileSync(
+      join(project, 'escape.test.mjs'),
+      [
+        "import { readFileSync, writeFileSync } from 'node:fs';",
+        "const tries = [() => writeFileSync('../outside-gate.txt', 'x'), () => readFileSync(process.env.HOME + '/.ssh/id_ed25519', 'utf8'), () => fetch('http://127.0.0.1:" + port + "/gate')];",
+        'for (const t of tries) { try { const r = await t(); console.log("escaped", String(r)); } catch (e) { console.log(e.code ?? e.cause?.code ?? e.message, e.message); } }',
+        'process.exit(1);',
+      ].join('\n'),
+    );
+    const gate = await runGate(runner, 'node escape.test.mjs', project, undefined, { env: { HOME: home } });
+    expect(gate.passed).toBe(false);
+    expect(existsSync(join(base, 'outside-gate.txt'))).toBe(false);
+    expect(received).toEqual([]);
+    expect(gate.output).not.toContain(KEY);
+    const note = gate.output.split('\n').at(-1)!;
+    expect(note).toMatch(/^\[sandbox\] a write outside the writable places was refused \(read-only file system \(sandbox\)\)/);
+    expect(note).toContain('the network is off for this command (sandbox)');
+    expect(note).toContain(`credential folders are hidden from commands (sandbox): ${join(home, '.ssh')}`);
+    const prompt = buildStepPrompt({ protocol: { name: 'debugging', description: 'd', toolsets: [], done: 'Passes.', prompt: 'Debug.', budget: { maxTurns: 5 }, source: 'builtin' } as unknown as Parameters<typeof buildStepPrompt>[0]['protocol'], instruction: 'Fix it.', contextDocPath: join(base, 'c.md'), testOutput: gate });
+    expect(prompt).toContain(note);
+  });
+
   it('reads no hidden credential folder nor ERASMUS_HOME, and names what was hidden', async () => {
     writeFileSync(join(erasmusHome, 'config.yaml'), 'secret: x\n');
     const r = await runner.run({ command: `ls -A ${join(home, '.ssh')} ${erasmusHome}; cat ${join(home, '.ssh', 'id_ed25519')}`, root: project });
@@ -140,6 +194,46 @@ describe('the sandbox profile', () => {
     expect(ro).not.toContain('--bind');
   });
 
+  it('a networked profile keeps its own network namespace, binds the proxy socket in, and runs the command under the bridge', () => {
+    const network = { dir: join(base, 'net'), socket: join(base, 'net', 'proxy.sock'), node: '/usr/bin/node', allowed: [] };
+    mkdirSync(network.dir);
+    const args = bwrapArgs({ root: project, home, network });
+    expect(args).toContain('--unshare-net');
+    expect(args.join(' ')).toContain(`--ro-bind ${network.dir} ${network.dir}`);
+    expect(args.slice(args.indexOf('--') + 1)).toEqual(['/usr/bin/node', '-e', expect.stringContaining('net.createServer'), network.socket, String(BRIDGE_PORT)]);
+  });
+
+  it.runIf(sandboxStatus().available)('pyenv\'s shims: the session\'s copy is mounted writable over them, so a rehash works and the real ones stay untouched', () => {
+    const real = join(home, '.pyenv', 'shims');
+    mkdirSync(real, { recursive: true });
+    writeFileSync(join(real, 'python'), '#!/bin/sh\n');
+    const tmp = runner.tmpDir('s');
+    const shims = pyenvShims(home, tmp, {});
+    expect(shims).toEqual({ real, copy: join(tmp, '.erasmus-pyenv-shims') });
+    const r = spawnSync('bwrap', [...bwrapArgs({ root: project, home, tmpDir: tmp, pyenvShims: shims }), 'sh', '-c', `touch ${real}/.pyenv-shim && ls ${real}`], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('python\n');
+    expect(existsSync(join(real, '.pyenv-shim'))).toBe(false);
+    expect(existsSync(join(shims!.copy, '.pyenv-shim'))).toBe(true);
+    expect(pyenvShims(join(home, 'none'), tmp, {})).toBeUndefined();
+  });
+
+  it('allowed hosts: a name allows ports 80 and 443, host:port that port only, *.domain its subdomains', () => {
+    const rules = ['registry.npmjs.org', '127.0.0.1:8080', '*.pythonhosted.org', '[::1]:9000'];
+    expect(hostAllowed(rules, 'registry.npmjs.org', 443)).toBe(true);
+    expect(hostAllowed(rules, 'REGISTRY.npmjs.org.', 80)).toBe(true);
+    expect(hostAllowed(rules, 'registry.npmjs.org', 22)).toBe(false);
+    expect(hostAllowed(rules, 'evil-registry.npmjs.org', 443)).toBe(false);
+    expect(hostAllowed(rules, '127.0.0.1', 8080)).toBe(true);
+    expect(hostAllowed(rules, '127.0.0.1', 8081)).toBe(false);
+    expect(hostAllowed(rules, '127.0.0.1', 443)).toBe(false);
+    expect(hostAllowed(rules, 'files.pythonhosted.org', 443)).toBe(true);
+    expect(hostAllowed(rules, 'pythonhosted.org', 443)).toBe(false);
+    expect(hostAllowed(rules, 'evilpythonhosted.org', 443)).toBe(false);
+    expect(hostAllowed(rules, '::1', 9000)).toBe(true);
+    expect(hostAllowed([], 'registry.npmjs.org', 443)).toBe(false);
+  });
+
   it('says per OS what protects commands; Windows and macOS say plainly that commands are not sandboxed', () => {
     const probe = () => ({ available: true, detail: 'Linux: commands run in bubblewrap' });
     expect(sandboxStatusFor('win32', false, probe)).toEqual({ available: false, detail: 'Windows: commands are not sandboxed (Erasmus has no sandbox on Windows); every command that is not read-only asks' });
@@ -152,6 +246,12 @@ describe('the sandbox profile', () => {
     const p = { root: project, home };
     expect(sandboxNote({ output: 'Read-only file system', exitCode: 0 }, p)).toBe('');
     expect(sandboxNote({ output: 'assertion failed: 1 !== 2', exitCode: 1 }, p)).toBe('');
-    expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 1 }, { ...p, network: true })).toBe('');
+    const network = { dir: '/x', socket: '/x/proxy.sock', node: 'node', allowed: [] };
+    expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 1 }, { ...p, network })).toBe('');
+    // A host the proxy refused is named even when the command ended well (curl without -f).
+    expect(sandboxNote({ output: '', exitCode: 0 }, { ...p, network }, ['registry.npmjs.org:443'])).toBe(
+      `[sandbox] the network reaches only this project's allowed hosts (sandbox): registry.npmjs.org:443 refused (allowed: none). ${howToAllow('registry.npmjs.org:443')} Ask the user, or do without it`,
+    );
+    expect(howToAllow('registry.npmjs.org:443')).toContain('"allowedHosts": ["registry.npmjs.org"]');
   });
 });

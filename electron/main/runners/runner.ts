@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PtyManager, RunOptions, RunResult } from './pty/index';
-import { hiddenPaths, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
+import { bridgeNode, howToAllow, proxyEnv, startProxy, type ProxyHandle } from './pty/net-proxy';
+import { hiddenPaths, pyenvShims, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
 
 /**
  * What a step may do to the project: write it (development, testing, debugging), only read it
@@ -21,8 +22,13 @@ export interface CommandRunOptions extends Omit<RunOptions, 'sandbox' | 'cwd'> {
   cwd?: string;
   /** `read`/`markdown`: the project is mounted read-only too (default `write`). */
   access?: ProjectAccess;
-  /** Let the command reach the network (default: no network). */
+  /**
+   * Let the command reach the network (default: no network): in the sandbox, only the project's
+   * `allowedHosts`, through the core's filtering proxy.
+   */
   network?: boolean;
+  /** The project's allowed hosts (runners settings `network.allowedHosts`). */
+  allowedHosts?: readonly string[];
   /** Whose temporary folder (TMPDIR) it gets: commands of one session share one that lasts (default: one per project). */
   session?: string;
 }
@@ -34,6 +40,8 @@ export interface CommandRunResult extends RunResult {
   tmpDir: string;
   /** One line from Erasmus naming what the sandbox refused, when the output shows a refusal (else empty). */
   sandboxNote: string;
+  /** For a networked command: the `host:port` targets its proxy refused. */
+  refusedHosts?: string[];
 }
 
 export interface CommandRunnerOptions {
@@ -77,26 +85,43 @@ export class CommandRunner {
     return dir;
   }
 
-  /** The sandbox profile a command of these options gets (undefined: no sandbox here). */
-  profile(o: Pick<CommandRunOptions, 'root' | 'access' | 'network' | 'session'>): SandboxProfile | undefined {
+  /** The sandbox profile a command of these options gets (undefined: no sandbox here); the network is added by `run`. */
+  profile(o: Pick<CommandRunOptions, 'root' | 'access' | 'session'>): SandboxProfile | undefined {
     if (!this.status.enabled) return undefined;
+    const home = this.options.home ?? homedir();
+    const tmpDir = this.tmpDir(o.session ?? resolve(o.root));
+    const shims = pyenvShims(home, tmpDir);
     return {
       root: resolve(o.root),
-      home: this.options.home ?? homedir(),
+      home,
       ...(this.options.erasmusHome ? { erasmusHome: this.options.erasmusHome } : {}),
-      network: o.network === true,
       readOnly: o.access !== undefined && o.access !== 'write',
-      tmpDir: this.tmpDir(o.session ?? resolve(o.root)),
+      tmpDir,
+      ...(shims ? { pyenvShims: shims } : {}),
     };
   }
 
   /** Runs one command (never rejects for a failing command; a PTY that cannot start rejects). */
   async run(o: CommandRunOptions): Promise<CommandRunResult> {
-    const { root, access, network, session, cwd, env, ...rest } = o;
+    const { root, access, network, allowedHosts = [], session, cwd, env, ...rest } = o;
     const tmp = this.tmpDir(session ?? resolve(root));
-    const sandbox = this.profile({ root, access, network, session });
-    const r = await this.ptys.run({ ...rest, cwd: cwd ?? root, env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp }, ...(sandbox ? { sandbox } : {}) });
-    return { ...r, sandboxed: !!sandbox, tmpDir: tmp, sandboxNote: sandbox ? sandboxNote(r, sandbox) : '' };
+    const sandbox = this.profile({ root, access, session });
+    let proxy: ProxyHandle | undefined;
+    let noBridge = '';
+    if (sandbox && network) {
+      const node = bridgeNode(env?.PATH ?? process.env.PATH);
+      if (node) {
+        proxy = await startProxy(this.options.tmpBase ?? tmpdir(), allowedHosts);
+        sandbox.network = { dir: proxy.dir, socket: proxy.socket, node, allowed: allowedHosts };
+      } else noBridge = '[sandbox] this command ran without network: the sandbox reaches the allowed hosts through a bridge that needs node on PATH, and none was found; install Node.js, or run the command outside Erasmus';
+    }
+    try {
+      const r = await this.ptys.run({ ...rest, cwd: cwd ?? root, env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, ...(proxy ? proxyEnv() : {}) }, ...(sandbox ? { sandbox } : {}) });
+      const note = noBridge || (sandbox ? sandboxNote(r, sandbox, proxy?.refused) : '');
+      return { ...r, sandboxed: !!sandbox, tmpDir: tmp, sandboxNote: note, ...(proxy ? { refusedHosts: [...proxy.refused] } : {}) };
+    } finally {
+      await proxy?.close();
+    }
   }
 
   /** Removes the sessions' temporary folders. */
@@ -110,23 +135,29 @@ const WRITE_REFUSED = /read-only file system|EROFS/i;
 const NETWORK_REFUSED = /ENETUNREACH|network is unreachable|ECONNREFUSED|connection refused|EAI_AGAIN|could not resolve|temporary failure in name resolution|getaddrinfo|failed to (?:connect|fetch)|fetch failed/i;
 
 /**
- * The line Erasmus adds to a sandboxed command's result when its output shows the sandbox refused
- * something (a write outside the writable places, the network, a hidden credential folder), so the
- * model knows it was the sandbox and what to do instead; empty when nothing points to a refusal.
+ * The line Erasmus adds to a sandboxed command's result when the sandbox refused something (a write
+ * outside the writable places, the network, a hidden credential folder, a host the project does not
+ * allow), so the model knows it was the sandbox and what to do instead; empty when nothing points to
+ * a refusal. A host the proxy refused is named even when the command ended well.
  */
-export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: SandboxProfile): string {
-  if (r.exitCode === 0) return '';
+export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: SandboxProfile, refusedHosts: readonly string[] = []): string {
   const notes: string[] = [];
-  if (WRITE_REFUSED.test(r.output)) {
-    notes.push(
-      p.readOnly
-        ? `writes are refused in this step (read-only file system (sandbox)): the project is mounted read-only; only $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) is writable`
-        : `a write outside the writable places was refused (read-only file system (sandbox)): only the project ${p.root} (not .git/hooks, .git/config) and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) are writable`,
-    );
+  if (p.network && refusedHosts.length) {
+    const allowed = p.network.allowed.length ? p.network.allowed.join(', ') : 'none';
+    notes.push(`the network reaches only this project's allowed hosts (sandbox): ${refusedHosts.join(', ')} refused (allowed: ${allowed}). ${howToAllow(refusedHosts[0]!)} Ask the user, or do without it`);
   }
-  if (!p.network && NETWORK_REFUSED.test(r.output)) notes.push('the network is off for this command (sandbox): nothing outside the sandbox can be reached, 127.0.0.1 included; a command that needs the network (a download, an install) asks the user and gets it only if they accept');
-  const home = resolve(p.home ?? homedir());
-  const named = hiddenPaths(p).filter((h) => r.output.includes(h) || (h.startsWith(`${home}/`) && r.output.includes(`~${h.slice(home.length)}`)));
-  if (named.length) notes.push(`credential folders are hidden from commands (sandbox): ${named.join(', ')} shows empty`);
+  if (r.exitCode !== 0) {
+    if (WRITE_REFUSED.test(r.output)) {
+      notes.push(
+        p.readOnly
+          ? `writes are refused in this step (read-only file system (sandbox)): the project is mounted read-only; only $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) is writable`
+          : `a write outside the writable places was refused (read-only file system (sandbox)): only the project ${p.root} (not .git/hooks, .git/config) and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) are writable`,
+      );
+    }
+    if (!p.network && NETWORK_REFUSED.test(r.output)) notes.push("the network is off for this command (sandbox): nothing outside the sandbox can be reached, 127.0.0.1 included; a command that needs the network (a download, an install) asks the user and then reaches only the project's allowed hosts");
+    const home = resolve(p.home ?? homedir());
+    const named = hiddenPaths(p).filter((h) => r.output.includes(h) || (h.startsWith(`${home}/`) && r.output.includes(`~${h.slice(home.length)}`)));
+    if (named.length) notes.push(`credential folders are hidden from commands (sandbox): ${named.join(', ')} shows empty`);
+  }
   return notes.length ? `[sandbox] ${notes.join('; ')}` : '';
 }

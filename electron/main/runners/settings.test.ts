@@ -35,6 +35,15 @@ describe('loadRunnerSettings', () => {
     await write({ runners: { review: false, allowDangerous: true, rewrite: { disabled: ['npm'] } } }, false);
     expect(await loadRunnerSettings(root)).toEqual(DEFAULT_RUNNER_SETTINGS);
   });
+  it('allowed hosts: none by default; a cloned repository grants none until trusted; a bad entry is named', async () => {
+    expect(DEFAULT_RUNNER_SETTINGS.network.allowedHosts).toEqual([]);
+    await write({ runners: { network: { allowedHosts: ['registry.npmjs.org', '*.pythonhosted.org', '127.0.0.1:8080', '[::1]:9000'] } } }, false);
+    expect((await loadRunnerSettings(root)).network.allowedHosts).toEqual([]);
+    await trust.trust(root);
+    expect((await loadRunnerSettings(root)).network.allowedHosts).toEqual(['registry.npmjs.org', '*.pythonhosted.org', '127.0.0.1:8080', '[::1]:9000']);
+    await write({ runners: { network: { allowedHosts: ['https://registry.npmjs.org/'] } } });
+    await expect(loadRunnerSettings(root)).rejects.toThrow(/network\.allowedHosts\.0: an allowed host is a host name/);
+  });
   it('names what is wrong', async () => {
     await write('{ nope');
     await expect(loadRunnerSettings(root)).rejects.toThrow(/settings\.json is not valid JSON/);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ProjectTrust, UntrustedProjectFileError } from '../project/trust';
 import { z } from 'zod';
 import { REWRITE_RULES, type RuleId } from './rewrite/index';
+import { HOST_RULE } from './pty/net-proxy';
 
 /**
  * Per-project runner settings, in `<project>/.erasmus/settings.json` under the key `runners`:
@@ -11,11 +12,19 @@ import { REWRITE_RULES, type RuleId } from './rewrite/index';
  *     "review": true,                       // script review before bash scripts, Dockerfiles, git changes
  *     "rewrite": { "disabled": ["npm"] },   // rewrite rules switched off (see rewrite/rules.ts)
  *     "allowDangerous": false,              // WARNING: refusals (rm -rf ~ …) become approvals
- *     "toolchains": ["docker"]              // toolchains listed even without their marker files
+ *     "toolchains": ["docker"],             // toolchains listed even without their marker files
+ *     "network": { "allowedHosts": ["registry.npmjs.org", "127.0.0.1:8080"] }
+ *                                           // what an accepted network command may reach (default: nothing)
  * } }
  * ```
  * Other keys of the file belong to other parts and are left alone.
  */
+/** One allowed host: `registry.npmjs.org`, `*.pythonhosted.org`, `127.0.0.1:8080`, `[::1]:8080`. */
+export const AllowedHost = z
+  .string()
+  .max(300)
+  .regex(HOST_RULE, 'an allowed host is a host name (registry.npmjs.org: ports 80 and 443), *.domain (its subdomains), or host:port (127.0.0.1:8080), without a scheme or path');
+
 export const RunnerSettings = z
   .object({
     review: z.boolean().default(true),
@@ -23,6 +32,11 @@ export const RunnerSettings = z
     allowDangerous: z.boolean().default(false),
     /** Toolchains whose tools the runners list to the model even without marker files (others stay callable by name). */
     toolchains: z.array(z.enum(['bash', 'git', 'pnpm', 'cargo', 'uv', 'docker'])).default([]),
+    /**
+     * The hosts a command the user accepted as needing the network reaches, through the sandbox's
+     * filtering proxy (pty/net-proxy.ts): `host` (ports 80, 443), `*.domain`, `host:port`. Nothing else.
+     */
+    network: z.object({ allowedHosts: z.array(AllowedHost).default([]) }).strict().default({ allowedHosts: [] }),
   })
   .strict();
 export type RunnerSettings = z.output<typeof RunnerSettings>;

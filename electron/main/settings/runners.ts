@@ -4,7 +4,7 @@ import type { RunnerSettingsView } from '../../contract/index';
 import { writeFileAtomic } from '../common/fs';
 import { REWRITE_RULES } from '../runners/rewrite/index';
 import { ProjectTrust } from '../project/trust';
-import { loadRunnerSettings, PROJECT_SETTINGS, projectSettingsFile, RunnerSettings } from '../runners/settings';
+import { AllowedHost, loadRunnerSettings, PROJECT_SETTINGS, projectSettingsFile, RunnerSettings } from '../runners/settings';
 import { SettingsError } from './errors';
 
 async function projectRoot(project: string): Promise<string> {
@@ -29,6 +29,7 @@ export async function getRunnerSettings(project: string, trust: ProjectTrust = P
     file: projectSettingsFile(root),
     review: settings.review,
     rules: REWRITE_RULES.map((r) => ({ id: r.id, description: r.description, enabled: !off.has(r.id) })),
+    allowedHosts: settings.network.allowedHosts,
   };
 }
 
@@ -36,6 +37,8 @@ export interface RunnerChanges {
   review?: boolean;
   enable?: string[];
   disable?: string[];
+  allowHosts?: string[];
+  disallowHosts?: string[];
 }
 
 const queues = new Map<string, Promise<unknown>>();
@@ -47,6 +50,8 @@ export function setRunnerSettings(project: string, changes: RunnerChanges, trust
     const known = new Set<string>(REWRITE_RULES.map((r) => r.id));
     const unknown = [...(changes.enable ?? []), ...(changes.disable ?? [])].filter((id) => !known.has(id));
     if (unknown.length) throw new SettingsError(`unknown rewrite rule(s) ${unknown.join(', ')}; known: ${[...known].join(', ')}`, 'rules');
+    const badHost = (changes.allowHosts ?? []).find((h) => !AllowedHost.safeParse(h.trim()).success);
+    if (badHost !== undefined) throw new SettingsError(`"${badHost}" is not an allowed host: ${AllowedHost.safeParse(badHost.trim()).error!.issues[0]!.message}`, 'allowHosts');
     const file = projectSettingsFile(root);
     let json: Record<string, unknown> = {};
     try {
@@ -67,6 +72,12 @@ export function setRunnerSettings(project: string, changes: RunnerChanges, trust
     for (const id of changes.enable ?? []) disabled.delete(id);
     for (const id of changes.disable ?? []) disabled.add(id);
     const runners: Record<string, unknown> = { ...(json.runners as Record<string, unknown> | undefined), rewrite: { disabled: [...disabled] } };
+    if (changes.allowHosts?.length || changes.disallowHosts?.length) {
+      const hosts = new Set(current.data.network.allowedHosts);
+      for (const h of changes.allowHosts ?? []) hosts.add(h.trim().toLowerCase());
+      for (const h of changes.disallowHosts ?? []) hosts.delete(h.trim().toLowerCase());
+      runners.network = { allowedHosts: [...hosts] };
+    }
     if (changes.review !== undefined) runners.review = changes.review;
     const out = JSON.stringify({ ...json, runners }, null, 2) + '\n';
     await writeFileAtomic(file, out);

@@ -6,6 +6,7 @@ import type { RunResult } from '../../main/runners/pty/index';
 import type { CommandRunner, ProjectAccess } from '../../main/runners/runner';
 import { onPath, rewriteCommand, type AppliedRewrite } from '../../main/runners/rewrite/index';
 import type { ScriptReviewer } from '../../main/runners/review/index';
+import { hostsToOffer } from '../../main/runners/network-hosts';
 import { disabledRules, type RunnerSettings } from '../../main/runners/settings';
 import type { RunnerTool } from './tool';
 import { missingToolchainText, toolchainAvailable } from './toolchains';
@@ -123,11 +124,17 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
     }
   }
 
+  const networked = policy.verdict === 'approve' && policy.network;
   if (policy.verdict === 'approve') {
+    const allowed = settings.network.allowedHosts;
+    const offer = networked && sandboxed ? hostsToOffer(command, allowed) : [];
     const where = sandboxed
-      ? `It runs in the sandbox: it can write only in ${deps.root}; ${policy.network ? 'it gets network access if you accept' : 'no network'}.`
+      ? `It runs in the sandbox: it can write only in ${deps.root}; ${
+          policy.network ? `if you accept, its network reaches only this project's allowed hosts (${allowed.length ? allowed.join(', ') : 'none yet'}), through Erasmus's proxy` : 'no network'
+        }.`
       : `It runs WITHOUT a sandbox (${box.detail}).`;
-    const message = `Run this command in ${deps.root}?\n\n  ${command}\n\n${rewritten.applied.length ? `Rewritten from: ${requested}\n` : ''}Why it needs your approval: ${policy.reasons.join('; ')}\n${where}${given ? `\nPurpose: ${given}` : ''}`;
+    const hostsLine = offer.length ? `\nHosts it names that the project does not allow: ${offer.join(', ')} (the proxy refuses them; allow them in Settings → Allowed hosts, or "runners": {"network": {"allowedHosts": [...]}} in .erasmus/settings.json).` : '';
+    const message = `Run this command in ${deps.root}?\n\n  ${command}\n\n${rewritten.applied.length ? `Rewritten from: ${requested}\n` : ''}Why it needs your approval: ${policy.reasons.join('; ')}\n${where}${hostsLine}${given ? `\nPurpose: ${given}` : ''}`;
     const approval: ElicitationApproval = {
       tool: tool.name,
       action: `Run ${command.split('\n')[0]!.slice(0, 200)}`,
@@ -137,6 +144,7 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
       cwd: deps.root,
       sandbox: where,
       reasons: policy.reasons,
+      ...(offer.length ? { hosts: offer } : {}),
     };
     const answer = await deps.confirm(message, signal, approval);
     if (answer !== 'accept') {
@@ -155,7 +163,9 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   const onTimeout = args.on_timeout === 'background' ? 'background' : 'kill';
   let run: Awaited<ReturnType<RunnerDeps['runner']['run']>>;
   try {
-    run = await deps.runner.run({ command, root: deps.root, access, network: policy.verdict === 'approve' && policy.network, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
+    // Read again: the approval card may have just allowed a host.
+    const allowedHosts = networked ? (await deps.settings()).network.allowedHosts : [];
+    run = await deps.runner.run({ command, root: deps.root, access, network: networked, allowedHosts, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
   } catch (err) {
     outcome.reasons = [(err as Error).message];
     return result(outcome, `${header}Could not start: ${(err as Error).message}`, true);

@@ -54,6 +54,12 @@ describe('settings.* over the contract', () => {
     expect(runners.review).toBe(false);
     expect(runners.rules.find((r) => r.id === 'npx')?.enabled).toBe(false);
     expect(JSON.parse(readFileSync(join(project, '.erasmus', 'settings.json'), 'utf8'))).toEqual({ runners: { rewrite: { disabled: ['npx'] }, review: false } });
+    // Allowed hosts: added (trimmed, lower case, once), removed, a bad one refused naming it; the file keeps the rest.
+    const hosts = await client.request('settings.runners.set', { project, allowHosts: [' Registry.npmjs.org ', '127.0.0.1:8080', 'registry.npmjs.org'] });
+    expect(hosts.allowedHosts).toEqual(['registry.npmjs.org', '127.0.0.1:8080']);
+    expect((await client.request('settings.runners.set', { project, disallowHosts: ['127.0.0.1:8080'] })).allowedHosts).toEqual(['registry.npmjs.org']);
+    await expect(client.request('settings.runners.set', { project, allowHosts: ['https://pypi.org/simple'] })).rejects.toThrow(/"https:\/\/pypi.org\/simple" is not an allowed host: an allowed host is a host name/);
+    expect(JSON.parse(readFileSync(join(project, '.erasmus', 'settings.json'), 'utf8'))).toEqual({ runners: { rewrite: { disabled: ['npx'] }, review: false, network: { allowedHosts: ['registry.npmjs.org'] } } });
     await expect(client.request('settings.runners.get', { project: join(project, 'missing') })).rejects.toThrow(/not a folder/);
 
     const { sections } = await client.request('settings.prompts.list', {});

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { cpSync, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { bridgeArgv } from './net-proxy';
 
 /**
  * The OS sandbox runner commands run in. On Linux: bubblewrap (Debian `bubblewrap`), with this
@@ -11,15 +12,17 @@ import { join, resolve } from 'node:path';
  * temporary folder (`TMPDIR`, kept across the session's commands), so a write anywhere else fails
  * with "Read-only file system" instead of vanishing; the secrets folders of home (ssh, cloud and
  * package credentials, keyrings, browser profiles) and ERASMUS_HOME hidden behind empty folders;
- * no network unless the profile allows it.
+ * its own network namespace always: nothing outside is reachable, 127.0.0.1 included; a command the
+ * user accepted as needing the network gets the core's filtering proxy (net-proxy.ts) bridged in,
+ * which reaches only the project's allowed hosts.
  * Elsewhere (or where bwrap cannot create namespaces) there is no sandbox, `sandboxStatus` says so,
  * and the policy asks for every command that is not read-only.
  */
 export interface SandboxProfile {
   /** The project folder: the only place commands may write. */
   root: string;
-  /** Let the command reach the network (the user accepted a command that needs it). */
-  network?: boolean;
+  /** The network through the core's filtering proxy (the user accepted a command that needs it): reaches only `allowed`. */
+  network?: NetworkBridge;
   home?: string;
   /** ERASMUS_HOME, hidden from commands (sessions, logs, trust). */
   erasmusHome?: string;
@@ -29,6 +32,22 @@ export interface SandboxProfile {
   readOnly?: boolean;
   /** The session's temporary folder (TMPDIR): writable, and the one writable place outside the project. */
   tmpDir?: string;
+  /**
+   * pyenv's shims folder and the session's writable copy of it (in TMPDIR) mounted over it, so the
+   * login shell's `pyenv rehash` (and pip's after an install) works instead of printing
+   * "pyenv: cannot rehash: … isn't writable" into every result; the real shims are untouched.
+   */
+  pyenvShims?: { real: string; copy: string };
+}
+
+export interface NetworkBridge {
+  /** The folder holding the proxy's socket (bound into the sandbox). */
+  dir: string;
+  socket: string;
+  /** The node binary that runs the bridge inside the sandbox. */
+  node: string;
+  /** The project's allowed hosts (net-proxy.ts `hostAllowed`). */
+  allowed: readonly string[];
 }
 
 export interface SandboxStatus {
@@ -66,7 +85,25 @@ function probeBwrap(): SandboxStatus {
   const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--die-with-parent', 'true'], { stdio: 'pipe', timeout: 10_000 });
   if (r.error) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap is not installed (apt-get install bubblewrap); every command that is not read-only asks` };
   if (r.status !== 0) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap cannot create a sandbox here (${r.stderr.toString().trim() || `exit ${r.status}`}; user namespaces may be off); every command that is not read-only asks` };
-  return { available: true, detail: 'Linux: commands run in bubblewrap: the project writable, the rest read-only, secrets hidden, network off unless accepted' };
+  return { available: true, detail: "Linux: commands run in bubblewrap: the project writable, the rest read-only, secrets hidden, no network but the project's allowed hosts for a command you accept" };
+}
+
+/**
+ * pyenv's shims folder for commands of this home (PYENV_ROOT, else ~/.pyenv) copied once into the
+ * session's TMPDIR; undefined without pyenv.
+ */
+export function pyenvShims(home: string, tmpDir: string, env: NodeJS.ProcessEnv = process.env): SandboxProfile['pyenvShims'] {
+  const real = join(env.PYENV_ROOT ?? join(home, '.pyenv'), 'shims');
+  if (exists(real) !== 'dir') return undefined;
+  const copy = join(tmpDir, '.erasmus-pyenv-shims');
+  if (exists(copy) !== 'dir') {
+    try {
+      cpSync(real, copy, { recursive: true, verbatimSymlinks: true });
+    } catch {
+      return undefined;
+    }
+  }
+  return { real: resolve(real), copy };
 }
 
 /** For tests: forget the probe. */
@@ -93,7 +130,10 @@ export function hiddenPaths(p: Pick<SandboxProfile, 'home' | 'erasmusHome'>): st
   return hidden;
 }
 
-/** The bwrap argument vector (up to and including `--`) for a profile. */
+/**
+ * The bwrap argument vector for a profile: up to and including `--`, then (for a networked
+ * command) the bridge to the proxy, which runs the command that follows.
+ */
 export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
   const root = resolve(p.root);
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--die-with-parent'];
@@ -118,10 +158,12 @@ export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
     }
   }
   if (p.tmpDir && exists(p.tmpDir) === 'dir') args.push('--bind', resolve(p.tmpDir), resolve(p.tmpDir));
+  if (p.network) args.push('--ro-bind', p.network.dir, p.network.dir);
+  if (p.pyenvShims && exists(p.pyenvShims.copy) === 'dir' && exists(p.pyenvShims.real) === 'dir') args.push('--bind', p.pyenvShims.copy, p.pyenvShims.real);
   // The private /tmp holds only the mount points above: read-only, so a stray write fails loudly
   // instead of landing in a folder that is gone after the command.
   if (root !== '/tmp') args.push('--remount-ro', '/tmp');
-  if (!p.network) args.push('--unshare-net');
-  args.push('--chdir', resolve(cwd), '--');
+  args.push('--unshare-net', '--chdir', resolve(cwd), '--');
+  if (p.network) args.push(...bridgeArgv(p.network.node, p.network.socket));
   return args;
 }

@@ -88,6 +88,28 @@ describe('Elicitations', () => {
     await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'c1', action: 'accept' }]));
   });
 
+  it('a network command offers "Allow <host>": the ticked host joins the project\'s allowed hosts before the answer', async () => {
+    const order: string[] = [];
+    const core = new FakeCore({
+      'settings.runners.set': (p) => (order.push('set'), { project: '/p', file: '/p/.erasmus/settings.json', review: true, rules: [], allowedHosts: (p as { allowHosts: string[] }).allowHosts }),
+      'mcp.elicitation.respond': () => (order.push('respond'), { delivered: true }),
+    });
+    core.render(<Elicitations />);
+    core.emit('mcp.elicitation.request', {
+      id: 'n1',
+      server: 'runners',
+      message: 'Run this command in /p?',
+      mode: 'form',
+      requestedSchema: { type: 'object', properties: {} },
+      approval: { tool: 'npm_install', action: 'Run npm install', change: 'command', command: 'npm install', cwd: '/p', sandbox: "It runs in the sandbox: … its network reaches only this project's allowed hosts (none yet)", reasons: ['npm uses the network'], hosts: ['registry.npmjs.org'] },
+    });
+    fireEvent.click(await screen.findByTestId('allow-host-registry.npmjs.org'));
+    fireEvent.click(screen.getByTestId('elicitation-accept'));
+    await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'n1', action: 'accept' }]));
+    expect(core.callsOf('settings.runners.set')).toEqual([{ project: '/p', allowHosts: ['registry.npmjs.org'] }]);
+    expect(order).toEqual(['set', 'respond']);
+  });
+
   it('a user server\'s question with fields keeps its form (Submit / Decline / Cancel)', async () => {
     const core = new FakeCore({ 'mcp.elicitation.respond': () => ({ delivered: true }) });
     core.render(<Elicitations />);

@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useClient } from '../../api/context';
 import { Button } from '../../ui/Button';
+import { useAllowHosts } from './AllowHosts';
 import { ApprovalPreview } from './ApprovalPreview';
 import { AskFrame } from './AskFrame';
 import { contentOf, fieldsOf } from './elicitationForm';
@@ -25,6 +26,9 @@ export function ElicitationCard({ request, step, onSettled }: { request: Elicita
   );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const yesNo = fields.length === 0 && request.mode === 'form';
+  const approval = yesNo ? request.approval : undefined;
+  const hosts = useAllowHosts(approval);
   const answer = async (action: Action) => {
     let content;
     if (action === 'accept' && fields.length) {
@@ -35,6 +39,7 @@ export function ElicitationCard({ request, step, onSettled }: { request: Elicita
     setBusy(true);
     setError(null);
     try {
+      if (action === 'accept') await hosts.commit();
       const r = await client.request('mcp.elicitation.respond', { id: request.id, action, ...(content ? { content } : {}) });
       if (!r.delivered) setError('The server is no longer waiting for this answer.');
       onSettled(request.id, action);
@@ -44,8 +49,6 @@ export function ElicitationCard({ request, step, onSettled }: { request: Elicita
       setBusy(false);
     }
   };
-  const yesNo = fields.length === 0 && request.mode === 'form';
-  const approval = yesNo ? request.approval : undefined;
   const preview = approval ? previewArgs(approval) : undefined;
   const from = serverWords(request.server);
   // Keyboard answers for a yes/no question: Enter allows (the focused Allow button), Escape denies.
@@ -75,6 +78,7 @@ export function ElicitationCard({ request, step, onSettled }: { request: Elicita
         {approval ? null : <pre className="whitespace-pre-wrap break-words rounded bg-white p-2 font-mono text-sm dark:bg-slate-900" data-testid="elicitation-message">{request.message}</pre>}
         {preview ? <ApprovalPreview name={preview.name} args={preview.args} /> : null}
         {approval?.sandbox ? <p className="text-xs text-slate-700 dark:text-slate-300" data-testid="approval-sandbox">{approval.sandbox}</p> : null}
+        {hosts.element}
         {approval?.reasons?.length ? (
           <ul className="list-disc pl-5 text-sm" aria-label="Why approval is needed" data-testid="approval-reasons">
             {approval.reasons.map((r, i) => <li key={i}>{r}</li>)}

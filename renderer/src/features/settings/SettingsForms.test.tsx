@@ -1,10 +1,11 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProvidersState, RunnerSettingsView } from '../../../../electron/contract/index';
+import { RpcError, type ProvidersState, type RunnerSettingsView } from '../../../../electron/contract/index';
 import { FakeCore } from '../../testing/fakeCore';
 import { AgentDefaults } from './AgentDefaults';
 import { PromptSections } from './PromptSections';
 import { Providers } from './Providers';
+import { AllowedHosts } from './AllowedHosts';
 import { RewriteRules } from './RewriteRules';
 
 afterEach(cleanup);
@@ -161,7 +162,7 @@ describe('AgentDefaults', () => {
 
 describe('RewriteRules', () => {
   it('asks for a project first, then toggles a rule and the script review', async () => {
-    let view: RunnerSettingsView = { project: '/p', file: '/p/.erasmus/settings.json', review: true, rules: [{ id: 'npm', description: 'npm → pnpm', enabled: true }, { id: 'npx', description: 'npx → pnpm dlx', enabled: true }] };
+    let view: RunnerSettingsView = { project: '/p', file: '/p/.erasmus/settings.json', review: true, rules: [{ id: 'npm', description: 'npm → pnpm', enabled: true }, { id: 'npx', description: 'npx → pnpm dlx', enabled: true }], allowedHosts: [] };
     const core = new FakeCore({
       'settings.runners.get': () => view,
       'settings.runners.set': (c) => {
@@ -180,6 +181,39 @@ describe('RewriteRules', () => {
     fireEvent.click(screen.getByTestId('script-review'));
     await waitFor(() => expect((screen.getByTestId('script-review') as HTMLInputElement).checked).toBe(false));
     expect(core.callsOf('settings.runners.set')).toEqual([{ project: '/p', disable: ['npm'] }, { project: '/p', review: false }]);
+  });
+});
+
+describe('AllowedHosts', () => {
+  it('lists the project\'s allowed hosts, adds one, removes one, and shows why a bad entry is refused', async () => {
+    let view: RunnerSettingsView = { project: '/p', file: '/p/.erasmus/settings.json', review: true, rules: [], allowedHosts: ['pypi.org'] };
+    const core = new FakeCore({
+      'settings.runners.get': () => view,
+      'settings.runners.set': (c) => {
+        if (c.allowHosts?.includes('https://x/')) throw new RpcError(-32602, '"https://x/" is not an allowed host: an allowed host is a host name');
+        view = { ...view, allowedHosts: [...view.allowedHosts.filter((h) => !c.disallowHosts?.includes(h)), ...(c.allowHosts ?? [])] };
+        return view;
+      },
+    });
+    core.render(<AllowedHosts />);
+    expect(screen.getByTestId('hosts-empty')).toBeTruthy();
+    cleanup();
+    core.render(<AllowedHosts project="/p" />);
+    expect((await screen.findByTestId('hosts-list')).textContent).toContain('pypi.org');
+    fireEvent.change(screen.getByTestId('host-new'), { target: { value: ' registry.npmjs.org ' } });
+    fireEvent.click(screen.getByTestId('host-add'));
+    await waitFor(() => expect(screen.getByTestId('hosts-list').textContent).toContain('registry.npmjs.org'));
+    expect((screen.getByTestId('host-new') as HTMLInputElement).value).toBe('');
+    fireEvent.click(screen.getByTestId('host-remove-pypi.org'));
+    await waitFor(() => expect(screen.getByTestId('hosts-list').textContent).not.toContain('pypi.org'));
+    fireEvent.change(screen.getByTestId('host-new'), { target: { value: 'https://x/' } });
+    fireEvent.click(screen.getByTestId('host-add'));
+    expect((await screen.findByRole('alert')).textContent).toContain('is not an allowed host');
+    expect(core.callsOf('settings.runners.set')).toEqual([
+      { project: '/p', allowHosts: ['registry.npmjs.org'] },
+      { project: '/p', disallowHosts: ['pypi.org'] },
+      { project: '/p', allowHosts: ['https://x/'] },
+    ]);
   });
 });
 

@@ -1,12 +1,13 @@
 import type { ThemeChoice } from '../../app/theme';
 import { AgentDefaults } from './AgentDefaults';
+import { AllowedHosts } from './AllowedHosts';
 import { ApiKeys } from './ApiKeys';
 import { Appearance } from './Appearance';
 import { PromptSections } from './PromptSections';
 import { Providers } from './Providers';
 import { RewriteRules } from './RewriteRules';
 
-/** Theme and notifications, API keys, providers, tool calls and approvals, the project's rewriting rules, prompt sections. */
+/** Theme and notifications, API keys, providers, tool calls and approvals, the project's rewriting rules and allowed hosts, prompt sections. */
 export function SettingsView({ project, ...props }: { theme: ThemeChoice; onTheme: (t: ThemeChoice) => void; notifications: string; onRequestNotifications: () => void; project?: string }) {
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-8" data-testid="settings-view">
@@ -15,6 +16,7 @@ export function SettingsView({ project, ...props }: { theme: ThemeChoice; onThem
       <Providers />
       <AgentDefaults />
       <RewriteRules project={project} />
+      <AllowedHosts project={project} />
       <PromptSections />
     </div>
   );
