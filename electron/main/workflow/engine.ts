@@ -19,6 +19,7 @@ import { WorkflowRun } from './run';
 import { PtyManager } from '../runners/pty/index';
 import { CommandRunner } from '../runners/runner';
 import { runGate } from './gate';
+import { finishRun, savePullRequest, type FinishChoice, type FinishOutcome } from './finish';
 import { hasCommittedCode } from './git';
 import { prepareGit, type BranchMode, type DirtyTreeChoice } from './run-git';
 import type { TestRunner } from './verify';
@@ -309,7 +310,29 @@ export class WorkflowEngine {
   }
   /** What the run verified: each task, the tests Erasmus ran that name it, its component's commit. */
   async report(runId: string): Promise<WorkflowReport> {
-    return runReport((await this.get(runId)).record);
+    const { record } = await this.get(runId);
+    const report = runReport(record);
+    if (record.status !== 'COMPLETED') return report;
+    return { ...report, pullRequest: await savePullRequest(this.options.paths, record) };
+  }
+
+  /**
+   * A completed run's branch, as the user chose: squashed into the branch the run started from, or kept for a
+   * pull request (`finish.ts`). Refused while another process holds the run.
+   */
+  async finish(runId: string, choice: FinishChoice): Promise<FinishOutcome> {
+    const run = await this.get(runId);
+    const { projectDir } = run.record;
+    if (run.running) throw invalidState(`run ${runId} is running: it is finished once it completes`);
+    this.store.lock(projectDir, runId);
+    try {
+      const out = await finishRun(this.options.paths, run.record, choice);
+      await run.persist();
+      this.options.emit('workflow.status', { runId, projectDir, status: run.record.status, state: run.record.state });
+      return out;
+    } finally {
+      this.store.unlock(projectDir, runId);
+    }
   }
   async approve(runId: string, plan?: WorkflowPlan) {
     const run = await this.get(runId);
