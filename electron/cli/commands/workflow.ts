@@ -269,8 +269,9 @@ export function registerWorkflow(program: Command): void {
     .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
     .option('--json', 'print the event stream as JSON lines')
     .addOption(new Option('--dirty <choice>', 'the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)').choices(['commit', 'stash', 'include']))
-    .option('--current-branch', 'work on the branch checked out instead of a new erasmus/<goal> branch')
-    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; new?: boolean; dirty?: 'commit' | 'stash' | 'include'; currentBranch?: boolean }) => {
+    .option('--current-branch', 'work on the branch checked out instead of a new erasmus/<goal> branch (config.yaml: git: {branch: current})')
+    .option('--own-branch', 'work on a new erasmus/<goal> branch even when config.yaml says git: {branch: current}')
+    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; new?: boolean; dirty?: 'commit' | 'stash' | 'include'; currentBranch?: boolean; ownBranch?: boolean }) => {
       await withCore(async (core) => {
         const executor = executorOf(o);
         await preflight(core, resolve(dir), executor, o);
@@ -280,7 +281,7 @@ export function registerWorkflow(program: Command): void {
           await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId)).catch(friendly);
           return;
         }
-        const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor, dirtyTree: o.dirty, branch: o.currentBranch ? 'current' : 'branch' }).catch(friendly);
+        const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor, dirtyTree: o.dirty, ...(o.currentBranch ? { branch: 'current' as const } : o.ownBranch ? { branch: 'branch' as const } : {}) }).catch(friendly);
         process.stderr.write(`run ${runId}\n`);
         await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
       });

@@ -319,7 +319,7 @@ export const workflowMethods = {
         maxCostUsd: z.number().positive().optional(),
         /** The project has uncommitted changes: commit them first, stash them, or include them (never committed by the run). Without it such a project is refused. */
         dirtyTree: z.enum(['commit', 'stash', 'include']).optional(),
-        /** `branch` (default): the run works on a branch of its own, `erasmus/<goal>`; `current`: on the branch checked out. */
+        /** `branch`: the run works on a branch of its own, `erasmus/<goal>`; `current`: on the branch checked out. Default: config.yaml's `git.branch` (own unless it says current). */
         branch: z.enum(['branch', 'current']).optional(),
       })
       .strict(),
