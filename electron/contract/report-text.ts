@@ -24,5 +24,6 @@ export function reportText(r: WorkflowReport): string {
     lines.push('', 'Not traced (the runner wrote no report; only the exit status gated):');
     for (const u of r.untraced) lines.push(`  ${u.state}: ${u.command} — ${u.note}`);
   }
+  if (r.pullRequest) lines.push('', `Pull request (saved in ${r.pullRequest.file}):`, '', r.pullRequest.title, '', r.pullRequest.body.trimEnd());
   return lines.join('\n');
 }

@@ -72,5 +72,16 @@ describe('erasmus workflow on an existing repository', () => {
     process.stderr.write(`existing-repository change: ${llm.requests.length} requests, ${sent} characters sent\n`);
     expect(llm.requests.length).toBeLessThanOrEqual(20);
     expect(sent).toBeLessThanOrEqual(250_000);
+
+    // At completion, without a terminal: the pull request's title and where its summary is, and the command for each choice.
+    expect(r.stderr).toContain('Pull request: feat: support Set values in cx\n  summary (title and body, to copy): ');
+    expect(r.stderr).toContain(
+      `The run's work is on branch erasmus/support-set-values-in-cx-src. To squash and merge it into main: erasmus workflow finish ${project} --squash. To keep the branch for a pull request: erasmus workflow finish ${project} --keep.`,
+    );
+    const finished = await runCli(['workflow', 'finish', project, '--squash'], home);
+    expect(finished.code, finished.stderr).toBe(0);
+    expect(git(project, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(git(project, 'log', '-1', '--format=%s', 'main')).toBe('feat: support Set values in cx');
+    expect(git(project, 'diff', '--name-only', 'main', 'erasmus/support-set-values-in-cx-src')).toBe('');
   });
 });

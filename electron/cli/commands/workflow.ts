@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Core } from '../../main/api/core';
-import type { WorkflowPlan } from '../../contract/index';
+import type { WorkflowPlan, WorkflowRunView } from '../../contract/index';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
 import { preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
 import { ProjectTrust } from '../../main/project/trust';
@@ -145,6 +145,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       if (view.status === 'AWAITING_COGNITIVE_RESULT') throw new Error('this run uses the external cognitive engine: drive it through the Erasmus MCP server or `erasmus serve`');
       if (!opts.json) process.stderr.write(statusText(view).split('\ntimeline:')[0] + '\n');
       process.exitCode = EXIT[view.status] ?? 1;
+      if (view.status === 'COMPLETED' && !opts.json) await offerFinish(core, view);
       return;
     }
   } finally {
@@ -153,6 +154,40 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
     process.off('SIGTERM', onSigint);
     process.off('SIGUSR1', onPause);
     off();
+  }
+}
+
+/**
+ * A completed run on a branch of its own: its pull request (title, where the body is saved), then on a terminal
+ * the choice to squash it into the branch it started from or keep it; without one, the command for each.
+ */
+async function offerFinish(core: Core, view: WorkflowRunView): Promise<void> {
+  const g = view.git;
+  if (!g || g.mode !== 'branch' || !g.branch || g.finished) return;
+  const { pullRequest } = await core.workflow.report(view.runId);
+  if (pullRequest) process.stderr.write(`Pull request: ${pullRequest.title}\n  summary (title and body, to copy): ${pullRequest.file}\n`);
+  const cmd = (c: 'squash' | 'keep') => `erasmus workflow finish ${view.projectDir} --${c}`;
+  const into = g.base ? `squash and merge it into ${g.base}` : '';
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`The run's work is on branch ${g.branch}.${g.base ? ` To ${into}: ${cmd('squash')}.` : ''} To keep the branch for a pull request: ${cmd('keep')}.\n`);
+    return;
+  }
+  for (;;) {
+    const q = g.base ? `The run's work is on branch ${g.branch}. Squash and merge it into ${g.base} (s), or keep the branch (k)? [s/k] ` : `The run's work is on branch ${g.branch}. Keep the branch (k)? [k] `;
+    const a = (await ask(q)).trim().toLowerCase();
+    const choice = a === 's' || a === 'squash' ? 'squash' : a === 'k' || a === 'keep' ? 'keep' : undefined;
+    if (!choice || (choice === 'squash' && !g.base)) {
+      if (a === '') return void process.stderr.write(`Nothing chosen: the run's work stays on ${g.branch}. Later: ${g.base ? `${cmd('squash')} or ` : ''}${cmd('keep')}\n`);
+      continue;
+    }
+    try {
+      process.stderr.write(`${(await core.workflow.finish(view.runId, choice)).message}\n`);
+      return;
+    } catch (err) {
+      // Refused (the base moved in a conflicting way, uncommitted changes in the way): nothing changed; say why and stop asking.
+      process.stderr.write(`${(err as Error).message}\n`);
+      return;
+    }
   }
 }
 
@@ -234,8 +269,9 @@ export function registerWorkflow(program: Command): void {
     .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
     .option('--json', 'print the event stream as JSON lines')
     .addOption(new Option('--dirty <choice>', 'the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)').choices(['commit', 'stash', 'include']))
-    .option('--current-branch', 'work on the branch checked out instead of a new erasmus/<goal> branch')
-    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; new?: boolean; dirty?: 'commit' | 'stash' | 'include'; currentBranch?: boolean }) => {
+    .option('--current-branch', 'work on the branch checked out instead of a new erasmus/<goal> branch (config.yaml: git: {branch: current})')
+    .option('--own-branch', 'work on a new erasmus/<goal> branch even when config.yaml says git: {branch: current}')
+    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; new?: boolean; dirty?: 'commit' | 'stash' | 'include'; currentBranch?: boolean; ownBranch?: boolean }) => {
       await withCore(async (core) => {
         const executor = executorOf(o);
         await preflight(core, resolve(dir), executor, o);
@@ -245,7 +281,7 @@ export function registerWorkflow(program: Command): void {
           await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId)).catch(friendly);
           return;
         }
-        const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor, dirtyTree: o.dirty, branch: o.currentBranch ? 'current' : 'branch' }).catch(friendly);
+        const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor, dirtyTree: o.dirty, ...(o.currentBranch ? { branch: 'current' as const } : o.ownBranch ? { branch: 'branch' as const } : {}) }).catch(friendly);
         process.stderr.write(`run ${runId}\n`);
         await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
       });
@@ -269,6 +305,20 @@ export function registerWorkflow(program: Command): void {
     await withCore(async (core) => {
       const report = await core.workflow.report(await latestRun(core, dir, o.run)).catch(friendly);
       process.stdout.write((o.json ? JSON.stringify(report, null, 2) : reportText(report)) + '\n');
+    });
+  });
+
+  runOpt(
+    wf
+      .command('finish <dir>')
+      .description('a completed run on its own branch: squash and merge it into the branch it started from, or keep the branch for a pull request')
+      .option('--squash', 'one commit on the branch the run started from, holding the run\'s changes (refused, nothing changed, if that branch moved in a conflicting way)')
+      .option('--keep', 'keep the run\'s branch as it is, for a pull request (its summary is saved; see workflow report)'),
+  ).action(async (dir: string, o: { squash?: boolean; keep?: boolean; run?: string }) => {
+    if (!!o.squash === !!o.keep) throw new Error('say what to do with the run\'s branch: --squash (merge it into the branch the run started from) or --keep');
+    await withCore(async (core) => {
+      const out = await core.workflow.finish(await latestRun(core, dir, o.run), o.squash ? 'squash' : 'keep').catch(friendly);
+      process.stdout.write(`${out.message}\n`);
     });
   });
 

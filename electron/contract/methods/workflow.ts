@@ -157,6 +157,15 @@ export const WorkflowRunView = z.object({
   totals: WorkflowUsage,
   /** The run's cost budget in US dollars (agent executor), when it has one. */
   budgetUsd: z.number().optional(),
+  /** The run's place in git: its own branch (mode `branch`) and the one it started from; what the user chose at completion. */
+  git: z
+    .object({
+      mode: z.enum(['branch', 'current']),
+      branch: z.string().optional(),
+      base: z.string().optional(),
+      finished: z.object({ choice: z.enum(['squash', 'keep']), commit: z.string().optional(), at: z.string() }).optional(),
+    })
+    .optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -228,6 +237,8 @@ export const WorkflowReport = z.object({
   ),
   /** Test runs whose runner wrote no report (only their exit status is known): the gate's state and why. */
   untraced: z.array(z.object({ state: z.string(), command: z.string(), note: z.string() })),
+  /** A completed run's pull request: title, Markdown body, and the file it is saved in (to copy). */
+  pullRequest: z.object({ title: z.string(), body: z.string(), file: z.string() }).optional(),
 });
 export type WorkflowReport = z.infer<typeof WorkflowReport>;
 
@@ -308,7 +319,7 @@ export const workflowMethods = {
         maxCostUsd: z.number().positive().optional(),
         /** The project has uncommitted changes: commit them first, stash them, or include them (never committed by the run). Without it such a project is refused. */
         dirtyTree: z.enum(['commit', 'stash', 'include']).optional(),
-        /** `branch` (default): the run works on a branch of its own, `erasmus/<goal>`; `current`: on the branch checked out. */
+        /** `branch`: the run works on a branch of its own, `erasmus/<goal>`; `current`: on the branch checked out. Default: config.yaml's `git.branch` (own unless it says current). */
         branch: z.enum(['branch', 'current']).optional(),
       })
       .strict(),
@@ -346,6 +357,14 @@ export const workflowMethods = {
   'workflow.skip': { params: RunRef, result: Ok },
   /** Leaves an unfinished run (blocked, paused, stopped, interrupted, waiting) for a newer goal: ABANDONED, never driven again. */
   'workflow.abandon': { params: RunRef, result: Ok },
+  /**
+   * A completed run that worked on a branch of its own: `squash` makes one commit of it on the branch the run
+   * started from (refused, nothing changed, when that branch moved in a conflicting way), `keep` leaves it for a pull request.
+   */
+  'workflow.finish': {
+    params: z.object({ runId, choice: z.enum(['squash', 'keep']) }).strict(),
+    result: z.object({ choice: z.enum(['squash', 'keep']), branch: z.string(), base: z.string().optional(), commit: z.string().optional(), message: z.string() }),
+  },
   /** The project's context documents whose subject changed since the commit they describe. */
   'workflow.drift': { params: z.object({ projectDir: dir }).strict(), result: z.object({ documents: z.array(WorkflowDriftDocument) }) },
   /** The prompt a step of the run was given (index into its timeline); null when none was recorded. */

@@ -110,6 +110,10 @@ export class Paths {
   checkpointsDir(projectPath: string): string {
     return join(this.home, 'checkpoints', projectKey(projectPath));
   }
+  /** A finished run's pull request (title, then its body in Markdown), ready to copy. */
+  runPullRequest(projectPath: string, runId: string): string {
+    return join(this.runsDir(projectPath), `${safeId('run', runId)}.pull-request.md`);
+  }
   /** The prompt given to step `index` of a run's timeline. */
   runStepPrompt(projectPath: string, runId: string, index: number): string {
     return join(this.runsDir(projectPath), `${safeId('run', runId)}.prompts`, `${index}.md`);

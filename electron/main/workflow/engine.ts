@@ -20,7 +20,9 @@ import { PtyManager } from '../runners/pty/index';
 import { CommandRunner } from '../runners/runner';
 import { inspectProject, RecentProjects } from '../project/inspect';
 import { runGate } from './gate';
+import { finishRun, savePullRequest, type FinishChoice, type FinishOutcome } from './finish';
 import { hasCommittedCode } from './git';
+import { loadGitSettings } from './git-settings';
 import { prepareGit, type BranchMode, type DirtyTreeChoice } from './run-git';
 import type { TestRunner } from './verify';
 
@@ -43,7 +45,7 @@ export interface LoadOptions {
   executor?: ExecutorConfig;
   /** Uncommitted changes in the project: refused unless chosen here (commit them first, stash them, or include them uncommitted). */
   dirtyTree?: DirtyTreeChoice;
-  /** `branch` (default): the run works on `erasmus/<goal>`; `current`: on the branch checked out. */
+  /** `branch`: the run works on `erasmus/<goal>`; `current`: on the branch checked out. Default: config.yaml's `git.branch`, else `branch`. */
   branch?: BranchMode;
 }
 
@@ -82,7 +84,12 @@ export class WorkflowEngine {
     // come from earlier goals is not one: a new goal on it updates those documents (prepare.ts, goalUpdate).
     const documented = !!(await new ContextDocs(this.options.paths, projectDir).text({ doc: 'architecture' }).catch(() => undefined))?.trim();
     const existing = !documented && (await hasCommittedCode(projectDir).catch(() => false));
-    const git = await prepareGit(projectDir, { goal: opts.goal, dirtyTree: opts.dirtyTree, branch: opts.branch, runTests: this.testRunner() });
+    // config.yaml's git: section: the branch a run works on when not told, and whether review reports are committed.
+    const settings = await loadGitSettings(this.options.paths.configYaml).catch((err: Error) => {
+      throw new WorkflowError('PARSE_ERROR', err.message, { file: this.options.paths.configYaml, field: 'git' });
+    });
+    const branch = opts.branch ?? (settings.branch === 'current' ? 'current' : 'branch');
+    const git = await prepareGit(projectDir, { goal: opts.goal, dirtyTree: opts.dirtyTree, branch, runTests: this.testRunner() });
     const now = new Date().toISOString();
     const record: RunRecord = {
       version: 1,
@@ -98,7 +105,7 @@ export class WorkflowEngine {
       ...(git ? { git } : {}),
       // An existing code base without a docs folder keeps review reports out of its tree (with the context documents).
       ...(existing ? { existing } : {}),
-      ...(existing && !(await stat(join(projectDir, 'docs')).catch(() => undefined)) ? { reviews: 'home' as const } : {}),
+      ...(existing && !settings.commitReviews && !(await stat(join(projectDir, 'docs')).catch(() => undefined)) ? { reviews: 'home' as const } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -312,7 +319,29 @@ export class WorkflowEngine {
   }
   /** What the run verified: each task, the tests Erasmus ran that name it, its component's commit. */
   async report(runId: string): Promise<WorkflowReport> {
-    return runReport((await this.get(runId)).record);
+    const { record } = await this.get(runId);
+    const report = runReport(record);
+    if (record.status !== 'COMPLETED') return report;
+    return { ...report, pullRequest: await savePullRequest(this.options.paths, record) };
+  }
+
+  /**
+   * A completed run's branch, as the user chose: squashed into the branch the run started from, or kept for a
+   * pull request (`finish.ts`). Refused while another process holds the run.
+   */
+  async finish(runId: string, choice: FinishChoice): Promise<FinishOutcome> {
+    const run = await this.get(runId);
+    const { projectDir } = run.record;
+    if (run.running) throw invalidState(`run ${runId} is running: it is finished once it completes`);
+    this.store.lock(projectDir, runId);
+    try {
+      const out = await finishRun(this.options.paths, run.record, choice);
+      await run.persist();
+      this.options.emit('workflow.status', { runId, projectDir, status: run.record.status, state: run.record.state });
+      return out;
+    } finally {
+      this.store.unlock(projectDir, runId);
+    }
   }
   async approve(runId: string, plan?: WorkflowPlan) {
     const run = await this.get(runId);

@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../common/fs';
 import { WorkflowError } from './errors';
 import { changedFiles, repoPath, snapshotTree } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
+import { savePullRequest } from './finish';
 import { stampDocument } from './drift';
 import { currentState, type WorkflowActor } from './machine';
 import type { Phase, Plan, StateSpec } from './plan';
@@ -90,6 +91,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const snap = actor.getSnapshot();
   if (snap.status === 'done') {
     record.state = 'completed';
+    // The pull request's title and body, ready to copy (and the squash commit's subject if the user merges).
+    await savePullRequest(ctx.paths, record).catch(() => undefined);
     ctx.setStatus('COMPLETED');
     ctx.emit('app.notify', { title: 'Workflow complete', body: `${record.projectDir}: all ${plan.components.length} component(s) done` });
     return 'rest';

@@ -1,14 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WorkflowTask } from '../../contract/index';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
 import { branchName, commitStyle, commitSubject } from './git';
-
-const TASKS = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Add the greeting\n';
+import { driveToCompletion, git, repositoryIn } from './testing-repo';
 
 let root: string | undefined;
 const engines: WorkflowEngine[] = [];
@@ -18,21 +15,10 @@ afterEach(async () => {
   root = undefined;
 });
 
-const git = (dir: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=me@example.com', '-c', 'user.name=Me', ...args], { cwd: dir, encoding: 'utf8' }).trim();
-
 /** A repository with history in Conventional Commits and a file of the user's. */
 function repository(): { dir: string; home: string } {
   root = mkdtempSync(join(tmpdir(), 'erasmus-run-git-'));
-  const dir = join(root, 'lib');
-  mkdirSync(dir);
-  git(dir, 'init', '-q', '-b', 'main');
-  writeFileSync(join(dir, 'index.js'), 'module.exports = 1;\n');
-  writeFileSync(join(dir, 'notes.md'), 'mine\n');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '-m', 'feat: first version');
-  writeFileSync(join(dir, 'index.js'), 'module.exports = 2;\n');
-  git(dir, 'commit', '-qam', 'fix(core): the number');
-  return { dir, home: join(root, 'home') };
+  return { dir: repositoryIn(root), home: join(root, 'home') };
 }
 
 function engine(home: string): WorkflowEngine {
@@ -41,29 +27,7 @@ function engine(home: string): WorkflowEngine {
   return e;
 }
 
-/** The model: each development step writes src/greet.js; the others change nothing in the project. */
-async function answer(e: WorkflowEngine, runId: string, task: WorkflowTask, steps: string[]): Promise<void> {
-  if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`expected a step, got ${task.status}`);
-  const { step } = task;
-  steps.push(step.state);
-  const out = step.state === 'prepare:task_list' ? TASKS : step.state.endsWith(':review') ? 'Verdict: no changes needed' : `${step.state} output`;
-  if (step.state === 'core:development' || step.state === 'core:redebugging') {
-    const file = join(step.projectDir, 'src', 'greet.js');
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `exports.greet = (n) => 'hi ' + n; // ${step.state}\n`);
-  }
-  await e.submitTask(runId, { output: out, done: true });
-}
-
-async function drive(e: WorkflowEngine, runId: string): Promise<string[]> {
-  const steps: string[] = [];
-  for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
-    if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
-    else if (task.status === 'BLOCKED') throw new Error(`blocked: ${task.error?.message}`);
-    else await answer(e, runId, task, steps);
-  }
-  return steps;
-}
+const drive = driveToCompletion;
 
 describe('a run in an existing repository', () => {
   it('refuses a dirty tree and starts nothing; with "include", works on its own branch and never commits the user\'s changes', async () => {
@@ -89,6 +53,24 @@ describe('a run in an existing repository', () => {
     expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('mine, half written\n');
     expect(git(dir, 'status', '--porcelain')).toBe('M notes.md\n?? scratch.txt'); // (trimmed: ' M')
     expect(git(dir, 'log', '--format=%s', 'main')).toBe('fix(core): the number\nfeat: first version');
+
+    // At completion: the pull request, ready to copy; then squashed into main, the user's work still theirs and uncommitted.
+    expect((await e.status(runId)).git).toEqual({ mode: 'branch', branch: 'erasmus/add-a-greeting', base: 'main' });
+    const { pullRequest } = await e.report(runId);
+    expect(pullRequest?.title).toBe('feat: add a greeting');
+    expect(pullRequest?.body).toMatch(/^## Goal\n\nAdd a greeting\n\n## What changed\n\n- \*\*the core\*\* \(`core`\): `src\/greet\.js` — [0-9a-f]{10}\n/);
+    expect(pullRequest?.body).toContain('- [ ] C1 Add the greeting (no test names it)');
+    expect(readFileSync(pullRequest!.file, 'utf8')).toBe(`# feat: add a greeting\n\n${pullRequest!.body}`);
+    const out = await e.finish(runId, 'squash');
+    expect(out.message).toMatch(/^Squashed 1 commit of erasmus\/add-a-greeting into main as [0-9a-f]{10} "feat: add a greeting"; main is checked out\. Branch erasmus\/add-a-greeting keeps the run's own commits \(delete it: git branch -D erasmus\/add-a-greeting\)\.$/);
+    expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(git(dir, 'log', '--format=%s', 'main')).toBe('feat: add a greeting\nfix(core): the number\nfeat: first version');
+    expect(git(dir, 'log', '-1', '--format=%b', 'main')).toBe('Squashed from erasmus/add-a-greeting:\n- feat: add the greeting');
+    expect(git(dir, 'diff', '--name-only', 'main', 'erasmus/add-a-greeting')).toBe('');
+    expect(git(dir, 'status', '--porcelain')).toBe('M notes.md\n?? scratch.txt');
+    expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('mine, half written\n');
+    expect((await e.status(runId)).git?.finished).toMatchObject({ choice: 'squash', commit: out.commit });
+    await expect(e.finish(runId, 'keep')).rejects.toThrow(/was finished already: squashed into main as [0-9a-f]{10}/);
   });
 
   it('"stash" sets the user\'s changes aside (git stash pop brings them back); "commit" commits them first, in one commit of their own', async () => {
@@ -125,6 +107,8 @@ describe('a run in an existing repository', () => {
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
     expect(git(dir, 'log', '-1', '--format=%s')).toBe('feat: add the greeting');
     expect(readFileSync(join(dir, '.git', 'hook-runs'), 'utf8')).toContain('hook ran');
+    // Nothing to merge at completion: the commits are on main already.
+    await expect(e.finish(runId, 'squash')).rejects.toThrow('the run worked on the branch that was checked out (main): its commits are there already, with nothing to merge');
   });
 });
 

@@ -76,6 +76,8 @@ export const RunRecord = z.object({
       stashed: z.string().optional(),
       /** A commit under way: HEAD before it, so a crash between the commit and this file does not commit twice. */
       pendingCommit: z.object({ state: z.string(), head: z.string().nullable() }).optional(),
+      /** What the user chose at completion: the branch squashed into `base` (as `commit`), or kept for a pull request. */
+      finished: z.object({ choice: z.enum(['squash', 'keep']), commit: z.string().optional(), at: z.string() }).optional(),
     })
     .optional(),
   /** A testing state whose tests passed while some tasks had none that names them: asked again (at most TRACE_CORRECTIONS times), naming them. */

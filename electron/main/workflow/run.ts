@@ -512,6 +512,7 @@ export class WorkflowRun {
       timeline: r.timeline,
       totals: r.totals,
       ...(r.executor.kind === 'agent' && r.executor.maxCostUsd !== undefined ? { budgetUsd: r.executor.maxCostUsd } : {}),
+      ...(r.git ? { git: { mode: r.git.mode, ...(r.git.branch ? { branch: r.git.branch } : {}), ...(r.git.base ? { base: r.git.base } : {}), ...(r.git.finished ? { finished: r.git.finished } : {}) } } : {}),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

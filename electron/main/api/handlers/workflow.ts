@@ -67,6 +67,7 @@ export function registerWorkflowHandlers(core: Core): void {
   d.register('workflow.answerGoal', ({ runId, goal }) => rpc(async () => ({ status: await wf().answerGoal(runId, goal) })));
   d.register('workflow.plan', ({ runId }) => rpc(() => wf().plan(runId)));
   d.register('workflow.report', ({ runId }) => rpc(() => wf().report(runId)));
+  d.register('workflow.finish', ({ runId, choice }) => rpc(() => wf().finish(runId, choice)));
   d.register('workflow.drift', ({ projectDir }) => rpc(async () => ({ documents: await wf().drift(projectDir) })));
   d.register('workflow.approve', ({ runId, plan }) => rpc(async () => ({ status: await wf().approve(runId, plan) })));
   d.register('workflow.pause', ({ runId }) => rpc(async () => ({ status: await wf().pause(runId) })));

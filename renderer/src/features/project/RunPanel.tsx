@@ -49,7 +49,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
       {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
       <RunControls phase={phase} onAction={(a) => run.act(a)} />
-      {phase === 'completed' ? <RunSummary view={view} onNewRun={() => run.newRun()} /> : null}
+      {phase === 'completed' ? <RunSummary view={view} onNewRun={() => run.newRun()} onFinished={() => void run.refresh()} /> : null}
       {phase === 'stopped' || phase === 'blocked' ? (
         <div><Button onClick={() => run.newRun()} data-testid="new-run">Start a new run instead</Button></div>
       ) : null}

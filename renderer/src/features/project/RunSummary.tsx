@@ -5,9 +5,10 @@ import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { reviewsLeftOpen } from '../../../../electron/contract/index';
 import { humanState } from './labels';
 import { ReviewOutcomes } from './ReviewOutcomes';
+import { RunFinish } from './RunFinish';
 
 /** What a finished run left behind: commits, test runs, reports, time and cost — and what to do next. */
-export function RunSummary({ view, onNewRun }: { view: WorkflowRunView; onNewRun: () => void }) {
+export function RunSummary({ view, onNewRun, onFinished = () => {} }: { view: WorkflowRunView; onNewRun: () => void; onFinished?: () => void }) {
   const commits = view.timeline.filter((e) => e.commit);
   const tests = view.timeline.filter((e) => e.test);
   const passed = tests.filter((e) => e.test!.passed).length;
@@ -56,6 +57,7 @@ export function RunSummary({ view, onNewRun }: { view: WorkflowRunView; onNewRun
           </details>
         </li>
       </ul>
+      <RunFinish view={view} onFinished={onFinished} />
       <p>Next: give the project a new goal.</p>
       <div>
         <Button variant="primary" onClick={onNewRun} data-testid="new-run">Start a new run</Button>

@@ -1,0 +1,48 @@
+import type { WorkflowReport, WorkflowRunView } from './methods/workflow';
+import { reviewsLeftOpenLines } from './review-points';
+
+/** What a pull request's body is built from: the run as recorded, and its report (the tests Erasmus ran, per task). */
+type RunFacts = Pick<WorkflowRunView, 'goal' | 'plan' | 'timeline'>;
+
+/** A file list shown in a line: the first few, then how many more. */
+function fileList(paths: string[], max = 8): string {
+  const shown = paths.slice(0, max).map((p) => `\`${p}\``);
+  return `${shown.join(', ')}${paths.length > max ? `, and ${paths.length - max} more` : ''}`;
+}
+
+/**
+ * A pull request's body for a finished run, in Markdown: the goal, what changed per component (its files and
+ * commit), the tests the final gate ran, each task with the tests that verify it, and any review point left
+ * open. Built only from what Erasmus recorded, never from the model's account.
+ */
+export function pullRequestBody(run: RunFacts, report: WorkflowReport): string {
+  const lines: string[] = [];
+  if (run.goal?.trim()) lines.push('## Goal', '', run.goal.trim(), '');
+  lines.push('## What changed', '');
+  const scopes = [...(run.plan?.components ?? []).map((c) => ({ id: c.id, title: c.title })), { id: 'final', title: 'End-to-end phase' }];
+  for (const s of scopes) {
+    const entries = run.timeline.filter((e) => !e.rewound && (e.component === s.id || e.state.startsWith(`${s.id}:`)));
+    const files = [...new Set(entries.flatMap((e) => (e.files ?? []).map((f) => f.path)))];
+    const commit = entries.filter((e) => e.state === `${s.id}:commit` && e.outcome === 'committed' && e.commit).at(-1)?.commit;
+    if (!files.length && !commit) continue;
+    const head = s.id === 'final' ? `**${s.title}**` : `**${s.title}** (\`${s.id}\`)`;
+    lines.push(`- ${head}${files.length ? `: ${fileList(files)}` : ''}${commit ? ` — ${commit.slice(0, 10)}` : ''}`);
+  }
+  const gates = run.timeline.filter((e) => e.test && e.leftAt && !e.rewound && e.state.startsWith('final:'));
+  const lastGate = gates.at(-1)?.test;
+  lines.push('', '## Tests', '');
+  if (lastGate) lines.push(`- \`${lastGate.command}\`: ${lastGate.passed ? 'passed' : `failed (exit ${lastGate.exitCode ?? 'unknown'})`}`);
+  else if (report.finalTestCommand) lines.push(`- \`${report.finalTestCommand}\` (the final gate did not run)`);
+  else lines.push('- No test command ran at the end.');
+  if (report.tasks.length) {
+    lines.push('', `## Tasks${report.verified ? ' (each verified by a passing test)' : ''}`, '');
+    for (const t of report.tasks) {
+      const ok = t.tests.length > 0 && t.tests.every((x) => x.passed);
+      const tests = t.tests.length ? `: ${t.tests.map((x) => `${x.name}${x.passed ? '' : ' (FAILS)'}`).join('; ')}` : ' (no test names it)';
+      lines.push(`- [${ok ? 'x' : ' '}] ${t.id} ${t.title}${tests}`);
+    }
+  }
+  const open = reviewsLeftOpenLines(run.timeline);
+  if (open.length) lines.push('', '## Left open', '', ...open.map((l) => `- ${l}`));
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,101 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Paths } from '../paths/index';
+import { finishRun, titleOfGoal } from './finish';
+import type { RunRecord } from './run-record';
+import { git, repositoryIn } from './testing-repo';
+
+let root: string | undefined;
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+/** A completed run as its record says, without driving one: erasmus/add-a-greeting holds one commit on main. */
+function branchedRun(): { dir: string; paths: Paths; record: RunRecord } {
+  root = mkdtempSync(join(tmpdir(), 'erasmus-finish-'));
+  const dir = repositoryIn(root);
+  git(dir, 'checkout', '-q', '-b', 'erasmus/add-a-greeting');
+  mkdirSync(join(dir, 'src'));
+  writeFileSync(join(dir, 'src', 'greet.js'), "exports.greet = (n) => 'hi ' + n;\n");
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'feat: add the greeting');
+  const now = new Date().toISOString();
+  const record: RunRecord = {
+    version: 1,
+    runId: 'r1',
+    projectDir: dir,
+    goal: 'Add a greeting',
+    executor: { kind: 'external' },
+    status: 'COMPLETED',
+    phase: 'execute',
+    approved: true,
+    plan: { components: [{ id: 'core', title: 'the core', tasks: [{ id: 'C1', title: 'Add the greeting', status: 'done' }] }], maxDebugAttempts: 3 },
+    git: { mode: 'branch', branch: 'erasmus/add-a-greeting', base: 'main' },
+    timeline: [{ state: 'core:commit', component: 'core', enteredAt: now, leftAt: now, outcome: 'committed', commit: git(dir, 'rev-parse', 'HEAD'), files: [{ path: 'src/greet.js', change: 'added' }] }],
+    totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { dir, paths: new Paths(join(root, 'home')), record };
+}
+
+describe('finishing a completed run', () => {
+  it('refuses, changing nothing, when the start branch moved in a conflicting way; merges a move that does not conflict', async () => {
+    const { dir, record, paths } = branchedRun();
+    const e = { finish: (_: string, choice: 'squash' | 'keep') => finishRun(paths, record, choice), status: async (_: string) => ({ git: record.git }) };
+    const runId = record.runId;
+    const onMain = (file: string, text: string, subject: string) => {
+      git(dir, 'checkout', '-q', 'main');
+      writeFileSync(join(dir, file), text);
+      git(dir, 'add', file);
+      git(dir, 'commit', '-q', '-m', subject);
+      git(dir, 'checkout', '-q', 'erasmus/add-a-greeting');
+    };
+    const before = git(dir, 'rev-parse', 'main');
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'checkout', '-q', 'erasmus/add-a-greeting', '--', 'src'); // main gets a src/greet.js of its own
+    writeFileSync(join(dir, 'src', 'greet.js'), 'exports.greet = () => "hello";\n');
+    git(dir, 'commit', '-q', '-am', 'feat: a greeting of my own');
+    git(dir, 'checkout', '-q', 'erasmus/add-a-greeting');
+    const moved = git(dir, 'show-ref', '--heads');
+    await expect(e.finish(runId, 'squash')).rejects.toThrow(
+      /^main moved since the run started \(1 new commit\), and it conflicts with the run's changes in src\/greet\.js\. Nothing was changed: the run's work stays on erasmus\/add-a-greeting\. Bring main in and resolve the conflicts \(git checkout erasmus\/add-a-greeting && git merge main\), then finish again; or keep the branch \(erasmus workflow finish .* --keep\)\.$/,
+    );
+    expect(git(dir, 'show-ref', '--heads')).toBe(moved);
+    expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('erasmus/add-a-greeting');
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    expect((await e.status(runId)).git?.finished).toBeUndefined();
+
+    // main without the conflict, moved by a commit elsewhere: both end up on main.
+    git(dir, 'branch', '-f', 'main', before);
+    onMain('CHANGELOG.md', '# Changes\n', 'docs: a changelog');
+    const out = await e.finish(runId, 'squash');
+    expect(git(dir, 'log', '--format=%s', 'main')).toBe('feat: add a greeting\ndocs: a changelog\nfix(core): the number\nfeat: first version');
+    expect(git(dir, 'ls-tree', '-r', '--name-only', out.commit!)).toBe('CHANGELOG.md\nindex.js\nnotes.md\nsrc/greet.js');
+    expect(readFileSync(join(dir, 'CHANGELOG.md'), 'utf8')).toBe('# Changes\n');
+    expect(existsSync(join(dir, 'src', 'greet.js'))).toBe(true);
+  });
+
+  it('keeps the branch for a pull request when asked, and says where the summary is', async () => {
+    const { dir, record, paths } = branchedRun();
+    const main = git(dir, 'rev-parse', 'main');
+    const out = await finishRun(paths, record, 'keep');
+    const file = paths.runPullRequest(dir, record.runId);
+    expect(out.message).toBe(`Kept branch erasmus/add-a-greeting (branched from main). Open a pull request from it with the summary in ${file}, or merge it later: git checkout main && git merge --squash erasmus/add-a-greeting.`);
+    expect(git(dir, 'rev-parse', 'main')).toBe(main);
+    expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('erasmus/add-a-greeting');
+    expect(readFileSync(file, 'utf8')).toMatch(/^# feat: add a greeting\n\n## Goal\n/);
+    await expect(finishRun(paths, record, 'squash')).rejects.toThrow(/was finished already: its branch erasmus\/add-a-greeting was kept/);
+  });
+});
+
+describe('a pull request title', () => {
+  it('is the goal\'s first clause, without a parenthesis of file names', () => {
+    expect(titleOfGoal('Support Set values in cx (src/index.js): the members of a Set count. More.')).toBe('Support Set values in cx');
+    expect(titleOfGoal('Add a greeting.')).toBe('Add a greeting');
+    expect(titleOfGoal('Fix: x\nsecond line')).toBe('Fix: x');
+  });
+});

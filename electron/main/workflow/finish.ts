@@ -1,0 +1,145 @@
+// A finished run's way back into the user's history: squashed into the branch it started from, or kept on its
+// own branch for a pull request, with a summary ready to paste. Nothing here runs a model or touches a step.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { pullRequestBody } from '../../contract/pr-summary';
+import { runReport } from '../../contract/run-report';
+import type { Paths } from '../paths/index';
+import { invalidState, WorkflowError } from './errors';
+import { commitStyle, commitSubject, currentBranch, git, gitPath, identityArgs, uncommittedFiles } from './git';
+import type { RunRecord } from './run-record';
+
+export type FinishChoice = 'squash' | 'keep';
+
+export interface PullRequest {
+  title: string;
+  body: string;
+  /** Where it is saved (title as a heading, then the body), to copy from. */
+  file: string;
+}
+
+export interface FinishOutcome {
+  choice: FinishChoice;
+  branch: string;
+  base?: string;
+  /** The squash commit on the base branch. */
+  commit?: string;
+  /** What happened and what the user may do next, in words. */
+  message: string;
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').trim().split('\n')[0]!.trim().replace(/[.:;]+$/, '');
+}
+
+/** A title from a goal: its first clause (up to a colon or the end of a sentence), without a trailing parenthesis of file names. */
+export function titleOfGoal(goal: string | undefined): string {
+  const line = firstLine(goal);
+  const clause = /^(.{12,}?)(?::\s|\.\s|;\s| — )/.exec(line)?.[1] ?? line;
+  return clause.replace(/\s*\([^()]*\)\s*$/, '').trim() || line;
+}
+
+/** The pull request of a run: its title in the repository's commit style (a squash commit's subject), its body from the record. */
+export async function pullRequestOf(paths: Paths, record: RunRecord): Promise<PullRequest> {
+  const goal = titleOfGoal(record.goal) || 'Changes made by an Erasmus run';
+  const style = await commitStyle(record.projectDir).catch(() => ({ conventional: false, lowerCase: false }));
+  const title = commitSubject(style, goal.replace(/^(fix|feat)(\([^)]*\))?!?:\s*/i, ''), /^fix\b/i.test(goal) ? 'fix' : 'feat');
+  return { title, body: pullRequestBody(record, runReport(record)), file: paths.runPullRequest(record.projectDir, record.runId) };
+}
+
+/** Writes the run's pull request beside its run file (at completion, and again when asked for). */
+export async function savePullRequest(paths: Paths, record: RunRecord): Promise<PullRequest> {
+  const pr = await pullRequestOf(paths, record);
+  await mkdir(dirname(pr.file), { recursive: true });
+  await writeFile(pr.file, `# ${pr.title}\n\n${pr.body}`);
+  return pr;
+}
+
+/** What a completed run can be offered: undefined when there is nothing to choose (no branch of its own, or chosen already). */
+export function finishOffer(record: RunRecord): { branch: string; base?: string } | undefined {
+  const g = record.git;
+  if (record.status !== 'COMPLETED' || !g || g.mode !== 'branch' || !g.branch || g.finished) return undefined;
+  return { branch: g.branch, ...(g.base ? { base: g.base } : {}) };
+}
+
+const rev = async (dir: string, ref: string): Promise<string | undefined> => {
+  const r = await git(dir, ['rev-parse', '--verify', '-q', `${ref}^{commit}`]);
+  return r.code === 0 ? r.stdout.trim() : undefined;
+};
+const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
+
+/**
+ * Ends a completed run's branch as the user chose. `keep`: the branch stays as it is, for a pull request.
+ * `squash`: one commit on the branch the run started from, holding everything the run's branch changed (the
+ * base's own later commits merged in when they do not conflict), then that branch is checked out; the run's
+ * branch is kept with its commits. Refused, with nothing changed, when the base moved in a way that conflicts,
+ * or when the user's uncommitted changes would be overwritten. The record is changed; the caller saves it.
+ */
+export async function finishRun(paths: Paths, record: RunRecord, choice: FinishChoice): Promise<FinishOutcome> {
+  const dir = record.projectDir;
+  const g = record.git;
+  const finishCmd = (c: FinishChoice) => `erasmus workflow finish ${dir} --${c}`;
+  if (record.status !== 'COMPLETED') throw invalidState(`run ${record.runId} is ${record.status.toLowerCase()}: only a completed run is merged or kept (resume it until it completes)`);
+  if (!g) throw invalidState(`${dir} is not a git repository: the run's changes are in the folder, with nothing to merge`);
+  if (g.finished) throw invalidState(`run ${record.runId} was finished already: ${g.finished.choice === 'squash' ? `squashed into ${g.base ?? 'its base'} as ${g.finished.commit?.slice(0, 10) ?? 'a commit'}` : `its branch ${g.branch} was kept`}`);
+  if (g.mode !== 'branch' || !g.branch) {
+    const on = g.base ?? (await currentBranch(dir));
+    throw invalidState(`the run worked on the branch that was checked out${on ? ` (${on})` : ''}: its commits are there already, with nothing to merge`);
+  }
+  const branch = g.branch;
+  const pr = await savePullRequest(paths, record);
+  const tip = await rev(dir, `refs/heads/${branch}`);
+  if (!tip) throw invalidState(`the run's branch ${branch} no longer exists: nothing to merge or keep`);
+  if (choice === 'keep') {
+    g.finished = { choice, at: new Date().toISOString() };
+    const on = g.base ? ` (branched from ${g.base})` : '';
+    return { choice, branch, ...(g.base ? { base: g.base } : {}), message: `Kept branch ${branch}${on}. Open a pull request from it with the summary in ${pr.file}${g.base ? `, or merge it later: git checkout ${g.base} && git merge --squash ${branch}` : ''}.` };
+  }
+  const baseName = g.base;
+  if (!baseName) throw invalidState(`the run started from a detached HEAD: there is no branch to merge ${branch} into. Keep it (${finishCmd('keep')}) and merge it where you want it.`);
+  const base = await rev(dir, `refs/heads/${baseName}`);
+  if (!base) throw invalidState(`branch ${baseName}, where the run started, no longer exists. Nothing was changed: the run's work stays on ${branch}; keep it (${finishCmd('keep')}).`);
+  const mergeBase = (await git(dir, ['merge-base', base, tip])).stdout.trim();
+  if (mergeBase === tip) throw invalidState(`${branch} has no commit that ${baseName} lacks: nothing to merge. Keep it (${finishCmd('keep')}) or delete it (git branch -D ${branch}).`);
+  const subjects = lines((await git(dir, ['log', '--reverse', '--format=%s', `${mergeBase}..${tip}`])).stdout);
+  let tree: string;
+  if (mergeBase === base) tree = (await git(dir, ['rev-parse', `${tip}^{tree}`])).stdout.trim();
+  else {
+    // The base moved since the run started: its commits and the run's are merged in memory first; the work tree is untouched.
+    const m = await git(dir, ['merge-tree', '--write-tree', '--name-only', '--no-messages', base, tip]);
+    const [first, ...rest] = lines(m.stdout);
+    if (m.code === 1) {
+      const moved = lines((await git(dir, ['log', '--format=%h', `${mergeBase}..${base}`])).stdout).length;
+      throw new WorkflowError(
+        'INVALID_STATE',
+        `${baseName} moved since the run started (${moved} new commit${moved === 1 ? '' : 's'}), and ${moved === 1 ? 'it conflicts' : 'they conflict'} with the run's changes in ${[...new Set(rest)].join(', ') || 'some files'}. Nothing was changed: the run's work stays on ${branch}. Bring ${baseName} in and resolve the conflicts (git checkout ${branch} && git merge ${baseName}), then finish again; or keep the branch (${finishCmd('keep')}).`,
+      );
+    }
+    if (m.code !== 0 || !first) throw new WorkflowError('RUNTIME_ERROR', `git merge-tree failed: ${m.stdout.trim().slice(0, 2000)}. Nothing was changed: the run's work stays on ${branch}.`);
+    tree = first;
+  }
+  // The user's uncommitted files (included at start) stay as they are: refused if checking the base out would overwrite one.
+  const head = await rev(dir, 'HEAD');
+  const changedByCheckout = head ? lines((await git(dir, ['diff', '--name-only', head, tree])).stdout) : [];
+  const mine = new Set((await uncommittedFiles(dir)) ?? []);
+  const clash = changedByCheckout.filter((f) => mine.has(f));
+  if (clash.length) {
+    throw invalidState(`your uncommitted changes to ${clash.join(', ')} would be overwritten when ${baseName} is checked out. Nothing was changed: commit or stash them, then finish again; or keep the branch (${finishCmd('keep')}).`);
+  }
+  const goal = record.goal?.trim();
+  const message = [pr.title, '', ...(goal && firstLine(goal) !== goal ? [goal, ''] : []), `Squashed from ${branch}:`, ...subjects.map((s) => `- ${s}`)].join('\n');
+  const msgFile = await gitPath(dir, 'ERASMUS_SQUASH_MSG');
+  await writeFile(msgFile, `${message}\n`);
+  const made = await git(dir, [...(await identityArgs(dir)), 'commit-tree', tree, '-p', base, '-F', msgFile]);
+  if (made.code !== 0) throw new WorkflowError('RUNTIME_ERROR', `git commit-tree failed: ${made.stdout.trim()}. Nothing was changed.`);
+  const commit = made.stdout.trim();
+  // Moved only from where it was read: a commit made on the base meanwhile refuses the update (nothing lost).
+  const moved = await git(dir, ['update-ref', '-m', `erasmus: squash ${branch}`, `refs/heads/${baseName}`, commit, base]);
+  if (moved.code !== 0) throw invalidState(`${baseName} changed while merging (${moved.stdout.trim()}). Nothing was changed: finish again.`);
+  g.finished = { choice, commit, at: new Date().toISOString() };
+  const out: FinishOutcome = { choice, branch, base: baseName, commit, message: '' };
+  const checkedOut = (await currentBranch(dir)) === baseName || (await git(dir, ['checkout', '-q', baseName])).code === 0;
+  const stash = g.stashed ? ` Your changes set aside at start are in the stash ("${g.stashed}"): git stash pop brings them back.` : '';
+  out.message = `Squashed ${subjects.length} commit${subjects.length === 1 ? '' : 's'} of ${branch} into ${baseName} as ${commit.slice(0, 10)} "${pr.title}"${checkedOut ? `; ${baseName} is checked out` : `; ${baseName} could not be checked out (git checkout ${baseName})`}. Branch ${branch} keeps the run's own commits (delete it: git branch -D ${branch}).${stash}`;
+  return out;
+}

@@ -1,0 +1,51 @@
+// Test scaffolding shared by the workflow's git tests: a small repository with a Conventional Commits history,
+// and a scripted model (the external engine's API) whose development steps write src/greet.js.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { WorkflowTask } from '../../contract/index';
+import type { WorkflowEngine } from './engine';
+
+export const TASKS = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Add the greeting\n';
+
+/** git as a user with an identity of their own. */
+export const git = (dir: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=me@example.com', '-c', 'user.name=Me', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+
+/** `root/lib`: a repository on main with history in Conventional Commits and a file of the user's (notes.md). */
+export function repositoryIn(root: string): string {
+  const dir = join(root, 'lib');
+  mkdirSync(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  writeFileSync(join(dir, 'index.js'), 'module.exports = 1;\n');
+  writeFileSync(join(dir, 'notes.md'), 'mine\n');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'feat: first version');
+  writeFileSync(join(dir, 'index.js'), 'module.exports = 2;\n');
+  git(dir, 'commit', '-qam', 'fix(core): the number');
+  return dir;
+}
+
+/** The model: each development step writes src/greet.js; the others change nothing in the project. */
+async function answer(e: WorkflowEngine, runId: string, task: WorkflowTask, steps: string[]): Promise<void> {
+  if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`expected a step, got ${task.status}`);
+  const { step } = task;
+  steps.push(step.state);
+  const out = step.state === 'prepare:task_list' ? TASKS : step.state.endsWith(':review') ? 'Verdict: no changes needed' : `${step.state} output`;
+  if (step.state === 'core:development' || step.state === 'core:redebugging') {
+    const file = join(step.projectDir, 'src', 'greet.js');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `exports.greet = (n) => 'hi ' + n; // ${step.state}\n`);
+  }
+  await e.submitTask(runId, { output: out, done: true });
+}
+
+/** Drives a run to completion, approving its plan; the states the model was asked for, in order. */
+export async function driveToCompletion(e: WorkflowEngine, runId: string): Promise<string[]> {
+  const steps: string[] = [];
+  for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+    if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+    else if (task.status === 'BLOCKED') throw new Error(`blocked: ${task.error?.message}`);
+    else await answer(e, runId, task, steps);
+  }
+  return steps;
+}

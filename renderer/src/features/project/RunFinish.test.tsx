@@ -1,0 +1,65 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WorkflowReport, WorkflowRunView } from '../../../../electron/contract/index';
+import { FakeCore } from '../../testing/fakeCore';
+import { RunFinish } from './RunFinish';
+
+afterEach(cleanup);
+
+const view: WorkflowRunView = {
+  runId: 'r1',
+  projectDir: '/p/lib',
+  status: 'COMPLETED',
+  executor: 'agent',
+  approved: true,
+  timeline: [],
+  totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  git: { mode: 'branch', branch: 'erasmus/add-a-greeting', base: 'main' },
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+};
+const report: WorkflowReport = {
+  runId: 'r1',
+  projectDir: '/p/lib',
+  status: 'COMPLETED',
+  goal: 'Add a greeting',
+  verified: false,
+  finalTestCommand: null,
+  tasks: [],
+  untraced: [],
+  pullRequest: { title: 'feat: add a greeting', body: '## Goal\n\nAdd a greeting\n', file: '/h/runs/r1.pull-request.md' },
+};
+
+describe('the completion of a run on its own branch', () => {
+  it('shows the pull request to copy and both choices; a refusal is shown in its words, then the branch can be kept', async () => {
+    let finished = 0;
+    const core = new FakeCore({
+      'workflow.report': () => report,
+      'workflow.finish': ({ choice }) => {
+        if (choice === 'squash') throw new Error('main moved since the run started (1 new commit), and it conflicts with the run\'s changes in src/greet.js. Nothing was changed');
+        return { choice, branch: 'erasmus/add-a-greeting', base: 'main', message: 'Kept branch erasmus/add-a-greeting (branched from main).' };
+      },
+    });
+    core.render(<RunFinish view={view} onFinished={() => finished++} />);
+    expect((await screen.findByLabelText('Pull request title and body') as HTMLTextAreaElement).value).toBe('feat: add a greeting\n\n## Goal\n\nAdd a greeting\n');
+    expect(screen.getByTestId('pull-request').textContent).toContain('/h/runs/r1.pull-request.md');
+    fireEvent.click(screen.getByRole('button', { name: 'Squash and merge into main' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('it conflicts with the run\'s changes in src/greet.js. Nothing was changed');
+    expect(finished).toBe(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Keep the branch' }));
+    expect((await screen.findByTestId('finish-said')).textContent).toBe('Kept branch erasmus/add-a-greeting (branched from main).');
+    await waitFor(() => expect(finished).toBe(1));
+    expect(core.callsOf('workflow.finish')).toEqual([{ runId: 'r1', choice: 'squash' }, { runId: 'r1', choice: 'keep' }]);
+  });
+
+  it('says what was chosen once the run is finished, and offers nothing for a run on the current branch', async () => {
+    const core = new FakeCore({ 'workflow.report': () => report });
+    core.render(<RunFinish view={{ ...view, git: { ...view.git!, finished: { choice: 'squash', commit: 'abcdef0123456789', at: 'now' } } }} onFinished={() => {}} />);
+    expect((await screen.findByTestId('finish-done')).textContent).toBe('Squashed into main as abcdef0123.');
+    expect(screen.queryByRole('button', { name: /Squash/ })).toBeNull();
+    cleanup();
+    core.render(<RunFinish view={{ ...view, git: { mode: 'current' } }} onFinished={() => {}} />);
+    expect(screen.queryByTestId('finish-done')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Keep the branch' })).toBeNull();
+  });
+});
