@@ -77,10 +77,13 @@ export class AgentExecutor implements StepExecutor {
   ) {}
 
   async run(step: StepRequest): Promise<StepResult> {
+    // The run's toolsets this session can open (a toolset only another step names, and the hub lacks, is left out here).
+    let runToolsets = step.runToolsets;
     if (this.options.availableToolsets) {
       const available = await this.options.availableToolsets();
       const missing = step.toolsets.filter((t) => !available.includes(t));
       if (missing.length) throw new Error(missingToolsetsMessage(step.state, missing, available));
+      runToolsets = runToolsets?.filter((t) => available.includes(t));
     }
     // Calls refused because nobody could approve them: a step that ends with such refusals is not done.
     const unanswered: string[] = [];
@@ -94,6 +97,7 @@ export class AgentExecutor implements StepExecutor {
       protocolPrompt: step.protocolPrompt,
       toolsets: step.toolsets,
       openToolsets: step.toolsets,
+      ...(runToolsets ? { runToolsets } : {}),
       budgets: { maxTurns: step.budget.maxTurns, ...(step.budget.maxTokens ? { maxTokens: step.budget.maxTokens } : {}), ...(step.budget.maxCostUsd !== undefined ? { maxCostUsd: step.budget.maxCostUsd } : {}) },
       withholdTools: STEP_WITHHELD_TOOLS,
       ...(step.access ? { projectAccess: step.access } : {}),

@@ -14,6 +14,8 @@ export interface StepRequest {
   /** The system part (the protocol's own prompt), for executors that keep it apart. */
   protocolPrompt: string;
   toolsets: string[];
+  /** Every toolset the run's steps use, in one order (set by the run): an agent step describes them all and may call only `toolsets`. */
+  runToolsets?: string[];
   /** What the step may do to the project (the protocol's `access`; default write). */
   access?: 'write' | 'read' | 'markdown';
   /** The document the step reads and updates (the context swap). */
