@@ -32,8 +32,11 @@ export interface StepRequest {
 export type StepAnswer = 'document' | 'report' | 'notes';
 
 export type StepUsage = WorkflowUsage;
-/** A step's result; `notDoneBecause` (agent steps) says why a step that ended is not done, for the run's error. */
-export type StepResult = WorkflowStepResult & { notDoneBecause?: string };
+/**
+ * A step's result; `notDoneBecause` (agent steps) says why a step that ended is not done, for the run's error;
+ * `note`, what the timeline should say about a step that is done (calls it went on without).
+ */
+export type StepResult = WorkflowStepResult & { notDoneBecause?: string; note?: string };
 
 /** Runs one step with some model: the agent loop, an external cognitive engine, or a command. */
 export interface StepExecutor {
