@@ -101,13 +101,18 @@ describe('erasmus workflow on the default path', () => {
     expect(words.stdout).toMatch(/^Verified: every task has passing tests that Erasmus ran\./);
   }, 240_000);
 
-  it('without a terminal and without --yes, a step whose overwrite nobody could approve blocks (not done, not committed); retry --yes finishes', async () => {
+  it('without a terminal and without --yes, a refused call is told to the model, which goes on; a step that cannot finish without its call blocks (not committed); retry --yes finishes', async () => {
     const full = defaultPathScript('xml');
+    const dev = full.findIndex((t) => t.label === 'development');
     const at = full.findIndex((t) => t.label === 'debugging');
     llm = await startScriptedLlm([
-      ...full.slice(0, at + 1),
-      // The overwrite is refused (nobody to ask); a model that claims it is done anyway.
-      { label: 'debugging claims done', match: { last: 'nobody could be asked' }, text: 'Fixed the operator.\n=== CONTEXT DOCUMENT ===\n# Component: adder\n\n## Notes\n- debugging: the fix of add() waits for an approval\n=== END CONTEXT DOCUMENT ===\n' },
+      ...full.slice(0, dev),
+      // Development first tries a command that needs the network (so an approval): refused, it goes on and writes the code.
+      { label: 'development asks', match: { lastUser: 'Implement the open tasks' }, text: 'Checking the registry first.\n<runners__bash_run>\n<command>curl -s https://registry.npmjs.org/</command>\n</runners__bash_run>\n' },
+      { ...full[dev]!, match: { last: 'nobody could be asked' } },
+      ...full.slice(dev + 1, at + 1),
+      // The overwrite is refused (nobody to ask): the fix cannot be made without it, and the model says so.
+      { label: 'debugging cannot finish', match: { last: 'nobody could be asked' }, text: 'Cannot finish: the fix of add() in src/adder.mjs overwrites the file, which needs an approval.\n=== CONTEXT DOCUMENT ===\n# Component: adder\n\n## Notes\n- debugging: the fix of add() waits for an approval\n=== END CONTEXT DOCUMENT ===\n' },
       ...full.slice(at),
     ]);
     world = await defaultWorld(llm.baseUrl, { nativeTools: false });
@@ -117,25 +122,29 @@ describe('erasmus workflow on the default path', () => {
     const blocked = await runCli(['workflow', 'approve', world.project], world.home);
     expect(blocked.code, blocked.stderr).toBe(2);
     expect(blocked.stderr).toMatch(/■ Blocked — needs you, at adder · debugging/);
-    expect(blocked.stderr).toMatch(/step adder:debugging is not done: 1 call\(s\) needs approval; nobody could be asked \(files__write_file\)/);
+    expect(blocked.stderr).toMatch(/step adder:debugging cannot finish: the fix of add\(\) in src\/adder\.mjs overwrites the file, which needs an approval\. 1 call\(s\) needs approval; nobody could be asked \(files__write_file\)/);
     expect(blocked.stderr).toContain('erasmus workflow retry <dir> --yes');
     expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a - b'); // nothing was changed
     expect(spawnSync('git', ['rev-list', '--all', '--count'], { cwd: world.project, encoding: 'utf8' }).stdout.trim()).toBe('0'); // and nothing committed
-    // The model was told in words for a model (no command line meant for the user); its handed-back notes are kept.
+    // The model was told in words for a model (no command line meant for the user), with how to say it cannot finish.
     const refusal = llm.requests.find((q) => JSON.stringify(q.body).includes('nobody could be asked'))!;
     const refused = JSON.stringify((refusal.body as { messages: unknown[] }).messages.at(-1));
-    expect(refused).toContain('the user is not there to answer now; go on without it, or say in your final answer what you need and why');
+    expect(refused).toContain('the user is not there to answer now; go on without it, and say in your final answer what you needed and why. Only if this step cannot be done without it, begin a line of your final answer with `Cannot finish:`');
     expect(refused).not.toContain('--yes');
+    // The development step went on without its refused command: done, and its timeline entry says what was not run.
+    const view = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as { timeline: Array<{ state: string; outcome?: string; note?: string }> };
+    expect(view.timeline.find((e) => e.state === 'adder:development')).toMatchObject({ outcome: 'done', note: '1 call(s) not run, as nobody could approve them (runners__bash_run); the step went on without them' });
+    expect(view.timeline.find((e) => e.state === 'adder:testing')?.outcome).toBe('tests-failed');
     const componentDoc = spawnSync('find', [world.home, '-path', '*components/adder.md'], { encoding: 'utf8' }).stdout.trim();
     expect(readFileSync(componentDoc, 'utf8')).toContain('the fix of add() waits for an approval');
-    expect(blocked.stderr).toContain('the rest of the step\'s work and its notes are kept');
+    expect(blocked.stderr).toContain('The rest of the step\'s work and its notes are kept');
     const before = llm.requests.length;
     const retried = await runCli(['workflow', 'retry', world.project, '--yes'], world.home);
     expect(retried.stderr).toContain('■ Completed');
     // The retried step's prompt says it is a retry, and what happened before.
     const again = JSON.stringify(llm.requests[before]!.body);
     expect(again).toContain('## This is a retry');
-    expect(again).toContain('This step ran before and did not finish: step adder:debugging is not done: 1 call(s) needs approval');
+    expect(again).toContain('This step ran before and did not finish: step adder:debugging cannot finish: ');
     expect(retried.code, retried.stderr).toBe(0);
     expect(llm.remaining()).toBe(0);
     expect(gitState(world.project).log).toEqual(['Add end-to-end tests and update the documentation', 'Adds two numbers']);

@@ -4,14 +4,21 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn as spawnPty, type IPty } from 'node-pty';
+import stripAnsi from 'strip-ansi';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt, killGroup, MODEL, sandbox, type Sandbox } from './workflow-helpers';
 
 let sb: Sandbox | undefined;
 let child: ChildProcess | undefined;
+let pty: IPty | undefined;
 afterEach(async () => {
   killGroup(child);
   child = undefined;
+  try {
+    if (pty) process.kill(-pty.pid, 'SIGKILL');
+  } catch {}
+  pty = undefined;
   await sb?.cleanup();
   sb = undefined;
 });
@@ -88,4 +95,37 @@ describe('an unfinished run is not left behind in silence', () => {
     expect(resume.status).not.toBe(0);
     expect(resume.stderr).toContain('was abandoned for a newer goal');
   }, 180_000);
+
+  it('on a terminal, start beside a blocked run asks: an answer it does not know asks again, r takes the old run up (no second run)', async () => {
+    sb = await sandbox();
+    const cmd = ['--executor', 'command', '--command', `node ${MODEL}`];
+    await sb.setControl({ neverDone: 'prepare:architecture' });
+    const blocked = await runCli(['workflow', 'start', sb.project, '--goal', 'add numbers', ...cmd, '--yes'], sb.env);
+    expect(blocked.stderr).toContain('■ Blocked');
+    // The step stays not done when taken up again, so the resumed run blocks at once (a whole run would add nothing here).
+    const log = join(sb.root, 'steps.jsonl');
+    await sb.setControl({ neverDone: 'prepare:architecture', log });
+    // A real terminal (node-pty): the same start with a new goal asks what becomes of the blocked run.
+    let screen = '';
+    pty = spawnPty(process.execPath, [CLI, 'workflow', 'start', sb.project, '--goal', 'subtract too', ...cmd, '--yes'], { cwd: sb.project, cols: 200, rows: 50, env: sb.env as Record<string, string> });
+    pty.onData((d) => (screen += d));
+    const exited = new Promise<number>((r) => pty!.onExit((e) => r(e.exitCode)));
+    const question = 'The last run ("add numbers") is blocked — needs you at Preparation · architecture. Resume it (r), or start the new goal and mark it abandoned (n)? [r/n] ';
+    const count = (text: string) => stripAnsi(screen).split(text).length - 1;
+    await until(() => count(question) >= 1, 30_000).catch(() => expect.fail(`no question; screen:\n${stripAnsi(screen)}`));
+    pty.write('x\r');
+    await until(() => count(question) >= 2, 10_000).catch(() => expect.fail(`not asked again; screen:\n${stripAnsi(screen)}`));
+    pty.write('r\r');
+    expect(await exited, stripAnsi(screen)).toBe(2);
+    // The old run was taken up where it blocked, with its own goal: its step ran again, and no second run exists.
+    expect(stripAnsi(screen).split(question).at(-1)).toContain('■ Blocked');
+    const asked = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { state: string; prompt: string });
+    expect(asked.map((a) => a.state)).toEqual(['prepare:architecture']);
+    expect(asked[0]!.prompt).toContain('add numbers');
+    expect(asked[0]!.prompt).not.toContain('subtract too');
+    const list = await runCli(['workflow', 'list', '--project', sb.project], sb.env);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines, list.stdout).toHaveLength(2);
+    expect(lines[1]).toMatch(/Blocked.*add numbers/);
+  }, 120_000);
 });

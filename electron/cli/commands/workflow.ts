@@ -4,6 +4,7 @@ import type { Core } from '../../main/api/core';
 import type { WorkflowPlan, WorkflowRunView } from '../../contract/index';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
 import { preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
+import { CANNOT_FINISH } from '../../main/workflow/agent-executor';
 import { ProjectTrust } from '../../main/project/trust';
 import { attachBuiltinServers } from '../../servers/builtin';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
@@ -27,7 +28,7 @@ interface DriveOpts {
 }
 
 /** Why a call was not run, as the step's model reads it: what happened and how it goes on, no command line meant for the user. */
-const NOBODY_FOR_MODEL = 'the user is not there to answer now; go on without it, or say in your final answer what you need and why';
+const NOBODY_FOR_MODEL = `the user is not there to answer now; go on without it, and say in your final answer what you needed and why. Only if this step cannot be done without it, begin a line of your final answer with \`${CANNOT_FINISH}\` and what you need`;
 
 const TOOL_MODES = ['auto', 'native', 'xml'] as const;
 type ToolMode = (typeof TOOL_MODES)[number];

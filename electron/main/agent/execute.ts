@@ -97,6 +97,9 @@ export async function executeCall(d: ExecuteDeps, call: PendingCall): Promise<Ca
       const names = [...d.active.keys()].join(', ');
       return finish({ content: `Unknown tool "${call.name}". Available tools: ${names}. Open a toolset with ${OPEN_TOOLSET} to get more.`, isError: true });
     }
+    // A call this step may not make is refused before anyone is asked to approve it.
+    const outOfScope = d.tools.refusal?.(tool, call.args);
+    if (outOfScope) return finish({ content: outOfScope, isError: true });
     const blocked = await approve(d, await d.policy.decideTool(tool, call.args), 'tool', call.id, name, args, tool.name);
     if (blocked) return finish(blocked);
     if (d.signal.aborted) return finish({ content: 'The session was stopped before this call ran.', isError: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ACCESS_META } from '../runners/runner';
 import { readOnlyStepRefusal } from '../../servers/runners/execute';
-import { scopedTools } from './project-access';
+import { scopedTools, stepTools, stepToolsSection } from './project-access';
 import type { AgentTool, AgentTools, ToolCallOptions } from './tools';
 
 const tool = (server: string, name: string, readOnly: boolean): AgentTool => ({ name: `${server}__${name}`, server, tool: name, toolset: server, description: name, inputSchema: {}, annotations: { readOnlyHint: readOnly } });
@@ -58,5 +58,28 @@ describe('a step\'s project access', () => {
     expect(readOnlyStepRefusal('read', false, 'run', 'x')).toBeUndefined();
     expect(readOnlyStepRefusal('read', true, 'approve', 'x')).toBeUndefined();
     expect(readOnlyStepRefusal('write', false, 'approve', 'x')).toBeUndefined();
+  });
+
+  it('a step that describes the run\'s toolsets lists every tool, and refuses in words what this step may not call', async () => {
+    const base = fake();
+    const review = stepTools(base, { access: 'read', toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] });
+    expect((await review.openToolset('files')).map((t) => t.tool)).toEqual(FILES.map((t) => t.tool));
+    expect(review.refusal!(FILES[2]!, { path: 'README.md' })).toMatch(/^Not done: this step only reads the project, so write_file is not available here/);
+    expect(review.refusal!(FILES[0]!, { path: 'README.md' })).toBeUndefined();
+    expect((await review.call(FILES[2]!, { path: 'README.md', content: 'x' }, opts)).isError).toBe(true);
+    const schedule = stepTools(base, { toolsets: ['files'], runToolsets: ['files', 'runners'] });
+    expect(schedule.refusal!(RUNNERS[0]!, { command: 'ls' })).toMatch(/^Not done: this step does not use the runners toolset \(its tools are listed for other steps of this run\)\. Use the tools this step may call \(under "This step's tools"\), or say in your final answer what you need\.$/);
+    expect(schedule.refusal!(FILES[2]!, { path: 'src/a.js' })).toBeUndefined();
+    expect(base.calls).toEqual([]);
+    // What the step may call is said after the shared part, in the tools' own names.
+    expect(stepToolsSection({ access: 'read', toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS])?.body).toBe(
+      'The tools above serve every step of this run. This step may call every one of them except files__write_file, files__append_file, files__remove and files__move; a call to one of those is refused.',
+    );
+    expect(stepToolsSection({ toolsets: ['files'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS], { shellListed: true, shellHere: false })?.body).toBe(
+      'The tools above serve every step of this run. This step may call every one of them except those of the runners toolset; a call to one of those is refused.\n`!` lines do not run in this step.',
+    );
+    expect(stepToolsSection({ access: 'markdown', toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS])?.body).toMatch(/except files__remove and files__move;/);
+    expect(stepToolsSection({ toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS])).toBeUndefined();
+    expect(stepToolsSection({ access: 'read' }, FILES)).toBeUndefined();
   });
 });

@@ -244,6 +244,49 @@ describe('agent session (native tool calls)', () => {
     expect(result).not.toMatch(/Toolsets: .*vault/);
   });
 
+  it('steps of one run share the start of their prompt: the run\'s tools in one order, then what this step may call; a call out of scope is refused before anyone is asked', async () => {
+    const run = memoryTools({
+      files: {
+        description: 'project files',
+        tools: [
+          { name: 'read_file', description: 'read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } }, annotations: { readOnlyHint: true }, run: (a) => files.get(String(a.path)) ?? 'no such file' },
+          { name: 'write_file', description: 'write a file', inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } }, run: (a) => (files.set(String(a.path), String(a.content)), 'written') },
+        ],
+      },
+      runners: { description: 'commands', tools: [{ name: 'bash_run', description: 'run a command', inputSchema: { type: 'object', properties: { command: { type: 'string' } } }, run: () => 'ran' }] },
+    });
+    for (const mode of ['native', 'xml'] as const) {
+      const write = mode === 'native' ? { toolCalls: [{ name: 'write_file', arguments: { path: 'a.md', content: 'x' } }] } : { text: '<write_file>\n<path>a.md</path>\n<content>x</content>\n</write_file>' };
+      const { deps, provider } = await setup([
+        { match: { system: 'Review it.' }, ...write },
+        { match: { last: 'only reads the project' }, text: 'Reported instead.' },
+        { match: { system: 'Plan it.' }, text: 'Planned.' },
+      ]);
+      const events: AgentEvent[] = [];
+      const step = { provider, toolMode: mode, runToolsets: ['files', 'runners'], openToolsets: ['files'], onEvent: (e: AgentEvent) => events.push(e)};
+      const d = { ...deps, tools: run, xml: xmlSupport() };
+      // A review step (reads only, both toolsets) and a schedule step (writes, files only), unattended or not.
+      const review = await runAgentSession(d, { ...step, task: 'review', protocolPrompt: 'Review it.', toolsets: ['files', 'runners'], projectAccess: 'read' });
+      await runAgentSession(d, { ...step, task: 'plan', protocolPrompt: 'Plan it.', toolsets: ['files'], autoApprove: true });
+      expect(review, review.error).toMatchObject({ endedReason: 'complete', finalAnswer: 'Reported instead.' });
+      expect(files.has('a.md')).toBe(false);
+      expect(events.some((e) => e.type === 'approval_required')).toBe(false);
+      expect(events.find((e) => e.type === 'tool_complete')).toMatchObject({ isError: true, result: 'Not done: this step only reads the project, so write_file is not available here. Report what should change instead.' });
+      const [a, b] = [llm!.requests[0]!.body, llm!.requests[2]!.body];
+      expect(a.tools, mode).toEqual(b.tools);
+      if (mode === 'native') expect(a.tools!.map((t) => t.function.name)).toEqual(['open_toolset', 'read_file', 'write_file', 'bash_run']);
+      const [sa, sb] = [String(a.messages![0]!.content), String(b.messages![0]!.content)];
+      const shared = sa.slice(0, sa.indexOf('# Protocol'));
+      expect(sb.startsWith(shared), mode).toBe(true);
+      expect(shared).toContain('- files (open): project files\n- runners (open): commands');
+      if (mode === 'xml') expect(shared).toMatch(/## write_file\n[\s\S]*## bash_run\n/);
+      expect(sa).toContain("# This step's tools\n\nThe tools above serve every step of this run. This step may call every one of them except write_file; a call to one of those is refused.");
+      expect(sb).toContain('This step may call every one of them except those of the runners toolset;');
+      await llm!.close();
+      llm = undefined;
+    }
+  });
+
   it('moves the oldest messages to the archive with a marker, keeping system prompt and task', async () => {
     const big = 'x'.repeat(4000);
     const { deps, provider: p } = await setup([

@@ -20,7 +20,7 @@ import type { ProviderHandle } from './providers/types';
 import { summarizer } from './summarize';
 import type { AgentTools, ShellRunner } from './tools';
 import type { ProjectAccess } from '../runners/runner';
-import { scopedTools } from './project-access';
+import { stepTools, stepToolsSection, type StepScope } from './project-access';
 import { emptyUsage } from './usage';
 import type { XmlSupport } from './xml-support';
 
@@ -62,6 +62,13 @@ export interface AgentSessionOptions {
   toolsets?: string[];
   /** Toolsets opened from the start. */
   openToolsets?: string[];
+  /**
+   * A workflow run's toolsets, in one order: the session opens and describes all of them (the same tools and tool
+   * documentation in every step of the run, so each step's prompt starts as the last one's did, for the provider's
+   * cache); `toolsets` and `projectAccess` then say which of their tools this step may call ("This step's tools",
+   * after that shared start), and a call to another is refused in words before anyone is asked.
+   */
+  runToolsets?: string[];
   provider?: ProviderOverrides | ProviderHandle;
   toolMode?: ToolMode;
   budgets?: Budgets;
@@ -180,7 +187,9 @@ export class AgentSession {
   static async create(deps: AgentSessionDeps, o: AgentSessionOptions): Promise<AgentSession> {
     const clock = deps.clock ?? Date.now;
     // A step that must not write gets tools that cannot (the files writers left out, the runners' commands read-only).
-    if (o.projectAccess && o.projectAccess !== 'write') deps = { ...deps, tools: scopedTools(deps.tools ?? noTools, o.projectAccess) };
+    // A step of a run describes the run's toolsets and may call only its own (runToolsets).
+    const scope: StepScope = { ...(o.projectAccess ? { access: o.projectAccess } : {}), ...(o.runToolsets ? { runToolsets: o.runToolsets, ...(o.toolsets ? { toolsets: o.toolsets } : {}) } : {}) };
+    if (scope.runToolsets || (scope.access && scope.access !== 'write')) deps = { ...deps, tools: stepTools(deps.tools ?? noTools, scope) };
     const tools = deps.tools ?? noTools;
     const restored = o.resume ? restoreContext(resolve(o.resume)) : undefined;
     const configFile = deps.configFile ?? deps.paths.configYaml;
@@ -194,7 +203,7 @@ export class AgentSession {
     const sessionId = restored?.header.sessionId ?? newSessionId(clock());
     const log = new SessionLog(restored ? resolve(o.resume!) : deps.paths.session(sessionId), { clock, repairTornTail: true, redact: deps.redact });
     if (restored) log.continueAfter(restored.entryCount);
-    const state: LoopState = { messages: restored ? restored.messages : [], active: new Map(), openedToolsets: new Set(), usage: emptyUsage(provider.pricing), turns: 0, allowedToolsets: o.toolsets };
+    const state: LoopState = { messages: restored ? restored.messages : [], active: new Map(), openedToolsets: new Set(), usage: emptyUsage(provider.pricing), turns: 0, allowedToolsets: o.runToolsets ?? o.toolsets };
     const approvals = effectiveApprovals(o, config);
     const policy = new ToolPolicy({ autoApprove: approvals === 'unattended', askAll: approvals === 'ask', classifyCommand: deps.classifyCommand, cwd: project, ...(o.withholdTools ? { withhold: o.withholdTools } : {}) });
     const session = new AgentSession(sessionId, log, provider, state, deps, { ...o, autoApprove: approvals === 'unattended', budgets: sessionBudgets(o.budgets, config, provider.pricing !== undefined) }, toolMode, policy);
@@ -203,7 +212,7 @@ export class AgentSession {
     if (!restored) log.append({ type: 'header', sessionId, provider: provider.id, model: provider.model, toolMode, ...(project ? { project } : {}) });
     session.emit({ type: 'session_started', logPath: log.path, provider: provider.id, model: provider.model, toolMode, resumed: !!restored, ...(project ? { project } : {}) });
     for (const w of restored?.warnings ?? []) session.emit({ type: 'warning', message: w });
-    const toOpen = [...new Set([...(restored?.openedToolsets ?? []), ...(o.openToolsets ?? [])])];
+    const toOpen = [...new Set([...(restored?.openedToolsets ?? []), ...(o.runToolsets ?? []), ...(o.openToolsets ?? [])])];
     for (const name of toOpen) {
       try {
         await openToolsetInto(state, tools, name);
@@ -213,21 +222,27 @@ export class AgentSession {
       }
     }
     if (!restored) {
-      const summaries = (await tools.toolsets()).filter((t) => !o.toolsets || o.toolsets.includes(t.name));
+      const offered = o.runToolsets ?? o.toolsets;
+      const rank = (name: string) => (o.runToolsets ? o.runToolsets.indexOf(name) : 0);
+      const summaries = (await tools.toolsets()).filter((t) => !offered || offered.includes(t.name)).sort((a, b) => rank(a.name) - rank(b.name));
+      // `!` lines are described where the run has the runners (the same text in every step), and run where this step has them.
+      const shellHere = !!shellFor(deps, o);
+      const shellListed = o.runToolsets ? !!deps.shell && o.runToolsets.includes('runners') : shellHere;
+      const stepSection = stepToolsSection(scope, [...state.active.values()], { shellListed: toolMode === 'xml' && shellListed, shellHere });
       const system = assembleSystemPrompt({
         staticSections: await loadStaticSections(resourcesDir() + '/prompts', deps.paths.promptsDir),
         dynamicSections: dynamicSections({ cwd: project, now: clock() }),
         protocolPrompt: o.protocolPrompt,
-        extraSections: o.sections,
+        extraSections: [...(stepSection ? [stepSection] : []), ...(o.sections ?? [])],
         toolsets: summaries,
         toolMode,
         openedToolsets: [...state.openedToolsets],
-        shell: !!shellFor(deps, o),
+        shell: shellListed,
         xmlToolUse:
           toolMode === 'xml' && deps.xml
             ? deps.xml.formatToolUse(
                 [...state.active.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-                { exampleToolset: summaries.find((t) => !state.openedToolsets.has(t.name))?.name, shell: !!shellFor(deps, o) },
+                { exampleToolset: summaries.find((t) => !state.openedToolsets.has(t.name))?.name, shell: shellListed },
               )
             : undefined,
       });

@@ -56,6 +56,8 @@ export interface AgentTools {
   /** The tools of one toolset; throws (with a message for the model) when it does not exist. */
   openToolset(name: string): Promise<AgentTool[]>;
   call(tool: AgentTool, args: Record<string, unknown>, opts: ToolCallOptions): Promise<ToolCallResult>;
+  /** Why this session may not make this call (words for the model), checked before any approval is asked; undefined when it may. */
+  refusal?(tool: AgentTool, args: Record<string, unknown>): string | undefined;
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { SessionOutcome } from '../agent/session';
-import { AgentExecutor, agentHandBack, agentTask, splitContextDoc } from './agent-executor';
+import { AgentExecutor, agentHandBack, agentTask, cannotFinish, splitContextDoc, type RunAgentSession } from './agent-executor';
 import { buildStepPrompt } from './prompt';
 import type { StepRequest } from './executor';
 import { preflightMessage, workflowPreflight } from './preflight';
@@ -62,23 +62,24 @@ describe('AgentExecutor', () => {
     expect(task).not.toMatch(/<context_document>|Say explicitly when you are done/);
   });
 
-  it('a step whose calls nobody could approve is not done: its result is kept, and says which calls and how to retry', async () => {
-    const ex = new AgentExecutor(async (o) => {
+  it('a step whose calls nobody could approve goes on without them: done, the timeline says which; it blocks only when the model says it cannot finish', async () => {
+    const refusals = (o: Parameters<RunAgentSession>[0]) => {
       const base = { sessionId: 's', at: 0, callId: 'c1', args: {}, durationMs: 1 };
       o.onEvent?.({ ...base, type: 'tool_complete', name: 'files__write_file', result: 'write README.md: not done, it needs approval; nobody could be asked (no terminal); nothing was changed.', isError: true });
       o.onEvent?.({ ...base, type: 'tool_complete', name: 'files__write_file', result: 'write app.py: not done, it needs approval; nobody could be asked (no terminal); nothing was changed.', isError: true });
       o.onEvent?.({ ...base, type: 'tool_complete', name: 'files__read_file', result: 'needs approval; nobody could be asked — quoted from a file', isError: false });
-      return outcome('Fixed the review point.\n=== CONTEXT DOCUMENT ===\n# Notes\n- the fix waits for an approval\n=== END CONTEXT DOCUMENT ===');
-    }, { availableToolsets: () => ['files', 'runners'] });
-    const r = await ex.run(step({ state: 'wordcount:fixes' }));
-    expect(r).toMatchObject({ done: false, output: 'Fixed the review point.', contextDoc: '# Notes\n- the fix waits for an approval\n' });
-    expect(r.notDoneBecause).toMatch(/^step wordcount:fixes is not done: 2 call\(s\) needs approval; nobody could be asked \(files__write_file ×2\).*"Retry step" in the app.*erasmus workflow retry <dir> --yes/);
-    // Refusals the model met but that were answered (or a result that merely quotes the words) leave the step done.
-    const fine = new AgentExecutor(async (o) => {
-      o.onEvent?.({ sessionId: 's', at: 0, type: 'tool_complete', callId: 'c', name: 'files__read_file', args: {}, result: 'needs approval; nobody could be asked', isError: false, durationMs: 1 });
-      return outcome('Done.');
-    }, { availableToolsets: () => ['files', 'runners'] });
-    await expect(fine.run(step())).resolves.toMatchObject({ done: true });
+    };
+    const went = new AgentExecutor(async (o) => (refusals(o), outcome('Fixed the review point in the code; README.md needs an approval to change.\n=== CONTEXT DOCUMENT ===\n# Notes\n- fixed\n=== END CONTEXT DOCUMENT ===')), { availableToolsets: () => ['files', 'runners'] });
+    const r = await went.run(step({ state: 'wordcount:fixes' }));
+    expect(r).toMatchObject({ done: true, output: 'Fixed the review point in the code; README.md needs an approval to change.', contextDoc: '# Notes\n- fixed\n', note: '2 call(s) not run, as nobody could approve them (files__write_file ×2); the step went on without them' });
+    expect(r.notDoneBecause).toBeUndefined();
+    // The model says it cannot finish: the step is not done, its answer and document kept, and the error quotes it.
+    const cannot = new AgentExecutor(async (o) => (refusals(o), outcome('Cannot finish: app.py must be written and nobody could approve it.\n=== CONTEXT DOCUMENT ===\n# Notes\n- waits for an approval\n=== END CONTEXT DOCUMENT ===')), { availableToolsets: () => ['files', 'runners'] });
+    const blocked = await cannot.run(step({ state: 'wordcount:fixes' }));
+    expect(blocked).toMatchObject({ done: false, contextDoc: '# Notes\n- waits for an approval\n' });
+    expect(blocked.notDoneBecause).toMatch(/^step wordcount:fixes cannot finish: app\.py must be written and nobody could approve it\. 2 call\(s\) needs approval; nobody could be asked \(files__write_file ×2\)\..*"Retry step" in the app.*erasmus workflow retry <dir> --yes/);
+    expect(cannotFinish('All done.\nCannot finish is not a heading here')).toBeUndefined();
+    expect(cannotFinish('- **Cannot finish:** the database is not reachable')).toBe('the database is not reachable');
   });
 
   it('sends the protocol once: in the system prompt, not again in the task', async () => {

@@ -50,16 +50,34 @@ export function agentTask(step: Pick<StepRequest, 'prompt' | 'protocol' | 'proto
   return `# Step of the ${step.protocol} protocol (the protocol is in your system prompt)\n\n${step.prompt.slice(head.length)}`;
 }
 
-/**
- * The error of a step that ended while some of its calls were refused because nobody could approve
- * them (a run without a terminal and without --yes): its work is incomplete, so it must not count as
- * done and be committed. Says which calls and how to recover.
- */
-export function unansweredMessage(state: string, calls: string[], sessionLog: string): string {
+/** The line a step's model begins to say the step cannot be finished (taught where a call is refused with nobody to approve it). */
+export const CANNOT_FINISH = 'Cannot finish:';
+
+/** What the model said after a line beginning `Cannot finish:` in its final answer, or undefined when it says no such thing. */
+export function cannotFinish(answer: string | undefined): string | undefined {
+  const m = /^[ \t>*_-]*Cannot finish:[*_]*[ \t]*(.*)$/im.exec(answer ?? '');
+  return m ? m[1]!.trim() || 'the model gave no reason' : undefined;
+}
+
+const callList = (calls: string[]) => {
   const counted = new Map<string, number>();
   for (const c of calls) counted.set(c, (counted.get(c) ?? 0) + 1);
-  const list = [...counted].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ');
-  return `step ${state} is not done: ${calls.length} call(s) ${NOBODY_ASKED} (${list}), so what they would have done is not done; the rest of the step's work and its notes are kept. Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended (log: ${sessionLog}).`;
+  return [...counted].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ');
+};
+
+/**
+ * The error of a step whose model said it cannot finish (after calls were refused because nobody could approve them,
+ * a run without a terminal and without --yes): it must not count as done and be committed. Says why, which calls
+ * and how to recover.
+ */
+export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string): string {
+  const refused = calls.length ? ` ${calls.length} call(s) ${NOBODY_ASKED} (${callList(calls)}).` : '';
+  return `step ${state} cannot finish: ${why.replace(/[.\s]+$/, '')}.${refused} The rest of the step's work and its notes are kept. Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended (log: ${sessionLog}).`;
+}
+
+/** The timeline's note on a step that went on without calls nobody could approve. */
+export function wentOnWithout(calls: string[]): string {
+  return `${calls.length} call(s) not run, as nobody could approve them (${callList(calls)}); the step went on without them`;
 }
 
 /**
@@ -77,10 +95,13 @@ export class AgentExecutor implements StepExecutor {
   ) {}
 
   async run(step: StepRequest): Promise<StepResult> {
+    // The run's toolsets this session can open (a toolset only another step names, and the hub lacks, is left out here).
+    let runToolsets = step.runToolsets;
     if (this.options.availableToolsets) {
       const available = await this.options.availableToolsets();
       const missing = step.toolsets.filter((t) => !available.includes(t));
       if (missing.length) throw new Error(missingToolsetsMessage(step.state, missing, available));
+      runToolsets = runToolsets?.filter((t) => available.includes(t));
     }
     // Calls refused because nobody could approve them: a step that ends with such refusals is not done.
     const unanswered: string[] = [];
@@ -94,6 +115,7 @@ export class AgentExecutor implements StepExecutor {
       protocolPrompt: step.protocolPrompt,
       toolsets: step.toolsets,
       openToolsets: step.toolsets,
+      ...(runToolsets ? { runToolsets } : {}),
       budgets: { maxTurns: step.budget.maxTurns, ...(step.budget.maxTokens ? { maxTokens: step.budget.maxTokens } : {}), ...(step.budget.maxCostUsd !== undefined ? { maxCostUsd: step.budget.maxCostUsd } : {}) },
       withholdTools: STEP_WITHHELD_TOOLS,
       ...(step.access ? { projectAccess: step.access } : {}),
@@ -106,12 +128,14 @@ export class AgentExecutor implements StepExecutor {
     if (outcome.endedReason === 'error') throw new Error(`agent session ${outcome.sessionId} failed in ${step.state}: ${outcome.error ?? 'unknown error'} (log: ${outcome.logPath})`);
     const u = outcome.usage;
     const { output, contextDoc } = splitContextDoc(outcome.finalAnswer ?? '');
+    // A call nobody could approve was refused in words for the model, which went on without it: the step is done
+    // unless the model says it cannot finish (then it blocks, its work and handed-back document kept) or its gate fails.
+    const cannot = outcome.endedReason === 'complete' ? cannotFinish(output) : undefined;
     return {
       output,
       ...(contextDoc !== undefined ? { contextDoc } : {}),
-      // A step some of whose calls nobody could approve is not done (its work is incomplete, not to be committed); what it did and handed back is kept.
-      done: outcome.endedReason === 'complete' && !unanswered.length,
-      ...(unanswered.length ? { notDoneBecause: unansweredMessage(step.state, unanswered, outcome.logPath) } : {}),
+      done: outcome.endedReason === 'complete' && cannot === undefined,
+      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath) } : unanswered.length ? { note: wentOnWithout(unanswered) } : {}),
       usage: { inputTokens: u.inputTokens, cacheReadTokens: u.cacheReadTokens ?? 0, cacheWriteTokens: u.cacheWriteTokens ?? 0, outputTokens: u.outputTokens, totalTokens: u.totalTokens, ...(u.costUsd !== null ? { costUsd: u.costUsd } : {}) },
       sessionLog: outcome.logPath,
     };

@@ -238,7 +238,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
     const trace = { traced: report.traced, tests: report.tests, ...(report.note ? { traceNote: report.note } : {}) };
     const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL), ...trace };
-    const extra = { usage: result.usage, sessionLog: result.sessionLog, test: t, ...said };
+    const extra = { usage: result.usage, sessionLog: result.sessionLog, test: t, ...said, ...(result.note ? { note: result.note } : {}) };
     const missing = component && test.passed && report.traced ? tasksWithoutPassingTest(component.tasks.map((x) => x.id), report.tests) : [];
     if (missing.length) {
       const asked = record.untraced?.state === state ? record.untraced.asked : 0;
@@ -258,7 +258,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', extra);
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
   } else {
-    await ctx.leave(entry, 'done', { usage: result.usage, sessionLog: result.sessionLog, note: reportPath, ...said });
+    const note = [reportPath, result.note].filter(Boolean).join('; ') || undefined;
+    await ctx.leave(entry, 'done', { usage: result.usage, sessionLog: result.sessionLog, note, ...said });
     actor.send({ type: 'STEP_DONE' });
   }
   return 'continue';

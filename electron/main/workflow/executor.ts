@@ -14,6 +14,8 @@ export interface StepRequest {
   /** The system part (the protocol's own prompt), for executors that keep it apart. */
   protocolPrompt: string;
   toolsets: string[];
+  /** Every toolset the run's steps use, in one order (set by the run): an agent step describes them all and may call only `toolsets`. */
+  runToolsets?: string[];
   /** What the step may do to the project (the protocol's `access`; default write). */
   access?: 'write' | 'read' | 'markdown';
   /** The document the step reads and updates (the context swap). */
@@ -30,8 +32,11 @@ export interface StepRequest {
 export type StepAnswer = 'document' | 'report' | 'notes';
 
 export type StepUsage = WorkflowUsage;
-/** A step's result; `notDoneBecause` (agent steps) says why a step that ended is not done, for the run's error. */
-export type StepResult = WorkflowStepResult & { notDoneBecause?: string };
+/**
+ * A step's result; `notDoneBecause` (agent steps) says why a step that ended is not done, for the run's error;
+ * `note`, what the timeline should say about a step that is done (calls it went on without).
+ */
+export type StepResult = WorkflowStepResult & { notDoneBecause?: string; note?: string };
 
 /** Runs one step with some model: the agent loop, an external cognitive engine, or a command. */
 export interface StepExecutor {

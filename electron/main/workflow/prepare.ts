@@ -149,7 +149,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
       }
       await docs.write({ doc: step.doc }, text);
     }
-    await ctx.leave(entry, 'written', { usage: result.usage, sessionLog: result.sessionLog, note: contextDocPath });
+    await ctx.leave(entry, 'written', { usage: result.usage, sessionLog: result.sessionLog, note: [contextDocPath, result.note].filter(Boolean).join('; ') });
     if (step.doc === 'task_list') i--; // read the new list again: it loads, or goes back for a correction
   }
   return planStep(ctx);

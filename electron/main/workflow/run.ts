@@ -10,6 +10,8 @@ import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type S
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { planFromTaskList, planStates, type StateSpec } from './plan';
 import { prepareNext } from './prepare';
+import { loadProtocols, PROTOCOL_NAMES } from './protocols';
+import { ProjectTrust } from '../project/trust';
 import type { Next, RunContext } from './run-context';
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
@@ -250,7 +252,7 @@ export class WorkflowRun {
           void this.persist();
           this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry });
         };
-        const result = taken ? taken.result : await this.executor.run({ ...step, runId: this.runId, signal: this.abort.signal, onSession });
+        const result = taken ? taken.result : await this.executor.run({ ...step, runToolsets: await this.runToolsets(step.toolsets), runId: this.runId, signal: this.abort.signal, onSession });
         this.record.pending = undefined;
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.setStatus('RUNNING');
         if (entry && before) {
@@ -262,6 +264,16 @@ export class WorkflowRun {
       persist: () => this.persist(),
       setStatus: (s) => this.setStatus(s),
     };
+  }
+
+  /**
+   * Every toolset the run's protocols name, in the protocols' order (the step's own where a protocol cannot be
+   * read): each step describes them all, so its prompt starts as the previous step's did.
+   */
+  private async runToolsets(own: string[]): Promise<string[]> {
+    const all = await loadProtocols(this.record.projectDir, this.deps.protocolsDir, new ProjectTrust(this.deps.paths.projectTrustFile)).catch(() => undefined);
+    const names = all ? PROTOCOL_NAMES.flatMap((n) => all[n].toolsets) : [];
+    return [...new Set([...names, ...own])];
   }
 
   private onAwait(step: StepRequest): void {

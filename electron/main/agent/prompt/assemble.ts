@@ -19,16 +19,19 @@ export interface AssembleOptions {
   shell?: boolean;
 }
 
-/** The system prompt: static sections, protocol, caller sections, dynamic sections, toolsets. */
+/**
+ * The system prompt: first what is the same for every step of a workflow run (static sections, toolsets, and in
+ * xml mode the "Tool use" documentation of their tools), then what changes (protocol, caller sections, the
+ * dynamic sections: time, working directory listing). A provider's prompt cache serves that start across steps.
+ */
 export function assembleSystemPrompt(o: AssembleOptions): string {
-  const sections: PromptSection[] = [...o.staticSections];
-  if (o.protocolPrompt?.trim()) sections.push({ title: 'Protocol', body: o.protocolPrompt.trim() });
-  sections.push(...(o.extraSections ?? []), ...o.dynamicSections);
-  sections.push({ title: 'Toolsets', body: toolsetsBody(o) });
-  let text = renderSections(sections);
+  let text = renderSections([...o.staticSections, { title: 'Toolsets', body: toolsetsBody(o) }]);
   // The "Tool use" section carries its own heading (it is also what a toolset's result would show).
   if (o.toolMode === 'xml' && o.xmlToolUse) text = `${text}\n\n${o.xmlToolUse.trimEnd()}`;
-  return text;
+  const after: PromptSection[] = [];
+  if (o.protocolPrompt?.trim()) after.push({ title: 'Protocol', body: o.protocolPrompt.trim() });
+  after.push(...(o.extraSections ?? []), ...o.dynamicSections);
+  return after.length ? `${text}\n\n${renderSections(after)}` : text;
 }
 
 function toolsetsBody(o: AssembleOptions): string {

@@ -40,7 +40,7 @@ describe('prompt assembly', () => {
     expect(listProject(dir, { maxEntries: 10 })).toMatch(/… and \d+ more entries not shown$/);
   });
 
-  it('puts protocol, caller sections, environment and toolsets in the system prompt', () => {
+  it('puts what every step of a run shares first (rules, toolsets, tool use), then protocol, caller sections and environment', () => {
     const text = assembleSystemPrompt({
       staticSections: [{ title: 'RULES', body: 'never' }],
       dynamicSections: dynamicSections({ cwd: dir, now: Date.UTC(2026, 0, 2, 3, 4, 5) }),
@@ -51,11 +51,10 @@ describe('prompt assembly', () => {
       toolMode: 'xml',
       xmlToolUse: 'TOOL USE HERE',
     });
-    expect(text).toMatch(/^# RULES\n\nnever\n\n# Protocol\n\nDevelop the component\.\n\n# Component\n\nparser/);
+    // The start is the same whatever the protocol, the step's sections, the time or the project's files: a provider's cache serves it.
+    expect(text).toMatch(/^# RULES\n\nnever\n\n# Toolsets\n\n- fs \(open\): files\n- memory: a graph\n\n[^#]*\n\nTOOL USE HERE\n\n# Protocol\n\nDevelop the component\.\n\n# Component\n\nparser\n\n# Environment\n/);
     expect(text).toContain('Current time: 2026-01-02T03:04:05.000Z');
-    expect(text).toContain(`# Working directory\n\n${dir}`);
-    expect(text).toContain('- fs (open): files\n- memory: a graph');
-    expect(text).toMatch(/\n\nTOOL USE HERE$/);
+    expect(text).toMatch(new RegExp(`# Working directory\\n\\n${dir}\\n\\n\`\`\`\\n\\(empty\\)\\n\`\`\`$`));
   });
   it('offers `!` lines only in xml mode: the native loop never runs them, so a native prompt must not promise them', () => {
     const base = { staticSections: [], dynamicSections: [], toolsets: [{ name: 'runners', description: 'commands' }], shell: true };
