@@ -11,7 +11,8 @@ describe('desktop UI: a session with an approval and a command in the terminal',
   const ui = useUiWorld((project) => [
     { label: 'open filesystem', match: { lastUser: 'Create hello.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'filesystem' } }] },
     { label: 'write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'hello.txt'), content: 'hello from erasmus\nsecond line\n' } }] },
-    { label: 'open runners', match: { lastTool: 'Successfully wrote' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
+    // Reached only when the message the user sent while the write waited arrived at the model's next turn.
+    { label: 'open runners', match: { lastTool: 'Successfully wrote', lastUser: 'then show it in the terminal' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
     { label: 'run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf build && echo runner-says-hi && cat hello.txt' } }] },
     { label: 'answer', match: { lastTool: 'runner-says-hi' }, text: 'I wrote **hello.txt** and printed it in the terminal.', chunkSize: 3, delayMs: 5 },
   ]);
@@ -31,8 +32,16 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     expect(await card.getByTestId('approval-diff').textContent()).toContain('+ hello from erasmus');
     await expect.poll(() => page.getByTestId('status-approvals').textContent()).toContain('1 approval waiting');
     await app.shot('ui-10-approval');
+    // Steering: while the agent waits on its call, a message is queued and shown as queued.
+    await page.getByTestId('composer').fill('Good, then show it in the terminal');
+    await page.getByTestId('composer').press('Enter');
+    expect(await page.getByTestId('queued-message').textContent()).toContain('then show it in the terminal');
     await card.getByTestId('approve-once').click();
     await page.locator('[data-testid="approval-card"][data-state="allow_once"]').waitFor();
+    // At the next turn the model reads it, after the write's result: the transcript shows it there.
+    await page.locator('[data-testid="user-message"][data-steered="true"]', { hasText: 'then show it in the terminal' }).waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('queued-message').count()).toBe(0);
+    expect(ui.world.llm.requests.some((r) => r.body.messages?.at(-1)?.role === 'user' && String(r.body.messages.at(-1)!.content).includes('Good, then show it in the terminal'))).toBe(true);
 
     // A destructive command through the runners: one question, asked by the runners server (MCP
     // elicitation) with the command as it will really run and why it asks.

@@ -22,7 +22,8 @@ export type ImagePart = z.infer<typeof ImagePart>;
 export const ChatMessage = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
   /** `instruction`: written by the user (the task, or a new instruction on resume), not tool results or notes; archiving keeps the latest. */
-  z.object({ role: z.literal('user'), content: z.string(), instruction: z.boolean().optional(), images: z.array(ImagePart).optional() }),
+  /** `steered`: written by the user while the agent worked, delivered at its next turn (not a turn of its own: no checkpoint, not counted). */
+  z.object({ role: z.literal('user'), content: z.string(), instruction: z.boolean().optional(), steered: z.boolean().optional(), images: z.array(ImagePart).optional() }),
   z.object({
     role: z.literal('assistant'),
     content: z.string(),
@@ -91,6 +92,12 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('context_archived'), count: z.number(), archivePath: z.string(), summary: z.string().optional() }),
   z.object({ ...base, type: z.literal('warning'), message: z.string() }),
   z.object({ ...base, type: z.literal('complete'), answer: z.string() }),
+  /**
+   * A message the user sent while the agent worked (steering): `queued` when sent, `delivered` when it
+   * went to the model (at its next turn, after the current tool results), `dropped` when the session
+   * ended first (stopped, an error, a budget): the model never saw it.
+   */
+  z.object({ ...base, type: z.literal('steer'), id: z.string(), text: z.string(), state: z.enum(['queued', 'delivered', 'dropped']) }),
   z.object({ ...base, type: z.literal('error'), code: z.enum(['provider', 'budget', 'config', 'internal', 'stopped']), message: z.string() }),
   z.object({ ...base, type: z.literal('session_ended'), reason: EndReason, usage: Usage, turns: z.number() }),
 ]);
@@ -120,10 +127,14 @@ export const agentMethods = {
       .strict(),
     result: z.object({ sessionId: SessionId, logPath: z.string() }),
   },
-  /** Send a follow-up user message to a session that has ended its last task (continues it). */
+  /**
+   * Send a user message: to a session that ended its last task it is a follow-up (continues it); to one
+   * still working (a chat or a workflow step) it is queued (`queued: true`, a `steer` event) and reaches
+   * the model at its next turn.
+   */
   'agent.send': {
-    params: z.object({ sessionId: SessionId, message: z.string().min(1) }).strict(),
-    result: z.object({ ok: z.literal(true) }),
+    params: z.object({ sessionId: SessionId, message: z.string().min(1).max(200_000) }).strict(),
+    result: z.object({ ok: z.literal(true), queued: z.boolean() }),
   },
   'agent.stop': {
     params: z.object({ sessionId: SessionId }).strict(),

@@ -33,6 +33,18 @@ export interface LoopState {
   allowedToolsets?: string[];
   /** The last turn ran no call and was told about tags that did not run (told once, then it may end). */
   unrunNudged?: boolean;
+  /** Messages the user sent while the loop ran (steering), oldest first: each reaches the model at its next turn. */
+  queued?: QueuedMessage[];
+}
+
+export interface QueuedMessage {
+  id: string;
+  text: string;
+}
+
+/** What the model reads of a message the user sent while it worked (it arrives after the current tool results). */
+export function steeringText(text: string): string {
+  return `The user sent this message while you were working:\n\n${text}`;
 }
 
 export interface LoopDeps {
@@ -142,6 +154,14 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
     return added;
   };
 
+  // Messages the user sent meanwhile go to the model before its next turn, after the results it is owed.
+  const deliverQueued = () => {
+    for (const q of state.queued?.splice(0) ?? []) {
+      commitMessage({ role: 'user', content: steeringText(q.text), instruction: true, steered: true });
+      d.emit({ type: 'steer', id: q.id, text: q.text, state: 'delivered' });
+    }
+  };
+
   // A session that cut a result (before a resume, too) offers read_output to page through it.
   const offerReadOutput = () => {
     if (d.readKept && addTool(state, readOutputTool)) nativeSize = -1;
@@ -157,6 +177,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       if (b.maxTurns !== undefined && state.turns >= b.maxTurns) return fail('budget', `turn budget exhausted (${b.maxTurns} turns)`, 'budget');
       if (b.maxTokens !== undefined && state.usage.totalTokens >= b.maxTokens) return fail('budget', `token budget exhausted (${state.usage.totalTokens} of ${b.maxTokens} tokens)`, 'budget');
       if (b.maxCostUsd !== undefined && state.usage.costUsd !== null && state.usage.costUsd >= b.maxCostUsd) return fail('budget', `cost budget exhausted ($${state.usage.costUsd.toFixed(4)} of $${b.maxCostUsd})`, 'budget');
+      deliverQueued();
       state.turns++;
       d.emit({ type: 'turn_started', turn: state.turns });
 
@@ -218,6 +239,8 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
         const unrun = findUnrunTags(raw, new Set([OPEN_TOOLSET, ...state.active.keys(), ...reach.names.keys(), ...reach.ambiguous.keys()]));
         if (unrun.length) items.push({ kind: 'correction', message: unrunText(unrun, (n) => usageOf(n, state.active, reach)) });
       }
+      // A message the user sent while the model wrote its answer is not left unread: the model answers it too.
+      if (!items.length && state.queued?.length) continue;
       if (!items.length) {
         d.emit({ type: 'complete', answer: raw.trim() });
         return { reason: 'complete', finalAnswer: raw.trim() };

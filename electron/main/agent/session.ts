@@ -148,6 +148,7 @@ export class AgentSession {
   private controller = new AbortController();
   project: string | undefined;
   private approvalSeq = 0;
+  private steerSeq = 0;
   /** User turns so far (the task and each follow-up), in this log and those it was resumed from. */
   private userTurns = 0;
   private readonly listeners = new Set<(e: AgentEvent) => void>();
@@ -329,10 +330,25 @@ export class AgentSession {
       this.state,
     ).then((r) => {
       this.opts.signal?.removeEventListener('abort', this.onOuterAbort);
+      // The session ended before the model's next turn (stopped, an error, a budget): what waited was never read.
+      for (const q of this.state.queued?.splice(0) ?? []) this.emit({ type: 'steer', id: q.id, text: q.text, state: 'dropped' });
       this.emit({ type: 'session_ended', reason: r.reason, usage: this.state.usage, turns: this.state.turns });
       this.running = undefined;
       return { sessionId: this.sessionId, logPath: this.log.path, endedReason: r.reason, finalAnswer: r.finalAnswer, error: r.error, usage: this.state.usage, turns: this.state.turns };
     });
+  }
+
+  /**
+   * A message the user sends while the session works (steering): queued, and delivered to the model at
+   * its next turn, after the current tool results (`steer` events say which). Throws when the session is
+   * not working: then the message is a follow-up (`run`).
+   */
+  steer(text: string): string {
+    if (!this.running) throw new Error(`session ${this.sessionId} is not working on a task; send the message as a follow-up`);
+    const id = `q${++this.steerSeq}`;
+    (this.state.queued ??= []).push({ id, text });
+    this.emit({ type: 'steer', id, text, state: 'queued' });
+    return id;
   }
 
   /** Asks for an approval outside a tool call (e.g. MCP sampling): emits approval_required/resolved. */

@@ -82,7 +82,7 @@ export function restoreContext(path: string): RestoredContext {
       messages = kept;
     }
   }
-  const userTurns = entries.filter((e) => e.type === 'message' && e.message.role === 'user' && e.message.instruction).length;
+  const userTurns = entries.filter((e) => e.type === 'message' && e.message.role === 'user' && e.message.instruction && !e.message.steered).length;
   return { header, messages: closeDanglingCalls(messages), openedToolsets: toolsets, warnings, entryCount: entries.length, userTurns };
 }
 

@@ -25,9 +25,13 @@ export function registerAgentHandlers(core: Core): void {
   core.dispatcher.register('agent.send', async ({ sessionId, message }) => {
     const s = core.agent.get(sessionId);
     if (!s) throw new RpcError(ErrorCode.ActionFailed, `no agent session ${sessionId}`);
-    if (s.isRunning) throw new RpcError(ErrorCode.ActionFailed, `session ${sessionId} is still working on its task; stop it or wait for session_ended`);
+    // While it works (a chat or a workflow step), the message waits for the model's next turn.
+    if (s.isRunning) {
+      s.steer(message);
+      return { ok: true as const, queued: true };
+    }
     void s.run(message);
-    return { ok: true as const };
+    return { ok: true as const, queued: false };
   });
   core.dispatcher.register('agent.stop', async ({ sessionId }) => ({ ok: core.agent.stop(sessionId) }));
   core.dispatcher.register('agent.approve', async ({ sessionId, requestId, decision }) => ({ ok: core.agent.approve(sessionId, requestId, decision) }));

@@ -15,7 +15,8 @@ export function registerSessionsHandlers(core: Core): void {
     const items: SessionReplayItem[] = [];
     for (const e of log.entries) {
       if (e.type === 'event') items.push({ type: 'event', event: e.event });
-      else if (e.type === 'message' && e.message.role === 'user') items.push({ type: 'user', at: e.at, text: e.message.content });
+      // A message sent while the agent worked is shown by its `steer` events (the model read it with a note around it).
+      else if (e.type === 'message' && e.message.role === 'user' && !e.message.steered) items.push({ type: 'user', at: e.at, text: e.message.content });
     }
     return { items, warnings: log.warnings };
   });

@@ -7,7 +7,12 @@ type Message = Extract<SessionItem, { kind: 'user' | 'assistant' | 'notice' | 'r
 /** A message in the transcript: the user's text, the model's streamed markdown, or a notice. */
 export function MessageItem({ item }: { item: Message }) {
   if (item.kind === 'user') {
-    return <div className="self-end whitespace-pre-wrap rounded-lg bg-indigo-600 px-3 py-2 text-sm text-white" data-testid="user-message">{item.text}</div>;
+    return (
+      <div className="self-end whitespace-pre-wrap rounded-lg bg-indigo-600 px-3 py-2 text-sm text-white" data-testid="user-message" data-steered={item.steered ? 'true' : undefined}>
+        {item.steered ? <span className="mb-0.5 block text-[11px] font-medium text-indigo-100">Sent while the agent worked · read at its next turn</span> : null}
+        {item.text}
+      </div>
+    );
   }
   if (item.kind === 'notice') {
     const color = item.level === 'error' ? 'text-red-700 dark:text-red-300' : item.level === 'warning' ? 'text-amber-800 dark:text-amber-300' : 'text-slate-600 dark:text-slate-400';

@@ -35,7 +35,7 @@ describe('Rewind to here on a chat message', () => {
   it('rewinds code and conversation to before the second message; the next message continues the forked log', async () => {
     const core = new FakeCore({
       'agent.start': (p) => ((p as { resume?: string }).resume ? { sessionId: 's2', logPath: '/h/sessions/s2.jsonl' } : { sessionId: 's1', logPath: '/h/sessions/s1.jsonl' }),
-      'agent.send': () => ({ ok: true }),
+      'agent.send': () => ({ ok: true, queued: false }),
       'agent.rewind': () => ({ logPath: '/h/sessions/fork.jsonl', sessionId: 'fork', turn: 2, files: [{ path: 'b.txt', change: 'deleted' }], commitsUndone: [] }),
     });
     await twoTurns(core);
@@ -54,7 +54,7 @@ describe('Rewind to here on a chat message', () => {
   it('code only: the files go back and the conversation goes on in the same session', async () => {
     const core = new FakeCore({
       'agent.start': () => ({ sessionId: 's1', logPath: '/h/sessions/s1.jsonl' }),
-      'agent.send': () => ({ ok: true }),
+      'agent.send': () => ({ ok: true, queued: false }),
       'agent.rewind': () => ({ logPath: '/h/sessions/s1.jsonl', sessionId: 's1', turn: 1, files: [{ path: 'a.txt', change: 'deleted' }, { path: 'b.txt', change: 'deleted' }], commitsUndone: [] }),
     });
     await twoTurns(core);

@@ -36,6 +36,38 @@ describe('SessionView', () => {
     expect(screen.queryByTestId('approve-once')).toBeNull();
   });
 
+  it('steering: a message sent while the agent works is shown as queued, then where the model read it', async () => {
+    const core = new FakeCore({ 'agent.send': () => ({ ok: true, queued: true }), 'agent.stop': () => ({ ok: true }) });
+    core.render(<Harness initial="w1" />);
+    const e = (x: Record<string, unknown>) => core.emit('agent.event', { sessionId: 'w1', at: Date.now(), ...x } as AgentEvent);
+    e({ type: 'session_started', logPath: '/l', provider: 'p', model: 'm', toolMode: 'native', resumed: false });
+    e({ type: 'tool_running', callId: 'c1', name: 'runners__bash_run', args: { command: 'npm test' } });
+    const box = (await screen.findByTestId('composer')) as HTMLTextAreaElement;
+    expect(box.placeholder).toMatch(/read at its next turn/);
+    fireEvent.change(box, { target: { value: 'use the debug build' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(core.callsOf('agent.send')).toEqual([{ sessionId: 'w1', message: 'use the debug build' }]));
+    // Queued, not in the transcript as if the model had read it.
+    expect(screen.queryByTestId('user-message')).toBeNull();
+    e({ type: 'steer', id: 'q1', text: 'use the debug build', state: 'queued' });
+    expect((await screen.findByTestId('queued-message')).textContent).toContain('use the debug build');
+    e({ type: 'tool_complete', callId: 'c1', name: 'runners__bash_run', args: { command: 'npm test' }, result: 'ok', isError: false, durationMs: 5 });
+    e({ type: 'steer', id: 'q1', text: 'use the debug build', state: 'delivered' });
+    const sent = await screen.findByTestId('user-message');
+    expect(sent.dataset.steered).toBe('true');
+    expect(sent.textContent).toContain('use the debug build');
+    expect(screen.queryByTestId('queued-message')).toBeNull();
+    expect(screen.getAllByTestId('transcript-item').map((i) => i.dataset.kind)).toEqual(['tool', 'user']);
+    // Stopped before the next turn: the message is said not to have reached the model.
+    e({ type: 'steer', id: 'q2', text: 'and lint it', state: 'queued' });
+    await screen.findByTestId('queued-message');
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    e({ type: 'steer', id: 'q2', text: 'and lint it', state: 'dropped' });
+    e({ type: 'session_ended', reason: 'stopped', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: null }, turns: 1 });
+    expect((await screen.findByText(/Not delivered/)).textContent).toContain('and lint it');
+    expect(screen.queryByTestId('queued-message')).toBeNull();
+  });
+
   it('replays a session that ran before the window connected, from its log', async () => {
     const core = new FakeCore({
       'sessions.replay': () => ({
@@ -54,7 +86,7 @@ describe('SessionView', () => {
   });
 
   it('says so when an approval is no longer waiting, and sends follow-ups once the task ended', async () => {
-    const core = new FakeCore({ 'agent.approve': () => ({ ok: false }), 'agent.send': () => ({ ok: true }) });
+    const core = new FakeCore({ 'agent.approve': () => ({ ok: false }), 'agent.send': () => ({ ok: true, queued: false }) });
     core.render(<Harness initial="s2" />);
     expect((await screen.findByTestId('session-missing')).textContent).toContain('no handler for sessions.replay');
     const e = (x: Record<string, unknown>) => core.emit('agent.event', { sessionId: 's2', at: Date.now(), ...x } as AgentEvent);
@@ -74,7 +106,7 @@ describe('SessionView', () => {
 
   it('stamps each message with its time, searches the transcript, and offers Retry on the provider error that ended a chat', async () => {
     const core = new FakeCore({
-      'agent.send': () => ({ ok: true }),
+      'agent.send': () => ({ ok: true, queued: false }),
       'sessions.replay': () => ({
         warnings: [],
         items: [

@@ -51,7 +51,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
 
   // A workflow step's session seen live lacks its prompt (the stream carries the model's side): read it from the log.
   const isStep = !!session && labels.has(session.id);
-  const hasTask = !!session?.items.some((i) => i.kind === 'user');
+  const hasTask = !!session?.items.some((i) => i.kind === 'user' && !i.steered);
   useEffect(() => {
     if (!selected || !isStep || hasTask) return;
     let live = true;
@@ -83,8 +83,9 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
       onSelect(r.sessionId);
       return;
     }
-    await client.request('agent.send', { sessionId: session.id, message: text });
-    sessions.addUserMessage(session.id, text);
+    // While it works the message is queued (its `steer` events show it); otherwise it is a follow-up.
+    const r = await client.request('agent.send', { sessionId: session.id, message: text });
+    if (!r.queued) sessions.addUserMessage(session.id, text);
   };
 
   return (
@@ -150,13 +151,30 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
             Start one by writing a task below, or click a step in the timeline to see its session.
           </EmptyState>
         )}
+        {session?.queued?.length ? <QueuedMessages queued={session.queued} /> : null}
         <Composer
           onSend={send}
-          disabledReason={session?.running ? 'The agent is working on its task; wait for it to finish or stop it.' : undefined}
-          placeholder={session ? 'Follow up… (Enter to send)' : 'Describe a task for the agent… (Enter to send)'}
+          // A workflow step's session lives as long as the step: once it ended, the timeline retries or rewinds it.
+          disabledReason={session && isStep && !session.running ? 'This step has ended; retry or rewind it from the Timeline.' : undefined}
+          placeholder={!session ? 'Describe a task for the agent… (Enter to send)' : session.running ? 'The agent is working on its task: a message is read at its next turn (Enter to send), or Stop it' : 'Follow up… (Enter to send)'}
         />
       </div>
     </div>
+  );
+}
+
+/** Messages sent while the agent works, shown as queued until the model reads them at its next turn. */
+function QueuedMessages({ queued }: { queued: { id: string; text: string }[] }) {
+  return (
+    <ul aria-label="Queued messages" className="flex flex-col gap-1 border-t border-slate-200 px-3 py-1.5 dark:border-slate-800" data-testid="queued-messages">
+      {queued.map((q) => (
+        <li key={q.id} className="flex items-baseline gap-2 text-sm" data-testid="queued-message">
+          <span className="shrink-0 rounded bg-amber-100 px-1.5 text-[11px] font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">Queued</span>
+          <span className="min-w-0 truncate" title={q.text}>{q.text}</span>
+          <span className="ml-auto shrink-0 text-[11px] text-slate-600 dark:text-slate-400">read at the agent's next turn</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

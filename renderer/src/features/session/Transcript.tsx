@@ -79,7 +79,7 @@ export function Transcript({ session, scope, step, onDecide, tail, query = '', o
         );
       case 'user':
         // A workflow step's first message is the protocol's prompt: long, so folded.
-        if (scope === 'step' && item === session.items.find((i) => i.kind === 'user')) {
+        if (scope === 'step' && item === session.items.find((i) => i.kind === 'user' && !i.steered)) {
           return (
             <details key={item.id} className="rounded border border-slate-200 text-sm dark:border-slate-800" data-testid="step-prompt">
               <summary className="cursor-pointer px-3 py-1.5 font-medium focus-visible:outline-2 focus-visible:outline-indigo-500">The step’s prompt</summary>
@@ -90,7 +90,8 @@ export function Transcript({ session, scope, step, onDecide, tail, query = '', o
         return (
           <div key={item.id} className="flex flex-col gap-0.5">
             <MessageItem item={item} />
-            {onRewind && !session.running ? <RewindMessage turn={session.items.filter((i) => i.kind === 'user').indexOf(item) + 1} onRewind={onRewind} /> : null}
+            {/* A message sent while the agent worked is no turn of its own: nothing to rewind to there. */}
+            {onRewind && !session.running && !item.steered ? <RewindMessage turn={session.items.filter((i) => i.kind === 'user' && !i.steered).indexOf(item) + 1} onRewind={onRewind} /> : null}
           </div>
         );
       default:

@@ -73,7 +73,7 @@ export function runStepsOfView(view: WorkflowRunView): WorkflowRunSteps {
 
 /** A chat's title: the first line of the task it was given, else "Chat of <time>". */
 export function chatTitle(s: SessionState): string {
-  const task = s.items.find((i) => i.kind === 'user');
+  const task = s.items.find((i) => i.kind === 'user' && !i.steered);
   const line = task && task.kind === 'user' ? task.text.split('\n')[0]!.trim().slice(0, 80) : '';
   return line || `Chat of ${when(s.startedAt)}`;
 }

@@ -3,7 +3,8 @@ import type { AgentEvent, ApprovalDecision, EndReason, Usage } from '../../../..
 /** One thing in a session's transcript, keyed by `kind`; `at` is when it appeared (ms since the epoch). */
 export type SessionItem = SessionItemBody & { at?: number };
 type SessionItemBody =
-  | { kind: 'user'; id: string; text: string }
+  /** `steered`: sent while the agent worked; shown where the model read it (at its next turn). */
+  | { kind: 'user'; id: string; text: string; steered?: boolean }
   | { kind: 'assistant'; id: string; text: string; streaming: boolean }
   | {
       kind: 'tool';
@@ -62,6 +63,8 @@ export interface SessionState {
   lastTurn?: Usage;
   endReason?: EndReason;
   turns: number;
+  /** Messages the user sent while the agent worked, not read by the model yet (oldest first). */
+  queued?: { id: string; text: string }[];
 }
 
 export function emptySession(id: string, at: number): SessionState {
@@ -143,6 +146,12 @@ function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
       return { ...s, items: [...items, { kind: 'notice', id: `x${e.at}`, level: 'info', text: `${e.count} older messages left the context window (kept in the archive).` }] };
     case 'toolset_opened':
       return s;
+    case 'steer': {
+      const queued = (s.queued ?? []).filter((q) => q.id !== e.id);
+      if (e.state === 'queued') return { ...s, queued: [...queued, { id: e.id, text: e.text }] };
+      if (e.state === 'delivered') return { ...s, queued, items: [...closeStreaming(items), { kind: 'user', id: `steer-${e.id}`, text: e.text, steered: true }] };
+      return { ...s, queued, items: [...items, { kind: 'notice', id: `steer-${e.id}`, level: 'warning', text: `Not delivered (the session ended before the agent's next turn): “${e.text}”` }] };
+    }
   }
 }
 

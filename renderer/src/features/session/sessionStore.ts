@@ -36,7 +36,7 @@ export class SessionStore extends Store<Sessions> {
   addTask(sessionId: string, text: string): void {
     this.set((s) => {
       const prev = s.byId[sessionId] ?? emptySession(sessionId, Date.now());
-      if (prev.items.some((i) => i.kind === 'user')) return s;
+      if (prev.items.some((i) => i.kind === 'user' && !i.steered)) return s;
       const item = { kind: 'user' as const, id: `u${prev.startedAt}-task`, text, at: prev.startedAt };
       return { byId: { ...s.byId, [sessionId]: { ...prev, items: [item, ...prev.items] } }, order: s.order.includes(sessionId) ? s.order : [...s.order, sessionId] };
     });
