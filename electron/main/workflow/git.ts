@@ -7,7 +7,8 @@ import type { WorkflowTimelineEntry } from '../../contract/methods/workflow';
 
 const run = promisify(execFile);
 
-async function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ stdout: string; code: number }> {
+/** Runs git in `cwd`: its output (stderr after stdout when it fails) and exit status; throws only when git cannot start. */
+export async function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ stdout: string; code: number }> {
   try {
     const r = await run('git', args, { cwd, maxBuffer: 16 * 1024 * 1024, ...(env ? { env: { ...process.env, ...env } } : {}) });
     return { stdout: r.stdout, code: 0 };
