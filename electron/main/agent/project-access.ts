@@ -1,4 +1,4 @@
-import { PROJECT_ACCESS_META, type ProjectAccess } from '../runners/runner';
+import { PROJECT_ACCESS_META, WORKTREE_META, type ProjectAccess } from '../runners/runner';
 import type { AgentTool, AgentTools } from './tools';
 
 /** Erasmus's own files server, as the hub names it. */
@@ -33,5 +33,18 @@ export function scopedTools(tools: AgentTools, access: ProjectAccess | undefined
       }
       return tools.call(tool, args, { ...opts, meta: { ...opts.meta, [PROJECT_ACCESS_META]: access } });
     },
+  };
+}
+
+/**
+ * The tools of a parallel run's component step, which works in a git worktree of the project: every call
+ * names it in its `_meta`, so Erasmus's files and runners servers (rooted at the project) work there.
+ */
+export function worktreeTools(tools: AgentTools, worktree: string | undefined): AgentTools {
+  if (!worktree) return tools;
+  return {
+    toolsets: () => tools.toolsets(),
+    openToolset: (name) => tools.openToolset(name),
+    call: (tool, args, opts) => tools.call(tool, args, { ...opts, meta: { ...opts.meta, [WORKTREE_META]: worktree } }),
   };
 }

@@ -20,7 +20,7 @@ import type { ProviderHandle } from './providers/types';
 import { summarizer } from './summarize';
 import type { AgentTools, ShellRunner } from './tools';
 import type { ProjectAccess } from '../runners/runner';
-import { scopedTools } from './project-access';
+import { scopedTools, worktreeTools } from './project-access';
 import { emptyUsage } from './usage';
 import type { XmlSupport } from './xml-support';
 
@@ -71,6 +71,8 @@ export interface AgentSessionOptions {
   approvals?: ApprovalsPolicy;
   /** What the session may do to the project (default `write`): `read` (design, review) and `markdown` (documentation) get no files tools that write (Markdown files only for `markdown`) and runner commands with the project mounted read-only. */
   projectAccess?: ProjectAccess;
+  /** A parallel run's component step: the git worktree of the project it works in (`project` is that folder too); its tool calls name it. */
+  worktree?: string;
   /** Tools refused in this session by their server's name for them, each with the reason the model is told (a workflow step: git_commit). */
   withholdTools?: Readonly<Record<string, string>>;
   /** Ask the model for a summary of archived messages. */
@@ -180,6 +182,7 @@ export class AgentSession {
   static async create(deps: AgentSessionDeps, o: AgentSessionOptions): Promise<AgentSession> {
     const clock = deps.clock ?? Date.now;
     // A step that must not write gets tools that cannot (the files writers left out, the runners' commands read-only).
+    if (o.worktree) deps = { ...deps, tools: worktreeTools(deps.tools ?? noTools, o.worktree) };
     if (o.projectAccess && o.projectAccess !== 'write') deps = { ...deps, tools: scopedTools(deps.tools ?? noTools, o.projectAccess) };
     const tools = deps.tools ?? noTools;
     const restored = o.resume ? restoreContext(resolve(o.resume)) : undefined;
