@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Core } from '../../main/api/core';
 import type { WorkflowPlan, WorkflowRunView } from '../../contract/index';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
@@ -25,7 +25,17 @@ interface DriveOpts {
   toolMode?: string;
   /** The final gate's command, set at plan review (--final-test). */
   finalTest?: string;
+  /** How many components may run at once (--parallel N). */
+  parallel?: number;
 }
+
+/** `--parallel N`: a whole number from 1 to 16. */
+function parallelOf(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 16) throw new InvalidArgumentError(`--parallel takes a whole number from 1 to 16 (how many components run at once), got ${JSON.stringify(value)}`);
+  return n;
+}
+const PARALLEL_HELP = 'how many components run at once where the task list\'s Depends: lines let them, each in its own git worktree (default: config.yaml parallelComponents, else 2)';
 
 /** Why a call was not run, as the step's model reads it: what happened and how it goes on, no command line meant for the user. */
 const NOBODY_FOR_MODEL = `the user is not there to answer now; go on without it, and say in your final answer what you needed and why. Only if this step cannot be done without it, begin a line of your final answer with \`${CANNOT_FINISH}\` and what you need`;
@@ -138,7 +148,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
         if (!opts.json) process.stderr.write(planText(view.plan) + '\n');
         const yes = opts.yes || (process.stdin.isTTY && /^y(es)?$/i.test((await ask('Start development with this plan? [y/N] ')).trim()));
         if (yes) {
-          await core.workflow.approve(runId, approved(view.plan, opts));
+          await core.workflow.approve(runId, approved(view.plan, opts), { parallel: opts.parallel });
           continue;
         }
         process.stderr.write(`The plan waits for approval: erasmus workflow approve ${view.projectDir}\n`);
@@ -271,6 +281,7 @@ export function registerWorkflow(program: Command): void {
     .option('--json', 'print the event stream as JSON lines')
     .addOption(new Option('--dirty <choice>', 'the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)').choices(['commit', 'stash', 'include']))
     .option('--current-branch', 'work on the branch checked out instead of a new erasmus/<goal> branch (config.yaml: git: {branch: current})')
+    .option('--parallel <n>', PARALLEL_HELP, parallelOf)
     .option('--own-branch', 'work on a new erasmus/<goal> branch even when config.yaml says git: {branch: current}')
     .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; new?: boolean; dirty?: 'commit' | 'stash' | 'include'; currentBranch?: boolean; ownBranch?: boolean }) => {
       await withCore(async (core) => {
@@ -279,10 +290,10 @@ export function registerWorkflow(program: Command): void {
         const resumeId = await settleUnfinished(core, resolve(dir), o).catch(friendly);
         if (resumeId) {
           if (o.toolMode) await core.workflow.setToolMode(resumeId, toolModeOf(o.toolMode)!).catch(friendly);
-          await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId)).catch(friendly);
+          await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId, { parallel: o.parallel })).catch(friendly);
           return;
         }
-        const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor, dirtyTree: o.dirty, ...(o.currentBranch ? { branch: 'current' as const } : o.ownBranch ? { branch: 'branch' as const } : {}) }).catch(friendly);
+        const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor, dirtyTree: o.dirty, ...(o.currentBranch ? { branch: 'current' as const } : o.ownBranch ? { branch: 'branch' as const } : {}), ...(o.parallel ? { parallel: o.parallel } : {}) }).catch(friendly);
         process.stderr.write(`run ${runId}\n`);
         await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
       });
@@ -346,16 +357,18 @@ export function registerWorkflow(program: Command): void {
       .option('-y, --yes', 'approve the plan without asking, and tool calls as start --auto-approve does')
       .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
       .option('--json', 'print the event stream as JSON lines')
+      .addOption(new Option('--parallel <n>', PARALLEL_HELP).argParser(parallelOf).hideHelp(name !== 'approve' && name !== 'resume'))
       .action(async (dir: string, o: DriveOpts & { run?: string }) => {
+        if (o.parallel !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--parallel applies to workflow start, approve and resume, not ${name}`);
         await withCore(async (core) => {
           const runId = await latestRun(core, dir, o.run);
           if (o.toolMode) await core.workflow.setToolMode(runId, toolModeOf(o.toolMode)!).catch(friendly);
           await drive(core, runId, o, async () => {
-            if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o));
+            if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o), { parallel: o.parallel });
             if (name === 'skip') return core.workflow.skip(runId);
             const view = await core.workflow.status(runId);
             if (view.status === 'AWAITING_APPROVAL' || view.status === 'AWAITING_GOAL') return; // drive() answers them
-            return name === 'retry' ? core.workflow.retry(runId) : core.workflow.resume(runId);
+            return name === 'retry' ? core.workflow.retry(runId) : core.workflow.resume(runId, { parallel: o.parallel });
           }).catch(friendly);
         });
       });

@@ -41,9 +41,16 @@ export const WorkflowPlan = z.object({
         title: z.string(),
         testCommand: z.string().optional(),
         tasks: z.array(z.object({ id: z.string(), title: z.string(), status: WorkflowTaskStatus })),
+        /** The components it needs (its task list `Depends:` line; empty: none). Absent in a plan: the one before it; a run's view always says. */
+        depends: z.array(z.string()).optional(),
       }),
     )
     .min(1),
+  /**
+   * The components run side by side, each in a git worktree of its own once the components it needs are merged (the
+   * task list has Depends: lines, the project is a repository, the executor can run steps at once); decided at approval.
+   */
+  parallel: z.boolean().optional(),
   defaultTestCommand: z.string().optional(),
   /** The final gate's command: the project's whole test suite and each component's command, each once (edited at plan review). */
   finalTestCommand: z.string().optional(),
@@ -118,6 +125,8 @@ export const WorkflowTimelineEntry = z.object({
   checkpointError: z.string().optional(),
   /** A rewind went back to before this step: what it did was undone (its checkpoint keeps it). */
   rewound: z.boolean().optional(),
+  /** A parallel run's component step: the git worktree it ran in (its lane), not the project folder. */
+  worktree: z.string().optional(),
 });
 export type WorkflowTimelineEntry = z.infer<typeof WorkflowTimelineEntry>;
 
@@ -133,6 +142,21 @@ export const WorkflowStep = z.object({
   answer: z.enum(['document', 'report', 'notes']).default('notes'),
 });
 export type WorkflowStep = z.infer<typeof WorkflowStep>;
+
+/** A component of a parallel run: where it stands, the worktree and branch it works in, its commit once merged. */
+export const WorkflowLane = z.object({
+  component: z.string(),
+  /** waiting: for the components it needs (or a free slot); running; ready: committed in its worktree, waiting its turn to merge; merged; blocked. */
+  status: z.enum(['waiting', 'running', 'ready', 'merged', 'blocked']),
+  depends: z.array(z.string()),
+  state: z.string().optional(),
+  worktree: z.string().optional(),
+  branch: z.string().optional(),
+  /** Its commit on the run's branch, once merged. */
+  commit: z.string().optional(),
+  error: z.string().optional(),
+});
+export type WorkflowLane = z.infer<typeof WorkflowLane>;
 
 export const WorkflowRunView = z.object({
   runId: z.string(),
@@ -166,6 +190,10 @@ export const WorkflowRunView = z.object({
       finished: z.object({ choice: z.enum(['squash', 'keep']), commit: z.string().optional(), at: z.string() }).optional(),
     })
     .optional(),
+  /** How many components may run at once (config.yaml parallelComponents, --parallel N). */
+  parallelComponents: z.number().int().optional(),
+  /** A parallel run's components, in schedule order, once they run side by side. */
+  lanes: z.array(WorkflowLane).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -296,6 +324,9 @@ export const WorkflowDocName = z.enum(['architecture', 'progress_schedule', 'tas
 const runId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/);
 const dir = z.string().min(1).max(4096);
 const RunRef = z.object({ runId }).strict();
+/** How many components may run at once from now on (a parallel run); default config.yaml parallelComponents, else 2. */
+const parallel = z.number().int().min(1).max(16).optional();
+const RunRefParallel = z.object({ runId, parallel }).strict();
 const Ok = z.object({ status: WorkflowRunStatus });
 const DocView = z.object({ path: z.string(), exists: z.boolean(), text: z.string(), issues: z.array(WorkflowDocumentIssue).optional() });
 
@@ -321,11 +352,13 @@ export const workflowMethods = {
         dirtyTree: z.enum(['commit', 'stash', 'include']).optional(),
         /** `branch`: the run works on a branch of its own, `erasmus/<goal>`; `current`: on the branch checked out. Default: config.yaml's `git.branch` (own unless it says current). */
         branch: z.enum(['branch', 'current']).optional(),
+        /** How many components may run at once where the task list lets them (default config.yaml parallelComponents, else 2). */
+        parallel,
       })
       .strict(),
     result: z.object({ runId }),
   },
-  'workflow.start': { params: RunRef, result: Ok },
+  'workflow.start': { params: RunRefParallel, result: Ok },
   /** Run until the next step needs a model, or until the run completes or waits for the user. */
   'workflow.getTask': { params: z.object({ runId, timeoutMs: z.number().int().min(0).max(3_600_000).optional() }).strict(), result: WorkflowTask },
   /** `state` (optional): the step answered; refused when the run waits on another one (someone else answered it first). */
@@ -348,10 +381,10 @@ export const workflowMethods = {
   /** What the run verified: each task, the tests Erasmus ran that name it, and its component's commit. */
   'workflow.report': { params: RunRef, result: WorkflowReport },
   /** Confirm the plan (optionally edited: reordered or fewer components) and start development. */
-  'workflow.approve': { params: z.object({ runId, plan: WorkflowPlan.optional() }).strict(), result: Ok },
+  'workflow.approve': { params: z.object({ runId, plan: WorkflowPlan.optional(), parallel }).strict(), result: Ok },
   'workflow.pause': { params: RunRef, result: Ok },
   /** Continue a paused, stopped, blocked or interrupted run (also after a restart). */
-  'workflow.resume': { params: RunRef, result: Ok },
+  'workflow.resume': { params: RunRefParallel, result: Ok },
   'workflow.stop': { params: RunRef, result: Ok },
   'workflow.retry': { params: RunRef, result: Ok },
   'workflow.skip': { params: RunRef, result: Ok },

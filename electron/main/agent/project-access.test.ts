@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ACCESS_META } from '../runners/runner';
+import { PROJECT_ACCESS_META, WORKTREE_META } from '../runners/runner';
 import { readOnlyStepRefusal } from '../../servers/runners/execute';
-import { scopedTools, stepTools, stepToolsSection } from './project-access';
+import { scopedTools, stepTools, stepToolsSection, worktreeTools } from './project-access';
 import type { AgentTool, AgentTools, ToolCallOptions } from './tools';
 
 const tool = (server: string, name: string, readOnly: boolean): AgentTool => ({ name: `${server}__${name}`, server, tool: name, toolset: server, description: name, inputSchema: {}, annotations: { readOnlyHint: readOnly } });
@@ -32,6 +32,14 @@ describe('a step\'s project access', () => {
     expect(refused.content).toMatch(/this step only reads the project, so write_file is not available here/);
     await s.call(RUNNERS[0]!, { command: 'npm test' }, opts);
     expect(base.calls).toEqual([{ tool: 'runners__bash_run', args: { command: 'npm test' }, opts: { ...opts, meta: { [PROJECT_ACCESS_META]: 'read' } } }]);
+  });
+
+  it("a parallel run's component step: every call names its worktree, beside the access", async () => {
+    const base = fake();
+    const s = scopedTools(worktreeTools(base, '/p/.git/erasmus/worktrees/r/core'), 'read');
+    await s.call(RUNNERS[0]!, { command: 'npm test' }, opts);
+    expect(base.calls[0]!.opts.meta).toEqual({ [PROJECT_ACCESS_META]: 'read', [WORKTREE_META]: '/p/.git/erasmus/worktrees/r/core' });
+    expect(worktreeTools(base, undefined)).toBe(base);
   });
 
   it('markdown: write_file and append_file on .md files only; no remove or move', async () => {

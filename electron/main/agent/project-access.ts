@@ -1,4 +1,4 @@
-import { PROJECT_ACCESS_META, type ProjectAccess } from '../runners/runner';
+import { PROJECT_ACCESS_META, WORKTREE_META, type ProjectAccess } from '../runners/runner';
 import type { PromptSection } from './prompt/sections';
 import type { AgentTool, AgentTools } from './tools';
 
@@ -93,4 +93,17 @@ export function stepToolsSection(scope: StepScope, tools: AgentTool[], o: { shel
   // What the step may do to the project (read-only, Markdown only) its protocol says.
   if (o.shellListed && !o.shellHere) lines.push('`!` lines do not run in this step.');
   return lines.length ? { title: "This step's tools", body: lines.join('\n') } : undefined;
+}
+
+/**
+ * The tools of a parallel run's component step, which works in a git worktree of the project: every call
+ * names it in its `_meta`, so Erasmus's files and runners servers (rooted at the project) work there.
+ */
+export function worktreeTools(tools: AgentTools, worktree: string | undefined): AgentTools {
+  if (!worktree) return tools;
+  return {
+    toolsets: () => tools.toolsets(),
+    openToolset: (name) => tools.openToolset(name),
+    call: (tool, args, opts) => tools.call(tool, args, { ...opts, meta: { ...opts.meta, [WORKTREE_META]: worktree } }),
+  };
 }

@@ -20,7 +20,7 @@ import type { ProviderHandle } from './providers/types';
 import { summarizer } from './summarize';
 import type { AgentTools, ShellRunner } from './tools';
 import type { ProjectAccess } from '../runners/runner';
-import { stepTools, stepToolsSection, type StepScope } from './project-access';
+import { stepTools, stepToolsSection, worktreeTools, type StepScope } from './project-access';
 import { emptyUsage } from './usage';
 import type { XmlSupport } from './xml-support';
 
@@ -78,6 +78,8 @@ export interface AgentSessionOptions {
   approvals?: ApprovalsPolicy;
   /** What the session may do to the project (default `write`): `read` (design, review) and `markdown` (documentation) get no files tools that write (Markdown files only for `markdown`) and runner commands with the project mounted read-only. */
   projectAccess?: ProjectAccess;
+  /** A parallel run's component step: the git worktree of the project it works in (`project` is that folder too); its tool calls name it. */
+  worktree?: string;
   /** Tools refused in this session by their server's name for them, each with the reason the model is told (a workflow step: git_commit). */
   withholdTools?: Readonly<Record<string, string>>;
   /** Ask the model for a summary of archived messages. */
@@ -188,6 +190,7 @@ export class AgentSession {
   static async create(deps: AgentSessionDeps, o: AgentSessionOptions): Promise<AgentSession> {
     const clock = deps.clock ?? Date.now;
     // A step that must not write gets tools that cannot (the files writers left out, the runners' commands read-only).
+    if (o.worktree) deps = { ...deps, tools: worktreeTools(deps.tools ?? noTools, o.worktree) };
     // A step of a run describes the run's toolsets and may call only its own (runToolsets).
     const scope: StepScope = { ...(o.projectAccess ? { access: o.projectAccess } : {}), ...(o.runToolsets ? { runToolsets: o.runToolsets, ...(o.toolsets ? { toolsets: o.toolsets } : {}) } : {}) };
     if (scope.runToolsets || (scope.access && scope.access !== 'write')) deps = { ...deps, tools: stepTools(deps.tools ?? noTools, scope) };

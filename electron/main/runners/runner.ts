@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { PtyManager, RunOptions, RunResult } from './pty/index';
 import { bridgeNode, howToAllow, proxyEnv, startProxy, type ProxyHandle } from './pty/net-proxy';
 import { hiddenPaths, pyenvShims, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
@@ -14,6 +14,31 @@ export type ProjectAccess = 'write' | 'read' | 'markdown';
 
 /** The `_meta` key of a tool call that carries the calling session's project access (Erasmus's own runners read it). */
 export const PROJECT_ACCESS_META = 'erasmus/projectAccess';
+
+/**
+ * The `_meta` key of a tool call made by a parallel run's component step: the git worktree it works in
+ * (under the project's `.git/erasmus/worktrees/`). Erasmus's files and runners servers work there instead of
+ * the project folder (`worktreeOf` checks it); the sandbox still lets commands write the project's folder, which holds it.
+ */
+export const WORKTREE_META = 'erasmus/worktree';
+
+/**
+ * The worktree a call's `_meta` names, if it is a folder inside `<root>/.git/erasmus/worktrees/` (after symlinks);
+ * undefined when the call names none; an Error (for the model) when it names another place.
+ */
+export function worktreeOf(root: string, meta: Record<string, unknown> | undefined): string | Error | undefined {
+  const asked = meta?.[WORKTREE_META];
+  if (asked === undefined) return undefined;
+  const base = join(realpathSync(root), '.git', 'erasmus', 'worktrees');
+  let real: string;
+  try {
+    real = typeof asked === 'string' ? realpathSync(asked) : '';
+  } catch {
+    real = '';
+  }
+  if (!real || !real.startsWith(`${base}${sep}`) || !statSync(real).isDirectory()) return new Error(`the worktree ${JSON.stringify(asked)} is not one of this project's (${base})`);
+  return real;
+}
 
 export interface CommandRunOptions extends Omit<RunOptions, 'sandbox' | 'cwd'> {
   /** The project folder: the command runs there and may write only there (and in its session's TMPDIR). */

@@ -119,6 +119,7 @@ export class AgentExecutor implements StepExecutor {
       budgets: { maxTurns: step.budget.maxTurns, ...(step.budget.maxTokens ? { maxTokens: step.budget.maxTokens } : {}), ...(step.budget.maxCostUsd !== undefined ? { maxCostUsd: step.budget.maxCostUsd } : {}) },
       withholdTools: STEP_WITHHELD_TOOLS,
       ...(step.access ? { projectAccess: step.access } : {}),
+      ...(step.worktree ? { worktree: step.worktree } : {}),
       autoApprove: this.options.autoApprove ?? false,
       provider: this.options.provider,
       toolMode: this.options.toolMode,

@@ -27,6 +27,9 @@ async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
+/** The update under way per document file (ContextDocs.update), so read-change-write cycles do not interleave. */
+const updates = new Map<string, Promise<void>>();
+
 /** The context documents of one project (ERASMUS_HOME/context/<project-key>/ctx). */
 export class ContextDocs {
   constructor(
@@ -55,6 +58,23 @@ export class ContextDocs {
 
   async text(ref: DocRef): Promise<string | undefined> {
     return readOptional(this.path(ref));
+  }
+
+  /**
+   * Reads, changes and writes one document with no other update of it in this process in between (a parallel
+   * run's components mark their tasks in the one task list at once). `change` returns the text unchanged to write nothing.
+   */
+  update(ref: DocRef, change: (text: string | undefined) => string | undefined): Promise<void> {
+    const path = this.path(ref);
+    const next = (updates.get(path) ?? Promise.resolve()).then(async () => {
+      const before = await this.text(ref);
+      const after = change(before);
+      if (after !== undefined && after !== before) await this.write(ref, after);
+    });
+    const kept = next.catch(() => undefined);
+    updates.set(path, kept);
+    void kept.then(() => updates.get(path) === kept && updates.delete(path));
+    return next;
   }
 
   /** Writes atomically: a crash leaves the old text or the new one. */

@@ -16,6 +16,7 @@ import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
 import { runReport } from '../../contract/run-report';
 import { WorkflowRun } from './run';
+import { DEFAULT_PARALLEL_COMPONENTS } from './parallel';
 import { PtyManager } from '../runners/pty/index';
 import { CommandRunner } from '../runners/runner';
 import { inspectProject, RecentProjects } from '../project/inspect';
@@ -47,6 +48,13 @@ export interface LoadOptions {
   dirtyTree?: DirtyTreeChoice;
   /** `branch`: the run works on `erasmus/<goal>`; `current`: on the branch checked out. Default: config.yaml's `git.branch`, else `branch`. */
   branch?: BranchMode;
+  /** How many components may run at once where the task list lets them (default: config.yaml parallelComponents, else 2). */
+  parallel?: number;
+}
+
+/** `--parallel N` on start, approve and resume: how many components may run at once from now on. */
+export interface ParallelOption {
+  parallel?: number;
 }
 
 /**
@@ -74,11 +82,10 @@ export class WorkflowEngine {
     const s = await stat(projectDir).catch(() => undefined);
     if (!s?.isDirectory()) throw new WorkflowError('RUNTIME_ERROR', `project folder not found: ${projectDir}`);
     let executor = opts.executor ?? { kind: 'external' };
-    if (executor.kind === 'agent' && executor.maxCostUsd === undefined) {
-      // config.yaml's runBudgetUsd is the budget of a run started without one (kept in the run record).
-      const config = await loadAgentConfig(this.options.paths.configYaml).catch(() => undefined);
-      if (config?.runBudgetUsd !== undefined) executor = { ...executor, maxCostUsd: config.runBudgetUsd };
-    }
+    const config = await loadAgentConfig(this.options.paths.configYaml).catch(() => undefined);
+    // config.yaml's runBudgetUsd is the budget of a run started without one (kept in the run record).
+    if (executor.kind === 'agent' && executor.maxCostUsd === undefined && config?.runBudgetUsd !== undefined) executor = { ...executor, maxCostUsd: config.runBudgetUsd };
+    const parallelComponents = opts.parallel ?? config?.parallelComponents ?? DEFAULT_PARALLEL_COMPONENTS;
     if (executor.kind === 'agent' && !this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
     // An existing code base: code committed before Erasmus documented the project. A project whose documents
     // come from earlier goals is not one: a new goal on it updates those documents (prepare.ts, goalUpdate).
@@ -102,6 +109,7 @@ export class WorkflowEngine {
       approved: false,
       timeline: [],
       totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      parallelComponents,
       ...(git ? { git } : {}),
       // An existing code base without a docs folder keeps review reports out of its tree (with the context documents).
       ...(existing ? { existing } : {}),
@@ -192,8 +200,9 @@ export class WorkflowEngine {
     return run;
   }
 
-  async start(runId: string): Promise<WorkflowRunView['status']> {
+  async start(runId: string, opts: ParallelOption = {}): Promise<WorkflowRunView['status']> {
     const run = await this.get(runId);
+    this.setParallel(run, opts);
     if (run.record.status === 'LOADED') run.drive();
     else if (!run.running && run.record.status === 'RUNNING') run.drive();
     await run.saved();
@@ -343,8 +352,9 @@ export class WorkflowEngine {
       this.store.unlock(projectDir, runId);
     }
   }
-  async approve(runId: string, plan?: WorkflowPlan) {
+  async approve(runId: string, plan?: WorkflowPlan, opts: ParallelOption = {}) {
     const run = await this.get(runId);
+    this.setParallel(run, opts);
     await run.approve(plan);
     await run.saved();
     return run.record.status;
@@ -354,8 +364,9 @@ export class WorkflowEngine {
     await run.pause();
     return run.record.status;
   }
-  async resume(runId: string) {
+  async resume(runId: string, opts: ParallelOption = {}) {
     const run = await this.get(runId);
+    this.setParallel(run, opts);
     run.resume();
     await run.saved();
     return run.record.status;
@@ -376,6 +387,13 @@ export class WorkflowEngine {
     await run.skip();
     await run.saved();
     return run.record.status;
+  }
+
+  /** `--parallel N`: how many components run at once from the next start of the parallel phase on (kept in the run record). */
+  private setParallel(run: WorkflowRun, opts: ParallelOption): void {
+    if (opts.parallel === undefined) return;
+    if (run.running) throw invalidState(`run ${run.runId} is running; --parallel applies when it starts or resumes`);
+    run.record.parallelComponents = opts.parallel;
   }
 
   /** The run's checkpoints, oldest first. */

@@ -10,7 +10,8 @@ import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
 import { savePullRequest } from './finish';
 import { stampDocument } from './drift';
 import { currentState, type WorkflowActor } from './machine';
-import type { Phase, Plan, StateSpec } from './plan';
+import { PARALLEL_ORCHESTRATION, type Phase, type Plan, type StateSpec } from './plan';
+import { runParallel } from './parallel';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
@@ -33,7 +34,7 @@ export const TEST_NAMING =
 /** How many times in a row a testing step is asked again for tasks without a passing test, before the run blocks. */
 export const TRACE_CORRECTIONS = 2;
 
-const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
+const INSTRUCTIONS: Record<Exclude<Phase, 'commit' | 'parallel'>, string> = {
   development: 'Implement the open tasks of this component.',
   testing: `Write the tests of this component and run them. ${TEST_NAMING}`,
   debugging: 'The tests fail (output below). Fix the code until they pass.',
@@ -51,6 +52,10 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit'>, string> = {
   'final-redebugging': 'The end-to-end tests fail after the final review fixes (output below). Fix the code until they pass.',
 };
 
+/** A parallel run brings the schedule up to date once, after every component is merged. */
+const PARALLEL_SCHEDULE =
+  'The components were developed side by side, each in its own git worktree, and each was committed and merged into the run\'s branch. Bring the progress schedule (your context document) up to date with the work done and what remains.';
+
 /** For a new goal on a built project, the final documentation and review start from what this goal changed. */
 const GOAL_CHANGES: Partial<Record<Phase, string>> = {
   'final-documentation': 'This run\'s goal is a new one for a project built for earlier goals: document what it changed first (the files are listed below under "What this goal changed"), and keep what still holds from before.',
@@ -61,7 +66,7 @@ const GOAL_CHANGES: Partial<Record<Phase, string>> = {
 const FIXES_DONE = 'Every point of the review report is addressed: changed in the project, or answered in your notes (what you did not change, and why).';
 
 /** Where an existing project's step differs: its documentation and end-to-end tests are the project's own, touched only where the change needs it. */
-const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit'>, string>> = {
+const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit' | 'parallel'>, string>> = {
   documentation: 'Document what this component adds or changes, where and how the project already documents such things; leave the rest of its documentation as it is.',
   'final-documentation':
     'Bring the project\'s documentation up to date with the change, only where it documents what changed (a README section, a docs page, a changelog if it keeps one). Your context document is the architecture: bring it up to date with the project as it now is, so the final review and the people who come next read what exists.',
@@ -104,8 +109,14 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   record.state = state;
 
   if (spec.phase === 'commit') return commitStep(ctx, actor, spec, plan);
+  if (spec.phase === 'parallel') {
+    // The components side by side, each in its own worktree (parallel.ts); a pause asked meanwhile stops here.
+    if ((await runParallel(ctx, plan)) === 'done') actor.send({ type: 'STEP_DONE' });
+    return 'continue';
+  }
 
-  const protocol = await loadProtocol(spec.protocol!, record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
+  // The project's own protocols (a parallel run's component works in a worktree of it: ctx.docs knows the project).
+  const protocol = await loadProtocol(spec.protocol!, ctx.docs.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
   const component = plan.components.find((c) => c.id === spec.component);
   // Between components (and after the last) the orchestrator brings the schedule up to date; the final documentation brings the
   // architecture up to date with the product as built; the other final steps (end-to-end testing, debugging, review) share a
@@ -166,7 +177,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
   // Tests passed but some tasks had none that names them: the step is asked again, naming those tasks.
   const untraced = record.untraced?.state === state ? record.untraced : undefined;
-  const base = (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
+  const base = state === PARALLEL_ORCHESTRATION ? PARALLEL_SCHEDULE : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
   // (Said on its own, not after a debugging step's "the tests fail": they passed.)
   const instruction = untraced
     ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
@@ -300,7 +311,7 @@ function commitTitle(c: Plan['components'][number]): string {
 
 /** Where a review report goes: `report` in the project, or with the context documents when the run keeps them there. */
 function reportPathOf(ctx: RunContext, report: string): string {
-  return ctx.record.reviews === 'home' ? ctx.paths.reviewReport(ctx.record.projectDir, basename(report, '.md')) : join(ctx.record.projectDir, report);
+  return ctx.record.reviews === 'home' ? ctx.paths.reviewReport(ctx.docs.projectDir, basename(report, '.md')) : join(ctx.record.projectDir, report);
 }
 
 /** The component's tasks as the task list has them now (the plan's, when the list cannot be read). */
@@ -311,17 +322,9 @@ async function componentTasks(ctx: RunContext, component: Plan['components'][num
 
 /** Marks tasks [x] in the task list and in the component's context document. */
 async function markTasksDone(ctx: RunContext, componentId: string, taskIds: string[]): Promise<void> {
-  const list = await ctx.docs.text({ doc: 'task_list' });
-  if (list) {
-    const marked = setTaskStatus(list, taskIds, 'done');
-    if (marked !== list) await ctx.docs.write({ doc: 'task_list' }, marked);
-  }
-  const ref = { doc: 'component', component: componentId } as const;
-  const doc = await ctx.docs.text(ref);
-  if (doc) {
-    const marked = setTaskStatus(doc, taskIds, 'done');
-    if (marked !== doc) await ctx.docs.write(ref, marked);
-  }
+  // Through update: the components of a parallel run mark their tasks in the one task list at once.
+  await ctx.docs.update({ doc: 'task_list' }, (list) => list && setTaskStatus(list, taskIds, 'done'));
+  await ctx.docs.update({ doc: 'component', component: componentId }, (doc) => doc && setTaskStatus(doc, taskIds, 'done'));
 }
 
 /** The files this goal's run changed since its first commit, committed or not, one per line. */

@@ -21,6 +21,8 @@ export interface StepRequest {
   /** The document the step reads and updates (the context swap). */
   contextDocPath: string;
   projectDir: string;
+  /** A parallel run's component step: projectDir is this git worktree of the project (the tools work there). */
+  worktree?: string;
   budget: { maxTurns: number; maxTokens?: number; /** What is left of the run's dollar budget. */ maxCostUsd?: number };
   /** What the final answer is: the context document itself, a report (saved in the project), or notes. */
   answer?: StepAnswer;

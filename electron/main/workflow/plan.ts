@@ -23,7 +23,8 @@ export type Phase =
   | 'final-documentation'
   | 'final-review'
   | 'final-fixes'
-  | 'final-redebugging';
+  | 'final-redebugging'
+  | 'parallel';
 
 /** One state of the FSM and what the driver does in it. */
 export interface StateSpec {
@@ -45,6 +46,9 @@ export interface StateSpec {
 }
 
 export const FINAL_STATE = 'completed';
+/** A parallel run's one state for all its components (parallel.ts runs them in worktrees), and its schedule update after. */
+export const PARALLEL_STATE = 'parallel:components';
+export const PARALLEL_ORCHESTRATION = 'parallel:orchestration';
 
 export function planFromTaskList(list: TaskList, opts: { defaultTestCommand?: string; maxDebugAttempts: number }): Plan {
   return {
@@ -53,6 +57,7 @@ export function planFromTaskList(list: TaskList, opts: { defaultTestCommand?: st
       title: c.title,
       testCommand: c.testCommand,
       tasks: c.tasks.map((t) => ({ id: t.id, title: t.title, status: t.status })),
+      ...(c.depends ? { depends: c.depends } : {}),
     })),
     defaultTestCommand: opts.defaultTestCommand,
     maxDebugAttempts: opts.maxDebugAttempts,
@@ -72,7 +77,15 @@ export function planStates(plan: Plan): StateSpec[] {
   const out: StateSpec[] = [];
   const max = plan.maxDebugAttempts;
   const open = openComponents(plan);
-  open.forEach((c, i) => {
+  if (plan.parallel) {
+    // The components run side by side, each in its own worktree through its own states (below, one component each):
+    // parallel.ts drives them and merges each in schedule order; then the schedule is brought up to date once.
+    out.push(
+      { state: PARALLEL_STATE, phase: 'parallel', next: PARALLEL_ORCHESTRATION },
+      { state: PARALLEL_ORCHESTRATION, phase: 'orchestration', protocol: 'orchestration', next: 'final:testing' },
+    );
+  }
+  (plan.parallel ? [] : open).forEach((c, i) => {
     const s = (p: string) => `${c.id}:${p}`;
     const test = c.testCommand ?? plan.defaultTestCommand;
     const after = `orchestration:${c.id}`;

@@ -36,7 +36,7 @@ const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestrat
   {
     doc: 'task_list',
     protocol: 'orchestration',
-    instruction: 'Turn the progress schedule into a task list in the exact format of your protocol.',
+    instruction: 'Turn the progress schedule into a task list in the exact format of your protocol, each component with its Test: and Depends: lines.',
     update:
       'The task list (your context document) holds the components and tasks of the project\'s earlier goals; finished tasks are marked [x]. Keep every finished task as it is, marked [x], and add what the new goal below needs: new components, or new open tasks ("- [ ] ID: title", with ids not used before) on existing components. Only components with an open task are developed. Hand back the whole task list in the exact format of your protocol.',
   },

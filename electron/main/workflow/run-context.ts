@@ -20,8 +20,10 @@ export interface RunContext {
   enter(state: string, extra?: Partial<WorkflowTimelineEntry>): Promise<WorkflowTimelineEntry>;
   /** Closes it with an outcome, adds usage to the totals, persists. */
   leave(entry: WorkflowTimelineEntry, outcome: NonNullable<WorkflowTimelineEntry['outcome']>, extra?: Partial<WorkflowTimelineEntry>): Promise<void>;
-  /** Runs a model step through the executor. */
-  runStep(step: Omit<StepRequest, 'signal' | 'runId'>): Promise<StepResult>;
+  /** Runs a model step through the executor; `entry` is its timeline entry (default: the last one; a parallel run has several open). */
+  runStep(step: Omit<StepRequest, 'signal' | 'runId'>, entry?: WorkflowTimelineEntry): Promise<StepResult>;
+  /** A pause was asked for: a phase that runs several steps at once starts no new one (parallel.ts). */
+  pausing?(): boolean;
   persist(): Promise<void>;
   setStatus(status: RunRecord['status']): void;
 }

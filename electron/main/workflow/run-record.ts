@@ -29,6 +29,35 @@ export const ExecutorConfig = z.discriminatedUnion('kind', [
 ]);
 export type ExecutorConfig = z.infer<typeof ExecutorConfig>;
 
+/**
+ * One component of a parallel run (plan.parallel): its own XState snapshot, branch and worktree, and the run
+ * record fields a step reads and writes (lastTest, untraced, retryOf, a commit under way), so several components
+ * are in flight in one run file. Its steps' entries are in the run's timeline (`entries`: their indexes).
+ */
+export const LaneRecord = z.object({
+  component: z.string(),
+  status: z.enum(['waiting', 'running', 'ready', 'merged', 'blocked']),
+  /** The git worktree it works in (under .git/erasmus/worktrees/<run>/) and its branch. */
+  worktree: z.string().optional(),
+  branch: z.string().optional(),
+  state: z.string().optional(),
+  snapshot: z.unknown().optional(),
+  lastTest: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string() }).optional(),
+  untraced: z.object({ state: z.string(), tasks: z.array(z.string()), asked: z.number().int().nonnegative() }).optional(),
+  retryOf: z.object({ state: z.string(), what: z.string() }).optional(),
+  pendingCommit: z.object({ state: z.string(), head: z.string().nullable() }).optional(),
+  entries: z.array(z.number().int().nonnegative()),
+  /** Its commit in its worktree (ready), then on the run's branch (merged); absent when it had nothing to commit. */
+  commit: z.string().optional(),
+  /** A merge that conflicted: its files, and how many merge steps ran for it. */
+  conflicts: z.array(z.string()).optional(),
+  mergeAttempts: z.number().int().nonnegative().optional(),
+  /** The user skipped the step where it blocked: it goes on after that step. */
+  skip: z.boolean().optional(),
+  error: z.string().optional(),
+});
+export type LaneRecord = z.infer<typeof LaneRecord>;
+
 export const PREPARE_STEPS = ['architecture', 'progress_schedule', 'task_list', 'plan'] as const;
 
 /** Everything a run is, as written to context/<project-key>/runs/<run-id>.json after each transition. */
@@ -82,6 +111,10 @@ export const RunRecord = z.object({
     .optional(),
   /** A testing state whose tests passed while some tasks had none that names them: asked again (at most TRACE_CORRECTIONS times), naming them. */
   untraced: z.object({ state: z.string(), tasks: z.array(z.string()), asked: z.number().int().nonnegative() }).optional(),
+  /** How many components may run at once (config.yaml parallelComponents, --parallel N; default 2). */
+  parallelComponents: z.number().int().min(1).max(16).optional(),
+  /** A parallel run's components, in schedule order, from the moment they start (parallel.ts). */
+  lanes: z.array(LaneRecord).optional(),
   error: ErrorView.optional(),
   pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),
   timeline: z.array(WorkflowTimelineEntry),

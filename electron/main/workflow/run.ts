@@ -8,7 +8,8 @@ import { executeNext } from './execute';
 import { changedFiles, snapshotTree } from './git';
 import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
-import { planFromTaskList, planStates, type StateSpec } from './plan';
+import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
+import { laneViews, planWithDepends, runsInParallel, skipBlockedLane } from './parallel';
 import { prepareNext } from './prepare';
 import { loadProtocols, PROTOCOL_NAMES } from './protocols';
 import { ProjectTrust } from '../project/trust';
@@ -223,7 +224,7 @@ export class WorkflowRun {
         await this.persist();
         this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry });
       },
-      runStep: async (step) => {
+      runStep: async (step, forEntry) => {
         const cfg = this.record.executor;
         const max = cfg.kind === 'agent' ? cfg.maxCostUsd : undefined;
         if (max !== undefined) {
@@ -238,8 +239,8 @@ export class WorkflowRun {
           throw new WorkflowError('RUNTIME_ERROR', `the result submitted for ${taken.state} no longer fits: the run is at ${step.state}. Retry (workflow_retry) to be asked for ${step.state}.`);
         }
         // What the step was asked and which files it touched, for its details on the timeline.
-        const entry = this.record.timeline.at(-1);
-        const index = this.record.timeline.length - 1;
+        const entry = forEntry ?? this.record.timeline.at(-1);
+        const index = entry ? this.record.timeline.indexOf(entry) : -1;
         if (entry && !entry.leftAt) {
           await this.deps.store.savePrompt(this.record.projectDir, this.runId, index, step.prompt).then(() => (entry.hasPrompt = true), () => undefined);
         }
@@ -263,6 +264,7 @@ export class WorkflowRun {
       },
       persist: () => this.persist(),
       setStatus: (s) => this.setStatus(s),
+      pausing: () => this.pauseRequested,
     };
   }
 
@@ -342,6 +344,9 @@ export class WorkflowRun {
         }
       }
     }
+    // Components with Depends: lines run side by side in worktrees where the project is a repository and the executor can run steps at once.
+    this.record.plan = { ...this.record.plan, parallel: runsInParallel(this.record) };
+    if (!this.record.plan.parallel) delete this.record.plan.parallel;
     // Development starts on the run's own branch (unless the user asked for the current one).
     await beginRunBranch(this.record);
     this.record.approved = true;
@@ -482,6 +487,15 @@ export class WorkflowRun {
     const actor = this.ensureActor();
     const from = currentState(actor);
     const now = new Date().toISOString();
+    if (from === PARALLEL_STATE) {
+      // Components run side by side: the step where one blocked is skipped, and the others go on.
+      const lane = skipBlockedLane(this.record);
+      if (!lane) throw invalidState(`run ${this.runId} has no blocked component to skip a step of; resume it instead`);
+      this.record.timeline.push({ state: lane.state!, component: lane.component, enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped' });
+      await this.persist();
+      this.drive();
+      return;
+    }
     this.record.timeline.push({ state: from, enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped' });
     actor.send({ type: 'SKIP' });
     if (this.record.untraced?.state === from) this.record.untraced = undefined; // skipped: its tasks are not asked for again
@@ -517,7 +531,7 @@ export class WorkflowRun {
       ...(r.nextGoal && r.status === 'AWAITING_GOAL' ? { nextGoal: true } : {}),
       ...(r.goalUpdate ? { newGoal: true } : {}),
       executor: r.executor.kind,
-      plan: r.plan,
+      plan: r.plan && planWithDepends(r.plan),
       approved: r.approved,
       error: r.error,
       pending: r.pending,
@@ -525,6 +539,8 @@ export class WorkflowRun {
       totals: r.totals,
       ...(r.executor.kind === 'agent' && r.executor.maxCostUsd !== undefined ? { budgetUsd: r.executor.maxCostUsd } : {}),
       ...(r.git ? { git: { mode: r.git.mode, ...(r.git.branch ? { branch: r.git.branch } : {}), ...(r.git.base ? { base: r.git.base } : {}), ...(r.git.finished ? { finished: r.git.finished } : {}) } } : {}),
+      ...(r.parallelComponents !== undefined ? { parallelComponents: r.parallelComponents } : {}),
+      ...(r.lanes ? { lanes: laneViews(r) } : {}),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goalUpdateIssues, parseTaskList, parseTaskListOrThrow, setTaskStatus, syncTaskLines } from './task-list';
+import { goalUpdateIssues, parseTaskList, parseTaskListOrThrow, resolvedDepends, setTaskStatus, syncTaskLines } from './task-list';
 import { WorkflowError } from './errors';
 
 const good = `# Task list
@@ -28,6 +28,27 @@ describe('task list', () => {
     expect(r.list.components[1]!.tasks[0]!.status).toBe('in_progress');
   });
 
+  it('reads Depends: lines; without one a component depends on the one before it', () => {
+    const r = parseTaskList(`## Component: core\nDepends: none\n- [ ] A1: a\n\n## Component: cli\nDepends: Core, api\n- [ ] B1: b\n\n## Component: api\nDepends: none\n- [ ] C1: c\n\n## Component: docs\n- [ ] D1: d\n`);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.list.components.map((c) => c.depends)).toEqual([[], ['Core', 'api'], [], undefined]);
+    expect([...resolvedDepends(r.list.components)]).toEqual([['core', []], ['cli', ['core', 'api']], ['api', []], ['docs', ['api']]]);
+  });
+
+  it('reports unknown, self and circular dependencies with their lines', () => {
+    const bad = (text: string) => {
+      const r = parseTaskList(text);
+      return r.ok ? [] : r.issues;
+    };
+    expect(bad(`## Component: a\nDepends: nope\n- [ ] A1: a\n`)).toEqual([{ line: 2, message: 'component a depends on "nope", which is not a component of this list (components: a)' }]);
+    expect(bad(`## Component: a\nDepends: a\n- [ ] A1: a\n`)).toEqual([{ line: 2, message: 'component a cannot depend on itself' }]);
+    expect(bad(`## Component: a\nDepends: b\n- [ ] A1: a\n## Component: b\n- [ ] B1: b\n`)).toEqual([
+      { line: 2, message: 'the Depends: lines go round in a circle (a → b → a): a component cannot wait for itself' },
+    ]);
+    expect(bad(`## Component: a\nDepends: none\nDepends: none\n- [ ] A1: a\n`)).toEqual([{ line: 3, message: 'component a has a second Depends: line' }]);
+  });
+
   it('reports every problem with its line, never guessing', () => {
     const bad = `## Component: a b c
 - [ ] T1: ok
@@ -52,8 +73,8 @@ describe('task list', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.issues).toEqual([
-      { line: 1, message: 'component id "Final": is reserved for the workflow\'s own steps (final:…, orchestration:…); choose another id' },
-      { line: 4, message: 'component id "orchestration": is reserved for the workflow\'s own steps (final:…, orchestration:…); choose another id' },
+      { line: 1, message: 'component id "Final": is reserved for the workflow\'s own steps (final:…, orchestration:…, parallel:…); choose another id' },
+      { line: 4, message: 'component id "orchestration": is reserved for the workflow\'s own steps (final:…, orchestration:…, parallel:…); choose another id' },
     ]);
     expect(parseTaskList('## Component: finalize\n- [ ] F1: x\n').ok).toBe(true);
   });

@@ -14,18 +14,20 @@ import { describeDocumentIssues, WorkflowError, type DocumentIssue } from './err
  *
  * Components are `## Component: <id>` (id: letters, digits, _ and -) with an optional title after
  * "—", "-" or ":". An optional `Test:` line is the shell command that tells whether the component's
- * tests pass. Tasks are `- [ ] <ID>: <title>` with status ` ` (todo), `~` (in progress) or `x` (done).
+ * tests pass. An optional `Depends:` line names the components it needs (`Depends: core, cli`, or
+ * `Depends: none`); without it a component depends on the one before it (schedule order). Tasks
+ * are `- [ ] <ID>: <title>` with status ` ` (todo), `~` (in progress) or `x` (done).
  * Anything else is description. A bad list is reported line by line, never guessed at.
  */
 export const TaskStatus = z.enum(['todo', 'in_progress', 'done']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
 /** Ids the workflow's own steps use (final:testing, orchestration:<component>; ctx/components/final.md): no component may take them. */
-export const RESERVED_COMPONENT_IDS = ['final', 'orchestration'] as const;
+export const RESERVED_COMPONENT_IDS = ['final', 'orchestration', 'parallel'] as const;
 export const ComponentId = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'component ids use letters, digits, _ and - (at most 64)')
-  .refine((id) => !(RESERVED_COMPONENT_IDS as readonly string[]).includes(id.toLowerCase()), 'is reserved for the workflow\'s own steps (final:…, orchestration:…); choose another id');
+  .refine((id) => !(RESERVED_COMPONENT_IDS as readonly string[]).includes(id.toLowerCase()), 'is reserved for the workflow\'s own steps (final:…, orchestration:…, parallel:…); choose another id');
 
 export const Task = z.object({ id: z.string().min(1), title: z.string().min(1), status: TaskStatus, line: z.number().int().positive() });
 export type Task = z.infer<typeof Task>;
@@ -35,6 +37,8 @@ export const Component = z.object({
   title: z.string(),
   description: z.string(),
   testCommand: z.string().min(1).optional(),
+  /** The components it needs, from its `Depends:` line (empty: none); absent: the one before it in the list. */
+  depends: z.array(z.string()).optional(),
   line: z.number().int().positive(),
   tasks: z.array(Task).min(1, 'a component needs at least one task'),
 });
@@ -49,6 +53,7 @@ const HEADING2 = /^##\s/;
 const TASK = /^\s*[-*]\s+\[(.)\]\s+([A-Za-z][A-Za-z0-9_.-]*):\s+(\S.*)$/;
 const TASKISH = /^\s*[-*]\s+\[/;
 const TEST = /^Test:\s*(.*)$/i;
+const DEPENDS = /^Depends:\s*(.*)$/i;
 const MARKS: Record<string, TaskStatus> = { ' ': 'todo', '~': 'in_progress', x: 'done', X: 'done' };
 const MARK_OF: Record<TaskStatus, string> = { todo: ' ', in_progress: '~', done: 'x' };
 
@@ -56,7 +61,7 @@ export type ParseResult = { ok: true; list: TaskList } | { ok: false; issues: Do
 
 export function parseTaskList(text: string): ParseResult {
   const issues: DocumentIssue[] = [];
-  const components: Array<Omit<Component, 'tasks'> & { tasks: Task[]; descLines: string[] }> = [];
+  const components: Array<Omit<Component, 'tasks'> & { tasks: Task[]; descLines: string[]; dependsLine?: number }> = [];
   const lines = text.split(/\r?\n/);
   lines.forEach((raw, i) => {
     const line = i + 1;
@@ -94,6 +99,17 @@ export function parseTaskList(text: string): ParseResult {
       else current.testCommand = test[1]!.trim();
       return;
     }
+    const depends = DEPENDS.exec(raw);
+    if (depends && current) {
+      const names = depends[1]!.split(/[,\s]+/).map((n) => n.trim()).filter(Boolean);
+      if (current.depends) issues.push({ line, message: `component ${current.id} has a second Depends: line` });
+      else if (!names.length) issues.push({ line, message: 'empty Depends: line (name the components it needs, or write "Depends: none")' });
+      else {
+        current.depends = names.length === 1 && names[0]!.toLowerCase() === 'none' ? [] : names;
+        current.dependsLine = line;
+      }
+      return;
+    }
     if (current && raw.trim()) current.descLines.push(raw.trim());
   });
 
@@ -110,8 +126,9 @@ export function parseTaskList(text: string): ParseResult {
       else seenTasks.set(t.id, t.line);
     }
   }
+  issues.push(...dependsIssues(components));
   const shaped = {
-    components: components.map(({ descLines, ...c }) => ({ ...c, description: descLines.join('\n') })),
+    components: components.map(({ descLines, dependsLine: _line, ...c }) => ({ ...c, description: descLines.join('\n') })),
   };
   const checked = TaskList.safeParse(shaped);
   if (!checked.success && !issues.length) {
@@ -119,6 +136,64 @@ export function parseTaskList(text: string): ParseResult {
   }
   if (issues.length) return { ok: false, issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
   return { ok: true, list: checked.data! };
+}
+
+/** What is wrong with the Depends: lines: unknown or repeated names, a component that needs itself, a cycle. */
+function dependsIssues(components: ReadonlyArray<{ id: string; line: number; depends?: string[]; dependsLine?: number }>): DocumentIssue[] {
+  const issues: DocumentIssue[] = [];
+  const ids = new Map(components.map((c) => [c.id.toLowerCase(), c.id]));
+  for (const c of components) {
+    const line = c.dependsLine ?? c.line;
+    const seen = new Set<string>();
+    for (const d of c.depends ?? []) {
+      const key = d.toLowerCase();
+      if (key === c.id.toLowerCase()) issues.push({ line, message: `component ${c.id} cannot depend on itself` });
+      else if (key === 'none') issues.push({ line, message: '"none" stands alone: write "Depends: none", or name the components' });
+      else if (!ids.has(key)) issues.push({ line, message: `component ${c.id} depends on ${JSON.stringify(d)}, which is not a component of this list (components: ${[...ids.values()].join(', ')})` });
+      else if (seen.has(key)) issues.push({ line, message: `component ${c.id} names ${d} twice in Depends:` });
+      seen.add(key);
+    }
+  }
+  if (issues.length) return issues;
+  const cycle = dependencyCycle(components.map((c) => ({ id: c.id, depends: c.depends })));
+  if (cycle) issues.push({ line: components.find((c) => c.id === cycle[0])?.dependsLine, message: `the Depends: lines go round in a circle (${cycle.join(' → ')}): a component cannot wait for itself` });
+  return issues;
+}
+
+/**
+ * What each component needs, with schedule order filled in: its `Depends:` names (as the list spells
+ * its ids), or the component before it when it has no such line (nothing for the first).
+ */
+export function resolvedDepends(components: ReadonlyArray<{ id: string; depends?: string[] }>): Map<string, string[]> {
+  const byKey = new Map(components.map((c) => [c.id.toLowerCase(), c.id]));
+  return new Map(
+    components.map((c, i) => [c.id, c.depends ? c.depends.map((d) => byKey.get(d.toLowerCase()) ?? d) : i > 0 ? [components[i - 1]!.id] : []]),
+  );
+}
+
+/** A cycle of dependencies (its ids, the first repeated at the end), or undefined. */
+export function dependencyCycle(components: ReadonlyArray<{ id: string; depends?: string[] }>): string[] | undefined {
+  const deps = resolvedDepends(components);
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (id: string): string[] | undefined => {
+    if (state.get(id) === 'done') return undefined;
+    if (state.get(id) === 'open') return [...path.slice(path.indexOf(id)), id];
+    state.set(id, 'open');
+    path.push(id);
+    for (const d of deps.get(id) ?? []) {
+      const found = visit(d);
+      if (found) return found;
+    }
+    path.pop();
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const c of components) {
+    const found = visit(c.id);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Parses or throws a PARSE_ERROR naming the file and every bad line. */

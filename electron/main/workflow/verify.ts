@@ -18,4 +18,6 @@ export interface TestRunOptions {
   title?: string;
   /** More environment for the command (a test runner's report options). */
   env?: Record<string, string>;
+  /** The folder the sandbox lets the command write (default: cwd); a parallel run's worktree lives inside the project's. */
+  root?: string;
 }

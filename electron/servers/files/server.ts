@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { appVersion } from '../../main/paths/index';
 import { withKeepAlive } from '../keep-alive';
+import { worktreeOf } from '../../main/runners/runner';
 import { Scope, ScopeError } from './scope';
 import { FILE_TOOLS, failure } from './tools';
 import type { FilesContext, ToolResult } from './types';
@@ -33,7 +34,11 @@ export function createFilesServer(options: FilesServerOptions): McpServer {
     server.registerTool(name, { description: t.description, inputSchema: t.input, annotations: t.annotations }, async (args: Record<string, unknown>, extra): Promise<ToolResult> => {
       try {
         // An overwrite's approval can take the user longer than a client's request timeout: progress keeps the call alive.
-        return await withKeepAlive(extra, () => t.run(args, { ...base, signal: extra.signal }), options.keepAliveMs);
+        // A parallel run's component step works in its worktree of the project (checked: inside the root's .git/erasmus/worktrees).
+        const worktree = worktreeOf(scope.root, extra._meta);
+        if (worktree instanceof Error) return failure(`refused: ${worktree.message}`);
+        const ctx = worktree ? { ...base, scope: Scope.open(worktree), worktree } : base;
+        return await withKeepAlive(extra, () => t.run(args, { ...ctx, signal: extra.signal }), options.keepAliveMs);
       } catch (err) {
         if (err instanceof ScopeError) return failure(`refused: ${err.message}`);
         const e = err as NodeJS.ErrnoException;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -6,6 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatTools } from '../../main/agent/xml';
 import type { ToolMap } from '../../main/agent/xml/types';
+import { WORKTREE_META } from '../../main/runners/runner';
 import { createFilesServer } from './server';
 
 async function connect(dir: string): Promise<Client> {
@@ -35,6 +36,23 @@ describe('the files toolset as a model reads it', () => {
     expect(text).toContain("Example:\n<files__edit_file>\n<path>src/greet.js</path>\n<oldText>return 'Hello, ' + name;</oldText>\n<newText>return `Hello, ${name}!`;</newText>\n</files__edit_file>");
     // write_file says what it is for, so the two are not confused.
     expect(text).toMatch(/## files__write_file\nCreate a text file .*\(to change part of one, use edit_file\)/);
+  });
+});
+
+describe("a parallel run's component step", () => {
+  it('writes in the worktree its call names, and only in one of the root\'s', async () => {
+    const dir = mkdtempSync(join(root, 'lanes-'));
+    const worktree = join(dir, '.git', 'erasmus', 'worktrees', 'run1', 'core');
+    mkdirSync(worktree, { recursive: true });
+    const client = await connect(dir);
+    const wrote = await client.callTool({ name: 'write_file', arguments: { path: 'src/a.txt', content: 'a\n' }, _meta: { [WORKTREE_META]: worktree } });
+    expect(wrote.isError).toBeFalsy();
+    expect(existsSync(join(worktree, 'src/a.txt'))).toBe(true);
+    expect(existsSync(join(dir, 'src/a.txt'))).toBe(false);
+    const refused = await client.callTool({ name: 'read_file', arguments: { path: 'x' }, _meta: { [WORKTREE_META]: join(dir, '..') } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^refused: the worktree ".*" is not one of this project's/);
+    await client.close();
   });
 });
 

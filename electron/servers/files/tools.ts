@@ -50,7 +50,8 @@ async function mayTouchSensitive(ctx: FilesContext, scope: Scope, abs: string, v
 
 /** Asks before a destructive action (`detail`, e.g. a diff, shown under it in the question's words); returns a refusal result, or null to go ahead. */
 async function mayDestroy(ctx: FilesContext, action: string, change: Change, detail?: string): Promise<ToolResult | null> {
-  const answer = await confirmAction(ctx.server, detail ? `${action}:\n${detail}\nAllow?` : `${action}. Allow?`, { ...change, action });
+  // In a parallel run's worktree the question says where it is, so the app can name the component that asks.
+  const answer = await confirmAction(ctx.server, detail ? `${action}:\n${detail}\nAllow?` : `${action}. Allow?`, { ...change, ...(ctx.worktree ? { cwd: ctx.worktree } : {}), action });
   return answer === 'accept' ? null : failure(refusalText(action, answer));
 }
 

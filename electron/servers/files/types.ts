@@ -13,4 +13,6 @@ export interface FilesContext {
   signal?: AbortSignal;
   /** A line for the server's log (stderr over stdio). */
   log?: (line: string) => void;
+  /** A parallel run's component step works in this worktree of the root (its approvals name it as their `cwd`). */
+  worktree?: string;
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../../tests/fixtures/scripted-llm/index';
 import { Core } from '../../main/api/core';
 import { createModelReviewer } from '../../main/runners/review/index';
+import { WORKTREE_META } from '../../main/runners/runner';
 import { attachRunners } from './attach';
 import { createRunnersServer } from './server';
 
@@ -53,6 +54,18 @@ describe('the runners server in-process on the hub', () => {
     expect(text(r)).toContain(root);
     expect(opened).toContain('echo from-the-agent; pwd');
     expect(data).toContain('from-the-agent');
+  });
+
+  it("runs a parallel run's component step in its worktree (only one under the project's .git/erasmus/worktrees)", async () => {
+    const worktree = join(root, '.git', 'erasmus', 'worktrees', 'run1', 'core');
+    mkdirSync(worktree, { recursive: true });
+    const r = await core.hub.callTool('runners', 'bash_run', { command: 'pwd; echo made > lane.txt' }, { meta: { [WORKTREE_META]: worktree } });
+    expect(text(r)).toContain(worktree);
+    expect(existsSync(join(worktree, 'lane.txt'))).toBe(true);
+    expect(existsSync(join(root, 'lane.txt'))).toBe(false);
+    const elsewhere = await core.hub.callTool('runners', 'bash_run', { command: 'pwd' }, { meta: { [WORKTREE_META]: home } });
+    expect(elsewhere.isError).toBe(true);
+    expect(text(elsewhere)).toMatch(/^Not run: the worktree ".*" is not one of this project's/);
   });
 
   it('turns an approval into the hub elicitation (approval card / CLI prompt)', async () => {

@@ -15,7 +15,10 @@ import { missingToolchainText, toolchainAvailable } from './toolchains';
 export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported' | { unanswered: string };
 
 export interface RunnerDeps {
+  /** Where commands run and what the policy calls the project (a parallel run's worktree, or the project). */
   root: string;
+  /** The folder the sandbox lets commands write, when it is not `root` (the project holding a worktree). */
+  sandboxRoot?: string;
   home: string;
   /** The one runner (runners/runner.ts): the OS sandbox, the session's TMPDIR, a PTY in the terminal view. */
   runner: Pick<CommandRunner, 'run' | 'status'>;
@@ -165,7 +168,7 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   try {
     // Read again: the approval card may have just allowed a host.
     const allowedHosts = networked ? (await deps.settings()).network.allowedHosts : [];
-    run = await deps.runner.run({ command, root: deps.root, access, network: networked, allowedHosts, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
+    run = await deps.runner.run({ command, root: deps.sandboxRoot ?? deps.root, cwd: deps.root, access, network: networked, allowedHosts, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
   } catch (err) {
     outcome.reasons = [(err as Error).message];
     return result(outcome, `${header}Could not start: ${(err as Error).message}`, true);

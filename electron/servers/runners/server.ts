@@ -4,7 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { APPROVAL_META, type ElicitationApproval } from '../../contract/index';
 import { unansweredReason } from '../../main/agent/approval-path';
 import type { PtyManager } from '../../main/runners/pty/index';
-import { CommandRunner, PROJECT_ACCESS_META, type ProjectAccess } from '../../main/runners/runner';
+import { CommandRunner, PROJECT_ACCESS_META, worktreeOf, type ProjectAccess } from '../../main/runners/runner';
 import type { ScriptReviewer } from '../../main/runners/review/index';
 import { resolveHome } from '../../main/paths/index';
 import type { ProjectTrust } from '../../main/project/trust';
@@ -95,7 +95,13 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { title: tool.title, ...tool.annotations }, ...(listed.has(tool.toolset) ? {} : { _meta: { [UNLISTED_META]: true } }) },
       // An approval can take the user longer than a client's request timeout, and so can a command: progress keeps the call alive.
-      (args: Record<string, unknown>, extra) => withKeepAlive(extra, () => executeTool(tool, args, deps, extra.signal, accessOf(extra._meta)), options.keepAliveMs),
+      (args: Record<string, unknown>, extra) => {
+        // A parallel run's component step: its commands run in its worktree; the sandbox still lets them write the project, which holds it (and its .git).
+        const worktree = worktreeOf(root, extra._meta);
+        if (worktree instanceof Error) return { content: [{ type: 'text' as const, text: `Not run: ${worktree.message}` }], isError: true };
+        const d = worktree ? { ...deps, root: worktree, sandboxRoot: root } : deps;
+        return withKeepAlive(extra, () => executeTool(tool, args, d, extra.signal, accessOf(extra._meta)), options.keepAliveMs);
+      },
     );
   }
   return server;

@@ -60,6 +60,8 @@ export const AgentConfigFile = z
     sessionBudgetUsd: z.number().positive().optional(),
     /** Cost budget in USD of workflow runs started without one. */
     runBudgetUsd: z.number().positive().optional(),
+    /** How many components of a workflow run may run at once, each in its own git worktree (default 2). */
+    parallelComponents: z.number().int().min(1).max(16).optional(),
   })
   .passthrough();
 export type AgentConfigFile = z.infer<typeof AgentConfigFile>;

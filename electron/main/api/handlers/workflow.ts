@@ -48,14 +48,14 @@ export function registerWorkflowHandlers(core: Core): void {
       } else if (p.executor === 'agent') executor = { kind: 'agent', provider: p.provider, model: p.model, baseUrl: p.baseUrl, toolMode: p.toolMode, autoApprove: p.autoApprove, ...(p.maxCostUsd ? { maxCostUsd: p.maxCostUsd } : {}) };
       else executor = { kind: 'external' };
       await checkAgentRun(core, p.projectDir, executor);
-      return wf().load({ projectDir: p.projectDir, goal: p.goal, executor, dirtyTree: p.dirtyTree, branch: p.branch });
+      return wf().load({ projectDir: p.projectDir, goal: p.goal, executor, dirtyTree: p.dirtyTree, branch: p.branch, ...(p.parallel ? { parallel: p.parallel } : {}) });
     }),
   );
-  d.register('workflow.start', ({ runId }) =>
+  d.register('workflow.start', ({ runId, parallel }) =>
     rpc(async () => {
       const run = await wf().status(runId);
       if (run.status === 'LOADED') await checkAgentRun(core, run.projectDir, (await wf().get(runId)).record.executor);
-      return { status: await wf().start(runId) };
+      return { status: await wf().start(runId, { parallel }) };
     }),
   );
   d.register('workflow.getTask', ({ runId, timeoutMs }) => rpc(() => wf().getTask(runId, timeoutMs)));
@@ -69,9 +69,9 @@ export function registerWorkflowHandlers(core: Core): void {
   d.register('workflow.report', ({ runId }) => rpc(() => wf().report(runId)));
   d.register('workflow.finish', ({ runId, choice }) => rpc(() => wf().finish(runId, choice)));
   d.register('workflow.drift', ({ projectDir }) => rpc(async () => ({ documents: await wf().drift(projectDir) })));
-  d.register('workflow.approve', ({ runId, plan }) => rpc(async () => ({ status: await wf().approve(runId, plan) })));
+  d.register('workflow.approve', ({ runId, plan, parallel }) => rpc(async () => ({ status: await wf().approve(runId, plan, { parallel }) })));
   d.register('workflow.pause', ({ runId }) => rpc(async () => ({ status: await wf().pause(runId) })));
-  d.register('workflow.resume', ({ runId }) => rpc(async () => ({ status: await wf().resume(runId) })));
+  d.register('workflow.resume', ({ runId, parallel }) => rpc(async () => ({ status: await wf().resume(runId, { parallel }) })));
   d.register('workflow.stop', ({ runId }) => rpc(async () => ({ status: await wf().stop(runId) })));
   d.register('workflow.retry', ({ runId }) => rpc(async () => ({ status: await wf().retry(runId) })));
   d.register('workflow.skip', ({ runId }) => rpc(async () => ({ status: await wf().skip(runId) })));

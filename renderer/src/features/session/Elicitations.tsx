@@ -16,8 +16,13 @@ export function Elicitations({ sessionId, show, className = '' }: { sessionId?: 
   const runState = useStore(run.store, (s) => s);
   // The step a question belongs to: the run's step whose session is making the call to that server.
   const stepOf = (r: ElicitationRequest): string | undefined => {
+    if (runState.kind !== 'run') return undefined;
+    // A parallel run's components ask from their own worktrees: the question's folder names the component's running step.
+    const cwd = r.approval?.cwd;
+    const inLane = cwd ? runState.view.timeline.findLast((e) => !!e.worktree && !e.leftAt && (cwd === e.worktree || cwd.startsWith(`${e.worktree}/`))) : undefined;
+    if (inLane) return humanState(inLane.state);
     const owner = sessions.ownerOf(r.server);
-    if (!owner || runState.kind !== 'run') return undefined;
+    if (!owner) return undefined;
     const entry = runState.view.timeline.findLast((e) => sessionIdOfLog(e.sessionLog) === owner);
     return entry ? humanState(entry.state) : undefined;
   };

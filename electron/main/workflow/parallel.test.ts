@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Paths } from '../paths/index';
+import { WorkflowEngine } from './engine';
+
+const MODEL = resolve(__dirname, '../../../tests/fixtures/workflow/parallel-model.mjs');
+
+let root: string | undefined;
+const engines: WorkflowEngine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+
+async function setup(env: Record<string, string>): Promise<{ dir: string; engine: WorkflowEngine; events: Array<{ event: string; payload: unknown }> }> {
+  root = await mkdtemp(join(tmpdir(), 'erasmus-parallel-'));
+  const dir = join(root, 'project');
+  await mkdir(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  const events: Array<{ event: string; payload: unknown }> = [];
+  const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home')), env: { ...process.env, ...env }, emit: (event, payload) => void events.push({ event, payload }) });
+  engines.push(engine);
+  return { dir, engine, events };
+}
+
+async function runToEnd(engine: WorkflowEngine, dir: string, parallel: number) {
+  const { runId } = await engine.load({ projectDir: dir, goal: 'four parts', executor: { kind: 'command', command: `node ${MODEL}` }, parallel });
+  await engine.start(runId);
+  let view = await engine.waitForRest(runId, 120_000);
+  expect(view.status).toBe('AWAITING_APPROVAL');
+  // Each component's dependencies show in the run's view (its Depends: line).
+  expect(view.plan?.components.map((c) => c.depends)).toEqual(view.plan?.components.map(() => []));
+  await engine.approve(runId);
+  view = await engine.waitForRest(runId, 120_000);
+  return { runId, view };
+}
+
+describe('parallel components', () => {
+  it('four independent components with two slots: each in its own worktree, merged in schedule order, one commit each, a clean tree', async () => {
+    const { dir, engine } = await setup({ PARALLEL_MODEL_SLOW: 'a' });
+    const { view } = await runToEnd(engine, dir, 2);
+    expect(view.status, JSON.stringify(view.error)).toBe('COMPLETED');
+    expect(view.plan?.parallel).toBe(true);
+    // One commit per component, in schedule order (a is the slowest, yet merged first), then the final phase's.
+    const log = git(dir, 'log', '--format=%s').split('\n');
+    expect(log).toEqual(['Update the documentation', 'Write d.txt', 'Write c.txt', 'Write b.txt', 'Write a.txt']);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    for (const id of ['a', 'b', 'c', 'd']) expect(await readFile(join(dir, `${id}.txt`), 'utf8')).toBe(`${id}\n`);
+    // Each component's steps ran in a worktree under .git/erasmus (never in the project's tree), all gone once merged.
+    const steps = view.timeline.filter((e) => e.state.endsWith(':development'));
+    expect(steps).toHaveLength(4);
+    for (const e of steps) expect(e.worktree).toContain(`${join(dir, '.git', 'erasmus', 'worktrees')}/`);
+    expect(git(dir, 'worktree', 'list').split('\n')).toHaveLength(1);
+    expect(git(dir, 'branch', '--format=%(refname:short)')).toBe('erasmus/four-parts');
+    // At most two at once, and two did run at once: the development steps overlap in time.
+    const spans = view.timeline.filter((e) => e.worktree).map((e) => [Date.parse(e.enteredAt), Date.parse(e.leftAt!)] as const);
+    const most = Math.max(...spans.map(([t]) => spans.filter(([a, b]) => a <= t && t < b).length));
+    expect(most).toBe(2);
+    // Each component's commit entry names its commit on the run's branch; the lanes are merged.
+    for (const id of ['a', 'b', 'c', 'd']) {
+      const entry = view.timeline.find((e) => e.state === `${id}:commit`);
+      expect(entry?.outcome).toBe('committed');
+      expect(entry?.commit).toBe(git(dir, 'log', '-1', '--format=%H', `--grep=^Write ${id}.txt$`));
+    }
+    expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'merged'], ['c', 'merged'], ['d', 'merged']]);
+    expect(existsSync(join(dir, '.git', 'erasmus', 'worktrees'))).toBe(true);
+  }, 180_000);
+
+  it('a conflicting pair: the second merge stops on both sides, a merge step resolves it, and the run completes', async () => {
+    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1' });
+    const { runId, view } = await runToEnd(engine, dir, 2);
+    expect(view.status, JSON.stringify(view.error)).toBe('COMPLETED');
+    const merge = view.timeline.find((e) => e.state === 'b:merge');
+    expect(merge?.outcome).toBe('committed');
+    expect(merge?.note).toContain('shared.txt');
+    // The merge step's prompt had both sides of the conflicted file.
+    const prompt = await engine.stepPrompt(runId, view.timeline.indexOf(merge!));
+    expect(prompt).toContain('shared.txt on the run\'s branch');
+    expect(prompt).toContain('written by a');
+    expect(prompt).toContain('written by b');
+    expect(await readFile(join(dir, 'shared.txt'), 'utf8')).toMatch(/written by a\n.*written by b|written by b\n.*written by a/s);
+    expect(git(dir, 'log', '--format=%s').split('\n')).toEqual(['Update the documentation', 'Write b.txt', 'Write a.txt']);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  }, 180_000);
+});

@@ -1,0 +1,374 @@
+// A parallel run's components (plan.parallel): each runs its own states (development … commit) in its own
+// git worktree on its own branch, as soon as the components it needs are merged, at most N at once; each
+// is merged into the run's branch in schedule order once its tests passed and it is committed; a conflict
+// becomes a merge step for the model. All of it is kept in the one run file (record.lanes), so a crash,
+// a pause or a block resumes each component where it stood.
+import type { WorkflowLane, WorkflowTimelineEntry } from '../../contract/methods/workflow';
+import { ProjectTrust } from '../project/trust';
+import { stampDocument } from './drift';
+import { WorkflowError } from './errors';
+import { executeNext } from './execute';
+import { StepAbortedError } from './executor';
+import { currentState, startWorkflowActor } from './machine';
+import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
+import { buildStepPrompt } from './prompt';
+import { loadProtocol } from './protocols';
+import type { RunContext } from './run-context';
+import type { LaneRecord, RunRecord } from './run-record';
+import { resolvedDepends } from './task-list';
+import {
+  addLaneWorktree,
+  conflictSides,
+  filesWithMarkers,
+  finishMerge,
+  mergeLaneCommit,
+  mergeUnderWay,
+  removeLaneWorktree,
+  removeRunWorktrees,
+  unmergedFiles,
+} from './worktrees';
+import { headCommit } from './git';
+
+/** How many components run at once when neither config.yaml nor --parallel says. */
+export const DEFAULT_PARALLEL_COMPONENTS = 2;
+
+const INTERRUPTED = 'it was interrupted before it finished (Erasmus stopped or was stopped)';
+
+/**
+ * Runs the plan's open components side by side until every one is merged ('done'), or a pause was asked
+ * for and the components under way have finished their step ('paused'). A component that blocks stops new
+ * ones from starting; the others finish, then the run blocks naming it (retry or skip goes on from there).
+ */
+export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' | 'paused'> {
+  const { record } = ctx;
+  const open = openComponents(plan);
+  const slots = record.parallelComponents ?? DEFAULT_PARALLEL_COMPONENTS;
+  if (!record.lanes) {
+    // The first time here (or after a rewind to before it): what an earlier attempt left goes, each component waits its turn.
+    const entry = await ctx.enter(PARALLEL_STATE, {});
+    await removeRunWorktrees(record.projectDir, record.runId);
+    record.lanes = open.map((c) => ({ component: c.id, status: 'waiting', entries: [] }));
+    await ctx.leave(entry, 'done', { note: `${open.length} component(s) side by side, each in its own git worktree, at most ${slots} at once; merged in schedule order` });
+  } else await recover(ctx);
+  const lanes = record.lanes;
+  const deps = resolvedDepends(plan.components);
+  const openIds = new Set(open.map((c) => c.id));
+  const merged = (id: string) => !openIds.has(id) || lanes.find((l) => l.component === id)?.status === 'merged';
+  const running = new Map<string, Promise<void>>();
+  let failure: Error | undefined;
+
+  for (;;) {
+    await mergeReady(ctx, plan, lanes);
+    if (lanes.every((l) => l.status === 'merged')) return 'done';
+    const stopping = !!failure || ctx.signal.aborted || !!ctx.pausing?.();
+    if (!stopping) {
+      for (const lane of lanes) {
+        if (running.size >= slots) break;
+        if (running.has(lane.component) || (lane.status !== 'waiting' && lane.status !== 'running' && lane.status !== 'blocked')) continue;
+        if (!(deps.get(lane.component) ?? []).every(merged)) continue;
+        const component = open.find((c) => c.id === lane.component)!;
+        const done = driveLane(ctx, plan, lane, component).catch((err: Error) => {
+          if (!(err instanceof StepAbortedError) && !ctx.signal.aborted) {
+            lane.status = 'blocked';
+            lane.error = err.message;
+          }
+          failure ??= err;
+        });
+        running.set(lane.component, done.finally(() => running.delete(lane.component)));
+      }
+    }
+    if (!running.size) {
+      await ctx.persist();
+      if (failure) throw failure instanceof StepAbortedError || ctx.signal.aborted ? failure : blockedError(lanes, failure);
+      if (ctx.pausing?.()) return 'paused';
+      const stuck = lanes.find((l) => l.status !== 'merged');
+      throw new WorkflowError('RUNTIME_ERROR', `component ${stuck?.component} cannot start: it waits for ${(deps.get(stuck?.component ?? '') ?? []).filter((d) => !merged(d)).join(', ')}, which cannot finish`);
+    }
+    await Promise.race(running.values());
+  }
+}
+
+function blockedError(lanes: LaneRecord[], first: Error): WorkflowError {
+  const blocked = lanes.filter((l) => l.status === 'blocked');
+  const e = first instanceof WorkflowError ? first : undefined;
+  const which = blocked.map((l) => `component ${l.component}${l.state ? ` (${l.state})` : ''}: ${l.error}`).join('\n');
+  return new WorkflowError(e?.kind ?? 'RUNTIME_ERROR', blocked.length > 1 ? `${blocked.length} components blocked:\n${which}` : first.message, e?.details);
+}
+
+/** After a crash or a block: steps left open are closed as interrupted (they run again), blocked components are retried. */
+async function recover(ctx: RunContext): Promise<void> {
+  for (const lane of ctx.record.lanes ?? []) {
+    if (lane.status === 'merged') continue;
+    for (const i of lane.entries) {
+      const e = ctx.record.timeline[i];
+      if (e && !e.leftAt) await ctx.leave(e, 'interrupted');
+    }
+    const last = ctx.record.timeline[lane.entries.at(-1) ?? -1];
+    if (last?.outcome === 'interrupted' && !lane.retryOf && lane.status !== 'ready') lane.retryOf = { state: last.state, what: INTERRUPTED };
+    if (lane.status === 'blocked') {
+      lane.status = lane.commit ? 'ready' : 'running';
+      lane.error = undefined;
+    }
+  }
+}
+
+/** The record a component's states read and write: the run's, with the component's own plan, worktree, git and step fields. */
+function laneRecordOf(record: RunRecord, lane: LaneRecord, plan: Plan): RunRecord {
+  const { lanes: _lanes, ...rest } = record;
+  return {
+    ...rest,
+    projectDir: lane.worktree!,
+    plan,
+    state: lane.state,
+    lastTest: lane.lastTest,
+    untraced: lane.untraced,
+    retryOf: lane.retryOf,
+    git: { mode: 'current', ...(lane.branch ? { branch: lane.branch } : {}), ...(lane.pendingCommit ? { pendingCommit: lane.pendingCommit } : {}) },
+    timeline: lane.entries.map((i) => record.timeline[i]!).filter(Boolean),
+  };
+}
+
+/** Copies what the component's states changed back into its lane (saved with the run). */
+function sync(lane: LaneRecord, r: RunRecord): void {
+  lane.state = r.state;
+  lane.lastTest = r.lastTest;
+  lane.untraced = r.untraced;
+  lane.retryOf = r.retryOf;
+  lane.pendingCommit = r.git?.pendingCommit;
+}
+
+/** Opens a timeline entry of a component's lane (no checkpoint: the one before the parallel phase covers it). */
+async function enterLane(ctx: RunContext, lane: LaneRecord, state: string, extra: Partial<WorkflowTimelineEntry>, worktree?: string): Promise<WorkflowTimelineEntry> {
+  const entry: WorkflowTimelineEntry = { state, component: lane.component, ...extra, ...(worktree ? { worktree } : {}), enteredAt: new Date().toISOString() };
+  ctx.record.timeline.push(entry);
+  lane.entries.push(ctx.record.timeline.length - 1);
+  await ctx.persist();
+  ctx.emit('workflow.step', { runId: ctx.record.runId, projectDir: ctx.record.projectDir, entry });
+  return entry;
+}
+
+/** A component's states, in its worktree, from where it stood to its commit (its schedule update comes once, after all). */
+async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent): Promise<void> {
+  const { record } = ctx;
+  if (!lane.worktree || !lane.branch) Object.assign(lane, await addLaneWorktree(record.projectDir, record.runId, component.id));
+  lane.status = 'running';
+  await ctx.persist();
+  const lanePlan: Plan = { ...plan, parallel: false, components: [component] };
+  const specs = new Map(planStates(lanePlan).map((s) => [s.state, s]));
+  const end = `orchestration:${component.id}`;
+  const actor = startWorkflowActor(lanePlan, lane.snapshot as never);
+  if (actor.getSnapshot().context.blocked) actor.send({ type: 'RETRY' });
+  const r = laneRecordOf(record, lane, lanePlan);
+  if (lane.skip) {
+    lane.skip = undefined;
+    actor.send({ type: 'SKIP' });
+    if (r.untraced?.state === lane.state) r.untraced = undefined;
+  }
+  const lctx: RunContext = {
+    ...ctx,
+    record: r,
+    enter: async (state, extra = {}) => {
+      r.state = state;
+      const entry = await enterLane(ctx, lane, state, extra, lane.worktree);
+      r.timeline.push(entry);
+      return entry;
+    },
+    leave: async (entry, outcome, extra) => {
+      if (r.retryOf?.state === entry.state) r.retryOf = undefined;
+      sync(lane, r);
+      await ctx.leave(entry, outcome, extra);
+    },
+    runStep: (step) => {
+      const entry = r.timeline.at(-1);
+      return ctx.runStep({ ...step, worktree: lane.worktree }, entry && !entry.leftAt ? entry : undefined);
+    },
+    // Tests and the commit run in the worktree; the sandbox lets them write the project's folder, which holds it (and its .git).
+    runTests: (command, cwd, signal, options) => ctx.runTests(command, cwd, signal, { ...options, root: record.projectDir }),
+    persist: async () => {
+      sync(lane, r);
+      await ctx.persist();
+    },
+  };
+  try {
+    while (currentState(actor) !== end) {
+      if (ctx.signal.aborted) throw new StepAbortedError(currentState(actor));
+      if (ctx.pausing?.()) return; // paused between two steps: it goes on from here on resume
+      try {
+        await executeNext(lctx, actor, specs);
+      } catch (err) {
+        // The step runs again on retry, hearing what happened.
+        const open = r.timeline.at(-1);
+        if (open && !open.leftAt && !ctx.signal.aborted) await lctx.leave(open, 'error', { note: (err as Error).message });
+        if (!ctx.signal.aborted) r.retryOf = { state: currentState(actor), what: (err as Error).message };
+        throw err;
+      } finally {
+        sync(lane, r);
+        lane.snapshot = actor.getPersistedSnapshot();
+        await ctx.persist();
+      }
+    }
+  } finally {
+    actor.stop();
+  }
+  const committed = [...r.timeline].reverse().find((e) => e.state === `${component.id}:commit` && e.outcome === 'committed');
+  lane.commit = committed?.commit;
+  lane.status = 'ready';
+  await ctx.persist();
+}
+
+/** Merges ready components into the run's branch, in schedule order: none passes one that is not ready yet. */
+async function mergeReady(ctx: RunContext, plan: Plan, lanes: LaneRecord[]): Promise<void> {
+  for (const lane of lanes) {
+    if (lane.status === 'merged') continue;
+    if (lane.status !== 'ready') return;
+    await mergeLane(ctx, plan, lane);
+  }
+}
+
+async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise<void> {
+  const { record } = ctx;
+  const dir = record.projectDir;
+  let sha: string | undefined;
+  if (lane.commit) {
+    const head = (await headCommit(dir)) ?? null;
+    if (await mergeUnderWay(dir)) sha = await resolveConflicts(ctx, plan, lane, await unmergedOrMarked(dir, lane));
+    else if (lane.pendingCommit?.state === 'merge' && head !== lane.pendingCommit.head) sha = head!; // merged before a crash
+    else {
+      lane.pendingCommit = { state: 'merge', head };
+      await ctx.persist();
+      const r = await mergeLaneCommit(dir, lane.commit);
+      sha = r.kind === 'merged' ? r.sha : await resolveConflicts(ctx, plan, lane, r.files);
+    }
+    // The component's commit entry and its document name the commit on the run's branch.
+    for (const i of lane.entries) {
+      const e = record.timeline[i];
+      if (e?.commit === lane.commit) e.commit = sha;
+    }
+    if (sha !== lane.commit) await stampDocument(ctx.docs, { doc: 'component', component: lane.component }, sha);
+  }
+  await removeLaneWorktree(dir, lane.worktree, lane.branch);
+  Object.assign(lane, { status: 'merged', commit: sha, pendingCommit: undefined, snapshot: undefined, lastTest: undefined, untraced: undefined, mergeAttempts: undefined, conflicts: undefined });
+  await ctx.persist();
+  ctx.emit('app.notify', { title: `Component ${lane.component} merged`, body: sha ? `into the run's branch as ${sha.slice(0, 8)}` : 'nothing to merge (it committed nothing)' });
+}
+
+/** A merge under way after a restart: the files git still calls unmerged, or those that kept their markers. */
+async function unmergedOrMarked(dir: string, lane: LaneRecord): Promise<string[]> {
+  const unmerged = await unmergedFiles(dir);
+  return unmerged.length ? unmerged : filesWithMarkers(dir, lane.conflicts ?? []);
+}
+
+/**
+ * The merge step: the model resolves the conflicts in the project folder with both sides in front of it,
+ * at most maxDebugAttempts times while markers remain; then Erasmus commits the merge.
+ */
+async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, files: string[]): Promise<string> {
+  const { record } = ctx;
+  const state = `${lane.component}:merge`;
+  lane.conflicts = files;
+  let left = await filesWithMarkers(record.projectDir, files);
+  const protocol = await loadProtocol('development', record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
+  const docRef = { doc: 'component', component: lane.component } as const;
+  while (left.length) {
+    const attempts = lane.mergeAttempts ?? 0;
+    if (attempts >= plan.maxDebugAttempts) {
+      throw new WorkflowError(
+        'RUNTIME_ERROR',
+        `merging component ${lane.component} into the run's branch still leaves conflict markers in ${left.join(', ')} after ${attempts} merge step(s). Resolve them in ${record.projectDir} (remove every <<<<<<< ======= >>>>>>> marker; do not commit) and retry: Erasmus commits the merge; or retry to ask the model again.`,
+      );
+    }
+    const references: Array<{ title: string; text: string }> = [];
+    for (const f of files) {
+      const sides = await conflictSides(record.projectDir, f);
+      references.push({ title: `${f} on the run's branch (the components merged before)`, text: sides.ours ?? '(deleted on this side)' });
+      references.push({ title: `${f} in component ${lane.component}`, text: sides.theirs ?? '(deleted on this side)' });
+    }
+    const again = attempts > 0 ? ` A merge step before this one left conflict markers in ${left.join(', ')}: remove them all.` : '';
+    const instruction =
+      `Component ${lane.component} was developed in its own git worktree while other components were developed in theirs. Its commit does not merge cleanly into the run's branch, which holds the components merged before it: git stopped with conflicts in ${files.map((f) => `\`${f}\``).join(', ')}. ` +
+      `Each of these files in the project folder holds both sides between the markers \`<<<<<<<\` (the run's branch), \`=======\` and \`>>>>>>>\` (component ${lane.component}); both whole versions are below. ` +
+      `Resolve every conflict so the file does what both sides need, remove every marker, and change nothing else. Do not commit: Erasmus commits the merge, and the final test gate runs on the merged tree.${again}`;
+    const prompt = buildStepPrompt({
+      protocol,
+      instruction,
+      existing: record.existing,
+      goal: record.goal,
+      newGoal: !!record.goalUpdate,
+      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what } : {}),
+      done: `No file of the project holds a conflict marker (${'`<<<<<<<`'}, ${'`>>>>>>>`'}), and each conflicted file keeps what both sides added.`,
+      contextDocPath: ctx.docs.path(docRef),
+      contextDoc: await ctx.docs.text(docRef),
+      references,
+    });
+    const entry = await enterLane(ctx, lane, state, { protocol: protocol.name });
+    lane.mergeAttempts = attempts + 1;
+    const result = await ctx.runStep(
+      { state, protocol: protocol.name, component: lane.component, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: 'write', contextDocPath: ctx.docs.path(docRef), projectDir: record.projectDir, budget: protocol.budget, answer: 'notes' },
+      entry,
+    );
+    if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);
+    if (!result.done) {
+      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
+      lane.retryOf = { state, what: result.notDoneBecause ?? 'the merge step ended without finishing' };
+      throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `the merge step of component ${lane.component} ended without finishing; the conflicts stay in the project folder. Retry it, or resolve them yourself and retry.`);
+    }
+    left = await filesWithMarkers(record.projectDir, files);
+    if (left.length) {
+      await ctx.leave(entry, 'error', { usage: result.usage, sessionLog: result.sessionLog, note: `conflict markers remain in ${left.join(', ')}` });
+      continue;
+    }
+    const sha = await finishMerge(record.projectDir, files);
+    await ctx.leave(entry, 'committed', { usage: result.usage, sessionLog: result.sessionLog, commit: sha, note: `merged with conflicts resolved in ${files.join(', ')}` });
+    lane.retryOf = undefined;
+    return sha;
+  }
+  // Resolved already (by the user, before a retry): the merge is committed as it stands.
+  return finishMerge(record.projectDir, files);
+}
+
+/** Skip at the parallel phase skips the step where a blocked component stopped; undefined when none is blocked. */
+export function skipBlockedLane(record: RunRecord): LaneRecord | undefined {
+  const lane = record.lanes?.find((l) => l.status === 'blocked' && !l.commit && l.state);
+  if (lane) lane.skip = true;
+  return lane;
+}
+
+/** Every component's dependencies as the run's view shows them: the Depends: line, or schedule order. */
+export function planWithDepends(plan: Plan): Plan {
+  const deps = resolvedDepends(plan.components);
+  return { ...plan, components: plan.components.map((c) => ({ ...c, depends: deps.get(c.id) ?? [] })) };
+}
+
+/**
+ * Whether a run's components go side by side (decided when the plan is approved): its task list has Depends:
+ * lines that let two open components run at once, the project is a git repository (worktrees), and the executor
+ * runs steps at once (the external engine answers one step at a time: its runs keep the schedule order).
+ */
+export function runsInParallel(record: RunRecord): boolean {
+  const plan = record.plan;
+  if (!plan || !record.git || record.executor.kind === 'external') return false;
+  const open = openComponents(plan);
+  if (open.length < 2 || !open.some((c) => c.depends)) return false;
+  const deps = resolvedDepends(plan.components);
+  const openIds = new Set(open.map((c) => c.id));
+  const level = new Map<string, number>();
+  for (const c of open) level.set(c.id, 1 + Math.max(0, ...(deps.get(c.id) ?? []).filter((d) => openIds.has(d)).map((d) => level.get(d) ?? 0)));
+  const counts = new Map<number, number>();
+  for (const l of level.values()) counts.set(l, (counts.get(l) ?? 0) + 1);
+  return [...counts.values()].some((n) => n > 1);
+}
+
+/** A parallel run's components as its view shows them. */
+export function laneViews(record: RunRecord): WorkflowLane[] {
+  const deps = record.plan ? resolvedDepends(record.plan.components) : new Map<string, string[]>();
+  return (record.lanes ?? []).map((l) => ({
+    component: l.component,
+    status: l.status,
+    depends: deps.get(l.component) ?? [],
+    ...(l.state ? { state: l.state } : {}),
+    ...(l.worktree && l.status !== 'merged' ? { worktree: l.worktree } : {}),
+    ...(l.branch && l.status !== 'merged' ? { branch: l.branch } : {}),
+    ...(l.commit && l.status === 'merged' ? { commit: l.commit } : {}),
+    ...(l.error ? { error: l.error } : {}),
+  }));
+}

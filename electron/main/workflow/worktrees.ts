@@ -1,0 +1,148 @@
+// The git side of a parallel run: a worktree and a branch per component, under the repository's own
+// .git (never in the project's tree, never under ERASMUS_HOME, which the sandbox hides), and the merge of
+// each component's commit into the run's branch (a cherry-pick: one commit per component, in schedule order).
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { git, gitPath, headCommit, identityArgs } from './git';
+
+/** Where a run's worktrees live: `<git dir>/erasmus/worktrees/<run>/<component>`. */
+export function worktreesDir(projectDir: string, runId: string): Promise<string> {
+  return gitPath(projectDir, `erasmus/worktrees/${runId}`);
+}
+
+/** A component's branch in a parallel run (outside `erasmus/<goal>`, which the run's own branch may be). */
+export function laneBranch(runId: string, component: string): string {
+  return `erasmus-lane/${runId}/${component}`;
+}
+
+/** Hooks ran on the component's commit (through the runner, in the sandbox); the merge of that commit does not run them again, outside it. */
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null'];
+
+/**
+ * The worktree of a component, on its own branch from the run's branch as it is now (`HEAD`; an empty
+ * commit nobody's branch holds when the run's branch has no commit yet). An existing one is kept (a resumed run).
+ */
+export async function addLaneWorktree(projectDir: string, runId: string, component: string): Promise<{ worktree: string; branch: string }> {
+  const worktree = join(await worktreesDir(projectDir, runId), component);
+  const branch = laneBranch(runId, component);
+  const there = await git(worktree, ['rev-parse', '--show-toplevel']).catch(() => undefined);
+  if (there?.code === 0 && there.stdout.trim() === worktree) return { worktree, branch };
+  await git(projectDir, ['worktree', 'prune']);
+  const base = (await headCommit(projectDir)) ?? (await emptyCommit(projectDir));
+  const r = await git(projectDir, ['worktree', 'add', '-q', '-B', branch, worktree, base]);
+  if (r.code !== 0) throw new Error(`git worktree add for component ${component} failed: ${r.stdout.trim()}`);
+  return { worktree, branch };
+}
+
+/** A commit of the empty tree, on no branch: the base of components that start before the run's branch has a commit (its plain subject teaches the commit style nothing: git.ts commitStyle). */
+async function emptyCommit(projectDir: string): Promise<string> {
+  const tree = await git(projectDir, ['hash-object', '-t', 'tree', '-w', '/dev/null']);
+  if (tree.code !== 0) throw new Error(`git hash-object failed: ${tree.stdout.trim()}`);
+  const c = await git(projectDir, [...(await identityArgs(projectDir)), 'commit-tree', tree.stdout.trim(), '-m', 'Empty base of a parallel run']);
+  if (c.code !== 0) throw new Error(`git commit-tree failed: ${c.stdout.trim()}`);
+  return c.stdout.trim();
+}
+
+/** Removes a component's worktree and branch (merged, or left behind by a rewound attempt). */
+export async function removeLaneWorktree(projectDir: string, worktree: string | undefined, branch: string | undefined): Promise<void> {
+  if (worktree) {
+    const r = await git(projectDir, ['worktree', 'remove', '--force', worktree]);
+    if (r.code !== 0) await rm(worktree, { recursive: true, force: true });
+  }
+  await git(projectDir, ['worktree', 'prune']);
+  if (branch) await git(projectDir, ['branch', '-q', '-D', branch]);
+}
+
+/** Removes every worktree and branch of a run (what a rewound or abandoned attempt left). */
+export async function removeRunWorktrees(projectDir: string, runId: string): Promise<void> {
+  const dir = await worktreesDir(projectDir, runId);
+  const list = await git(projectDir, ['worktree', 'list', '--porcelain']);
+  for (const line of list.stdout.split('\n')) {
+    const path = line.startsWith('worktree ') ? line.slice('worktree '.length) : undefined;
+    if (path?.startsWith(`${dir}/`)) await git(projectDir, ['worktree', 'remove', '--force', path]);
+  }
+  await rm(dir, { recursive: true, force: true });
+  await git(projectDir, ['worktree', 'prune']);
+  const branches = await git(projectDir, ['for-each-ref', '--format=%(refname:short)', `refs/heads/erasmus-lane/${runId}/`]);
+  for (const b of branches.stdout.split('\n').filter(Boolean)) await git(projectDir, ['branch', '-q', '-D', b]);
+}
+
+export type MergeResult = { kind: 'merged'; sha: string } | { kind: 'conflict'; files: string[] };
+
+/** A merge of a component's commit stopped by conflicts is under way in the project (a crash during its merge step). */
+export async function mergeUnderWay(projectDir: string): Promise<boolean> {
+  return (await git(projectDir, ['rev-parse', '-q', '--verify', 'CHERRY_PICK_HEAD'])).code === 0;
+}
+
+/** The files a stopped merge left unmerged (relative to the repository's top). */
+export async function unmergedFiles(projectDir: string): Promise<string[]> {
+  const r = await git(projectDir, ['diff', '--name-only', '--diff-filter=U']);
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+/**
+ * Puts a component's commit on the run's branch: its changes as one commit with its message and author
+ * (the branch's first commit when it has none yet). A conflict leaves the merge under way, with both
+ * sides in the files, for a merge step.
+ */
+export async function mergeLaneCommit(projectDir: string, commit: string): Promise<MergeResult> {
+  const id = await identityArgs(projectDir);
+  if (!(await headCommit(projectDir))) {
+    // The run's branch has no commit yet: the component's tree becomes its first commit.
+    const tree = (await git(projectDir, ['rev-parse', `${commit}^{tree}`])).stdout.trim();
+    const info = (await git(projectDir, ['log', '-1', '--format=%an%x00%ae%x00%aI%x00%B', commit])).stdout.split('\0');
+    const env = { GIT_AUTHOR_NAME: info[0] ?? '', GIT_AUTHOR_EMAIL: info[1] ?? '', GIT_AUTHOR_DATE: info[2] ?? '' };
+    const made = await git(projectDir, [...id, 'commit-tree', tree, '-m', (info[3] ?? '').trim() || 'component'], env);
+    if (made.code !== 0) throw new Error(`git commit-tree failed: ${made.stdout.trim()}`);
+    const sha = made.stdout.trim();
+    const moved = await git(projectDir, ['update-ref', 'HEAD', sha]);
+    if (moved.code !== 0) throw new Error(`git update-ref failed: ${moved.stdout.trim()}`);
+    const files = await git(projectDir, ['read-tree', '-u', '--reset', 'HEAD']);
+    if (files.code !== 0) throw new Error(`git read-tree failed: ${files.stdout.trim()}`);
+    return { kind: 'merged', sha };
+  }
+  const r = await git(projectDir, [...NO_HOOKS, ...id, 'cherry-pick', '--allow-empty', '--keep-redundant-commits', commit]);
+  if (r.code === 0) return { kind: 'merged', sha: (await headCommit(projectDir))! };
+  const files = await unmergedFiles(projectDir);
+  if (!files.length) {
+    await git(projectDir, ['cherry-pick', '--abort']);
+    throw new Error(`merging ${commit.slice(0, 8)} into the run's branch failed: ${r.stdout.trim().slice(-1500)}`);
+  }
+  return { kind: 'conflict', files };
+}
+
+/** Both sides of a conflicted file: the run's branch (ours) and the component's (theirs); absent where that side deleted it. */
+export async function conflictSides(projectDir: string, file: string): Promise<{ ours?: string; theirs?: string }> {
+  const side = async (n: number) => {
+    const r = await git(projectDir, ['show', `:${n}:${file}`]);
+    return r.code === 0 ? r.stdout : undefined;
+  };
+  return { ours: await side(2), theirs: await side(3) };
+}
+
+const MARKER = /^(<{7}|>{7})( |$)/m;
+
+/** The files that still hold conflict markers (or are gone: a deletion is a resolution too). */
+export async function filesWithMarkers(projectDir: string, files: string[]): Promise<string[]> {
+  const top = (await git(projectDir, ['rev-parse', '--show-toplevel'])).stdout.trim();
+  const out: string[] = [];
+  for (const f of files) {
+    const text = await readFile(join(top, f), 'utf8').catch(() => '');
+    if (MARKER.test(text)) out.push(f);
+  }
+  return out;
+}
+
+/** Commits a merge whose conflicts are resolved, with the component's message: its sha on the run's branch. */
+export async function finishMerge(projectDir: string, files: string[]): Promise<string> {
+  const add = await git(projectDir, ['add', '-A', '--', ...files.map((f) => `:(top,literal)${f}`)]);
+  if (add.code !== 0) throw new Error(`git add failed: ${add.stdout.trim()}`);
+  const r = await git(projectDir, [...NO_HOOKS, '-c', 'core.editor=true', ...(await identityArgs(projectDir)), 'cherry-pick', '--continue']);
+  if (r.code !== 0) {
+    // Resolved to the run's branch as it was: the component adds nothing more; an empty commit keeps one per component.
+    const empty = await git(projectDir, [...NO_HOOKS, ...(await identityArgs(projectDir)), 'commit', '-q', '--allow-empty', '-C', 'CHERRY_PICK_HEAD']);
+    if (empty.code !== 0) throw new Error(`committing the merge failed: ${r.stdout.trim().slice(-1500)}`);
+    await git(projectDir, ['cherry-pick', '--quit']);
+  }
+  return (await headCommit(projectDir))!;
+}
