@@ -24,6 +24,21 @@ describe('the final gate\'s command', () => {
     expect(composeFinalCommand(plan([undefined]), undefined)).toBeUndefined();
   });
 
+  it('does not run again the tests the whole suite finds anyway: node --test run bare, pytest without a narrowing configuration', () => {
+    const node = { command: 'npm test --silent', script: 'node --test' };
+    expect(composeFinalCommand(plan(['node --test test/counter.test.js', 'node --test ./test/cli.test.js']), node)).toBe('npm test --silent');
+    expect(runsWithin(node, 'node --test src/parse_test.mjs lib/test/x.js test.js')).toBe(true);
+    // Files node would not find on its own, flags, other folders, shell syntax, a script that is not bare: kept.
+    for (const kept of ['node --test checks/b.js', 'node --test --test-name-pattern=x test/a.test.js', 'node --test ../other/a.test.js', 'node --test node_modules/x/a.test.js', 'node --test test/*.test.js', 'node --test']) {
+      expect(runsWithin(node, kept), kept).toBe(false);
+    }
+    expect(runsWithin({ command: 'npm test --silent', script: 'node --test test/' }, 'node --test test/a.test.js')).toBe(false);
+    const py = { command: 'python3 -m pytest' };
+    expect(composeFinalCommand(plan(['python -m pytest tests/test_core.py -q', 'pytest tests/cli', 'uv run pytest tests/test_x.py::test_a']), py)).toBe('python3 -m pytest');
+    for (const kept of ['pytest tests/check_core.py', 'pytest -k slow tests', 'pytest build/test_x.py', 'pytest --runslow tests', 'pytest']) expect(runsWithin(py, kept), kept).toBe(false);
+    expect(runsWithin({ ...py, narrowed: true }, 'pytest tests/test_core.py')).toBe(false);
+  });
+
   it('finds the project\'s whole suite from its files, and runs the command set at plan review as written', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-suite-'));
     expect(await projectTestCommand(root)).toBeUndefined();
