@@ -81,12 +81,12 @@ describe('a step\'s project access', () => {
     expect(base.calls).toEqual([]);
     // What the step may call is said after the shared part, in the tools' own names.
     expect(stepToolsSection({ access: 'read', toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS])?.body).toBe(
-      'The tools above serve every step of this run. This step may call every one of them except files__write_file, files__append_file, files__remove and files__move; a call to one of those is refused.',
+      'The tools above serve every step of this run. This step may call every one of them except files__write_file, files__append_file, files__remove, files__move, runners__git_commit, runners__git_add and runners__git_push; a call to one of those is refused.',
     );
     expect(stepToolsSection({ toolsets: ['files'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS], { shellListed: true, shellHere: false })?.body).toBe(
       'The tools above serve every step of this run. This step may call every one of them except those of the runners toolset; a call to one of those is refused.\n`!` lines do not run in this step.',
     );
-    expect(stepToolsSection({ access: 'markdown', toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS])?.body).toMatch(/except files__remove and files__move;/);
+    expect(stepToolsSection({ access: 'markdown', toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS])?.body).toMatch(/except files__remove, files__move, runners__git_commit, runners__git_add and runners__git_push;/);
     expect(stepToolsSection({ toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS])).toBeUndefined();
     expect(stepToolsSection({ access: 'read' }, FILES)).toBeUndefined();
   });
