@@ -78,9 +78,11 @@ describe('WorkflowEngine', () => {
       'final:testing', 'final:documentation', 'final:review', 'final:fixes',
     ]);
     const log = execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
-    // Plain subjects (the repository has no history to learn a style from), on the run's own branch.
+    // Plain subjects (the repository has no history to learn a style from). A fresh repository has nothing to branch
+    // from: its history starts on the branch checked out, a commit per component, and no other branch is made.
     expect(log).toEqual(['Update the documentation', 'Build the CLI', 'Build the core']);
-    expect(execFileSync('git', ['symbolic-ref', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('erasmus/two-parts');
+    expect(execFileSync('git', ['branch', '--format=%(refname:short)'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('main');
+    expect((await e.status(runId)).git).toMatchObject({ mode: 'current' });
     // The final phase's work is committed too: nothing is left in the working tree.
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })).toBe('');
     const finalFiles = execFileSync('git', ['show', '--name-only', '--format=', 'HEAD'], { cwd: dir, encoding: 'utf8' });

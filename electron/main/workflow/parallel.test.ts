@@ -58,7 +58,7 @@ describe('parallel components', () => {
     expect(steps).toHaveLength(4);
     for (const e of steps) expect(e.worktree).toContain(`${join(dir, '.git', 'erasmus', 'worktrees')}/`);
     expect(git(dir, 'worktree', 'list').split('\n')).toHaveLength(1);
-    expect(git(dir, 'branch', '--format=%(refname:short)')).toBe('erasmus/four-parts');
+    expect(git(dir, 'branch', '--format=%(refname:short)')).toBe('main'); // a fresh repository's history starts on its branch
     // At most two at once, and two did run at once: the development steps overlap in time.
     const spans = view.timeline.filter((e) => e.worktree).map((e) => [Date.parse(e.enteredAt), Date.parse(e.leftAt!)] as const);
     const most = Math.max(...spans.map(([t]) => spans.filter(([a, b]) => a <= t && t < b).length));

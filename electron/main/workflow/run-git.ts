@@ -76,10 +76,18 @@ export async function prepareGit(dir: string, o: { goal?: string; dirtyTree?: Di
   }
 }
 
-/** When development starts: the run's own branch (mode `branch`), made once. */
+/**
+ * When development starts: the run's own branch (mode `branch`), made once. A repository without a
+ * commit yet (a fresh `git init`) has nothing to branch from or merge back into: its history starts on
+ * the branch checked out, one commit per component, as the user will read it (mode `current`).
+ */
 export async function beginRunBranch(record: RunRecord): Promise<void> {
   const g = record.git;
   if (!g || g.mode !== 'branch' || g.branch) return;
+  if (!(await headCommit(record.projectDir))) {
+    g.mode = 'current';
+    return;
+  }
   Object.assign(g, await startRunBranch(record.projectDir, record.goal));
 }
 
