@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PtyManager } from './pty/index';
 import { bwrapArgs, pyenvShims, sandboxStatus, sandboxStatusFor } from './pty/sandbox';
-import { BRIDGE_PORT, hostAllowed, howToAllow } from './pty/net-proxy';
+import { BRIDGE_PORT, hostAllowed, howToAllow, startProxy } from './pty/net-proxy';
 import { CommandRunner, sandboxNote } from './runner';
 import { runGate } from '../workflow/gate';
 import { buildStepPrompt } from '../workflow/prompt';
@@ -195,7 +195,7 @@ describe('the sandbox profile', () => {
   });
 
   it('a networked profile keeps its own network namespace, binds the proxy socket in, and runs the command under the bridge', () => {
-    const network = { dir: join(base, 'net'), socket: join(base, 'net', 'proxy.sock'), node: '/usr/bin/node', allowed: [] };
+    const network = { kind: 'socket' as const, dir: join(base, 'net'), socket: join(base, 'net', 'proxy.sock'), node: '/usr/bin/node', allowed: [] };
     mkdirSync(network.dir);
     const args = bwrapArgs({ root: project, home, network });
     expect(args).toContain('--unshare-net');
@@ -218,6 +218,22 @@ describe('the sandbox profile', () => {
     expect(pyenvShims(join(home, 'none'), tmp, {})).toBeUndefined();
   });
 
+  it('the proxy on a loopback port (how macOS reaches it): an allowed host:port is reached, another is refused with a 403 naming it', async () => {
+    const proxy = await startProxy(base, [`127.0.0.1:${port}`], 'tcp');
+    try {
+      const curl = (...args: string[]) => new Promise<{ code: number; out: string }>((res) => execFile('curl', ['-sS', '-x', `http://127.0.0.1:${proxy.port}`, ...args], (err, out, errOut) => res({ code: err ? Number(err.code) : 0, out: out + errOut })));
+      expect((await curl(`http://127.0.0.1:${port}/via-tcp`)).out).toBe('reached');
+      const other = `127.0.0.1:${port === 65535 ? port - 1 : port + 1}`;
+      const refused = await curl('-f', '-p', `http://${other}/x`);
+      expect(refused.code).not.toBe(0);
+      expect(refused.out).toContain('403');
+      expect(proxy.refused).toEqual([other]);
+      expect(received).toEqual(['/via-tcp']);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('allowed hosts: a name allows ports 80 and 443, host:port that port only, *.domain its subdomains', () => {
     const rules = ['registry.npmjs.org', '127.0.0.1:8080', '*.pythonhosted.org', '[::1]:9000'];
     expect(hostAllowed(rules, 'registry.npmjs.org', 443)).toBe(true);
@@ -234,10 +250,13 @@ describe('the sandbox profile', () => {
     expect(hostAllowed([], 'registry.npmjs.org', 443)).toBe(false);
   });
 
-  it('says per OS what protects commands; Windows and macOS say plainly that commands are not sandboxed', () => {
+  it('says per OS what protects commands; Windows says plainly that commands are not sandboxed, macOS runs its Seatbelt probe', () => {
     const probe = () => ({ available: true, detail: 'Linux: commands run in bubblewrap' });
     expect(sandboxStatusFor('win32', false, probe)).toEqual({ available: false, detail: 'Windows: commands are not sandboxed (Erasmus has no sandbox on Windows); every command that is not read-only asks' });
-    expect(sandboxStatusFor('darwin', false, probe).detail).toMatch(/^macOS: commands are not sandboxed/);
+    // macOS: the probe of the generated Seatbelt profile decides (it must confine a write), like bwrap's on Linux.
+    const mac = { available: true, detail: 'macOS: commands run in Seatbelt (sandbox-exec)' };
+    expect(sandboxStatusFor('darwin', false, () => mac)).toEqual(mac);
+    expect(sandboxStatusFor('freebsd', false, probe).detail).toMatch(/^freebsd: commands are not sandboxed/);
     expect(sandboxStatusFor('linux', false, probe)).toEqual(probe());
     expect(sandboxStatusFor('linux', true, probe)).toMatchObject({ available: false, detail: expect.stringMatching(/^switched off \(ERASMUS_SANDBOX=off\): commands are not sandboxed/) });
   });
@@ -246,7 +265,7 @@ describe('the sandbox profile', () => {
     const p = { root: project, home };
     expect(sandboxNote({ output: 'Read-only file system', exitCode: 0 }, p)).toBe('');
     expect(sandboxNote({ output: 'assertion failed: 1 !== 2', exitCode: 1 }, p)).toBe('');
-    const network = { dir: '/x', socket: '/x/proxy.sock', node: 'node', allowed: [] };
+    const network = { kind: 'socket' as const, dir: '/x', socket: '/x/proxy.sock', node: 'node', allowed: [] };
     expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 1 }, { ...p, network })).toBe('');
     // A host the proxy refused is named even when the command ended well (curl without -f).
     expect(sandboxNote({ output: '', exitCode: 0 }, { ...p, network }, ['registry.npmjs.org:443'])).toBe(
