@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PtyManager } from './pty/index';
 import { bwrapArgs, pyenvShims, sandboxStatus, sandboxStatusFor } from './pty/sandbox';
 import { BRIDGE_PORT, hostAllowed, howToAllow, startProxy } from './pty/net-proxy';
@@ -127,9 +127,21 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     const direct = await runner.run({ command: `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /direct HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`, root: project, network: true, allowedHosts });
     expect(direct.exitCode).not.toBe(0);
     expect(received).toEqual(['/plain', '/tunnel']);
+    // A program that ignores the proxy variables reaches nothing either, and is told why.
+    const fetchy = await runner.run({ command: `node -e "fetch('http://127.0.0.1:${port}/fetch').then(r => r.text()).then(console.log)"`, root: project, network: true, allowedHosts });
+    expect(fetchy.exitCode).not.toBe(0);
+    expect(fetchy.sandboxNote).toContain("[sandbox] this command's network goes only through Erasmus's proxy (HTTP_PROXY, HTTPS_PROXY)");
+    expect(received).toEqual(['/plain', '/tunnel']);
   });
 
-  it('a test gate that fails on the sandbox: nothing escapes, and the debugging step\'s prompt says what the sandbox refused', async () => {
+  it('a networked command left running in the background keeps its proxy until the runner is disposed', async () => {
+    const allowedHosts = [`127.0.0.1:${port}`];
+    const r = await runner.run({ command: `sleep 1.5; curl -sS http://127.0.0.1:${port}/bg`, root: project, network: true, allowedHosts, timeoutMs: 300, onTimeout: 'background' });
+    expect(r.background).toBe(true);
+    await vi.waitFor(() => expect(received).toEqual(['/bg']), { timeout: 15_000, interval: 100 });
+  });
+
+    it('a test gate that fails on the sandbox: nothing escapes, and the debugging step\'s prompt says what the sandbox refused', async () => {
     writeFileSync(
       join(project, 'escape.test.mjs'),
       [
@@ -266,7 +278,8 @@ describe('the sandbox profile', () => {
     expect(sandboxNote({ output: 'Read-only file system', exitCode: 0 }, p)).toBe('');
     expect(sandboxNote({ output: 'assertion failed: 1 !== 2', exitCode: 1 }, p)).toBe('');
     const network = { kind: 'socket' as const, dir: '/x', socket: '/x/proxy.sock', node: 'node', allowed: [] };
-    expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 1 }, { ...p, network })).toBe('');
+    expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 0 }, { ...p, network })).toBe('');
+    expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 1 }, { ...p, network })).toMatch(/^\[sandbox\] this command's network goes only through Erasmus's proxy/);
     // A host the proxy refused is named even when the command ended well (curl without -f).
     expect(sandboxNote({ output: '', exitCode: 0 }, { ...p, network }, ['registry.npmjs.org:443'])).toBe(
       `[sandbox] the network reaches only this project's allowed hosts (sandbox): registry.npmjs.org:443 refused (allowed: none). ${howToAllow('registry.npmjs.org:443')} Ask the user, or do without it`,

@@ -63,6 +63,8 @@ export interface CommandRunnerOptions {
  */
 export class CommandRunner {
   private readonly tmpDirs = new Map<string, string>();
+  /** Proxies of networked commands left running in the background. */
+  private readonly proxies = new Set<ProxyHandle>();
 
   constructor(
     private readonly ptys: Pick<PtyManager, 'run'>,
@@ -122,6 +124,11 @@ export class CommandRunner {
     try {
       const r = await this.ptys.run({ ...rest, cwd: cwd ?? root, env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, ...(proxy ? proxyEnv(proxy.port) : {}) }, ...(sandbox ? { sandbox } : {}) });
       const note = noBridge || (sandbox ? sandboxNote(r, sandbox, proxy?.refused) : '');
+      // A command left running in the background keeps its network until the runner is disposed.
+      if (proxy && r.background) {
+        this.proxies.add(proxy);
+        proxy = undefined;
+      }
       return { ...r, sandboxed: !!sandbox, tmpDir: tmp, sandboxNote: note, ...(proxy ? { refusedHosts: [...proxy.refused] } : {}) };
     } finally {
       await proxy?.close();
@@ -130,6 +137,8 @@ export class CommandRunner {
 
   /** Removes the sessions' temporary folders. */
   dispose(): void {
+    for (const proxy of this.proxies) void proxy.close();
+    this.proxies.clear();
     for (const dir of this.tmpDirs.values()) rmSync(dir, { recursive: true, force: true });
     this.tmpDirs.clear();
   }
@@ -161,6 +170,8 @@ export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: Sandbo
       );
     }
     if (!p.network && NETWORK_REFUSED.test(r.output)) notes.push("the network is off for this command (sandbox): nothing outside the sandbox can be reached, 127.0.0.1 included; a command that needs the network (a download, an install) asks the user and then reaches only the project's allowed hosts");
+    else if (p.network && !refusedHosts.length && NETWORK_REFUSED.test(r.output))
+      notes.push("this command's network goes only through Erasmus's proxy (HTTP_PROXY, HTTPS_PROXY), to this project's allowed hosts: a program that ignores those variables (node's fetch, a raw socket) reaches nothing, 127.0.0.1 included");
     const home = resolve(p.home ?? homedir());
     const named = hiddenPaths(p).filter((h) => r.output.includes(h) || (h.startsWith(`${home}/`) && r.output.includes(`~${h.slice(home.length)}`)));
     if (named.length) notes.push(`credential folders are hidden from commands (sandbox): ${named.join(', ')} shows empty`);
