@@ -92,7 +92,7 @@ export class CommandRunner {
     if (!this.status.enabled) return undefined;
     const home = this.options.home ?? homedir();
     const tmpDir = this.tmpDir(o.session ?? resolve(o.root));
-    const shims = pyenvShims(home, tmpDir);
+    const shims = process.platform === 'linux' ? pyenvShims(home, tmpDir) : undefined; // a bwrap bind; Seatbelt cannot mount
     return {
       root: resolve(o.root),
       home,
