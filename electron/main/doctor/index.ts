@@ -28,14 +28,14 @@ function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
 /** Whether runner commands run in an OS sandbox here; without one, every command that is not read-only asks. */
 export function sandboxCheck(): DoctorCheck {
   const s = sandboxStatus();
-  if (s.available) return { id: 'sandbox', status: 'ok', summary: 'runner commands run in bubblewrap (Linux)', detail: s.detail };
+  if (s.available) return { id: 'sandbox', status: 'ok', summary: process.platform === 'darwin' ? 'runner commands run in Seatbelt (macOS)' : 'runner commands run in bubblewrap (Linux)', detail: s.detail };
   const fix =
     process.env.ERASMUS_SANDBOX === 'off'
       ? 'unset ERASMUS_SANDBOX to use the sandbox again'
       : process.platform === 'linux'
         ? 'install bubblewrap (`sudo apt-get install bubblewrap`) and allow unprivileged user namespaces (`sysctl kernel.unprivileged_userns_clone=1`; on Ubuntu 24.04+ an AppArmor profile for bwrap)'
         : process.platform === 'darwin'
-          ? 'Erasmus does not drive Seatbelt (sandbox-exec) yet; until it does, approve commands one by one'
+          ? 'Seatbelt (/usr/bin/sandbox-exec, part of macOS) did not confine the probe command (see the detail); until it does, approve commands one by one'
           : process.platform === 'win32'
             ? 'Erasmus has no sandbox on Windows: approve commands one by one, or run Erasmus in WSL 2 (Linux, with bubblewrap)'
             : 'no sandbox is supported on this system yet; approve commands one by one';

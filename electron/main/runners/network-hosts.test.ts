@@ -13,5 +13,6 @@ describe('the hosts a network command names (what "Allow <host>" offers)', () =>
     expect(hostsToOffer('npm install && curl http://127.0.0.1:8080/', ['registry.npmjs.org'])).toEqual(['127.0.0.1:8080']);
     expect(hostsToOffer('curl http://127.0.0.1:8080/', ['127.0.0.1:8080'])).toEqual([]);
     expect(hostsToOffer('pip install x', ['*.pythonhosted.org'])).toEqual(['pypi.org']);
+    expect(hostsToOffer('curl http://a..b/ http://-x.org/', [])).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { hostAllowed } from './pty/net-proxy';
+import { HOST_RULE, hostAllowed } from './pty/net-proxy';
 
 /** The registries package tools reach by default (what "Allow this host" offers for them). */
 const REGISTRIES: [RegExp, string[]][] = [
@@ -34,6 +34,7 @@ export function hostsNamed(command: string): string[] {
 /** The hosts a command names that the allowed hosts do not cover yet. */
 export function hostsToOffer(command: string, allowed: readonly string[]): string[] {
   return hostsNamed(command).filter((entry) => {
+    if (entry.length > 300 || !HOST_RULE.test(entry)) return false; // only what the settings accept
     const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry);
     if (!m) return false;
     const ports = m[2] ? [Number(m[2])] : [443, 80];

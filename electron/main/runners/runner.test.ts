@@ -1,13 +1,13 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PtyManager } from './pty/index';
 import { bwrapArgs, pyenvShims, sandboxStatus, sandboxStatusFor } from './pty/sandbox';
-import { BRIDGE_PORT, hostAllowed, howToAllow } from './pty/net-proxy';
+import { BRIDGE_PORT, hostAllowed, howToAllow, startProxy } from './pty/net-proxy';
 import { CommandRunner, sandboxNote } from './runner';
 import { runGate } from '../workflow/gate';
 import { buildStepPrompt } from '../workflow/prompt';
@@ -127,9 +127,21 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     const direct = await runner.run({ command: `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /direct HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`, root: project, network: true, allowedHosts });
     expect(direct.exitCode).not.toBe(0);
     expect(received).toEqual(['/plain', '/tunnel']);
+    // A program that ignores the proxy variables reaches nothing either, and is told why.
+    const fetchy = await runner.run({ command: `node -e "fetch('http://127.0.0.1:${port}/fetch').then(r => r.text()).then(console.log)"`, root: project, network: true, allowedHosts });
+    expect(fetchy.exitCode).not.toBe(0);
+    expect(fetchy.sandboxNote).toContain("[sandbox] this command's network goes only through Erasmus's proxy (HTTP_PROXY, HTTPS_PROXY)");
+    expect(received).toEqual(['/plain', '/tunnel']);
   });
 
-  it('a test gate that fails on the sandbox: nothing escapes, and the debugging step\'s prompt says what the sandbox refused', async () => {
+  it('a networked command left running in the background keeps its proxy until the runner is disposed', async () => {
+    const allowedHosts = [`127.0.0.1:${port}`];
+    const r = await runner.run({ command: `sleep 1.5; curl -sS http://127.0.0.1:${port}/bg`, root: project, network: true, allowedHosts, timeoutMs: 300, onTimeout: 'background' });
+    expect(r.background).toBe(true);
+    await vi.waitFor(() => expect(received).toEqual(['/bg']), { timeout: 15_000, interval: 100 });
+  });
+
+    it('a test gate that fails on the sandbox: nothing escapes, and the debugging step\'s prompt says what the sandbox refused', async () => {
     writeFileSync(
       join(project, 'escape.test.mjs'),
       [
@@ -195,7 +207,7 @@ describe('the sandbox profile', () => {
   });
 
   it('a networked profile keeps its own network namespace, binds the proxy socket in, and runs the command under the bridge', () => {
-    const network = { dir: join(base, 'net'), socket: join(base, 'net', 'proxy.sock'), node: '/usr/bin/node', allowed: [] };
+    const network = { kind: 'socket' as const, dir: join(base, 'net'), socket: join(base, 'net', 'proxy.sock'), node: '/usr/bin/node', allowed: [] };
     mkdirSync(network.dir);
     const args = bwrapArgs({ root: project, home, network });
     expect(args).toContain('--unshare-net');
@@ -218,6 +230,22 @@ describe('the sandbox profile', () => {
     expect(pyenvShims(join(home, 'none'), tmp, {})).toBeUndefined();
   });
 
+  it('the proxy on a loopback port (how macOS reaches it): an allowed host:port is reached, another is refused with a 403 naming it', async () => {
+    const proxy = await startProxy(base, [`127.0.0.1:${port}`], 'tcp');
+    try {
+      const curl = (...args: string[]) => new Promise<{ code: number; out: string }>((res) => execFile('curl', ['-sS', '-x', `http://127.0.0.1:${proxy.port}`, ...args], (err, out, errOut) => res({ code: err ? Number(err.code) : 0, out: out + errOut })));
+      expect((await curl(`http://127.0.0.1:${port}/via-tcp`)).out).toBe('reached');
+      const other = `127.0.0.1:${port === 65535 ? port - 1 : port + 1}`;
+      const refused = await curl('-f', '-p', `http://${other}/x`);
+      expect(refused.code).not.toBe(0);
+      expect(refused.out).toContain('403');
+      expect(proxy.refused).toEqual([other]);
+      expect(received).toEqual(['/via-tcp']);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('allowed hosts: a name allows ports 80 and 443, host:port that port only, *.domain its subdomains', () => {
     const rules = ['registry.npmjs.org', '127.0.0.1:8080', '*.pythonhosted.org', '[::1]:9000'];
     expect(hostAllowed(rules, 'registry.npmjs.org', 443)).toBe(true);
@@ -234,10 +262,13 @@ describe('the sandbox profile', () => {
     expect(hostAllowed([], 'registry.npmjs.org', 443)).toBe(false);
   });
 
-  it('says per OS what protects commands; Windows and macOS say plainly that commands are not sandboxed', () => {
+  it('says per OS what protects commands; Windows says plainly that commands are not sandboxed, macOS runs its Seatbelt probe', () => {
     const probe = () => ({ available: true, detail: 'Linux: commands run in bubblewrap' });
     expect(sandboxStatusFor('win32', false, probe)).toEqual({ available: false, detail: 'Windows: commands are not sandboxed (Erasmus has no sandbox on Windows); every command that is not read-only asks' });
-    expect(sandboxStatusFor('darwin', false, probe).detail).toMatch(/^macOS: commands are not sandboxed/);
+    // macOS: the probe of the generated Seatbelt profile decides (it must confine a write), like bwrap's on Linux.
+    const mac = { available: true, detail: 'macOS: commands run in Seatbelt (sandbox-exec)' };
+    expect(sandboxStatusFor('darwin', false, () => mac)).toEqual(mac);
+    expect(sandboxStatusFor('freebsd', false, probe).detail).toMatch(/^freebsd: commands are not sandboxed/);
     expect(sandboxStatusFor('linux', false, probe)).toEqual(probe());
     expect(sandboxStatusFor('linux', true, probe)).toMatchObject({ available: false, detail: expect.stringMatching(/^switched off \(ERASMUS_SANDBOX=off\): commands are not sandboxed/) });
   });
@@ -246,8 +277,9 @@ describe('the sandbox profile', () => {
     const p = { root: project, home };
     expect(sandboxNote({ output: 'Read-only file system', exitCode: 0 }, p)).toBe('');
     expect(sandboxNote({ output: 'assertion failed: 1 !== 2', exitCode: 1 }, p)).toBe('');
-    const network = { dir: '/x', socket: '/x/proxy.sock', node: 'node', allowed: [] };
-    expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 1 }, { ...p, network })).toBe('');
+    const network = { kind: 'socket' as const, dir: '/x', socket: '/x/proxy.sock', node: 'node', allowed: [] };
+    expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 0 }, { ...p, network })).toBe('');
+    expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 1 }, { ...p, network })).toMatch(/^\[sandbox\] this command's network goes only through Erasmus's proxy/);
     // A host the proxy refused is named even when the command ended well (curl without -f).
     expect(sandboxNote({ output: '', exitCode: 0 }, { ...p, network }, ['registry.npmjs.org:443'])).toBe(
       `[sandbox] the network reaches only this project's allowed hosts (sandbox): registry.npmjs.org:443 refused (allowed: none). ${howToAllow('registry.npmjs.org:443')} Ask the user, or do without it`,

@@ -88,6 +88,8 @@ export interface CommandRunnerOptions {
  */
 export class CommandRunner {
   private readonly tmpDirs = new Map<string, string>();
+  /** Proxies of networked commands left running in the background. */
+  private readonly proxies = new Set<ProxyHandle>();
 
   constructor(
     private readonly ptys: Pick<PtyManager, 'run'>,
@@ -115,7 +117,7 @@ export class CommandRunner {
     if (!this.status.enabled) return undefined;
     const home = this.options.home ?? homedir();
     const tmpDir = this.tmpDir(o.session ?? resolve(o.root));
-    const shims = pyenvShims(home, tmpDir);
+    const shims = process.platform === 'linux' ? pyenvShims(home, tmpDir) : undefined; // a bwrap bind; Seatbelt cannot mount
     return {
       root: resolve(o.root),
       home,
@@ -133,16 +135,25 @@ export class CommandRunner {
     const sandbox = this.profile({ root, access, session });
     let proxy: ProxyHandle | undefined;
     let noBridge = '';
-    if (sandbox && network) {
+    if (sandbox && network && process.platform === 'darwin') {
+      // Seatbelt lets the command reach the proxy's port on localhost, and nothing else.
+      proxy = await startProxy(this.options.tmpBase ?? tmpdir(), allowedHosts, 'tcp');
+      sandbox.network = { kind: 'tcp', port: proxy.port!, allowed: allowedHosts };
+    } else if (sandbox && network) {
       const node = bridgeNode(env?.PATH ?? process.env.PATH);
       if (node) {
         proxy = await startProxy(this.options.tmpBase ?? tmpdir(), allowedHosts);
-        sandbox.network = { dir: proxy.dir, socket: proxy.socket, node, allowed: allowedHosts };
+        sandbox.network = { kind: 'socket', dir: proxy.dir, socket: proxy.socket, node, allowed: allowedHosts };
       } else noBridge = '[sandbox] this command ran without network: the sandbox reaches the allowed hosts through a bridge that needs node on PATH, and none was found; install Node.js, or run the command outside Erasmus';
     }
     try {
-      const r = await this.ptys.run({ ...rest, cwd: cwd ?? root, env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, ...(proxy ? proxyEnv() : {}) }, ...(sandbox ? { sandbox } : {}) });
+      const r = await this.ptys.run({ ...rest, cwd: cwd ?? root, env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, ...(proxy ? proxyEnv(proxy.port) : {}) }, ...(sandbox ? { sandbox } : {}) });
       const note = noBridge || (sandbox ? sandboxNote(r, sandbox, proxy?.refused) : '');
+      // A command left running in the background keeps its network until the runner is disposed.
+      if (proxy && r.background) {
+        this.proxies.add(proxy);
+        proxy = undefined;
+      }
       return { ...r, sandboxed: !!sandbox, tmpDir: tmp, sandboxNote: note, ...(proxy ? { refusedHosts: [...proxy.refused] } : {}) };
     } finally {
       await proxy?.close();
@@ -151,12 +162,16 @@ export class CommandRunner {
 
   /** Removes the sessions' temporary folders. */
   dispose(): void {
+    for (const proxy of this.proxies) void proxy.close();
+    this.proxies.clear();
     for (const dir of this.tmpDirs.values()) rmSync(dir, { recursive: true, force: true });
     this.tmpDirs.clear();
   }
 }
 
 const WRITE_REFUSED = /read-only file system|EROFS/i;
+/** Seatbelt refuses a write with EPERM. */
+const WRITE_REFUSED_MAC = /read-only file system|EROFS|operation not permitted|EPERM/i;
 const NETWORK_REFUSED = /ENETUNREACH|network is unreachable|ECONNREFUSED|connection refused|EAI_AGAIN|could not resolve|temporary failure in name resolution|getaddrinfo|failed to (?:connect|fetch)|fetch failed/i;
 
 /**
@@ -165,14 +180,14 @@ const NETWORK_REFUSED = /ENETUNREACH|network is unreachable|ECONNREFUSED|connect
  * allow), so the model knows it was the sandbox and what to do instead; empty when nothing points to
  * a refusal. A host the proxy refused is named even when the command ended well.
  */
-export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: SandboxProfile, refusedHosts: readonly string[] = []): string {
+export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: SandboxProfile, refusedHosts: readonly string[] = [], platform: NodeJS.Platform = process.platform): string {
   const notes: string[] = [];
   if (p.network && refusedHosts.length) {
     const allowed = p.network.allowed.length ? p.network.allowed.join(', ') : 'none';
     notes.push(`the network reaches only this project's allowed hosts (sandbox): ${refusedHosts.join(', ')} refused (allowed: ${allowed}). ${howToAllow(refusedHosts[0]!)} Ask the user, or do without it`);
   }
   if (r.exitCode !== 0) {
-    if (WRITE_REFUSED.test(r.output)) {
+    if ((platform === 'darwin' ? WRITE_REFUSED_MAC : WRITE_REFUSED).test(r.output)) {
       notes.push(
         p.readOnly
           ? `writes are refused in this step (read-only file system (sandbox)): the project is mounted read-only; only $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) is writable`
@@ -180,6 +195,8 @@ export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: Sandbo
       );
     }
     if (!p.network && NETWORK_REFUSED.test(r.output)) notes.push("the network is off for this command (sandbox): nothing outside the sandbox can be reached, 127.0.0.1 included; a command that needs the network (a download, an install) asks the user and then reaches only the project's allowed hosts");
+    else if (p.network && !refusedHosts.length && NETWORK_REFUSED.test(r.output))
+      notes.push("this command's network goes only through Erasmus's proxy (HTTP_PROXY, HTTPS_PROXY), to this project's allowed hosts: a program that ignores those variables (node's fetch, a raw socket) reaches nothing, 127.0.0.1 included");
     const home = resolve(p.home ?? homedir());
     const named = hiddenPaths(p).filter((h) => r.output.includes(h) || (h.startsWith(`${home}/`) && r.output.includes(`~${h.slice(home.length)}`)));
     if (named.length) notes.push(`credential folders are hidden from commands (sandbox): ${named.join(', ')} shows empty`);

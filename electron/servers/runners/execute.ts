@@ -130,7 +130,7 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   const networked = policy.verdict === 'approve' && policy.network;
   if (policy.verdict === 'approve') {
     const allowed = settings.network.allowedHosts;
-    const offer = networked && sandboxed ? hostsToOffer(command, allowed) : [];
+    const offer = networked && sandboxed ? hostsToOffer(command, allowed).slice(0, 20) : []; // the approval carries at most 20
     const where = sandboxed
       ? `It runs in the sandbox: it can write only in ${deps.root}; ${
           policy.network ? `if you accept, its network reaches only this project's allowed hosts (${allowed.length ? allowed.join(', ') : 'none yet'}), through Erasmus's proxy` : 'no network'

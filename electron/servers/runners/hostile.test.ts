@@ -220,6 +220,8 @@ describe('hostile commands over stdio', () => {
       expect(outcomes.filter((o) => o.status === 'ran').length).toBeGreaterThan(100);
       expect(outcomes.filter((o) => o.changed.length).map((o) => `${o.command}: ${o.changed.join(', ')}`)).toEqual([]);
       expect(received.filter((r) => r.includes('erasmus-probe-key') || r.includes(Buffer.from(KEY).toString('base64').slice(0, 24)))).toEqual([]);
+      // An accepted network command reaches only the project's allowed hosts (none here): nothing reached the server.
+      expect(received).toEqual([]);
       // Control: inside the project an accepted command does write.
       const w = (await client.callTool({ name: 'bash_run', arguments: { command: 'python3 -c "open(\'inside.txt\',\'w\').write(\'x\')"' } })) as CallToolResult;
       expect((w.structuredContent as { status: string }).status).toBe('ran');

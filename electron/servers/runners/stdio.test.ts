@@ -5,7 +5,12 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { APPROVAL_META } from '../../contract/index';
+import { ProjectTrust } from '../../main/project/trust';
+import { sandboxStatus } from '../../main/runners/pty/sandbox';
+import { setRunnerSettings } from '../../main/settings/runners';
 
 const fixture = resolve(__dirname, '../../../tests/fixtures/runners-stdio.ts');
 let dir: string;
@@ -13,11 +18,14 @@ let root: string;
 const clients: Client[] = [];
 
 type Answer = 'accept' | 'decline';
+/** What the client does when asked, before it answers (the app's card ticking "Allow <host>"). */
+let onAsk: ((meta: Record<string, unknown> | undefined) => Promise<void>) | undefined;
 async function connect(opts: { elicitation: boolean; answer?: () => Answer; asked?: string[] }): Promise<Client> {
   const client = new Client({ name: 'test', version: '1' }, { capabilities: opts.elicitation ? { elicitation: {} } : {} });
   if (opts.elicitation) {
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
       opts.asked?.push(req.params.message);
+      await onAsk?.(req.params._meta);
       return { action: opts.answer?.() ?? 'decline', content: {} };
     });
   }
@@ -95,6 +103,39 @@ describe('runners MCP server over stdio', () => {
     expect(asked[0]).toContain('clean the build');
     expect(r.isError).toBe(false);
     expect(existsSync(join(root, 'build'))).toBe(false);
+  });
+
+  it.runIf(sandboxStatus().available)('a network command: the approval offers the hosts it names; allowed there, the command reaches that host and nothing else', async () => {
+    const capture = createServer((req, res) => res.end(`reached ${req.url}`));
+    await new Promise<void>((r) => capture.listen(0, '127.0.0.1', () => r()));
+    const port = (capture.address() as { port: number }).port;
+    const offered: unknown[] = [];
+    let tick = true;
+    // The app's card: tick "Allow <host>" (the core adds it to the project's allowed hosts), then Allow.
+    onAsk = async (meta) => {
+      const approval = meta?.[APPROVAL_META] as { hosts?: string[] } | undefined;
+      offered.push(approval?.hosts);
+      if (tick && approval?.hosts?.length) await setRunnerSettings(root, { allowHosts: approval.hosts }, ProjectTrust.forHome());
+    };
+    answer = 'accept';
+    const client = withElicitation;
+    try {
+      const r = await call(client, 'bash_run', { command: `curl -fsS http://127.0.0.1:${port}/allowed` });
+      expect(offered).toEqual([[`127.0.0.1:${port}`]]);
+      expect(text(r)).toContain('reached /allowed');
+      expect(r.isError).toBe(false);
+      // The same host on another port, not ticked: the proxy refuses it and the result says how to allow it.
+      tick = false;
+      const other = port === 65535 ? port - 1 : port + 1;
+      const refused = await call(client, 'bash_run', { command: `curl -fsS http://127.0.0.1:${other}/other` });
+      expect(offered[1]).toEqual([`127.0.0.1:${other}`]);
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toContain(`[sandbox] the network reaches only this project's allowed hosts (sandbox): 127.0.0.1:${other} refused (allowed: 127.0.0.1:${port})`);
+    } finally {
+      await new Promise<void>((r) => capture.close(() => r()));
+      onAsk = undefined;
+      rmSync(join(root, '.erasmus'), { recursive: true, force: true });
+    }
   });
 
   it('decline does not run it', async () => {

@@ -16,6 +16,8 @@ describe('SandboxNotice', () => {
     const { container, rerender } = render(<SandboxNotice sandbox={{ available: true, detail: 'Linux: commands run in bubblewrap' }} />);
     expect(screen.getByTestId('status-sandbox').textContent).toBe('Sandboxed (bubblewrap)');
     expect(screen.getByTestId('status-sandbox').getAttribute('title')).toBe('Linux: commands run in bubblewrap');
+    rerender(<SandboxNotice sandbox={{ available: true, detail: 'macOS: commands run in Seatbelt (sandbox-exec)' }} />);
+    expect(screen.getByTestId('status-sandbox').textContent).toBe('Sandboxed (Seatbelt)');
     rerender(<SandboxNotice sandbox={undefined} />);
     expect(container.innerHTML).toBe('');
   });

@@ -1,6 +1,6 @@
 /**
- * Which sandbox protects runner commands: bubblewrap (Linux), or none (bubblewrap missing or
- * unusable, macOS and Windows for now, or ERASMUS_SANDBOX=off), when the command policy asks for
+ * Which sandbox protects runner commands: bubblewrap (Linux), Seatbelt (macOS), or none (Windows,
+ * bubblewrap missing or unusable, a Seatbelt probe that failed, or ERASMUS_SANDBOX=off), when the command policy asks for
  * every command that is not read-only.
  */
 export function SandboxNotice({ sandbox }: { sandbox: { available: boolean; detail: string } | undefined }) {
@@ -8,7 +8,7 @@ export function SandboxNotice({ sandbox }: { sandbox: { available: boolean; deta
   if (sandbox.available)
     return (
       <span title={sandbox.detail} className="text-neutral-500 dark:text-neutral-400" data-testid="status-sandbox">
-        Sandboxed (bubblewrap)
+        Sandboxed ({sandbox.detail.startsWith('macOS') ? 'Seatbelt' : 'bubblewrap'})
       </span>
     );
   return (

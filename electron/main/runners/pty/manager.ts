@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../../common/fs';
 import type { Redactor } from '../../secrets/redactor';
 import { DEFAULT_FLOW, type FlowControlOptions } from './flow';
 import { cleanOutput, truncateHeadTail } from './output';
-import { bwrapArgs, type SandboxProfile } from './sandbox';
+import { sandboxArgv, type SandboxProfile } from './sandbox';
 import { commandArgs, Terminal, type ExitStatus, type TerminalSpec } from './terminal';
 
 /** Where terminal events go: the core's EventBus, or nothing (standalone server). */
@@ -116,7 +116,7 @@ export class PtyManager {
       title: opts.title ?? opts.command.split('\n')[0]!.slice(0, 80),
       command: opts.command,
       file: shell,
-      args: commandArgs(shell, opts.command, this.options.login !== false, nonce, opts.sandbox ? ['bwrap', ...bwrapArgs(opts.sandbox, cwd)] : []),
+      args: commandArgs(shell, opts.command, this.options.login !== false, nonce, opts.sandbox ? sandboxArgv(opts.sandbox, cwd) : []),
       exitMarker: nonce,
       cwd,
       // Output read by a model: no pagers, and tools told they run unattended without colour (no spinners, no colour codes).

@@ -72,6 +72,8 @@ export interface ProxyHandle {
   socket: string;
   /** The folder holding the socket (bind-mounted into the sandbox). */
   dir: string;
+  /** The port on 127.0.0.1 it listens on instead (macOS: the one address Seatbelt lets the command reach). */
+  port?: number;
   /** `host:port` targets refused so far, in order, once each. */
   refused: string[];
   /** `host:port` targets reached. */
@@ -84,11 +86,12 @@ function target(host: string, port: number): string {
 }
 
 /**
- * Starts a filtering proxy on a fresh unix socket under `base`: CONNECT tunnels (https and anything
+ * Starts a filtering proxy on a fresh unix socket under `base` (or, `tcp`, on a free port of
+ * 127.0.0.1): CONNECT tunnels (https and anything
  * else) and plain http requests in absolute form, each to an allowed host only; the rest is answered
  * 403 with `refusalText`. One proxy per command, so what it refused belongs to that command.
  */
-export async function startProxy(base: string, allowed: readonly string[]): Promise<ProxyHandle> {
+export async function startProxy(base: string, allowed: readonly string[], listen: 'socket' | 'tcp' = 'socket'): Promise<ProxyHandle> {
   const dir = mkdtempSync(join(base, 'erasmus-net-'));
   const socket = join(dir, 'proxy.sock');
   const sockets = new Set<Socket>();
@@ -169,11 +172,14 @@ export async function startProxy(base: string, allowed: readonly string[]): Prom
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(socket, () => resolve());
+    if (listen === 'tcp') server.listen(0, '127.0.0.1', () => resolve());
+    else server.listen(socket, () => resolve());
   });
+  const address = server.address();
   return {
     socket,
     dir,
+    ...(listen === 'tcp' && address && typeof address === 'object' ? { port: address.port } : {}),
     refused,
     reached,
     close: () =>

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bridgeArgv } from './net-proxy';
+import { seatbeltArgv } from './seatbelt';
 
 /**
  * The OS sandbox runner commands run in. On Linux: bubblewrap (Debian `bubblewrap`), with this
@@ -15,7 +16,8 @@ import { bridgeArgv } from './net-proxy';
  * its own network namespace always: nothing outside is reachable, 127.0.0.1 included; a command the
  * user accepted as needing the network gets the core's filtering proxy (net-proxy.ts) bridged in,
  * which reaches only the project's allowed hosts.
- * Elsewhere (or where bwrap cannot create namespaces) there is no sandbox, `sandboxStatus` says so,
+ * On macOS: Seatbelt (`sandbox-exec -p`, seatbelt.ts) with a profile made from the same policy.
+ * Elsewhere (or where bwrap cannot create namespaces, or the Seatbelt probe fails) there is no sandbox, `sandboxStatus` says so,
  * and the policy asks for every command that is not read-only.
  */
 export interface SandboxProfile {
@@ -40,15 +42,23 @@ export interface SandboxProfile {
   pyenvShims?: { real: string; copy: string };
 }
 
-export interface NetworkBridge {
-  /** The folder holding the proxy's socket (bound into the sandbox). */
-  dir: string;
-  socket: string;
-  /** The node binary that runs the bridge inside the sandbox. */
-  node: string;
-  /** The project's allowed hosts (net-proxy.ts `hostAllowed`). */
-  allowed: readonly string[];
-}
+/**
+ * How a networked command reaches the core's filtering proxy: on Linux a unix socket bound into the
+ * sandbox and a node bridge inside (the sandbox has its own network namespace); on macOS the
+ * proxy's port on localhost, the one address the Seatbelt profile lets it reach.
+ */
+export type NetworkBridge =
+  | {
+      kind: 'socket';
+      /** The folder holding the proxy's socket (bound into the sandbox). */
+      dir: string;
+      socket: string;
+      /** The node binary that runs the bridge inside the sandbox. */
+      node: string;
+      /** The project's allowed hosts (net-proxy.ts `hostAllowed`). */
+      allowed: readonly string[];
+    }
+  | { kind: 'tcp'; port: number; allowed: readonly string[] };
 
 export interface SandboxStatus {
   available: boolean;
@@ -66,18 +76,22 @@ export const HIDDEN_IN_HOME = [
 
 let cached: SandboxStatus | undefined;
 
-/** Whether commands can run sandboxed here (probed once: bwrap must start a namespace). */
+/** Whether commands can run sandboxed here (probed once: bwrap must start a namespace; sandbox-exec must confine a write). */
 export function sandboxStatus(): SandboxStatus {
   if (cached) return cached;
-  return (cached = sandboxStatusFor(process.platform, process.env.ERASMUS_SANDBOX === 'off', probeBwrap));
+  return (cached = sandboxStatusFor(process.platform, process.env.ERASMUS_SANDBOX === 'off', process.platform === 'darwin' ? probeSeatbelt : probeBwrap));
+}
+
+/** The argv that wraps a command in this OS's sandbox: bubblewrap on Linux, sandbox-exec on macOS. */
+export function sandboxArgv(p: SandboxProfile, cwd: string, platform: NodeJS.Platform = process.platform): string[] {
+  return platform === 'darwin' ? seatbeltArgv(p) : ['bwrap', ...bwrapArgs(p, cwd)];
 }
 
 /** What protects commands on a platform, said plainly per OS (the UI's status bar and `erasmus doctor` show it). */
 export function sandboxStatusFor(platform: NodeJS.Platform, off: boolean, probe: () => SandboxStatus): SandboxStatus {
   if (off) return { available: false, detail: 'switched off (ERASMUS_SANDBOX=off): commands are not sandboxed; every command that is not read-only asks' };
   if (platform === 'win32') return { available: false, detail: 'Windows: commands are not sandboxed (Erasmus has no sandbox on Windows); every command that is not read-only asks' };
-  if (platform === 'darwin') return { available: false, detail: 'macOS: commands are not sandboxed (Erasmus does not drive Seatbelt yet); every command that is not read-only asks' };
-  if (platform !== 'linux') return { available: false, detail: `${platform}: commands are not sandboxed (no sandbox on this system); every command that is not read-only asks` };
+  if (platform !== 'linux' && platform !== 'darwin') return { available: false, detail: `${platform}: commands are not sandboxed (no sandbox on this system); every command that is not read-only asks` };
   return probe();
 }
 
@@ -86,6 +100,26 @@ function probeBwrap(): SandboxStatus {
   if (r.error) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap is not installed (apt-get install bubblewrap); every command that is not read-only asks` };
   if (r.status !== 0) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap cannot create a sandbox here (${r.stderr.toString().trim() || `exit ${r.status}`}; user namespaces may be off); every command that is not read-only asks` };
   return { available: true, detail: "Linux: commands run in bubblewrap: the project writable, the rest read-only, secrets hidden, no network but the project's allowed hosts for a command you accept" };
+}
+
+/**
+ * macOS: the generated profile must run a command, let it write the project, and refuse a write
+ * outside (else it does not confine, and commands are said not to be sandboxed).
+ */
+function probeSeatbelt(): SandboxStatus {
+  const no = (why: string): SandboxStatus => ({ available: false, detail: `macOS: commands are not sandboxed: ${why}; every command that is not read-only asks` });
+  const root = mkdtempSync(join(tmpdir(), 'erasmus-seatbelt-'));
+  const outside = join(homedir(), `.erasmus-seatbelt-probe-${process.pid}`);
+  try {
+    const r = spawnSync('sandbox-exec', [...seatbeltArgv({ root, tmpDir: root }).slice(1), '/bin/sh', '-c', 'touch "$1/inside" && ! touch "$2" 2>/dev/null', 'sh', root, outside], { stdio: 'pipe', timeout: 10_000 });
+    if (r.error) return no(`sandbox-exec could not start (${r.error.message})`);
+    if (existsSync(outside)) return no('the Seatbelt profile did not refuse a write outside the project');
+    if (r.status !== 0 || !existsSync(join(root, 'inside'))) return no(`sandbox-exec refused the profile (${r.stderr.toString().trim() || `exit ${r.status}`})`);
+    return { available: true, detail: "macOS: commands run in Seatbelt (sandbox-exec): the project writable, the rest read-only, secrets hidden, no network but the project's allowed hosts for a command you accept" };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { force: true });
+  }
 }
 
 /**
@@ -158,12 +192,12 @@ export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
     }
   }
   if (p.tmpDir && exists(p.tmpDir) === 'dir') args.push('--bind', resolve(p.tmpDir), resolve(p.tmpDir));
-  if (p.network) args.push('--ro-bind', p.network.dir, p.network.dir);
+  if (p.network?.kind === 'socket') args.push('--ro-bind', p.network.dir, p.network.dir);
   if (p.pyenvShims && exists(p.pyenvShims.copy) === 'dir' && exists(p.pyenvShims.real) === 'dir') args.push('--bind', p.pyenvShims.copy, p.pyenvShims.real);
   // The private /tmp holds only the mount points above: read-only, so a stray write fails loudly
   // instead of landing in a folder that is gone after the command.
   if (root !== '/tmp') args.push('--remount-ro', '/tmp');
   args.push('--unshare-net', '--chdir', resolve(cwd), '--');
-  if (p.network) args.push(...bridgeArgv(p.network.node, p.network.socket));
+  if (p.network?.kind === 'socket') args.push(...bridgeArgv(p.network.node, p.network.socket));
   return args;
 }
