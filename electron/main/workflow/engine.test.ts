@@ -393,6 +393,36 @@ describe('WorkflowEngine', () => {
     expect(onDisk[0]!.steps[0]).toMatchObject({ state: 'prepare:architecture', sessionId: 's-arch' });
   });
 
+  it('a retest after Markdown-only changes is the gate alone, no model session; after a code change the step is asked', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('retest');
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    const asked: string[] = [];
+    let task = await e.getTask(runId);
+    for (; task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') {
+        await e.approve(runId);
+        continue;
+      }
+      if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`unexpected ${task.status}`);
+      const { state } = task.step;
+      asked.push(state);
+      if (state.endsWith(':review')) await e.submitTask(runId, { output: 'Verdict: no changes needed', done: true });
+      else if (state.endsWith(':documentation')) {
+        // core's documentation writes Markdown only; cli's documentation also touches code.
+        await writeFile(join(dir, `${task.step.component}.md`), '# Docs\n');
+        if (task.step.component === 'cli') await writeFile(join(dir, 'cli.js'), '// documented\n');
+        await e.submitTask(runId, { output: 'Documented.', done: true });
+      } else await answer(e, runId, task);
+    }
+    expect(asked).not.toContain('core:retesting');
+    expect(asked).toContain('cli:retesting');
+    const view = await e.status(runId);
+    expect(view.timeline.find((x) => x.state === 'core:retesting')).toMatchObject({ outcome: 'tests-passed', note: expect.stringContaining('only Markdown changed since the tests passed') });
+    expect(view.timeline.find((x) => x.state === 'core:commit')).toMatchObject({ outcome: 'committed' });
+  });
+
   it('runs several projects at once, each in its own run file', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const e = engine(join(root, 'home'));

@@ -15,6 +15,7 @@ import { runParallel } from './parallel';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
+import type { RunRecord } from './run-record';
 import { componentSeed, parseTaskList, parseTaskListOrThrow, setTaskStatus, syncTaskLines } from './task-list';
 
 const HOOKS_REFUSED = "The repository's commit hooks refused the commit (their output below). Fix what they report in the code, not the hooks; the commit is tried again when the tests pass.";
@@ -78,6 +79,22 @@ const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debu
 
 /** How much of a test run's output a timeline entry keeps (its end: the summary and the failures). */
 const TEST_OUTPUT_TAIL = 4000;
+const RETEST_GATE_ONLY = 'only Markdown changed since the tests passed: Erasmus ran them again itself, without a model session';
+const MARKDOWN_FILE = /\.(md|markdown)$/i;
+
+/**
+ * Whether every step since this component's tests last passed changed Markdown files only (or nothing):
+ * its files are known (steps answered in this process) and none is code. Then a retest needs no model.
+ */
+function onlyMarkdownSinceTestsPassed(timeline: RunRecord['timeline'], componentId: string): boolean {
+  for (let i = timeline.length - 1; i >= 0; i--) {
+    const e = timeline[i]!;
+    if (!e.state.startsWith(`${componentId}:`)) continue; // another component's step (a parallel run's other lane)
+    if (e.outcome === 'tests-passed') return true;
+    if (e.outcome !== 'skipped' && (e.files === undefined || e.files.some((f) => !MARKDOWN_FILE.test(f.path)))) return false;
+  }
+  return false;
+}
 /** The steps the final gate follows (the final fixes too): each runs the project's whole suite as it is when the step ends. */
 const FINAL_GATE_PHASES: ReadonlySet<Phase> = new Set<Phase>(['e2e-testing', 'e2e-debugging', 'final-fixes', 'final-redebugging']);
 
@@ -158,7 +175,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   }
   const goalChanges = record.goalUpdate ? GOAL_CHANGES[spec.phase] : undefined;
   if (goalChanges) references.push({ title: 'What this goal changed', text: await goalChangeList(record.projectDir, record.goalUpdate?.baseCommit) });
-    const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging';
+  const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging';
   // A debugging step after the repository's commit hooks refused the commit: the output is theirs, not the tests'.
   const hooks = needsTests && record.lastTest?.command === 'git commit' && !record.lastTest.passed;
   // The final gate runs the project's whole suite as it is now (or the command set at plan review); the plan shows what runs.
@@ -172,6 +189,29 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
     await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { test: t, note: 'an existing project: no new end-to-end tests; its own tests ran' });
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
+    return 'continue';
+  }
+  if (spec.phase === 'retesting' && testCommand && component && record.untraced?.state !== state && onlyMarkdownSinceTestsPassed(record.timeline, component.id)) {
+    // Nothing but Markdown changed since this component's tests last passed (the review asked for no changes, the
+    // documentation wrote .md files): Erasmus runs the tests again itself; no model session is needed.
+    const entry = await ctx.enter(state, { protocol: protocol.name, component: component.id });
+    const setup = await prepareReport(record.projectDir, testCommand);
+    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal, { env: setup.env }).catch(async (err: unknown) => {
+      await discardReport(setup);
+      throw err;
+    });
+    const report = await readReport(setup, run);
+    record.lastTest = { command: testCommand, exitCode: run.exitCode, passed: run.passed, output: run.output };
+    const t = { command: testCommand, exitCode: run.exitCode, passed: run.passed, output: tail(run.output, TEST_OUTPUT_TAIL), traced: report.traced, tests: report.tests, ...(report.note ? { traceNote: report.note } : {}) };
+    const missing = run.passed && report.traced ? tasksWithoutPassingTest(component.tasks.map((x) => x.id), report.tests) : [];
+    if (missing.length) {
+      // Cannot be after a traced pass, but if it is, the step is asked with the tasks named, as any testing step.
+      await ctx.leave(entry, 'tests-untraced', { test: t, note: `tests passed, but no passing test names ${missing.join(', ')}` });
+      record.untraced = { state, tasks: missing, asked: 1 };
+      return 'continue';
+    }
+    await ctx.leave(entry, run.passed ? 'tests-passed' : 'tests-failed', { test: t, note: RETEST_GATE_ONLY });
+    actor.send({ type: 'STEP_DONE', testsPassed: run.passed });
     return 'continue';
   }
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
