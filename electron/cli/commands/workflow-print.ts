@@ -7,7 +7,11 @@ export function planText(plan: WorkflowPlan): string {
   plan.components.forEach((c, i) => {
     // A component whose tasks are all done (an earlier goal's) is not developed again; its tests still run at the end.
     const done = c.tasks.every((t) => t.status === 'done') ? '   (done: not developed again)' : '';
-    lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}${done}`);
+    // What it needs, where that is not simply the component before it (its Depends: line).
+    const d = c.depends;
+    const before = plan.components[i - 1]?.id;
+    const needs = !d || (d.length === 1 && d[0] === before) || (!d.length && i === 0) ? '' : d.length ? `   (needs ${d.join(', ')})` : '   (needs no other component)';
+    lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}${needs}${done}`);
     for (const t of c.tasks) lines.push(`       [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.id}: ${t.title}`);
   });
   lines.push('  then: end-to-end testing, final documentation, final review (and its fixes when it asks for changes)');
