@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
+import { runsInParallel } from './parallel';
+import type { RunRecord } from './run-record';
 
 const MODEL = resolve(__dirname, '../../../tests/fixtures/workflow/parallel-model.mjs');
 
@@ -54,6 +56,23 @@ async function until(engine: WorkflowEngine, runId: string, ok: (v: Awaited<Retu
   }
   throw new Error('the run never got there');
 }
+
+describe('whether a run goes side by side', () => {
+  type C = { id: string; title: string; tasks: Array<{ id: string; title: string; status: 'todo' | 'done' }>; depends?: string[] };
+  const comp = (id: string, depends?: string[]): C => ({ id, title: '', tasks: [{ id: `${id}1`, title: 't', status: 'todo' }], ...(depends ? { depends } : {}) });
+  const record = (components: C[], over: Partial<RunRecord> = {}) =>
+    ({ plan: { components, maxDebugAttempts: 2 }, git: { mode: 'branch' }, executor: { kind: 'agent' }, ...over }) as unknown as RunRecord;
+  it('only where Depends: lines let two open components run at once, in a repository, with an executor that runs steps at once', () => {
+    expect(runsInParallel(record([comp('a', []), comp('b', [])]))).toBe(true);
+    expect(runsInParallel(record([comp('a'), comp('b'), comp('c', ['a'])]))).toBe(true); // b and c both need only a
+    expect(runsInParallel(record([comp('a'), comp('b')]))).toBe(false); // no Depends: line: schedule order, as before
+    expect(runsInParallel(record([comp('a', []), comp('b', ['a'])]))).toBe(false); // a chain
+    expect(runsInParallel(record([comp('a', []), comp('b', [])], { git: undefined }))).toBe(false); // no worktrees outside git
+    expect(runsInParallel(record([comp('a', []), comp('b', [])], { executor: { kind: 'external' } }))).toBe(false); // one step at a time
+    const done: C = { ...comp('b', []), tasks: [{ id: 'b1', title: 't', status: 'done' }] };
+    expect(runsInParallel(record([comp('a', []), done]))).toBe(false); // one open component
+  });
+});
 
 describe('parallel components', () => {
   it('four independent components with two slots: each in its own worktree, merged in schedule order, one commit each, a clean tree', async () => {
