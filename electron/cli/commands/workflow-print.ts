@@ -76,6 +76,14 @@ export function statusText(v: WorkflowRunView): string {
     const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}` : '';
     lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${skip}`);
   }
+  // A parallel run: each component, what it needs, where it stands (its step and worktree while it runs, its commit once merged).
+  if (v.lanes?.length) {
+    lines.push(`components side by side (at most ${v.parallelComponents ?? 2} at once), merged in this order:`);
+    for (const l of v.lanes) {
+      const where = l.status === 'merged' ? (l.commit ? ` as ${l.commit.slice(0, 8)}` : ' (nothing to commit)') : l.state ? `, at ${humanState(l.state)}${l.worktree ? ` in ${l.worktree}` : ''}` : '';
+      lines.push(`  ${l.component}: ${l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${l.error ? `: ${l.error}` : ''}`);
+    }
+  }
   if (v.timeline.length) {
     lines.push('timeline:');
     for (const e of v.timeline) lines.push(`  ${e.enteredAt}  ${entryLine(e).trim()}`);
