@@ -6,6 +6,8 @@ describe('human labels', () => {
     expect(humanStatus('AWAITING_GOAL')).toBe('Waiting for your goal');
     expect(humanState('prepare:architecture')).toBe('Preparation · architecture');
     expect(humanState('prepare:progress_schedule')).toBe('Preparation · schedule');
+    expect(humanState('parallel:components')).toBe('Components side by side');
+    expect(humanState('core:merge')).toBe('core · merge into the run\'s branch');
     expect(humanState('adder:testing')).toBe('adder · testing');
     expect(humanState('final:review')).toBe('Final · review');
     expect(humanState('orchestration:adder')).toBe('Schedule update · after adder');

@@ -28,6 +28,7 @@ const STEP: Record<string, string> = {
   plan: 'plan review',
   orchestration: 'schedule update',
   fixes: 'review fixes',
+  merge: 'merge into the run\'s branch',
 };
 
 /** A step of a state (`testing`, `progress_schedule`) in words. */
@@ -65,6 +66,8 @@ export function humanState(state: string): string {
   const step = state.slice(at + 1);
   // Between components the orchestrator brings the schedule up to date: `orchestration:adder`.
   if (lane === 'orchestration') return `Schedule update · after ${step}`;
+  // A parallel run: its components side by side, then one schedule update (`parallel:components`, `parallel:orchestration`).
+  if (lane === 'parallel') return step === 'components' ? 'Components side by side' : 'Schedule update · after all components';
   const laneWords = lane === 'prepare' ? 'Preparation' : lane === 'final' ? 'Final' : lane;
   return `${laneWords} · ${stepWords(step)}`;
 }

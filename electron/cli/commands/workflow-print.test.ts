@@ -67,3 +67,21 @@ it('statuses, states, outcomes and errors are words, never the internal names', 
   expect(text).toContain('run r1: Interrupted — nothing is driving it, at adder · development');
   expect(text).toContain('nothing is driving it: erasmus workflow resume /p');
 });
+
+it("a parallel run's status lists each component: what it needs, its step and worktree while it runs, its commit once merged", () => {
+  const text = statusText({
+    runId: 'r1',
+    status: 'RUNNING',
+    state: 'parallel:components',
+    projectDir: '/p',
+    executor: 'agent',
+    totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    timeline: [],
+    parallelComponents: 2,
+    lanes: [
+      { component: 'core', status: 'merged', depends: [], commit: 'abcdef0123456789' },
+      { component: 'cli', status: 'running', depends: ['core'], state: 'cli:testing', worktree: '/p/.git/erasmus/worktrees/r1/cli' },
+    ],
+  } as unknown as Parameters<typeof statusText>[0]);
+  expect(text).toContain('components side by side (at most 2 at once), merged in this order:\n  core: merged as abcdef01\n  cli: running, at cli · testing in /p/.git/erasmus/worktrees/r1/cli; needs core');
+});

@@ -7,7 +7,11 @@ export function planText(plan: WorkflowPlan): string {
   plan.components.forEach((c, i) => {
     // A component whose tasks are all done (an earlier goal's) is not developed again; its tests still run at the end.
     const done = c.tasks.every((t) => t.status === 'done') ? '   (done: not developed again)' : '';
-    lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}${done}`);
+    // What it needs, where that is not simply the component before it (its Depends: line).
+    const d = c.depends;
+    const before = plan.components[i - 1]?.id;
+    const needs = !d || (d.length === 1 && d[0] === before) || (!d.length && i === 0) ? '' : d.length ? `   (needs ${d.join(', ')})` : '   (needs no other component)';
+    lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}${needs}${done}`);
     for (const t of c.tasks) lines.push(`       [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.id}: ${t.title}`);
   });
   lines.push('  then: end-to-end testing, final documentation, final review (and its fixes when it asks for changes)');
@@ -71,6 +75,14 @@ export function statusText(v: WorkflowRunView): string {
     // Skip is for the machine's states; a preparation step can only run again.
     const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}` : '';
     lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${skip}`);
+  }
+  // A parallel run: each component, what it needs, where it stands (its step and worktree while it runs, its commit once merged).
+  if (v.lanes?.length) {
+    lines.push(`components side by side (at most ${v.parallelComponents ?? 2} at once), merged in this order:`);
+    for (const l of v.lanes) {
+      const where = l.status === 'merged' ? (l.commit ? ` as ${l.commit.slice(0, 8)}` : ' (nothing to commit)') : l.state ? `, at ${humanState(l.state)}${l.worktree ? ` in ${l.worktree}` : ''}` : '';
+      lines.push(`  ${l.component}: ${l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${l.error ? `: ${l.error}` : ''}`);
+    }
   }
   if (v.timeline.length) {
     lines.push('timeline:');

@@ -45,6 +45,13 @@ describe('AgentExecutor', () => {
     expect(seen).toEqual(['/h/sessions/s7.jsonl']);
   });
 
+  it("a parallel run's component step works in its worktree: the session's project, and every tool call names it", async () => {
+    let got: { project?: string; worktree?: string } = {};
+    const ex = new AgentExecutor(async (o) => ((got = { project: o.project, worktree: o.worktree }), outcome('Done.')), { availableToolsets: () => ['files', 'runners'] });
+    await ex.run(step({ projectDir: '/p/.git/erasmus/worktrees/r/adder', worktree: '/p/.git/erasmus/worktrees/r/adder' }));
+    expect(got).toEqual({ project: '/p/.git/erasmus/worktrees/r/adder', worktree: '/p/.git/erasmus/worktrees/r/adder' });
+  });
+
   it("withholds committing and pushing from a step's session, saying the workflow commits", async () => {
     let withheld: Readonly<Record<string, string>> | undefined;
     const ex = new AgentExecutor(async (o) => ((withheld = o.withholdTools), outcome('Done.')), { availableToolsets: () => ['files', 'runners'] });

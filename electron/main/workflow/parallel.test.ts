@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
+import { runsInParallel } from './parallel';
+import type { RunRecord } from './run-record';
 
 const MODEL = resolve(__dirname, '../../../tests/fixtures/workflow/parallel-model.mjs');
 
@@ -30,23 +32,69 @@ async function setup(env: Record<string, string>): Promise<{ dir: string; engine
   return { dir, engine, events };
 }
 
-async function runToEnd(engine: WorkflowEngine, dir: string, parallel: number) {
+async function approved(engine: WorkflowEngine, dir: string, parallel: number): Promise<string> {
   const { runId } = await engine.load({ projectDir: dir, goal: 'four parts', executor: { kind: 'command', command: `node ${MODEL}` }, parallel });
   await engine.start(runId);
-  let view = await engine.waitForRest(runId, 120_000);
+  const view = await engine.waitForRest(runId, 120_000);
   expect(view.status).toBe('AWAITING_APPROVAL');
   // Each component's dependencies show in the run's view (its Depends: line).
   expect(view.plan?.components.map((c) => c.depends)).toEqual(view.plan?.components.map(() => []));
   await engine.approve(runId);
-  view = await engine.waitForRest(runId, 120_000);
-  return { runId, view };
+  return runId;
 }
+
+async function runToEnd(engine: WorkflowEngine, dir: string, parallel: number) {
+  const runId = await approved(engine, dir, parallel);
+  return { runId, view: await engine.waitForRest(runId, 120_000) };
+}
+
+/** Polls the run until `ok` says so. */
+async function until(engine: WorkflowEngine, runId: string, ok: (v: Awaited<ReturnType<WorkflowEngine['status']>>) => boolean): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (ok(await engine.status(runId))) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the run never got there');
+}
+
+describe('whether a run goes side by side', () => {
+  type C = { id: string; title: string; tasks: Array<{ id: string; title: string; status: 'todo' | 'done' }>; depends?: string[] };
+  const comp = (id: string, depends?: string[]): C => ({ id, title: '', tasks: [{ id: `${id}1`, title: 't', status: 'todo' }], ...(depends ? { depends } : {}) });
+  const record = (components: C[], over: Partial<RunRecord> = {}) =>
+    ({ plan: { components, maxDebugAttempts: 2 }, git: { mode: 'branch' }, executor: { kind: 'agent' }, ...over }) as unknown as RunRecord;
+  it('only where Depends: lines let two open components run at once, in a repository, with an executor that runs steps at once', () => {
+    expect(runsInParallel(record([comp('a', []), comp('b', [])]))).toBe(true);
+    expect(runsInParallel(record([comp('a'), comp('b'), comp('c', ['a'])]))).toBe(true); // b and c both need only a
+    expect(runsInParallel(record([comp('a'), comp('b')]))).toBe(false); // no Depends: line: schedule order, as before
+    expect(runsInParallel(record([comp('a', []), comp('b', ['a'])]))).toBe(false); // a chain
+    expect(runsInParallel(record([comp('a', []), comp('b', [])], { git: undefined }))).toBe(false); // no worktrees outside git
+    expect(runsInParallel(record([comp('a', []), comp('b', [])], { executor: { kind: 'external' } }))).toBe(false); // one step at a time
+    const done: C = { ...comp('b', []), tasks: [{ id: 'b1', title: 't', status: 'done' }] };
+    expect(runsInParallel(record([comp('a', []), done]))).toBe(false); // one open component
+  });
+});
 
 describe('parallel components', () => {
   it('four independent components with two slots: each in its own worktree, merged in schedule order, one commit each, a clean tree', async () => {
     const { dir, engine } = await setup({ PARALLEL_MODEL_SLOW: 'a' });
-    const { view } = await runToEnd(engine, dir, 2);
+    const runId = await approved(engine, dir, 2);
+    // The process dies while two components are in flight (one merged already): a new one resumes each where it stood.
+    await until(engine, runId, (v) => !!v.lanes?.some((l) => l.status === 'merged') && v.timeline.filter((e) => e.worktree && !e.leftAt).length === 2);
+    await engine.dispose();
+    const again = new WorkflowEngine({ paths: new Paths(join(root!, 'home')), env: { ...process.env, PARALLEL_MODEL_SLOW: 'a' }, emit: () => undefined });
+    engines.push(again);
+    const crashed = await again.status(runId);
+    expect(crashed.interrupted).toBe(true);
+    expect(crashed.lanes?.filter((l) => l.status !== 'merged').length).toBeGreaterThanOrEqual(2);
+    await again.resume(runId);
+    const view = await again.waitForRest(runId, 120_000);
     expect(view.status, JSON.stringify(view.error)).toBe('COMPLETED');
+    // The two steps in flight were closed as interrupted and ran again; nothing was committed twice.
+    const interrupted = view.timeline.filter((e) => e.outcome === 'interrupted');
+    expect(interrupted.length).toBeGreaterThanOrEqual(1);
+    expect(interrupted.length).toBeLessThanOrEqual(2);
+    for (const e of interrupted) expect(view.timeline.some((x) => x.state === e.state && x.enteredAt > e.enteredAt && x.outcome !== 'interrupted')).toBe(true);
+    expect(view.timeline.filter((e) => e.outcome === 'committed' && e.component)).toHaveLength(4);
     expect(view.plan?.parallel).toBe(true);
     // One commit per component, in schedule order (a is the slowest, yet merged first), then the final phase's.
     const log = git(dir, 'log', '--format=%s').split('\n');
@@ -54,13 +102,13 @@ describe('parallel components', () => {
     expect(git(dir, 'status', '--porcelain')).toBe('');
     for (const id of ['a', 'b', 'c', 'd']) expect(await readFile(join(dir, `${id}.txt`), 'utf8')).toBe(`${id}\n`);
     // Each component's steps ran in a worktree under .git/erasmus (never in the project's tree), all gone once merged.
-    const steps = view.timeline.filter((e) => e.state.endsWith(':development'));
+    const steps = view.timeline.filter((e) => e.state.endsWith(':development') && e.outcome === 'done');
     expect(steps).toHaveLength(4);
     for (const e of steps) expect(e.worktree).toContain(`${join(dir, '.git', 'erasmus', 'worktrees')}/`);
     expect(git(dir, 'worktree', 'list').split('\n')).toHaveLength(1);
     expect(git(dir, 'branch', '--format=%(refname:short)')).toBe('main'); // a fresh repository's history starts on its branch
     // At most two at once, and two did run at once: the development steps overlap in time.
-    const spans = view.timeline.filter((e) => e.worktree).map((e) => [Date.parse(e.enteredAt), Date.parse(e.leftAt!)] as const);
+    const spans = view.timeline.filter((e) => e.worktree && e.outcome !== 'interrupted').map((e) => [Date.parse(e.enteredAt), Date.parse(e.leftAt!)] as const);
     const most = Math.max(...spans.map(([t]) => spans.filter(([a, b]) => a <= t && t < b).length));
     expect(most).toBe(2);
     // Each component's commit entry names its commit on the run's branch; the lanes are merged.
@@ -70,7 +118,7 @@ describe('parallel components', () => {
       expect(entry?.commit).toBe(git(dir, 'log', '-1', '--format=%H', `--grep=^Write ${id}.txt$`));
     }
     expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'merged'], ['c', 'merged'], ['d', 'merged']]);
-    expect(existsSync(join(dir, '.git', 'erasmus', 'worktrees'))).toBe(true);
+    expect(existsSync(join(dir, '.git', 'erasmus', 'worktrees', runId))).toBe(false);
   }, 180_000);
 
   it('a conflicting pair: the second merge stops on both sides, a merge step resolves it, and the run completes', async () => {

@@ -59,7 +59,10 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
 
   for (;;) {
     await mergeReady(ctx, plan, lanes);
-    if (lanes.every((l) => l.status === 'merged')) return 'done';
+    if (lanes.every((l) => l.status === 'merged')) {
+      await removeRunWorktrees(record.projectDir, record.runId); // the run's folder of worktrees, empty now
+      return 'done';
+    }
     const stopping = !!failure || ctx.signal.aborted || !!ctx.pausing?.();
     if (!stopping) {
       for (const lane of lanes) {

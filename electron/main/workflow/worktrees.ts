@@ -1,7 +1,7 @@
 // The git side of a parallel run: a worktree and a branch per component, under the repository's own
 // .git (never in the project's tree, never under ERASMUS_HOME, which the sandbox hides), and the merge of
 // each component's commit into the run's branch (a cherry-pick: one commit per component, in schedule order).
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git, gitPath, headCommit, identityArgs } from './git';
 
@@ -25,8 +25,9 @@ const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null'];
 export async function addLaneWorktree(projectDir: string, runId: string, component: string): Promise<{ worktree: string; branch: string }> {
   const worktree = join(await worktreesDir(projectDir, runId), component);
   const branch = laneBranch(runId, component);
+  // (git prints real paths: the project's may go through a symlink.)
   const there = await git(worktree, ['rev-parse', '--show-toplevel']).catch(() => undefined);
-  if (there?.code === 0 && there.stdout.trim() === worktree) return { worktree, branch };
+  if (there?.code === 0 && there.stdout.trim() === (await realpath(worktree).catch(() => worktree))) return { worktree, branch };
   await git(projectDir, ['worktree', 'prune']);
   const base = (await headCommit(projectDir)) ?? (await emptyCommit(projectDir));
   const r = await git(projectDir, ['worktree', 'add', '-q', '-B', branch, worktree, base]);
@@ -56,10 +57,11 @@ export async function removeLaneWorktree(projectDir: string, worktree: string | 
 /** Removes every worktree and branch of a run (what a rewound or abandoned attempt left). */
 export async function removeRunWorktrees(projectDir: string, runId: string): Promise<void> {
   const dir = await worktreesDir(projectDir, runId);
+  const real = await realpath(dir).catch(() => dir);
   const list = await git(projectDir, ['worktree', 'list', '--porcelain']);
   for (const line of list.stdout.split('\n')) {
     const path = line.startsWith('worktree ') ? line.slice('worktree '.length) : undefined;
-    if (path?.startsWith(`${dir}/`)) await git(projectDir, ['worktree', 'remove', '--force', path]);
+    if (path?.startsWith(`${dir}/`) || path?.startsWith(`${real}/`)) await git(projectDir, ['worktree', 'remove', '--force', path]);
   }
   await rm(dir, { recursive: true, force: true });
   await git(projectDir, ['worktree', 'prune']);

@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
+import { worktreeComponent } from './stepOf';
 import type { TerminalTab } from './store';
 
 export interface TerminalTabsProps {
@@ -25,6 +26,14 @@ const time = (at?: number) => (at ? new Date(at).toLocaleTimeString([], { hour: 
 const inside = (cwd: string | undefined, project: string | undefined) => !cwd || (!!project && (cwd === project || cwd.startsWith(`${project}/`)));
 const folder = (cwd: string) => cwd.split('/').filter(Boolean).pop() ?? cwd;
 
+/** The project's own tabs first, then each worktree's together, in the order each first appeared (the order is otherwise kept). */
+export function groupByWorktree<T extends { cwd?: string }>(tabs: readonly T[]): T[] {
+  const order: Array<string | undefined> = [];
+  for (const t of tabs) if (!order.includes(worktreeComponent(t.cwd))) order.push(worktreeComponent(t.cwd));
+  const rank = (t: T) => (worktreeComponent(t.cwd) === undefined ? -1 : order.indexOf(worktreeComponent(t.cwd)));
+  return tabs.map((t, i) => [t, i] as const).sort(([a, i], [b, j]) => rank(a) - rank(b) || i - j).map(([t]) => t);
+}
+
 const tone = (tab: TerminalTab) =>
   tab.running ? 'text-sky-800 dark:text-sky-300' : !tab.timedOut && tab.exitCode === 0 ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-800 dark:text-red-300';
 
@@ -36,7 +45,7 @@ const tone = (tab: TerminalTab) =>
 export function TerminalTabs({ tabs: all, project, activeId, onSelect, onKill, onClose, onNewShell, stepOf }: TerminalTabsProps) {
   // The open project's tabs show; those of other folders (a closed project's) wait behind a toggle. The active tab always shows.
   const [showOthers, setShowOthers] = useState(false);
-  const own = all.filter((t) => inside(t.cwd, project));
+  const own = groupByWorktree(all.filter((t) => inside(t.cwd, project)));
   const others = all.filter((t) => !inside(t.cwd, project));
   const tabs = [...own, ...others.filter((t) => showOthers || t.id === activeId)];
   const active = tabs.find((t) => t.id === activeId);
@@ -66,6 +75,7 @@ export function TerminalTabs({ tabs: all, project, activeId, onSelect, onKill, o
           >
             <span className="truncate">
               {!inside(tab.cwd, project) && tab.cwd ? <span className="text-slate-600 dark:text-slate-400">{folder(tab.cwd)}: </span> : null}
+              {worktreeComponent(tab.cwd) && inside(tab.cwd, project) && !stepOf?.(tab) ? <span className="text-slate-600 dark:text-slate-400">{worktreeComponent(tab.cwd)} (worktree): </span> : null}
               {tab.kind === 'shell' ? '❯ ' : ''}{stepOf?.(tab) ?? tab.title}
             </span>
             {tab.startedAt ? <span className="shrink-0 text-slate-600 dark:text-slate-400">{time(tab.startedAt)}</span> : null}

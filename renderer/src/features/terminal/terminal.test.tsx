@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload, MethodName, ParamsOf, ResultOf, TerminalInfo } from '../../../../electron/contract/index';
 import { TerminalStore, type TerminalClient } from './store';
-import { TerminalTabs } from './TerminalTabs';
+import { groupByWorktree, TerminalTabs } from './TerminalTabs';
 import { stepNamer } from './stepOf';
 
 /** A client whose events the test fires and whose requests it records (the core is not in the renderer tests). */
@@ -142,6 +142,16 @@ describe('TerminalTabs', () => {
     fireEvent.click(screen.getByRole('button', { name: /New shell/ }));
     fireEvent.keyDown(screen.getByRole('tab', { name: /pnpm test/ }), { key: 'ArrowRight' });
     expect(calls).toEqual(['select b', 'kill a', 'close a', 'shell', 'select b']);
+  });
+
+  it("groups a parallel run's tabs per worktree, each named by its component's step", () => {
+    const wt = (c: string) => `/p/.git/erasmus/worktrees/r1/${c}`;
+    const tab = (id: string, cwd: string, startedAt: number) => ({ id, kind: 'command' as const, title: id, command: id, cwd, running: false, exitCode: 0, timedOut: false, startedAt });
+    const tabs = [tab('t1', wt('a'), 1000), tab('t2', wt('b'), 2000), tab('t3', '/p', 3000), tab('t4', wt('a'), 4000)];
+    expect(groupByWorktree(tabs).map((t) => t.id)).toEqual(['t3', 't1', 't4', 't2']);
+    const e = (state: string, component: string, from: number, to: number) => ({ state, component, worktree: wt(component), enteredAt: new Date(from).toISOString(), leftAt: new Date(to).toISOString() });
+    const name = stepNamer({ projectDir: '/p', timeline: [e('a:testing', 'a', 500, 5000), e('b:testing', 'b', 1500, 2500)] });
+    expect(tabs.map(name)).toEqual(['a · testing', 'b · testing', undefined, 'a · testing']);
   });
 
   it('puts the project’s tabs first, names the others by folder, and tells same-named tabs apart by time', () => {

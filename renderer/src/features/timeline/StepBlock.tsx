@@ -25,6 +25,7 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
     e.commit ? `commit ${e.commit.slice(0, 10)}` : '',
     e.note ?? '',
     e.rewound ? 'rewound' : '',
+    block.alongside ? `at the same time as ${block.alongside.map(humanState).join(', ')}` : '',
   ].filter(Boolean);
   const label = `${e.rewound ? '↶ ' : ''}${stepWords(block.step)}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
   const sub = `${formatDuration(duration)}${e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}${e.usage?.costUsd !== undefined ? ` · ${formatCost(e.usage.costUsd)}` : ''}`;

@@ -19,7 +19,7 @@ import { humanError, humanState, humanStatus } from '../project/labels';
 
 
 /** The run's own lanes in words; a component's lane keeps its id. */
-const LANE_WORDS: Record<string, string> = { prepare: 'Preparation', final: 'Final phase', orchestration: 'Schedule' };
+const LANE_WORDS: Record<string, string> = { prepare: 'Preparation', final: 'Final phase', orchestration: 'Schedule', parallel: 'Side by side' };
 /** The run as a picture: one lane per component, protocol states as blocks in the order they ran; click one for details. */
 export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: string) => void }) {
   const { run, sessions } = useServices();

@@ -45,4 +45,24 @@ describe('timeline layout', () => {
   it('is empty for a run with no steps yet', () => {
     expect(layout({ timeline: [], status: 'LOADED' }, 0)).toEqual([]);
   });
+  it("lays a parallel run's components side by side: steps that ran at once share a column, each in its lane", () => {
+    const w = (x: WorkflowTimelineEntry) => ({ ...x, worktree: `/p/.git/erasmus/worktrees/r/${x.component}` });
+    const timeline = [
+      e('parallel:components', 0, 0, 'done'),
+      w(e('a:development', 0, 10, 'done', 'a')),
+      w(e('b:development', 1, 5, 'done', 'b')),
+      w(e('b:testing', 5, 9, 'tests-passed', 'b')),
+      w(e('a:testing', 10, undefined, undefined, 'a')),
+      e('parallel:orchestration', 12, 13, 'done'),
+    ];
+    const lanes = layout({ timeline, state: 'parallel:components', status: 'RUNNING' }, Date.parse(t(11)));
+    const by = (id: string) => lanes.find((l) => l.id === id)!.blocks;
+    // a's development ran while b developed and tested: b's first step shares its column, b's second takes the next.
+    expect(by('a').map((b) => b.left)).toEqual([1 / 5, 3 / 5]);
+    expect(by('b').map((b) => b.left)).toEqual([1 / 5, 2 / 5]);
+    expect(by('a')[0]!.alongside).toEqual(['b:development', 'b:testing']);
+    // A component's open step is running, though the run's own state is the parallel phase.
+    expect(by('a')[1]!.status).toBe('current');
+    expect(by('parallel').map((b) => b.left)).toEqual([0, 4 / 5]);
+  });
 });

@@ -23,6 +23,8 @@ export interface Block {
   width: number;
   /** The step's duration against the longest step's, 0..1 (time as the secondary axis). */
   share: number;
+  /** A parallel run's component step: the steps of other components that ran at the same time (their states). */
+  alongside?: string[];
   entry: WorkflowTimelineEntry;
 }
 
@@ -46,10 +48,32 @@ export function laneOf(e: WorkflowTimelineEntry): string {
   return e.component ?? e.state.split(':')[0] ?? e.state;
 }
 
+/** A parallel run's state while its components run side by side (workflow/plan.ts). */
+const PARALLEL_STATE = 'parallel:components';
+
+/**
+ * The column of each step: the next one in run order, except that a step running at the same time as an
+ * earlier step of another lane (`together`) shares the first such step's column, if its own lane has not passed it.
+ */
+export function columnsOf(laneIds: string[], together: (i: number, j: number) => boolean): number[] {
+  const out: number[] = [];
+  const last = new Map<string, number>();
+  let max = -1;
+  laneIds.forEach((lane, i) => {
+    const shared = out.findIndex((_, j) => together(i, j));
+    const col = shared >= 0 ? Math.max(out[shared]!, (last.get(lane) ?? -1) + 1) : max + 1;
+    out.push(col);
+    last.set(lane, col);
+    max = Math.max(max, col);
+  });
+  return out;
+}
+
 /**
  * Lays a run out as lanes (components, in the order they first ran) of blocks in the order the steps
  * ran: one equal column per step, so waits (plan review, approvals, a stopped run) take no room and
- * nothing overlaps; each block's `share` tells its time. `now` is the end of a step still running;
+ * nothing overlaps (steps of a parallel run's components that ran at once share a column, each in its own
+ * lane); each block's `share` tells its time. `now` is the end of a step still running;
  * `waiting(entry)` says a running step waits for the user.
  */
 export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'status'>, now: number, waiting: (e: WorkflowTimelineEntry) => boolean = () => false): Lane[] {
@@ -61,11 +85,17 @@ export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'statu
   const lanes = new Map<string, Block[]>();
   const attempts = new Map<string, number>();
   const live = view.status !== 'COMPLETED' && view.status !== 'STOPPED';
+  // Components of a parallel run work at once, each in its worktree: steps of other components that overlap in time.
+  const together = (i: number, j: number) => i !== j && !!entries[i]!.worktree && !!entries[j]!.worktree && laneOf(entries[i]!) !== laneOf(entries[j]!) && times[i]! < ends[j]! && times[j]! < ends[i]!;
+  const columns = columnsOf(entries.map(laneOf), together);
+  const count = Math.max(...columns) + 1;
   entries.forEach((e, index) => {
     const id = laneOf(e);
     const attempt = (attempts.get(e.state) ?? 0) + 1;
     attempts.set(e.state, attempt);
-    const isCurrent = live && !e.leftAt && e.state === view.state;
+    // In a parallel run every component's open step is running (the run's own state is the parallel phase).
+    const isCurrent = live && !e.leftAt && (e.state === view.state || (!!e.worktree && view.state === PARALLEL_STATE));
+    const alongside = entries.filter((_, j) => together(index, j)).map((x) => x.state);
     const s = times[index]!;
     const end = ends[index]!;
     const status = statusOf(e, isCurrent);
@@ -79,9 +109,10 @@ export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'statu
       attempt,
       start: s,
       end,
-      left: index / entries.length,
-      width: 1 / entries.length,
+      left: columns[index]! / count,
+      width: 1 / count,
       share: (end - s) / longest,
+      ...(alongside.length ? { alongside } : {}),
       entry: e,
     };
     if (!lanes.has(id)) lanes.set(id, []);
