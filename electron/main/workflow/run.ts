@@ -252,7 +252,7 @@ export class WorkflowRun {
           void this.persist();
           this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry });
         };
-        const result = taken ? taken.result : await this.executor.run({ ...step, runToolsets: await this.runToolsets(step.toolsets), runId: this.runId, signal: this.abort.signal, onSession });
+        const result = taken ? taken.result : await this.executor.run({ ...step, runToolsets: await this.runToolsets(step.toolsets), architecture: (await this.docs.text({ doc: 'architecture' })) ?? undefined, runId: this.runId, signal: this.abort.signal, onSession });
         this.record.pending = undefined;
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.setStatus('RUNNING');
         if (entry && before) {
