@@ -2,7 +2,8 @@
 // the user's trust (issue 25): every approval answered in the UI, naming its step and showing the
 // change, one of them denied (the transcript says so); a reload mid-run comes back to the run and its view; a final review that asks for a fix leads to a
 // final fixes step; the completion lists the point left open instead of a plain green; and no view of
-// the whole run shows a `server__tool` id or an `a:b` state name.
+// the whole run shows a `server__tool` id or an `a:b` state name. Then the project's next goal, given on the
+// Project view: its plan review shows the tasks kept done and the ones it adds.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -11,7 +12,7 @@ import { startScriptedLlm, type ScriptedLlm, type ScriptTurn } from '../fixtures
 import { launchChromium } from '../support/browser';
 import { startServe, type ServeHandle } from '../support/serve';
 import { ARTIFACTS, openApp, openProject } from './ui-helpers';
-import { defaultPathScript, defaultWorld, gitState, type DefaultWorld } from './workflow-default';
+import { defaultPathScript, defaultWorld, gitState, secondGoalScript, type DefaultWorld } from './workflow-default';
 
 const FINAL_REVIEW = '# Final review\n\nVerdict: one small fix needed\n\n1. README.md does not say how to run the end-to-end test.\n';
 const LEFT_OPEN = 'README.md does not say how to run the end-to-end test: the overwrite was denied.';
@@ -29,6 +30,8 @@ function script(): ScriptTurn[] {
       toolCalls: [{ name: 'files__write_file', arguments: { path: 'README.md', content: '# adder\n\nAdds two numbers.\n\nTests (unit and end-to-end): `node --test test/`.\n' } }],
     },
     { label: 'final fixes denied', match: { last: 'declined by the user' }, text: `The README write was denied, so it is unchanged.\n\n## Left open\n- ${LEFT_OPEN}\n` },
+    // The project's next goal, given on the Project view: its preparation, up to the plan review.
+    ...secondGoalScript('native').slice(0, 3),
   ];
 }
 
@@ -155,10 +158,26 @@ describe('desktop UI: a run the user can trust — approvals, the final review a
     // The denied write changed nothing; the rest of the run is committed and the tree is clean.
     expect(readFileSync(join(world.project, 'README.md'), 'utf8')).not.toContain('end-to-end');
     expect(readFileSync(join(world.project, 'docs/reviews/final.md'), 'utf8')).toBe(FINAL_REVIEW);
-    expect(llm.remaining()).toBe(0);
     const git = gitState(world.project);
     expect(git.log[0]).toBe('Add end-to-end tests and update the documentation'); // in the style the log shows
     expect(git.dirty).toBe('');
+
+    // The next goal, on the Project view as `start --goal` asks it: the plan review shows what it keeps done and what it adds.
+    await page.getByTestId('nav-project').click();
+    await page.getByTestId('new-goal-input').fill('subtract two numbers too');
+    await page.getByTestId('new-goal-unattended').check();
+    await page.getByTestId('new-goal-start').click();
+    await page.getByTestId('plan-review').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('plan-delta-added').textContent()).toBe('New for this goal, to be developed: 2 tasks (S1, S2).');
+    expect(await page.getByTestId('plan-delta-kept').textContent()).toBe('Kept as done from earlier goals: 2 tasks (A1, A2), not developed again.');
+    expect(await page.getByTestId('plan-task-A1').getByTestId('plan-task-done').count()).toBe(1);
+    expect(await page.getByTestId('plan-task-S1').getByTestId('plan-task-done').count()).toBe(0);
+    expect(await page.getByTestId('run-panel').textContent()).toContain('Goal: subtract two numbers too');
+    // The new goal's design step saw the architecture as built.
+    expect(JSON.stringify(llm.requests.find((q) => JSON.stringify(q.body).includes('The project already has an architecture'))?.body)).toContain('As built: unit tests in test/adder.test.mjs');
+    await expectWords(page);
+    await app.shot('trust-06-new-goal-plan-delta');
+    expect(llm.remaining()).toBe(0);
     expect(app.errors).toEqual([]);
     await page.context().close();
   });

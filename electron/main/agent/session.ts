@@ -69,6 +69,8 @@ export interface AgentSessionOptions {
    * after that shared start), and a call to another is refused in words before anyone is asked.
    */
   runToolsets?: string[];
+  /** Sections every step of a run shares (the architecture): after the tools, before the protocol. */
+  sharedSections?: PromptSection[];
   provider?: ProviderOverrides | ProviderHandle;
   toolMode?: ToolMode;
   budgets?: Budgets;
@@ -237,6 +239,7 @@ export class AgentSession {
         staticSections: await loadStaticSections(resourcesDir() + '/prompts', deps.paths.promptsDir),
         dynamicSections: dynamicSections({ cwd: project, now: clock() }),
         protocolPrompt: o.protocolPrompt,
+        ...(o.sharedSections ? { sharedSections: o.sharedSections } : {}),
         extraSections: [...(stepSection ? [stepSection] : []), ...(o.sections ?? [])],
         toolsets: summaries,
         toolMode,

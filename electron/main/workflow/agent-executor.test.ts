@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { SessionOutcome } from '../agent/session';
-import { AgentExecutor, agentHandBack, agentTask, cannotFinish, splitContextDoc, type RunAgentSession } from './agent-executor';
+import { AgentExecutor, agentHandBack, agentTask, cannotFinish, sharedArchitecture, splitContextDoc, type RunAgentSession } from './agent-executor';
 import { buildStepPrompt } from './prompt';
 import type { StepRequest } from './executor';
 import { preflightMessage, workflowPreflight } from './preflight';
@@ -101,6 +101,22 @@ describe('AgentExecutor', () => {
     expect(seen.task).toContain('## Done when\n\nThe code is written.');
     // A prompt that does not open with its protocol (a user's override shape) is sent whole.
     expect(agentTask({ prompt: 'Just do it.', protocol: 'development', protocolPrompt: protocol.prompt })).toBe('Just do it.');
+  });
+
+  it('moves the architecture a step\'s prompt shows into the start of the system prompt every step shares', async () => {
+    const protocol = { name: 'development', prompt: 'You are the developer.', done: 'Done.', toolsets: ['files'], budget: { maxTurns: 5 } };
+    const arch = '# Architecture\n\nOne component, `adder`.';
+    const prompt = buildStepPrompt({ protocol: protocol as never, instruction: 'Develop the adder.', contextDocPath: '/c', contextDoc: '', references: [{ title: 'Architecture', text: arch }] });
+    let seen: Parameters<RunAgentSession>[0] | undefined;
+    const ex = new AgentExecutor(async (o) => ((seen = o), outcome('Done.')), { availableToolsets: () => ['files', 'runners'] });
+    await ex.run(step({ prompt, protocolPrompt: protocol.prompt, architecture: `${arch}\n`, runToolsets: ['files', 'runners', 'github'] }));
+    expect(seen!.task).toContain('## Architecture\n\nIn your system prompt, under "Architecture".');
+    expect(seen!.task).not.toContain('One component');
+    expect(seen!.sharedSections).toEqual([{ title: 'Architecture', body: "The project's architecture document, as this run has it now (read-only here):\n\n```markdown\n# Architecture\n\nOne component, `adder`.\n```" }]);
+    // A toolset only other steps name and this session lacks is left out of the run's.
+    expect(seen!.runToolsets).toEqual(['files', 'runners']);
+    // A step whose prompt does not show it (the design step writes it) keeps its prompt as it is.
+    expect(sharedArchitecture('## Your task\n\nWrite it.', arch)).toEqual({ task: '## Your task\n\nWrite it.', sections: [] });
   });
 
   it('a report step: the saved report holds only the report', () => {

@@ -1,6 +1,7 @@
 import { NOBODY_ASKED } from '../agent/approval-path';
 import type { AgentSessionOptions, SessionOutcome } from '../agent/session';
 import { DOC_BEGIN, DOC_END, splitContextDoc } from '../../contract/handback';
+import { fenced, referenceBlock } from './prompt';
 import { StepAbortedError, type StepAnswer, type StepExecutor, type StepRequest, type StepResult } from './executor';
 
 export { DOC_BEGIN, DOC_END, splitContextDoc };
@@ -48,6 +49,16 @@ export function agentTask(step: Pick<StepRequest, 'prompt' | 'protocol' | 'proto
   const head = `# Protocol: ${step.protocol}\n\n${step.protocolPrompt}\n\n`;
   if (!step.protocolPrompt.trim() || !step.prompt.startsWith(head)) return step.prompt;
   return `# Step of the ${step.protocol} protocol (the protocol is in your system prompt)\n\n${step.prompt.slice(head.length)}`;
+}
+
+/**
+ * The architecture a step's prompt shows, moved into the part of the system prompt every step of the run shares
+ * (it changes only when the design and final documentation steps write it): the task says where it is instead.
+ */
+export function sharedArchitecture(task: string, architecture: string | undefined): { task: string; sections: Array<{ title: string; body: string }> } {
+  const block = architecture?.trim() ? referenceBlock('Architecture', architecture) : undefined;
+  if (!block || !task.includes(block)) return { task, sections: [] };
+  return { task: task.replace(block, '## Architecture\n\nIn your system prompt, under "Architecture".'), sections: [{ title: 'Architecture', body: `The project's architecture document, as this run has it now (read-only here):\n\n${fenced(architecture!.trim())}` }] };
 }
 
 /** The line a step's model begins to say the step cannot be finished (taught where a call is refused with nobody to approve it). */
@@ -105,12 +116,14 @@ export class AgentExecutor implements StepExecutor {
     }
     // Calls refused because nobody could approve them: a step that ends with such refusals is not done.
     const unanswered: string[] = [];
+    const shared = sharedArchitecture(agentTask(step), step.architecture);
     const outcome = await this.runSession({
       onEvent: (e) => {
         if (e.type === 'session_started') step.onSession?.(e.logPath);
         if (e.type === 'tool_complete' && e.isError && e.result.includes(NOBODY_ASKED)) unanswered.push(e.name);
       },
-      task: `${agentTask(step)}\n\n## How to answer\n\n${agentHandBack(step.answer)}`,
+      task: `${shared.task}\n\n## How to answer\n\n${agentHandBack(step.answer)}`,
+      ...(shared.sections.length ? { sharedSections: shared.sections } : {}),
       project: step.projectDir,
       protocolPrompt: step.protocolPrompt,
       toolsets: step.toolsets,

@@ -16,6 +16,8 @@ export interface StepRequest {
   toolsets: string[];
   /** Every toolset the run's steps use, in one order (set by the run): an agent step describes them all and may call only `toolsets`. */
   runToolsets?: string[];
+  /** The architecture as the run has it now (set by the run): an agent step whose prompt shows it moves it into the shared start of its system prompt. */
+  architecture?: string;
   /** What the step may do to the project (the protocol's `access`; default write). */
   access?: 'write' | 'read' | 'markdown';
   /** The document the step reads and updates (the context swap). */

@@ -32,6 +32,11 @@ export function fenced(text: string, lang = 'markdown'): string {
   return `${fence}${lang}\n${text}\n${fence}`;
 }
 
+/** A document a step is shown read-only, as its prompt holds it (one function, so an executor can find it there). */
+export function referenceBlock(title: string, text: string): string {
+  return `## ${title}\n\n${text.trim() ? fenced(text.trim()) : '(empty)'}`;
+}
+
 /** What every step in an existing project is told: the goal is a change its maintainers would merge. */
 export const EXISTING =
   'This project existed before this run: the goal is a change to it that its maintainers would merge. Change only what the goal needs and leave the rest as they wrote it (change files with `files__edit_file`). Follow its conventions: its test framework and where its tests live, its file layout, its code, comment and documentation style, its commit style. Documentation and tests are for what this change touches, where the project already has them; a part the project would not test (type declarations, prose) needs no new tests.';
@@ -45,7 +50,7 @@ export function buildStepPrompt(p: PromptParts): string {
   // The document lives in ERASMUS_HOME, outside the project the tools reach: the step hands its new text back (see the executor's "How to answer").
   // Each document is fenced: its own headings stay inside it, and the model sees where it ends.
   parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text${p.contextDoc?.trim() ? `, between the fences:\n\n${fenced(p.contextDoc.trim())}` : ': (empty)'}`);
-  for (const r of p.references ?? []) parts.push(`## ${r.title}\n\n${r.text.trim() ? fenced(r.text.trim()) : '(empty)'}`);
+  for (const r of p.references ?? []) parts.push(referenceBlock(r.title, r.text));
   if (p.testOutput) {
     parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n${fenced(p.testOutput.output.trim(), '')}`);
   }

@@ -253,7 +253,7 @@ export class WorkflowRun {
           void this.persist();
           this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry });
         };
-        const result = taken ? taken.result : await this.executor.run({ ...step, runToolsets: await this.runToolsets(step.toolsets), runId: this.runId, signal: this.abort.signal, onSession });
+        const result = taken ? taken.result : await this.executor.run({ ...step, runToolsets: await this.runToolsets(step.toolsets), architecture: (await this.docs.text({ doc: 'architecture' })) ?? undefined, runId: this.runId, signal: this.abort.signal, onSession });
         this.record.pending = undefined;
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.setStatus('RUNNING');
         if (entry && before) {
@@ -273,10 +273,14 @@ export class WorkflowRun {
    * read): each step describes them all, so its prompt starts as the previous step's did.
    */
   private async runToolsets(own: string[]): Promise<string[]> {
-    const all = await loadProtocols(this.record.projectDir, this.deps.protocolsDir, new ProjectTrust(this.deps.paths.projectTrustFile)).catch(() => undefined);
-    const names = all ? PROTOCOL_NAMES.flatMap((n) => all[n].toolsets) : [];
-    return [...new Set([...names, ...own])];
+    // Read once per process driving the run (the protocols do not change under a run that is being driven).
+    this.protocolToolsets ??= loadProtocols(this.record.projectDir, this.deps.protocolsDir, new ProjectTrust(this.deps.paths.projectTrustFile)).then(
+      (all) => PROTOCOL_NAMES.flatMap((n) => all[n].toolsets),
+      () => [],
+    );
+    return [...new Set([...(await this.protocolToolsets), ...own])];
   }
+  private protocolToolsets?: Promise<string[]>;
 
   private onAwait(step: StepRequest): void {
     this.record.pending = { step: stepView(step), prompt: step.prompt };

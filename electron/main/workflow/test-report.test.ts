@@ -134,6 +134,36 @@ it('CORE-2: splits on spaces', () => expect(1).toBe(2));
     expect((await readReport(cargo, run)).note).toMatch(/cargo test writes no machine-readable report/);
   });
 
+  it('jest: through the project\'s jest-junit (reporters as arguments, its options by env), read back with describe blocks as the suite; without jest-junit, not traced and how to get it', async () => {
+    const dir = await project({ 'package.json': JSON.stringify({ scripts: { test: 'jest --ci' } }), 'node_modules/jest-junit/package.json': '{"name":"jest-junit"}' });
+    const setup = await prepareReport(dir, 'npm test');
+    expect(setup.command).toBe('npm test -- --reporters=default --reporters=jest-junit');
+    expect(setup.env).toMatchObject({ JEST_JUNIT_OUTPUT_DIR: setup.dir, JEST_JUNIT_OUTPUT_NAME: `${setup.id}-jest.xml`, JEST_JUNIT_CLASSNAME: '{classname}', JEST_JUNIT_TITLE: '{title}', JEST_JUNIT_ANCESTOR_SEPARATOR: ' > ', JEST_JUNIT_SUITE_NAME: '{filepath}', JEST_JUNIT_ADD_FILE_ATTRIBUTE: 'true' });
+    expect((await prepareReport(dir, 'npx jest')).command).toBe('npx jest --reporters=default --reporters=jest-junit');
+    // What jest-junit writes with those options (its documented shape: testsuites > testsuite per file > testcase).
+    await writeFile(join(setup.dir, `${setup.id}-jest.xml`), `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="jest tests" tests="3" failures="1" errors="0" time="0.5">
+  <testsuite name="test/words.test.js" errors="0" failures="1" skipped="0" timestamp="2026-01-01T00:00:00" time="0.4" tests="3">
+    <testcase classname="CORE-1: lowercases words &gt; in v1.2" name="keeps digits" time="0.001" file="test/words.test.js"></testcase>
+    <testcase classname="" name="CORE-2: splits on spaces" time="0.002" file="test/words.test.js"><failure>Error: expected 2</failure></testcase>
+    <testcase classname="words" name="CORE-3: trims" time="0" file="test/words.test.js"><skipped/></testcase>
+  </testsuite>
+</testsuites>`);
+    const run: TestRun = { command: setup.command, exitCode: 1, passed: false, output: '', durationMs: 1 };
+    const report = await readReport(setup, run);
+    expect(report).toMatchObject({ traced: true, toolchains: ['jest'] });
+    expect(report.tests).toEqual([
+      { name: 'keeps digits', suite: 'CORE-1: lowercases words > in v1.2', file: 'test/words.test.js', passed: true },
+      { name: 'CORE-2: splits on spaces', file: 'test/words.test.js', passed: false },
+      { name: 'CORE-3: trims', suite: 'words', file: 'test/words.test.js', passed: false, skipped: true },
+    ]);
+    expect(tasksWithoutPassingTest(['CORE-1', 'CORE-2', 'CORE-3'], report.tests)).toEqual(['CORE-2', 'CORE-3']);
+    await rm(join(dir, 'node_modules'), { recursive: true });
+    const bare = await prepareReport(dir, 'npm test');
+    expect(bare.command).toBe('npm test');
+    expect((await readReport(bare, run)).note).toBe('jest writes no JUnit report without the jest-junit reporter (a dev dependency: npm install --save-dev jest-junit)');
+  });
+
   it('several node --test in one command (the final gate\'s) each leave their report: all are read', async () => {
     const dir = await project({
       'a.test.js': "require('node:test')('CORE-1: a', () => {});\n",

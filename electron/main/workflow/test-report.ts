@@ -7,13 +7,13 @@ import type { TestRun } from './verify';
 
 /**
  * Per-test results read from the test runner's own machine-readable report, never from its words:
- * JUnit XML (pytest `--junitxml`, node's `--test-reporter=junit`, vitest's junit reporter) or
- * `go test -json`. `prepareReport` turns the gate's command into one that writes the report (env
- * for pytest and node --test, so it reaches them through npm or make too; arguments for vitest and
- * go), `readReport` reads it after the run. A run whose runner wrote no report is "not traced": its
+ * JUnit XML (pytest `--junitxml`, node's `--test-reporter=junit`, vitest's junit reporter, jest's through
+ * the project's own jest-junit) or `go test -json`. `prepareReport` turns the gate's command into one that
+ * writes the report (env for pytest and node --test, so it reaches them through npm or make too; arguments
+ * for vitest, jest and go, env for jest-junit's options), `readReport` reads it after the run. A run whose runner wrote no report is "not traced": its
  * exit status still gates.
  */
-export type Toolchain = 'pytest' | 'node-test' | 'vitest' | 'go';
+export type Toolchain = 'pytest' | 'node-test' | 'vitest' | 'jest' | 'go';
 
 export interface ReportSetup {
   /** The command to run: the gate's command plus the arguments that make its runner write a report (vitest, go). */
@@ -89,7 +89,26 @@ function sq(s: string): string {
 const NODE_TEST = /\b(node|tsx)\b[^\n]*\s--test\b/;
 const VITEST = /\bvitest\b/;
 const GO_TEST = /^go\s+test\b/;
+const JEST = /\bjest\b/;
 const CARGO_TEST = /\bcargo\s+test\b/;
+
+/** The project has jest-junit installed (jest writes JUnit only through it): its node_modules, or a folder above. */
+async function hasJestJunit(projectDir: string): Promise<boolean> {
+  for (let dir = resolve(projectDir); ; dir = resolve(dir, '..')) {
+    if (await stat(join(dir, 'node_modules', 'jest-junit', 'package.json')).then(() => true, () => false)) return true;
+    if (resolve(dir, '..') === dir) return false;
+  }
+}
+
+/** Appends a runner's report arguments where it ends the line (or ends the npm test script the line runs). */
+function withArgs(command: string, script: string | undefined, runner: RegExp, args: string): string {
+  const last = segments(command).at(-1) ?? '';
+  const npm = NPM_TEST.exec(last);
+  const scriptEnds = script !== undefined && runner.test(segments(script).at(-1) ?? '');
+  if (runner.test(last)) return `${command} ${args}`;
+  if (npm && scriptEnds) return `${command}${npm[1] === 'npm' && !/\s--(\s|$)/.test(npm[3]!) ? ' --' : ''} ${args}`;
+  return command;
+}
 
 /** The gate's command, made to write a report its runner knows how to write, and where it goes. */
 export async function prepareReport(projectDir: string, command: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<ReportSetup> {
@@ -119,20 +138,22 @@ export async function prepareReport(projectDir: string, command: string, options
   const last = parts.at(-1) ?? '';
   let goJson = false;
   // vitest takes its reporters as arguments: appended when vitest (or the npm script that is vitest) ends the line.
-  if (VITEST.test(text)) {
-    const vitest = join(dir, `${id}-vitest.xml`);
-    const args = `--reporter=default --reporter=junit --outputFile.junit=${sq(vitest)}`;
-    const npm = NPM_TEST.exec(last);
-    const scriptEndsInVitest = script !== undefined && VITEST.test(segments(script).at(-1) ?? '');
-    if (VITEST.test(last)) run = `${command} ${args}`;
-    else if (npm && scriptEndsInVitest) run = `${command}${npm[1] === 'npm' && !/\s--(\s|$)/.test(npm[3]!) ? ' --' : ''} ${args}`;
+  if (VITEST.test(text)) run = withArgs(command, script, VITEST, `--reporter=default --reporter=junit --outputFile.junit=${sq(join(dir, `${id}-vitest.xml`))}`);
+  // jest writes JUnit through the jest-junit reporter, when the project has it: named as arguments, configured by env (one
+  // file, each test's describe blocks as its classname and its own title as its name, the file as an attribute).
+  let untraceable: string | undefined;
+  if (JEST.test(text) && !VITEST.test(text)) {
+    if (await hasJestJunit(projectDir)) {
+      run = withArgs(command, script, JEST, '--reporters=default --reporters=jest-junit');
+      Object.assign(env, { JEST_JUNIT_OUTPUT_DIR: dir, JEST_JUNIT_OUTPUT_NAME: `${id}-jest.xml`, JEST_JUNIT_UNIQUE_OUTPUT_NAME: 'false', JEST_JUNIT_CLASSNAME: '{classname}', JEST_JUNIT_TITLE: '{title}', JEST_JUNIT_ANCESTOR_SEPARATOR: ' > ', JEST_JUNIT_SUITE_NAME: '{filepath}', JEST_JUNIT_ADD_FILE_ATTRIBUTE: 'true' });
+    } else untraceable = 'jest writes no JUnit report without the jest-junit reporter (a dev dependency: npm install --save-dev jest-junit)';
   }
   if (GO_TEST.test(last) && !/\s-json\b/.test(last)) {
     run = run.replace(/(^|[;&|\n]\s*)go\s+test\b(?![\s\S]*\bgo\s+test\b)/, '$1go test -json');
     goJson = true;
   } else if (GO_TEST.test(last)) goJson = true;
 
-  const untraceable = CARGO_TEST.test(text) ? 'cargo test writes no machine-readable report on stable Rust (cargo nextest with a JUnit profile does)' : undefined;
+  if (CARGO_TEST.test(text)) untraceable = 'cargo test writes no machine-readable report on stable Rust (cargo nextest with a JUnit profile does)';
   return { command: run, env, dir, id, goJson, ...(untraceable ? { untraceable } : {}) };
 }
 
@@ -155,6 +176,7 @@ const TOOLCHAIN_OF: Array<[RegExp, Toolchain]> = [
   [/-pytest\.xml$/, 'pytest'],
   [/-vitest\.xml$/, 'vitest'],
   [/-node-[^/]*\.xml$/, 'node-test'],
+  [/-jest\.xml$/, 'jest'],
 ];
 
 /** Reads what the runners wrote (and removes the files): per-test results, or "not traced" with why. */
@@ -188,7 +210,7 @@ export async function readReport(setup: ReportSetup, run: TestRun): Promise<Test
   }
   const traced = toolchains.length > 0;
   const notes = [...problems];
-  if (!traced) notes.push(setup.untraceable ?? 'the test command wrote no report Erasmus can read (it reads JUnit XML from pytest, node --test and vitest, and go test -json)');
+  if (!traced) notes.push(setup.untraceable ?? 'the test command wrote no report Erasmus can read (it reads JUnit XML from pytest, node --test, vitest and jest with jest-junit, and go test -json)');
   else if (setup.untraceable) notes.push(`partly traced: ${setup.untraceable}`);
   if (tests.length > MAX_RESULTS) notes.push(`${tests.length} tests ran; the first ${MAX_RESULTS} are kept`);
   return { traced, toolchains, tests: tests.slice(0, MAX_RESULTS), ...(notes.length ? { note: notes.join('; ') } : {}) };
@@ -248,7 +270,8 @@ function testCase(tc: XmlNode, suites: string[], suiteFile: string | undefined):
       // pytest: "tests.test_words.TestCORE_1" with file tests/test_words.py → the class chain after the module.
       const module = file?.replace(SOURCE_FILE, '').replace(/[\\/]/g, '.');
       const rest = module && classname.startsWith(`${module}.`) ? classname.slice(module.length + 1) : module === classname ? '' : classname;
-      if (rest && !suites.length) own.push(...rest.split('.'));
+      // (A classname with spaces is describe blocks, jest-junit's, never a dotted class chain.)
+      if (rest && !suites.length) own.push(...(/\s/.test(rest) ? [rest] : rest.split('.')));
     }
   }
   const skipped = tc.skipped !== undefined;

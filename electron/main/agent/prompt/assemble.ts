@@ -7,6 +7,8 @@ export interface AssembleOptions {
   dynamicSections: PromptSection[];
   /** The active protocol's prompt. */
   protocolPrompt?: string;
+  /** Sections the caller's sessions share (a workflow run's architecture): after the toolsets, before the protocol. */
+  sharedSections?: PromptSection[];
   /** Extra sections from the caller (e.g. the component's context document). */
   extraSections?: PromptSection[];
   toolsets: ToolsetSummary[];
@@ -20,14 +22,15 @@ export interface AssembleOptions {
 }
 
 /**
- * The system prompt: first what is the same for every step of a workflow run (static sections, toolsets, and in
- * xml mode the "Tool use" documentation of their tools), then what changes (protocol, caller sections, the
+ * The system prompt: first what is the same for every step of a workflow run (static sections, toolsets, in xml
+ * mode the "Tool use" documentation of their tools, the caller's shared sections), then what changes (protocol, caller sections, the
  * dynamic sections: time, working directory listing). A provider's prompt cache serves that start across steps.
  */
 export function assembleSystemPrompt(o: AssembleOptions): string {
   let text = renderSections([...o.staticSections, { title: 'Toolsets', body: toolsetsBody(o) }]);
   // The "Tool use" section carries its own heading (it is also what a toolset's result would show).
   if (o.toolMode === 'xml' && o.xmlToolUse) text = `${text}\n\n${o.xmlToolUse.trimEnd()}`;
+  if (o.sharedSections?.length) text = `${text}\n\n${renderSections(o.sharedSections)}`;
   const after: PromptSection[] = [];
   if (o.protocolPrompt?.trim()) after.push({ title: 'Protocol', body: o.protocolPrompt.trim() });
   after.push(...(o.extraSections ?? []), ...o.dynamicSections);

@@ -118,7 +118,7 @@ describe('ProjectView and the run panel', () => {
     expect((screen.getByLabelText('Edit architecture') as HTMLTextAreaElement).value).toBe('# Mine');
   });
 
-  it('offers no Stop before anything runs, asks before stopping, and after completion sums up and offers a new run', async () => {
+  it('offers no Stop before anything runs, asks before stopping, and after completion sums up and asks the next goal, whose plan review shows what it keeps done and what it adds', async () => {
     const { core, set } = world();
     core.on('workflow.latest', () => ({ runId: 'r1' })).on('workflow.stop', () => {
       set(run({ status: 'STOPPED', approved: true, plan, state: 'adder:development', updatedAt: '2026-01-01T00:00:05Z' }));
@@ -171,8 +171,21 @@ describe('ProjectView and the run panel', () => {
     expect((await screen.findByRole('heading', { name: 'The run is complete, with review points left open' })).textContent).toBeTruthy();
     expect(screen.getByTestId('summary-review-final').textContent).toContain('The final review (Verdict: one small fix needed): fixed, 1 point left open');
     expect(screen.getAllByTestId('summary-open-point').map((e) => e.textContent)).toEqual(['The CLI lacks --help: out of scope']);
-    fireEvent.click(screen.getByTestId('new-run'));
-    await screen.findByTestId('start-run');
+
+    // New goal: asked beside the completion as `start --goal` does; the plan review then shows what the goal keeps and adds.
+    fireEvent.click(screen.getByTestId('new-goal-start'));
+    expect((await screen.findByRole('alert')).textContent).toContain('Describe the new goal first');
+    fireEvent.change(screen.getByTestId('new-goal-input'), { target: { value: 'subtract too' } });
+    fireEvent.click(screen.getByTestId('new-goal-unattended'));
+    const delta = { maxDebugAttempts: 3, components: [{ id: 'adder', title: 'adds', tasks: [{ id: 'A1', title: 'Implement add', status: 'done' as const }] }, { id: 'sub', title: 'subtracts', tasks: [{ id: 'S1', title: 'Implement sub', status: 'todo' as const }, { id: 'S2', title: 'Test sub', status: 'todo' as const }] }] };
+    set(run({ status: 'AWAITING_APPROVAL', goal: 'subtract too', newGoal: true, plan: delta, state: 'prepare:plan_review', updatedAt: '2026-01-01T00:02:00Z' }));
+    fireEvent.click(screen.getByTestId('new-goal-start'));
+    await screen.findByTestId('plan-review');
+    expect(core.callsOf('workflow.load').at(-1)).toEqual({ projectDir: '/p/adder', executor: 'agent', goal: 'subtract too', autoApprove: true });
+    expect(screen.getByTestId('plan-delta-added').textContent).toBe('New for this goal, to be developed: 2 tasks (S1, S2).');
+    expect(screen.getByTestId('plan-delta-kept').textContent).toBe('Kept as done from earlier goals: 1 task (A1), not developed again.');
+    expect(screen.getByTestId('plan-task-A1').textContent).toContain('done');
+    expect(screen.getByTestId('plan-task-S1').textContent).not.toContain('done');
   });
 
   it('with no provider configured, leads to Settings', async () => {

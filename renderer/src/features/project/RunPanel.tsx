@@ -7,6 +7,8 @@ import { RunControls } from '../timeline/RunControls';
 import { RunSummary } from './RunSummary';
 import { DocumentsPanel } from './DocumentsPanel';
 import { GoalQuestion } from './GoalQuestion';
+import { NewGoal } from './NewGoal';
+import { PlanDelta } from './PlanDelta';
 import { PlanReview } from './PlanReview';
 import { setTaskTitle } from './planEdit';
 import { phaseOf, type RunPhase } from './runState';
@@ -49,11 +51,13 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
       {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
       <RunControls phase={phase} onAction={(a) => run.act(a)} />
-      {phase === 'completed' ? <RunSummary view={view} onNewRun={() => run.newRun()} onFinished={() => void run.refresh()} /> : null}
+      {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
+      {phase === 'completed' ? <NewGoal executor={view.executor} onStart={(goal, autoApprove) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { goal, autoApprove })} /> : null}
       {phase === 'stopped' || phase === 'blocked' ? (
         <div><Button onClick={() => run.newRun()} data-testid="new-run">Start a new run instead</Button></div>
       ) : null}
       {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} {...(view.suggestedGoal ? { suggestion: view.suggestedGoal } : {})} /> : null}
+      {phase === 'plan' && view.plan && view.newGoal ? <PlanDelta plan={view.plan} /> : null}
       {phase === 'plan' && view.plan ? <PlanReview key={view.updatedAt} plan={view.plan} onConfirm={(p) => run.approve(p)} onEditTask={editTask} /> : null}
       <DocumentsPanel projectDir={view.projectDir} version={view.updatedAt} />
     </div>

@@ -1,14 +1,13 @@
 import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { runReport } from '../../../../electron/contract/run-report';
-import { Button } from '../../ui/Button';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { reviewsLeftOpen } from '../../../../electron/contract/index';
 import { humanState } from './labels';
 import { ReviewOutcomes } from './ReviewOutcomes';
 import { RunFinish } from './RunFinish';
 
-/** What a finished run left behind: commits, test runs, reports, time and cost — and what to do next. */
-export function RunSummary({ view, onNewRun, onFinished = () => {} }: { view: WorkflowRunView; onNewRun: () => void; onFinished?: () => void }) {
+/** What a finished run left behind: commits, test runs, reports, time and cost, and its branch's finish (the next goal is asked beside it: NewGoal). */
+export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunView; onFinished?: () => void }) {
   const commits = view.timeline.filter((e) => e.commit);
   const tests = view.timeline.filter((e) => e.test);
   const passed = tests.filter((e) => e.test!.passed).length;
@@ -58,10 +57,6 @@ export function RunSummary({ view, onNewRun, onFinished = () => {} }: { view: Wo
         </li>
       </ul>
       <RunFinish view={view} onFinished={onFinished} />
-      <p>Next: give the project a new goal.</p>
-      <div>
-        <Button variant="primary" onClick={onNewRun} data-testid="new-run">Start a new run</Button>
-      </div>
     </section>
   );
 }
