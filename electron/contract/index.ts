@@ -19,3 +19,4 @@ export * from './pipe';
 export * from './client';
 export * from './csp';
 export * from './words';
+export * from './approval-grants';

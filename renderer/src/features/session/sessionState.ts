@@ -46,6 +46,9 @@ type SessionItemBody =
       action?: string;
       /** How long it waited for the user. */
       waitedMs?: number;
+      /** The "always allow" the user chose with it, in words, or that answered it without asking (`auto`). */
+      always?: string;
+      auto?: boolean;
     };
 
 export interface SessionState {
