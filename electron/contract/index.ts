@@ -20,3 +20,4 @@ export * from './client';
 export * from './csp';
 export * from './words';
 export * from './approval-grants';
+export * from './run-cost';

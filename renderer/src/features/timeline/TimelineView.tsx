@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import type { WorkflowRunView } from '../../../../electron/contract/index';
+import { costByPart, type WorkflowRunView } from '../../../../electron/contract/index';
+import { liveTotals } from '../../app/progress';
 import { useServices } from '../../app/services';
 import { EmptyState } from '../../ui/EmptyState';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
@@ -36,6 +37,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
   const [selected, setSelected] = useState<string | null>(null);
   const [mode, setMode] = useState<'order' | 'machine'>('order');
   const rows = useMemo(() => (view ? machineOf(view, lanes) : []), [view, lanes]);
+  const byId = useStore(sessions, (s) => s.byId);
   if (!view || !phase) return <EmptyState title="No workflow run" testId="timeline-empty">Open a project and start its workflow: its steps appear here as they run.</EmptyState>;
   const block: Block | undefined = lanes.flatMap((l) => l.blocks).find((b) => b.key === selected);
   const sessionId = block ? sessionIdFromLog(block.entry.sessionLog) : null;
@@ -49,9 +51,10 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{humanStatus(view.status)}</span>
         {view.state && view.status !== 'COMPLETED' ? <span className="text-slate-600 dark:text-slate-400" title={view.state}>{humanState(view.state)}</span> : null}
         <span>{formatDuration(elapsed)}</span>
-        <span data-testid="run-cost">{runCost(view)}</span>
+        <span data-testid="run-cost">{runCost({ ...view, totals: liveTotals(view, byId) })}</span>
         <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
       </div>
+      <CostByPart view={view} />
       {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{humanError(view.error)}</p> : null}
       <div className="flex gap-1 text-sm" role="group" aria-label="Show the run as">
         {([['order', 'Steps in order'], ['machine', 'State machine']] as const).map(([m, label]) => (
@@ -103,4 +106,19 @@ export function runCost(view: Pick<WorkflowRunView, 'totals' | 'budgetUsd'>): st
   const cost = t.costUsd !== undefined ? ` · ${formatCost(t.costUsd)}` : view.budgetUsd !== undefined ? ' · cost unknown (no prices for this model)' : '';
   const budget = view.budgetUsd !== undefined ? ` of a ${formatCost(view.budgetUsd)} budget` : '';
   return `${formatTokens(t.totalTokens)} tokens${cached}${cost}${budget}`;
+}
+
+/** Tokens and cost per part of the run (the preparation, each component, the final phase), finished steps only. */
+function CostByPart({ view }: { view: Pick<WorkflowRunView, 'timeline'> }) {
+  const parts = costByPart(view.timeline);
+  if (!parts.length) return null;
+  return (
+    <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-600 dark:text-slate-400" aria-label="Cost per part of the run" data-testid="cost-by-part">
+      {parts.map((p) => (
+        <li key={p.part} data-testid="part-cost">
+          <span className="font-medium text-slate-700 dark:text-slate-300">{p.label}</span> {formatTokens(p.totalTokens)} tokens{p.costUsd !== undefined ? ` ${formatCost(p.costUsd)}` : ' · cost unknown'}
+        </li>
+      ))}
+    </ul>
+  );
 }
