@@ -19,6 +19,9 @@ import { useNow } from './useNow';
 import { humanError, humanState, humanStatus } from '../project/labels';
 
 
+/** The narrowest a step's column gets: its label ("documentation", "review fixes ×2") fits at the blocks' type size. */
+const COLUMN_PX = 92;
+
 /** The run's own lanes in words; a component's lane keeps its id. */
 const LANE_WORDS: Record<string, string> = { prepare: 'Preparation', final: 'Final phase', orchestration: 'Schedule' };
 /** The run as a picture: one lane per component, protocol states as blocks in the order they ran; click one for details. */
@@ -65,15 +68,19 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         ))}
       </div>
       {mode === 'machine' ? <StateMachine rows={rows} onOpen={(x) => setSelected(x.key)} /> : lanes.length === 0 ? <EmptyState title="No steps yet">The first steps write the documents.</EmptyState> : (
-        <div className="flex flex-col gap-1" role="list" aria-label="Components">
+        // A long run scrolls sideways rather than squeezing its steps: every column is wide enough for its label.
+        <div className="overflow-x-auto pb-1" data-testid="timeline-scroll">
+        <div className="flex flex-col gap-1" role="list" aria-label="Components" style={{ minWidth: `calc(${view.timeline.length * COLUMN_PX}px + 7.5rem)` }}>
           {lanes.map((lane) => (
             <div key={lane.id} role="listitem" className="flex items-stretch gap-2" data-testid={`lane-${lane.id}`}>
-              <span className={`w-28 shrink-0 truncate py-2 text-right text-xs ${LANE_WORDS[lane.id] ? '' : 'font-mono'}`} title={lane.id}>{LANE_WORDS[lane.id] ?? lane.id}</span>
+              {/* The lane's name stays in sight while the steps scroll under it. */}
+              <span className={`sticky left-0 z-10 w-28 shrink-0 truncate bg-white py-2 pr-1 text-right text-xs dark:bg-slate-950 ${LANE_WORDS[lane.id] ? '' : 'font-mono'}`} title={lane.id}>{LANE_WORDS[lane.id] ?? lane.id}</span>
               <div className="relative h-12 flex-1 rounded bg-slate-100 dark:bg-slate-900">
                 {lane.blocks.map((b) => <StepBlock key={b.key} block={b} onOpen={(x) => setSelected(x.key)} />)}
               </div>
             </div>
           ))}
+        </div>
         </div>
       )}
       <Legend />
