@@ -21,3 +21,4 @@ export * from './csp';
 export * from './words';
 export * from './approval-grants';
 export * from './run-cost';
+export * from './display-names';

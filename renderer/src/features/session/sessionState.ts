@@ -55,6 +55,9 @@ export interface SessionState {
   id: string;
   provider?: string;
   model?: string;
+  /** The provider and model in words (session_started), shown instead of their ids. */
+  providerName?: string;
+  modelName?: string;
   project?: string;
   /** The session's log (from session_started): what a rewind names. */
   logPath?: string;
@@ -99,7 +102,7 @@ function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
   const items = s.items;
   switch (e.type) {
     case 'session_started':
-      return { ...s, provider: e.provider, model: e.model, project: e.project, logPath: e.logPath, running: true, endReason: undefined };
+      return { ...s, provider: e.provider, model: e.model, providerName: e.providerName, modelName: e.modelName, project: e.project, logPath: e.logPath, running: true, endReason: undefined };
     case 'turn_started':
       return { ...s, running: true, turns: e.turn, items: closeStreaming(items) };
     case 'sentence': {
