@@ -45,6 +45,8 @@ export const events = {
   'mcp.elicitation.request': McpElicitationRequest,
   /** The request was answered, or cancelled by the server or by time. */
   'mcp.elicitation.done': z.object({ id: z.string(), action: z.enum(['accept', 'decline', 'cancel']) }),
+  /** A yes/no question answered without asking: the user had always allowed its kind (`words` says which and where). */
+  'mcp.elicitation.granted': z.object({ id: z.string(), server: z.string(), message: z.string(), action: z.string(), words: z.string() }),
   /** A server reports that the user finished on the page of a URL-mode elicitation (`notifications/elicitation/complete`). */
   'mcp.elicitation.complete': z.object({ server: z.string(), elicitationId: z.string() }),
   ...terminalEvents,

@@ -19,3 +19,6 @@ export * from './pipe';
 export * from './client';
 export * from './csp';
 export * from './words';
+export * from './approval-grants';
+export * from './run-cost';
+export * from './display-names';

@@ -3,6 +3,7 @@
 // or serious violation. The views hold real content: a completed workflow run, a session with an
 // approval waiting, a terminal tab, the configured servers.
 import { mkdirSync } from 'node:fs';
+import { writeFinishedRun } from '../fixtures/workflow/finished-run';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,6 +139,31 @@ describe('desktop UI: every view, both themes, two sizes — screenshots and axe
     await page.getByTestId('nav-session').click();
     await page.getByTestId('approve-once').click();
     await page.locator('[data-testid="assistant-message"]', { hasText: 'notes.txt' }).waitFor({ timeout: 30_000 });
+
+    // After a run of six components (as the engine records one): every view at 1024×700, kept as
+    // screenshots, axe-checked, and the timeline's step labels fit (the run scrolls sideways instead).
+    const six = join(world.root, 'six-parts');
+    mkdirSync(six);
+    writeFinishedRun(join(world.root, 'home'), six, 6);
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await setTheme(page, 'light');
+    await page.getByTestId('nav-project').click();
+    await page.getByTestId('close-project').click();
+    await page.getByTestId('project-path').fill(six);
+    await page.getByTestId('open-path').click();
+    await page.getByTestId('run-summary').waitFor();
+    for (const view of VIEWS) {
+      await page.getByTestId(`nav-${view}`).click();
+      await page.locator(`[data-testid="app-shell"][data-view="${view}"]`).waitFor();
+      if (view === 'timeline') {
+        expect(await page.getByTestId('part-cost').count()).toBe(8); // the preparation, six components, the final phase
+        const cut = await page.locator('[data-testid="timeline-block"] > span:first-child').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+        expect(cut).toEqual([]);
+        const laneCut = await page.locator('[data-testid^="lane-"] > span:first-child').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1 && !e.getAttribute('title')).map((e) => e.textContent));
+        expect(laneCut).toEqual([]);
+      }
+      await check(`six-components-${view}-1024x700`);
+    }
 
     expect(found).toEqual({});
     expect(app.errors).toEqual([]);

@@ -105,6 +105,9 @@ describe('desktop UI: a run the user can trust — approvals, the final review a
           const diff = (await card.getByTestId('approval-diff').textContent()) ?? '';
           expect(diff).toContain('-   return a - b;');
           expect(diff).toContain('+   return a + b;');
+          // While a run drives the project, "always allow" may hold for the run or the project, said in words.
+          expect(await card.getByTestId('elicitation-always-run').textContent()).toBe('Always allow writing files in this project for this run');
+          expect(await card.getByTestId('elicitation-always-project').textContent()).toBe('Always allow writing files in this project');
           await expectWords(page); // the toast too: "Approval needed", not "files asks"
           await app.shot('trust-01-overwrite-approval');
         }

@@ -14,7 +14,8 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     // Reached only when the message the user sent while the write waited arrived at the model's next turn.
     { label: 'open runners', match: { lastTool: 'Successfully wrote', lastUser: 'then show it in the terminal' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
     { label: 'run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf build && echo runner-says-hi && cat hello.txt' } }] },
-    { label: 'answer', match: { lastTool: 'runner-says-hi' }, text: 'I wrote **hello.txt** and printed it in the terminal.', chunkSize: 3, delayMs: 5 },
+    { label: 'run again', match: { lastTool: 'runner-says-hi' }, toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf dist && echo second-ok' } }] },
+    { label: 'answer', match: { lastTool: 'second-ok' }, text: 'I wrote **hello.txt** and printed it in the terminal.', chunkSize: 3, delayMs: 5 },
   ]);
 
   it('asks before a write, shows the diff, runs the command live in the terminal, and streams the answer', async () => {
@@ -52,8 +53,18 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     expect(message).toContain('recursive delete');
     expect(await page.locator('[data-testid="approval-card"][data-state="waiting"]').count()).toBe(0);
     await app.shot('ui-11-command-approval');
-    await question.getByTestId('elicitation-accept').click();
+    // "Always allow", its scope in words: no run drives the project, so it is kept for the project.
+    expect(await question.getByTestId('elicitation-always-run').count()).toBe(0);
+    const always = question.getByTestId('elicitation-always-project');
+    expect(await always.textContent()).toBe('Always allow running commands in the sandbox in this project');
+    await always.click();
     await question.waitFor({ state: 'detached' });
+    // The next such command is not asked; the transcript says it was allowed, and by which answer.
+    const auto = page.locator('[data-testid="question-answered"]', { hasText: 'Allowed without asking: Run rm -rf dist' });
+    await auto.waitFor({ timeout: 30_000 });
+    expect(await auto.getByTestId('question-always').textContent()).toBe('you chose “Always allow running commands in the sandbox in this project”');
+    expect(await page.getByTestId('elicitation-card').count()).toBe(0);
+    expect(JSON.parse(readFileSync(join(ui.world.root, 'home', 'trust', 'approvals.json'), 'utf8'))).toEqual({ projects: { [ui.world.project]: ['commands.sandboxed'] } });
 
     await page.locator('[data-testid="assistant-message"]', { hasText: 'printed it in the terminal' }).waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-testid="assistant-message"] strong').first().textContent()).toBe('hello.txt');
@@ -70,6 +81,14 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     await expect.poll(() => page.locator('[data-testid="terminal-pane"] .xterm-rows').first().innerText()).toContain('hello from erasmus');
     await app.shot('ui-13-terminal');
     expect(await page.getByTestId('toast').filter({ hasText: 'Approval needed' }).count()).toBe(0); // settled approvals leave no toast
+
+    // The project view lists what is always allowed there, and takes it back.
+    await page.getByTestId('nav-project').click();
+    expect(await page.getByTestId('always-allowed-kind').textContent()).toContain('Running commands in the sandbox, without asking');
+    await page.getByTestId('revoke-commands.sandboxed').click();
+    await page.getByTestId('always-allowed').waitFor({ state: 'detached' });
+    expect(JSON.parse(readFileSync(join(ui.world.root, 'home', 'trust', 'approvals.json'), 'utf8'))).toEqual({ projects: {} });
+    await page.getByTestId('nav-terminal').click();
 
     // A reload comes back to the view the user was in, and the chat stays listed (read from its log).
     await page.reload();

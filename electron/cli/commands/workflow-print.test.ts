@@ -16,9 +16,14 @@ it('the run status shows the run cost and each step cost', () => {
     projectDir: '/p',
     executor: 'agent',
     totals: { inputTokens: 1800, outputTokens: 200, totalTokens: 2000, costUsd: 0.5 },
-    timeline: [{ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.25 } }],
+    timeline: [
+      { ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.25 } },
+      { ...step, state: 'final:review', usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000 } },
+    ],
   } as unknown as Parameters<typeof statusText>[0]);
   expect(text).toContain('tokens 2000  $0.5000');
+  // Per part: the component's, and the final phase's whose model has no prices, saying where to give them.
+  expect(text).toContain('cost by part: dev 1000 tokens $0.2500; Final phase 1000 tokens (cost unknown: no prices for this model; set them in Settings or config.yaml)');
   expect(text).toContain('dev · api: done in 2.0 s (1000 tokens, $0.2500)');
 });
 

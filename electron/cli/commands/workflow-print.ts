@@ -1,4 +1,4 @@
-import { reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
+import { costByPart, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
 import { humanError, humanOutcome, humanState, humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
@@ -64,6 +64,9 @@ export function statusText(v: WorkflowRunView): string {
     `run ${v.runId}: ${statusWords(v.status, v.state, v.interrupted)}`,
     `project ${v.projectDir}  executor ${v.executor}  tokens ${v.totals.totalTokens}${v.totals.costUsd !== undefined ? `  $${v.totals.costUsd.toFixed(4)}` : ''}`,
   ];
+  // Cost per part (preparation, each component, the final phase); "cost unknown" where a model had no prices.
+  const parts = costByPart(v.timeline);
+  if (parts.length) lines.push(`cost by part: ${parts.map((p) => `${p.label} ${p.totalTokens} tokens${p.costUsd !== undefined ? ` $${p.costUsd.toFixed(4)}` : ' (cost unknown: no prices for this model; set them in Settings or config.yaml)'}`).join('; ')}`);
   if (v.error) {
     lines.push(humanError(v.error));
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);

@@ -66,7 +66,8 @@ export type EndReason = z.infer<typeof EndReason>;
 const base = { sessionId: z.string(), at: z.number() };
 /** One event union for the renderer, the session log and the CLI (`--json` prints one per line). */
 export const AgentEvent = z.discriminatedUnion('type', [
-  z.object({ ...base, type: z.literal('session_started'), logPath: z.string(), provider: z.string(), model: z.string(), toolMode: z.enum(['native', 'xml']), resumed: z.boolean(), project: z.string().optional() }),
+  /** `providerName`/`modelName`: the same in words, for people (the ids stay in `provider`/`model`). */
+  z.object({ ...base, type: z.literal('session_started'), logPath: z.string(), provider: z.string(), model: z.string(), providerName: z.string().optional(), modelName: z.string().optional(), toolMode: z.enum(['native', 'xml']), resumed: z.boolean(), project: z.string().optional() }),
   z.object({ ...base, type: z.literal('turn_started'), turn: z.number() }),
   /** Streamed assistant text (a delta, in order). */
   z.object({ ...base, type: z.literal('sentence'), text: z.string() }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MethodTable } from '../table';
+import { GrantKind, GrantScope } from '../approval-grants';
 
 export const McpServerState = z.enum(['disabled', 'starting', 'ready', 'errored', 'stopped']);
 export type McpServerState = z.infer<typeof McpServerState>;
@@ -37,6 +38,8 @@ export const ElicitationApproval = z.object({
    * the card offers "Allow <host>" (added to the project's allowed hosts before the answer).
    */
   hosts: z.array(z.string().max(300)).max(20).optional(),
+  /** What the user may "always allow" from this card; absent: this action is asked every time. */
+  grant: GrantKind.optional(),
 });
 export type ElicitationApproval = z.infer<typeof ElicitationApproval>;
 
@@ -50,6 +53,8 @@ export const McpElicitationRequest = z.object({
   url: z.string().optional(),
   /** A yes/no question that approves one action (no fields): what the action is (see APPROVAL_META). */
   approval: ElicitationApproval.optional(),
+  /** The scopes an "always allow" of `approval.grant` may take here (`run` only while a workflow run drives the project). */
+  alwaysScopes: z.array(GrantScope).optional(),
 });
 
 export const McpServerStatus = z.object({
@@ -296,7 +301,13 @@ export const mcpMethods = {
   /** The user's answer to an mcp.elicitation.request event. */
   'mcp.elicitation.respond': {
     params: z
-      .object({ id: z.string().min(1), action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional() })
+      .object({
+        id: z.string().min(1),
+        action: z.enum(['accept', 'decline', 'cancel']),
+        content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+        /** With `accept`: also allow the request's `approval.grant` from now on, for the run or in the project (one of its `alwaysScopes`). */
+        always: GrantScope.optional(),
+      })
       .strict(),
     result: z.object({ delivered: z.boolean() }),
   },

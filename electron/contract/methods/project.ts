@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MethodTable } from '../table';
+import { GrantKind } from '../approval-grants';
 
 export const ProjectSummary = z.object({
   path: z.string(),
@@ -39,6 +40,16 @@ export const projectMethods = {
       .object({ path: z.string().min(1).max(4096), files: z.array(z.object({ path: z.string().min(1).max(512), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict()).min(1).max(64) })
       .strict(),
     result: z.object({ project: z.string(), files: z.array(ProjectTrustFile) }),
+  },
+  /** What the user always allows in this project on approval cards (a run's "for this run" answers are not listed). */
+  'project.approvals.list': {
+    params: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    result: z.object({ kinds: z.array(GrantKind) }),
+  },
+  /** Takes one "always allow" back: that kind is asked again in this project. */
+  'project.approvals.revoke': {
+    params: z.object({ path: z.string().min(1).max(4096), kind: GrantKind }).strict(),
+    result: z.object({ kinds: z.array(GrantKind) }),
   },
   /**
    * A text file's current content, for an approval that overwrites it (the preview diffs against it).

@@ -21,6 +21,8 @@ export const ProviderEntry = z
   .object({
     id: z.string(),
     kind: z.string(),
+    /** The provider's name in words (default: its kind in words). */
+    name: z.string().optional(),
     model: z.string(),
     baseUrl: z.string().optional(),
     /** A reference only: `${secret:NAME}` or `${env:NAME}`. */

@@ -216,7 +216,7 @@ export class AgentSession {
     session.project = project;
     if (restored) session.userTurns = restored.userTurns;
     if (!restored) log.append({ type: 'header', sessionId, provider: provider.id, model: provider.model, toolMode, ...(project ? { project } : {}) });
-    session.emit({ type: 'session_started', logPath: log.path, provider: provider.id, model: provider.model, toolMode, resumed: !!restored, ...(project ? { project } : {}) });
+    session.emit({ type: 'session_started', logPath: log.path, provider: provider.id, model: provider.model, ...(provider.providerName ? { providerName: provider.providerName } : {}), ...(provider.modelName ? { modelName: provider.modelName } : {}), toolMode, resumed: !!restored, ...(project ? { project } : {}) });
     for (const w of restored?.warnings ?? []) session.emit({ type: 'warning', message: w });
     const toOpen = [...new Set([...(restored?.openedToolsets ?? []), ...(o.runToolsets ?? []), ...(o.openToolsets ?? [])])];
     for (const name of toOpen) {

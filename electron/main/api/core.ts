@@ -1,3 +1,4 @@
+import { ApprovalGrants } from '../project/approval-grants';
 import { registerCheckpointHandlers } from './handlers/checkpoints';
 import { ChatCheckpoints } from '../checkpoints/chat';
 import { CheckpointStore } from '../checkpoints/store';
@@ -78,6 +79,8 @@ export class Core {
   readonly workflow: WorkflowEngine;
   /** Checkpoints of every project (electron/main/checkpoints): before each workflow step and chat turn. */
   readonly checkpoints: CheckpointStore;
+  /** What the user always allows on the built-in servers' approval cards, per run and per project. */
+  readonly approvalGrants: ApprovalGrants;
   readonly chatCheckpoints: ChatCheckpoints;
 
   constructor(options: CoreOptions) {
@@ -106,6 +109,7 @@ export class Core {
         redactor: this.redactor,
         openAuthorization: (server, url) => this.host.openAuthorization?.(server, url),
       }));
+    this.approvalGrants = new ApprovalGrants(this.paths.approvalGrantsFile);
     registerMcpHandlers(this);
     this.checkpoints = new CheckpointStore(this.paths);
     this.chatCheckpoints = new ChatCheckpoints(this.checkpoints, this.paths);

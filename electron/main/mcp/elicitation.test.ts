@@ -36,12 +36,12 @@ describe('elicitation routed to the UI as events', () => {
     bus.onEvent('mcp.elicitation.done', (d) => done.push(d));
     bus.onEvent('mcp.elicitation.request', (req) => {
       expect(req).toMatchObject({ server: 'asker', message: 'Your name?', mode: 'form', requestedSchema: { properties: { name: { type: 'string' } } } });
-      setTimeout(() => expect(broker.respond(req.id, { action: 'accept', content: { name: 'Erasmus' } })).toBe(true), 10);
+      setTimeout(async () => expect(await broker.respond(req.id, { action: 'accept', content: { name: 'Erasmus' } })).toBe(true), 10);
     });
     const r = await hub.callTool('asker', 'ask');
     expect(r.content).toEqual([{ type: 'text', text: 'accept:{"name":"Erasmus"}' }]);
     expect(done).toEqual([{ id: expect.any(String), action: 'accept' }]);
-    expect(broker.respond(done[0]!.id, { action: 'decline' })).toBe(false);
+    expect(await broker.respond(done[0]!.id, { action: 'decline' })).toBe(false);
   });
 
   it('cancels a request nobody answers in time, and tells the UI', async () => {
@@ -59,7 +59,7 @@ describe('elicitation routed to the UI as events', () => {
     const { id } = await asked;
     // A UI that connects now never saw the event: it asks for what is waiting.
     expect(broker.list()).toEqual([{ id, server: 'asker', message: 'Your name?', mode: 'form', requestedSchema: expect.objectContaining({ properties: { name: { type: 'string' } } }) }]);
-    expect(broker.respond(id, { action: 'accept', content: { name: 'Late' } })).toBe(true);
+    expect(await broker.respond(id, { action: 'accept', content: { name: 'Late' } })).toBe(true);
     expect((await call).content).toEqual([{ type: 'text', text: 'accept:{"name":"Late"}' }]);
     expect(broker.list()).toEqual([]);
   });

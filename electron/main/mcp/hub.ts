@@ -420,6 +420,10 @@ export class McpHub {
   setElicitationHandler(h: ElicitationHandler | undefined): void {
     this.elicitation = h;
   }
+  /** The open project (its folder), if one is open. */
+  get project(): string | undefined {
+    return this.projectDir;
+  }
   setRoots(projectDir: string | undefined): void {
     this.projectDir = projectDir;
     for (const c of this.connections.values()) if (c.state === 'ready') void c.client?.sendRootsListChanged().catch(() => {});

@@ -59,6 +59,10 @@ export class Paths {
   get projectTrustFile(): string {
     return join(this.home, 'trust', 'projects.json');
   }
+  /** What the user always allows per project on approval cards (project/approval-grants.ts). */
+  get approvalGrantsFile(): string {
+    return join(this.home, 'trust', 'approvals.json');
+  }
   get trustFile(): string {
     return join(this.home, 'mcp', 'trust.json');
   }

@@ -76,6 +76,13 @@ export class WorkflowEngine {
     this.runCheckpoints = new RunCheckpoints(options.checkpoints ?? new CheckpointStore(options.paths), options.paths);
   }
 
+  /** The run this process drives for a project now (RUNNING), if any. */
+  drivingRun(projectDir: string): string | undefined {
+    const dir = resolve(projectDir);
+    for (const run of this.runs.values()) if (run.record.projectDir === dir && run.record.status === 'RUNNING') return run.runId;
+    return undefined;
+  }
+
   /** Creates a run for a project; nothing runs until start/getTask. */
   async load(opts: LoadOptions): Promise<{ runId: string }> {
     const projectDir = resolve(opts.projectDir);

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempHome } from '../../../tests/fixtures/mcp/servers';
 import type { EventPayload } from '../../contract/index';
 import { EventBus } from '../../main/api/events';
-import { ElicitationBroker } from '../../main/mcp/elicitation';
+import { ElicitationBroker, type GrantDeps } from '../../main/mcp/elicitation';
+import { ApprovalGrants } from '../../main/project/approval-grants';
 import { McpHub } from '../../main/mcp/hub';
 import { Paths } from '../../main/paths/index';
 import { createFilesServer } from './server';
@@ -18,12 +19,12 @@ describe('the files server asks a yes/no question that says what it approves', (
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  async function setup() {
+  async function setup(always?: (root: string) => GrantDeps) {
     root = await mkdtemp(join(tmpdir(), 'erasmus-files-approval-'));
     const bus = new EventBus();
     const hub = new McpHub({ paths: new Paths(tempHome()), bus });
     hubs.push(hub);
-    const broker = new ElicitationBroker(bus);
+    const broker = new ElicitationBroker(bus, undefined, always?.(root));
     hub.setElicitationHandler(broker.handler);
     await hub.addInProcessServer('files', createFilesServer({ root }));
     return { bus, hub, broker, root };
@@ -55,5 +56,56 @@ describe('the files server asks a yes/no question that says what it approves', (
     });
     await hub.callTool('files', 'append_file', { path: 'notes.md', content: '- one\n' });
     expect(await readFile(join(root, 'notes.md'), 'utf8')).toBe('# Notes\n- one\n');
+  });
+
+  it('"always allow" keeps writing files allowed for the run, then in the project; a hook folder, a removal and another run still ask', async () => {
+    const home = tempHome();
+    const file = join(home, 'trust', 'approvals.json');
+    let runId: string | undefined = 'run-1';
+    const { bus, hub, broker, root } = await setup((root) => ({ grants: new ApprovalGrants(file), place: () => ({ project: root, ...(runId ? { runId } : {}) }), builtin: (s) => s === 'files' }));
+    const asked: EventPayload<'mcp.elicitation.request'>[] = [];
+    const granted: EventPayload<'mcp.elicitation.granted'>[] = [];
+    bus.onEvent('mcp.elicitation.granted', (g) => granted.push(g));
+    let answer: { always?: 'run' | 'project' } = { always: 'run' };
+    bus.onEvent('mcp.elicitation.request', (req) => {
+      asked.push(req);
+      setTimeout(() => void broker.respond(req.id, { action: 'accept' }, answer.always), 5);
+    });
+    await writeFile(join(root, 'a.txt'), 'a\n');
+    await writeFile(join(root, 'b.txt'), 'b\n');
+    await hub.callTool('files', 'write_file', { path: 'a.txt', content: 'A\n' });
+    expect(asked.map((r) => [r.approval?.grant, r.alwaysScopes])).toEqual([['files.write', ['run', 'project']]]);
+    // Allowed for this run: the next overwrite is not asked, and the transcript is told in words.
+    await hub.callTool('files', 'write_file', { path: 'b.txt', content: 'B\n' });
+    expect(asked).toHaveLength(1);
+    expect(await readFile(join(root, 'b.txt'), 'utf8')).toBe('B\n');
+    expect(granted).toMatchObject([{ server: 'files', action: 'Overwrite the existing file b.txt (2 bytes)', words: 'Always allow writing files in this project for this run' }]);
+    // Never covered: a hook's folder, and removing files.
+    answer = {};
+    await hub.callTool('files', 'write_file', { path: '.vscode/tasks.json', content: '{}' });
+    await hub.callTool('files', 'remove', { path: 'a.txt' });
+    expect(asked.slice(1).map((r) => [r.approval?.change, r.approval?.grant, r.alwaysScopes])).toEqual([['create', undefined, undefined], ['remove', 'files.remove', ['run', 'project']]]);
+    // Another run asks again; with no run driving the project, only "in this project" is offered, and it is kept on disk.
+    runId = undefined;
+    answer = { always: 'project' };
+    await hub.callTool('files', 'write_file', { path: 'b.txt', content: 'B2\n' });
+    expect(asked.at(-1)!.alwaysScopes).toEqual(['project']);
+    expect(await new ApprovalGrants(file).list(root)).toEqual(['files.write']);
+    await hub.callTool('files', 'write_file', { path: 'b.txt', content: 'B3\n' });
+    expect(asked).toHaveLength(4);
+    expect(await readFile(join(root, 'b.txt'), 'utf8')).toBe('B3\n');
+    expect(granted.at(-1)!.words).toBe('Always allow writing files in this project');
+    // A scope the card did not offer is refused, and the question still waits for its answer.
+    answer = {};
+    bus.onEvent('mcp.elicitation.request', (req) => {
+      void broker.respond(req.id, { action: 'accept' }, 'run').then(
+        () => expect.fail('"for this run" was not offered'),
+        (err: Error) => {
+          expect(err.message).toMatch(/cannot be always allowed for this run; answer it once/);
+        },
+      );
+    });
+    await hub.callTool('files', 'remove', { path: 'b.txt' });
+    expect(asked).toHaveLength(5);
   });
 });

@@ -45,13 +45,16 @@ type Change = Omit<ElicitationApproval, 'action' | 'reasons'>;
 async function mayTouchSensitive(ctx: FilesContext, scope: Scope, abs: string, verb: string, change: Change, detail?: string): Promise<ToolResult | null> {
   const place = sensitivePlace(scope, abs);
   if (!place) return null;
-  return mayDestroy(ctx, `${verb} ${scope.show(abs)}, inside ${place}/ where hooks and configuration live (what is written there can run programs later)`, change, detail);
+  // Never "always allowed": each such write is asked.
+  return mayDestroy(ctx, `${verb} ${scope.show(abs)}, inside ${place}/ where hooks and configuration live (what is written there can run programs later)`, change, detail, false);
 }
 
 /** Asks before a destructive action (`detail`, e.g. a diff, shown under it in the question's words); returns a refusal result, or null to go ahead. */
-async function mayDestroy(ctx: FilesContext, action: string, change: Change, detail?: string): Promise<ToolResult | null> {
+async function mayDestroy(ctx: FilesContext, action: string, change: Change, detail?: string, grantable = true): Promise<ToolResult | null> {
+  // What the user may always allow from this question: writing files, or removing and moving them.
+  const grant = !grantable || change.change === 'command' ? undefined : change.change === 'remove' || change.change === 'move' ? ('files.remove' as const) : ('files.write' as const);
   // In a parallel run's worktree the question says where it is, so the app can name the component that asks.
-  const answer = await confirmAction(ctx.server, detail ? `${action}:\n${detail}\nAllow?` : `${action}. Allow?`, { ...change, ...(ctx.worktree ? { cwd: ctx.worktree } : {}), action });
+  const answer = await confirmAction(ctx.server, detail ? `${action}:\n${detail}\nAllow?` : `${action}. Allow?`, { ...change, ...(ctx.worktree ? { cwd: ctx.worktree } : {}), action, ...(grant ? { grant } : {}) });
   return answer === 'accept' ? null : failure(refusalText(action, answer));
 }
 

@@ -4,7 +4,7 @@ import { formatCost, formatDuration, formatTokens } from '../ui/format';
 import { useNow } from '../features/timeline/useNow';
 import { pendingApprovals } from '../features/session/sessionState';
 import type { Sessions } from '../features/session/sessionStore';
-import { runProgress } from './progress';
+import { liveTotals, runProgress } from './progress';
 import { SandboxNotice } from './SandboxNotice';
 import { humanState, humanStatus } from '../features/project/labels';
 
@@ -24,13 +24,15 @@ export function StatusBar({ face, onApprovals, disconnected = false, sandbox }: 
   const first = view?.timeline[0];
   const elapsed = view && first ? (live ? now : Date.parse(view.updatedAt)) - Date.parse(first.enteredAt) : undefined;
   const progress = view ? runProgress(view) : null;
+  const byId = useStore(sessions, (s) => s.byId);
+  const totals = view ? liveTotals(view, byId) : null;
   return (
     <footer className="flex items-center gap-4 border-t border-slate-200 px-4 py-1 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400" data-testid="status-bar">
       {view ? (
         <>
           <span data-testid="status-state" className={live ? 'font-medium text-sky-700 dark:text-sky-400' : 'font-medium'}>{humanStatus(view.status)}{view.state && view.status !== 'COMPLETED' ? ` — ${humanState(view.state)}` : ''}</span>
           {elapsed !== undefined ? <span>{formatDuration(elapsed)}</span> : null}
-          <span data-testid="status-tokens">{formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</span>
+          <span data-testid="status-tokens" title="This run's tokens and cost so far, the step running now included">{formatTokens(totals!.totalTokens)} tokens {formatCost(totals!.costUsd)}</span>
           {progress ? (
             <label className="flex items-center gap-1">
               <progress max={progress.total} value={progress.done} className="h-2 w-24" aria-label="Components done" />

@@ -1,4 +1,4 @@
-import type { WorkflowRunView } from '../../../electron/contract/index';
+import { addWorkflowUsage, sessionIdOfLog, type Usage, type WorkflowRunView, type WorkflowUsage } from '../../../electron/contract/index';
 
 /** Components committed (or completed) out of those planned; null before there is a plan. */
 export function runProgress(view: Pick<WorkflowRunView, 'plan' | 'timeline' | 'status'>): { done: number; total: number } | null {
@@ -9,4 +9,20 @@ export function runProgress(view: Pick<WorkflowRunView, 'plan' | 'timeline' | 's
     view.timeline.filter((e) => e.component && /:commit$/.test(e.state) && (e.outcome === 'committed' || e.outcome === 'nothing-to-commit')).map((e) => e.component!),
   );
   return { done: Math.min(total, finished.size), total };
+}
+
+/**
+ * The run's tokens and cost as of now: its totals (finished steps) plus the live usage of each step
+ * still running, read from that step's session, so the status bar, the timeline and the session's
+ * header count the same tokens at the same moment.
+ */
+export function liveTotals(view: Pick<WorkflowRunView, 'totals' | 'timeline'>, sessions: Readonly<Record<string, { usage?: Usage } | undefined>>): WorkflowUsage {
+  let t = view.totals;
+  for (const e of view.timeline) {
+    if (e.leftAt || e.usage) continue;
+    const id = sessionIdOfLog(e.sessionLog);
+    const u = id ? sessions[id]?.usage : undefined;
+    if (u) t = addWorkflowUsage(t, u);
+  }
+  return t;
 }

@@ -1,3 +1,4 @@
+import { catalogModelName } from './known-models';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,7 @@ providers:
     model: claude-sonnet-4-5
     apiKey: \${secret:ANTHROPIC_KEY}
   - id: local
+    name: LM Studio here
     kind: openai-compatible
     model: qwen3
     baseUrl: http://127.0.0.1:1234/v1
@@ -41,6 +43,10 @@ mcpServers: {}
     expect(claude).toMatchObject({ id: 'claude', kind: 'anthropic', model: 'claude-sonnet-4-5', contextWindow: 200_000, supportsNativeTools: true, pricing: { input: 3, output: 15 } });
     const local = await resolveProvider(cfg, { provider: 'local' }, secrets({}));
     expect(local).toMatchObject({ contextWindow: 16384, supportsNativeTools: false });
+    // Named in words for people: the configured name, else the kind; the model's catalog name, else its id.
+    expect([claude.providerName, local.providerName, local.modelName]).toEqual(['Anthropic', 'LM Studio here', 'qwen3']);
+    expect(catalogModelName('claude-3-7-sonnet-20250219')).toBe('Claude Sonnet 3.7');
+    expect(catalogModelName('you')).toBeUndefined();
     expect(local.pricing).toBeUndefined();
     await expect(resolveProvider(cfg, {}, secrets({}))).rejects.toThrow(/ANTHROPIC_KEY.*erasmus secrets set/);
   });

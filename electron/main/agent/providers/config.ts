@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { ApprovalsPolicy, ToolMode } from '../../../contract/index';
+import { ApprovalsPolicy, providerDisplayName, ToolMode } from '../../../contract/index';
 import { interpolateDeep, MissingVariableError, type InterpolationSources } from '../../secrets/index';
 import { aiSdkStream } from './ai-sdk-stream';
-import { DEFAULT_CONTEXT_WINDOW } from './known-models';
+import { catalogModelName, DEFAULT_CONTEXT_WINDOW } from './known-models';
 import { ollamaContextLength } from './ollama';
 import { defaultPlugins, OLLAMA_DEFAULT_BASE_URL } from './plugins';
 import type { ProviderHandle, ProviderKind, ProviderPlugin, RequestShape } from './types';
@@ -26,6 +26,8 @@ export const ProviderConfig = z
       .refine((s) => /^\$\{(secret|env):[^}]+\}$/.test(s.trim()), 'apiKey must be a reference such as ${secret:NAME} or ${env:NAME}, never the key itself')
       .optional(),
     headers: z.record(z.string(), z.string()).optional(),
+    /** The provider's name in words, shown instead of its id ("Work laptop's LM Studio"); default: its kind in words. */
+    name: z.string().trim().min(1).max(80).optional(),
     /** The model's context window in tokens (for ollama: the most Erasmus will ask for as num_ctx). */
     contextWindow: z.number().int().positive().optional(),
     maxOutputTokens: z.number().int().positive().optional(),
@@ -150,6 +152,8 @@ export async function resolveProvider(
     id: entry.id,
     kind: entry.kind,
     model: entry.model,
+    providerName: providerDisplayName(entry),
+    modelName: catalogModelName(entry.model) ?? entry.model,
     contextWindow,
     ...(maxOutputTokens ? { maxOutputTokens } : {}),
     supportsNativeTools: entry.nativeTools ?? info.supportsNativeTools ?? false,

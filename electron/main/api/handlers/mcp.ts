@@ -22,11 +22,18 @@ export function registerMcpHandlers(core: Core): void {
   const d = core.dispatcher;
   const hub = core.hub;
   // Elicitation goes to the UI by default (desktop, browser mode); a part may set another handler.
-  const broker = new ElicitationBroker(core.bus);
+  const broker = new ElicitationBroker(core.bus, undefined, {
+    grants: core.approvalGrants,
+    place: () => {
+      const project = hub.project;
+      return project ? { project, ...(core.workflow.drivingRun(project) ? { runId: core.workflow.drivingRun(project)! } : {}) } : undefined;
+    },
+    builtin: (server) => hub.servers().some((s) => s.name === server && s.transport === 'in-process'),
+  });
   hub.setElicitationHandler(broker.handler);
   core.disposables.defer(() => broker.dispose());
   d.register('mcp.elicitation.pending', async () => ({ requests: broker.list() }));
-  d.register('mcp.elicitation.respond', async ({ id, action, content }) => ({ delivered: broker.respond(id, { action, content }) }));
+  d.register('mcp.elicitation.respond', ({ id, action, content, always }) => act(async () => ({ delivered: await broker.respond(id, { action, content }, always) })));
   const statusAll = () => ({ servers: hub.servers(), issues: hub.configErrors() });
   d.register('mcp.servers', async () => statusAll());
   d.register('mcp.reload', async () => {

@@ -41,6 +41,13 @@ export function registerProjectHandlers(core: Core): void {
       return { project, files: await core.hub.projectTrust.files(project) };
     }),
   );
+  core.dispatcher.register('project.approvals.list', ({ path }) => trustAction(async () => ({ kinds: await core.approvalGrants.list(path) })));
+  core.dispatcher.register('project.approvals.revoke', ({ path, kind }) =>
+    trustAction(async () => {
+      await core.approvalGrants.revoke(path, kind);
+      return { kinds: await core.approvalGrants.list(path) };
+    }),
+  );
   // project.fileText reads only the open project and the files that waiting approvals name.
   const scope = new FileTextScope();
   core.bus.onEvent('project.opened', (p) => scope.setProject(p.path));

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ResultOf } from '../../../../electron/contract/index';
+import { providerDisplayName, type ResultOf } from '../../../../electron/contract/index';
 import { useClient } from '../../api/context';
 import { useRequest } from '../../api/useRequest';
 import { Button } from '../../ui/Button';
@@ -37,7 +37,7 @@ export function ActiveModel({ onOpenSettings }: { onOpenSettings: () => void }) 
     <section className="flex flex-wrap items-center gap-3 text-sm" aria-label="Model" data-testid="active-model">
       <span>
         <span className="text-slate-600 dark:text-slate-400">Model: </span>
-        <span className="font-medium">{active.model}</span> <span className="text-slate-600 dark:text-slate-400">via {active.id}</span>
+        <span className="font-medium">{active.model}</span> <span className="text-slate-600 dark:text-slate-400" title={`provider ${active.id} in config.yaml`}>via {providerDisplayName(active)}</span>
       </span>
       <Button onClick={() => void test()} disabled={probe === 'busy'} data-testid="test-connection">{probe === 'busy' ? 'Testing…' : 'Test connection'}</Button>
       {probe && probe !== 'busy' ? (

@@ -4,6 +4,7 @@ import { Button } from '../../ui/Button';
 import { ErrorBanner } from '../../ui/ErrorBanner';
 import { useStore } from '../../ui/store';
 import { ActiveModel } from './ActiveModel';
+import { AlwaysAllowedCard } from './AlwaysAllowedCard';
 import { ProjectFacts } from './ProjectFacts';
 import { RunPanel } from './RunPanel';
 import { StartRun } from './StartRun';
@@ -20,6 +21,7 @@ export function ProjectView({ project, onClose, onOpenTimeline, onOpenSettings =
         <Button onClick={onClose} data-testid="close-project">Open another…</Button>
       </div>
       <TrustCard projectDir={project.path} />
+      <AlwaysAllowedCard projectDir={project.path} />
       <ActiveModel onOpenSettings={onOpenSettings} />
       {state.kind === 'loading' ? <p className="text-sm text-slate-600 dark:text-slate-400">Looking for this project's workflow…</p> : null}
       {state.kind === 'error' ? <ErrorBanner message={`Could not read the workflow: ${state.message}`} /> : null}

@@ -129,7 +129,7 @@ describe('ProjectView and the run panel', () => {
     await screen.findByTestId('goal-question');
     expect(screen.queryByTestId('run-stop')).toBeNull();
     // The active model, and "Test connection" with the provider's own error verbatim.
-    expect((await screen.findByTestId('active-model')).textContent).toContain('qwen3 via local');
+    expect((await screen.findByTestId('active-model')).textContent).toContain('qwen3 via Ollama');
     fireEvent.click(screen.getByTestId('test-connection'));
     expect((await screen.findByTestId('connection-result')).textContent).toBe('Failed: HTTP 429: Rate limit reached, retry in 20 s');
 

@@ -64,6 +64,9 @@ describe('Elicitations', () => {
     expect(screen.getByTestId('elicitation-accept').textContent).toBe('Allow');
     expect(screen.getByTestId('elicitation-decline').textContent).toBe('Deny');
     expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    // Nothing to always allow where the core offers no scope.
+    expect(screen.queryByTestId('elicitation-always-run')).toBeNull();
+    expect(screen.queryByTestId('elicitation-always-project')).toBeNull();
     expect(document.activeElement).toBe(screen.getByTestId('elicitation-accept'));
     fireEvent.keyDown(screen.getByTestId('elicitation-accept'), { key: 'Escape' });
     await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'w1', action: 'decline' }]));
@@ -78,14 +81,18 @@ describe('Elicitations', () => {
       message: 'Run this command in /p?',
       mode: 'form',
       requestedSchema: { type: 'object', properties: {} },
-      approval: { tool: 'bash', action: 'Run node -e "1"', change: 'command', command: 'node -e "1"', cwd: '/p', sandbox: 'It runs in the sandbox: it can write only in /p; no network.', reasons: ['inline code (node -e)'] },
+      approval: { tool: 'bash', action: 'Run node -e "1"', change: 'command', command: 'node -e "1"', cwd: '/p', sandbox: 'It runs in the sandbox: it can write only in /p; no network.', reasons: ['inline code (node -e)'], grant: 'commands.sandboxed' },
+      alwaysScopes: ['run', 'project'],
     });
     expect((await screen.findByTestId('approval-command')).textContent).toBe('node -e "1"');
     expect(screen.getByText(/Will run in \/p/)).toBeTruthy();
     expect(screen.getByTestId('approval-sandbox').textContent).toContain('no network');
     expect(screen.getByTestId('approval-reasons').textContent).toContain('inline code');
-    fireEvent.click(screen.getByTestId('elicitation-accept'));
-    await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'c1', action: 'accept' }]));
+    // "Always allow", its scope in words, beside Allow and Deny.
+    expect(screen.getByTestId('elicitation-always-project').textContent).toBe('Always allow running commands in the sandbox in this project');
+    expect(screen.getByTestId('elicitation-always-run').textContent).toBe('Always allow running commands in the sandbox in this project for this run');
+    fireEvent.click(screen.getByTestId('elicitation-always-run'));
+    await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'c1', action: 'accept', always: 'run' }]));
   });
 
   it('a network command offers "Allow <host>": the ticked host joins the project\'s allowed hosts before the answer', async () => {

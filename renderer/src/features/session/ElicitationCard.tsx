@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
+import { alwaysAllowWords, type GrantScope } from '../../../../electron/contract/index';
 import { useClient } from '../../api/context';
 import { Button } from '../../ui/Button';
 import { useAllowHosts } from './AllowHosts';
@@ -18,7 +19,7 @@ export type Action = 'accept' | 'decline' | 'cancel';
  * A question with fields keeps its form; a URL question shows its link. The answer goes back with
  * mcp.elicitation.respond.
  */
-export function ElicitationCard({ request, step, onSettled }: { request: ElicitationRequest; /** The step the question belongs to, in words. */ step?: string; onSettled: (id: string, action: Action) => void }) {
+export function ElicitationCard({ request, step, onSettled }: { request: ElicitationRequest; /** The step the question belongs to, in words. */ step?: string; onSettled: (id: string, action: Action, always?: string) => void }) {
   const client = useClient();
   const fields = fieldsOf(request.requestedSchema);
   const [values, setValues] = useState<Record<string, string | boolean>>(() =>
@@ -29,7 +30,7 @@ export function ElicitationCard({ request, step, onSettled }: { request: Elicita
   const yesNo = fields.length === 0 && request.mode === 'form';
   const approval = yesNo ? request.approval : undefined;
   const hosts = useAllowHosts(approval);
-  const answer = async (action: Action) => {
+  const answer = async (action: Action, always?: GrantScope) => {
     let content;
     if (action === 'accept' && fields.length) {
       const r = contentOf(fields, values);
@@ -40,9 +41,9 @@ export function ElicitationCard({ request, step, onSettled }: { request: Elicita
     setError(null);
     try {
       if (action === 'accept') await hosts.commit();
-      const r = await client.request('mcp.elicitation.respond', { id: request.id, action, ...(content ? { content } : {}) });
+      const r = await client.request('mcp.elicitation.respond', { id: request.id, action, ...(content ? { content } : {}), ...(always ? { always } : {}) });
       if (!r.delivered) setError('The server is no longer waiting for this answer.');
-      onSettled(request.id, action);
+      onSettled(request.id, action, always && grant ? alwaysAllowWords(grant, always) : undefined);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -50,6 +51,9 @@ export function ElicitationCard({ request, step, onSettled }: { request: Elicita
     }
   };
   const preview = approval ? previewArgs(approval) : undefined;
+  // "Always allow …" only where the core offers it (Erasmus's own servers, a kind that is safe to allow, an open project).
+  const grant = approval?.grant;
+  const scopes = grant ? (request.alwaysScopes ?? []) : [];
   const from = serverWords(request.server);
   // Keyboard answers for a yes/no question: Enter allows (the focused Allow button), Escape denies.
   const onKeyDown = (e: KeyboardEvent) => {
@@ -99,6 +103,13 @@ export function ElicitationCard({ request, step, onSettled }: { request: Elicita
           <div className="flex flex-wrap items-center gap-2">
             <Button variant="primary" disabled={busy} onClick={() => void answer('accept')} data-testid="elicitation-accept" autoFocus>Allow</Button>
             <Button variant="danger" disabled={busy} onClick={() => void answer('decline')} data-testid="elicitation-decline">Deny</Button>
+            {grant
+              ? scopes.map((scope) => (
+                  <Button key={scope} disabled={busy} onClick={() => void answer('accept', scope)} data-testid={`elicitation-always-${scope}`}>
+                    {alwaysAllowWords(grant, scope)}
+                  </Button>
+                ))
+              : null}
             <span className="text-xs text-slate-600 dark:text-slate-400">Enter allows · Esc denies</span>
           </div>
         ) : (

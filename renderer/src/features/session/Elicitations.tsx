@@ -30,7 +30,7 @@ export function Elicitations({ sessionId, show, className = '' }: { sessionId?: 
   const mine = (r: ElicitationRequest) => !!sessionId && sessions.ownerOf(r.server) === sessionId;
   const shown = show === undefined ? waiting : waiting.filter((r) => (show === 'mine') === mine(r));
   if (!shown.length) return null;
-  const settle = (r: ElicitationRequest, action: 'accept' | 'decline' | 'cancel') => {
+  const settle = (r: ElicitationRequest, action: 'accept' | 'decline' | 'cancel', always?: string) => {
     const id = sessions.ownerOf(r.server);
     const yesNo = r.mode === 'form' && !Object.keys((r.requestedSchema?.properties as object | undefined) ?? {}).length;
     const since = elicitations.receivedAt(r.id);
@@ -42,6 +42,7 @@ export function Elicitations({ sessionId, show, className = '' }: { sessionId?: 
         answer: action,
         yesNo,
         ...(r.approval ? { action: r.approval.action } : {}),
+        ...(always ? { always } : {}),
         ...(since !== undefined ? { waitedMs: Date.now() - since } : {}),
       });
     }
@@ -49,7 +50,7 @@ export function Elicitations({ sessionId, show, className = '' }: { sessionId?: 
   };
   return (
     <section aria-label="Questions from servers" className={`flex flex-col gap-2 ${className}`} data-testid="elicitations">
-      {shown.map((r) => <ElicitationCard key={r.id} request={r} step={stepOf(r)} onSettled={(_, action) => settle(r, action)} />)}
+      {shown.map((r) => <ElicitationCard key={r.id} request={r} step={stepOf(r)} onSettled={(_, action, always) => settle(r, action, always)} />)}
     </section>
   );
 }

@@ -97,7 +97,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
           <>
             <header className="flex items-center gap-3 border-b border-slate-200 px-3 py-1.5 text-xs dark:border-slate-800">
               <span className="truncate font-medium" title={session.id} data-testid="session-title">{sessionTitle(session, labels)}</span>
-              {session.model ? <span>{session.provider}/{session.model}</span> : null}
+              {session.model ? <span title={`${session.provider}/${session.model}`} data-testid="session-model">{session.modelName ?? session.model} · {session.providerName ?? session.provider}</span> : null}
               {session.usage ? (
                 <span data-testid="session-usage" title={session.lastTurn ? `last turn: ${formatTokens(session.lastTurn.inputTokens)} in (${formatTokens(session.lastTurn.cacheReadTokens ?? 0)} from cache), ${formatTokens(session.lastTurn.outputTokens)} out ${formatCost(session.lastTurn.costUsd)}` : undefined}>
                   {formatTokens(session.usage.totalTokens)} tokens{session.usage.cacheReadTokens ? ` (${formatTokens(session.usage.cacheReadTokens)} cached)` : ''} {formatCost(session.usage.costUsd)}

@@ -71,8 +71,14 @@ export function Transcript({ session, scope, step, onDecide, tail, query = '', o
             testId="question-answered"
             state={item.answer}
             open={false}
-            title={`${answerWords(item.answer, item.yesNo ?? false)}${item.action ? `: ${item.action}` : ''}`}
-            subject={<span className="text-xs text-slate-600 dark:text-slate-400">asked by {serverWords(item.server)}{item.waitedMs !== undefined ? ` · answered after ${formatDuration(item.waitedMs)}` : ''}</span>}
+            title={`${answerWords(item.answer, item.yesNo ?? false)}${item.auto ? ' without asking' : ''}${item.action ? `: ${item.action}` : ''}`}
+            subject={
+              <span className="text-xs text-slate-600 dark:text-slate-400">
+                asked by {serverWords(item.server)}
+                {item.always ? <> · <span data-testid="question-always">{item.auto ? `you chose “${item.always}”` : item.always}</span></> : null}
+                {item.waitedMs !== undefined ? ` · answered after ${formatDuration(item.waitedMs)}` : ''}
+              </span>
+            }
           >
             <pre className="whitespace-pre-wrap break-words font-mono text-xs text-slate-700 dark:text-slate-300">{item.message}</pre>
           </AskFrame>

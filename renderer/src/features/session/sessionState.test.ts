@@ -8,6 +8,17 @@ const fold = (events: AgentEvent[]) => events.reduce<SessionState | undefined>((
 const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15, costUsd: null };
 
 describe('reduceSession', () => {
+  it("an approved call's time waiting for the user is shown apart from its run time", () => {
+    const t = (x: Record<string, unknown>, when: number) => ({ sessionId: 's1', at: when, ...x }) as AgentEvent;
+    const s = [
+      t({ type: 'approval_required', requestId: 'a1', kind: 'tool', callId: 'c1', name: 'fs__write', args: {}, reasons: [] }, 1000),
+      t({ type: 'approval_resolved', requestId: 'a1', decision: 'allow_once' }, 31_000),
+      t({ type: 'tool_running', callId: 'c1', name: 'fs__write', args: {} }, 31_001),
+      t({ type: 'tool_complete', callId: 'c1', name: 'fs__write', args: {}, result: 'ok', isError: false, durationMs: 30_500 }, 31_500),
+    ].reduce<SessionState | undefined>((x, e) => reduceSession(x, e), undefined)!;
+    expect(s.items.find((i) => i.kind === 'tool')).toMatchObject({ durationMs: 30_500, waitedMs: 30_000 });
+  });
+
   it('shows reasoning as its own (collapsed) item and keeps the last turn\'s usage beside the session\'s', () => {
     const turn = { ...usage, cacheReadTokens: 8, costUsd: 0.01 };
     const s = fold([

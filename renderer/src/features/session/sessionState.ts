@@ -28,6 +28,8 @@ type SessionItemBody =
       args: Record<string, unknown>;
       reasons: string[];
       decision?: ApprovalDecision;
+      /** When it was answered: the call's time waiting for the user is shown apart from its run time. */
+      resolvedAt?: number;
     }
   | { kind: 'notice'; id: string; level: 'warning' | 'error' | 'info'; text: string }
   /** A block of the model's reasoning, shown collapsed. */
@@ -46,12 +48,18 @@ type SessionItemBody =
       action?: string;
       /** How long it waited for the user. */
       waitedMs?: number;
+      /** The "always allow" the user chose with it, in words, or that answered it without asking (`auto`). */
+      always?: string;
+      auto?: boolean;
     };
 
 export interface SessionState {
   id: string;
   provider?: string;
   model?: string;
+  /** The provider and model in words (session_started), shown instead of their ids. */
+  providerName?: string;
+  modelName?: string;
   project?: string;
   /** The session's log (from session_started): what a rewind names. */
   logPath?: string;
@@ -96,7 +104,7 @@ function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
   const items = s.items;
   switch (e.type) {
     case 'session_started':
-      return { ...s, provider: e.provider, model: e.model, project: e.project, logPath: e.logPath, running: true, endReason: undefined };
+      return { ...s, provider: e.provider, model: e.model, providerName: e.providerName, modelName: e.modelName, project: e.project, logPath: e.logPath, running: true, endReason: undefined };
     case 'turn_started':
       return { ...s, running: true, turns: e.turn, items: closeStreaming(items) };
     case 'sentence': {
@@ -115,8 +123,11 @@ function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
       return { ...s, items: update(items, e.callId, 'tool', (i) => ({ ...i, progress: { progress: e.progress, total: e.total, message: e.message } }) as SessionItem) };
     case 'tool_complete': {
       const status = e.refused ? 'refused' : e.isError ? 'error' : 'done';
-      const done = { kind: 'tool' as const, id: e.callId, name: e.name, args: e.args, status, startedAt: e.at - e.durationMs, result: e.result, durationMs: e.durationMs } satisfies SessionItem;
-      if (items.some((i) => i.kind === 'tool' && i.id === e.callId)) return { ...s, items: update(items, e.callId, 'tool', (i) => ({ ...done, progress: i.kind === 'tool' ? i.progress : undefined, ...(i.kind === 'tool' && i.waitedMs ? { waitedMs: i.waitedMs } : {}) })) };
+      // The call's duration counts from before its approval: the wait for the user is shown apart.
+      const asked = items.findLast((i) => i.kind === 'approval' && i.callId === e.callId);
+      const approvalWait = asked?.kind === 'approval' && asked.resolvedAt !== undefined && asked.at !== undefined ? Math.max(0, asked.resolvedAt - asked.at) : 0;
+      const done = { kind: 'tool' as const, id: e.callId, name: e.name, args: e.args, status, startedAt: e.at - e.durationMs, result: e.result, durationMs: e.durationMs, ...(approvalWait ? { waitedMs: approvalWait } : {}) } satisfies SessionItem;
+      if (items.some((i) => i.kind === 'tool' && i.id === e.callId)) return { ...s, items: update(items, e.callId, 'tool', (i) => ({ ...done, progress: i.kind === 'tool' ? i.progress : undefined, ...(i.kind === 'tool' && (i.waitedMs || approvalWait) ? { waitedMs: (i.waitedMs ?? 0) + approvalWait } : {}) })) };
       return { ...s, items: [...closeStreaming(items), done] };
     }
     case 'approval_required':
@@ -125,7 +136,7 @@ function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
         items: [...closeStreaming(items), { kind: 'approval', id: e.requestId, approvalKind: e.kind, callId: e.callId, name: e.name, args: e.args, reasons: e.reasons }],
       };
     case 'approval_resolved':
-      return { ...s, items: update(items, e.requestId, 'approval', (i) => ({ ...i, decision: e.decision }) as SessionItem) };
+      return { ...s, items: update(items, e.requestId, 'approval', (i) => ({ ...i, decision: e.decision, resolvedAt: e.at }) as SessionItem) };
     case 'reasoning':
       return { ...s, items: [...closeStreaming(items), { kind: 'reasoning', id: `r${e.at}-${items.length}`, text: e.text }] };
     case 'usage':

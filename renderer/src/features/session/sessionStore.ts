@@ -14,12 +14,21 @@ export class SessionStore extends Store<Sessions> {
   private readonly off: () => void;
   constructor(private readonly client: RpcClient) {
     super({ byId: {}, order: [] });
-    this.off = client.on('agent.event', (e) => {
+    const offEvents = client.on('agent.event', (e) => {
       this.set((s) => ({
         byId: { ...s.byId, [e.sessionId]: reduceSession(s.byId[e.sessionId], e) },
         order: s.order.includes(e.sessionId) ? s.order : [...s.order, e.sessionId],
       }));
     });
+    // A question answered by an "always allow" is not asked, but the transcript of the session that made the call says so.
+    const offGranted = client.on('mcp.elicitation.granted', (g) => {
+      const owner = this.ownerOf(g.server);
+      if (owner) this.addQuestion(owner, { id: g.id, server: g.server, message: g.message, answer: 'accept', yesNo: true, action: g.action, always: g.words, auto: true });
+    });
+    this.off = () => {
+      offEvents();
+      offGranted();
+    };
   }
 
   /** Shows what the user sent (the event stream carries only the model's side). */

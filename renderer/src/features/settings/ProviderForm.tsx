@@ -54,6 +54,7 @@ export function ProviderForm({ kinds, secrets, editing, onSubmit, onCancel }: {
     <form onSubmit={(e) => void submit(e)} aria-label={editing ? `Edit provider ${editing.id}` : 'Add a provider'} className="flex flex-col gap-2 rounded border border-slate-200 p-3 dark:border-slate-700" data-testid="provider-form">
       <div className="grid grid-cols-2 gap-2">
         {field('Id', text('id', 'local'))}
+        {field('Name in words (optional: its kind)', text('name', 'LM Studio on this machine'))}
         {field('Kind', (
           <select value={v.kind} onChange={set('kind')} aria-invalid={invalid('kind')} data-testid="provider-kind" className={inputClass}>
             {kinds.map((k) => <option key={k} value={k}>{k}</option>)}

@@ -1,3 +1,4 @@
+import { providerDisplayName } from '../../../../electron/contract/index';
 import { useState } from 'react';
 import type { ProviderEntry, ProvidersState } from '../../../../electron/contract/index';
 import { useClient } from '../../api/context';
@@ -49,7 +50,7 @@ export function Providers() {
           <li key={p.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid={`provider-${p.id}`}>
             <label className="flex items-center gap-1">
               <input type="radio" name="default-provider" checked={data.defaultProvider === p.id} onChange={() => void act(() => client.request('settings.providers.setDefault', { id: p.id }))} aria-label={`Make ${p.id} the default`} />
-              <code className="font-mono">{p.id}</code>
+              <span className="font-medium" data-testid="provider-name">{providerDisplayName(p)}</span> <code className="font-mono text-xs">{p.id}</code>
             </label>
             <span className="text-slate-600 dark:text-slate-400">{p.kind} · {p.model}{p.baseUrl ? ` · ${p.baseUrl}` : ''}{p.apiKey ? ` · key ${p.apiKey}` : ''}</span>
             {data.defaultProvider === p.id ? <span className="rounded bg-indigo-100 px-1 text-xs text-indigo-800 dark:bg-indigo-900 dark:text-indigo-200">default</span> : null}

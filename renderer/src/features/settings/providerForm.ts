@@ -3,6 +3,8 @@ import type { ProviderEntry } from '../../../../electron/contract/index';
 /** The provider form's fields as typed (strings), and how the key is given. */
 export interface ProviderFormValues {
   id: string;
+  /** The name in words ('' = its kind in words). */
+  name: string;
   kind: string;
   model: string;
   baseUrl: string;
@@ -33,12 +35,13 @@ export const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
 export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/;
 
 export function emptyForm(kind = 'openai-compatible'): ProviderFormValues {
-  return { id: '', kind, model: '', baseUrl: '', contextWindow: '', maxOutputTokens: '', reasoningEffort: '', thinkingBudget: '', priceInput: '', priceOutput: '', priceCacheRead: '', priceCacheWrite: '', nativeTools: '', keyMode: 'none', secretName: '', keyValue: '' };
+  return { id: '', name: '', kind, model: '', baseUrl: '', contextWindow: '', maxOutputTokens: '', reasoningEffort: '', thinkingBudget: '', priceInput: '', priceOutput: '', priceCacheRead: '', priceCacheWrite: '', nativeTools: '', keyMode: 'none', secretName: '', keyValue: '' };
 }
 
 export function formOf(p: ProviderEntry): ProviderFormValues & { keptApiKey?: string } {
   return {
     id: p.id,
+    name: p.name ?? '',
     kind: p.kind,
     model: p.model,
     baseUrl: p.baseUrl ?? '',
@@ -84,6 +87,7 @@ export function toRequest(v: ProviderFormValues, kept?: ProviderEntry): FormResu
   if (anyPrice && (prices.input === undefined || prices.output === undefined))
     return { ok: false, field: prices.input === undefined ? 'priceInput' : 'priceOutput', message: 'Your own prices need at least the input and output price (cache prices are optional); leave all four empty for the catalog’s.' };
   const provider: ProviderEntry = { id: v.id.trim(), kind: v.kind, model: v.model.trim() };
+  if (v.name.trim()) provider.name = v.name.trim();
   if (v.baseUrl.trim()) provider.baseUrl = v.baseUrl.trim();
   if (cw) provider.contextWindow = Number(cw);
   if (mo) provider.maxOutputTokens = Number(mo);

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { humanOutcome, humanState, stepWords } from '../project/labels';
 import type { Block, BlockStatus } from './lanes';
@@ -28,9 +29,16 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
     block.alongside ? `at the same time as ${block.alongside.map(humanState).join(', ')}` : '',
   ].filter(Boolean);
   const label = `${e.rewound ? '↶ ' : ''}${stepWords(block.step)}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
+  // The step running now (or waiting for the user) stays in sight in a long run that scrolls sideways.
+  const ref = useRef<HTMLButtonElement>(null);
+  const live = block.status === 'current' || block.status === 'waiting';
+  useEffect(() => {
+    if (live) ref.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [live]);
   const sub = `${formatDuration(duration)}${e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}${e.usage?.costUsd !== undefined ? ` · ${formatCost(e.usage.costUsd)}` : ''}`;
   return (
     <button
+      ref={ref}
       type="button"
       onClick={() => onOpen(block)}
       title={detail.join('\n')}

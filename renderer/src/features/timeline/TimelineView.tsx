@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import type { WorkflowRunView } from '../../../../electron/contract/index';
+import { costByPart, type WorkflowRunView } from '../../../../electron/contract/index';
+import { liveTotals } from '../../app/progress';
 import { useServices } from '../../app/services';
 import { EmptyState } from '../../ui/EmptyState';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
@@ -17,6 +18,9 @@ import { StepDetails } from './StepDetails';
 import { useNow } from './useNow';
 import { humanError, humanState, humanStatus } from '../project/labels';
 
+
+/** The narrowest a step's column gets: its label ("documentation", "review fixes ×2") fits at the blocks' type size. */
+const COLUMN_PX = 92;
 
 /** The run's own lanes in words; a component's lane keeps its id. */
 const LANE_WORDS: Record<string, string> = { prepare: 'Preparation', final: 'Final phase', orchestration: 'Schedule', parallel: 'Side by side' };
@@ -36,6 +40,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
   const [selected, setSelected] = useState<string | null>(null);
   const [mode, setMode] = useState<'order' | 'machine'>('order');
   const rows = useMemo(() => (view ? machineOf(view, lanes) : []), [view, lanes]);
+  const byId = useStore(sessions, (s) => s.byId);
   if (!view || !phase) return <EmptyState title="No workflow run" testId="timeline-empty">Open a project and start its workflow: its steps appear here as they run.</EmptyState>;
   const block: Block | undefined = lanes.flatMap((l) => l.blocks).find((b) => b.key === selected);
   const sessionId = block ? sessionIdFromLog(block.entry.sessionLog) : null;
@@ -49,9 +54,10 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{humanStatus(view.status)}</span>
         {view.state && view.status !== 'COMPLETED' ? <span className="text-slate-600 dark:text-slate-400" title={view.state}>{humanState(view.state)}</span> : null}
         <span>{formatDuration(elapsed)}</span>
-        <span data-testid="run-cost">{runCost(view)}</span>
+        <span data-testid="run-cost">{runCost({ ...view, totals: liveTotals(view, byId) })}</span>
         <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
       </div>
+      <CostByPart view={view} />
       {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{humanError(view.error)}</p> : null}
       <div className="flex gap-1 text-sm" role="group" aria-label="Show the run as">
         {([['order', 'Steps in order'], ['machine', 'State machine']] as const).map(([m, label]) => (
@@ -62,15 +68,19 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         ))}
       </div>
       {mode === 'machine' ? <StateMachine rows={rows} onOpen={(x) => setSelected(x.key)} /> : lanes.length === 0 ? <EmptyState title="No steps yet">The first steps write the documents.</EmptyState> : (
-        <div className="flex flex-col gap-1" role="list" aria-label="Components">
+        // A long run scrolls sideways rather than squeezing its steps: every column is wide enough for its label.
+        <div className="overflow-x-auto pb-1" data-testid="timeline-scroll">
+        <div className="flex flex-col gap-1" role="list" aria-label="Components" style={{ minWidth: `calc(${view.timeline.length * COLUMN_PX}px + 7.5rem)` }}>
           {lanes.map((lane) => (
             <div key={lane.id} role="listitem" className="flex items-stretch gap-2" data-testid={`lane-${lane.id}`}>
-              <span className={`w-28 shrink-0 truncate py-2 text-right text-xs ${LANE_WORDS[lane.id] ? '' : 'font-mono'}`} title={lane.id}>{LANE_WORDS[lane.id] ?? lane.id}</span>
+              {/* The lane's name stays in sight while the steps scroll under it. */}
+              <span className={`sticky left-0 z-10 w-28 shrink-0 truncate bg-white py-2 pr-1 text-right text-xs dark:bg-slate-950 ${LANE_WORDS[lane.id] ? '' : 'font-mono'}`} title={lane.id}>{LANE_WORDS[lane.id] ?? lane.id}</span>
               <div className="relative h-12 flex-1 rounded bg-slate-100 dark:bg-slate-900">
                 {lane.blocks.map((b) => <StepBlock key={b.key} block={b} onOpen={(x) => setSelected(x.key)} />)}
               </div>
             </div>
           ))}
+        </div>
         </div>
       )}
       <Legend />
@@ -103,4 +113,19 @@ export function runCost(view: Pick<WorkflowRunView, 'totals' | 'budgetUsd'>): st
   const cost = t.costUsd !== undefined ? ` · ${formatCost(t.costUsd)}` : view.budgetUsd !== undefined ? ' · cost unknown (no prices for this model)' : '';
   const budget = view.budgetUsd !== undefined ? ` of a ${formatCost(view.budgetUsd)} budget` : '';
   return `${formatTokens(t.totalTokens)} tokens${cached}${cost}${budget}`;
+}
+
+/** Tokens and cost per part of the run (the preparation, each component, the final phase), finished steps only. */
+function CostByPart({ view }: { view: Pick<WorkflowRunView, 'timeline'> }) {
+  const parts = costByPart(view.timeline);
+  if (!parts.length) return null;
+  return (
+    <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-600 dark:text-slate-400" aria-label="Cost per part of the run" data-testid="cost-by-part">
+      {parts.map((p) => (
+        <li key={p.part} data-testid="part-cost">
+          <span className="font-medium text-slate-700 dark:text-slate-300">{p.label}</span> {formatTokens(p.totalTokens)} tokens{p.costUsd !== undefined ? ` ${formatCost(p.costUsd)}` : ' · cost unknown'}
+        </li>
+      ))}
+    </ul>
+  );
 }

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { liveTotals } from './progress';
+
+const usage = (totalTokens: number, costUsd: number | null) => ({ inputTokens: totalTokens, outputTokens: 0, totalTokens, costUsd });
+
+describe('one token count', () => {
+  it("the run's totals count the step running now from its session, so the status bar and the session header agree", () => {
+    const view = {
+      totals: { inputTokens: 100, outputTokens: 0, totalTokens: 100, costUsd: 0.1 },
+      timeline: [
+        { state: 'prepare:architecture', enteredAt: 'a', leftAt: 'b', usage: { inputTokens: 100, outputTokens: 0, totalTokens: 100, costUsd: 0.1 }, sessionLog: '/h/sessions/s1.jsonl' },
+        { state: 'prepare:progress_schedule', enteredAt: 'b', sessionLog: '/h/sessions/s2.jsonl' },
+      ],
+    };
+    // s1 ended (its usage is in the totals already, not counted twice); s2 is working.
+    const sessions = { s1: { usage: usage(100, 0.1) }, s2: { usage: usage(40, 0.04) } };
+    const t = liveTotals(view, sessions);
+    expect(t.totalTokens).toBe(140);
+    expect(t.costUsd).toBeCloseTo(0.14);
+    // Before its session reports usage, the totals are what they are.
+    expect(liveTotals(view, { s1: sessions.s1 }).totalTokens).toBe(100);
+  });
+});
