@@ -73,7 +73,7 @@ export function secondGoalScript(mode: 'native' | 'xml'): ScriptTurn[] {
     ...s('Write the tests of this component', 'subtractor testing', [['test/sub.test.mjs', SUB_TEST]], 'Wrote test/sub.test.mjs.'),
     ...s('Review this component', 'subtractor review', [], '# Review: subtractor\n\nVerdict: no changes needed\n'),
     ...s('Document this component', 'subtractor documentation', [], 'sub(a, b) has a doc line in the README already.'),
-    ...s('Run the component tests again', 'subtractor retesting', [], 'They pass.'),
+    // No retesting session for subtractor: nothing changed since its tests passed, so Erasmus runs them again itself.
     ...s('Bring the progress schedule', 'orchestration 2', [], `Up to date.${doc('# Schedule\n\n1. adder: finished\n2. subtractor: finished')}`),
     ...s('All components are complete', 'e2e 2', [], 'The end-to-end test still covers the product.'),
     ...s('Write the final documentation', 'final docs 2', [], `Nothing else to document.${doc(ARCH_AS_BUILT + '\n\nsubtractor: sub(a, b) in src/sub.mjs.')}`),
