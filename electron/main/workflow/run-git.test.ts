@@ -39,6 +39,8 @@ describe('a run in an existing repository', () => {
     await expect(e.load({ projectDir: dir, goal: 'Add a greeting' })).rejects.toThrow(
       /has uncommitted changes \(notes\.md, scratch\.txt\); a run would mix them with its own work\. Nothing was started\. Choose .*commit them first, stash them .*or include them .*dirtyTree commit, stash or include \(erasmus workflow start --dirty commit\|stash\|include\)/,
     );
+    // The files go with the refusal (error data `dirty`), so the app can offer the three choices as buttons.
+    await expect(e.load({ projectDir: dir, goal: 'Add a greeting' })).rejects.toMatchObject({ details: { dirty: ['notes.md', 'scratch.txt'] } });
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
 
     const { runId } = await e.load({ projectDir: dir, goal: 'Add a greeting', dirtyTree: 'include' });
