@@ -8,6 +8,7 @@ import { WorkflowError } from './errors';
 import { changedFiles, repoPath, snapshotTree } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
 import { savePullRequest } from './finish';
+import { PROSE_FILE, passOverReason } from './pass-over';
 import { stampDocument } from './drift';
 import { currentState, type WorkflowActor } from './machine';
 import type { Phase, Plan, StateSpec } from './plan';
@@ -102,6 +103,14 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   record.state = state;
 
   if (spec.phase === 'commit') return commitStep(ctx, actor, spec, plan);
+  // A step the component does not need (tests for a docs or declarations component, docs for a docs component) is passed over, saying why.
+  const passOver = passOverReason(record, spec);
+  if (passOver) {
+    const entry = await ctx.enter(state, { protocol: spec.protocol, component: spec.component });
+    await ctx.leave(entry, 'skipped', { note: passOver });
+    actor.send({ type: 'STEP_DONE' });
+    return 'continue';
+  }
 
   const protocol = await loadProtocol(spec.protocol!, record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
   const component = plan.components.find((c) => c.id === spec.component);
@@ -268,7 +277,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   const entry = await ctx.enter(spec.state, component ? { component: component.id } : {});
   if (component) await markTasksDone(ctx, component.id, component.tasks.map((t) => t.id));
   // The final commit holds the last phase's work (end-to-end tests, the README, the final review).
-  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component), type: 'feat' } : finalCommitWhat(files));
+  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat' } : finalCommitWhat(files));
   const outcome = await commitRunWork(record, spec.state, what, ctx.runTests, () => ctx.persist(), ctx.signal);
   if (outcome.kind === 'refused') {
     // The repository's hooks said no: their output goes to the debugging step, as a failed test run would.
