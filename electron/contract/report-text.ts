@@ -24,6 +24,9 @@ export function reportText(r: WorkflowReport): string {
     lines.push('', 'Not traced (the runner wrote no report; only the exit status gated):');
     for (const u of r.untraced) lines.push(`  ${u.state}: ${u.command} — ${u.note}`);
   }
+  for (const v of r.reviews ?? []) {
+    lines.push('', `${v.scope === 'final' ? 'The final review' : `Review of ${v.scope}`} (kept with the run's documents, not in the project: ${v.file}):`, '', v.text.trimEnd());
+  }
   if (r.pullRequest) lines.push('', `Pull request (saved in ${r.pullRequest.file}):`, '', r.pullRequest.title, '', r.pullRequest.body.trimEnd());
   return lines.join('\n');
 }

@@ -162,6 +162,11 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     const git = gitState(world.project);
     expect(git.log).toEqual(['Add end-to-end tests and update the documentation', 'Adds two numbers']);
     expect(git.dirty).toBe('');
+    // The completion offers to squash and merge the run's branch into the one it started from (never born here: its first commit).
+    await page.getByTestId('nav-project').click();
+    await page.getByTestId('finish-squash').click();
+    expect(await page.getByTestId('finish-said').textContent()).toMatch(/^Squashed 2 commits of erasmus\/\S+ into main as [0-9a-f]{10} "/);
+    expect(gitState(world.project)).toEqual({ log: [expect.stringMatching(/^A function that adds two numbers/)], dirty: '' });
     expect(app.errors).toEqual([]);
     await page.context().close();
   });

@@ -267,6 +267,8 @@ export const WorkflowReport = z.object({
   untraced: z.array(z.object({ state: z.string(), command: z.string(), note: z.string() })),
   /** A completed run's pull request: title, Markdown body, and the file it is saved in (to copy). */
   pullRequest: z.object({ title: z.string(), body: z.string(), file: z.string() }).optional(),
+  /** Review reports kept with the context documents (an existing code base without docs/): not in the project, so shown here. */
+  reviews: z.array(z.object({ scope: z.string(), file: z.string(), verdict: z.string().optional(), text: z.string() })).optional(),
 });
 export type WorkflowReport = z.infer<typeof WorkflowReport>;
 

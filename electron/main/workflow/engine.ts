@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { runStepsOf } from '../../contract/run-steps';
 import type { WorkflowDriftDocument, WorkflowPlan, WorkflowReport, WorkflowRunSteps, WorkflowRunSummary, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
@@ -15,6 +15,7 @@ import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
 import { runReport } from '../../contract/run-report';
+import { reviewOutcomes } from '../../contract/review-points';
 import { WorkflowRun } from './run';
 import { DEFAULT_PARALLEL_COMPONENTS } from './parallel';
 import { PtyManager } from '../runners/pty/index';
@@ -336,7 +337,19 @@ export class WorkflowEngine {
   /** What the run verified: each task, the tests Erasmus ran that name it, its component's commit. */
   async report(runId: string): Promise<WorkflowReport> {
     const { record } = await this.get(runId);
-    const report = runReport(record);
+    const report: WorkflowReport = runReport(record);
+    // Review reports kept outside the project: this is where the user reads them.
+    if (record.reviews === 'home') {
+      const kept = await Promise.all(
+        reviewOutcomes(record.timeline).map(async (r) => {
+          const file = this.options.paths.reviewReport(record.projectDir, r.scope);
+          const text = await readFile(file, 'utf8').catch(() => undefined);
+          return text === undefined ? undefined : { scope: r.scope, file, ...(r.verdict ? { verdict: r.verdict } : {}), text };
+        }),
+      );
+      const reviews = kept.filter((r) => r !== undefined);
+      if (reviews.length) report.reviews = reviews;
+    }
     if (record.status !== 'COMPLETED') return report;
     return { ...report, pullRequest: await savePullRequest(this.options.paths, record) };
   }

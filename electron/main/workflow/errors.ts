@@ -30,8 +30,8 @@ export class WorkflowError extends Error {
   constructor(
     readonly kind: WorkflowErrorKind,
     message: string,
-    /** For PARSE_ERROR: the file and what is wrong in it. */
-    readonly details?: { file?: string; field?: string; issues?: DocumentIssue[] },
+    /** For PARSE_ERROR: the file and what is wrong in it. `dirty`: the uncommitted files a new run was refused for (the app offers commit, stash, include). */
+    readonly details?: { file?: string; field?: string; issues?: DocumentIssue[]; dirty?: string[] },
   ) {
     super(message);
     this.name = 'WorkflowError';

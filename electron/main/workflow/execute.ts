@@ -8,6 +8,7 @@ import { WorkflowError } from './errors';
 import { changedFiles, repoPath, snapshotTree } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
 import { savePullRequest } from './finish';
+import { PROSE_FILE, passOverReason } from './pass-over';
 import { stampDocument } from './drift';
 import { currentState, type WorkflowActor } from './machine';
 import { PARALLEL_ORCHESTRATION, type Phase, type Plan, type StateSpec } from './plan';
@@ -129,6 +130,14 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (spec.phase === 'parallel') {
     // The components side by side, each in its own worktree (parallel.ts); a pause asked meanwhile stops here.
     if ((await runParallel(ctx, plan)) === 'done') actor.send({ type: 'STEP_DONE' });
+    return 'continue';
+  }
+  // A step the component does not need (tests for a docs or declarations component, docs for a docs component) is passed over, saying why.
+  const passOver = passOverReason(record, spec);
+  if (passOver) {
+    const entry = await ctx.enter(state, { protocol: spec.protocol, component: spec.component });
+    await ctx.leave(entry, 'skipped', { note: passOver });
+    actor.send({ type: 'STEP_DONE' });
     return 'continue';
   }
 
@@ -322,7 +331,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   const entry = await ctx.enter(spec.state, component ? { component: component.id } : {});
   if (component) await markTasksDone(ctx, component.id, component.tasks.map((t) => t.id));
   // The final commit holds the last phase's work (end-to-end tests, the README, the final review).
-  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component), type: 'feat' } : finalCommitWhat(files));
+  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat' } : finalCommitWhat(files));
   const outcome = await commitRunWork(record, spec.state, what, ctx.runTests, () => ctx.persist(), ctx.signal);
   if (outcome.kind === 'refused') {
     // The repository's hooks said no: their output goes to the debugging step, as a failed test run would.

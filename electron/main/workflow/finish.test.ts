@@ -92,6 +92,35 @@ describe('finishing a completed run', () => {
   });
 });
 
+describe('finishing a run begun in a repository without commits', () => {
+  it('squashes it into the branch that was never born: its first commit', async () => {
+    root = mkdtempSync(join(tmpdir(), 'erasmus-finish-'));
+    const dir = join(root, 'fresh');
+    mkdirSync(dir);
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'checkout', '-q', '-b', 'erasmus/add-a-greeting');
+    writeFileSync(join(dir, 'greet.js'), 'exports.greet = 1;\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'Add the greeting');
+    const now = new Date().toISOString();
+    const record: RunRecord = {
+      version: 1, runId: 'r2', projectDir: dir, goal: 'Add a greeting', executor: { kind: 'external' }, status: 'COMPLETED', phase: 'execute', approved: true,
+      git: { mode: 'branch', branch: 'erasmus/add-a-greeting', base: 'main' },
+      timeline: [{ state: 'core:commit', component: 'core', enteredAt: now, leftAt: now, outcome: 'committed', commit: git(dir, 'rev-parse', 'HEAD') }],
+      totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, createdAt: now, updatedAt: now,
+    };
+    const out = await finishRun(new Paths(join(root, 'home')), record, 'squash');
+    expect(out.message).toMatch(/^Squashed 1 commit of erasmus\/add-a-greeting into main as [0-9a-f]{10} "Add a greeting"; main is checked out\./);
+    expect(git(dir, 'log', '--format=%s', 'main')).toBe('Add a greeting');
+    expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+    // A base the user deleted is not taken for one never born: refused, nothing changed.
+    git(dir, 'checkout', '-q', 'erasmus/add-a-greeting');
+    git(dir, 'branch', '-q', '-D', 'main');
+    const other = { ...record, git: { mode: 'branch' as const, branch: 'erasmus/add-a-greeting', base: 'main' }, timeline: [] };
+    await expect(finishRun(new Paths(join(root, 'home')), other, 'squash')).rejects.toThrow(/branch main, where the run started, no longer exists\. Nothing was changed/);
+  });
+});
+
 describe('a pull request title', () => {
   it('is the goal\'s first clause, without a parenthesis of file names', () => {
     expect(titleOfGoal('Support Set values in cx (src/index.js): the members of a Set count. More.')).toBe('Support Set values in cx');

@@ -98,12 +98,16 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
   const baseName = g.base;
   if (!baseName) throw invalidState(`the run started from a detached HEAD: there is no branch to merge ${branch} into. Keep it (${finishCmd('keep')}) and merge it where you want it.`);
   const base = await rev(dir, `refs/heads/${baseName}`);
-  if (!base) throw invalidState(`branch ${baseName}, where the run started, no longer exists. Nothing was changed: the run's work stays on ${branch}; keep it (${finishCmd('keep')}).`);
-  const mergeBase = (await git(dir, ['merge-base', base, tip])).stdout.trim();
+  // A run started in a repository without commits: its base branch was never born; the squash commit is its first.
+  // (Known by the root of the run's branch being a commit the run made.)
+  const runCommits = new Set(record.timeline.flatMap((e) => (e.commit ? [e.commit] : [])));
+  const unborn = !base && lines((await git(dir, ['rev-list', '--max-parents=0', tip])).stdout).every((root) => runCommits.has(root));
+  if (!base && !unborn) throw invalidState(`branch ${baseName}, where the run started, no longer exists. Nothing was changed: the run's work stays on ${branch}; keep it (${finishCmd('keep')}).`);
+  const mergeBase = base ? (await git(dir, ['merge-base', base, tip])).stdout.trim() : '';
   if (mergeBase === tip) throw invalidState(`${branch} has no commit that ${baseName} lacks: nothing to merge. Keep it (${finishCmd('keep')}) or delete it (git branch -D ${branch}).`);
-  const subjects = lines((await git(dir, ['log', '--reverse', '--format=%s', `${mergeBase}..${tip}`])).stdout);
+  const subjects = lines((await git(dir, ['log', '--reverse', '--format=%s', base ? `${mergeBase}..${tip}` : tip])).stdout);
   let tree: string;
-  if (mergeBase === base) tree = (await git(dir, ['rev-parse', `${tip}^{tree}`])).stdout.trim();
+  if (!base || mergeBase === base) tree = (await git(dir, ['rev-parse', `${tip}^{tree}`])).stdout.trim();
   else {
     // The base moved since the run started: its commits and the run's are merged in memory first; the work tree is untouched.
     const m = await git(dir, ['merge-tree', '--write-tree', '--name-only', '--no-messages', base, tip]);
@@ -130,11 +134,11 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
   const message = [pr.title, '', ...(goal && firstLine(goal) !== goal ? [goal, ''] : []), `Squashed from ${branch}:`, ...subjects.map((s) => `- ${s}`)].join('\n');
   const msgFile = await gitPath(dir, 'ERASMUS_SQUASH_MSG');
   await writeFile(msgFile, `${message}\n`);
-  const made = await git(dir, [...(await identityArgs(dir)), 'commit-tree', tree, '-p', base, '-F', msgFile]);
+  const made = await git(dir, [...(await identityArgs(dir)), 'commit-tree', tree, ...(base ? ['-p', base] : []), '-F', msgFile]);
   if (made.code !== 0) throw new WorkflowError('RUNTIME_ERROR', `git commit-tree failed: ${made.stdout.trim()}. Nothing was changed.`);
   const commit = made.stdout.trim();
   // Moved only from where it was read: a commit made on the base meanwhile refuses the update (nothing lost).
-  const moved = await git(dir, ['update-ref', '-m', `erasmus: squash ${branch}`, `refs/heads/${baseName}`, commit, base]);
+  const moved = await git(dir, ['update-ref', '-m', `erasmus: squash ${branch}`, `refs/heads/${baseName}`, commit, base ?? '0'.repeat(40)]);
   if (moved.code !== 0) throw invalidState(`${baseName} changed while merging (${moved.stdout.trim()}). Nothing was changed: finish again.`);
   g.finished = { choice, commit, at: new Date().toISOString() };
   const out: FinishOutcome = { choice, branch, base: baseName, commit, message: '' };

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { reportText } from '../../contract/report-text';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
 import { branchName, commitStyle, commitSubject } from './git';
@@ -38,6 +39,8 @@ describe('a run in an existing repository', () => {
     await expect(e.load({ projectDir: dir, goal: 'Add a greeting' })).rejects.toThrow(
       /has uncommitted changes \(notes\.md, scratch\.txt\); a run would mix them with its own work\. Nothing was started\. Choose .*commit them first, stash them .*or include them .*dirtyTree commit, stash or include \(erasmus workflow start --dirty commit\|stash\|include\)/,
     );
+    // The files go with the refusal (error data `dirty`), so the app can offer the three choices as buttons.
+    await expect(e.load({ projectDir: dir, goal: 'Add a greeting' })).rejects.toMatchObject({ details: { dirty: ['notes.md', 'scratch.txt'] } });
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
 
     const { runId } = await e.load({ projectDir: dir, goal: 'Add a greeting', dirtyTree: 'include' });
@@ -56,7 +59,14 @@ describe('a run in an existing repository', () => {
 
     // At completion: the pull request, ready to copy; then squashed into main, the user's work still theirs and uncommitted.
     expect((await e.status(runId)).git).toEqual({ mode: 'branch', branch: 'erasmus/add-a-greeting', base: 'main' });
-    const { pullRequest } = await e.report(runId);
+    const report = await e.report(runId);
+    const { pullRequest } = report;
+    // The review reports kept out of the tree are where the user reads the run's report.
+    expect(report.reviews?.map((r) => [r.scope, r.verdict, r.text])).toEqual([
+      ['core', 'Verdict: no changes needed', 'Verdict: no changes needed\n'],
+      ['final', 'Verdict: no changes needed', 'Verdict: no changes needed\n'],
+    ]);
+    expect(reportText(report)).toContain(`Review of core (kept with the run's documents, not in the project: ${new Paths(home).reviewReport(dir, 'core')}):\n\nVerdict: no changes needed\n`);
     expect(pullRequest?.title).toBe('feat: add a greeting');
     expect(pullRequest?.body).toMatch(/^## Goal\n\nAdd a greeting\n\n## What changed\n\n- \*\*the core\*\* \(`core`\): `src\/greet\.js` — [0-9a-f]{10}\n/);
     expect(pullRequest?.body).toContain('- [ ] C1 Add the greeting (no test names it)');

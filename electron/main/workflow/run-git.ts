@@ -59,6 +59,7 @@ export async function prepareGit(dir: string, o: { goal?: string; dirtyTree?: Di
       throw new WorkflowError(
         'INVALID_STATE',
         `${dir} has uncommitted changes (${shown}); a run would mix them with its own work. Nothing was started. Choose what happens to them: commit them first, stash them (git stash pop brings them back), or include them (left as they are and never committed by the run): start again with dirtyTree commit, stash or include (erasmus workflow start --dirty commit|stash|include), or commit or stash them yourself.`,
+        { dirty },
       );
     case 'include':
       return { mode, userFiles: changed };

@@ -25,27 +25,27 @@ export function repositoryIn(root: string): string {
   return dir;
 }
 
-/** The model: each development step writes src/greet.js; the others change nothing in the project. */
-async function answer(e: WorkflowEngine, runId: string, task: WorkflowTask, steps: string[]): Promise<void> {
+/** The model: each development step writes `file` (src/greet.js); the others change nothing in the project. */
+async function answer(e: WorkflowEngine, runId: string, task: WorkflowTask, steps: string[], file = 'src/greet.js'): Promise<void> {
   if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`expected a step, got ${task.status}`);
   const { step } = task;
   steps.push(step.state);
   const out = step.state === 'prepare:task_list' ? TASKS : step.state.endsWith(':review') ? 'Verdict: no changes needed' : `${step.state} output`;
   if (step.state === 'core:development' || step.state === 'core:redebugging') {
-    const file = join(step.projectDir, 'src', 'greet.js');
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `exports.greet = (n) => 'hi ' + n; // ${step.state}\n`);
+    const path = join(step.projectDir, file);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `exports.greet = (n) => 'hi ' + n; // ${step.state}\n`);
   }
   await e.submitTask(runId, { output: out, done: true });
 }
 
-/** Drives a run to completion, approving its plan; the states the model was asked for, in order. */
-export async function driveToCompletion(e: WorkflowEngine, runId: string): Promise<string[]> {
+/** Drives a run to completion, approving its plan; the states the model was asked for, in order. Development writes `file`. */
+export async function driveToCompletion(e: WorkflowEngine, runId: string, file?: string): Promise<string[]> {
   const steps: string[] = [];
   for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
     if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
     else if (task.status === 'BLOCKED') throw new Error(`blocked: ${task.error?.message}`);
-    else await answer(e, runId, task, steps);
+    else await answer(e, runId, task, steps, file);
   }
   return steps;
 }

@@ -25,7 +25,7 @@ export function ProjectView({ project, onClose, onOpenTimeline, onOpenSettings =
       <ActiveModel onOpenSettings={onOpenSettings} />
       {state.kind === 'loading' ? <p className="text-sm text-slate-600 dark:text-slate-400">Looking for this project's workflow…</p> : null}
       {state.kind === 'error' ? <ErrorBanner message={`Could not read the workflow: ${state.message}`} /> : null}
-      {state.kind === 'none' ? <StartRun onStart={(executor, autoApprove) => run.start(project.path, executor, { autoApprove })} onOpenSettings={onOpenSettings} onOpenServers={onOpenServers} /> : null}
+      {state.kind === 'none' ? <StartRun onStart={(executor, autoApprove, dirtyTree) => run.start(project.path, executor, { autoApprove, ...(dirtyTree ? { dirtyTree } : {}) })} onOpenSettings={onOpenSettings} onOpenServers={onOpenServers} /> : null}
       {state.kind === 'run' ? <RunPanel view={state.view} onOpenTimeline={onOpenTimeline} /> : null}
     </div>
   );

@@ -28,6 +28,7 @@ const report: WorkflowReport = {
   tasks: [],
   untraced: [],
   pullRequest: { title: 'feat: add a greeting', body: '## Goal\n\nAdd a greeting\n', file: '/h/runs/r1.pull-request.md' },
+  reviews: [{ scope: 'core', file: '/h/ctx/reviews/core.md', verdict: 'Verdict: no changes needed', text: '# Review\n\nVerdict: no changes needed\n' }],
 };
 
 describe('the completion of a run on its own branch', () => {
@@ -43,6 +44,7 @@ describe('the completion of a run on its own branch', () => {
     core.render(<RunFinish view={view} onFinished={() => finished++} />);
     expect((await screen.findByLabelText('Pull request title and body') as HTMLTextAreaElement).value).toBe('feat: add a greeting\n\n## Goal\n\nAdd a greeting\n');
     expect(screen.getByTestId('pull-request').textContent).toContain('/h/runs/r1.pull-request.md');
+    expect(screen.getByTestId('kept-review-core').textContent).toBe("The review of core (Verdict: no changes needed): kept with the run's documents, not in the project/h/ctx/reviews/core.md# Review\n\nVerdict: no changes needed\n");
     fireEvent.click(screen.getByRole('button', { name: 'Squash and merge into main' }));
     expect((await screen.findByRole('alert')).textContent).toContain('it conflicts with the run\'s changes in src/greet.js. Nothing was changed');
     expect(finished).toBe(0);

@@ -8,17 +8,26 @@ type PullRequest = NonNullable<WorkflowReport['pullRequest']>;
 
 /**
  * A completed run's way back into the user's history: its pull request (title and body, to copy; saved beside
- * the run) and, for a run on its own branch, the choice to squash and merge it where it started or keep it.
+ * the run) and, for a run on its own branch, the choice to squash and merge it where it started or keep it; and the
+ * review reports kept with the context documents (not in the project), which are read here.
  */
 export function RunFinish({ view, onFinished }: { view: WorkflowRunView; onFinished: () => void }) {
   const client = useClient();
   const [pr, setPr] = useState<PullRequest | null>(null);
+  const [reviews, setReviews] = useState<NonNullable<WorkflowReport['reviews']>>([]);
   const [busy, setBusy] = useState(false);
   const [said, setSaid] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    client.request('workflow.report', { runId: view.runId }).then((r) => live && setPr(r.pullRequest ?? null), () => undefined);
+    client.request('workflow.report', { runId: view.runId }).then(
+      (r) => {
+        if (!live) return;
+        setPr(r.pullRequest ?? null);
+        setReviews(r.reviews ?? []);
+      },
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -65,6 +74,16 @@ export function RunFinish({ view, onFinished }: { view: WorkflowRunView; onFinis
       ) : null}
       {said ? <p role="status" data-testid="finish-said">{said}</p> : null}
       <ErrorBanner message={error} onDismiss={() => setError(null)} />
+      {reviews.map((r) => (
+        <details key={r.scope} data-testid={`kept-review-${r.scope}`}>
+          <summary className="cursor-pointer">
+            {r.scope === 'final' ? 'The final review' : `The review of ${r.scope}`}
+            {r.verdict ? ` (${r.verdict})` : ''}: kept with the run's documents, not in the project
+          </summary>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400"><code className="font-mono">{r.file}</code></p>
+          <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded border border-slate-300 p-2 text-xs dark:border-slate-700">{r.text}</pre>
+        </details>
+      ))}
       {pr ? (
         <details data-testid="pull-request">
           <summary className="cursor-pointer">Pull request: {pr.title}</summary>

@@ -234,4 +234,25 @@ describe('ProjectView and the run panel', () => {
     await screen.findByTestId('goal-question');
     expect(screen.queryByTestId('preflight-problems')).toBeNull();
   });
+
+  it('a project with uncommitted changes: the refusal offers commit, stash or include as buttons, and the choice starts the run', async () => {
+    const { core } = world();
+    core.on('workflow.load', (p) => {
+      if (p.dirtyTree) return { runId: 'r1' };
+      throw Object.assign(new Error('/p/adder has uncommitted changes (notes.md); a run would mix them with its own work. Nothing was started.'), { data: { kind: 'INVALID_STATE', dirty: ['notes.md', 'src/wip.js'] } });
+    });
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    fireEvent.click(await screen.findByTestId('start-workflow'));
+    const box = await screen.findByTestId('dirty-tree');
+    expect(box.textContent).toContain('notes.mdsrc/wip.js');
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(expect.arrayContaining(['Commit them first', 'Stash them', 'Include them']));
+    expect(core.callsOf('workflow.start')).toEqual([]);
+    fireEvent.click(screen.getByTestId('dirty-stash'));
+    await screen.findByTestId('goal-question');
+    expect(core.callsOf('workflow.load')).toEqual([
+      { projectDir: '/p/adder', executor: 'agent' },
+      { projectDir: '/p/adder', executor: 'agent', dirtyTree: 'stash' },
+    ]);
+  });
 });
