@@ -64,7 +64,8 @@ describe('a project lives through many goals', () => {
     const retry = two.prompts.get('prepare:task_list')![1]!;
     expect(retry).toContain('task C1 is finished: keep it marked [x]');
     // Only the component with an open task ran, once.
-    expect([...two.prompts.keys()].filter((s) => s.startsWith('core:'))).toEqual(['core:development', 'core:testing', 'core:review', 'core:fixes', 'core:documentation', 'core:retesting']);
+    // (No retesting session: no step after the tests passed changed a file, so Erasmus ran the tests again itself.)
+    expect([...two.prompts.keys()].filter((s) => s.startsWith('core:'))).toEqual(['core:development', 'core:testing', 'core:review', 'core:fixes', 'core:documentation']);
     expect(two.prompts.get('core:development')![0]).toMatch(/- \[x\] C1: Build the core\n- \[ \] C2: Add a flag/);
     expect(two.prompts.get('core:fixes')![0]).toContain('## Done when\n\nEvery point of the review report is addressed');
     const list = await e.list(dir);
