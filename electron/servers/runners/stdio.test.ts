@@ -6,8 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bundledFixture } from '../../../tests/support/fixture-bundle';
 
-const fixture = resolve(__dirname, '../../../tests/fixtures/runners-stdio.ts');
+const fixture = bundledFixture(resolve(__dirname, '../../../tests/fixtures/runners-stdio.ts'));
 let dir: string;
 let root: string;
 const clients: Client[] = [];
@@ -23,7 +24,7 @@ async function connect(opts: { elicitation: boolean; answer?: () => Answer; aske
   }
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', fixture, '--root', root, '--outputs', join(dir, 'outputs')],
+    args: [fixture, '--root', root, '--outputs', join(dir, 'outputs')],
     cwd: resolve(__dirname, '../../..'),
     // A `pnpm` on PATH (a test double that echoes), and no `uv`: rewrites apply only to installed tools.
     env: { ...(process.env as Record<string, string>), PATH: `${join(dir, 'bin')}:${process.env.PATH}` },
