@@ -49,8 +49,20 @@ if (!process.env.ERASMUS_TEST_SKIP_BUILD) {
   if (code !== 0) process.exit(code);
 }
 
+/** CPU seconds (user + system) of this process's finished children, on Linux (/proc/self/stat, 100 ticks a second). */
+const childCpu = () => {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+};
+
 mkdirSync('test-results', { recursive: true });
 const jsonFile = join('test-results', 'vitest.json');
+const cpu0 = childCpu();
+const t0 = Date.now();
 const code = await run(process.execPath, [
   'node_modules/vitest/vitest.mjs',
   'run',
@@ -67,6 +79,9 @@ if (existsSync(jsonFile)) {
   const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   summary = `${r.numPassedTests} passed, ${r.numFailedTests + failedSuites} failed${skipped ? `, ${skipped} skipped` : ''}`;
 }
+// The suite is CPU-bound on 2 cores: its CPU seconds say more than its wall time on a shared machine.
+const cpu1 = childCpu();
+if (cpu0 !== undefined && cpu1 !== undefined) console.log(`tests: ${((Date.now() - t0) / 1000).toFixed(0)} s wall, ${(cpu1 - cpu0).toFixed(0)} CPU-s (user + system, every process the run waited for)`);
 writeFileSync(join('test-results', 'summary.txt'), summary + '\n');
 console.log(summary);
 process.exit(code);

@@ -5,14 +5,15 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledFixture } from '../../tests/support/fixture-bundle';
 import { triageLine } from './stdio-transport';
 
 // Erasmus's files and runners servers over real stdio, spoken to line by line as a careless client would.
 const repo = resolve(__dirname, '../..');
 const fixtures = {
-  files: (root: string) => [join(repo, 'tests/fixtures/files-stdio.ts'), '--root', root],
-  runners: (root: string) => [join(repo, 'tests/fixtures/runners-stdio.ts'), '--root', root, '--outputs', join(root, '..', 'outputs')],
-  erasmus: (root: string) => [join(repo, 'tests/fixtures/erasmus-stdio.ts'), '--home', join(root, '..', 'home')],
+  files: (root: string) => [bundledFixture(join(repo, 'tests/fixtures/files-stdio.ts')), '--root', root],
+  runners: (root: string) => [bundledFixture(join(repo, 'tests/fixtures/runners-stdio.ts')), '--root', root, '--outputs', join(root, '..', 'outputs')],
+  erasmus: (root: string) => [bundledFixture(join(repo, 'tests/fixtures/erasmus-stdio.ts')), '--home', join(root, '..', 'home')],
 };
 let dir: string;
 let root: string;
@@ -20,7 +21,7 @@ const children: ChildProcessWithoutNullStreams[] = [];
 
 /** A server process and a way to send raw lines and wait for the answer with a given id. */
 function raw(kind: keyof typeof fixtures) {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...fixtures[kind](root)], { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, fixtures[kind](root), { cwd: repo, stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   const replies: Array<Record<string, unknown>> = [];
   const waiters: Array<() => void> = [];
@@ -95,7 +96,7 @@ describe('files search and a cancel', () => {
       mkdirSync(join(big, `d${i}`), { recursive: true });
       for (let j = 0; j < 60; j++, total++) writeFileSync(join(big, `d${i}`, `f${j}.txt`), `line one\nline ${i}-${j}\n`);
     }
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', ...fixtures.files(root)], cwd: repo, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: fixtures.files(root), cwd: repo, stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: 'cancel-test', version: '1' });
@@ -121,7 +122,7 @@ describe('files search and a cancel', () => {
 
 describe('runners and a cancel', () => {
   it('stops the command when the client cancels the call', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', ...fixtures.runners(root)], cwd: repo, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: fixtures.runners(root), cwd: repo, stderr: 'pipe' });
     const client = new Client({ name: 'cancel-test', version: '1' });
     await client.connect(transport);
     const running = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('sleep 41.75'));

@@ -17,6 +17,8 @@ describe('terminal view in the browser', () => {
     const page = await world.browser.newPage();
     const errors = watchErrors(page);
     await page.goto(world.serve.url);
+    // The page's client (window.__erasmus) exists once the socket is open, after 'load': the shell renders then.
+    await page.getByTestId('app-shell').waitFor();
     await page.evaluate(async (path) => {
       const client = (globalThis as unknown as { __erasmus: { request(m: string, p: unknown): Promise<unknown> } }).__erasmus;
       await client.request('project.open', { path });

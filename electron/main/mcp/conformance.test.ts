@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, tempHome } from '../../../tests/fixtures/mcp/servers';
+import { bundledFixture } from '../../../tests/support/fixture-bundle';
 
 const fixtures = join(repoRoot, 'tests', 'fixtures', 'mcp');
 const suite = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const tsx = pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs')).href;
-const client = `${JSON.stringify(process.execPath)} --import ${tsx} ${JSON.stringify(join(fixtures, 'conformance-client.ts'))}`;
+const client = `${JSON.stringify(process.execPath)} ${JSON.stringify(bundledFixture(join(fixtures, 'conformance-client.ts')))}`;
 
 function run(scenario: string, outDir: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {

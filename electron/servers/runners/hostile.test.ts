@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxStatus } from '../../main/runners/pty/sandbox';
+import { bundledFixture } from '../../../tests/support/fixture-bundle';
 
 /**
  * The hostile-command suite: what a prompt-injected model would send, over stdio to the runners
@@ -16,7 +17,7 @@ import { sandboxStatus } from '../../main/runners/pty/sandbox';
  * a .bashrc and a victim folder; every probe targets only that HOME (or a capture server on
  * 127.0.0.1), so a failing policy cannot harm this machine.
  */
-const fixture = resolve(__dirname, '../../../tests/fixtures/runners-stdio.ts');
+const fixture = bundledFixture(resolve(__dirname, '../../../tests/fixtures/runners-stdio.ts'));
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY----- erasmus-probe-key';
 
 let base: string;
@@ -130,7 +131,7 @@ async function connect(answer: Answer, asked: string[]): Promise<Client> {
     return { action: answer, content: {} };
   });
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ERASMUS_HOME: join(home, '.erasmus'), LANG: 'C.UTF-8' };
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', fixture, '--root', root, '--outputs', join(base, 'outputs')], cwd: resolve(__dirname, '../../..'), env, stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [fixture, '--root', root, '--outputs', join(base, 'outputs')], cwd: resolve(__dirname, '../../..'), env, stderr: 'pipe' }));
   return client;
 }
 

@@ -11,8 +11,9 @@ import { APPROVAL_META } from '../../contract/index';
 import { ProjectTrust } from '../../main/project/trust';
 import { sandboxStatus } from '../../main/runners/pty/sandbox';
 import { setRunnerSettings } from '../../main/settings/runners';
+import { bundledFixture } from '../../../tests/support/fixture-bundle';
 
-const fixture = resolve(__dirname, '../../../tests/fixtures/runners-stdio.ts');
+const fixture = bundledFixture(resolve(__dirname, '../../../tests/fixtures/runners-stdio.ts'));
 let dir: string;
 let root: string;
 const clients: Client[] = [];
@@ -31,7 +32,7 @@ async function connect(opts: { elicitation: boolean; answer?: () => Answer; aske
   }
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', fixture, '--root', root, '--outputs', join(dir, 'outputs')],
+    args: [fixture, '--root', root, '--outputs', join(dir, 'outputs')],
     cwd: resolve(__dirname, '../../..'),
     // A `pnpm` on PATH (a test double that echoes), and no `uv`: rewrites apply only to installed tools.
     env: { ...(process.env as Record<string, string>), PATH: `${join(dir, 'bin')}:${process.env.PATH}` },
