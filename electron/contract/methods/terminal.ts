@@ -31,6 +31,11 @@ export const terminalMethods = {
     params: z.object({}).strict(),
     result: z.object({ terminals: z.array(TerminalInfo) }),
   },
+  /** What a terminal printed, its last `maxChars` characters at most (a view that connects late, after a reload, shows it again). */
+  'terminal.output': {
+    params: z.object({ id: TerminalId, maxChars: z.number().int().min(1).max(2_000_000).optional() }).strict(),
+    result: z.object({ data: z.string(), truncated: z.boolean() }),
+  },
   /** Open a plain interactive shell; `cwd` defaults to the open project's folder. */
   'terminal.openShell': {
     params: z.object({ cwd: z.string().min(1).max(4096).optional(), cols: Cols.optional(), rows: Rows.optional() }).strict(),

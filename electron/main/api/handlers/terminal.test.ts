@@ -34,12 +34,21 @@ describe('terminal.* over the contract', () => {
     await exited;
     const listed = (await client.request('terminal.list', {})).terminals.find((t) => t.id === info.id);
     expect(listed?.running).toBe(false);
+    // A view that connects late (a reload) gets back what the terminal printed, or its end.
+    const replay = await client.request('terminal.output', { id: info.id });
+    expect(replay).toMatchObject({ truncated: false });
+    expect(replay.data).toContain(`[${project}]`);
+    const end = await client.request('terminal.output', { id: info.id, maxChars: 5 });
+    expect(end.truncated).toBe(true);
+    expect(end.data.length).toBeLessThanOrEqual(5);
+    expect(replay.data.endsWith(end.data)).toBe(true);
     await client.request('terminal.close', { id: info.id });
     expect((await client.request('terminal.list', {})).terminals.find((t) => t.id === info.id)).toBeUndefined();
   });
 
   it('answers bad ids with a clear error', async () => {
     await expect(client.request('terminal.input', { id: 'missing', data: 'x' })).rejects.toThrow(/no terminal with id "missing"/);
+    await expect(client.request('terminal.output', { id: 'missing' })).rejects.toThrow(/no terminal with id "missing"/);
     await expect(client.request('terminal.input', { id: '../etc', data: 'x' })).rejects.toBeInstanceOf(RpcError);
   });
 });

@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { ErrorCode, RpcError } from '../../../contract/index';
 import type { Core } from '../core';
@@ -14,6 +15,13 @@ export function registerTerminalHandlers(core: Core): void {
     }
   };
   core.dispatcher.register('terminal.list', () => ({ terminals: core.ptys.list() }));
+  core.dispatcher.register('terminal.output', ({ id, maxChars }) =>
+    act(async () => {
+      const info = core.ptys.list().find((t) => t.id === id);
+      if (!info) throw new Error(`no terminal with id "${id}"`);
+      return info.outputFile ? tailOf(info.outputFile, maxChars ?? DEFAULT_REPLAY_CHARS) : { data: '', truncated: false };
+    }),
+  );
   core.dispatcher.register('terminal.openShell', ({ cwd, cols, rows }) =>
     act(() => core.ptys.openShell({ cwd: cwd ?? projectPath ?? homedir(), cols, rows })),
   );
@@ -22,4 +30,25 @@ export function registerTerminalHandlers(core: Core): void {
   core.dispatcher.register('terminal.ack', ({ id, chars }) => (core.ptys.ack(id, chars), { ok: true as const }));
   core.dispatcher.register('terminal.kill', ({ id }) => act(async () => (await core.ptys.kill(id), { ok: true as const })));
   core.dispatcher.register('terminal.close', ({ id }) => act(async () => (await core.ptys.close(id), { ok: true as const })));
+}
+
+/** How much of a terminal's output a late view gets back by default. */
+const DEFAULT_REPLAY_CHARS = 500_000;
+
+/** The end of a terminal's output file: at most `max` bytes, starting at a whole character. */
+async function tailOf(file: string, max: number): Promise<{ data: string; truncated: boolean }> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return { data: '', truncated: false };
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - max);
+    const buffer = Buffer.alloc(size - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    // A cut in the middle of a UTF-8 character: skip its continuation bytes.
+    let from = 0;
+    while (start > 0 && from < buffer.length && (buffer[from]! & 0xc0) === 0x80) from++;
+    return { data: buffer.subarray(from).toString('utf8'), truncated: start > 0 };
+  } finally {
+    await handle.close();
+  }
 }

@@ -71,6 +71,8 @@ export class TerminalStore {
     try {
       const { terminals } = await this.client.request('terminal.list', {});
       for (const t of terminals) this.upsert(t, false);
+      // A view that connects late (a reload, a new window) shows again what finished terminals printed.
+      await Promise.all(terminals.filter((t) => !t.running).map((t) => this.replay(t.id)));
     } catch (err) {
       this.setError(err);
     }
@@ -141,6 +143,19 @@ export class TerminalStore {
     return () => {
       if (this.sinks.get(id) === sink) this.sinks.delete(id);
     };
+  }
+
+  /** Puts a finished terminal's recorded output before anything its tab holds (it prints no more). */
+  private async replay(id: string): Promise<void> {
+    const { data } = await this.client.request('terminal.output', { id }).catch(() => ({ data: '' }));
+    if (!data || !this.state.tabs.some((t) => t.id === id)) return;
+    const sink = this.sinks.get(id);
+    if (sink) {
+      sink.write(data, () => {});
+      return;
+    }
+    this.buffers.set(id, [data, ...(this.buffers.get(id) ?? [])]);
+    this.bufferedChars.set(id, (this.bufferedChars.get(id) ?? 0) + data.length);
   }
 
   /** Output waiting for a tab's xterm (tests and diagnostics). */

@@ -14,6 +14,7 @@ class FakeClient implements TerminalClient {
     this.requests.push({ method, params });
     if (method === 'terminal.list') return Promise.resolve({ terminals: this.existing } as ResultOf<M>);
     if (method === 'terminal.openShell') return Promise.resolve(info('sh1', 'shell') as ResultOf<M>);
+    if (method === 'terminal.output') return Promise.resolve({ data: `recorded output of ${(params as { id: string }).id}\r\n`, truncated: false } as ResultOf<M>);
     if (method === 'terminal.kill' && (params as { id: string }).id === 'gone') return Promise.reject(new Error('no terminal with id "gone"'));
     return Promise.resolve({ ok: true } as ResultOf<M>);
   }
@@ -36,6 +37,20 @@ function info(id: string, kind: 'command' | 'shell', extra: Partial<TerminalInfo
 }
 
 describe('TerminalStore', () => {
+  it('a view that connects late shows again what finished terminals printed; a running one goes on live', async () => {
+    const client = new FakeClient();
+    client.existing = [info('done1', 'command', { running: false, exitCode: 0 }), info('live1', 'command')];
+    const store = new TerminalStore(client);
+    await store.start();
+    expect(client.sent('terminal.output')).toEqual([{ id: 'done1' }]);
+    expect(store.buffered('done1')).toBe('recorded output of done1\r\n');
+    expect(store.buffered('live1')).toBe('');
+    const written: string[] = [];
+    store.attach('done1', { write: (data, done) => (written.push(data), done()) });
+    expect(written).toEqual(['recorded output of done1\r\n']);
+    store.dispose();
+  });
+
   it('opens a tab per runner command as it starts, tracks its exit, and loads existing terminals', async () => {
     const client = new FakeClient();
     client.existing = [info('old', 'command', { running: false, exitCode: 0 })];
