@@ -41,11 +41,8 @@ export function listedToolchains(root: string, available: (program: string) => b
   } catch {
     // An unreadable root lists only the always-listed toolsets.
   }
-  for (const t of toolchainsOfEntries(entries)) {
-    // package.json alone is an npm project: pnpm's tools are for a project whose lockfile is pnpm's.
-    if (t === 'pnpm' && !entries.includes('pnpm-lock.yaml')) continue;
-    out.add(t as Toolset);
-  }
+  // (package.json alone is an npm project: toolchainsOfEntries names pnpm only for pnpm-lock.yaml.)
+  for (const t of toolchainsOfEntries(entries)) out.add(t as Toolset);
   for (const t of settingsToolchains(root)) out.add(t);
   for (const t of out) if (!toolchainAvailable(t, available)) out.delete(t);
   return out;
