@@ -204,23 +204,15 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     // Nothing but Markdown changed since this component's tests last passed (the review asked for no changes, the
     // documentation wrote .md files): Erasmus runs the tests again itself; no model session is needed.
     const entry = await ctx.enter(state, { protocol: protocol.name, component: component.id });
-    const setup = await prepareReport(record.projectDir, testCommand);
-    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal, { env: setup.env }).catch(async (err: unknown) => {
-      await discardReport(setup);
-      throw err;
-    });
-    const report = await readReport(setup, run);
-    record.lastTest = { command: testCommand, exitCode: run.exitCode, passed: run.passed, output: run.output };
-    const t = { command: testCommand, exitCode: run.exitCode, passed: run.passed, output: tail(run.output, TEST_OUTPUT_TAIL), traced: report.traced, tests: report.tests, ...(report.note ? { traceNote: report.note } : {}) };
-    const missing = run.passed && report.traced ? tasksWithoutPassingTest(component.tasks.map((x) => x.id), report.tests) : [];
+    const { test: t, missing } = await runTestGate(ctx, testCommand, component);
     if (missing.length) {
       // Cannot be after a traced pass, but if it is, the step is asked with the tasks named, as any testing step.
       await ctx.leave(entry, 'tests-untraced', { test: t, note: `tests passed, but no passing test names ${missing.join(', ')}` });
       record.untraced = { state, tasks: missing, asked: 1 };
       return 'continue';
     }
-    await ctx.leave(entry, run.passed ? 'tests-passed' : 'tests-failed', { test: t, note: RETEST_GATE_ONLY });
-    actor.send({ type: 'STEP_DONE', testsPassed: run.passed });
+    await ctx.leave(entry, t.passed ? 'tests-passed' : 'tests-failed', { test: t, note: RETEST_GATE_ONLY });
+    actor.send({ type: 'STEP_DONE', testsPassed: t.passed });
     return 'continue';
   }
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
@@ -287,19 +279,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     }
   }
   if (testCommand) {
-    // The runner writes its own report of each test (test-report.ts); its exit status still gates.
-    const setup = await prepareReport(record.projectDir, testCommand);
-    const run = await ctx.runTests(setup.command, record.projectDir, ctx.signal, { env: setup.env }).catch(async (err: unknown) => {
-      await discardReport(setup);
-      throw err;
-    });
-    const report = await readReport(setup, run);
-    const test = { ...run, command: testCommand };
-    record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
-    const trace = { traced: report.traced, tests: report.tests, ...(report.note ? { traceNote: report.note } : {}) };
-    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL), ...trace };
-    const extra = { usage: result.usage, sessionLog: result.sessionLog, test: t, ...said, ...(result.note ? { note: result.note } : {}) };
-    const missing = component && test.passed && report.traced ? tasksWithoutPassingTest(component.tasks.map((x) => x.id), report.tests) : [];
+    const { test, missing } = await runTestGate(ctx, testCommand, component);
+    const extra = { usage: result.usage, sessionLog: result.sessionLog, test, ...said, ...(result.note ? { note: result.note } : {}) };
     if (missing.length) {
       const asked = record.untraced?.state === state ? record.untraced.asked : 0;
       const note = `tests passed, but no passing test names ${missing.join(', ')}`;
@@ -323,6 +304,23 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     actor.send({ type: 'STEP_DONE' });
   }
   return 'continue';
+}
+
+/**
+ * A step's test gate: the runner writes its own report of each test (test-report.ts) and its exit status
+ * gates. Records the run as the last test, and names the component's tasks that no passing test names.
+ */
+async function runTestGate(ctx: RunContext, command: string, component: Plan['components'][number] | undefined) {
+  const setup = await prepareReport(ctx.record.projectDir, command);
+  const run = await ctx.runTests(setup.command, ctx.record.projectDir, ctx.signal, { env: setup.env }).catch(async (err: unknown) => {
+    await discardReport(setup);
+    throw err;
+  });
+  const report = await readReport(setup, run);
+  ctx.record.lastTest = { command, exitCode: run.exitCode, passed: run.passed, output: run.output };
+  const test = { command, exitCode: run.exitCode, passed: run.passed, output: tail(run.output, TEST_OUTPUT_TAIL), traced: report.traced, tests: report.tests, ...(report.note ? { traceNote: report.note } : {}) };
+  const missing = component && run.passed && report.traced ? tasksWithoutPassingTest(component.tasks.map((x) => x.id), report.tests) : [];
+  return { test, missing };
 }
 
 async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec, plan: Plan): Promise<Next> {
