@@ -66,7 +66,13 @@ export function statusText(v: WorkflowRunView): string {
   ];
   // Cost per part (preparation, each component, the final phase); "cost unknown" where a model had no prices.
   const parts = costByPart(v.timeline);
-  if (parts.length) lines.push(`cost by part: ${parts.map((p) => `${p.label} ${p.totalTokens} tokens${p.costUsd !== undefined ? ` $${p.costUsd.toFixed(4)}` : ' (cost unknown: no prices for this model; set them in Settings or config.yaml)'}`).join('; ')}`);
+  if (parts.length) {
+    // The hint is said once; a part is marked only when others have a price.
+    const priced = parts.filter((p) => p.costUsd !== undefined).length;
+    const part = (p: (typeof parts)[number]): string => `${p.label} ${p.totalTokens} tokens${p.costUsd !== undefined ? ` $${p.costUsd.toFixed(4)}` : priced ? ' (cost unknown)' : ''}`;
+    const hint = priced < parts.length ? ` (${priced ? 'where the cost is unknown, ' : 'cost unknown: '}no prices for this model; set them in Settings or config.yaml)` : '';
+    lines.push(`cost by part: ${parts.map(part).join('; ')}${hint}`);
+  }
   if (v.error) {
     lines.push(humanError(v.error));
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);

@@ -1,5 +1,6 @@
 import type { ApprovalDecision } from '../../contract/index';
 import { UnansweredApproval } from './approval-path';
+import { argumentProblem } from './arg-check';
 import type { ApprovalRequester } from './approvals';
 import type { Emit } from './events';
 import type { PolicyDecision, ToolPolicy } from './policy';
@@ -100,6 +101,9 @@ export async function executeCall(d: ExecuteDeps, call: PendingCall): Promise<Ca
     // A call this step may not make is refused before anyone is asked to approve it.
     const outOfScope = d.tools.refusal?.(tool, call.args);
     if (outOfScope) return finish({ content: outOfScope, isError: true });
+    // A call whose arguments cannot match is answered before anyone is asked to approve it.
+    const badArgs = argumentProblem(tool, call.args);
+    if (badArgs) return finish({ content: badArgs, isError: true });
     const blocked = await approve(d, await d.policy.decideTool(tool, call.args), 'tool', call.id, name, args, tool.name);
     if (blocked) return finish(blocked);
     if (d.signal.aborted) return finish({ content: 'The session was stopped before this call ran.', isError: true });
