@@ -89,7 +89,8 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     const builtin = await readFile(join(__dirname, '../../resources/protocols/debugging.md'), 'utf8');
     await writeFile(join(sb.project, '.erasmus', 'protocols', 'debugging.md'), builtin.replace('maxAttempts: 3', 'maxAttempts: 2'));
     await sb.trust();
-    await sb.setControl({ neverFix: true });
+    const log = join(sb.project, '..', 'prompts.jsonl');
+    await sb.setControl({ neverFix: true, log });
     await sb.engine.writeDoc(sb.project, { doc: 'architecture' }, '# Architecture\n\nadder\n');
     await sb.engine.writeDoc(sb.project, { doc: 'progress_schedule' }, '# Schedule\n\n1. adder\n');
     await sb.engine.writeDoc(sb.project, { doc: 'task_list' }, GOOD_TASKS);
@@ -101,7 +102,13 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     await sb.engine.approve(runId);
     view = await sb.engine.waitForRest(runId, 60_000);
     expect(view.status).toBe('BLOCKED');
-    expect(view.error?.message).toMatch(/tests still fail after 2 debugging attempt/);
+    expect(view.error?.message).toContain('tests still fail after 2 debugging attempts in adder · debugging');
+    // The second attempt hears which one it is and that the first changed nothing (from the timeline).
+    const debugPrompts = (await readFile(log, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { state: string; prompt: string }).filter((e) => e.state === 'adder:debugging').map((e) => e.prompt);
+    expect(debugPrompts).toHaveLength(2);
+    expect(debugPrompts[0]).not.toContain('debugging attempt');
+    expect(debugPrompts[1]).toContain('This is debugging attempt 2 of 2 for these failures. The attempt before changed no file, and the tests still fail');
+    expect(debugPrompts[1]).toContain('This is the last attempt before the run stops and asks the user.');
     expect(view.timeline.filter((e) => e.state === 'adder:debugging').map((e) => e.outcome)).toEqual(['tests-failed', 'tests-failed']);
     await sb.engine.skip(runId);
     view = await sb.engine.waitForRest(runId, 60_000);

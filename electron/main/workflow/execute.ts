@@ -4,6 +4,7 @@ import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, verdictOf } from '../../cont
 import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
+import { debugRetryNote } from './retry-note';
 import { WorkflowError } from './errors';
 import { changedFiles, repoPath, snapshotTree } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
@@ -223,9 +224,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const instruction = untraced
     ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
     : base;
+  const retry = needsTests && !hooks ? debugRetryNote(record.timeline, state, actor.getSnapshot().context.attempts[state] ?? 0, spec.maxAttempts) : undefined;
   const prompt = buildStepPrompt({
     protocol,
-    instruction: hooks ? HOOKS_REFUSED : goalChanges ? `${instruction} ${goalChanges}` : instruction,
+    instruction: hooks ? HOOKS_REFUSED : [instruction, goalChanges, retry].filter(Boolean).join(' '),
     existing: record.existing,
     goal: record.goal,
     newGoal: !!record.goalUpdate,

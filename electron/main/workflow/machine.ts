@@ -1,4 +1,5 @@
 import { assign, createActor, setup, type Snapshot } from 'xstate';
+import { humanState } from '../../contract/words';
 import { FINAL_STATE, planStates, type Plan, type StateSpec } from './plan';
 
 /** What the driver tells the machine. */
@@ -54,7 +55,7 @@ function transitionsFor(spec: StateSpec): Transitions {
       STEP_DONE: [
         { guard: 'passed', target: spec.next, actions: assign({ blocked: null }) },
         { guard: ({ context }: { context: MachineContext }) => used(context) + 1 < (spec.maxAttempts ?? 1), target: spec.onFail, actions: count },
-        { actions: [count, assign({ blocked: () => `the repository's hooks still refuse the commit after ${spec.maxAttempts ?? 1} attempt(s) in ${spec.state}` })] },
+        { actions: [count, assign({ blocked: () => `the repository's hooks still refuse the commit after ${spec.maxAttempts ?? 1} attempt${(spec.maxAttempts ?? 1) === 1 ? '' : 's'} in ${humanState(spec.state)}` })] },
       ],
       RETRY: { actions: assign({ blocked: null, attempts: ({ context }: { context: MachineContext }) => ({ ...context.attempts, [spec.state]: 0 }) }) },
     };
@@ -73,7 +74,7 @@ function transitionsFor(spec: StateSpec): Transitions {
         {
           actions: assign({
             attempts: ({ context }: { context: MachineContext }) => ({ ...context.attempts, [spec.state]: used(context) + 1 }),
-            blocked: () => `tests still fail after ${spec.maxAttempts} debugging attempt(s) in ${spec.state}`,
+            blocked: () => `tests still fail after ${spec.maxAttempts} debugging attempt${spec.maxAttempts === 1 ? '' : 's'} in ${humanState(spec.state)}`,
           }),
         },
       ],
