@@ -121,7 +121,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     ctx.emit('app.notify', { title: 'Workflow complete', body: `${record.projectDir}: all ${plan.components.length} component(s) done` });
     return 'rest';
   }
-  if (snap.context.blocked) throw new WorkflowError('RUNTIME_ERROR', `${snap.context.blocked}. Retry the debugging step or skip it.`);
+  if (snap.context.blocked) throw new WorkflowError('RUNTIME_ERROR', `${snap.context.blocked}.`);
   const state = currentState(actor);
   const spec = specs.get(state);
   if (!spec) throw new WorkflowError('RUNTIME_ERROR', `the FSM is in ${state}, which the plan does not know`);
