@@ -40,7 +40,7 @@ export interface ProjectGroup {
   chats: ListItem[];
 }
 
-const FAILED = new Set(['tests-failed', 'tests-untraced', 'not-done', 'error', 'aborted']);
+const FAILED = new Set(['tests-failed', 'tests-untraced', 'not-done', 'error']);
 const LIVE = new Set<WorkflowRunSteps['status']>(['RUNNING', 'AWAITING_COGNITIVE_RESULT', 'AWAITING_GOAL', 'AWAITING_APPROVAL']);
 
 export function folderName(dir: string): string {
@@ -93,6 +93,8 @@ function stepStatus(steps: WorkflowRunSteps['steps'], i: number, runLive: boolea
   const step = steps[i]!;
   if (!step.leftAt) return runLive ? 'running' : 'idle';
   if ((step.outcome === 'tests-failed' || step.outcome === 'tests-untraced') && steps.slice(i + 1).some((l) => l.component === step.component && l.outcome === 'tests-passed')) return 'done';
+  // Stopped or paused by the user, or cut short when Erasmus stopped: not a failure, and not done.
+  if (step.outcome === 'aborted' || step.outcome === 'interrupted') return 'idle';
   return step.outcome && FAILED.has(step.outcome) ? 'failed' : 'done';
 }
 

@@ -96,7 +96,7 @@ function Legend() {
     ['bg-emerald-700', 'done'],
     ['border border-dashed border-red-700', 'failed, then fixed'],
     ['bg-red-700', 'failed'],
-    ['bg-amber-400', 'interrupted'],
+    ['bg-amber-400', 'interrupted or stopped'],
     ['bg-slate-300', 'skipped'],
   ];
   return (

@@ -42,6 +42,10 @@ describe('timeline layout', () => {
     expect(lanes[0]!.blocks[0]!.width).toBe(0.5);
     expect(lanes[0]!.blocks[0]!.share).toBe(0);
   });
+  it('shows a step the user stopped (aborted) as interrupted, not failed', () => {
+    const lanes = layout({ timeline: [e('x:review', 0, 5, 'aborted', 'x'), e('x:review', 6, 9, 'done', 'x')], state: 'x:fixes', status: 'RUNNING' }, Date.parse(t(20)));
+    expect(lanes[0]!.blocks.map((b) => b.status)).toEqual(['interrupted', 'done']);
+  });
   it('is empty for a run with no steps yet', () => {
     expect(layout({ timeline: [], status: 'LOADED' }, 0)).toEqual([]);
   });

@@ -33,12 +33,14 @@ export interface Lane {
   blocks: Block[];
 }
 
-const FAILED = new Set(['tests-failed', 'tests-untraced', 'not-done', 'error', 'aborted']);
+const FAILED = new Set(['tests-failed', 'tests-untraced', 'not-done', 'error']);
+/** Ended by the user (stop, pause) or by Erasmus stopping: the step did not fail, it runs again on resume. */
+const CUT_SHORT = new Set(['interrupted', 'aborted']);
 
 export function statusOf(e: WorkflowTimelineEntry, isCurrent: boolean): BlockStatus {
   if (!e.leftAt) return isCurrent ? 'current' : 'interrupted';
   if (e.outcome === 'skipped') return 'skipped';
-  if (e.outcome === 'interrupted') return 'interrupted';
+  if (e.outcome && CUT_SHORT.has(e.outcome)) return 'interrupted';
   if (e.outcome && FAILED.has(e.outcome)) return 'failed';
   return 'done';
 }
