@@ -6,6 +6,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { createOpenRouter } from '@openrouter/ai-sdk-provider';
 import type { LanguageModel } from 'ai';
+import { providerFetch } from './fetch';
 import { knownModel } from './known-models';
 import { ollamaNumCtx } from './ollama';
 import type { ProviderKind, ProviderPlugin, TurnRequest } from './types';
@@ -29,7 +30,7 @@ const isOpenAIReasoning = (m: string) => /^(o\d|gpt-5|codex)/.test(m.slice(m.las
 export const openaiPlugin: ProviderPlugin = {
   kind: 'openai',
   needsKey: true,
-  create: ({ model, baseUrl, apiKey, headers }) => createOpenAI({ apiKey, baseURL: baseUrl, headers }).responses(model),
+  create: ({ model, baseUrl, apiKey, headers }) => createOpenAI({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() }).responses(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
   shape: ({ model, reasoning, store }) => ({
     providerOptions: {
@@ -47,7 +48,7 @@ export const openaiPlugin: ProviderPlugin = {
 export const anthropicPlugin: ProviderPlugin = {
   kind: 'anthropic',
   needsKey: true,
-  create: ({ model, baseUrl, apiKey, headers }) => createAnthropic({ apiKey, baseURL: baseUrl, headers })(model),
+  create: ({ model, baseUrl, apiKey, headers }) => createAnthropic({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() })(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
   shape: ({ reasoning }) => ({
     cacheBreakpoints: true,
@@ -59,7 +60,7 @@ export const anthropicPlugin: ProviderPlugin = {
 export const googlePlugin: ProviderPlugin = {
   kind: 'google',
   needsKey: true,
-  create: ({ model, baseUrl, apiKey, headers }) => createGoogleGenerativeAI({ apiKey, baseURL: baseUrl, headers })(model),
+  create: ({ model, baseUrl, apiKey, headers }) => createGoogleGenerativeAI({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() })(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
   shape: ({ model, reasoning }) =>
     /gemini-(2\.5|[3-9])/.test(model) || reasoning?.budgetTokens !== undefined
@@ -77,7 +78,7 @@ export const ollamaPlugin: ProviderPlugin = {
   kind: 'ollama',
   needsKey: false,
   defaultBaseUrl: OLLAMA_DEFAULT_BASE_URL,
-  create: ({ model, baseUrl, headers }) => createOllama({ baseURL: baseUrl ?? OLLAMA_DEFAULT_BASE_URL, headers })(model) as LanguageModel,
+  create: ({ model, baseUrl, headers }) => createOllama({ baseURL: baseUrl ?? OLLAMA_DEFAULT_BASE_URL, headers, fetch: providerFetch() })(model) as LanguageModel,
   info: () => ({ supportsNativeTools: false, contextWindow: 8192 }),
   toolResultImages: false,
   shape: ({ contextWindow, reasoning }) => ({
@@ -93,7 +94,7 @@ export const openaiCompatiblePlugin: ProviderPlugin = {
   kind: 'openai-compatible',
   needsKey: false,
   defaultBaseUrl: 'http://127.0.0.1:1234/v1',
-  create: ({ model, baseUrl, apiKey, headers }) => createOpenAICompatible({ name: 'openai-compatible', baseURL: baseUrl ?? 'http://127.0.0.1:1234/v1', apiKey, headers, includeUsage: true })(model),
+  create: ({ model, baseUrl, apiKey, headers }) => createOpenAICompatible({ name: 'openai-compatible', baseURL: baseUrl ?? 'http://127.0.0.1:1234/v1', apiKey, headers, includeUsage: true, fetch: providerFetch() })(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
   toolResultImages: false,
 };
@@ -102,7 +103,7 @@ export const openaiCompatiblePlugin: ProviderPlugin = {
 export const openrouterPlugin: ProviderPlugin = {
   kind: 'openrouter',
   needsKey: true,
-  create: ({ model, baseUrl, apiKey, headers }) => createOpenRouter({ apiKey, baseURL: baseUrl, headers }).chat(model) as LanguageModel,
+  create: ({ model, baseUrl, apiKey, headers }) => createOpenRouter({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() }).chat(model) as LanguageModel,
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
   shape: ({ model, reasoning }) => ({
     cacheBreakpoints: model.startsWith('anthropic/'),
