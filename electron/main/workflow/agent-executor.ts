@@ -1,3 +1,4 @@
+import { humanState } from '../../contract/words';
 import { NOBODY_ASKED } from '../agent/approval-path';
 import type { AgentSessionOptions, SessionOutcome } from '../agent/session';
 import { DOC_BEGIN, DOC_END, splitContextDoc } from '../../contract/handback';
@@ -139,7 +140,7 @@ export class AgentExecutor implements StepExecutor {
       signal: step.signal,
     });
     if (outcome.endedReason === 'stopped' || step.signal.aborted) throw new StepAbortedError(step.state);
-    if (outcome.endedReason === 'error') throw new Error(`agent session ${outcome.sessionId} failed in ${step.state}: ${outcome.error ?? 'unknown error'} (log: ${outcome.logPath})`);
+    if (outcome.endedReason === 'error') throw new Error(`the model's session for ${humanState(step.state)} ended with an error: ${outcome.error ?? 'no reason given'} (its log: ${outcome.logPath})`);
     const u = outcome.usage;
     const { output, contextDoc } = splitContextDoc(outcome.finalAnswer ?? '');
     // A call nobody could approve was refused in words for the model, which went on without it: the step is done
