@@ -18,7 +18,11 @@ it('one line per tool call, in words: the server, what it did, a command with it
   expect(toolLine(call('runners__bash_run', { command: 'false' }, '$ false\n[exit code 1]\n', { isError: true }))).toBe('    runners: false → exit 1 (2.1 s)');
   // A refused call says so, in the words the call was refused with.
   expect(toolLine(call('files__write_file', { path: 'a.py', content: 'x' }, 'Not run: it needs approval; nobody could be asked (no terminal)', { isError: true, refused: true }))).toBe(
-    '    files: wrote a.py — not run: it needs approval; nobody could be asked (no terminal)',
+    '    files: write a.py — not run: it needs approval; nobody could be asked (no terminal)',
+  );
+  // A declined edit did not edit: the line says what was asked, then why it did not happen.
+  expect(toolLine(call('files__edit_file', { path: 'README.md', oldText: 'a', newText: 'b' }, 'Edit README.md (one replacement) was not confirmed (declined by the user); nothing was changed.', { isError: true }))).toBe(
+    '    files: edit README.md — failed: Edit README.md (one replacement) was not confirmed (declined by the user); nothing was changed.',
   );
   expect(toolLine(call('runners__bash_run', { command: 'rm -rf x' }, '$ rm -rf x\nNot run: nobody could be asked', { isError: true, refused: true }))).toBe('    runners: rm -rf x — not run: nobody could be asked');
   // A `!` line is the shell's command, with its exit and time (the result ends with the exit code).

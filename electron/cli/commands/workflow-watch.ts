@@ -22,6 +22,8 @@ const FILES_VERBS: Record<string, string> = {
   list: 'listed',
   remove: 'removed',
 };
+/** The same verbs for a call that did not do it (refused, denied, failed): what it asked. */
+const FILES_ASKED: Record<string, string> = { read_file: 'read', write_file: 'write', edit_file: 'edit', append_file: 'append to', list: 'list', remove: 'remove' };
 
 /** The first line of a refusal or failure, for the model's words shortened to the user's one line. */
 function why(result: string): string {
@@ -39,10 +41,11 @@ export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): str
   let what: string;
   if (server === 'files') {
     const path = str(a.path) ?? '.';
-    if (tool === 'move') what = `moved ${str(a.from)} → ${str(a.to)}`;
-    else if (tool === 'rename') what = `renamed ${path} → ${str(a.name)}`;
+    const not = e.isError || e.refused;
+    if (tool === 'move') what = `${not ? 'move' : 'moved'} ${str(a.from)} → ${str(a.to)}`;
+    else if (tool === 'rename') what = `${not ? 'rename' : 'renamed'} ${path} → ${str(a.name)}`;
     else if (tool === 'search') what = `searched ${path}${a.name ? ` for files named ${str(a.name)}` : ''}${a.contains ? ` for "${one(String(a.contains), 40)}"` : ''}`;
-    else what = `${FILES_VERBS[tool] ?? tool.replace(/_/g, ' ')} ${path}`;
+    else what = `${(not ? FILES_ASKED : FILES_VERBS)[tool] ?? tool.replace(/_/g, ' ')} ${path}`;
   } else if (server === 'runners' || server === 'shell') {
     // The runners answer "$ <command>" then "[exit code N]" (or why it did not run).
     const command = /^\$ (.*)$/m.exec(e.result)?.[1] ?? str(a.command) ?? tool.replace(/_/g, ' ');

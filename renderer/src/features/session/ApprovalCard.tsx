@@ -39,7 +39,7 @@ export function ApprovalCard({ item, scope, step, onDecide }: { item: Approval; 
   const always = alwaysScope(item, scope);
   return (
     <AskFrame
-      label={`Approval: ${toolWords(item.name, item.args)}`}
+      label={`Approval: ${toolWords(item.name, item.args, false)}`}
       testId="approval-card"
       state={item.decision ?? 'waiting'}
       open={open}

@@ -18,7 +18,7 @@ export function ToolCard({ item }: { item: Tool }) {
     <details className="rounded border border-slate-200 text-sm dark:border-slate-800" data-testid="tool-card" data-status={item.status} open={item.status === 'error' || item.status === 'refused'}>
       <summary className="flex cursor-pointer items-center gap-2 px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-indigo-500">
         {/* The tool in words; its id (`files__write_file`) only in the tooltip. */}
-        <span className="min-w-0 truncate" data-testid="tool-words" title={item.name}>{toolWords(item.name, item.args)}</span>
+        <span className="min-w-0 truncate" data-testid="tool-words" title={item.name}>{toolWords(item.name, item.args, item.status === 'done')}</span>
         <span className={`text-xs ${tone[item.status]} ${item.status === 'running' ? 'alive' : ''}`}>{item.status}</span>
         {item.progress ? <span className="text-xs text-slate-600 dark:text-slate-400">{item.progress.total ? `${Math.round((100 * item.progress.progress) / item.progress.total)}%` : item.progress.progress} {item.progress.message ?? ''}</span> : null}
         <span className="ml-auto text-xs text-slate-600 dark:text-slate-400" data-testid="tool-duration">

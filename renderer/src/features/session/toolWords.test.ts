@@ -10,4 +10,10 @@ describe('toolWords', () => {
     expect(toolWords('filesystem__read_multiple_files', { paths: ['/a', '/b'] })).toBe('Read 2 files');
     expect(toolWords('memory__create_entities', { entities: [] })).toBe('create entities (memory)');
   });
+
+  it('says what a call asked, not what it did, when it did not do it (running, refused, denied, failed)', () => {
+    expect(toolWords('files__edit_file', { path: 'README.md', oldText: 'a', newText: 'b' }, false)).toBe('Edit README.md');
+    expect(toolWords('runners__bash_run', { command: 'npm test' }, false)).toBe('Run npm test');
+    expect(toolWords('open_toolset', { name: 'files' }, false)).toBe('Open the files toolset');
+  });
 });

@@ -1,18 +1,31 @@
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 const short = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+/** Each verb as done (past) and as asked (a call still running, refused or failed: it did not do it). */
+const VERBS: Array<[RegExp, string, string]> = [
+  [/write|create|save/, 'Wrote', 'Write'],
+  [/edit|replace|patch/, 'Edited', 'Edit'],
+  [/read|view|cat|get/, 'Read', 'Read'],
+  [/list|dir|tree/, 'Listed', 'List'],
+  [/search|find|grep/, 'Searched', 'Search'],
+  [/delete|remove/, 'Deleted', 'Delete'],
+  [/move|rename/, 'Moved', 'Move'],
+];
+
 /**
  * What a tool call did, in words ("Ran npm test", "Wrote src/a.ts", "Opened the filesystem toolset"),
- * from its name and arguments; the arguments as JSON stay one click away.
+ * from its name and arguments; the arguments as JSON stay one click away. `done: false` (a call running,
+ * refused, denied or failed) says what it asks instead ("Edit README.md"): it did not do it.
  */
-export function toolWords(name: string, args: Record<string, unknown>): string {
+export function toolWords(name: string, args: Record<string, unknown>, done = true): string {
   const tool = name.includes('__') ? name.slice(name.indexOf('__') + 2) : name;
   const server = name.includes('__') ? name.slice(0, name.indexOf('__')) : '';
-  if (name === 'open_toolset') return `Opened the ${str(args.name) ?? ''} toolset`.replace('  ', ' ');
+  if (name === 'open_toolset') return `${done ? 'Opened' : 'Open'} the ${str(args.name) ?? ''} toolset`.replace('  ', ' ');
   const command = str(args.command) ?? str(args.cmd) ?? str(args.script);
-  if (command) return `Ran ${short(command)}`;
+  if (command) return `${done ? 'Ran' : 'Run'} ${short(command)}`;
   const path = str(args.path) ?? str(args.file) ?? str(args.filePath);
-  const verb = /write|create|save/.test(tool) ? 'Wrote' : /edit|replace|patch/.test(tool) ? 'Edited' : /read|view|cat|get/.test(tool) ? 'Read' : /list|dir|tree/.test(tool) ? 'Listed' : /search|find|grep/.test(tool) ? 'Searched' : /delete|remove/.test(tool) ? 'Deleted' : /move|rename/.test(tool) ? 'Moved' : undefined;
+  const found = VERBS.find(([re]) => re.test(tool));
+  const verb = found ? (done ? found[1] : found[2]) : undefined;
   if (path && verb) return `${verb} ${short(path)}`;
   const paths = Array.isArray(args.paths) ? args.paths.filter((p): p is string => typeof p === 'string') : [];
   if (paths.length && verb) return `${verb} ${paths.length} file${paths.length === 1 ? '' : 's'}`;
