@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import type { WorkflowDriftDocument } from '../../contract/methods/workflow';
 import type { ContextDocs, DocRef } from './documents';
+import { PROSE_FILE } from './pass-over';
 
 const run = promisify(execFile);
 
@@ -11,7 +12,7 @@ const run = promisify(execFile);
  * Documents record the commit they describe: when the workflow commits a component, its context
  * document gets a last line naming that commit (the final commit stamps the architecture). A document
  * drifted when files of its subject changed since: the files its component's commit touched (a
- * component), or any file of the project (the architecture), in later commits or in the working tree.
+ * component; its code, when it has any: not the README its documentation step wrote), or any file of the project (the architecture), in later commits or in the working tree.
  * A documentation run (docs-update.ts) stamps the documents it brought up to date with its own commit;
  * a component's document then keeps its subject: `…describes commit <docs commit>, files of commit <component commit>`.
  */
@@ -74,7 +75,11 @@ export async function driftedDocuments(docs: ContextDocs): Promise<WorkflowDrift
     if (r.doc === 'architecture') {
       changed = [...lines(await git(dir, ['diff', '--name-only', commit, '--'])), ...lines(await git(dir, ['ls-files', '--others', '--exclude-standard']))];
     } else {
-      const subject = lines(await git(dir, ['show', '--name-only', '--format=', subjectOf(text)!]));
+      // Its code: the documentation the component's commit wrote (a README section) is what describes it, and later
+      // documentation steps (the final one) rewrite it without changing the subject.
+      const files = lines(await git(dir, ['show', '--name-only', '--format=', subjectOf(text)!]));
+      const code = files.filter((f) => !PROSE_FILE.test(f));
+      const subject = code.length ? code : files;
       changed = subject.length ? lines(await git(dir, ['diff', '--name-only', commit, '--', ...subject])) : [];
     }
     changed = [...new Set(changed)].sort();
