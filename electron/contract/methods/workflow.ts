@@ -268,6 +268,8 @@ export const WorkflowReport = z.object({
       commit: z.string().nullable(),
     }),
   ),
+  /** A documentation run (the plan's `documents`): no task was developed, so there is nothing to verify and `tasks` is empty. */
+  documentation: z.boolean().optional(),
   /** Test runs whose runner wrote no report (only their exit status is known): the gate's state and why. */
   untraced: z.array(z.object({ state: z.string(), command: z.string(), note: z.string() })),
   /** A completed run's pull request: title, Markdown body, and the file it is saved in (to copy). */

@@ -160,6 +160,7 @@ describe('done means verified', () => {
     }
     expect(steps).toEqual(['words:documentation', 'final:documentation']);
     expect(task.status).toBe('COMPLETED');
+    expect(await e.report(docsRun)).toMatchObject({ documentation: true, tasks: [], verified: false }); // nothing developed: nothing to verify
     // What the steps wrote is committed on the branch checked out, and each document now describes that commit.
     const docsCommit = git(dir, 'rev-parse', 'HEAD');
     expect(git(dir, 'log', '-1', '--format=%s%n%P')).toBe(`Update the documentation\n${userCommit}`); // in the log's style (the user's subject is not Conventional)
