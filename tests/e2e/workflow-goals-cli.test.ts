@@ -49,7 +49,9 @@ describe('a second goal on a finished project', () => {
     const firstLog = gitState(world.project).log;
     const before = llm.requests.length;
 
-    const second = await runCli(['workflow', 'start', world.project, '--goal', 'Add sub(a, b) that subtracts', '--yes'], world.home);
+    // The final gate's command is set at plan review (--final-test, as the plan card's field does): it runs as written.
+    const finalTest = 'node --test test/e2e.test.mjs test/adder.test.mjs test/sub.test.mjs';
+    const second = await runCli(['workflow', 'start', world.project, '--goal', 'Add sub(a, b) that subtracts', '--yes', '--final-test', finalTest], world.home);
     expect(second.code, second.stderr).toBe(0);
     // The plan shown for approval keeps the finished component and says it is not developed again.
     expect(second.stderr).toMatch(/1\. adder — adds two numbers .*\(done: not developed again\)/);
@@ -71,7 +73,14 @@ describe('a second goal on a finished project', () => {
     const git = gitState(world.project);
     expect(git.log).toEqual(['Update the documentation', 'Subtracts two numbers', ...firstLog]); // subjects in the style the log shows
     expect(git.dirty).toBe('');
-    const status = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as { goal: string; newGoal?: boolean; timeline: Array<{ state: string; outcome?: string }> };
+    const status = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as {
+      goal: string; newGoal?: boolean; plan: { finalTestCommand?: string; finalTestCommandByUser?: boolean };
+      timeline: Array<{ state: string; outcome?: string; test?: { command: string; traced?: boolean; tests?: Array<{ name: string; passed: boolean }> } }>;
+    };
+    expect(status.plan).toMatchObject({ finalTestCommand: finalTest, finalTestCommandByUser: true });
+    const gate = status.timeline.find((e) => e.state === 'final:testing')!.test!;
+    expect(gate).toMatchObject({ command: finalTest, traced: true });
+    expect(gate.tests!.map((t) => t.name).sort()).toEqual(['A1: adds two numbers', 'A2: adds a negative number', 'S1: subtracts', 'S2: subtracts a larger number', 'a user adds from the command line']);
     expect(status.goal).toBe('Add sub(a, b) that subtracts');
     expect(status.newGoal).toBe(true);
     expect(status.timeline.filter((e) => e.state.startsWith('adder:'))).toEqual([]);
