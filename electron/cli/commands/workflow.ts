@@ -57,7 +57,7 @@ const UNFINISHED = new Set(['BLOCKED', 'PAUSED', 'STOPPED', 'AWAITING_APPROVAL',
  * commands, unless --new. A run that never got its goal is abandoned quietly (nothing was done in it).
  * Returns the run to resume instead of starting, if that is the choice.
  */
-async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string }): Promise<string | undefined> {
+async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string }, again = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''}`): Promise<string | undefined> {
   const [newest] = await core.workflow.list(projectDir);
   if (!newest) return undefined;
   if (newest.status === 'LOADED' || newest.status === 'AWAITING_GOAL') {
@@ -74,8 +74,7 @@ async function settleUnfinished(core: Core, projectDir: string, opts: { new?: bo
   };
   if (opts.new) return abandon().then(() => undefined);
   if (!process.stdin.isTTY) {
-    const start = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''} --new`;
-    throw new Error(`${what}. Resume it: erasmus workflow resume ${projectDir}, or start anyway and mark it abandoned: ${start}`);
+    throw new Error(`${what}. Resume it: erasmus workflow resume ${projectDir}, or start anyway and mark it abandoned: ${again} --new`);
   }
   for (;;) {
     const a = (await ask(`${what}. Resume it (r), or start ${opts.goal ? 'the new goal' : 'a new run'} and mark it abandoned (n)? [r/n] `)).trim().toLowerCase();
@@ -120,7 +119,7 @@ function agentRunOptions(cmd: Command, json = 'print the event stream as JSON li
 async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: string; branch?: 'branch' | 'current'; parallel?: number; documents?: 'drifted' }): Promise<void> {
   const executor = executorOf(o);
   await preflight(core, resolve(dir), executor, o);
-  const resumeId = await settleUnfinished(core, resolve(dir), o).catch(friendly);
+  const resumeId = await settleUnfinished(core, resolve(dir), o, load.documents ? `erasmus workflow drift ${resolve(dir)} --fix` : undefined).catch(friendly);
   if (resumeId) {
     if (o.toolMode) await core.workflow.setToolMode(resumeId, toolModeOf(o.toolMode)!).catch(friendly);
     await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId, { parallel: o.parallel })).catch(friendly);

@@ -26,15 +26,17 @@ export function documentsGoal(drifted: WorkflowDriftDocument[]): string {
 export async function documentsPlan(docs: ContextDocs, drifted: WorkflowDriftDocument[], maxDebugAttempts: number): Promise<WorkflowPlan> {
   const file = docs.path({ doc: 'task_list' });
   const parsed = parseTaskList((await docs.text({ doc: 'task_list' })) ?? '');
-  if (!parsed.ok) throw new WorkflowError('PARSE_ERROR', `the task list ${file} cannot be read, so the drifted documents cannot be matched to their components: fix it (erasmus workflow docs) and try again`, { file, issues: parsed.issues });
+  if (!parsed.ok) throw new WorkflowError('PARSE_ERROR', `the task list ${file} cannot be read, so the drifted documents cannot be matched to their components: fix that file (its issues are listed) and try again`, { file, issues: parsed.issues });
   const known = new Set(parsed.list.components.map((c) => c.id));
+  const components = drifted.filter((d) => d.doc === 'component' && known.has(d.component!)).map((d) => d.component!);
+  const architecture = drifted.some((d) => d.doc === 'architecture');
+  if (!components.length && !architecture) {
+    throw new WorkflowError('INVALID_STATE', `the drifted documents belong to components the task list ${file} no longer has (${drifted.map((d) => d.component).join(', ')}): edit or remove them yourself (${drifted.map((d) => d.path).join(', ')})`, { file });
+  }
   return {
     components: parsed.list.components.map((c) => ({ id: c.id, title: c.title, testCommand: c.testCommand, tasks: c.tasks.map((t) => ({ id: t.id, title: t.title, status: t.status })), ...(c.depends ? { depends: c.depends } : {}) })),
     maxDebugAttempts,
-    documents: {
-      components: drifted.filter((d) => d.doc === 'component' && known.has(d.component!)).map((d) => d.component!),
-      architecture: drifted.some((d) => d.doc === 'architecture'),
-    },
+    documents: { components, architecture },
   };
 }
 
