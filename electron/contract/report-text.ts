@@ -6,7 +6,11 @@ export function reportText(r: WorkflowReport): string {
   const failing = r.tasks.filter((t) => t.tests.some((x) => !x.passed)).map((t) => t.id);
   const why = [missing.length ? `no test Erasmus ran names ${missing.join(', ')}` : '', failing.length ? `failing tests name ${failing.join(', ')}` : ''].filter(Boolean).join('; ');
   const lines = [
-    r.verified ? 'Verified: every task has passing tests that Erasmus ran.' : `Not verified${why ? `: ${why}` : r.tasks.length ? '' : ': the run has no plan yet'}.`,
+    r.documentation
+      ? 'A documentation run: it brought drifted documents up to date and developed no task, so there is nothing to verify.'
+      : r.verified
+        ? 'Verified: every task has passing tests that Erasmus ran.'
+        : `Not verified${why ? `: ${why}` : r.tasks.length ? '' : ': the run has no plan yet'}.`,
     `Run ${r.runId} (${r.status})${r.goal ? `: ${r.goal.split('\n')[0]}` : ''}`,
   ];
   if (r.finalTestCommand) lines.push(`Final gate: ${r.finalTestCommand}`);

@@ -15,7 +15,8 @@ export function runReport(record: RunFacts): WorkflowReport {
   const plan = record.plan;
   const runs = record.timeline.filter((e): e is Tested => !!e.test && e.leftAt !== undefined);
   const traced = runs.filter((e) => e.test.traced && e.test.tests);
-  const tasks = (plan?.components ?? []).flatMap((c) => {
+  // A documentation run develops no task: it has nothing to verify.
+  const tasks = (plan?.documents ? [] : (plan?.components ?? [])).flatMap((c) => {
     const commit = record.timeline.filter((e) => e.state === `${c.id}:commit` && e.outcome === 'committed' && e.commit).at(-1)?.commit ?? null;
     const own = traced.filter((e) => e.component === c.id || e.state.startsWith('final:'));
     return c.tasks.map((t) => {
@@ -41,6 +42,7 @@ export function runReport(record: RunFacts): WorkflowReport {
     verified,
     finalTestCommand: plan?.finalTestCommand ?? null,
     tasks,
+    ...(plan?.documents ? { documentation: true } : {}),
     untraced,
   };
 }

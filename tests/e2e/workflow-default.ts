@@ -81,6 +81,15 @@ export function secondGoalScript(mode: 'native' | 'xml'): ScriptTurn[] {
   ];
 }
 
+/** `workflow drift --fix` after add() changed: the adder's document and the architecture are brought up to date. */
+export function driftFixScript(mode: 'native' | 'xml'): ScriptTurn[] {
+  const s = (task: string, label: string, writes: Array<[string, string]>, answer: string) => step(mode, task, label, writes, answer);
+  return [
+    ...s('The code of this component changed since its document', 'adder docs update', [['README.md', '# adder\n\nAdds two numbers: `add(a, b)` from src/adder.mjs; it rounds the sum.\n\nTests: `node --test test/`.\n']], `The README says add rounds.${doc('# Component: adder\n\n## Notes\n- add(a, b) rounds the sum (src/adder.mjs)')}`),
+    ...s('The project changed since its architecture', 'architecture docs update', [], `Brought up to date.${doc(`${ARCH_AS_BUILT}\n\nadd rounds the sum.`)}`),
+  ];
+}
+
 export interface DefaultWorld {
   root: string;
   home: string;

@@ -2,10 +2,11 @@
 // updates its documents for the new goal (the architecture in sight), develops only the new
 // component, commits it by name, keeps the first goal's commits, and `workflow list` shows both runs.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
-import { ARCH_AS_BUILT, defaultPathScript, defaultWorld, gitState, secondGoalScript, TASKS_2, type DefaultWorld } from './workflow-default';
+import { ARCH_AS_BUILT, defaultPathScript, defaultWorld, driftFixScript, gitState, secondGoalScript, TASKS_2, type DefaultWorld } from './workflow-default';
 import { CLI, ensureBuilt, killGroup } from './workflow-helpers';
 
 let llm: ScriptedLlm | undefined;
@@ -41,16 +42,17 @@ const textOf = (body: unknown) => JSON.stringify((body as { messages: unknown[] 
 
 describe('a second goal on a finished project', () => {
   it('is planned with the architecture in sight, develops only the new component, and both runs are listed', async () => {
-    llm = await startScriptedLlm([...defaultPathScript('xml'), ...secondGoalScript('xml')]);
+    llm = await startScriptedLlm([...defaultPathScript('xml'), ...secondGoalScript('xml'), ...driftFixScript('xml')]);
     world = await defaultWorld(llm.baseUrl, { nativeTools: false });
     const first = await runCli(['workflow', 'start', world.project, '--goal', 'a function that adds two numbers, with tests', '--yes'], world.home);
     expect(first.code, first.stderr).toBe(0);
     const firstLog = gitState(world.project).log;
     const before = llm.requests.length;
 
-    const second = await runCli(['workflow', 'start', world.project, '--goal', 'Add sub(a, b) that subtracts', '--yes'], world.home);
+    // The final gate's command is set at plan review (--final-test, as the plan card's field does): it runs as written.
+    const finalTest = 'node --test test/e2e.test.mjs test/adder.test.mjs test/sub.test.mjs';
+    const second = await runCli(['workflow', 'start', world.project, '--goal', 'Add sub(a, b) that subtracts', '--yes', '--final-test', finalTest], world.home);
     expect(second.code, second.stderr).toBe(0);
-    expect(llm.remaining()).toBe(0);
     // The plan shown for approval keeps the finished component and says it is not developed again.
     expect(second.stderr).toMatch(/1\. adder — adds two numbers .*\(done: not developed again\)/);
     expect(second.stderr).toMatch(/\[ \] S1: Implement sub/);
@@ -71,7 +73,14 @@ describe('a second goal on a finished project', () => {
     const git = gitState(world.project);
     expect(git.log).toEqual(['Update the documentation', 'Subtracts two numbers', ...firstLog]); // subjects in the style the log shows
     expect(git.dirty).toBe('');
-    const status = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as { goal: string; newGoal?: boolean; timeline: Array<{ state: string; outcome?: string }> };
+    const status = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as {
+      goal: string; newGoal?: boolean; plan: { finalTestCommand?: string; finalTestCommandByUser?: boolean };
+      timeline: Array<{ state: string; outcome?: string; test?: { command: string; traced?: boolean; tests?: Array<{ name: string; passed: boolean }> } }>;
+    };
+    expect(status.plan).toMatchObject({ finalTestCommand: finalTest, finalTestCommandByUser: true });
+    const gate = status.timeline.find((e) => e.state === 'final:testing')!.test!;
+    expect(gate).toMatchObject({ command: finalTest, traced: true });
+    expect(gate.tests!.map((t) => t.name).sort()).toEqual(['A1: adds two numbers', 'A2: adds a negative number', 'S1: subtracts', 'S2: subtracts a larger number', 'a user adds from the command line']);
     expect(status.goal).toBe('Add sub(a, b) that subtracts');
     expect(status.newGoal).toBe(true);
     expect(status.timeline.filter((e) => e.state.startsWith('adder:'))).toEqual([]);
@@ -89,5 +98,28 @@ describe('a second goal on a finished project', () => {
     expect(lines[0]).toBe(world.project);
     expect(lines[1]).toMatch(/Completed\s+Add sub\(a, b\) that subtracts/);
     expect(lines[2]).toMatch(/Completed\s+a function that adds two numbers, with tests/);
+
+    // The code changes after the documents were written: drift lists the adder's document and the architecture,
+    // and `--fix` brings exactly those up to date (a documentation step each), commits, and stamps them again.
+    const docsAt = gitState(world.project).log;
+    // Right after the run nothing drifted (the final documentation rewrote the README the adder's commit holds: not its subject).
+    expect((await runCli(['workflow', 'drift', world.project], world.home)).stdout).toBe('No document drifted: each describes its subject as committed.\n');
+    writeFileSync(join(world.project, 'src', 'adder.mjs'), '/** Sum of a and b, rounded. */\nexport function add(a, b) {\n  return Math.round(a + b);\n}\n');
+    execFileSync('git', ['commit', '-qam', 'Round the sum'], { cwd: world.project });
+    const drift = await runCli(['workflow', 'drift', world.project], world.home);
+    expect(drift.stdout).toMatch(/^architecture \(.*\) describes commit [0-9a-f]{12}; changed since: src\/adder\.mjs\ncomponent adder \(.*\) describes commit [0-9a-f]{12}; changed since: src\/adder\.mjs\n/);
+    expect(drift.stdout).toContain(`erasmus workflow drift ${world.project} --fix`);
+    const beforeFix = llm.requests.length;
+    const fix = await runCli(['workflow', 'drift', world.project, '--fix', '--yes'], world.home);
+    expect(fix.code, fix.stderr).toBe(0);
+    expect(llm.remaining()).toBe(0);
+    const fixRequests = llm.requests.slice(beforeFix).map((r) => textOf(r.body));
+    expect(fixRequests.find((t) => t.includes('The code of this component changed'))).toContain(JSON.stringify('+  return Math.round(a + b);').slice(1, -1)); // the diff since
+    expect(gitState(world.project)).toEqual({ log: ['Update the documentation', 'Round the sum', ...docsAt], dirty: '' });
+    expect(execFileSync('git', ['show', '--name-only', '--format=', 'HEAD'], { cwd: world.project, encoding: 'utf8' }).trim()).toBe('README.md');
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: world.project, encoding: 'utf8' }).trim();
+    const adderDoc = readFileSync(execFileSync('find', [world.home, '-path', '*components/adder.md'], { encoding: 'utf8' }).trim(), 'utf8');
+    expect(adderDoc).toMatch(new RegExp(`add\\(a, b\\) rounds the sum \\(src/adder\\.mjs\\)\n\n<!-- erasmus: describes commit ${head}, files of commit [0-9a-f]{40} -->\n$`));
+    expect((await runCli(['workflow', 'drift', world.project], world.home)).stdout).toBe('No document drifted: each describes its subject as committed.\n');
   }, 360_000);
 });

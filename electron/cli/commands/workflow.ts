@@ -57,7 +57,7 @@ const UNFINISHED = new Set(['BLOCKED', 'PAUSED', 'STOPPED', 'AWAITING_APPROVAL',
  * commands, unless --new. A run that never got its goal is abandoned quietly (nothing was done in it).
  * Returns the run to resume instead of starting, if that is the choice.
  */
-async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string }): Promise<string | undefined> {
+async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string }, again = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''}`): Promise<string | undefined> {
   const [newest] = await core.workflow.list(projectDir);
   if (!newest) return undefined;
   if (newest.status === 'LOADED' || newest.status === 'AWAITING_GOAL') {
@@ -74,8 +74,7 @@ async function settleUnfinished(core: Core, projectDir: string, opts: { new?: bo
   };
   if (opts.new) return abandon().then(() => undefined);
   if (!process.stdin.isTTY) {
-    const start = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''} --new`;
-    throw new Error(`${what}. Resume it: erasmus workflow resume ${projectDir}, or start anyway and mark it abandoned: ${start}`);
+    throw new Error(`${what}. Resume it: erasmus workflow resume ${projectDir}, or start anyway and mark it abandoned: ${again} --new`);
   }
   for (;;) {
     const a = (await ask(`${what}. Resume it (r), or start ${opts.goal ? 'the new goal' : 'a new run'} and mark it abandoned (n)? [r/n] `)).trim().toLowerCase();
@@ -96,6 +95,40 @@ function approved(plan: WorkflowPlan | undefined, opts: DriveOpts): WorkflowPlan
 }
 
 const EXIT: Record<string, number> = { COMPLETED: 0, AWAITING_APPROVAL: 0, AWAITING_GOAL: 3, PAUSED: 4, STOPPED: 4, BLOCKED: 2 };
+
+type StartOpts = DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; new?: boolean; dirty?: 'commit' | 'stash' | 'include' };
+
+/** The options of a command that starts a run (start, drift --fix): its executor, approvals and the project's state. */
+function agentRunOptions(cmd: Command, json = 'print the event stream as JSON lines'): Command {
+  return cmd
+    .option('--executor <kind>', 'agent (the agent loop) or command', 'agent')
+    .option('--command <cmd>', 'for --executor command: run per step, step JSON on stdin, result JSON on stdout')
+    .option('--provider <name>', 'agent provider (default: config.yaml)')
+    .option('--model <name>', 'agent model')
+    .option('--base-url <url>', 'agent provider base URL (an OpenAI-compatible endpoint when nothing is configured)')
+    .option('--auto-approve', 'approve tool calls the policy does not refuse and the servers\' confirmations (unattended)')
+    .option('--max-cost <usd>', 'stop the run cleanly once its steps have cost this many US dollars (agent executor; default: config.yaml runBudgetUsd)')
+    .option('--tool-mode <mode>', 'how the model calls tools: auto, native (the provider\'s tool calls) or xml (tags in its text); default: config.yaml toolMode')
+    .option('--new', 'start even when the project\'s last run is unfinished (blocked, paused, stopped, interrupted): that run is marked abandoned')
+    .option('-y, --yes', 'approve the plan without asking, and tool calls as --auto-approve does')
+    .option('--json', json)
+    .addOption(new Option('--dirty <choice>', 'the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)').choices(['commit', 'stash', 'include']));
+}
+
+/** Starts a run as the command's options say (the project's unfinished run resumed or abandoned first, as the user chooses), and drives it. */
+async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: string; branch?: 'branch' | 'current'; parallel?: number; documents?: 'drifted' }): Promise<void> {
+  const executor = executorOf(o);
+  await preflight(core, resolve(dir), executor, o);
+  const resumeId = await settleUnfinished(core, resolve(dir), o, load.documents ? `erasmus workflow drift ${resolve(dir)} --fix` : undefined).catch(friendly);
+  if (resumeId) {
+    if (o.toolMode) await core.workflow.setToolMode(resumeId, toolModeOf(o.toolMode)!).catch(friendly);
+    await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId, { parallel: o.parallel })).catch(friendly);
+    return;
+  }
+  const { runId } = await core.workflow.load({ projectDir: dir, executor, dirtyTree: o.dirty, ...load }).catch(friendly);
+  process.stderr.write(`run ${runId}\n`);
+  await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
+}
 
 /** Drives a run in this process until it completes or waits for someone; answers the goal and the plan when it can. */
 async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Promise<unknown>): Promise<void> {
@@ -264,38 +297,20 @@ export function registerWorkflow(program: Command): void {
   const wf = program.command('workflow').description('the development workflow: documents, plan, FSM run (resumable)');
   const runOpt = (c: Command) => c.option('--run <id>', 'a run id (default: the project\'s newest run)');
 
-  wf.command('start <dir>')
-    .description('start a run: write or load the documents, show the plan, develop each component')
-    .option('--goal <text>', 'what to build: the project\'s first goal, or a new one for a project built before (asked when needed)')
-    .option('--executor <kind>', 'agent (the agent loop) or command', 'agent')
-    .option('--command <cmd>', 'for --executor command: run per step, step JSON on stdin, result JSON on stdout')
-    .option('--provider <name>', 'agent provider (default: config.yaml)')
-    .option('--model <name>', 'agent model')
-    .option('--base-url <url>', 'agent provider base URL (an OpenAI-compatible endpoint when nothing is configured)')
-    .option('--auto-approve', 'approve tool calls the policy does not refuse and the servers\' confirmations (unattended)')
-    .option('--max-cost <usd>', 'stop the run cleanly once its steps have cost this many US dollars (agent executor; default: config.yaml runBudgetUsd)')
-    .option('--tool-mode <mode>', 'how the model calls tools: auto, native (the provider\'s tool calls) or xml (tags in its text); default: config.yaml toolMode')
-    .option('--new', 'start even when the project\'s last run is unfinished (blocked, paused, stopped, interrupted): that run is marked abandoned')
-    .option('-y, --yes', 'approve the plan without asking, and tool calls as --auto-approve does')
+  agentRunOptions(
+    wf
+      .command('start <dir>')
+      .description('start a run: write or load the documents, show the plan, develop each component')
+      .option('--goal <text>', 'what to build: the project\'s first goal, or a new one for a project built before (asked when needed)'),
+  )
     .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
-    .option('--json', 'print the event stream as JSON lines')
-    .addOption(new Option('--dirty <choice>', 'the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)').choices(['commit', 'stash', 'include']))
     .option('--current-branch', 'work on the branch checked out instead of a new erasmus/<goal> branch (config.yaml: git: {branch: current})')
     .option('--parallel <n>', PARALLEL_HELP, parallelOf)
     .option('--own-branch', 'work on a new erasmus/<goal> branch even when config.yaml says git: {branch: current}')
-    .action(async (dir: string, o: DriveOpts & { executor: string; command?: string; provider?: string; model?: string; baseUrl?: string; autoApprove?: boolean; maxCost?: string; new?: boolean; dirty?: 'commit' | 'stash' | 'include'; currentBranch?: boolean; ownBranch?: boolean }) => {
+    .action(async (dir: string, o: StartOpts & { currentBranch?: boolean; ownBranch?: boolean }) => {
       await withCore(async (core) => {
-        const executor = executorOf(o);
-        await preflight(core, resolve(dir), executor, o);
-        const resumeId = await settleUnfinished(core, resolve(dir), o).catch(friendly);
-        if (resumeId) {
-          if (o.toolMode) await core.workflow.setToolMode(resumeId, toolModeOf(o.toolMode)!).catch(friendly);
-          await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId, { parallel: o.parallel })).catch(friendly);
-          return;
-        }
-        const { runId } = await core.workflow.load({ projectDir: dir, goal: o.goal, executor, dirtyTree: o.dirty, ...(o.currentBranch ? { branch: 'current' as const } : o.ownBranch ? { branch: 'branch' as const } : {}), ...(o.parallel ? { parallel: o.parallel } : {}) }).catch(friendly);
-        process.stderr.write(`run ${runId}\n`);
-        await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
+        const branch = o.currentBranch ? { branch: 'current' as const } : o.ownBranch ? { branch: 'branch' as const } : {};
+        await startRun(core, dir, o, { goal: o.goal, ...branch, ...(o.parallel ? { parallel: o.parallel } : {}) });
       });
     });
 
@@ -334,18 +349,24 @@ export function registerWorkflow(program: Command): void {
     });
   });
 
-  wf.command('drift <dir>')
-    .description('the context documents whose subject changed since the commit they describe (files touched after it)')
-    .option('--json', 'print JSON: {documents: [{doc, component?, path, commit, changed}]}')
-    .action(async (dir: string, o: { json?: boolean }) => {
+  agentRunOptions(
+    wf
+      .command('drift <dir>')
+      .description('the context documents whose subject changed since the commit they describe (files touched after it); --fix brings them up to date')
+      .option('--fix', 'bring the drifted documents up to date: a documentation run, one documentation step per document, committed on the branch checked out'),
+    '--json: print JSON: {documents: [{doc, component?, path, commit, changed}]} (with --fix: the event stream as JSON lines)',
+  )
+    .option('--own-branch', 'with --fix: work on a new erasmus/<goal> branch instead of the branch checked out')
+    .action(async (dir: string, o: StartOpts & { fix?: boolean; ownBranch?: boolean }) => {
       await withCore(async (core) => {
+        if (o.fix) return startRun(core, dir, o, { documents: 'drifted', ...(o.ownBranch ? { branch: 'branch' as const } : {}) });
         const documents = await core.workflow.drift(dir);
         if (o.json) return void process.stdout.write(JSON.stringify({ documents }, null, 2) + '\n');
         if (!documents.length) return void process.stdout.write('No document drifted: each describes its subject as committed.\n');
         for (const d of documents) {
           process.stdout.write(`${d.component ? `component ${d.component}` : d.doc} (${d.path}) describes commit ${d.commit.slice(0, 12)}; changed since: ${d.changed.join(', ')}\n`);
         }
-        process.stdout.write('Bring each up to date with its subject as it is now (edit the file named), or leave it as the record of that commit.\n');
+        process.stdout.write(`Bring them up to date with a documentation step each: erasmus workflow drift ${dir} --fix (or edit the files named, or leave them as the record of that commit).\n`);
       });
     });
 

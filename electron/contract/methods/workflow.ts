@@ -57,6 +57,11 @@ export const WorkflowPlan = z.object({
   /** The user set finalTestCommand at plan review: it runs as written (otherwise it is composed again when the gate runs). */
   finalTestCommandByUser: z.boolean().optional(),
   maxDebugAttempts: z.number().int().min(1).max(50),
+  /**
+   * A documentation run (`workflow drift --fix`, the app's "Bring them up to date"): no component is developed; only these
+   * drifted documents are brought up to date with the code, by one documentation step each, then committed and stamped again.
+   */
+  documents: z.object({ components: z.array(z.string()), architecture: z.boolean() }).strict().optional(),
 });
 export type WorkflowPlan = z.infer<typeof WorkflowPlan>;
 
@@ -263,6 +268,8 @@ export const WorkflowReport = z.object({
       commit: z.string().nullable(),
     }),
   ),
+  /** A documentation run (the plan's `documents`): no task was developed, so there is nothing to verify and `tasks` is empty. */
+  documentation: z.boolean().optional(),
   /** Test runs whose runner wrote no report (only their exit status is known): the gate's state and why. */
   untraced: z.array(z.object({ state: z.string(), command: z.string(), note: z.string() })),
   /** A completed run's pull request: title, Markdown body, and the file it is saved in (to copy). */
@@ -356,6 +363,11 @@ export const workflowMethods = {
         branch: z.enum(['branch', 'current']).optional(),
         /** How many components may run at once where the task list lets them (default config.yaml parallelComponents, else 2). */
         parallel,
+        /**
+         * `drifted`: a documentation run that brings the documents `workflow.drift` lists up to date (no goal, no plan review;
+         * refused when none drifted). It works on the branch checked out unless `branch` says otherwise.
+         */
+        documents: z.literal('drifted').optional(),
       })
       .strict(),
     result: z.object({ runId }),

@@ -4,29 +4,46 @@ import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import type { WorkflowDriftDocument } from '../../contract/methods/workflow';
 import type { ContextDocs, DocRef } from './documents';
+import { PROSE_FILE } from './pass-over';
 
 const run = promisify(execFile);
 
 /**
  * Documents record the commit they describe: when the workflow commits a component, its context
  * document gets a last line naming that commit (the final commit stamps the architecture). A document
- * drifted when files of its subject changed since: the files its commit touched (a component), or any
- * file of the project (the architecture), in later commits or in the working tree.
+ * drifted when files of its subject changed since: the files its component's commit touched (a
+ * component; its code, when it has any: not the README its documentation step wrote), or any file of the project (the architecture), in later commits or in the working tree.
+ * A documentation run (docs-update.ts) stamps the documents it brought up to date with its own commit;
+ * a component's document then keeps its subject: `…describes commit <docs commit>, files of commit <component commit>`.
  */
-const STAMP = /\n*<!-- erasmus: describes commit ([0-9a-f]{7,64}) -->\s*$/;
+const STAMP = /\n*<!-- erasmus: describes commit ([0-9a-f]{7,64})(?:, files of commit ([0-9a-f]{7,64}))? -->\s*$/;
 
 export function stampOf(text: string): string | undefined {
   return STAMP.exec(text)?.[1];
 }
 
-/** The document with its stamp set to `sha` (an older stamp replaced). */
-export function stamped(text: string, sha: string): string {
-  return `${text.replace(STAMP, '').trimEnd()}\n\n<!-- erasmus: describes commit ${sha} -->\n`;
+/** The commit whose files are the document's subject: the one it names as such, else the one it describes. */
+export function subjectOf(text: string): string | undefined {
+  const m = STAMP.exec(text);
+  return m ? (m[2] ?? m[1]) : undefined;
 }
 
-export async function stampDocument(docs: ContextDocs, ref: DocRef, sha: string): Promise<void> {
+/** The document with its stamp set to `sha` (an older stamp replaced); `subject`: the commit whose files it describes, when another. */
+export function stamped(text: string, sha: string, subject?: string): string {
+  const files = subject && subject !== sha ? `, files of commit ${subject}` : '';
+  return `${text.replace(STAMP, '').trimEnd()}\n\n<!-- erasmus: describes commit ${sha}${files} -->\n`;
+}
+
+/** A document handed back by a step without the stamp its earlier text had keeps that stamp (the step rewrote the text, not what it describes). */
+export function keepStamp(before: string | undefined, after: string): string {
+  const m = before === undefined ? null : STAMP.exec(before);
+  return m && !STAMP.test(after) ? `${after.trimEnd()}\n\n${m[0].trim()}\n` : after;
+}
+
+/** Stamps the document with `sha`; `keepSubject`: a component's document brought up to date keeps the commit whose files it describes. */
+export async function stampDocument(docs: ContextDocs, ref: DocRef, sha: string, keepSubject = false): Promise<void> {
   const text = await docs.text(ref);
-  if (text !== undefined) await docs.write(ref, stamped(text, sha));
+  if (text !== undefined) await docs.write(ref, stamped(text, sha, keepSubject && ref.doc === 'component' ? subjectOf(text) : undefined));
 }
 
 async function git(cwd: string, args: string[]): Promise<string | undefined> {
@@ -50,14 +67,19 @@ export async function driftedDocuments(docs: ContextDocs): Promise<WorkflowDrift
   }
   const out: WorkflowDriftDocument[] = [];
   for (const r of refs) {
-    const commit = stampOf((await docs.text(r.ref)) ?? '');
+    const text = (await docs.text(r.ref)) ?? '';
+    const commit = stampOf(text);
     if (!commit) continue;
     if ((await git(dir, ['cat-file', '-e', `${commit}^{commit}`])) === undefined) continue; // not in this repository (any more)
     let changed: string[];
     if (r.doc === 'architecture') {
       changed = [...lines(await git(dir, ['diff', '--name-only', commit, '--'])), ...lines(await git(dir, ['ls-files', '--others', '--exclude-standard']))];
     } else {
-      const subject = lines(await git(dir, ['show', '--name-only', '--format=', commit]));
+      // Its code: the documentation the component's commit wrote (a README section) is what describes it, and later
+      // documentation steps (the final one) rewrite it without changing the subject.
+      const files = lines(await git(dir, ['show', '--name-only', '--format=', subjectOf(text)!]));
+      const code = files.filter((f) => !PROSE_FILE.test(f));
+      const subject = code.length ? code : files;
       changed = subject.length ? lines(await git(dir, ['diff', '--name-only', commit, '--', ...subject])) : [];
     }
     changed = [...new Set(changed)].sort();

@@ -10,6 +10,9 @@ import type { Paths } from '../paths/index';
 import { CommandExecutor } from './command-executor';
 import { ContextDocs, type DocRef, type DocView } from './documents';
 import { driftedDocuments } from './drift';
+import { documentsGoal, documentsPlan, driftedOrRefuse } from './docs-update';
+import { loadProtocol } from './protocols';
+import { ProjectTrust } from '../project/trust';
 import { invalidState, runNotFound, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
@@ -51,6 +54,8 @@ export interface LoadOptions {
   branch?: BranchMode;
   /** How many components may run at once where the task list lets them (default: config.yaml parallelComponents, else 2). */
   parallel?: number;
+  /** `drifted`: a documentation run for the documents `drift` lists (docs-update.ts); on the branch checked out unless `branch` says otherwise. */
+  documents?: 'drifted';
 }
 
 /** `--parallel N` on start, approve and resume: how many components may run at once from now on. */
@@ -103,18 +108,23 @@ export class WorkflowEngine {
     const settings = await loadGitSettings(this.options.paths.configYaml).catch((err: Error) => {
       throw new WorkflowError('PARSE_ERROR', err.message, { file: this.options.paths.configYaml, field: 'git' });
     });
-    const branch = opts.branch ?? (settings.branch === 'current' ? 'current' : 'branch');
-    const git = await prepareGit(projectDir, { goal: opts.goal, dirtyTree: opts.dirtyTree, branch, runTests: this.testRunner() });
+    // A documentation run is planned here, from the drifted documents and the task list: no preparation, no plan review.
+    const docsRun = opts.documents === 'drifted' ? await this.documentsRun(projectDir) : undefined;
+    if (docsRun && opts.goal?.trim()) throw new WorkflowError('INVALID_STATE', 'a documentation run has no goal of its own: start it without one');
+    const goal = docsRun?.goal ?? opts.goal;
+    const branch = opts.branch ?? (docsRun || settings.branch === 'current' ? 'current' : 'branch');
+    const git = await prepareGit(projectDir, { goal, dirtyTree: opts.dirtyTree, branch, runTests: this.testRunner() });
     const now = new Date().toISOString();
     const record: RunRecord = {
       version: 1,
       runId: newRunId(),
       projectDir,
-      goal: opts.goal?.trim() || undefined,
+      goal: goal?.trim() || undefined,
       executor,
       status: 'LOADED',
-      phase: 'prepare',
-      approved: false,
+      phase: docsRun ? 'execute' : 'prepare',
+      approved: !!docsRun,
+      ...(docsRun ? { plan: docsRun.plan } : {}),
       timeline: [],
       totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
       parallelComponents,
@@ -131,6 +141,14 @@ export class WorkflowEngine {
     // The app's Recent list shows the project, whichever face (CLI, MCP, app) started the run.
     await inspectProject(projectDir).then((summary) => new RecentProjects(this.options.paths.recentProjects).add(summary)).catch(() => undefined);
     return { runId: record.runId };
+  }
+
+  /** A documentation run's goal and plan: the documents that drifted (refused when none did). */
+  private async documentsRun(projectDir: string): Promise<{ goal: string; plan: WorkflowPlan }> {
+    const docs = new ContextDocs(this.options.paths, projectDir);
+    const drifted = await driftedOrRefuse(docs);
+    const debugging = await loadProtocol('debugging', projectDir, this.options.protocolsDir, new ProjectTrust(this.options.paths.projectTrustFile));
+    return { goal: documentsGoal(drifted), plan: await documentsPlan(docs, drifted, debugging.maxAttempts) };
   }
 
   /** The project's old checkpoints go as config.yaml's retention says, once per process and project, when a run starts. */

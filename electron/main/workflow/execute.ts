@@ -10,7 +10,8 @@ import { changedFiles, repoPath, snapshotTree } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
 import { savePullRequest } from './finish';
 import { PROSE_FILE, passOverReason } from './pass-over';
-import { stampDocument } from './drift';
+import { keepStamp, stampDocument } from './drift';
+import { changesSince, documentsInstruction, stampUpdatedDocuments } from './docs-update';
 import { currentState, type WorkflowActor } from './machine';
 import { PARALLEL_ORCHESTRATION, type Phase, type Plan, type StateSpec } from './plan';
 import { runParallel } from './parallel';
@@ -118,7 +119,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     // The pull request's title and body, ready to copy (and the squash commit's subject if the user merges).
     await savePullRequest(ctx.paths, record).catch(() => undefined);
     ctx.setStatus('COMPLETED');
-    ctx.emit('app.notify', { title: 'Workflow complete', body: `${record.projectDir}: all ${plan.components.length} component(s) done` });
+    ctx.emit('app.notify', { title: 'Workflow complete', body: plan.documents ? `${record.projectDir}: the drifted documents are up to date` : `${record.projectDir}: all ${plan.components.length} component(s) done` });
     return 'rest';
   }
   if (snap.context.blocked) throw new WorkflowError('RUNTIME_ERROR', `${snap.context.blocked}.`);
@@ -183,6 +184,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     }
     if (report) references.push({ title: 'Review report', text: report });
   }
+  // A documentation run (docs-update.ts): the step reads what changed since its document's commit, and brings the documentation up to date.
+  const since = plan.documents ? await changesSince(ctx.docs, docRef) : undefined;
+  if (since) references.push({ title: 'Changed since the document was written', text: since.text });
   const goalChanges = record.goalUpdate ? GOAL_CHANGES[spec.phase] : undefined;
   if (goalChanges) references.push({ title: 'What this goal changed', text: await goalChangeList(record.projectDir, record.goalUpdate?.baseCommit) });
   const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging';
@@ -219,7 +223,11 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
   // Tests passed but some tasks had none that names them: the step is asked again, naming those tasks.
   const untraced = record.untraced?.state === state ? record.untraced : undefined;
-  const base = state === PARALLEL_ORCHESTRATION ? PARALLEL_SCHEDULE : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
+  const base = since
+    ? documentsInstruction(docRef, since.commit)
+    : state === PARALLEL_ORCHESTRATION
+      ? PARALLEL_SCHEDULE
+      : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
   // (Said on its own, not after a debugging step's "the tests fail": they passed.)
   const instruction = untraced
     ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
@@ -254,7 +262,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     budget: protocol.budget,
     answer: spec.report ? 'report' : 'notes',
   });
-  if (result.contextDoc !== undefined) await ctx.docs.write(docRef, unfenceDocument(result.contextDoc));
+  if (result.contextDoc !== undefined) await ctx.docs.write(docRef, keepStamp(await ctx.docs.text(docRef), unfenceDocument(result.contextDoc)));
   if (!result.done) {
     await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
     throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
@@ -338,14 +346,20 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
     const t = outcome.test;
     record.lastTest = { command: t.command, exitCode: t.exitCode, passed: false, output: t.output };
     await ctx.leave(entry, 'tests-failed', { test: { command: t.command, exitCode: t.exitCode, passed: false, output: tail(t.output, TEST_OUTPUT_TAIL) }, note: "the repository's hooks refused the commit" });
+    // A documentation run has no debugging step to send it to: it blocks with the hooks' words.
+    if (plan.documents) throw new WorkflowError('RUNTIME_ERROR', `the repository's hooks refused the documentation commit: ${tail(t.output, 2000).trim() || `exit ${t.exitCode}`}. Fix what they report and retry, or commit the documentation yourself.`);
     actor.send({ type: 'STEP_DONE', testsPassed: false });
     return 'continue';
   }
-  if (outcome.kind === 'committed') {
+  if (plan.documents) {
+    // A documentation run: each document it brought up to date describes this commit (HEAD when there was nothing to commit).
+    await stampUpdatedDocuments(ctx.docs, record, outcome.kind === 'committed' ? outcome.sha : undefined);
+  } else if (outcome.kind === 'committed') {
     // The document records the commit it describes (drift.ts): the component's context document, or the architecture at the end.
     await stampDocument(ctx.docs, component ? { doc: 'component', component: component.id } : { doc: 'architecture' }, outcome.sha);
-    await ctx.leave(entry, 'committed', { commit: outcome.sha });
-  } else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.why });
+  }
+  if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha });
+  else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.why });
   actor.send({ type: 'STEP_DONE' });
   const title = component ? `Component ${component.id} complete` : 'Final phase complete';
   ctx.emit('app.notify', { title, body: outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 8)}` : 'complete (nothing to commit)' });

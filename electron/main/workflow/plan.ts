@@ -74,6 +74,7 @@ export function openComponents(plan: Plan): PlanComponent[] {
  * components with an open task are developed; the final test gate still runs every component's tests.
  */
 export function planStates(plan: Plan): StateSpec[] {
+  if (plan.documents) return documentStates(plan.documents);
   const out: StateSpec[] = [];
   const max = plan.maxDebugAttempts;
   const open = openComponents(plan);
@@ -118,6 +119,18 @@ export function planStates(plan: Plan): StateSpec[] {
     { state: 'final:commit', phase: 'commit', next: FINAL_STATE, onFail: 'final:debugging', maxAttempts: max },
   );
   return out;
+}
+
+/**
+ * A documentation run's states: one documentation step per drifted component document, the architecture's (the final
+ * documentation) when it drifted, then the commit of what they wrote (Markdown only: no test gate; docs-update.ts).
+ */
+function documentStates(docs: NonNullable<Plan['documents']>): StateSpec[] {
+  const states: StateSpec[] = docs.components.map((c) => ({ state: `${c}:documentation`, phase: 'documentation', protocol: 'documentation', component: c, next: '' }));
+  if (docs.architecture) states.push({ state: 'final:documentation', phase: 'final-documentation', protocol: 'documentation', next: '' });
+  states.push({ state: 'final:commit', phase: 'commit', next: FINAL_STATE });
+  states.forEach((s, i) => i < states.length - 1 && (s.next = states[i + 1]!.state));
+  return states;
 }
 
 /**

@@ -51,6 +51,8 @@ test('end to end: counts a sentence', () => assert.equal(count('The Quick  Brown
   },
 };
 
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
 let root: string | undefined;
 const engines: WorkflowEngine[] = [];
 afterEach(async () => {
@@ -136,7 +138,46 @@ describe('done means verified', () => {
       expect.objectContaining({ doc: 'architecture', commit: shaOf('final'), changed: ['src/words.js'] }),
       expect.objectContaining({ doc: 'component', component: 'words', commit: shaOf('words'), changed: ['src/words.js'], path: wordsDoc.path }),
     ]); // count's document describes files that did not change
-  });
+
+    // The documentation run brings exactly those documents up to date: one documentation step each, no plan review, no task list check.
+    git(dir, 'commit', '-qam', 'words: split on any whitespace');
+    const userCommit = git(dir, 'rev-parse', 'HEAD');
+    const docsRun = (await e.load({ projectDir: dir, documents: 'drifted' })).runId;
+    const steps: string[] = [];
+    for (task = await e.getTask(docsRun); task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(docsRun)) {
+      steps.push(task.step.state);
+      expect(task.prompt).toContain('## Changed since the document was written');
+      expect(task.prompt).toContain('- src/words.js');
+      expect(task.prompt).toContain('+export const split = (s) => s.split(/\\s+/);'); // the diff since the document's commit
+      if (task.step.state === 'words:documentation') {
+        expect(task.prompt).toContain(`The code of this component changed since its document (your context document) was written at commit ${shaOf('words').slice(0, 12)}`);
+        await writeFile(join(dir, 'README.md'), '# words\n\nWords are split on any whitespace.\n');
+        await e.submitTask(docsRun, { output: 'documented', done: true, contextDoc: '# words\n\nSplits on any whitespace (src/words.js).\n' });
+      } else {
+        expect(task.prompt).toContain('The project changed since its architecture (your context document) was written');
+        await e.submitTask(docsRun, { output: 'documented', done: true, contextDoc: '# Architecture\n\nwords splits on any whitespace; count counts.\n' });
+      }
+    }
+    expect(steps).toEqual(['words:documentation', 'final:documentation']);
+    expect(task.status).toBe('COMPLETED');
+    expect(await e.report(docsRun)).toMatchObject({ documentation: true, tasks: [], verified: false }); // nothing developed: nothing to verify
+    // What the steps wrote is committed on the branch checked out, and each document now describes that commit.
+    const docsCommit = git(dir, 'rev-parse', 'HEAD');
+    expect(git(dir, 'log', '-1', '--format=%s%n%P')).toBe(`Update the documentation\n${userCommit}`); // in the log's style (the user's subject is not Conventional)
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('README.md');
+    expect((await e.readDoc(dir, { doc: 'component', component: 'words' })).text).toBe(`# words\n\nSplits on any whitespace (src/words.js).\n\n<!-- erasmus: describes commit ${docsCommit}, files of commit ${shaOf('words')} -->\n`);
+    expect((await e.readDoc(dir, { doc: 'architecture' })).text).toContain(`words splits on any whitespace; count counts.\n\n<!-- erasmus: describes commit ${docsCommit} -->`);
+    expect(await e.drift(dir)).toEqual([]);
+    // The component's document keeps its subject (its component's files), not the documentation commit's.
+    await writeFile(join(dir, 'src', 'words.js'), "export const lower = (s) => s.toLowerCase();\nexport const split = (s) => s.split(' ');\n");
+    expect((await e.drift(dir)).map((d) => [d.doc, d.component, d.commit, d.changed])).toEqual([
+      ['architecture', undefined, docsCommit, ['src/words.js']],
+      ['component', 'words', docsCommit, ['src/words.js']],
+    ]);
+    // Nothing drifted: a documentation run is refused, saying so.
+    git(dir, 'checkout', '-q', '--', 'src/words.js');
+    await expect(e.load({ projectDir: dir, documents: 'drifted' })).rejects.toThrow(/no document of .* drifted: each describes its subject as committed/);
+  }, 60_000); // a whole run, then a documentation run
 
   it('a task no test names: the testing step is asked again naming it, twice; then the run blocks naming it, and the component is not committed', async () => {
     const { dir, e, runId } = await setup();

@@ -48,7 +48,7 @@ export function registerWorkflowHandlers(core: Core): void {
       } else if (p.executor === 'agent') executor = { kind: 'agent', provider: p.provider, model: p.model, baseUrl: p.baseUrl, toolMode: p.toolMode, autoApprove: p.autoApprove, ...(p.maxCostUsd ? { maxCostUsd: p.maxCostUsd } : {}) };
       else executor = { kind: 'external' };
       await checkAgentRun(core, p.projectDir, executor);
-      return wf().load({ projectDir: p.projectDir, goal: p.goal, executor, dirtyTree: p.dirtyTree, branch: p.branch, ...(p.parallel ? { parallel: p.parallel } : {}) });
+      return wf().load({ projectDir: p.projectDir, goal: p.goal, executor, dirtyTree: p.dirtyTree, branch: p.branch, ...(p.parallel ? { parallel: p.parallel } : {}), ...(p.documents ? { documents: p.documents } : {}) });
     }),
   );
   d.register('workflow.start', ({ runId, parallel }) =>

@@ -35,3 +35,16 @@ describe('workflow_submit_task: prompt, schema and README agree', () => {
     expect(resultKeys).toEqual(['output', 'done', 'contextDoc']);
   });
 });
+
+describe('workflow_load', () => {
+  it('starts a documentation run for the drifted documents (documents: drifted), as workflow drift --fix does', async () => {
+    const sent: Array<[string, unknown]> = [];
+    const link = { request: (method: string, params: unknown) => (sent.push([method, params]), Promise.resolve({ runId: 'r-9' })) };
+    const load = workflowTools(() => Promise.resolve(link as never)).find((t) => t.name === 'workflow_load')!;
+    const args = load.input.parse({ project: '/p', documents: 'drifted' });
+    const out = await load.run(args, {} as never);
+    expect(sent).toEqual([['workflow.load', { projectDir: '/p', goal: undefined, executor: 'external', dirtyTree: undefined, branch: undefined, documents: 'drifted' }]]);
+    expect(out.content).toEqual([{ type: 'text', text: 'run r-9 loaded for /p' }]);
+    expect(load.input.safeParse({ project: '/p', documents: 'all' }).success).toBe(false);
+  });
+});

@@ -75,9 +75,17 @@ export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
           goal: z.string().max(100_000).optional().describe('what to build'),
           dirtyTree: z.enum(['commit', 'stash', 'include']).optional().describe('the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)'),
           branch: z.enum(['branch', 'current']).optional().describe('branch (default): work on a new erasmus/<goal> branch; current: on the branch checked out'),
+          documents: z
+            .literal('drifted')
+            .optional()
+            .describe('drifted: instead of a goal, a documentation run that brings the documents whose code changed since the commit they describe up to date (one documentation step each, then one commit; on the branch checked out unless branch says otherwise); refused when none drifted'),
         })
         .strict(),
-      run: (a) => call((l) => l.request('workflow.load', { projectDir: a.project, goal: a.goal, executor: 'external', dirtyTree: a.dirtyTree, branch: a.branch }), (r) => `run ${r.runId} loaded for ${a.project}`),
+      run: (a) =>
+        call(
+          (l) => l.request('workflow.load', { projectDir: a.project, goal: a.goal, executor: 'external', dirtyTree: a.dirtyTree, branch: a.branch, ...(a.documents ? { documents: a.documents } : {}) }),
+          (r) => `run ${r.runId} loaded for ${a.project}`,
+        ),
     }),
     defineTool({
       name: 'workflow_start',

@@ -6,6 +6,7 @@ import { Button } from '../../ui/Button';
 import { RunControls } from '../timeline/RunControls';
 import { RunSummary } from './RunSummary';
 import { DocumentsPanel } from './DocumentsPanel';
+import { DriftNotice } from './DriftNotice';
 import { GoalQuestion } from './GoalQuestion';
 import { NewGoal } from './NewGoal';
 import { PlanDelta } from './PlanDelta';
@@ -52,6 +53,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
       <RunControls phase={phase} onAction={(a) => run.act(a)} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
+      {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={() => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted' })} /> : null}
       {phase === 'completed' ? <NewGoal executor={view.executor} onStart={(goal, autoApprove) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { goal, autoApprove })} /> : null}
       {phase === 'stopped' || phase === 'blocked' ? (
         <div><Button onClick={() => run.newRun()} data-testid="new-run">Start a new run instead</Button></div>

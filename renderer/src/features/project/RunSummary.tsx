@@ -16,6 +16,8 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
   const first = view.timeline[0];
   const took = first ? Date.parse(view.updatedAt) - Date.parse(first.enteredAt) : 0;
   const components = view.plan?.components.length ?? 0;
+  // A documentation run (workflow drift --fix, DriftNotice) developed no task: it has nothing to verify.
+  const docsRun = view.plan?.documents;
   // What the tests Erasmus ran (read from the runners' reports) verify, task by task.
   const report = runReport(view);
   const unverified = report.tasks.filter((t) => !t.tests.length || t.tests.some((x) => !x.passed));
@@ -30,7 +32,7 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
         {open ? 'The run is complete, with review points left open' : 'The run is complete'}
       </h3>
       <ul className="flex flex-col gap-1">
-        <li>{components} component{components === 1 ? '' : 's'} built in {formatDuration(took)}, {formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</li>
+        <li>{docsRun ? `Documentation brought up to date (${[...docsRun.components.map((c) => `component ${c}`), ...(docsRun.architecture ? ['the architecture'] : [])].join(', ')})` : `${components} component${components === 1 ? '' : 's'} built`} in {formatDuration(took)}, {formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</li>
         <li data-testid="summary-cost">
           Cost per part: {costByPart(view.timeline).map((p) => `${p.label} ${formatTokens(p.totalTokens)} tokens${p.costUsd !== undefined ? ` ${formatCost(p.costUsd)}` : ' (cost unknown: set the model’s prices in Settings → Providers)'}`).join(' · ') || 'no model was used'}
         </li>
@@ -39,7 +41,7 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
         </li>
         <li data-testid="summary-tests">{tests.length ? `Test runs: ${passed} passed of ${tests.length}${tests.length > passed ? ' (the failures were fixed in later runs)' : ''}` : 'No test runs.'}</li>
         <ReviewOutcomes timeline={view.timeline} />
-        <li data-testid="summary-verified">
+        {docsRun ? <li data-testid="summary-verified">Nothing to verify: this run wrote documentation only.</li> : <li data-testid="summary-verified">
           {report.verified
             ? `Verified: every task (${report.tasks.length}) has passing tests that Erasmus ran.`
             : `Not verified: ${unverified.length ? `${unverified.map((t) => t.id).join(', ')} ${unverified.length === 1 ? 'has' : 'have'} no passing test that Erasmus ran and that names ${unverified.length === 1 ? 'it' : 'them'}` : 'the plan has no tasks'}${report.untraced.length ? ' (some test runs wrote no report Erasmus can read)' : ''}.`}
@@ -57,7 +59,7 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
               ))}
             </ul>
           </details>
-        </li>
+        </li>}
       </ul>
       <RunFinish view={view} onFinished={onFinished} />
     </section>

@@ -43,10 +43,11 @@ export class RunController {
   }
 
   /** Creates a run for the project and starts it (documents first, then the goal question if needed). */
-  async start(projectDir: string, executor: 'agent' | 'external', options: { goal?: string; autoApprove?: boolean; dirtyTree?: 'commit' | 'stash' | 'include' } = {}): Promise<void> {
+  async start(projectDir: string, executor: 'agent' | 'external', options: { goal?: string; autoApprove?: boolean; dirtyTree?: 'commit' | 'stash' | 'include'; documents?: 'drifted' } = {}): Promise<void> {
     const { runId } = await this.client.request('workflow.load', {
       projectDir,
       executor,
+      ...(options.documents ? { documents: options.documents } : {}),
       ...(options.dirtyTree ? { dirtyTree: options.dirtyTree } : {}),
       ...(options.goal ? { goal: options.goal } : {}),
       ...(executor === 'agent' && options.autoApprove ? { autoApprove: true } : {}),
