@@ -10,11 +10,17 @@ class FakeClient implements TerminalClient {
   readonly requests: { method: string; params: unknown }[] = [];
   private readonly handlers = new Map<string, Set<(p: unknown) => void>>();
   existing: TerminalInfo[] = [];
+  /** `terminal.output` answers by id (a promise the test settles, to fire live output while it loads). */
+  readonly outputs = new Map<string, ResultOf<'terminal.output'> | Promise<ResultOf<'terminal.output'>>>();
   request<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     this.requests.push({ method, params });
     if (method === 'terminal.list') return Promise.resolve({ terminals: this.existing } as ResultOf<M>);
     if (method === 'terminal.openShell') return Promise.resolve(info('sh1', 'shell') as ResultOf<M>);
-    if (method === 'terminal.output') return Promise.resolve({ data: `recorded output of ${(params as { id: string }).id}\r\n`, truncated: false } as ResultOf<M>);
+    if (method === 'terminal.output') {
+      const { id } = params as { id: string };
+      const answer = this.outputs.get(id) ?? { data: `recorded output of ${id}\r\n`, truncated: false, end: 30 };
+      return answer instanceof Promise ? (answer as Promise<ResultOf<M>>) : Promise.resolve(answer as ResultOf<M>);
+    }
     if (method === 'terminal.kill' && (params as { id: string }).id === 'gone') return Promise.reject(new Error('no terminal with id "gone"'));
     return Promise.resolve({ ok: true } as ResultOf<M>);
   }
@@ -37,17 +43,39 @@ function info(id: string, kind: 'command' | 'shell', extra: Partial<TerminalInfo
 }
 
 describe('TerminalStore', () => {
-  it('a view that connects late shows again what finished terminals printed; a running one goes on live', async () => {
+  it('a view that connects late shows again what finished terminals printed', async () => {
     const client = new FakeClient();
-    client.existing = [info('done1', 'command', { running: false, exitCode: 0 }), info('live1', 'command')];
+    client.existing = [info('done1', 'command', { running: false, exitCode: 0 })];
     const store = new TerminalStore(client);
     await store.start();
     expect(client.sent('terminal.output')).toEqual([{ id: 'done1' }]);
     expect(store.buffered('done1')).toBe('recorded output of done1\r\n');
-    expect(store.buffered('live1')).toBe('');
     const written: string[] = [];
     store.attach('done1', { write: (data, done) => (written.push(data), done()) });
     expect(written).toEqual(['recorded output of done1\r\n']);
+    store.dispose();
+  });
+
+  it('a running terminal shows its backlog, then live output, with no line twice while the backlog loads', async () => {
+    const client = new FakeClient();
+    client.existing = [info('live1', 'command')];
+    let answer!: (r: ResultOf<'terminal.output'>) => void;
+    client.outputs.set('live1', new Promise((resolve) => (answer = resolve)));
+    const store = new TerminalStore(client, { ackChars: 1 });
+    const started = store.start();
+    // Output printed before the list answers and while the backlog loads: the backlog holds its first line.
+    client.fire('terminal.data', { id: 'live1', data: 'line 2\r\n', at: 8 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(client.sent('terminal.output')).toEqual([{ id: 'live1' }]);
+    client.fire('terminal.data', { id: 'live1', data: 'line 3\r\nline 4\r\n', at: 16 });
+    expect(store.buffered('live1')).toBe('');
+    answer({ data: 'line 1\r\nline 2\r\nline 3\r\n', truncated: false, end: 24 });
+    await started;
+    expect(store.buffered('live1')).toBe('line 1\r\nline 2\r\nline 3\r\nline 4\r\n');
+    // Held output was acknowledged as it came, so the command never stalled.
+    expect(client.sent('terminal.ack').reduce((n: number, p) => n + (p as { chars: number }).chars, 0)).toBe(24);
+    client.fire('terminal.data', { id: 'live1', data: 'line 5\r\n', at: 32 });
+    expect(store.buffered('live1')).toBe('line 1\r\nline 2\r\nline 3\r\nline 4\r\nline 5\r\n');
     store.dispose();
   });
 
@@ -81,8 +109,8 @@ describe('TerminalStore', () => {
     const store = new TerminalStore(client, { ackChars: 10 });
     await store.start();
     client.fire('terminal.opened', info('c3', 'command'));
-    client.fire('terminal.data', { id: 'c3', data: 'hello ' });
-    client.fire('terminal.data', { id: 'c3', data: 'world\r\n' });
+    client.fire('terminal.data', { id: 'c3', data: 'hello ', at: 0 });
+    client.fire('terminal.data', { id: 'c3', data: 'world\r\n', at: 6 });
     expect(store.buffered('c3')).toBe('hello world\r\n');
     // Buffered output is acknowledged so a tab nobody watches never stalls its command.
     expect(client.sent('terminal.ack')).toEqual([{ id: 'c3', chars: 13 }]);
@@ -90,7 +118,7 @@ describe('TerminalStore', () => {
     const pending: (() => void)[] = [];
     const detach = store.attach('c3', { write: (d, done) => (written.push(d), pending.push(done)) });
     expect(written).toEqual(['hello world\r\n']);
-    client.fire('terminal.data', { id: 'c3', data: '0123456789ab' });
+    client.fire('terminal.data', { id: 'c3', data: '0123456789ab', at: 13 });
     expect(written.at(-1)).toBe('0123456789ab');
     expect(client.sent('terminal.ack')).toHaveLength(1); // not yet rendered
     pending.at(-1)!();
