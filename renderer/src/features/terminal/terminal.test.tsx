@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload, MethodName, ParamsOf, ResultOf, TerminalInfo } from '../../../../electron/contract/index';
 import { TerminalStore, type TerminalClient } from './store';
-import { groupByWorktree, TerminalTabs } from './TerminalTabs';
+import { groupByWorktree, groupSteps, TAB_PX, LABEL_PX, TerminalTabs, visibleRange } from './TerminalTabs';
 import { stepNamer } from './stepOf';
 
 /** A client whose events the test fires and whose requests it records (the core is not in the renderer tests). */
@@ -240,9 +240,65 @@ describe('TerminalTabs', () => {
     expect(tabs.map(stepOf)).toEqual(['adder · testing', 'adder · testing, attempt 2', undefined]);
     const props = { tabs, activeId: 'a', onSelect: () => {}, onKill: () => {}, onClose: () => {}, onNewShell: () => {}, stepOf };
     const view = render(<TerminalTabs {...props} project="/w/adder" />);
-    expect(within(view.container).getAllByRole('tab').map((t) => t.textContent?.split(/\d/)[0])).toEqual(['adder · testing', 'adder · testing, attempt ']);
+    // Each step is named once before its tabs (a tab by its command); a tab's own name starts with its step.
+    expect(within(view.container).getAllByTestId('terminal-group').map((g) => g.textContent)).toEqual(['adder · testing', 'adder · testing, attempt 2']);
+    expect(within(view.container).getAllByRole('tab').map((t) => t.textContent?.split(/\d/)[0])).toEqual(['adder · testing: tests: node --test', 'adder · testing, attempt ']);
     view.rerender(<TerminalTabs {...props} activeId={null} project={undefined} />);
     expect(within(view.container).queryAllByRole('tab')).toHaveLength(0);
     expect(within(view.container).getByTestId('terminal-others').textContent).toBe('Show other folders (3)');
+  });
+
+  it('lays out as many tabs as fit around the active one, each step named once, the rest in a menu', () => {
+    const steps = groupSteps(['a · testing', 'a · testing', undefined, 'b · testing', 'b · testing', 'b · testing']);
+    expect(steps.map((p) => p.group)).toEqual([0, 0, 1, 2, 2, 2]);
+    // Everything fits: all shown.
+    expect(visibleRange(steps, 5, 6 * TAB_PX + 2 * LABEL_PX)).toEqual([0, 5]);
+    // Not all fits: the active tab and its neighbours (the menu button sits beside the strip).
+    const narrow = 3 * TAB_PX + LABEL_PX;
+    expect(visibleRange(steps, 5, narrow)).toEqual([3, 5]);
+    expect(visibleRange(steps, 0, narrow)).toEqual([0, 2]);
+    const [s, e] = visibleRange(steps, 2, TAB_PX + 20);
+    expect([s, e]).toEqual([2, 2]);
+    // Even narrower than one tab, the active one still shows.
+    expect(visibleRange(steps, 4, 10)).toEqual([4, 4]);
+  });
+
+  it('at a narrow width the active tab stays in the strip and the others are a menu away', () => {
+    const original = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+    const observed = globalThis.ResizeObserver;
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 4 * TAB_PX + 2 * LABEL_PX });
+    globalThis.ResizeObserver = class {
+      observe() {}
+      disconnect() {}
+      unobserve() {}
+    } as unknown as typeof ResizeObserver;
+    try {
+      const tabs = Array.from({ length: 12 }, (_, i) => ({ id: `t${i}`, kind: 'command' as const, title: `cmd ${i}`, running: i === 11, exitCode: i === 11 ? null : 0, timedOut: false, cwd: '/p', startedAt: 1000 + i }));
+      const stepOf = (t: { id: string }) => (Number(t.id.slice(1)) < 6 ? 'a · testing' : 'a · debugging');
+      const selected: string[] = [];
+      const props = { tabs, project: '/p', onSelect: (id: string) => selected.push(id), onKill: () => {}, onClose: () => {}, onNewShell: () => {}, stepOf };
+      const view = render(<TerminalTabs {...props} activeId="t11" />);
+      const shown = () => within(view.container).getAllByRole('tab').map((t) => t.getAttribute('data-tab'));
+      expect(shown()).toContain('t11');
+      expect(shown().length).toBeLessThan(12);
+      expect(within(view.container).getAllByTestId('terminal-group').map((g) => g.textContent)).toEqual(['a · debugging']);
+      const more = screen.getByTestId('terminal-more');
+      expect(more.textContent).toBe(`${12 - shown().length} more ▾`);
+      fireEvent.click(more);
+      expect(more.getAttribute('aria-expanded')).toBe('true');
+      const menu = screen.getByTestId('terminal-more-list');
+      // The menu names the steps of the tabs it holds, then each tab by its command.
+      expect(within(menu).getByText('a · testing')).toBeTruthy();
+      fireEvent.click(within(menu).getByRole('button', { name: /cmd 0/ }));
+      expect(selected).toEqual(['t0']);
+      expect(screen.queryByTestId('terminal-more-list')).toBeNull();
+      // The chosen tab comes into the strip.
+      view.rerender(<TerminalTabs {...props} activeId="t0" />);
+      expect(shown()).toContain('t0');
+      expect(shown()).not.toContain('t11');
+    } finally {
+      if (original) Object.defineProperty(HTMLElement.prototype, 'clientWidth', original);
+      globalThis.ResizeObserver = observed;
+    }
   });
 });
