@@ -4,7 +4,9 @@
 import type { ApprovalDecision } from '../contract/index';
 import { approvalPath, type ApprovalPath } from '../main/agent/approval-path';
 import type { ApprovalRequester } from '../main/agent/approvals';
+import { withAlwaysAllow, type GrantDeps } from '../main/mcp/elicitation';
 import type { McpHub } from '../main/mcp/hub';
+import type { ElicitationHandler } from '../main/mcp/types';
 import { elicitOnTerminal } from './commands/mcp-elicit';
 import { ask } from './prompt';
 
@@ -31,6 +33,13 @@ export interface CliApprovalOptions {
   hasYes?: boolean;
   /** Why nobody can be asked, in place of the default hint for the user (e.g. words for a model that must go on alone). */
   nobodyBecause?: string;
+  /** "Always allow" (the core's kept answers, `grantDepsOf`): honoured, and offered on the terminal as on the app's card. */
+  grants?: GrantDeps;
+}
+
+/** A kept "always allow" answered a question: the terminal is told, in the card's words. */
+function sayGranted(g: { server: string; message: string; action?: string; words: string }): void {
+  process.stderr.write(`\nAllowed without asking: ${g.action ?? g.message} (you chose “${g.words}”)\n`);
 }
 
 /** The approval path of a CLI command, from its flags and the terminal. */
@@ -41,7 +50,8 @@ export function cliApprovalPath(o: CliApprovalOptions): ApprovalPath {
   const nobodyBecause = o.nobodyBecause ?? (hasYes
     ? `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'} and without --yes; run it again with --yes to approve, or in a terminal to be asked`
     : `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'}; run it in a terminal to be asked`);
-  return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation: (req, signal) => elicitOnTerminal(req, signal) } } : {}) });
+  const elicitation: ElicitationHandler = o.grants ? withAlwaysAllow(o.grants, elicitOnTerminal, sayGranted) : (req, signal) => elicitOnTerminal(req, signal);
+  return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation } } : {}) });
 }
 
 /** Routes the hub's elicitations (the built-in servers' confirmations) through the path. */

@@ -36,6 +36,38 @@ describe('terminal view in the browser', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.xterm-rows').first().textContent(), { timeout: 15_000 }).toContain(`sum=42 in ${project}`);
     await page.screenshot({ path: join(artifacts, 'terminal-shell.png') });
+    // A reload while the shell still runs shows what it printed before (its backlog), once, and goes on live.
+    await page.reload();
+    await page.getByTestId('nav-terminal').click();
+    await page.getByRole('tab', { name: /shell/ }).first().waitFor();
+    const rows = () => page.locator('[data-testid="terminal-pane"] .xterm-rows').first().innerText();
+    await expect.poll(rows, { timeout: 15_000 }).toContain(`sum=42 in ${project}`);
+    const again = page.locator('.xterm-helper-textarea').first();
+    await again.focus();
+    await page.keyboard.type('echo "after=$((6*8))"');
+    await page.keyboard.press('Enter');
+    await expect.poll(rows, { timeout: 15_000 }).toContain('after=48');
+    expect((await rows()).split('sum=42 in').length - 1).toBe(1);
+    // Many terminals at 1024 px: the strip shows the active one, the rest are a menu away.
+    await page.setViewportSize({ width: 1024, height: 700 });
+    const strip = page.getByRole('tablist', { name: 'Terminals' });
+    const shown = strip.locator('[aria-selected="true"][role="tab"]');
+    // Every terminal, in the strip or in the menu ("N more ▾").
+    const total = async () => (await strip.getByRole('tab').count()) + ((await page.getByTestId('terminal-more').count()) ? Number((await page.getByTestId('terminal-more').textContent())!.split(' ')[0]) : 0);
+    for (let i = 0; i < 8; i++) {
+      const before = await total();
+      await page.getByRole('button', { name: /New shell/ }).click();
+      await expect.poll(total).toBe(before + 1);
+    }
+    await page.getByTestId('terminal-more').waitFor();
+    const activeBox = await shown.boundingBox();
+    expect(activeBox && activeBox.x >= 0 && activeBox.x + activeBox.width <= 1024).toBe(true);
+    await page.getByTestId('terminal-more').click();
+    await page.getByTestId('terminal-more-list').getByRole('button').first().click();
+    const firstBox = await shown.boundingBox();
+    expect(firstBox && firstBox.x >= 0 && firstBox.x + firstBox.width <= 1024).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'terminal-many-tabs-1024x700.png') });
+    expect(await shown.getAttribute('data-tab')).toBe(await strip.getByRole('tab').first().getAttribute('data-tab'));
     await page.getByRole('button', { name: /Stop shell/ }).click();
     await expect.poll(() => page.locator('[data-testid^="terminal-status-"]').first().textContent()).not.toBe('running');
     expect(errors).toEqual([]);

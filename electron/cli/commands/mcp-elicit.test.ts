@@ -1,4 +1,8 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EventBus } from '../../main/api/events';
 
 const answers: string[] = [];
 const asked: string[] = [];
@@ -11,6 +15,12 @@ vi.mock('../prompt', () => ({
   },
 }));
 const { elicitOnTerminal } = await import('./mcp-elicit');
+const { withAlwaysAllow } = await import('../../main/mcp/elicitation');
+const { ApprovalGrants } = await import('../../main/project/approval-grants');
+const { McpHub } = await import('../../main/mcp/hub');
+const { Paths } = await import('../../main/paths/index');
+const { createFilesServer } = await import('../../servers/files/server');
+const { tempHome } = await import('../../../tests/fixtures/mcp/servers');
 
 const req = (properties: Record<string, unknown>) => ({ server: 'files', params: { mode: 'form' as const, message: 'Overwrite a.txt?', requestedSchema: { type: 'object' as const, properties } } }) as never;
 
@@ -49,5 +59,38 @@ describe('elicitOnTerminal', () => {
     expect(result).toEqual({ action: 'accept', content: { branch: 'main', depth: 3, force: true } });
     expect(asked[0]).toBe('Answer? [y = fill in, n = decline, c = cancel] ');
     expect(asked.slice(1)).toEqual(['Branch: ', 'depth: ', 'force: ']);
+  });
+
+  it('offers "always allow" with the app card’s scope words; r keeps it for the run, and the next write is not asked', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => (written.push(String(s)), true));
+    const root = await mkdtemp(join(tmpdir(), 'erasmus-cli-always-'));
+    const home = tempHome();
+    const hub = new McpHub({ paths: new Paths(home), bus: new EventBus() });
+    try {
+      const grants = new ApprovalGrants(join(home, 'trust', 'approvals.json'), (_p, runId) => join(home, 'runs', `${runId}.json`));
+      const granted: string[] = [];
+      hub.setElicitationHandler(withAlwaysAllow({ grants, place: () => ({ project: root, runId: 'run-1' }), builtin: (s) => s === 'files' }, elicitOnTerminal, (g) => granted.push(`${g.action}: ${g.words}`)));
+      await hub.addInProcessServer('files', createFilesServer({ root }));
+      await writeFile(join(root, 'a.txt'), 'a\n');
+      answers.push('r');
+      await hub.callTool('files', 'write_file', { path: 'a.txt', content: 'A\n' });
+      expect(asked).toEqual(['Allow? [y = yes, n = no, c = cancel, r or p = always (above)] ']);
+      expect(written.join('')).toContain('  r = Always allow writing files in this project for this run\n  p = Always allow writing files in this project\n');
+      expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('A\n');
+      // Kept for the run: the next overwrite goes through without a question, in words.
+      await hub.callTool('files', 'write_file', { path: 'a.txt', content: 'AA\n' });
+      expect(asked).toHaveLength(1);
+      expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('AA\n');
+      expect(granted).toEqual(['Overwrite the existing file a.txt (2 bytes): Always allow writing files in this project for this run']);
+      // A removal is another kind: asked again.
+      answers.push('n');
+      await hub.callTool('files', 'remove', { path: 'a.txt' });
+      expect(asked).toHaveLength(2);
+      expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('AA\n');
+    } finally {
+      await hub.dispose();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
-import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { alwaysAllowWords, type GrantKind, type GrantScope } from '../../contract/index';
+import type { AnswerWithScope } from '../../main/mcp/elicitation';
 import type { ElicitationRequest } from '../../main/mcp/types';
 import { ask } from '../prompt';
 
@@ -14,9 +15,9 @@ interface Field {
  * Answers a server's form elicitation on the terminal, one field at a time; empty input keeps the default.
  * When the server stops waiting (its call was cancelled or ended), the question is withdrawn and says so.
  */
-export async function elicitOnTerminal(req: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
+export async function elicitOnTerminal(req: ElicitationRequest, signal?: AbortSignal, offer?: AlwaysOffer): Promise<AnswerWithScope> {
   try {
-    return await askOnTerminal(req, signal);
+    return await askOnTerminal(req, signal, offer);
   } catch (err) {
     if (!signal?.aborted) throw err;
     process.stderr.write(`\n(${req.server} no longer waits for this answer: its call was cancelled or ended.)\n`);
@@ -24,7 +25,16 @@ export async function elicitOnTerminal(req: ElicitationRequest, signal?: AbortSi
   }
 }
 
-async function askOnTerminal(req: ElicitationRequest, signal?: AbortSignal): Promise<ElicitResult> {
+/** What "always allow" may keep for a question (Erasmus's own servers' yes/no questions, in an open project). */
+export interface AlwaysOffer {
+  kind: GrantKind;
+  scopes: GrantScope[];
+}
+
+/** The letters that answer "always allow": r for this run, p in this project. */
+const scopeKey: Record<GrantScope, string> = { run: 'r', project: 'p' };
+
+async function askOnTerminal(req: ElicitationRequest, signal?: AbortSignal, offer?: AlwaysOffer): Promise<AnswerWithScope> {
   const params = req.params as { message: string; requestedSchema?: { properties?: Record<string, Field>; required?: string[] }; url?: string };
   process.stderr.write(`\n${req.server} asks: ${params.message}\n`);
   if (params.url) {
@@ -35,7 +45,12 @@ async function askOnTerminal(req: ElicitationRequest, signal?: AbortSignal): Pro
   // A question with nothing to fill in, or one yes/no field (a confirmation), is answered with one y/n;
   // a form is filled in field by field.
   const confirm = fields.length === 1 && fields[0]![1].type === 'boolean' ? fields[0]![0] : undefined;
-  const answer = (await ask(fields.length && !confirm ? 'Answer? [y = fill in, n = decline, c = cancel] ' : 'Allow? [y = yes, n = no, c = cancel] ', signal)).trim().toLowerCase();
+  // The same scope words as the app's card: "Always allow writing files in this project for this run".
+  const always = !fields.length && offer ? offer.scopes.map((scope) => ({ scope, key: scopeKey[scope], words: alwaysAllowWords(offer.kind, scope) })) : [];
+  for (const a of always) process.stderr.write(`  ${a.key} = ${a.words}\n`);
+  const answer = (await ask(fields.length && !confirm ? 'Answer? [y = fill in, n = decline, c = cancel] ' : `Allow? [y = yes, n = no, c = cancel${always.length ? `, ${always.map((a) => a.key).join(' or ')} = always (above)` : ''}] `, signal)).trim().toLowerCase();
+  const chosen = always.find((a) => answer === a.key);
+  if (chosen) return { action: 'accept', always: chosen.scope };
   if (answer.startsWith('n')) return { action: 'decline' };
   if (!answer.startsWith('y')) return { action: 'cancel' };
   if (confirm) return { action: 'accept', content: { [confirm]: true } };

@@ -31,10 +31,14 @@ export const terminalMethods = {
     params: z.object({}).strict(),
     result: z.object({ terminals: z.array(TerminalInfo) }),
   },
-  /** What a terminal printed, its last `maxChars` characters at most (a view that connects late, after a reload, shows it again). */
+  /**
+   * What a terminal printed, its last `maxChars` characters at most (a view that connects late, after a
+   * reload, shows it again, running or finished). `end` counts the characters sent as `terminal.data` up
+   * to the answer: `data` ends there, and a chunk whose `at` is below it repeats what `data` holds.
+   */
   'terminal.output': {
     params: z.object({ id: TerminalId, maxChars: z.number().int().min(1).max(2_000_000).optional() }).strict(),
-    result: z.object({ data: z.string(), truncated: z.boolean() }),
+    result: z.object({ data: z.string(), truncated: z.boolean(), end: z.number().int().min(0) }),
   },
   /** Open a plain interactive shell; `cwd` defaults to the open project's folder. */
   'terminal.openShell': {
@@ -74,8 +78,8 @@ export const terminalMethods = {
 export const terminalEvents = {
   /** A terminal started (a runner command or a shell tab). */
   'terminal.opened': TerminalInfo,
-  /** Output, batched per terminal over a few milliseconds. */
-  'terminal.data': z.object({ id: TerminalId, data: z.string() }),
+  /** Output, batched per terminal over a few milliseconds; `at` is where it starts in the terminal's output (characters sent before it). */
+  'terminal.data': z.object({ id: TerminalId, data: z.string(), at: z.number().int().min(0) }),
   /** The terminal's process ended. */
   'terminal.exited': z.object({
     id: TerminalId,

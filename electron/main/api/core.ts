@@ -109,7 +109,7 @@ export class Core {
         redactor: this.redactor,
         openAuthorization: (server, url) => this.host.openAuthorization?.(server, url),
       }));
-    this.approvalGrants = new ApprovalGrants(this.paths.approvalGrantsFile);
+    this.approvalGrants = new ApprovalGrants(this.paths.approvalGrantsFile, (project, runId) => this.paths.runGrants(project, runId));
     registerMcpHandlers(this);
     this.checkpoints = new CheckpointStore(this.paths);
     this.chatCheckpoints = new ChatCheckpoints(this.checkpoints, this.paths);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../api/events';
-import { alwaysAllowWords, APPROVAL_META, ElicitationApproval, type EventPayload, type GrantScope } from '../../contract/index';
+import { alwaysAllowWords, APPROVAL_META, ElicitationApproval, type EventPayload, type GrantKind, type GrantScope } from '../../contract/index';
 import type { ApprovalGrants, GrantPlace } from '../project/approval-grants';
-import type { ElicitationRequest } from './types';
+import type { ElicitationHandler, ElicitationRequest } from './types';
 
 /** "Always allow" for the built-in servers' yes/no questions: the kept answers, where a question is asked, and which servers are Erasmus's own. */
 export interface GrantDeps {
@@ -23,6 +23,58 @@ function approvalOf(p: { mode?: string; url?: string; requestedSchema?: Record<s
   return parsed.success ? parsed.data : undefined;
 }
 
+/** How a question meets the user's "always allow" answers: answered at once, or asked with the scopes it may be kept for. */
+export interface GrantCheck {
+  /** What the question approves, in words (without a grant mark that does not count here). */
+  approval?: ElicitationApproval;
+  /** A kept answer covers it: the words of that answer ("Always allow writing files in this project"). */
+  granted?: string;
+  /** Asked: what "always allow" may keep, and where. */
+  offer?: { kind: GrantKind; scopes: GrantScope[]; place: GrantPlace };
+}
+
+/**
+ * One rule for the app's broker and the CLI's prompt: a grant mark counts only from Erasmus's own
+ * servers, asked in an open project; "for this run" is offered only while a run drives the project.
+ */
+export async function checkGrants(req: ElicitationRequest, always: GrantDeps | undefined): Promise<GrantCheck> {
+  const parsed = approvalOf(req.params as Parameters<typeof approvalOf>[0]);
+  const grantable = !!parsed?.grant && !!always?.builtin(req.server);
+  const approval: ElicitationApproval | undefined = parsed && !grantable ? { ...parsed, grant: undefined } : parsed;
+  if (approval && approval.grant === undefined) delete approval.grant;
+  const place = grantable ? always!.place() : undefined;
+  if (!grantable || !place || !approval?.grant) return approval ? { approval } : {};
+  const held = await always!.grants.held(approval.grant, place);
+  if (held) return { approval, granted: alwaysAllowWords(approval.grant, held) };
+  return { approval, offer: { kind: approval.grant, scopes: place.runId ? ['run', 'project'] : ['project'], place } };
+}
+
+/** What a prompt answers when it may offer "always allow": the result, and the scope to keep with an accept. */
+export type AnswerWithScope = ElicitResult & { always?: GrantScope };
+
+/**
+ * An elicitation handler that honours the user's "always allow" answers and offers them (the CLI's
+ * prompt does what the app's card does): a question a kept answer covers is accepted at once and
+ * `granted` says so; else `ask` is given the scopes it may offer, and a chosen scope is kept.
+ */
+export function withAlwaysAllow(
+  always: GrantDeps,
+  ask: (req: ElicitationRequest, signal: AbortSignal, offer?: { kind: GrantKind; scopes: GrantScope[] }) => Promise<AnswerWithScope>,
+  granted: (g: { server: string; message: string; action?: string; words: string }) => void,
+): ElicitationHandler {
+  return async (req, signal) => {
+    const check = await checkGrants(req, always);
+    const message = (req.params as { message?: string }).message ?? '';
+    if (check.granted) {
+      granted({ server: req.server, message, ...(check.approval ? { action: check.approval.action } : {}), words: check.granted });
+      return { action: 'accept' };
+    }
+    const { always: scope, ...result } = await ask(req, signal, check.offer ? { kind: check.offer.kind, scopes: check.offer.scopes } : undefined);
+    if (scope && result.action === 'accept' && check.offer?.scopes.includes(scope)) await always.grants.add(check.offer.kind, scope, check.offer.place);
+    return result;
+  };
+}
+
 /**
  * Routes servers' elicitation requests to the UI as events (`mcp.elicitation.request`) and waits for
  * the answer (`respond`, from the `mcp.elicitation.respond` method). A request the server cancels, or
@@ -40,22 +92,15 @@ export class ElicitationBroker {
   readonly handler = async (req: ElicitationRequest, signal: AbortSignal): Promise<ElicitResult> => {
     const id = randomUUID();
     const p = req.params as { message: string; mode?: string; requestedSchema?: Record<string, unknown>; url?: string; _meta?: Record<string, unknown> };
-    const parsed = approvalOf(p);
-    // A grant mark counts only from Erasmus's own servers, asked in an open project.
-    const grantable = !!parsed?.grant && !!this.always?.builtin(req.server);
-    const approval: ElicitationApproval | undefined = parsed && !grantable ? { ...parsed, grant: undefined } : parsed;
-    if (approval && approval.grant === undefined) delete approval.grant;
-    const place = grantable ? this.always!.place() : undefined;
-    let alwaysScopes: GrantScope[] | undefined;
-    if (grantable && place && approval?.grant) {
-      const held = await this.always!.grants.held(approval.grant, place);
-      if (held) {
-        // Answered as the user said it always should be, and the transcript is told so.
-        this.bus.emit('mcp.elicitation.granted', { id, server: req.server, message: p.message, action: approval.action, words: alwaysAllowWords(approval.grant, held) });
-        return { action: 'accept' };
-      }
-      alwaysScopes = place.runId ? ['run', 'project'] : ['project'];
+    const check = await checkGrants(req, this.always);
+    const approval = check.approval;
+    if (check.granted) {
+      // Answered as the user said it always should be, and the transcript is told so.
+      this.bus.emit('mcp.elicitation.granted', { id, server: req.server, message: p.message, action: approval!.action, words: check.granted });
+      return { action: 'accept' };
     }
+    const place = check.offer?.place;
+    const alwaysScopes = check.offer?.scopes;
     return new Promise<ElicitResult>((resolve) => {
       const finish = (r: ElicitResult) => {
         if (!this.pending.delete(id)) return;

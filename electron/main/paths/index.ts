@@ -114,6 +114,10 @@ export class Paths {
   checkpointsDir(projectPath: string): string {
     return join(this.home, 'checkpoints', projectKey(projectPath));
   }
+  /** What the user always allows for this run only (approval cards' "… for this run"); in a folder, as run files are the `.json` ones. */
+  runGrants(projectPath: string, runId: string): string {
+    return join(this.runsDir(projectPath), `${safeId('run', runId)}.approvals`, 'always-allow.json');
+  }
   /** A finished run's pull request (title, then its body in Markdown), ready to copy. */
   runPullRequest(projectPath: string, runId: string): string {
     return join(this.runsDir(projectPath), `${safeId('run', runId)}.pull-request.md`);

@@ -6,6 +6,8 @@ import { writeJsonAtomic } from '../common/fs';
 
 const Store = z.object({ projects: z.record(z.string(), z.array(GrantKind)) });
 type Store = z.infer<typeof Store>;
+/** A run's grants, kept beside its run record (`runs/<id>.approvals/always-allow.json`). */
+const RunStore = z.object({ kinds: z.array(GrantKind) });
 
 /** Where a question is asked: the open project and the workflow run driving it now, if one is. */
 export interface GrantPlace {
@@ -15,13 +17,33 @@ export interface GrantPlace {
 
 /**
  * The user's "always allow" answers on approval cards of Erasmus's own servers: per workflow run (kept
- * while this process lives) or per project (ERASMUS_HOME/trust/approvals.json, until revoked). Only kinds
- * a server marked as grantable are ever kept (see `GrantKind`).
+ * with the run, `runFile`, so they outlive a restart of the core; a new run starts without them) or per
+ * project (ERASMUS_HOME/trust/approvals.json, until revoked). Only kinds a server marked as grantable are
+ * ever kept (see `GrantKind`).
  */
 export class ApprovalGrants {
   private readonly runs = new Map<string, Set<GrantKind>>();
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    /** Where a run's grants are kept; without it they last as long as this process. */
+    private readonly runFile?: (project: string, runId: string) => string,
+  ) {}
+
+  /** A run's grants: from memory, else from its file (a restarted core); unreadable is none. */
+  private async ofRun(at: GrantPlace & { runId: string }): Promise<Set<GrantKind>> {
+    const known = this.runs.get(at.runId);
+    if (known) return known;
+    let kinds: GrantKind[] = [];
+    if (this.runFile) {
+      try {
+        kinds = RunStore.parse(JSON.parse(await readFile(this.runFile(resolve(at.project), at.runId), 'utf8'))).kinds;
+      } catch {}
+    }
+    const set = this.runs.get(at.runId) ?? new Set(kinds);
+    this.runs.set(at.runId, set);
+    return set;
+  }
 
   /** A file that cannot be read as grants holds none (and is not overwritten until a grant is given). */
   private async read(): Promise<Store> {
@@ -44,7 +66,7 @@ export class ApprovalGrants {
 
   /** Where this kind is always allowed here: the run, the project, or nowhere (undefined). */
   async held(kind: GrantKind, at: GrantPlace): Promise<GrantScope | undefined> {
-    if (at.runId && this.runs.get(at.runId)?.has(kind)) return 'run';
+    if (at.runId && (await this.ofRun({ ...at, runId: at.runId })).has(kind)) return 'run';
     const store = await this.read().catch(() => ({ projects: {} }) as Store);
     return store.projects[resolve(at.project)]?.includes(kind) ? 'project' : undefined;
   }
@@ -52,9 +74,9 @@ export class ApprovalGrants {
   async add(kind: GrantKind, scope: GrantScope, at: GrantPlace): Promise<void> {
     if (scope === 'run') {
       if (!at.runId) throw new Error('no workflow run drives this project now: "for this run" cannot be kept');
-      const set = this.runs.get(at.runId) ?? new Set<GrantKind>();
+      const set = await this.ofRun({ ...at, runId: at.runId });
       set.add(kind);
-      this.runs.set(at.runId, set);
+      if (this.runFile) await writeJsonAtomic(this.runFile(resolve(at.project), at.runId), { kinds: [...set] });
       return;
     }
     const store = await this.read();

@@ -69,7 +69,7 @@ describe('App', () => {
     await waitFor(() => expect(core.callsOf('terminal.list')).toHaveLength(1));
     expect(screen.getByTestId('terminal-pane').textContent).toBe('');
     core.emit('terminal.opened', { id: 't2', kind: 'command', title: 'npm test', command: 'npm test', cwd: '/p/adder', cols: 80, rows: 24, running: true, exitCode: null, startedAt: 1 });
-    core.emit('terminal.data', { id: 't2', data: 'x'.repeat(6_000) });
+    core.emit('terminal.data', { id: 't2', data: 'x'.repeat(6_000), at: 0 });
     // The output is taken and acknowledged at once (the command is not stalled while the chunk loads) ...
     await waitFor(() => expect(core.callsOf('terminal.ack')).toEqual([{ id: 't2', chars: 6_000 }]));
     // ... and the view loads behind the one the user is in.

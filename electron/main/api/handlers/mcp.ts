@@ -1,5 +1,6 @@
 import { ErrorCode, RpcError } from '../../../contract/index';
 import type { Core } from '../core';
+import { grantDepsOf } from '../grant-deps';
 import { ElicitationBroker } from '../../mcp/elicitation';
 import { InvalidServerError } from '../../mcp/config/edit';
 import { RegistryBundles, registryLoopbackOrigin } from '../../mcp/bundle-download';
@@ -22,14 +23,7 @@ export function registerMcpHandlers(core: Core): void {
   const d = core.dispatcher;
   const hub = core.hub;
   // Elicitation goes to the UI by default (desktop, browser mode); a part may set another handler.
-  const broker = new ElicitationBroker(core.bus, undefined, {
-    grants: core.approvalGrants,
-    place: () => {
-      const project = hub.project;
-      return project ? { project, ...(core.workflow.drivingRun(project) ? { runId: core.workflow.drivingRun(project)! } : {}) } : undefined;
-    },
-    builtin: (server) => hub.servers().some((s) => s.name === server && s.transport === 'in-process'),
-  });
+  const broker = new ElicitationBroker(core.bus, undefined, grantDepsOf(core));
   hub.setElicitationHandler(broker.handler);
   core.disposables.defer(() => broker.dispose());
   d.register('mcp.elicitation.pending', async () => ({ requests: broker.list() }));

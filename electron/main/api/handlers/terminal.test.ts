@@ -12,24 +12,35 @@ afterAll(dispose);
 describe('terminal.* over the contract', () => {
   it('opens a shell in the project, echoes keystrokes as events, acknowledges, stops', async () => {
     await client.request('project.open', { path: project });
-    let out = '';
+    const outs = new Map<string, string>();
     const opened: string[] = [];
     client.on('terminal.opened', (t) => opened.push(t.id));
+    const gaps: string[] = [];
     client.on('terminal.data', (d) => {
-      out += d.data;
+      // Each chunk starts where the last one ended (`at`), which is what lets a late view drop repeats.
+      const before = outs.get(d.id) ?? '';
+      if (d.at !== before.length) gaps.push(`${d.at} after ${before.length}`);
+      outs.set(d.id, before + d.data);
       void client.request('terminal.ack', { id: d.id, chars: d.data.length });
     });
     const exited = new Promise<number | null>((resolve) => client.on('terminal.exited', (e) => resolve(e.exitCode)));
     const info = await client.request('terminal.openShell', { cols: 80, rows: 24 });
+    const out = () => outs.get(info.id) ?? '';
     expect(info.kind).toBe('shell');
     expect(info.cwd).toBe(project);
     expect(opened).toContain(info.id);
     await client.request('terminal.resize', { id: info.id, cols: 100, rows: 30 });
     await client.request('terminal.input', { id: info.id, data: 'echo "[$PWD]"\r' });
     const deadline = Date.now() + 10_000;
-    while (!out.includes(`[${project}]`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(out).toContain(`[${project}]`);
+    while (!out().includes(`[${project}]`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(out()).toContain(`[${project}]`);
     expect((await client.request('terminal.list', {})).terminals.map((t) => t.id)).toContain(info.id);
+    // While it runs, a late view gets what was sent so far and where live output goes on from.
+    const live = await client.request('terminal.output', { id: info.id });
+    expect(live.data).toContain(`[${project}]`);
+    while (out().length < live.end && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(out().slice(0, live.end).endsWith(live.data)).toBe(true);
+    expect(gaps).toEqual([]);
     await client.request('terminal.kill', { id: info.id });
     await exited;
     const listed = (await client.request('terminal.list', {})).terminals.find((t) => t.id === info.id);

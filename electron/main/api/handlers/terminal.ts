@@ -17,9 +17,14 @@ export function registerTerminalHandlers(core: Core): void {
   core.dispatcher.register('terminal.list', () => ({ terminals: core.ptys.list() }));
   core.dispatcher.register('terminal.output', ({ id, maxChars }) =>
     act(async () => {
-      const info = core.ptys.list().find((t) => t.id === id);
-      if (!info) throw new Error(`no terminal with id "${id}"`);
-      return info.outputFile ? tailOf(info.outputFile, maxChars ?? DEFAULT_REPLAY_CHARS) : { data: '', truncated: false };
+      const term = core.ptys.get(id);
+      if (!term) throw new Error(`no terminal with id "${id}"`);
+      const max = maxChars ?? DEFAULT_REPLAY_CHARS;
+      // A running terminal answers from memory, with the point live output goes on from; a finished one from its complete file.
+      if (term.running) return term.backlog(max);
+      await term.outputWritten;
+      const file = term.info.outputFile;
+      return { ...(file ? await tailOf(file, max) : { data: '', truncated: false }), end: term.sentChars };
     }),
   );
   core.dispatcher.register('terminal.openShell', ({ cwd, cols, rows }) =>

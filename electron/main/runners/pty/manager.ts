@@ -238,7 +238,7 @@ export class PtyManager {
         flowDeferred: !this.flowActive,
         redactor: this.options.redactor,
       },
-      (data) => sink?.emit('terminal.data', { id, data }),
+      (data, at) => sink?.emit('terminal.data', { id, data, at }),
     );
     this.terminals.set(id, term);
     sink?.emit('terminal.opened', { ...term.info });

@@ -70,6 +70,8 @@ export class Terminal {
   private readonly tailChunks: string[] = [];
   private tailChars = 0;
   private total = 0;
+  /** Characters handed to the client so far (`terminal.data`): the next chunk's `at`. */
+  private sent = 0;
   private timedOut = false;
   private killing: Promise<void> | undefined;
   private pausePoll: ReturnType<typeof setInterval> | undefined;
@@ -78,7 +80,7 @@ export class Terminal {
   private held = '';
   private markerCode: number | undefined;
 
-  constructor(spec: TerminalSpec, onBatch: (data: string) => void) {
+  constructor(spec: TerminalSpec, onBatch: (data: string, at: number) => void) {
     this.file = createWriteStream(spec.rawFile);
     this.fileClosed = new Promise((resolve) => this.file.once('close', () => resolve()));
     this.file.on('error', () => {});
@@ -106,7 +108,9 @@ export class Terminal {
     this.batcher = new DataBatcher(spec.batchMs, (data) => {
       this.file.write(data);
       this.flow.sent(data.length);
-      onBatch(data);
+      const at = this.sent;
+      this.sent += data.length;
+      onBatch(data, at);
     });
     this.flow = new FlowController(spec.flow, {
       pause: () => {
@@ -155,6 +159,29 @@ export class Terminal {
   /** Characters of output so far. */
   get outputChars(): number {
     return this.total;
+  }
+  /** Characters of output sent to the client so far (what a `terminal.data` chunk's `at` counts). */
+  get sentChars(): number {
+    return this.sent;
+  }
+  /**
+   * What the client has been sent so far, its last `max` characters at most, from memory (the raw
+   * file may lag behind its writes): for a view that connects while the terminal still runs. `end`
+   * is `sentChars` at this moment, so a later chunk (`at` ≥ `end`) continues it without a repeat.
+   */
+  backlog(max: number): { data: string; truncated: boolean; end: number } {
+    const end = this.sent;
+    const from = Math.max(0, end - max);
+    let data: string;
+    if (end <= this.head.length) data = this.head.slice(from, end);
+    else {
+      const tail = this.tailChunks.join('');
+      const tailStart = this.total - tail.length;
+      data = tail.slice(Math.max(0, from - tailStart), end - tailStart);
+    }
+    // Never start with half of a surrogate pair.
+    if (from > 0 && /^[\udc00-\udfff]/.test(data)) data = data.slice(1);
+    return { data, truncated: end - data.length > 0, end };
   }
   /** The output so far (ANSI included) when it fits in memory, else undefined: read the raw file. */
   get fullOutput(): string | undefined {

@@ -49,6 +49,9 @@ export class TerminalStore {
   private readonly sinks = new Map<string, TerminalSink>();
   private readonly unacked = new Map<string, number>();
   private readonly offs: (() => void)[] = [];
+  /** Live output that waits while a terminal's backlog loads (every terminal's until the list answers). */
+  private readonly held = new Map<string, { data: string; at: number }[]>();
+  private holdAll = true;
   private readonly ackChars: number;
   private readonly maxBuffered: number;
 
@@ -64,16 +67,22 @@ export class TerminalStore {
   async start(): Promise<void> {
     this.offs.push(
       this.client.on('terminal.opened', (info) => this.upsert(info, info.kind === 'command')),
-      this.client.on('terminal.data', ({ id, data }) => this.receive(id, data)),
+      this.client.on('terminal.data', ({ id, data, at }) => this.receive(id, data, at)),
       this.client.on('terminal.exited', ({ id, exitCode, timedOut }) => this.patch(id, { running: false, exitCode, timedOut })),
       this.client.on('terminal.closed', ({ id }) => this.forget(id)),
     );
     try {
       const { terminals } = await this.client.request('terminal.list', {});
       for (const t of terminals) this.upsert(t, false);
-      // A view that connects late (a reload, a new window) shows again what finished terminals printed.
-      await Promise.all(terminals.filter((t) => !t.running).map((t) => this.replay(t.id)));
+      // Live output of a listed terminal waits for its backlog; a terminal opened since the list goes on live.
+      const listed = new Set(terminals.map((t) => t.id));
+      for (const id of [...this.held.keys()]) if (!listed.has(id)) this.release(id, 0);
+      this.holdAll = false;
+      // A view that connects late (a reload, a new window) shows again what each terminal printed, running or finished.
+      await Promise.all(terminals.map((t) => this.replay(t.id)));
     } catch (err) {
+      this.holdAll = false;
+      for (const id of [...this.held.keys()]) this.release(id, 0);
       this.setError(err);
     }
   }
@@ -145,17 +154,25 @@ export class TerminalStore {
     };
   }
 
-  /** Puts a finished terminal's recorded output before anything its tab holds (it prints no more). */
+  /**
+   * Puts a terminal's recorded output before anything its tab shows, then the live output that
+   * arrived meanwhile, less what the backlog already holds (chunks start at `at`; the backlog ends at `end`).
+   */
   private async replay(id: string): Promise<void> {
-    const { data } = await this.client.request('terminal.output', { id }).catch(() => ({ data: '' }));
-    if (!data || !this.state.tabs.some((t) => t.id === id)) return;
-    const sink = this.sinks.get(id);
-    if (sink) {
-      sink.write(data, () => {});
-      return;
+    if (!this.held.has(id)) this.held.set(id, []);
+    const { data, end } = await this.client.request('terminal.output', { id }).catch(() => ({ data: '', end: 0 }));
+    if (data && this.state.tabs.some((t) => t.id === id)) this.put(id, data, false);
+    this.release(id, end);
+  }
+
+  /** Sends the live output held for `id` on, without the characters before `end`. */
+  private release(id: string, end: number): void {
+    const chunks = this.held.get(id) ?? [];
+    this.held.delete(id);
+    for (const { data, at } of chunks) {
+      const rest = data.slice(Math.max(0, end - at));
+      if (rest) this.put(id, rest, false);
     }
-    this.buffers.set(id, [data, ...(this.buffers.get(id) ?? [])]);
-    this.bufferedChars.set(id, (this.bufferedChars.get(id) ?? 0) + data.length);
   }
 
   /** Output waiting for a tab's xterm (tests and diagnostics). */
@@ -163,13 +180,26 @@ export class TerminalStore {
     return (this.buffers.get(id) ?? []).join('');
   }
 
-  private receive(id: string, data: string): void {
+  private receive(id: string, data: string, at: number): void {
+    if (this.holdAll || this.held.has(id)) {
+      const held = this.held.get(id) ?? [];
+      held.push({ data, at });
+      this.held.set(id, held);
+      // Held output counts as taken, as buffered output does.
+      this.acknowledge(id, data.length);
+      return;
+    }
+    this.put(id, data, true);
+  }
+
+  /** Output for a tab: to its xterm (acknowledged once rendered, when `ack`) or into its buffer (acknowledged now). */
+  private put(id: string, data: string, ack: boolean): void {
     if (!this.state.tabs.some((t) => t.id === id)) {
       this.upsert({ id, kind: 'command', title: id, running: true, exitCode: null }, false);
     }
     const sink = this.sinks.get(id);
     if (sink) {
-      sink.write(data, () => this.acknowledge(id, data.length));
+      sink.write(data, ack ? () => this.acknowledge(id, data.length) : () => {});
       return;
     }
     const chunks = this.buffers.get(id) ?? [];
@@ -179,7 +209,7 @@ export class TerminalStore {
     this.buffers.set(id, chunks);
     this.bufferedChars.set(id, size);
     // Buffered output counts as taken: a tab nobody looks at must not stall its command.
-    this.acknowledge(id, data.length);
+    if (ack) this.acknowledge(id, data.length);
   }
 
   private acknowledge(id: string, chars: number): void {
@@ -218,6 +248,7 @@ export class TerminalStore {
   }
 
   private forget(id: string): void {
+    this.held.delete(id);
     this.buffers.delete(id);
     this.bufferedChars.delete(id);
     this.sinks.delete(id);

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload, MethodName, ParamsOf, ResultOf, TerminalInfo } from '../../../../electron/contract/index';
 import { TerminalStore, type TerminalClient } from './store';
-import { groupByWorktree, TerminalTabs } from './TerminalTabs';
+import { groupByWorktree, groupSteps, TAB_PX, LABEL_PX, TerminalTabs, visibleRange } from './TerminalTabs';
 import { stepNamer } from './stepOf';
 
 /** A client whose events the test fires and whose requests it records (the core is not in the renderer tests). */
@@ -10,11 +10,17 @@ class FakeClient implements TerminalClient {
   readonly requests: { method: string; params: unknown }[] = [];
   private readonly handlers = new Map<string, Set<(p: unknown) => void>>();
   existing: TerminalInfo[] = [];
+  /** `terminal.output` answers by id (a promise the test settles, to fire live output while it loads). */
+  readonly outputs = new Map<string, ResultOf<'terminal.output'> | Promise<ResultOf<'terminal.output'>>>();
   request<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     this.requests.push({ method, params });
     if (method === 'terminal.list') return Promise.resolve({ terminals: this.existing } as ResultOf<M>);
     if (method === 'terminal.openShell') return Promise.resolve(info('sh1', 'shell') as ResultOf<M>);
-    if (method === 'terminal.output') return Promise.resolve({ data: `recorded output of ${(params as { id: string }).id}\r\n`, truncated: false } as ResultOf<M>);
+    if (method === 'terminal.output') {
+      const { id } = params as { id: string };
+      const answer = this.outputs.get(id) ?? { data: `recorded output of ${id}\r\n`, truncated: false, end: 30 };
+      return answer instanceof Promise ? (answer as Promise<ResultOf<M>>) : Promise.resolve(answer as ResultOf<M>);
+    }
     if (method === 'terminal.kill' && (params as { id: string }).id === 'gone') return Promise.reject(new Error('no terminal with id "gone"'));
     return Promise.resolve({ ok: true } as ResultOf<M>);
   }
@@ -37,17 +43,39 @@ function info(id: string, kind: 'command' | 'shell', extra: Partial<TerminalInfo
 }
 
 describe('TerminalStore', () => {
-  it('a view that connects late shows again what finished terminals printed; a running one goes on live', async () => {
+  it('a view that connects late shows again what finished terminals printed', async () => {
     const client = new FakeClient();
-    client.existing = [info('done1', 'command', { running: false, exitCode: 0 }), info('live1', 'command')];
+    client.existing = [info('done1', 'command', { running: false, exitCode: 0 })];
     const store = new TerminalStore(client);
     await store.start();
     expect(client.sent('terminal.output')).toEqual([{ id: 'done1' }]);
     expect(store.buffered('done1')).toBe('recorded output of done1\r\n');
-    expect(store.buffered('live1')).toBe('');
     const written: string[] = [];
     store.attach('done1', { write: (data, done) => (written.push(data), done()) });
     expect(written).toEqual(['recorded output of done1\r\n']);
+    store.dispose();
+  });
+
+  it('a running terminal shows its backlog, then live output, with no line twice while the backlog loads', async () => {
+    const client = new FakeClient();
+    client.existing = [info('live1', 'command')];
+    let answer!: (r: ResultOf<'terminal.output'>) => void;
+    client.outputs.set('live1', new Promise((resolve) => (answer = resolve)));
+    const store = new TerminalStore(client, { ackChars: 1 });
+    const started = store.start();
+    // Output printed before the list answers and while the backlog loads: the backlog holds its first line.
+    client.fire('terminal.data', { id: 'live1', data: 'line 2\r\n', at: 8 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(client.sent('terminal.output')).toEqual([{ id: 'live1' }]);
+    client.fire('terminal.data', { id: 'live1', data: 'line 3\r\nline 4\r\n', at: 16 });
+    expect(store.buffered('live1')).toBe('');
+    answer({ data: 'line 1\r\nline 2\r\nline 3\r\n', truncated: false, end: 24 });
+    await started;
+    expect(store.buffered('live1')).toBe('line 1\r\nline 2\r\nline 3\r\nline 4\r\n');
+    // Held output was acknowledged as it came, so the command never stalled.
+    expect(client.sent('terminal.ack').reduce((n: number, p) => n + (p as { chars: number }).chars, 0)).toBe(24);
+    client.fire('terminal.data', { id: 'live1', data: 'line 5\r\n', at: 32 });
+    expect(store.buffered('live1')).toBe('line 1\r\nline 2\r\nline 3\r\nline 4\r\nline 5\r\n');
     store.dispose();
   });
 
@@ -81,8 +109,8 @@ describe('TerminalStore', () => {
     const store = new TerminalStore(client, { ackChars: 10 });
     await store.start();
     client.fire('terminal.opened', info('c3', 'command'));
-    client.fire('terminal.data', { id: 'c3', data: 'hello ' });
-    client.fire('terminal.data', { id: 'c3', data: 'world\r\n' });
+    client.fire('terminal.data', { id: 'c3', data: 'hello ', at: 0 });
+    client.fire('terminal.data', { id: 'c3', data: 'world\r\n', at: 6 });
     expect(store.buffered('c3')).toBe('hello world\r\n');
     // Buffered output is acknowledged so a tab nobody watches never stalls its command.
     expect(client.sent('terminal.ack')).toEqual([{ id: 'c3', chars: 13 }]);
@@ -90,7 +118,7 @@ describe('TerminalStore', () => {
     const pending: (() => void)[] = [];
     const detach = store.attach('c3', { write: (d, done) => (written.push(d), pending.push(done)) });
     expect(written).toEqual(['hello world\r\n']);
-    client.fire('terminal.data', { id: 'c3', data: '0123456789ab' });
+    client.fire('terminal.data', { id: 'c3', data: '0123456789ab', at: 13 });
     expect(written.at(-1)).toBe('0123456789ab');
     expect(client.sent('terminal.ack')).toHaveLength(1); // not yet rendered
     pending.at(-1)!();
@@ -212,9 +240,65 @@ describe('TerminalTabs', () => {
     expect(tabs.map(stepOf)).toEqual(['adder · testing', 'adder · testing, attempt 2', undefined]);
     const props = { tabs, activeId: 'a', onSelect: () => {}, onKill: () => {}, onClose: () => {}, onNewShell: () => {}, stepOf };
     const view = render(<TerminalTabs {...props} project="/w/adder" />);
-    expect(within(view.container).getAllByRole('tab').map((t) => t.textContent?.split(/\d/)[0])).toEqual(['adder · testing', 'adder · testing, attempt ']);
+    // Each step is named once before its tabs (a tab by its command); a tab's own name starts with its step.
+    expect(within(view.container).getAllByTestId('terminal-group').map((g) => g.textContent)).toEqual(['adder · testing', 'adder · testing, attempt 2']);
+    expect(within(view.container).getAllByRole('tab').map((t) => t.textContent?.split(/\d/)[0])).toEqual(['adder · testing: tests: node --test', 'adder · testing, attempt ']);
     view.rerender(<TerminalTabs {...props} activeId={null} project={undefined} />);
     expect(within(view.container).queryAllByRole('tab')).toHaveLength(0);
     expect(within(view.container).getByTestId('terminal-others').textContent).toBe('Show other folders (3)');
+  });
+
+  it('lays out as many tabs as fit around the active one, each step named once, the rest in a menu', () => {
+    const steps = groupSteps(['a · testing', 'a · testing', undefined, 'b · testing', 'b · testing', 'b · testing']);
+    expect(steps.map((p) => p.group)).toEqual([0, 0, 1, 2, 2, 2]);
+    // Everything fits: all shown.
+    expect(visibleRange(steps, 5, 6 * TAB_PX + 2 * LABEL_PX)).toEqual([0, 5]);
+    // Not all fits: the active tab and its neighbours (the menu button sits beside the strip).
+    const narrow = 3 * TAB_PX + LABEL_PX;
+    expect(visibleRange(steps, 5, narrow)).toEqual([3, 5]);
+    expect(visibleRange(steps, 0, narrow)).toEqual([0, 2]);
+    const [s, e] = visibleRange(steps, 2, TAB_PX + 20);
+    expect([s, e]).toEqual([2, 2]);
+    // Even narrower than one tab, the active one still shows.
+    expect(visibleRange(steps, 4, 10)).toEqual([4, 4]);
+  });
+
+  it('at a narrow width the active tab stays in the strip and the others are a menu away', () => {
+    const original = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+    const observed = globalThis.ResizeObserver;
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 4 * TAB_PX + 2 * LABEL_PX });
+    globalThis.ResizeObserver = class {
+      observe() {}
+      disconnect() {}
+      unobserve() {}
+    } as unknown as typeof ResizeObserver;
+    try {
+      const tabs = Array.from({ length: 12 }, (_, i) => ({ id: `t${i}`, kind: 'command' as const, title: `cmd ${i}`, running: i === 11, exitCode: i === 11 ? null : 0, timedOut: false, cwd: '/p', startedAt: 1000 + i }));
+      const stepOf = (t: { id: string }) => (Number(t.id.slice(1)) < 6 ? 'a · testing' : 'a · debugging');
+      const selected: string[] = [];
+      const props = { tabs, project: '/p', onSelect: (id: string) => selected.push(id), onKill: () => {}, onClose: () => {}, onNewShell: () => {}, stepOf };
+      const view = render(<TerminalTabs {...props} activeId="t11" />);
+      const shown = () => within(view.container).getAllByRole('tab').map((t) => t.getAttribute('data-tab'));
+      expect(shown()).toContain('t11');
+      expect(shown().length).toBeLessThan(12);
+      expect(within(view.container).getAllByTestId('terminal-group').map((g) => g.textContent)).toEqual(['a · debugging']);
+      const more = screen.getByTestId('terminal-more');
+      expect(more.textContent).toBe(`${12 - shown().length} more ▾`);
+      fireEvent.click(more);
+      expect(more.getAttribute('aria-expanded')).toBe('true');
+      const menu = screen.getByTestId('terminal-more-list');
+      // The menu names the steps of the tabs it holds, then each tab by its command.
+      expect(within(menu).getByText('a · testing')).toBeTruthy();
+      fireEvent.click(within(menu).getByRole('button', { name: /cmd 0/ }));
+      expect(selected).toEqual(['t0']);
+      expect(screen.queryByTestId('terminal-more-list')).toBeNull();
+      // The chosen tab comes into the strip.
+      view.rerender(<TerminalTabs {...props} activeId="t0" />);
+      expect(shown()).toContain('t0');
+      expect(shown()).not.toContain('t11');
+    } finally {
+      if (original) Object.defineProperty(HTMLElement.prototype, 'clientWidth', original);
+      globalThis.ResizeObserver = observed;
+    }
   });
 });
