@@ -185,7 +185,7 @@ async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, componen
       const entry = r.timeline.at(-1);
       return ctx.runStep({ ...step, worktree: lane.worktree }, entry && !entry.leftAt ? entry : undefined);
     },
-    // Tests and the commit run in the worktree; the sandbox lets them write the project's folder, which holds it (and its .git).
+    // Tests and the commit run in the worktree: the sandbox lets them write it alone (and what git needs in the project's .git), from the project as root.
     runTests: (command, cwd, signal, options) => ctx.runTests(command, cwd, signal, { ...options, root: record.projectDir }),
     persist: async () => {
       sync(lane, r);
