@@ -49,9 +49,10 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
   if (!record.lanes) {
     // The first time here (or after a rewind to before it): what an earlier attempt left goes, each component waits its turn.
     const entry = await ctx.enter(PARALLEL_STATE, {});
-    await removeRunWorktrees(record.projectDir, record.runId);
+    const kept = await keepAndRemoveRunWorktrees(record.projectDir, record.runId, 'rewound');
     record.lanes = open.map((c) => ({ component: c.id, status: 'waiting', entries: [] }));
-    await ctx.leave(entry, 'done', { note: `${open.length} component(s) side by side, each in its own git worktree, at most ${slots} at once; merged in schedule order` });
+    const earlier = kept.length ? `; the rewound attempt's unmerged work is kept: ${keptWords(kept)}` : '';
+    await ctx.leave(entry, 'done', { note: `${open.length} component(s) side by side, each in its own git worktree, at most ${slots} at once; merged in schedule order${earlier}` });
   } else await recover(ctx);
   const lanes = record.lanes;
   const deps = resolvedDepends(plan.components);
@@ -205,7 +206,8 @@ async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, componen
       } catch (err) {
         // The step runs again on retry, hearing what happened.
         const open = r.timeline.at(-1);
-        if (open && !open.leftAt && !ctx.signal.aborted) await lctx.leave(open, 'error', { note: (err as Error).message });
+        // Stopped: every component's step in flight is closed aborted (the run's loop closes only the last entry).
+        if (open && !open.leftAt) await lctx.leave(open, ctx.signal.aborted ? 'aborted' : 'error', ctx.signal.aborted ? undefined : { note: (err as Error).message });
         if (!ctx.signal.aborted) r.retryOf = { state: currentState(actor), what: (err as Error).message };
         throw err;
       } finally {

@@ -111,13 +111,22 @@ export async function keepAndRemoveRunWorktrees(projectDir: string, runId: strin
   const kept: KeptLane[] = [];
   for (const [component, commit] of tips) {
     if (!(await holdsUnmergedWork(projectDir, commit))) continue;
-    const ref = keptRef(runId, component);
+    const ref = await freeRef(projectDir, keptRef(runId, component), commit);
     const r = await git(projectDir, ['update-ref', '-m', `erasmus: ${why}`, ref, commit]);
     if (r.code !== 0) throw new Error(`keeping the work of component ${component} under ${ref} failed, so its worktree and branch were left as they are: ${r.stdout.trim()}`);
     kept.push({ component, ref, commit });
   }
   await removeRunWorktrees(projectDir, runId);
   return kept;
+}
+
+/** `ref`, or `ref-2`, `ref-3`… when it holds another commit already (an earlier attempt's work, kept too). */
+async function freeRef(projectDir: string, ref: string, commit: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? ref : `${ref}-${n}`;
+    const at = await git(projectDir, ['rev-parse', '-q', '--verify', name]);
+    if (at.code !== 0 || at.stdout.trim() === commit) return name;
+  }
 }
 
 /** The worktree's uncommitted files (tracked changes and untracked, not ignored ones) as a commit on top of `head`; undefined when it has none. */
