@@ -14,7 +14,7 @@ import { currentState, startWorkflowActor } from './machine';
 import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
-import type { RunContext } from './run-context';
+import { SHUTDOWN, type RunContext } from './run-context';
 import type { LaneRecord, RunRecord } from './run-record';
 import { resolvedDepends } from './task-list';
 import {
@@ -206,8 +206,9 @@ async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, componen
       } catch (err) {
         // The step runs again on retry, hearing what happened.
         const open = r.timeline.at(-1);
-        // Stopped: every component's step in flight is closed aborted (the run's loop closes only the last entry).
-        if (open && !open.leftAt) await lctx.leave(open, ctx.signal.aborted ? 'aborted' : 'error', ctx.signal.aborted ? undefined : { note: (err as Error).message });
+        // Stopped: every component's step in flight is closed aborted (the run's loop closes only the last entry);
+        // a shutdown leaves them open, as a crash would, and resume closes them interrupted.
+        if (open && !open.leftAt && ctx.signal.reason !== SHUTDOWN) await lctx.leave(open, ctx.signal.aborted ? 'aborted' : 'error', ctx.signal.aborted ? undefined : { note: (err as Error).message });
         if (!ctx.signal.aborted) r.retryOf = { state: currentState(actor), what: (err as Error).message };
         throw err;
       } finally {

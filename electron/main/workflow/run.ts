@@ -14,7 +14,7 @@ import type { KeptLane } from './worktrees';
 import { prepareNext } from './prepare';
 import { loadProtocols, PROTOCOL_NAMES } from './protocols';
 import { ProjectTrust } from '../project/trust';
-import type { Next, RunContext } from './run-context';
+import { SHUTDOWN, type Next, type RunContext } from './run-context';
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
 import { parseTaskListOrThrow } from './task-list';
@@ -517,7 +517,7 @@ export class WorkflowRun {
   async shutdown(): Promise<void> {
     if (this.loop) {
       this.shuttingDown = true;
-      this.abort.abort();
+      this.abort.abort(SHUTDOWN);
       await this.loop;
     }
     this.actor?.stop();
