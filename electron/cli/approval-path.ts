@@ -2,6 +2,7 @@
 // to ask on, or nobody (`--json` without `--yes`, no TTY) — for the agent's approvals and the hub's
 // elicitations alike. Every command that runs agent sessions or workflows uses it.
 import type { ApprovalDecision } from '../contract/index';
+import { humanState } from '../contract/words';
 import { approvalPath, type ApprovalPath } from '../main/agent/approval-path';
 import type { ApprovalRequester } from '../main/agent/approvals';
 import { withAlwaysAllow, type GrantDeps } from '../main/mcp/elicitation';
@@ -10,15 +11,29 @@ import type { ElicitationHandler } from '../main/mcp/types';
 import { elicitOnTerminal } from './commands/mcp-elicit';
 import { ask } from './prompt';
 
-/** Approvals at the terminal prompt (interactive use). */
-export const terminalApprovals: ApprovalRequester = async (req) => {
-  process.stderr.write(`\napproval needed: ${req.kind} ${req.name} ${JSON.stringify(req.args).slice(0, 400)}\n  because: ${req.reasons.join('; ')}\n`);
-  for (;;) {
-    const a = (await ask('allow once [y], always allow [a], deny [n]? ')).trim().toLowerCase();
-    const d: ApprovalDecision | undefined = a === 'y' || a === 'yes' ? 'allow_once' : a === 'a' || a === 'always' ? 'always_allow' : a === 'n' || a === 'no' || a === '' ? 'deny' : undefined;
-    if (d) return d;
-  }
-};
+let turn: Promise<unknown> = Promise.resolve();
+
+/**
+ * One question on the terminal at a time: a parallel run has several steps in flight, and two prompts at once
+ * would take each other's answers. The next waits until the one before is answered.
+ */
+export function oneAtATime<T>(question: () => Promise<T>): Promise<T> {
+  const mine = turn.then(question, question);
+  turn = mine.catch(() => undefined);
+  return mine;
+}
+
+/** Approvals at the terminal prompt (interactive use), naming the workflow step that asks (`b · development`). */
+export const terminalApprovals: ApprovalRequester = (req) =>
+  oneAtATime(async () => {
+    const from = req.step ? ` (step ${humanState(req.step)})` : '';
+    process.stderr.write(`\napproval needed${from}: ${req.kind} ${req.name} ${JSON.stringify(req.args).slice(0, 400)}\n  because: ${req.reasons.join('; ')}\n`);
+    for (;;) {
+      const a = (await ask('allow once [y], always allow [a], deny [n]? ')).trim().toLowerCase();
+      const d: ApprovalDecision | undefined = a === 'y' || a === 'yes' ? 'allow_once' : a === 'a' || a === 'always' ? 'always_allow' : a === 'n' || a === 'no' || a === '' ? 'deny' : undefined;
+      if (d) return d;
+    }
+  });
 
 export interface CliApprovalOptions {
   /** `--yes` was given. */
@@ -50,7 +65,9 @@ export function cliApprovalPath(o: CliApprovalOptions): ApprovalPath {
   const nobodyBecause = o.nobodyBecause ?? (hasYes
     ? `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'} and without --yes; run it again with --yes to approve, or in a terminal to be asked`
     : `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'}; run it in a terminal to be asked`);
-  const elicitation: ElicitationHandler = o.grants ? withAlwaysAllow(o.grants, elicitOnTerminal, sayGranted) : (req, signal) => elicitOnTerminal(req, signal);
+  // One question at a time on the terminal (two components in flight never prompt at once); kept answers first.
+  const onTerminal: ElicitationHandler = (req, signal) => oneAtATime(() => elicitOnTerminal(req, signal));
+  const elicitation: ElicitationHandler = o.grants ? withAlwaysAllow(o.grants, onTerminal, sayGranted) : onTerminal;
   return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation } } : {}) });
 }
 

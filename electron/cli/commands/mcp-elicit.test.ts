@@ -21,6 +21,7 @@ const { McpHub } = await import('../../main/mcp/hub');
 const { Paths } = await import('../../main/paths/index');
 const { createFilesServer } = await import('../../servers/files/server');
 const { tempHome } = await import('../../../tests/fixtures/mcp/servers');
+const { cliApprovalPath, terminalApprovals } = await import('../approval-path');
 
 const req = (properties: Record<string, unknown>) => ({ server: 'files', params: { mode: 'form' as const, message: 'Overwrite a.txt?', requestedSchema: { type: 'object' as const, properties } } }) as never;
 
@@ -92,5 +93,37 @@ describe('elicitOnTerminal', () => {
       await hub.dispose();
       await rm(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('approvals on the terminal during a parallel run', () => {
+  const approval = (step: string) => ({ requestId: step, kind: 'command' as const, name: 'bash_run', args: { command: 'npm install' }, reasons: ['installs packages'], step });
+
+  it('each names the step asking, and two steps in flight are asked one after the other, never at once', async () => {
+    // What is written and asked, in one sequence.
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => (asked.push(String(s).trim()), true));
+    answers.push('y', 'n');
+    const signal = new AbortController().signal;
+    const [a, b] = await Promise.all([terminalApprovals(approval('a:development'), signal), terminalApprovals(approval('b:development'), signal)]);
+    expect([a, b]).toEqual(['allow_once', 'deny']);
+    // a's question was asked and answered before b's was shown.
+    const q = 'allow once [y], always allow [a], deny [n]? ';
+    expect(asked.map((l) => (l === q ? 'ask' : l.split('\n')[0]))).toEqual(['approval needed (step a · development): command bash_run {"command":"npm install"}', 'ask', 'approval needed (step b · development): command bash_run {"command":"npm install"}', 'ask']);
+  });
+
+  it("a server's confirmation from a component's worktree names the component, and waits for the approval before it", async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => (written.push(String(s)), true));
+    const path = cliApprovalPath({ command: 'erasmus workflow', tty: true });
+    const signal = new AbortController().signal;
+    const cwd = '/p/.git/erasmus/worktrees/run1/b';
+    const confirm = { server: 'runners', params: { mode: 'form', message: `Run this command in ${cwd}?`, requestedSchema: { type: 'object', properties: {} }, _meta: { 'erasmus/approval': { tool: 'bash_run', action: 'Run x', change: 'command', cwd } } } } as never;
+    const first = terminalApprovals(approval('a:development'), signal);
+    const second = path.elicitation(confirm, signal);
+    answers.push('y', 'y');
+    expect(await first).toBe('allow_once');
+    expect((await second).action).toBe('accept');
+    const i = written.findIndex((w) => w.includes('runners asks for component b: Run this command in'));
+    expect(i).toBeGreaterThan(written.findIndex((w) => w.includes('approval needed (step a · development)')));
   });
 });

@@ -1,6 +1,7 @@
 import { alwaysAllowWords, type GrantKind, type GrantScope } from '../../contract/index';
 import type { AnswerWithScope } from '../../main/mcp/elicitation';
 import type { ElicitationRequest } from '../../main/mcp/types';
+import { APPROVAL_META } from '../../contract/index';
 import { ask } from '../prompt';
 
 interface Field {
@@ -36,7 +37,10 @@ const scopeKey: Record<GrantScope, string> = { run: 'r', project: 'p' };
 
 async function askOnTerminal(req: ElicitationRequest, signal?: AbortSignal, offer?: AlwaysOffer): Promise<AnswerWithScope> {
   const params = req.params as { message: string; requestedSchema?: { properties?: Record<string, Field>; required?: string[] }; url?: string };
-  process.stderr.write(`\n${req.server} asks: ${params.message}\n`);
+  // A parallel run's component asks from its worktree (`.git/erasmus/worktrees/<run>/<component>`): named first.
+  const meta = (req.params as { _meta?: Record<string, unknown> })._meta?.[APPROVAL_META] as { cwd?: unknown } | undefined;
+  const lane = /\/\.git\/erasmus\/worktrees\/[^/]+\/([^/]+)/.exec(typeof meta?.cwd === 'string' ? meta.cwd : params.message)?.[1];
+  process.stderr.write(`\n${req.server} asks${lane ? ` for component ${lane}` : ''}: ${params.message}\n`);
   if (params.url) {
     process.stderr.write(`open ${params.url}\n`);
     return { action: (await ask('Done? [y/N] ', signal)).trim().toLowerCase().startsWith('y') ? 'accept' : 'decline' };

@@ -80,7 +80,15 @@ export function statusText(v: WorkflowRunView): string {
   // Recorded RUNNING while its driving process is gone (killed, crashed): it says so, and how to take it up.
   if (v.interrupted) lines.push(`nothing is driving it: erasmus workflow resume ${v.projectDir}`);
   if (v.status === 'COMPLETED') lines.push(...completionLines(v.timeline));
-  if (v.status === 'BLOCKED') {
+  const blockedLanes = v.status === 'BLOCKED' ? (v.lanes ?? []).filter((l) => l.status === 'blocked') : [];
+  if (blockedLanes.length) {
+    // Side by side: say which component stopped, where its work is, and that retry or skip goes on from its step.
+    for (const l of blockedLanes) {
+      lines.push(
+        `component ${l.component} is blocked${l.state ? ` at ${humanState(l.state)}` : ''}${l.worktree ? `; its work is in its worktree ${l.worktree}` : ''}. To go on: fix the cause, then run its step again: erasmus workflow retry ${v.projectDir}, or skip that step: erasmus workflow skip ${v.projectDir}`,
+      );
+    }
+  } else if (v.status === 'BLOCKED') {
     // Skip is for the machine's states; a preparation step can only run again.
     const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}` : '';
     lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${skip}`);
@@ -90,7 +98,8 @@ export function statusText(v: WorkflowRunView): string {
     lines.push(`components side by side (at most ${v.parallelComponents ?? 2} at once), merged in this order:`);
     for (const l of v.lanes) {
       const where = l.status === 'merged' ? (l.commit ? ` as ${l.commit.slice(0, 8)}` : ' (nothing to commit)') : l.state ? `, at ${humanState(l.state)}${l.worktree ? ` in ${l.worktree}` : ''}` : '';
-      lines.push(`  ${l.component}: ${l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${l.error ? `: ${l.error}` : ''}`);
+      const kept = l.kept ? `; not merged, its work is kept under ${l.kept} (git log ${l.kept})` : '';
+      lines.push(`  ${l.component}: ${l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${l.error ? `: ${l.error}` : ''}${kept}`);
     }
   }
   if (v.timeline.length) {

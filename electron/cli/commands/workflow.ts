@@ -70,8 +70,10 @@ async function settleUnfinished(core: Core, projectDir: string, opts: { new?: bo
   if (!UNFINISHED.has(newest.status) && !newest.interrupted) return undefined;
   const what = `The last run${newest.goal ? ` ("${firstLine(newest.goal)}")` : ''} is ${humanStatus(newest.status, newest.interrupted).toLowerCase()}${newest.state ? ` at ${humanState(newest.state)}` : ''}`;
   const abandon = async () => {
-    await core.workflow.abandon(newest.runId);
+    const { kept } = await core.workflow.abandon(newest.runId);
     process.stderr.write(`${what}: it is marked abandoned; its documents and commits stay.\n`);
+    // A parallel run's components not merged: their worktrees and branches are gone, their work is kept under a ref each.
+    for (const k of kept ?? []) process.stderr.write(`  component ${k.component} was not merged: its work is kept under ${k.ref} (git log ${k.ref}; git switch -c <branch> ${k.commit.slice(0, 8)} to go on with it)\n`);
   };
   if (opts.new) return abandon().then(() => undefined);
   if (!process.stdin.isTTY) {

@@ -160,6 +160,8 @@ export const WorkflowLane = z.object({
   /** Its commit on the run's branch, once merged. */
   commit: z.string().optional(),
   error: z.string().optional(),
+  /** The run was abandoned before this component merged: its work (no branch held it) is kept under this ref; its worktree and branch are gone. */
+  kept: z.string().optional(),
 });
 export type WorkflowLane = z.infer<typeof WorkflowLane>;
 
@@ -337,6 +339,8 @@ const RunRef = z.object({ runId }).strict();
 const parallel = z.number().int().min(1).max(16).optional();
 const RunRefParallel = z.object({ runId, parallel }).strict();
 const Ok = z.object({ status: WorkflowRunStatus });
+/** An abandoned parallel run's components whose work no branch held: kept under `ref` (their worktrees and branches are gone). */
+const Abandoned = Ok.extend({ kept: z.array(z.object({ component: z.string(), ref: z.string(), commit: z.string() })).optional() });
 const DocView = z.object({ path: z.string(), exists: z.boolean(), text: z.string(), issues: z.array(WorkflowDocumentIssue).optional() });
 
 export const workflowMethods = {
@@ -403,7 +407,7 @@ export const workflowMethods = {
   'workflow.retry': { params: RunRef, result: Ok },
   'workflow.skip': { params: RunRef, result: Ok },
   /** Leaves an unfinished run (blocked, paused, stopped, interrupted, waiting) for a newer goal: ABANDONED, never driven again. */
-  'workflow.abandon': { params: RunRef, result: Ok },
+  'workflow.abandon': { params: RunRef, result: Abandoned },
   /**
    * A completed run that worked on a branch of its own: `squash` makes one commit of it on the branch the run
    * started from (refused, nothing changed, when that branch moved in a conflicting way), `keep` leaves it for a pull request.

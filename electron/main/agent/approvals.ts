@@ -7,6 +7,8 @@ export interface ApprovalRequest {
   name: string;
   args: Record<string, unknown>;
   reasons: string[];
+  /** The workflow step asking (`b:development`), so a face can name it: a parallel run has several steps in flight. */
+  step?: string;
 }
 
 /** Asks whoever watches the session (renderer, CLI prompt) and waits for the answer. */

@@ -82,6 +82,8 @@ export interface AgentSessionOptions {
   projectAccess?: ProjectAccess;
   /** A parallel run's component step: the git worktree of the project it works in (`project` is that folder too); its tool calls name it. */
   worktree?: string;
+  /** The workflow step this session runs (`b:development`): its approval requests carry it, so the face asking names it. */
+  step?: string;
   /** Tools refused in this session by their server's name for them, each with the reason the model is told (a workflow step: git_commit). */
   withholdTools?: Readonly<Record<string, string>>;
   /** Ask the model for a summary of archived messages. */
@@ -181,6 +183,13 @@ export class AgentSession {
   }
   get messages(): ChatMessage[] {
     return this.state.messages.map((m) => m.message);
+  }
+
+  /** Who answers this session's approvals; each request names the workflow step asking, if any. */
+  private get approvals(): ApprovalRequester {
+    const base = this.deps.approvals ?? this.broker.requester;
+    const step = this.opts.step;
+    return step ? (req, signal) => base({ ...req, step }, signal) : base;
   }
 
   onEvent(fn: (e: AgentEvent) => void): () => void {
@@ -301,7 +310,7 @@ export class AgentSession {
         xml: deps.xml,
         tools: deps.tools ?? noTools,
         policy: this.policy,
-        approvals: deps.approvals ?? this.broker.requester,
+        approvals: this.approvals,
         shell: shellFor(deps, this.opts, this.sessionId),
         cwd: this.project,
         commit: (e) => this.log.append(e).id,
@@ -364,7 +373,7 @@ export class AgentSession {
     this.emit({ type: 'approval_required', requestId, ...req });
     let answer: 'allow_once' | 'always_allow' | 'deny';
     try {
-      answer = await (this.deps.approvals ?? this.broker.requester)({ requestId, ...req }, signal);
+      answer = await this.approvals({ requestId, ...req }, signal);
     } catch (err) {
       if (!(err instanceof UnansweredApproval)) throw err;
       answer = 'deny';

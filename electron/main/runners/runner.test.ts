@@ -81,6 +81,41 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     expect(readFileSync(join(project, 'made.txt'), 'utf8')).toBe('inside\n');
   });
 
+  it("a parallel run's lane: a command in a component's worktree writes and commits there, never the project's tree nor another component's worktree", async () => {
+    const git = (cwd: string, ...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
+    git(project, 'init', '-q', '-b', 'main');
+    git(project, 'add', '-A');
+    git(project, 'commit', '-q', '-m', 'first');
+    const lanes = join(project, '.git', 'erasmus', 'worktrees', 'run1');
+    const [a, b] = [join(lanes, 'a'), join(lanes, 'b')];
+    for (const [dir, id] of [[a, 'a'], [b, 'b']] as const) expect(git(project, 'worktree', 'add', '-q', '-b', `erasmus-lane/run1/${id}`, dir).status).toBe(0);
+    const env = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    // Its own worktree: written and committed on its branch (objects, refs and logs are what git needs in .git).
+    const own = await runner.run({ command: 'echo a > a.txt && git add a.txt && git commit -q -m "Write a.txt" && git log -1 --format=%s', root: project, cwd: a, env });
+    expect(own.output).toContain('Write a.txt');
+    expect(own.exitCode).toBe(0);
+    expect(git(project, 'log', '-1', '--format=%s', 'erasmus-lane/run1/a').stdout.trim()).toBe('Write a.txt');
+    // The project's tree, its HEAD and index, and the other component's worktree refuse, saying where it may write.
+    for (const command of [`echo x > ${join(project, 'main.txt')}`, `echo x > ${join(b, 'b.txt')}`, `echo x > ${join(project, 'README.md')}`]) {
+      const r = await runner.run({ command, root: project, cwd: a });
+      expect(r.exitCode, command).not.toBe(0);
+      expect(r.sandboxNote, command).toContain(`this step works in its component's worktree ${a}`);
+    }
+    // The project's HEAD cannot be moved from there (git's rename over it is refused).
+    const moved = await runner.run({ command: `git -C ${project} checkout -q --detach`, root: project, cwd: a });
+    expect(moved.exitCode, moved.output).not.toBe(0);
+    expect(existsSync(join(project, 'main.txt'))).toBe(false);
+    expect(existsSync(join(b, 'b.txt'))).toBe(false);
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('hello\n');
+    expect(git(project, 'branch', '--show-current').stdout.trim()).toBe('main');
+    expect(git(project, 'status', '--porcelain').stdout).toBe('');
+    // The hooks stay read-only from a lane too.
+    const hook = await runner.run({ command: `echo x > ${join(project, '.git', 'hooks', 'pre-commit')}`, root: project, cwd: a });
+    expect(hook.exitCode).not.toBe(0);
+    // A command in the project itself still writes the project (no lane).
+    expect((await runner.run({ command: 'echo m > main.txt', root: project })).exitCode).toBe(0);
+  });
+
   it('TMPDIR is the session\'s own folder and lasts across its commands; another session has another', async () => {
     const a = await runner.run({ command: 'echo kept > "$TMPDIR/note" && echo "$TMPDIR"', root: project, session: 's1' });
     expect(a.exitCode).toBe(0);

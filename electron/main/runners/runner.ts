@@ -3,7 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { PtyManager, RunOptions, RunResult } from './pty/index';
 import { bridgeNode, howToAllow, proxyEnv, startProxy, type ProxyHandle } from './pty/net-proxy';
-import { hiddenPaths, pyenvShims, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
+import { hiddenPaths, laneOf, pyenvShims, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
 
 /**
  * What a step may do to the project: write it (development, testing, debugging), only read it
@@ -18,7 +18,7 @@ export const PROJECT_ACCESS_META = 'erasmus/projectAccess';
 /**
  * The `_meta` key of a tool call made by a parallel run's component step: the git worktree it works in
  * (under the project's `.git/erasmus/worktrees/`). Erasmus's files and runners servers work there instead of
- * the project folder (`worktreeOf` checks it); the sandbox still lets commands write the project's folder, which holds it.
+ * the project folder (`worktreeOf` checks it); a command there writes only that worktree and what git needs (sandbox.ts `lane`).
  */
 export const WORKTREE_META = 'erasmus/worktree';
 
@@ -113,13 +113,16 @@ export class CommandRunner {
   }
 
   /** The sandbox profile a command of these options gets (undefined: no sandbox here); the network is added by `run`. */
-  profile(o: Pick<CommandRunOptions, 'root' | 'access' | 'session'>): SandboxProfile | undefined {
+  profile(o: Pick<CommandRunOptions, 'root' | 'access' | 'session' | 'cwd'>): SandboxProfile | undefined {
     if (!this.status.enabled) return undefined;
     const home = this.options.home ?? homedir();
     const tmpDir = this.tmpDir(o.session ?? resolve(o.root));
     const shims = process.platform === 'linux' ? pyenvShims(home, tmpDir) : undefined; // a bwrap bind; Seatbelt cannot mount
+    // A command in a component's worktree (a parallel run) writes that worktree only, not the project's tree nor another's.
+    const lane = laneOf(o.root, o.cwd);
     return {
       root: resolve(o.root),
+      ...(lane ? { lane } : {}),
       home,
       ...(this.options.erasmusHome ? { erasmusHome: this.options.erasmusHome } : {}),
       readOnly: o.access !== undefined && o.access !== 'write',
@@ -132,7 +135,7 @@ export class CommandRunner {
   async run(o: CommandRunOptions): Promise<CommandRunResult> {
     const { root, access, network, allowedHosts = [], session, cwd, env, ...rest } = o;
     const tmp = this.tmpDir(session ?? resolve(root));
-    const sandbox = this.profile({ root, access, session });
+    const sandbox = this.profile({ root, access, session, cwd });
     let proxy: ProxyHandle | undefined;
     let noBridge = '';
     if (sandbox && network && process.platform === 'darwin') {
@@ -191,7 +194,9 @@ export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: Sandbo
       notes.push(
         p.readOnly
           ? `writes are refused in this step (read-only file system (sandbox)): the project is mounted read-only; only $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) is writable`
-          : `a write outside the writable places was refused (read-only file system (sandbox)): only the project ${p.root} (not .git/hooks, .git/config) and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) are writable`,
+          : p.lane
+            ? `a write outside the writable places was refused (read-only file system (sandbox)): this step works in its component's worktree ${p.lane}, the only writable part of the project (with what git needs in ${join(p.root, '.git')}), and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}); the project's own tree and the other components' worktrees are read-only`
+            : `a write outside the writable places was refused (read-only file system (sandbox)): only the project ${p.root} (not .git/hooks, .git/config) and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) are writable`,
       );
     }
     if (!p.network && NETWORK_REFUSED.test(r.output)) notes.push("the network is off for this command (sandbox): nothing outside the sandbox can be reached, 127.0.0.1 included; a command that needs the network (a download, an install) asks the user and then reaches only the project's allowed hosts");

@@ -134,6 +134,7 @@ export class AgentExecutor implements StepExecutor {
       withholdTools: STEP_WITHHELD_TOOLS,
       ...(step.access ? { projectAccess: step.access } : {}),
       ...(step.worktree ? { worktree: step.worktree } : {}),
+      step: step.state,
       autoApprove: this.options.autoApprove ?? false,
       provider: this.options.provider,
       toolMode: this.options.toolMode,

@@ -20,7 +20,8 @@ import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-r
 import { runReport } from '../../contract/run-report';
 import { reviewOutcomes } from '../../contract/review-points';
 import { WorkflowRun } from './run';
-import { DEFAULT_PARALLEL_COMPONENTS } from './parallel';
+import { DEFAULT_PARALLEL_COMPONENTS, keptWords, removeStaleLanes } from './parallel';
+import type { KeptLane } from './worktrees';
 import { PtyManager } from '../runners/pty/index';
 import { CommandRunner } from '../runners/runner';
 import { inspectProject, RecentProjects } from '../project/inspect';
@@ -136,6 +137,7 @@ export class WorkflowEngine {
       updatedAt: now,
     };
     await this.prune(projectDir);
+    if (git) await this.removeStaleLanes(projectDir);
     const run = this.adopt(record);
     await run.persist();
     // The app's Recent list shows the project, whichever face (CLI, MCP, app) started the run.
@@ -152,6 +154,17 @@ export class WorkflowEngine {
   }
 
   /** The project's old checkpoints go as config.yaml's retention says, once per process and project, when a run starts. */
+  /** Worktrees and lane branches of runs not driven again (abandoned, complete, record gone) go; their unmerged work is kept and named. */
+  private async removeStaleLanes(projectDir: string): Promise<void> {
+    const byId = new Map((await this.records(projectDir)).map((r) => [r.runId, r.status]));
+    const kept = await removeStaleLanes(projectDir, (id) => byId.get(id)).catch((err: Error) => {
+      // Never in the way of the new run: the user hears what is left and why.
+      this.options.emit('app.notify', { title: 'Worktrees of an earlier run were left in place', body: `${err.message}. They are under .git/erasmus/worktrees; git worktree list shows them.` });
+      return [];
+    });
+    if (kept.length) this.options.emit('app.notify', { title: 'Worktrees of an earlier run removed', body: `Work of theirs that no branch held is kept: ${keptWords(kept)}` });
+  }
+
   private async prune(projectDir: string): Promise<void> {
     if (this.pruned.has(projectDir)) return;
     this.pruned.add(projectDir);
@@ -285,10 +298,10 @@ export class WorkflowEngine {
    * Leaves a run that rests unfinished (blocked, paused, stopped, interrupted, waiting for its goal or plan) for a
    * newer goal: ABANDONED, never driven again. A run another live process drives is refused.
    */
-  async abandon(runId: string): Promise<WorkflowRunView['status']> {
+  async abandon(runId: string): Promise<{ status: WorkflowRunView['status']; kept: KeptLane[] }> {
     const run = await this.get(runId);
-    await run.abandon();
-    return run.record.status;
+    const kept = await run.abandon();
+    return { status: run.record.status, kept };
   }
 
   async stepPrompt(runId: string, index: number): Promise<string | null> {

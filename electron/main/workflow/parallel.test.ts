@@ -1,61 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Paths } from '../paths/index';
-import { WorkflowEngine } from './engine';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { approved, cleanUpAfterEach, engineAgain, git, runToEnd, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
 import { runsInParallel } from './parallel';
 import type { RunRecord } from './run-record';
 
-const MODEL = resolve(__dirname, '../../../tests/fixtures/workflow/parallel-model.mjs');
-
-let root: string | undefined;
-const engines: WorkflowEngine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.dispose();
-  if (root) await rm(root, { recursive: true, force: true });
-  root = undefined;
-});
-
-const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
-
-async function setup(env: Record<string, string>): Promise<{ dir: string; engine: WorkflowEngine; events: Array<{ event: string; payload: unknown }> }> {
-  root = await mkdtemp(join(tmpdir(), 'erasmus-parallel-'));
-  const dir = join(root, 'project');
-  await mkdir(dir);
-  git(dir, 'init', '-q', '-b', 'main');
-  const events: Array<{ event: string; payload: unknown }> = [];
-  const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home')), env: { ...process.env, ...env }, emit: (event, payload) => void events.push({ event, payload }) });
-  engines.push(engine);
-  return { dir, engine, events };
-}
-
-async function approved(engine: WorkflowEngine, dir: string, parallel: number): Promise<string> {
-  const { runId } = await engine.load({ projectDir: dir, goal: 'four parts', executor: { kind: 'command', command: `node ${MODEL}` }, parallel });
-  await engine.start(runId);
-  const view = await engine.waitForRest(runId, 120_000);
-  expect(view.status).toBe('AWAITING_APPROVAL');
-  // Each component's dependencies show in the run's view (its Depends: line).
-  expect(view.plan?.components.map((c) => c.depends)).toEqual(view.plan?.components.map(() => []));
-  await engine.approve(runId);
-  return runId;
-}
-
-async function runToEnd(engine: WorkflowEngine, dir: string, parallel: number) {
-  const runId = await approved(engine, dir, parallel);
-  return { runId, view: await engine.waitForRest(runId, 120_000) };
-}
-
-/** Polls the run until `ok` says so. */
-async function until(engine: WorkflowEngine, runId: string, ok: (v: Awaited<ReturnType<WorkflowEngine['status']>>) => boolean): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    if (ok(await engine.status(runId))) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the run never got there');
-}
+cleanUpAfterEach();
 
 describe('whether a run goes side by side', () => {
   type C = { id: string; title: string; tasks: Array<{ id: string; title: string; status: 'todo' | 'done' }>; depends?: string[] };
@@ -76,13 +27,12 @@ describe('whether a run goes side by side', () => {
 
 describe('parallel components', () => {
   it('four independent components with two slots: each in its own worktree, merged in schedule order, one commit each, a clean tree', async () => {
-    const { dir, engine } = await setup({ PARALLEL_MODEL_SLOW: 'a' });
+    const { root, dir, engine } = await setup({ PARALLEL_MODEL_SLOW: 'a' });
     const runId = await approved(engine, dir, 2);
     // The process dies while two components are in flight (one merged already): a new one resumes each where it stood.
     await until(engine, runId, (v) => !!v.lanes?.some((l) => l.status === 'merged') && v.timeline.filter((e) => e.worktree && !e.leftAt).length === 2);
     await engine.dispose();
-    const again = new WorkflowEngine({ paths: new Paths(join(root!, 'home')), env: { ...process.env, PARALLEL_MODEL_SLOW: 'a' }, emit: () => undefined });
-    engines.push(again);
+    const again = engineAgain(join(root, 'home'), { PARALLEL_MODEL_SLOW: 'a' });
     const crashed = await again.status(runId);
     expect(crashed.interrupted).toBe(true);
     expect(crashed.lanes?.filter((l) => l.status !== 'merged').length).toBeGreaterThanOrEqual(2);

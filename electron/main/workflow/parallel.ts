@@ -3,6 +3,7 @@
 // is merged into the run's branch in schedule order once its tests passed and it is committed; a conflict
 // becomes a merge step for the model. All of it is kept in the one run file (record.lanes), so a crash,
 // a pause or a block resumes each component where it stood.
+import { readdir } from 'node:fs/promises';
 import type { WorkflowLane, WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import { ProjectTrust } from '../project/trust';
 import { stampDocument } from './drift';
@@ -13,12 +14,14 @@ import { currentState, startWorkflowActor } from './machine';
 import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
-import type { RunContext } from './run-context';
+import { SHUTDOWN, type RunContext } from './run-context';
 import type { LaneRecord, RunRecord } from './run-record';
 import { resolvedDepends } from './task-list';
 import {
   addLaneWorktree,
   conflictSides,
+  keepAndRemoveRunWorktrees,
+  type KeptLane,
   filesWithMarkers,
   finishMerge,
   mergeLaneCommit,
@@ -27,7 +30,7 @@ import {
   removeRunWorktrees,
   unmergedFiles,
 } from './worktrees';
-import { headCommit } from './git';
+import { git, gitPath, headCommit } from './git';
 
 /** How many components run at once when neither config.yaml nor --parallel says. */
 export const DEFAULT_PARALLEL_COMPONENTS = 2;
@@ -46,9 +49,10 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
   if (!record.lanes) {
     // The first time here (or after a rewind to before it): what an earlier attempt left goes, each component waits its turn.
     const entry = await ctx.enter(PARALLEL_STATE, {});
-    await removeRunWorktrees(record.projectDir, record.runId);
+    const kept = await keepAndRemoveRunWorktrees(record.projectDir, record.runId, 'rewound');
     record.lanes = open.map((c) => ({ component: c.id, status: 'waiting', entries: [] }));
-    await ctx.leave(entry, 'done', { note: `${open.length} component(s) side by side, each in its own git worktree, at most ${slots} at once; merged in schedule order` });
+    const earlier = kept.length ? `; the rewound attempt's unmerged work is kept: ${keptWords(kept)}` : '';
+    await ctx.leave(entry, 'done', { note: `${open.length} component(s) side by side, each in its own git worktree, at most ${slots} at once; merged in schedule order${earlier}` });
   } else await recover(ctx);
   const lanes = record.lanes;
   const deps = resolvedDepends(plan.components);
@@ -95,7 +99,8 @@ function blockedError(lanes: LaneRecord[], first: Error): WorkflowError {
   const blocked = lanes.filter((l) => l.status === 'blocked');
   const e = first instanceof WorkflowError ? first : undefined;
   const which = blocked.map((l) => `component ${l.component}${l.state ? ` (${l.state})` : ''}: ${l.error}`).join('\n');
-  return new WorkflowError(e?.kind ?? 'RUNTIME_ERROR', blocked.length > 1 ? `${blocked.length} components blocked:\n${which}` : first.message, e?.details);
+  // The run's error names the component (the run's state is the parallel phase, which says nothing of which).
+  return new WorkflowError(e?.kind ?? 'RUNTIME_ERROR', blocked.length > 1 ? `${blocked.length} components blocked:\n${which}` : blocked.length ? which : first.message, e?.details);
 }
 
 /** After a crash or a block: steps left open are closed as interrupted (they run again), blocked components are retried. */
@@ -185,7 +190,7 @@ async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, componen
       const entry = r.timeline.at(-1);
       return ctx.runStep({ ...step, worktree: lane.worktree }, entry && !entry.leftAt ? entry : undefined);
     },
-    // Tests and the commit run in the worktree; the sandbox lets them write the project's folder, which holds it (and its .git).
+    // Tests and the commit run in the worktree: the sandbox lets them write it alone (and what git needs in the project's .git), from the project as root.
     runTests: (command, cwd, signal, options) => ctx.runTests(command, cwd, signal, { ...options, root: record.projectDir }),
     persist: async () => {
       sync(lane, r);
@@ -201,7 +206,9 @@ async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, componen
       } catch (err) {
         // The step runs again on retry, hearing what happened.
         const open = r.timeline.at(-1);
-        if (open && !open.leftAt && !ctx.signal.aborted) await lctx.leave(open, 'error', { note: (err as Error).message });
+        // Stopped: every component's step in flight is closed aborted (the run's loop closes only the last entry);
+        // a shutdown leaves them open, as a crash would, and resume closes them interrupted.
+        if (open && !open.leftAt && ctx.signal.reason !== SHUTDOWN) await lctx.leave(open, ctx.signal.aborted ? 'aborted' : 'error', ctx.signal.aborted ? undefined : { note: (err as Error).message });
         if (!ctx.signal.aborted) r.retryOf = { state: currentState(actor), what: (err as Error).message };
         throw err;
       } finally {
@@ -373,5 +380,46 @@ export function laneViews(record: RunRecord): WorkflowLane[] {
     ...(l.branch && l.status !== 'merged' ? { branch: l.branch } : {}),
     ...(l.commit && l.status === 'merged' ? { commit: l.commit } : {}),
     ...(l.error ? { error: l.error } : {}),
+    ...(l.kept ? { kept: l.kept } : {}),
   }));
+}
+
+/** What to tell the user of kept work: each component's ref and how to look at it. */
+export function keptWords(kept: KeptLane[]): string {
+  return kept.map((k) => `component ${k.component}: ${k.ref} (git log ${k.ref}; git switch -c <branch> ${k.commit.slice(0, 8)} to go on with it)`).join('; ');
+}
+
+/**
+ * A run that will not be driven again (abandoned): its components' worktrees and branches go; work of theirs
+ * that no branch of the project holds is kept under refs/erasmus/kept/<run>/<component>, named on its lane.
+ */
+export async function leaveLanes(record: RunRecord, why: string): Promise<KeptLane[]> {
+  if (!record.git) return [];
+  const kept = await keepAndRemoveRunWorktrees(record.projectDir, record.runId, why);
+  for (const lane of record.lanes ?? []) {
+    const k = kept.find((x) => x.component === lane.component);
+    if (k) lane.kept = k.ref;
+    if (lane.status !== 'merged') Object.assign(lane, { worktree: undefined, branch: undefined, snapshot: undefined, pendingCommit: undefined });
+  }
+  return kept;
+}
+
+/**
+ * Worktrees and lane branches of runs that will not be driven again (abandoned, complete, or whose record is
+ * gone: left by a crash or an older Erasmus), found in the project when a new run is loaded: removed the
+ * same way, their unmerged work kept. `status` says what a run id's record is (undefined: no record).
+ */
+export async function removeStaleLanes(projectDir: string, status: (runId: string) => string | undefined): Promise<Array<KeptLane & { runId: string }>> {
+  const ids = new Set<string>();
+  const dir = await gitPath(projectDir, 'erasmus/worktrees');
+  for (const d of await readdir(dir).catch(() => [])) ids.add(d);
+  const refs = await git(projectDir, ['for-each-ref', '--format=%(refname)', 'refs/heads/erasmus-lane/']).catch(() => ({ stdout: '' }));
+  for (const ref of refs.stdout.split('\n').filter(Boolean)) ids.add(ref.split('/')[3]!);
+  const out: Array<KeptLane & { runId: string }> = [];
+  for (const runId of ids) {
+    const s = status(runId);
+    if (s !== undefined && s !== 'ABANDONED' && s !== 'COMPLETED') continue; // a run that may go on keeps its worktrees
+    for (const k of await keepAndRemoveRunWorktrees(projectDir, runId, 'left by a run no longer driven')) out.push({ ...k, runId });
+  }
+  return out;
 }

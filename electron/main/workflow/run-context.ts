@@ -6,6 +6,9 @@ import type { RunRecord } from './run-record';
 import type { WorkflowEmit } from './events';
 import type { TestRunner } from './verify';
 
+/** The abort reason of a process shutting down (not a stop): steps in flight stay open, as after a crash, and resume as interrupted. */
+export const SHUTDOWN = 'erasmus: shutting down';
+
 /** What the phase functions (prepare, execute) get from the run that drives them. */
 export interface RunContext {
   readonly record: RunRecord;

@@ -55,6 +55,8 @@ export const LaneRecord = z.object({
   /** The user skipped the step where it blocked: it goes on after that step. */
   skip: z.boolean().optional(),
   error: z.string().optional(),
+  /** The run was abandoned before it merged: its work, which no branch held, is kept under this ref (its worktree and branch are gone). */
+  kept: z.string().optional(),
 });
 export type LaneRecord = z.infer<typeof LaneRecord>;
 

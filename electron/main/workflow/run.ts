@@ -9,11 +9,12 @@ import { changedFiles, snapshotTree } from './git';
 import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
-import { laneViews, planWithDepends, runsInParallel, skipBlockedLane } from './parallel';
+import { laneViews, leaveLanes, planWithDepends, runsInParallel, skipBlockedLane } from './parallel';
+import type { KeptLane } from './worktrees';
 import { prepareNext } from './prepare';
 import { loadProtocols, PROTOCOL_NAMES } from './protocols';
 import { ProjectTrust } from '../project/trust';
-import type { Next, RunContext } from './run-context';
+import { SHUTDOWN, type Next, type RunContext } from './run-context';
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
 import { parseTaskListOrThrow } from './task-list';
@@ -451,17 +452,19 @@ export class WorkflowRun {
   }
 
   /** Left for a newer goal: the run rests for good (its documents and commits stay; the new goal's run updates them). */
-  async abandon(): Promise<void> {
+  async abandon(): Promise<KeptLane[]> {
     if (this.loop) throw invalidState(`run ${this.runId} is running in this process; stop it before leaving it for a new goal`);
     const s = this.record.status;
     if (s === 'COMPLETED' || s === 'ABANDONED') throw invalidState(`run ${this.runId} is ${s === 'COMPLETED' ? 'complete' : 'abandoned already'}`);
     this.claim();
     try {
-      const open = this.record.timeline.at(-1);
-      if (open && !open.leftAt) this.close(open, 'interrupted');
+      for (const e of this.record.timeline) if (!e.leftAt) this.close(e, 'interrupted'); // a parallel run may have several open
       this.record.pending = undefined;
+      // Its components' worktrees and branches go; work no branch holds is kept under a ref each lane names.
+      const kept = await leaveLanes(this.record, 'abandoned');
       this.setStatus('ABANDONED');
       await this.persist();
+      return kept;
     } finally {
       this.deps.store.unlock(this.record.projectDir, this.runId);
     }
@@ -514,7 +517,7 @@ export class WorkflowRun {
   async shutdown(): Promise<void> {
     if (this.loop) {
       this.shuttingDown = true;
-      this.abort.abort();
+      this.abort.abort(SHUTDOWN);
       await this.loop;
     }
     this.actor?.stop();

@@ -1,7 +1,8 @@
 // The git side of a parallel run: a worktree and a branch per component, under the repository's own
 // .git (never in the project's tree, never under ERASMUS_HOME, which the sandbox hides), and the merge of
 // each component's commit into the run's branch (a cherry-pick: one commit per component, in schedule order).
-import { readFile, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, gitPath, headCommit, identityArgs } from './git';
 
@@ -67,6 +68,93 @@ export async function removeRunWorktrees(projectDir: string, runId: string): Pro
   await git(projectDir, ['worktree', 'prune']);
   const branches = await git(projectDir, ['for-each-ref', '--format=%(refname:short)', `refs/heads/erasmus-lane/${runId}/`]);
   for (const b of branches.stdout.split('\n').filter(Boolean)) await git(projectDir, ['branch', '-q', '-D', b]);
+}
+
+/** A component's work that no branch of the project holds, kept when its run's worktrees went (`git log <ref>`). */
+export interface KeptLane {
+  component: string;
+  ref: string;
+  commit: string;
+}
+
+/** Where a lane's unmerged work is kept once its worktree and branch are gone (beside `refs/erasmus/rewound/`, out of `git branch`). */
+export function keptRef(runId: string, component: string): string {
+  return `refs/erasmus/kept/${runId}/${component}`;
+}
+
+/**
+ * Removes a run that will not be driven again (abandoned, or left by a crash): every worktree and branch of
+ * it goes, but nothing is lost in silence: a worktree's uncommitted files become a commit on top of its branch,
+ * and a component's work that no other branch holds is kept under `keptRef` (returned, for the user to be told).
+ */
+export async function keepAndRemoveRunWorktrees(projectDir: string, runId: string, why: string): Promise<KeptLane[]> {
+  const dir = await worktreesDir(projectDir, runId);
+  const real = await realpath(dir).catch(() => dir);
+  const tips = new Map<string, string>();
+  const list = await git(projectDir, ['worktree', 'list', '--porcelain']);
+  for (const block of list.stdout.split('\n\n')) {
+    const path = /^worktree (.+)$/m.exec(block)?.[1];
+    const head = /^HEAD ([0-9a-f]+)$/m.exec(block)?.[1];
+    const under = path && [dir, real].map((d) => `${d}/`).find((d) => path.startsWith(d));
+    if (!path || !head || !under) continue;
+    const component = path.slice(under.length).split('/')[0]!;
+    const snap = await snapshotWorktree(path, head, `Uncommitted work of component ${component} (run ${runId}, ${why})`);
+    if (snap) tips.set(component, snap);
+  }
+  const prefix = `refs/heads/${laneBranch(runId, '')}`;
+  const branches = await git(projectDir, ['for-each-ref', '--format=%(refname) %(objectname)', prefix]);
+  for (const line of branches.stdout.split('\n').filter(Boolean)) {
+    const [ref, sha] = line.split(' ');
+    const component = ref!.slice(prefix.length);
+    if (!tips.has(component)) tips.set(component, sha!);
+  }
+  const kept: KeptLane[] = [];
+  for (const [component, commit] of tips) {
+    if (!(await holdsUnmergedWork(projectDir, commit))) continue;
+    const ref = await freeRef(projectDir, keptRef(runId, component), commit);
+    const r = await git(projectDir, ['update-ref', '-m', `erasmus: ${why}`, ref, commit]);
+    if (r.code !== 0) throw new Error(`keeping the work of component ${component} under ${ref} failed, so its worktree and branch were left as they are: ${r.stdout.trim()}`);
+    kept.push({ component, ref, commit });
+  }
+  await removeRunWorktrees(projectDir, runId);
+  return kept;
+}
+
+/** `ref`, or `ref-2`, `ref-3`… when it holds another commit already (an earlier attempt's work, kept too). */
+async function freeRef(projectDir: string, ref: string, commit: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? ref : `${ref}-${n}`;
+    const at = await git(projectDir, ['rev-parse', '-q', '--verify', name]);
+    if (at.code !== 0 || at.stdout.trim() === commit) return name;
+  }
+}
+
+/** The worktree's uncommitted files (tracked changes and untracked, not ignored ones) as a commit on top of `head`; undefined when it has none. */
+async function snapshotWorktree(worktree: string, head: string, message: string): Promise<string | undefined> {
+  const status = await git(worktree, ['status', '--porcelain']);
+  if (status.code !== 0 || !status.stdout.trim()) return undefined;
+  const tmp = await mkdtemp(join(tmpdir(), 'erasmus-lane-index-'));
+  try {
+    const env = { GIT_INDEX_FILE: join(tmp, 'index') };
+    for (const args of [['read-tree', head], ['add', '-A']]) {
+      const r = await git(worktree, args, env);
+      if (r.code !== 0) throw new Error(`git ${args[0]} in ${worktree} failed: ${r.stdout.trim()}`);
+    }
+    const tree = (await git(worktree, ['write-tree'], env)).stdout.trim();
+    const c = await git(worktree, [...(await identityArgs(worktree)), 'commit-tree', tree, '-p', head, '-m', message]);
+    if (c.code !== 0) throw new Error(`git commit-tree in ${worktree} failed: ${c.stdout.trim()}`);
+    return c.stdout.trim();
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Whether a commit holds work no branch of the project (but lanes) holds: more than the empty base of a run that started on no commit. */
+async function holdsUnmergedWork(projectDir: string, commit: string): Promise<boolean> {
+  const empty = (await git(projectDir, ['hash-object', '-t', 'tree', '/dev/null'])).stdout.trim();
+  const r = await git(projectDir, ['log', '--format=%T %P', commit, '--not', '--exclude=erasmus-lane/*', '--branches']);
+  if (r.code !== 0) return true; // unreadable: kept rather than lost
+  return r.stdout.split('\n').filter(Boolean).some((l) => l.trim() !== empty);
 }
 
 export type MergeResult = { kind: 'merged'; sha: string } | { kind: 'conflict'; files: string[] };

@@ -96,7 +96,7 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
       { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { title: tool.title, ...tool.annotations }, ...(listed.has(tool.toolset) ? {} : { _meta: { [UNLISTED_META]: true } }) },
       // An approval can take the user longer than a client's request timeout, and so can a command: progress keeps the call alive.
       (args: Record<string, unknown>, extra) => {
-        // A parallel run's component step: its commands run in its worktree; the sandbox still lets them write the project, which holds it (and its .git).
+        // A parallel run's component step: its commands run in its worktree, the one place of the project they may write (with what git needs in its .git).
         const worktree = worktreeOf(root, extra._meta);
         if (worktree instanceof Error) return { content: [{ type: 'text' as const, text: `Not run: ${worktree.message}` }], isError: true };
         const d = worktree ? { ...deps, root: worktree, sandboxRoot: root } : deps;

@@ -75,7 +75,12 @@ export function registerWorkflowHandlers(core: Core): void {
   d.register('workflow.stop', ({ runId }) => rpc(async () => ({ status: await wf().stop(runId) })));
   d.register('workflow.retry', ({ runId }) => rpc(async () => ({ status: await wf().retry(runId) })));
   d.register('workflow.skip', ({ runId }) => rpc(async () => ({ status: await wf().skip(runId) })));
-  d.register('workflow.abandon', ({ runId }) => rpc(async () => ({ status: await wf().abandon(runId) })));
+  d.register('workflow.abandon', ({ runId }) =>
+    rpc(async () => {
+      const { status, kept } = await wf().abandon(runId);
+      return { status, ...(kept.length ? { kept } : {}) };
+    }),
+  );
   d.register('workflow.checkpoints', ({ runId }) => rpc(async () => ({ checkpoints: await wf().checkpoints(runId) })));
   d.register('workflow.rewindPreview', ({ runId, checkpointId }) => rpc(() => wf().rewindPreview(runId, checkpointId)));
   d.register('workflow.rewind', ({ runId, checkpointId }) => rpc(() => wf().rewind(runId, checkpointId)));

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bridgeArgv } from './net-proxy';
@@ -30,6 +30,13 @@ export interface SandboxProfile {
   erasmusHome?: string;
   /** The PATH commands get (default: this process's). */
   path?: string;
+  /**
+   * A component's worktree of a parallel run (`<root>/.git/erasmus/worktrees/<run>/<component>`): the one
+   * writable place of the project, with what git needs to commit there (the project's `.git`: objects, refs,
+   * logs, the worktree's own metadata); the project's own tree, its HEAD and index, and the other worktrees
+   * stay read-only.
+   */
+  lane?: string;
   /** Mount the project read-only as well (steps that only read: a reviewer runs the tests, nothing writes). */
   readOnly?: boolean;
   /** The session's temporary folder (TMPDIR): writable, and the one writable place outside the project. */
@@ -164,6 +171,50 @@ export function hiddenPaths(p: Pick<SandboxProfile, 'home' | 'erasmusHome'>): st
   return hidden;
 }
 
+/** The worktree a command runs in when `cwd` is inside one of the project's lane worktrees (`.git/erasmus/worktrees/<run>/<component>`). */
+export function laneOf(root: string, cwd: string | undefined): string | undefined {
+  if (!cwd) return undefined;
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const base = join(real(root), '.git', 'erasmus', 'worktrees');
+  const at = real(cwd);
+  if (!at.startsWith(`${base}/`)) return undefined;
+  const [run, component] = at.slice(base.length + 1).split('/');
+  return run && component ? join(base, run, component) : undefined;
+}
+
+/** A worktree's own git folder (`<git dir>/worktrees/<name>`), from its `.git` file. */
+export function laneGitDir(lane: string): string | undefined {
+  try {
+    const m = /^gitdir: (.+)$/m.exec(readFileSync(join(lane, '.git'), 'utf8'));
+    return m ? resolve(lane, m[1]!.trim()) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A lane's mounts: the project's `.git` writable (objects, refs, logs) but its hooks, config, HEAD and index,
+ * the other worktrees and their metadata read-only, then the lane's worktree and its metadata writable.
+ */
+function laneBinds(root: string, lane: string): string[] {
+  const gitDir = join(root, '.git');
+  const args = ['--bind', gitDir, gitDir];
+  for (const rel of ['hooks', 'config', 'HEAD', 'index', 'worktrees', 'erasmus/worktrees']) {
+    const f = join(gitDir, rel);
+    if (exists(f)) args.push('--ro-bind', f, f);
+  }
+  const own = laneGitDir(lane);
+  if (own && exists(own) === 'dir') args.push('--bind', own, own);
+  args.push('--bind', lane, lane);
+  return args;
+}
+
 /**
  * The bwrap argument vector for a profile: up to and including `--`, then (for a networked
  * command) the bridge to the proxy, which runs the command that follows.
@@ -184,6 +235,7 @@ export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', h);
   }
   if (p.readOnly) args.push('--ro-bind', root, root);
+  else if (p.lane) args.push(...laneBinds(root, resolve(p.lane)));
   else {
     args.push('--bind', root, root);
     for (const rel of ['.git/hooks', '.git/config']) {

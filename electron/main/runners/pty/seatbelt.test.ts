@@ -37,6 +37,18 @@ describe('the macOS Seatbelt profile handed to sandbox-exec (same policy as bubb
     expect(text).toContain('(subpath "/nonexistent-erasmus/work/my \\"app\\"")');
   });
 
+  it("a parallel run's lane: only its worktree (and what git needs in .git) is writable, not the project's tree, HEAD, index nor the other worktrees", () => {
+    const lane = join(root, '.git', 'erasmus', 'worktrees', 'run1', 'a');
+    const r = rules(seatbeltProfile({ root, tmpDir, home, lane }));
+    expect(r[3]).toContain(`(allow file-write* (subpath ${q(join(root, '.git'))}) (subpath ${q(tmpDir)})`);
+    expect(r[3]).not.toContain(`(subpath ${q(root)})`);
+    const deny = r.findIndex((x) => x.startsWith(`(deny file-write* (literal ${q(join(root, '.git', 'HEAD'))})`));
+    expect(r[deny]).toContain(`(subpath ${q(join(root, '.git', 'erasmus', 'worktrees'))})`);
+    expect(r[deny]).toContain(`(subpath ${q(join(root, '.git', 'worktrees'))})`);
+    // Later rules win: the lane's own worktree is given back after the other worktrees are taken away.
+    expect(r[deny + 1]).toBe(`(allow file-write* (subpath ${q(lane)}))`);
+  });
+
   it('a step that only reads: the project is not writable (TMPDIR is); a networked command reaches only the proxy port', () => {
     const ro = rules(seatbeltProfile({ root, tmpDir, home, readOnly: true }));
     expect(ro[3]).toMatch(new RegExp(`^\\(allow file-write\\* \\(subpath ${q(tmpDir).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) \\(literal "/dev/null"\\)`));

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { hiddenPaths, type SandboxProfile } from './sandbox';
+import { hiddenPaths, laneGitDir, type SandboxProfile } from './sandbox';
 
 /**
  * The macOS sandbox: a Seatbelt profile (SBPL, handed to `sandbox-exec -p`) made from the same
@@ -30,7 +30,10 @@ function str(s: string): string {
 /** The profile for `sandbox-exec -p`. */
 export function seatbeltProfile(p: SandboxProfile): string {
   const root = realPath(p.root);
-  const writable = [...(p.readOnly ? [] : [`(subpath ${str(root)})`]), ...(p.tmpDir ? [`(subpath ${str(realPath(p.tmpDir))})`] : [])];
+  const lane = p.lane && !p.readOnly ? realPath(p.lane) : undefined;
+  const laneGit = lane ? laneGitDir(lane) : undefined;
+  const project = p.readOnly ? [] : lane ? [`(subpath ${str(join(root, '.git'))})`] : [`(subpath ${str(root)})`];
+  const writable = [...project, ...(p.tmpDir ? [`(subpath ${str(realPath(p.tmpDir))})`] : [])];
   const hidden = hiddenPaths(p)
     .map(realPath)
     .filter((h) => !(root === h || root.startsWith(`${h}/`)));
@@ -45,6 +48,14 @@ export function seatbeltProfile(p: SandboxProfile): string {
     '  (regex #"^/dev/ttys[0-9]+$") (regex #"^/dev/fd/"))',
   ];
   if (!p.readOnly) lines.push(';; hooks and config would run code outside the sandbox later', `(deny file-write* (subpath ${str(join(root, '.git', 'hooks'))}) (literal ${str(join(root, '.git', 'config'))}))`);
+  if (lane) {
+    const g = (rel: string) => join(root, '.git', rel);
+    lines.push(
+      ";; a component's worktree: the project's HEAD and index and the other worktrees stay read-only",
+      `(deny file-write* (literal ${str(g('HEAD'))}) (literal ${str(g('index'))}) (subpath ${str(g('worktrees'))}) (subpath ${str(g('erasmus/worktrees'))}))`,
+      `(allow file-write* (subpath ${str(lane)})${laneGit ? ` (subpath ${str(realPath(laneGit))})` : ''})`,
+    );
+  }
   lines.push(';; credential folders and ERASMUS_HOME', '(deny file-read* file-write*', ...hidden.map((h) => `  (subpath ${str(h)})`), ')');
   lines.push(';; no network, but the proxy of the core (allowed hosts only)', '(deny network*)');
   if (p.network?.kind === 'tcp') lines.push(`(allow network-outbound (remote ip ${str(`localhost:${p.network.port}`)}))`);

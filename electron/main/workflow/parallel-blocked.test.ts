@@ -1,0 +1,85 @@
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { statusText } from '../../cli/commands/workflow-print';
+import { cleanUpAfterEach, git, MODEL, runToEnd, setup } from '../../../tests/fixtures/workflow/parallel-harness';
+
+// A parallel run whose one component blocks while the other merges: what the user sees, skip, abandon.
+cleanUpAfterEach();
+
+describe('a blocked lane in a parallel run', () => {
+  /** Two components side by side, b's tests never passing: the run blocks once a is merged. */
+  async function blockedRun(fixed: string) {
+    const { dir, engine, events } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_BROKEN: 'b', PARALLEL_MODEL_FIXED: fixed });
+    const { runId, view } = await runToEnd(engine, dir, 2);
+    expect(view.status).toBe('BLOCKED');
+    // What the user sees: the run's error names the component and its step; a is merged, b blocked with its worktree.
+    expect(view.error?.message).toMatch(/^component b \(b:debugging\): tests still fail after 3 debugging attempt/);
+    expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'blocked']]);
+    const b = view.lanes![1]!;
+    expect(b.state).toBe('b:debugging');
+    expect(b.worktree).toBe(join(dir, '.git', 'erasmus', 'worktrees', runId, 'b'));
+    expect(await readFile(join(b.worktree!, 'b-draft.txt'), 'utf8')).toBe('a draft of b\n');
+    expect(git(dir, 'log', '--format=%s')).toBe('Write a.txt');
+    // The CLI's status says which component, where its work is, and both ways on.
+    const text = statusText(view);
+    expect(text).toContain(`component b is blocked at b · debugging; its work is in its worktree ${b.worktree}. To go on: fix the cause, then run its step again: erasmus workflow retry ${dir}, or skip that step: erasmus workflow skip ${dir}`);
+    expect(text).toMatch(/ {2}b: blocked, at b · debugging in .*: tests still fail/);
+    // The app's timeline draws b's steps in its lane: every one of its entries names its worktree.
+    expect(view.timeline.filter((e) => e.component === 'b' && e.state !== 'b:merge').every((e) => e.worktree === b.worktree)).toBe(true);
+    return { dir, engine, events, runId };
+  }
+
+  it('a blocked lane while the other merged: skip goes on after its step, which then passes; one commit each, no worktree or lane branch left', async () => {
+    const fixed = join(tmpdir(), `erasmus-parallel-fixed-${process.pid}-1`);
+    const { dir, engine, runId } = await blockedRun(fixed);
+    try {
+      await writeFile(fixed, '');
+      await engine.skip(runId);
+      const view = await engine.waitForRest(runId, 120_000);
+      expect(view.status, JSON.stringify(view.error)).toBe('COMPLETED');
+      expect(view.timeline.filter((e) => e.outcome === 'skipped' && e.state === 'b:debugging')).toHaveLength(1);
+      expect(view.timeline.some((e) => e.state === 'b:redebugging' && e.outcome === 'tests-passed')).toBe(true);
+    } finally {
+      await rm(fixed, { force: true });
+    }
+    expect(git(dir, 'log', '--format=%s').split('\n')).toEqual(['Update the documentation', 'Write b.txt', 'Write a.txt']);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    expect(git(dir, 'worktree', 'list').split('\n')).toHaveLength(1);
+    expect(git(dir, 'branch', '--format=%(refname:short)')).toBe('main');
+  }, 180_000);
+
+  it('abandon removes every worktree and lane branch, keeping the unmerged work under a ref; the next run removes what a crash left', async () => {
+    const { dir, engine, events, runId } = await blockedRun(join(tmpdir(), 'erasmus-parallel-never'));
+    const { kept } = await engine.abandon(runId);
+    expect(kept.map((k) => [k.component, k.ref])).toEqual([['b', `refs/erasmus/kept/${runId}/b`]]);
+    expect(git(dir, 'worktree', 'list').split('\n')).toHaveLength(1);
+    expect(git(dir, 'branch', '--format=%(refname:short)')).toBe('main');
+    expect(existsSync(join(dir, '.git', 'erasmus', 'worktrees', runId))).toBe(false);
+    // b's uncommitted draft is in the kept commit, on top of its base; the run's view names the ref.
+    expect(git(dir, 'show', `${kept[0]!.ref}:b-draft.txt`)).toBe('a draft of b');
+    expect(git(dir, 'log', '-1', '--format=%s', kept[0]!.ref)).toBe(`Uncommitted work of component b (run ${runId}, abandoned)`);
+    const view = await engine.status(runId);
+    expect(view.status).toBe('ABANDONED');
+    expect(view.lanes?.find((l) => l.component === 'b')).toMatchObject({ kept: kept[0]!.ref });
+    expect(view.lanes?.find((l) => l.component === 'b')?.worktree).toBeUndefined();
+    expect(view.timeline.every((e) => e.leftAt)).toBe(true);
+    expect(statusText(view)).toContain(`not merged, its work is kept under ${kept[0]!.ref}`);
+    // A crash left a lane of a run nobody has a record of (one commit on its branch, a file not committed): the next run's load removes both, keeping the work.
+    const lane = join(dir, '.git', 'erasmus', 'worktrees', 'gone', 'c');
+    git(dir, 'worktree', 'add', '-q', '-b', 'erasmus-lane/gone/c', lane);
+    await writeFile(join(lane, 'c.txt'), 'c\n');
+    git(lane, '-c', 'user.name=t', '-c', 'user.email=t@t', 'add', 'c.txt');
+    git(lane, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'Write c.txt');
+    await writeFile(join(lane, 'c2.txt'), 'c2\n');
+    await engine.load({ projectDir: dir, goal: 'next', executor: { kind: 'command', command: `node ${MODEL}` } });
+    expect(git(dir, 'worktree', 'list').split('\n')).toHaveLength(1);
+    expect(git(dir, 'branch', '--format=%(refname:short)')).toBe('main');
+    expect(git(dir, 'show', 'refs/erasmus/kept/gone/c:c2.txt')).toBe('c2');
+    expect(git(dir, 'log', '--format=%s', 'refs/erasmus/kept/gone/c').split('\n').slice(0, 2)).toEqual(['Uncommitted work of component c (run gone, left by a run no longer driven)', 'Write c.txt']);
+    const note = events.find((e) => e.event === 'app.notify' && JSON.stringify(e.payload).includes('refs/erasmus/kept/gone/c'));
+    expect(note).toBeDefined();
+  }, 180_000);
+});
