@@ -14,6 +14,9 @@ import { invalidState, runNotFound, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
+import type { RunContext } from './run-context';
+import { checkDatabaseUrl, redactedUrl } from './durable/database-url';
+import { originUrl } from './durable/lane-git';
 import { runReport } from '../../contract/run-report';
 import { reviewOutcomes } from '../../contract/review-points';
 import { WorkflowRun } from './run';
@@ -51,11 +54,15 @@ export interface LoadOptions {
   branch?: BranchMode;
   /** How many components may run at once where the task list lets them (default: config.yaml parallelComponents, else 2). */
   parallel?: number;
+  /** postgres://…: the run is durable, its components run in `erasmus worker` processes over DBOS (default: the options' env ERASMUS_DATABASE_URL). */
+  databaseUrl?: string;
 }
 
 /** `--parallel N` on start, approve and resume: how many components may run at once from now on. */
 export interface ParallelOption {
   parallel?: number;
+  /** A durable run's database (postgres://…), for this process to drive it; on a run not yet in its components' phase it makes the run durable. */
+  databaseUrl?: string;
 }
 
 /**
@@ -64,6 +71,14 @@ export interface ParallelOption {
  */
 /** How long submitTask waits for the transition it caused before answering RUNNING. */
 const SUBMIT_SETTLE_MS = 30_000;
+
+function checkDatabaseUrlOrThrow(url: string): void {
+  try {
+    checkDatabaseUrl(url);
+  } catch (err) {
+    throw new WorkflowError('RUNTIME_ERROR', (err as Error).message);
+  }
+}
 
 export class WorkflowEngine {
   readonly store: RunStore;
@@ -104,6 +119,9 @@ export class WorkflowEngine {
       throw new WorkflowError('PARSE_ERROR', err.message, { file: this.options.paths.configYaml, field: 'git' });
     });
     const branch = opts.branch ?? (settings.branch === 'current' ? 'current' : 'branch');
+    const databaseUrl = opts.databaseUrl ?? this.options.env?.ERASMUS_DATABASE_URL;
+    // A durable run's workers clone the project's origin: without one it cannot run there (said before anything is done).
+    if (databaseUrl) await this.checkDurable(projectDir, databaseUrl);
     const git = await prepareGit(projectDir, { goal: opts.goal, dirtyTree: opts.dirtyTree, branch, runTests: this.testRunner() });
     const now = new Date().toISOString();
     const record: RunRecord = {
@@ -118,6 +136,7 @@ export class WorkflowEngine {
       timeline: [],
       totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
       parallelComponents,
+      ...(databaseUrl ? { durable: { database: redactedUrl(databaseUrl) } } : {}),
       ...(git ? { git } : {}),
       // An existing code base without a docs folder keeps review reports out of its tree (with the context documents).
       ...(existing ? { existing } : {}),
@@ -126,6 +145,7 @@ export class WorkflowEngine {
       updatedAt: now,
     };
     await this.prune(projectDir);
+    if (databaseUrl) this.databaseUrls.set(record.runId, databaseUrl);
     const run = this.adopt(record);
     await run.persist();
     // The app's Recent list shows the project, whichever face (CLI, MCP, app) started the run.
@@ -151,10 +171,57 @@ export class WorkflowEngine {
       protocolsDir: this.options.protocolsDir,
       runTests: this.testRunner(),
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
+      durable: (r) => this.durableHooks(r),
       beforeStep: async (r, state) => (await this.runCheckpoints.beforeStep(r, state)).id,
     });
     this.runs.set(record.runId, run);
     return run;
+  }
+
+  /** Each durable run's database URL, as given to this process (never written to disk: it may hold a password). */
+  private readonly databaseUrls = new Map<string, string>();
+  private durableLoaded = false;
+
+  private async checkDurable(projectDir: string, url: string): Promise<void> {
+    checkDatabaseUrlOrThrow(url);
+    await originUrl(projectDir).catch((err: Error) => {
+      throw new WorkflowError('RUNTIME_ERROR', err.message);
+    });
+  }
+
+  /** A durable run's components go to workers (loaded on first use: a run without a database never loads DBOS). */
+  private durableHooks(record: RunRecord): Pick<RunContext, 'driveLane' | 'completing'> {
+    const url = () => {
+      const u = this.databaseUrls.get(record.runId) ?? this.options.env?.ERASMUS_DATABASE_URL;
+      if (!u)
+        throw new WorkflowError(
+          'RUNTIME_ERROR',
+          `run ${record.runId} is durable: its components run in \`erasmus worker\` processes over ${record.durable?.database}. Give this process its database URL (--database-url postgres://… on workflow resume or approve, or ERASMUS_DATABASE_URL) and resume it.`,
+        );
+      return u;
+    };
+    const load = () => {
+      this.durableLoaded = true;
+      return import('./durable/remote-lane');
+    };
+    return {
+      driveLane: async (ctx, plan, lane, component) => (await load()).driveRemoteLane(url(), ctx, plan, lane, component),
+      completing: async () => (await load()).publishRun(record),
+    };
+  }
+
+  /** A worker's context for a durable run's component (durable/worker.ts): this engine's executor and runner, a record that is never saved here. */
+  componentContext(record: RunRecord): RunContext {
+    const store = Object.assign(Object.create(this.store) as RunStore, { save: async () => undefined, lock: () => undefined, unlock: () => undefined });
+    const run = new WorkflowRun(record, {
+      paths: this.options.paths,
+      store,
+      emit: this.options.emit,
+      protocolsDir: this.options.protocolsDir,
+      runTests: this.testRunner(),
+      makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
+    });
+    return run.stepContext();
   }
 
   private makeExecutor(config: ExecutorConfig, onAwait: ConstructorParameters<typeof ExternalExecutor>[0]): StepExecutor {
@@ -411,6 +478,12 @@ export class WorkflowEngine {
 
   /** `--parallel N`: how many components run at once from the next start of the parallel phase on (kept in the run record). */
   private setParallel(run: WorkflowRun, opts: ParallelOption): void {
+    if (opts.databaseUrl !== undefined) {
+      checkDatabaseUrlOrThrow(opts.databaseUrl);
+      if (!run.record.durable && run.record.lanes) throw invalidState(`run ${run.runId} has started its components in this process; --database-url makes a run durable only before its components' phase`);
+      this.databaseUrls.set(run.runId, opts.databaseUrl);
+      run.record.durable = { database: redactedUrl(opts.databaseUrl) };
+    }
     if (opts.parallel === undefined) return;
     if (run.running) throw invalidState(`run ${run.runId} is running; --parallel applies when it starts or resumes`);
     run.record.parallelComponents = opts.parallel;
@@ -500,6 +573,7 @@ export class WorkflowEngine {
   async dispose(): Promise<void> {
     await Promise.all([...this.runs.values()].map((r) => r.shutdown()));
     this.runs.clear();
+    if (this.durableLoaded) await (await import('./durable/dbos')).closeDbosClients();
     if (this.own) {
       await this.own.ptys.dispose();
       this.own.runner.dispose();

@@ -28,6 +28,8 @@ export interface RunDeps {
   /** Built-in protocols folder (default resources/protocols). */
   protocolsDir?: string;
   runTests: TestRunner;
+  /** A durable run's hooks (durable/): its components go to workers, its branch to origin at completion. */
+  durable?(record: RunRecord): Pick<RunContext, 'driveLane' | 'completing'>;
   /** Takes a checkpoint before a step (the project, HEAD, this record): its id. */
   beforeStep?(record: RunRecord, state: string): Promise<string>;
 }
@@ -265,7 +267,13 @@ export class WorkflowRun {
       persist: () => this.persist(),
       setStatus: (s) => this.setStatus(s),
       pausing: () => this.pauseRequested,
+      ...(this.record.durable ? this.deps.durable?.(this.record) : {}),
     };
+  }
+
+  /** The context this run's steps run in: a worker drives a durable run's component with it (durable/worker.ts). */
+  stepContext(): RunContext {
+    return this.context();
   }
 
   /**
