@@ -1,7 +1,7 @@
 // A durable run (DBOS over a real Postgres): the run in this process, its components in `erasmus worker`
 // processes, each in its own clone of the project's origin (a bare repository on disk).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,13 +34,15 @@ afterEach(async () => {
       await new Promise((r) => w.once('exit', r));
     }
   }
-  for (const pid of hung.splice(0)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {}
-  }
+  for (const pid of hung.splice(0)) stopModel(pid);
   if (root) await rm(root, { recursive: true, force: true });
 });
+
+function stopModel(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {}
+}
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
 
@@ -95,30 +97,48 @@ async function approvedRun(dir: string, url: string, env: Record<string, string>
 const modelCalls = () => readFileSync(join(root, 'model.log'), 'utf8').split('\n').filter(Boolean).map((l) => l.split(' ')[0]!);
 
 describe('a durable run over DBOS', () => {
-  it('runs its components in a worker, each in a clone of origin, merges them in schedule order and pushes the result', async () => {
-    const { dir, origin, url, env } = await setup('one_worker');
-    await worker('w1', url, env);
+  // One run, two workers, so the suite pays for one durable run: the end-to-end path and the recovery together.
+  it('runs components in workers, each in a clone of origin; a worker killed mid-step: another takes the component up from its last checkpoint, the killed step runs once more, nothing is committed twice', async () => {
+    const { dir, origin, url, env } = await setup('killed_worker');
+    const mark = join(root, 'hung.json');
+    Object.assign(env, { PARALLEL_MODEL_HANG: 'a:documentation', PARALLEL_MODEL_HANG_MARK: mark });
+    const w1 = await worker('w1', url, env);
+    const w2 = await worker('w2', url, env);
     const { engine, runId } = await approvedRun(dir, url, env);
+    // a:documentation hangs in whichever worker took component a; that worker dies (SIGKILL, its whole process group).
+    for (let i = 0; !existsSync(mark); i++) {
+      if (i > 1200) throw new Error(`a:documentation never started; the model was asked: ${modelCalls().join(', ')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const { dir: hungIn, pid } = JSON.parse(readFileSync(mark, 'utf8')) as { dir: string; pid: number };
+    hung.push(pid);
+    const [killed, survivor] = hungIn.startsWith(join(root, 'work-w1')) ? [w1, 'w2'] : [w2, 'w1'];
+    killGroup(killed);
+    stopModel(pid); // the step's model (the command executor runs it in a process group of its own) goes with it
     const view = await engine.waitForRest(runId, 120_000);
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');
-    // Each component's steps ran in the worker's clone, and show on the run's timeline like any other run's.
-    const a = view.timeline.filter((e) => e.component === 'a').map((e) => e.state);
-    expect(a).toEqual(expect.arrayContaining(['a:development', 'a:commit']));
-    expect(view.timeline.find((e) => e.state === 'a:development')?.worktree).toContain(join(root, 'work-w1'));
-    expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'merged']]);
-    // One commit per component on the run's branch, in schedule order; the tree is clean; origin has the branch.
-    const branch = git(dir, 'symbolic-ref', '--short', 'HEAD');
-    const subjects = git(dir, 'log', '--format=%s', branch).split('\n');
-    expect(subjects.filter((s) => /\ba\b/.test(s) || /\bb\b/.test(s)).length).toBeGreaterThanOrEqual(2);
-    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('a\n');
-    expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('b\n');
-    expect(git(dir, 'status', '--porcelain')).toBe('');
-    expect(git(origin, 'rev-parse', `refs/heads/${branch}`)).toBe(git(dir, 'rev-parse', 'HEAD'));
-    // The run's refs on origin (bases, checkpoints, component branches) are gone.
-    expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
-    // The tasks the worker marked are marked in the run's task list.
-    expect(readFileSync(new Paths(join(root, 'home-run')).orchestrationDoc(dir, 'task_list'), 'utf8')).toMatch(/- \[x\] A1:/);
+    // The killed step ran once more, in the other worker's clone; the steps before it were not run again.
+    const calls = readFileSync(join(root, 'model.log'), 'utf8').split('\n').filter(Boolean);
+    const docs = calls.filter((l) => l.startsWith('a:documentation '));
+    expect(docs).toHaveLength(2);
+    expect(docs[1]).toContain(join(root, `work-${survivor}`));
     expect(modelCalls().filter((s) => s === 'a:development')).toHaveLength(1);
+    expect(modelCalls().filter((s) => s === 'a:review')).toHaveLength(1);
+    // What a:development wrote came back from the checkpoint; one commit per component, one a:commit on the timeline.
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('a\n');
+    expect(git(dir, 'log', '--format=%H', '--', 'a.txt').split('\n')).toHaveLength(1);
+    expect(git(dir, 'log', '--format=%H', '--', 'b.txt').split('\n')).toHaveLength(1);
+    expect(view.timeline.filter((e) => e.state === 'a:commit' && e.outcome === 'committed')).toHaveLength(1);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    // Each component's steps show on the run's timeline like any other run's, naming the clone they ran in.
+    expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'merged']]);
+    expect(view.timeline.find((e) => e.state === 'b:development')?.worktree).toMatch(new RegExp(`^${root}/work-w[12]/`));
+    expect(view.timeline.filter((e) => e.state === 'a:documentation').map((e) => e.outcome)).toEqual(['done']);
+    // The tasks the workers marked are marked in the run's task list.
+    expect(readFileSync(new Paths(join(root, 'home-run')).orchestrationDoc(dir, 'task_list'), 'utf8')).toMatch(/- \[x\] A1:[^]*- \[x\] B1:/);
+    // The merged result is on origin; the run's refs there (bases, checkpoints, component branches) are gone.
+    expect(git(origin, 'rev-parse', `refs/heads/${git(dir, 'symbolic-ref', '--short', 'HEAD')}`)).toBe(git(dir, 'rev-parse', 'HEAD'));
+    expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
   }, 180_000);
 });
