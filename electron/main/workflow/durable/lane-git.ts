@@ -7,10 +7,8 @@
 //                                              per step: a step run again after a crash never moves the ref
 //                                              the step before it recorded.
 //   refs/heads/erasmus-lane/<run>/<component>  the component's commit, which the run merges
-import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { git, headCommit, identityArgs } from '../git';
+import { mkdir, realpath, rm } from 'node:fs/promises';
+import { git, headCommit, identityArgs, snapshotTree } from '../git';
 import { laneBranch } from '../worktrees';
 
 /** A component's ref on origin: its base, or the checkpoint after its step n. */
@@ -91,20 +89,12 @@ export async function restoreLane(dir: string, origin: string, runId: string, co
   await must(dir, ['reset', '-q'], 'unstaging the checkpoint');
 }
 
-/** Records the worktree as it is now as a commit on top of HEAD (a private index: the clone's is untouched) and pushes it: its sha. */
+/** Records the worktree as it is now as a commit on top of HEAD (through a private index: the clone's is untouched) and pushes it. */
 export async function checkpointLane(dir: string, runId: string, component: string, step: number): Promise<LaneCheckpoint> {
-  const index = join(tmpdir(), `erasmus-checkpoint-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
-  try {
-    const env = { GIT_INDEX_FILE: index };
-    const head = await headCommit(dir);
-    if (head) await must(dir, ['read-tree', head], 'reading HEAD', env);
-    else await writeFile(index, '');
-    await must(dir, ['add', '-A'], 'recording the worktree', env);
-    const tree = await must(dir, ['write-tree'], 'recording the worktree', env);
-    const sha = await must(dir, [...(await identityArgs(dir)), 'commit-tree', tree, ...(head ? ['-p', head] : []), '-m', `Erasmus checkpoint of component ${component}`], 'recording the worktree');
-    await pushRef(dir, sha, laneRef(runId, component, step));
-    return { step, sha };
-  } finally {
-    await rm(index, { force: true });
-  }
+  const tree = await snapshotTree(dir);
+  const head = await headCommit(dir);
+  if (!tree || !head) throw new Error(`recording component ${component}'s worktree in ${dir} failed: not a git clone with a commit`);
+  const sha = await must(dir, [...(await identityArgs(dir)), 'commit-tree', tree, '-p', head, '-m', `Erasmus checkpoint of component ${component} after its step ${step + 1}`], 'recording the worktree');
+  await pushRef(dir, sha, laneRef(runId, component, step));
+  return { step, sha };
 }
