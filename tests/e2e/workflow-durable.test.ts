@@ -102,8 +102,8 @@ describe('a durable run over DBOS', () => {
     const { dir, origin, url, env } = await setup('killed_worker');
     const mark = join(root, 'hung.json');
     Object.assign(env, { PARALLEL_MODEL_HANG: 'a:documentation', PARALLEL_MODEL_HANG_MARK: mark });
-    const w1 = await worker('w1', url, env);
-    const w2 = await worker('w2', url, env);
+    // Both start at once on the fresh database (DBOS's own migration races there: durable/dbos.ts serialises it).
+    const [w1, w2] = await Promise.all([worker('w1', url, env), worker('w2', url, env)]);
     const { engine, runId } = await approvedRun(dir, url, env);
     // a:documentation hangs in whichever worker took component a; that worker dies (SIGKILL, its whole process group).
     for (let i = 0; !existsSync(mark); i++) {
@@ -133,6 +133,7 @@ describe('a durable run over DBOS', () => {
     expect(git(dir, 'status', '--porcelain')).toBe('');
     // Each component's steps show on the run's timeline like any other run's, naming the clone they ran in.
     expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'merged']]);
+    expect(view.durable).toEqual({ database: url });
     expect(view.timeline.find((e) => e.state === 'b:development')?.worktree).toMatch(new RegExp(`^${root}/work-w[12]/`));
     expect(view.timeline.filter((e) => e.state === 'a:documentation').map((e) => e.outcome)).toEqual(['done']);
     // The tasks the workers marked are marked in the run's task list.

@@ -121,7 +121,7 @@ export class WorkflowEngine {
     const branch = opts.branch ?? (settings.branch === 'current' ? 'current' : 'branch');
     const databaseUrl = opts.databaseUrl ?? this.options.env?.ERASMUS_DATABASE_URL;
     // A durable run's workers clone the project's origin: without one it cannot run there (said before anything is done).
-    if (databaseUrl) await this.checkDurable(projectDir, databaseUrl);
+    if (databaseUrl) await this.checkDurable(projectDir, databaseUrl, executor);
     const git = await prepareGit(projectDir, { goal: opts.goal, dirtyTree: opts.dirtyTree, branch, runTests: this.testRunner() });
     const now = new Date().toISOString();
     const record: RunRecord = {
@@ -182,8 +182,13 @@ export class WorkflowEngine {
   private readonly databaseUrls = new Map<string, string>();
   private durableLoaded = false;
 
-  private async checkDurable(projectDir: string, url: string): Promise<void> {
+  private async checkDurable(projectDir: string, url: string, executor: ExecutorConfig): Promise<void> {
     checkDatabaseUrlOrThrow(url);
+    if (executor.kind !== 'command')
+      throw new WorkflowError(
+        'RUNTIME_ERROR',
+        `a durable run (--database-url) takes the command executor for now (--executor command --command CMD, which each worker runs per step); the ${executor.kind} executor's steps cannot run in a worker yet. Start the run without --database-url to run it in this process.`,
+      );
     await originUrl(projectDir).catch((err: Error) => {
       throw new WorkflowError('RUNTIME_ERROR', err.message);
     });
@@ -277,7 +282,7 @@ export class WorkflowEngine {
 
   async start(runId: string, opts: ParallelOption = {}): Promise<WorkflowRunView['status']> {
     const run = await this.get(runId);
-    this.setParallel(run, opts);
+    await this.setParallel(run, opts);
     if (run.record.status === 'LOADED') run.drive();
     else if (!run.running && run.record.status === 'RUNNING') run.drive();
     await run.saved();
@@ -441,7 +446,7 @@ export class WorkflowEngine {
   }
   async approve(runId: string, plan?: WorkflowPlan, opts: ParallelOption = {}) {
     const run = await this.get(runId);
-    this.setParallel(run, opts);
+    await this.setParallel(run, opts);
     await run.approve(plan);
     await run.saved();
     return run.record.status;
@@ -453,7 +458,7 @@ export class WorkflowEngine {
   }
   async resume(runId: string, opts: ParallelOption = {}) {
     const run = await this.get(runId);
-    this.setParallel(run, opts);
+    await this.setParallel(run, opts);
     run.resume();
     await run.saved();
     return run.record.status;
@@ -477,9 +482,10 @@ export class WorkflowEngine {
   }
 
   /** `--parallel N`: how many components run at once from the next start of the parallel phase on (kept in the run record). */
-  private setParallel(run: WorkflowRun, opts: ParallelOption): void {
+  private async setParallel(run: WorkflowRun, opts: ParallelOption): Promise<void> {
     if (opts.databaseUrl !== undefined) {
-      checkDatabaseUrlOrThrow(opts.databaseUrl);
+      if (!run.record.durable) await this.checkDurable(run.record.projectDir, opts.databaseUrl, run.record.executor);
+      else checkDatabaseUrlOrThrow(opts.databaseUrl);
       if (!run.record.durable && run.record.lanes) throw invalidState(`run ${run.runId} has started its components in this process; --database-url makes a run durable only before its components' phase`);
       this.databaseUrls.set(run.runId, opts.databaseUrl);
       run.record.durable = { database: redactedUrl(opts.databaseUrl) };

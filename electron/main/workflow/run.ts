@@ -553,6 +553,7 @@ export class WorkflowRun {
       ...(r.git ? { git: { mode: r.git.mode, ...(r.git.branch ? { branch: r.git.branch } : {}), ...(r.git.base ? { base: r.git.base } : {}), ...(r.git.finished ? { finished: r.git.finished } : {}) } } : {}),
       ...(r.parallelComponents !== undefined ? { parallelComponents: r.parallelComponents } : {}),
       ...(r.lanes ? { lanes: laneViews(r) } : {}),
+      ...(r.durable ? { durable: r.durable } : {}),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

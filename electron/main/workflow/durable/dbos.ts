@@ -21,14 +21,33 @@ export function dbosClient(url: string): Promise<DBOSClient> {
   let c = clients.get(url);
   if (!c) {
     c = (async () => {
-      const { DBOS, DBOSClient } = await import('@dbos-inc/dbos-sdk');
-      await DBOS.migrate(url);
+      const { DBOSClient } = await import('@dbos-inc/dbos-sdk');
+      await migrateSystemDatabase(url);
       return DBOSClient.create({ systemDatabaseUrl: url, applicationName: DBOS_APP });
     })();
     c.catch(() => clients.delete(url));
     clients.set(url, c);
   }
   return c;
+}
+
+/**
+ * Creates DBOS's system tables if they are missing, one process at a time: DBOS's own migration races when two
+ * processes start on a fresh database at once (one of them then never launches). Each process runs it under a
+ * Postgres advisory lock; the ones after it find the tables made.
+ */
+export async function migrateSystemDatabase(url: string): Promise<void> {
+  const [{ default: pg }, { DBOS }] = await Promise.all([import('pg'), import('@dbos-inc/dbos-sdk')]);
+  const client = new pg.Client({ connectionString: url, application_name: 'erasmus migration' });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    // Tried, not waited for: a session waiting for a lock holds a snapshot, which DBOS's CREATE INDEX CONCURRENTLY waits out (a deadlock).
+    while (!(await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS got', [MIGRATION_LOCK])).rows[0]?.got) await new Promise((r) => setTimeout(r, POLL_MS));
+    await DBOS.migrate(url);
+  } finally {
+    await client.end().catch(() => undefined); // the lock goes with the connection
+  }
 }
 
 /** Closes the clients this process opened. */
@@ -44,6 +63,7 @@ export async function closeDbosClients(): Promise<void> {
 // left PENDING by an executor whose lock is free was interrupted: DBOS recovery takes it up elsewhere.
 
 const LOCK_CLASS = 26026;
+const MIGRATION_LOCK = 26027;
 
 export async function holdLiveness(url: string, executorID: string): Promise<PgClient> {
   const { default: pg } = await import('pg');

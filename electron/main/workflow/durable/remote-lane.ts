@@ -10,6 +10,7 @@ import type { Plan, PlanComponent } from '../plan';
 import type { RunContext } from '../run-context';
 import type { LaneRecord, RunRecord } from '../run-record';
 import { WorkflowError } from '../errors';
+import { StepAbortedError } from '../executor';
 import { setTaskStatus, parseTaskList } from '../task-list';
 import { emptyCommit, laneBranch } from '../worktrees';
 import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './component-step';
@@ -62,7 +63,9 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
     }
     if (status?.status === 'ERROR' || status?.status === 'CANCELLED' || status?.status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED')
       throw new WorkflowError('RUNTIME_ERROR', `component ${component.id}'s workflow ${id} ended ${status.status}${status.error ? `: ${(status.error as Error).message ?? String(status.error)}` : ''}; retry to run it again from its last finished step`);
-    if (ctx.signal.aborted) return;
+    // Stop and pause stop following it here; its workflow goes on in the workers, and resume finds it again (its id is in the lane).
+    if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
+    if (ctx.pausing?.()) return;
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   // Ready: its commit, fetched from origin into the project as the component's branch (merged, then deleted, by parallel.ts).

@@ -11,7 +11,7 @@ import type { Paths } from '../../paths/index';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
 import { runComponentStep, type LaneJob, type LaneProgress } from './component-step';
-import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, holdLiveness, orphanedWorkflows, POLL_MS, WORKFLOW_VERSION } from './dbos';
+import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, WORKFLOW_VERSION } from './dbos';
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -36,6 +36,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   const executorID = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   // The lock first: from here on, a workflow this executor takes is known to be alive while it is.
   const liveness = await holdLiveness(opts.databaseUrl, executorID);
+  await migrateSystemDatabase(opts.databaseUrl);
   DBOS.setConfig({
     name: DBOS_APP,
     systemDatabaseUrl: opts.databaseUrl,
