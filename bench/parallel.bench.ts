@@ -1,28 +1,62 @@
 // The wall time of a four-component run whose components do not need each other (Depends: none), with a
 // scripted model that answers each request after 2 s (tests/fixtures/workflow/parallel-model.mjs as the
-// `command` executor), run with 1 slot (the baseline, in the same run) and with 2 slots.
-// Goal: 2 slots ≤ 0.6× the 1-slot time. Printed for the whole run (preparation and final phase included:
+// `command` executor), run with 1 slot (the baseline, in the same run), with 2 slots, and durable over DBOS
+// with 2 `erasmus worker` processes (concurrency 1 each) on a throwaway Postgres (Debian's postgresql; the
+// project's origin a bare repository on disk; needs `npm run build` for the worker's CLI).
+// Goal: 2 slots and 2 workers ≤ 0.6× the 1-slot time. Printed for the whole run (preparation and final phase included:
 // the same steps either way) and for the components' phase alone (approval to the schedule update).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Paths } from '../electron/main/paths/index';
 import { WorkflowEngine } from '../electron/main/workflow/engine';
+import { startPostgres } from '../tests/support/postgres';
 
 const MODEL = fileURLToPath(new URL('../tests/fixtures/workflow/parallel-model.mjs', import.meta.url));
 const DELAY_MS = 2000;
 
-async function run(slots: number): Promise<{ totalMs: number; componentsMs: number }> {
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'bin/erasmus.js');
+
+/** Two `erasmus worker` processes on a database, each running one component at a time. */
+async function startWorkers(root: string, url: string, env: NodeJS.ProcessEnv): Promise<ChildProcess[]> {
+  if (!existsSync(join(ROOT, 'out/main/cli.js'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  return Promise.all(
+    ['w1', 'w2'].map(async (name) => {
+      const child = spawn(process.execPath, [CLI, 'worker', '--database-url', url, '--concurrency', '1', '--work-dir', join(root, `work-${name}`)], {
+        env: { ...env, ERASMUS_HOME: join(root, `home-${name}`) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      while (!/takes components from queue/.test(out)) {
+        if (child.exitCode !== null) throw new Error(`worker ${name} did not start:\n${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return child;
+    }),
+  );
+}
+
+async function run(slots: number, durable = false): Promise<{ totalMs: number; componentsMs: number }> {
   const root = mkdtempSync(join(tmpdir(), 'erasmus-parallel-bench-'));
   const dir = join(root, 'project');
   mkdirSync(dir);
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
-  const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home')), env: { ...process.env, PARALLEL_MODEL_DELAY_MS: String(DELAY_MS) }, emit: () => undefined });
+  const env = { ...process.env, PARALLEL_MODEL_DELAY_MS: String(DELAY_MS) };
+  const pg = durable ? await startPostgres() : undefined;
+  const workers = pg ? await startWorkers(root, pg.url, env) : [];
+  if (pg) {
+    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', join(root, 'origin.git')]);
+    execFileSync('git', ['remote', 'add', 'origin', join(root, 'origin.git')], { cwd: dir });
+  }
+  const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home')), env, emit: () => undefined });
   try {
     const t0 = performance.now();
-    const { runId } = await engine.load({ projectDir: dir, goal: 'four parts', executor: { kind: 'command', command: `node ${MODEL}` }, parallel: slots });
+    const { runId } = await engine.load({ projectDir: dir, goal: 'four parts', executor: { kind: 'command', command: `node ${MODEL}` }, parallel: slots, ...(pg ? { databaseUrl: pg.url } : {}) });
     await engine.start(runId);
     let view = await engine.waitForRest(runId, 600_000);
     if (view.status !== 'AWAITING_APPROVAL') throw new Error(`expected the plan, got ${view.status}: ${view.error?.message}`);
@@ -35,6 +69,11 @@ async function run(slots: number): Promise<{ totalMs: number; componentsMs: numb
     return { totalMs, componentsMs: Date.parse(end.enteredAt) - Date.parse(start.enteredAt) };
   } finally {
     await engine.dispose();
+    for (const w of workers) {
+      w.kill('SIGTERM');
+      await new Promise((r) => w.once('exit', r));
+    }
+    await pg?.stop();
     rmSync(root, { recursive: true, force: true });
   }
 }
@@ -42,13 +81,17 @@ async function run(slots: number): Promise<{ totalMs: number; componentsMs: numb
 async function main(): Promise<void> {
   const one = await run(1);
   const two = await run(2);
+  const workers = await run(2, true);
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(`four independent components, the model answering after ${DELAY_MS / 1000} s`);
   console.log(`  1 slot  (baseline): whole run ${s(one.totalMs)}, components ${s(one.componentsMs)}`);
   console.log(`  2 slots:            whole run ${s(two.totalMs)}, components ${s(two.componentsMs)}`);
-  const whole = two.totalMs / one.totalMs;
-  const parts = two.componentsMs / one.componentsMs;
-  console.log(`  ratio: whole run ${whole.toFixed(2)}× (goal ≤ 0.60×: ${whole <= 0.6 ? 'met' : 'not met'}), components ${parts.toFixed(2)}× (${parts <= 0.6 ? 'met' : 'not met'})`);
+  console.log(`  2 workers (DBOS):   whole run ${s(workers.totalMs)}, components ${s(workers.componentsMs)}`);
+  for (const [name, r] of [['2 slots', two], ['2 workers', workers]] as const) {
+    const whole = r.totalMs / one.totalMs;
+    const parts = r.componentsMs / one.componentsMs;
+    console.log(`  ${name} ratio: whole run ${whole.toFixed(2)}× (goal ≤ 0.60×: ${whole <= 0.6 ? 'met' : 'not met'}), components ${parts.toFixed(2)}× (${parts <= 0.6 ? 'met' : 'not met'})`);
+  }
 }
 
 main().catch((err) => {

@@ -9,6 +9,7 @@ import { registerMcpServer } from './commands/mcp-server';
 import { registerWorkflow } from './commands/workflow';
 import { registerTrust } from './commands/trust';
 import { registerDoctor } from './commands/doctor';
+import { registerWorker } from './commands/worker';
 
 /**
  * The `erasmus` command. Each command lives in its own file under commands/ and registers itself
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerWorkflow(program);
   registerTrust(program);
   registerDoctor(program);
+  registerWorker(program);
   return program;
 }
 

@@ -101,3 +101,19 @@ it("a parallel run's status lists each component: what it needs, its step and wo
   } as unknown as Parameters<typeof statusText>[0]);
   expect(text).toContain('components side by side (at most 2 at once), merged in this order:\n  core: merged as abcdef01\n  cli: running, at cli · testing in /p/.git/erasmus/worktrees/r1/cli; needs core');
 });
+
+it("a durable run's status says its components run in workers, over which database", () => {
+  const text = statusText({
+    runId: 'r1',
+    status: 'RUNNING',
+    state: 'parallel:components',
+    projectDir: '/p',
+    executor: 'command',
+    totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    timeline: [],
+    parallelComponents: 2,
+    durable: { database: 'postgres://me:***@db:5432/runs' },
+    lanes: [{ component: 'core', status: 'running', depends: [], state: 'core:review' }],
+  } as unknown as Parameters<typeof statusText>[0]);
+  expect(text).toContain('components side by side (at most 2 at once, run by `erasmus worker` processes over postgres://me:***@db:5432/runs), merged in this order:\n  core: running, at core · review');
+});

@@ -95,7 +95,8 @@ export function statusText(v: WorkflowRunView): string {
   }
   // A parallel run: each component, what it needs, where it stands (its step and worktree while it runs, its commit once merged).
   if (v.lanes?.length) {
-    lines.push(`components side by side (at most ${v.parallelComponents ?? 2} at once), merged in this order:`);
+    const where = v.durable ? `, run by \`erasmus worker\` processes over ${v.durable.database}` : '';
+    lines.push(`components side by side (at most ${v.parallelComponents ?? 2} at once${where}), merged in this order:`);
     for (const l of v.lanes) {
       const where = l.status === 'merged' ? (l.commit ? ` as ${l.commit.slice(0, 8)}` : ' (nothing to commit)') : l.state ? `, at ${humanState(l.state)}${l.worktree ? ` in ${l.worktree}` : ''}` : '';
       const kept = l.kept ? `; not merged, its work is kept under ${l.kept} (git log ${l.kept})` : '';

@@ -28,6 +28,8 @@ interface DriveOpts {
   finalTest?: string;
   /** How many components may run at once (--parallel N). */
   parallel?: number;
+  /** A durable run's Postgres (--database-url; default ERASMUS_DATABASE_URL). */
+  databaseUrl?: string;
 }
 
 /** `--parallel N`: a whole number from 1 to 16. */
@@ -36,6 +38,8 @@ function parallelOf(value: string): number {
   if (!Number.isInteger(n) || n < 1 || n > 16) throw new InvalidArgumentError(`--parallel takes a whole number from 1 to 16 (how many components run at once), got ${JSON.stringify(value)}`);
   return n;
 }
+const DATABASE_HELP =
+  "postgres://…: a durable run over DBOS, its components run by `erasmus worker` processes on any machine, each in a clone of the project's origin (default: ERASMUS_DATABASE_URL; without either, the run stays in this process)";
 const PARALLEL_HELP = 'how many components run at once where the task list\'s Depends: lines let them, each in its own git worktree (default: config.yaml parallelComponents, else 2)';
 
 /** Why a call was not run, as the step's model reads it: what happened and how it goes on, no command line meant for the user. */
@@ -119,13 +123,13 @@ function agentRunOptions(cmd: Command, json = 'print the event stream as JSON li
 }
 
 /** Starts a run as the command's options say (the project's unfinished run resumed or abandoned first, as the user chooses), and drives it. */
-async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: string; branch?: 'branch' | 'current'; parallel?: number; documents?: 'drifted' }): Promise<void> {
+async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: string; branch?: 'branch' | 'current'; parallel?: number; documents?: 'drifted'; databaseUrl?: string }): Promise<void> {
   const executor = executorOf(o);
   await preflight(core, resolve(dir), executor, o);
   const resumeId = await settleUnfinished(core, resolve(dir), o, load.documents ? `erasmus workflow drift ${resolve(dir)} --fix` : undefined).catch(friendly);
   if (resumeId) {
     if (o.toolMode) await core.workflow.setToolMode(resumeId, toolModeOf(o.toolMode)!).catch(friendly);
-    await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId, { parallel: o.parallel })).catch(friendly);
+    await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId, { parallel: o.parallel, databaseUrl: o.databaseUrl })).catch(friendly);
     return;
   }
   const { runId } = await core.workflow.load({ projectDir: dir, executor, dirtyTree: o.dirty, ...load }).catch(friendly);
@@ -184,7 +188,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
         if (!opts.json) process.stderr.write(planText(view.plan) + '\n');
         const yes = opts.yes || (process.stdin.isTTY && /^y(es)?$/i.test((await ask('Start development with this plan? [y/N] ')).trim()));
         if (yes) {
-          await core.workflow.approve(runId, approved(view.plan, opts), { parallel: opts.parallel });
+          await core.workflow.approve(runId, approved(view.plan, opts), { parallel: opts.parallel, databaseUrl: opts.databaseUrl });
           continue;
         }
         process.stderr.write(`The plan waits for approval: erasmus workflow approve ${view.projectDir}\n`);
@@ -309,11 +313,12 @@ export function registerWorkflow(program: Command): void {
     .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
     .option('--current-branch', 'work on the branch checked out instead of a new erasmus/<goal> branch (config.yaml: git: {branch: current})')
     .option('--parallel <n>', PARALLEL_HELP, parallelOf)
+    .option('--database-url <url>', DATABASE_HELP)
     .option('--own-branch', 'work on a new erasmus/<goal> branch even when config.yaml says git: {branch: current}')
     .action(async (dir: string, o: StartOpts & { currentBranch?: boolean; ownBranch?: boolean }) => {
       await withCore(async (core) => {
         const branch = o.currentBranch ? { branch: 'current' as const } : o.ownBranch ? { branch: 'branch' as const } : {};
-        await startRun(core, dir, o, { goal: o.goal, ...branch, ...(o.parallel ? { parallel: o.parallel } : {}) });
+        await startRun(core, dir, o, { goal: o.goal, ...branch, ...(o.parallel ? { parallel: o.parallel } : {}), ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}) });
       });
     });
 
@@ -382,17 +387,19 @@ export function registerWorkflow(program: Command): void {
       .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
       .option('--json', 'print the event stream as JSON lines')
       .addOption(new Option('--parallel <n>', PARALLEL_HELP).argParser(parallelOf).hideHelp(name !== 'approve' && name !== 'resume'))
+      .addOption(new Option('--database-url <url>', DATABASE_HELP).hideHelp(name !== 'approve' && name !== 'resume'))
       .action(async (dir: string, o: DriveOpts & { run?: string }) => {
         if (o.parallel !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--parallel applies to workflow start, approve and resume, not ${name}`);
+        if (o.databaseUrl !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--database-url applies to workflow start, approve and resume, not ${name} (or set ERASMUS_DATABASE_URL)`);
         await withCore(async (core) => {
           const runId = await latestRun(core, dir, o.run);
           if (o.toolMode) await core.workflow.setToolMode(runId, toolModeOf(o.toolMode)!).catch(friendly);
           await drive(core, runId, o, async () => {
-            if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o), { parallel: o.parallel });
+            if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o), { parallel: o.parallel, databaseUrl: o.databaseUrl });
             if (name === 'skip') return core.workflow.skip(runId);
             const view = await core.workflow.status(runId);
             if (view.status === 'AWAITING_APPROVAL' || view.status === 'AWAITING_GOAL') return; // drive() answers them
-            return name === 'retry' ? core.workflow.retry(runId) : core.workflow.resume(runId, { parallel: o.parallel });
+            return name === 'retry' ? core.workflow.retry(runId) : core.workflow.resume(runId, { parallel: o.parallel, databaseUrl: o.databaseUrl });
           }).catch(friendly);
         });
       });

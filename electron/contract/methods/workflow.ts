@@ -201,6 +201,8 @@ export const WorkflowRunView = z.object({
   parallelComponents: z.number().int().optional(),
   /** A parallel run's components, in schedule order, once they run side by side. */
   lanes: z.array(WorkflowLane).optional(),
+  /** A durable run: its components run in `erasmus worker` processes over DBOS in this database (its URL without the password). */
+  durable: z.object({ database: z.string() }).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

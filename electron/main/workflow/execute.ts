@@ -118,6 +118,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     record.state = 'completed';
     // The pull request's title and body, ready to copy (and the squash commit's subject if the user merges).
     await savePullRequest(ctx.paths, record).catch(() => undefined);
+    await ctx.completing?.();
     ctx.setStatus('COMPLETED');
     ctx.emit('app.notify', { title: 'Workflow complete', body: plan.documents ? `${record.projectDir}: the drifted documents are up to date` : `${record.projectDir}: all ${plan.components.length} component(s) done` });
     return 'rest';

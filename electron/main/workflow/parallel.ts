@@ -74,7 +74,8 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
         if (running.has(lane.component) || (lane.status !== 'waiting' && lane.status !== 'running' && lane.status !== 'blocked')) continue;
         if (!(deps.get(lane.component) ?? []).every(merged)) continue;
         const component = open.find((c) => c.id === lane.component)!;
-        const done = driveLane(ctx, plan, lane, component).catch((err: Error) => {
+        // A durable run's components run in workers (durable/remote-lane.ts); otherwise here, in worktrees.
+        const done = (ctx.driveLane ?? driveLane)(ctx, plan, lane, component).catch((err: Error) => {
           if (!(err instanceof StepAbortedError) && !ctx.signal.aborted) {
             lane.status = 'blocked';
             lane.error = err.message;
@@ -155,8 +156,11 @@ async function enterLane(ctx: RunContext, lane: LaneRecord, state: string, extra
   return entry;
 }
 
-/** A component's states, in its worktree, from where it stood to its commit (its schedule update comes once, after all). */
-async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent): Promise<void> {
+/**
+ * A component's states, in its worktree, from where it stood to its commit (its schedule update comes once, after all).
+ * `steps`: at most this many steps, then it returns (a durable run's worker runs one step per DBOS step).
+ */
+export async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent, options: { steps?: number } = {}): Promise<void> {
   const { record } = ctx;
   if (!lane.worktree || !lane.branch) Object.assign(lane, await addLaneWorktree(record.projectDir, record.runId, component.id));
   lane.status = 'running';
@@ -197,8 +201,10 @@ async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, componen
       await ctx.persist();
     },
   };
+  let steps = 0;
   try {
     while (currentState(actor) !== end) {
+      if (options.steps !== undefined && steps++ >= options.steps) return;
       if (ctx.signal.aborted) throw new StepAbortedError(currentState(actor));
       if (ctx.pausing?.()) return; // paused between two steps: it goes on from here on resume
       try {

@@ -1,8 +1,9 @@
 import type { WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import type { Paths } from '../paths/index';
 import type { ContextDocs } from './documents';
+import type { Plan, PlanComponent } from './plan';
 import type { StepExecutor, StepRequest, StepResult } from './executor';
-import type { RunRecord } from './run-record';
+import type { LaneRecord, RunRecord } from './run-record';
 import type { WorkflowEmit } from './events';
 import type { TestRunner } from './verify';
 
@@ -28,7 +29,11 @@ export interface RunContext {
   /** A pause was asked for: a phase that runs several steps at once starts no new one (parallel.ts). */
   pausing?(): boolean;
   persist(): Promise<void>;
+  /** Drives one component of a parallel run to its commit (ready) somewhere else: a durable run's workers (durable/remote-lane.ts). */
+  driveLane?(ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent): Promise<void>;
   setStatus(status: RunRecord['status']): void;
+  /** Just before the run completes: a durable run pushes its branch to origin (durable/remote-lane.ts). A failure blocks the run; retry does it again. */
+  completing?(): Promise<void>;
 }
 
 /** What a phase function tells the loop: keep going, or stop here (the run waits for someone). */

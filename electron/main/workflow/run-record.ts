@@ -57,6 +57,10 @@ export const LaneRecord = z.object({
   error: z.string().optional(),
   /** The run was abandoned before it merged: its work, which no branch held, is kept under this ref (its worktree and branch are gone). */
   kept: z.string().optional(),
+  /** A durable run's component (durable/remote-lane.ts): its DBOS workflow, how many were enqueued, and its worktree's checkpoint on origin after its last finished step. */
+  workflow: z.string().optional(),
+  attempts: z.number().int().nonnegative().optional(),
+  checkpoint: z.object({ step: z.number().int().nonnegative(), sha: z.string() }).optional(),
 });
 export type LaneRecord = z.infer<typeof LaneRecord>;
 
@@ -115,6 +119,11 @@ export const RunRecord = z.object({
   untraced: z.object({ state: z.string(), tasks: z.array(z.string()), asked: z.number().int().nonnegative() }).optional(),
   /** How many components may run at once (config.yaml parallelComponents, --parallel N; default 2). */
   parallelComponents: z.number().int().min(1).max(16).optional(),
+  /**
+   * A durable run (--database-url): its components run in `erasmus worker` processes as DBOS workflows over
+   * this Postgres database (its URL without the password; the URL itself is given to each process that drives the run).
+   */
+  durable: z.object({ database: z.string() }).optional(),
   /** A parallel run's components, in schedule order, from the moment they start (parallel.ts). */
   lanes: z.array(LaneRecord).optional(),
   error: ErrorView.optional(),

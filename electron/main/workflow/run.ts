@@ -29,6 +29,8 @@ export interface RunDeps {
   /** Built-in protocols folder (default resources/protocols). */
   protocolsDir?: string;
   runTests: TestRunner;
+  /** A durable run's hooks (durable/): its components go to workers, its branch to origin at completion. */
+  durable?(record: RunRecord): Pick<RunContext, 'driveLane' | 'completing'>;
   /** Takes a checkpoint before a step (the project, HEAD, this record): its id. */
   beforeStep?(record: RunRecord, state: string): Promise<string>;
 }
@@ -266,7 +268,13 @@ export class WorkflowRun {
       persist: () => this.persist(),
       setStatus: (s) => this.setStatus(s),
       pausing: () => this.pauseRequested,
+      ...(this.record.durable ? this.deps.durable?.(this.record) : {}),
     };
+  }
+
+  /** The context this run's steps run in: a worker drives a durable run's component with it (durable/worker.ts). */
+  stepContext(): RunContext {
+    return this.context();
   }
 
   /**
@@ -548,6 +556,7 @@ export class WorkflowRun {
       ...(r.git ? { git: { mode: r.git.mode, ...(r.git.branch ? { branch: r.git.branch } : {}), ...(r.git.base ? { base: r.git.base } : {}), ...(r.git.finished ? { finished: r.git.finished } : {}) } } : {}),
       ...(r.parallelComponents !== undefined ? { parallelComponents: r.parallelComponents } : {}),
       ...(r.lanes ? { lanes: laneViews(r) } : {}),
+      ...(r.durable ? { durable: r.durable } : {}),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

@@ -37,7 +37,7 @@ export async function addLaneWorktree(projectDir: string, runId: string, compone
 }
 
 /** A commit of the empty tree, on no branch: the base of components that start before the run's branch has a commit (its plain subject teaches the commit style nothing: git.ts commitStyle). */
-async function emptyCommit(projectDir: string): Promise<string> {
+export async function emptyCommit(projectDir: string): Promise<string> {
   const tree = await git(projectDir, ['hash-object', '-t', 'tree', '-w', '/dev/null']);
   if (tree.code !== 0) throw new Error(`git hash-object failed: ${tree.stdout.trim()}`);
   const c = await git(projectDir, [...(await identityArgs(projectDir)), 'commit-tree', tree.stdout.trim(), '-m', 'Empty base of a parallel run']);

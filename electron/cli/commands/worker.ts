@@ -1,0 +1,58 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { cliCore } from '../context';
+import { checkDatabaseUrl, redactedUrl } from '../../main/workflow/durable/database-url';
+
+/** `--concurrency N`: a whole number from 1 to 16. */
+function concurrencyOf(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 16) throw new InvalidArgumentError(`--concurrency takes a whole number from 1 to 16 (how many components this worker runs at once), got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** Where a worker clones the projects it works on: outside ERASMUS_HOME, which the sandbox hides from the steps. */
+function defaultWorkDir(): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'erasmus', 'worker');
+}
+
+export function registerWorker(program: Command): void {
+  program
+    .command('worker')
+    .description(
+      "run durable runs' components (workflow start --database-url): take them from the DBOS queue in Postgres, each in a clone of the project's origin, and push each component's branch back; runs until stopped (Ctrl-C)",
+    )
+    .option('--database-url <url>', 'the Postgres database the runs use (default: ERASMUS_DATABASE_URL)')
+    .option('--concurrency <n>', 'how many components this worker runs at once (default 1)', concurrencyOf)
+    .option('--work-dir <dir>', `where the clones go (default: ${defaultWorkDir()})`)
+    .action(async (opts: { databaseUrl?: string; concurrency?: number; workDir?: string }) => {
+      const url = opts.databaseUrl ?? process.env.ERASMUS_DATABASE_URL;
+      if (!url) throw new Error('erasmus worker needs the runs\' database: --database-url postgres://user:password@host:port/database, or ERASMUS_DATABASE_URL');
+      checkDatabaseUrl(url);
+      const core = cliCore();
+      const { startWorker } = await import('../../main/workflow/durable/worker');
+      const worker = await startWorker({
+        databaseUrl: url,
+        concurrency: opts.concurrency ?? 1,
+        workDir: resolve(opts.workDir ?? defaultWorkDir()),
+        paths: core.paths,
+        host: (record) => core.workflow.componentContext(record),
+        log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
+      }).catch(async (err: Error) => {
+        await core.dispose();
+        throw new Error(`the worker could not start on ${redactedUrl(url)}: ${err.message}`);
+      });
+      let stopping = false;
+      const stop = () => {
+        if (stopping) return;
+        stopping = true;
+        process.stdout.write(`stopping worker ${worker.executorID}: the components it runs go on in another worker\n`);
+        void worker
+          .stop()
+          .then(() => core.dispose())
+          .finally(() => process.exit(0));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}

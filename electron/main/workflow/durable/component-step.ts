@@ -1,0 +1,104 @@
+// One step of a durable run's component, in a worker (a DBOS step: durable/dbos.ts). What goes in and
+// comes out is plain JSON, kept by DBOS in Postgres: the job (what the run sent: its record, the
+// component's plan, the documents the steps read) and the component's progress after each step (its lane,
+// its timeline entries, its documents, the checkpoint of its worktree on origin). A step starts from the
+// progress the step before recorded, in the worker's clone, so any worker on any machine can run it.
+import { z } from 'zod';
+import { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
+import type { Paths } from '../../paths/index';
+import { ContextDocs, type DocRef } from '../documents';
+import { driveLane } from '../parallel';
+import type { Plan } from '../plan';
+import type { RunContext } from '../run-context';
+import { LaneRecord, type RunRecord } from '../run-record';
+import { laneBranch } from '../worktrees';
+import { checkpointLane, pushRef, restoreLane } from './lane-git';
+
+export const LaneDocs = z.object({
+  architecture: z.string().optional(),
+  progress_schedule: z.string().optional(),
+  task_list: z.string().optional(),
+  component: z.string().optional(),
+});
+export type LaneDocs = z.infer<typeof LaneDocs>;
+
+export const LaneProgress = z.object({
+  /** The worktree after the last finished step, on origin (absent: the component's base). */
+  checkpoint: z.object({ step: z.number().int().nonnegative(), sha: z.string() }).optional(),
+  /** How many steps ran (the next one's number). */
+  steps: z.number().int().nonnegative(),
+  lane: LaneRecord,
+  timeline: z.array(WorkflowTimelineEntry),
+  docs: LaneDocs,
+  /** The component's commit, pushed to origin as its branch: it is ready to merge. */
+  done: z.boolean(),
+  /** The step failed: why (the run blocks naming the component; a retry goes on from `checkpoint`). */
+  failed: z.string().optional(),
+});
+export type LaneProgress = z.infer<typeof LaneProgress>;
+
+export interface LaneJob {
+  runId: string;
+  component: string;
+  /** The project's origin (workers clone it, push the component's checkpoints and branch to it). */
+  origin: string;
+  /** The run's record as the component's steps read it (no lanes, no timeline). */
+  record: RunRecord;
+  plan: Plan;
+  /** Where the component stood when it was enqueued. */
+  start: LaneProgress;
+}
+
+const DOCS: Array<[keyof LaneDocs, (component: string) => DocRef]> = [
+  ['architecture', () => ({ doc: 'architecture' })],
+  ['progress_schedule', () => ({ doc: 'progress_schedule' })],
+  ['task_list', () => ({ doc: 'task_list' })],
+  ['component', (component) => ({ doc: 'component', component })],
+];
+
+export async function writeLaneDocs(docs: ContextDocs, component: string, texts: LaneDocs): Promise<void> {
+  for (const [key, ref] of DOCS) if (texts[key] !== undefined) await docs.write(ref(component), texts[key]);
+}
+
+export async function readLaneDocs(docs: ContextDocs, component: string): Promise<LaneDocs> {
+  const out: LaneDocs = {};
+  for (const [key, ref] of DOCS) {
+    const text = await docs.text(ref(component));
+    if (text !== undefined) out[key] = text;
+  }
+  return out;
+}
+
+/**
+ * Runs the component's next step in `dir` (the worker's clone for it) and returns its progress after it.
+ * `host` builds the context the step runs in (the worker's engine: its executor, its sandboxed runner).
+ */
+export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: string, paths: Paths, host: (record: RunRecord) => RunContext): Promise<LaneProgress> {
+  const { runId, component } = job;
+  const planned = job.plan.components.find((c) => c.id === component);
+  if (!planned) throw new Error(`component ${component} is not in the run's plan`);
+  await restoreLane(dir, job.origin, runId, component, before.checkpoint);
+  const docs = new ContextDocs(paths, dir);
+  await writeLaneDocs(docs, component, before.docs);
+  const timeline = structuredClone(before.timeline);
+  const lane: LaneRecord = { ...structuredClone(before.lane), worktree: dir, branch: laneBranch(runId, component), entries: timeline.map((_, i) => i) };
+  const record: RunRecord = { ...structuredClone(job.record), projectDir: dir, timeline, lanes: [lane] };
+  let failed: string | undefined;
+  try {
+    await driveLane(host(record), job.plan, lane, planned, { steps: 1 });
+  } catch (err) {
+    failed = (err as Error).message;
+  }
+  const checkpoint = await checkpointLane(dir, runId, component, before.steps);
+  const done = !failed && lane.status === 'ready';
+  if (done && lane.commit) await pushRef(dir, lane.commit, `refs/heads/${laneBranch(runId, component)}`);
+  return {
+    checkpoint,
+    steps: before.steps + 1,
+    lane: { ...lane, worktree: undefined, branch: undefined, entries: [] },
+    timeline: record.timeline,
+    docs: await readLaneDocs(docs, component),
+    done,
+    ...(failed ? { failed } : {}),
+  };
+}

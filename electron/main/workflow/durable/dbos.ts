@@ -1,0 +1,93 @@
+// DBOS over Postgres for durable runs: the names both sides share, the run's client (it enqueues a
+// workflow per component and watches it) and the worker (it runs those workflows, one DBOS step per
+// component step). @dbos-inc/dbos-sdk and pg are imported only here, and this module only on demand, so a
+// run without a database URL loads neither.
+import type { DBOSClient, WorkflowStatus } from '@dbos-inc/dbos-sdk';
+import type { Client as PgClient } from 'pg';
+
+/** The DBOS application, queue and workflow names (a worker and a run must agree on them). */
+export const DBOS_APP = 'erasmus';
+export const COMPONENT_QUEUE = 'erasmus-components';
+export const COMPONENT_WORKFLOW = 'erasmus.component';
+/** The version both sides stamp on the component workflows (DBOS only dequeues a workflow of its own version). */
+export const WORKFLOW_VERSION = 'erasmus-durable-1';
+/** How often the queue is polled, and dead workers looked for. */
+export const POLL_MS = 200;
+
+const clients = new Map<string, Promise<DBOSClient>>();
+
+/** The run's DBOS client for a database (created once per process; the system tables are made if missing). */
+export function dbosClient(url: string): Promise<DBOSClient> {
+  let c = clients.get(url);
+  if (!c) {
+    c = (async () => {
+      const { DBOSClient } = await import('@dbos-inc/dbos-sdk');
+      await migrateSystemDatabase(url);
+      return DBOSClient.create({ systemDatabaseUrl: url, applicationName: DBOS_APP });
+    })();
+    c.catch(() => clients.delete(url));
+    clients.set(url, c);
+  }
+  return c;
+}
+
+/**
+ * Creates DBOS's system tables if they are missing, one process at a time: DBOS's own migration races when two
+ * processes start on a fresh database at once (one of them then never launches). Each process runs it under a
+ * Postgres advisory lock; the ones after it find the tables made.
+ */
+export async function migrateSystemDatabase(url: string): Promise<void> {
+  const [{ default: pg }, { DBOS }] = await Promise.all([import('pg'), import('@dbos-inc/dbos-sdk')]);
+  const client = new pg.Client({ connectionString: url, application_name: 'erasmus migration' });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    // Tried, not waited for: a session waiting for a lock holds a snapshot, which DBOS's CREATE INDEX CONCURRENTLY waits out (a deadlock).
+    while (!(await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS got', [MIGRATION_LOCK])).rows[0]?.got) await new Promise((r) => setTimeout(r, POLL_MS));
+    await DBOS.migrate(url);
+  } finally {
+    await client.end().catch(() => undefined); // the lock goes with the connection
+  }
+}
+
+/** Closes the clients this process opened. */
+export async function closeDbosClients(): Promise<void> {
+  const all = [...clients.values()];
+  clients.clear();
+  await Promise.all(all.map((c) => c.then((x) => x.destroy()).catch(() => undefined)));
+}
+
+// ── liveness ────────────────────────────────────────────────────────────────────────────────────
+// A worker holds a Postgres advisory lock named after its DBOS executor id on a connection of its own for as
+// long as it lives; Postgres drops the lock when the process dies (its connection goes). A component workflow
+// left PENDING by an executor whose lock is free was interrupted: DBOS recovery takes it up elsewhere.
+
+const LOCK_CLASS = 26026;
+const MIGRATION_LOCK = 26027;
+
+export async function holdLiveness(url: string, executorID: string): Promise<PgClient> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, application_name: `erasmus-worker ${executorID}` });
+  client.on('error', () => undefined); // the database went away: the worker's DBOS calls say so
+  await client.connect();
+  await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_CLASS, executorID]);
+  return client;
+}
+
+/** Whether the executor that holds a workflow still lives (asked on the asking worker's own liveness connection). */
+export async function executorAlive(client: PgClient, executorID: string): Promise<boolean> {
+  const r = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS got', [LOCK_CLASS, executorID]);
+  if (!r.rows[0]?.got) return true;
+  await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, executorID]);
+  return false;
+}
+
+/** Component workflows whose executor died mid-way (PENDING on the queue, their executor's lock free). */
+export async function orphanedWorkflows(pending: WorkflowStatus[], client: PgClient, self: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const w of pending) {
+    if (!w.executorId || w.executorId === self || w.executorId === 'local') continue;
+    if (!(await executorAlive(client, w.executorId))) out.push(w.workflowID);
+  }
+  return out;
+}

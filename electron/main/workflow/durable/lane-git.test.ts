@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Paths } from '../../paths/index';
+import { WorkflowEngine } from '../engine';
+import { checkDatabaseUrl, redactedUrl } from './database-url';
+import { checkpointLane, laneRef, originUrl, pushRef, restoreLane } from './lane-git';
+
+let root: string | undefined;
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+const git = (dir: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' }).trimEnd();
+
+async function project(): Promise<{ dir: string; origin: string }> {
+  root = await mkdtemp(join(tmpdir(), 'erasmus-lane-git-'));
+  const origin = join(root, 'origin.git');
+  const dir = join(root, 'project');
+  git(root, 'init', '-q', '--bare', '-b', 'main', origin);
+  await mkdir(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  return { dir, origin };
+}
+
+describe("a component's worktree between two workers", () => {
+  it('comes back exactly as the step left it: changed, new and deleted files, uncommitted; then the commit on top', async () => {
+    const { dir, origin } = await project();
+    await writeFile(join(dir, 'kept.txt'), 'kept\n');
+    await writeFile(join(dir, 'gone.txt'), 'gone\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'base');
+    git(dir, 'remote', 'add', 'origin', origin);
+    await pushRef(dir, git(dir, 'rev-parse', 'HEAD'), laneRef('r1', 'a', 'base'));
+
+    // Worker one: the component's first step changes a file, adds one, deletes one.
+    const one = join(root!, 'w1', 'r1', 'a');
+    await restoreLane(one, await originUrl(dir), 'r1', 'a', undefined);
+    await writeFile(join(one, 'kept.txt'), 'changed\n');
+    await writeFile(join(one, 'new.txt'), 'new\n');
+    await rm(join(one, 'gone.txt'));
+    const first = await checkpointLane(one, 'r1', 'a', 0);
+    // (the checkpoint leaves the clone's index and files as they were)
+    expect(git(one, 'status', '--porcelain').split('\n').sort()).toEqual([' D gone.txt', ' M kept.txt', '?? new.txt']);
+
+    // Worker two (another machine: another folder) goes on from that checkpoint.
+    const two = join(root!, 'w2', 'r1', 'a');
+    await restoreLane(two, await originUrl(dir), 'r1', 'a', first);
+    expect(await readFile(join(two, 'kept.txt'), 'utf8')).toBe('changed\n');
+    expect(await readFile(join(two, 'new.txt'), 'utf8')).toBe('new\n');
+    expect(existsSync(join(two, 'gone.txt'))).toBe(false);
+    expect(git(two, 'status', '--porcelain').split('\n').sort()).toEqual([' D gone.txt', ' M kept.txt', '?? new.txt']);
+    expect(git(two, 'rev-parse', 'HEAD')).toBe(git(dir, 'rev-parse', 'HEAD'));
+
+    // Its commit step commits; the checkpoint after it has that commit as HEAD, and a clean tree.
+    git(two, 'add', '-A');
+    git(two, 'commit', '-qm', 'component a');
+    const second = await checkpointLane(two, 'r1', 'a', 1);
+    await restoreLane(one, await originUrl(dir), 'r1', 'a', second);
+    expect(git(one, 'log', '-1', '--format=%s')).toBe('component a');
+    expect(git(one, 'status', '--porcelain')).toBe('');
+
+    // A step run again after a crash pushes its own step's ref: the checkpoint the step before recorded stays.
+    expect(git(origin, 'rev-parse', laneRef('r1', 'a', 0))).toBe(first.sha);
+    await expect(restoreLane(one, await originUrl(dir), 'r1', 'a', { step: 0, sha: second.sha })).rejects.toThrow(/not .* as that step recorded/);
+  });
+});
+
+describe('--database-url', () => {
+  it('is checked, and shown without its password', () => {
+    expect(redactedUrl('postgres://me:secret@db.example:5432/runs')).toBe('postgres://me:***@db.example:5432/runs');
+    expect(() => checkDatabaseUrl('mysql://db/runs')).toThrow(/must start with postgres:\/\//);
+    expect(() => checkDatabaseUrl('not a url')).toThrow(/is not a URL; give postgres:\/\/user:password@host:port\/database/);
+  });
+
+  it('refuses a project without an origin remote before anything is done, saying how to go on', async () => {
+    const { dir } = await project();
+    const engine = new WorkflowEngine({ paths: new Paths(join(root!, 'home')), emit: () => undefined });
+    try {
+      await expect(engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'command', command: 'true' }, databaseUrl: 'postgres://u@127.0.0.1:1/db' })).rejects.toThrow(
+        /needs the project to have an `origin` remote .* \(`git remote add origin <url>`\), or start the run without --database-url/,
+      );
+      // The steps of another executor than `command` cannot run in a worker yet: refused, saying so.
+      git(dir, 'remote', 'add', 'origin', join(root!, 'origin.git'));
+      await expect(engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'external' }, databaseUrl: 'postgres://u@127.0.0.1:1/db' })).rejects.toThrow(
+        /takes the command executor for now .* the external executor's steps cannot run in a worker yet/,
+      );
+      expect(await engine.list(dir)).toEqual([]);
+    } finally {
+      await engine.dispose();
+    }
+  });
+});

@@ -1,0 +1,100 @@
+// The git side of a durable run (DBOS over Postgres): a component runs in a worker's own clone of the
+// project's `origin`, and its work between two steps lives on origin as a checkpoint commit, so another
+// worker on another machine goes on from there after a crash. Refs on origin, per run and component:
+//   refs/erasmus/<run>/<component>/base        the run's branch as it was when the component was enqueued
+//   refs/erasmus/<run>/<component>/step-<n>   the worktree after its step n (a commit whose parent is the
+//                                              clone's HEAD then: the component's commit, once made). One ref
+//                                              per step: a step run again after a crash never moves the ref
+//                                              the step before it recorded.
+//   refs/heads/erasmus-lane/<run>/<component>  the component's commit, which the run merges
+import { mkdir, realpath, rm } from 'node:fs/promises';
+import { git, headCommit, identityArgs, snapshotTree } from '../git';
+import { laneBranch } from '../worktrees';
+
+/** A component's ref on origin: its base, or the checkpoint after its step n. */
+export function laneRef(runId: string, component: string, what: 'base' | number): string {
+  return `refs/erasmus/${runId}/${component}/${what === 'base' ? 'base' : `step-${what}`}`;
+}
+
+/** Where a component's work stands on origin: the checkpoint commit after a step (absent: its base). */
+export interface LaneCheckpoint {
+  step: number;
+  sha: string;
+}
+
+async function must(cwd: string, args: string[], what: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  const r = await git(cwd, args, env);
+  if (r.code !== 0) throw new Error(`${what} failed (git ${args.join(' ')}): ${r.stdout.trim().slice(-1500)}`);
+  return r.stdout.trim();
+}
+
+/** The project's `origin` remote, as a URL a worker on another machine clones (a local path made absolute). */
+export async function originUrl(projectDir: string): Promise<string> {
+  const r = await git(projectDir, ['remote', 'get-url', 'origin']);
+  const url = r.code === 0 ? r.stdout.trim() : '';
+  if (!url)
+    throw new Error(
+      `a durable run (--database-url) needs the project to have an \`origin\` remote that its workers can clone and push to; ${projectDir} has none. Add one (\`git remote add origin <url>\`), or start the run without --database-url to run it in this process.`,
+    );
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]+@[^/]+:/.test(url)) return url;
+  return (await must(projectDir, ['-C', url, 'rev-parse', '--absolute-git-dir'], `reading origin ${url}`)).trim();
+}
+
+/** Pushes a commit to a ref on origin (forced: the ref is the run's own). */
+export async function pushRef(dir: string, sha: string, ref: string): Promise<void> {
+  await must(dir, ['push', '-q', '-f', 'origin', `${sha}:${ref}`], `pushing ${ref} to origin`);
+}
+
+/** Deletes the run's refs on origin (the checkpoints and bases; the component branches are merged by then). */
+export async function removeRunRefs(projectDir: string, runId: string): Promise<void> {
+  const r = await git(projectDir, ['ls-remote', 'origin', `refs/erasmus/${runId}/*`, `refs/heads/erasmus-lane/${runId}/*`]);
+  const refs = r.stdout.split('\n').map((l) => l.split('\t')[1]).filter(Boolean) as string[];
+  if (refs.length) await git(projectDir, ['push', '-q', 'origin', ...refs.map((ref) => `:${ref}`)]);
+}
+
+/** Fetches a ref of origin into the project: its commit. */
+export async function fetchRef(dir: string, ref: string, into: string): Promise<string> {
+  await must(dir, ['fetch', '-q', '-f', 'origin', `${ref}:${into}`], `fetching ${ref} from origin`);
+  return must(dir, ['rev-parse', into], `reading ${into}`);
+}
+
+/**
+ * The worker's clone for a component: cloned from origin once, then its worktree is put back exactly as the
+ * last finished step left it (`checkpoint`), or at the component's base for its first step. Untracked files
+ * stay untracked, changes stay uncommitted: the next step sees what the previous one left.
+ */
+export async function restoreLane(dir: string, origin: string, runId: string, component: string, checkpoint: LaneCheckpoint | undefined): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const cloned = (await git(dir, ['rev-parse', '--show-toplevel'])).stdout.trim() === (await realpath(dir));
+  if (!cloned) {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    await must(dir, ['init', '-q'], 'git init of the worker clone');
+    await must(dir, ['remote', 'add', 'origin', origin], 'adding origin');
+  }
+  const ref = laneRef(runId, component, checkpoint ? checkpoint.step : 'base');
+  const sha = await fetchRef(dir, ref, `refs/erasmus/${checkpoint ? 'checkpoint' : 'base'}`);
+  if (checkpoint && sha !== checkpoint.sha) throw new Error(`origin's checkpoint of component ${component} after its step ${checkpoint.step} is ${sha.slice(0, 8)}, not ${checkpoint.sha.slice(0, 8)} as that step recorded`);
+  const branch = laneBranch(runId, component);
+  if (!checkpoint) {
+    await must(dir, ['checkout', '-q', '-f', '-B', branch, sha], 'checking out the component base');
+    await must(dir, ['clean', '-q', '-fdx'], 'cleaning the worker clone');
+    return;
+  }
+  // The checkpoint's parent is HEAD as the step left it; its tree is the worktree.
+  const head = await must(dir, ['rev-parse', `${sha}^`], 'reading the checkpoint');
+  await must(dir, ['checkout', '-q', '-f', '-B', branch, head], 'checking out the component');
+  await must(dir, ['clean', '-q', '-fdx'], 'cleaning the worker clone');
+  await must(dir, ['read-tree', '-u', '--reset', sha], 'restoring the checkpoint');
+  await must(dir, ['reset', '-q'], 'unstaging the checkpoint');
+}
+
+/** Records the worktree as it is now as a commit on top of HEAD (through a private index: the clone's is untouched) and pushes it. */
+export async function checkpointLane(dir: string, runId: string, component: string, step: number): Promise<LaneCheckpoint> {
+  const tree = await snapshotTree(dir);
+  const head = await headCommit(dir);
+  if (!tree || !head) throw new Error(`recording component ${component}'s worktree in ${dir} failed: not a git clone with a commit`);
+  const sha = await must(dir, [...(await identityArgs(dir)), 'commit-tree', tree, '-p', head, '-m', `Erasmus checkpoint of component ${component} after its step ${step + 1}`], 'recording the worktree');
+  await pushRef(dir, sha, laneRef(runId, component, step));
+  return { step, sha };
+}

@@ -1,0 +1,137 @@
+// The run's side of a durable run's component: instead of driving it in a worktree here (parallel.ts
+// driveLane), the run puts the component's base on origin, enqueues a DBOS workflow for it (its id is
+// the run's, the component's and the attempt's, so a run resumed after a crash finds the same workflow
+// again instead of enqueuing another), follows its steps into the run's timeline as each one ends, and
+// once it is done fetches the component's branch: the component is ready, and parallel.ts merges it in
+// schedule order as it merges any other.
+import type { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
+import { git, headCommit } from '../git';
+import type { Plan, PlanComponent } from '../plan';
+import type { RunContext } from '../run-context';
+import type { LaneRecord, RunRecord } from '../run-record';
+import { WorkflowError } from '../errors';
+import { StepAbortedError } from '../executor';
+import { setTaskStatus, parseTaskList } from '../task-list';
+import { emptyCommit, laneBranch } from '../worktrees';
+import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './component-step';
+import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, dbosClient, POLL_MS, WORKFLOW_VERSION } from './dbos';
+import { fetchRef, laneRef, originUrl, pushRef, removeRunRefs } from './lane-git';
+
+export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent): Promise<void> {
+  const { record } = ctx;
+  const dir = record.projectDir;
+  const client = await dbosClient(databaseUrl);
+  let id = lane.workflow;
+  let status = id ? await client.getWorkflow(id) : undefined;
+  if (!id || !status || status.status === 'ERROR' || status.status === 'CANCELLED' || (status.status === 'SUCCESS' && (status.output as LaneProgress | undefined)?.failed)) {
+    // A new attempt: from where the component stood (its base on origin the first time).
+    const origin = await originUrl(dir);
+    if (!lane.checkpoint) await pushRef(dir, (await headCommit(dir)) ?? (await emptyCommit(dir)), laneRef(record.runId, component.id, 'base'));
+    const docs = await readLaneDocs(ctx.docs, component.id);
+    const start: LaneProgress = {
+      ...(lane.checkpoint ? { checkpoint: lane.checkpoint } : {}),
+      steps: lane.checkpoint ? lane.checkpoint.step + 1 : 0,
+      lane: { ...lane, status: 'running', entries: [], worktree: undefined, branch: undefined, workflow: undefined, checkpoint: undefined, error: undefined },
+      timeline: lane.entries.map((i) => record.timeline[i]!).filter(Boolean),
+      docs,
+      done: false,
+    };
+    const job: LaneJob = { runId: record.runId, component: component.id, origin, record: jobRecord(record), plan: { ...plan, parallel: false, components: [component] }, start };
+    const attempt = lane.attempts ?? 0;
+    id = `${record.runId}:${component.id}:${attempt + 1}`;
+    Object.assign(lane, { workflow: id, attempts: attempt + 1, status: 'running' as const });
+    await ctx.persist();
+    await client.enqueue({ queueName: COMPONENT_QUEUE, workflowName: COMPONENT_WORKFLOW, workflowID: id, appVersion: WORKFLOW_VERSION }, job);
+  } else {
+    lane.status = 'running';
+  }
+  let seen = -1;
+  for (;;) {
+    // The steps that ended so far: the run's timeline shows each as it ends.
+    const steps = (await client.listWorkflowSteps(id)) ?? [];
+    const last = steps.filter((s) => s.output && !s.error).at(-1);
+    if (last && last.functionID !== seen) {
+      seen = last.functionID;
+      await importProgress(ctx, lane, LaneProgress.parse(last.output));
+    }
+    status = await client.getWorkflow(id);
+    if (status?.status === 'SUCCESS') {
+      const out = LaneProgress.parse(status.output);
+      await importProgress(ctx, lane, out);
+      if (out.failed) throw new WorkflowError('RUNTIME_ERROR', out.failed);
+      break;
+    }
+    if (status?.status === 'ERROR' || status?.status === 'CANCELLED' || status?.status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED')
+      throw new WorkflowError('RUNTIME_ERROR', `component ${component.id}'s workflow ${id} ended ${status.status}${status.error ? `: ${(status.error as Error).message ?? String(status.error)}` : ''}; retry to run it again from its last finished step`);
+    // Stop and pause stop following it here; its workflow goes on in the workers, and resume finds it again (its id is in the lane).
+    if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
+    if (ctx.pausing?.()) return;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  // Ready: its commit, fetched from origin into the project as the component's branch (merged, then deleted, by parallel.ts).
+  if (lane.commit) {
+    const branch = laneBranch(record.runId, component.id);
+    const sha = await fetchRef(dir, `refs/heads/${branch}`, `refs/heads/${branch}`);
+    if (sha !== lane.commit) throw new WorkflowError('RUNTIME_ERROR', `origin's branch ${branch} is at ${sha.slice(0, 8)}, not at component ${component.id}'s commit ${lane.commit.slice(0, 8)}`);
+    lane.branch = branch;
+  }
+  lane.status = 'ready';
+  await ctx.persist();
+}
+
+/** The run's record as a component's steps read it: no lanes, no timeline, nothing waiting. */
+function jobRecord(record: RunRecord): RunRecord {
+  const { lanes: _lanes, snapshot: _snapshot, pending: _pending, error: _error, ...rest } = record;
+  return { ...rest, timeline: [], retryOf: undefined };
+}
+
+/** Brings the run's lane up to the component's progress: its entries (new ones appended), its fields, its documents. */
+async function importProgress(ctx: RunContext, lane: LaneRecord, p: LaneProgress): Promise<void> {
+  const { record } = ctx;
+  p.timeline.forEach((e, i) => {
+    const entry: WorkflowTimelineEntry = { ...e, component: lane.component };
+    const at = lane.entries[i];
+    if (at === undefined) {
+      record.timeline.push(entry);
+      lane.entries.push(record.timeline.length - 1);
+      addUsage(record, entry);
+      ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
+    } else if (JSON.stringify(record.timeline[at]) !== JSON.stringify(entry)) {
+      if (!record.timeline[at]?.leftAt) addUsage(record, entry);
+      record.timeline[at] = entry;
+      ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
+    }
+  });
+  const { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit } = p.lane;
+  Object.assign(lane, { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit, ...(p.checkpoint ? { checkpoint: p.checkpoint } : {}) });
+  if (p.docs.component !== undefined) await writeLaneDocs(ctx.docs, lane.component, { component: p.docs.component });
+  // The component's own tasks, as its steps marked them (the others' marks are theirs).
+  const theirs = p.docs.task_list ? parseTaskList(p.docs.task_list) : undefined;
+  const done = theirs?.ok ? (theirs.list.components.find((c) => c.id === lane.component)?.tasks.filter((t) => t.status === 'done').map((t) => t.id) ?? []) : [];
+  if (done.length) await ctx.docs.update({ doc: 'task_list' }, (list) => list && setTaskStatus(list, done, 'done'));
+  await ctx.persist();
+}
+
+function addUsage(record: RunRecord, entry: WorkflowTimelineEntry): void {
+  const u = entry.leftAt ? entry.usage : undefined;
+  if (!u) return;
+  const t = record.totals;
+  t.inputTokens += u.inputTokens;
+  t.outputTokens += u.outputTokens;
+  t.totalTokens += u.totalTokens;
+  if (u.cacheReadTokens) t.cacheReadTokens = (t.cacheReadTokens ?? 0) + u.cacheReadTokens;
+  if (u.cacheWriteTokens) t.cacheWriteTokens = (t.cacheWriteTokens ?? 0) + u.cacheWriteTokens;
+  if (u.costUsd !== undefined) t.costUsd = (t.costUsd ?? 0) + u.costUsd;
+}
+
+/** At completion: the run's branch goes to origin (the project folder, where the run merged, is up to date already), the run's refs there go. */
+export async function publishRun(record: RunRecord): Promise<void> {
+  const dir = record.projectDir;
+  const branch = (await git(dir, ['symbolic-ref', '-q', '--short', 'HEAD'])).stdout.trim();
+  if (branch && (await headCommit(dir))) {
+    const r = await git(dir, ['push', '-q', 'origin', `HEAD:refs/heads/${branch}`]);
+    if (r.code !== 0)
+      throw new WorkflowError('RUNTIME_ERROR', `pushing the run's branch ${branch} to origin failed: ${r.stdout.trim().slice(-1500)}. Fix what git says (e.g. fetch and merge what origin has that this branch lacks), then retry: the run pushes again and completes.`);
+  }
+  await removeRunRefs(dir, record.runId);
+}
