@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { globSync } from 'tinyglobby';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { LongestFirstSequencer } from './tests/support/sequencer';
 
 /** End-to-end files that drive Chromium: they run one at a time, after the rest (timing-sensitive UI). */
 const UI_E2E = ['tests/e2e/ui-*.test.ts', 'tests/e2e/*-ui.test.ts', 'tests/e2e/foundation.test.ts', 'tests/e2e/terminal.test.ts'];
@@ -53,6 +54,8 @@ export default defineConfig({
     // child processes, servers and sockets, so two files overlap well. More than the cores starved the
     // CLI tests' 30 s budgets under load.
     maxWorkers: Math.max(2, availableParallelism()),
+    // The longest files first within each project (tests/durations.json on a fresh checkout).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       ...groups('node', NODE_UNIT, ['tests/e2e/**'], { environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 }),
       // Renderer files share a worker and its document too (35 files, one fresh worker each: 38 -> 9 CPU-s, 117 -> 30 s
