@@ -71,7 +71,10 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          // A group of its own, after the others (Vitest runs a project with other worker limits in its own group).
+          // `npm test` (scripts/test.mjs) runs this project in a Vitest of its own, beside a second one for every
+          // other project: a project added here runs in that second one, beside the Chromium files, with no change
+          // to the script. Run by Vitest alone it is a group of its own, after the others (Vitest runs a project with
+          // other worker limits in its own group).
           sequence: { groupOrder: 1 },
           // One worker runs them all (no fresh worker and imports per file; each file still starts its own serve).
           isolate: false,
