@@ -136,7 +136,7 @@ describe('done means verified', () => {
       expect.objectContaining({ doc: 'architecture', commit: shaOf('final'), changed: ['src/words.js'] }),
       expect.objectContaining({ doc: 'component', component: 'words', commit: shaOf('words'), changed: ['src/words.js'], path: wordsDoc.path }),
     ]); // count's document describes files that did not change
-  });
+  }, 60_000); // a whole run of the engine with its test gates, on a shared machine (30 s was reached under load)
 
   it('a task no test names: the testing step is asked again naming it, twice; then the run blocks naming it, and the component is not committed', async () => {
     const { dir, e, runId } = await setup();
@@ -171,7 +171,7 @@ describe('done means verified', () => {
     task = await e.getTask(runId);
     expect(task).toMatchObject({ step: { state: 'words:review' } });
     await e.stop(runId);
-  });
+  }, 60_000);
 
   it('a gate whose runner writes no report still gates on its exit status, and the report says the run is not traced', async () => {
     const { e, runId } = await setup();
@@ -189,5 +189,5 @@ describe('done means verified', () => {
     expect(report.untraced[0]).toMatchObject({ state: 'words:testing', command: 'sh -c "exit 0"', note: expect.stringContaining('wrote no report Erasmus can read') });
     expect(report.verified).toBe(false);
     await e.stop(runId);
-  });
+  }, 60_000);
 });
