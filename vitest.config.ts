@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { globSync } from 'tinyglobby';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { LongestFirstSequencer } from './tests/support/sequencer';
 
 /** End-to-end files that drive Chromium: they run one at a time, after the rest (timing-sensitive UI). */
 const UI_E2E = ['tests/e2e/ui-*.test.ts', 'tests/e2e/*-ui.test.ts', 'tests/e2e/foundation.test.ts', 'tests/e2e/terminal.test.ts'];
@@ -19,15 +20,31 @@ const IGNORED = ['**/node_modules/**', '**/out/**', '**/dist/**'];
  * new file lands in the right group without a list to keep.
  */
 const PROCESS_WIDE = /\bvi\.(mock|doMock|stubEnv|stubGlobal|resetModules)\(|process\.chdir\(|delete process\.env\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|process\.env\s*=[^=]/;
-const isolated = (include: string[], exclude: string[] = []): string[] =>
-  globSync(include, { ignore: [...exclude, ...IGNORED] }).filter((f) => PROCESS_WIDE.test(readFileSync(f, 'utf8')));
+/**
+ * In the renderer's shared document, focus is state too: a view's late work (a lazy chunk, a focus) can outlive
+ * its file under load and take the focus in the next file's DOM (seen once, in ServersEdit). A renderer file that
+ * asserts where the focus is runs isolated.
+ */
+const DOCUMENT_WIDE = /document\.activeElement|toHaveFocus\(/;
+const isolated = (include: string[], exclude: string[] = [], also?: RegExp): string[] =>
+  globSync(include, { ignore: [...exclude, ...IGNORED] }).filter((f) => {
+    const text = readFileSync(f, 'utf8');
+    return PROCESS_WIDE.test(text) || (also?.test(text) ?? false);
+  });
 
 /** One shared-worker group and, for the files that change process-wide state, its isolated twin. */
-function groups(name: string, include: string[], exclude: string[], rest: NonNullable<TestProjectInlineConfiguration['test']>): TestProjectInlineConfiguration[] {
-  const alone = isolated(include, exclude);
+function groups(
+  name: string,
+  include: string[],
+  exclude: string[],
+  rest: NonNullable<TestProjectInlineConfiguration['test']>,
+  options: { also?: RegExp; plugins?: TestProjectInlineConfiguration['plugins'] } = {},
+): TestProjectInlineConfiguration[] {
+  const alone = isolated(include, exclude, options.also);
+  const plugins = options.plugins ? { plugins: options.plugins } : {};
   return [
-    { test: { name, include, exclude: [...exclude, ...alone, ...IGNORED], isolate: false, ...rest } },
-    ...(alone.length ? [{ test: { name: `${name}-isolated`, include: alone, exclude: IGNORED, isolate: true, ...rest } }] : []),
+    { ...plugins, test: { name, include, exclude: [...exclude, ...alone, ...IGNORED], isolate: false, ...rest } },
+    ...(alone.length ? [{ ...plugins, test: { name: `${name}-isolated`, include: alone, exclude: IGNORED, isolate: true, ...rest } }] : []),
   ];
 }
 
@@ -37,14 +54,13 @@ export default defineConfig({
     // child processes, servers and sockets, so two files overlap well. More than the cores starved the
     // CLI tests' 30 s budgets under load.
     maxWorkers: Math.max(2, availableParallelism()),
+    // The longest files first within each project (tests/durations.json on a fresh checkout).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       ...groups('node', NODE_UNIT, ['tests/e2e/**'], { environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 }),
-      {
-        // Isolated still: a view's late work (a lazy chunk, a focus) can outlive its file under load and
-        // reach the next file's DOM in a shared worker (seen once: a focus assertion in ServersEdit).
-        plugins: [react()],
-        test: { name: 'renderer', environment: 'happy-dom', include: RENDERER, testTimeout: 15_000 },
-      },
+      // Renderer files share a worker and its document too (35 files, one fresh worker each: 38 -> 9 CPU-s, 117 -> 30 s
+      // under load); a file that asserts the focus runs isolated (DOCUMENT_WIDE).
+      ...groups('renderer', RENDERER, [], { environment: 'happy-dom', testTimeout: 15_000 }, { also: DOCUMENT_WIDE, plugins: [react()] }),
       // CLI and MCP end-to-end files (real processes, temp homes, random ports): beside the unit tests.
       ...groups('e2e', ['tests/e2e/**/*.test.ts'], UI_E2E, { environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 }),
       {
@@ -55,7 +71,10 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          // A group of its own, after the others (Vitest runs a project with other worker limits in its own group).
+          // `npm test` (scripts/test.mjs) runs this project in a Vitest of its own, beside a second one for every
+          // other project: a project added here runs in that second one, beside the Chromium files, with no change
+          // to the script. Run by Vitest alone it is a group of its own, after the others (Vitest runs a project with
+          // other worker limits in its own group).
           sequence: { groupOrder: 1 },
           // One worker runs them all (no fresh worker and imports per file; each file still starts its own serve).
           isolate: false,

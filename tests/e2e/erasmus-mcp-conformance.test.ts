@@ -1,5 +1,5 @@
 // The official MCP conformance suite's server scenarios against `erasmus mcp-server erasmus --http 0`
-// (streamable HTTP on 127.0.0.1), run from the suite's own CLI.
+// (streamable HTTP on 127.0.0.1), run from the suite's own CLI: one suite process runs them all, each test reads its scenario's checks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,17 +37,24 @@ beforeAll(async () => {
     });
     server!.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${serverErr}`)));
   });
-}, 40_000);
+  outDir = mkdtempSync(join(tmpdir(), 'erasmus-mcp-conf-out-'));
+  dirs.push(outDir);
+  suiteOutput = await runAll(outDir);
+}, 150_000);
 
 afterAll(() => {
   killGroup(server);
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-function run(scenario: string, outDir: string): Promise<string> {
+/**
+ * Runs every server scenario the suite ships (`--suite all`: pending ones too) in one suite process, one after
+ * another against the one server: a process per scenario cost about 2 s each. Resolves to the suite's output.
+ */
+function runAll(outDir: string): Promise<string> {
   return new Promise((resolve) => {
     // The suite imports Node 22's fs.globSync: the shim provides it on Node 20.
-    const child = spawn(process.execPath, ['--import', pathToFileURL(join(fixtures, 'node22-fs-shim.mjs')).href, suite, 'server', '--url', url, '--scenario', scenario, '-o', outDir], {
+    const child = spawn(process.execPath, ['--import', pathToFileURL(join(fixtures, 'node22-fs-shim.mjs')).href, suite, 'server', '--url', url, '--suite', 'all', '-o', outDir], {
       cwd: outDir,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -55,13 +62,31 @@ function run(scenario: string, outDir: string): Promise<string> {
     let output = '';
     child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
     child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-    const timer = setTimeout(() => killGroup(child), 60_000);
+    const timer = setTimeout(() => killGroup(child), 100_000);
     child.on('exit', () => {
       clearTimeout(timer);
       killGroup(child);
       resolve(output);
     });
   });
+}
+
+let outDir = '';
+let suiteOutput = '';
+
+/** What the suite printed for one scenario (from its "=== Running scenario: …" line to the next). */
+function outputOf(scenario: string): string {
+  const start = suiteOutput.indexOf(`=== Running scenario: ${scenario} ===`);
+  if (start < 0) return `the suite did not run ${scenario}:\n${suiteOutput}`;
+  const end = suiteOutput.indexOf('=== Running scenario: ', start + 1);
+  return suiteOutput.slice(start, end < 0 ? undefined : end);
+}
+
+/** The checks the suite saved for one scenario (its folder is `server-<scenario>-<time>`). */
+function checksOf(scenario: string): Array<{ id: string; status: string; errorMessage?: string }> {
+  const dirs = readdirSync(outDir).filter((d) => d.startsWith(`server-${scenario}-`) && /^\d{4}-/.test(d.slice(`server-${scenario}-`.length)));
+  expect(dirs, `one result folder for ${scenario}`).toHaveLength(1);
+  return checks(join(outDir, dirs[0]!));
 }
 
 function checks(dir: string): Array<{ id: string; status: string; errorMessage?: string }> {
@@ -116,37 +141,31 @@ describe('official MCP conformance suite, server scenarios, against the Erasmus 
   }, 30_000);
 
   for (const scenario of PASSING) {
-    it(scenario, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'erasmus-mcp-conf-out-'));
-      dirs.push(dir);
-      const output = await run(scenario, dir);
-      const results = checks(dir);
+    it(scenario, () => {
+      const output = outputOf(scenario);
+      const results = checksOf(scenario);
       expect(results.filter((c) => c.status === 'FAILURE'), output + serverErr).toEqual([]);
       // server-sse-polling only warns: it posts with `mcp-protocol-version: 2025-03-26` (the SDK primes streams
       // with an event id only from 2025-11-25 on) and calls the suite's own `test_reconnection` tool. Priming,
       // retry and Last-Event-ID resumption are tested in electron/servers/erasmus/http-resume.test.ts.
       if (scenario !== 'server-sse-polling') expect(results.filter((c) => c.status === 'SUCCESS').length, output).toBeGreaterThan(0);
-    }, 90_000);
+    });
   }
 
   for (const scenario of REFERENCE_DEPENDENT) {
-    it(`${scenario} depends on the suite's reference tools/resources/prompts (fails only for want of them)`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'erasmus-mcp-conf-out-'));
-      dirs.push(dir);
-      const output = await run(scenario, dir);
-      const failures = checks(dir).filter((c) => c.status === 'FAILURE');
+    it(`${scenario} depends on the suite's reference tools/resources/prompts (fails only for want of them)`, () => {
+      const output = outputOf(scenario);
+      const failures = checksOf(scenario).filter((c) => c.status === 'FAILURE');
       expect(failures.length, output).toBeGreaterThan(0);
       for (const f of failures) expect(f.errorMessage ?? '', output).toMatch(/unknown tool|unknown prompt|not an Erasmus document URI|not found/);
-    }, 90_000);
+    });
   }
 
   for (const [scenario, why] of Object.entries(KNOWN_GAPS)) {
-    it(`${scenario} (known gap)`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'erasmus-mcp-conf-out-'));
-      dirs.push(dir);
-      const output = await run(scenario, dir);
-      const failures = checks(dir).filter((c) => c.status === 'FAILURE');
+    it(`${scenario} (known gap)`, () => {
+      const output = outputOf(scenario);
+      const failures = checksOf(scenario).filter((c) => c.status === 'FAILURE');
       expect(failures.map((f) => f.errorMessage ?? '').join('\n'), output).toMatch(why);
-    }, 90_000);
+    });
   }
 });

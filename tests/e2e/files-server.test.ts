@@ -5,29 +5,41 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // Runs the real CLI: `node bin/erasmus.js mcp-server files --root DIR` (needs `npx electron-vite build`).
 const repo = join(__dirname, '..', '..');
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-files-')));
 const root = join(base, 'root');
 const outside = join(base, 'outside');
-const clients: Client[] = [];
 
 type Answer = 'accept' | 'decline' | 'cancel' | 'none';
 
+/**
+ * One server per way of answering, started at its first use and kept for the file (a CLI start per test cost
+ * about 0.7 CPU-s, 35 times); every test still starts from a fresh tree (beforeEach). `asked` is what this
+ * connect's caller was asked from then on.
+ */
+const servers = new Map<Answer, { client: Client; sink: { asked: string[] } }>();
+
 async function connect(answer: Answer): Promise<{ client: Client; asked: string[] }> {
   const asked: string[] = [];
+  const known = servers.get(answer);
+  if (known) {
+    known.sink.asked = asked;
+    return { client: known.client, asked };
+  }
+  const sink = { asked };
   const client = new Client({ name: 'files-test', version: '1.0.0' }, { capabilities: answer === 'none' ? {} : { elicitation: { form: {} } } });
   if (answer !== 'none') {
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
-      asked.push(req.params.message);
+      sink.asked.push(req.params.message);
       return answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: answer };
     });
   }
   const transport = new StdioClientTransport({ command: process.execPath, args: [join(repo, 'bin', 'erasmus.js'), 'mcp-server', 'files', '--root', root], stderr: 'pipe', cwd: repo });
   await client.connect(transport);
-  clients.push(client);
+  servers.set(answer, { client, sink });
   return { client, asked };
 }
 
@@ -74,10 +86,11 @@ beforeAll(() => {
   if (!existsSync(join(repo, 'out', 'main', 'cli.js'))) throw new Error('build first: npx electron-vite build');
 });
 beforeEach(resetTree);
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
+afterAll(async () => {
+  await Promise.all([...servers.values()].map((s) => s.client.close()));
+  servers.clear();
+  rmSync(base, { recursive: true, force: true });
 });
-afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const ESCAPES: string[] = [
   '../outside/secret.txt',

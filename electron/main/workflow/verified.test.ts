@@ -177,7 +177,7 @@ describe('done means verified', () => {
     // Nothing drifted: a documentation run is refused, saying so.
     git(dir, 'checkout', '-q', '--', 'src/words.js');
     await expect(e.load({ projectDir: dir, documents: 'drifted' })).rejects.toThrow(/no document of .* drifted: each describes its subject as committed/);
-  }, 60_000); // a whole run, then a documentation run
+  }, 60_000); // a whole run, then a documentation run, on a shared machine (30 s was reached under load)
 
   it('a task no test names: the testing step is asked again naming it, twice; then the run blocks naming it, and the component is not committed', async () => {
     const { dir, e, runId } = await setup();
@@ -212,7 +212,7 @@ describe('done means verified', () => {
     task = await e.getTask(runId);
     expect(task).toMatchObject({ step: { state: 'words:review' } });
     await e.stop(runId);
-  });
+  }, 60_000);
 
   it('a gate whose runner writes no report still gates on its exit status, and the report says the run is not traced', async () => {
     const { e, runId } = await setup();
@@ -230,5 +230,5 @@ describe('done means verified', () => {
     expect(report.untraced[0]).toMatchObject({ state: 'words:testing', command: 'sh -c "exit 0"', note: expect.stringContaining('wrote no report Erasmus can read') });
     expect(report.verified).toBe(false);
     await e.stop(runId);
-  });
+  }, 60_000);
 });
