@@ -340,7 +340,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   const entry = await ctx.enter(spec.state, component ? { component: component.id } : {});
   if (component) await markTasksDone(ctx, component.id, component.tasks.map((t) => t.id));
   // The final commit holds the last phase's work (end-to-end tests, the README, the final review).
-  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat' } : finalCommitWhat(files));
+  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component, record.goalUpdate?.doneTasks), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat' } : finalCommitWhat(files));
   const outcome = await commitRunWork(record, spec.state, what, ctx.runTests, () => ctx.persist(), ctx.signal);
   if (outcome.kind === 'refused') {
     // The repository's hooks said no: their output goes to the debugging step, as a failed test run would.
@@ -367,10 +367,14 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   return 'continue';
 }
 
-/** What a component's commit says it does: its one task, else its title (without a trailing parenthesis of file names), else its id. */
-function commitTitle(c: Plan['components'][number]): string {
+/**
+ * What a component's commit says it does: its one task of this run (a later goal's commit names what that goal
+ * added, not the component again), else its title (without a trailing parenthesis of file names), else its id.
+ */
+export function commitTitle(c: Plan['components'][number], doneBefore: readonly string[] = []): string {
   const clean = (t: string | undefined) => (t ?? '').replace(/\s*\([^()]*\)\s*$/, '').trim();
-  return (c.tasks.length === 1 && clean(c.tasks[0]!.title)) || clean(c.title) || c.id;
+  const fresh = c.tasks.filter((t) => !doneBefore.includes(t.id));
+  return (fresh.length === 1 && clean(fresh[0]!.title)) || clean(c.title) || c.id;
 }
 
 /** Where a review report goes: `report` in the project, or with the context documents when the run keeps them there. */
