@@ -16,28 +16,39 @@ const run = promisify(execFile);
  * A documentation run (docs-update.ts) stamps the documents it brought up to date with its own commit;
  * a component's document then keeps its subject: `…describes commit <docs commit>, files of commit <component commit>`.
  */
-const STAMP = /\n*<!-- erasmus: describes commit ([0-9a-f]{7,64})(?:, files of commit ([0-9a-f]{7,64}))? -->\s*$/;
+/** The stamp line, wherever it is: a step may write after it (the task lines a component's document is kept in step with). */
+const STAMP = /^<!-- erasmus: describes commit ([0-9a-f]{7,64})(?:, files of commit ([0-9a-f]{7,64}))? -->[ \t]*$/gm;
+
+/** A stamp line with the blank lines around it (removed as one paragraph break). */
+const STAMP_WITH_GAP = /\n*^<!-- erasmus: describes commit [0-9a-f]{7,64}(?:, files of commit [0-9a-f]{7,64})? -->[ \t]*$\n*/gm;
+
+/** The document's last stamp: the commit it describes, and the commit whose files are its subject when another. */
+function lastStamp(text: string): { line: string; sha: string; subject?: string } | undefined {
+  const m = [...text.matchAll(STAMP)].at(-1);
+  return m ? { line: m[0].trim(), sha: m[1]!, ...(m[2] ? { subject: m[2] } : {}) } : undefined;
+}
 
 export function stampOf(text: string): string | undefined {
-  return STAMP.exec(text)?.[1];
+  return lastStamp(text)?.sha;
 }
 
 /** The commit whose files are the document's subject: the one it names as such, else the one it describes. */
 export function subjectOf(text: string): string | undefined {
-  const m = STAMP.exec(text);
-  return m ? (m[2] ?? m[1]) : undefined;
+  const s = lastStamp(text);
+  return s && (s.subject ?? s.sha);
 }
 
-/** The document with its stamp set to `sha` (an older stamp replaced); `subject`: the commit whose files it describes, when another. */
+/** The document with its stamp set to `sha` as its last line (any older stamp removed); `subject`: the commit whose files it describes, when another. */
 export function stamped(text: string, sha: string, subject?: string): string {
   const files = subject && subject !== sha ? `, files of commit ${subject}` : '';
-  return `${text.replace(STAMP, '').trimEnd()}\n\n<!-- erasmus: describes commit ${sha}${files} -->\n`;
+  const body = text.replace(STAMP_WITH_GAP, '\n\n').trimEnd();
+  return `${body}\n\n<!-- erasmus: describes commit ${sha}${files} -->\n`;
 }
 
 /** A document handed back by a step without the stamp its earlier text had keeps that stamp (the step rewrote the text, not what it describes). */
 export function keepStamp(before: string | undefined, after: string): string {
-  const m = before === undefined ? null : STAMP.exec(before);
-  return m && !STAMP.test(after) ? `${after.trimEnd()}\n\n${m[0].trim()}\n` : after;
+  const old = before === undefined ? undefined : lastStamp(before);
+  return old && !lastStamp(after) ? `${after.trimEnd()}\n\n${old.line}\n` : after;
 }
 
 /** Stamps the document with `sha`; `keepSubject`: a component's document brought up to date keeps the commit whose files it describes. */

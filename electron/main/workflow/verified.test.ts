@@ -174,8 +174,14 @@ describe('done means verified', () => {
       ['architecture', undefined, docsCommit, ['src/words.js']],
       ['component', 'words', docsCommit, ['src/words.js']],
     ]);
+    // A documentation run whose steps change no file of the project commits nothing: the documents then describe HEAD.
+    git(dir, 'commit', '-qam', 'words: split on single spaces again');
+    const again = (await e.load({ projectDir: dir, documents: 'drifted' })).runId;
+    for (task = await e.getTask(again); task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(again)) await e.submitTask(again, { output: 'the documents still hold', done: true });
+    expect(task.status).toBe('COMPLETED');
+    expect((await e.status(again)).timeline.at(-1)).toMatchObject({ state: 'final:commit', outcome: 'nothing-to-commit' });
+    expect((await e.readDoc(dir, { doc: 'component', component: 'words' })).text).toMatch(new RegExp(`<!-- erasmus: describes commit ${git(dir, 'rev-parse', 'HEAD')}, files of commit ${shaOf('words')} -->\n$`));
     // Nothing drifted: a documentation run is refused, saying so.
-    git(dir, 'checkout', '-q', '--', 'src/words.js');
     await expect(e.load({ projectDir: dir, documents: 'drifted' })).rejects.toThrow(/no document of .* drifted: each describes its subject as committed/);
   }, 60_000); // a whole run, then a documentation run, on a shared machine (30 s was reached under load)
 

@@ -50,4 +50,17 @@ describe('the plan as a state machine', () => {
     const stopped = { ...waiting, status: 'STOPPED' as const };
     expect(machineOf(stopped, layout(stopped, 0))[0]!.cells.find((c) => c.step === 'plan')!.status).toBe('pending');
   });
+  it('draws a documentation run as its states only: a documentation step per drifted document, then the commit', () => {
+    const view = {
+      plan: { ...plan!, documents: { components: ['cli'], architecture: true } },
+      state: 'final:documentation',
+      status: 'RUNNING' as const,
+      timeline: [e('cli:documentation', 0, 1, 'done', 'cli'), e('final:documentation', 1)],
+    };
+    const rows = machineOf(view, layout(view, Date.parse(t(5))));
+    expect(rows.map((r) => [r.id, r.title, r.cells.map((c) => `${c.state}=${c.status}`)])).toEqual([
+      ['cli', 'command line', ['cli:documentation=done']],
+      ['final', 'Final phase', ['final:documentation=current', 'final:commit=pending']],
+    ]);
+  });
 });

@@ -55,6 +55,15 @@ export function machineOf(view: Pick<WorkflowRunView, 'plan' | 'state' | 'status
     if (!last && live && view.state === state) status = 'current';
     return { state, step, status, runs: runs.get(state) ?? 0, ...(last ? { last } : {}) };
   };
+  // A documentation run (workflow drift --fix) is one documentation step per drifted document, then the commit (workflow/plan.ts).
+  const docs = view.plan?.documents;
+  if (docs) {
+    const titleOf = (id: string) => view.plan!.components.find((c) => c.id === id)?.title ?? '';
+    return [
+      ...docs.components.map((id) => ({ id, kind: 'component' as const, title: titleOf(id), cells: [cell('component', id, 'documentation')] })),
+      { id: 'final', kind: 'final', title: 'Final phase', cells: [...(docs.architecture ? ['documentation'] : []), 'commit'].map((s) => cell('final', 'final', s)) },
+    ];
+  }
   const components: Array<Pick<WorkflowPlan['components'][number], 'id' | 'title'>> =
     view.plan?.components ?? lanes.filter((l) => l.id !== 'prepare' && l.id !== 'final' && l.id !== 'orchestration').map((l) => ({ id: l.id, title: '' }));
   return [
