@@ -22,7 +22,7 @@ describe('a workflow step the provider failed', () => {
     const ex = new AgentExecutor(async () => failed, { availableToolsets: () => ['files', 'runners'] });
     const err = await ex.run(step).then(() => undefined, (e: Error) => e);
     expect(err?.message).toContain('Please retry in 20s. (after 2 attempts)');
-    expect(err?.message).toContain('adder:development');
+    expect(err?.message).toContain('adder · development');
     expect(err?.message).not.toContain('Failed after');
   });
 });
