@@ -45,15 +45,13 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   } else {
     lane.status = 'running';
   }
-  let seen = -1;
+  let seen = 0;
   for (;;) {
-    // The steps that ended so far: the run's timeline shows each as it ends.
-    const steps = (await client.listWorkflowSteps(id)) ?? [];
+    // The steps that ended since the last look: the run's timeline shows each as it ends.
+    const steps = (await client.listWorkflowSteps(id, { offset: seen })) ?? [];
+    seen += steps.length;
     const last = steps.filter((s) => s.output && !s.error).at(-1);
-    if (last && last.functionID !== seen) {
-      seen = last.functionID;
-      await importProgress(ctx, lane, LaneProgress.parse(last.output));
-    }
+    if (last) await importProgress(ctx, lane, LaneProgress.parse(last.output));
     status = await client.getWorkflow(id);
     if (status?.status === 'SUCCESS') {
       const out = LaneProgress.parse(status.output);
