@@ -14,13 +14,16 @@ import { StepAbortedError } from '../executor';
 import { setTaskStatus, parseTaskList } from '../task-list';
 import { emptyCommit, laneBranch } from '../worktrees';
 import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './component-step';
+import { redactedUrl } from './database-url';
 import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, dbosClient, POLL_MS, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneRef, originUrl, pushRef, removeRunRefs } from './lane-git';
 
 export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent): Promise<void> {
   const { record } = ctx;
   const dir = record.projectDir;
-  const client = await dbosClient(databaseUrl);
+  const client = await dbosClient(databaseUrl).catch((err: Error) => {
+    throw new WorkflowError('RUNTIME_ERROR', `the run's database ${redactedUrl(databaseUrl)} cannot be reached (${err.message}): start it, or resume with the right --database-url; component ${component.id} goes on from where it stood`);
+  });
   let id = lane.workflow;
   let status = id ? await client.getWorkflow(id) : undefined;
   if (!id || !status || status.status === 'ERROR' || status.status === 'CANCELLED' || (status.status === 'SUCCESS' && (status.output as LaneProgress | undefined)?.failed)) {
