@@ -79,6 +79,12 @@ async function run(slots: number, durable = false): Promise<{ totalMs: number; c
 }
 
 async function main(): Promise<void> {
+  // PARALLEL_BENCH=workers: the durable run alone (while working on it; no ratio).
+  if (process.env.PARALLEL_BENCH === 'workers') {
+    const w = await run(2, true);
+    console.log(`2 workers (DBOS): whole run ${(w.totalMs / 1000).toFixed(1)} s, components ${(w.componentsMs / 1000).toFixed(1)} s`);
+    return;
+  }
   const one = await run(1);
   const two = await run(2);
   const workers = await run(2, true);

@@ -218,7 +218,7 @@ export class WorkflowEngine {
     if (executor.kind !== 'command')
       throw new WorkflowError(
         'RUNTIME_ERROR',
-        `a durable run (--database-url) takes the command executor for now (--executor command --command CMD, which each worker runs per step); the ${executor.kind} executor's steps cannot run in a worker yet. Start the run without --database-url to run it in this process.`,
+        `a durable run (--database-url, or ERASMUS_DATABASE_URL in the environment) takes the command executor for now (--executor command --command CMD, which each worker runs per step); the ${executor.kind} executor's steps cannot run in a worker yet. Start the run without a database URL (unset ERASMUS_DATABASE_URL) to run it in this process.`,
       );
     await originUrl(projectDir).catch((err: Error) => {
       throw new WorkflowError('RUNTIME_ERROR', err.message);

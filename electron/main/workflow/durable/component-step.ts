@@ -69,6 +69,9 @@ export async function readLaneDocs(docs: ContextDocs, component: string): Promis
   return out;
 }
 
+/** The checkpoint this process last left in each clone: the next step there needs no restore (and keeps ignored files, e.g. node_modules). */
+const left = new Map<string, string>();
+
 /**
  * Runs the component's next step in `dir` (the worker's clone for it) and returns its progress after it.
  * `host` builds the context the step runs in (the worker's engine: its executor, its sandboxed runner).
@@ -77,7 +80,8 @@ export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: 
   const { runId, component } = job;
   const planned = job.plan.components.find((c) => c.id === component);
   if (!planned) throw new Error(`component ${component} is not in the run's plan`);
-  await restoreLane(dir, job.origin, runId, component, before.checkpoint);
+  if (!before.checkpoint || left.get(dir) !== before.checkpoint.sha) await restoreLane(dir, job.origin, runId, component, before.checkpoint);
+  left.delete(dir);
   const docs = new ContextDocs(paths, dir);
   await writeLaneDocs(docs, component, before.docs);
   const timeline = structuredClone(before.timeline);
@@ -90,6 +94,7 @@ export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: 
     failed = (err as Error).message;
   }
   const checkpoint = await checkpointLane(dir, runId, component, before.steps);
+  left.set(dir, checkpoint.sha);
   const done = !failed && lane.status === 'ready';
   if (done && lane.commit) await pushRef(dir, lane.commit, `refs/heads/${laneBranch(runId, component)}`);
   return {

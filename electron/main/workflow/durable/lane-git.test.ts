@@ -8,6 +8,9 @@ import { Paths } from '../../paths/index';
 import { WorkflowEngine } from '../engine';
 import { checkDatabaseUrl, redactedUrl } from './database-url';
 import { checkpointLane, laneRef, originUrl, pushRef, restoreLane } from './lane-git';
+import type { Plan, PlanComponent } from '../plan';
+import type { RunContext } from '../run-context';
+import { driveRemoteLane } from './remote-lane';
 
 let root: string | undefined;
 afterEach(async () => {
@@ -93,5 +96,12 @@ describe('--database-url', () => {
     } finally {
       await engine.dispose();
     }
+  });
+
+  it("a database that cannot be reached blocks the component, saying which (without its password) and how to go on", async () => {
+    const lane = { component: 'a', status: 'waiting', entries: [] } as const;
+    await expect(driveRemoteLane('postgres://me:secret@127.0.0.1:1/runs', { record: { projectDir: root ?? '/nowhere' } } as unknown as RunContext, {} as Plan, { ...lane, entries: [] }, { id: 'a' } as PlanComponent)).rejects.toThrow(
+      /^the run's database postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/runs cannot be reached \(.*ECONNREFUSED.*\): start it, or resume with the right --database-url/,
+    );
   });
 });

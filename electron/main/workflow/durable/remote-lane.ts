@@ -14,13 +14,16 @@ import { StepAbortedError } from '../executor';
 import { setTaskStatus, parseTaskList } from '../task-list';
 import { emptyCommit, laneBranch } from '../worktrees';
 import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './component-step';
+import { redactedUrl } from './database-url';
 import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, dbosClient, POLL_MS, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneRef, originUrl, pushRef, removeRunRefs } from './lane-git';
 
 export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent): Promise<void> {
   const { record } = ctx;
   const dir = record.projectDir;
-  const client = await dbosClient(databaseUrl);
+  const client = await dbosClient(databaseUrl).catch((err: Error) => {
+    throw new WorkflowError('RUNTIME_ERROR', `the run's database ${redactedUrl(databaseUrl)} cannot be reached (${err.message}): start it, or resume with the right --database-url; component ${component.id} goes on from where it stood`);
+  });
   let id = lane.workflow;
   let status = id ? await client.getWorkflow(id) : undefined;
   if (!id || !status || status.status === 'ERROR' || status.status === 'CANCELLED' || (status.status === 'SUCCESS' && (status.output as LaneProgress | undefined)?.failed)) {
@@ -45,15 +48,13 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   } else {
     lane.status = 'running';
   }
-  let seen = -1;
+  let seen = 0;
   for (;;) {
-    // The steps that ended so far: the run's timeline shows each as it ends.
-    const steps = (await client.listWorkflowSteps(id)) ?? [];
+    // The steps that ended since the last look: the run's timeline shows each as it ends.
+    const steps = (await client.listWorkflowSteps(id, { offset: seen })) ?? [];
+    seen += steps.length;
     const last = steps.filter((s) => s.output && !s.error).at(-1);
-    if (last && last.functionID !== seen) {
-      seen = last.functionID;
-      await importProgress(ctx, lane, LaneProgress.parse(last.output));
-    }
+    if (last) await importProgress(ctx, lane, LaneProgress.parse(last.output));
     status = await client.getWorkflow(id);
     if (status?.status === 'SUCCESS') {
       const out = LaneProgress.parse(status.output);
