@@ -469,7 +469,11 @@ export class WorkflowRun {
       for (const e of this.record.timeline) if (!e.leftAt) this.close(e, 'interrupted'); // a parallel run may have several open
       this.record.pending = undefined;
       // Its components' worktrees and branches go; work no branch holds is kept under a ref each lane names.
-      const kept = await leaveLanes(this.record, 'abandoned');
+      const kept = await leaveLanes(this.record, 'abandoned').catch((err: Error) => {
+        // Abandoned all the same; what is left stays in place (the next run's load tries again) and the record says why.
+        this.record.error = { kind: 'RUNTIME_ERROR', message: `its components' worktrees were left in place (git worktree list shows them): ${err.message}` };
+        return [];
+      });
       this.setStatus('ABANDONED');
       await this.persist();
       return kept;

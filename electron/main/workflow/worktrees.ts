@@ -23,7 +23,29 @@ const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null'];
  * The worktree of a component, on its own branch from the run's branch as it is now (`HEAD`; an empty
  * commit nobody's branch holds when the run's branch has no commit yet). An existing one is kept (a resumed run).
  */
-export async function addLaneWorktree(projectDir: string, runId: string, component: string): Promise<{ worktree: string; branch: string }> {
+export function addLaneWorktree(projectDir: string, runId: string, component: string): Promise<{ worktree: string; branch: string }> {
+  return oneWorktreeChangeAtATime(projectDir, () => addWorktree(projectDir, runId, component));
+}
+
+const changing = new Map<string, Promise<unknown>>();
+
+/**
+ * git's worktree commands are not safe side by side in one repository: an `add` writes the new worktree's
+ * metadata while a `prune` or another `add` reads every worktree's (`failed to read .git/worktrees/a/commondir`).
+ * Components starting or merging at once take turns here.
+ */
+function oneWorktreeChangeAtATime<T>(projectDir: string, change: () => Promise<T>): Promise<T> {
+  const before = changing.get(projectDir) ?? Promise.resolve();
+  const mine = before.then(change, change);
+  const settled = mine.catch(() => undefined);
+  changing.set(projectDir, settled);
+  void settled.then(() => {
+    if (changing.get(projectDir) === settled) changing.delete(projectDir);
+  });
+  return mine;
+}
+
+async function addWorktree(projectDir: string, runId: string, component: string): Promise<{ worktree: string; branch: string }> {
   const worktree = join(await worktreesDir(projectDir, runId), component);
   const branch = laneBranch(runId, component);
   // (git prints real paths: the project's may go through a symlink.)
@@ -46,17 +68,23 @@ export async function emptyCommit(projectDir: string): Promise<string> {
 }
 
 /** Removes a component's worktree and branch (merged, or left behind by a rewound attempt). */
-export async function removeLaneWorktree(projectDir: string, worktree: string | undefined, branch: string | undefined): Promise<void> {
-  if (worktree) {
-    const r = await git(projectDir, ['worktree', 'remove', '--force', worktree]);
-    if (r.code !== 0) await rm(worktree, { recursive: true, force: true });
-  }
-  await git(projectDir, ['worktree', 'prune']);
-  if (branch) await git(projectDir, ['branch', '-q', '-D', branch]);
+export function removeLaneWorktree(projectDir: string, worktree: string | undefined, branch: string | undefined): Promise<void> {
+  return oneWorktreeChangeAtATime(projectDir, async () => {
+    if (worktree) {
+      const r = await git(projectDir, ['worktree', 'remove', '--force', worktree]);
+      if (r.code !== 0) await rm(worktree, { recursive: true, force: true });
+    }
+    await git(projectDir, ['worktree', 'prune']);
+    if (branch) await git(projectDir, ['branch', '-q', '-D', branch]);
+  });
 }
 
 /** Removes every worktree and branch of a run (what a rewound or abandoned attempt left). */
-export async function removeRunWorktrees(projectDir: string, runId: string): Promise<void> {
+export function removeRunWorktrees(projectDir: string, runId: string): Promise<void> {
+  return oneWorktreeChangeAtATime(projectDir, () => removeWorktreesOf(projectDir, runId));
+}
+
+async function removeWorktreesOf(projectDir: string, runId: string): Promise<void> {
   const dir = await worktreesDir(projectDir, runId);
   const real = await realpath(dir).catch(() => dir);
   const list = await git(projectDir, ['worktree', 'list', '--porcelain']);
