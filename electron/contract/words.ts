@@ -84,3 +84,10 @@ const ERROR: Record<WorkflowErrorInfo['kind'], string> = {
 export function humanError(e: WorkflowErrorInfo): string {
   return `${ERROR[e.kind] ?? e.kind}: ${e.message}${e.file ? ` (${e.file})` : ''}`;
 }
+
+/** A tool named for people: `files__write_file` → the files tool “write file”. */
+export function toolName(name: string): string {
+  const at = name.indexOf('__');
+  if (at < 0) return `the tool “${name.replace(/[_-]+/g, ' ')}”`;
+  return `the ${name.slice(0, at)} tool “${name.slice(at + 2).replace(/[_-]+/g, ' ')}”`;
+}

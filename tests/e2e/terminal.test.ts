@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useServeAndBrowser } from '../support/browser';
+import { axeSerious } from './a11y';
 import { watchErrors } from './ui-helpers';
 
 const artifacts = join(__dirname, 'artifacts');
@@ -63,6 +64,8 @@ describe('terminal view in the browser', () => {
     const activeBox = await shown.boundingBox();
     expect(activeBox && activeBox.x >= 0 && activeBox.x + activeBox.width <= 1024).toBe(true);
     await page.getByTestId('terminal-more').click();
+    // Tabs grouped, the menu open: axe finds nothing critical or serious.
+    expect(await axeSerious(page)).toEqual([]);
     await page.getByTestId('terminal-more-list').getByRole('button').first().click();
     const firstBox = await shown.boundingBox();
     expect(firstBox && firstBox.x >= 0 && firstBox.x + firstBox.width <= 1024).toBe(true);

@@ -165,6 +165,35 @@ describe('desktop UI: every view, both themes, two sizes — screenshots and axe
       await check(`six-components-${view}-1024x700`);
     }
 
+    // Ten components still read at 1024 px: no label cut without its full text on hover or focus (a title),
+    // in the views that grow with the plan.
+    const ten = join(world.root, 'ten-parts');
+    mkdirSync(ten);
+    writeFinishedRun(join(world.root, 'home'), ten, 10);
+    await page.getByTestId('nav-project').click();
+    await page.getByTestId('close-project').click();
+    await page.getByTestId('project-path').fill(ten);
+    await page.getByTestId('open-path').click();
+    await page.getByTestId('run-summary').waitFor();
+    const cutWithoutFullText = () =>
+      page.locator('body *').evaluateAll((els) =>
+        els
+          .filter((e) => e.children.length === 0 && e.textContent && e.scrollWidth > e.clientWidth + 1 && e.ownerDocument.defaultView!.getComputedStyle(e).textOverflow === 'ellipsis')
+          // Each part of what is cut ("2.0 s · 1.5k · $0.0060") is in the tooltip (the title), in whatever words.
+          .filter((e) => {
+            const full = `${e.closest('[title]')?.getAttribute('title') ?? ''}\n${e.closest('[aria-label]')?.getAttribute('aria-label') ?? ''}`;
+            return !e.textContent!.split(' · ').every((part: string) => full.includes(part.trim()));
+          })
+          .map((e) => e.textContent),
+      );
+    for (const view of ['project', 'timeline', 'session'] as const) {
+      await page.getByTestId(`nav-${view}`).click();
+      await page.locator(`[data-testid="app-shell"][data-view="${view}"]`).waitFor();
+      if (view === 'timeline') await expect.poll(() => page.getByTestId('part-cost').count()).toBe(12); // the preparation, ten components, the final phase
+      expect(await cutWithoutFullText()).toEqual([]);
+      await check(`ten-components-${view}-1024x700`);
+    }
+
     expect(found).toEqual({});
     expect(app.errors).toEqual([]);
     await page.context().close();

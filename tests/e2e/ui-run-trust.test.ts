@@ -157,6 +157,12 @@ describe('desktop UI: a run the user can trust — approvals, the final review a
     await page.getByTestId('nav-terminal').click();
     await page.getByRole('tab').first().waitFor();
     await expectWords(page);
+    // The views left: every view of the whole run is in words.
+    for (const view of ['servers', 'settings'] as const) {
+      await page.getByTestId(`nav-${view}`).click();
+      await page.locator(`[data-testid="app-shell"][data-view="${view}"]`).waitFor();
+      await expectWords(page);
+    }
 
     // The denied write changed nothing; the rest of the run is committed and the tree is clean.
     expect(readFileSync(join(world.project, 'README.md'), 'utf8')).not.toContain('end-to-end');

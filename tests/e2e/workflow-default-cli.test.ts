@@ -54,6 +54,7 @@ describe('erasmus workflow on the default path', () => {
     expect(r.stderr).not.toMatch(/\b(prepare|final|orchestration):[a-z_]+|\b[a-z]+:(development|testing|debugging|review|fixes|documentation|retesting|redebugging|commit)\b/);
     expect(r.stderr).not.toMatch(/\b(AWAITING_[A-Z_]+|RUNNING|COMPLETED|BLOCKED|PAUSED|STOPPED|RUNTIME_ERROR|PARSE_ERROR|INVALID_STATE)\b|\[[A-Z_]+\]/);
     expect(r.stderr).not.toMatch(/sessions\/|\.jsonl|session [0-9a-z-]{8,}/);
+    expect(r.stderr.match(/\b[A-Za-z0-9-]+__[A-Za-z0-9_]+\b/)?.[0]).toBeUndefined(); // no `server__tool` id either
     expect(r.stderr).not.toContain('MaxListenersExceededWarning'); // a long run's signal is not leaked to, step after step
     const p = (rel: string) => join(world!.project, rel);
     expect(readFileSync(p('src/adder.mjs'), 'utf8')).toContain('/** Sum of a and b. */'); // the debugging overwrite was confirmed by --yes
@@ -122,8 +123,10 @@ describe('erasmus workflow on the default path', () => {
     const blocked = await runCli(['workflow', 'approve', world.project], world.home);
     expect(blocked.code, blocked.stderr).toBe(2);
     expect(blocked.stderr).toMatch(/■ Blocked — needs you, at adder · debugging/);
-    expect(blocked.stderr).toMatch(/step adder:debugging cannot finish: the fix of add\(\) in src\/adder\.mjs overwrites the file, which needs an approval\. 1 call\(s\) needs approval; nobody could be asked \(files__write_file\)/);
+    expect(blocked.stderr).toMatch(/The step adder · debugging cannot finish: the fix of add\(\) in src\/adder\.mjs overwrites the file, which needs an approval\. 1 call\(s\) needs approval; nobody could be asked \(the files tool “write file”\)/);
     expect(blocked.stderr).toContain('erasmus workflow retry <dir> --yes');
+    // A blocked run's lines are in words too: no `server__tool` id, no `a:b` state name.
+    expect(blocked.stderr).not.toMatch(/\b[A-Za-z0-9-]+__[A-Za-z0-9_]+\b|\b(prepare|final|orchestration|adder):[a-z_]+\b/);
     expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a - b'); // nothing was changed
     expect(spawnSync('git', ['rev-list', '--all', '--count'], { cwd: world.project, encoding: 'utf8' }).stdout.trim()).toBe('0'); // and nothing committed
     // The model was told in words for a model (no command line meant for the user), with how to say it cannot finish.
@@ -133,7 +136,7 @@ describe('erasmus workflow on the default path', () => {
     expect(refused).not.toContain('--yes');
     // The development step went on without its refused command: done, and its timeline entry says what was not run.
     const view = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as { timeline: Array<{ state: string; outcome?: string; note?: string }> };
-    expect(view.timeline.find((e) => e.state === 'adder:development')).toMatchObject({ outcome: 'done', note: '1 call(s) not run, as nobody could approve them (runners__bash_run); the step went on without them' });
+    expect(view.timeline.find((e) => e.state === 'adder:development')).toMatchObject({ outcome: 'done', note: '1 call(s) not run, as nobody could approve them (the runners tool “bash run”); the step went on without them' });
     expect(view.timeline.find((e) => e.state === 'adder:testing')?.outcome).toBe('tests-failed');
     const componentDoc = spawnSync('find', [world.home, '-path', '*components/adder.md'], { encoding: 'utf8' }).stdout.trim();
     expect(readFileSync(componentDoc, 'utf8')).toContain('the fix of add() waits for an approval');
@@ -144,7 +147,7 @@ describe('erasmus workflow on the default path', () => {
     // The retried step's prompt says it is a retry, and what happened before.
     const again = JSON.stringify(llm.requests[before]!.body);
     expect(again).toContain('## This is a retry');
-    expect(again).toContain('This step ran before and did not finish: step adder:debugging cannot finish: ');
+    expect(again).toContain('This step ran before and did not finish: The step adder · debugging cannot finish: ');
     expect(retried.code, retried.stderr).toBe(0);
     expect(llm.remaining()).toBe(0);
     expect(gitState(world.project).log).toEqual(['Add end-to-end tests and update the documentation', 'Adds two numbers']);

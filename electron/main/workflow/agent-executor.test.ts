@@ -78,13 +78,13 @@ describe('AgentExecutor', () => {
     };
     const went = new AgentExecutor(async (o) => (refusals(o), outcome('Fixed the review point in the code; README.md needs an approval to change.\n=== CONTEXT DOCUMENT ===\n# Notes\n- fixed\n=== END CONTEXT DOCUMENT ===')), { availableToolsets: () => ['files', 'runners'] });
     const r = await went.run(step({ state: 'wordcount:fixes' }));
-    expect(r).toMatchObject({ done: true, output: 'Fixed the review point in the code; README.md needs an approval to change.', contextDoc: '# Notes\n- fixed\n', note: '2 call(s) not run, as nobody could approve them (files__write_file ×2); the step went on without them' });
+    expect(r).toMatchObject({ done: true, output: 'Fixed the review point in the code; README.md needs an approval to change.', contextDoc: '# Notes\n- fixed\n', note: '2 call(s) not run, as nobody could approve them (the files tool “write file” ×2); the step went on without them' });
     expect(r.notDoneBecause).toBeUndefined();
     // The model says it cannot finish: the step is not done, its answer and document kept, and the error quotes it.
     const cannot = new AgentExecutor(async (o) => (refusals(o), outcome('Cannot finish: app.py must be written and nobody could approve it.\n=== CONTEXT DOCUMENT ===\n# Notes\n- waits for an approval\n=== END CONTEXT DOCUMENT ===')), { availableToolsets: () => ['files', 'runners'] });
     const blocked = await cannot.run(step({ state: 'wordcount:fixes' }));
     expect(blocked).toMatchObject({ done: false, contextDoc: '# Notes\n- waits for an approval\n' });
-    expect(blocked.notDoneBecause).toMatch(/^step wordcount:fixes cannot finish: app\.py must be written and nobody could approve it\. 2 call\(s\) needs approval; nobody could be asked \(files__write_file ×2\)\..*"Retry step" in the app.*erasmus workflow retry <dir> --yes/);
+    expect(blocked.notDoneBecause).toMatch(/^The step wordcount · review fixes cannot finish: app\.py must be written and nobody could approve it\. 2 call\(s\) needs approval; nobody could be asked \(the files tool “write file” ×2\)\..*"Retry step" in the app.*erasmus workflow retry <dir> --yes/);
     expect(cannotFinish('All done.\nCannot finish is not a heading here')).toBeUndefined();
     expect(cannotFinish('- **Cannot finish:** the database is not reachable')).toBe('the database is not reachable');
   });

@@ -2,6 +2,7 @@ import { humanState } from '../../contract/words';
 import { NOBODY_ASKED } from '../agent/approval-path';
 import type { AgentSessionOptions, SessionOutcome } from '../agent/session';
 import { DOC_BEGIN, DOC_END, splitContextDoc } from '../../contract/handback';
+import { humanState, toolName } from '../../contract/words';
 import { fenced, referenceBlock } from './prompt';
 import { StepAbortedError, type StepAnswer, type StepExecutor, type StepRequest, type StepResult } from './executor';
 
@@ -73,7 +74,7 @@ export function cannotFinish(answer: string | undefined): string | undefined {
 
 const callList = (calls: string[]) => {
   const counted = new Map<string, number>();
-  for (const c of calls) counted.set(c, (counted.get(c) ?? 0) + 1);
+  for (const c of calls.map(toolName)) counted.set(c, (counted.get(c) ?? 0) + 1);
   return [...counted].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ');
 };
 
@@ -84,7 +85,7 @@ const callList = (calls: string[]) => {
  */
 export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string): string {
   const refused = calls.length ? ` ${calls.length} call(s) ${NOBODY_ASKED} (${callList(calls)}).` : '';
-  return `step ${state} cannot finish: ${why.replace(/[.\s]+$/, '')}.${refused} The rest of the step's work and its notes are kept. Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended (log: ${sessionLog}).`;
+  return `The step ${humanState(state)} cannot finish: ${why.replace(/[.\s]+$/, '')}.${refused} The rest of the step's work and its notes are kept. Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended (log: ${sessionLog}).`;
 }
 
 /** The timeline's note on a step that went on without calls nobody could approve. */

@@ -35,9 +35,5 @@ export function toolWords(name: string, args: Record<string, unknown>, done = tr
   return server ? `${words} (${server})` : words;
 }
 
-/** A tool named for people: `files__write_file` → the files tool “write file”. */
-export function toolName(name: string): string {
-  const at = name.indexOf('__');
-  if (at < 0) return `the tool “${name.replace(/[_-]+/g, ' ')}”`;
-  return `the ${name.slice(0, at)} tool “${name.slice(at + 2).replace(/[_-]+/g, ' ')}”`;
-}
+/** A tool named for people (one map with the CLI and the engine's messages): `files__write_file` → the files tool “write file”. */
+export { toolName } from '../../../../electron/contract/words';
