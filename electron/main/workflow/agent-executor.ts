@@ -1,4 +1,3 @@
-import { humanState } from '../../contract/words';
 import { NOBODY_ASKED } from '../agent/approval-path';
 import type { AgentSessionOptions, SessionOutcome } from '../agent/session';
 import { DOC_BEGIN, DOC_END, splitContextDoc } from '../../contract/handback';
