@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addWorkflowUsage, costByPart } from './run-cost';
+import { addWorkflowUsage, costByPart, costPartsText } from './run-cost';
 
 const u = (totalTokens: number, costUsd?: number) => ({ inputTokens: totalTokens - 1, outputTokens: 1, totalTokens, ...(costUsd !== undefined ? { costUsd } : {}) });
 
@@ -28,5 +28,18 @@ describe('cost per part of a run', () => {
     expect(addWorkflowUsage(u(10, 0.5), { ...u(5), costUsd: 0.25, cacheReadTokens: 3 })).toMatchObject({ totalTokens: 15, costUsd: 0.75, cacheReadTokens: 3 });
     expect(addWorkflowUsage(u(10, 0.5), { ...u(5), costUsd: null }).costUsd).toBeUndefined();
     expect(addWorkflowUsage(u(10), { ...u(5), costUsd: 0.25 }).costUsd).toBeUndefined();
+  });
+});
+
+describe('costPartsText', () => {
+  const o = { tokens: String, cost: (usd: number) => `$${usd.toFixed(2)}`, sep: ' · ', hint: 'set prices in Settings' };
+  it('says where to give prices once, not after every part', () => {
+    const text = costPartsText([{ label: 'a', totalTokens: 1, inputTokens: 1, outputTokens: 0 }, { label: 'b', totalTokens: 2, inputTokens: 2, outputTokens: 0 }] as never, o);
+    expect(text).toBe('a 1 tokens · b 2 tokens (cost unknown: set prices in Settings)');
+  });
+  it('marks only the unpriced part when others have a price, and says nothing when all do', () => {
+    const parts = [{ label: 'a', totalTokens: 1, costUsd: 0.5 }, { label: 'b', totalTokens: 2 }] as never;
+    expect(costPartsText(parts, o)).toBe('a 1 tokens $0.50 · b 2 tokens (cost unknown) (where the cost is unknown, set prices in Settings)');
+    expect(costPartsText([{ label: 'a', totalTokens: 1, costUsd: 0.5 }] as never, o)).toBe('a 1 tokens $0.50');
   });
 });

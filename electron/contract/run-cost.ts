@@ -35,6 +35,17 @@ export function costByPart(timeline: ReadonlyArray<Pick<WorkflowTimelineEntry, '
 }
 
 /** Adds usage to a run's totals (e.g. the live usage of a step still running); cost stays known only while both are. */
+/**
+ * The parts' costs on one line, for the CLI and the app alike: where no model had prices the hint where to give
+ * them is said once, not after every part; a part is marked "cost unknown" only when others have a price.
+ */
+export function costPartsText(parts: readonly PartCost[], o: { tokens: (n: number) => string; cost: (usd: number) => string; sep: string; hint: string }): string {
+  const priced = parts.filter((p) => p.costUsd !== undefined).length;
+  const text = parts.map((p) => `${p.label} ${o.tokens(p.totalTokens)} tokens${p.costUsd !== undefined ? ` ${o.cost(p.costUsd)}` : priced ? ' (cost unknown)' : ''}`).join(o.sep);
+  if (priced === parts.length) return text;
+  return `${text} (${priced ? 'where the cost is unknown, ' : 'cost unknown: '}${o.hint})`;
+}
+
 export function addWorkflowUsage(a: WorkflowUsage, b: { inputTokens: number; outputTokens: number; totalTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number; costUsd?: number | null }): WorkflowUsage {
   const cost = b.costUsd ?? undefined;
   const known = a.totalTokens === 0 ? cost : a.costUsd !== undefined && cost !== undefined ? a.costUsd + cost : undefined;

@@ -1,4 +1,4 @@
-import { costByPart, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
+import { costByPart, costPartsText, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
 import { humanError, humanOutcome, humanState, humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
@@ -66,13 +66,7 @@ export function statusText(v: WorkflowRunView): string {
   ];
   // Cost per part (preparation, each component, the final phase); "cost unknown" where a model had no prices.
   const parts = costByPart(v.timeline);
-  if (parts.length) {
-    // The hint is said once; a part is marked only when others have a price.
-    const priced = parts.filter((p) => p.costUsd !== undefined).length;
-    const part = (p: (typeof parts)[number]): string => `${p.label} ${p.totalTokens} tokens${p.costUsd !== undefined ? ` $${p.costUsd.toFixed(4)}` : priced ? ' (cost unknown)' : ''}`;
-    const hint = priced < parts.length ? ` (${priced ? 'where the cost is unknown, ' : 'cost unknown: '}no prices for this model; set them in Settings or config.yaml)` : '';
-    lines.push(`cost by part: ${parts.map(part).join('; ')}${hint}`);
-  }
+  if (parts.length) lines.push(`cost by part: ${costPartsText(parts, { tokens: String, cost: (usd) => `$${usd.toFixed(4)}`, sep: '; ', hint: 'no prices for this model; set them in Settings or config.yaml' })}`);
   if (v.error) {
     lines.push(humanError(v.error));
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);

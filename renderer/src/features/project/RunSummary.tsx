@@ -1,7 +1,7 @@
 import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { runReport } from '../../../../electron/contract/run-report';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
-import { costByPart, reviewsLeftOpen } from '../../../../electron/contract/index';
+import { costByPart, costPartsText, reviewsLeftOpen } from '../../../../electron/contract/index';
 import { humanState } from './labels';
 import { ReviewOutcomes } from './ReviewOutcomes';
 import { RunFinish } from './RunFinish';
@@ -34,7 +34,7 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
       <ul className="flex flex-col gap-1">
         <li>{docsRun ? `Documentation brought up to date (${[...docsRun.components.map((c) => `component ${c}`), ...(docsRun.architecture ? ['the architecture'] : [])].join(', ')})` : `${components} component${components === 1 ? '' : 's'} built`} in {formatDuration(took)}, {formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</li>
         <li data-testid="summary-cost">
-          Cost per part: {costByPart(view.timeline).map((p) => `${p.label} ${formatTokens(p.totalTokens)} tokens${p.costUsd !== undefined ? ` ${formatCost(p.costUsd)}` : ' (cost unknown: set the model’s prices in Settings → Providers)'}`).join(' · ') || 'no model was used'}
+          Cost per part: {costPartsText(costByPart(view.timeline), { tokens: formatTokens, cost: (usd) => formatCost(usd), sep: ' · ', hint: 'set the model’s prices in Settings → Providers' }) || 'no model was used'}
         </li>
         <li data-testid="summary-commits">
           {commits.length ? <>Commits: {commits.map((e) => <code key={e.commit} className="mr-1 font-mono text-xs" title={humanState(e.state)}>{e.commit!.slice(0, 10)}</code>)}</> : 'No commits (nothing changed).'}
