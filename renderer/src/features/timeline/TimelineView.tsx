@@ -74,7 +74,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
           {lanes.map((lane) => (
             <div key={lane.id} role="listitem" className="flex items-stretch gap-2" data-testid={`lane-${lane.id}`}>
               {/* The lane's name stays in sight while the steps scroll under it. */}
-              <span className={`sticky left-0 z-10 w-28 shrink-0 truncate bg-white py-2 pr-1 text-right text-xs dark:bg-slate-950 ${LANE_WORDS[lane.id] ? '' : 'font-mono'}`} title={lane.id}>{LANE_WORDS[lane.id] ?? lane.id}</span>
+              <span className={`sticky left-0 z-10 line-clamp-2 w-28 shrink-0 bg-white py-2 pr-1 text-right text-xs leading-4 [overflow-wrap:anywhere] dark:bg-slate-950 ${LANE_WORDS[lane.id] ? '' : 'font-mono'}`} title={lane.id}>{LANE_WORDS[lane.id] ?? lane.id}</span>
               <div className="relative h-12 flex-1 rounded bg-slate-100 dark:bg-slate-900">
                 {lane.blocks.map((b) => <StepBlock key={b.key} block={b} onOpen={(x) => setSelected(x.key)} />)}
               </div>
