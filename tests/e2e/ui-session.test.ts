@@ -42,7 +42,8 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     // At the next turn the model reads it, after the write's result: the transcript shows it there.
     await page.locator('[data-testid="user-message"][data-steered="true"]', { hasText: 'then show it in the terminal' }).waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('queued-message').count()).toBe(0);
-    expect(ui.world.llm.requests.some((r) => r.body.messages?.at(-1)?.role === 'user' && String(r.body.messages.at(-1)!.content).includes('Good, then show it in the terminal'))).toBe(true);
+    // The transcript can show the message a moment before the request that carries it reaches the model: poll.
+    await expect.poll(() => ui.world.llm.requests.some((r) => r.body.messages?.at(-1)?.role === 'user' && String(r.body.messages.at(-1)!.content).includes('Good, then show it in the terminal'))).toBe(true);
 
     // A destructive command through the runners: one question, asked by the runners server (MCP
     // elicitation) with the command as it will really run and why it asks.
