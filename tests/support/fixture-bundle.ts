@@ -6,8 +6,11 @@ const ROOT = resolve(__dirname, '../..');
 /** Inside the repository, so the bundle's imports of packages resolve from node_modules as the sources' do. */
 const CACHE = join(ROOT, 'node_modules', '.cache', 'erasmus-fixtures');
 const built = new Map<string, string>();
-/** Packages with native add-ons or WebAssembly files beside them: loaded from node_modules, not bundled. */
-const NATIVE = ['keytar', 'node-pty', 'web-tree-sitter', 'tree-sitter-bash', 'electron'];
+/**
+ * Packages loaded from node_modules, not bundled: native add-ons or WebAssembly files beside them, and DBOS with
+ * its Postgres driver (loaded on demand by durable runs; DBOS names optional telemetry packages that are not installed).
+ */
+const NATIVE = ['keytar', 'node-pty', 'web-tree-sitter', 'tree-sitter-bash', 'electron', '@dbos-inc/dbos-sdk', 'pg'];
 
 /**
  * A TypeScript fixture (e.g. tests/fixtures/runners-stdio.ts) bundled into one ES module, its packages too
