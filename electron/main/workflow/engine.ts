@@ -18,8 +18,7 @@ import type { WorkflowEmit } from './events';
 import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
 import type { RunContext } from './run-context';
-import { checkDatabaseUrl, redactedUrl } from './durable/database-url';
-import { originUrl } from './durable/lane-git';
+import { DurableRuns } from './durable/durable-runs';
 import { runReport } from '../../contract/run-report';
 import { reviewOutcomes } from '../../contract/review-points';
 import { WorkflowRun } from './run';
@@ -78,14 +77,6 @@ export interface ParallelOption {
 /** How long submitTask waits for the transition it caused before answering RUNNING. */
 const SUBMIT_SETTLE_MS = 30_000;
 
-function checkDatabaseUrlOrThrow(url: string): void {
-  try {
-    checkDatabaseUrl(url);
-  } catch (err) {
-    throw new WorkflowError('RUNTIME_ERROR', (err as Error).message);
-  }
-}
-
 export class WorkflowEngine {
   readonly store: RunStore;
   private readonly runs = new Map<string, WorkflowRun>();
@@ -129,14 +120,14 @@ export class WorkflowEngine {
     if (docsRun && opts.goal?.trim()) throw new WorkflowError('INVALID_STATE', 'a documentation run has no goal of its own: start it without one');
     const goal = docsRun?.goal ?? opts.goal;
     const branch = opts.branch ?? (docsRun || settings.branch === 'current' ? 'current' : 'branch');
-    const databaseUrl = opts.databaseUrl ?? this.options.env?.ERASMUS_DATABASE_URL;
-    // A durable run's workers clone the project's origin: without one it cannot run there (said before anything is done).
-    if (databaseUrl) await this.checkDurable(projectDir, databaseUrl, executor);
+    const databaseUrl = this.durable.urlFor(opts.databaseUrl);
+    if (databaseUrl) await this.durable.check(projectDir, databaseUrl, executor);
     const git = await prepareGit(projectDir, { goal, dirtyTree: opts.dirtyTree, branch, runTests: this.testRunner() });
     const now = new Date().toISOString();
+    const runId = newRunId();
     const record: RunRecord = {
       version: 1,
-      runId: newRunId(),
+      runId,
       projectDir,
       goal: goal?.trim() || undefined,
       executor,
@@ -147,7 +138,7 @@ export class WorkflowEngine {
       timeline: [],
       totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
       parallelComponents,
-      ...(databaseUrl ? { durable: { database: redactedUrl(databaseUrl) } } : {}),
+      ...(databaseUrl ? { durable: this.durable.remember(runId, databaseUrl) } : {}),
       ...(git ? { git } : {}),
       // An existing code base without a docs folder keeps review reports out of its tree (with the context documents).
       ...(existing ? { existing } : {}),
@@ -157,7 +148,6 @@ export class WorkflowEngine {
     };
     await this.prune(projectDir);
     if (git) await this.removeStaleLanes(projectDir);
-    if (databaseUrl) this.databaseUrls.set(record.runId, databaseUrl);
     const run = this.adopt(record);
     await run.persist();
     // The app's Recent list shows the project, whichever face (CLI, MCP, app) started the run.
@@ -202,49 +192,14 @@ export class WorkflowEngine {
       protocolsDir: this.options.protocolsDir,
       runTests: this.testRunner(),
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
-      durable: (r) => this.durableHooks(r),
+      durable: (r) => this.durable.hooks(r),
       beforeStep: async (r, state) => (await this.runCheckpoints.beforeStep(r, state)).id,
     });
     this.runs.set(record.runId, run);
     return run;
   }
 
-  /** Each durable run's database URL, as given to this process (never written to disk: it may hold a password). */
-  private readonly databaseUrls = new Map<string, string>();
-  private durableLoaded = false;
-
-  private async checkDurable(projectDir: string, url: string, executor: ExecutorConfig): Promise<void> {
-    checkDatabaseUrlOrThrow(url);
-    if (executor.kind !== 'command')
-      throw new WorkflowError(
-        'RUNTIME_ERROR',
-        `a durable run (--database-url, or ERASMUS_DATABASE_URL in the environment) takes the command executor for now (--executor command --command CMD, which each worker runs per step); the ${executor.kind} executor's steps cannot run in a worker yet. Start the run without a database URL (unset ERASMUS_DATABASE_URL) to run it in this process.`,
-      );
-    await originUrl(projectDir).catch((err: Error) => {
-      throw new WorkflowError('RUNTIME_ERROR', err.message);
-    });
-  }
-
-  /** A durable run's components go to workers (loaded on first use: a run without a database never loads DBOS). */
-  private durableHooks(record: RunRecord): Pick<RunContext, 'driveLane' | 'completing'> {
-    const url = () => {
-      const u = this.databaseUrls.get(record.runId) ?? this.options.env?.ERASMUS_DATABASE_URL;
-      if (!u)
-        throw new WorkflowError(
-          'RUNTIME_ERROR',
-          `run ${record.runId} is durable: its components run in \`erasmus worker\` processes over ${record.durable?.database}. Give this process its database URL (--database-url postgres://… on workflow resume or approve, or ERASMUS_DATABASE_URL) and resume it.`,
-        );
-      return u;
-    };
-    const load = () => {
-      this.durableLoaded = true;
-      return import('./durable/remote-lane');
-    };
-    return {
-      driveLane: async (ctx, plan, lane, component) => (await load()).driveRemoteLane(url(), ctx, plan, lane, component),
-      completing: async () => (await load()).publishRun(record),
-    };
-  }
+  private readonly durable = new DurableRuns(() => this.options.env);
 
   /** A worker's context for a durable run's component (durable/worker.ts): this engine's executor and runner, a record that is never saved here. */
   componentContext(record: RunRecord): RunContext {
@@ -515,11 +470,10 @@ export class WorkflowEngine {
   /** `--parallel N`: how many components run at once from the next start of the parallel phase on (kept in the run record). */
   private async setParallel(run: WorkflowRun, opts: ParallelOption): Promise<void> {
     if (opts.databaseUrl !== undefined) {
-      if (!run.record.durable) await this.checkDurable(run.record.projectDir, opts.databaseUrl, run.record.executor);
-      else checkDatabaseUrlOrThrow(opts.databaseUrl);
+      if (!run.record.durable) await this.durable.check(run.record.projectDir, opts.databaseUrl, run.record.executor);
+      else this.durable.checkUrl(opts.databaseUrl);
       if (!run.record.durable && run.record.lanes) throw invalidState(`run ${run.runId} has started its components in this process; --database-url makes a run durable only before its components' phase`);
-      this.databaseUrls.set(run.runId, opts.databaseUrl);
-      run.record.durable = { database: redactedUrl(opts.databaseUrl) };
+      run.record.durable = this.durable.remember(run.runId, opts.databaseUrl);
     }
     if (opts.parallel === undefined) return;
     if (run.running) throw invalidState(`run ${run.runId} is running; --parallel applies when it starts or resumes`);
@@ -610,7 +564,7 @@ export class WorkflowEngine {
   async dispose(): Promise<void> {
     await Promise.all([...this.runs.values()].map((r) => r.shutdown()));
     this.runs.clear();
-    if (this.durableLoaded) await (await import('./durable/dbos')).closeDbosClients();
+    await this.durable.dispose();
     if (this.own) {
       await this.own.ptys.dispose();
       this.own.runner.dispose();

@@ -1,0 +1,77 @@
+import { WorkflowError } from '../errors';
+import type { RunContext } from '../run-context';
+import type { ExecutorConfig, RunRecord } from '../run-record';
+import { checkDatabaseUrl, redactedUrl } from './database-url';
+import { originUrl } from './lane-git';
+
+/**
+ * The engine's side of durable runs (`--database-url`, ERASMUS_DATABASE_URL): the checks before a run becomes
+ * durable, each run's database URL as given to this process (never written to disk: it may hold a password),
+ * and the hooks that send a durable run's components to workers. DBOS is loaded on first use only: a run without
+ * a database never loads it.
+ */
+export class DurableRuns {
+  private readonly urls = new Map<string, string>();
+  private loaded = false;
+
+  constructor(private readonly env: () => NodeJS.ProcessEnv | undefined) {}
+
+  /** The database a new run uses: the one given, else ERASMUS_DATABASE_URL. */
+  urlFor(given: string | undefined): string | undefined {
+    return given ?? this.env()?.ERASMUS_DATABASE_URL;
+  }
+
+  /** A URL that is not postgres://… is refused, naming what is wrong. */
+  checkUrl(url: string): void {
+    try {
+      checkDatabaseUrl(url);
+    } catch (err) {
+      throw new WorkflowError('RUNTIME_ERROR', (err as Error).message);
+    }
+  }
+
+  /** Said before anything is done: a durable run needs the command executor and an origin for its workers to clone. */
+  async check(projectDir: string, url: string, executor: ExecutorConfig): Promise<void> {
+    this.checkUrl(url);
+    if (executor.kind !== 'command')
+      throw new WorkflowError(
+        'RUNTIME_ERROR',
+        `a durable run (--database-url, or ERASMUS_DATABASE_URL in the environment) takes the command executor for now (--executor command --command CMD, which each worker runs per step); the ${executor.kind} executor's steps cannot run in a worker yet. Start the run without a database URL (unset ERASMUS_DATABASE_URL) to run it in this process.`,
+      );
+    await originUrl(projectDir).catch((err: Error) => {
+      throw new WorkflowError('RUNTIME_ERROR', err.message);
+    });
+  }
+
+  /** This process drives the run over `url`; what its record keeps (the password hidden). */
+  remember(runId: string, url: string): NonNullable<RunRecord['durable']> {
+    this.urls.set(runId, url);
+    return { database: redactedUrl(url) };
+  }
+
+  /** A durable run's components go to workers; at completion the run is published to origin. */
+  hooks(record: RunRecord): Pick<RunContext, 'driveLane' | 'completing'> {
+    const url = () => {
+      const u = this.urls.get(record.runId) ?? this.env()?.ERASMUS_DATABASE_URL;
+      if (!u)
+        throw new WorkflowError(
+          'RUNTIME_ERROR',
+          `run ${record.runId} is durable: its components run in \`erasmus worker\` processes over ${record.durable?.database}. Give this process its database URL (--database-url postgres://… on workflow resume or approve, or ERASMUS_DATABASE_URL) and resume it.`,
+        );
+      return u;
+    };
+    const load = () => {
+      this.loaded = true;
+      return import('./remote-lane');
+    };
+    return {
+      driveLane: async (ctx, plan, lane, component) => (await load()).driveRemoteLane(url(), ctx, plan, lane, component),
+      completing: async () => (await load()).publishRun(record),
+    };
+  }
+
+  /** Closes DBOS's clients, when they were loaded. */
+  async dispose(): Promise<void> {
+    if (this.loaded) await (await import('./dbos')).closeDbosClients();
+  }
+}
