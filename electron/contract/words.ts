@@ -91,3 +91,21 @@ export function toolName(name: string): string {
   if (at < 0) return `the tool “${name.replace(/[_-]+/g, ' ')}”`;
   return `the ${name.slice(0, at)} tool “${name.slice(at + 2).replace(/[_-]+/g, ' ')}”`;
 }
+
+/** Each verb of a tool as done (past) and as asked (a call running, refused or failed: it did not do it), by the tool's name. */
+const TOOL_VERBS: Array<[RegExp, string, string]> = [
+  [/append/, 'Appended to', 'Append to'],
+  [/write|create|save/, 'Wrote', 'Write'],
+  [/edit|replace|patch/, 'Edited', 'Edit'],
+  [/read|view|cat|get/, 'Read', 'Read'],
+  [/list|dir|tree/, 'Listed', 'List'],
+  [/search|find|grep/, 'Searched', 'Search'],
+  [/delete|remove/, 'Deleted', 'Delete'],
+  [/move|rename/, 'Moved', 'Move'],
+];
+
+/** What a tool (`write_file`, without its server) does, as one verb: done ("Wrote") or only asked ("Write"); one map for the app and the CLI. */
+export function toolVerb(tool: string, done: boolean): string | undefined {
+  const found = TOOL_VERBS.find(([re]) => re.test(tool));
+  return found ? (done ? found[1] : found[2]) : undefined;
+}

@@ -14,6 +14,7 @@ it('one line per tool call, in words: the server, what it did, a command with it
   expect(toolLine(call('files__read_file', { path: 'README.md' }, '# r'))).toBe('    files: read README.md');
   expect(toolLine(call('files__edit_file', { path: 'README.md', oldText: 'a', newText: 'b' }, 'edited README.md'))).toBe('    files: edited README.md');
   expect(toolLine(call('files__move', { from: 'a.py', to: 'b.py' }, 'moved'))).toBe('    files: moved a.py → b.py');
+  expect(toolLine(call('files__append_file', { path: 'notes.md', content: 'x' }, 'appended'))).toBe('    files: appended to notes.md');
   expect(toolLine(call('runners__bash_run', { command: 'python -m pytest' }, '$ uv run python -m pytest\n[exit code 0]\n3 passed'))).toBe('    runners: uv run python -m pytest → exit 0 (2.1 s)');
   expect(toolLine(call('runners__bash_run', { command: 'false' }, '$ false\n[exit code 1]\n', { isError: true }))).toBe('    runners: false → exit 1 (2.1 s)');
   // A refused call says so, in the words the call was refused with.

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../contract/index';
+import { toolVerb } from '../../contract/words';
 
 /**
  * What a person watching `erasmus workflow` sees of each step's agent session: one line per tool call
@@ -13,17 +14,6 @@ const one = (s: string, n = 100) => {
 };
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-
-const FILES_VERBS: Record<string, string> = {
-  read_file: 'read',
-  write_file: 'wrote',
-  edit_file: 'edited',
-  append_file: 'appended to',
-  list: 'listed',
-  remove: 'removed',
-};
-/** The same verbs for a call that did not do it (refused, denied, failed): what it asked. */
-const FILES_ASKED: Record<string, string> = { read_file: 'read', write_file: 'write', edit_file: 'edit', append_file: 'append to', list: 'list', remove: 'remove' };
 
 /** The first line of a refusal or failure, for the model's words shortened to the user's one line. */
 function why(result: string): string {
@@ -45,7 +35,7 @@ export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): str
     if (tool === 'move') what = `${not ? 'move' : 'moved'} ${str(a.from)} → ${str(a.to)}`;
     else if (tool === 'rename') what = `${not ? 'rename' : 'renamed'} ${path} → ${str(a.name)}`;
     else if (tool === 'search') what = `searched ${path}${a.name ? ` for files named ${str(a.name)}` : ''}${a.contains ? ` for "${one(String(a.contains), 40)}"` : ''}`;
-    else what = `${(not ? FILES_ASKED : FILES_VERBS)[tool] ?? tool.replace(/_/g, ' ')} ${path}`;
+    else what = `${toolVerb(tool, !not)?.toLowerCase() ?? tool.replace(/_/g, ' ')} ${path}`;
   } else if (server === 'runners' || server === 'shell') {
     // The runners answer "$ <command>" then "[exit code N]" (or why it did not run).
     const command = /^\$ (.*)$/m.exec(e.result)?.[1] ?? str(a.command) ?? tool.replace(/_/g, ' ');

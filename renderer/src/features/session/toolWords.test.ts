@@ -16,4 +16,9 @@ describe('toolWords', () => {
     expect(toolWords('runners__bash_run', { command: 'npm test' }, false)).toBe('Run npm test');
     expect(toolWords('open_toolset', { name: 'files' }, false)).toBe('Open the files toolset');
   });
+
+  it('uses the verbs the CLI uses (one map in contract/words): an append is not a write', () => {
+    expect(toolWords('files__append_file', { path: 'notes.md', content: 'x' })).toBe('Appended to notes.md');
+    expect(toolWords('files__append_file', { path: 'notes.md', content: 'x' }, false)).toBe('Append to notes.md');
+  });
 });

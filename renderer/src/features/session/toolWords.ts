@@ -1,16 +1,7 @@
+import { toolVerb } from '../../../../electron/contract/words';
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 const short = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
-/** Each verb as done (past) and as asked (a call still running, refused or failed: it did not do it). */
-const VERBS: Array<[RegExp, string, string]> = [
-  [/write|create|save/, 'Wrote', 'Write'],
-  [/edit|replace|patch/, 'Edited', 'Edit'],
-  [/read|view|cat|get/, 'Read', 'Read'],
-  [/list|dir|tree/, 'Listed', 'List'],
-  [/search|find|grep/, 'Searched', 'Search'],
-  [/delete|remove/, 'Deleted', 'Delete'],
-  [/move|rename/, 'Moved', 'Move'],
-];
 
 /**
  * What a tool call did, in words ("Ran npm test", "Wrote src/a.ts", "Opened the filesystem toolset"),
@@ -24,8 +15,7 @@ export function toolWords(name: string, args: Record<string, unknown>, done = tr
   const command = str(args.command) ?? str(args.cmd) ?? str(args.script);
   if (command) return `${done ? 'Ran' : 'Run'} ${short(command)}`;
   const path = str(args.path) ?? str(args.file) ?? str(args.filePath);
-  const found = VERBS.find(([re]) => re.test(tool));
-  const verb = found ? (done ? found[1] : found[2]) : undefined;
+  const verb = toolVerb(tool, done);
   if (path && verb) return `${verb} ${short(path)}`;
   const paths = Array.isArray(args.paths) ? args.paths.filter((p): p is string => typeof p === 'string') : [];
   if (paths.length && verb) return `${verb} ${paths.length} file${paths.length === 1 ? '' : 's'}`;
