@@ -20,7 +20,8 @@ export function ToolCard({ item }: { item: Tool }) {
         {/* The tool in words; its id (`files__write_file`) only in the tooltip. */}
         <span className="min-w-0 truncate" data-testid="tool-words" title={item.name}>{toolWords(item.name, item.args, item.status === 'done')}</span>
         <span className={`text-xs ${tone[item.status]} ${item.status === 'running' ? 'alive' : ''}`}>{item.status}</span>
-        {item.progress ? <span className="text-xs text-slate-600 dark:text-slate-400">{item.progress.total ? `${Math.round((100 * item.progress.progress) / item.progress.total)}%` : item.progress.progress} {item.progress.message ?? ''}</span> : null}
+        {/* Progress is news only while the call runs: a finished call's last keep-alive ("still running") is not shown. */}
+        {item.status === 'running' && item.progress ? <span className="text-xs text-slate-600 dark:text-slate-400" data-testid="tool-progress">{progressText(item.progress)}</span> : null}
         <span className="ml-auto text-xs text-slate-600 dark:text-slate-400" data-testid="tool-duration">
           {/* Time spent waiting for the user is not the call's run time. */}
           {item.durationMs !== undefined ? (item.waitedMs ? `${formatDuration(Math.max(0, item.durationMs - item.waitedMs))} (+ ${formatDuration(item.waitedMs)} waiting for you)` : formatDuration(item.durationMs)) : ''}
@@ -39,4 +40,10 @@ export function ToolCard({ item }: { item: Tool }) {
       </div>
     </details>
   );
+}
+
+/** A running call's progress in words: a share when the server gave a total, else its message (a bare count says nothing). */
+export function progressText(p: NonNullable<Tool['progress']>): string {
+  const share = p.total ? `${Math.round((100 * p.progress) / p.total)}%` : '';
+  return [share, p.message ?? (share ? '' : String(p.progress))].filter(Boolean).join(' ');
 }
