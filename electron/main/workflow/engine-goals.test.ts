@@ -36,7 +36,7 @@ async function drive(e: WorkflowEngine, runId: string, taskList: (attempt: numbe
 }
 
 describe('a project lives through many goals', () => {
-  it('a new goal updates the documents, develops only open tasks, and marks tasks done as development ends', async () => {
+  it('a new goal updates the documents, develops only open tasks, and marks tasks in progress as development ends and done at the commit', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-goals-'));
     const dir = join(root, 'p');
     await mkdir(dir);
@@ -46,9 +46,12 @@ describe('a project lives through many goals', () => {
     const first = await e.load({ projectDir: dir, goal: 'a core' });
     const one = await drive(e, first.runId, () => FIRST);
     expect(one.last.status).toBe('COMPLETED');
-    // The component's later steps read its task as finished: the task list and its document say [x] once development ended.
-    expect(one.prompts.get('core:testing')![0]).toContain('- [x] C1: Build the core');
+    // The component's later steps read its task as in progress once development ended ([~]), done ([x]) once committed.
+    expect(one.prompts.get('core:testing')![0]).toContain('- [~] C1: Build the core');
     expect(one.prompts.get('core:development')![0]).toContain('- [ ] C1: Build the core');
+    // The end-to-end pass has no tasks to name: its "Done when" is its own.
+    expect(one.prompts.get('final:testing')![0]).toContain('## Done when\n\nEnd-to-end tests that use the product as a user would');
+    expect(one.prompts.get('final:testing')![0]).not.toContain("Each of the component's tasks");
 
     // Without a goal, a project whose tasks are all done is not run again: the run asks what comes next.
     const idle = await e.load({ projectDir: dir });

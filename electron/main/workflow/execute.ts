@@ -69,6 +69,9 @@ const GOAL_CHANGES: Partial<Record<Phase, string>> = {
 /** The fixes step is done when the review is answered, point by point (its protocol's "Done when" is the development one). */
 const FIXES_DONE = 'Every point of the review report is addressed: changed in the project, or answered in your notes (what you did not change, and why).';
 
+/** The end-to-end pass is done when the product's own tests pass across components (its protocol's "Done when" is the component one, whose tasks it has none of). */
+const E2E_DONE = 'End-to-end tests that use the product as a user would, across components, are run by the test command below and pass, and the context document records the command and the result.';
+
 /** Where an existing project's step differs: its documentation and end-to-end tests are the project's own, touched only where the change needs it. */
 const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit' | 'parallel'>, string>> = {
   documentation: 'Document what this component adds or changes, where and how the project already documents such things; leave the rest of its documentation as it is.',
@@ -241,7 +244,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     goal: record.goal,
     newGoal: !!record.goalUpdate,
     ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what } : {}),
-    ...(fixes ? { done: FIXES_DONE } : {}),
+    ...(fixes ? { done: FIXES_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
     references,
@@ -268,8 +271,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
     throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
   }
-  // The development step implemented the component's open tasks: they read as finished from here on, in the task list and the component's document.
-  if (spec.phase === 'development' && component) await markTasksDone(ctx, component.id, component.tasks.map((t) => t.id));
+  // The development step implemented the component's open tasks: they read as in progress from here on, in the task list and the
+  // component's document ([x] only once committed: a task about tests is the testing step's to do, and reads as not done before it).
+  if (spec.phase === 'development' && component) await markTasks(ctx, component.id, component.tasks.map((t) => t.id), 'in_progress');
   if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) {
     await writeFileAtomic(reportPath, unfenceDocument(result.output).trim() + '\n');
     // Written after the step's last snapshot: named here, so the component's commit holds it (a report kept in the project).
@@ -338,7 +342,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   const { record } = ctx;
   const component = spec.component ? plan.components.find((c) => c.id === spec.component) : undefined;
   const entry = await ctx.enter(spec.state, component ? { component: component.id } : {});
-  if (component) await markTasksDone(ctx, component.id, component.tasks.map((t) => t.id));
+  if (component) await markTasks(ctx, component.id, component.tasks.map((t) => t.id), 'done');
   // The final commit holds the last phase's work (end-to-end tests, the README, the final review).
   const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component, record.goalUpdate?.doneTasks), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat' } : finalCommitWhat(files));
   const outcome = await commitRunWork(record, spec.state, what, ctx.runTests, () => ctx.persist(), ctx.signal);
@@ -388,11 +392,11 @@ async function componentTasks(ctx: RunContext, component: Plan['components'][num
   return (r.ok ? r.list.components.find((c) => c.id === component.id)?.tasks : undefined) ?? component.tasks;
 }
 
-/** Marks tasks [x] in the task list and in the component's context document. */
-async function markTasksDone(ctx: RunContext, componentId: string, taskIds: string[]): Promise<void> {
+/** Marks tasks ([~] or [x]) in the task list and in the component's context document. */
+async function markTasks(ctx: RunContext, componentId: string, taskIds: string[], status: 'in_progress' | 'done'): Promise<void> {
   // Through update: the components of a parallel run mark their tasks in the one task list at once.
-  await ctx.docs.update({ doc: 'task_list' }, (list) => list && setTaskStatus(list, taskIds, 'done'));
-  await ctx.docs.update({ doc: 'component', component: componentId }, (doc) => doc && setTaskStatus(doc, taskIds, 'done'));
+  await ctx.docs.update({ doc: 'task_list' }, (list) => list && setTaskStatus(list, taskIds, status));
+  await ctx.docs.update({ doc: 'component', component: componentId }, (doc) => doc && setTaskStatus(doc, taskIds, status));
 }
 
 /** The files this goal's run changed since its first commit, committed or not, one per line. */
