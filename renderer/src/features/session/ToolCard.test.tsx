@@ -4,7 +4,7 @@ import { ToolCard } from './ToolCard';
 
 afterEach(cleanup);
 
-const base = { kind: 'tool' as const, id: 'c1', name: 'runners__bash_run', args: { command: 'node --test' } };
+const base = { kind: 'tool' as const, id: 'c1', name: 'runners__bash_run', args: { command: 'node --test' }, startedAt: 0 };
 
 describe('ToolCard', () => {
   it("shows a running call's progress, and a finished call's last keep-alive not at all", () => {
