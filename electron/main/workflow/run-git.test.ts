@@ -6,6 +6,7 @@ import { reportText } from '../../contract/report-text';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
 import { branchName, commitStyle, commitSubject } from './git';
+import { finalCommitWhat } from './run-git';
 import { driveToCompletion, git, repositoryIn } from './testing-repo';
 
 let root: string | undefined;
@@ -152,5 +153,19 @@ describe('commit style', () => {
     expect(commitSubject({ conventional: false, lowerCase: false }, 'support Set and Map')).toBe('Support Set and Map');
     expect(branchName('Support Set & Map in toVal (src/index.js), please!')).toBe('erasmus/support-set-map-in-toval-src');
     expect(branchName(undefined)).toBe('erasmus/run');
+  });
+});
+
+describe("the final phase's commit title", () => {
+  const code = (state: string) => ({ state, files: [{ path: 'src/slug.js', change: 'modified' as const }] });
+  const files = ['src/slug.js', 'test/e2e.test.js', 'docs/reviews/final.md'];
+  it('says which step changed the code: the end-to-end debugging, the final review, or both', () => {
+    // Only the review's fixes changed code: the commit said 'fix what the end-to-end tests found' though every test passed.
+    expect(finalCommitWhat(files, [{ state: 'final:testing', files: [{ path: 'test/e2e.test.js', change: 'added' }] }, code('final:fixes')])).toEqual({ title: "add end-to-end tests and apply the final review's fixes", type: 'fix' });
+    expect(finalCommitWhat(['src/slug.js'], [code('final:fixes')]).title).toBe("apply the final review's fixes");
+    expect(finalCommitWhat(files, [code('final:debugging')]).title).toBe('fix what the end-to-end tests found');
+    expect(finalCommitWhat(files, [code('final:debugging'), code('final:fixes')]).title).toBe('fix what the end-to-end tests and the final review found');
+    expect(finalCommitWhat(files).title).toBe('fix what the end-to-end tests found');
+    expect(finalCommitWhat(['test/e2e.test.js', 'README.md'])).toEqual({ title: 'add end-to-end tests and update the documentation', type: 'test' });
   });
 });

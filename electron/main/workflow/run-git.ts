@@ -121,12 +121,19 @@ export type CommitWhat = { title: string; type: 'feat' | 'fix' | 'test' | 'docs'
 const TEST_FILE = /(^|\/)(tests?|__tests__|spec|e2e)\/|[._-](test|spec)\.[a-z]+$/i;
 const DOC_FILE = /(^|\/)docs?\/|\.(md|mdx|rst|txt|adoc)$/i;
 
-/** What the final phase's commit says, from what it holds: tests, documentation, or fixes found by the end-to-end tests. */
-export function finalCommitWhat(files: string[]): CommitWhat {
+/** What the final phase's commit says, from what it holds (tests, documentation, code) and which steps changed the code. */
+export function finalCommitWhat(files: string[], timeline: ReadonlyArray<Pick<Entry, 'state' | 'files'>> = []): CommitWhat {
+  const isCode = (f: string) => !TEST_FILE.test(f) && !DOC_FILE.test(f);
   const tests = files.some((f) => TEST_FILE.test(f));
   const docs = files.some((f) => !TEST_FILE.test(f) && DOC_FILE.test(f));
-  const code = files.some((f) => !TEST_FILE.test(f) && !DOC_FILE.test(f));
-  if (code) return { title: 'fix what the end-to-end tests found', type: 'fix' };
+  if (files.some(isCode)) {
+    // The code changed in debugging (the end-to-end tests failed) or in the final review's fixes; a commit of both says both.
+    const changed = (states: string[]) => timeline.some((e) => states.includes(e.state) && e.files?.some((f) => isCode(f.path)));
+    const reviewed = changed(['final:fixes']);
+    const debugged = changed(['final:debugging', 'final:redebugging']) || !reviewed;
+    const fixed = reviewed && debugged ? 'fix what the end-to-end tests and the final review found' : reviewed ? "apply the final review's fixes" : 'fix what the end-to-end tests found';
+    return { title: tests && reviewed && !debugged ? `add end-to-end tests and ${fixed}` : fixed, type: 'fix' };
+  }
   if (tests) return { title: docs ? 'add end-to-end tests and update the documentation' : 'add end-to-end tests', type: 'test' };
   return { title: 'update the documentation', type: 'docs' };
 }
