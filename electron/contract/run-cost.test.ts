@@ -14,6 +14,8 @@ describe('cost per part of a run', () => {
       { state: 'cli:development', component: 'cli', usage: u(300) },
       { state: 'final:review', usage: u(40, 0.004) },
     ]);
+    // Components side by side: the schedule update after them all is a part of its own, in words (it read "parallel").
+    expect(costByPart([{ state: 'parallel:orchestration', usage: u(7) }]).map((p) => p.label)).toEqual(['Schedule update']);
     expect(parts.map((p) => [p.label, p.totalTokens, p.costUsd === undefined ? 'unknown' : Number(p.costUsd.toFixed(4))])).toEqual([
       ['Preparation', 150, 0.015],
       ['adder', 210, 0.021],

@@ -4,12 +4,15 @@ import type { WorkflowTimelineEntry, WorkflowUsage } from './methods/workflow';
 export interface PartCost {
   /** `prepare`, a component's id, or `final`. */
   part: string;
-  /** In words: "Preparation", the component's id, "Final phase". */
+  /** In words: "Preparation", the component's id, "Schedule update" (after components side by side), "Final phase". */
   label: string;
   totalTokens: number;
   /** Absent when a step of the part used a model whose prices are unknown. */
   costUsd?: number;
 }
+
+/** The parts that are not a component, in words (a component's part is its id). */
+const LABELS: Record<string, string> = { prepare: 'Preparation', final: 'Final phase', parallel: 'Schedule update' };
 
 /** Which part a step belongs to: its component; the schedule update after a component counts to that component. */
 function partOf(e: Pick<WorkflowTimelineEntry, 'state' | 'component'>): string {
@@ -25,7 +28,7 @@ export function costByPart(timeline: ReadonlyArray<Pick<WorkflowTimelineEntry, '
   for (const e of timeline) {
     if (!e.usage) continue;
     const part = partOf(e);
-    const p = parts.get(part) ?? { part, label: part === 'prepare' ? 'Preparation' : part === 'final' ? 'Final phase' : part, totalTokens: 0, unpriced: false };
+    const p = parts.get(part) ?? { part, label: LABELS[part] ?? part, totalTokens: 0, unpriced: false };
     p.totalTokens += e.usage.totalTokens;
     if (e.usage.costUsd === undefined) p.unpriced = true;
     else p.costUsd = (p.costUsd ?? 0) + e.usage.costUsd;

@@ -33,3 +33,14 @@ export function runStepsOf(run: Pick<WorkflowRunView, 'runId' | 'projectDir' | '
     }),
   };
 }
+
+/**
+ * The commits a run made, each once, in the order they stand in history: a component developed side by side
+ * names its commit on the run's branch at its commit step and again at its merge, so each commit is placed
+ * where it was last named (the merge), not where the component happened to finish first.
+ */
+export function runCommits<E extends Pick<WorkflowRunView['timeline'][number], 'commit'>>(timeline: readonly E[]): Array<E & { commit: string }> {
+  const last = new Map<string, number>();
+  timeline.forEach((e, i) => e.commit && last.set(e.commit, i));
+  return timeline.filter((e, i): e is E & { commit: string } => !!e.commit && last.get(e.commit) === i);
+}

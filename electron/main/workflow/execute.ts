@@ -314,7 +314,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', extra);
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
   } else {
-    const note = [reportPath, result.note].filter(Boolean).join('; ') || undefined;
+    // A report kept in the project is named as the project has it (a component's worktree is gone once it is merged).
+    const shown = reportPath && record.reviews !== 'home' ? spec.report : reportPath;
+    const note = [shown, result.note].filter(Boolean).join('; ') || undefined;
     await ctx.leave(entry, 'done', { usage: result.usage, sessionLog: result.sessionLog, note, ...said });
     actor.send({ type: 'STEP_DONE' });
   }

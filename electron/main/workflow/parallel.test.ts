@@ -68,6 +68,8 @@ describe('parallel components', () => {
       expect(entry?.commit).toBe(git(dir, 'log', '-1', '--format=%H', `--grep=^Write ${id}.txt$`));
     }
     expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'merged'], ['c', 'merged'], ['d', 'merged']]);
+    // Each review report is named where the project keeps it (it named the worktree, gone once merged).
+    expect(['a', 'b', 'c', 'd'].map((id) => view.timeline.find((e) => e.state === `${id}:review`)?.note)).toEqual(['a', 'b', 'c', 'd'].map((id) => `docs/reviews/${id}.md`));
     expect(existsSync(join(dir, '.git', 'erasmus', 'worktrees', runId))).toBe(false);
   }, 180_000);
 

@@ -1,14 +1,14 @@
 import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { runReport } from '../../../../electron/contract/run-report';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
-import { costByPart, costPartsText, reviewsLeftOpen } from '../../../../electron/contract/index';
+import { costByPart, costPartsText, reviewsLeftOpen, runCommits } from '../../../../electron/contract/index';
 import { humanState } from './labels';
 import { ReviewOutcomes } from './ReviewOutcomes';
 import { RunFinish } from './RunFinish';
 
 /** What a finished run left behind: commits, test runs, reports, time and cost, and its branch's finish (the next goal is asked beside it: NewGoal). */
 export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunView; onFinished?: () => void }) {
-  const commits = view.timeline.filter((e) => e.commit);
+  const commits = runCommits(view.timeline);
   const tests = view.timeline.filter((e) => e.test);
   const passed = tests.filter((e) => e.test!.passed).length;
   // A review point nobody addressed turns the summary from a plain green into "complete, with points left open".
@@ -37,7 +37,7 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
           Cost per part: {costPartsText(costByPart(view.timeline), { tokens: formatTokens, cost: (usd) => formatCost(usd), sep: ' · ', hint: 'set the model’s prices in Settings → Providers' }) || 'no model was used'}
         </li>
         <li data-testid="summary-commits">
-          {commits.length ? <>Commits: {commits.map((e) => <code key={e.commit} className="mr-1 font-mono text-xs" title={humanState(e.state)}>{e.commit!.slice(0, 10)}</code>)}</> : 'No commits (nothing changed).'}
+          {commits.length ? <>Commits: {commits.map((e) => <code key={e.commit} className="mr-1 font-mono text-xs" title={humanState(e.state)}>{e.commit.slice(0, 10)}</code>)}</> : 'No commits (nothing changed).'}
         </li>
         <li data-testid="summary-tests">{tests.length ? `Test runs: ${passed} passed of ${tests.length}${tests.length > passed ? ' (the failures were fixed in later runs)' : ''}` : 'No test runs.'}</li>
         <ReviewOutcomes timeline={view.timeline} />
