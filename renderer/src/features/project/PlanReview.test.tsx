@@ -9,10 +9,12 @@ const component = (id: string, depends?: string[]) => ({ id, title: id, tasks: [
 
 describe('PlanReview', () => {
   it("says what each component waits for, from its Depends: line (without one, the component before it)", () => {
-    const plan: WorkflowPlan = { components: [component('slug', []), component('count', []), component('cli', ['slug', 'count']), component('docs')], maxDebugAttempts: 3 };
+    const done = { ...component('old', []), tasks: [{ id: 'OLD-1', title: 'x', status: 'done' as const }] };
+    const plan: WorkflowPlan = { components: [done, component('slug', []), component('count', []), component('cli', ['slug', 'count']), component('docs')], maxDebugAttempts: 3 };
     render(<PlanReview plan={plan} onConfirm={async () => undefined} />);
     const needs = screen.getAllByTestId('plan-needs').map((p) => p.textContent);
     expect(needs).toEqual([
+      'finished for an earlier goal: not developed again',
       'needs no other component: may run beside the others',
       'needs no other component: may run beside the others',
       'needs slug, count: starts once they are merged',

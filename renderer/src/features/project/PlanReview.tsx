@@ -90,7 +90,7 @@ export function PlanReview({ plan, onConfirm, onEditTask }: { plan: WorkflowPlan
                 </ul>
               ) : null}
               {c.testCommand ? <p className="mt-1 pl-6 font-mono text-xs text-slate-600 dark:text-slate-400">tests: {c.testCommand}</p> : null}
-              <p className="mt-1 pl-6 text-xs text-slate-600 dark:text-slate-400" data-testid="plan-needs">{needsText(c.depends, draft.order.slice(0, i).filter((x) => !draft.excluded.has(x)).at(-1))}</p>
+              <p className="mt-1 pl-6 text-xs text-slate-600 dark:text-slate-400" data-testid="plan-needs">{needsText(c, draft.order.slice(0, i).filter((x) => !draft.excluded.has(x)).at(-1))}</p>
             </li>
           );
         })}
@@ -116,8 +116,9 @@ export function PlanReview({ plan, onConfirm, onEditTask }: { plan: WorkflowPlan
   );
 }
 
-/** What a component waits for, from its task list's `Depends:` line (without one: the component before it). */
-export function needsText(depends: string[] | undefined, before: string | undefined): string {
+/** What a component waits for, from its task list's `Depends:` line (without one: the component before it); a finished one is not developed. */
+export function needsText({ depends, tasks }: Pick<WorkflowPlan['components'][number], 'depends' | 'tasks'>, before: string | undefined): string {
+  if (tasks.length && tasks.every((t) => t.status === 'done')) return 'finished for an earlier goal: not developed again';
   if (depends === undefined) return before ? `starts after ${before}` : 'starts first';
   return depends.length ? `needs ${depends.join(', ')}: starts once ${depends.length === 1 ? 'it is' : 'they are'} merged` : 'needs no other component: may run beside the others';
 }
