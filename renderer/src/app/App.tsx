@@ -21,6 +21,7 @@ import { Toasts } from './Toasts';
 import { useToasts } from './useToasts';
 import { viewForKey, type ViewId } from './views';
 import { stepNamer } from '../features/terminal/stepOf';
+import { askingStep, type Ask } from '../features/session/askingStep';
 import { TerminalStore } from '../features/terminal/store';
 
 const TerminalView = lazy(() => import('../features/terminal/TerminalView').then((m) => ({ default: m.TerminalView })));
@@ -50,7 +51,11 @@ export function App() {
     if (target) setSessionId(target);
     setView('session');
   }, [sessions, elicitations]);
-  const { toasts, dismiss } = useToasts(client, info?.face, goToApproval);
+  const askingStepOf = useCallback((ask: Ask) => {
+    const r = run.store.get();
+    return askingStep(r.kind === 'run' ? r.view : null, (server) => sessions.ownerOf(server), ask);
+  }, [run, sessions]);
+  const { toasts, dismiss } = useToasts(client, info?.face, goToApproval, askingStepOf);
   const waiting = useStore(sessions, (s) => s);
   const runState = useStore(run.store, (s) => s);
   const stepOf = useMemo(() => stepNamer(runState.kind === 'run' ? runState.view : null), [runState]);

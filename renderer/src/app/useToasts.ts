@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RpcClient } from '../api/client';
+import type { Ask } from '../features/session/askingStep';
 import { serverWords } from '../features/session/serverApproval';
 import { toolWords } from '../features/session/toolWords';
 import { systemNotify, type Toast } from './notifier';
@@ -12,7 +13,7 @@ type Face = 'desktop' | 'browser' | 'cli' | undefined;
  * the window is not focused becomes a system notification in both faces. Toasts about something that
  * waits for the user stay until it is settled and carry a "Review" button (`onReview`).
  */
-export function useToasts(client: RpcClient, face: Face, onReview: () => void): { toasts: Toast[]; push: (t: Omit<Toast, 'id'>) => void; dismiss: (id: number) => void } {
+export function useToasts(client: RpcClient, face: Face, onReview: () => void, stepOf: (ask: Ask) => string | undefined = () => undefined): { toasts: Toast[]; push: (t: Omit<Toast, 'id'>) => void; dismiss: (id: number) => void } {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
   const push = useCallback((t: Omit<Toast, 'id'>) => {
@@ -22,8 +23,15 @@ export function useToasts(client: RpcClient, face: Face, onReview: () => void): 
   }, []);
   const review = useRef(onReview);
   review.current = onReview;
+  const step = useRef(stepOf);
+  step.current = stepOf;
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((x) => x.id !== id)), []);
   useEffect(() => {
+    // Two components side by side may ask the same thing at once: the title says which step asks.
+    const titled = (title: string, ask: Ask) => {
+      const s = step.current(ask);
+      return s ? `${title} · ${s}` : title;
+    };
     const offs = [
       client.on('app.notify', ({ title, body }) => {
         push({ title, body, level: 'success' });
@@ -31,7 +39,7 @@ export function useToasts(client: RpcClient, face: Face, onReview: () => void): 
       }),
       client.on('mcp.elicitation.request', (r) => {
         // In words: an approval says what it approves; another question says which server asks.
-        const title = r.approval ? 'Approval needed' : `${serverWords(r.server).replace(/^./, (c) => c.toUpperCase())} asks`;
+        const title = titled(r.approval ? 'Approval needed' : `${serverWords(r.server).replace(/^./, (c) => c.toUpperCase())} asks`, { server: r.server, ...(r.approval?.cwd ? { cwd: r.approval.cwd } : {}) });
         const body = r.approval?.action ?? r.message;
         push({ title, body, level: 'warning', key: r.id, sticky: true, action: { label: 'Review', run: () => review.current() } });
         if (!document.hasFocus()) systemNotify(`Erasmus: ${title}`, body);
@@ -43,7 +51,7 @@ export function useToasts(client: RpcClient, face: Face, onReview: () => void): 
         if (e.type === 'session_ended') return setToasts((all) => all.filter((t) => !t.key?.startsWith(`${e.sessionId}:`)));
         if (e.type !== 'approval_required') return;
         const body = typeof e.args.command === 'string' ? e.args.command : toolWords(e.name, e.args);
-        push({ title: 'Approval needed', body, level: 'warning', key: `${e.sessionId}:${e.requestId}`, sticky: true, action: { label: 'Review', run: () => review.current() } });
+        push({ title: titled('Approval needed', { sessionId: e.sessionId }), body, level: 'warning', key: `${e.sessionId}:${e.requestId}`, sticky: true, action: { label: 'Review', run: () => review.current() } });
         if (!document.hasFocus()) systemNotify('Erasmus needs your approval', body);
       }),
     ];

@@ -1,7 +1,6 @@
-import { sessionIdOfLog } from '../../../../electron/contract/run-steps';
 import { useServices } from '../../app/services';
-import { humanState } from '../project/labels';
 import { useStore } from '../../ui/store';
+import { askingStep } from './askingStep';
 import { ElicitationCard } from './ElicitationCard';
 import type { ElicitationRequest } from './elicitationStore';
 
@@ -14,18 +13,9 @@ export function Elicitations({ sessionId, show, className = '' }: { sessionId?: 
   const { elicitations, sessions, run } = useServices();
   const waiting = useStore(elicitations, (s) => s);
   const runState = useStore(run.store, (s) => s);
-  // The step a question belongs to: the run's step whose session is making the call to that server.
-  const stepOf = (r: ElicitationRequest): string | undefined => {
-    if (runState.kind !== 'run') return undefined;
-    // A parallel run's components ask from their own worktrees: the question's folder names the component's running step.
-    const cwd = r.approval?.cwd;
-    const inLane = cwd ? runState.view.timeline.findLast((e) => !!e.worktree && !e.leftAt && (cwd === e.worktree || cwd.startsWith(`${e.worktree}/`))) : undefined;
-    if (inLane) return humanState(inLane.state);
-    const owner = sessions.ownerOf(r.server);
-    if (!owner) return undefined;
-    const entry = runState.view.timeline.findLast((e) => sessionIdOfLog(e.sessionLog) === owner);
-    return entry ? humanState(entry.state) : undefined;
-  };
+  // The step a question belongs to: the component's running step by the question's folder, else the step whose session makes the call.
+  const stepOf = (r: ElicitationRequest): string | undefined =>
+    askingStep(runState.kind === 'run' ? runState.view : null, (server) => sessions.ownerOf(server), { server: r.server, ...(r.approval?.cwd ? { cwd: r.approval.cwd } : {}) });
   useStore(sessions, (s) => s); // ownership follows the sessions' running calls
   const mine = (r: ElicitationRequest) => !!sessionId && sessions.ownerOf(r.server) === sessionId;
   const shown = show === undefined ? waiting : waiting.filter((r) => (show === 'mine') === mine(r));
