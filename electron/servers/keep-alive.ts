@@ -1,6 +1,14 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 
+/**
+ * How long a server waits for the user's answer to its question (an approval): as long as they take. The MCP
+ * SDK gives up on a request after 60 s unless told otherwise, and a user who looked away for a minute found the
+ * step's call failed with "Request timed out". This is the longest timer Node keeps (~24 days); the call's own
+ * cancellation (the user stops the step) ends the wait sooner.
+ */
+export const ANSWER_WAIT_MS = 2 ** 31 - 1;
+
 /** How often a running tool call of Erasmus's own servers tells a client that asked for progress that it is alive. */
 export const KEEP_ALIVE_MS = 15_000;
 

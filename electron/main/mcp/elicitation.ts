@@ -77,15 +77,16 @@ export function withAlwaysAllow(
 
 /**
  * Routes servers' elicitation requests to the UI as events (`mcp.elicitation.request`) and waits for
- * the answer (`respond`, from the `mcp.elicitation.respond` method). A request the server cancels, or
- * one nobody answers in time, ends as `cancel` and the UI is told (`mcp.elicitation.done`).
+ * the answer (`respond`, from the `mcp.elicitation.respond` method), as long as the user takes: someone can
+ * answer (the app is there), so nothing gives up on them. A request the server cancels (the call was stopped),
+ * or one not answered within `timeoutMs` when given, ends as `cancel` and the UI is told (`mcp.elicitation.done`).
  */
 export class ElicitationBroker {
   private readonly pending = new Map<string, { finish: (r: ElicitResult) => void; request: EventPayload<'mcp.elicitation.request'>; place?: GrantPlace }>();
 
   constructor(
     private readonly bus: EventBus,
-    private readonly timeoutMs = 10 * 60_000,
+    private readonly timeoutMs?: number,
     private readonly always?: GrantDeps,
   ) {}
 
@@ -110,8 +111,8 @@ export class ElicitationBroker {
         resolve(r);
       };
       const onAbort = () => finish({ action: 'cancel' });
-      const timer = setTimeout(onAbort, this.timeoutMs);
-      timer.unref();
+      const timer = this.timeoutMs === undefined ? undefined : setTimeout(onAbort, this.timeoutMs);
+      timer?.unref();
       signal.addEventListener('abort', onAbort, { once: true });
       const request = { id, server: req.server, message: p.message, mode: p.mode === 'url' || p.url ? ('url' as const) : ('form' as const), requestedSchema: p.requestedSchema, url: p.url, ...(approval ? { approval } : {}), ...(alwaysScopes ? { alwaysScopes } : {}) };
       this.pending.set(id, { finish, request, ...(place ? { place } : {}) });

@@ -31,6 +31,7 @@ import { PromptLibrary } from './prompt-library';
 import { callPrompt, PromptCallParams, ProtocolPrompts } from './prompts';
 import { describeZodIssues, ToolRegistry, type ToolContext } from './registry';
 import { analysisTools } from './tools/analysis';
+import { ANSWER_WAIT_MS } from '../keep-alive';
 import { chatTool } from './tools/chat';
 import { workflowTools } from './tools/workflow';
 import { checkpointTools } from './tools/checkpoints';
@@ -83,7 +84,7 @@ export function createErasmusServer(deps: ErasmusServerDeps): { server: Server; 
           message: `Erasmus wants to run ${req.name}${req.reasons.length ? ` (${req.reasons.join('; ')})` : ''}.\n\n${JSON.stringify(req.args, null, 2).slice(0, 4000)}`,
           requestedSchema: { type: 'object', properties: { decision: { type: 'string', enum: ['allow_once', 'always_allow', 'deny'], description: 'allow once, always allow this tool, or deny' } }, required: ['decision'] },
         },
-        { signal },
+        { signal, timeout: ANSWER_WAIT_MS },
       )
       .then((r) => (r.action === 'accept' && typeof r.content?.decision === 'string' ? (r.content.decision as ApprovalDecision) : 'deny'))
       .catch(() => 'deny' as const);

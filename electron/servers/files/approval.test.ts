@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempHome } from '../../../tests/fixtures/mcp/servers';
 import type { EventPayload } from '../../contract/index';
 import { EventBus } from '../../main/api/events';
@@ -44,6 +44,27 @@ describe('the files server asks a yes/no question that says what it approves', (
     expect(asked[0]!.approval).toEqual({ tool: 'write_file', action: 'Overwrite the existing file counter.mjs (11 bytes)', change: 'overwrite', path: 'counter.mjs', content: 'let n = 1;\n', before: 'let n = 0;\n' });
     expect(JSON.stringify(r.content)).toContain('was not confirmed (declined by the user); nothing was changed');
     expect(await readFile(join(root, 'counter.mjs'), 'utf8')).toBe('let n = 0;\n');
+  });
+
+  it('waits for the answer as long as the user takes: an Allow after two hours still writes the file', async () => {
+    // The SDK's 60 s request timeout failed every approval answered after a minute ("MCP error -32001: Request timed out").
+    const { bus, hub, broker, root } = await setup();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      await writeFile(join(root, 'late.md'), 'old\n');
+      let asked: string | undefined;
+      bus.onEvent('mcp.elicitation.request', (req) => (asked = req.id));
+      // As the agent calls: progress asked for, so the server's keep-alive restarts the call's own timeout.
+      const call = hub.callTool('files', 'write_file', { path: 'late.md', content: 'new\n' }, { onProgress: () => undefined });
+      await vi.waitFor(() => expect(asked).toBeDefined());
+      await vi.advanceTimersByTimeAsync(2 * 3600_000);
+      expect(await broker.respond(asked!, { action: 'accept' })).toBe(true); // still waiting
+      const r = await call;
+      expect(JSON.stringify(r.content)).not.toContain('timed out');
+      expect(await readFile(join(root, 'late.md'), 'utf8')).toBe('new\n');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an append carries only what is added; Allow appends it', async () => {

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
 import { NOBODY_ASKED, unansweredReason } from '../../main/agent/approval-path';
+import { ANSWER_WAIT_MS } from '../keep-alive';
 import { APPROVAL_META, type ElicitationApproval } from '../../contract/index';
 
 /** The answer to a confirmation; `unanswered` when nobody could be asked (its reason in `why`). */
@@ -11,7 +12,7 @@ export type Confirmation = 'accept' | 'decline' | 'cancel' | 'unsupported' | { u
  * did not declare the elicitation capability is never asked and never gets the action silently:
  * the answer is `unsupported`, which callers turn into a refusal.
  */
-export async function confirmAction(server: McpServer, message: string, approval?: ElicitationApproval): Promise<Confirmation> {
+export async function confirmAction(server: McpServer, message: string, approval?: ElicitationApproval, signal?: AbortSignal): Promise<Confirmation> {
   const caps = server.server.getClientCapabilities();
   if (!caps?.elicitation) return 'unsupported';
   // A yes/no question: no fields (accept is yes, decline is no), with what it approves under _meta for a client that shows it.
@@ -20,7 +21,7 @@ export async function confirmAction(server: McpServer, message: string, approval
     message,
     requestedSchema: { type: 'object', properties: {} },
     ...(approval ? { _meta: { [APPROVAL_META]: approval } } : {}),
-  });
+  }, { timeout: ANSWER_WAIT_MS, ...(signal ? { signal } : {}) });
   const why = unansweredReason(result);
   if (why !== undefined) return { unanswered: why };
   return result.action;

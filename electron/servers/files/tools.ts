@@ -54,7 +54,7 @@ async function mayDestroy(ctx: FilesContext, action: string, change: Change, det
   // What the user may always allow from this question: writing files, or removing and moving them.
   const grant = !grantable || change.change === 'command' ? undefined : change.change === 'remove' || change.change === 'move' ? ('files.remove' as const) : ('files.write' as const);
   // In a parallel run's worktree the question says where it is, so the app can name the component that asks.
-  const answer = await confirmAction(ctx.server, detail ? `${action}:\n${detail}\nAllow?` : `${action}. Allow?`, { ...change, ...(ctx.worktree ? { cwd: ctx.worktree } : {}), action, ...(grant ? { grant } : {}) });
+  const answer = await confirmAction(ctx.server, detail ? `${action}:\n${detail}\nAllow?` : `${action}. Allow?`, { ...change, ...(ctx.worktree ? { cwd: ctx.worktree } : {}), action, ...(grant ? { grant } : {}) }, ctx.signal);
   return answer === 'accept' ? null : failure(refusalText(action, answer));
 }
 

@@ -14,7 +14,7 @@ import type { Toolset } from './tool';
 import { RUNNER_TOOLS } from './toolsets/index';
 import { listedToolchains } from './toolchains';
 import { UNLISTED_META } from '../../main/mcp/toolsets';
-import { withKeepAlive } from '../keep-alive';
+import { ANSWER_WAIT_MS, withKeepAlive } from '../keep-alive';
 
 export interface RunnersServerOptions {
   /** The project folder; every command runs there. */
@@ -61,7 +61,7 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
   const confirm = async (message: string, signal?: AbortSignal, approval?: ElicitationApproval): Promise<Confirmation> => {
     if (!server.server.getClientCapabilities()?.elicitation) return 'unsupported';
     try {
-      const answer = await server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} }, ...(approval ? { _meta: { [APPROVAL_META]: approval } } : {}) }, { signal });
+      const answer = await server.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} }, ...(approval ? { _meta: { [APPROVAL_META]: approval } } : {}) }, { signal, timeout: ANSWER_WAIT_MS });
       const why = unansweredReason(answer);
       return why !== undefined ? { unanswered: why } : answer.action;
     } catch {
