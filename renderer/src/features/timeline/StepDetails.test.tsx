@@ -32,4 +32,14 @@ describe('StepDetails', () => {
     expect(screen.getByText(/No agent session for this step/)).toBeTruthy();
     expect(screen.queryByTestId('step-session-pending')).toBeNull();
   });
+
+  it("a component's step side by side says where a rewind goes (it has no checkpoint of its own)", () => {
+    const lane: Block = { ...block('done'), state: 'truncate:development', entry: { state: 'truncate:development', component: 'truncate', enteredAt: new Date(0).toISOString(), worktree: '/p/.git/erasmus/worktrees/r/truncate' } };
+    render(<StepDetails runId="r" block={lane} onOpenSession={null} rewind={{ running: false, onRewound: () => undefined }} />);
+    expect(screen.getByTestId('step-no-rewind').textContent).toContain('select the “components” step of the Side by side lane and rewind there');
+    cleanup();
+    // A step with a checkpoint offers the rewind itself, and no such note.
+    render(<StepDetails runId="r" block={{ ...block('done'), entry: { ...block('done').entry, checkpoint: 'c1' } }} onOpenSession={null} rewind={{ running: false, onRewound: () => undefined }} />);
+    expect(screen.queryByTestId('step-no-rewind')).toBeNull();
+  });
 });

@@ -36,6 +36,12 @@ export function StepDetails({ runId, block, onOpenSession, rewind }: { runId: st
         {e.rewound ? (<><dt className="text-slate-600 dark:text-slate-400">Rewound</dt><dd data-testid="step-rewound">a rewind went back to before this step; what it did is undone</dd></>) : null}
       </dl>
       {e.checkpoint && rewind ? <RewindToHere key={e.checkpoint} runId={runId} checkpointId={e.checkpoint} running={rewind.running} onRewound={rewind.onRewound} /> : null}
+      {/* A component's step side by side has no checkpoint of its own: say where a rewind goes instead of offering nothing. */}
+      {!e.checkpoint && rewind && e.worktree ? (
+        <p className="mt-2 text-slate-600 dark:text-slate-400" data-testid="step-no-rewind">
+          Components side by side take no checkpoint of their own: to go back, select the “components” step of the Side by side lane and rewind there (every component starts afresh), or rewind to an earlier step.
+        </p>
+      ) : null}
       {e.test?.output ? (
         <details className="mt-2" data-testid="step-test-output">
           <summary className="cursor-pointer font-medium focus-visible:outline-2 focus-visible:outline-indigo-500">Test output (its end)</summary>
