@@ -38,8 +38,8 @@ describe('StepDetails', () => {
     render(<StepDetails runId="r" block={lane} onOpenSession={null} rewind={{ running: false, onRewound: () => undefined }} />);
     expect(screen.getByTestId('step-no-rewind').textContent).toContain('select the “components” step of the Side by side lane and rewind there');
     cleanup();
-    // A step with a checkpoint offers the rewind itself, and no such note.
-    render(<StepDetails runId="r" block={{ ...block('done'), entry: { ...block('done').entry, checkpoint: 'c1' } }} onOpenSession={null} rewind={{ running: false, onRewound: () => undefined }} />);
+    // A step of the run itself (not in a component's worktree) gets no such note.
+    render(<StepDetails runId="r" block={block('done')} onOpenSession={null} rewind={{ running: false, onRewound: () => undefined }} />);
     expect(screen.queryByTestId('step-no-rewind')).toBeNull();
   });
 });
