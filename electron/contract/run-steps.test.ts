@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCommits } from './run-steps';
+import { runCommits, runElapsed } from './run-steps';
 
 describe("a run's commits", () => {
   it('are listed once each, in history order, when components side by side finish out of schedule order', () => {
@@ -12,5 +12,18 @@ describe("a run's commits", () => {
       { state: 'final:commit', commit: '718b' },
     ];
     expect(runCommits(timeline).map((e) => [e.state, e.commit])).toEqual([['slug:commit', '0d40'], ['count:merge', 'f820'], ['final:commit', '718b']]);
+  });
+});
+
+describe("a run's wall time", () => {
+  it('runs while the run does and stops at its last update once it rests, the same for every view', () => {
+    const view = (status: string) => ({ status, updatedAt: '2026-01-01T00:18:46Z', timeline: [{ state: 'prepare:architecture', enteredAt: '2026-01-01T00:00:00Z' }] }) as unknown as Parameters<typeof runElapsed>[0];
+    const now = Date.parse('2026-01-01T00:25:27Z');
+    // A rewound run rests PAUSED: the status bar said 25 m 27 s (now) where the timeline said 18 m 46 s (its last update).
+    expect(runElapsed(view('PAUSED'), now)).toBe((18 * 60 + 46) * 1000);
+    expect(runElapsed(view('BLOCKED'), now)).toBe((18 * 60 + 46) * 1000);
+    expect(runElapsed(view('RUNNING'), now)).toBe((25 * 60 + 27) * 1000);
+    expect(runElapsed(view('RUNNING'), now, false)).toBe((18 * 60 + 46) * 1000); // the core is gone: nothing is live
+    expect(runElapsed({ ...view('RUNNING'), timeline: [] }, now)).toBeUndefined();
   });
 });

@@ -44,3 +44,14 @@ export function runCommits<E extends Pick<WorkflowRunView['timeline'][number], '
   timeline.forEach((e, i) => e.commit && last.set(e.commit, i));
   return timeline.filter((e, i): e is E & { commit: string } => !!e.commit && last.get(e.commit) === i);
 }
+
+/** Whether a run's clock runs: not once it rests (complete, stopped, paused, blocked). */
+export function runIsLive(view: Pick<WorkflowRunView, 'status'>): boolean {
+  return !['COMPLETED', 'STOPPED', 'PAUSED', 'BLOCKED'].includes(view.status);
+}
+
+/** A run's wall time, the same in every view: from its first step to now while it runs, to its last update once it rests. */
+export function runElapsed(view: Pick<WorkflowRunView, 'status' | 'updatedAt' | 'timeline'>, now: number, live = runIsLive(view)): number | undefined {
+  const first = view.timeline[0];
+  return first ? (live ? now : Date.parse(view.updatedAt)) - Date.parse(first.enteredAt) : undefined;
+}

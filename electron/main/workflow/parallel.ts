@@ -52,7 +52,7 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
     const kept = await keepAndRemoveRunWorktrees(record.projectDir, record.runId, 'rewound');
     record.lanes = open.map((c) => ({ component: c.id, status: 'waiting', entries: [] }));
     const earlier = kept.length ? `; the rewound attempt's unmerged work is kept: ${keptWords(kept)}` : '';
-    await ctx.leave(entry, 'done', { note: `${open.length} component(s) side by side, each in its own git worktree, at most ${slots} at once; merged in schedule order${earlier}` });
+    await ctx.leave(entry, 'done', { note: `${open.length} component${open.length === 1 ? '' : 's'} side by side, each in its own git worktree, at most ${slots} at once; merged in schedule order${earlier}` });
   } else await recover(ctx);
   const lanes = record.lanes;
   const deps = resolvedDepends(plan.components);

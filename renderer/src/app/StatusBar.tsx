@@ -6,6 +6,7 @@ import { pendingApprovals } from '../features/session/sessionState';
 import type { Sessions } from '../features/session/sessionStore';
 import { liveTotals, runProgress } from './progress';
 import { SandboxNotice } from './SandboxNotice';
+import { runElapsed, runIsLive } from '../../../electron/contract/index';
 import { humanState, humanStatus } from '../features/project/labels';
 
 const waitingCount = (s: Sessions) => Object.values(s.byId).reduce((n, x) => n + pendingApprovals(x).length, 0);
@@ -19,10 +20,10 @@ export function StatusBar({ face, onApprovals, disconnected = false, sandbox }: 
   const working = useStore(sessions, runningCount);
   const view = state.kind === 'run' ? state.view : null;
   // With the core gone nothing is live: no ticking clock, no "working".
-  const live = !disconnected && !!view && !['COMPLETED', 'STOPPED', 'PAUSED'].includes(view.status);
+  const live = !disconnected && !!view && runIsLive(view);
   const now = useNow(live);
-  const first = view?.timeline[0];
-  const elapsed = view && first ? (live ? now : Date.parse(view.updatedAt)) - Date.parse(first.enteredAt) : undefined;
+  // The same clock as the timeline's header (runElapsed).
+  const elapsed = view ? runElapsed(view, now, live) : undefined;
   const progress = view ? runProgress(view) : null;
   const byId = useStore(sessions, (s) => s.byId);
   const totals = view ? liveTotals(view, byId) : null;

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { costByPart, type WorkflowRunView } from '../../../../electron/contract/index';
+import { costByPart, runElapsed, type WorkflowRunView } from '../../../../electron/contract/index';
 import { liveTotals } from '../../app/progress';
 import { useServices } from '../../app/services';
 import { EmptyState } from '../../ui/EmptyState';
@@ -44,8 +44,8 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
   if (!view || !phase) return <EmptyState title="No workflow run" testId="timeline-empty">Open a project and start its workflow: its steps appear here as they run.</EmptyState>;
   const block: Block | undefined = lanes.flatMap((l) => l.blocks).find((b) => b.key === selected);
   const sessionId = block ? sessionIdFromLog(block.entry.sessionLog) : null;
-  const first = view.timeline[0];
-  const elapsed = first ? (view.status === 'COMPLETED' ? Date.parse(view.updatedAt) : now) - Date.parse(first.enteredAt) : 0;
+  // The same clock as the status bar's (runElapsed): a run at rest shows the time to its last update, not to now.
+  const elapsed = runElapsed(view, now) ?? 0;
   return (
     <div className="flex flex-col gap-4" data-testid="timeline" data-status={view.status}>
       {/* A step's server asks here too (e.g. the files server before it replaces a file): a run must not wait on a question nobody sees. */}
