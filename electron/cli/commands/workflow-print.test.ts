@@ -6,6 +6,9 @@ const step = { state: 'dev:api', protocol: 'development', enteredAt: '2026-01-01
 it('a finished step shows its tokens and cost; a step without prices shows tokens only', () => {
   expect(entryLine({ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.01234 } })).toBe('  dev · api: done in 2.0 s (1000 tokens, $0.0123)');
   expect(entryLine({ ...step, usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000 } })).toBe('  dev · api: done in 2.0 s (1000 tokens)');
+  const test = (n: number) => ({ command: 'npm test', exitCode: 0, passed: true, output: '', traced: true, tests: Array.from({ length: n }, (_, i) => ({ name: `T-${i}: ok`, passed: true })) });
+  expect(entryLine({ ...step, outcome: 'tests-passed', test: test(4) })).toBe("  dev · api: tests passed in 2.0 s (`npm test` exit 0, 4 tests in the runner's report)");
+  expect(entryLine({ ...step, outcome: 'tests-passed', test: test(1) })).toBe("  dev · api: tests passed in 2.0 s (`npm test` exit 0, 1 test in the runner's report)");
 });
 
 it('the run status shows the run cost and each step cost', () => {
