@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approved, cleanUpAfterEach, engineAgain, git, runToEnd, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
-import { runsInParallel } from './parallel';
+import { fenceLanguage, runsInParallel } from './parallel';
 import type { RunRecord } from './run-record';
 
 cleanUpAfterEach();
@@ -85,6 +85,12 @@ describe('parallel components', () => {
     expect(prompt).toContain('shared.txt on the run\'s branch');
     expect(prompt).toContain('written by a');
     expect(prompt).toContain('written by b');
+    // The merge step's own role, not development's (which sends test tasks to a testing step a merge has not).
+    expect(prompt).toContain("You merge one component into the run's branch");
+    expect(prompt).not.toContain('Tasks about tests belong to the testing step');
+    // Each side is fenced in its file's language, not as markdown (a .txt has none).
+    expect(prompt).toMatch(/## shared\.txt on the run's branch[^\n]*\n\n`{3,}\n/);
+    expect([fenceLanguage('package.json'), fenceLanguage('src/a.MJS'), fenceLanguage('README.md'), fenceLanguage('Makefile')]).toEqual(['json', 'js', 'markdown', '']);
     expect(await readFile(join(dir, 'shared.txt'), 'utf8')).toMatch(/written by a\n.*written by b|written by b\n.*written by a/s);
     expect(git(dir, 'log', '--format=%s').split('\n')).toEqual(['Update the documentation', 'Write b.txt', 'Write a.txt']);
     expect(git(dir, 'status', '--porcelain')).toBe('');

@@ -32,6 +32,23 @@ import {
 } from './worktrees';
 import { git, gitPath, headCommit } from './git';
 
+/** The merge step's role (its tools and budget are development's). */
+const MERGE_PROTOCOL = `You merge one component into the run's branch. The components were developed side by side, each in its own
+git worktree, and this one's commit conflicts with what was merged before it. Read both sides of each conflicted file (the task
+shows them whole), then write each file so that it does what both sides need (code, tests and documentation alike) and holds no
+conflict marker. Change no other file. Use the runners toolset to check the result (run the tests); the workflow commits the
+merge itself, so do not commit.
+
+The context document you hand back (as "How to answer" says) records how each conflict was resolved.`;
+
+const FENCE_LANGUAGES: Record<string, string> = { json: 'json', js: 'js', mjs: 'js', cjs: 'js', jsx: 'jsx', ts: 'ts', tsx: 'tsx', py: 'python', rs: 'rust', go: 'go', md: 'markdown', yml: 'yaml', yaml: 'yaml', toml: 'toml', sh: 'sh', css: 'css', html: 'html' };
+
+/** The fence language a conflicted file is shown in (its own, not markdown: package.json read as a markdown block). */
+export function fenceLanguage(file: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(file)?.[1]?.toLowerCase();
+  return (ext && FENCE_LANGUAGES[ext]) ?? '';
+}
+
 /** How many components run at once when neither config.yaml nor --parallel says. */
 export const DEFAULT_PARALLEL_COMPONENTS = 2;
 
@@ -283,21 +300,23 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
   const state = `${lane.component}:merge`;
   lane.conflicts = files;
   let left = await filesWithMarkers(record.projectDir, files);
-  const protocol = await loadProtocol('development', record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
+  // The development protocol's tools and budget, with a role of its own: its text sends test tasks to a testing step, which a merge has not.
+  const protocol = { ...(await loadProtocol('development', record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile))), prompt: MERGE_PROTOCOL };
   const docRef = { doc: 'component', component: lane.component } as const;
   while (left.length) {
     const attempts = lane.mergeAttempts ?? 0;
     if (attempts >= plan.maxDebugAttempts) {
       throw new WorkflowError(
         'RUNTIME_ERROR',
-        `merging component ${lane.component} into the run's branch still leaves conflict markers in ${left.join(', ')} after ${attempts} merge step(s). Resolve them in ${record.projectDir} (remove every <<<<<<< ======= >>>>>>> marker; do not commit) and retry: Erasmus commits the merge; or retry to ask the model again.`,
+        `merging component ${lane.component} into the run's branch still leaves conflict markers in ${left.join(', ')} after ${attempts} merge step${attempts === 1 ? '' : 's'}. Resolve them in ${record.projectDir} (remove every <<<<<<< ======= >>>>>>> marker; do not commit) and retry: Erasmus commits the merge; or retry to ask the model again.`,
       );
     }
-    const references: Array<{ title: string; text: string }> = [];
+    const references: Array<{ title: string; text: string; lang: string }> = [];
     for (const f of files) {
       const sides = await conflictSides(record.projectDir, f);
-      references.push({ title: `${f} on the run's branch (the components merged before)`, text: sides.ours ?? '(deleted on this side)' });
-      references.push({ title: `${f} in component ${lane.component}`, text: sides.theirs ?? '(deleted on this side)' });
+      const lang = fenceLanguage(f);
+      references.push({ title: `${f} on the run's branch (the components merged before)`, text: sides.ours ?? '(deleted on this side)', lang });
+      references.push({ title: `${f} in component ${lane.component}`, text: sides.theirs ?? '(deleted on this side)', lang });
     }
     const again = attempts > 0 ? ` A merge step before this one left conflict markers in ${left.join(', ')}: remove them all.` : '';
     const instruction =

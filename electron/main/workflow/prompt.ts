@@ -10,7 +10,8 @@ export interface PromptParts {
   contextDocPath: string;
   contextDoc?: string;
   /** Other documents shown read-only (architecture, schedule, review report…). */
-  references?: Array<{ title: string; text: string }>;
+  /** Read-only texts the step is shown; `lang` is the fence's language (markdown unless said). */
+  references?: Array<{ title: string; text: string; lang?: string }>;
   testOutput?: { command: string; exitCode: number | null; output: string };
   /** The project existed before the run: the goal is a change to it, made in its conventions. */
   existing?: boolean;
@@ -33,8 +34,8 @@ export function fenced(text: string, lang = 'markdown'): string {
 }
 
 /** A document a step is shown read-only, as its prompt holds it (one function, so an executor can find it there). */
-export function referenceBlock(title: string, text: string): string {
-  return `## ${title}\n\n${text.trim() ? fenced(text.trim()) : '(empty)'}`;
+export function referenceBlock(title: string, text: string, lang?: string): string {
+  return `## ${title}\n\n${text.trim() ? fenced(text.trim(), lang) : '(empty)'}`;
 }
 
 /** What every step in an existing project is told: the goal is a change its maintainers would merge. */
@@ -50,7 +51,7 @@ export function buildStepPrompt(p: PromptParts): string {
   // The document lives in ERASMUS_HOME, outside the project the tools reach: the step hands its new text back (see the executor's "How to answer").
   // Each document is fenced: its own headings stay inside it, and the model sees where it ends.
   parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text${p.contextDoc?.trim() ? `, between the fences:\n\n${fenced(p.contextDoc.trim())}` : ': (empty)'}`);
-  for (const r of p.references ?? []) parts.push(referenceBlock(r.title, r.text));
+  for (const r of p.references ?? []) parts.push(referenceBlock(r.title, r.text, r.lang));
   if (p.testOutput) {
     parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n${fenced(p.testOutput.output.trim(), '')}`);
   }
