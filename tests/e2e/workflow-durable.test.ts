@@ -2,12 +2,17 @@
 // processes, each in its own clone of the project's origin (a bare repository on disk).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkflowRunView } from '../../electron/contract/index';
+import { approvalPath } from '../../electron/main/agent/approval-path';
+import { Core } from '../../electron/main/api/core';
 import { Paths } from '../../electron/main/paths/index';
 import { WorkflowEngine } from '../../electron/main/workflow/engine';
+import { attachBuiltinServers } from '../../electron/servers/builtin';
+import { startScriptedLlm, type ScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
 import { postgresBin, startPostgres, type TestPostgres } from '../support/postgres';
 import { CLI, ensureBuilt, killGroup } from './workflow-helpers';
 
@@ -17,6 +22,8 @@ let pg: TestPostgres;
 let root: string;
 const workers: ChildProcess[] = [];
 const engines: WorkflowEngine[] = [];
+const cores: Core[] = [];
+let llm: ScriptedLlm | undefined;
 const hung: number[] = [];
 
 beforeAll(async () => {
@@ -28,6 +35,9 @@ afterAll(async () => {
 });
 afterEach(async () => {
   for (const e of engines.splice(0)) await e.dispose();
+  for (const c of cores.splice(0)) await c.dispose();
+  await llm?.close();
+  llm = undefined;
   for (const w of workers.splice(0)) {
     if (w.exitCode === null && w.signalCode === null) {
       killGroup(w);
@@ -142,4 +152,92 @@ describe('a durable run over DBOS', () => {
     expect(git(origin, 'rev-parse', `refs/heads/${git(dir, 'symbolic-ref', '--short', 'HEAD')}`)).toBe(git(dir, 'rev-parse', 'HEAD'));
     expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
   }, 180_000);
+});
+
+// ── the default path: the agent executor, in a worker ────────────────────────────────────────────
+
+const TASKS_AB =
+  '# Task list\n\n## Component: alpha — part alpha\nTest: test -f alpha.txt\nDepends: none\n- [ ] A1: Write alpha.txt\n\n## Component: beta — part beta\nTest: test -f beta.txt\nDepends: none\n- [ ] B1: Write beta.txt\n';
+
+/** A turn for the step of `phase` of one component (its prompt names the step and carries the component's document). */
+const stepOf = (task: string, component: string) => ({ regex: `^(?=[\\s\\S]*${task})(?=[\\s\\S]*# Component: ${component} )` });
+const write = (path: string, content: string) => ({ toolCalls: [{ name: 'files__write_file', arguments: { path, content } }] });
+
+/** Two components; each one's testing step overwrites its file (the files server asks first, in the worker). */
+function agentScript(): ScriptTurn[] {
+  const parts = ['alpha', 'beta'].flatMap((c) => [
+    { label: `${c} development`, match: { lastUser: stepOf('Implement the open tasks of this component', c) }, ...write(`${c}.txt`, `${c}\n`) },
+    { label: `${c} development done`, match: { last: `created ${c}.txt` }, text: `Wrote ${c}.txt.` },
+    { label: `${c} testing`, match: { lastUser: stepOf('Write the tests of this component', c) }, ...write(`${c}.txt`, `${c} tested\n`) },
+    { label: `${c} review`, match: { lastUser: stepOf('Review this component', c) }, text: `# Review: ${c}\n\nVerdict: no changes needed\n` },
+  ]);
+  return [
+    { label: 'architecture', match: { lastUser: 'Write the architecture document' }, text: '# Architecture\n\n- alpha: alpha.txt\n- beta: beta.txt\n' },
+    { label: 'schedule', match: { lastUser: 'Break the architecture into a progress schedule' }, text: '# Schedule\n\n1. alpha\n2. beta\n' },
+    { label: 'task list', match: { lastUser: 'Turn the progress schedule into a task list' }, text: TASKS_AB },
+    ...parts,
+    // After the overwrite was answered (replaced, or refused because nobody could be asked), and every other step.
+    { label: 'testing done', match: { last: { regex: 'replaced alpha\\.txt|nobody could be asked' } }, text: 'The file is there; its test is `test -f`.', repeat: true },
+    { label: 'any other step', text: 'Done.', repeat: true },
+  ];
+}
+
+describe('a durable run with the agent executor (the default path)', () => {
+  it("runs each component's agent steps in a worker with the built-in toolsets on its clone; the worker's questions are asked through the run's gate (one answered, one refused at once as nobody can answer); a step shows while it runs; COMPLETED with one commit per component", async () => {
+    llm = await startScriptedLlm(agentScript());
+    const { dir, url } = await setup('agent_worker');
+    const provider = `defaultProvider: scripted\nproviders:\n  - id: scripted\n    kind: openai-compatible\n    model: scripted\n    baseUrl: ${llm.baseUrl}\n    nativeTools: true\n`;
+    for (const home of ['home-run', 'home-w1']) {
+      await mkdir(join(root, home), { recursive: true });
+      await writeFile(join(root, home, 'config.yaml'), provider);
+    }
+    await worker('w1', url, {});
+    // The run's process: a core as a face has it (the hub on the project, the built-in servers), its gate the test's.
+    const core = new Core({ face: 'cli', home: join(root, 'home-run'), env: { ...process.env, ERASMUS_DATABASE_URL: url } });
+    cores.push(core);
+    await core.hub.start({ projectDir: dir, watch: false });
+    await attachBuiltinServers(core, { root: dir });
+    const asked: string[] = [];
+    const events: string[] = [];
+    core.bus.onEvent('agent.event', (e) => events.push(e.type === 'tool_complete' || e.type === 'tool_running' ? `${e.type} ${e.name}` : e.type));
+    let seenMidStep: unknown;
+    core.hub.setElicitationHandler(async (req, signal) => {
+      const message = (req.params as { message: string }).message;
+      asked.push(message);
+      if (message.startsWith('beta')) return approvalPath({ nobodyBecause: 'nobody watches this run' }).elicitation(req, signal);
+      // alpha's step waits for this answer in the worker: `workflow status --json` (another process) shows it under way.
+      for (let i = 0; ; i++) {
+        const status = JSON.parse(execFileSync('node', [CLI, 'workflow', 'status', dir, '--json'], { env: { ...process.env, ERASMUS_HOME: join(root, 'home-run') }, encoding: 'utf8' })) as WorkflowRunView;
+        seenMidStep = status.timeline.filter((e) => e.component === 'alpha').map((e) => [e.state, e.leftAt ? 'left' : 'open']);
+        if (status.timeline.some((e) => e.state === 'alpha:testing' && !e.leftAt) || i > 50) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return { action: 'accept' };
+    });
+    const wf = core.workflow;
+    const { runId } = await wf.load({ projectDir: dir, goal: 'two parts', executor: { kind: 'agent', toolMode: 'native' } });
+    await wf.start(runId);
+    expect((await wf.waitForRest(runId, 120_000)).status).toBe('AWAITING_APPROVAL');
+    await wf.approve(runId);
+    const view = await wf.waitForRest(runId, 150_000);
+    expect(view.error?.message).toBeUndefined();
+    expect(view.status).toBe('COMPLETED');
+    expect((await wf.get(runId)).record.executor).toMatchObject({ kind: 'agent', provider: 'scripted' }); // pinned: every worker uses the run's provider
+    // Each component's steps ran in the worker's clone, writing through the files toolset there.
+    expect(view.timeline.find((e) => e.state === 'beta:development')?.worktree).toMatch(new RegExp(`^${root}/work-w1/`));
+    expect(readFileSync(join(dir, 'alpha.txt'), 'utf8')).toBe('alpha tested\n'); // the overwrite the run's side accepted
+    expect(readFileSync(join(dir, 'beta.txt'), 'utf8')).toBe('beta\n'); // refused at once: nobody could answer
+    // Asked through the run's gate, naming the step asking; the refusal reached the model, and the timeline says so.
+    expect([...asked].sort()).toEqual([expect.stringMatching(/^alpha · testing: /), expect.stringMatching(/^beta · testing: /)]);
+    expect(view.timeline.find((e) => e.state === 'beta:testing')?.note).toMatch(/^1 call\(s\) not run, as nobody could approve them \(the files tool “write file”\)/);
+    // While alpha's step waited in the worker, the run's record (read by another process) showed it under way.
+    expect(seenMidStep).toEqual([['alpha:development', 'left'], ['alpha:testing', 'open']]);
+    // The worker's sessions' tool calls showed in the run's process as they ran.
+    expect(events).toEqual(expect.arrayContaining(['tool_running files__write_file', 'tool_complete files__write_file', 'session_started', 'session_ended']));
+    // One commit per component, merged; a clean tree.
+    expect(git(dir, 'log', '--format=%H', '--', 'alpha.txt').split('\n')).toHaveLength(1);
+    expect(git(dir, 'log', '--format=%H', '--', 'beta.txt').split('\n')).toHaveLength(1);
+    expect(view.timeline.filter((e) => /^(alpha|beta):commit$/.test(e.state) && e.outcome === 'committed').map((e) => e.state).sort()).toEqual(['alpha:commit', 'beta:commit']);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  }, 200_000);
 });

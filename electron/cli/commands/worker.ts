@@ -1,7 +1,10 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { homedir } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cliCore } from '../context';
+import type { Core } from '../../main/api/core';
+import type { RunRecord } from '../../main/workflow/run-record';
+import { attachBuiltinServers } from '../../servers/builtin';
 import { checkDatabaseUrl, redactedUrl } from '../../main/workflow/durable/database-url';
 
 /** `--concurrency N`: a whole number from 1 to 16. */
@@ -14,6 +17,22 @@ function concurrencyOf(value: string): number {
 /** Where a worker clones the projects it works on: outside ERASMUS_HOME, which the sandbox hides from the steps. */
 function defaultWorkDir(): string {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'erasmus', 'worker');
+}
+
+/**
+ * An agent run's steps use the run's provider by its id, from this machine's config.yaml and keychain (no key goes
+ * through the database): missing here, the step is refused before it starts, saying what to add where.
+ */
+async function providerReady(core: Core, record: RunRecord): Promise<void> {
+  const e = record.executor;
+  if (e.kind !== 'agent') return;
+  try {
+    await core.agent.provider({ provider: e.provider, model: e.model, baseUrl: e.baseUrl });
+  } catch (err) {
+    throw new Error(
+      `the worker on ${hostname()} cannot use the run's provider${e.provider ? ` "${e.provider}"` : ''}: ${(err as Error).message}. A worker takes the run's provider by its id from its own ${core.paths.configYaml} and keychain: add it there (the same id, kind, model and baseUrl as where the run started; its key with \`erasmus secrets set NAME\`), restart the worker, then retry the run (erasmus workflow retry <project>, with ERASMUS_DATABASE_URL set)`,
+    );
+  }
 }
 
 export function registerWorker(program: Command): void {
@@ -30,15 +49,32 @@ export function registerWorker(program: Command): void {
       if (!url) throw new Error('erasmus worker needs the runs\' database: --database-url postgres://user:password@host:port/database, or ERASMUS_DATABASE_URL');
       checkDatabaseUrl(url);
       const core = cliCore();
-      const { startWorker } = await import('../../main/workflow/durable/worker');
-      const worker = await startWorker({
-        databaseUrl: url,
-        concurrency: opts.concurrency ?? 1,
-        workDir: resolve(opts.workDir ?? defaultWorkDir()),
-        paths: core.paths,
-        host: (record) => core.workflow.componentContext(record),
-        log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
-      }).catch(async (err: Error) => {
+      const { startWorker, workRoot, workerForward } = await import('../../main/workflow/durable/worker');
+      const { bridgePool, WorkerBridge } = await import('../../main/workflow/durable/bridge');
+      const { POLL_MS } = await import('../../main/workflow/durable/dbos');
+      const worker = await (async () => {
+        const workDir = await workRoot(resolve(opts.workDir ?? defaultWorkDir()));
+        // Agent steps: Erasmus's files and runners servers on the worker's folder (each step's calls name its clone);
+        // what they ask, and what the agent's policy asks, goes to the run's process; their sessions' events too.
+        const forward = workerForward(new WorkerBridge(await bridgePool(url), POLL_MS));
+        await core.hub.start({ projectDir: workDir, watch: false });
+        for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus worker: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
+        core.hub.setElicitationHandler(forward.elicitation);
+        core.agent.setApprovals(forward.approval);
+        core.bus.onEvent('agent.event', forward.event);
+        await attachBuiltinServers(core, { root: workDir });
+        return startWorker({
+          databaseUrl: url,
+          concurrency: opts.concurrency ?? 1,
+          workDir,
+          paths: core.paths,
+          host: async (record) => {
+            await providerReady(core, record);
+            return core.workflow.componentContext(record, forward.timeline);
+          },
+          log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
+        });
+      })().catch(async (err: Error) => {
         await core.dispose();
         throw new Error(`the worker could not start on ${redactedUrl(url)}: ${err.message}`);
       });
