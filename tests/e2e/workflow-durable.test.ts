@@ -7,9 +7,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowRunView } from '../../electron/contract/index';
-import { approvalPath } from '../../electron/main/agent/approval-path';
+import { approvalPath, unansweredReason } from '../../electron/main/agent/approval-path';
 import { Core } from '../../electron/main/api/core';
 import { Paths } from '../../electron/main/paths/index';
+import { bridgePool, closeBridgePools, RunBridge, RunGone, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
+import { migrateSystemDatabase } from '../../electron/main/workflow/durable/dbos';
 import { WorkflowEngine } from '../../electron/main/workflow/engine';
 import { attachBuiltinServers } from '../../electron/servers/builtin';
 import { startScriptedLlm, type ScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
@@ -240,4 +242,58 @@ describe('a durable run with the agent executor (the default path)', () => {
     expect(view.timeline.filter((e) => /^(alpha|beta):commit$/.test(e.state) && e.outcome === 'committed').map((e) => e.state).sort()).toEqual(['alpha:commit', 'beta:commit']);
     expect(git(dir, 'status', '--porcelain')).toBe('');
   }, 200_000);
+});
+
+describe("what a worker's step and the run's process say to each other (durable/bridge.ts, over the real Postgres)", () => {
+  it('asks through the run\'s gate and brings the answer back; a refusal comes back at once; a run process that never looks fails the question, saying to resume the run; a paused run leaves the question for its next look; the step\'s timeline and events reach the run', async () => {
+    const url = database('bridge');
+    await migrateSystemDatabase(url);
+    const pool = await bridgePool(url);
+    try {
+      const place = { runId: 'r1', workflowId: 'r1:alpha:1' };
+      const worker = new WorkerBridge(pool, 20);
+      const asked: Array<{ step?: string; sessionId?: string }> = [];
+      const shown: string[] = [];
+      let answer: (d: 'allow_once' | 'always_allow' | 'deny') => void = () => undefined;
+      const gate = {
+        approval: (req: { step?: string; sessionId?: string }) => {
+          asked.push({ step: req.step, sessionId: req.sessionId });
+          return new Promise<'allow_once' | 'always_allow' | 'deny'>((res) => (answer = res));
+        },
+        elicitation: async () => approvalPath({ nobodyBecause: 'nobody watches this run' }).elicitation({ server: 'files', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } }, new AbortController().signal),
+        agentEvent: (e: { type: string }) => void shown.push(e.type),
+      };
+      const request = { requestId: 'q1', kind: 'command' as const, name: 'runners__bash', args: { command: 'rm -r build' }, reasons: ['removes files'], step: 'alpha:development' };
+      // Asked while the run follows the component: its gate hears the step and the worker's session; the answer comes back.
+      let run = new RunBridge(pool, place.workflowId, gate as never, 'alpha');
+      const decided = worker.approval(place, { ...request, sessionId: 's-1' }, new AbortController().signal);
+      while (!asked.length) await run.look();
+      expect(asked).toEqual([{ step: 'alpha:development', sessionId: 's-1' }]);
+      // The run pauses before the person answers: nothing is answered; the next look asks again and that answer counts.
+      run.close();
+      answer('deny');
+      run = new RunBridge(pool, place.workflowId, gate as never, 'alpha');
+      while (asked.length < 2) await run.look();
+      answer('always_allow');
+      expect(await decided).toBe('always_allow');
+      // Nobody can answer on the run's side: refused at once, with why.
+      const declined = worker.elicitation(place, { server: 'files', params: { message: 'overwrite a.txt?', requestedSchema: { type: 'object', properties: {} } } }, new AbortController().signal);
+      for (let i = 0; i < 5; i++) await run.look();
+      expect(unansweredReason(await declined)).toBe('nobody watches this run');
+      // The step's timeline and its session's events reach the run's look.
+      await worker.timeline(place, 3, [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }]);
+      await worker.event(place, 3, { type: 'tool_running', sessionId: 's-1', at: 1, callId: 'c1', name: 'files__write_file', args: {} });
+      expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] } });
+      expect(shown).toEqual(['tool_running']);
+      run.close();
+      // Nobody follows the run: the question fails after the bounded wait, saying to resume the run; it is not left behind.
+      const lonely = new WorkerBridge(pool, 20, 300);
+      const err = await lonely.approval(place, request, new AbortController().signal).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(RunGone);
+      expect((err as Error).message).toMatch(/the run's process did not take this question up within 0 s: .* resume the run \(erasmus workflow resume <project>/);
+      expect((await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n).toBe(0);
+    } finally {
+      await closeBridgePools();
+    }
+  }, 60_000);
 });

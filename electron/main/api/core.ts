@@ -134,7 +134,7 @@ export class Core {
         }),
       // A durable run's workers ask here what their steps need approved, and their sessions' events show here.
       durableGate: {
-        approval: (req, signal) => this.agent.approveElsewhere(req, signal, `worker:${req.step ?? 'step'}`),
+        approval: ({ sessionId, ...req }, signal) => this.agent.approveElsewhere(req, signal, sessionId ?? `worker:${req.step ?? 'step'}`),
         elicitation: (req, signal) => this.hub.elicitationHandler?.(req, signal) ?? Promise.resolve(unanswered('no face of this process answers the servers\' questions')),
         agentEvent: (e) => this.bus.emit('agent.event', e),
       },

@@ -85,7 +85,7 @@ export class WorkerBridge {
   }
 
   /** An approval of the step's agent session, asked in the run's process. */
-  async approval(place: AskPlace, req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+  async approval(place: AskPlace, req: ApprovalRequest & { sessionId?: string }, signal: AbortSignal): Promise<ApprovalDecision> {
     const a = await this.ask(place, 'approval', req, signal);
     if (!a) return 'deny';
     if (a.kind === 'refused') throw new UnansweredApproval(a.why);
@@ -113,7 +113,8 @@ export class WorkerBridge {
 
 /** What the run's process answers a worker's questions with, and where the step's events go: its own gate and bus. */
 export interface RunGate {
-  approval: (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+  /** `sessionId`: the worker's session asking (its events show in this process under that id). */
+  approval: (req: ApprovalRequest & { sessionId?: string }, signal: AbortSignal) => Promise<ApprovalDecision>;
   elicitation: (req: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
   agentEvent: (e: AgentEvent) => void;
 }
@@ -161,7 +162,8 @@ export class RunBridge {
     const controller = new AbortController();
     this.asking.set(id, controller);
     void this.answer(kind, request, controller.signal)
-      .then((answer) => this.pool.query('UPDATE erasmus.asks SET answer = $2 WHERE id = $1', [id, JSON.stringify(answer)]))
+      // Not followed any more (paused, stopped): left unanswered for the run's next look, not answered "cancel".
+      .then((answer) => (controller.signal.aborted ? undefined : this.pool.query('UPDATE erasmus.asks SET answer = $2 WHERE id = $1', [id, JSON.stringify(answer)])))
       .catch(() => undefined)
       .finally(() => this.asking.delete(id));
   }

@@ -32,6 +32,8 @@ interface StepPlace extends AskPlace {
   /** Set when the run's process did not take a question up: the step fails, saying to resume the run. */
   gone?: string;
   published?: string;
+  /** The step's agent session (its events show in the run under this id, and so do its approvals). */
+  sessionId?: string;
   chain: Promise<unknown>;
 }
 const stepPlace = new AsyncLocalStorage<StepPlace>();
@@ -72,7 +74,7 @@ export function workerForward(bridge: WorkerBridge) {
     approval: async (req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
       const p = place();
       if (!p) throw outside();
-      return bridge.approval(p, req, signal).catch(gone(p));
+      return bridge.approval(p, { ...req, ...(p.sessionId ? { sessionId: p.sessionId } : {}) }, signal).catch(gone(p));
     },
     elicitation: async (req: ElicitationRequest, signal: AbortSignal): Promise<ElicitResult> => {
       const p = place();
@@ -98,6 +100,7 @@ export function workerForward(bridge: WorkerBridge) {
     event: (e: AgentEvent): void => {
       const p = place();
       if (!p || !forwarded(e)) return;
+      if (e.type === 'session_started') p.sessionId = e.sessionId;
       p.chain = p.chain.then(() => bridge.event(p, p.step, e)).catch(() => undefined);
     },
   };
