@@ -39,7 +39,7 @@ export function registerWorker(program: Command): void {
   program
     .command('worker')
     .description(
-      "run durable runs' components (workflow start --database-url): take them from the DBOS queue in Postgres, each in a clone of the project's origin, and push each component's branch back; runs until stopped (Ctrl-C)",
+      "run durable runs' components (workflow start --database-url): take them from the DBOS queue in Postgres, each in a clone of the project's origin, and push each component's branch back; an agent run's steps use the run's provider by its id from this machine's config.yaml and keychain, and what they need approved is asked where the run is watched; runs until stopped (Ctrl-C)",
     )
     .option('--database-url <url>', 'the Postgres database the runs use (default: ERASMUS_DATABASE_URL)')
     .option('--concurrency <n>', 'how many components this worker runs at once (default 1)', concurrencyOf)
