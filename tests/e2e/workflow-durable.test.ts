@@ -9,6 +9,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowRunView } from '../../electron/contract/index';
 import { approvalPath, unansweredReason } from '../../electron/main/agent/approval-path';
 import { Core } from '../../electron/main/api/core';
+import { grantDepsOf } from '../../electron/main/api/grant-deps';
+import { withAlwaysAllow, type AnswerWithScope } from '../../electron/main/mcp/elicitation';
+import type { ElicitationRequest } from '../../electron/main/mcp/types';
 import { Paths } from '../../electron/main/paths/index';
 import { bridgePool, closeBridgePools, RunBridge, RunGone, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
 import { migrateSystemDatabase } from '../../electron/main/workflow/durable/dbos';
@@ -178,6 +181,8 @@ function agentScript(): ScriptTurn[] {
     { label: 'schedule', match: { lastUser: 'Break the architecture into a progress schedule' }, text: '# Schedule\n\n1. alpha\n2. beta\n' },
     { label: 'task list', match: { lastUser: 'Turn the progress schedule into a task list' }, text: TASKS_AB },
     ...parts,
+    // alpha overwrites its file once more: the run's "always allow" answer covers it, nobody is asked again.
+    { label: 'alpha testing again', match: { last: 'replaced alpha.txt' }, ...write('alpha.txt', 'alpha tested twice\n') },
     // After the overwrite was answered (replaced, or refused because nobody could be asked), and every other step.
     { label: 'testing done', match: { last: { regex: 'replaced alpha\\.txt|nobody could be asked' } }, text: 'The file is there; its test is `test -f`.', repeat: true },
     { label: 'any other step', text: 'Done.', repeat: true },
@@ -185,7 +190,7 @@ function agentScript(): ScriptTurn[] {
 }
 
 describe('a durable run with the agent executor (the default path)', () => {
-  it("runs each component's agent steps in a worker with the built-in toolsets on its clone; the worker's questions are asked through the run's gate (one answered, one refused at once as nobody can answer); a step shows while it runs; COMPLETED with one commit per component", async () => {
+  it("runs each component's agent steps in a worker with the built-in toolsets on its clone; the worker's questions are asked through the run's gate (one answered and always allowed for the run, which then covers the next, one refused at once as nobody can answer); a step shows while it runs; COMPLETED with one commit per component", async () => {
     llm = await startScriptedLlm(agentScript());
     const { dir, url } = await setup('agent_worker');
     const provider = `defaultProvider: scripted\nproviders:\n  - id: scripted\n    kind: openai-compatible\n    model: scripted\n    baseUrl: ${llm.baseUrl}\n    nativeTools: true\n`;
@@ -203,7 +208,9 @@ describe('a durable run with the agent executor (the default path)', () => {
     const events: string[] = [];
     core.bus.onEvent('agent.event', (e) => events.push(e.type === 'tool_complete' || e.type === 'tool_running' ? `${e.type} ${e.name}` : e.type));
     let seenMidStep: unknown;
-    core.hub.setElicitationHandler(async (req, signal) => {
+    const granted: string[] = [];
+    // The face's gate as the CLI and the app have it: the run's "always allow" answers first, then the person.
+    const ask = async (req: ElicitationRequest, signal: AbortSignal, offer?: { scopes: string[] }): Promise<AnswerWithScope> => {
       const message = (req.params as { message: string }).message;
       asked.push(message);
       if (message.startsWith('beta')) return approvalPath({ nobodyBecause: 'nobody watches this run' }).elicitation(req, signal);
@@ -214,8 +221,10 @@ describe('a durable run with the agent executor (the default path)', () => {
         if (status.timeline.some((e) => e.state === 'alpha:testing' && !e.leftAt) || i > 50) break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      return { action: 'accept' };
-    });
+      expect(offer?.scopes).toContain('run');
+      return { action: 'accept', always: 'run' };
+    };
+    core.hub.setElicitationHandler(withAlwaysAllow(grantDepsOf(core), ask, (g) => granted.push(`${g.message} (${g.words})`)));
     const wf = core.workflow;
     const { runId } = await wf.load({ projectDir: dir, goal: 'two parts', executor: { kind: 'agent', toolMode: 'native' } });
     await wf.start(runId);
@@ -227,10 +236,11 @@ describe('a durable run with the agent executor (the default path)', () => {
     expect((await wf.get(runId)).record.executor).toMatchObject({ kind: 'agent', provider: 'scripted' }); // pinned: every worker uses the run's provider
     // Each component's steps ran in the worker's clone, writing through the files toolset there.
     expect(view.timeline.find((e) => e.state === 'beta:development')?.worktree).toMatch(new RegExp(`^${root}/work-w1/`));
-    expect(readFileSync(join(dir, 'alpha.txt'), 'utf8')).toBe('alpha tested\n'); // the overwrite the run's side accepted
+    expect(readFileSync(join(dir, 'alpha.txt'), 'utf8')).toBe('alpha tested twice\n'); // accepted on the run's side, then by its grant
     expect(readFileSync(join(dir, 'beta.txt'), 'utf8')).toBe('beta\n'); // refused at once: nobody could answer
     // Asked through the run's gate, naming the step asking; the refusal reached the model, and the timeline says so.
     expect([...asked].sort()).toEqual([expect.stringMatching(/^alpha · testing: /), expect.stringMatching(/^beta · testing: /)]);
+    expect(granted).toEqual([expect.stringMatching(/^alpha · testing: .*alpha\.txt.* \(Always allow .* for this run\)$/)]);
     expect(view.timeline.find((e) => e.state === 'beta:testing')?.note).toMatch(/^1 call\(s\) not run, as nobody could approve them \(the files tool “write file”\)/);
     // While alpha's step waited in the worker, the run's record (read by another process) showed it under way.
     expect(seenMidStep).toEqual([['alpha:development', 'left'], ['alpha:testing', 'open']]);
