@@ -1,9 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { homedir, hostname } from 'node:os';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cliCore } from '../context';
-import type { Core } from '../../main/api/core';
-import type { RunRecord } from '../../main/workflow/run-record';
 import { attachBuiltinServers } from '../../servers/builtin';
 import { checkDatabaseUrl, redactedUrl } from '../../main/workflow/durable/database-url';
 
@@ -17,22 +15,6 @@ function concurrencyOf(value: string): number {
 /** Where a worker clones the projects it works on: outside ERASMUS_HOME, which the sandbox hides from the steps. */
 function defaultWorkDir(): string {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'erasmus', 'worker');
-}
-
-/**
- * An agent run's steps use the run's provider by its id, from this machine's config.yaml and keychain (no key goes
- * through the database): missing here, the step is refused before it starts, saying what to add where.
- */
-async function providerReady(core: Core, record: RunRecord): Promise<void> {
-  const e = record.executor;
-  if (e.kind !== 'agent') return;
-  try {
-    await core.agent.provider({ provider: e.provider, model: e.model, baseUrl: e.baseUrl });
-  } catch (err) {
-    throw new Error(
-      `the worker on ${hostname()} cannot use the run's provider${e.provider ? ` "${e.provider}"` : ''}: ${(err as Error).message}. A worker takes the run's provider by its id from its own ${core.paths.configYaml} and keychain: add it there (the same id, kind, model and baseUrl as where the run started; its key with \`erasmus secrets set NAME\`), restart the worker, then retry the run (erasmus workflow retry <project>, with ERASMUS_DATABASE_URL set)`,
-    );
-  }
 }
 
 export function registerWorker(program: Command): void {
@@ -49,7 +31,7 @@ export function registerWorker(program: Command): void {
       if (!url) throw new Error('erasmus worker needs the runs\' database: --database-url postgres://user:password@host:port/database, or ERASMUS_DATABASE_URL');
       checkDatabaseUrl(url);
       const core = cliCore();
-      const { startWorker, workRoot, workerForward } = await import('../../main/workflow/durable/worker');
+      const { providerReady, startWorker, workRoot, workerForward } = await import('../../main/workflow/durable/worker');
       const { bridgePool, WorkerBridge } = await import('../../main/workflow/durable/bridge');
       const { POLL_MS } = await import('../../main/workflow/durable/dbos');
       const worker = await (async () => {
@@ -69,7 +51,7 @@ export function registerWorker(program: Command): void {
           workDir,
           paths: core.paths,
           host: async (record) => {
-            await providerReady(core, record);
+            await providerReady((o) => core.agent.provider(o), core.paths.configYaml, record);
             return core.workflow.componentContext(record, forward.timeline);
           },
           log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),

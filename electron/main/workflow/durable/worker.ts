@@ -59,6 +59,22 @@ export function cloneDir(workDir: string, runId: string, component: string): str
 }
 
 /**
+ * An agent run's steps use the run's provider by its id, from this machine's config.yaml and keychain (no key goes
+ * through the database): missing here, the step is refused before it starts, saying what to add where.
+ */
+export async function providerReady(provider: (o: { provider?: string; model?: string; baseUrl?: string }) => Promise<unknown>, configYaml: string, record: RunRecord): Promise<void> {
+  const e = record.executor;
+  if (e.kind !== 'agent') return;
+  try {
+    await provider({ provider: e.provider, model: e.model, baseUrl: e.baseUrl });
+  } catch (err) {
+    throw new Error(
+      `the worker on ${hostname()} cannot use the run's provider${e.provider ? ` "${e.provider}"` : ''}: ${(err as Error).message}. A worker takes the run's provider by its id from its own ${configYaml} and keychain: add it there (the same id, kind, model and baseUrl as where the run started; its key with \`erasmus secrets set NAME\`), restart the worker, then retry the run (erasmus workflow retry <project>, with ERASMUS_DATABASE_URL set)`,
+    );
+  }
+}
+
+/**
  * What the worker's core forwards to the run's process: its agent's approvals and its servers' confirmations
  * (asked through the run's gate, the answer brought back), the step's timeline as it changes, and its session's events.
  * Outside a component step (nothing to name) a question is refused at once.
