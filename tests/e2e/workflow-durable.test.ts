@@ -168,14 +168,25 @@ const TASKS_AB =
 const stepOf = (task: string, component: string) => ({ regex: `^(?=[\\s\\S]*${task})(?=[\\s\\S]*# Component: ${component} )` });
 const write = (path: string, content: string) => ({ toolCalls: [{ name: 'files__write_file', arguments: { path, content } }] });
 
-/** Two components; each one's testing step overwrites its file (the files server asks first, in the worker). */
+/**
+ * Two components. alpha's testing step overwrites its file twice (the files server asks first, in the worker: the
+ * first is answered "always allow for this run", which covers the second); beta's removes a draft, a kind of
+ * question that grant does not cover, whichever component asks first.
+ */
 function agentScript(): ScriptTurn[] {
-  const parts = ['alpha', 'beta'].flatMap((c) => [
-    { label: `${c} development`, match: { lastUser: stepOf('Implement the open tasks of this component', c) }, ...write(`${c}.txt`, `${c}\n`) },
-    { label: `${c} development done`, match: { last: `created ${c}.txt` }, text: `Wrote ${c}.txt.` },
-    { label: `${c} testing`, match: { lastUser: stepOf('Write the tests of this component', c) }, ...write(`${c}.txt`, `${c} tested\n`) },
-    { label: `${c} review`, match: { lastUser: stepOf('Review this component', c) }, text: `# Review: ${c}\n\nVerdict: no changes needed\n` },
-  ]);
+  const dev = (c: string, files: string[]): ScriptTurn[] => [
+    { label: `${c} development`, match: { lastUser: stepOf('Implement the open tasks of this component', c) }, toolCalls: files.map((f) => write(f, `${f}\n`).toolCalls[0]!) },
+    { label: `${c} development done`, match: { last: `created ${files.at(-1)!}` }, text: `Wrote ${files.join(', ')}.` },
+  ];
+  const review = (c: string): ScriptTurn => ({ label: `${c} review`, match: { lastUser: stepOf('Review this component', c) }, text: `# Review: ${c}\n\nVerdict: no changes needed\n` });
+  const parts = [
+    ...dev('alpha', ['alpha.txt']),
+    { label: 'alpha testing', match: { lastUser: stepOf('Write the tests of this component', 'alpha') }, ...write('alpha.txt', 'alpha tested\n') },
+    review('alpha'),
+    ...dev('beta', ['beta.txt', 'beta-draft.txt']),
+    { label: 'beta testing', match: { lastUser: stepOf('Write the tests of this component', 'beta') }, toolCalls: [{ name: 'files__remove', arguments: { path: 'beta-draft.txt' } }] },
+    review('beta'),
+  ];
   return [
     { label: 'architecture', match: { lastUser: 'Write the architecture document' }, text: '# Architecture\n\n- alpha: alpha.txt\n- beta: beta.txt\n' },
     { label: 'schedule', match: { lastUser: 'Break the architecture into a progress schedule' }, text: '# Schedule\n\n1. alpha\n2. beta\n' },
@@ -190,7 +201,7 @@ function agentScript(): ScriptTurn[] {
 }
 
 describe('a durable run with the agent executor (the default path)', () => {
-  it("runs each component's agent steps in a worker with the built-in toolsets on its clone; the worker's questions are asked through the run's gate (one answered and always allowed for the run, which then covers the next, one refused at once as nobody can answer); a step shows while it runs; COMPLETED with one commit per component", async () => {
+  it("runs each component's agent steps in a worker with the built-in toolsets on its clone; the worker's questions are asked through the run's gate (one answered and always allowed for the run, which then covers the next, one of another kind refused at once as nobody can answer); a step shows while it runs; COMPLETED with one commit per component", async () => {
     llm = await startScriptedLlm(agentScript());
     const { dir, url } = await setup('agent_worker');
     const provider = `defaultProvider: scripted\nproviders:\n  - id: scripted\n    kind: openai-compatible\n    model: scripted\n    baseUrl: ${llm.baseUrl}\n    nativeTools: true\n`;
@@ -237,11 +248,11 @@ describe('a durable run with the agent executor (the default path)', () => {
     // Each component's steps ran in the worker's clone, writing through the files toolset there.
     expect(view.timeline.find((e) => e.state === 'beta:development')?.worktree).toMatch(new RegExp(`^${root}/work-w1/`));
     expect(readFileSync(join(dir, 'alpha.txt'), 'utf8')).toBe('alpha tested twice\n'); // accepted on the run's side, then by its grant
-    expect(readFileSync(join(dir, 'beta.txt'), 'utf8')).toBe('beta\n'); // refused at once: nobody could answer
+    expect(readFileSync(join(dir, 'beta-draft.txt'), 'utf8')).toBe('beta-draft.txt\n'); // its removal refused at once: nobody could answer
     // Asked through the run's gate, naming the step asking; the refusal reached the model, and the timeline says so.
     expect([...asked].sort()).toEqual([expect.stringMatching(/^alpha · testing: /), expect.stringMatching(/^beta · testing: /)]);
     expect(granted).toEqual([expect.stringMatching(/^alpha · testing: .*alpha\.txt.* \(Always allow .* for this run\)$/)]);
-    expect(view.timeline.find((e) => e.state === 'beta:testing')?.note).toMatch(/^1 call\(s\) not run, as nobody could approve them \(the files tool “write file”\)/);
+    expect(view.timeline.find((e) => e.state === 'beta:testing')?.note).toMatch(/^1 call\(s\) not run, as nobody could approve them \(the files tool “remove”\)/);
     // While alpha's step waited in the worker, the run's record (read by another process) showed it under way.
     expect(seenMidStep).toEqual([['alpha:development', 'left'], ['alpha:testing', 'open']]);
     // The worker's sessions' tool calls showed in the run's process as they ran.
@@ -255,7 +266,7 @@ describe('a durable run with the agent executor (the default path)', () => {
 });
 
 describe("what a worker's step and the run's process say to each other (durable/bridge.ts, over the real Postgres)", () => {
-  it('asks through the run\'s gate and brings the answer back; a refusal comes back at once; a run process that never looks fails the question, saying to resume the run; a paused run leaves the question for its next look; the step\'s timeline and events reach the run', async () => {
+  it('asks through the run\'s gate and brings the answer back; a refusal comes back at once; a run process that never looks fails the question, saying to resume the run; a paused run leaves the question for its next look; a withdrawn question is no longer asked; the step\'s timeline and events reach the run', async () => {
     const url = database('bridge');
     await migrateSystemDatabase(url);
     const pool = await bridgePool(url);
@@ -264,10 +275,12 @@ describe("what a worker's step and the run's process say to each other (durable/
       const worker = new WorkerBridge(pool, 20);
       const asked: Array<{ step?: string; sessionId?: string }> = [];
       const shown: string[] = [];
+      const signals: AbortSignal[] = [];
       let answer: (d: 'allow_once' | 'always_allow' | 'deny') => void = () => undefined;
       const gate = {
-        approval: (req: { step?: string; sessionId?: string }) => {
+        approval: (req: { step?: string; sessionId?: string }, signal: AbortSignal) => {
           asked.push({ step: req.step, sessionId: req.sessionId });
+          signals.push(signal);
           return new Promise<'allow_once' | 'always_allow' | 'deny'>((res) => (answer = res));
         },
         elicitation: async () => approvalPath({ nobodyBecause: 'nobody watches this run' }).elicitation({ server: 'files', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } }, new AbortController().signal),
@@ -286,6 +299,13 @@ describe("what a worker's step and the run's process say to each other (durable/
       while (asked.length < 2) await run.look();
       answer('always_allow');
       expect(await decided).toBe('always_allow');
+      // A step run again after its worker died withdraws what the dead run left asking: the run's card goes.
+      const dead = worker.approval(place, request, new AbortController().signal).catch((e: Error) => e);
+      while (asked.length < 3) await run.look();
+      await worker.withdraw(place);
+      await run.look();
+      expect(signals[2]!.aborted).toBe(true);
+      expect(await dead).toBeInstanceOf(RunGone);
       // Nobody can answer on the run's side: refused at once, with why.
       const declined = worker.elicitation(place, { server: 'files', params: { message: 'overwrite a.txt?', requestedSchema: { type: 'object', properties: {} } } }, new AbortController().signal);
       for (let i = 0; i < 5; i++) await run.look();

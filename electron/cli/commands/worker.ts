@@ -38,7 +38,8 @@ export function registerWorker(program: Command): void {
         const workDir = await workRoot(resolve(opts.workDir ?? defaultWorkDir()));
         // Agent steps: Erasmus's files and runners servers on the worker's folder (each step's calls name its clone);
         // what they ask, and what the agent's policy asks, goes to the run's process; their sessions' events too.
-        const forward = workerForward(new WorkerBridge(await bridgePool(url), POLL_MS));
+        const bridge = new WorkerBridge(await bridgePool(url), POLL_MS);
+        const forward = workerForward(bridge);
         await core.hub.start({ projectDir: workDir, watch: false });
         for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus worker: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
         core.hub.setElicitationHandler(forward.elicitation);
@@ -49,6 +50,7 @@ export function registerWorker(program: Command): void {
           databaseUrl: url,
           concurrency: opts.concurrency ?? 1,
           workDir,
+          bridge,
           paths: core.paths,
           host: async (record) => {
             await providerReady((o) => core.agent.provider(o), core.paths.configYaml, record);

@@ -84,6 +84,11 @@ export class WorkerBridge {
     }
   }
 
+  /** A step starts: what an earlier run of it left asking (its worker died mid-question) is withdrawn. */
+  async withdraw(place: AskPlace): Promise<void> {
+    await this.pool.query('DELETE FROM erasmus.asks WHERE workflow_id = $1', [place.workflowId]);
+  }
+
   /** An approval of the step's agent session, asked in the run's process. */
   async approval(place: AskPlace, req: ApprovalRequest & { sessionId?: string }, signal: AbortSignal): Promise<ApprovalDecision> {
     const a = await this.ask(place, 'approval', req, signal);
@@ -146,6 +151,9 @@ export class RunBridge {
       [this.workflowId],
     );
     for (const row of asks.rows) if (!this.asking.has(row.id)) this.take(row.id, row.kind, row.request);
+    // A question gone from the table was withdrawn (its step ended, or runs again elsewhere after its worker died): no longer asked.
+    const open = new Set(asks.rows.map((r) => r.id));
+    for (const [id, c] of this.asking) if (!open.has(id)) c.abort();
     const live = await this.pool.query<{ id: string; step: number; kind: string; body: unknown }>('SELECT id, step, kind, body FROM erasmus.live WHERE workflow_id = $1 AND id > $2 ORDER BY id', [this.workflowId, this.lastLive]);
     let timeline: { step: number; entries: WorkflowTimelineEntry[] } | undefined;
     for (const row of live.rows) {

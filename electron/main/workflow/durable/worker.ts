@@ -133,6 +133,8 @@ export interface WorkerOptions {
   /** The context a component's step runs in (the worker's engine: executor, sandboxed runner, tool servers); it may refuse, saying why. */
   host: (record: RunRecord) => RunContext | Promise<RunContext>;
   log?: (line: string) => void;
+  /** What the steps say to the run's process (bridge.ts): a step withdraws what a dead run of it left asking. */
+  bridge?: WorkerBridge;
 }
 
 export interface Worker {
@@ -167,6 +169,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
             log(`component ${job.component} of run ${job.runId}: step ${before.steps + 1}${before.lane.state ? ` (after ${before.lane.state})` : ''}`);
             let record: RunRecord | undefined;
             const place: StepPlace = { runId: job.runId, workflowId, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
+            await opts.bridge?.withdraw(place);
             const out = await stepPlace.run(place, () =>
               runComponentStep(job, before, dir, opts.paths, (r) => {
                 record = r;
