@@ -2,8 +2,9 @@
 // driveLane), the run puts the component's base on origin, enqueues a DBOS workflow for it (its id is
 // the run's, the component's and the attempt's, so a run resumed after a crash finds the same workflow
 // again instead of enqueuing another), follows its steps into the run's timeline (each step's entry as it
-// starts and as it ends; its session's events and questions through bridge.ts), and once it is done fetches the component's branch: the component is ready, and parallel.ts merges it in
-// schedule order as it merges any other.
+// starts and as it ends; its session's events and questions through bridge.ts), and once it is done
+// fetches the component's branch: the component is ready, and parallel.ts merges it in schedule order as
+// it merges any other.
 import type { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
 import { git, headCommit } from '../git';
 import type { Plan, PlanComponent } from '../plan';

@@ -2,7 +2,9 @@
 // runs them, one DBOS step per component step, each in its own clone of the project's origin (under its
 // work folder, outside ERASMUS_HOME, which the sandbox hides). A workflow another worker left mid-way (that
 // worker died: its liveness lock is free) is taken up through DBOS recovery: its recorded steps are not
-// run again, the step that was under way runs again from the checkpoint the step before it pushed.
+// run again, the step that was under way runs again from the checkpoint the step before it pushed. Agent
+// steps run with the worker's core: its provider (the run's, by id), its built-in files and runners servers on
+// the worker's folder; what they ask, their timeline and their session's events go to the run (bridge.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -94,7 +96,7 @@ export function workerForward(bridge: WorkerBridge) {
     },
     elicitation: async (req: ElicitationRequest, signal: AbortSignal): Promise<ElicitResult> => {
       const p = place();
-      if (!p) throw outside();
+      if (!p) return unanswered(outside().why);
       // The run's card names the step asking, as a one-machine lane's does.
       const state = p.state();
       const params = { ...req.params, message: `${state ? `${humanState(state)}: ` : `component ${p.component}: `}${(req.params as { message?: string }).message ?? ''}` } as ElicitationRequest['params'];
