@@ -2,12 +2,22 @@
 // processes, each in its own clone of the project's origin (a bare repository on disk).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkflowRunView } from '../../electron/contract/index';
+import { approvalPath, unansweredReason } from '../../electron/main/agent/approval-path';
+import { Core } from '../../electron/main/api/core';
+import { grantDepsOf } from '../../electron/main/api/grant-deps';
+import { withAlwaysAllow, type AnswerWithScope } from '../../electron/main/mcp/elicitation';
+import type { ElicitationRequest } from '../../electron/main/mcp/types';
 import { Paths } from '../../electron/main/paths/index';
+import { bridgePool, closeBridgePools, RunBridge, RunGone, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
+import { migrateSystemDatabase } from '../../electron/main/workflow/durable/dbos';
 import { WorkflowEngine } from '../../electron/main/workflow/engine';
+import { attachBuiltinServers } from '../../electron/servers/builtin';
+import { startScriptedLlm, type ScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
 import { postgresBin, startPostgres, type TestPostgres } from '../support/postgres';
 import { CLI, ensureBuilt, killGroup } from './workflow-helpers';
 
@@ -17,6 +27,8 @@ let pg: TestPostgres;
 let root: string;
 const workers: ChildProcess[] = [];
 const engines: WorkflowEngine[] = [];
+const cores: Core[] = [];
+let llm: ScriptedLlm | undefined;
 const hung: number[] = [];
 
 beforeAll(async () => {
@@ -28,6 +40,9 @@ afterAll(async () => {
 });
 afterEach(async () => {
   for (const e of engines.splice(0)) await e.dispose();
+  for (const c of cores.splice(0)) await c.dispose();
+  await llm?.close();
+  llm = undefined;
   for (const w of workers.splice(0)) {
     if (w.exitCode === null && w.signalCode === null) {
       killGroup(w);
@@ -142,4 +157,173 @@ describe('a durable run over DBOS', () => {
     expect(git(origin, 'rev-parse', `refs/heads/${git(dir, 'symbolic-ref', '--short', 'HEAD')}`)).toBe(git(dir, 'rev-parse', 'HEAD'));
     expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
   }, 180_000);
+});
+
+// ── the default path: the agent executor, in a worker ────────────────────────────────────────────
+
+const TASKS_AB =
+  '# Task list\n\n## Component: alpha — part alpha\nTest: test -f alpha.txt\nDepends: none\n- [ ] A1: Write alpha.txt\n\n## Component: beta — part beta\nTest: test -f beta.txt\nDepends: none\n- [ ] B1: Write beta.txt\n';
+
+/** A turn for the step of `phase` of one component (its prompt names the step and carries the component's document). */
+const stepOf = (task: string, component: string) => ({ regex: `^(?=[\\s\\S]*${task})(?=[\\s\\S]*# Component: ${component} )` });
+const write = (path: string, content: string) => ({ toolCalls: [{ name: 'files__write_file', arguments: { path, content } }] });
+
+/**
+ * Two components. alpha's testing step overwrites its file twice (the files server asks first, in the worker: the
+ * first is answered "always allow for this run", which covers the second); beta's removes a draft, a kind of
+ * question that grant does not cover, whichever component asks first.
+ */
+function agentScript(): ScriptTurn[] {
+  const dev = (c: string, files: string[]): ScriptTurn[] => [
+    { label: `${c} development`, match: { lastUser: stepOf('Implement the open tasks of this component', c) }, toolCalls: files.map((f) => write(f, `${f}\n`).toolCalls[0]!) },
+    { label: `${c} development done`, match: { last: `created ${files.at(-1)!}` }, text: `Wrote ${files.join(', ')}.` },
+  ];
+  const review = (c: string): ScriptTurn => ({ label: `${c} review`, match: { lastUser: stepOf('Review this component', c) }, text: `# Review: ${c}\n\nVerdict: no changes needed\n` });
+  const parts = [
+    ...dev('alpha', ['alpha.txt']),
+    { label: 'alpha testing', match: { lastUser: stepOf('Write the tests of this component', 'alpha') }, ...write('alpha.txt', 'alpha tested\n') },
+    review('alpha'),
+    ...dev('beta', ['beta.txt', 'beta-draft.txt']),
+    { label: 'beta testing', match: { lastUser: stepOf('Write the tests of this component', 'beta') }, toolCalls: [{ name: 'files__remove', arguments: { path: 'beta-draft.txt' } }] },
+    review('beta'),
+  ];
+  return [
+    { label: 'architecture', match: { lastUser: 'Write the architecture document' }, text: '# Architecture\n\n- alpha: alpha.txt\n- beta: beta.txt\n' },
+    { label: 'schedule', match: { lastUser: 'Break the architecture into a progress schedule' }, text: '# Schedule\n\n1. alpha\n2. beta\n' },
+    { label: 'task list', match: { lastUser: 'Turn the progress schedule into a task list' }, text: TASKS_AB },
+    ...parts,
+    // alpha overwrites its file once more: the run's "always allow" answer covers it, nobody is asked again.
+    { label: 'alpha testing again', match: { last: 'replaced alpha.txt' }, ...write('alpha.txt', 'alpha tested twice\n') },
+    // After the overwrite was answered (replaced, or refused because nobody could be asked), and every other step.
+    { label: 'testing done', match: { last: { regex: 'replaced alpha\\.txt|nobody could be asked' } }, text: 'The file is there; its test is `test -f`.', repeat: true },
+    { label: 'any other step', text: 'Done.', repeat: true },
+  ];
+}
+
+describe('a durable run with the agent executor (the default path)', () => {
+  it("runs each component's agent steps in a worker with the built-in toolsets on its clone; the worker's questions are asked through the run's gate (one answered and always allowed for the run, which then covers the next, one of another kind refused at once as nobody can answer); a step shows while it runs; COMPLETED with one commit per component", async () => {
+    llm = await startScriptedLlm(agentScript());
+    const { dir, url } = await setup('agent_worker');
+    const provider = `defaultProvider: scripted\nproviders:\n  - id: scripted\n    kind: openai-compatible\n    model: scripted\n    baseUrl: ${llm.baseUrl}\n    nativeTools: true\n`;
+    for (const home of ['home-run', 'home-w1']) {
+      await mkdir(join(root, home), { recursive: true });
+      await writeFile(join(root, home, 'config.yaml'), provider);
+    }
+    await worker('w1', url, {});
+    // The run's process: a core as a face has it (the hub on the project, the built-in servers), its gate the test's.
+    const core = new Core({ face: 'cli', home: join(root, 'home-run'), env: { ...process.env, ERASMUS_DATABASE_URL: url } });
+    cores.push(core);
+    await core.hub.start({ projectDir: dir, watch: false });
+    await attachBuiltinServers(core, { root: dir });
+    const asked: string[] = [];
+    const events: string[] = [];
+    core.bus.onEvent('agent.event', (e) => events.push(e.type === 'tool_complete' || e.type === 'tool_running' ? `${e.type} ${e.name}` : e.type));
+    let seenMidStep: unknown;
+    const granted: string[] = [];
+    // The face's gate as the CLI and the app have it: the run's "always allow" answers first, then the person.
+    const ask = async (req: ElicitationRequest, signal: AbortSignal, offer?: { scopes: string[] }): Promise<AnswerWithScope> => {
+      const message = (req.params as { message: string }).message;
+      asked.push(message);
+      if (message.startsWith('beta')) return approvalPath({ nobodyBecause: 'nobody watches this run' }).elicitation(req, signal);
+      // alpha's step waits for this answer in the worker: `workflow status --json` (another process) shows it under way.
+      for (let i = 0; ; i++) {
+        const status = JSON.parse(execFileSync('node', [CLI, 'workflow', 'status', dir, '--json'], { env: { ...process.env, ERASMUS_HOME: join(root, 'home-run') }, encoding: 'utf8' })) as WorkflowRunView;
+        seenMidStep = status.timeline.filter((e) => e.component === 'alpha').map((e) => [e.state, e.leftAt ? 'left' : 'open']);
+        if (status.timeline.some((e) => e.state === 'alpha:testing' && !e.leftAt) || i > 50) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(offer?.scopes).toContain('run');
+      return { action: 'accept', always: 'run' };
+    };
+    core.hub.setElicitationHandler(withAlwaysAllow(grantDepsOf(core), ask, (g) => granted.push(`${g.message} (${g.words})`)));
+    const wf = core.workflow;
+    const { runId } = await wf.load({ projectDir: dir, goal: 'two parts', executor: { kind: 'agent', toolMode: 'native' } });
+    await wf.start(runId);
+    expect((await wf.waitForRest(runId, 120_000)).status).toBe('AWAITING_APPROVAL');
+    await wf.approve(runId);
+    const view = await wf.waitForRest(runId, 150_000);
+    expect(view.error?.message).toBeUndefined();
+    expect(view.status).toBe('COMPLETED');
+    expect((await wf.get(runId)).record.executor).toMatchObject({ kind: 'agent', provider: 'scripted' }); // pinned: every worker uses the run's provider
+    // Each component's steps ran in the worker's clone, writing through the files toolset there.
+    expect(view.timeline.find((e) => e.state === 'beta:development')?.worktree).toMatch(new RegExp(`^${root}/work-w1/`));
+    expect(readFileSync(join(dir, 'alpha.txt'), 'utf8')).toBe('alpha tested twice\n'); // accepted on the run's side, then by its grant
+    expect(readFileSync(join(dir, 'beta-draft.txt'), 'utf8')).toBe('beta-draft.txt\n'); // its removal refused at once: nobody could answer
+    // Asked through the run's gate, naming the step asking; the refusal reached the model, and the timeline says so.
+    expect([...asked].sort()).toEqual([expect.stringMatching(/^alpha · testing: /), expect.stringMatching(/^beta · testing: /)]);
+    expect(granted).toEqual([expect.stringMatching(/^alpha · testing: .*alpha\.txt.* \(Always allow .* for this run\)$/)]);
+    expect(view.timeline.find((e) => e.state === 'beta:testing')?.note).toMatch(/^1 call\(s\) not run, as nobody could approve them \(the files tool “remove”\)/);
+    // While alpha's step waited in the worker, the run's record (read by another process) showed it under way.
+    expect(seenMidStep).toEqual([['alpha:development', 'left'], ['alpha:testing', 'open']]);
+    // The worker's sessions' tool calls showed in the run's process as they ran.
+    expect(events).toEqual(expect.arrayContaining(['tool_running files__write_file', 'tool_complete files__write_file', 'session_started', 'session_ended']));
+    // One commit per component, merged; a clean tree.
+    expect(git(dir, 'log', '--format=%H', '--', 'alpha.txt').split('\n')).toHaveLength(1);
+    expect(git(dir, 'log', '--format=%H', '--', 'beta.txt').split('\n')).toHaveLength(1);
+    expect(view.timeline.filter((e) => /^(alpha|beta):commit$/.test(e.state) && e.outcome === 'committed').map((e) => e.state).sort()).toEqual(['alpha:commit', 'beta:commit']);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  }, 200_000);
+});
+
+describe("what a worker's step and the run's process say to each other (durable/bridge.ts, over the real Postgres)", () => {
+  it('asks through the run\'s gate and brings the answer back; a refusal comes back at once; a run process that never looks fails the question, saying to resume the run; a paused run leaves the question for its next look; a withdrawn question is no longer asked; the step\'s timeline and events reach the run', async () => {
+    const url = database('bridge');
+    await migrateSystemDatabase(url);
+    const pool = await bridgePool(url);
+    try {
+      const place = { runId: 'r1', workflowId: 'r1:alpha:1' };
+      const worker = new WorkerBridge(pool, 20);
+      const asked: Array<{ step?: string; sessionId?: string }> = [];
+      const shown: string[] = [];
+      const signals: AbortSignal[] = [];
+      let answer: (d: 'allow_once' | 'always_allow' | 'deny') => void = () => undefined;
+      const gate = {
+        approval: (req: { step?: string; sessionId?: string }, signal: AbortSignal) => {
+          asked.push({ step: req.step, sessionId: req.sessionId });
+          signals.push(signal);
+          return new Promise<'allow_once' | 'always_allow' | 'deny'>((res) => (answer = res));
+        },
+        elicitation: async () => approvalPath({ nobodyBecause: 'nobody watches this run' }).elicitation({ server: 'files', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } }, new AbortController().signal),
+        agentEvent: (e: { type: string }) => void shown.push(e.type),
+      };
+      const request = { requestId: 'q1', kind: 'command' as const, name: 'runners__bash', args: { command: 'rm -r build' }, reasons: ['removes files'], step: 'alpha:development' };
+      // Asked while the run follows the component: its gate hears the step and the worker's session; the answer comes back.
+      let run = new RunBridge(pool, place.workflowId, gate as never, 'alpha');
+      const decided = worker.approval(place, { ...request, sessionId: 's-1' }, new AbortController().signal);
+      while (!asked.length) await run.look();
+      expect(asked).toEqual([{ step: 'alpha:development', sessionId: 's-1' }]);
+      // The run pauses before the person answers: nothing is answered; the next look asks again and that answer counts.
+      run.close();
+      answer('deny');
+      run = new RunBridge(pool, place.workflowId, gate as never, 'alpha');
+      while (asked.length < 2) await run.look();
+      answer('always_allow');
+      expect(await decided).toBe('always_allow');
+      // A step run again after its worker died withdraws what the dead run left asking: the run's card goes.
+      const dead = worker.approval(place, request, new AbortController().signal).catch((e: Error) => e);
+      while (asked.length < 3) await run.look();
+      await worker.withdraw(place);
+      await run.look();
+      expect(signals[2]!.aborted).toBe(true);
+      expect(await dead).toBeInstanceOf(RunGone);
+      // Nobody can answer on the run's side: refused at once, with why.
+      const declined = worker.elicitation(place, { server: 'files', params: { message: 'overwrite a.txt?', requestedSchema: { type: 'object', properties: {} } } }, new AbortController().signal);
+      for (let i = 0; i < 5; i++) await run.look();
+      expect(unansweredReason(await declined)).toBe('nobody watches this run');
+      // The step's timeline and its session's events reach the run's look.
+      await worker.timeline(place, 3, [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }]);
+      await worker.event(place, 3, { type: 'tool_running', sessionId: 's-1', at: 1, callId: 'c1', name: 'files__write_file', args: {} });
+      expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] } });
+      expect(shown).toEqual(['tool_running']);
+      run.close();
+      // Nobody follows the run: the question fails after the bounded wait, saying to resume the run; it is not left behind.
+      const lonely = new WorkerBridge(pool, 20, 300);
+      const err = await lonely.approval(place, request, new AbortController().signal).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(RunGone);
+      expect((err as Error).message).toMatch(/the run's process did not take this question up within 0 s: .* resume the run \(erasmus workflow resume <project>/);
+      expect((await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n).toBe(0);
+    } finally {
+      await closeBridgePools();
+    }
+  }, 60_000);
 });

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cliCore } from '../context';
+import { attachBuiltinServers } from '../../servers/builtin';
 import { checkDatabaseUrl, redactedUrl } from '../../main/workflow/durable/database-url';
 
 /** `--concurrency N`: a whole number from 1 to 16. */
@@ -20,7 +21,7 @@ export function registerWorker(program: Command): void {
   program
     .command('worker')
     .description(
-      "run durable runs' components (workflow start --database-url): take them from the DBOS queue in Postgres, each in a clone of the project's origin, and push each component's branch back; runs until stopped (Ctrl-C)",
+      "run durable runs' components (workflow start --database-url): take them from the DBOS queue in Postgres, each in a clone of the project's origin, and push each component's branch back; an agent run's steps use the run's provider by its id from this machine's config.yaml and keychain, and what they need approved is asked where the run is watched; runs until stopped (Ctrl-C)",
     )
     .option('--database-url <url>', 'the Postgres database the runs use (default: ERASMUS_DATABASE_URL)')
     .option('--concurrency <n>', 'how many components this worker runs at once (default 1)', concurrencyOf)
@@ -30,15 +31,34 @@ export function registerWorker(program: Command): void {
       if (!url) throw new Error('erasmus worker needs the runs\' database: --database-url postgres://user:password@host:port/database, or ERASMUS_DATABASE_URL');
       checkDatabaseUrl(url);
       const core = cliCore();
-      const { startWorker } = await import('../../main/workflow/durable/worker');
-      const worker = await startWorker({
-        databaseUrl: url,
-        concurrency: opts.concurrency ?? 1,
-        workDir: resolve(opts.workDir ?? defaultWorkDir()),
-        paths: core.paths,
-        host: (record) => core.workflow.componentContext(record),
-        log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
-      }).catch(async (err: Error) => {
+      const { providerReady, startWorker, workRoot, workerForward } = await import('../../main/workflow/durable/worker');
+      const { bridgePool, WorkerBridge } = await import('../../main/workflow/durable/bridge');
+      const { POLL_MS } = await import('../../main/workflow/durable/dbos');
+      const worker = await (async () => {
+        const workDir = await workRoot(resolve(opts.workDir ?? defaultWorkDir()));
+        // Agent steps: Erasmus's files and runners servers on the worker's folder (each step's calls name its clone);
+        // what they ask, and what the agent's policy asks, goes to the run's process; their sessions' events too.
+        const bridge = new WorkerBridge(await bridgePool(url), POLL_MS);
+        const forward = workerForward(bridge);
+        await core.hub.start({ projectDir: workDir, watch: false });
+        for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus worker: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
+        core.hub.setElicitationHandler(forward.elicitation);
+        core.agent.setApprovals(forward.approval);
+        core.bus.onEvent('agent.event', forward.event);
+        await attachBuiltinServers(core, { root: workDir });
+        return startWorker({
+          databaseUrl: url,
+          concurrency: opts.concurrency ?? 1,
+          workDir,
+          bridge,
+          paths: core.paths,
+          host: async (record) => {
+            await providerReady((o) => core.agent.provider(o), core.paths.configYaml, record);
+            return core.workflow.componentContext(record, forward.timeline);
+          },
+          log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
+        });
+      })().catch(async (err: Error) => {
         await core.dispose();
         throw new Error(`the worker could not start on ${redactedUrl(url)}: ${err.message}`);
       });

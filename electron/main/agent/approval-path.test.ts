@@ -1,4 +1,9 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../contract/index';
+import { Paths } from '../paths/index';
+import { AgentService } from './service';
 import { acceptWithDefaults, approvalPath, NOBODY_ASKED, UnansweredApproval, unansweredReason } from './approval-path';
 
 const form = (requestedSchema: Record<string, unknown>) => ({ server: 'files', params: { mode: 'form' as const, message: 'Overwrite a.txt. Allow?', requestedSchema } }) as Parameters<typeof acceptWithDefaults>[0];
@@ -34,5 +39,30 @@ describe('one approval path', () => {
     expect(await p.approvals(req, signal)).toBe('deny');
     expect(await p.elicitation(form({}), signal)).toEqual({ action: 'cancel' });
     expect(unansweredReason({ _meta: {} })).toBeUndefined();
+  });
+});
+
+describe("an approval of a session in another process (a durable run's worker)", () => {
+  const service = (events: AgentEvent[]) => new AgentService({ paths: new Paths(join(tmpdir(), 'erasmus-nowhere')), secrets: { get: async () => undefined }, env: {}, emit: (e) => void events.push(e) });
+  const asked = { kind: 'command' as const, name: 'runners__bash', args: { command: 'rm -r build' }, reasons: ['removes files'], step: 'alpha:development' };
+
+  it("goes through the face's path when it set one (the CLI's terminal, or a refusal at once)", async () => {
+    const events: AgentEvent[] = [];
+    const agent = service(events);
+    agent.setApprovals(approvalPath({ nobodyBecause: 'erasmus workflow runs without a terminal' }).approvals);
+    await expect(agent.approveElsewhere(asked, signal, 'worker-session')).rejects.toThrow(`${NOBODY_ASKED} (erasmus workflow runs without a terminal)`);
+    expect(events).toEqual([]);
+  });
+
+  it("else is a card of the worker's session that agent.approve answers", async () => {
+    const events: AgentEvent[] = [];
+    const agent = service(events);
+    const decided = agent.approveElsewhere(asked, signal, 'worker-session');
+    const card = events.find((e) => e.type === 'approval_required');
+    expect(card).toMatchObject({ sessionId: 'worker-session', kind: 'command', name: 'runners__bash', args: { command: 'rm -r build' }, reasons: ['removes files'] });
+    expect(agent.approve('worker-session', 'not-asked', 'allow_once')).toBe(false);
+    expect(agent.approve('worker-session', (card as { requestId: string }).requestId, 'always_allow')).toBe(true);
+    expect(await decided).toBe('always_allow');
+    expect(events.at(-1)).toMatchObject({ type: 'approval_resolved', sessionId: 'worker-session', decision: 'always_allow' });
   });
 });

@@ -5,7 +5,7 @@ import type { CommandRunner } from '../runners/runner';
 import type { Paths } from '../paths/index';
 import { classifyCommand } from '../runners/policy/index';
 import type { SecretStore } from '../secrets/index';
-import type { ApprovalRequester } from './approvals';
+import { ApprovalBroker, type ApprovalRequest, type ApprovalRequester } from './approvals';
 import { hubTools } from './hub-tools';
 import { samplingHandler } from './sampling';
 import { AgentSession, runAgentSession, type AgentSessionDeps, type AgentSessionOptions, type SessionOutcome } from './session';
@@ -138,7 +138,25 @@ export class AgentService {
   }
 
   approve(sessionId: string, requestId: string, decision: ApprovalDecision): boolean {
-    return this.sessions.get(sessionId)?.approve(requestId, decision) ?? false;
+    return this.sessions.get(sessionId)?.approve(requestId, decision) ?? this.elsewhere.answer(requestId, decision);
+  }
+
+  private readonly elsewhere = new ApprovalBroker();
+  private elsewhereSeq = 0;
+
+  /**
+   * An approval of a session that runs in another process (a durable run's worker), asked here: through the face's
+   * path when it set one (the CLI's terminal, or an immediate refusal), else as a card of `sessionId` that
+   * `agent.approve` answers.
+   */
+  async approveElsewhere(req: Omit<ApprovalRequest, 'requestId'>, signal: AbortSignal, sessionId: string): Promise<ApprovalDecision> {
+    const requestId = `elsewhere-${++this.elsewhereSeq}`;
+    if (this.approvals) return this.approvals({ ...req, requestId }, signal);
+    const { kind, callId, name, args, reasons } = req;
+    this.forward({ type: 'approval_required', sessionId, at: Date.now(), requestId, kind, ...(callId ? { callId } : {}), name, args, reasons });
+    const decision = await this.elsewhere.requester({ ...req, requestId }, signal);
+    this.forward({ type: 'approval_resolved', sessionId, at: Date.now(), requestId, decision });
+    return decision;
   }
 
   stop(sessionId: string): boolean {

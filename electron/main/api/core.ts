@@ -22,6 +22,7 @@ import { CommandRunner } from '../runners/runner';
 import { runGate } from '../workflow/gate';
 import { registerTerminalHandlers } from './handlers/terminal';
 import { AgentService } from '../agent/service';
+import { unanswered } from '../agent/approval-path';
 import { registerAgentHandlers } from './handlers/agent';
 import { AgentExecutor, WorkflowEngine } from '../workflow/index';
 import { registerWorkflowHandlers } from './handlers/workflow';
@@ -131,6 +132,12 @@ export class Core {
           provider: { provider: c.provider, model: c.model, baseUrl: c.baseUrl },
           availableToolsets: () => this.hub.toolsets().map((t) => t.name),
         }),
+      // A durable run's workers ask here what their steps need approved, and their sessions' events show here.
+      durableGate: {
+        approval: ({ sessionId, ...req }, signal) => this.agent.approveElsewhere(req, signal, sessionId ?? `worker:${req.step ?? 'step'}`),
+        elicitation: (req, signal) => this.hub.elicitationHandler?.(req, signal) ?? Promise.resolve(unanswered('no face of this process answers the servers\' questions')),
+        agentEvent: (e) => this.bus.emit('agent.event', e),
+      },
     });
     this.disposables.defer(() => this.workflow.dispose());
     registerWorkflowHandlers(this);

@@ -420,6 +420,10 @@ export class McpHub {
   setElicitationHandler(h: ElicitationHandler | undefined): void {
     this.elicitation = h;
   }
+  /** Who answers the servers' questions in this process (a face's handler), if anyone: a durable run's workers' questions are asked there too. */
+  get elicitationHandler(): ElicitationHandler | undefined {
+    return this.elicitation;
+  }
   /** The open project (its folder), if one is open. */
   get project(): string | undefined {
     return this.projectDir;

@@ -19,6 +19,7 @@ import { ExternalExecutor, type StepExecutor } from './executor';
 import { newRunId, RunStore, type ExecutorConfig, type RunRecord } from './run-record';
 import type { RunContext } from './run-context';
 import { DurableRuns } from './durable/durable-runs';
+import type { RunGate } from './durable/bridge';
 import { runReport } from '../../contract/run-report';
 import { reviewOutcomes } from '../../contract/review-points';
 import { WorkflowRun } from './run';
@@ -45,6 +46,8 @@ export interface WorkflowEngineOptions {
   runTests?: TestRunner;
   /** Where checkpoints are kept (default: a store under ERASMUS_HOME/checkpoints; the core shares its own). */
   checkpoints?: CheckpointStore;
+  /** A durable run's workers' questions are asked here, and their sessions' events shown here (the core's gate and bus). */
+  durableGate?: RunGate;
 }
 
 export interface LoadOptions {
@@ -121,7 +124,7 @@ export class WorkflowEngine {
     const goal = docsRun?.goal ?? opts.goal;
     const branch = opts.branch ?? (docsRun || settings.branch === 'current' ? 'current' : 'branch');
     const databaseUrl = this.durable.urlFor(opts.databaseUrl);
-    if (databaseUrl) await this.durable.check(projectDir, databaseUrl, executor);
+    if (databaseUrl) executor = await this.durable.check(projectDir, databaseUrl, executor, config);
     const git = await prepareGit(projectDir, { goal, dirtyTree: opts.dirtyTree, branch, runTests: this.testRunner() });
     const now = new Date().toISOString();
     const runId = newRunId();
@@ -199,11 +202,14 @@ export class WorkflowEngine {
     return run;
   }
 
-  private readonly durable = new DurableRuns(() => this.options.env);
+  private readonly durable = new DurableRuns(() => this.options.env, () => this.options.durableGate);
 
-  /** A worker's context for a durable run's component (durable/worker.ts): this engine's executor and runner, a record that is never saved here. */
-  componentContext(record: RunRecord): RunContext {
-    const store = Object.assign(Object.create(this.store) as RunStore, { save: async () => undefined, lock: () => undefined, unlock: () => undefined });
+  /**
+   * A worker's context for a durable run's component (durable/worker.ts): this engine's executor and runner, a record
+   * that is never saved here (`saved` hears each save instead: the worker publishes the step's timeline as it goes).
+   */
+  componentContext(record: RunRecord, saved?: (record: RunRecord) => void): RunContext {
+    const store = Object.assign(Object.create(this.store) as RunStore, { save: async (r: RunRecord) => saved?.(r), lock: () => undefined, unlock: () => undefined });
     const run = new WorkflowRun(record, {
       paths: this.options.paths,
       store,
@@ -470,7 +476,7 @@ export class WorkflowEngine {
   /** `--parallel N`: how many components run at once from the next start of the parallel phase on (kept in the run record). */
   private async setParallel(run: WorkflowRun, opts: ParallelOption): Promise<void> {
     if (opts.databaseUrl !== undefined) {
-      if (!run.record.durable) await this.durable.check(run.record.projectDir, opts.databaseUrl, run.record.executor);
+      if (!run.record.durable) run.record.executor = await this.durable.check(run.record.projectDir, opts.databaseUrl, run.record.executor, await loadAgentConfig(this.options.paths.configYaml).catch(() => undefined));
       else this.durable.checkUrl(opts.databaseUrl);
       if (!run.record.durable && run.record.lanes) throw invalidState(`run ${run.runId} has started its components in this process; --database-url makes a run durable only before its components' phase`);
       run.record.durable = this.durable.remember(run.runId, opts.databaseUrl);

@@ -74,9 +74,9 @@ const left = new Map<string, string>();
 
 /**
  * Runs the component's next step in `dir` (the worker's clone for it) and returns its progress after it.
- * `host` builds the context the step runs in (the worker's engine: its executor, its sandboxed runner).
+ * `host` builds the context the step runs in (the worker's engine: its executor, its sandboxed runner, its tool servers).
  */
-export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: string, paths: Paths, host: (record: RunRecord) => RunContext): Promise<LaneProgress> {
+export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: string, paths: Paths, host: (record: RunRecord) => RunContext | Promise<RunContext>): Promise<LaneProgress> {
   const { runId, component } = job;
   const planned = job.plan.components.find((c) => c.id === component);
   if (!planned) throw new Error(`component ${component} is not in the run's plan`);
@@ -89,7 +89,8 @@ export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: 
   const record: RunRecord = { ...structuredClone(job.record), projectDir: dir, timeline, lanes: [lane] };
   let failed: string | undefined;
   try {
-    await driveLane(host(record), job.plan, lane, planned, { steps: 1 });
+    // The host may refuse before the step starts (e.g. the worker lacks the run's provider): the component blocks, saying why.
+    await driveLane(await host(record), job.plan, lane, planned, { steps: 1 });
   } catch (err) {
     failed = (err as Error).message;
   }

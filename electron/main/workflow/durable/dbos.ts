@@ -4,6 +4,7 @@
 // run without a database URL loads neither.
 import type { DBOSClient, WorkflowStatus } from '@dbos-inc/dbos-sdk';
 import type { Client as PgClient } from 'pg';
+import { BRIDGE_DDL } from './bridge';
 
 /** The DBOS application, queue and workflow names (a worker and a run must agree on them). */
 export const DBOS_APP = 'erasmus';
@@ -45,6 +46,8 @@ export async function migrateSystemDatabase(url: string): Promise<void> {
     // Tried, not waited for: a session waiting for a lock holds a snapshot, which DBOS's CREATE INDEX CONCURRENTLY waits out (a deadlock).
     while (!(await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS got', [MIGRATION_LOCK])).rows[0]?.got) await new Promise((r) => setTimeout(r, POLL_MS));
     await DBOS.migrate(url);
+    // Erasmus's own tables beside DBOS's: what a worker's step and the run say to each other while it runs (bridge.ts).
+    for (const sql of BRIDGE_DDL) await client.query(sql);
   } finally {
     await client.end().catch(() => undefined); // the lock goes with the connection
   }

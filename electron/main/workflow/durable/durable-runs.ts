@@ -3,6 +3,7 @@ import type { RunContext } from '../run-context';
 import type { ExecutorConfig, RunRecord } from '../run-record';
 import { checkDatabaseUrl, redactedUrl } from './database-url';
 import { originUrl } from './lane-git';
+import type { RunGate } from './bridge';
 
 /**
  * The engine's side of durable runs (`--database-url`, ERASMUS_DATABASE_URL): the checks before a run becomes
@@ -14,7 +15,11 @@ export class DurableRuns {
   private readonly urls = new Map<string, string>();
   private loaded = false;
 
-  constructor(private readonly env: () => NodeJS.ProcessEnv | undefined) {}
+  constructor(
+    private readonly env: () => NodeJS.ProcessEnv | undefined,
+    /** Where the workers' questions are asked and their events shown (the core's gate; absent: refused at once). */
+    private readonly gate: () => RunGate | undefined = () => undefined,
+  ) {}
 
   /** The database a new run uses: the one given, else ERASMUS_DATABASE_URL. */
   urlFor(given: string | undefined): string | undefined {
@@ -30,17 +35,24 @@ export class DurableRuns {
     }
   }
 
-  /** Said before anything is done: a durable run needs the command executor and an origin for its workers to clone. */
-  async check(projectDir: string, url: string, executor: ExecutorConfig): Promise<void> {
+  /**
+   * Said before anything is done: a durable run needs an origin for its workers to clone. An agent run's workers
+   * use the run's provider by its id, from their own config.yaml and keychain (no key goes through the database):
+   * the provider config.yaml names by default here is pinned in the executor, so every worker uses the same one.
+   */
+  async check(projectDir: string, url: string, executor: ExecutorConfig, config: { defaultProvider?: string; providers?: Array<{ id: string }> } | undefined): Promise<ExecutorConfig> {
     this.checkUrl(url);
-    if (executor.kind !== 'command')
+    if (executor.kind === 'external')
       throw new WorkflowError(
         'RUNTIME_ERROR',
-        `a durable run (--database-url, or ERASMUS_DATABASE_URL in the environment) takes the command executor for now (--executor command --command CMD, which each worker runs per step); the ${executor.kind} executor's steps cannot run in a worker yet. Start the run without a database URL (unset ERASMUS_DATABASE_URL) to run it in this process.`,
+        "a durable run (--database-url, or ERASMUS_DATABASE_URL in the environment) runs its components' steps in `erasmus worker` processes, with the agent executor (the default) or --executor command; the external executor's steps are answered by the engine that asks for them, which a worker cannot reach. Start the run without a database URL (unset ERASMUS_DATABASE_URL) to run it in this process.",
       );
     await originUrl(projectDir).catch((err: Error) => {
       throw new WorkflowError('RUNTIME_ERROR', err.message);
     });
+    if (executor.kind !== 'agent' || executor.provider || executor.baseUrl) return executor;
+    const provider = config?.defaultProvider ?? config?.providers?.[0]?.id;
+    return provider ? { ...executor, provider } : executor;
   }
 
   /** This process drives the run over `url`; what its record keeps (the password hidden). */
@@ -65,13 +77,15 @@ export class DurableRuns {
       return import('./remote-lane');
     };
     return {
-      driveLane: async (ctx, plan, lane, component) => (await load()).driveRemoteLane(url(), ctx, plan, lane, component),
+      driveLane: async (ctx, plan, lane, component) => (await load()).driveRemoteLane(url(), ctx, plan, lane, component, this.gate()),
       completing: async () => (await load()).publishRun(record),
     };
   }
 
   /** Closes DBOS's clients, when they were loaded. */
   async dispose(): Promise<void> {
-    if (this.loaded) await (await import('./dbos')).closeDbosClients();
+    if (!this.loaded) return;
+    await (await import('./dbos')).closeDbosClients();
+    await (await import('./bridge')).closeBridgePools();
   }
 }

@@ -87,10 +87,10 @@ describe('--database-url', () => {
       await expect(engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'command', command: 'true' }, databaseUrl: 'postgres://u@127.0.0.1:1/db' })).rejects.toThrow(
         /needs the project to have an `origin` remote .* \(`git remote add origin <url>`\), or start the run without --database-url/,
       );
-      // The steps of another executor than `command` cannot run in a worker yet: refused, saying so.
+      // The external engine's steps cannot run in a worker: refused, saying so.
       git(dir, 'remote', 'add', 'origin', join(root!, 'origin.git'));
       await expect(engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'external' }, databaseUrl: 'postgres://u@127.0.0.1:1/db' })).rejects.toThrow(
-        /takes the command executor for now .* the external executor's steps cannot run in a worker yet/,
+        /with the agent executor \(the default\) or --executor command; the external executor's steps are answered by the engine that asks for them/,
       );
       expect(await engine.list(dir)).toEqual([]);
     } finally {

@@ -1,9 +1,10 @@
 // The run's side of a durable run's component: instead of driving it in a worktree here (parallel.ts
 // driveLane), the run puts the component's base on origin, enqueues a DBOS workflow for it (its id is
 // the run's, the component's and the attempt's, so a run resumed after a crash finds the same workflow
-// again instead of enqueuing another), follows its steps into the run's timeline as each one ends, and
-// once it is done fetches the component's branch: the component is ready, and parallel.ts merges it in
-// schedule order as it merges any other.
+// again instead of enqueuing another), follows its steps into the run's timeline (each step's entry as it
+// starts and as it ends; its session's events and questions through bridge.ts), and once it is done
+// fetches the component's branch: the component is ready, and parallel.ts merges it in schedule order as
+// it merges any other.
 import type { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
 import { git, headCommit } from '../git';
 import type { Plan, PlanComponent } from '../plan';
@@ -17,8 +18,9 @@ import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './compo
 import { redactedUrl } from './database-url';
 import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, dbosClient, POLL_MS, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneRef, originUrl, pushRef, removeRunRefs } from './lane-git';
+import { bridgePool, RunBridge, type RunGate } from './bridge';
 
-export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent): Promise<void> {
+export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent, gate?: RunGate): Promise<void> {
   const { record } = ctx;
   const dir = record.projectDir;
   const client = await dbosClient(databaseUrl).catch((err: Error) => {
@@ -49,25 +51,39 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
     lane.status = 'running';
   }
   let seen = 0;
-  for (;;) {
-    // The steps that ended since the last look: the run's timeline shows each as it ends.
-    const steps = (await client.listWorkflowSteps(id, { offset: seen })) ?? [];
-    seen += steps.length;
-    const last = steps.filter((s) => s.output && !s.error).at(-1);
-    if (last) await importProgress(ctx, lane, LaneProgress.parse(last.output));
-    status = await client.getWorkflow(id);
-    if (status?.status === 'SUCCESS') {
-      const out = LaneProgress.parse(status.output);
-      await importProgress(ctx, lane, out);
-      if (out.failed) throw new WorkflowError('RUNTIME_ERROR', out.failed);
-      break;
+  let stepsDone = 0;
+  const bridge = new RunBridge(await bridgePool(databaseUrl), id, gate, component.id);
+  try {
+    for (;;) {
+      // The steps that ended since the last look: the run's timeline shows each as it ends.
+      const steps = (await client.listWorkflowSteps(id, { offset: seen })) ?? [];
+      seen += steps.length;
+      const last = steps.filter((s) => s.output && !s.error).at(-1);
+      if (last) {
+        const p = LaneProgress.parse(last.output);
+        stepsDone = p.steps;
+        await importProgress(ctx, lane, p);
+      }
+      // The step under way: its questions asked here, its events shown, its entry as it stands (newer than the last step ended).
+      const live = await bridge.look();
+      if (live.timeline && live.timeline.step >= stepsDone) await importTimeline(ctx, lane, live.timeline.entries);
+      status = await client.getWorkflow(id);
+      if (status?.status === 'SUCCESS') {
+        const out = LaneProgress.parse(status.output);
+        await importProgress(ctx, lane, out);
+        await bridge.forget();
+        if (out.failed) throw new WorkflowError('RUNTIME_ERROR', out.failed);
+        break;
+      }
+      if (status?.status === 'ERROR' || status?.status === 'CANCELLED' || status?.status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED')
+        throw new WorkflowError('RUNTIME_ERROR', `component ${component.id}'s workflow ${id} ended ${status.status}${status.error ? `: ${(status.error as Error).message ?? String(status.error)}` : ''}; retry to run it again from its last finished step`);
+      // Stop and pause stop following it here; its workflow goes on in the workers, and resume finds it again (its id is in the lane).
+      if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
+      if (ctx.pausing?.()) return;
+      await new Promise((r) => setTimeout(r, POLL_MS));
     }
-    if (status?.status === 'ERROR' || status?.status === 'CANCELLED' || status?.status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED')
-      throw new WorkflowError('RUNTIME_ERROR', `component ${component.id}'s workflow ${id} ended ${status.status}${status.error ? `: ${(status.error as Error).message ?? String(status.error)}` : ''}; retry to run it again from its last finished step`);
-    // Stop and pause stop following it here; its workflow goes on in the workers, and resume finds it again (its id is in the lane).
-    if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
-    if (ctx.pausing?.()) return;
-    await new Promise((r) => setTimeout(r, POLL_MS));
+  } finally {
+    bridge.close();
   }
   // Ready: its commit, fetched from origin into the project as the component's branch (merged, then deleted, by parallel.ts).
   if (lane.commit) {
@@ -88,21 +104,7 @@ function jobRecord(record: RunRecord): RunRecord {
 
 /** Brings the run's lane up to the component's progress: its entries (new ones appended), its fields, its documents. */
 async function importProgress(ctx: RunContext, lane: LaneRecord, p: LaneProgress): Promise<void> {
-  const { record } = ctx;
-  p.timeline.forEach((e, i) => {
-    const entry: WorkflowTimelineEntry = { ...e, component: lane.component };
-    const at = lane.entries[i];
-    if (at === undefined) {
-      record.timeline.push(entry);
-      lane.entries.push(record.timeline.length - 1);
-      addUsage(record, entry);
-      ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
-    } else if (JSON.stringify(record.timeline[at]) !== JSON.stringify(entry)) {
-      if (!record.timeline[at]?.leftAt) addUsage(record, entry);
-      record.timeline[at] = entry;
-      ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
-    }
-  });
+  await importTimeline(ctx, lane, p.timeline);
   const { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit } = p.lane;
   Object.assign(lane, { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit, ...(p.checkpoint ? { checkpoint: p.checkpoint } : {}) });
   if (p.docs.component !== undefined) await writeLaneDocs(ctx.docs, lane.component, { component: p.docs.component });
@@ -111,6 +113,31 @@ async function importProgress(ctx: RunContext, lane: LaneRecord, p: LaneProgress
   const done = theirs?.ok ? (theirs.list.components.find((c) => c.id === lane.component)?.tasks.filter((t) => t.status === 'done').map((t) => t.id) ?? []) : [];
   if (done.length) await ctx.docs.update({ doc: 'task_list' }, (list) => list && setTaskStatus(list, done, 'done'));
   await ctx.persist();
+}
+
+/** The component's timeline entries into the run's: new ones appended, changed ones replaced (usage added once, when an entry ends). */
+async function importTimeline(ctx: RunContext, lane: LaneRecord, timeline: WorkflowTimelineEntry[]): Promise<void> {
+  const { record } = ctx;
+  let changed = false;
+  timeline.forEach((e, i) => {
+    const entry: WorkflowTimelineEntry = { ...e, component: lane.component };
+    const at = lane.entries[i];
+    if (at === undefined) {
+      record.timeline.push(entry);
+      lane.entries.push(record.timeline.length - 1);
+      addUsage(record, entry);
+      changed = true;
+      ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
+    } else if (record.timeline[at]?.leftAt && !entry.leftAt) {
+      // An older look at a step that has ended since: the entry stays ended.
+    } else if (JSON.stringify(record.timeline[at]) !== JSON.stringify(entry)) {
+      if (!record.timeline[at]?.leftAt) addUsage(record, entry);
+      record.timeline[at] = entry;
+      changed = true;
+      ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
+    }
+  });
+  if (changed) await ctx.persist();
 }
 
 function addUsage(record: RunRecord, entry: WorkflowTimelineEntry): void {

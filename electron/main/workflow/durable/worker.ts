@@ -2,27 +2,141 @@
 // runs them, one DBOS step per component step, each in its own clone of the project's origin (under its
 // work folder, outside ERASMUS_HOME, which the sandbox hides). A workflow another worker left mid-way (that
 // worker died: its liveness lock is free) is taken up through DBOS recovery: its recorded steps are not
-// run again, the step that was under way runs again from the checkpoint the step before it pushed.
+// run again, the step that was under way runs again from the checkpoint the step before it pushed. Agent
+// steps run with the worker's core: its provider (the run's, by id), its built-in files and runners servers on
+// the worker's folder; what they ask, their timeline and their session's events go to the run (bridge.ts).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentEvent, ApprovalDecision } from '../../../contract/index';
+import { humanState } from '../../../contract/words';
+import { unanswered, UnansweredApproval } from '../../agent/approval-path';
+import type { ApprovalRequest } from '../../agent/approvals';
+import type { ElicitationRequest } from '../../mcp/types';
 import type { Paths } from '../../paths/index';
+import { git } from '../git';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
+import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
 import { runComponentStep, type LaneJob, type LaneProgress } from './component-step';
 import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, WORKFLOW_VERSION } from './dbos';
+
+/** The component step this async context runs (its questions and events name it). */
+interface StepPlace extends AskPlace {
+  component: string;
+  step: number;
+  /** The state of the step in flight (its timeline entry), for what is asked. */
+  state: () => string | undefined;
+  /** Set when the run's process did not take a question up: the step fails, saying to resume the run. */
+  gone?: string;
+  published?: string;
+  /** The step's agent session (its events show in the run under this id, and so do its approvals). */
+  sessionId?: string;
+  chain: Promise<unknown>;
+}
+const stepPlace = new AsyncLocalStorage<StepPlace>();
+
+/**
+ * The worker's folder is the root its built-in files and runners servers serve (a git repository of its own,
+ * made here), and each component's clone is at `<work>/.git/erasmus/worktrees/<run>/<component>`: where those
+ * servers take a parallel lane's worktree to be, so a step's tool calls work in its clone (named in their
+ * `_meta`), and its commands may write that clone alone, as a one-machine lane's may write its worktree.
+ */
+export async function workRoot(workDir: string): Promise<string> {
+  await mkdir(workDir, { recursive: true });
+  if (!existsSync(join(workDir, '.git'))) {
+    const r = await git(workDir, ['init', '-q']);
+    if (r.code !== 0) throw new Error(`cannot make the worker's folder ${workDir} a git repository: ${r.stdout.trim()}`);
+  }
+  return workDir;
+}
+
+/** Where a component's clone is in the worker's folder. */
+export function cloneDir(workDir: string, runId: string, component: string): string {
+  return join(workDir, '.git', 'erasmus', 'worktrees', runId, component);
+}
+
+/**
+ * An agent run's steps use the run's provider by its id, from this machine's config.yaml and keychain (no key goes
+ * through the database): missing here, the step is refused before it starts, saying what to add where.
+ */
+export async function providerReady(provider: (o: { provider?: string; model?: string; baseUrl?: string }) => Promise<unknown>, configYaml: string, record: RunRecord): Promise<void> {
+  const e = record.executor;
+  if (e.kind !== 'agent') return;
+  try {
+    await provider({ provider: e.provider, model: e.model, baseUrl: e.baseUrl });
+  } catch (err) {
+    throw new Error(
+      `the worker on ${hostname()} cannot use the run's provider${e.provider ? ` "${e.provider}"` : ''}: ${(err as Error).message}. A worker takes the run's provider by its id from its own ${configYaml} and keychain: add it there (the same id, kind, model and baseUrl as where the run started; its key with \`erasmus secrets set NAME\`), restart the worker, then retry the run (erasmus workflow retry <project>, with ERASMUS_DATABASE_URL set)`,
+    );
+  }
+}
+
+/**
+ * What the worker's core forwards to the run's process: its agent's approvals and its servers' confirmations
+ * (asked through the run's gate, the answer brought back), the step's timeline as it changes, and its session's events.
+ * Outside a component step (nothing to name) a question is refused at once.
+ */
+export function workerForward(bridge: WorkerBridge) {
+  const place = () => stepPlace.getStore();
+  const gone = (p: StepPlace) => (err: unknown) => {
+    if (err instanceof RunGone) p.gone = err.why;
+    throw err;
+  };
+  const outside = () => new UnansweredApproval('asked outside a component step of a durable run');
+  return {
+    approval: async (req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
+      const p = place();
+      if (!p) throw outside();
+      return bridge.approval(p, { ...req, ...(p.sessionId ? { sessionId: p.sessionId } : {}) }, signal).catch(gone(p));
+    },
+    elicitation: async (req: ElicitationRequest, signal: AbortSignal): Promise<ElicitResult> => {
+      const p = place();
+      if (!p) return unanswered(outside().why);
+      // The run's card names the step asking, as a one-machine lane's does.
+      const state = p.state();
+      const params = { ...req.params, message: `${state ? `${humanState(state)}: ` : `component ${p.component}: `}${(req.params as { message?: string }).message ?? ''}` } as ElicitationRequest['params'];
+      return bridge.elicitation(p, { ...req, params }, signal).catch((err: unknown) => {
+        if (!(err instanceof RunGone)) throw err;
+        p.gone = err.why;
+        return unanswered(err.why);
+      });
+    },
+    /** The step's record was saved (its timeline changed): published, when it did change. */
+    timeline: (record: RunRecord): void => {
+      const p = place();
+      if (!p) return;
+      const text = JSON.stringify(record.timeline);
+      if (text === p.published) return;
+      p.published = text;
+      p.chain = p.chain.then(() => bridge.timeline(p, p.step, record.timeline)).catch(() => undefined);
+    },
+    event: (e: AgentEvent): void => {
+      const p = place();
+      if (!p || !forwarded(e)) return;
+      if (e.type === 'session_started') p.sessionId = e.sessionId;
+      p.chain = p.chain.then(() => bridge.event(p, p.step, e)).catch(() => undefined);
+    },
+  };
+}
+export type WorkerForward = ReturnType<typeof workerForward>;
 
 export interface WorkerOptions {
   databaseUrl: string;
   /** How many components this worker runs at once. */
   concurrency: number;
-  /** Where the clones go: <workDir>/<run>/<component>. */
+  /** The worker's folder (workRoot): the clones go to <workDir>/.git/erasmus/worktrees/<run>/<component>. */
   workDir: string;
   paths: Paths;
-  /** The context a component's step runs in (the worker's engine: executor, sandboxed runner). */
-  host: (record: RunRecord) => RunContext;
+  /** The context a component's step runs in (the worker's engine: executor, sandboxed runner, tool servers); it may refuse, saying why. */
+  host: (record: RunRecord) => RunContext | Promise<RunContext>;
   log?: (line: string) => void;
+  /** What the steps say to the run's process (bridge.ts): a step withdraws what a dead run of it left asking. */
+  bridge?: WorkerBridge;
 }
 
 export interface Worker {
@@ -47,14 +161,26 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   });
   DBOS.registerWorkflow(
     async (job: LaneJob): Promise<LaneProgress> => {
-      const dir = join(opts.workDir, job.runId, job.component);
+      const dir = cloneDir(opts.workDir, job.runId, job.component);
+      const workflowId = DBOS.workflowID!;
       let progress = job.start;
       while (!progress.done && !progress.failed) {
         const before = progress;
         progress = await DBOS.runStep(
           async () => {
             log(`component ${job.component} of run ${job.runId}: step ${before.steps + 1}${before.lane.state ? ` (after ${before.lane.state})` : ''}`);
-            return runComponentStep(job, before, dir, opts.paths, opts.host);
+            let record: RunRecord | undefined;
+            const place: StepPlace = { runId: job.runId, workflowId, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
+            await opts.bridge?.withdraw(place);
+            const out = await stepPlace.run(place, () =>
+              runComponentStep(job, before, dir, opts.paths, (r) => {
+                record = r;
+                return opts.host(r);
+              }),
+            );
+            await place.chain;
+            // A question the run's process never took up: the component blocks, saying to resume the run.
+            return place.gone && !out.done && !out.failed ? { ...out, failed: place.gone } : out;
           },
           { name: `${job.component} step ${before.steps + 1}` },
         );
@@ -93,6 +219,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       await recovery;
       await DBOS.shutdown();
       await liveness.end().catch(() => undefined);
+      await closeBridgePools();
     },
   };
 }

@@ -1,0 +1,223 @@
+// What a worker's component step and the run's process say to each other while the step runs, over the run's
+// Postgres: the step's questions (the agent's approvals, the built-in servers' confirmations), asked through the
+// run's own approvals gate and answered back; its timeline as it goes (the entry as it starts, not only when it
+// ends); and its session's events (tool calls as they happen). DBOS's own messages cannot carry these: a
+// component step is one DBOS step, and DBOS refuses `recv` and `setEvent` inside a step. So two tables of
+// Erasmus's own, in the schema `erasmus` of the same database (made with DBOS's tables, durable/dbos.ts).
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Pool } from 'pg';
+import { z } from 'zod';
+import type { AgentEvent, ApprovalDecision } from '../../../contract/index';
+import { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
+import { unanswered, UnansweredApproval } from '../../agent/approval-path';
+import type { ApprovalRequest } from '../../agent/approvals';
+import type { ElicitationRequest } from '../../mcp/types';
+
+/** The tables (idempotent; run under the migration lock). */
+export const BRIDGE_DDL = [
+  'CREATE SCHEMA IF NOT EXISTS erasmus',
+  `CREATE TABLE IF NOT EXISTS erasmus.asks (
+    id bigserial PRIMARY KEY,
+    run_id text NOT NULL,
+    workflow_id text NOT NULL,
+    kind text NOT NULL,
+    request jsonb NOT NULL,
+    answer jsonb,
+    seen_at timestamptz,
+    created_at timestamptz NOT NULL DEFAULT now())`,
+  `CREATE TABLE IF NOT EXISTS erasmus.live (
+    id bigserial PRIMARY KEY,
+    workflow_id text NOT NULL,
+    step integer NOT NULL,
+    kind text NOT NULL,
+    body jsonb NOT NULL)`,
+  'CREATE INDEX IF NOT EXISTS live_workflow ON erasmus.live (workflow_id, id)',
+];
+
+/** Where a question comes from: the component's workflow (its id names the run and the component). */
+export interface AskPlace {
+  runId: string;
+  workflowId: string;
+}
+
+const Answer = z.union([
+  z.object({ kind: z.literal('approval'), decision: z.enum(['allow_once', 'always_allow', 'deny']) }),
+  z.object({ kind: z.literal('elicitation'), result: z.record(z.string(), z.unknown()) }),
+  z.object({ kind: z.literal('refused'), why: z.string() }),
+]);
+type Answer = z.infer<typeof Answer>;
+
+/** How long a worker's question waits for the run's process to take it up (it looks every POLL_MS while it follows the run). */
+export const ASK_WAIT_MS = 120_000;
+
+/** The run's process did not take a question up in time: it is gone (or not following the run). */
+export class RunGone extends UnansweredApproval {}
+
+/** The worker's side: asks and waits for the answer; publishes the step's timeline and events. */
+export class WorkerBridge {
+  constructor(
+    private readonly pool: Pool,
+    private readonly pollMs: number,
+    private readonly waitMs = ASK_WAIT_MS,
+  ) {}
+
+  private async ask(place: AskPlace, kind: 'approval' | 'elicitation', request: unknown, signal: AbortSignal): Promise<Answer | undefined> {
+    const { rows } = await this.pool.query<{ id: string }>('INSERT INTO erasmus.asks (run_id, workflow_id, kind, request) VALUES ($1, $2, $3, $4) RETURNING id', [place.runId, place.workflowId, kind, JSON.stringify(request)]);
+    const id = rows[0]!.id;
+    try {
+      for (;;) {
+        if (signal.aborted) return undefined;
+        const r = await this.pool.query<{ answer: unknown; idle_ms: number }>(
+          'SELECT answer, EXTRACT(EPOCH FROM (now() - COALESCE(seen_at, created_at))) * 1000 AS idle_ms FROM erasmus.asks WHERE id = $1',
+          [id],
+        );
+        const row = r.rows[0];
+        if (row?.answer) return Answer.parse(row.answer);
+        if (!row || Number(row.idle_ms) > this.waitMs)
+          throw new RunGone(
+            `the run's process did not take this question up within ${Math.round(this.waitMs / 1000)} s: it is not running, or not following run ${place.runId}. This step fails; resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) and its component goes on`,
+          );
+        await new Promise((res) => setTimeout(res, this.pollMs));
+      }
+    } finally {
+      await this.pool.query('DELETE FROM erasmus.asks WHERE id = $1', [id]).catch(() => undefined);
+    }
+  }
+
+  /** A step starts: what an earlier run of it left asking (its worker died mid-question) is withdrawn. */
+  async withdraw(place: AskPlace): Promise<void> {
+    await this.pool.query('DELETE FROM erasmus.asks WHERE workflow_id = $1', [place.workflowId]);
+  }
+
+  /** An approval of the step's agent session, asked in the run's process. */
+  async approval(place: AskPlace, req: ApprovalRequest & { sessionId?: string }, signal: AbortSignal): Promise<ApprovalDecision> {
+    const a = await this.ask(place, 'approval', req, signal);
+    if (!a) return 'deny';
+    if (a.kind === 'refused') throw new UnansweredApproval(a.why);
+    return a.kind === 'approval' ? a.decision : 'deny';
+  }
+
+  /** A confirmation one of the worker's built-in servers asks (an overwrite, a removal), asked in the run's process. */
+  async elicitation(place: AskPlace, req: ElicitationRequest, signal: AbortSignal): Promise<ElicitResult> {
+    const a = await this.ask(place, 'elicitation', req, signal);
+    if (!a) return { action: 'cancel' };
+    if (a.kind === 'refused') return unanswered(a.why);
+    return a.kind === 'elicitation' ? (a.result as ElicitResult) : { action: 'decline' };
+  }
+
+  /** The step's timeline as it stands (its entry once it starts, again as it changes). */
+  async timeline(place: AskPlace, step: number, timeline: WorkflowTimelineEntry[]): Promise<void> {
+    await this.pool.query('INSERT INTO erasmus.live (workflow_id, step, kind, body) VALUES ($1, $2, $3, $4)', [place.workflowId, step, 'timeline', JSON.stringify(timeline)]);
+  }
+
+  /** One event of the step's agent session (a tool call, the session's start and end). */
+  async event(place: AskPlace, step: number, e: AgentEvent): Promise<void> {
+    await this.pool.query('INSERT INTO erasmus.live (workflow_id, step, kind, body) VALUES ($1, $2, $3, $4)', [place.workflowId, step, 'event', JSON.stringify(e)]);
+  }
+}
+
+/** What the run's process answers a worker's questions with, and where the step's events go: its own gate and bus. */
+export interface RunGate {
+  /** `sessionId`: the worker's session asking (its events show in this process under that id). */
+  approval: (req: ApprovalRequest & { sessionId?: string }, signal: AbortSignal) => Promise<ApprovalDecision>;
+  elicitation: (req: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
+  agentEvent: (e: AgentEvent) => void;
+}
+
+/** The events a run shows of a worker's session: its tool calls, its start and end, what went wrong. */
+const FORWARDED = new Set<AgentEvent['type']>(['session_started', 'turn_started', 'tool_running', 'tool_complete', 'warning', 'error', 'session_ended']);
+export const forwarded = (e: AgentEvent): boolean => FORWARDED.has(e.type);
+
+/**
+ * The run's side for one component's workflow: each look answers the questions not yet taken (each asked once,
+ * through the gate, answered when the person does; the others' heartbeat kept), and returns what the step
+ * published since the last look.
+ */
+export class RunBridge {
+  private readonly asking = new Map<string, AbortController>();
+  private lastLive = 0;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly workflowId: string,
+    private readonly gate: RunGate | undefined,
+    /** Names the component in what is asked (`a · development`): the step, when the request does not carry it. */
+    private readonly component: string,
+  ) {}
+
+  async look(): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] } }> {
+    const asks = await this.pool.query<{ id: string; kind: string; request: unknown }>(
+      'UPDATE erasmus.asks SET seen_at = now() WHERE workflow_id = $1 AND answer IS NULL RETURNING id, kind, request',
+      [this.workflowId],
+    );
+    for (const row of asks.rows) if (!this.asking.has(row.id)) this.take(row.id, row.kind, row.request);
+    // A question gone from the table was withdrawn (its step ended, or runs again elsewhere after its worker died): no longer asked.
+    const open = new Set(asks.rows.map((r) => r.id));
+    for (const [id, c] of this.asking) if (!open.has(id)) c.abort();
+    const live = await this.pool.query<{ id: string; step: number; kind: string; body: unknown }>('SELECT id, step, kind, body FROM erasmus.live WHERE workflow_id = $1 AND id > $2 ORDER BY id', [this.workflowId, this.lastLive]);
+    let timeline: { step: number; entries: WorkflowTimelineEntry[] } | undefined;
+    for (const row of live.rows) {
+      this.lastLive = Math.max(this.lastLive, Number(row.id));
+      if (row.kind === 'timeline') {
+        const entries = z.array(WorkflowTimelineEntry).safeParse(row.body);
+        if (entries.success) timeline = { step: row.step, entries: entries.data };
+      } else if (row.kind === 'event') this.gate?.agentEvent(row.body as AgentEvent);
+    }
+    return timeline ? { timeline } : {};
+  }
+
+  private take(id: string, kind: string, request: unknown): void {
+    const controller = new AbortController();
+    this.asking.set(id, controller);
+    void this.answer(kind, request, controller.signal)
+      // Not followed any more (paused, stopped): left unanswered for the run's next look, not answered "cancel".
+      .then((answer) => (controller.signal.aborted ? undefined : this.pool.query('UPDATE erasmus.asks SET answer = $2 WHERE id = $1', [id, JSON.stringify(answer)])))
+      .catch(() => undefined)
+      .finally(() => this.asking.delete(id));
+  }
+
+  private async answer(kind: string, request: unknown, signal: AbortSignal): Promise<Answer> {
+    if (!this.gate) return { kind: 'refused', why: 'the process following this run has no way to ask anyone' };
+    try {
+      if (kind === 'approval') {
+        const req = request as ApprovalRequest;
+        return { kind: 'approval', decision: await this.gate.approval({ ...req, step: req.step ?? this.component }, signal) };
+      }
+      return { kind: 'elicitation', result: (await this.gate.elicitation(request as ElicitationRequest, signal)) as Record<string, unknown> };
+    } catch (err) {
+      if (err instanceof UnansweredApproval) return { kind: 'refused', why: err.why };
+      return { kind: 'refused', why: `asking in the run's process failed: ${(err as Error).message}` };
+    }
+  }
+
+  /** The workflow ended: what its steps published goes (their outcome is in DBOS's record of them). */
+  async forget(): Promise<void> {
+    await this.pool.query('DELETE FROM erasmus.live WHERE workflow_id = $1', [this.workflowId]).catch(() => undefined);
+  }
+
+  /** Stops asking (the run stops following the component); the worker's questions wait for the next look. */
+  close(): void {
+    for (const c of this.asking.values()) c.abort();
+    this.asking.clear();
+  }
+}
+
+const pools = new Map<string, Pool>();
+
+/** One small pool per database in this process (the run's lanes and a worker's steps share it). */
+export async function bridgePool(url: string): Promise<Pool> {
+  let p = pools.get(url);
+  if (!p) {
+    const { default: pg } = await import('pg');
+    p = new pg.Pool({ connectionString: url, max: 4, application_name: 'erasmus bridge' });
+    p.on('error', () => undefined);
+    pools.set(url, p);
+  }
+  return p;
+}
+
+export async function closeBridgePools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.end().catch(() => undefined)));
+}
