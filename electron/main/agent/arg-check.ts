@@ -3,7 +3,8 @@ import type { AgentTool } from './tools';
 
 type Check = (args: unknown) => { valid: boolean; errorMessage?: string };
 
-const validator = new AjvJsonSchemaValidator();
+/** Made at the first check, not at load: an Ajv instance costs every CLI start a few hundredths of a CPU-second. */
+let validator: AjvJsonSchemaValidator | undefined;
 /** Compiled once per schema object; `null` where the schema does not compile (the server then judges the call). */
 const compiled = new WeakMap<object, Check | null>();
 
@@ -11,7 +12,7 @@ function checkOf(schema: Record<string, unknown>): Check | null {
   let check = compiled.get(schema);
   if (check === undefined) {
     try {
-      check = validator.getValidator(schema as never) as Check;
+      check = (validator ??= new AjvJsonSchemaValidator()).getValidator(schema as never) as Check;
     } catch {
       check = null;
     }

@@ -1,4 +1,4 @@
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent, fetch as undiciFetch } from 'undici';
 
 /**
  * How long a provider request may wait. Node's fetch gives up after 300 s without response headers (and
@@ -10,10 +10,19 @@ export const PROVIDER_TIMEOUTS = { headersTimeoutMs: 30 * 60_000, bodyTimeoutMs:
 
 export type ProviderFetch = typeof globalThis.fetch;
 
-/** A fetch for the providers' SDKs with the given waits (one connection pool per call of this function). */
+/**
+ * A fetch for the providers' SDKs with the given waits (one connection pool per call of this function).
+ * undici is imported at the first request, not at start: loading it costs every CLI start about 0.1 CPU-s,
+ * and most commands never ask a model.
+ */
 export function makeProviderFetch(t: { headersTimeoutMs: number; bodyTimeoutMs: number } = PROVIDER_TIMEOUTS): ProviderFetch {
-  const dispatcher = new Agent({ headersTimeout: t.headersTimeoutMs, bodyTimeout: t.bodyTimeoutMs });
-  return ((input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => undiciFetch(input, { ...init, dispatcher })) as unknown as ProviderFetch;
+  let pool: Promise<{ dispatcher: Agent; fetch: typeof undiciFetch }> | undefined;
+  const load = () =>
+    (pool ??= import('undici').then(({ Agent, fetch }) => ({ dispatcher: new Agent({ headersTimeout: t.headersTimeoutMs, bodyTimeout: t.bodyTimeoutMs }), fetch })));
+  return (async (input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) => {
+    const { dispatcher, fetch } = await load();
+    return fetch(input, { ...init, dispatcher });
+  }) as unknown as ProviderFetch;
 }
 
 let shared: ProviderFetch | undefined;
