@@ -204,6 +204,7 @@ export class Terminal {
 
   write(data: string): void {
     if (!this.running) throw new Error(`terminal ${this.id} has exited`);
+    this.batcher.inputSent();
     this.pty.write(data);
   }
 
