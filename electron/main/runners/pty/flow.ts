@@ -40,14 +40,15 @@ export class DataBatcher {
 
   constructor(
     private readonly batchMs: number,
-    private readonly flush: (data: string) => void,
+    /** `full`: the batch reached `maxChars` (output is flooding). */
+    private readonly flush: (data: string, full: boolean) => void,
     private readonly maxChars = BATCH_MAX_CHARS,
   ) {}
 
   push(data: string): void {
     this.chunks.push(data);
     this.chars += data.length;
-    if (this.chars >= this.maxChars) return this.drain();
+    if (this.chars >= this.maxChars) return this.drain(true);
     if (this.immediate !== undefined) return;
     if (this.echoDue || performance.now() - this.lastFlush >= this.batchMs) this.flushSoon();
     else if (this.timer === undefined) this.timer = setTimeout(() => this.drain(), this.batchMs);
@@ -65,7 +66,7 @@ export class DataBatcher {
     this.immediate ??= setImmediate(() => this.drain());
   }
 
-  drain(): void {
+  drain(full = false): void {
     this.cancel();
     if (!this.chunks.length) return;
     const data = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
@@ -73,7 +74,7 @@ export class DataBatcher {
     this.chars = 0;
     this.echoDue = false;
     this.lastFlush = performance.now();
-    this.flush(data);
+    this.flush(data, full);
   }
 
   dispose(): void {
