@@ -35,9 +35,11 @@ export class Redactor {
   pendingPrefix(text: string): number {
     let best = 0;
     for (const v of this.values.keys()) {
-      for (let n = Math.min(v.length - 1, text.length); n > best; n--) {
-        if (text.endsWith(v.slice(0, n))) {
-          best = n;
+      // Only where the value's first character occurs in the last (length - 1) characters, longest first.
+      for (let i = text.indexOf(v[0]!, Math.max(0, text.length - (v.length - 1))); i >= 0; i = text.indexOf(v[0]!, i + 1)) {
+        if (text.length - i <= best) break;
+        if (v.startsWith(text.slice(i))) {
+          best = text.length - i;
           break;
         }
       }

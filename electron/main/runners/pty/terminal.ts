@@ -320,7 +320,8 @@ export class Terminal {
     if (this.markerCode !== undefined) return '';
     const text = this.held + chunk;
     this.held = '';
-    const m = this.marker!.exec(text);
+    // A string search first: the regular expression costs more than the rest of a chunk's handling.
+    const m = text.includes('\x1b]7777;erasmus-exit;') ? this.marker!.exec(text) : null;
     if (m) {
       this.markerCode = Number(m[1]);
       // Everything the command printed has been read: stop the waiting wrapper.
@@ -329,9 +330,12 @@ export class Terminal {
       } catch {}
       return text.slice(0, m.index);
     }
-    // Hold back a trailing, possibly incomplete escape sequence until the next chunk.
-    const esc = text.lastIndexOf('\x1b');
-    if (esc >= 0 && text.length - esc < 64 && !text.includes('\x07', esc)) {
+    // Hold back a trailing, possibly incomplete escape sequence (one starting in the last 63
+    // characters) until the next chunk. Searched forward in that window: lastIndexOf would scan the
+    // whole chunk backwards when it holds no escape.
+    let esc = text.indexOf('\x1b', Math.max(0, text.length - 63));
+    for (let next = esc; next >= 0; next = text.indexOf('\x1b', next + 1)) esc = next;
+    if (esc >= 0 && !text.includes('\x07', esc)) {
       this.held = text.slice(esc);
       return text.slice(0, esc);
     }
