@@ -1,5 +1,10 @@
 import { events, type EventName, type EventPayload } from '../../contract/index';
 
+export interface EmitOptions {
+  /** The payload's strings have already been through the core's redactor. */
+  masked?: boolean;
+}
+
 export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
 /**
@@ -12,8 +17,13 @@ export class EventBus {
   /** `redact` masks secrets in every payload before any listener (face, log, CLI) sees it. */
   constructor(private readonly redact?: <T>(value: T) => T) {}
 
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
-    const parsed = events[event].safeParse(this.redact ? this.redact(payload) : payload);
+  /**
+   * `masked`: the emitter has already passed the payload's text through the core's redactor (a
+   * terminal masks its output stream, catching secrets split across chunks), so it is not redacted
+   * a second time: terminal output is the bulk of all events.
+   */
+  emit<E extends EventName>(event: E, payload: EventPayload<E>, options?: EmitOptions): void {
+    const parsed = events[event].safeParse(this.redact && !options?.masked ? this.redact(payload) : payload);
     if (!parsed.success) throw new Error(`event ${event} does not match the contract: ${parsed.error.message}`);
     for (const l of [...this.listeners]) {
       try {

@@ -35,9 +35,11 @@ export class Redactor {
   pendingPrefix(text: string): number {
     let best = 0;
     for (const v of this.values.keys()) {
-      for (let n = Math.min(v.length - 1, text.length); n > best; n--) {
-        if (text.endsWith(v.slice(0, n))) {
-          best = n;
+      // Only where the value's first character occurs in the last (length - 1) characters, longest first.
+      for (let i = text.indexOf(v[0]!, Math.max(0, text.length - (v.length - 1))); i >= 0; i = text.indexOf(v[0]!, i + 1)) {
+        if (text.length - i <= best) break;
+        if (v.startsWith(text.slice(i))) {
+          best = text.length - i;
           break;
         }
       }
@@ -45,10 +47,42 @@ export class Redactor {
     return best;
   }
 
-  /** Redacts every string inside a JSON-like value (returns a copy). */
+  /**
+   * Redacts every string (and object key) inside a JSON-like value. Arrays and plain objects are
+   * copied as they are walked; anything else goes through a JSON round trip. A value with no
+   * secret in it comes back as it was, without being copied.
+   */
   redactValue<T>(value: T): T {
     if (this.values.size === 0) return value;
-    return JSON.parse(this.redact(JSON.stringify(value))) as T;
+    return this.walk(value, 0) as T;
+  }
+
+  private walk(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return this.redact(value);
+    if (value === null || typeof value !== 'object') return value;
+    const proto = Object.getPrototypeOf(value) as unknown;
+    // Class instances (Date, Error, URL…) and absurdly deep values: what JSON would carry, redacted.
+    if (depth > 64 || (!Array.isArray(value) && proto !== Object.prototype && proto !== null)) {
+      const text = JSON.stringify(value);
+      return text === undefined ? value : JSON.parse(this.redact(text));
+    }
+    let changed = false;
+    if (Array.isArray(value)) {
+      const out = value.map((v) => {
+        const r = this.walk(v, depth + 1);
+        if (r !== v) changed = true;
+        return r;
+      });
+      return changed ? out : value;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const key = this.redact(k);
+      const r = this.walk(v, depth + 1);
+      if (key !== k || r !== v) changed = true;
+      out[key] = r;
+    }
+    return changed ? out : value;
   }
 }
 

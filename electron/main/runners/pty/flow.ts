@@ -9,40 +9,85 @@ export interface FlowControlOptions {
 }
 
 export const DEFAULT_FLOW: FlowControlOptions = { highWatermark: 100_000, lowWatermark: 5_000, stallMs: 5_000 };
+/**
+ * The most characters one `terminal.data` event carries when output floods (see DataBatcher).
+ * Kept well under V8's 128 kB large-object size, so each batch's string is allocated (and dies) in
+ * the young generation; a 5 ms flood batch used to reach 200 k characters.
+ */
+export const BATCH_MAX_CHARS = 32_768;
 /** How many characters a client should acknowledge at once. */
 export const ACK_CHUNK_CHARS = 5_000;
 
 /**
- * Batches output per terminal over a few milliseconds (VS Code's terminalDataBuffering), so a
- * flood of small writes becomes a few events, and counts what the client has not acknowledged.
+ * Batches output per terminal (VS Code's terminalDataBuffering), so a flood of small writes
+ * becomes a few events, and counts what the client has not acknowledged.
+ *
+ * - After a quiet spell (nothing flushed for `batchMs`), or after input was typed (`inputSent`),
+ *   output goes out as soon as the reads of this turn of the event loop are in (setImmediate): a
+ *   keystroke's echo is not held back, even when keys follow each other fast.
+ * - While output keeps coming, it is gathered for `batchMs`.
+ * - A batch that reaches `maxChars` goes out at once. The kernel buffers only a few kilobytes
+ *   between the command and us; one long flush (copy to file, events, serialisation) would stall
+ *   the command, where short ones overlap with its writing.
  */
 export class DataBatcher {
   private chunks: string[] = [];
+  private chars = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private immediate: ReturnType<typeof setImmediate> | undefined;
+  private lastFlush = -Infinity;
+  private echoDue = false;
 
   constructor(
     private readonly batchMs: number,
-    private readonly flush: (data: string) => void,
+    /** `full`: the batch reached `maxChars` (output is flooding). */
+    private readonly flush: (data: string, full: boolean) => void,
+    private readonly maxChars = BATCH_MAX_CHARS,
   ) {}
 
   push(data: string): void {
     this.chunks.push(data);
-    if (this.timer === undefined) this.timer = setTimeout(() => this.drain(), this.batchMs);
+    this.chars += data.length;
+    if (this.chars >= this.maxChars) return this.drain(true);
+    if (this.immediate !== undefined) return;
+    if (this.echoDue || performance.now() - this.lastFlush >= this.batchMs) this.flushSoon();
+    else if (this.timer === undefined) this.timer = setTimeout(() => this.drain(), this.batchMs);
   }
 
-  drain(): void {
+  /** Input was written to the terminal: its echo (the next output) goes out without waiting. */
+  inputSent(): void {
+    this.echoDue = true;
+    if (this.chunks.length) this.flushSoon();
+  }
+
+  private flushSoon(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+    this.immediate ??= setImmediate(() => this.drain());
+  }
+
+  drain(full = false): void {
+    this.cancel();
     if (!this.chunks.length) return;
     const data = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
     this.chunks = [];
-    this.flush(data);
+    this.chars = 0;
+    this.echoDue = false;
+    this.lastFlush = performance.now();
+    this.flush(data, full);
   }
 
   dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancel();
     this.chunks = [];
+    this.chars = 0;
+  }
+
+  private cancel(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
   }
 }
 

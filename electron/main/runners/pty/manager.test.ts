@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../../contract/index';
+import { Redactor } from '../../secrets/redactor';
 import { PtyManager, type EventSink } from './manager';
+import { endsMidCharacter } from './terminal';
 
 /** Processes of a session, from the process table (ps), not from our own /proc reader. */
 function sessionProcesses(sid: number): string[] {
@@ -136,6 +138,33 @@ describe('PtyManager.run on a real PTY', () => {
     expect(full[99_999]).toBe('100000');
   });
 
+  it('keeps multi-byte characters split across reads whole, and masks a secret, in the events and the raw file alike', async () => {
+    const redactor = new Redactor();
+    const secret = 'tok-3f9a1c77e2b04d5e';
+    redactor.add('TOKEN', secret);
+    const masked = new PtyManager({ outputsDir: join(dir, 'outputs'), sink, login: false, redactor });
+    try {
+      // 20 000 lines of 2-, 3- and 4-byte characters: the PTY's 4 kB reads cut many of them in two.
+      const line = 'é€😀 ok';
+      let id = '';
+      const r = await masked.run({
+        command: `yes '${line}' | head -n 20000; printf 'key=%s\\n' "$TOKEN"; yes '${line}' | head -n 20000`,
+        cwd: project,
+        env: { TOKEN: secret },
+        onStart: (i) => (id = i.id),
+      });
+      expect(r.exitCode).toBe(0);
+      const expected = `${`${line}\r\n`.repeat(20000)}key=[secret:TOKEN]\r\n${`${line}\r\n`.repeat(20000)}`;
+      expect(sink.data(id) === expected).toBe(true);
+      expect(readFileSync(r.rawOutputFile, 'utf8') === expected).toBe(true);
+      const at = sink.events.filter((e) => e.event === 'terminal.data' && (e.payload as { id: string }).id === id).map((e) => (e.payload as { at: number }).at);
+      expect(at[0]).toBe(0);
+      expect(at.every((a, i) => i === 0 || a > at[i - 1]!)).toBe(true);
+    } finally {
+      await masked.dispose();
+    }
+  });
+
   it('pauses a flood until the client acknowledges, and loses nothing', async () => {
     const fc = new PtyManager({ outputsDir: join(dir, 'outputs'), sink, login: false, flowControl: { highWatermark: 2_000, lowWatermark: 500, stallMs: 60_000 } });
     try {
@@ -191,6 +220,18 @@ describe('PtyManager.run on a real PTY', () => {
 
   it('rejects input for an unknown terminal with a clear error', () => {
     expect(() => ptys.input('nope', 'x')).toThrow(/no terminal with id "nope"/);
+  });
+});
+
+describe('endsMidCharacter', () => {
+  it('tells a chunk cut inside a UTF-8 character from one ending on a whole character', () => {
+    const bytes = Buffer.from('a€😀');
+    expect(endsMidCharacter(bytes)).toBe(false);
+    expect(endsMidCharacter(bytes.subarray(0, 3))).toBe(true); // € cut after one of its three bytes
+    expect(endsMidCharacter(bytes.subarray(0, 4))).toBe(false);
+    expect(endsMidCharacter(bytes.subarray(0, 7))).toBe(true); // 😀 cut after three of four
+    expect(endsMidCharacter(Buffer.from([0x80, 0x80]))).toBe(false); // stray continuation bytes: nothing held
+    expect(endsMidCharacter(Buffer.alloc(0))).toBe(false);
   });
 });
 

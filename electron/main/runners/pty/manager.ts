@@ -13,7 +13,8 @@ import { commandArgs, Terminal, type ExitStatus, type TerminalSpec } from './ter
 
 /** Where terminal events go: the core's EventBus, or nothing (standalone server). */
 export interface EventSink {
-  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  /** `masked`: the payload's text has been through the manager's redactor already (the core's own). */
+  emit<E extends EventName>(event: E, payload: EventPayload<E>, options?: { masked?: boolean }): void;
 }
 
 export interface PtyManagerOptions {
@@ -35,7 +36,10 @@ export interface PtyManagerOptions {
   shell?: string;
   interactiveShell?: string;
   env?: NodeJS.ProcessEnv;
-  /** Masks secrets in every terminal's output (the core's redactor). */
+  /**
+   * Masks secrets in every terminal's output (the core's redactor). Output events then tell the
+   * sink they are masked, so the bus does not redact them again.
+   */
   redactor?: Redactor;
   /** Exited terminals kept for `list` (default 50). */
   keepExited?: number;
@@ -238,7 +242,7 @@ export class PtyManager {
         flowDeferred: !this.flowActive,
         redactor: this.options.redactor,
       },
-      (data, at) => sink?.emit('terminal.data', { id, data, at }),
+      (data, at) => sink?.emit('terminal.data', { id, data, at }, { masked: this.options.redactor !== undefined }),
     );
     this.terminals.set(id, term);
     sink?.emit('terminal.opened', { ...term.info });

@@ -1,4 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { StreamRedactor, type Redactor } from '../../secrets/redactor';
 import { spawn, type IPty } from 'node-pty';
 import type { TerminalInfo } from '../../../contract/index';
@@ -52,6 +53,21 @@ export interface ExitStatus {
 
 /** How much raw output a terminal keeps in memory at each end; the file keeps all of it. */
 const KEEP_CHARS = 1_000_000;
+/** Output bytes gathered before they are written to the raw file while output floods. */
+const FILE_WRITE_BYTES = 256 * 1024;
+
+/** Whether `buf` ends inside a UTF-8 sequence: its last lead byte announces more bytes than follow it. */
+export function endsMidCharacter(buf: Uint8Array): boolean {
+  const n = buf.length;
+  if (n === 0 || buf[n - 1]! < 0x80) return false;
+  for (let i = n - 1, back = 1; i >= 0 && back <= 4; i--, back++) {
+    const b = buf[i]!;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return need > back;
+  }
+  return false;
+}
 
 /**
  * One PTY: a process (and its session) in a pseudo-terminal, its output batched to a listener and
@@ -79,12 +95,20 @@ export class Terminal {
   private readonly marker: RegExp | undefined;
   private held = '';
   private markerCode: number | undefined;
+  /** Bytes for the raw file not yet written (see `emitData`). */
+  private fileChunks: Buffer[] = [];
+  private fileBytes = 0;
+  private readonly decoder = new StringDecoder('utf8');
+  /** The last chunk the PTY gave ended inside a character (the decoder holds its first bytes). */
+  private midCharacter = false;
 
   constructor(spec: TerminalSpec, onBatch: (data: string, at: number) => void) {
     this.file = createWriteStream(spec.rawFile);
     this.fileClosed = new Promise((resolve) => this.file.once('close', () => resolve()));
     this.file.on('error', () => {});
     this.pty = spawn(spec.file, spec.args, {
+      // Bytes, decoded here: the raw file gets the PTY's own bytes wherever the text is unchanged.
+      encoding: null,
       name: 'xterm-256color',
       cols: spec.cols,
       rows: spec.rows,
@@ -105,8 +129,9 @@ export class Terminal {
       startedAt: Date.now(),
     };
     // Flow control counts what is sent to the client (as VS Code does), before the client can acknowledge it.
-    this.batcher = new DataBatcher(spec.batchMs, (data) => {
-      this.file.write(data);
+    this.batcher = new DataBatcher(spec.batchMs, (data, full) => {
+      // While output floods (full batches) the file is written in larger pieces: one write each.
+      if (!full || this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
       this.flow.sent(data.length);
       const at = this.sent;
       this.sent += data.length;
@@ -124,14 +149,21 @@ export class Terminal {
     }, !spec.flowDeferred);
     this.marker = spec.exitMarker ? new RegExp(`\x1b\\]7777;erasmus-exit;${spec.exitMarker};(\\d+)\x07`) : undefined;
     const masker = spec.redactor ? new StreamRedactor(spec.redactor) : undefined;
-    this.pty.onData((chunk) => {
+    // node-pty hands Buffers (encoding: null), though its type says string.
+    (this.pty.onData as unknown as (listener: (bytes: Buffer) => void) => void)((bytes) => {
+      const chunk = this.decoder.write(bytes);
+      const whole = !this.midCharacter;
+      this.midCharacter = endsMidCharacter(bytes);
       const raw = this.marker ? this.takeMarker(chunk) : chunk;
       const data = masker && raw ? masker.push(raw) : raw;
-      if (data) this.emitData(data);
+      // The PTY's bytes are exactly this text when no character was split and nothing was cut or masked.
+      if (data) this.emitData(data, whole && !this.midCharacter && data === chunk ? bytes : undefined);
     });
     this.exited = new Promise((resolve) => {
       this.pty.onExit(({ exitCode: code, signal: sig }) => {
-        const rest = masker ? masker.push(this.held) + masker.flush() : this.held;
+        // Past the exit marker nothing is the command's: the decoder's leftovers are dropped with it.
+        const tail = this.markerCode !== undefined ? '' : this.held + this.decoder.end();
+        const rest = masker ? masker.push(tail) + masker.flush() : tail;
         if (rest) this.emitData(rest);
         this.held = '';
         const exitCode = this.markerCode ?? code;
@@ -139,6 +171,7 @@ export class Terminal {
         this.stopPausePoll();
         this.flow.release();
         this.batcher.drain();
+        this.writeFile();
         this.info.running = false;
         this.info.exitCode = signal ? null : exitCode;
         this.file.end();
@@ -204,6 +237,7 @@ export class Terminal {
 
   write(data: string): void {
     if (!this.running) throw new Error(`terminal ${this.id} has exited`);
+    this.batcher.inputSent();
     this.pty.write(data);
   }
 
@@ -247,10 +281,20 @@ export class Terminal {
     this.flow.dispose();
     this.stopPausePoll();
     this.listeners.clear();
-    if (!this.file.closed) this.file.end();
+    if (!this.file.closed) {
+      this.writeFile();
+      this.file.end();
+    }
   }
 
-  private emitData(data: string): void {
+  /**
+   * One piece of output (masked, without the exit marker): kept at both ends in memory, queued for
+   * the raw file (as `bytes` when given: the PTY's own, so nothing is encoded again), and batched.
+   */
+  private emitData(data: string, bytes?: Buffer): void {
+    const b = bytes ?? Buffer.from(data);
+    this.fileChunks.push(b);
+    this.fileBytes += b.length;
     this.total += data.length;
     if (this.head.length < KEEP_CHARS) this.head += data.slice(0, KEEP_CHARS - this.head.length);
     this.tailChunks.push(data);
@@ -260,12 +304,24 @@ export class Terminal {
     this.batcher.push(data);
   }
 
+  /** Writes the queued output to the raw file, in one write. */
+  private writeFile(): void {
+    if (!this.fileChunks.length || this.file.closed || this.file.writableEnded) return;
+    const chunks = this.fileChunks;
+    this.fileChunks = [];
+    this.fileBytes = 0;
+    this.file.cork();
+    for (const c of chunks) this.file.write(c);
+    this.file.uncork();
+  }
+
   /** Finds the wrapper's exit marker (possibly split across chunks), records the code and stops the wrapper. */
   private takeMarker(chunk: string): string {
     if (this.markerCode !== undefined) return '';
     const text = this.held + chunk;
     this.held = '';
-    const m = this.marker!.exec(text);
+    // A string search first: the regular expression costs more than the rest of a chunk's handling.
+    const m = text.includes('\x1b]7777;erasmus-exit;') ? this.marker!.exec(text) : null;
     if (m) {
       this.markerCode = Number(m[1]);
       // Everything the command printed has been read: stop the waiting wrapper.
@@ -274,9 +330,12 @@ export class Terminal {
       } catch {}
       return text.slice(0, m.index);
     }
-    // Hold back a trailing, possibly incomplete escape sequence until the next chunk.
-    const esc = text.lastIndexOf('\x1b');
-    if (esc >= 0 && text.length - esc < 64 && !text.includes('\x07', esc)) {
+    // Hold back a trailing, possibly incomplete escape sequence (one starting in the last 63
+    // characters) until the next chunk. Searched forward in that window: lastIndexOf would scan the
+    // whole chunk backwards when it holds no escape.
+    let esc = text.indexOf('\x1b', Math.max(0, text.length - 63));
+    for (let next = esc; next >= 0; next = text.indexOf('\x1b', next + 1)) esc = next;
+    if (esc >= 0 && !text.includes('\x07', esc)) {
       this.held = text.slice(esc);
       return text.slice(0, esc);
     }

@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DataBatcher, FlowController } from './flow';
+
+describe('DataBatcher', () => {
+  let flushed: string[];
+  let batcher: DataBatcher;
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+    flushed = [];
+    batcher = new DataBatcher(5, (d) => flushed.push(d), 10);
+  });
+  afterEach(() => {
+    batcher.dispose();
+    vi.useRealTimers();
+  });
+
+  it('sends the first output after a quiet spell at the next turn of the event loop, not after the batching window', () => {
+    batcher.push('a');
+    batcher.push('b'); // read in the same turn: one event
+    expect(flushed).toEqual([]);
+    vi.advanceTimersByTime(0);
+    expect(flushed).toEqual(['ab']);
+  });
+
+  it('gathers output that keeps coming for the batching window', () => {
+    batcher.push('a');
+    vi.advanceTimersByTime(0);
+    batcher.push('b');
+    vi.advanceTimersByTime(1);
+    batcher.push('c');
+    vi.advanceTimersByTime(3);
+    expect(flushed).toEqual(['a']);
+    vi.advanceTimersByTime(1);
+    expect(flushed).toEqual(['a', 'bc']);
+    // Quiet again for the window: the next output goes at once.
+    vi.advanceTimersByTime(5);
+    batcher.push('d');
+    vi.advanceTimersByTime(0);
+    expect(flushed).toEqual(['a', 'bc', 'd']);
+  });
+
+  it('sends the output that follows input without waiting, even while output keeps coming', () => {
+    batcher.push('a');
+    vi.advanceTimersByTime(0);
+    batcher.push('b'); // within the window: would wait 5 ms
+    batcher.inputSent();
+    vi.advanceTimersByTime(0);
+    expect(flushed).toEqual(['a', 'b']);
+    batcher.inputSent(); // a key typed right after: its echo goes at once too
+    batcher.push('x');
+    vi.advanceTimersByTime(0);
+    expect(flushed).toEqual(['a', 'b', 'x']);
+    batcher.push('y'); // output with no input before it waits for the window again
+    vi.advanceTimersByTime(4);
+    expect(flushed).toEqual(['a', 'b', 'x']);
+    vi.advanceTimersByTime(1);
+    expect(flushed).toEqual(['a', 'b', 'x', 'y']);
+  });
+
+  it('sends a batch as soon as it reaches its size limit, in order and whole', () => {
+    batcher.push('01234');
+    batcher.push('56789'); // 10 characters: out now
+    expect(flushed).toEqual(['0123456789']);
+    batcher.push('abc');
+    batcher.push('defghijk'); // over the limit: the whole batch goes, nothing is split or dropped
+    batcher.push('l');
+    expect(flushed).toEqual(['0123456789', 'abcdefghijk']);
+    vi.advanceTimersByTime(5);
+    expect(flushed.join('')).toBe('0123456789abcdefghijkl');
+    expect(flushed).toHaveLength(3);
+  });
+
+  it('drain sends what is pending at once; dispose drops it and cancels the timers', () => {
+    batcher.push('x');
+    batcher.drain();
+    expect(flushed).toEqual(['x']);
+    batcher.push('y');
+    batcher.dispose();
+    vi.advanceTimersByTime(100);
+    expect(flushed).toEqual(['x']);
+  });
+});
+
+describe('FlowController', () => {
+  it('pauses past the high watermark, resumes under the low one, and lets go of a client that stopped acknowledging', () => {
+    vi.useFakeTimers();
+    try {
+      const calls: string[] = [];
+      const fc = new FlowController({ highWatermark: 100, lowWatermark: 10, stallMs: 1_000 }, { pause: () => calls.push('pause'), resume: () => calls.push('resume') });
+      fc.sent(60);
+      fc.sent(60);
+      expect(calls).toEqual(['pause']);
+      fc.ack(100); // 20 left: still over the low watermark
+      expect(fc.isPaused).toBe(true);
+      fc.ack(15);
+      expect(calls).toEqual(['pause', 'resume']);
+      fc.sent(200);
+      vi.advanceTimersByTime(1_000); // no acknowledgement: resume for good
+      expect(calls).toEqual(['pause', 'resume', 'pause', 'resume']);
+      fc.sent(1_000);
+      expect(fc.isPaused).toBe(false);
+      fc.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
