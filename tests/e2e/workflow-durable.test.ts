@@ -320,7 +320,7 @@ describe("what a worker's step and the run's process say to each other (durable/
       const lonely = new WorkerBridge(pool, 20, 300);
       const err = await lonely.approval(place, request, new AbortController().signal).catch((e: Error) => e);
       expect(err).toBeInstanceOf(RunGone);
-      expect((err as Error).message).toMatch(/the run's process did not take this question up within 0 s: .* resume the run \(erasmus workflow resume <project>/);
+      expect((err as Error).message).toMatch(/the run's process did not take this question up within 300 ms: .* resume the run \(erasmus workflow resume <project>/);
       expect((await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n).toBe(0);
     } finally {
       await closeBridgePools();

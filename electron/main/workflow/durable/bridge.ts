@@ -75,7 +75,7 @@ export class WorkerBridge {
         if (row?.answer) return Answer.parse(row.answer);
         if (!row || Number(row.idle_ms) > this.waitMs)
           throw new RunGone(
-            `the run's process did not take this question up within ${Math.round(this.waitMs / 1000)} s: it is not running, or not following run ${place.runId}. This step fails; resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) and its component goes on`,
+            `the run's process did not take this question up within ${this.waitMs >= 1000 ? `${Math.round(this.waitMs / 1000)} s` : `${this.waitMs} ms`}: it is not running, or not following run ${place.runId}. This step fails; resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) and its component goes on`,
           );
         await new Promise((res) => setTimeout(res, this.pollMs));
       }
