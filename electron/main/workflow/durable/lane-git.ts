@@ -89,12 +89,34 @@ export async function restoreLane(dir: string, origin: string, runId: string, co
   await must(dir, ['reset', '-q'], 'unstaging the checkpoint');
 }
 
-/** Records the worktree as it is now as a commit on top of HEAD (through a private index: the clone's is untouched) and pushes it. */
-export async function checkpointLane(dir: string, runId: string, component: string, step: number): Promise<LaneCheckpoint> {
-  const tree = await snapshotTree(dir);
-  const head = await headCommit(dir);
+/** A checkpoint as this process made it: with its tree and parent, so a step that changed neither needs no new one. */
+export interface MadeCheckpoint extends LaneCheckpoint {
+  tree: string;
+  head: string;
+}
+
+/** The identity commit-tree needs in each clone (asked once per clone: a worker's clones keep their config). */
+const identities = new Map<string, Promise<string[]>>();
+
+/**
+ * Records the worktree as it is now as a commit on top of HEAD (through a private index: the clone's is untouched)
+ * and pushes it, with `also` (e.g. the component's branch once committed) in the same push. A step that changed
+ * neither the worktree nor HEAD since `previous` (the checkpoint this process made before it) records no new
+ * one: `previous` stands, and nothing is pushed for it.
+ */
+export async function checkpointLane(dir: string, runId: string, component: string, step: number, options: { previous?: MadeCheckpoint; also?: Array<{ sha: string; ref: string }> } = {}): Promise<MadeCheckpoint> {
+  const [tree, head] = await Promise.all([snapshotTree(dir), headCommit(dir)]);
   if (!tree || !head) throw new Error(`recording component ${component}'s worktree in ${dir} failed: not a git clone with a commit`);
-  const sha = await must(dir, [...(await identityArgs(dir)), 'commit-tree', tree, '-p', head, '-m', `Erasmus checkpoint of component ${component} after its step ${step + 1}`], 'recording the worktree');
-  await pushRef(dir, sha, laneRef(runId, component, step));
-  return { step, sha };
+  const { previous, also = [] } = options;
+  let made: MadeCheckpoint;
+  if (previous && previous.tree === tree && previous.head === head) made = previous;
+  else {
+    let identity = identities.get(dir);
+    if (!identity) identities.set(dir, (identity = identityArgs(dir)));
+    const sha = await must(dir, [...(await identity), 'commit-tree', tree, '-p', head, '-m', `Erasmus checkpoint of component ${component} after its step ${step + 1}`], 'recording the worktree');
+    made = { step, sha, tree, head };
+    also.unshift({ sha, ref: laneRef(runId, component, step) });
+  }
+  if (also.length) await must(dir, ['push', '-q', '-f', 'origin', ...also.map((r) => `${r.sha}:${r.ref}`)], `pushing ${also.map((r) => r.ref).join(', ')} to origin`);
+  return made;
 }
