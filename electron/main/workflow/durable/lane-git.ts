@@ -45,11 +45,12 @@ export async function pushRef(dir: string, sha: string, ref: string): Promise<vo
   await must(dir, ['push', '-q', '-f', 'origin', `${sha}:${ref}`], `pushing ${ref} to origin`);
 }
 
-/** Deletes the run's refs on origin (the checkpoints and bases; the component branches are merged by then). */
-export async function removeRunRefs(projectDir: string, runId: string): Promise<void> {
-  const r = await git(projectDir, ['ls-remote', 'origin', `refs/erasmus/${runId}/*`, `refs/heads/erasmus-lane/${runId}/*`]);
-  const refs = r.stdout.split('\n').map((l) => l.split('\t')[1]).filter(Boolean) as string[];
-  if (refs.length) await git(projectDir, ['push', '-q', 'origin', ...refs.map((ref) => `:${ref}`)]);
+/** Deletes the run's refs on origin (its bases, checkpoints and component branches), or one component's. */
+export async function removeRunRefs(dir: string, runId: string, component?: string): Promise<void> {
+  const patterns = component ? [`refs/erasmus/${runId}/${component}/*`, `refs/heads/${laneBranch(runId, component)}`] : [`refs/erasmus/${runId}/*`, `refs/heads/erasmus-lane/${runId}/*`];
+  const listed = await must(dir, ['ls-remote', 'origin', ...patterns], "listing the run's refs on origin");
+  const refs = listed.split('\n').map((l) => l.split('\t')[1]).filter(Boolean) as string[];
+  if (refs.length) await must(dir, ['push', '-q', 'origin', ...refs.map((ref) => `:${ref}`)], "deleting the run's refs on origin");
 }
 
 /** Fetches a ref of origin into the project: its commit. */

@@ -11,7 +11,8 @@ import type { Paths } from '../../paths/index';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
 import { runComponentStep, type LaneJob, type LaneProgress } from './component-step';
-import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, WORKFLOW_VERSION } from './dbos';
+import { removeRunRefs } from './lane-git';
+import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -31,7 +32,7 @@ export interface Worker {
 }
 
 export async function startWorker(opts: WorkerOptions): Promise<Worker> {
-  const { DBOS } = await import('@dbos-inc/dbos-sdk');
+  const { DBOS, Error: DBOSErrors } = await import('@dbos-inc/dbos-sdk');
   const log = opts.log ?? (() => undefined);
   const executorID = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   // The lock first: from here on, a workflow this executor takes is known to be alive while it is.
@@ -49,15 +50,32 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
     async (job: LaneJob): Promise<LaneProgress> => {
       const dir = join(opts.workDir, job.runId, job.component);
       let progress = job.start;
-      while (!progress.done && !progress.failed) {
-        const before = progress;
-        progress = await DBOS.runStep(
-          async () => {
-            log(`component ${job.component} of run ${job.runId}: step ${before.steps + 1}${before.lane.state ? ` (after ${before.lane.state})` : ''}`);
-            return runComponentStep(job, before, dir, opts.paths, opts.host);
-          },
-          { name: `${job.component} step ${before.steps + 1}` },
+      // The run was abandoned (its workflow cancelled): what this worker pushed after the run cleaned origin goes too.
+      const abandoned = async () => {
+        const removed = await removeRunRefs(dir, job.runId, job.component).then(
+          () => 'its refs on origin and this clone are gone',
+          (err: Error) => `this clone is gone; its refs on origin stay: ${err.message}`,
         );
+        await rm(dir, { recursive: true, force: true });
+        log(`component ${job.component} of run ${job.runId}: the run was abandoned; ${removed}`);
+      };
+      try {
+        while (!progress.done && !progress.failed) {
+          const before = progress;
+          progress = await DBOS.runStep(
+            async () => {
+              log(`component ${job.component} of run ${job.runId}: step ${before.steps + 1}${before.lane.state ? ` (after ${before.lane.state})` : ''}`);
+              const after = await runComponentStep(job, before, dir, opts.paths, opts.host);
+              // Asked, not watched: DBOS's cancel signal is polled, and a last step would return before it fires.
+              if ((await DBOS.getWorkflowStatus(DBOS.workflowID!))?.status === 'CANCELLED') await abandoned();
+              return after;
+            },
+            { name: `${job.component} step ${before.steps + 1}` },
+          );
+        }
+      } catch (err) {
+        if (err instanceof DBOSErrors.DBOSWorkflowCancelledError) await abandoned();
+        throw err;
       }
       if (progress.done) await rm(dir, { recursive: true, force: true });
       log(`component ${job.component} of run ${job.runId}: ${progress.done ? 'committed and pushed' : `blocked: ${progress.failed}`}`);
@@ -82,7 +100,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       } catch (err) {
         if (!stopping) log(`recovery check failed: ${(err as Error).message}`);
       }
-      await new Promise((r) => setTimeout(r, POLL_MS * 5));
+      await new Promise((r) => setTimeout(r, RECOVERY_MS));
     }
   })();
 
