@@ -7,7 +7,8 @@
 //                                              per step: a step run again after a crash never moves the ref
 //                                              the step before it recorded.
 //   refs/heads/erasmus-lane/<run>/<component>  the component's commit, which the run merges
-import { mkdir, realpath, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { git, headCommit, identityArgs, snapshotTree } from '../git';
 import { laneBranch } from '../worktrees';
 
@@ -65,8 +66,8 @@ export async function fetchRef(dir: string, ref: string, into: string): Promise<
  * stay untracked, changes stay uncommitted: the next step sees what the previous one left.
  */
 export async function restoreLane(dir: string, origin: string, runId: string, component: string, checkpoint: LaneCheckpoint | undefined): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const cloned = (await git(dir, ['rev-parse', '--show-toplevel'])).stdout.trim() === (await realpath(dir));
+  // Made here once (a folder with its own .git is one of this worker's clones); a fresh one needs no cleaning.
+  const cloned = await stat(join(dir, '.git')).then(() => true, () => false);
   if (!cloned) {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
@@ -79,13 +80,13 @@ export async function restoreLane(dir: string, origin: string, runId: string, co
   const branch = laneBranch(runId, component);
   if (!checkpoint) {
     await must(dir, ['checkout', '-q', '-f', '-B', branch, sha], 'checking out the component base');
-    await must(dir, ['clean', '-q', '-fdx'], 'cleaning the worker clone');
+    if (cloned) await must(dir, ['clean', '-q', '-fdx'], 'cleaning the worker clone');
     return;
   }
   // The checkpoint's parent is HEAD as the step left it; its tree is the worktree.
   const head = await must(dir, ['rev-parse', `${sha}^`], 'reading the checkpoint');
   await must(dir, ['checkout', '-q', '-f', '-B', branch, head], 'checking out the component');
-  await must(dir, ['clean', '-q', '-fdx'], 'cleaning the worker clone');
+  if (cloned) await must(dir, ['clean', '-q', '-fdx'], 'cleaning the worker clone');
   await must(dir, ['read-tree', '-u', '--reset', sha], 'restoring the checkpoint');
   await must(dir, ['reset', '-q'], 'unstaging the checkpoint');
 }
