@@ -51,7 +51,10 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       const dir = join(opts.workDir, job.runId, job.component);
       let progress = job.start;
       // The run was abandoned (its workflow cancelled): what this worker pushed after the run cleaned origin goes too.
+      let left = false;
       const abandoned = async () => {
+        if (left) return;
+        left = true;
         const removed = await removeRunRefs(dir, job.runId, job.component).then(
           () => 'its refs on origin and this clone are gone',
           (err: Error) => `this clone is gone; its refs on origin stay: ${err.message}`,
