@@ -30,6 +30,8 @@ const engines: WorkflowEngine[] = [];
 const cores: Core[] = [];
 let llm: ScriptedLlm | undefined;
 const hung: number[] = [];
+/** What each worker said so far. */
+const said = new Map<ChildProcess, () => string>();
 
 beforeAll(async () => {
   ensureBuilt();
@@ -91,6 +93,7 @@ async function worker(name: string, url: string, env: Record<string, string>): P
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  said.set(child, () => out);
   for (let i = 0; !/takes components from queue/.test(out); i++) {
     if (child.exitCode !== null || i > 600) throw new Error(`worker ${name} did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -109,6 +112,17 @@ async function approvedRun(dir: string, url: string, env: Record<string, string>
   return { engine, runId };
 }
 
+/** Waits for a file the hanging model step writes as it starts ({dir, pid}). */
+async function hangs(mark: string): Promise<{ dir: string; pid: number }> {
+  for (let i = 0; !existsSync(mark); i++) {
+    if (i > 1200) throw new Error(`the hanging step never started; the model was asked: ${modelCalls().join(', ')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const m = JSON.parse(readFileSync(mark, 'utf8')) as { dir: string; pid: number };
+  hung.push(m.pid);
+  return m;
+}
+
 const modelCalls = () => readFileSync(join(root, 'model.log'), 'utf8').split('\n').filter(Boolean).map((l) => l.split(' ')[0]!);
 
 describe('a durable run over DBOS', () => {
@@ -121,12 +135,7 @@ describe('a durable run over DBOS', () => {
     const [w1, w2] = await Promise.all([worker('w1', url, env), worker('w2', url, env)]);
     const { engine, runId } = await approvedRun(dir, url, env);
     // a:documentation hangs in whichever worker took component a; that worker dies (SIGKILL, its whole process group).
-    for (let i = 0; !existsSync(mark); i++) {
-      if (i > 1200) throw new Error(`a:documentation never started; the model was asked: ${modelCalls().join(', ')}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const { dir: hungIn, pid } = JSON.parse(readFileSync(mark, 'utf8')) as { dir: string; pid: number };
-    hung.push(pid);
+    const { dir: hungIn, pid } = await hangs(mark);
     const [killed, survivor] = hungIn.startsWith(join(root, 'work-w1')) ? [w1, 'w2'] : [w2, 'w1'];
     killGroup(killed);
     stopModel(pid); // the step's model (the command executor runs it in a process group of its own) goes with it
@@ -157,6 +166,34 @@ describe('a durable run over DBOS', () => {
     expect(git(origin, 'rev-parse', `refs/heads/${git(dir, 'symbolic-ref', '--short', 'HEAD')}`)).toBe(git(dir, 'rev-parse', 'HEAD'));
     expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
   }, 180_000);
+
+  it("abandoned: its components' workflows are cancelled, the work only origin held is kept in the project, and origin keeps no ref of the run, even one a worker pushes after", async () => {
+    const { dir, origin, url, env } = await setup('abandoned');
+    const mark = join(root, 'hung.json');
+    // One worker, one component at a time: a:testing hangs (after a:development wrote a.txt and pushed its checkpoint); b runs before it or waits.
+    Object.assign(env, { PARALLEL_MODEL_HANG: 'a:testing', PARALLEL_MODEL_HANG_MARK: mark });
+    const w = await worker('w1', url, env);
+    const { engine, runId } = await approvedRun(dir, url, env);
+    const { pid } = await hangs(mark);
+    await engine.stop(runId);
+    const { status, kept } = await engine.abandon(runId);
+    expect(status).toBe('ABANDONED');
+    // a's work, which only origin held, is kept in the project as the one-machine path keeps a worktree's (b's too
+    // when it ran first: committed, fetched, waiting to be merged after a, its branch is kept as any lane branch).
+    const b = (await engine.status(runId)).lanes?.find((l) => l.component === 'b');
+    expect(kept.map((k) => [k.component, k.ref])).toEqual([...(b?.kept ? [['b', `refs/erasmus/kept/${runId}/b`]] : []), ['a', `refs/erasmus/kept/${runId}/a`]]);
+    expect(git(dir, 'show', `refs/erasmus/kept/${runId}/a:a.txt`)).toBe('a');
+    expect((await engine.status(runId)).lanes?.find((l) => l.component === 'a')?.kept).toBe(`refs/erasmus/kept/${runId}/a`);
+    expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
+    // The step under way ends (its model dies, leaving a-hung.txt: a new checkpoint the worker pushes); the worker finds its workflow cancelled and drops what it pushed.
+    stopModel(pid);
+    for (let i = 0; !/the run was abandoned/.test(said.get(w)!()); i++) {
+      if (i > 600) throw new Error(`the worker did not see the run abandoned:\n${said.get(w)!()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
+    expect(existsSync(join(root, 'work-w1', runId, 'a'))).toBe(false);
+  }, 120_000);
 });
 
 // ── the default path: the agent executor, in a worker ────────────────────────────────────────────

@@ -20,6 +20,12 @@ import { beginRunBranch } from './run-git';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
 
+/** A durable run's hooks (durable/durable-runs.ts). */
+export type DurableHooks = Pick<RunContext, 'driveLane' | 'completing'> & {
+  /** Abandoned: its components' workflows cancelled, their work on origin kept in the project, the run's refs on origin gone. `kept`: what the project's worktrees kept already. */
+  leaving?(kept: KeptLane[]): Promise<{ kept: KeptLane[]; note?: string }>;
+};
+
 export interface RunDeps {
   paths: Paths;
   store: RunStore;
@@ -30,7 +36,7 @@ export interface RunDeps {
   protocolsDir?: string;
   runTests: TestRunner;
   /** A durable run's hooks (durable/): its components go to workers, its branch to origin at completion. */
-  durable?(record: RunRecord): Pick<RunContext, 'driveLane' | 'completing'>;
+  durable?(record: RunRecord): DurableHooks;
   /** Takes a checkpoint before a step (the project, HEAD, this record): its id. */
   beforeStep?(record: RunRecord, state: string): Promise<string>;
 }
@@ -268,8 +274,13 @@ export class WorkflowRun {
       persist: () => this.persist(),
       setStatus: (s) => this.setStatus(s),
       pausing: () => this.pauseRequested,
-      ...(this.record.durable ? this.deps.durable?.(this.record) : {}),
+      ...(this.record.durable ? this.durableHooks() : {}),
     };
+  }
+
+  private durableHooks(): Pick<RunContext, 'driveLane' | 'completing'> {
+    const { driveLane, completing } = this.deps.durable?.(this.record) ?? {};
+    return { ...(driveLane ? { driveLane } : {}), ...(completing ? { completing } : {}) };
   }
 
   /** The context this run's steps run in: a worker drives a durable run's component with it (durable/worker.ts). */
@@ -469,11 +480,22 @@ export class WorkflowRun {
       for (const e of this.record.timeline) if (!e.leftAt) this.close(e, 'interrupted'); // a parallel run may have several open
       this.record.pending = undefined;
       // Its components' worktrees and branches go; work no branch holds is kept under a ref each lane names.
-      const kept = await leaveLanes(this.record, 'abandoned').catch((err: Error) => {
+      const kept: KeptLane[] = await leaveLanes(this.record, 'abandoned').catch((err: Error) => {
         // Abandoned all the same; what is left stays in place (the next run's load tries again) and the record says why.
         this.record.error = { kind: 'RUNTIME_ERROR', message: `its components' worktrees were left in place (git worktree list shows them): ${err.message}` };
         return [];
       });
+      // A durable run's components: their workflows cancelled, their work on origin kept here, the run's refs on origin gone.
+      const leaving = this.record.durable ? this.deps.durable?.(this.record).leaving : undefined;
+      if (leaving) {
+        const remote = await leaving(kept).catch((err: Error) => ({ kept: [], note: `its refs on origin (refs/erasmus/${this.runId}/, erasmus-lane/${this.runId}/) were left in place: ${err.message}` }));
+        for (const k of remote.kept) {
+          const lane = this.record.lanes?.find((l) => l.component === k.component);
+          if (lane) lane.kept = k.ref;
+        }
+        kept.push(...remote.kept);
+        if (remote.note) this.record.error = { kind: 'RUNTIME_ERROR', message: [this.record.error?.message, remote.note].filter(Boolean).join('; ') };
+      }
       this.setStatus('ABANDONED');
       await this.persist();
       return kept;

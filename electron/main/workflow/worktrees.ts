@@ -138,14 +138,22 @@ export async function keepAndRemoveRunWorktrees(projectDir: string, runId: strin
   }
   const kept: KeptLane[] = [];
   for (const [component, commit] of tips) {
-    if (!(await holdsUnmergedWork(projectDir, commit))) continue;
-    const ref = await freeRef(projectDir, keptRef(runId, component), commit);
-    const r = await git(projectDir, ['update-ref', '-m', `erasmus: ${why}`, ref, commit]);
-    if (r.code !== 0) throw new Error(`keeping the work of component ${component} under ${ref} failed, so its worktree and branch were left as they are: ${r.stdout.trim()}`);
-    kept.push({ component, ref, commit });
+    const k = await keepLaneWork(projectDir, runId, component, commit, why).catch((err: Error) => {
+      throw new Error(`${err.message}, so its worktree and branch were left as they are`);
+    });
+    if (k) kept.push(k);
   }
   await removeRunWorktrees(projectDir, runId);
   return kept;
+}
+
+/** Keeps a component's commit under `keptRef` (or `-2`…) when it holds work no branch of the project holds; undefined when none does. */
+export async function keepLaneWork(projectDir: string, runId: string, component: string, commit: string, why: string): Promise<KeptLane | undefined> {
+  if (!(await holdsUnmergedWork(projectDir, commit))) return undefined;
+  const ref = await freeRef(projectDir, keptRef(runId, component), commit);
+  const r = await git(projectDir, ['update-ref', '-m', `erasmus: ${why}`, ref, commit]);
+  if (r.code !== 0) throw new Error(`keeping the work of component ${component} under ${ref} failed: ${r.stdout.trim()}`);
+  return { component, ref, commit };
 }
 
 /** `ref`, or `ref-2`, `ref-3`… when it holds another commit already (an earlier attempt's work, kept too). */

@@ -12,7 +12,7 @@ import type { Plan } from '../plan';
 import type { RunContext } from '../run-context';
 import { LaneRecord, type RunRecord } from '../run-record';
 import { laneBranch } from '../worktrees';
-import { checkpointLane, pushRef, restoreLane } from './lane-git';
+import { checkpointLane, restoreLane, type MadeCheckpoint } from './lane-git';
 
 export const LaneDocs = z.object({
   architecture: z.string().optional(),
@@ -34,6 +34,8 @@ export const LaneProgress = z.object({
   done: z.boolean(),
   /** The step failed: why (the run blocks naming the component; a retry goes on from `checkpoint`). */
   failed: z.string().optional(),
+  /** Where the last step's time went, in ms per phase (restore, docs, step, checkpoint): the bench prints them. */
+  timings: z.record(z.string(), z.number()).optional(),
 });
 export type LaneProgress = z.infer<typeof LaneProgress>;
 
@@ -56,8 +58,12 @@ const DOCS: Array<[keyof LaneDocs, (component: string) => DocRef]> = [
   ['component', (component) => ({ doc: 'component', component })],
 ];
 
+/** Writes the documents given (one already so is not written again: each write is synced to disk). */
 export async function writeLaneDocs(docs: ContextDocs, component: string, texts: LaneDocs): Promise<void> {
-  for (const [key, ref] of DOCS) if (texts[key] !== undefined) await docs.write(ref(component), texts[key]);
+  for (const [key, ref] of DOCS) {
+    const text = texts[key];
+    if (text !== undefined) await docs.update(ref(component), (now) => (now === text || now === `${text}\n` ? now : text));
+  }
 }
 
 export async function readLaneDocs(docs: ContextDocs, component: string): Promise<LaneDocs> {
@@ -69,8 +75,8 @@ export async function readLaneDocs(docs: ContextDocs, component: string): Promis
   return out;
 }
 
-/** The checkpoint this process last left in each clone: the next step there needs no restore (and keeps ignored files, e.g. node_modules). */
-const left = new Map<string, string>();
+/** The checkpoint this process last left in each clone: the next step there needs no restore (and keeps ignored files, e.g. node_modules), and a step that changes nothing needs no new checkpoint. */
+const left = new Map<string, MadeCheckpoint>();
 
 /**
  * Runs the component's next step in `dir` (the worker's clone for it) and returns its progress after it.
@@ -80,31 +86,46 @@ export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: 
   const { runId, component } = job;
   const planned = job.plan.components.find((c) => c.id === component);
   if (!planned) throw new Error(`component ${component} is not in the run's plan`);
-  if (!before.checkpoint || left.get(dir) !== before.checkpoint.sha) await restoreLane(dir, job.origin, runId, component, before.checkpoint);
+  const timings: Record<string, number> = {};
+  let t = performance.now();
+  const lap = (phase: string) => {
+    const now = performance.now();
+    timings[phase] = (timings[phase] ?? 0) + Math.round(now - t);
+    t = now;
+  };
+  const previous = before.checkpoint && left.get(dir)?.sha === before.checkpoint.sha ? left.get(dir) : undefined;
+  if (!previous) await restoreLane(dir, job.origin, runId, component, before.checkpoint);
   left.delete(dir);
+  lap('restore');
   const docs = new ContextDocs(paths, dir);
   await writeLaneDocs(docs, component, before.docs);
   const timeline = structuredClone(before.timeline);
   const lane: LaneRecord = { ...structuredClone(before.lane), worktree: dir, branch: laneBranch(runId, component), entries: timeline.map((_, i) => i) };
   const record: RunRecord = { ...structuredClone(job.record), projectDir: dir, timeline, lanes: [lane] };
   let failed: string | undefined;
+  lap('docs');
   try {
     // The host may refuse before the step starts (e.g. the worker lacks the run's provider): the component blocks, saying why.
     await driveLane(await host(record), job.plan, lane, planned, { steps: 1 });
   } catch (err) {
     failed = (err as Error).message;
   }
-  const checkpoint = await checkpointLane(dir, runId, component, before.steps);
-  left.set(dir, checkpoint.sha);
+  lap('step');
+  // Once committed, the component's branch goes to origin in the checkpoint's push.
   const done = !failed && lane.status === 'ready';
-  if (done && lane.commit) await pushRef(dir, lane.commit, `refs/heads/${laneBranch(runId, component)}`);
+  const made = await checkpointLane(dir, runId, component, before.steps, { previous, also: done && lane.commit ? [{ sha: lane.commit, ref: `refs/heads/${laneBranch(runId, component)}` }] : [] });
+  left.set(dir, made);
+  lap('checkpoint');
+  const after = await readLaneDocs(docs, component);
+  lap('docs');
   return {
-    checkpoint,
+    checkpoint: { step: made.step, sha: made.sha },
     steps: before.steps + 1,
     lane: { ...lane, worktree: undefined, branch: undefined, entries: [] },
     timeline: record.timeline,
-    docs: await readLaneDocs(docs, component),
+    docs: after,
     done,
     ...(failed ? { failed } : {}),
+    timings,
   };
 }

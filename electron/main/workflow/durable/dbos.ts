@@ -12,8 +12,12 @@ export const COMPONENT_QUEUE = 'erasmus-components';
 export const COMPONENT_WORKFLOW = 'erasmus.component';
 /** The version both sides stamp on the component workflows (DBOS only dequeues a workflow of its own version). */
 export const WORKFLOW_VERSION = 'erasmus-durable-1';
-/** How often the queue is polled, and dead workers looked for. */
-export const POLL_MS = 200;
+/** How often a worker polls the queue (DBOS's queue poller; it backs off by itself when Postgres is contended). */
+export const POLL_MS = 100;
+/** How often a worker looks for the workflows of dead workers. */
+export const RECOVERY_MS = 1000;
+/** How often the run looks at the steps of a component's workflow it follows (two small queries). */
+export const FOLLOW_MS = 100;
 
 const clients = new Map<string, Promise<DBOSClient>>();
 

@@ -1,5 +1,5 @@
 import { WorkflowError } from '../errors';
-import type { RunContext } from '../run-context';
+import type { DurableHooks } from '../run';
 import type { ExecutorConfig, RunRecord } from '../run-record';
 import { checkDatabaseUrl, redactedUrl } from './database-url';
 import { originUrl } from './lane-git';
@@ -14,6 +14,8 @@ import type { RunGate } from './bridge';
 export class DurableRuns {
   private readonly urls = new Map<string, string>();
   private loaded = false;
+  private readonly warmed = new Set<string>();
+  private readonly warming: Array<Promise<void>> = [];
 
   constructor(
     private readonly env: () => NodeJS.ProcessEnv | undefined,
@@ -61,8 +63,8 @@ export class DurableRuns {
     return { database: redactedUrl(url) };
   }
 
-  /** A durable run's components go to workers; at completion the run is published to origin. */
-  hooks(record: RunRecord): Pick<RunContext, 'driveLane' | 'completing'> {
+  /** A durable run's components go to workers; at completion the run is published to origin; abandoned, it leaves nothing there. */
+  hooks(record: RunRecord): DurableHooks {
     const url = () => {
       const u = this.urls.get(record.runId) ?? this.env()?.ERASMUS_DATABASE_URL;
       if (!u)
@@ -76,15 +78,40 @@ export class DurableRuns {
       this.loaded = true;
       return import('./remote-lane');
     };
+    this.warm(record, url);
     return {
       driveLane: async (ctx, plan, lane, component) => (await load()).driveRemoteLane(url(), ctx, plan, lane, component, this.gate()),
       completing: async () => (await load()).publishRun(record),
+      leaving: async (kept) => {
+        this.loaded = true;
+        return (await import('./leave')).leaveRemoteLanes(this.urls.get(record.runId) ?? this.env()?.ERASMUS_DATABASE_URL, record, kept);
+      },
     };
+  }
+
+  /**
+   * Connects to the run's database once, in the background, while the run has components to send (DBOS's client and
+   * its tables take the better part of a second: the first component would wait for them). A failure is said by
+   * the component that needs the database.
+   */
+  private warm(record: RunRecord, url: () => string): void {
+    if (this.warmed.has(record.runId) || record.lanes?.every((l) => l.status === 'merged')) return;
+    this.warmed.add(record.runId);
+    let u: string;
+    try {
+      u = url();
+    } catch {
+      return;
+    }
+    this.loaded = true;
+    this.warming.push(import('./dbos').then((m) => m.dbosClient(u)).then(() => undefined, () => undefined));
   }
 
   /** Closes DBOS's clients, when they were loaded. */
   async dispose(): Promise<void> {
     if (!this.loaded) return;
+    // A client still connecting is closed too (one that cannot connect is not waited for long).
+    await Promise.race([Promise.all(this.warming.splice(0)), new Promise((r) => setTimeout(r, 2000).unref())]);
     await (await import('./dbos')).closeDbosClients();
     await (await import('./bridge')).closeBridgePools();
   }

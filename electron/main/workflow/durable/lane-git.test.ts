@@ -50,6 +50,15 @@ describe("a component's worktree between two workers", () => {
     // (the checkpoint leaves the clone's index and files as they were)
     expect(git(one, 'status', '--porcelain').split('\n').sort()).toEqual([' D gone.txt', ' M kept.txt', '?? new.txt']);
 
+    // A step that changed nothing (a review that asked for nothing): the checkpoint before it stands, nothing is pushed.
+    expect(await checkpointLane(one, 'r1', 'a', 1, { previous: first })).toBe(first);
+    expect(git(origin, 'for-each-ref', '--format=%(refname)', 'refs/erasmus/r1/a/')).toBe([laneRef('r1', 'a', 'base'), laneRef('r1', 'a', 0)].join('\n'));
+    // A changed file, or another HEAD, is a new checkpoint, whatever came before.
+    await writeFile(join(one, 'new.txt'), 'newer\n');
+    const changed = await checkpointLane(one, 'r1', 'a', 1, { previous: first });
+    expect(changed.sha).not.toBe(first.sha);
+    await writeFile(join(one, 'new.txt'), 'new\n');
+
     // Worker two (another machine: another folder) goes on from that checkpoint.
     const two = join(root!, 'w2', 'r1', 'a');
     await restoreLane(two, await originUrl(dir), 'r1', 'a', first);
@@ -62,7 +71,10 @@ describe("a component's worktree between two workers", () => {
     // Its commit step commits; the checkpoint after it has that commit as HEAD, and a clean tree.
     git(two, 'add', '-A');
     git(two, 'commit', '-qm', 'component a');
-    const second = await checkpointLane(two, 'r1', 'a', 1);
+    // (the component's branch goes in the checkpoint's push)
+    const commit = git(two, 'rev-parse', 'HEAD');
+    const second = await checkpointLane(two, 'r1', 'a', 1, { also: [{ sha: commit, ref: 'refs/heads/erasmus-lane/r1/a' }] });
+    expect(git(origin, 'rev-parse', 'erasmus-lane/r1/a')).toBe(commit);
     await restoreLane(one, await originUrl(dir), 'r1', 'a', second);
     expect(git(one, 'log', '-1', '--format=%s')).toBe('component a');
     expect(git(one, 'status', '--porcelain')).toBe('');

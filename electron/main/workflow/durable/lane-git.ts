@@ -7,7 +7,8 @@
 //                                              per step: a step run again after a crash never moves the ref
 //                                              the step before it recorded.
 //   refs/heads/erasmus-lane/<run>/<component>  the component's commit, which the run merges
-import { mkdir, realpath, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { git, headCommit, identityArgs, snapshotTree } from '../git';
 import { laneBranch } from '../worktrees';
 
@@ -45,11 +46,12 @@ export async function pushRef(dir: string, sha: string, ref: string): Promise<vo
   await must(dir, ['push', '-q', '-f', 'origin', `${sha}:${ref}`], `pushing ${ref} to origin`);
 }
 
-/** Deletes the run's refs on origin (the checkpoints and bases; the component branches are merged by then). */
-export async function removeRunRefs(projectDir: string, runId: string): Promise<void> {
-  const r = await git(projectDir, ['ls-remote', 'origin', `refs/erasmus/${runId}/*`, `refs/heads/erasmus-lane/${runId}/*`]);
-  const refs = r.stdout.split('\n').map((l) => l.split('\t')[1]).filter(Boolean) as string[];
-  if (refs.length) await git(projectDir, ['push', '-q', 'origin', ...refs.map((ref) => `:${ref}`)]);
+/** Deletes the run's refs on origin (its bases, checkpoints and component branches), or one component's. */
+export async function removeRunRefs(dir: string, runId: string, component?: string): Promise<void> {
+  const patterns = component ? [`refs/erasmus/${runId}/${component}/*`, `refs/heads/${laneBranch(runId, component)}`] : [`refs/erasmus/${runId}/*`, `refs/heads/erasmus-lane/${runId}/*`];
+  const listed = await must(dir, ['ls-remote', 'origin', ...patterns], "listing the run's refs on origin");
+  const refs = listed.split('\n').map((l) => l.split('\t')[1]).filter(Boolean) as string[];
+  if (refs.length) await must(dir, ['push', '-q', 'origin', ...refs.map((ref) => `:${ref}`)], "deleting the run's refs on origin");
 }
 
 /** Fetches a ref of origin into the project: its commit. */
@@ -64,8 +66,8 @@ export async function fetchRef(dir: string, ref: string, into: string): Promise<
  * stay untracked, changes stay uncommitted: the next step sees what the previous one left.
  */
 export async function restoreLane(dir: string, origin: string, runId: string, component: string, checkpoint: LaneCheckpoint | undefined): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const cloned = (await git(dir, ['rev-parse', '--show-toplevel'])).stdout.trim() === (await realpath(dir));
+  // Made here once (a folder with its own .git is one of this worker's clones); a fresh one needs no cleaning.
+  const cloned = await stat(join(dir, '.git')).then(() => true, () => false);
   if (!cloned) {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
@@ -78,23 +80,45 @@ export async function restoreLane(dir: string, origin: string, runId: string, co
   const branch = laneBranch(runId, component);
   if (!checkpoint) {
     await must(dir, ['checkout', '-q', '-f', '-B', branch, sha], 'checking out the component base');
-    await must(dir, ['clean', '-q', '-fdx'], 'cleaning the worker clone');
+    if (cloned) await must(dir, ['clean', '-q', '-fdx'], 'cleaning the worker clone');
     return;
   }
   // The checkpoint's parent is HEAD as the step left it; its tree is the worktree.
   const head = await must(dir, ['rev-parse', `${sha}^`], 'reading the checkpoint');
   await must(dir, ['checkout', '-q', '-f', '-B', branch, head], 'checking out the component');
-  await must(dir, ['clean', '-q', '-fdx'], 'cleaning the worker clone');
+  if (cloned) await must(dir, ['clean', '-q', '-fdx'], 'cleaning the worker clone');
   await must(dir, ['read-tree', '-u', '--reset', sha], 'restoring the checkpoint');
   await must(dir, ['reset', '-q'], 'unstaging the checkpoint');
 }
 
-/** Records the worktree as it is now as a commit on top of HEAD (through a private index: the clone's is untouched) and pushes it. */
-export async function checkpointLane(dir: string, runId: string, component: string, step: number): Promise<LaneCheckpoint> {
-  const tree = await snapshotTree(dir);
-  const head = await headCommit(dir);
+/** A checkpoint as this process made it: with its tree and parent, so a step that changed neither needs no new one. */
+export interface MadeCheckpoint extends LaneCheckpoint {
+  tree: string;
+  head: string;
+}
+
+/** The identity commit-tree needs in each clone (asked once per clone: a worker's clones keep their config). */
+const identities = new Map<string, Promise<string[]>>();
+
+/**
+ * Records the worktree as it is now as a commit on top of HEAD (through a private index: the clone's is untouched)
+ * and pushes it, with `also` (e.g. the component's branch once committed) in the same push. A step that changed
+ * neither the worktree nor HEAD since `previous` (the checkpoint this process made before it) records no new
+ * one: `previous` stands, and nothing is pushed for it.
+ */
+export async function checkpointLane(dir: string, runId: string, component: string, step: number, options: { previous?: MadeCheckpoint; also?: Array<{ sha: string; ref: string }> } = {}): Promise<MadeCheckpoint> {
+  const [tree, head] = await Promise.all([snapshotTree(dir), headCommit(dir)]);
   if (!tree || !head) throw new Error(`recording component ${component}'s worktree in ${dir} failed: not a git clone with a commit`);
-  const sha = await must(dir, [...(await identityArgs(dir)), 'commit-tree', tree, '-p', head, '-m', `Erasmus checkpoint of component ${component} after its step ${step + 1}`], 'recording the worktree');
-  await pushRef(dir, sha, laneRef(runId, component, step));
-  return { step, sha };
+  const { previous, also = [] } = options;
+  let made: MadeCheckpoint;
+  if (previous && previous.tree === tree && previous.head === head) made = previous;
+  else {
+    let identity = identities.get(dir);
+    if (!identity) identities.set(dir, (identity = identityArgs(dir)));
+    const sha = await must(dir, [...(await identity), 'commit-tree', tree, '-p', head, '-m', `Erasmus checkpoint of component ${component} after its step ${step + 1}`], 'recording the worktree');
+    made = { step, sha, tree, head };
+    also.unshift({ sha, ref: laneRef(runId, component, step) });
+  }
+  if (also.length) await must(dir, ['push', '-q', '-f', 'origin', ...also.map((r) => `${r.sha}:${r.ref}`)], `pushing ${also.map((r) => r.ref).join(', ')} to origin`);
+  return made;
 }

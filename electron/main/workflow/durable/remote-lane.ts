@@ -16,7 +16,7 @@ import { setTaskStatus, parseTaskList } from '../task-list';
 import { emptyCommit, laneBranch } from '../worktrees';
 import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './component-step';
 import { redactedUrl } from './database-url';
-import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, dbosClient, POLL_MS, WORKFLOW_VERSION } from './dbos';
+import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, dbosClient, FOLLOW_MS, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneRef, originUrl, pushRef, removeRunRefs } from './lane-git';
 import { bridgePool, RunBridge, type RunGate } from './bridge';
 
@@ -59,10 +59,15 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       const steps = (await client.listWorkflowSteps(id, { offset: seen })) ?? [];
       seen += steps.length;
       const last = steps.filter((s) => s.output && !s.error).at(-1);
-      if (last) {
-        const p = LaneProgress.parse(last.output);
-        stepsDone = p.steps;
-        await importProgress(ctx, lane, p);
+      const progress = last ? LaneProgress.parse(last.output) : undefined;
+      if (progress) {
+        stepsDone = progress.steps;
+        await importProgress(ctx, lane, progress);
+      }
+      // Committed and pushed, as DBOS recorded it: the workflow returns that very progress (a recovery replays it), so the run goes on now.
+      if (progress?.done) {
+        await bridge.forget();
+        break;
       }
       // The step under way: its questions asked here, its events shown, its entry as it stands (newer than the last step ended).
       const live = await bridge.look();
@@ -80,7 +85,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       // Stop and pause stop following it here; its workflow goes on in the workers, and resume finds it again (its id is in the lane).
       if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
       if (ctx.pausing?.()) return;
-      await new Promise((r) => setTimeout(r, POLL_MS));
+      await new Promise((r) => setTimeout(r, FOLLOW_MS));
     }
   } finally {
     bridge.close();
@@ -161,5 +166,6 @@ export async function publishRun(record: RunRecord): Promise<void> {
     if (r.code !== 0)
       throw new WorkflowError('RUNTIME_ERROR', `pushing the run's branch ${branch} to origin failed: ${r.stdout.trim().slice(-1500)}. Fix what git says (e.g. fetch and merge what origin has that this branch lacks), then retry: the run pushes again and completes.`);
   }
-  await removeRunRefs(dir, record.runId);
+  // The run is complete whatever happens here: refs origin keeps are the run's own, named by its id.
+  await removeRunRefs(dir, record.runId).catch(() => undefined);
 }

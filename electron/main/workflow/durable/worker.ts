@@ -23,7 +23,8 @@ import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
 import { runComponentStep, type LaneJob, type LaneProgress } from './component-step';
-import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, WORKFLOW_VERSION } from './dbos';
+import { removeRunRefs } from './lane-git';
+import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
 
 /** The component step this async context runs (its questions and events name it). */
 interface StepPlace extends AskPlace {
@@ -145,7 +146,7 @@ export interface Worker {
 }
 
 export async function startWorker(opts: WorkerOptions): Promise<Worker> {
-  const { DBOS } = await import('@dbos-inc/dbos-sdk');
+  const { DBOS, Error: DBOSErrors } = await import('@dbos-inc/dbos-sdk');
   const log = opts.log ?? (() => undefined);
   const executorID = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   // The lock first: from here on, a workflow this executor takes is known to be alive while it is.
@@ -164,26 +165,45 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       const dir = cloneDir(opts.workDir, job.runId, job.component);
       const workflowId = DBOS.workflowID!;
       let progress = job.start;
-      while (!progress.done && !progress.failed) {
-        const before = progress;
-        progress = await DBOS.runStep(
-          async () => {
-            log(`component ${job.component} of run ${job.runId}: step ${before.steps + 1}${before.lane.state ? ` (after ${before.lane.state})` : ''}`);
-            let record: RunRecord | undefined;
-            const place: StepPlace = { runId: job.runId, workflowId, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
-            await opts.bridge?.withdraw(place);
-            const out = await stepPlace.run(place, () =>
-              runComponentStep(job, before, dir, opts.paths, (r) => {
-                record = r;
-                return opts.host(r);
-              }),
-            );
-            await place.chain;
-            // A question the run's process never took up: the component blocks, saying to resume the run.
-            return place.gone && !out.done && !out.failed ? { ...out, failed: place.gone } : out;
-          },
-          { name: `${job.component} step ${before.steps + 1}` },
+      // The run was abandoned (its workflow cancelled): what this worker pushed after the run cleaned origin goes too.
+      let left = false;
+      const abandoned = async () => {
+        if (left) return;
+        left = true;
+        const removed = await removeRunRefs(dir, job.runId, job.component).then(
+          () => 'its refs on origin and this clone are gone',
+          (err: Error) => `this clone is gone; its refs on origin stay: ${err.message}`,
         );
+        await rm(dir, { recursive: true, force: true });
+        log(`component ${job.component} of run ${job.runId}: the run was abandoned; ${removed}`);
+      };
+      try {
+        while (!progress.done && !progress.failed) {
+          const before = progress;
+          progress = await DBOS.runStep(
+            async () => {
+              log(`component ${job.component} of run ${job.runId}: step ${before.steps + 1}${before.lane.state ? ` (after ${humanState(before.lane.state)})` : ''}`);
+              let record: RunRecord | undefined;
+              const place: StepPlace = { runId: job.runId, workflowId, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
+              await opts.bridge?.withdraw(place);
+              const out = await stepPlace.run(place, () =>
+                runComponentStep(job, before, dir, opts.paths, (r) => {
+                  record = r;
+                  return opts.host(r);
+                }),
+              );
+              await place.chain;
+              // Asked, not watched: DBOS's cancel signal is polled, and a last step would return before it fires.
+              if ((await DBOS.getWorkflowStatus(workflowId))?.status === 'CANCELLED') await abandoned();
+              // A question the run's process never took up: the component blocks, saying to resume the run.
+              return place.gone && !out.done && !out.failed ? { ...out, failed: place.gone } : out;
+            },
+            { name: `${job.component} step ${before.steps + 1}` },
+          );
+        }
+      } catch (err) {
+        if (err instanceof DBOSErrors.DBOSWorkflowCancelledError) await abandoned();
+        throw err;
       }
       if (progress.done) await rm(dir, { recursive: true, force: true });
       log(`component ${job.component} of run ${job.runId}: ${progress.done ? 'committed and pushed' : `blocked: ${progress.failed}`}`);
@@ -208,7 +228,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       } catch (err) {
         if (!stopping) log(`recovery check failed: ${(err as Error).message}`);
       }
-      await new Promise((r) => setTimeout(r, POLL_MS * 5));
+      await new Promise((r) => setTimeout(r, RECOVERY_MS));
     }
   })();
 
