@@ -5,6 +5,9 @@ import { cliCore } from '../context';
 import { attachBuiltinServers } from '../../servers/builtin';
 import { checkDatabaseUrl, redactedUrl } from '../../main/workflow/durable/database-url';
 
+/** How long Ctrl-C waits for the worker to stop cleanly. */
+const STOP_WAIT_MS = 10_000;
+
 /** `--concurrency N`: a whole number from 1 to 16. */
 function concurrencyOf(value: string): number {
   const n = Number(value);
@@ -67,10 +70,12 @@ export function registerWorker(program: Command): void {
         if (stopping) return;
         stopping = true;
         process.stdout.write(`stopping worker ${worker.executorID}: the components it runs go on in another worker\n`);
-        void worker
-          .stop()
-          .then(() => core.dispose())
-          .finally(() => process.exit(0));
+        // Bounded: with its database gone, DBOS's shutdown waits on connections that never answer, and Ctrl-C hung.
+        const late = new Promise<void>((r) => setTimeout(() => {
+          process.stdout.write(`worker ${worker.executorID} did not stop within ${STOP_WAIT_MS / 1000} s (is its database reachable?); leaving now\n`);
+          r();
+        }, STOP_WAIT_MS).unref());
+        void Promise.race([worker.stop().then(() => core.dispose()), late]).finally(() => process.exit(0));
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
