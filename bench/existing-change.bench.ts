@@ -10,7 +10,7 @@ import { GOAL, git, library, script } from '../tests/fixtures/existing-change/in
 import { startScriptedLlm } from '../tests/fixtures/scripted-llm/index';
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'erasmus.js');
-if (!existsSync(join(import.meta.dirname, '..', 'out', 'main', 'cli.js'))) {
+if (!existsSync(join(import.meta.dirname, '..', 'out', 'main', 'cli.cjs'))) {
   console.error('build first: npm run build');
   process.exit(1);
 }

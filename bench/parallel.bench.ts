@@ -25,7 +25,7 @@ const CLI = join(ROOT, 'bin/erasmus.js');
 
 /** Two `erasmus worker` processes on a database, each running one component at a time. */
 async function startWorkers(root: string, url: string, env: NodeJS.ProcessEnv): Promise<ChildProcess[]> {
-  if (!existsSync(join(ROOT, 'out/main/cli.js'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'out/main/cli.cjs'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
   return Promise.all(
     ['w1', 'w2'].map(async (name) => {
       const child = spawn(process.execPath, [CLI, 'worker', '--database-url', url, '--concurrency', '1', '--work-dir', join(root, `work-${name}`)], {

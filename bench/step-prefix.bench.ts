@@ -15,7 +15,7 @@ import { startScriptedLlm } from '../tests/fixtures/scripted-llm/index';
 import { defaultPathScript, defaultWorld } from '../tests/e2e/workflow-default';
 
 const CLI = join(import.meta.dirname, '..', 'bin', 'erasmus.js');
-if (!existsSync(join(import.meta.dirname, '..', 'out', 'main', 'cli.js'))) {
+if (!existsSync(join(import.meta.dirname, '..', 'out', 'main', 'cli.cjs'))) {
   console.error('build first: npm run build');
   process.exit(1);
 }

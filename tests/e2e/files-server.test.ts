@@ -83,7 +83,7 @@ function resetTree(): void {
 }
 
 beforeAll(() => {
-  if (!existsSync(join(repo, 'out', 'main', 'cli.js'))) throw new Error('build first: npx electron-vite build');
+  if (!existsSync(join(repo, 'out', 'main', 'cli.cjs'))) throw new Error('build first: npx electron-vite build');
 });
 beforeEach(resetTree);
 afterAll(async () => {

@@ -58,7 +58,7 @@ function filesHolding(dir: string, needle: string): string[] {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out/main/cli.js'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'out/main/cli.cjs'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
   // xml tool mode (the provider has no native tools): calls are text, results come back as user messages.
   const chatScript = [
     { label: 'open', match: { lastUser: 'look up the token' }, text: '<open_toolset>\n<name>leaky</name>\n</open_toolset>\n' },

@@ -17,7 +17,7 @@ export const CLI = join(ROOT, 'bin/erasmus.js');
 
 /** Builds the app once if `out/` is missing (for a beforeAll with a generous timeout). */
 export function ensureBuilt(): void {
-  if (!existsSync(join(ROOT, 'out/main/cli.js'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'out/main/cli.cjs'))) spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' });
 }
 
 /** Kills a detached CLI child's whole process group if it is still running (for afterEach). */
