@@ -8,7 +8,7 @@
 // 2. keystroke-to-echo latency through terminal input + events vs a raw node-pty write/onData
 //    (goal: no more added than the 5.2 ms measured when issue #27 was filed)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node-pty';
 import { bindPipe } from '../electron/main/api/connection';
@@ -144,6 +144,7 @@ async function streamLatency(): Promise<number[]> {
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`load average (1, 5, 15 min) before: ${load()}`);
+const loadAtStart = loadavg()[0]!;
 const raw: Round[] = [];
 const stream: (Round & { events: number; runMs: number })[] = [];
 await rawThroughput(); // warm-up
@@ -175,4 +176,8 @@ console.log(`  raw node-pty:   median ${percentile(rl, 50).toFixed(2)} ms, p95 $
 console.log(`  event stream:   median ${percentile(sl, 50).toFixed(2)} ms, p95 ${percentile(sl, 95).toFixed(2)} ms`);
 console.log(`  added median:   ${added.toFixed(2)} ms (goal ≤ ${GOAL_ADDED_MS} ms) ${added <= GOAL_ADDED_MS ? 'ok' : 'ABOVE GOAL'}`);
 console.log(`load average (1, 5, 15 min) after: ${load()}`);
+if (Math.max(loadavg()[0]!, loadAtStart) > availableParallelism()) {
+  console.log(`  the machine was loaded (more runnable processes than its ${availableParallelism()} cores): the command, this process and others`);
+  console.log('  share the CPU, so the ratio follows CPU time more than overlap; compare figures from runs at a similar load.');
+}
 rmSync(dir, { recursive: true, force: true });
