@@ -139,7 +139,8 @@ describe('WorkflowEngine', () => {
     expect(at('final:commit')).toMatchObject({ outcome: 'committed' });
     // The completion names the point left open; the component's review, all fixed, is not listed.
     expect(task.output.filter((l) => l.startsWith('review point open'))).toEqual([
-      `review point open: the final review (${join(dir, 'docs/reviews/final.md')}) — Verdict: one small fix needed: left open: The CLI lacks --help: out of scope for this goal.`,
+      // The report named as the project keeps it (a component's worktree, where a lane's review wrote, is gone once merged).
+      `review point open: the final review (docs/reviews/final.md) — Verdict: one small fix needed: left open: The CLI lacks --help: out of scope for this goal.`,
     ]);
   });
 
