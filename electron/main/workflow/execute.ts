@@ -70,7 +70,7 @@ const GOAL_CHANGES: Partial<Record<Phase, string>> = {
 const FIXES_DONE = 'Every point of the review report is addressed: changed in the project, or answered in your notes (what you did not change, and why).';
 
 /** The end-to-end pass is done when the product's own tests pass across components (its protocol's "Done when" is the component one, whose tasks it has none of). */
-const E2E_DONE = 'End-to-end tests that use the product as a user would, across components, are run by the test command below and pass, and the context document records the command and the result.';
+const E2E_DONE = 'End-to-end tests that use the product as a user would, across components, are run by this step\'s test command (under "Test command") and pass, and the context document records the command and the result.';
 
 /** Where an existing project's step differs: its documentation and end-to-end tests are the project's own, touched only where the change needs it. */
 const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit' | 'parallel'>, string>> = {

@@ -12,7 +12,7 @@ import { executeNext } from './execute';
 import { StepAbortedError } from './executor';
 import { currentState, startWorkflowActor } from './machine';
 import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
-import { buildStepPrompt } from './prompt';
+import { buildStepPrompt, fenceLanguage } from './prompt';
 import { loadProtocol } from './protocols';
 import { SHUTDOWN, type RunContext } from './run-context';
 import type { LaneRecord, RunRecord } from './run-record';
@@ -40,14 +40,6 @@ conflict marker. Change no other file. Use the runners toolset to check the resu
 merge itself, so do not commit.
 
 The context document you hand back (as "How to answer" says) records how each conflict was resolved.`;
-
-const FENCE_LANGUAGES: Record<string, string> = { json: 'json', js: 'js', mjs: 'js', cjs: 'js', jsx: 'jsx', ts: 'ts', tsx: 'tsx', py: 'python', rs: 'rust', go: 'go', md: 'markdown', yml: 'yaml', yaml: 'yaml', toml: 'toml', sh: 'sh', css: 'css', html: 'html' };
-
-/** The fence language a conflicted file is shown in (its own, not markdown: package.json read as a markdown block). */
-export function fenceLanguage(file: string): string {
-  const ext = /\.([A-Za-z0-9]+)$/.exec(file)?.[1]?.toLowerCase();
-  return (ext && FENCE_LANGUAGES[ext]) ?? '';
-}
 
 /** How many components run at once when neither config.yaml nor --parallel says. */
 export const DEFAULT_PARALLEL_COMPONENTS = 2;

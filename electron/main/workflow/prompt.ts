@@ -33,6 +33,14 @@ export function fenced(text: string, lang = 'markdown'): string {
   return `${fence}${lang}\n${text}\n${fence}`;
 }
 
+const FENCE_LANGUAGES: Record<string, string> = { json: 'json', js: 'js', mjs: 'js', cjs: 'js', jsx: 'jsx', ts: 'ts', tsx: 'tsx', py: 'python', rs: 'rust', go: 'go', md: 'markdown', yml: 'yaml', yaml: 'yaml', toml: 'toml', sh: 'sh', css: 'css', html: 'html' };
+
+/** The fence language a conflicted file is shown in (its own, not markdown: package.json read as a markdown block). */
+export function fenceLanguage(file: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(file)?.[1]?.toLowerCase();
+  return (ext && FENCE_LANGUAGES[ext]) ?? '';
+}
+
 /** A document a step is shown read-only, as its prompt holds it (one function, so an executor can find it there). */
 export function referenceBlock(title: string, text: string, lang?: string): string {
   return `## ${title}\n\n${text.trim() ? fenced(text.trim(), lang) : '(empty)'}`;
