@@ -345,7 +345,11 @@ describe("what a worker's step and the run's process say to each other (durable/
       expect(await dead).toBeInstanceOf(RunGone);
       // Nobody can answer on the run's side: refused at once, with why.
       const declined = worker.elicitation(place, { server: 'files', params: { message: 'overwrite a.txt?', requestedSchema: { type: 'object', properties: {} } } }, new AbortController().signal);
-      for (let i = 0; i < 5; i++) await run.look();
+      // Looked at until it is answered, as the run does while it follows the component (a fixed number of looks could
+      // all come before the worker's question is in the table, which then waited its two minutes).
+      let settled = false;
+      void declined.finally(() => (settled = true));
+      while (!settled) await run.look();
       expect(unansweredReason(await declined)).toBe('nobody watches this run');
       // The step's timeline and its session's events reach the run's look.
       await worker.timeline(place, 3, [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }]);
