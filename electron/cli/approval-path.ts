@@ -7,8 +7,8 @@ import { approvalPath, type ApprovalPath } from '../main/agent/approval-path';
 import type { ApprovalRequester } from '../main/agent/approvals';
 import { withAlwaysAllow, type GrantDeps } from '../main/mcp/elicitation';
 import type { McpHub } from '../main/mcp/hub';
-import type { ElicitationHandler } from '../main/mcp/types';
-import { elicitOnTerminal } from './commands/mcp-elicit';
+import type { ElicitationHandler, ElicitationRequest } from '../main/mcp/types';
+import { elicitOnTerminal, type AlwaysOffer } from './commands/mcp-elicit';
 import { ask } from './prompt';
 
 let turn: Promise<unknown> = Promise.resolve();
@@ -66,7 +66,8 @@ export function cliApprovalPath(o: CliApprovalOptions): ApprovalPath {
     ? `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'} and without --yes; run it again with --yes to approve, or in a terminal to be asked`
     : `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'}; run it in a terminal to be asked`);
   // One question at a time on the terminal (two components in flight never prompt at once); kept answers first.
-  const onTerminal: ElicitationHandler = (req, signal) => oneAtATime(() => elicitOnTerminal(req, signal));
+  // The offer of "always allow" (from withAlwaysAllow) goes on to the prompt, which shows its letters.
+  const onTerminal = (req: ElicitationRequest, signal: AbortSignal, offer?: AlwaysOffer) => oneAtATime(() => elicitOnTerminal(req, signal, offer));
   const elicitation: ElicitationHandler = o.grants ? withAlwaysAllow(o.grants, onTerminal, sayGranted) : onTerminal;
   return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation } } : {}) });
 }

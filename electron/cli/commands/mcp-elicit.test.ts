@@ -15,13 +15,12 @@ vi.mock('../prompt', () => ({
   },
 }));
 const { elicitOnTerminal } = await import('./mcp-elicit');
-const { withAlwaysAllow } = await import('../../main/mcp/elicitation');
 const { ApprovalGrants } = await import('../../main/project/approval-grants');
 const { McpHub } = await import('../../main/mcp/hub');
 const { Paths } = await import('../../main/paths/index');
 const { createFilesServer } = await import('../../servers/files/server');
 const { tempHome } = await import('../../../tests/fixtures/mcp/servers');
-const { cliApprovalPath, terminalApprovals } = await import('../approval-path');
+const { cliApprovalPath, installApprovalPath, terminalApprovals } = await import('../approval-path');
 
 const req = (properties: Record<string, unknown>) => ({ server: 'files', params: { mode: 'form' as const, message: 'Overwrite a.txt?', requestedSchema: { type: 'object' as const, properties } } }) as never;
 
@@ -70,20 +69,22 @@ describe('elicitOnTerminal', () => {
     const hub = new McpHub({ paths: new Paths(home), bus: new EventBus() });
     try {
       const grants = new ApprovalGrants(join(home, 'trust', 'approvals.json'), (_p, runId) => join(home, 'runs', `${runId}.json`));
-      const granted: string[] = [];
-      hub.setElicitationHandler(withAlwaysAllow({ grants, place: () => ({ project: root, runId: 'run-1' }), builtin: (s) => s === 'files' }, elicitOnTerminal, (g) => granted.push(`${g.action}: ${g.words}`)));
+      // The path `erasmus workflow` and `erasmus chat` install (it once dropped the offer on its way to the prompt).
+      installApprovalPath(hub, cliApprovalPath({ command: 'erasmus workflow', tty: true, grants: { grants, place: () => ({ project: root, runId: 'run-1' }), builtin: (s) => s === 'files' } }));
       await hub.addInProcessServer('files', createFilesServer({ root }));
       await writeFile(join(root, 'a.txt'), 'a\n');
       answers.push('r');
       await hub.callTool('files', 'write_file', { path: 'a.txt', content: 'A\n' });
       expect(asked).toEqual(['Allow? [y = yes, n = no, c = cancel, r or p = always (above)] ']);
+      // The prompt asks "Allow?"; the server's message is shown without its own.
+      expect(written.join('')).toContain('files asks: Overwrite the existing file a.txt (2 bytes).\n');
       expect(written.join('')).toContain('  r = Always allow writing files in this project for this run\n  p = Always allow writing files in this project\n');
       expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('A\n');
       // Kept for the run: the next overwrite goes through without a question, in words.
       await hub.callTool('files', 'write_file', { path: 'a.txt', content: 'AA\n' });
       expect(asked).toHaveLength(1);
       expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('AA\n');
-      expect(granted).toEqual(['Overwrite the existing file a.txt (2 bytes): Always allow writing files in this project for this run']);
+      expect(written.join('')).toContain('Allowed without asking: Overwrite the existing file a.txt (2 bytes) (you chose “Always allow writing files in this project for this run”)');
       // A removal is another kind: asked again.
       answers.push('n');
       await hub.callTool('files', 'remove', { path: 'a.txt' });

@@ -40,19 +40,22 @@ async function askOnTerminal(req: ElicitationRequest, signal?: AbortSignal, offe
   // A parallel run's component asks from its worktree (`.git/erasmus/worktrees/<run>/<component>`): named first.
   const meta = (req.params as { _meta?: Record<string, unknown> })._meta?.[APPROVAL_META] as { cwd?: unknown } | undefined;
   const lane = /\/\.git\/erasmus\/worktrees\/[^/]+\/([^/]+)/.exec(typeof meta?.cwd === 'string' ? meta.cwd : params.message)?.[1];
-  process.stderr.write(`\n${req.server} asks${lane ? ` for component ${lane}` : ''}: ${params.message}\n`);
-  if (params.url) {
-    process.stderr.write(`open ${params.url}\n`);
-    return { action: (await ask('Done? [y/N] ', signal)).trim().toLowerCase().startsWith('y') ? 'accept' : 'decline' };
-  }
   const fields = Object.entries(params.requestedSchema?.properties ?? {});
   // A question with nothing to fill in, or one yes/no field (a confirmation), is answered with one y/n;
   // a form is filled in field by field.
   const confirm = fields.length === 1 && fields[0]![1].type === 'boolean' ? fields[0]![0] : undefined;
+  const yesNo = !params.url && (!fields.length || confirm !== undefined);
+  // The y/n prompt asks "Allow?" itself: a message ending with the same question is shown without it.
+  const message = yesNo ? params.message.replace(/\s*Allow\?\s*$/, '') : params.message;
+  process.stderr.write(`\n${req.server} asks${lane ? ` for component ${lane}` : ''}: ${message}\n`);
+  if (params.url) {
+    process.stderr.write(`open ${params.url}\n`);
+    return { action: (await ask('Done? [y/N] ', signal)).trim().toLowerCase().startsWith('y') ? 'accept' : 'decline' };
+  }
   // The same scope words as the app's card: "Always allow writing files in this project for this run".
   const always = !fields.length && offer ? offer.scopes.map((scope) => ({ scope, key: scopeKey[scope], words: alwaysAllowWords(offer.kind, scope) })) : [];
   for (const a of always) process.stderr.write(`  ${a.key} = ${a.words}\n`);
-  const answer = (await ask(fields.length && !confirm ? 'Answer? [y = fill in, n = decline, c = cancel] ' : `Allow? [y = yes, n = no, c = cancel${always.length ? `, ${always.map((a) => a.key).join(' or ')} = always (above)` : ''}] `, signal)).trim().toLowerCase();
+  const answer = (await ask(!yesNo ? 'Answer? [y = fill in, n = decline, c = cancel] ' : `Allow? [y = yes, n = no, c = cancel${always.length ? `, ${always.map((a) => a.key).join(' or ')} = always (above)` : ''}] `, signal)).trim().toLowerCase();
   const chosen = always.find((a) => answer === a.key);
   if (chosen) return { action: 'accept', always: chosen.scope };
   if (answer.startsWith('n')) return { action: 'decline' };
