@@ -83,28 +83,36 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
   });
 
-  it('tests that keep failing block after the bounded debugging attempts; skip moves on', async () => {
-    sb = await sandbox();
-    await mkdir(join(sb.project, '.erasmus', 'protocols'), { recursive: true });
+  /** A run whose model never fixes the failing test: blocked in adder · debugging after 2 attempts. */
+  async function blockedInDebugging(s: Sandbox, log: string) {
+    await mkdir(join(s.project, '.erasmus', 'protocols'), { recursive: true });
     const builtin = await readFile(join(__dirname, '../../resources/protocols/debugging.md'), 'utf8');
-    await writeFile(join(sb.project, '.erasmus', 'protocols', 'debugging.md'), builtin.replace('maxAttempts: 3', 'maxAttempts: 2'));
-    await sb.trust();
-    const log = join(sb.project, '..', 'prompts.jsonl');
-    await sb.setControl({ neverFix: true, log });
-    await sb.engine.writeDoc(sb.project, { doc: 'architecture' }, '# Architecture\n\nadder\n');
-    await sb.engine.writeDoc(sb.project, { doc: 'progress_schedule' }, '# Schedule\n\n1. adder\n');
-    await sb.engine.writeDoc(sb.project, { doc: 'task_list' }, GOOD_TASKS);
-    const { runId } = await sb.engine.load({ projectDir: sb.project, executor: command });
-    await sb.engine.start(runId);
-    let view = await sb.engine.waitForRest(runId, 60_000);
+    await writeFile(join(s.project, '.erasmus', 'protocols', 'debugging.md'), builtin.replace('maxAttempts: 3', 'maxAttempts: 2'));
+    await s.trust();
+    await s.setControl({ neverFix: true, log });
+    await s.engine.writeDoc(s.project, { doc: 'architecture' }, '# Architecture\n\nadder\n');
+    await s.engine.writeDoc(s.project, { doc: 'progress_schedule' }, '# Schedule\n\n1. adder\n');
+    await s.engine.writeDoc(s.project, { doc: 'task_list' }, GOOD_TASKS);
+    const { runId } = await s.engine.load({ projectDir: s.project, executor: command });
+    await s.engine.start(runId);
+    let view = await s.engine.waitForRest(runId, 60_000);
     expect(view.status).toBe('AWAITING_APPROVAL'); // existing documents were loaded: no goal needed
     expect(finishedStates(view.timeline)).toEqual(['prepare:architecture=loaded', 'prepare:progress_schedule=loaded', 'prepare:task_list=loaded']);
-    await sb.engine.approve(runId);
-    view = await sb.engine.waitForRest(runId, 60_000);
+    await s.engine.approve(runId);
+    view = await s.engine.waitForRest(runId, 60_000);
     expect(view.status).toBe('BLOCKED');
+    return { runId, view };
+  }
+  const debugPromptsOf = async (log: string) =>
+    (await readFile(log, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { state: string; prompt: string }).filter((e) => e.state === 'adder:debugging').map((e) => e.prompt);
+
+  it('tests that keep failing block after the bounded debugging attempts; skip moves on', async () => {
+    sb = await sandbox();
+    const log = join(sb.project, '..', 'prompts.jsonl');
+    let { runId, view } = await blockedInDebugging(sb, log);
     expect(view.error?.message).toContain('tests still fail after 2 debugging attempts in adder · debugging');
     // The second attempt hears which one it is and that the first changed nothing (from the timeline).
-    const debugPrompts = (await readFile(log, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { state: string; prompt: string }).filter((e) => e.state === 'adder:debugging').map((e) => e.prompt);
+    const debugPrompts = await debugPromptsOf(log);
     expect(debugPrompts).toHaveLength(2);
     expect(debugPrompts[0]).not.toContain('debugging attempt');
     expect(debugPrompts[1]).toContain('This is debugging attempt 2 of 2 for these failures. The attempt before changed no file, and the tests still fail');
@@ -114,5 +122,24 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     view = await sb.engine.waitForRest(runId, 60_000);
     expect(view.timeline.some((e) => e.state === 'adder:debugging' && e.outcome === 'skipped')).toBe(true);
     expect(view.timeline.find((e) => e.state === 'adder:review')?.outcome).toBe('done');
+  });
+
+  it('the user fixes the cause and retries: Erasmus runs the tests first, and with them passing the model is not asked again', async () => {
+    sb = await sandbox();
+    const log = join(sb.project, '..', 'prompts.jsonl');
+    const { runId } = await blockedInDebugging(sb, log);
+    expect(await debugPromptsOf(log)).toHaveLength(2);
+    // What the blocked run says to do: fix the cause (here, by hand), then run the step again.
+    await writeFile(join(sb.project, 'src/adder.mjs'), 'export function add(a, b) {\n  return a + b;\n}\n');
+    // The review then stops the run (the rest of the run is the other tests').
+    await sb.setControl({ neverFix: true, log, neverDone: 'adder:review' });
+    await sb.engine.retry(runId);
+    const view = await sb.engine.waitForRest(runId, 60_000);
+    expect(view).toMatchObject({ status: 'BLOCKED', state: 'adder:review' });
+    // No third debugging session: the retry's test run passed, and the step says so.
+    expect(await debugPromptsOf(log)).toHaveLength(2);
+    const retried = view.timeline.filter((e) => e.state === 'adder:debugging').at(-1)!;
+    expect(retried).toMatchObject({ outcome: 'tests-passed', note: 'the tests pass now (Erasmus ran them before asking the model again)' });
+    expect(retried.sessionLog).toBeUndefined();
   });
 });

@@ -80,6 +80,9 @@ const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit' | 'parallel'
 };
 
 
+/** A debugging step's retry whose tests Erasmus ran first and found passing: no session was needed. */
+const RETRY_TESTS_PASS = 'the tests pass now (Erasmus ran them before asking the model again)';
+
 /** The first text of the final phase's notes document (end-to-end testing, debugging and review). */
 const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging, review and fixes steps: the end-to-end tests and how they are run, failures found and their fixes.\n\n## Notes\n';
 
@@ -227,6 +230,22 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
   // Tests passed but some tasks had none that names them: the step is asked again, naming those tasks.
   const untraced = record.untraced?.state === state ? record.untraced : undefined;
+  if (needsTests && !hooks && testCommand && !untraced && record.retryOf?.state === state) {
+    // A debugging step run again (the blocked run said "fix the cause, then run the step again"): the project may have
+    // changed since the tests last ran. Erasmus runs them first; passing, no model session is needed; failing, the session
+    // reads this run's output, not the one from before.
+    const { test: t, missing } = await runTestGate(ctx, testCommand, component);
+    if (t.passed) {
+      if (missing.length) {
+        await ctx.leave(entry, 'tests-untraced', { test: t, note: `${RETRY_TESTS_PASS}, but no passing test names ${missing.join(', ')}` });
+        record.untraced = { state, tasks: missing, asked: 1 };
+        return 'continue';
+      }
+      await ctx.leave(entry, 'tests-passed', { test: t, note: RETRY_TESTS_PASS });
+      actor.send({ type: 'STEP_DONE', testsPassed: true });
+      return 'continue';
+    }
+  }
   const base = since
     ? documentsInstruction(docRef, since.commit)
     : state === PARALLEL_ORCHESTRATION
