@@ -80,6 +80,9 @@ const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit' | 'parallel'
 };
 
 
+/** A step asked again for tests that name its tasks (a debugging step's own "Done when" speaks of fixes). */
+const UNTRACED_DONE = 'Each task named above has at least one passing test that names it, the test command (under "Test command") passes, and the context document records the command and the result.';
+
 /** A debugging step's retry whose tests Erasmus ran first and found passing: no session was needed. */
 const RETRY_TESTS_PASS = 'the tests pass now (Erasmus ran them before asking the model again)';
 
@@ -263,7 +266,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     goal: record.goal,
     newGoal: !!record.goalUpdate,
     ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what } : {}),
-    ...(fixes ? { done: FIXES_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : {}),
+    ...(fixes ? { done: FIXES_DONE } : untraced ? { done: UNTRACED_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
     references,

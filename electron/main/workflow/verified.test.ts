@@ -199,7 +199,10 @@ describe('done means verified', () => {
     }
     expect(asked).toHaveLength(3);
     expect(asked[0]).not.toContain('have no passing test');
-    for (const p of asked.slice(1)) expect(p).toContain('these tasks of the component have no passing test that names them, so the component cannot be committed: W-2.');
+    for (const p of asked.slice(1)) {
+      expect(p).toContain('these tasks of the component have no passing test that names them, so the component cannot be committed: W-2.');
+      expect(p).toContain('## Done when\n\nEach task named above has at least one passing test that names it');
+    }
     expect(task).toMatchObject({ status: 'BLOCKED' });
     expect((await e.status(runId)).error!.message).toMatch(/^component words is not committed: task W-2 has no passing test that names it after 3 test runs of words:testing\./);
     const view = await e.status(runId);
