@@ -75,10 +75,17 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     const saved = JSON.parse(await readFile(sb.paths.run(sb.project, runId), 'utf8'));
     expect(saved).toMatchObject({ status: 'BLOCKED', state: 'adder:testing' });
 
-    await sb.setControl({});
+    const log = join(sb.project, '..', 'prompts.jsonl');
+    await sb.setControl({ log });
     await sb.engine.retry(runId);
     view = await sb.engine.waitForRest(runId, 90_000);
     expect(view.status).toBe('COMPLETED');
+    // Each documentation pass reads its own "Done when": the component's, then the final pass's.
+    const prompts = (await readFile(log, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { state: string; prompt: string });
+    const doneOf = (state: string) => /## Done when\n\n(.*)/.exec(prompts.find((p) => p.state === state)!.prompt)![1];
+    expect(doneOf('adder:documentation')).toMatch(/^What the component adds or changes is documented/);
+    expect(doneOf('adder:documentation')).not.toContain('final pass');
+    expect(doneOf('final:documentation')).toBe('The README describes the product as it now is, and the context document you hand back is the architecture as built.');
     expect(finishedStates(view.timeline)).toContain('adder:testing=not-done');
     expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
   });

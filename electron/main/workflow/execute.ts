@@ -80,6 +80,9 @@ const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit' | 'parallel'
 };
 
 
+/** The final documentation pass (the protocol's own "Done when" is a component's). */
+const FINAL_DOCS_DONE = 'The README describes the product as it now is, and the context document you hand back is the architecture as built.';
+
 /** A step asked again for tests that name its tasks (a debugging step's own "Done when" speaks of fixes). */
 const UNTRACED_DONE = 'Each task named above has at least one passing test that names it, the test command (under "Test command") passes, and the context document records the command and the result.';
 
@@ -266,7 +269,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     goal: record.goal,
     newGoal: !!record.goalUpdate,
     ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what } : {}),
-    ...(fixes ? { done: FIXES_DONE } : untraced ? { done: UNTRACED_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : {}),
+    ...(fixes ? { done: FIXES_DONE } : untraced ? { done: UNTRACED_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : spec.phase === 'final-documentation' ? { done: FINAL_DOCS_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
     references,
