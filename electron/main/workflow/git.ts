@@ -163,7 +163,10 @@ export async function commitStyle(dir: string): Promise<CommitStyle> {
 /** A subject in the repository's style: `feat: add …` where Conventional Commits are used, else `Add …`. */
 export function commitSubject(style: CommitStyle, what: string, type: 'feat' | 'fix' | 'test' | 'docs' | 'chore' = 'feat'): string {
   const text = what.trim().replace(/\.$/, '');
-  const cased = style.lowerCase || style.conventional ? text.charAt(0).toLowerCase() + text.slice(1) : text.charAt(0).toUpperCase() + text.slice(1);
+  // A first word cased on purpose keeps its case: an acronym (`JSON output`, not `jSON output`) or a name like `iOS`.
+  const word = /^\S+/.exec(text)?.[0] ?? '';
+  const fixed = /^[A-Z][A-Z0-9]/.test(word) || /^[a-z]+[A-Z]/.test(word);
+  const cased = fixed ? text : style.lowerCase || style.conventional ? text.charAt(0).toLowerCase() + text.slice(1) : text.charAt(0).toUpperCase() + text.slice(1);
   const subject = style.conventional ? `${type}: ${cased}` : cased;
   return subject.length > 72 ? `${subject.slice(0, 71).trimEnd()}…` : subject;
 }

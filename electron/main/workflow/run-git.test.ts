@@ -151,6 +151,11 @@ describe('commit style', () => {
     expect(await commitStyle(dir)).toEqual({ conventional: true, lowerCase: true });
     expect(commitSubject({ conventional: true, lowerCase: true }, 'Support Set and Map.')).toBe('feat: support Set and Map');
     expect(commitSubject({ conventional: false, lowerCase: false }, 'support Set and Map')).toBe('Support Set and Map');
+    // A first word cased on purpose keeps its case in either style.
+    expect(commitSubject({ conventional: false, lowerCase: true }, 'JSON output for the textstats command')).toBe('JSON output for the textstats command');
+    expect(commitSubject({ conventional: true, lowerCase: true }, 'CLI flag for JSON')).toBe('feat: CLI flag for JSON');
+    expect(commitSubject({ conventional: false, lowerCase: false }, 'iOS build script')).toBe('iOS build script');
+    expect(commitSubject({ conventional: false, lowerCase: true }, 'A flag for JSON')).toBe('a flag for JSON');
     expect(branchName('Support Set & Map in toVal (src/index.js), please!')).toBe('erasmus/support-set-map-in-toval-src');
     expect(branchName(undefined)).toBe('erasmus/run');
   });
