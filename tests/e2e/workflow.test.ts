@@ -71,6 +71,7 @@ describe('workflow end to end (scripted model as a command executor)', () => {
     expect(saved.snapshot.status).toBe('done');
     const notes = sb.events.filter((e) => e.event === 'app.notify').map((e) => (e.payload as { title: string }).title);
     expect(notes).toEqual(['Component adder complete', 'Final phase complete', 'Workflow complete']);
+    expect(sb.events.filter((e) => e.event === 'app.notify').at(-1)!.payload).toMatchObject({ body: `${sb.project}: its component is done` });
   });
 
   it('a review that asks for no changes passes over the fixes step, saying why', async () => {

@@ -132,7 +132,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     await savePullRequest(ctx.paths, record).catch(() => undefined);
     await ctx.completing?.();
     ctx.setStatus('COMPLETED');
-    ctx.emit('app.notify', { title: 'Workflow complete', body: plan.documents ? `${record.projectDir}: the drifted documents are up to date` : `${record.projectDir}: all ${plan.components.length} component(s) done` });
+    ctx.emit('app.notify', { title: 'Workflow complete', body: plan.documents ? `${record.projectDir}: the drifted documents are up to date` : `${record.projectDir}: ${plan.components.length === 1 ? 'its component is' : `all ${plan.components.length} components are`} done` });
     return 'rest';
   }
   if (snap.context.blocked) throw new WorkflowError('RUNTIME_ERROR', `${snap.context.blocked}.`);
@@ -394,7 +394,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.why });
   actor.send({ type: 'STEP_DONE' });
   const title = component ? `Component ${component.id} complete` : 'Final phase complete';
-  ctx.emit('app.notify', { title, body: outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 8)}` : 'complete (nothing to commit)' });
+  ctx.emit('app.notify', { title, body: outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 8)}` : 'nothing to commit' });
   return 'continue';
 }
 

@@ -168,7 +168,11 @@ export function commitSubject(style: CommitStyle, what: string, type: 'feat' | '
   const fixed = /^[A-Z][A-Z0-9]/.test(word) || /^[a-z]+[A-Z]/.test(word);
   const cased = fixed ? text : style.lowerCase || style.conventional ? text.charAt(0).toLowerCase() + text.slice(1) : text.charAt(0).toUpperCase() + text.slice(1);
   const subject = style.conventional ? `${type}: ${cased}` : cased;
-  return subject.length > 72 ? `${subject.slice(0, 71).trimEnd()}…` : subject;
+  if (subject.length <= 72) return subject;
+  // Cut at a word's end where there is one late enough, not inside a word ("…the counts as a JS…").
+  const head = subject.slice(0, 71);
+  const space = head.lastIndexOf(' ');
+  return `${(space > 40 ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
 /** The commit the project's HEAD points at (absent outside a repository or before its first commit). */

@@ -156,6 +156,8 @@ describe('commit style', () => {
     expect(commitSubject({ conventional: true, lowerCase: true }, 'CLI flag for JSON')).toBe('feat: CLI flag for JSON');
     expect(commitSubject({ conventional: false, lowerCase: false }, 'iOS build script')).toBe('iOS build script');
     expect(commitSubject({ conventional: false, lowerCase: true }, 'A flag for JSON')).toBe('a flag for JSON');
+    // A long subject is cut at a word's end.
+    expect(commitSubject({ conventional: false, lowerCase: true }, 'Add a --json option to the textstats CLI that prints the counts as a JSON object')).toBe('add a --json option to the textstats CLI that prints the counts as a…');
     expect(branchName('Support Set & Map in toVal (src/index.js), please!')).toBe('erasmus/support-set-map-in-toval-src');
     expect(branchName(undefined)).toBe('erasmus/run');
   });
