@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,6 +64,7 @@ describe('a project lives through many goals', () => {
     expect(two.prompts.get('prepare:architecture')![0]).toContain('The project already has an architecture (your context document)');
     expect(two.prompts.get('prepare:architecture')![0]).toContain('# prepare:architecture'); // the first goal's architecture, in sight
     expect(two.prompts.get('prepare:architecture')![0]).toContain('## Goal of this run');
+    expect(two.prompts.get('prepare:architecture')![0]).not.toContain('## An existing project'); // Erasmus built it
     const retry = two.prompts.get('prepare:task_list')![1]!;
     expect(retry).toContain('task C1 is finished: keep it marked [x]');
     // Only the component with an open task ran, once.
@@ -73,5 +74,29 @@ describe('a project lives through many goals', () => {
     expect(two.prompts.get('core:fixes')![0]).toContain('## Done when\n\nEvery point of the review report is addressed');
     const list = await e.list(dir);
     expect(list.map((r) => [r.goal, r.status])).toEqual([['add a flag', 'COMPLETED'], ['a core', 'COMPLETED']]);
+  }, 60_000);
+
+  it('a project that had code before Erasmus stays an existing project for every later goal', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-goals-'));
+    const dir = join(root, 'p');
+    await mkdir(dir);
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    await writeFile(join(dir, 'core.py'), 'def core():\n    return 1\n');
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    execFileSync('git', ['-c', 'user.name=m', '-c', 'user.email=m@example.com', 'commit', '-qm', 'core: first'], { cwd: dir });
+    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
+    engines.push(e);
+    const first = await e.load({ projectDir: dir, goal: 'a core' });
+    expect((await drive(e, first.runId, () => FIRST)).last.status).toBe('COMPLETED');
+    const second = await e.load({ projectDir: dir, goal: 'add a flag' });
+    const two = await drive(e, second.runId, () => SECOND);
+    expect(two.last.status).toBe('COMPLETED');
+    // The maintainers' conventions still hold, and the goal reads as the change it is, after the earlier one.
+    for (const state of ['prepare:architecture', 'core:development', 'final:documentation']) {
+      expect(two.prompts.get(state)![0], state).toContain('## An existing project');
+      expect(two.prompts.get(state)![0], state).toContain('## The change asked for\n\nA new change, after earlier ones made by Erasmus');
+    }
+    // Its own tests are the end-to-end gate, as for the first goal: no model writes a new end-to-end suite.
+    expect(two.prompts.has('final:testing')).toBe(false);
   }, 60_000);
 });

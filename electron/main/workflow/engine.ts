@@ -110,10 +110,11 @@ export class WorkflowEngine {
     if (executor.kind === 'agent' && executor.maxCostUsd === undefined && config?.runBudgetUsd !== undefined) executor = { ...executor, maxCostUsd: config.runBudgetUsd };
     const parallelComponents = opts.parallel ?? config?.parallelComponents ?? DEFAULT_PARALLEL_COMPONENTS;
     if (executor.kind === 'agent' && !this.options.agentExecutor) throw new WorkflowError('RUNTIME_ERROR', 'the agent executor is not available in this core');
-    // An existing code base: code committed before Erasmus documented the project. A project whose documents
-    // come from earlier goals is not one: a new goal on it updates those documents (prepare.ts, goalUpdate).
+    // An existing code base: code committed before Erasmus documented the project. It stays one for every later goal
+    // (its maintainers' conventions, its own tests instead of a new end-to-end suite), whose documents those goals
+    // update (prepare.ts, goalUpdate); a project Erasmus built from the start never becomes one.
     const documented = !!(await new ContextDocs(this.options.paths, projectDir).text({ doc: 'architecture' }).catch(() => undefined))?.trim();
-    const existing = !documented && (await hasCommittedCode(projectDir).catch(() => false));
+    const existing = documented ? (await this.records(projectDir)).some((r) => r.existing) : await hasCommittedCode(projectDir).catch(() => false);
     // config.yaml's git: section: the branch a run works on when not told, and whether review reports are committed.
     const settings = await loadGitSettings(this.options.paths.configYaml).catch((err: Error) => {
       throw new WorkflowError('PARSE_ERROR', err.message, { file: this.options.paths.configYaml, field: 'git' });

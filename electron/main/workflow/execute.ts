@@ -62,8 +62,8 @@ const PARALLEL_SCHEDULE =
 
 /** For a new goal on a built project, the final documentation and review start from what this goal changed. */
 const GOAL_CHANGES: Partial<Record<Phase, string>> = {
-  'final-documentation': 'This run\'s goal is a new one for a project built for earlier goals: document what it changed first (the files are listed below under "What this goal changed"), and keep what still holds from before.',
-  'final-review': 'This run\'s goal is a new one for a project built for earlier goals: review what it changed first (the files are listed below under "What this goal changed"), and the rest of the product where those changes touch it.',
+  'final-documentation': 'This run\'s goal is a new one for a project that had earlier goals: document what it changed first (the files are listed below under "What this goal changed"), and keep what still holds from before.',
+  'final-review': 'This run\'s goal is a new one for a project that had earlier goals: review what it changed first (the files are listed below under "What this goal changed"), and the rest of the product where those changes touch it.',
 };
 
 /** The fixes step is done when the review is answered, point by point (its protocol's "Done when" is the development one). */

@@ -55,7 +55,17 @@ export function buildStepPrompt(p: PromptParts): string {
   const parts = [`# Protocol: ${p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
   if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${p.retryOf}\n\nWhat it changed in the project then is kept: start from the project as it is now, and do what is still missing.`);
   if (p.existing) parts.push(`## An existing project\n\n${EXISTING}`);
-  if (p.goal) parts.push(p.newGoal ? `## Goal of this run\n\nA new goal for a project built for earlier goals:\n\n${p.goal}` : p.existing ? `## The change asked for\n\n${p.goal}` : `## Goal of the project\n\n${p.goal}`);
+  if (p.goal) {
+    parts.push(
+      p.newGoal && p.existing
+        ? `## The change asked for\n\nA new change, after earlier ones made by Erasmus (the architecture and the task list describe them):\n\n${p.goal}`
+        : p.newGoal
+          ? `## Goal of this run\n\nA new goal for a project built for earlier goals:\n\n${p.goal}`
+          : p.existing
+            ? `## The change asked for\n\n${p.goal}`
+            : `## Goal of the project\n\n${p.goal}`,
+    );
+  }
   // The document lives in ERASMUS_HOME, outside the project the tools reach: the step hands its new text back (see the executor's "How to answer").
   // Each document is fenced: its own headings stay inside it, and the model sees where it ends.
   parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text${p.contextDoc?.trim() ? `, between the fences:\n\n${fenced(p.contextDoc.trim())}` : ': (empty)'}`);
