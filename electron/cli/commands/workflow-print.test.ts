@@ -1,5 +1,5 @@
-import { expect, it } from 'vitest';
-import { entryLine, eventLine, statusText } from './workflow-print';
+import { describe, expect, it } from 'vitest';
+import { entryLine, eventLine, planText, statusText } from './workflow-print';
 
 const step = { state: 'dev:api', protocol: 'development', enteredAt: '2026-01-01T00:00:00.000Z', leftAt: '2026-01-01T00:00:02.000Z', durationMs: 2000, outcome: 'done' as const };
 
@@ -119,4 +119,12 @@ it("a durable run's status says its components run in workers, over which databa
     lanes: [{ component: 'core', status: 'running', depends: [], state: 'core:review' }],
   } as unknown as Parameters<typeof statusText>[0]);
   expect(text).toContain('components side by side (at most 2 at once, run by `erasmus worker` processes over postgres://me:***@db:5432/runs), merged in this order:\n  core: running, at core · review');
+});
+
+describe('planText', () => {
+  const plan = { components: [{ id: 'cli', title: 'The command', testCommand: 'python3 -m pytest', tasks: [{ id: 'C1', title: 'Add --chars', status: 'todo' }] }] } as never;
+  it("says what follows the components: an end-to-end pass, or an existing project's own tests", () => {
+    expect(planText(plan)).toContain('  then: end-to-end testing, final documentation, final review');
+    expect(planText(plan, true)).toContain("  then: the project's own tests, final documentation, final review");
+  });
 });

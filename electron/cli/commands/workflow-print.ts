@@ -2,7 +2,7 @@ import { costByPart, costPartsText, reviewOutcomes, reviewsLeftOpenLines, type E
 import { humanError, humanOutcome, humanState, humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
-export function planText(plan: WorkflowPlan): string {
+export function planText(plan: WorkflowPlan, existing = false): string {
   const lines = ['Plan:'];
   plan.components.forEach((c, i) => {
     // A component whose tasks are all done (an earlier goal's) is not developed again; its tests still run at the end.
@@ -14,7 +14,8 @@ export function planText(plan: WorkflowPlan): string {
     lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}${needs}${done}`);
     for (const t of c.tasks) lines.push(`       [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.id}: ${t.title}`);
   });
-  lines.push('  then: end-to-end testing, final documentation, final review (and its fixes when it asks for changes)');
+  // An existing code base keeps its own tests: the final gate runs them, and no end-to-end suite is written.
+  lines.push(`  then: ${existing ? "the project's own tests" : 'end-to-end testing'}, final documentation, final review (and its fixes when it asks for changes)`);
   if (plan.defaultTestCommand) lines.push(`  product tests: ${plan.defaultTestCommand}`);
   if (plan.finalTestCommand) lines.push(`  final gate (the whole test suite${plan.finalTestCommandByUser ? ', as you set it' : ', composed again when it runs'}): ${plan.finalTestCommand}`);
   return lines.join('\n');

@@ -177,6 +177,8 @@ export const WorkflowRunView = z.object({
   nextGoal: z.boolean().optional(),
   /** The goal is new to a project built for earlier goals: its documents were updated for it, and only open tasks are developed. */
   newGoal: z.boolean().optional(),
+  /** An existing code base (code before Erasmus documented it): its own tests are the final gate, no new end-to-end suite is written. */
+  existing: z.boolean().optional(),
   /** Recorded RUNNING, but the process that drove it is gone (killed, crashed): nothing drives it until it is resumed. */
   interrupted: z.boolean().optional(),
   executor: z.string(),

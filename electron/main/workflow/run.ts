@@ -571,6 +571,7 @@ export class WorkflowRun {
       ...(r.suggestedGoal && r.status === 'AWAITING_GOAL' ? { suggestedGoal: r.suggestedGoal } : {}),
       ...(r.nextGoal && r.status === 'AWAITING_GOAL' ? { nextGoal: true } : {}),
       ...(r.goalUpdate ? { newGoal: true } : {}),
+      ...(r.existing ? { existing: true } : {}),
       executor: r.executor.kind,
       plan: r.plan && planWithDepends(r.plan),
       approved: r.approved,
