@@ -1,7 +1,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -263,6 +263,26 @@ describe('the sandbox profile', () => {
     expect(existsSync(join(real, '.pyenv-shim'))).toBe(false);
     expect(existsSync(join(shims!.copy, '.pyenv-shim'))).toBe(true);
     expect(pyenvShims(join(home, 'none'), tmp, {})).toBeUndefined();
+  });
+
+  it("pyenv's shims: a rehash lock that a killed rehash left is never copied, and a stale one in the session's copy is removed", () => {
+    const real = join(home, '.pyenv', 'shims');
+    mkdirSync(real, { recursive: true });
+    writeFileSync(join(real, 'python'), '#!/bin/sh\n');
+    // Left in the real folder: every login shell's rehash would wait a minute for it.
+    writeFileSync(join(real, '.pyenv-shim'), 'lock');
+    const tmp = runner.tmpDir('stale-lock');
+    const shims = pyenvShims(home, tmp, {})!;
+    expect(readdirSync(shims.copy)).toEqual(['python']);
+    // A rehash under way in this session (a fresh lock) is left alone; one left by a command stopped mid-rehash goes.
+    const lock = join(shims.copy, '.pyenv-shim');
+    writeFileSync(lock, 'lock');
+    pyenvShims(home, tmp, {});
+    expect(existsSync(lock)).toBe(true);
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(lock, old, old);
+    pyenvShims(home, tmp, {});
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('the proxy on a loopback port (how macOS reaches it): an allowed host:port is reached, another is refused with a 403 naming it', async () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { bridgeArgv } from './net-proxy';
 import { seatbeltArgv } from './seatbelt';
 
@@ -129,9 +129,16 @@ function probeSeatbelt(): SandboxStatus {
   }
 }
 
+/** pyenv rehash's lock (`<shims>/.pyenv-shim`): while it exists, every other rehash waits for it, 60 s by default. */
+const PYENV_LOCK = '.pyenv-shim';
+/** A rehash takes well under a second: a lock older than this was left by one that was killed. */
+export const PYENV_LOCK_STALE_MS = 10_000;
+
 /**
  * pyenv's shims folder for commands of this home (PYENV_ROOT, else ~/.pyenv) copied once into the
- * session's TMPDIR; undefined without pyenv.
+ * session's TMPDIR; undefined without pyenv. The copy never holds rehash's lock: one left in the real folder
+ * (a rehash killed mid-way) is not copied, and one a command of this session left when it was stopped is
+ * removed once stale, so no command waits a minute in its login shell for a rehash that is gone.
  */
 export function pyenvShims(home: string, tmpDir: string, env: NodeJS.ProcessEnv = process.env): SandboxProfile['pyenvShims'] {
   const real = join(env.PYENV_ROOT ?? join(home, '.pyenv'), 'shims');
@@ -139,10 +146,15 @@ export function pyenvShims(home: string, tmpDir: string, env: NodeJS.ProcessEnv 
   const copy = join(tmpDir, '.erasmus-pyenv-shims');
   if (exists(copy) !== 'dir') {
     try {
-      cpSync(real, copy, { recursive: true, verbatimSymlinks: true });
+      cpSync(real, copy, { recursive: true, verbatimSymlinks: true, filter: (src) => basename(src) !== PYENV_LOCK });
     } catch {
       return undefined;
     }
+  } else {
+    const lock = join(copy, PYENV_LOCK);
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > PYENV_LOCK_STALE_MS) rmSync(lock, { force: true });
+    } catch {}
   }
   return { real: resolve(real), copy };
 }
