@@ -12,5 +12,9 @@ it("names a component's one task, else its title", () => {
 it("names what a later goal added to a component, not the component's title again", () => {
   const c = component([['C1', 'Convert Celsius'], ['C2', 'Reject below absolute zero'], ['C3', 'Convert to and from Kelvin']]);
   expect(commitTitle(c, ['C1', 'C2'])).toBe('Convert to and from Kelvin');
-  expect(commitTitle(c, ['C1'])).toBe('Conversion functions'); // two new tasks: the component's title
+  expect(commitTitle(c, ['C1'])).toBe('Conversion functions'); // two new tasks, and no goal: the component's title
+  // Two new tasks of a later goal: that goal, not the title of what an earlier goal built.
+  expect(commitTitle(c, ['C1'], 'Add Kelvin, and reject below absolute zero (convert.py)')).toBe('Add Kelvin, and reject below absolute zero');
+  // A component new in this goal keeps its own title.
+  expect(commitTitle(c, [], 'Add Kelvin')).toBe('Conversion functions');
 });

@@ -8,7 +8,7 @@ import { debugRetryNote } from './retry-note';
 import { WorkflowError } from './errors';
 import { changedFiles, repoPath, snapshotTree } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
-import { savePullRequest } from './finish';
+import { savePullRequest, titleOfGoal } from './finish';
 import { PROSE_FILE, passOverReason } from './pass-over';
 import { keepStamp, stampDocument } from './drift';
 import { changesSince, documentsInstruction, stampUpdatedDocuments } from './docs-update';
@@ -371,7 +371,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   const entry = await ctx.enter(spec.state, component ? { component: component.id } : {});
   if (component) await markTasks(ctx, component.id, component.tasks.map((t) => t.id), 'done');
   // The final commit holds the last phase's work (end-to-end tests, the README, the final review).
-  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component, record.goalUpdate?.doneTasks), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat' } : finalCommitWhat(files, record.timeline));
+  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component, record.goalUpdate?.doneTasks, record.goal), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat' } : finalCommitWhat(files, record.timeline));
   const outcome = await commitRunWork(record, spec.state, what, ctx.runTests, () => ctx.persist(), ctx.signal);
   if (outcome.kind === 'refused') {
     // The repository's hooks said no: their output goes to the debugging step, as a failed test run would.
@@ -399,13 +399,15 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
 }
 
 /**
- * What a component's commit says it does: its one task of this run (a later goal's commit names what that goal
- * added, not the component again), else its title (without a trailing parenthesis of file names), else its id.
+ * What a component's commit says it does: its one task of this run; for a later goal's several tasks on a component
+ * built before, that goal (the component's title says what an earlier goal built); else its title (without a trailing
+ * parenthesis of file names), else its id.
  */
-export function commitTitle(c: Plan['components'][number], doneBefore: readonly string[] = []): string {
+export function commitTitle(c: Plan['components'][number], doneBefore: readonly string[] = [], goal?: string): string {
   const clean = (t: string | undefined) => (t ?? '').replace(/\s*\([^()]*\)\s*$/, '').trim();
   const fresh = c.tasks.filter((t) => !doneBefore.includes(t.id));
-  return (fresh.length === 1 && clean(fresh[0]!.title)) || clean(c.title) || c.id;
+  const later = fresh.length < c.tasks.length;
+  return (fresh.length === 1 && clean(fresh[0]!.title)) || (later && titleOfGoal(goal)) || clean(c.title) || c.id;
 }
 
 /** Where a review report goes: `report` in the project, or with the context documents when the run keeps them there. */
