@@ -2,16 +2,18 @@ import type { Command } from 'commander';
 import type { CheckpointView, RewindPreview } from '../../contract/methods/checkpoints';
 import { withCore } from '../context';
 import { ask } from '../prompt';
+import { humanState, humanStatus } from '../../contract/words';
 
 type Helpers = { latestRun(core: Parameters<Parameters<typeof withCore>[0]>[0], dir: string, runId?: string): Promise<string>; friendly(err: unknown): never };
 
+/** One checkpoint: its id (what `rewind --to` takes), when, the step it was taken before (as the timeline names it), HEAD then. */
 export function checkpointLine(c: CheckpointView): string {
-  const what = c.kind === 'rewind' ? `${c.state} (left by a rewind)` : c.state;
-  return `${c.id}  ${c.at}  ${what.padEnd(28)} ${c.commit ? c.commit.slice(0, 8) : '(no commit)'}${c.ignored ? `  ${c.ignored} ignored` : ''}`;
+  const what = `before ${humanState(c.state)}${c.kind === 'rewind' ? ' (left by a rewind)' : ''}`;
+  return `${c.id}  ${c.at}  ${what.padEnd(36)} ${c.commit ? `HEAD ${c.commit.slice(0, 8)}` : '(no commit)'}`;
 }
 
 export function previewText(p: RewindPreview): string {
-  const lines = [`Rewind to ${p.checkpoint.id}: before ${p.checkpoint.state} (${p.checkpoint.at})`];
+  const lines = [`Rewind to ${p.checkpoint.id}: before ${humanState(p.checkpoint.state)} (${p.checkpoint.at})`];
   const sign = { added: '+', deleted: '-', modified: '~' } as const;
   lines.push(p.files.length ? `files that change (${p.files.length}):` : 'no file changes');
   for (const f of p.files.slice(0, 50)) lines.push(`  ${sign[f.change]} ${f.path}`);
@@ -20,7 +22,8 @@ export function previewText(p: RewindPreview): string {
     lines.push(`commits undone (kept under refs/erasmus/rewound/): ${p.commitsUndone.length}`);
     for (const c of p.commitsUndone) lines.push(`  ${c.commit.slice(0, 8)} ${c.subject}`);
   }
-  if (p.checkpoint.ignored) lines.push(`${p.checkpoint.ignored} files or folders ignored by .gitignore are left as they are`);
+  const ignored = p.checkpoint.ignored ?? 0;
+  if (ignored) lines.push(`${ignored} ${ignored === 1 ? 'file or folder' : 'files or folders'} ignored by .gitignore ${ignored === 1 ? 'is' : 'are'} left as ${ignored === 1 ? 'it is' : 'they are'}`);
   return lines.join('\n');
 }
 
@@ -58,7 +61,8 @@ export function registerWorkflowCheckpoints(wf: Command, { latestRun, friendly }
         const r = await core.workflow.rewind(runId, o.to).catch(friendly);
         if (o.json) process.stdout.write(JSON.stringify(r) + '\n');
         else {
-          process.stderr.write(`rewound run ${runId}: ${r.status} at ${r.state ?? ''}; ${r.files.length} file(s) changed, ${r.commitsUndone.length} commit(s) undone\n`);
+          const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
+          process.stderr.write(`rewound run ${runId}: ${humanStatus(r.status)}${r.state ? `, at ${humanState(r.state)}` : ''}; ${n(r.files.length, 'file')} changed, ${n(r.commitsUndone.length, 'commit')} undone\n`);
           process.stderr.write(`undo it with: erasmus workflow rewind ${dir} --to ${r.undo.id}\n`);
           if (r.status === 'PAUSED') process.stderr.write(`go on with: erasmus workflow resume ${dir}\n`);
         }
