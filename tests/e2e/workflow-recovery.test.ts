@@ -116,7 +116,9 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
   it('tests that keep failing block after the bounded debugging attempts; skip moves on', async () => {
     sb = await sandbox();
     const log = join(sb.project, '..', 'prompts.jsonl');
-    let { runId, view } = await blockedInDebugging(sb, log);
+    const blocked = await blockedInDebugging(sb, log);
+    const runId = blocked.runId;
+    let view = blocked.view;
     expect(view.error?.message).toContain('tests still fail after 2 debugging attempts in adder · debugging');
     // The second attempt hears which one it is and that the first changed nothing (from the timeline).
     const debugPrompts = await debugPromptsOf(log);
