@@ -11,11 +11,11 @@ export function planDelta(plan: WorkflowPlan): { kept: Task[]; added: Task[] } {
 const ids = (tasks: Task[]) => tasks.map((t) => t.id).join(', ');
 
 /** Above the plan review of a new goal on a built project: what it keeps as done, and what it adds (the only work developed). */
-export function PlanDelta({ plan }: { plan: WorkflowPlan }) {
+export function PlanDelta({ plan, existing = false }: { plan: WorkflowPlan; existing?: boolean }) {
   const { kept, added } = planDelta(plan);
   return (
     <section aria-label="What this goal changes in the plan" className="flex flex-col gap-1 rounded border border-slate-200 p-3 text-sm dark:border-slate-700" data-testid="plan-delta">
-      <p className="font-medium">A new goal for a project built for earlier goals</p>
+      <p className="font-medium">{existing ? 'A new change to an existing project, after earlier goals' : 'A new goal for a project built for earlier goals'}</p>
       <p data-testid="plan-delta-added">
         {added.length ? `New for this goal, to be developed: ${added.length} task${added.length === 1 ? '' : 's'} (${ids(added)}).` : 'This goal adds no open task: the plan has nothing new to develop.'}
       </p>

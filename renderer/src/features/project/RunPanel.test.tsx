@@ -186,6 +186,11 @@ describe('ProjectView and the run panel', () => {
     expect(screen.getByTestId('plan-delta-kept').textContent).toBe('Kept as done from earlier goals: 1 task (A1), not developed again.');
     expect(screen.getByTestId('plan-task-A1').textContent).toContain('done');
     expect(screen.getByTestId('plan-task-S1').textContent).not.toContain('done');
+    expect(screen.getByTestId('plan-delta').textContent).toContain('A new goal for a project built for earlier goals');
+    // A project that had code before Erasmus stays an existing one: the change is called so.
+    set(run({ status: 'AWAITING_APPROVAL', goal: 'subtract too', newGoal: true, existing: true, plan: delta, state: 'prepare:plan_review', updatedAt: '2026-01-01T00:02:01Z' }));
+    await core.services.run.refresh();
+    await waitFor(() => expect(screen.getByTestId('plan-delta').textContent).toContain('A new change to an existing project, after earlier goals'));
   });
 
   it('with no provider configured, leads to Settings', async () => {

@@ -59,7 +59,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
         <div><Button onClick={() => run.newRun()} data-testid="new-run">Start a new run instead</Button></div>
       ) : null}
       {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} {...(view.suggestedGoal ? { suggestion: view.suggestedGoal } : {})} /> : null}
-      {phase === 'plan' && view.plan && view.newGoal ? <PlanDelta plan={view.plan} /> : null}
+      {phase === 'plan' && view.plan && view.newGoal ? <PlanDelta plan={view.plan} existing={view.existing === true} /> : null}
       {phase === 'plan' && view.plan ? <PlanReview key={view.updatedAt} plan={view.plan} onConfirm={(p) => run.approve(p)} onEditTask={editTask} /> : null}
       <DocumentsPanel projectDir={view.projectDir} version={view.updatedAt} />
     </div>
