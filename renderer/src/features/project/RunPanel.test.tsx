@@ -45,6 +45,16 @@ function world() {
 }
 
 describe('ProjectView and the run panel', () => {
+  it('a blocked run says how to go on, and offers Retry step and Skip step (not a Resume that does the same as Retry)', async () => {
+    const { core, set } = world();
+    set(run({ status: 'BLOCKED', approved: true, plan, state: 'adder:debugging', goal: 'add', error: { kind: 'RUNTIME_ERROR', message: 'tests still fail after 3 debugging attempts in adder · debugging' } }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    expect((await screen.findByTestId('blocked-hint')).textContent).toBe('To go on: fix the cause in the project (or let the model try again), then Retry step; or Skip step to go on without it.');
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip step', 'Stop']);
+  });
+
   it('starts an unattended agent run, asks the goal, shows the documents, and confirms an edited plan', async () => {
     const { core, set } = world();
     void core.services.run.attach(project.path);

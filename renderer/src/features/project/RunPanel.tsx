@@ -51,6 +51,12 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       </div>
       {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
       {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
+      {phase === 'blocked' ? (
+        <p className="text-sm" data-testid="blocked-hint">
+          {/* As the CLI says it: Retry step runs the step again on the project as it is now (a debugging step runs the tests first). */}
+          To go on: fix the cause in the project (or let the model try again), then Retry step{view.state?.startsWith('prepare:') ? '.' : '; or Skip step to go on without it.'}
+        </p>
+      ) : null}
       <RunControls phase={phase} onAction={(a) => run.act(a)} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
       {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={() => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted' })} /> : null}

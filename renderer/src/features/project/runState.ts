@@ -47,8 +47,9 @@ export function actionsFor(phase: RunPhase): RunAction[] {
       return ['pause', 'stop', 'skip'];
     case 'paused':
       return ['resume', 'stop', 'skip'];
+    // Blocked: Retry step runs it again (Resume would do the same, so it is not offered twice).
     case 'blocked':
-      return ['retry', 'skip', 'resume', 'stop'];
+      return ['retry', 'skip', 'stop'];
     case 'stopped':
       return ['resume', 'retry'];
     // Nothing runs while the run waits for the goal or the plan review: no Stop to press.
