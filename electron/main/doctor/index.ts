@@ -98,9 +98,9 @@ async function providersCheck(deps: DoctorDeps, secretNames: string[] | undefine
   const def = state.defaultProvider ?? state.providers[0]!.id;
   const list = state.providers.map((p) => `${p.id}${p.id === def ? ' (default)' : ''}: ${p.kind} ${p.model}`).join(', ');
   if (missing.length) {
-    return { id: 'providers', status: 'warn', summary: `${state.providers.length} provider(s): ${list}`, detail: `missing keys: ${missing.join('; ')}`, fix: 'set them with `erasmus secrets set NAME` or in Settings → Providers' };
+    return { id: 'providers', status: 'warn', summary: `${state.providers.length} provider${state.providers.length === 1 ? '' : 's'}: ${list}`, detail: `missing keys: ${missing.join('; ')}`, fix: 'set them with `erasmus secrets set NAME` or in Settings → Providers' };
   }
-  return { id: 'providers', status: 'ok', summary: `${state.providers.length} provider(s): ${list}` };
+  return { id: 'providers', status: 'ok', summary: `${state.providers.length} provider${state.providers.length === 1 ? '' : 's'}: ${list}` };
 }
 
 /**
