@@ -26,7 +26,9 @@ export FROM_PROFILE=yes
 
 function manager(extra: { redactor?: Redactor; timeoutMs?: number; env?: Record<string, string> } = {}): PtyManager {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: cache, COUNT: join(dir, 'runs'), ...extra.env };
+  // The user's own switches do not apply here.
   delete env.BASH_ENV;
+  delete env.ERASMUS_SHELL_SNAPSHOT;
   const m = new PtyManager({ outputsDir: join(dir, 'outputs'), env, killGraceMs: 500, ...(extra.redactor ? { redactor: extra.redactor } : {}), ...(extra.timeoutMs ? { shellSnapshot: { timeoutMs: extra.timeoutMs } } : {}) });
   managers.push(m);
   return m;
