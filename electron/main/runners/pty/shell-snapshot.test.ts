@@ -80,16 +80,27 @@ describe('shell snapshot', () => {
 
   it('is shared by other managers and processes of the user, and a changed profile is read again', async () => {
     await manager().run({ command: 'true', cwd: project });
-    const other = manager();
-    const r = await other.run({ command: 'echo $FROM_PROFILE', cwd: project });
-    expect(r.output.trimEnd()).toBe('yes');
+    // Another process whose environment differs only in what the profile does not read (a test's own variables).
+    const other = manager({ env: { SOME_TEST_PORT: '4711', ERASMUS_HOME: join(dir, 'another-home') } });
+    const r = await other.run({ command: 'echo $FROM_PROFILE $SOME_TEST_PORT', cwd: project });
+    expect(r.output.trimEnd()).toBe('yes 4711');
     expect(other.snapshots?.taken).toBe(0);
     expect(runs()).toBe(1);
+    // A variable the profile reads ($COUNT) or builds on (PATH) makes a snapshot of its own.
+    const counted = manager({ env: { COUNT: join(dir, 'runs2') } });
+    await counted.run({ command: 'true', cwd: project });
+    expect(counted.snapshots?.taken).toBe(1);
+    expect(readFileSync(join(dir, 'runs2'), 'utf8')).toBe('run\n');
+    const path = manager({ env: { PATH: `/usr/local/bin:${process.env.PATH}` } });
+    await path.run({ command: 'true', cwd: project });
+    expect(path.snapshots?.taken).toBe(1);
+    expect(snapshotFiles()).toHaveLength(3);
+    expect(runs()).toBe(2);
     writeFileSync(join(home, '.bash_profile'), `${PROFILE}export FROM_PROFILE=changed\n`);
     const again = await manager().run({ command: 'echo $FROM_PROFILE', cwd: project });
     expect(again.output.trimEnd()).toBe('changed');
-    expect(runs()).toBe(2);
-    expect(snapshotFiles()).toHaveLength(2);
+    expect(runs()).toBe(3);
+    expect(snapshotFiles()).toHaveLength(4);
   });
 
   it('falls back to a login shell for each command when the profile cannot be read without a terminal, with its PATH intact', async () => {

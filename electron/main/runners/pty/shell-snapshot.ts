@@ -23,8 +23,10 @@ import type { Redactor } from '../../secrets/redactor';
  * folder, one 0600 file per key, shared by every Erasmus process of the user. The key is the shell's
  * path, the format version, every profile file bash -l reads (path, size, mtime: /etc/profile,
  * /etc/profile.d/*.sh, /etc/bash.bashrc, ~/.bash_profile, ~/.bash_login, ~/.profile, ~/.bashrc) and
- * the environment minus what differs per command (ERASMUS_*, TMPDIR, the proxy variables…): a changed
- * profile is read again. A file the profile sources itself (~/.cargo/env) is not in the key.
+ * the values of the variables a profile builds on: HOME, USER, PATH, LANG… (ALWAYS_READ), XDG_*, and
+ * every name the profile files mention (`$NAME`), but never what differs per command (ERASMUS_*,
+ * TMPDIR, the proxy variables…): a changed profile is read again. A file the profile sources itself
+ * (~/.cargo/env) is not in the key, nor a variable only such a file reads.
  *
  * It is taken inside the command's own sandbox wrap (the caller passes the sandbox argv, without
  * network), never outside it. When taking it fails (the profile exits, hangs past the time-out, the
@@ -77,12 +79,7 @@ export function defaultSnapshotDir(env: Record<string, string | undefined>): str
 
 /** The login profile files bash -l may read for this home, with their size and mtime (or absence). */
 export function profileFiles(home: string): string[] {
-  const files = ['/etc/profile', '/etc/bash.bashrc'];
-  try {
-    for (const f of readdirSync('/etc/profile.d').sort()) if (f.endsWith('.sh')) files.push(join('/etc/profile.d', f));
-  } catch {}
-  files.push(...['.bash_profile', '.bash_login', '.profile', '.bashrc'].map((f) => join(home, f)));
-  return files.map((f) => {
+  return profilePaths(home).map((f) => {
     try {
       const s = statSync(f);
       return `${f}:${s.size}:${s.mtimeMs}`;
@@ -90,6 +87,38 @@ export function profileFiles(home: string): string[] {
       return `${f}:-`;
     }
   });
+}
+
+function profilePaths(home: string): string[] {
+  const files = ['/etc/profile', '/etc/bash.bashrc'];
+  try {
+    for (const f of readdirSync('/etc/profile.d').sort()) if (f.endsWith('.sh')) files.push(join('/etc/profile.d', f));
+  } catch {}
+  files.push(...['.bash_profile', '.bash_login', '.profile', '.bashrc'].map((f) => join(home, f)));
+  return files;
+}
+
+/** Variables a login profile builds on, whatever it names: they are in every key. */
+const ALWAYS_READ = ['HOME', 'USER', 'LOGNAME', 'SHELL', 'PATH', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'DISPLAY', 'WAYLAND_DISPLAY', 'SSH_CONNECTION'];
+const MENTIONED = /\$\{?([A-Za-z_][A-Za-z0-9_]*)/g;
+/** The variable names the profile files mention (`$NAME`, `${NAME…}`), per state of the files (their size and mtime). */
+const mentionedCache = new Map<string, Set<string>>();
+
+function mentioned(home: string, state: string): Set<string> {
+  let names = mentionedCache.get(state);
+  if (!names) {
+    names = new Set();
+    for (const f of profilePaths(home)) {
+      let text = '';
+      try {
+        text = readFileSync(f, 'utf8');
+      } catch {}
+      for (const m of text.matchAll(MENTIONED)) names.add(m[1]!);
+    }
+    if (mentionedCache.size > 20) mentionedCache.clear();
+    mentionedCache.set(state, names);
+  }
+  return names;
 }
 
 /** The shell's absolute path, looked up on the env's PATH when it has no slash; undefined when not found. */
@@ -104,12 +133,19 @@ function resolveShell(shell: string, env: Record<string, string>): string | unde
   return undefined;
 }
 
-/** The cache key of a snapshot for this shell and environment. */
+/**
+ * The cache key of a snapshot for this shell and environment: the shell, the profile files' state, and
+ * the values of the variables the profile can build on (ALWAYS_READ, XDG_*, and every name the profile
+ * files mention), so a process whose environment differs elsewhere (a test's own variables) shares it.
+ */
 export function snapshotKey(shellPath: string, env: Record<string, string>): string {
+  const home = env.HOME || homedir();
+  const files = profileFiles(home);
   const h = createHash('sha256');
   h.update(`erasmus-shell-snapshot ${FORMAT}\0${shellPath}\0`);
-  for (const f of profileFiles(env.HOME || homedir())) h.update(`${f}\0`);
-  for (const k of Object.keys(env).sort()) if (!PER_COMMAND.has(k) && !k.startsWith('ERASMUS_')) h.update(`${k}=${env[k]}\0`);
+  for (const f of files) h.update(`${f}\0`);
+  const names = new Set([...ALWAYS_READ, ...mentioned(home, files.join('\0')), ...Object.keys(env).filter((k) => k.startsWith('XDG_'))]);
+  for (const k of [...names].sort()) if (!PER_COMMAND.has(k) && !k.startsWith('ERASMUS_')) h.update(`${k}=${env[k] ?? '\u0000unset'}\0`);
   return h.digest('hex').slice(0, 32);
 }
 
