@@ -130,7 +130,8 @@ async function connect(answer: Answer, asked: string[]): Promise<Client> {
     asked.push(req.params.message);
     return { action: answer, content: {} };
   });
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ERASMUS_HOME: join(home, '.erasmus'), LANG: 'C.UTF-8' };
+  // XDG_CACHE_HOME: the server's own cache (the shell snapshot it writes, not a command) lives outside the watched HOME.
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ERASMUS_HOME: join(home, '.erasmus'), XDG_CACHE_HOME: join(base, 'cache'), LANG: 'C.UTF-8' };
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [fixture, '--root', root, '--outputs', join(base, 'outputs')], cwd: resolve(__dirname, '../../..'), env, stderr: 'pipe' }));
   return client;
 }

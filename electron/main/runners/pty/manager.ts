@@ -9,6 +9,7 @@ import type { Redactor } from '../../secrets/redactor';
 import { DEFAULT_FLOW, type FlowControlOptions } from './flow';
 import { cleanOutput, truncateHeadTail } from './output';
 import { sandboxArgv, type SandboxProfile } from './sandbox';
+import { ShellSnapshots, type ShellSnapshotOptions } from './shell-snapshot';
 import { commandArgs, Terminal, type ExitStatus, type TerminalSpec } from './terminal';
 
 /** Where terminal events go: the core's EventBus, or nothing (standalone server). */
@@ -30,8 +31,17 @@ export interface PtyManagerOptions {
   batchMs?: number;
   /** Grace between SIGTERM and SIGKILL (default 2000 ms). */
   killGraceMs?: number;
-  /** Run commands in a login shell (`bash -lc`, default) so the user's PATH applies. */
+  /**
+   * Commands get the user's login environment (default) so the user's PATH applies: read once into a
+   * shell snapshot (shell-snapshot.ts) that each command sources, or by `bash -lc` each time when the
+   * snapshot is off or cannot be taken. `false`: a plain `bash -c`.
+   */
   login?: boolean;
+  /**
+   * The shell snapshot's options, or false for `bash -lc` on every command (default on, unless
+   * `ERASMUS_SHELL_SNAPSHOT=off` is in the environment).
+   */
+  shellSnapshot?: boolean | ShellSnapshotOptions;
   /** The shell for commands (default bash) and for shell tabs (default $SHELL or bash). */
   shell?: string;
   interactiveShell?: string;
@@ -102,11 +112,16 @@ export class PtyManager {
   private flowActive: boolean;
   private seq = 0;
   private disposed = false;
+  /** The login environment read once (undefined: `bash -lc` each time, or no login shell). */
+  readonly snapshots: ShellSnapshots | undefined;
 
   constructor(private readonly options: PtyManagerOptions) {
     const fc = options.flowControl;
     this.flow = fc ? { ...DEFAULT_FLOW, ...(fc === true || fc === 'auto' ? {} : fc) } : undefined;
     this.flowActive = fc !== 'auto';
+    const snap = options.shellSnapshot ?? true;
+    const off = (options.env ?? process.env).ERASMUS_SHELL_SNAPSHOT === 'off';
+    if (options.login !== false && snap !== false && !off) this.snapshots = new ShellSnapshots({ redactor: options.redactor, ...(snap === true ? {} : snap) });
   }
 
   /** Runs a command in a fresh PTY in `cwd` and resolves with its result (never rejects for a failing command). */
@@ -115,16 +130,20 @@ export class PtyManager {
     const cwd = resolve(opts.cwd);
     const shell = this.options.shell ?? 'bash';
     const nonce = randomBytes(8).toString('hex');
+    // Output read by a model: no pagers, and tools told they run unattended without colour (no spinners, no colour codes).
+    const env = { PAGER: 'cat', GIT_PAGER: 'cat', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...opts.env };
+    // The login environment, read once inside the same sandbox (without its network) as the command.
+    const snapshot = this.snapshots && (await this.snapshots.get({ shell, env: this.fullEnv('', env), cwd, prefix: opts.sandbox ? sandboxArgv({ ...opts.sandbox, network: undefined }, cwd) : [] }));
+    const sandbox = opts.sandbox && snapshot ? { ...opts.sandbox, shellSnapshot: snapshot } : opts.sandbox;
     const term = this.open({
       kind: 'command',
       title: opts.title ?? opts.command.split('\n')[0]!.slice(0, 80),
       command: opts.command,
       file: shell,
-      args: commandArgs(shell, opts.command, this.options.login !== false, nonce, opts.sandbox ? sandboxArgv(opts.sandbox, cwd) : []),
+      args: commandArgs(shell, opts.command, snapshot || this.options.login !== false, nonce, sandbox ? sandboxArgv(sandbox, cwd) : []),
       exitMarker: nonce,
       cwd,
-      // Output read by a model: no pagers, and tools told they run unattended without colour (no spinners, no colour codes).
-      env: { PAGER: 'cat', GIT_PAGER: 'cat', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...opts.env },
+      env,
       cols: opts.cols,
       rows: opts.rows,
     });
@@ -224,10 +243,7 @@ export class PtyManager {
     if (this.disposed) throw new Error('the PTY manager is disposed');
     mkdirSync(this.options.outputsDir, { recursive: true });
     const id = `t${++this.seq}-${randomBytes(3).toString('hex')}`;
-    const base = this.options.env ?? process.env;
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
-    Object.assign(env, { TERM: 'xterm-256color', COLORTERM: 'truecolor', ERASMUS_TERMINAL: id }, spec.env);
+    const env = this.fullEnv(id, spec.env);
     const sink = this.options.sink;
     const term = new Terminal(
       {
@@ -251,6 +267,13 @@ export class PtyManager {
       this.prune();
     });
     return term;
+  }
+
+  /** A terminal's whole environment: this manager's (or this process's), the terminal's own, then `extra`. */
+  private fullEnv(id: string, extra: Record<string, string>): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.options.env ?? process.env)) if (v !== undefined) env[k] = v;
+    return Object.assign(env, { TERM: 'xterm-256color', COLORTERM: 'truecolor', ERASMUS_TERMINAL: id }, extra);
   }
 
   private prune(): void {

@@ -47,6 +47,8 @@ export interface SandboxProfile {
    * "pyenv: cannot rehash: … isn't writable" into every result; the real shims are untouched.
    */
   pyenvShims?: { real: string; copy: string };
+  /** The shell snapshot the command sources (shell-snapshot.ts): bound read-only, wherever it lives (a HOME under /tmp). */
+  shellSnapshot?: string;
 }
 
 /**
@@ -257,6 +259,7 @@ export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
   }
   if (p.tmpDir && exists(p.tmpDir) === 'dir') args.push('--bind', resolve(p.tmpDir), resolve(p.tmpDir));
   if (p.network?.kind === 'socket') args.push('--ro-bind', p.network.dir, p.network.dir);
+  if (p.shellSnapshot && exists(p.shellSnapshot) === 'file') args.push('--ro-bind', p.shellSnapshot, p.shellSnapshot);
   if (p.pyenvShims && exists(p.pyenvShims.copy) === 'dir' && exists(p.pyenvShims.real) === 'dir') args.push('--bind', p.pyenvShims.copy, p.pyenvShims.real);
   // The private /tmp holds only the mount points above: read-only, so a stray write fails loudly
   // instead of landing in a folder that is gone after the command.

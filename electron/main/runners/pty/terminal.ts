@@ -37,12 +37,17 @@ export interface TerminalSpec {
  * PTY when its session leader exits and drops output the reader has not yet taken; so the leader
  * is a wrapper that runs the command, prints an invisible exit marker (an OSC sequence with a
  * nonce and the exit code), and waits to be stopped once the marker has been read.
+ * `login`: true runs the command in a login shell (`-lc`: the user's profile, read each time); a
+ * string is a shell snapshot (shell-snapshot.ts) the shell sources first instead (`BASH_ENV`, read
+ * by a non-interactive bash before the command: its aliases then apply to the command's first line).
  */
-export function commandArgs(shell: string, command: string, login: boolean, nonce: string, prefix: string[] = []): string[] {
+export function commandArgs(shell: string, command: string, login: boolean | string, nonce: string, prefix: string[] = []): string[] {
   // `prefix` (the sandbox's argv) wraps the command only: the wrapper and its marker stay outside.
   const wrap = prefix.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const script = `${wrap ? `${wrap} ` : ''}"$0" ${login ? '-lc' : '-c'} "$1"; __erasmus_s=$?; printf '\\033]7777;erasmus-exit;${nonce};%d\\007' "$__erasmus_s"; exec sleep 3600`;
-  return ['-c', script, shell, command];
+  const snapshot = typeof login === 'string';
+  const run = `${snapshot ? 'BASH_ENV="$2" ' : ''}${wrap ? `${wrap} ` : ''}"$0" ${login === true ? '-lc' : '-c'} "$1"`;
+  const script = `${run}; __erasmus_s=$?; printf '\\033]7777;erasmus-exit;${nonce};%d\\007' "$__erasmus_s"; exec sleep 3600`;
+  return ['-c', script, shell, command, ...(snapshot ? [login] : [])];
 }
 
 export interface ExitStatus {
