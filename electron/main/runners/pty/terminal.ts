@@ -79,7 +79,8 @@ export class Terminal {
   private readonly pty: IPty;
   private readonly file: WriteStream;
   private readonly fileClosed: Promise<void>;
-  private readonly batcher: DataBatcher;
+  /** The PTY's bytes as read, until a batch is due (decoded, masked and sent in one piece). */
+  private readonly batcher: DataBatcher<Buffer>;
   private readonly flow: FlowController;
   private head = '';
   /** The last chunks, at least KEEP_CHARS of them once output is long (joined on demand). */
@@ -99,8 +100,10 @@ export class Terminal {
   private fileChunks: Buffer[] = [];
   private fileBytes = 0;
   private readonly decoder = new StringDecoder('utf8');
-  /** The last chunk the PTY gave ended inside a character (the decoder holds its first bytes). */
+  /** The last batch ended inside a character (the decoder holds its first bytes). */
   private midCharacter = false;
+  private readonly masker: StreamRedactor | undefined;
+  private readonly onBatch: (data: string, at: number) => void;
 
   constructor(spec: TerminalSpec, onBatch: (data: string, at: number) => void) {
     this.file = createWriteStream(spec.rawFile);
@@ -128,15 +131,8 @@ export class Terminal {
       outputFile: spec.rawFile,
       startedAt: Date.now(),
     };
-    // Flow control counts what is sent to the client (as VS Code does), before the client can acknowledge it.
-    this.batcher = new DataBatcher(spec.batchMs, (data, full) => {
-      // While output floods (full batches) the file is written in larger pieces: one write each.
-      if (!full || this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
-      this.flow.sent(data.length);
-      const at = this.sent;
-      this.sent += data.length;
-      onBatch(data, at);
-    });
+    this.onBatch = onBatch;
+    this.batcher = new DataBatcher<Buffer>(spec.batchMs, (bytes, full) => this.take(bytes, full), undefined, (chunks) => Buffer.concat(chunks));
     this.flow = new FlowController(spec.flow, {
       pause: () => {
         this.pty.pause();
@@ -148,29 +144,21 @@ export class Terminal {
       },
     }, !spec.flowDeferred);
     this.marker = spec.exitMarker ? new RegExp(`\x1b\\]7777;erasmus-exit;${spec.exitMarker};(\\d+)\x07`) : undefined;
-    const masker = spec.redactor ? new StreamRedactor(spec.redactor) : undefined;
+    this.masker = spec.redactor ? new StreamRedactor(spec.redactor) : undefined;
     // node-pty hands Buffers (encoding: null), though its type says string.
-    (this.pty.onData as unknown as (listener: (bytes: Buffer) => void) => void)((bytes) => {
-      const chunk = this.decoder.write(bytes);
-      const whole = !this.midCharacter;
-      this.midCharacter = endsMidCharacter(bytes);
-      const raw = this.marker ? this.takeMarker(chunk) : chunk;
-      const data = masker && raw ? masker.push(raw) : raw;
-      // The PTY's bytes are exactly this text when no character was split and nothing was cut or masked.
-      if (data) this.emitData(data, whole && !this.midCharacter && data === chunk ? bytes : undefined);
-    });
+    (this.pty.onData as unknown as (listener: (bytes: Buffer) => void) => void)((bytes) => this.batcher.push(bytes));
     this.exited = new Promise((resolve) => {
       this.pty.onExit(({ exitCode: code, signal: sig }) => {
+        this.batcher.drain();
         // Past the exit marker nothing is the command's: the decoder's leftovers are dropped with it.
         const tail = this.markerCode !== undefined ? '' : this.held + this.decoder.end();
-        const rest = masker ? masker.push(tail) + masker.flush() : tail;
-        if (rest) this.emitData(rest);
+        const rest = this.masker ? this.masker.push(tail) + this.masker.flush() : tail;
+        if (rest) this.send(rest, undefined, false);
         this.held = '';
         const exitCode = this.markerCode ?? code;
         const signal = this.markerCode !== undefined ? 0 : sig;
         this.stopPausePoll();
         this.flow.release();
-        this.batcher.drain();
         this.writeFile();
         this.info.running = false;
         this.info.exitCode = signal ? null : exitCode;
@@ -229,7 +217,7 @@ export class Terminal {
     return this.fileClosed;
   }
 
-  /** Every chunk as it arrives (unbatched); used by tests and benchmarks. */
+  /** Every piece of output as it is sent (a batch, decoded and masked). */
   onData(listener: (data: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -287,11 +275,23 @@ export class Terminal {
     }
   }
 
+  /** A batch of the PTY's bytes: decoded, the exit marker taken out, masked, then sent. */
+  private take(bytes: Buffer, full: boolean): void {
+    const chunk = this.decoder.write(bytes);
+    const whole = !this.midCharacter;
+    this.midCharacter = endsMidCharacter(bytes);
+    const raw = this.marker ? this.takeMarker(chunk) : chunk;
+    const data = this.masker && raw ? this.masker.push(raw) : raw;
+    // The PTY's bytes are exactly this text when no character was split and nothing was cut or masked.
+    if (data) this.send(data, whole && !this.midCharacter && data === chunk ? bytes : undefined, full);
+  }
+
   /**
    * One piece of output (masked, without the exit marker): kept at both ends in memory, queued for
-   * the raw file (as `bytes` when given: the PTY's own, so nothing is encoded again), and batched.
+   * the raw file (as `bytes` when given: the PTY's own, so nothing is encoded again), and handed to
+   * the client. Flow control counts what is sent (as VS Code does), before the client can acknowledge it.
    */
-  private emitData(data: string, bytes?: Buffer): void {
+  private send(data: string, bytes: Buffer | undefined, full: boolean): void {
     const b = bytes ?? Buffer.from(data);
     this.fileChunks.push(b);
     this.fileBytes += b.length;
@@ -301,7 +301,12 @@ export class Terminal {
     this.tailChars += data.length;
     while (this.tailChars - this.tailChunks[0]!.length >= KEEP_CHARS) this.tailChars -= this.tailChunks.shift()!.length;
     for (const l of this.listeners) l(data);
-    this.batcher.push(data);
+    // While output floods (full batches) the file is written in larger pieces: one write each.
+    if (!full || this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
+    this.flow.sent(data.length);
+    const at = this.sent;
+    this.sent += data.length;
+    this.onBatch(data, at);
   }
 
   /** Writes the queued output to the raw file, in one write. */
