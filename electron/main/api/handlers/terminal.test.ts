@@ -102,6 +102,11 @@ describe('terminal.* over the contract', () => {
     expect(frames.join('').includes('\n150000\r\n')).toBe(true);
     expect(raw.some((m) => !isFrame(m) && m.includes('"terminal.data"'))).toBe(false);
     expect(raw.some((m) => m.includes(secret))).toBe(false);
+    // A view that connects now (a reload) gets the end of those 2 M characters, exactly where live output goes on.
+    const backlog = await client.request('terminal.output', { id: info.id, maxChars: 700_000 });
+    expect(backlog.end).toBe(out.length);
+    expect(backlog.data.length).toBe(700_000);
+    expect(out.endsWith(backlog.data)).toBe(true);
     await client.request('terminal.close', { id: info.id });
     spy.close();
   });

@@ -4,6 +4,7 @@ import { StreamRedactor, type Redactor } from '../../secrets/redactor';
 import { spawn, type IPty } from 'node-pty';
 import type { TerminalInfo } from '../../../contract/index';
 import { DataBatcher, FlowController, type FlowControlOptions } from './flow';
+import { KeptOutput } from './kept-output';
 import { killSession, sessionAlive } from './process-tree';
 
 export interface TerminalSpec {
@@ -82,11 +83,7 @@ export class Terminal {
   /** The PTY's bytes as read, until a batch is due (decoded, masked and sent in one piece). */
   private readonly batcher: DataBatcher<Buffer>;
   private readonly flow: FlowController;
-  private head = '';
-  /** The last chunks, at least KEEP_CHARS of them once output is long (joined on demand). */
-  private readonly tailChunks: string[] = [];
-  private tailChars = 0;
-  private total = 0;
+  private readonly kept = new KeptOutput(KEEP_CHARS);
   /** Characters handed to the client so far (`terminal.data`): the next chunk's `at`. */
   private sent = 0;
   private timedOut = false;
@@ -179,7 +176,7 @@ export class Terminal {
   }
   /** Characters of output so far. */
   get outputChars(): number {
-    return this.total;
+    return this.kept.chars;
   }
   /** Characters of output sent to the client so far (what a `terminal.data` chunk's `at` counts). */
   get sentChars(): number {
@@ -191,26 +188,21 @@ export class Terminal {
    * is `sentChars` at this moment, so a later chunk (`at` ≥ `end`) continues it without a repeat.
    */
   backlog(max: number): { data: string; truncated: boolean; end: number } {
+    // Every piece kept has been sent: the kept output ends where the client's does.
     const end = this.sent;
     const from = Math.max(0, end - max);
-    let data: string;
-    if (end <= this.head.length) data = this.head.slice(from, end);
-    else {
-      const tail = this.tailChunks.join('');
-      const tailStart = this.total - tail.length;
-      data = tail.slice(Math.max(0, from - tailStart), end - tailStart);
-    }
+    let data = this.kept.since(from);
     // Never start with half of a surrogate pair.
     if (from > 0 && /^[\udc00-\udfff]/.test(data)) data = data.slice(1);
     return { data, truncated: end - data.length > 0, end };
   }
   /** The output so far (ANSI included) when it fits in memory, else undefined: read the raw file. */
   get fullOutput(): string | undefined {
-    return this.total <= KEEP_CHARS ? this.head : undefined;
+    return this.kept.chars <= KEEP_CHARS ? this.kept.headText() : undefined;
   }
   /** The first and last megabyte of output. */
   get ends(): { head: string; tail: string } {
-    return { head: this.head, tail: this.tailChunks.join('').slice(-KEEP_CHARS) };
+    return { head: this.kept.headText(), tail: this.kept.tailText().text.slice(-KEEP_CHARS) };
   }
   /** Resolves once the raw output file is complete on disk (after exit). */
   get outputWritten(): Promise<void> {
@@ -295,11 +287,7 @@ export class Terminal {
     const b = bytes ?? Buffer.from(data);
     this.fileChunks.push(b);
     this.fileBytes += b.length;
-    this.total += data.length;
-    if (this.head.length < KEEP_CHARS) this.head += data.slice(0, KEEP_CHARS - this.head.length);
-    this.tailChunks.push(data);
-    this.tailChars += data.length;
-    while (this.tailChars - this.tailChunks[0]!.length >= KEEP_CHARS) this.tailChars -= this.tailChunks.shift()!.length;
+    this.kept.add(b, data.length);
     for (const l of this.listeners) l(data);
     // While output floods (full batches) the file is written in larger pieces: one write each.
     if (!full || this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
