@@ -44,4 +44,14 @@ describe('KeptOutput', () => {
     expect(internals.tail.list.length).toBeLessThan(10_000 / 32 + 32);
     expect(internals.head.list.length).toBeLessThan(10_000 / 32 + 32);
   });
+
+  it("does not hold Node's shared buffer pool: a small piece is kept in an allocation of its own", () => {
+    const k = new KeptOutput(100);
+    const pooled = Buffer.from('small'); // a view into the 8 kB pool
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+    k.add(pooled, 5);
+    const kept = (k as unknown as { tail: { list: { bytes: Buffer }[] } }).tail.list[0]!.bytes;
+    expect(kept.buffer.byteLength).toBe(5);
+    expect(k.headText()).toBe('small');
+  });
 });

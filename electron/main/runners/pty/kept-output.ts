@@ -4,6 +4,17 @@ interface Piece {
   chars: number;
 }
 
+/**
+ * The bytes in an allocation of their own. A small Buffer (Buffer.from, Buffer.concat under 4 kB) is a
+ * view into Node's shared 8 kB pool: kept for long, it would hold the whole slab.
+ */
+function own(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
+
 /** Pieces under this many bytes (an echo, a prompt, a trickle of output) are merged in runs of SMALL_RUN. */
 const SMALL_BYTES = 2048;
 const SMALL_RUN = 32;
@@ -23,7 +34,7 @@ class Pieces {
     if (piece.bytes.length >= SMALL_BYTES) this.smallRun = 0;
     else if (++this.smallRun === SMALL_RUN) {
       const run = this.list.splice(this.list.length - SMALL_RUN);
-      this.list.push({ bytes: Buffer.concat(run.map((p) => p.bytes)), chars: run.reduce((n, p) => n + p.chars, 0) });
+      this.list.push({ bytes: own(Buffer.concat(run.map((p) => p.bytes))), chars: run.reduce((n, p) => n + p.chars, 0) });
       this.smallRun = 0;
     }
   }
@@ -57,7 +68,7 @@ export class KeptOutput {
   }
 
   add(bytes: Buffer, chars: number): void {
-    const piece = { bytes, chars };
+    const piece = { bytes: own(bytes), chars };
     this.total += chars;
     if (this.head.chars < this.keep) this.head.push(piece);
     this.tail.push(piece);
