@@ -2,18 +2,21 @@
 // other processes put on the machine falls on both alike):
 // 1. output throughput through the event stream, wired as the core wires it (PtyManager with the
 //    core's redactor holding one secret, as on the default path's provider key → batching →
-//    EventBus redacting and validating against the contract → bindPipe serializing a JSON-RPC
-//    notification per event; acknowledged per ACK_CHUNK_CHARS like the renderer) vs reading the
-//    same command's PTY raw with node-pty (goal: ratio ≥ 0.9)
+//    EventBus validating against the contract → bindPipe writing each batch as a terminal.data
+//    frame → serve's WebSocket pipe, whose socket encodes it to UTF-8 as `ws` does; acknowledged
+//    per ACK_CHUNK_CHARS like the renderer, as terminal.ack requests through the dispatcher) vs
+//    reading the same command's PTY raw with node-pty (goal: ratio ≥ 0.9)
 // 2. keystroke-to-echo latency through terminal input + events vs a raw node-pty write/onData
 //    (goal: no more added than the 5.2 ms measured when issue #27 was filed)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node-pty';
+import type { WebSocket } from 'ws';
 import { bindPipe } from '../electron/main/api/connection';
-import type { CallContext, Dispatcher } from '../electron/main/api/dispatcher';
+import { Dispatcher } from '../electron/main/api/dispatcher';
 import { EventBus } from '../electron/main/api/events';
+import { webSocketPipe } from '../electron/main/serve/ws-pipe';
 import { ACK_CHUNK_CHARS, PtyManager } from '../electron/main/runners/pty/index';
 import { Redactor } from '../electron/main/secrets/redactor';
 
@@ -50,24 +53,38 @@ function rawThroughput(): Promise<Round> {
   });
 }
 
-/** The core's wiring: one redactor for terminals and the bus, and a connection serializing every event. */
+/** The core's wiring: one redactor for terminals and the bus, and a browser's connection to `erasmus serve`. */
 function coreWiring() {
   const redactor = new Redactor();
   redactor.add('OPENAI_API_KEY', 'sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr678');
   const bus = new EventBus((v) => redactor.redactValue(v));
   const ptys = new PtyManager({ outputsDir: join(dir, 'out'), sink: bus, flowControl: 'auto', login: false, redactor });
-  let sentChars = 0;
-  const pipe = { send: (text: string) => void (sentChars += text.length), onMessage: () => () => {}, onClose: () => () => {}, close: () => {} };
-  const unbind = bindPipe(pipe, {} as Dispatcher, bus, {} as CallContext);
-  // What the renderer does once it has written a chunk: acknowledge every ACK_CHUNK_CHARS.
+  const dispatcher = new Dispatcher();
+  dispatcher.register('terminal.ack', ({ id, chars }) => (ptys.ack(id, chars), { ok: true as const }));
+  // The server's side of a WebSocket: `ws` sends a text message as its UTF-8 bytes (Buffer.byteLength,
+  // then written as UTF-8), and hands a received one to the pipe as a Buffer.
+  let sentBytes = 0;
+  const received = new Set<(data: Buffer, isBinary: boolean) => void>();
+  const socket = {
+    OPEN: 1,
+    readyState: 1,
+    send: (text: string) => void (sentBytes += Buffer.from(text, 'utf8').length),
+    on: (event: string, h: (data: Buffer, isBinary: boolean) => void) => void (event === 'message' && received.add(h)),
+    off: (_event: string, h: (data: Buffer, isBinary: boolean) => void) => void received.delete(h),
+    close: () => {},
+  };
+  const unbind = bindPipe(webSocketPipe(socket as unknown as WebSocket), dispatcher, bus, { face: 'browser' });
+  // What the renderer does once it has written a chunk: acknowledge every ACK_CHUNK_CHARS, as a request.
   let unacked = 0;
+  let requestId = 0;
   bus.onEvent('terminal.data', ({ id, data }) => {
     unacked += data.length;
     if (unacked < ACK_CHUNK_CHARS) return;
-    ptys.ack(id, unacked);
+    const ack = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method: 'terminal.ack', params: { id, chars: unacked } }));
     unacked = 0;
+    for (const h of received) h(ack, false);
   });
-  return { bus, ptys, unbind, sent: () => sentChars };
+  return { bus, ptys, unbind, sent: () => sentBytes };
 }
 
 async function streamThroughput(): Promise<Round & { events: number; runMs: number }> {
@@ -89,7 +106,7 @@ async function streamThroughput(): Promise<Round & { events: number; runMs: numb
   const r = await ptys.run({ command: COMMAND, cwd: dir, maxOutputChars: 1_000 });
   const runMs = performance.now() - t0;
   if (r.exitCode !== 0) throw new Error(`command failed: ${r.output}`);
-  if (sent() < chars) throw new Error('the connection serialized less than the terminal sent');
+  if (sent() < chars) throw new Error('the connection sent less than the terminal printed');
   unbind();
   await ptys.dispose();
   return { chars, ms, cpuMs, events, runMs };

@@ -1,3 +1,4 @@
+import { decodeTerminalData, isFrame } from './frames';
 import { ErrorResponse, RpcError, SuccessResponse } from './jsonrpc';
 import type { EventName, EventPayload } from './events';
 import type { MethodName, ParamsOf, ResultOf } from './methods/index';
@@ -79,6 +80,16 @@ export class RpcClient {
   }
 
   private receive(text: string): void {
+    if (isFrame(text)) {
+      let data;
+      try {
+        data = decodeTerminalData(text);
+      } catch (err) {
+        console.error(`erasmus: a frame from ${this.where} was dropped: ${(err as Error).message}`);
+        return;
+      }
+      return this.emit('terminal.data', data);
+    }
     let msg: unknown;
     try {
       msg = JSON.parse(text);
@@ -99,9 +110,13 @@ export class RpcClient {
     }
     if (msg && typeof msg === 'object' && 'method' in msg && typeof (msg as { method: unknown }).method === 'string') {
       const { method, params } = msg as { method: string; params?: unknown };
-      for (const l of this.listeners.get(method) ?? []) l(params);
-      for (const l of this.anyListeners) l(method, params);
+      this.emit(method, params);
     }
+  }
+
+  private emit(method: string, params: unknown): void {
+    for (const l of this.listeners.get(method) ?? []) l(params);
+    for (const l of this.anyListeners) l(method, params);
   }
 
   private settle(id: string | number, fn: (p: Pending) => void): void {

@@ -16,6 +16,7 @@ export * from './methods/sessions';
 export * from './methods/settings';
 export * from './events';
 export * from './pipe';
+export * from './frames';
 export * from './client';
 export * from './csp';
 export * from './words';

@@ -1,10 +1,11 @@
-import { MAX_JSON_DEPTH, nestsDeeperThan, type Pipe } from '../../contract/index';
+import { encodeTerminalData, MAX_JSON_DEPTH, nestsDeeperThan, type Pipe, type TerminalData } from '../../contract/index';
 import type { CallContext, Dispatcher } from './dispatcher';
 import type { EventBus } from './events';
 
 /**
  * Binds one pipe (an IPC channel, a WebSocket) to the core: requests go to the dispatcher,
- * responses and every event go back. Closing the pipe ends the binding.
+ * responses and every event go back (terminal output as a frame of its own, see contract/frames.ts).
+ * Closing the pipe ends the binding.
  */
 export function bindPipe(pipe: Pipe, dispatcher: Dispatcher, bus: EventBus, ctx: CallContext): () => void {
   let open = true;
@@ -25,6 +26,8 @@ export function bindPipe(pipe: Pipe, dispatcher: Dispatcher, bus: EventBus, ctx:
     );
   });
   const offEvents = bus.on((event, payload) => {
+    // The bus has checked the payload against the contract: a terminal id and an offset, then text.
+    if (event === 'terminal.data') return send(encodeTerminalData(payload as TerminalData));
     let text: string;
     try {
       if (nestsDeeperThan(payload)) throw new Error(`nested deeper than ${MAX_JSON_DEPTH} levels`);

@@ -1,4 +1,4 @@
-import type { Pipe } from '../../../electron/contract/index';
+import { isFrame, type Pipe } from '../../../electron/contract/index';
 
 /** What the preload exposes in the desktop app. */
 export interface ErasmusBridge {
@@ -80,7 +80,8 @@ export async function webSocketPipe(url: string, options: ReconnectOptions = {})
   const attach = (ws: WebSocket) => {
     ws.onmessage = (e) => {
       if (typeof e.data !== 'string') return;
-      if (inFlight.size > 0) {
+      // A frame (terminal output) answers no request: it is not parsed here.
+      if (inFlight.size > 0 && !isFrame(e.data)) {
         try {
           const msg = JSON.parse(e.data) as { id?: number | string; method?: string };
           if (msg.id !== undefined && msg.method === undefined) inFlight.delete(msg.id);

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RpcError } from '../../../contract/index';
+import { createPipePair, isFrame, RpcError } from '../../../contract/index';
 import { connectedCore } from '../testing';
 
-const { home, client, dispose } = connectedCore('term');
+const { home, core, client, dispose } = connectedCore('term');
 const project = join(home, 'project');
 mkdirSync(project);
 afterAll(dispose);
@@ -16,7 +16,7 @@ describe('terminal.* over the contract', () => {
     const opened: string[] = [];
     client.on('terminal.opened', (t) => opened.push(t.id));
     const gaps: string[] = [];
-    client.on('terminal.data', (d) => {
+    const offData = client.on('terminal.data', (d) => {
       // Each chunk starts where the last one ended (`at`), which is what lets a late view drop repeats.
       const before = outs.get(d.id) ?? '';
       if (d.at !== before.length) gaps.push(`${d.at} after ${before.length}`);
@@ -55,6 +55,60 @@ describe('terminal.* over the contract', () => {
     expect(replay.data.endsWith(end.data)).toBe(true);
     await client.request('terminal.close', { id: info.id });
     expect((await client.request('terminal.list', {})).terminals.find((t) => t.id === info.id)).toBeUndefined();
+    offData();
+  });
+
+  it('sends output to a face as terminal.data frames: a flood arrives whole, in order and masked, paused until acknowledged', async () => {
+    const secret = 'tok-5be0a4c9d1f27e83';
+    core.redactor.add('FRAME_TOKEN', secret);
+    // A second face whose wire is read as it is, beside the client.
+    const [wire, spy] = createPipePair();
+    core.connect(wire);
+    const raw: string[] = [];
+    spy.onMessage((m) => raw.push(m));
+    const info = await client.request('terminal.openShell', { cols: 80, rows: 24 });
+    let out = '';
+    let acking = false;
+    const gaps: string[] = [];
+    client.on('terminal.data', (d) => {
+      if (d.id !== info.id) return;
+      if (d.at !== out.length) gaps.push(`${d.at} after ${out.length}`);
+      out += d.data;
+      if (acking) void client.request('terminal.ack', { id: d.id, chars: d.data.length });
+    });
+    await client.request('terminal.ack', { id: info.id, chars: 0 }); // a view that renders: flow control starts
+    await client.request('terminal.input', { id: info.id, data: `seq 1 300000; printf 'key=%s\\n' ${secret}; echo "done $((6 * 7))"\r` });
+    // ~2 M characters; without acknowledgements the PTY stops past the high watermark (100 000 unacknowledged).
+    const waitFor = async (ok: () => boolean, what: string) => {
+      for (const deadline = Date.now() + 20_000; !ok(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > deadline) throw new Error(`no ${what} in ${out.length} characters`);
+    };
+    await waitFor(() => out.includes('\n1000\r\n'), 'first lines');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(out.length).toBeLessThan(400_000);
+    acking = true;
+    await client.request('terminal.ack', { id: info.id, chars: out.length });
+    await waitFor(() => out.includes('done 42'), 'end');
+    const lines = out.split('\r\n');
+    // The line of "1" may start with the shell's own escape sequences (bracketed paste off).
+    const second = lines.indexOf('2');
+    expect(second).toBeGreaterThan(0);
+    expect(lines[second - 1]!.endsWith('1')).toBe(true);
+    expect(lines.slice(second, second + 299_999).every((l, i) => l === String(i + 2))).toBe(true);
+    expect(lines[second + 299_999]).toBe('key=[secret:FRAME_TOKEN]');
+    expect(gaps).toEqual([]);
+    // On the wire: frames, not JSON, and no secret anywhere.
+    const frames = raw.filter(isFrame);
+    expect(frames.length).toBeGreaterThan(10);
+    expect(frames.join('').includes('\n150000\r\n')).toBe(true);
+    expect(raw.some((m) => !isFrame(m) && m.includes('"terminal.data"'))).toBe(false);
+    expect(raw.some((m) => m.includes(secret))).toBe(false);
+    // A view that connects now (a reload) gets the end of those 2 M characters, exactly where live output goes on.
+    const backlog = await client.request('terminal.output', { id: info.id, maxChars: 700_000 });
+    expect(backlog.end).toBe(out.length);
+    expect(backlog.data.length).toBe(700_000);
+    expect(out.endsWith(backlog.data)).toBe(true);
+    await client.request('terminal.close', { id: info.id });
+    spy.close();
   });
 
   it('answers bad ids with a clear error', async () => {

@@ -82,6 +82,25 @@ describe('DataBatcher', () => {
   });
 });
 
+describe('DataBatcher of bytes (a terminal batches its PTY reads before decoding them)', () => {
+  afterEach(() => vi.useRealTimers());
+  it('counts bytes against the limit and joins the reads of a batch into one buffer, in order', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+    const flushed: [string, boolean][] = [];
+    const b = new DataBatcher<Buffer>(5, (d, full) => flushed.push([d.toString('utf8'), full]), 8, (c) => Buffer.concat(c));
+    const euro = Buffer.from('€'); // 3 bytes, 1 character
+    b.push(Buffer.from('ab'));
+    b.push(euro.subarray(0, 2)); // a read that ends inside a character: joined whole with the next
+    expect(flushed).toEqual([]);
+    b.push(Buffer.concat([euro.subarray(2), Buffer.from('cde')])); // 8 bytes: full
+    expect(flushed).toEqual([['ab€cde', true]]);
+    b.push(Buffer.from('f'));
+    vi.advanceTimersByTime(5);
+    expect(flushed).toEqual([['ab€cde', true], ['f', false]]);
+    b.dispose();
+  });
+});
+
 describe('FlowController', () => {
   it('pauses past the high watermark, resumes under the low one, and lets go of a client that stopped acknowledging', () => {
     vi.useFakeTimers();

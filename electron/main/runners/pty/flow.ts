@@ -10,9 +10,10 @@ export interface FlowControlOptions {
 
 export const DEFAULT_FLOW: FlowControlOptions = { highWatermark: 100_000, lowWatermark: 5_000, stallMs: 5_000 };
 /**
- * The most characters one `terminal.data` event carries when output floods (see DataBatcher).
- * Kept well under V8's 128 kB large-object size, so each batch's string is allocated (and dies) in
- * the young generation; a 5 ms flood batch used to reach 200 k characters.
+ * How much output (bytes as the PTY gives them) one batch gathers at most when output floods (see
+ * DataBatcher): one `terminal.data` event. Kept well under V8's 128 kB large-object size, so each
+ * batch's string is allocated (and dies) in the young generation; a 5 ms flood batch used to reach
+ * 200 k characters.
  */
 export const BATCH_MAX_CHARS = 32_768;
 /** How many characters a client should acknowledge at once. */
@@ -20,7 +21,8 @@ export const ACK_CHUNK_CHARS = 5_000;
 
 /**
  * Batches output per terminal (VS Code's terminalDataBuffering), so a flood of small writes
- * becomes a few events, and counts what the client has not acknowledged.
+ * becomes a few events. A terminal batches the PTY's bytes as they are read (about 4 kB a read) and
+ * decodes, masks and sends each batch in one piece, so the work per read is a push.
  *
  * - After a quiet spell (nothing flushed for `batchMs`), or after input was typed (`inputSent`),
  *   output goes out as soon as the reads of this turn of the event loop are in (setImmediate): a
@@ -30,8 +32,8 @@ export const ACK_CHUNK_CHARS = 5_000;
  *   between the command and us; one long flush (copy to file, events, serialisation) would stall
  *   the command, where short ones overlap with its writing.
  */
-export class DataBatcher {
-  private chunks: string[] = [];
+export class DataBatcher<T extends { length: number } = string> {
+  private chunks: T[] = [];
   private chars = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private immediate: ReturnType<typeof setImmediate> | undefined;
@@ -41,11 +43,13 @@ export class DataBatcher {
   constructor(
     private readonly batchMs: number,
     /** `full`: the batch reached `maxChars` (output is flooding). */
-    private readonly flush: (data: string, full: boolean) => void,
+    private readonly flush: (data: T, full: boolean) => void,
     private readonly maxChars = BATCH_MAX_CHARS,
+    /** Makes one piece of several (strings are joined; a terminal passes Buffer.concat for its bytes). */
+    private readonly join: (chunks: T[]) => T = (chunks) => (chunks as unknown as string[]).join('') as unknown as T,
   ) {}
 
-  push(data: string): void {
+  push(data: T): void {
     this.chunks.push(data);
     this.chars += data.length;
     if (this.chars >= this.maxChars) return this.drain(true);
@@ -69,7 +73,7 @@ export class DataBatcher {
   drain(full = false): void {
     this.cancel();
     if (!this.chunks.length) return;
-    const data = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
+    const data = this.chunks.length === 1 ? this.chunks[0]! : this.join(this.chunks);
     this.chunks = [];
     this.chars = 0;
     this.echoDue = false;

@@ -4,6 +4,7 @@ import { StreamRedactor, type Redactor } from '../../secrets/redactor';
 import { spawn, type IPty } from 'node-pty';
 import type { TerminalInfo } from '../../../contract/index';
 import { DataBatcher, FlowController, type FlowControlOptions } from './flow';
+import { KeptOutput } from './kept-output';
 import { killSession, sessionAlive } from './process-tree';
 
 export interface TerminalSpec {
@@ -84,13 +85,10 @@ export class Terminal {
   private readonly pty: IPty;
   private readonly file: WriteStream;
   private readonly fileClosed: Promise<void>;
-  private readonly batcher: DataBatcher;
+  /** The PTY's bytes as read, until a batch is due (decoded, masked and sent in one piece). */
+  private readonly batcher: DataBatcher<Buffer>;
   private readonly flow: FlowController;
-  private head = '';
-  /** The last chunks, at least KEEP_CHARS of them once output is long (joined on demand). */
-  private readonly tailChunks: string[] = [];
-  private tailChars = 0;
-  private total = 0;
+  private readonly kept = new KeptOutput(KEEP_CHARS);
   /** Characters handed to the client so far (`terminal.data`): the next chunk's `at`. */
   private sent = 0;
   private timedOut = false;
@@ -104,8 +102,10 @@ export class Terminal {
   private fileChunks: Buffer[] = [];
   private fileBytes = 0;
   private readonly decoder = new StringDecoder('utf8');
-  /** The last chunk the PTY gave ended inside a character (the decoder holds its first bytes). */
+  /** The last batch ended inside a character (the decoder holds its first bytes). */
   private midCharacter = false;
+  private readonly masker: StreamRedactor | undefined;
+  private readonly onBatch: (data: string, at: number) => void;
 
   constructor(spec: TerminalSpec, onBatch: (data: string, at: number) => void) {
     this.file = createWriteStream(spec.rawFile);
@@ -133,15 +133,8 @@ export class Terminal {
       outputFile: spec.rawFile,
       startedAt: Date.now(),
     };
-    // Flow control counts what is sent to the client (as VS Code does), before the client can acknowledge it.
-    this.batcher = new DataBatcher(spec.batchMs, (data, full) => {
-      // While output floods (full batches) the file is written in larger pieces: one write each.
-      if (!full || this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
-      this.flow.sent(data.length);
-      const at = this.sent;
-      this.sent += data.length;
-      onBatch(data, at);
-    });
+    this.onBatch = onBatch;
+    this.batcher = new DataBatcher<Buffer>(spec.batchMs, (bytes, full) => this.take(bytes, full), undefined, (chunks) => Buffer.concat(chunks));
     this.flow = new FlowController(spec.flow, {
       pause: () => {
         this.pty.pause();
@@ -153,29 +146,21 @@ export class Terminal {
       },
     }, !spec.flowDeferred);
     this.marker = spec.exitMarker ? new RegExp(`\x1b\\]7777;erasmus-exit;${spec.exitMarker};(\\d+)\x07`) : undefined;
-    const masker = spec.redactor ? new StreamRedactor(spec.redactor) : undefined;
+    this.masker = spec.redactor ? new StreamRedactor(spec.redactor) : undefined;
     // node-pty hands Buffers (encoding: null), though its type says string.
-    (this.pty.onData as unknown as (listener: (bytes: Buffer) => void) => void)((bytes) => {
-      const chunk = this.decoder.write(bytes);
-      const whole = !this.midCharacter;
-      this.midCharacter = endsMidCharacter(bytes);
-      const raw = this.marker ? this.takeMarker(chunk) : chunk;
-      const data = masker && raw ? masker.push(raw) : raw;
-      // The PTY's bytes are exactly this text when no character was split and nothing was cut or masked.
-      if (data) this.emitData(data, whole && !this.midCharacter && data === chunk ? bytes : undefined);
-    });
+    (this.pty.onData as unknown as (listener: (bytes: Buffer) => void) => void)((bytes) => this.batcher.push(bytes));
     this.exited = new Promise((resolve) => {
       this.pty.onExit(({ exitCode: code, signal: sig }) => {
+        this.batcher.drain();
         // Past the exit marker nothing is the command's: the decoder's leftovers are dropped with it.
         const tail = this.markerCode !== undefined ? '' : this.held + this.decoder.end();
-        const rest = masker ? masker.push(tail) + masker.flush() : tail;
-        if (rest) this.emitData(rest);
+        const rest = this.masker ? this.masker.push(tail) + this.masker.flush() : tail;
+        if (rest) this.send(rest, undefined, false);
         this.held = '';
         const exitCode = this.markerCode ?? code;
         const signal = this.markerCode !== undefined ? 0 : sig;
         this.stopPausePoll();
         this.flow.release();
-        this.batcher.drain();
         this.writeFile();
         this.info.running = false;
         this.info.exitCode = signal ? null : exitCode;
@@ -196,7 +181,7 @@ export class Terminal {
   }
   /** Characters of output so far. */
   get outputChars(): number {
-    return this.total;
+    return this.kept.chars;
   }
   /** Characters of output sent to the client so far (what a `terminal.data` chunk's `at` counts). */
   get sentChars(): number {
@@ -208,33 +193,28 @@ export class Terminal {
    * is `sentChars` at this moment, so a later chunk (`at` ≥ `end`) continues it without a repeat.
    */
   backlog(max: number): { data: string; truncated: boolean; end: number } {
+    // Every piece kept has been sent: the kept output ends where the client's does.
     const end = this.sent;
     const from = Math.max(0, end - max);
-    let data: string;
-    if (end <= this.head.length) data = this.head.slice(from, end);
-    else {
-      const tail = this.tailChunks.join('');
-      const tailStart = this.total - tail.length;
-      data = tail.slice(Math.max(0, from - tailStart), end - tailStart);
-    }
+    let data = this.kept.since(from);
     // Never start with half of a surrogate pair.
     if (from > 0 && /^[\udc00-\udfff]/.test(data)) data = data.slice(1);
     return { data, truncated: end - data.length > 0, end };
   }
   /** The output so far (ANSI included) when it fits in memory, else undefined: read the raw file. */
   get fullOutput(): string | undefined {
-    return this.total <= KEEP_CHARS ? this.head : undefined;
+    return this.kept.chars <= KEEP_CHARS ? this.kept.headText() : undefined;
   }
   /** The first and last megabyte of output. */
   get ends(): { head: string; tail: string } {
-    return { head: this.head, tail: this.tailChunks.join('').slice(-KEEP_CHARS) };
+    return { head: this.kept.headText(), tail: this.kept.tailText().text.slice(-KEEP_CHARS) };
   }
   /** Resolves once the raw output file is complete on disk (after exit). */
   get outputWritten(): Promise<void> {
     return this.fileClosed;
   }
 
-  /** Every chunk as it arrives (unbatched); used by tests and benchmarks. */
+  /** Every piece of output as it is sent (a batch, decoded and masked). */
   onData(listener: (data: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -292,21 +272,34 @@ export class Terminal {
     }
   }
 
+  /** A batch of the PTY's bytes: decoded, the exit marker taken out, masked, then sent. */
+  private take(bytes: Buffer, full: boolean): void {
+    const chunk = this.decoder.write(bytes);
+    const whole = !this.midCharacter;
+    this.midCharacter = endsMidCharacter(bytes);
+    const raw = this.marker ? this.takeMarker(chunk) : chunk;
+    const data = this.masker && raw ? this.masker.push(raw) : raw;
+    // The PTY's bytes are exactly this text when no character was split and nothing was cut or masked.
+    if (data) this.send(data, whole && !this.midCharacter && data === chunk ? bytes : undefined, full);
+  }
+
   /**
    * One piece of output (masked, without the exit marker): kept at both ends in memory, queued for
-   * the raw file (as `bytes` when given: the PTY's own, so nothing is encoded again), and batched.
+   * the raw file (as `bytes` when given: the PTY's own, so nothing is encoded again), and handed to
+   * the client. Flow control counts what is sent (as VS Code does), before the client can acknowledge it.
    */
-  private emitData(data: string, bytes?: Buffer): void {
+  private send(data: string, bytes: Buffer | undefined, full: boolean): void {
     const b = bytes ?? Buffer.from(data);
     this.fileChunks.push(b);
     this.fileBytes += b.length;
-    this.total += data.length;
-    if (this.head.length < KEEP_CHARS) this.head += data.slice(0, KEEP_CHARS - this.head.length);
-    this.tailChunks.push(data);
-    this.tailChars += data.length;
-    while (this.tailChars - this.tailChunks[0]!.length >= KEEP_CHARS) this.tailChars -= this.tailChunks.shift()!.length;
+    this.kept.add(b, data.length);
     for (const l of this.listeners) l(data);
-    this.batcher.push(data);
+    // While output floods (full batches) the file is written in larger pieces: one write each.
+    if (!full || this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
+    this.flow.sent(data.length);
+    const at = this.sent;
+    this.sent += data.length;
+    this.onBatch(data, at);
   }
 
   /** Writes the queued output to the raw file, in one write. */

@@ -1,0 +1,47 @@
+import { terminalEvents } from './methods/terminal';
+
+/**
+ * `terminal.data` travels as a frame of its own instead of a JSON-RPC notification. Terminal output
+ * is the bulk of everything the core sends, and JSON would escape each of its control characters
+ * (every line's `\r\n`, every colour code) on the way out and unescape them again on the way in.
+ *
+ * A frame is text, so every pipe carries it as it carries JSON (IPC, the WebSocket's text frames,
+ * the in-memory pair): a header of fields separated by U+0000, then the output as it is:
+ *
+ *     U+0001 "terminal.data" U+0000 <id> U+0000 <at> U+0000 <data>
+ *
+ * U+0001 cannot start JSON text, and a terminal id cannot hold U+0000, so the header ends at the
+ * third U+0000 whatever the output holds.
+ */
+const TERMINAL_DATA_HEADER = '\u0001terminal.data\u0000';
+const SEP = '\u0000';
+
+export type TerminalData = { id: string; at: number; data: string };
+
+export function encodeTerminalData(p: TerminalData): string {
+  return `${TERMINAL_DATA_HEADER}${p.id}${SEP}${p.at}${SEP}${p.data}`;
+}
+
+/** Whether a message is a frame (starts with U+0001) rather than JSON. */
+export function isFrame(text: string): boolean {
+  return text.charCodeAt(0) === 1;
+}
+
+/**
+ * Reads a `terminal.data` frame, checked against the contract's schema of the event. Throws naming
+ * what is wrong with a frame it cannot read.
+ */
+export function decodeTerminalData(text: string): TerminalData {
+  if (!text.startsWith(TERMINAL_DATA_HEADER)) throw new Error(`unknown frame ${JSON.stringify(text.slice(1, 40).split(SEP)[0])}: only terminal.data travels as a frame`);
+  const idEnd = text.indexOf(SEP, TERMINAL_DATA_HEADER.length);
+  const atEnd = idEnd < 0 ? -1 : text.indexOf(SEP, idEnd + 1);
+  if (atEnd < 0) throw new Error('a terminal.data frame ends inside its header (it needs id, at and data, separated by U+0000)');
+  const at = text.slice(idEnd + 1, atEnd);
+  const parsed = terminalEvents['terminal.data'].safeParse({
+    id: text.slice(TERMINAL_DATA_HEADER.length, idEnd),
+    at: /^\d+$/.test(at) ? Number(at) : at,
+    data: text.slice(atEnd + 1),
+  });
+  if (!parsed.success) throw new Error(`a terminal.data frame does not match the contract: ${parsed.error.message}`);
+  return parsed.data;
+}
