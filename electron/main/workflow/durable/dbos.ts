@@ -11,7 +11,7 @@ export const DBOS_APP = 'erasmus';
 export const COMPONENT_QUEUE = 'erasmus-components';
 export const COMPONENT_WORKFLOW = 'erasmus.component';
 /** The version both sides stamp on the component workflows (DBOS only dequeues a workflow of its own version). */
-export const WORKFLOW_VERSION = 'erasmus-durable-1';
+export const WORKFLOW_VERSION = 'erasmus-durable-2';
 /** How often a worker polls the queue (DBOS's queue poller; it backs off by itself when Postgres is contended). */
 export const POLL_MS = 100;
 /** How often a worker looks for the workflows of dead workers. */

@@ -7,7 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Paths } from '../../paths/index';
 import { WorkflowEngine } from '../engine';
 import { checkDatabaseUrl, redactedUrl } from './database-url';
-import { checkpointLane, laneRef, originUrl, pushRef, restoreLane } from './lane-git';
+import { checkpointLane, laneCommitRef, laneRef, originUrl, pushRef, restoreLane } from './lane-git';
+
+/** Component a's first workflow in run r1. */
+const K = { runId: 'r1', component: 'a', attempt: 1 };
 import type { Plan, PlanComponent } from '../plan';
 import type { RunContext } from '../run-context';
 import { driveRemoteLane } from './remote-lane';
@@ -38,30 +41,30 @@ describe("a component's worktree between two workers", () => {
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'base');
     git(dir, 'remote', 'add', 'origin', origin);
-    await pushRef(dir, git(dir, 'rev-parse', 'HEAD'), laneRef('r1', 'a', 'base'));
+    await pushRef(dir, git(dir, 'rev-parse', 'HEAD'), laneRef(K, 'base'));
 
     // Worker one: the component's first step changes a file, adds one, deletes one.
     const one = join(root!, 'w1', 'r1', 'a');
-    await restoreLane(one, await originUrl(dir), 'r1', 'a', undefined);
+    await restoreLane(one, await originUrl(dir), K, undefined);
     await writeFile(join(one, 'kept.txt'), 'changed\n');
     await writeFile(join(one, 'new.txt'), 'new\n');
     await rm(join(one, 'gone.txt'));
-    const first = await checkpointLane(one, 'r1', 'a', 0);
+    const first = await checkpointLane(one, K, 0);
     // (the checkpoint leaves the clone's index and files as they were)
     expect(git(one, 'status', '--porcelain').split('\n').sort()).toEqual([' D gone.txt', ' M kept.txt', '?? new.txt']);
 
     // A step that changed nothing (a review that asked for nothing): the checkpoint before it stands, nothing is pushed.
-    expect(await checkpointLane(one, 'r1', 'a', 1, { previous: first })).toBe(first);
-    expect(git(origin, 'for-each-ref', '--format=%(refname)', 'refs/erasmus/r1/a/')).toBe([laneRef('r1', 'a', 'base'), laneRef('r1', 'a', 0)].join('\n'));
+    expect(await checkpointLane(one, K, 1, { previous: first })).toBe(first);
+    expect(git(origin, 'for-each-ref', '--format=%(refname)', 'refs/erasmus/r1/a/')).toBe([laneRef(K, 'base'), laneRef(K, 0)].join('\n'));
     // A changed file, or another HEAD, is a new checkpoint, whatever came before.
     await writeFile(join(one, 'new.txt'), 'newer\n');
-    const changed = await checkpointLane(one, 'r1', 'a', 1, { previous: first });
+    const changed = await checkpointLane(one, K, 1, { previous: first });
     expect(changed.sha).not.toBe(first.sha);
     await writeFile(join(one, 'new.txt'), 'new\n');
 
     // Worker two (another machine: another folder) goes on from that checkpoint.
     const two = join(root!, 'w2', 'r1', 'a');
-    await restoreLane(two, await originUrl(dir), 'r1', 'a', first);
+    await restoreLane(two, await originUrl(dir), K, first);
     expect(await readFile(join(two, 'kept.txt'), 'utf8')).toBe('changed\n');
     expect(await readFile(join(two, 'new.txt'), 'utf8')).toBe('new\n');
     expect(existsSync(join(two, 'gone.txt'))).toBe(false);
@@ -73,15 +76,15 @@ describe("a component's worktree between two workers", () => {
     git(two, 'commit', '-qm', 'component a');
     // (the component's branch goes in the checkpoint's push)
     const commit = git(two, 'rev-parse', 'HEAD');
-    const second = await checkpointLane(two, 'r1', 'a', 1, { also: [{ sha: commit, ref: 'refs/heads/erasmus-lane/r1/a' }] });
-    expect(git(origin, 'rev-parse', 'erasmus-lane/r1/a')).toBe(commit);
-    await restoreLane(one, await originUrl(dir), 'r1', 'a', second);
+    const second = await checkpointLane(two, K, 1, { also: [{ sha: commit, ref: laneCommitRef(K) }] });
+    expect(git(origin, 'rev-parse', laneCommitRef(K))).toBe(commit);
+    await restoreLane(one, await originUrl(dir), K, second);
     expect(git(one, 'log', '-1', '--format=%s')).toBe('component a');
     expect(git(one, 'status', '--porcelain')).toBe('');
 
     // A step run again after a crash pushes its own step's ref: the checkpoint the step before recorded stays.
-    expect(git(origin, 'rev-parse', laneRef('r1', 'a', 0))).toBe(first.sha);
-    await expect(restoreLane(one, await originUrl(dir), 'r1', 'a', { step: 0, sha: second.sha })).rejects.toThrow(/not .* as that step recorded/);
+    expect(git(origin, 'rev-parse', laneRef(K, 0))).toBe(first.sha);
+    await expect(restoreLane(one, await originUrl(dir), K, { step: 0, sha: second.sha, attempt: 1 })).rejects.toThrow(/not .* as that step recorded/);
   });
 });
 

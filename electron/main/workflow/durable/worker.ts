@@ -22,7 +22,7 @@ import { git } from '../git';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
-import { runComponentStep, type LaneJob, type LaneProgress } from './component-step';
+import { forgetClone, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
 import { removeRunRefs } from './lane-git';
 import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
 
@@ -43,7 +43,7 @@ const stepPlace = new AsyncLocalStorage<StepPlace>();
 
 /**
  * The worker's folder is the root its built-in files and runners servers serve (a git repository of its own,
- * made here), and each component's clone is at `<work>/.git/erasmus/worktrees/<run>/<component>`: where those
+ * made here), and each component's clone is at `<work>/.git/erasmus/worktrees/<run>.<attempt>/<component>`: where those
  * servers take a parallel lane's worktree to be, so a step's tool calls work in its clone (named in their
  * `_meta`), and its commands may write that clone alone, as a one-machine lane's may write its worktree.
  */
@@ -56,9 +56,12 @@ export async function workRoot(workDir: string): Promise<string> {
   return workDir;
 }
 
-/** Where a component's clone is in the worker's folder. */
-export function cloneDir(workDir: string, runId: string, component: string): string {
-  return join(workDir, '.git', 'erasmus', 'worktrees', runId, component);
+/**
+ * Where a component's workflow has its clone in the worker's folder: one per attempt (`<run>.<attempt>`), so a
+ * workflow cancelled while its step ends never works in, nor removes, the clone of the one that replaces it.
+ */
+export function cloneDir(workDir: string, runId: string, component: string, attempt: number): string {
+  return join(workDir, '.git', 'erasmus', 'worktrees', `${runId}.${attempt}`, component);
 }
 
 /**
@@ -130,7 +133,7 @@ export interface WorkerOptions {
   databaseUrl: string;
   /** How many components this worker runs at once. */
   concurrency: number;
-  /** The worker's folder (workRoot): the clones go to <workDir>/.git/erasmus/worktrees/<run>/<component>. */
+  /** The worker's folder (workRoot): the clones go to <workDir>/.git/erasmus/worktrees/<run>.<attempt>/<component>. */
   workDir: string;
   paths: Paths;
   /** The context a component's step runs in (the worker's engine: executor, sandboxed runner, tool servers); it may refuse, saying why. */
@@ -162,7 +165,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   });
   DBOS.registerWorkflow(
     async (job: LaneJob): Promise<LaneProgress> => {
-      const dir = cloneDir(opts.workDir, job.runId, job.component);
+      const dir = cloneDir(opts.workDir, job.runId, job.component, job.attempt);
+      const key = { runId: job.runId, component: job.component, attempt: job.attempt };
       const workflowId = DBOS.workflowID!;
       let progress = job.start;
       // The run was abandoned (its workflow cancelled): what this worker pushed after the run cleaned origin goes too.
@@ -170,11 +174,12 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       const abandoned = async () => {
         if (left) return;
         left = true;
-        const removed = await removeRunRefs(dir, job.runId, job.component).then(
+        const removed = await removeRunRefs(dir, job.runId, key).then(
           () => 'its refs on origin and this clone are gone',
           (err: Error) => `this clone is gone; its refs on origin stay: ${err.message}`,
         );
         await rm(dir, { recursive: true, force: true });
+        forgetClone(dir);
         log(`component ${job.component} of run ${job.runId}: the run was abandoned; ${removed}`);
       };
       try {
@@ -205,7 +210,9 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
         if (err instanceof DBOSErrors.DBOSWorkflowCancelledError) await abandoned();
         throw err;
       }
-      if (progress.done) await rm(dir, { recursive: true, force: true });
+      // Its clone is its own: committed, or blocked (a retry is another workflow, with a clone of its own), it goes.
+      await rm(dir, { recursive: true, force: true });
+      forgetClone(dir);
       log(`component ${job.component} of run ${job.runId}: ${progress.done ? 'committed and pushed' : `blocked: ${progress.failed}`}`);
       return progress;
     },
