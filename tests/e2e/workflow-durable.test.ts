@@ -123,6 +123,15 @@ async function hangs(mark: string): Promise<{ dir: string; pid: number }> {
   return m;
 }
 
+/** Whether a process runs (a zombie, killed and not yet reaped, does not). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 /** The DBOS workflows of the database, `id status`, by id. */
 const workflows = (url: string) =>
   execFileSync(join(postgresBin()!, 'psql'), [url, '-qAt', '-F', ' ', '-c', 'SELECT workflow_uuid, status FROM dbos.workflow_status ORDER BY workflow_uuid'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
@@ -185,12 +194,16 @@ describe('a durable run over DBOS', () => {
     Object.assign(env, { PARALLEL_MODEL_HANG: 'b:testing', PARALLEL_MODEL_HANG_MARK: mark });
     const w = await worker('w1', url, env, 2);
     const { engine, runId } = await approvedRun(dir, url, env);
-    await hangs(mark);
+    const { pid } = await hangs(mark);
     await until('a merged', async () => (await engine.status(runId)).lanes?.find((l) => l.component === 'a')?.status === 'merged');
     await engine.stop(runId);
     const cp = (await engine.status(runId)).timeline.find((e) => e.state === 'parallel:components')?.checkpoint;
     expect((await engine.rewind(runId, cp!)).state).toBe('parallel:components');
     await engine.resume(runId);
+    // Entering the phase again cancels b's rewound workflow: the worker stops its hung step (kills its model), not waiting for its end.
+    await until('the rewound step stopped', () => !alive(pid), said.get(w)!);
+    expect(said.get(w)!()).toMatch(/component b of run \S+: its workflow was cancelled; its step is stopped/);
+    expect(said.get(w)!()).not.toMatch(/DeprecationWarning/); // DBOS's query queued on each new connection (durable/dbos.ts dbosUrl)
     const view = await engine.waitForRest(runId, 120_000);
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');
@@ -219,8 +232,39 @@ describe('a durable run over DBOS', () => {
     for (const f of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) expect(git(dir, 'log', '--format=%H', '--', f).split('\n')).toHaveLength(1);
     expect(git(origin, 'rev-parse', `refs/heads/${git(dir, 'symbolic-ref', '--short', 'HEAD')}`)).toBe(git(dir, 'rev-parse', 'HEAD'));
     expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
-    void w;
   }, 240_000);
+
+  it('resumed after the run process was killed mid-components: `workflow resume` follows the same workflows (none enqueued again), the component merged before is not done again, the one a worker finished meanwhile is merged', async () => {
+    const { dir, url, env } = await setup('run_killed');
+    const hold = join(root, 'hold');
+    await writeFile(hold, '');
+    // b's development waits in the worker while a is merged; then the run's process (the CLI) is killed.
+    Object.assign(env, { PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'b' });
+    await worker('w1', url, env, 2);
+    const cliEnv = { ...process.env, ...env, ERASMUS_HOME: join(root, 'home-run') };
+    const cli = (args: string[]) => spawn('node', [CLI, 'workflow', ...args], { env: cliEnv, detached: true, stdio: 'ignore' });
+    const run = cli(['start', dir, '--goal', 'two parts', '--executor', 'command', '--command', `node ${MODEL}`, '--database-url', url, '--yes']);
+    workers.push(run);
+    await until('a merged while b is held', () => existsSync(join(dir, 'a.txt')) && modelCalls().includes('b:development'));
+    killGroup(run);
+    await new Promise((r) => run.once('exit', r));
+    // b's workflow goes on in the worker with nobody following it: it commits and pushes.
+    await rm(hold);
+    const resumed = cli(['resume', dir, '--database-url', url, '--yes']);
+    workers.push(resumed);
+    expect(await new Promise((r) => resumed.once('exit', r))).toBe(0);
+    const view = JSON.parse(execFileSync('node', [CLI, 'workflow', 'status', dir, '--json'], { env: cliEnv, encoding: 'utf8' })) as WorkflowRunView;
+    expect(view.error?.message).toBeUndefined();
+    expect(view.status).toBe('COMPLETED');
+    expect(workflows(url).map((l) => l.slice(view.runId.length))).toEqual([':a:1 SUCCESS', ':b:1 SUCCESS']);
+    // Each component step was asked once: none ran again after the crash.
+    const steps = modelCalls().filter((s) => /^[ab]:/.test(s));
+    expect(steps.filter((s, i) => steps.indexOf(s) !== i)).toEqual([]);
+    expect(steps).toEqual(expect.arrayContaining(['a:development', 'b:development', 'b:review']));
+    expect(git(dir, 'log', '--format=%H', '--', 'a.txt').split('\n')).toHaveLength(1);
+    expect(git(dir, 'log', '--format=%H', '--', 'b.txt').split('\n')).toHaveLength(1);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  }, 180_000);
 
   it("abandoned: its components' workflows are cancelled, the work only origin held is kept in the project, and origin keeps no ref of the run, even one a worker pushes after", async () => {
     const { dir, origin, url, env } = await setup('abandoned');
@@ -240,12 +284,11 @@ describe('a durable run over DBOS', () => {
     expect(git(dir, 'show', `refs/erasmus/kept/${runId}/a:a.txt`)).toBe('a');
     expect((await engine.status(runId)).lanes?.find((l) => l.component === 'a')?.kept).toBe(`refs/erasmus/kept/${runId}/a`);
     expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
-    // The step under way ends (its model dies, leaving a-hung.txt: a new checkpoint the worker pushes); the worker finds its workflow cancelled and drops what it pushed.
-    stopModel(pid);
-    for (let i = 0; !/the run was abandoned/.test(said.get(w)!()); i++) {
-      if (i > 600) throw new Error(`the worker did not see the run abandoned:\n${said.get(w)!()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // The worker stops the step under way soon after its workflow is cancelled (its model is killed, leaving a-hung.txt:
+    // a new checkpoint the worker pushes), then drops what it pushed.
+    await until('the cancelled step stopped', () => !alive(pid), said.get(w)!);
+    await until('the worker dropped the abandoned work', () => /the run was abandoned/.test(said.get(w)!()), said.get(w)!);
+    expect(said.get(w)!()).toMatch(/component a of run \S+: its workflow was cancelled; its step is stopped/);
     expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
     expect(existsSync(join(root, 'work-w1', runId, 'a'))).toBe(false);
   }, 120_000);

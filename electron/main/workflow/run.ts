@@ -283,8 +283,10 @@ export class WorkflowRun {
     return { ...(driveLane ? { driveLane } : {}), ...(completing ? { completing } : {}), ...(lanesRewound ? { lanesRewound } : {}) };
   }
 
-  /** The context this run's steps run in: a worker drives a durable run's component with it (durable/worker.ts). */
-  stepContext(): RunContext {
+  /** The context this run's steps run in: a worker drives a durable run's component with it (durable/worker.ts); `signal` stops the step, as stop does. */
+  stepContext(signal?: AbortSignal): RunContext {
+    if (signal?.aborted) this.abort.abort();
+    else signal?.addEventListener('abort', () => this.abort.abort(), { once: true });
     return this.context();
   }
 

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Paths } from '../../paths/index';
 import { WorkflowEngine } from '../engine';
 import { checkDatabaseUrl, redactedUrl } from './database-url';
+import { dbosUrl } from './dbos';
 import { checkpointLane, laneCommitRef, laneRef, originUrl, pushRef, restoreLane } from './lane-git';
 
 /** Component a's first workflow in run r1. */
@@ -93,6 +94,15 @@ describe('--database-url', () => {
     expect(redactedUrl('postgres://me:secret@db.example:5432/runs')).toBe('postgres://me:***@db.example:5432/runs');
     expect(() => checkDatabaseUrl('mysql://db/runs')).toThrow(/must start with postgres:\/\//);
     expect(() => checkDatabaseUrl('not a url')).toThrow(/is not a URL; give postgres:\/\/user:password@host:port\/database/);
+  });
+
+  it("is given to DBOS with its idle-in-transaction timeout set at connection start (DBOS's own query for it on each new connection is what pg reports as deprecated)", () => {
+    const given = (url: string) => new URL(dbosUrl(url)).searchParams.get('options');
+    expect(given('postgres://me:p%40ss@db:5432/runs?sslmode=verify-full')).toBe('-c idle_in_transaction_session_timeout=60000');
+    expect(new URL(dbosUrl('postgres://me:p%40ss@db:5432/runs?sslmode=verify-full')).password).toBe('p%40ss');
+    expect(given('postgres://db/runs?options=-c%20search_path%3Dx')).toBe('-c search_path=x -c idle_in_transaction_session_timeout=60000');
+    const own = 'postgres://db/runs?options=-c%20idle_in_transaction_session_timeout%3D5000';
+    expect(dbosUrl(own)).toBe(own);
   });
 
   it('refuses a project without an origin remote before anything is done, saying how to go on', async () => {

@@ -24,7 +24,7 @@ import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
 import { forgetClone, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
 import { removeRunRefs } from './lane-git';
-import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
+import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
 
 /** The component step this async context runs (its questions and events name it). */
 interface StepPlace extends AskPlace {
@@ -136,8 +136,11 @@ export interface WorkerOptions {
   /** The worker's folder (workRoot): the clones go to <workDir>/.git/erasmus/worktrees/<run>.<attempt>/<component>. */
   workDir: string;
   paths: Paths;
-  /** The context a component's step runs in (the worker's engine: executor, sandboxed runner, tool servers); it may refuse, saying why. */
-  host: (record: RunRecord) => RunContext | Promise<RunContext>;
+  /**
+   * The context a component's step runs in (the worker's engine: executor, sandboxed runner, tool servers); it may
+   * refuse, saying why. `signal` aborts when the component's workflow is cancelled: the step stops.
+   */
+  host: (record: RunRecord, signal: AbortSignal) => RunContext | Promise<RunContext>;
   log?: (line: string) => void;
   /** What the steps say to the run's process (bridge.ts): a step withdraws what a dead run of it left asking. */
   bridge?: WorkerBridge;
@@ -146,6 +149,24 @@ export interface WorkerOptions {
 export interface Worker {
   executorID: string;
   stop(): Promise<void>;
+}
+
+/** Looks every CANCEL_MS whether DBOS has the workflow cancelled; if so, aborts `cancel` (once) and says so. */
+function watchCancel(status: () => Promise<{ status: string } | null | undefined>, cancel: AbortController, said: () => void): { stop(): void } {
+  let stopped = false;
+  void (async () => {
+    while (!stopped) {
+      await new Promise((r) => setTimeout(r, CANCEL_MS));
+      if (stopped) break;
+      const now = await status().catch(() => undefined);
+      if (now?.status === 'CANCELLED' && !stopped) {
+        said();
+        cancel.abort();
+        break;
+      }
+    }
+  })();
+  return { stop: () => void (stopped = true) };
 }
 
 export async function startWorker(opts: WorkerOptions): Promise<Worker> {
@@ -157,7 +178,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   await migrateSystemDatabase(opts.databaseUrl);
   DBOS.setConfig({
     name: DBOS_APP,
-    systemDatabaseUrl: opts.databaseUrl,
+    systemDatabaseUrl: dbosUrl(opts.databaseUrl),
     executorID,
     applicationVersion: WORKFLOW_VERSION,
     listenQueues: [COMPONENT_QUEUE],
@@ -191,15 +212,21 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
               let record: RunRecord | undefined;
               const place: StepPlace = { runId: job.runId, workflowId, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
               await opts.bridge?.withdraw(place);
-              const out = await stepPlace.run(place, () =>
-                runComponentStep(job, before, dir, opts.paths, (r) => {
-                  record = r;
-                  return opts.host(r);
-                }),
-              );
+              // The run cancels the workflow (abandoned, or rewound): the step is stopped soon after (its executor's
+              // process or its agent session ended), not run to its end.
+              const cancel = new AbortController();
+              const watch = watchCancel(() => DBOS.getWorkflowStatus(workflowId), cancel, () => log(`component ${job.component} of run ${job.runId}: its workflow was cancelled; its step is stopped`));
+              const out = await stepPlace
+                .run(place, () =>
+                  runComponentStep(job, before, dir, opts.paths, (r) => {
+                    record = r;
+                    return opts.host(r, cancel.signal);
+                  }),
+                )
+                .finally(() => watch.stop());
               await place.chain;
-              // Asked, not watched: DBOS's cancel signal is polled, and a last step would return before it fires.
-              if ((await DBOS.getWorkflowStatus(workflowId))?.status === 'CANCELLED') await abandoned();
+              // Asked, not only watched: a step may end between two looks.
+              if (cancel.signal.aborted || (await DBOS.getWorkflowStatus(workflowId))?.status === 'CANCELLED') await abandoned();
               // A question the run's process never took up: the component blocks, saying to resume the run.
               return place.gone && !out.done && !out.failed ? { ...out, failed: place.gone } : out;
             },
