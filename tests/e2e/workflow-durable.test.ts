@@ -180,6 +180,8 @@ describe('a durable run over DBOS', () => {
     expect(view.durable).toEqual({ database: url });
     expect(view.timeline.find((e) => e.state === 'b:development')?.worktree).toMatch(new RegExp(`^${root}/work-w[12]/`));
     expect(view.timeline.filter((e) => e.state === 'a:documentation').map((e) => e.outcome)).toEqual(['done']);
+    // The components' branches fetched from origin left no remote-tracking ref behind (nor any lane branch).
+    expect(git(dir, 'for-each-ref', '--format=%(refname)')).not.toMatch(/erasmus-lane\//);
     // The tasks the workers marked are marked in the run's task list.
     expect(readFileSync(new Paths(join(root, 'home-run')).orchestrationDoc(dir, 'task_list'), 'utf8')).toMatch(/- \[x\] A1:[^]*- \[x\] B1:/);
     // The merged result is on origin; the run's refs there (bases, checkpoints, component branches) are gone.
@@ -257,6 +259,8 @@ describe('a durable run over DBOS', () => {
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');
     expect(workflows(url).map((l) => l.slice(view.runId.length))).toEqual([':a:1 SUCCESS', ':b:1 SUCCESS']);
+    // b's step the dead process was showing is on the timeline as the worker ended it, not as interrupted.
+    expect(view.timeline.filter((e) => e.state === 'b:development').map((e) => e.outcome)).toEqual(['done']);
     // Each component step was asked once: none ran again after the crash.
     const steps = modelCalls().filter((s) => /^[ab]:/.test(s));
     expect(steps.filter((s, i) => steps.indexOf(s) !== i)).toEqual([]);

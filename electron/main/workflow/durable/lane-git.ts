@@ -71,9 +71,12 @@ export async function removeRunRefs(dir: string, runId: string, lane?: LaneKey):
   if (refs.length) await must(dir, ['push', '-q', 'origin', ...refs.map((ref) => `:${ref}`)], "deleting the run's refs on origin");
 }
 
-/** Fetches a ref of origin into the project: its commit. */
+/**
+ * Fetches a ref of origin into the project: its commit. `--refmap=`: only `into` is written (git would also leave a
+ * remote-tracking `refs/remotes/origin/erasmus-lane/…` behind for a branch, which outlives its deletion on origin).
+ */
 export async function fetchRef(dir: string, ref: string, into: string): Promise<string> {
-  await must(dir, ['fetch', '-q', '-f', 'origin', `${ref}:${into}`], `fetching ${ref} from origin`);
+  await must(dir, ['fetch', '-q', '-f', '--refmap=', 'origin', `${ref}:${into}`], `fetching ${ref} from origin`);
   return must(dir, ['rev-parse', into], `reading ${into}`);
 }
 
