@@ -82,9 +82,9 @@ async function setup(db: string): Promise<{ dir: string; origin: string; url: st
 }
 
 /** An `erasmus worker` with its own ERASMUS_HOME and clones folder; resolves once it takes components. */
-async function worker(name: string, url: string, env: Record<string, string>): Promise<ChildProcess> {
+async function worker(name: string, url: string, env: Record<string, string>, concurrency = 1): Promise<ChildProcess> {
   const home = join(root, `home-${name}`);
-  const child = spawn('node', [CLI, 'worker', '--database-url', url, '--concurrency', '1', '--work-dir', join(root, `work-${name}`)], {
+  const child = spawn('node', [CLI, 'worker', '--database-url', url, '--concurrency', String(concurrency), '--work-dir', join(root, `work-${name}`)], {
     env: { ...process.env, ...env, ERASMUS_HOME: home },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -101,10 +101,10 @@ async function worker(name: string, url: string, env: Record<string, string>): P
   return child;
 }
 
-async function approvedRun(dir: string, url: string, env: Record<string, string>): Promise<{ engine: WorkflowEngine; runId: string }> {
+async function approvedRun(dir: string, url: string, env: Record<string, string>, goal = 'two parts'): Promise<{ engine: WorkflowEngine; runId: string }> {
   const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home-run')), env: { ...process.env, ...env }, emit: () => undefined });
   engines.push(engine);
-  const { runId } = await engine.load({ projectDir: dir, goal: 'two parts', executor: { kind: 'command', command: `node ${MODEL}` }, databaseUrl: url });
+  const { runId } = await engine.load({ projectDir: dir, goal, executor: { kind: 'command', command: `node ${MODEL}` }, databaseUrl: url });
   await engine.start(runId);
   const view = await engine.waitForRest(runId, 120_000);
   expect(view.status).toBe('AWAITING_APPROVAL');
@@ -121,6 +121,26 @@ async function hangs(mark: string): Promise<{ dir: string; pid: number }> {
   const m = JSON.parse(readFileSync(mark, 'utf8')) as { dir: string; pid: number };
   hung.push(m.pid);
   return m;
+}
+
+/** Whether a process runs (a zombie, killed and not yet reaped, does not). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The DBOS workflows of the database, `id status`, by id. */
+const workflows = (url: string) =>
+  execFileSync(join(postgresBin()!, 'psql'), [url, '-qAt', '-F', ' ', '-c', 'SELECT workflow_uuid, status FROM dbos.workflow_status ORDER BY workflow_uuid'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+
+async function until(what: string, ok: () => boolean | Promise<boolean>, log = () => ''): Promise<void> {
+  for (let i = 0; !(await ok()); i++) {
+    if (i > 1200) throw new Error(`${what} did not happen:\n${log()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const modelCalls = () => readFileSync(join(root, 'model.log'), 'utf8').split('\n').filter(Boolean).map((l) => l.split(' ')[0]!);
@@ -160,11 +180,94 @@ describe('a durable run over DBOS', () => {
     expect(view.durable).toEqual({ database: url });
     expect(view.timeline.find((e) => e.state === 'b:development')?.worktree).toMatch(new RegExp(`^${root}/work-w[12]/`));
     expect(view.timeline.filter((e) => e.state === 'a:documentation').map((e) => e.outcome)).toEqual(['done']);
+    // The components' branches fetched from origin left no remote-tracking ref behind (nor any lane branch).
+    expect(git(dir, 'for-each-ref', '--format=%(refname)')).not.toMatch(/erasmus-lane\//);
     // The tasks the workers marked are marked in the run's task list.
     expect(readFileSync(new Paths(join(root, 'home-run')).orchestrationDoc(dir, 'task_list'), 'utf8')).toMatch(/- \[x\] A1:[^]*- \[x\] B1:/);
     // The merged result is on origin; the run's refs there (bases, checkpoints, component branches) are gone.
     expect(git(origin, 'rev-parse', `refs/heads/${git(dir, 'symbolic-ref', '--short', 'HEAD')}`)).toBe(git(dir, 'rev-parse', 'HEAD'));
     expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
+  }, 180_000);
+
+  it("rewound to before its components, one merged and one in flight: the rewound workflows are cancelled, each component is done afresh by workflows of new attempts and committed once in the final history, origin keeps no ref of the run; a second goal runs its new component in a worker under workflow ids of its own", async () => {
+    const { dir, origin, url, env } = await setup('rewound');
+    const mark = join(root, 'hung.json');
+    // One worker, two at once: b:testing hangs (b:development wrote b.txt and pushed its checkpoint) while a is merged.
+    Object.assign(env, { PARALLEL_MODEL_HANG: 'b:testing', PARALLEL_MODEL_HANG_MARK: mark });
+    const w = await worker('w1', url, env, 2);
+    const { engine, runId } = await approvedRun(dir, url, env);
+    const { pid } = await hangs(mark);
+    await until('a merged', async () => (await engine.status(runId)).lanes?.find((l) => l.component === 'a')?.status === 'merged');
+    await engine.stop(runId);
+    const cp = (await engine.status(runId)).timeline.find((e) => e.state === 'parallel:components')?.checkpoint;
+    expect((await engine.rewind(runId, cp!)).state).toBe('parallel:components');
+    await engine.resume(runId);
+    // Entering the phase again cancels b's rewound workflow: the worker stops its hung step (kills its model), not waiting for its end.
+    await until('the rewound step stopped', () => !alive(pid), said.get(w)!);
+    expect(said.get(w)!()).toMatch(/component b of run \S+: its workflow was cancelled; its step is stopped/);
+    expect(said.get(w)!()).not.toMatch(/DeprecationWarning/); // DBOS's query queued on each new connection (durable/dbos.ts dbosUrl)
+    const view = await engine.waitForRest(runId, 120_000);
+    expect(view.error?.message).toBeUndefined();
+    expect(view.status).toBe('COMPLETED');
+    // Done afresh, not the rewound workflows' results again: each development asked twice, a's first workflow SUCCESS, b's CANCELLED.
+    expect(modelCalls().filter((s) => s === 'a:development')).toHaveLength(2);
+    expect(modelCalls().filter((s) => s === 'b:development')).toHaveLength(2);
+    expect(workflows(url)).toEqual([`${runId}:a:1 SUCCESS`, `${runId}:a:2 SUCCESS`, `${runId}:b:1 CANCELLED`, `${runId}:b:2 SUCCESS`]);
+    expect(git(dir, 'log', '--format=%H', '--', 'a.txt').split('\n')).toHaveLength(1);
+    expect(git(dir, 'log', '--format=%H', '--', 'b.txt').split('\n')).toHaveLength(1);
+    expect(existsSync(join(dir, 'b-hung.txt'))).toBe(false);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    // b's rewound work (only origin held it) is kept in the project, and the phase's entry says where.
+    const kept = `refs/erasmus/kept/${runId}/b`;
+    expect(git(dir, 'show', `${kept}:b.txt`)).toBe('b');
+    expect(view.timeline.filter((e) => e.state === 'parallel:components' && !e.rewound).at(-1)?.note).toContain(kept);
+    expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
+    expect(readFileSync(new Paths(join(root, 'home-run')).orchestrationDoc(dir, 'task_list'), 'utf8')).toMatch(/- \[x\] A1:[^]*- \[x\] B1:/);
+
+    // A second goal on the project: its new components run in the worker under its own run's ids; a and b are not done again.
+    const second = await approvedRun(dir, url, { ...env, PARALLEL_MODEL_COMPONENTS: 'a,b,c,d' }, 'two more parts');
+    const next = await second.engine.waitForRest(second.runId, 120_000);
+    expect(next.error?.message).toBeUndefined();
+    expect(next.status).toBe('COMPLETED');
+    expect(workflows(url).filter((l) => l.startsWith(second.runId))).toEqual([`${second.runId}:c:1 SUCCESS`, `${second.runId}:d:1 SUCCESS`]);
+    expect(modelCalls().filter((s) => s.endsWith(':development')).slice(4).sort()).toEqual(['c:development', 'd:development']);
+    for (const f of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) expect(git(dir, 'log', '--format=%H', '--', f).split('\n')).toHaveLength(1);
+    expect(git(origin, 'rev-parse', `refs/heads/${git(dir, 'symbolic-ref', '--short', 'HEAD')}`)).toBe(git(dir, 'rev-parse', 'HEAD'));
+    expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
+  }, 240_000);
+
+  it('resumed after the run process was killed mid-components: `workflow resume` follows the same workflows (none enqueued again), the component merged before is not done again, the one a worker finished meanwhile is merged', async () => {
+    const { dir, url, env } = await setup('run_killed');
+    const hold = join(root, 'hold');
+    await writeFile(hold, '');
+    // b's development waits in the worker while a is merged; then the run's process (the CLI) is killed.
+    Object.assign(env, { PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'b' });
+    await worker('w1', url, env, 2);
+    const cliEnv = { ...process.env, ...env, ERASMUS_HOME: join(root, 'home-run') };
+    const cli = (args: string[]) => spawn('node', [CLI, 'workflow', ...args], { env: cliEnv, detached: true, stdio: 'ignore' });
+    const run = cli(['start', dir, '--goal', 'two parts', '--executor', 'command', '--command', `node ${MODEL}`, '--database-url', url, '--yes']);
+    workers.push(run);
+    await until('a merged while b is held', () => existsSync(join(dir, 'a.txt')) && modelCalls().includes('b:development'));
+    killGroup(run);
+    await new Promise((r) => run.once('exit', r));
+    // b's workflow goes on in the worker with nobody following it: it commits and pushes.
+    await rm(hold);
+    const resumed = cli(['resume', dir, '--database-url', url, '--yes']);
+    workers.push(resumed);
+    expect(await new Promise((r) => resumed.once('exit', r))).toBe(0);
+    const view = JSON.parse(execFileSync('node', [CLI, 'workflow', 'status', dir, '--json'], { env: cliEnv, encoding: 'utf8' })) as WorkflowRunView;
+    expect(view.error?.message).toBeUndefined();
+    expect(view.status).toBe('COMPLETED');
+    expect(workflows(url).map((l) => l.slice(view.runId.length))).toEqual([':a:1 SUCCESS', ':b:1 SUCCESS']);
+    // b's step the dead process was showing is on the timeline as the worker ended it, not as interrupted.
+    expect(view.timeline.filter((e) => e.state === 'b:development').map((e) => e.outcome)).toEqual(['done']);
+    // Each component step was asked once: none ran again after the crash.
+    const steps = modelCalls().filter((s) => /^[ab]:/.test(s));
+    expect(steps.filter((s, i) => steps.indexOf(s) !== i)).toEqual([]);
+    expect(steps).toEqual(expect.arrayContaining(['a:development', 'b:development', 'b:review']));
+    expect(git(dir, 'log', '--format=%H', '--', 'a.txt').split('\n')).toHaveLength(1);
+    expect(git(dir, 'log', '--format=%H', '--', 'b.txt').split('\n')).toHaveLength(1);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
   }, 180_000);
 
   it("abandoned: its components' workflows are cancelled, the work only origin held is kept in the project, and origin keeps no ref of the run, even one a worker pushes after", async () => {
@@ -185,12 +288,11 @@ describe('a durable run over DBOS', () => {
     expect(git(dir, 'show', `refs/erasmus/kept/${runId}/a:a.txt`)).toBe('a');
     expect((await engine.status(runId)).lanes?.find((l) => l.component === 'a')?.kept).toBe(`refs/erasmus/kept/${runId}/a`);
     expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
-    // The step under way ends (its model dies, leaving a-hung.txt: a new checkpoint the worker pushes); the worker finds its workflow cancelled and drops what it pushed.
-    stopModel(pid);
-    for (let i = 0; !/the run was abandoned/.test(said.get(w)!()); i++) {
-      if (i > 600) throw new Error(`the worker did not see the run abandoned:\n${said.get(w)!()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // The worker stops the step under way soon after its workflow is cancelled (its model is killed, leaving a-hung.txt:
+    // a new checkpoint the worker pushes), then drops what it pushed.
+    await until('the cancelled step stopped', () => !alive(pid), said.get(w)!);
+    await until('the worker dropped the abandoned work', () => /the run was abandoned/.test(said.get(w)!()), said.get(w)!);
+    expect(said.get(w)!()).toMatch(/component a of run \S+: its workflow was cancelled; its step is stopped/);
     expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
     expect(existsSync(join(root, 'work-w1', runId, 'a'))).toBe(false);
   }, 120_000);

@@ -55,9 +55,9 @@ export function registerWorker(program: Command): void {
           workDir,
           bridge,
           paths: core.paths,
-          host: async (record) => {
+          host: async (record, signal) => {
             await providerReady((o) => core.agent.provider(o), core.paths.configYaml, record);
-            return core.workflow.componentContext(record, forward.timeline);
+            return core.workflow.componentContext(record, forward.timeline, signal);
           },
           log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
         });

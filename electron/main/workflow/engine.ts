@@ -209,7 +209,7 @@ export class WorkflowEngine {
    * A worker's context for a durable run's component (durable/worker.ts): this engine's executor and runner, a record
    * that is never saved here (`saved` hears each save instead: the worker publishes the step's timeline as it goes).
    */
-  componentContext(record: RunRecord, saved?: (record: RunRecord) => void): RunContext {
+  componentContext(record: RunRecord, saved?: (record: RunRecord) => void, signal?: AbortSignal): RunContext {
     const store = Object.assign(Object.create(this.store) as RunStore, { save: async (r: RunRecord) => saved?.(r), lock: () => undefined, unlock: () => undefined });
     const run = new WorkflowRun(record, {
       paths: this.options.paths,
@@ -219,7 +219,7 @@ export class WorkflowEngine {
       runTests: this.testRunner(),
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
     });
-    return run.stepContext();
+    return run.stepContext(signal);
   }
 
   private makeExecutor(config: ExecutorConfig, onAwait: ConstructorParameters<typeof ExternalExecutor>[0]): StepExecutor {

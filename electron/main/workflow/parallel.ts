@@ -57,10 +57,14 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
   const slots = record.parallelComponents ?? DEFAULT_PARALLEL_COMPONENTS;
   if (!record.lanes) {
     // The first time here (or after a rewind to before it): what an earlier attempt left goes, each component waits its turn.
+    const again = record.timeline.some((e) => e.state === PARALLEL_STATE);
     const entry = await ctx.enter(PARALLEL_STATE, {});
     const kept = await keepAndRemoveRunWorktrees(record.projectDir, record.runId, 'rewound');
+    // A durable run's earlier attempt is in DBOS and on origin too.
+    const remote = again && ctx.lanesRewound ? await ctx.lanesRewound() : undefined;
+    kept.push(...(remote?.kept ?? []));
     record.lanes = open.map((c) => ({ component: c.id, status: 'waiting', entries: [] }));
-    const earlier = kept.length ? `; the rewound attempt's unmerged work is kept: ${keptWords(kept)}` : '';
+    const earlier = `${kept.length ? `; the rewound attempt's unmerged work is kept: ${keptWords(kept)}` : ''}${remote?.note ? `; ${remote.note}` : ''}`;
     await ctx.leave(entry, 'done', { note: `${open.length} component${open.length === 1 ? '' : 's'} side by side, each in its own git worktree, at most ${slots} at once; merged in schedule order${earlier}` });
   } else await recover(ctx);
   const lanes = record.lanes;

@@ -6,6 +6,7 @@ import type { StepExecutor, StepRequest, StepResult } from './executor';
 import type { LaneRecord, RunRecord } from './run-record';
 import type { WorkflowEmit } from './events';
 import type { TestRunner } from './verify';
+import type { KeptLane } from './worktrees';
 
 /** The abort reason of a process shutting down (not a stop): steps in flight stay open, as after a crash, and resume as interrupted. */
 export const SHUTDOWN = 'erasmus: shutting down';
@@ -31,6 +32,11 @@ export interface RunContext {
   persist(): Promise<void>;
   /** Drives one component of a parallel run to its commit (ready) somewhere else: a durable run's workers (durable/remote-lane.ts). */
   driveLane?(ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent): Promise<void>;
+  /**
+   * The components' phase starts again after a rewind to before it: a durable run cancels the rewound attempt's
+   * workflows, keeps their work no branch holds, and deletes its refs on origin (durable/leave.ts).
+   */
+  lanesRewound?(): Promise<{ kept: KeptLane[]; note?: string }>;
   setStatus(status: RunRecord['status']): void;
   /** Just before the run completes: a durable run pushes its branch to origin (durable/remote-lane.ts). A failure blocks the run; retry does it again. */
   completing?(): Promise<void>;

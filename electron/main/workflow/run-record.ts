@@ -57,10 +57,10 @@ export const LaneRecord = z.object({
   error: z.string().optional(),
   /** The run was abandoned before it merged: its work, which no branch held, is kept under this ref (its worktree and branch are gone). */
   kept: z.string().optional(),
-  /** A durable run's component (durable/remote-lane.ts): its DBOS workflow, how many were enqueued, and its worktree's checkpoint on origin after its last finished step. */
+  /** A durable run's component (durable/remote-lane.ts): its DBOS workflow, that workflow's attempt (the n of `<run>:<component>:<n>`), and its worktree's checkpoint on origin after its last finished step (with the attempt whose refs hold it). */
   workflow: z.string().optional(),
   attempts: z.number().int().nonnegative().optional(),
-  checkpoint: z.object({ step: z.number().int().nonnegative(), sha: z.string() }).optional(),
+  checkpoint: z.object({ step: z.number().int().nonnegative(), sha: z.string(), attempt: z.number().int().positive().optional() }).optional(),
 });
 export type LaneRecord = z.infer<typeof LaneRecord>;
 

@@ -21,7 +21,7 @@ import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
 
 /** A durable run's hooks (durable/durable-runs.ts). */
-export type DurableHooks = Pick<RunContext, 'driveLane' | 'completing'> & {
+export type DurableHooks = Pick<RunContext, 'driveLane' | 'completing' | 'lanesRewound'> & {
   /** Abandoned: its components' workflows cancelled, their work on origin kept in the project, the run's refs on origin gone. `kept`: what the project's worktrees kept already. */
   leaving?(kept: KeptLane[]): Promise<{ kept: KeptLane[]; note?: string }>;
 };
@@ -278,13 +278,15 @@ export class WorkflowRun {
     };
   }
 
-  private durableHooks(): Pick<RunContext, 'driveLane' | 'completing'> {
-    const { driveLane, completing } = this.deps.durable?.(this.record) ?? {};
-    return { ...(driveLane ? { driveLane } : {}), ...(completing ? { completing } : {}) };
+  private durableHooks(): Pick<RunContext, 'driveLane' | 'completing' | 'lanesRewound'> {
+    const { driveLane, completing, lanesRewound } = this.deps.durable?.(this.record) ?? {};
+    return { ...(driveLane ? { driveLane } : {}), ...(completing ? { completing } : {}), ...(lanesRewound ? { lanesRewound } : {}) };
   }
 
-  /** The context this run's steps run in: a worker drives a durable run's component with it (durable/worker.ts). */
-  stepContext(): RunContext {
+  /** The context this run's steps run in: a worker drives a durable run's component with it (durable/worker.ts); `signal` stops the step, as stop does. */
+  stepContext(signal?: AbortSignal): RunContext {
+    if (signal?.aborted) this.abort.abort();
+    else signal?.addEventListener('abort', () => this.abort.abort(), { once: true });
     return this.context();
   }
 

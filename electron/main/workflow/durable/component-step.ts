@@ -12,7 +12,7 @@ import type { Plan } from '../plan';
 import type { RunContext } from '../run-context';
 import { LaneRecord, type RunRecord } from '../run-record';
 import { laneBranch } from '../worktrees';
-import { checkpointLane, restoreLane, type MadeCheckpoint } from './lane-git';
+import { checkpointLane, laneCommitRef, restoreLane, type MadeCheckpoint } from './lane-git';
 
 export const LaneDocs = z.object({
   architecture: z.string().optional(),
@@ -24,7 +24,7 @@ export type LaneDocs = z.infer<typeof LaneDocs>;
 
 export const LaneProgress = z.object({
   /** The worktree after the last finished step, on origin (absent: the component's base). */
-  checkpoint: z.object({ step: z.number().int().nonnegative(), sha: z.string() }).optional(),
+  checkpoint: z.object({ step: z.number().int().nonnegative(), sha: z.string(), attempt: z.number().int().positive().optional() }).optional(),
   /** How many steps ran (the next one's number). */
   steps: z.number().int().nonnegative(),
   lane: LaneRecord,
@@ -42,6 +42,8 @@ export type LaneProgress = z.infer<typeof LaneProgress>;
 export interface LaneJob {
   runId: string;
   component: string;
+  /** Which workflow of the component this is (`<run>:<component>:<attempt>`): its refs on origin and its clone are its own. */
+  attempt: number;
   /** The project's origin (workers clone it, push the component's checkpoints and branch to it). */
   origin: string;
   /** The run's record as the component's steps read it (no lanes, no timeline). */
@@ -78,12 +80,18 @@ export async function readLaneDocs(docs: ContextDocs, component: string): Promis
 /** The checkpoint this process last left in each clone: the next step there needs no restore (and keeps ignored files, e.g. node_modules), and a step that changes nothing needs no new checkpoint. */
 const left = new Map<string, MadeCheckpoint>();
 
+/** The clone is gone (its workflow ended): nothing is left there. */
+export function forgetClone(dir: string): void {
+  left.delete(dir);
+}
+
 /**
  * Runs the component's next step in `dir` (the worker's clone for it) and returns its progress after it.
  * `host` builds the context the step runs in (the worker's engine: its executor, its sandboxed runner, its tool servers).
  */
 export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: string, paths: Paths, host: (record: RunRecord) => RunContext | Promise<RunContext>): Promise<LaneProgress> {
   const { runId, component } = job;
+  const key = { runId, component, attempt: job.attempt };
   const planned = job.plan.components.find((c) => c.id === component);
   if (!planned) throw new Error(`component ${component} is not in the run's plan`);
   const timings: Record<string, number> = {};
@@ -94,7 +102,7 @@ export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: 
     t = now;
   };
   const previous = before.checkpoint && left.get(dir)?.sha === before.checkpoint.sha ? left.get(dir) : undefined;
-  if (!previous) await restoreLane(dir, job.origin, runId, component, before.checkpoint);
+  if (!previous) await restoreLane(dir, job.origin, key, before.checkpoint);
   left.delete(dir);
   lap('restore');
   const docs = new ContextDocs(paths, dir);
@@ -113,13 +121,13 @@ export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: 
   lap('step');
   // Once committed, the component's branch goes to origin in the checkpoint's push.
   const done = !failed && lane.status === 'ready';
-  const made = await checkpointLane(dir, runId, component, before.steps, { previous, also: done && lane.commit ? [{ sha: lane.commit, ref: `refs/heads/${laneBranch(runId, component)}` }] : [] });
+  const made = await checkpointLane(dir, key, before.steps, { previous, also: done && lane.commit ? [{ sha: lane.commit, ref: laneCommitRef(key) }] : [] });
   left.set(dir, made);
   lap('checkpoint');
   const after = await readLaneDocs(docs, component);
   lap('docs');
   return {
-    checkpoint: { step: made.step, sha: made.sha },
+    checkpoint: { step: made.step, sha: made.sha, attempt: job.attempt },
     steps: before.steps + 1,
     lane: { ...lane, worktree: undefined, branch: undefined, entries: [] },
     timeline: record.timeline,

@@ -11,13 +11,37 @@ export const DBOS_APP = 'erasmus';
 export const COMPONENT_QUEUE = 'erasmus-components';
 export const COMPONENT_WORKFLOW = 'erasmus.component';
 /** The version both sides stamp on the component workflows (DBOS only dequeues a workflow of its own version). */
-export const WORKFLOW_VERSION = 'erasmus-durable-1';
+export const WORKFLOW_VERSION = 'erasmus-durable-2';
 /** How often a worker polls the queue (DBOS's queue poller; it backs off by itself when Postgres is contended). */
 export const POLL_MS = 100;
 /** How often a worker looks for the workflows of dead workers. */
 export const RECOVERY_MS = 1000;
+/** How often a worker looks whether the workflow of a step it runs was cancelled (then it stops the step). */
+export const CANCEL_MS = 500;
 /** How often the run looks at the steps of a component's workflow it follows (two small queries). */
 export const FOLLOW_MS = 100;
+
+/** The idle-in-transaction timeout DBOS gives its connections (its default, DEFAULT_IDLE_TRANSACTION_TIMEOUT_MS). */
+const IDLE_IN_TRANSACTION_MS = 60_000;
+
+/**
+ * The URL DBOS is given: the run's, with Postgres's `idle_in_transaction_session_timeout` set at connection start
+ * (libpq's `options`). Without it, DBOS sets that timeout with a query it queues on each new pooled connection
+ * ahead of the borrower's first one, which pg reports as deprecated ("client.query() when the client is already
+ * executing a query") in every worker's output; given in the URL, DBOS leaves it to Postgres (its
+ * `setsIdleTransactionTimeout`). A URL that says it already, or that URL cannot parse, is given as it is.
+ */
+export function dbosUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const options = u.searchParams.get('options') ?? '';
+    if (options.includes('idle_in_transaction_session_timeout')) return url;
+    u.searchParams.set('options', `${options ? `${options} ` : ''}-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`);
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
 
 const clients = new Map<string, Promise<DBOSClient>>();
 
@@ -28,7 +52,7 @@ export function dbosClient(url: string): Promise<DBOSClient> {
     c = (async () => {
       const { DBOSClient } = await import('@dbos-inc/dbos-sdk');
       await migrateSystemDatabase(url);
-      return DBOSClient.create({ systemDatabaseUrl: url, applicationName: DBOS_APP });
+      return DBOSClient.create({ systemDatabaseUrl: dbosUrl(url), applicationName: DBOS_APP });
     })();
     c.catch(() => clients.delete(url));
     clients.set(url, c);
@@ -49,7 +73,7 @@ export async function migrateSystemDatabase(url: string): Promise<void> {
   try {
     // Tried, not waited for: a session waiting for a lock holds a snapshot, which DBOS's CREATE INDEX CONCURRENTLY waits out (a deadlock).
     while (!(await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS got', [MIGRATION_LOCK])).rows[0]?.got) await new Promise((r) => setTimeout(r, POLL_MS));
-    await DBOS.migrate(url);
+    await DBOS.migrate(dbosUrl(url));
     // Erasmus's own tables beside DBOS's: what a worker's step and the run say to each other while it runs (bridge.ts).
     for (const sql of BRIDGE_DDL) await client.query(sql);
   } finally {

@@ -82,6 +82,16 @@ export class DurableRuns {
     return {
       driveLane: async (ctx, plan, lane, component) => (await load()).driveRemoteLane(url(), ctx, plan, lane, component, this.gate()),
       completing: async () => (await load()).publishRun(record),
+      lanesRewound: async () => {
+        this.loaded = true;
+        const u = url();
+        return (await import('./leave')).leaveRewoundLanes(u, record).catch((err: Error) => {
+          throw new WorkflowError(
+            'RUNTIME_ERROR',
+            `the rewound attempt's components could not be cleared (their workflows in ${redactedUrl(u)} cancelled, their work kept, the run's refs on origin deleted): ${err.message}. Make the database and origin reachable, then retry (erasmus workflow retry <project>)`,
+          );
+        });
+      },
       leaving: async (kept) => {
         this.loaded = true;
         return (await import('./leave')).leaveRemoteLanes(this.urls.get(record.runId) ?? this.env()?.ERASMUS_DATABASE_URL, record, kept);

@@ -7,7 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Paths } from '../../paths/index';
 import { WorkflowEngine } from '../engine';
 import { checkDatabaseUrl, redactedUrl } from './database-url';
-import { checkpointLane, laneRef, originUrl, pushRef, restoreLane } from './lane-git';
+import { dbosUrl } from './dbos';
+import { checkpointLane, laneCommitRef, laneRef, originUrl, pushRef, restoreLane } from './lane-git';
+
+/** Component a's first workflow in run r1. */
+const K = { runId: 'r1', component: 'a', attempt: 1 };
 import type { Plan, PlanComponent } from '../plan';
 import type { RunContext } from '../run-context';
 import { driveRemoteLane } from './remote-lane';
@@ -38,30 +42,30 @@ describe("a component's worktree between two workers", () => {
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'base');
     git(dir, 'remote', 'add', 'origin', origin);
-    await pushRef(dir, git(dir, 'rev-parse', 'HEAD'), laneRef('r1', 'a', 'base'));
+    await pushRef(dir, git(dir, 'rev-parse', 'HEAD'), laneRef(K, 'base'));
 
     // Worker one: the component's first step changes a file, adds one, deletes one.
     const one = join(root!, 'w1', 'r1', 'a');
-    await restoreLane(one, await originUrl(dir), 'r1', 'a', undefined);
+    await restoreLane(one, await originUrl(dir), K, undefined);
     await writeFile(join(one, 'kept.txt'), 'changed\n');
     await writeFile(join(one, 'new.txt'), 'new\n');
     await rm(join(one, 'gone.txt'));
-    const first = await checkpointLane(one, 'r1', 'a', 0);
+    const first = await checkpointLane(one, K, 0);
     // (the checkpoint leaves the clone's index and files as they were)
     expect(git(one, 'status', '--porcelain').split('\n').sort()).toEqual([' D gone.txt', ' M kept.txt', '?? new.txt']);
 
     // A step that changed nothing (a review that asked for nothing): the checkpoint before it stands, nothing is pushed.
-    expect(await checkpointLane(one, 'r1', 'a', 1, { previous: first })).toBe(first);
-    expect(git(origin, 'for-each-ref', '--format=%(refname)', 'refs/erasmus/r1/a/')).toBe([laneRef('r1', 'a', 'base'), laneRef('r1', 'a', 0)].join('\n'));
+    expect(await checkpointLane(one, K, 1, { previous: first })).toBe(first);
+    expect(git(origin, 'for-each-ref', '--format=%(refname)', 'refs/erasmus/r1/a/')).toBe([laneRef(K, 'base'), laneRef(K, 0)].join('\n'));
     // A changed file, or another HEAD, is a new checkpoint, whatever came before.
     await writeFile(join(one, 'new.txt'), 'newer\n');
-    const changed = await checkpointLane(one, 'r1', 'a', 1, { previous: first });
+    const changed = await checkpointLane(one, K, 1, { previous: first });
     expect(changed.sha).not.toBe(first.sha);
     await writeFile(join(one, 'new.txt'), 'new\n');
 
     // Worker two (another machine: another folder) goes on from that checkpoint.
     const two = join(root!, 'w2', 'r1', 'a');
-    await restoreLane(two, await originUrl(dir), 'r1', 'a', first);
+    await restoreLane(two, await originUrl(dir), K, first);
     expect(await readFile(join(two, 'kept.txt'), 'utf8')).toBe('changed\n');
     expect(await readFile(join(two, 'new.txt'), 'utf8')).toBe('new\n');
     expect(existsSync(join(two, 'gone.txt'))).toBe(false);
@@ -73,15 +77,15 @@ describe("a component's worktree between two workers", () => {
     git(two, 'commit', '-qm', 'component a');
     // (the component's branch goes in the checkpoint's push)
     const commit = git(two, 'rev-parse', 'HEAD');
-    const second = await checkpointLane(two, 'r1', 'a', 1, { also: [{ sha: commit, ref: 'refs/heads/erasmus-lane/r1/a' }] });
-    expect(git(origin, 'rev-parse', 'erasmus-lane/r1/a')).toBe(commit);
-    await restoreLane(one, await originUrl(dir), 'r1', 'a', second);
+    const second = await checkpointLane(two, K, 1, { also: [{ sha: commit, ref: laneCommitRef(K) }] });
+    expect(git(origin, 'rev-parse', laneCommitRef(K))).toBe(commit);
+    await restoreLane(one, await originUrl(dir), K, second);
     expect(git(one, 'log', '-1', '--format=%s')).toBe('component a');
     expect(git(one, 'status', '--porcelain')).toBe('');
 
     // A step run again after a crash pushes its own step's ref: the checkpoint the step before recorded stays.
-    expect(git(origin, 'rev-parse', laneRef('r1', 'a', 0))).toBe(first.sha);
-    await expect(restoreLane(one, await originUrl(dir), 'r1', 'a', { step: 0, sha: second.sha })).rejects.toThrow(/not .* as that step recorded/);
+    expect(git(origin, 'rev-parse', laneRef(K, 0))).toBe(first.sha);
+    await expect(restoreLane(one, await originUrl(dir), K, { step: 0, sha: second.sha, attempt: 1 })).rejects.toThrow(/not .* as that step recorded/);
   });
 });
 
@@ -90,6 +94,15 @@ describe('--database-url', () => {
     expect(redactedUrl('postgres://me:secret@db.example:5432/runs')).toBe('postgres://me:***@db.example:5432/runs');
     expect(() => checkDatabaseUrl('mysql://db/runs')).toThrow(/must start with postgres:\/\//);
     expect(() => checkDatabaseUrl('not a url')).toThrow(/is not a URL; give postgres:\/\/user:password@host:port\/database/);
+  });
+
+  it("is given to DBOS with its idle-in-transaction timeout set at connection start (DBOS's own query for it on each new connection is what pg reports as deprecated)", () => {
+    const given = (url: string) => new URL(dbosUrl(url)).searchParams.get('options');
+    expect(given('postgres://me:p%40ss@db:5432/runs?sslmode=verify-full')).toBe('-c idle_in_transaction_session_timeout=60000');
+    expect(new URL(dbosUrl('postgres://me:p%40ss@db:5432/runs?sslmode=verify-full')).password).toBe('p%40ss');
+    expect(given('postgres://db/runs?options=-c%20search_path%3Dx')).toBe('-c search_path=x -c idle_in_transaction_session_timeout=60000');
+    const own = 'postgres://db/runs?options=-c%20idle_in_transaction_session_timeout%3D5000';
+    expect(dbosUrl(own)).toBe(own);
   });
 
   it('refuses a project without an origin remote before anything is done, saying how to go on', async () => {

@@ -1,26 +1,43 @@
 // The git side of a durable run (DBOS over Postgres): a component runs in a worker's own clone of the
 // project's `origin`, and its work between two steps lives on origin as a checkpoint commit, so another
-// worker on another machine goes on from there after a crash. Refs on origin, per run and component:
-//   refs/erasmus/<run>/<component>/base        the run's branch as it was when the component was enqueued
-//   refs/erasmus/<run>/<component>/step-<n>   the worktree after its step n (a commit whose parent is the
-//                                              clone's HEAD then: the component's commit, once made). One ref
-//                                              per step: a step run again after a crash never moves the ref
-//                                              the step before it recorded.
-//   refs/heads/erasmus-lane/<run>/<component>  the component's commit, which the run merges
+// worker on another machine goes on from there after a crash. Refs on origin, per run, component and
+// workflow (its attempt: the n of the workflow `<run>:<component>:<n>`, so a workflow cancelled by a rewind
+// whose step is still under way never touches the refs of the one that replaces it):
+//   refs/erasmus/<run>/<component>/<n>/base        the run's branch as it was when the component was enqueued
+//   refs/erasmus/<run>/<component>/<n>/step-<k>    the worktree after its step k (a commit whose parent is the
+//                                                  clone's HEAD then: the component's commit, once made). One
+//                                                  ref per step: a step run again after a crash never moves
+//                                                  the ref the step before it recorded.
+//   refs/heads/erasmus-lane/<run>/<component>/<n>  the component's commit, which the run merges
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git, headCommit, identityArgs, snapshotTree } from '../git';
 import { laneBranch } from '../worktrees';
 
-/** A component's ref on origin: its base, or the checkpoint after its step n. */
-export function laneRef(runId: string, component: string, what: 'base' | number): string {
-  return `refs/erasmus/${runId}/${component}/${what === 'base' ? 'base' : `step-${what}`}`;
+/** One workflow of a run's component: its refs on origin and its clone in a worker are its own. */
+export interface LaneKey {
+  runId: string;
+  component: string;
+  /** The workflow's attempt (`<run>:<component>:<attempt>`). */
+  attempt: number;
 }
 
-/** Where a component's work stands on origin: the checkpoint commit after a step (absent: its base). */
+/** A component's ref on origin: its base, or the checkpoint after its step n. */
+export function laneRef(key: LaneKey, what: 'base' | number): string {
+  return `refs/erasmus/${key.runId}/${key.component}/${key.attempt}/${what === 'base' ? 'base' : `step-${what}`}`;
+}
+
+/** The branch on origin a workflow pushes the component's commit to (the run fetches it as the component's branch, `laneBranch`). */
+export function laneCommitRef(key: LaneKey): string {
+  return `refs/heads/${laneBranch(key.runId, key.component)}/${key.attempt}`;
+}
+
+/** Where a component's work stands on origin: the checkpoint commit after a step (absent: its base), under the refs of the workflow that made it. */
 export interface LaneCheckpoint {
   step: number;
   sha: string;
+  /** The attempt whose refs hold it (a retry goes on from its predecessor's checkpoint); absent in records from before attempts had refs of their own: 1. */
+  attempt?: number;
 }
 
 async function must(cwd: string, args: string[], what: string, env?: NodeJS.ProcessEnv): Promise<string> {
@@ -46,17 +63,20 @@ export async function pushRef(dir: string, sha: string, ref: string): Promise<vo
   await must(dir, ['push', '-q', '-f', 'origin', `${sha}:${ref}`], `pushing ${ref} to origin`);
 }
 
-/** Deletes the run's refs on origin (its bases, checkpoints and component branches), or one component's. */
-export async function removeRunRefs(dir: string, runId: string, component?: string): Promise<void> {
-  const patterns = component ? [`refs/erasmus/${runId}/${component}/*`, `refs/heads/${laneBranch(runId, component)}`] : [`refs/erasmus/${runId}/*`, `refs/heads/erasmus-lane/${runId}/*`];
+/** Deletes the run's refs on origin (its bases, checkpoints and component branches), or one workflow's. */
+export async function removeRunRefs(dir: string, runId: string, lane?: LaneKey): Promise<void> {
+  const patterns = lane ? [`refs/erasmus/${runId}/${lane.component}/${lane.attempt}/*`, laneCommitRef(lane)] : [`refs/erasmus/${runId}/*`, `refs/heads/erasmus-lane/${runId}/*`];
   const listed = await must(dir, ['ls-remote', 'origin', ...patterns], "listing the run's refs on origin");
   const refs = listed.split('\n').map((l) => l.split('\t')[1]).filter(Boolean) as string[];
   if (refs.length) await must(dir, ['push', '-q', 'origin', ...refs.map((ref) => `:${ref}`)], "deleting the run's refs on origin");
 }
 
-/** Fetches a ref of origin into the project: its commit. */
+/**
+ * Fetches a ref of origin into the project: its commit. `--refmap=`: only `into` is written (git would also leave a
+ * remote-tracking `refs/remotes/origin/erasmus-lane/…` behind for a branch, which outlives its deletion on origin).
+ */
 export async function fetchRef(dir: string, ref: string, into: string): Promise<string> {
-  await must(dir, ['fetch', '-q', '-f', 'origin', `${ref}:${into}`], `fetching ${ref} from origin`);
+  await must(dir, ['fetch', '-q', '-f', '--refmap=', 'origin', `${ref}:${into}`], `fetching ${ref} from origin`);
   return must(dir, ['rev-parse', into], `reading ${into}`);
 }
 
@@ -65,7 +85,8 @@ export async function fetchRef(dir: string, ref: string, into: string): Promise<
  * last finished step left it (`checkpoint`), or at the component's base for its first step. Untracked files
  * stay untracked, changes stay uncommitted: the next step sees what the previous one left.
  */
-export async function restoreLane(dir: string, origin: string, runId: string, component: string, checkpoint: LaneCheckpoint | undefined): Promise<void> {
+export async function restoreLane(dir: string, origin: string, key: LaneKey, checkpoint: LaneCheckpoint | undefined): Promise<void> {
+  const { runId, component } = key;
   // Made here once (a folder with its own .git is one of this worker's clones); a fresh one needs no cleaning.
   const cloned = await stat(join(dir, '.git')).then(() => true, () => false);
   if (!cloned) {
@@ -74,7 +95,7 @@ export async function restoreLane(dir: string, origin: string, runId: string, co
     await must(dir, ['init', '-q'], 'git init of the worker clone');
     await must(dir, ['remote', 'add', 'origin', origin], 'adding origin');
   }
-  const ref = laneRef(runId, component, checkpoint ? checkpoint.step : 'base');
+  const ref = checkpoint ? laneRef({ ...key, attempt: checkpoint.attempt ?? 1 }, checkpoint.step) : laneRef(key, 'base');
   const sha = await fetchRef(dir, ref, `refs/erasmus/${checkpoint ? 'checkpoint' : 'base'}`);
   if (checkpoint && sha !== checkpoint.sha) throw new Error(`origin's checkpoint of component ${component} after its step ${checkpoint.step} is ${sha.slice(0, 8)}, not ${checkpoint.sha.slice(0, 8)} as that step recorded`);
   const branch = laneBranch(runId, component);
@@ -106,7 +127,8 @@ const identities = new Map<string, Promise<string[]>>();
  * neither the worktree nor HEAD since `previous` (the checkpoint this process made before it) records no new
  * one: `previous` stands, and nothing is pushed for it.
  */
-export async function checkpointLane(dir: string, runId: string, component: string, step: number, options: { previous?: MadeCheckpoint; also?: Array<{ sha: string; ref: string }> } = {}): Promise<MadeCheckpoint> {
+export async function checkpointLane(dir: string, key: LaneKey, step: number, options: { previous?: MadeCheckpoint; also?: Array<{ sha: string; ref: string }> } = {}): Promise<MadeCheckpoint> {
+  const { component } = key;
   const [tree, head] = await Promise.all([snapshotTree(dir), headCommit(dir)]);
   if (!tree || !head) throw new Error(`recording component ${component}'s worktree in ${dir} failed: not a git clone with a commit`);
   const { previous, also = [] } = options;
@@ -116,8 +138,8 @@ export async function checkpointLane(dir: string, runId: string, component: stri
     let identity = identities.get(dir);
     if (!identity) identities.set(dir, (identity = identityArgs(dir)));
     const sha = await must(dir, [...(await identity), 'commit-tree', tree, '-p', head, '-m', `Erasmus checkpoint of component ${component} after its step ${step + 1}`], 'recording the worktree');
-    made = { step, sha, tree, head };
-    also.unshift({ sha, ref: laneRef(runId, component, step) });
+    made = { step, sha, tree, head, attempt: key.attempt };
+    also.unshift({ sha, ref: laneRef(key, step) });
   }
   if (also.length) await must(dir, ['push', '-q', '-f', 'origin', ...also.map((r) => `${r.sha}:${r.ref}`)], `pushing ${also.map((r) => r.ref).join(', ')} to origin`);
   return made;

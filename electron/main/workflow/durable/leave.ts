@@ -4,7 +4,7 @@
 // refs/erasmus/kept/<run>/<component>, as the one-machine path keeps a worktree's, and the run's refs on
 // origin (bases, checkpoints, component branches) are deleted.
 import { git } from '../git';
-import type { LaneRecord, RunRecord } from '../run-record';
+import type { RunRecord } from '../run-record';
 import { keepLaneWork, type KeptLane } from '../worktrees';
 import { LaneProgress } from './component-step';
 import { dbosClient } from './dbos';
@@ -27,34 +27,67 @@ export async function leaveRemoteLanes(databaseUrl: string | undefined, record: 
     if (!client) break;
     // Cancelled first: a step under way ends, and the worker drops what it pushes after (durable/worker.ts).
     await client.cancelWorkflow(l.workflow!);
-    const last = await lastCheckpoint(client, l);
+    const last = await lastCheckpoint(client, l.workflow!);
     if (last) checkpoints.set(l.component, last);
   }
   const kept: KeptLane[] = [];
   for (const [component, checkpoint] of checkpoints) {
-    const k = await keepCheckpoint(dir, record.runId, component, checkpoint).catch((err: Error) => void notes.push(err.message));
+    const k = await keepCheckpoint(dir, record.runId, component, checkpoint, 'abandoned').catch((err: Error) => void notes.push(err.message));
     if (k) kept.push(k);
   }
   await removeRunRefs(dir, record.runId);
   return { kept, ...(notes.length ? { note: notes.join('; ') } : {}) };
 }
 
-/** The checkpoint DBOS last recorded for the component (the run may have stopped following it before). */
-async function lastCheckpoint(client: Awaited<ReturnType<typeof dbosClient>>, lane: LaneRecord): Promise<LaneCheckpoint | undefined> {
-  const steps = (await client.listWorkflowSteps(lane.workflow!)) ?? [];
+/**
+ * The run enters its components' phase again (a rewind took it back to before them): what the rewound attempt left
+ * in DBOS and on origin goes, as abandon does. The record has no lanes any more, so DBOS says which workflows the
+ * run had (`<run>:…`): those still under way are cancelled (a worker stops their step and drops what it pushes
+ * after), the last one of each component that did not end with its commit has its last checkpoint kept in the
+ * project (a component that did has its commit on the rewound history, or on its branch the project keeps), and
+ * the run's refs on origin are deleted. The new workflows take attempts none of these had (remote-lane.ts).
+ */
+export async function leaveRewoundLanes(databaseUrl: string, record: RunRecord): Promise<{ kept: KeptLane[]; note?: string }> {
+  const dir = record.projectDir;
+  const client = await dbosClient(databaseUrl);
+  const all = await client.listWorkflows({ workflow_id_prefix: `${record.runId}:`, loadInput: false, loadOutput: true });
+  const latest = new Map<string, { id: string; attempt: number; status: string; done: boolean }>();
+  for (const w of all) {
+    const [, component, n] = w.workflowID.slice(record.runId.length).split(':');
+    const attempt = Number(n);
+    if (!component || !Number.isInteger(attempt)) continue;
+    if (w.status === 'PENDING' || w.status === 'ENQUEUED') await client.cancelWorkflow(w.workflowID);
+    const done = w.status === 'SUCCESS' && LaneProgress.safeParse(w.output).data?.done === true;
+    if ((latest.get(component)?.attempt ?? 0) < attempt) latest.set(component, { id: w.workflowID, attempt, status: w.status, done });
+  }
+  const notes: string[] = [];
+  const kept: KeptLane[] = [];
+  for (const [component, w] of latest) {
+    if (w.done) continue;
+    const checkpoint = await lastCheckpoint(client, w.id);
+    const k = checkpoint && (await keepCheckpoint(dir, record.runId, component, { ...checkpoint, attempt: checkpoint.attempt ?? w.attempt }, 'rewound').catch((err: Error) => void notes.push(err.message)));
+    if (k) kept.push(k);
+  }
+  await removeRunRefs(dir, record.runId);
+  return { kept, ...(notes.length ? { note: notes.join('; ') } : {}) };
+}
+
+/** The checkpoint DBOS last recorded for a component's workflow (the run may have stopped following it before). */
+async function lastCheckpoint(client: Awaited<ReturnType<typeof dbosClient>>, workflow: string): Promise<LaneCheckpoint | undefined> {
+  const steps = (await client.listWorkflowSteps(workflow)) ?? [];
   const last = steps.filter((s) => s.output && !s.error).at(-1);
   const progress = last ? LaneProgress.safeParse(last.output) : undefined;
   return progress?.success ? progress.data.checkpoint : undefined;
 }
 
 /** Fetches a checkpoint from origin and keeps what it holds that no branch does: its worktree's files when they differ from its parent, else the parent (the component's commit, or its base). */
-async function keepCheckpoint(dir: string, runId: string, component: string, checkpoint: LaneCheckpoint): Promise<KeptLane | undefined> {
+async function keepCheckpoint(dir: string, runId: string, component: string, checkpoint: LaneCheckpoint, why: 'abandoned' | 'rewound'): Promise<KeptLane | undefined> {
   const temp = `refs/erasmus/leaving/${runId}/${component}`;
-  const fetched = await git(dir, ['fetch', '-q', '-f', 'origin', `${laneRef(runId, component, checkpoint.step)}:${temp}`]);
+  const fetched = await git(dir, ['fetch', '-q', '-f', 'origin', `${laneRef({ runId, component, attempt: checkpoint.attempt ?? 1 }, checkpoint.step)}:${temp}`]);
   if (fetched.code !== 0) throw new Error(`component ${component}'s last checkpoint could not be fetched from origin, so its work there is not kept: ${fetched.stdout.trim().slice(-500)}`);
   try {
     const [sha, tree, parentTree, parent] = (await git(dir, ['rev-parse', temp, `${temp}^{tree}`, `${temp}^^{tree}`, `${temp}^`])).stdout.trim().split('\n');
-    return await keepLaneWork(dir, runId, component, tree === parentTree && parent ? parent : sha!, 'abandoned');
+    return await keepLaneWork(dir, runId, component, tree === parentTree && parent ? parent : sha!, why);
   } finally {
     await git(dir, ['update-ref', '-d', temp]);
   }

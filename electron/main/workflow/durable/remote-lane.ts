@@ -5,6 +5,7 @@
 // starts and as it ends; its session's events and questions through bridge.ts), and once it is done
 // fetches the component's branch: the component is ready, and parallel.ts merges it in schedule order as
 // it merges any other.
+import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
 import { git, headCommit } from '../git';
 import type { Plan, PlanComponent } from '../plan';
@@ -17,7 +18,7 @@ import { emptyCommit, laneBranch } from '../worktrees';
 import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './component-step';
 import { redactedUrl } from './database-url';
 import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, dbosClient, FOLLOW_MS, WORKFLOW_VERSION } from './dbos';
-import { fetchRef, laneRef, originUrl, pushRef, removeRunRefs } from './lane-git';
+import { fetchRef, laneCommitRef, laneRef, originUrl, pushRef, removeRunRefs, type LaneKey } from './lane-git';
 import { bridgePool, RunBridge, type RunGate } from './bridge';
 
 export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent, gate?: RunGate): Promise<void> {
@@ -30,8 +31,11 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   let status = id ? await client.getWorkflow(id) : undefined;
   if (!id || !status || status.status === 'ERROR' || status.status === 'CANCELLED' || (status.status === 'SUCCESS' && (status.output as LaneProgress | undefined)?.failed)) {
     // A new attempt: from where the component stood (its base on origin the first time).
+    // A number no workflow of the component had (DBOS keeps those of a rewound attempt, whose lanes the record no longer has).
+    const attempt = Math.max(lane.attempts ?? 0, await lastAttempt(client, record.runId, component.id)) + 1;
+    const key = { runId: record.runId, component: component.id, attempt };
     const origin = await originUrl(dir);
-    if (!lane.checkpoint) await pushRef(dir, (await headCommit(dir)) ?? (await emptyCommit(dir)), laneRef(record.runId, component.id, 'base'));
+    if (!lane.checkpoint) await pushRef(dir, (await headCommit(dir)) ?? (await emptyCommit(dir)), laneRef(key, 'base'));
     const docs = await readLaneDocs(ctx.docs, component.id);
     const start: LaneProgress = {
       ...(lane.checkpoint ? { checkpoint: lane.checkpoint } : {}),
@@ -41,10 +45,9 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       docs,
       done: false,
     };
-    const job: LaneJob = { runId: record.runId, component: component.id, origin, record: jobRecord(record), plan: { ...plan, parallel: false, components: [component] }, start };
-    const attempt = lane.attempts ?? 0;
-    id = `${record.runId}:${component.id}:${attempt + 1}`;
-    Object.assign(lane, { workflow: id, attempts: attempt + 1, status: 'running' as const });
+    const job: LaneJob = { runId: record.runId, component: component.id, attempt, origin, record: jobRecord(record), plan: { ...plan, parallel: false, components: [component] }, start };
+    id = workflowId(key);
+    Object.assign(lane, { workflow: id, attempts: attempt, status: 'running' as const });
     await ctx.persist();
     await client.enqueue({ queueName: COMPONENT_QUEUE, workflowName: COMPONENT_WORKFLOW, workflowID: id, appVersion: WORKFLOW_VERSION }, job);
   } else {
@@ -93,12 +96,24 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   // Ready: its commit, fetched from origin into the project as the component's branch (merged, then deleted, by parallel.ts).
   if (lane.commit) {
     const branch = laneBranch(record.runId, component.id);
-    const sha = await fetchRef(dir, `refs/heads/${branch}`, `refs/heads/${branch}`);
+    const sha = await fetchRef(dir, laneCommitRef({ runId: record.runId, component: component.id, attempt: lane.attempts ?? 1 }), `refs/heads/${branch}`);
     if (sha !== lane.commit) throw new WorkflowError('RUNTIME_ERROR', `origin's branch ${branch} is at ${sha.slice(0, 8)}, not at component ${component.id}'s commit ${lane.commit.slice(0, 8)}`);
     lane.branch = branch;
   }
   lane.status = 'ready';
   await ctx.persist();
+}
+
+/** A component's workflow: `<run>:<component>:<attempt>`. */
+export function workflowId(key: LaneKey): string {
+  return `${key.runId}:${key.component}:${key.attempt}`;
+}
+
+/** The highest attempt DBOS has of the component's workflows (0: none). */
+export async function lastAttempt(client: DBOSClient, runId: string, component: string): Promise<number> {
+  const prefix = `${runId}:${component}:`;
+  const known = await client.listWorkflows({ workflow_id_prefix: prefix, loadInput: false, loadOutput: false });
+  return Math.max(0, ...known.map((w) => Number(w.workflowID.slice(prefix.length))).filter((n) => Number.isInteger(n)));
 }
 
 /** The run's record as a component's steps read it: no lanes, no timeline, nothing waiting. */

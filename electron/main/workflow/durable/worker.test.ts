@@ -19,7 +19,7 @@ describe('a worker', () => {
   it("keeps each clone where its built-in servers and the sandbox take a lane's worktree to be", async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-worker-'));
     const work = await workRoot(join(root, 'work'));
-    const clone = cloneDir(work, 'r1', 'alpha');
+    const clone = cloneDir(work, 'r1', 'alpha', 2);
     await mkdir(clone, { recursive: true });
     // The files and runners servers (rooted at the worker's folder) work in the clone a call names; the sandbox lets its commands write it alone.
     expect(worktreeOf(work, { [WORKTREE_META]: clone })).toBe(clone);

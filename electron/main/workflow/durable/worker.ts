@@ -22,9 +22,9 @@ import { git } from '../git';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
-import { runComponentStep, type LaneJob, type LaneProgress } from './component-step';
+import { forgetClone, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
 import { removeRunRefs } from './lane-git';
-import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
+import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
 
 /** The component step this async context runs (its questions and events name it). */
 interface StepPlace extends AskPlace {
@@ -43,7 +43,7 @@ const stepPlace = new AsyncLocalStorage<StepPlace>();
 
 /**
  * The worker's folder is the root its built-in files and runners servers serve (a git repository of its own,
- * made here), and each component's clone is at `<work>/.git/erasmus/worktrees/<run>/<component>`: where those
+ * made here), and each component's clone is at `<work>/.git/erasmus/worktrees/<run>.<attempt>/<component>`: where those
  * servers take a parallel lane's worktree to be, so a step's tool calls work in its clone (named in their
  * `_meta`), and its commands may write that clone alone, as a one-machine lane's may write its worktree.
  */
@@ -56,9 +56,12 @@ export async function workRoot(workDir: string): Promise<string> {
   return workDir;
 }
 
-/** Where a component's clone is in the worker's folder. */
-export function cloneDir(workDir: string, runId: string, component: string): string {
-  return join(workDir, '.git', 'erasmus', 'worktrees', runId, component);
+/**
+ * Where a component's workflow has its clone in the worker's folder: one per attempt (`<run>.<attempt>`), so a
+ * workflow cancelled while its step ends never works in, nor removes, the clone of the one that replaces it.
+ */
+export function cloneDir(workDir: string, runId: string, component: string, attempt: number): string {
+  return join(workDir, '.git', 'erasmus', 'worktrees', `${runId}.${attempt}`, component);
 }
 
 /**
@@ -130,11 +133,14 @@ export interface WorkerOptions {
   databaseUrl: string;
   /** How many components this worker runs at once. */
   concurrency: number;
-  /** The worker's folder (workRoot): the clones go to <workDir>/.git/erasmus/worktrees/<run>/<component>. */
+  /** The worker's folder (workRoot): the clones go to <workDir>/.git/erasmus/worktrees/<run>.<attempt>/<component>. */
   workDir: string;
   paths: Paths;
-  /** The context a component's step runs in (the worker's engine: executor, sandboxed runner, tool servers); it may refuse, saying why. */
-  host: (record: RunRecord) => RunContext | Promise<RunContext>;
+  /**
+   * The context a component's step runs in (the worker's engine: executor, sandboxed runner, tool servers); it may
+   * refuse, saying why. `signal` aborts when the component's workflow is cancelled: the step stops.
+   */
+  host: (record: RunRecord, signal: AbortSignal) => RunContext | Promise<RunContext>;
   log?: (line: string) => void;
   /** What the steps say to the run's process (bridge.ts): a step withdraws what a dead run of it left asking. */
   bridge?: WorkerBridge;
@@ -143,6 +149,24 @@ export interface WorkerOptions {
 export interface Worker {
   executorID: string;
   stop(): Promise<void>;
+}
+
+/** Looks every CANCEL_MS whether DBOS has the workflow cancelled; if so, aborts `cancel` (once) and says so. */
+function watchCancel(status: () => Promise<{ status: string } | null | undefined>, cancel: AbortController, said: () => void): { stop(): void } {
+  let stopped = false;
+  void (async () => {
+    while (!stopped) {
+      await new Promise((r) => setTimeout(r, CANCEL_MS));
+      if (stopped) break;
+      const now = await status().catch(() => undefined);
+      if (now?.status === 'CANCELLED' && !stopped) {
+        said();
+        cancel.abort();
+        break;
+      }
+    }
+  })();
+  return { stop: () => void (stopped = true) };
 }
 
 export async function startWorker(opts: WorkerOptions): Promise<Worker> {
@@ -154,7 +178,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   await migrateSystemDatabase(opts.databaseUrl);
   DBOS.setConfig({
     name: DBOS_APP,
-    systemDatabaseUrl: opts.databaseUrl,
+    systemDatabaseUrl: dbosUrl(opts.databaseUrl),
     executorID,
     applicationVersion: WORKFLOW_VERSION,
     listenQueues: [COMPONENT_QUEUE],
@@ -162,7 +186,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   });
   DBOS.registerWorkflow(
     async (job: LaneJob): Promise<LaneProgress> => {
-      const dir = cloneDir(opts.workDir, job.runId, job.component);
+      const dir = cloneDir(opts.workDir, job.runId, job.component, job.attempt);
+      const key = { runId: job.runId, component: job.component, attempt: job.attempt };
       const workflowId = DBOS.workflowID!;
       let progress = job.start;
       // The run was abandoned (its workflow cancelled): what this worker pushed after the run cleaned origin goes too.
@@ -170,11 +195,12 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       const abandoned = async () => {
         if (left) return;
         left = true;
-        const removed = await removeRunRefs(dir, job.runId, job.component).then(
+        const removed = await removeRunRefs(dir, job.runId, key).then(
           () => 'its refs on origin and this clone are gone',
           (err: Error) => `this clone is gone; its refs on origin stay: ${err.message}`,
         );
         await rm(dir, { recursive: true, force: true });
+        forgetClone(dir);
         log(`component ${job.component} of run ${job.runId}: the run was abandoned; ${removed}`);
       };
       try {
@@ -186,15 +212,21 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
               let record: RunRecord | undefined;
               const place: StepPlace = { runId: job.runId, workflowId, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
               await opts.bridge?.withdraw(place);
-              const out = await stepPlace.run(place, () =>
-                runComponentStep(job, before, dir, opts.paths, (r) => {
-                  record = r;
-                  return opts.host(r);
-                }),
-              );
+              // The run cancels the workflow (abandoned, or rewound): the step is stopped soon after (its executor's
+              // process or its agent session ended), not run to its end.
+              const cancel = new AbortController();
+              const watch = watchCancel(() => DBOS.getWorkflowStatus(workflowId), cancel, () => log(`component ${job.component} of run ${job.runId}: its workflow was cancelled; its step is stopped`));
+              const out = await stepPlace
+                .run(place, () =>
+                  runComponentStep(job, before, dir, opts.paths, (r) => {
+                    record = r;
+                    return opts.host(r, cancel.signal);
+                  }),
+                )
+                .finally(() => watch.stop());
               await place.chain;
-              // Asked, not watched: DBOS's cancel signal is polled, and a last step would return before it fires.
-              if ((await DBOS.getWorkflowStatus(workflowId))?.status === 'CANCELLED') await abandoned();
+              // Asked, not only watched: a step may end between two looks.
+              if (cancel.signal.aborted || (await DBOS.getWorkflowStatus(workflowId))?.status === 'CANCELLED') await abandoned();
               // A question the run's process never took up: the component blocks, saying to resume the run.
               return place.gone && !out.done && !out.failed ? { ...out, failed: place.gone } : out;
             },
@@ -205,7 +237,9 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
         if (err instanceof DBOSErrors.DBOSWorkflowCancelledError) await abandoned();
         throw err;
       }
-      if (progress.done) await rm(dir, { recursive: true, force: true });
+      // Its clone is its own: committed, or blocked (a retry is another workflow, with a clone of its own), it goes.
+      await rm(dir, { recursive: true, force: true });
+      forgetClone(dir);
       log(`component ${job.component} of run ${job.runId}: ${progress.done ? 'committed and pushed' : `blocked: ${progress.failed}`}`);
       return progress;
     },
