@@ -1,7 +1,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -263,6 +263,16 @@ describe('the sandbox profile', () => {
     expect(existsSync(join(real, '.pyenv-shim'))).toBe(false);
     expect(existsSync(join(shims!.copy, '.pyenv-shim'))).toBe(true);
     expect(pyenvShims(join(home, 'none'), tmp, {})).toBeUndefined();
+  });
+
+  it('pyenv\'s shims copied while a shell outside rehashes them: the copy leaves out the rehash lock, which nobody would release', () => {
+    const real = join(home, '.pyenv', 'shims');
+    mkdirSync(real, { recursive: true });
+    writeFileSync(join(real, 'python'), '#!/bin/sh\n');
+    writeFileSync(join(real, '.pyenv-shim'), ''); // `pyenv rehash` in another shell holds its lock right now
+    const shims = pyenvShims(home, runner.tmpDir('rehashing'), {});
+    expect(readdirSync(shims!.copy)).toEqual(['python']);
+    expect(existsSync(join(real, '.pyenv-shim'))).toBe(true); // theirs, left alone
   });
 
   it('the proxy on a loopback port (how macOS reaches it): an allowed host:port is reached, another is refused with a 403 naming it', async () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { bridgeArgv } from './net-proxy';
 import { seatbeltArgv } from './seatbelt';
 
@@ -130,8 +130,16 @@ function probeSeatbelt(): SandboxStatus {
 }
 
 /**
+ * pyenv's rehash lock: `pyenv rehash` creates it (noclobber) as it starts and removes it when done, and one that
+ * finds it waits up to 60 s for it to go.
+ */
+const PYENV_REHASH_LOCK = '.pyenv-shim';
+
+/**
  * pyenv's shims folder for commands of this home (PYENV_ROOT, else ~/.pyenv) copied once into the
- * session's TMPDIR; undefined without pyenv.
+ * session's TMPDIR; undefined without pyenv. Without the rehash lock: a copy taken while a shell outside
+ * rehashes the real folder (any login shell with `pyenv init` does) would hold a lock nobody releases, and
+ * every command of the session would wait 60 s for it ("cannot rehash: couldn't acquire lock").
  */
 export function pyenvShims(home: string, tmpDir: string, env: NodeJS.ProcessEnv = process.env): SandboxProfile['pyenvShims'] {
   const real = join(env.PYENV_ROOT ?? join(home, '.pyenv'), 'shims');
@@ -139,7 +147,7 @@ export function pyenvShims(home: string, tmpDir: string, env: NodeJS.ProcessEnv 
   const copy = join(tmpDir, '.erasmus-pyenv-shims');
   if (exists(copy) !== 'dir') {
     try {
-      cpSync(real, copy, { recursive: true, verbatimSymlinks: true });
+      cpSync(real, copy, { recursive: true, verbatimSymlinks: true, filter: (src) => basename(src) !== PYENV_REHASH_LOCK });
     } catch {
       return undefined;
     }
