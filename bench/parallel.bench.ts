@@ -163,11 +163,26 @@ function stepTimes(view: WorkflowRunView, llm: ScriptedLlm): string[] {
       gaps++;
     }
   }
+  // A component that starts when another ends (its slot freed): from that one's commit to its first step (the merge
+  // of the one ended, its worktree removed, this one's added; for workers, the hand-over through DBOS and origin).
+  let refill = 0;
+  let refills = 0;
+  const firsts = [...scopes].filter(([scope]) => scope !== 'run').map(([, list]) => list[0]!).sort((a, b) => Date.parse(a.enteredAt) - Date.parse(b.enteredAt));
+  const commits = view.timeline.filter((e) => e.component && e.state.endsWith(':commit') && e.leftAt).map((e) => Date.parse(e.leftAt!));
+  for (const first of firsts) {
+    const start = Date.parse(first.enteredAt);
+    const freed = Math.max(...commits.filter((t) => t <= start));
+    if (Number.isFinite(freed)) {
+      refill += start - freed;
+      refills++;
+    }
+  }
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padStart(8);
   return [
     `    ${'step'.padEnd(28)} steps  requests     wall    model  Erasmus (wall − model, summed over steps)`,
     ...[...rows].map(([k, r]) => `    ${k.padEnd(28)} ${String(r.steps).padStart(5)} ${String(r.requests).padStart(9)} ${s(r.ms)} ${s(r.requests * DELAY_MS)} ${s(r.ms - r.requests * DELAY_MS)}`),
     `    ${'between steps'.padEnd(28)} ${String(gaps).padStart(5)} ${'0'.padStart(9)} ${s(between)} ${s(0)} ${s(between)}`,
+    `    ${'a freed slot taken'.padEnd(28)} ${String(refills).padStart(5)} ${'0'.padStart(9)} ${s(refill)} ${s(0)} ${s(refill)}`,
   ];
 }
 
