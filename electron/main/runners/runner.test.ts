@@ -269,11 +269,12 @@ describe('the sandbox profile', () => {
     const real = join(home, '.pyenv', 'shims');
     mkdirSync(real, { recursive: true });
     writeFileSync(join(real, 'python'), '#!/bin/sh\n');
-    // Left in the real folder: every login shell's rehash would wait a minute for it.
+    // In the real folder (a shell outside rehashing now, or one killed mid-way): a copy of it would never be released.
     writeFileSync(join(real, '.pyenv-shim'), 'lock');
     const tmp = runner.tmpDir('stale-lock');
     const shims = pyenvShims(home, tmp, {})!;
     expect(readdirSync(shims.copy)).toEqual(['python']);
+    expect(existsSync(join(real, '.pyenv-shim'))).toBe(true); // the real folder's, left alone
     // A rehash under way in this session (a fresh lock) is left alone; one left by a command stopped mid-rehash goes.
     const lock = join(shims.copy, '.pyenv-shim');
     writeFileSync(lock, 'lock');

@@ -131,7 +131,10 @@ function probeSeatbelt(): SandboxStatus {
   }
 }
 
-/** pyenv rehash's lock (`<shims>/.pyenv-shim`): while it exists, every other rehash waits for it, 60 s by default. */
+/**
+ * pyenv rehash's lock (`<shims>/.pyenv-shim`): a rehash creates it as it starts and removes it when done; while it
+ * exists, every other rehash waits for it, 60 s by default. The real folder holds one whenever a shell outside rehashes.
+ */
 const PYENV_LOCK = '.pyenv-shim';
 /** A rehash takes well under a second: a lock older than this was left by one that was killed. */
 export const PYENV_LOCK_STALE_MS = 10_000;
