@@ -3,7 +3,8 @@
 // 1. output throughput through the event stream, wired as the core wires it (PtyManager with the
 //    core's redactor holding one secret, as on the default path's provider key → batching →
 //    EventBus validating against the contract → bindPipe writing each batch as a terminal.data
-//    frame → serve's WebSocket pipe, whose socket encodes it to UTF-8 as `ws` does; acknowledged
+//    frame of the batch's UTF-8 bytes → serve's WebSocket pipe, whose socket sends bytes as they are
+//    and encodes text to UTF-8 as `ws` does; acknowledged
 //    per ACK_CHUNK_CHARS like the renderer, as terminal.ack requests through the dispatcher) vs
 //    reading the same command's PTY raw with node-pty (goal: ratio ≥ 0.9)
 // 2. keystroke-to-echo latency through terminal input + events vs a raw node-pty write/onData
@@ -62,13 +63,13 @@ function coreWiring() {
   const dispatcher = new Dispatcher();
   dispatcher.register('terminal.ack', ({ id, chars }) => (ptys.ack(id, chars), { ok: true as const }));
   // The server's side of a WebSocket: `ws` sends a text message as its UTF-8 bytes (Buffer.byteLength,
-  // then written as UTF-8), and hands a received one to the pipe as a Buffer.
+  // then written as UTF-8) and bytes as they are, and hands a received message to the pipe as a Buffer.
   let sentBytes = 0;
   const received = new Set<(data: Buffer, isBinary: boolean) => void>();
   const socket = {
     OPEN: 1,
     readyState: 1,
-    send: (text: string) => void (sentBytes += Buffer.from(text, 'utf8').length),
+    send: (message: string | Uint8Array) => void (sentBytes += typeof message === 'string' ? Buffer.from(message, 'utf8').length : message.length),
     on: (event: string, h: (data: Buffer, isBinary: boolean) => void) => void (event === 'message' && received.add(h)),
     off: (_event: string, h: (data: Buffer, isBinary: boolean) => void) => void received.delete(h),
     close: () => {},

@@ -19,7 +19,12 @@ const SEP = '\u0000';
 export type TerminalData = { id: string; at: number; data: string };
 
 export function encodeTerminalData(p: TerminalData): string {
-  return `${TERMINAL_DATA_HEADER}${p.id}${SEP}${p.at}${SEP}${p.data}`;
+  return `${terminalDataHeader(p)}${p.data}`;
+}
+
+/** The frame's header: the frame is this followed by the output (as text, or as its UTF-8 bytes). */
+export function terminalDataHeader(p: Pick<TerminalData, 'id' | 'at'>): string {
+  return `${TERMINAL_DATA_HEADER}${p.id}${SEP}${p.at}${SEP}`;
 }
 
 /** Whether a message is a frame (starts with U+0001) rather than JSON. */

@@ -4,6 +4,12 @@
  */
 export interface Pipe {
   send(message: string): void;
+  /**
+   * A message as its UTF-8 bytes, for a pipe that can carry bytes (the WebSocket's binary frames):
+   * the receiving side decodes it and reads it as the same text. Terminal output goes this way when
+   * its bytes are at hand, so it is not encoded again (see frames.ts).
+   */
+  sendBytes?(message: Uint8Array): void;
   /** Subscribe to incoming messages; returns an unsubscribe function. */
   onMessage(listener: (message: string) => void): () => void;
   onClose(listener: () => void): () => void;

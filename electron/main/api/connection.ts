@@ -1,4 +1,4 @@
-import { encodeTerminalData, MAX_JSON_DEPTH, nestsDeeperThan, type Pipe, type TerminalData } from '../../contract/index';
+import { encodeTerminalData, MAX_JSON_DEPTH, nestsDeeperThan, terminalDataHeader, type Pipe, type TerminalData } from '../../contract/index';
 import type { CallContext, Dispatcher } from './dispatcher';
 import type { EventBus } from './events';
 
@@ -25,9 +25,15 @@ export function bindPipe(pipe: Pipe, dispatcher: Dispatcher, bus: EventBus, ctx:
       (err: unknown) => console.error('erasmus: a message could not be answered:', err),
     );
   });
-  const offEvents = bus.on((event, payload) => {
+  const sendBytes = pipe.sendBytes?.bind(pipe);
+  const offEvents = bus.on((event, payload, options) => {
     // The bus has checked the payload against the contract: a terminal id and an offset, then text.
-    if (event === 'terminal.data') return send(encodeTerminalData(payload as TerminalData));
+    if (event === 'terminal.data') {
+      const d = payload as TerminalData;
+      // The PTY's bytes (or the masked text's) as they are, after the header: not encoded again.
+      if (sendBytes && options?.bytes) return sendFrameBytes(sendBytes, Buffer.concat([Buffer.from(terminalDataHeader(d)), options.bytes]));
+      return send(encodeTerminalData(d));
+    }
     let text: string;
     try {
       if (nestsDeeperThan(payload)) throw new Error(`nested deeper than ${MAX_JSON_DEPTH} levels`);
@@ -38,6 +44,14 @@ export function bindPipe(pipe: Pipe, dispatcher: Dispatcher, bus: EventBus, ctx:
     }
     send(text);
   });
+  const sendFrameBytes = (sendIt: (b: Uint8Array) => void, bytes: Uint8Array) => {
+    if (!open) return;
+    try {
+      sendIt(bytes);
+    } catch {
+      open = false;
+    }
+  };
   const dispose = () => {
     open = false;
     offMessage();

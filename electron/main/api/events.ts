@@ -3,6 +3,11 @@ import { events, type EventName, type EventPayload } from '../../contract/index'
 export interface EmitOptions {
   /** The payload's strings have already been through the core's redactor. */
   masked?: boolean;
+  /**
+   * `terminal.data` only: the output's UTF-8 bytes, exactly `data` encoded (masked as `data` is), so a
+   * pipe that carries bytes sends them without encoding the text again.
+   */
+  bytes?: Uint8Array;
 }
 
 export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -12,7 +17,7 @@ export type EventListener = <E extends EventName>(event: E, payload: EventPayloa
  * emitted, so a face never receives an event the contract does not describe.
  */
 export class EventBus {
-  private readonly listeners = new Set<(event: EventName, payload: unknown) => void>();
+  private readonly listeners = new Set<(event: EventName, payload: unknown, options?: EmitOptions) => void>();
 
   /** `redact` masks secrets in every payload before any listener (face, log, CLI) sees it. */
   constructor(private readonly redact?: <T>(value: T) => T) {}
@@ -23,18 +28,21 @@ export class EventBus {
    * a second time: terminal output is the bulk of all events.
    */
   emit<E extends EventName>(event: E, payload: EventPayload<E>, options?: EmitOptions): void {
-    const parsed = events[event].safeParse(this.redact && !options?.masked ? this.redact(payload) : payload);
+    const redacting = this.redact !== undefined && !options?.masked;
+    const parsed = events[event].safeParse(redacting ? this.redact!(payload) : payload);
     if (!parsed.success) throw new Error(`event ${event} does not match the contract: ${parsed.error.message}`);
+    // Bytes given beside a payload the bus masks here may no longer match it: they are dropped.
+    const passed = redacting && options?.bytes ? { ...options, bytes: undefined } : options;
     for (const l of [...this.listeners]) {
       try {
-        l(event, parsed.data);
+        l(event, parsed.data, passed);
       } catch {
         // A failing listener must not break the others or the emitter.
       }
     }
   }
 
-  on(listener: (event: EventName, payload: unknown) => void): () => void {
+  on(listener: (event: EventName, payload: unknown, options?: EmitOptions) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -1,11 +1,14 @@
 import type { WebSocket } from 'ws';
 import type { Pipe } from '../../contract/index';
 
-/** A contract pipe over one WebSocket connection (text frames, one message each). */
+/** A contract pipe over one WebSocket connection (text frames, one message each; terminal output as binary frames of its UTF-8 text). */
 export function webSocketPipe(socket: WebSocket): Pipe {
   return {
     send(message) {
       if (socket.readyState === socket.OPEN) socket.send(message);
+    },
+    sendBytes(message) {
+      if (socket.readyState === socket.OPEN) socket.send(message, { binary: true });
     },
     onMessage(listener) {
       const h = (data: unknown, isBinary: boolean) => {

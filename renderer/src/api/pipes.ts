@@ -77,8 +77,12 @@ export async function webSocketPipe(url: string, options: ReconnectOptions = {})
   const deliver = (m: string) => {
     for (const l of messageListeners) l(m);
   };
+  const utf8 = new TextDecoder();
   const attach = (ws: WebSocket) => {
+    // Terminal output comes as binary frames: the UTF-8 bytes of a text frame (contract/frames.ts).
+    ws.binaryType = 'arraybuffer';
     ws.onmessage = (e) => {
+      if (e.data instanceof ArrayBuffer) return deliver(utf8.decode(e.data));
       if (typeof e.data !== 'string') return;
       // A frame (terminal output) answers no request: it is not parsed here.
       if (inFlight.size > 0 && !isFrame(e.data)) {

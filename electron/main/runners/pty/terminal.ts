@@ -105,9 +105,10 @@ export class Terminal {
   /** The last batch ended inside a character (the decoder holds its first bytes). */
   private midCharacter = false;
   private readonly masker: StreamRedactor | undefined;
-  private readonly onBatch: (data: string, at: number) => void;
+  /** Each piece of output for the client, with its UTF-8 bytes (exactly `data` encoded). */
+  private readonly onBatch: (data: string, at: number, bytes: Buffer) => void;
 
-  constructor(spec: TerminalSpec, onBatch: (data: string, at: number) => void) {
+  constructor(spec: TerminalSpec, onBatch: (data: string, at: number, bytes: Buffer) => void) {
     this.file = createWriteStream(spec.rawFile);
     this.fileClosed = new Promise((resolve) => this.file.once('close', () => resolve()));
     this.file.on('error', () => {});
@@ -299,7 +300,7 @@ export class Terminal {
     this.flow.sent(data.length);
     const at = this.sent;
     this.sent += data.length;
-    this.onBatch(data, at);
+    this.onBatch(data, at, b);
   }
 
   /** Writes the queued output to the raw file, in one write. */
