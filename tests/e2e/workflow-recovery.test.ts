@@ -131,6 +131,9 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     view = await sb.engine.waitForRest(runId, 60_000);
     expect(view.timeline.some((e) => e.state === 'adder:debugging' && e.outcome === 'skipped')).toBe(true);
     expect(view.timeline.find((e) => e.state === 'adder:review')?.outcome).toBe('done');
+    // The review runs for the first time: the skipped step's failure is not told to it as its own retry.
+    const review = (await readFile(log, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { state: string; prompt: string }).find((e) => e.state === 'adder:review')!;
+    expect(review.prompt).not.toContain('## This is a retry');
   });
 
   it('the user fixes the cause and retries: Erasmus runs the tests first, and with them passing the model is not asked again', async () => {

@@ -535,6 +535,7 @@ export class WorkflowRun {
       const lane = skipBlockedLane(this.record);
       if (!lane) throw invalidState(`run ${this.runId} has no blocked component to skip a step of; resume it instead`);
       this.record.timeline.push({ state: lane.state!, component: lane.component, enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped' });
+      this.record.error = undefined; // the skipped step's failure: no step after it is told it was a retry of it
       await this.persist();
       this.drive();
       return;
@@ -544,6 +545,8 @@ export class WorkflowRun {
     if (this.record.untraced?.state === from) this.record.untraced = undefined; // skipped: its tasks are not asked for again
     this.record.snapshot = actor.getPersistedSnapshot();
     this.record.state = currentState(actor);
+    // The skipped step's failure is not the next step's: it runs for the first time, not as a retry.
+    this.record.error = undefined;
     await this.persist();
     this.deps.emit('workflow.transition', { runId: this.runId, projectDir: this.record.projectDir, from, to: this.record.state, outcome: 'skipped' });
     this.drive();
