@@ -45,6 +45,11 @@ export function stamped(text: string, sha: string, subject?: string): string {
   return `${body}\n\n<!-- erasmus: describes commit ${sha}${files} -->\n`;
 }
 
+/** The document as a step reads it: without its stamp (Erasmus's bookkeeping, kept by `keepStamp` when the step hands the text back). */
+export function withoutStamp(text: string): string {
+  return text.replace(STAMP_WITH_GAP, '\n\n').trimEnd();
+}
+
 /** A document handed back by a step without the stamp its earlier text had keeps that stamp (the step rewrote the text, not what it describes). */
 export function keepStamp(before: string | undefined, after: string): string {
   const old = before === undefined ? undefined : lastStamp(before);

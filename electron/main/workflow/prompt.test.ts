@@ -22,6 +22,21 @@ describe('step prompt documents', () => {
     expect(prompt).toContain('## Last test run\n\n`npm test` exited with status 1\n\n````\nfail\n');
   });
 
+  it("shows the documents without the stamp of the commit they describe (Erasmus's bookkeeping, kept when the step hands the text back)", () => {
+    const stamp = '<!-- erasmus: describes commit 37dda42f61860e8a6b888ee0fd9257e0c79f98b2 -->';
+    const prompt = buildStepPrompt({
+      protocol,
+      instruction: 'Review it.',
+      contextDocPath: '/h/ctx/a.md',
+      contextDoc: `# Component: a\n\n## Notes\n- done\n\n${stamp}\n`,
+      references: [{ title: 'Architecture', text: `# Architecture\n\n${stamp}\n` }, { title: 'README.md (ours)', text: `# A\n\n${stamp}\n` }],
+    });
+    expect(prompt).toContain('- done\n```\n');
+    expect(prompt).toContain('## Architecture\n\n```markdown\n# Architecture\n```\n');
+    // A project file shown as it is (a merge step's side) keeps every line.
+    expect(prompt.split(stamp)).toHaveLength(2);
+  });
+
   it('says (empty) for an empty context document and reference', () => {
     const prompt = buildStepPrompt({ protocol, instruction: 'Write it.', contextDocPath: '/h/a.md', contextDoc: '  ', references: [{ title: 'Progress schedule', text: '' }] });
     expect(prompt).toContain('its current text: (empty)');

@@ -1,4 +1,8 @@
+import { withoutStamp } from './drift';
 import type { Protocol } from './protocols';
+
+/** The context documents a step is shown as references (the ones stamped with the commit they describe). */
+const STAMPED_REFERENCES: ReadonlySet<string> = new Set(['Architecture', 'Progress schedule', 'Task list']);
 
 export interface PromptParts {
   protocol: Protocol;
@@ -68,8 +72,10 @@ export function buildStepPrompt(p: PromptParts): string {
   }
   // The document lives in ERASMUS_HOME, outside the project the tools reach: the step hands its new text back (see the executor's "How to answer").
   // Each document is fenced: its own headings stay inside it, and the model sees where it ends.
-  parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text${p.contextDoc?.trim() ? `, between the fences:\n\n${fenced(p.contextDoc.trim())}` : ': (empty)'}`);
-  for (const r of p.references ?? []) parts.push(referenceBlock(r.title, r.text, r.lang));
+  // Documents are shown without the stamp that records the commit they describe (drift.ts): the step hands back the text, and the stamp stays.
+  const contextDoc = withoutStamp(p.contextDoc ?? '');
+  parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text${contextDoc.trim() ? `, between the fences:\n\n${fenced(contextDoc.trim())}` : ': (empty)'}`);
+  for (const r of p.references ?? []) parts.push(referenceBlock(r.title, STAMPED_REFERENCES.has(r.title) ? withoutStamp(r.text) : r.text, r.lang));
   if (p.testOutput) {
     parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n${fenced(p.testOutput.output.trim(), '')}`);
   }
