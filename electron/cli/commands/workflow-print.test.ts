@@ -128,3 +128,17 @@ describe('planText', () => {
     expect(planText(plan, true)).toContain("  then: the project's own tests, final documentation, final review");
   });
 });
+
+it('an interrupted run side by side shows its running components as interrupted, not running', () => {
+  const text = statusText({
+    runId: 'r1', status: 'RUNNING', interrupted: true, state: 'parallel:components', projectDir: '/p', executor: 'agent', parallelComponents: 2,
+    totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, timeline: [],
+    lanes: [
+      { component: 'upper', status: 'running', state: 'upper:development', depends: [] },
+      { component: 'slug', status: 'merged', commit: '8a429ac3aa', depends: [] },
+    ],
+  } as unknown as Parameters<typeof statusText>[0]);
+  expect(text).toContain('  upper: interrupted at upper · development (resume runs it again)');
+  expect(text).not.toContain('upper: running');
+  expect(text).toContain('  slug: merged as 8a429ac3');
+});

@@ -93,6 +93,11 @@ export function statusText(v: WorkflowRunView): string {
     const where = v.durable ? `, run by \`erasmus worker\` processes over ${v.durable.database}` : '';
     lines.push(`components side by side (at most ${v.parallelComponents ?? 2} at once${where}), merged in this order:`);
     for (const l of v.lanes) {
+      // Nothing drives an interrupted run: a lane recorded running is interrupted at its step, and resume runs that step again.
+      if (v.interrupted && l.status === 'running') {
+        lines.push(`  ${l.component}: interrupted${l.state ? ` at ${humanState(l.state)}` : ''} (resume runs it again)${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}`);
+        continue;
+      }
       const where = l.status === 'merged' ? (l.commit ? ` as ${l.commit.slice(0, 8)}` : ' (nothing to commit)') : l.state ? `, at ${humanState(l.state)}${l.worktree ? ` in ${l.worktree}` : ''}` : '';
       const kept = l.kept ? `; not merged, its work is kept under ${l.kept} (git log ${l.kept})` : '';
       lines.push(`  ${l.component}: ${l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${l.error ? `: ${l.error}` : ''}${kept}`);
