@@ -44,7 +44,7 @@ The context document you hand back (as "How to answer" says) records how each co
 /** How many components run at once when neither config.yaml nor --parallel says. */
 export const DEFAULT_PARALLEL_COMPONENTS = 2;
 
-const INTERRUPTED = 'it was interrupted before it finished (Erasmus stopped or was stopped)';
+const INTERRUPTED = 'Erasmus stopped while it ran (stopped by the user, or its process ended).';
 
 /**
  * Runs the plan's open components side by side until every one is merged ('done'), or a pause was asked

@@ -37,6 +37,11 @@ describe('step prompt documents', () => {
     expect(prompt.split(stamp)).toHaveLength(2);
   });
 
+  it('a retry says why the step did not finish, as a sentence', () => {
+    const prompt = buildStepPrompt({ protocol, instruction: 'Do it.', contextDocPath: '/h/a.md', contextDoc: '', retryOf: 'tests still fail after 3 debugging attempts in a · debugging' });
+    expect(prompt).toContain('This step ran before and did not finish: tests still fail after 3 debugging attempts in a · debugging.\n\n');
+  });
+
   it('says (empty) for an empty context document and reference', () => {
     const prompt = buildStepPrompt({ protocol, instruction: 'Write it.', contextDocPath: '/h/a.md', contextDoc: '  ', references: [{ title: 'Progress schedule', text: '' }] });
     expect(prompt).toContain('its current text: (empty)');

@@ -174,7 +174,7 @@ export class WorkflowRun {
     const open = this.record.timeline.at(-1);
     if (open && !open.leftAt) {
       this.close(open, 'interrupted');
-      this.record.retryOf = { state: open.state, what: 'it was interrupted before it finished (Erasmus stopped or was stopped)' };
+      this.record.retryOf = { state: open.state, what: 'Erasmus stopped while it ran (stopped by the user, or its process ended).' };
     }
   }
 
