@@ -270,6 +270,31 @@ describe('a durable run over DBOS', () => {
     expect(git(dir, 'status', '--porcelain')).toBe('');
   }, 180_000);
 
+  it("blocked in a worker, then retried: a new workflow goes on from the blocked one's last checkpoint (under its own attempt's refs), nothing before it is done again; COMPLETED", async () => {
+    const { dir, origin, url, env } = await setup('retried');
+    const fixed = join(root, 'fixed');
+    // b's tests never pass (its steps write only a draft) until `fixed` exists: it blocks after its debugging attempts.
+    Object.assign(env, { PARALLEL_MODEL_BROKEN: 'b', PARALLEL_MODEL_FIXED: fixed });
+    await worker('w1', url, env, 2);
+    const { engine, runId } = await approvedRun(dir, url, env);
+    const blocked = await engine.waitForRest(runId, 120_000);
+    expect(blocked.status).toBe('BLOCKED');
+    expect(blocked.error?.message).toMatch(/^component b \(b:debugging\): tests still fail after 3 debugging attempts/);
+    await writeFile(fixed, '');
+    await engine.retry(runId);
+    const view = await engine.waitForRest(runId, 120_000);
+    expect(view.error?.message).toBeUndefined();
+    expect(view.status).toBe('COMPLETED');
+    expect(workflows(url)).toEqual([`${runId}:a:1 SUCCESS`, `${runId}:b:1 SUCCESS`, `${runId}:b:2 SUCCESS`]);
+    // The retry ran the blocked step again, from where b stood: its development (which wrote the draft) was not asked again.
+    expect(modelCalls().filter((s) => s === 'b:development')).toHaveLength(1);
+    expect(modelCalls().filter((s) => s === 'b:debugging')).toHaveLength(4);
+    expect(git(dir, 'show', 'HEAD:b-draft.txt')).toBe('a draft of b');
+    expect(git(dir, 'log', '--format=%H', '--', 'b.txt').split('\n')).toHaveLength(1);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
+  }, 180_000);
+
   it("abandoned: its components' workflows are cancelled, the work only origin held is kept in the project, and origin keeps no ref of the run, even one a worker pushes after", async () => {
     const { dir, origin, url, env } = await setup('abandoned');
     const mark = join(root, 'hung.json');
