@@ -1,11 +1,11 @@
 // A durable run (DBOS over a real Postgres): the run in this process, its components in `erasmus worker`
-// processes, each in its own clone of the project's origin (a bare repository on disk).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// processes, each in its own clone of the project's origin (a bare repository on disk). Rewind, resume after a
+// crash and retry are in workflow-durable-lifecycle.test.ts (a file of its own: the two run side by side).
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import type { WorkflowRunView } from '../../electron/contract/index';
 import { approvalPath, unansweredReason } from '../../electron/main/agent/approval-path';
 import { Core } from '../../electron/main/api/core';
@@ -15,135 +15,12 @@ import type { ElicitationRequest } from '../../electron/main/mcp/types';
 import { Paths } from '../../electron/main/paths/index';
 import { bridgePool, closeBridgePools, RunBridge, RunGone, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
 import { migrateSystemDatabase } from '../../electron/main/workflow/durable/dbos';
-import { WorkflowEngine } from '../../electron/main/workflow/engine';
 import { attachBuiltinServers } from '../../electron/servers/builtin';
-import { startScriptedLlm, type ScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
-import { postgresBin, startPostgres, type TestPostgres } from '../support/postgres';
-import { CLI, ensureBuilt, killGroup } from './workflow-helpers';
+import { startScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
+import { alive, approvedRun, cores, database, durableHooks, git, hangs, modelCalls, root, said, setup, stopModel, until, useLlm, worker } from './durable-harness';
+import { CLI, killGroup } from './workflow-helpers';
 
-const MODEL = resolve(__dirname, '../fixtures/workflow/parallel-model.mjs');
-
-let pg: TestPostgres;
-let root: string;
-const workers: ChildProcess[] = [];
-const engines: WorkflowEngine[] = [];
-const cores: Core[] = [];
-let llm: ScriptedLlm | undefined;
-const hung: number[] = [];
-/** What each worker said so far. */
-const said = new Map<ChildProcess, () => string>();
-
-beforeAll(async () => {
-  ensureBuilt();
-  pg = await startPostgres();
-}, 120_000);
-afterAll(async () => {
-  await pg?.stop();
-});
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.dispose();
-  for (const c of cores.splice(0)) await c.dispose();
-  await llm?.close();
-  llm = undefined;
-  for (const w of workers.splice(0)) {
-    if (w.exitCode === null && w.signalCode === null) {
-      killGroup(w);
-      await new Promise((r) => w.once('exit', r));
-    }
-  }
-  for (const pid of hung.splice(0)) stopModel(pid);
-  if (root) await rm(root, { recursive: true, force: true });
-});
-
-function stopModel(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {}
-}
-
-const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
-
-/** A fresh database per test (the same server): each test's DBOS tables start empty. */
-function database(name: string): string {
-  execFileSync(join(postgresBin()!, 'psql'), [pg.url, '-q', '-c', `DROP DATABASE IF EXISTS ${name}`, '-c', `CREATE DATABASE ${name}`]);
-  return pg.url.replace(/\/postgres$/, `/${name}`);
-}
-
-async function setup(db: string): Promise<{ dir: string; origin: string; url: string; env: Record<string, string> }> {
-  root = await mkdtemp(join(tmpdir(), 'erasmus-durable-'));
-  const origin = join(root, 'origin.git');
-  const dir = join(root, 'project');
-  git(root, 'init', '-q', '--bare', '-b', 'main', origin);
-  await mkdir(dir);
-  git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'remote', 'add', 'origin', origin);
-  const env = { PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_LOG: join(root, 'model.log') };
-  return { dir, origin, url: database(db), env };
-}
-
-/** An `erasmus worker` with its own ERASMUS_HOME and clones folder; resolves once it takes components. */
-async function worker(name: string, url: string, env: Record<string, string>, concurrency = 1): Promise<ChildProcess> {
-  const home = join(root, `home-${name}`);
-  const child = spawn('node', [CLI, 'worker', '--database-url', url, '--concurrency', String(concurrency), '--work-dir', join(root, `work-${name}`)], {
-    env: { ...process.env, ...env, ERASMUS_HOME: home },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  workers.push(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  said.set(child, () => out);
-  for (let i = 0; !/takes components from queue/.test(out); i++) {
-    if (child.exitCode !== null || i > 600) throw new Error(`worker ${name} did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return child;
-}
-
-async function approvedRun(dir: string, url: string, env: Record<string, string>, goal = 'two parts'): Promise<{ engine: WorkflowEngine; runId: string }> {
-  const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home-run')), env: { ...process.env, ...env }, emit: () => undefined });
-  engines.push(engine);
-  const { runId } = await engine.load({ projectDir: dir, goal, executor: { kind: 'command', command: `node ${MODEL}` }, databaseUrl: url });
-  await engine.start(runId);
-  const view = await engine.waitForRest(runId, 120_000);
-  expect(view.status).toBe('AWAITING_APPROVAL');
-  await engine.approve(runId);
-  return { engine, runId };
-}
-
-/** Waits for a file the hanging model step writes as it starts ({dir, pid}). */
-async function hangs(mark: string): Promise<{ dir: string; pid: number }> {
-  for (let i = 0; !existsSync(mark); i++) {
-    if (i > 1200) throw new Error(`the hanging step never started; the model was asked: ${modelCalls().join(', ')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const m = JSON.parse(readFileSync(mark, 'utf8')) as { dir: string; pid: number };
-  hung.push(m.pid);
-  return m;
-}
-
-/** Whether a process runs (a zombie, killed and not yet reaped, does not). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/** The DBOS workflows of the database, `id status`, by id. */
-const workflows = (url: string) =>
-  execFileSync(join(postgresBin()!, 'psql'), [url, '-qAt', '-F', ' ', '-c', 'SELECT workflow_uuid, status FROM dbos.workflow_status ORDER BY workflow_uuid'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, log = () => ''): Promise<void> {
-  for (let i = 0; !(await ok()); i++) {
-    if (i > 1200) throw new Error(`${what} did not happen:\n${log()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const modelCalls = () => readFileSync(join(root, 'model.log'), 'utf8').split('\n').filter(Boolean).map((l) => l.split(' ')[0]!);
+durableHooks();
 
 describe('a durable run over DBOS', () => {
   // One run, two workers, so the suite pays for one durable run: the end-to-end path and the recovery together.
@@ -189,86 +66,8 @@ describe('a durable run over DBOS', () => {
     expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
   }, 180_000);
 
-  it("rewound to before its components, one merged and one in flight: the rewound workflows are cancelled, each component is done afresh by workflows of new attempts and committed once in the final history, origin keeps no ref of the run; a second goal runs its new component in a worker under workflow ids of its own", async () => {
-    const { dir, origin, url, env } = await setup('rewound');
-    const mark = join(root, 'hung.json');
-    // One worker, two at once: b:testing hangs (b:development wrote b.txt and pushed its checkpoint) while a is merged.
-    Object.assign(env, { PARALLEL_MODEL_HANG: 'b:testing', PARALLEL_MODEL_HANG_MARK: mark });
-    const w = await worker('w1', url, env, 2);
-    const { engine, runId } = await approvedRun(dir, url, env);
-    const { pid } = await hangs(mark);
-    await until('a merged', async () => (await engine.status(runId)).lanes?.find((l) => l.component === 'a')?.status === 'merged');
-    await engine.stop(runId);
-    const cp = (await engine.status(runId)).timeline.find((e) => e.state === 'parallel:components')?.checkpoint;
-    expect((await engine.rewind(runId, cp!)).state).toBe('parallel:components');
-    await engine.resume(runId);
-    // Entering the phase again cancels b's rewound workflow: the worker stops its hung step (kills its model), not waiting for its end.
-    await until('the rewound step stopped', () => !alive(pid), said.get(w)!);
-    expect(said.get(w)!()).toMatch(/component b of run \S+: its workflow was cancelled; its step is stopped/);
-    expect(said.get(w)!()).not.toMatch(/DeprecationWarning/); // DBOS's query queued on each new connection (durable/dbos.ts dbosUrl)
-    const view = await engine.waitForRest(runId, 120_000);
-    expect(view.error?.message).toBeUndefined();
-    expect(view.status).toBe('COMPLETED');
-    // Done afresh, not the rewound workflows' results again: each development asked twice, a's first workflow SUCCESS, b's CANCELLED.
-    expect(modelCalls().filter((s) => s === 'a:development')).toHaveLength(2);
-    expect(modelCalls().filter((s) => s === 'b:development')).toHaveLength(2);
-    expect(workflows(url)).toEqual([`${runId}:a:1 SUCCESS`, `${runId}:a:2 SUCCESS`, `${runId}:b:1 CANCELLED`, `${runId}:b:2 SUCCESS`]);
-    expect(git(dir, 'log', '--format=%H', '--', 'a.txt').split('\n')).toHaveLength(1);
-    expect(git(dir, 'log', '--format=%H', '--', 'b.txt').split('\n')).toHaveLength(1);
-    expect(existsSync(join(dir, 'b-hung.txt'))).toBe(false);
-    expect(git(dir, 'status', '--porcelain')).toBe('');
-    // b's rewound work (only origin held it) is kept in the project, and the phase's entry says where.
-    const kept = `refs/erasmus/kept/${runId}/b`;
-    expect(git(dir, 'show', `${kept}:b.txt`)).toBe('b');
-    expect(view.timeline.filter((e) => e.state === 'parallel:components' && !e.rewound).at(-1)?.note).toContain(kept);
-    expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
-    expect(readFileSync(new Paths(join(root, 'home-run')).orchestrationDoc(dir, 'task_list'), 'utf8')).toMatch(/- \[x\] A1:[^]*- \[x\] B1:/);
 
-    // A second goal on the project: its new components run in the worker under its own run's ids; a and b are not done again.
-    const second = await approvedRun(dir, url, { ...env, PARALLEL_MODEL_COMPONENTS: 'a,b,c,d' }, 'two more parts');
-    const next = await second.engine.waitForRest(second.runId, 120_000);
-    expect(next.error?.message).toBeUndefined();
-    expect(next.status).toBe('COMPLETED');
-    expect(workflows(url).filter((l) => l.startsWith(second.runId))).toEqual([`${second.runId}:c:1 SUCCESS`, `${second.runId}:d:1 SUCCESS`]);
-    expect(modelCalls().filter((s) => s.endsWith(':development')).slice(4).sort()).toEqual(['c:development', 'd:development']);
-    for (const f of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) expect(git(dir, 'log', '--format=%H', '--', f).split('\n')).toHaveLength(1);
-    expect(git(origin, 'rev-parse', `refs/heads/${git(dir, 'symbolic-ref', '--short', 'HEAD')}`)).toBe(git(dir, 'rev-parse', 'HEAD'));
-    expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
-  }, 240_000);
 
-  it('resumed after the run process was killed mid-components: `workflow resume` follows the same workflows (none enqueued again), the component merged before is not done again, the one a worker finished meanwhile is merged', async () => {
-    const { dir, url, env } = await setup('run_killed');
-    const hold = join(root, 'hold');
-    await writeFile(hold, '');
-    // b's development waits in the worker while a is merged; then the run's process (the CLI) is killed.
-    Object.assign(env, { PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'b' });
-    await worker('w1', url, env, 2);
-    const cliEnv = { ...process.env, ...env, ERASMUS_HOME: join(root, 'home-run') };
-    const cli = (args: string[]) => spawn('node', [CLI, 'workflow', ...args], { env: cliEnv, detached: true, stdio: 'ignore' });
-    const run = cli(['start', dir, '--goal', 'two parts', '--executor', 'command', '--command', `node ${MODEL}`, '--database-url', url, '--yes']);
-    workers.push(run);
-    await until('a merged while b is held', () => existsSync(join(dir, 'a.txt')) && modelCalls().includes('b:development'));
-    killGroup(run);
-    await new Promise((r) => run.once('exit', r));
-    // b's workflow goes on in the worker with nobody following it: it commits and pushes.
-    await rm(hold);
-    const resumed = cli(['resume', dir, '--database-url', url, '--yes']);
-    workers.push(resumed);
-    expect(await new Promise((r) => resumed.once('exit', r))).toBe(0);
-    const view = JSON.parse(execFileSync('node', [CLI, 'workflow', 'status', dir, '--json'], { env: cliEnv, encoding: 'utf8' })) as WorkflowRunView;
-    expect(view.error?.message).toBeUndefined();
-    expect(view.status).toBe('COMPLETED');
-    expect(workflows(url).map((l) => l.slice(view.runId.length))).toEqual([':a:1 SUCCESS', ':b:1 SUCCESS']);
-    // b's step the dead process was showing is on the timeline as the worker ended it, not as interrupted.
-    expect(view.timeline.filter((e) => e.state === 'b:development').map((e) => e.outcome)).toEqual(['done']);
-    // Each component step was asked once: none ran again after the crash.
-    const steps = modelCalls().filter((s) => /^[ab]:/.test(s));
-    expect(steps.filter((s, i) => steps.indexOf(s) !== i)).toEqual([]);
-    expect(steps).toEqual(expect.arrayContaining(['a:development', 'b:development', 'b:review']));
-    expect(git(dir, 'log', '--format=%H', '--', 'a.txt').split('\n')).toHaveLength(1);
-    expect(git(dir, 'log', '--format=%H', '--', 'b.txt').split('\n')).toHaveLength(1);
-    expect(git(dir, 'status', '--porcelain')).toBe('');
-  }, 180_000);
 
   it("abandoned: its components' workflows are cancelled, the work only origin held is kept in the project, and origin keeps no ref of the run, even one a worker pushes after", async () => {
     const { dir, origin, url, env } = await setup('abandoned');
@@ -288,8 +87,8 @@ describe('a durable run over DBOS', () => {
     expect(git(dir, 'show', `refs/erasmus/kept/${runId}/a:a.txt`)).toBe('a');
     expect((await engine.status(runId)).lanes?.find((l) => l.component === 'a')?.kept).toBe(`refs/erasmus/kept/${runId}/a`);
     expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
-    // The worker stops the step under way soon after its workflow is cancelled (its model is killed, leaving a-hung.txt:
-    // a new checkpoint the worker pushes), then drops what it pushed.
+    // The worker stops the step under way soon after its workflow is cancelled (its model is killed): the stopped step
+    // records and pushes nothing, and the worker drops what the workflow pushed since the run cleaned origin.
     await until('the cancelled step stopped', () => !alive(pid), said.get(w)!);
     await until('the worker dropped the abandoned work', () => /the run was abandoned/.test(said.get(w)!()), said.get(w)!);
     expect(said.get(w)!()).toMatch(/component a of run \S+: its workflow was cancelled; its step is stopped/);
@@ -341,7 +140,7 @@ function agentScript(): ScriptTurn[] {
 
 describe('a durable run with the agent executor (the default path)', () => {
   it("runs each component's agent steps in a worker with the built-in toolsets on its clone; the worker's questions are asked through the run's gate (one answered and always allowed for the run, which then covers the next, one of another kind refused at once as nobody can answer); a step shows while it runs; COMPLETED with one commit per component", async () => {
-    llm = await startScriptedLlm(agentScript());
+    const llm = useLlm(await startScriptedLlm(agentScript()));
     const { dir, url } = await setup('agent_worker');
     const provider = `defaultProvider: scripted\nproviders:\n  - id: scripted\n    kind: openai-compatible\n    model: scripted\n    baseUrl: ${llm.baseUrl}\n    nativeTools: true\n`;
     for (const home of ['home-run', 'home-w1']) {

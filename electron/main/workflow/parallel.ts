@@ -217,7 +217,9 @@ export async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, c
   let steps = 0;
   try {
     while (currentState(actor) !== end) {
-      if (options.steps !== undefined && steps++ >= options.steps) return;
+      // A step that ran out of attempts left the FSM blocked: said now (executeNext throws it), not by the next call, whose
+      // RETRY (at the top of driveLane) would give it its attempts again: a worker, one step per call, would debug forever.
+      if (options.steps !== undefined && steps++ >= options.steps && !actor.getSnapshot().context.blocked) return;
       if (ctx.signal.aborted) throw new StepAbortedError(currentState(actor));
       if (ctx.pausing?.()) return; // paused between two steps: it goes on from here on resume
       try {

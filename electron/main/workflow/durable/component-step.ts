@@ -89,7 +89,15 @@ export function forgetClone(dir: string): void {
  * Runs the component's next step in `dir` (the worker's clone for it) and returns its progress after it.
  * `host` builds the context the step runs in (the worker's engine: its executor, its sandboxed runner, its tool servers).
  */
-export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: string, paths: Paths, host: (record: RunRecord) => RunContext | Promise<RunContext>): Promise<LaneProgress> {
+export async function runComponentStep(
+  job: LaneJob,
+  before: LaneProgress,
+  dir: string,
+  paths: Paths,
+  host: (record: RunRecord) => RunContext | Promise<RunContext>,
+  /** Aborted when the component's workflow is cancelled: the step stopped, nothing of it is recorded nor pushed. */
+  cancelled?: AbortSignal,
+): Promise<LaneProgress> {
   const { runId, component } = job;
   const key = { runId, component, attempt: job.attempt };
   const planned = job.plan.components.find((c) => c.id === component);
@@ -119,6 +127,7 @@ export async function runComponentStep(job: LaneJob, before: LaneProgress, dir: 
     failed = (err as Error).message;
   }
   lap('step');
+  if (cancelled?.aborted) return { ...before, failed: 'its workflow was cancelled (the run was abandoned or rewound)' };
   // Once committed, the component's branch goes to origin in the checkpoint's push.
   const done = !failed && lane.status === 'ready';
   const made = await checkpointLane(dir, key, before.steps, { previous, also: done && lane.commit ? [{ sha: lane.commit, ref: laneCommitRef(key) }] : [] });

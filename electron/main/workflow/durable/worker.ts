@@ -218,10 +218,17 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
               const watch = watchCancel(() => DBOS.getWorkflowStatus(workflowId), cancel, () => log(`component ${job.component} of run ${job.runId}: its workflow was cancelled; its step is stopped`));
               const out = await stepPlace
                 .run(place, () =>
-                  runComponentStep(job, before, dir, opts.paths, (r) => {
-                    record = r;
-                    return opts.host(r, cancel.signal);
-                  }),
+                  runComponentStep(
+                    job,
+                    before,
+                    dir,
+                    opts.paths,
+                    (r) => {
+                      record = r;
+                      return opts.host(r, cancel.signal);
+                    },
+                    cancel.signal,
+                  ),
                 )
                 .finally(() => watch.stop());
               await place.chain;
