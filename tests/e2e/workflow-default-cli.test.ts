@@ -75,6 +75,10 @@ describe('erasmus workflow on the default path', () => {
       'adder:documentation=done', 'adder:retesting=tests-passed', 'adder:commit=committed', 'orchestration:adder=done',
       'final:testing=tests-passed', 'final:documentation=done', 'final:review=done', 'final:fixes=skipped', 'final:commit=committed',
     ]);
+    // A fresh `git init` has nothing to branch from: the run worked on main, and finish says so rather than asking for a choice.
+    const finish = await runCli(['workflow', 'finish', world.project], world.home);
+    expect(finish.code).not.toBe(0);
+    expect(finish.stderr).toContain('the run worked on the branch that was checked out (main): its commits are there already, with nothing to merge');
     // The schedule was brought up to date after the last component.
     const schedule = await runCli(['workflow', 'status', world.project], world.home);
     expect(schedule.code).toBe(0);

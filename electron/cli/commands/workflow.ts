@@ -350,9 +350,15 @@ export function registerWorkflow(program: Command): void {
       .option('--squash', 'one commit on the branch the run started from, holding the run\'s changes (refused, nothing changed, if that branch moved in a conflicting way)')
       .option('--keep', 'keep the run\'s branch as it is, for a pull request (its summary is saved; see workflow report)'),
   ).action(async (dir: string, o: { squash?: boolean; keep?: boolean; run?: string }) => {
-    if (!!o.squash === !!o.keep) throw new Error('say what to do with the run\'s branch: --squash (merge it into the branch the run started from) or --keep');
+    if (o.squash && o.keep) throw new Error('choose one: --squash (merge the run\'s branch into the branch the run started from) or --keep');
     await withCore(async (core) => {
-      const out = await core.workflow.finish(await latestRun(core, dir, o.run), o.squash ? 'squash' : 'keep').catch(friendly);
+      const runId = await latestRun(core, dir, o.run);
+      if (!o.squash && !o.keep) {
+        // A run with no branch of its own (it worked on the branch checked out) says so, rather than asking for a choice it then refuses.
+        const g = (await core.workflow.status(runId).catch(friendly)).git;
+        if (!g || g.mode === 'branch') throw new Error('say what to do with the run\'s branch: --squash (merge it into the branch the run started from) or --keep');
+      }
+      const out = await core.workflow.finish(runId, o.squash ? 'squash' : 'keep').catch(friendly);
       process.stdout.write(`${out.message}\n`);
     });
   });
