@@ -10,6 +10,9 @@ describe('erasmus workflow --yes', () => {
       const yes = workflow.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--yes')!;
       expect(yes.description).toMatch(/^approve the plan without asking, and tool calls as .*--auto-approve does$/);
     });
+    it(`${name}: takes --auto-approve, as start does`, () => {
+      expect(workflow.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--auto-approve')?.description).toMatch(/^approve tool calls the policy does not refuse/);
+    });
   }
 });
 

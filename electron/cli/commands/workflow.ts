@@ -390,6 +390,7 @@ export function registerWorkflow(program: Command): void {
       .option('--tool-mode <mode>', 'how the model calls tools from now on: auto, native or xml (agent runs)')
       // The same --yes as start's: the refusals a step's calls get without it say "run it again with --yes".
       .option('-y, --yes', 'approve the plan without asking, and tool calls as start --auto-approve does')
+      .option('--auto-approve', 'approve tool calls the policy does not refuse and the servers\' confirmations (unattended), as start\'s does')
       .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
       .option('--json', 'print the event stream as JSON lines')
       .addOption(new Option('--parallel <n>', PARALLEL_HELP).argParser(parallelOf).hideHelp(name !== 'approve' && name !== 'resume'))
