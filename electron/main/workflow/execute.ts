@@ -10,7 +10,7 @@ import { changedFiles, repoPath, snapshotTree } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
 import { savePullRequest, titleOfGoal } from './finish';
 import { PROSE_FILE, passOverReason } from './pass-over';
-import { keepStamp, stampDocument } from './drift';
+import { keepStamp, stampDocument, withoutStamp } from './drift';
 import { changesSince, documentsInstruction, stampUpdatedDocuments } from './docs-update';
 import { currentState, type WorkflowActor } from './machine';
 import { PARALLEL_ORCHESTRATION, type Phase, type Plan, type StateSpec } from './plan';
@@ -247,6 +247,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
         record.untraced = { state, tasks: missing, asked: 1 };
         return 'continue';
       }
+      // The notes of the attempts before say the tests fail: the steps after this one read that they pass now, and why.
+      const doc = await ctx.docs.text(docRef);
+      if (doc !== undefined) await ctx.docs.write(docRef, keepStamp(doc, `${withoutStamp(doc)}\n- \`${testCommand}\` passes now: the project was changed outside the run (by the user) before this step ran again, so no debugging session was needed; notes above that say the tests fail are out of date.\n`));
       await ctx.leave(entry, 'tests-passed', { test: t, note: RETRY_TESTS_PASS });
       actor.send({ type: 'STEP_DONE', testsPassed: true });
       return 'continue';
