@@ -39,6 +39,13 @@ describe('the final gate\'s command', () => {
     expect(runsWithin({ ...py, narrowed: true }, 'pytest tests/test_core.py')).toBe(false);
   });
 
+  it("a Node project without a test script whose components run node --test: the whole suite is node --test, which finds an end-to-end test added at the end", () => {
+    expect(composeFinalCommand(plan(['node --test test/slug.test.mjs', 'node --test test/count.test.mjs']), undefined)).toBe('node --test');
+    // A file node would not find on its own still runs; another runner keeps the components' commands.
+    expect(composeFinalCommand(plan(['node --test test/slug.test.mjs', 'node --test checks/b.js']), undefined)).toBe('node --test && node --test checks/b.js');
+    expect(composeFinalCommand(plan(['node --test test/a.test.mjs', 'npx vitest run']), undefined)).toBe('node --test test/a.test.mjs && npx vitest run');
+  });
+
   it('finds the project\'s whole suite from its files, and runs the command set at plan review as written', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-suite-'));
     expect(await projectTestCommand(root)).toBeUndefined();

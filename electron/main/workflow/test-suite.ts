@@ -88,9 +88,10 @@ export function runsWithin(whole: WholeSuite, command: string): boolean {
  * already stand for (the same command, the test script itself, or tests the whole run finds anyway:
  * `runsWithin`) and the plan's default, each distinct command once, joined with &&.
  */
-export function composeFinalCommand(plan: Pick<Plan, 'components' | 'defaultTestCommand'>, whole: WholeSuite | undefined): string | undefined {
+export function composeFinalCommand(plan: Pick<Plan, 'components' | 'defaultTestCommand'>, found: WholeSuite | undefined): string | undefined {
+  const whole = found ?? nodeTestSuite(plan);
   const all = [whole?.command, plan.defaultTestCommand, ...plan.components.map((c) => c.testCommand)].filter((c): c is string => !!c?.trim());
-  const seen = new Set<string>(whole?.script ? [sameKey(whole.script)] : []);
+  const seen = new Set<string>(whole?.script && whole.script !== whole.command ? [sameKey(whole.script)] : []);
   const commands: string[] = [];
   for (const c of all) {
     const key = sameKey(c);
@@ -100,6 +101,16 @@ export function composeFinalCommand(plan: Pick<Plan, 'components' | 'defaultTest
   }
   if (!commands.length) return undefined;
   return commands.map((c) => (commands.length > 1 && /[|;&]/.test(c) ? `(${c})` : c)).join(' && ');
+}
+
+/**
+ * A Node project without a test script whose components test with node's runner (`node --test <files>`): its
+ * whole suite is `node --test` run bare, which finds every test file where node looks for them (an end-to-end
+ * test added at the end too, which the components' own file lists never name).
+ */
+function nodeTestSuite(plan: Pick<Plan, 'components' | 'defaultTestCommand'>): WholeSuite | undefined {
+  const commands = [plan.defaultTestCommand, ...plan.components.map((c) => c.testCommand)].filter((c): c is string => !!c?.trim());
+  return commands.length && commands.every((c) => /^node --test(\s|$)/.test(c.trim())) ? { command: 'node --test', script: 'node --test' } : undefined;
 }
 
 /**
