@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { bridgeArgv } from './net-proxy';
 import { seatbeltArgv } from './seatbelt';
 
@@ -141,7 +141,9 @@ export function pyenvShims(home: string, tmpDir: string, env: NodeJS.ProcessEnv 
   const copy = join(tmpDir, '.erasmus-pyenv-shims');
   if (exists(copy) !== 'dir') {
     try {
-      cpSync(real, copy, { recursive: true, verbatimSymlinks: true });
+      // Not pyenv's lock (`.pyenv-shim`, there only while a rehash runs): a stale one, left by a rehash that was
+      // killed, would make every login shell of the session wait 60 s for it (PYENV_REHASH_TIMEOUT).
+      cpSync(real, copy, { recursive: true, verbatimSymlinks: true, filter: (src) => basename(src) !== '.pyenv-shim' });
     } catch {
       return undefined;
     }
