@@ -133,7 +133,7 @@ export class PtyManager {
     // Output read by a model: no pagers, and tools told they run unattended without colour (no spinners, no colour codes).
     const env = { PAGER: 'cat', GIT_PAGER: 'cat', CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...opts.env };
     // The login environment, read once inside the same sandbox (without its network) as the command.
-    const snapshot = this.snapshots && (await this.snapshots.get({ shell, env: this.fullEnv('', env), cwd, prefix: opts.sandbox ? sandboxArgv({ ...opts.sandbox, network: undefined }, cwd) : [] }));
+    const snapshot = this.snapshots && (await this.snapshots.get({ shell, env: this.fullEnv('', env), cwd, prefix: () => (opts.sandbox ? sandboxArgv({ ...opts.sandbox, network: undefined }, cwd) : []) }));
     const sandbox = opts.sandbox && snapshot ? { ...opts.sandbox, shellSnapshot: snapshot } : opts.sandbox;
     const term = this.open({
       kind: 'command',

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -101,6 +101,14 @@ describe('shell snapshot', () => {
     expect(again.output.trimEnd()).toBe('changed');
     expect(runs()).toBe(3);
     expect(snapshotFiles()).toHaveLength(4);
+    // A file over a day old is taken again (what the profile reads outside the key stays at most a day old).
+    const folder = join(cache, 'erasmus', 'shell-snapshots');
+    const old = (Date.now() - 25 * 3600_000) / 1000;
+    for (const f of snapshotFiles()) utimesSync(join(folder, f), old, old);
+    const later = manager();
+    await later.run({ command: 'true', cwd: project });
+    expect(later.snapshots?.taken).toBe(1);
+    expect(runs()).toBe(4);
   });
 
   it('falls back to a login shell for each command when the profile cannot be read without a terminal, with its PATH intact', async () => {

@@ -26,7 +26,8 @@ import type { Redactor } from '../../secrets/redactor';
  * the values of the variables a profile builds on: HOME, USER, PATH, LANG… (ALWAYS_READ), XDG_*, and
  * every name the profile files mention (`$NAME`), but never what differs per command (ERASMUS_*,
  * TMPDIR, the proxy variables…): a changed profile is read again. A file the profile sources itself
- * (~/.cargo/env) is not in the key, nor a variable only such a file reads.
+ * (~/.cargo/env) is not in the key, nor a variable only such a file reads: a file older than a day
+ * is taken again.
  *
  * It is taken inside the command's own sandbox wrap (the caller passes the sandbox argv, without
  * network), never outside it. When taking it fails (the profile exits, hangs past the time-out, the
@@ -37,6 +38,11 @@ import type { Redactor } from '../../secrets/redactor';
 /** Bump when the file's format or the dump changes: old files are then never read. */
 const FORMAT = 1;
 const DEFAULT_TIMEOUT_MS = 15_000;
+/**
+ * A snapshot file older than this is taken again by the next process: what a profile reads outside the
+ * key (nvm's default alias, a file it sources) is then at most a day old. A running process keeps its own.
+ */
+const MAX_AGE_MS = 24 * 3600_000;
 /** Variables that differ per command (or per Erasmus process) and say nothing about the login profile. */
 const PER_COMMAND = new Set([
   'TMPDIR', 'TMP', 'TEMP', 'TERM', 'COLORTERM', 'PAGER', 'GIT_PAGER', 'CI', 'NO_COLOR', 'FORCE_COLOR', 'BASH_ENV',
@@ -64,8 +70,8 @@ export interface SnapshotRequest {
   /** The environment the command gets (the snapshot is taken with it). */
   env: Record<string, string>;
   cwd: string;
-  /** The sandbox argv the command runs under (without network), or []: the snapshot is taken inside it. */
-  prefix: string[];
+  /** The sandbox argv the command runs under (without network), or []: the snapshot is taken inside it (asked only then). */
+  prefix: () => string[];
 }
 
 /** Why the last snapshot could not be taken or used (for tests and diagnostics). */
@@ -228,11 +234,11 @@ function ownFolder(dir: string): boolean {
   }
 }
 
-/** A snapshot file fit to source: a regular file of ours that only we can read. */
+/** A snapshot file fit to source: a regular file of ours that only we can read, taken less than MAX_AGE_MS ago. */
 function ownFile(file: string): boolean {
   try {
     const s = lstatSync(file);
-    return s.isFile() && (!process.getuid || s.uid === process.getuid()) && (s.mode & 0o077) === 0;
+    return s.isFile() && (!process.getuid || s.uid === process.getuid()) && (s.mode & 0o077) === 0 && Date.now() - s.mtimeMs < MAX_AGE_MS;
   } catch {
     return false;
   }
@@ -288,7 +294,7 @@ export class ShellSnapshots {
       return { file, taken: false };
     }
     const nonce = `__erasmus_snapshot_${randomBytes(8).toString('hex')}`;
-    const r = await runDump([...req.prefix, shellPath, '-lc', dumpScript(nonce)], req.env, req.cwd, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const r = await runDump([...req.prefix(), shellPath, '-lc', dumpScript(nonce)], req.env, req.cwd, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     if (r.timedOut) return { reason: `the login profile took longer than ${this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms` };
     const dump = r.code === 0 ? parseDump(r.stdout, nonce) : undefined;
     if (!dump) return { reason: `the login shell ended before its environment was read (exit ${r.code ?? r.signal}${r.stderr.trim() ? `: ${r.stderr.trim().slice(0, 300)}` : ''})` };
