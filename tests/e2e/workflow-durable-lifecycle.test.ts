@@ -28,7 +28,8 @@ describe('a durable run over a project\'s life', () => {
     await engine.resume(runId);
     // Entering the phase again cancels b's rewound workflow: the worker stops its hung step (kills its model), not waiting for its end.
     await until('the rewound step stopped', () => !alive(pid), said.get(w)!);
-    expect(said.get(w)!()).toMatch(/component b of run \S+: its workflow was cancelled; its step is stopped/);
+    // The worker says so once the step has ended (the model's process is gone a moment before the line is written).
+    await until('the worker says the step was stopped', () => /component b of run \S+: its workflow was cancelled; its step is stopped/.test(said.get(w)!()), said.get(w)!);
     expect(said.get(w)!()).not.toMatch(/DeprecationWarning/); // DBOS's query queued on each new connection (durable/dbos.ts dbosUrl)
     const view = await engine.waitForRest(runId, 120_000);
     expect(view.error?.message).toBeUndefined();

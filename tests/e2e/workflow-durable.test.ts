@@ -91,7 +91,7 @@ describe('a durable run over DBOS', () => {
     // records and pushes nothing, and the worker drops what the workflow pushed since the run cleaned origin.
     await until('the cancelled step stopped', () => !alive(pid), said.get(w)!);
     await until('the worker dropped the abandoned work', () => /the run was abandoned/.test(said.get(w)!()), said.get(w)!);
-    expect(said.get(w)!()).toMatch(/component a of run \S+: its workflow was cancelled; its step is stopped/);
+    await until('the worker says the step was stopped', () => /component a of run \S+: its workflow was cancelled; its step is stopped/.test(said.get(w)!()), said.get(w)!);
     expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
     expect(existsSync(join(root, 'work-w1', runId, 'a'))).toBe(false);
   }, 120_000);
