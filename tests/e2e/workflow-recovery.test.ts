@@ -154,6 +154,6 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     expect(retried).toMatchObject({ outcome: 'tests-passed', note: 'the tests pass now (Erasmus ran them before asking the model again)' });
     expect(retried.sessionLog).toBeUndefined();
     // The steps after it read, in the component's notes, that the tests pass now and why (the attempts before wrote that they fail).
-    expect((await sb.engine.readDoc(sb.project, { doc: 'component', component: 'adder' })).text).toContain('- `node --test test/` passes now: the project was changed outside the run (by the user) before this step ran again');
+    expect((await sb.engine.readDoc(sb.project, { doc: 'component', component: 'adder' })).text).toContain('- `node --test test/` passes now: the project changed after the tests last failed (by the user, or by an attempt that was interrupted)');
   });
 });

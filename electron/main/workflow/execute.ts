@@ -249,7 +249,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
       }
       // The notes of the attempts before say the tests fail: the steps after this one read that they pass now, and why.
       const doc = await ctx.docs.text(docRef);
-      if (doc !== undefined) await ctx.docs.write(docRef, keepStamp(doc, `${withoutStamp(doc)}\n- \`${testCommand}\` passes now: the project was changed outside the run (by the user) before this step ran again, so no debugging session was needed; notes above that say the tests fail are out of date.\n`));
+      if (doc !== undefined) await ctx.docs.write(docRef, keepStamp(doc, `${withoutStamp(doc)}\n- \`${testCommand}\` passes now: the project changed after the tests last failed (by the user, or by an attempt that was interrupted) and before this step ran again, so no debugging session was needed; notes above that say the tests fail are out of date.\n`));
       await ctx.leave(entry, 'tests-passed', { test: t, note: RETRY_TESTS_PASS });
       actor.send({ type: 'STEP_DONE', testsPassed: true });
       return 'continue';
