@@ -29,6 +29,8 @@ export function runReport(record: RunFacts): WorkflowReport {
         title: t.title,
         tests: once(tests),
         commit,
+        // An earlier goal's task: done before this run, whose commits do not hold it.
+        ...(!commit && t.status === 'done' ? { earlier: true } : {}),
       };
     });
   });

@@ -272,6 +272,8 @@ export const WorkflowReport = z.object({
       tests: z.array(z.object({ name: z.string(), file: z.string().nullable(), passed: z.boolean() })),
       /** The commit that holds the task's component; null until it is committed. */
       commit: z.string().nullable(),
+      /** Done by an earlier run (an earlier goal's task, kept done): its commit is that run's. */
+      earlier: z.boolean().optional(),
     }),
   ),
   /** A documentation run (the plan's `documents`): no task was developed, so there is nothing to verify and `tasks` is empty. */
