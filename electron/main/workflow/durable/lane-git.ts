@@ -66,9 +66,16 @@ export async function pushRef(dir: string, sha: string, ref: string): Promise<vo
 /** Deletes the run's refs on origin (its bases, checkpoints and component branches), or one workflow's. */
 export async function removeRunRefs(dir: string, runId: string, lane?: LaneKey): Promise<void> {
   const patterns = lane ? [`refs/erasmus/${runId}/${lane.component}/${lane.attempt}/*`, laneCommitRef(lane)] : [`refs/erasmus/${runId}/*`, `refs/heads/erasmus-lane/${runId}/*`];
-  const listed = await must(dir, ['ls-remote', 'origin', ...patterns], "listing the run's refs on origin");
-  const refs = listed.split('\n').map((l) => l.split('\t')[1]).filter(Boolean) as string[];
-  if (refs.length) await must(dir, ['push', '-q', 'origin', ...refs.map((ref) => `:${ref}`)], "deleting the run's refs on origin");
+  // A worker may delete some of them at the same time (it drops what a cancelled workflow pushed): a push that names a
+  // ref already gone fails whole, so what is still there is listed and deleted again.
+  for (let attempt = 1; ; attempt++) {
+    const listed = await must(dir, ['ls-remote', 'origin', ...patterns], "listing the run's refs on origin");
+    const refs = listed.split('\n').map((l) => l.split('\t')[1]).filter(Boolean) as string[];
+    if (!refs.length) return;
+    const push = ['push', '-q', 'origin', ...refs.map((ref) => `:${ref}`)];
+    if (attempt >= 3) return void (await must(dir, push, "deleting the run's refs on origin"));
+    if ((await git(dir, push)).code === 0) return;
+  }
 }
 
 /**
