@@ -239,6 +239,7 @@ describe('agent session (native tool calls)', () => {
     expect(sys).toContain('- notes (open): notes');
     expect(sys).not.toContain('Open one with');
     expect(sys).toContain('Every toolset is open');
+    expect(sys).toContain('nothing to open (`open_toolset` only shows a toolset');
     const result = String(llm!.requests[1]!.body.messages!.at(-1)!.content);
     expect(result).toContain('toolset "vault" is not available in this session; available: notes');
     expect(result).not.toMatch(/Toolsets: .*vault/);

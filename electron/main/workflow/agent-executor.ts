@@ -46,10 +46,11 @@ export function missingToolsetsMessage(state: string, missing: string[], availab
  * The step's task for an agent session: its prompt without the protocol it opens with, since the
  * session's system prompt carries the protocol already (an external engine gets the whole prompt).
  */
-export function agentTask(step: Pick<StepRequest, 'prompt' | 'protocol' | 'protocolPrompt'>): string {
-  const head = `# Protocol: ${step.protocol}\n\n${step.protocolPrompt}\n\n`;
+export function agentTask(step: Pick<StepRequest, 'prompt' | 'protocol' | 'role' | 'protocolPrompt'>): string {
+  const name = step.role ?? step.protocol;
+  const head = `# Protocol: ${name}\n\n${step.protocolPrompt}\n\n`;
   if (!step.protocolPrompt.trim() || !step.prompt.startsWith(head)) return step.prompt;
-  return `# Step of the ${step.protocol} protocol (the protocol is in your system prompt)\n\n${step.prompt.slice(head.length)}`;
+  return `# Step of the ${name} protocol (the protocol is in your system prompt)\n\n${step.prompt.slice(head.length)}`;
 }
 
 /**

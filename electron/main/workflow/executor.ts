@@ -8,6 +8,8 @@ export interface StepRequest {
   /** The FSM state (`adder:testing`) or preparation step (`prepare:architecture`). */
   state: string;
   protocol: ProtocolName;
+  /** The name its prompt gives the protocol, when the step borrows this one's tools and budget (the merge step). */
+  role?: string;
   component?: string;
   /** The assembled prompt: protocol, goal, tasks, context document, test output. */
   prompt: string;

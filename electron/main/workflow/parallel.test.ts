@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approved, cleanUpAfterEach, engineAgain, git, runToEnd, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
+import { agentTask } from './agent-executor';
 import { runsInParallel } from './parallel';
 import { fenceLanguage } from './prompt';
 import type { RunRecord } from './run-record';
@@ -88,6 +89,8 @@ describe('parallel components', () => {
     expect(prompt).toContain('written by b');
     // The merge step's own role, not development's (which sends test tasks to a testing step a merge has not).
     expect(prompt).toContain("You merge one component into the run's branch");
+    expect(prompt).toMatch(/^# Protocol: merge\n/);
+    expect(agentTask({ prompt: prompt!, protocol: 'development', role: 'merge', protocolPrompt: prompt!.split('\n\n## Your task')[0]!.replace('# Protocol: merge\n\n', '') })).toMatch(/^# Step of the merge protocol /);
     expect(prompt).not.toContain('Tasks about tests belong to the testing step');
     // Each side is fenced in its file's language, not as markdown (a .txt has none).
     expect(prompt).toMatch(/## shared\.txt on the run's branch[^\n]*\n\n`{3,}\n/);

@@ -323,6 +323,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
       `Resolve every conflict so the file does what both sides need, remove every marker, and change nothing else. Do not commit: Erasmus commits the merge, and the final test gate runs on the merged tree.${again}`;
     const prompt = buildStepPrompt({
       protocol,
+      role: 'merge',
       instruction,
       existing: record.existing,
       goal: record.goal,
@@ -336,7 +337,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
     const entry = await enterLane(ctx, lane, state, { protocol: protocol.name });
     lane.mergeAttempts = attempts + 1;
     const result = await ctx.runStep(
-      { state, protocol: protocol.name, component: lane.component, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: 'write', contextDocPath: ctx.docs.path(docRef), projectDir: record.projectDir, budget: protocol.budget, answer: 'notes' },
+      { state, protocol: protocol.name, role: 'merge', component: lane.component, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: 'write', contextDocPath: ctx.docs.path(docRef), projectDir: record.projectDir, budget: protocol.budget, answer: 'notes' },
       entry,
     );
     if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);

@@ -25,6 +25,8 @@ export interface PromptParts {
   retryOf?: string;
   /** The step's own "Done when", where it differs from its protocol's (the review fixes). */
   done?: string;
+  /** The name the prompt gives the protocol when the step borrows another's tools and budget (the merge step: development's). */
+  role?: string;
 }
 
 /**
@@ -56,7 +58,7 @@ export const EXISTING =
 
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
 export function buildStepPrompt(p: PromptParts): string {
-  const parts = [`# Protocol: ${p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
+  const parts = [`# Protocol: ${p.role ?? p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
   if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${/[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`}\n\nWhat it changed in the project then is kept: start from the project as it is now, and do what is still missing.`);
   if (p.existing) parts.push(`## An existing project\n\n${EXISTING}`);
   if (p.goal) {

@@ -43,7 +43,8 @@ function toolsetsBody(o: AssembleOptions): string {
   const opened = new Set(o.openedToolsets ?? []);
   const lines = o.toolsets.map((t) => `- ${t.name}${opened.has(t.name) ? ' (open)' : ''}: ${t.description}`);
   // Every toolset open from the start: nothing to open (and in xml mode Tool use then shows no open_toolset example).
-  if (o.toolsets.every((t) => opened.has(t.name))) return `${lines.join('\n')}\n\nEvery toolset is open: its tools are listed${o.toolMode === 'xml' ? ' under Tool use' : ''}.`;
+  // `open_toolset` stays offered: it shows a toolset's tools again with their parameters (and names the unlisted ones).
+  if (o.toolsets.every((t) => opened.has(t.name))) return `${lines.join('\n')}\n\nEvery toolset is open: its tools are listed${o.toolMode === 'xml' ? ' under Tool use' : ''}, so there is nothing to open (\`${OPEN_TOOLSET}\` only shows a toolset's tools again, with their parameters).`;
   const how =
     o.toolMode === 'xml'
       ? `Open one with \`${OPEN_TOOLSET}\` (see Tool use).`
