@@ -77,9 +77,7 @@ it('a completed run lists every review point left open; with none, it says every
 it('statuses, states, outcomes and errors are words, never the internal names', () => {
   expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'AWAITING_APPROVAL', state: 'prepare:plan' })).toBe('■ Waiting for your plan review, at Preparation · plan review');
   expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'COMPLETED', state: 'completed' })).toBe('■ Completed');
-  expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'BLOCKED', state: 'adder:testing', error: { kind: 'RUNTIME_ERROR', message: 'tests fail' } })).toBe(
-    '■ Blocked — needs you, at adder · testing\n  A step failed: tests fail',
-  );
+  expect(eventLine('workflow.status', { runId: 'r1', projectDir: '/p', status: 'BLOCKED', state: 'adder:testing', error: { kind: 'RUNTIME_ERROR', message: 'tests fail' } })).toBe('■ Blocked — needs you, at adder · testing');
   expect(entryLine({ ...step, state: 'prepare:progress_schedule', outcome: 'tests-failed' })).toBe('  Preparation · schedule: tests failed in 2.0 s');
   const view = { runId: 'r1', status: 'RUNNING', state: 'adder:development', interrupted: true, projectDir: '/p', executor: 'agent', totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, timeline: [] };
   const text = statusText(view as unknown as Parameters<typeof statusText>[0]);
@@ -141,4 +139,19 @@ it('an interrupted run side by side shows its running components as interrupted,
   expect(text).toContain('  upper: interrupted at upper · development (resume runs it again)');
   expect(text).not.toContain('upper: running');
   expect(text).toContain('  slug: merged as 8a429ac3');
+});
+
+it("a blocked side-by-side run says its component's error once, then how to go on", () => {
+  const text = statusText({
+    runId: 'r1', status: 'BLOCKED', state: 'parallel:components', projectDir: '/p', executor: 'agent', parallelComponents: 2,
+    totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, timeline: [],
+    error: { kind: 'RUNTIME_ERROR', message: 'component count (count:debugging): tests still fail after 3 debugging steps' },
+    lanes: [
+      { component: 'slug', status: 'merged', commit: '8a429ac3aa', depends: [] },
+      { component: 'count', status: 'blocked', state: 'count:debugging', worktree: '/p/.git/erasmus/worktrees/r1/count', error: 'tests still fail after 3 debugging steps', depends: [] },
+    ],
+  } as unknown as Parameters<typeof statusText>[0]);
+  expect(text.split('tests still fail after 3 debugging steps').length - 1).toBe(1);
+  expect(text).toContain('component count is blocked at count · debugging; its work is in its worktree /p/.git/erasmus/worktrees/r1/count. To go on:');
+  expect(text).toMatch(/\n  count: blocked, at count · debugging in \/p\/\.git\/erasmus\/worktrees\/r1\/count$/);
 });

@@ -43,10 +43,9 @@ export function eventLine(event: EventName, payload: unknown): string | undefine
       // A running step is sent again once it names its session: that is not a second start.
       return !e.leftAt && e.sessionLog ? undefined : entryLine(e);
     }
-    case 'workflow.status': {
-      const err = p.error as WorkflowRunView['error'];
-      return `■ ${statusWords(p.status as WorkflowRunView['status'], p.state as string | undefined)}${err && p.status === 'BLOCKED' ? `\n  ${humanError(err)}` : ''}`;
-    }
+    case 'workflow.status':
+      // A blocked run's error is said once, by the status the CLI prints when the run stops (with how to go on).
+      return `■ ${statusWords(p.status as WorkflowRunView['status'], p.state as string | undefined)}`;
     case 'app.notify':
       return `★ ${p.title}: ${p.body}`;
     default:
@@ -100,7 +99,9 @@ export function statusText(v: WorkflowRunView): string {
       }
       const where = l.status === 'merged' ? (l.commit ? ` as ${l.commit.slice(0, 8)}` : ' (nothing to commit)') : l.state ? `, at ${humanState(l.state)}${l.worktree ? ` in ${l.worktree}` : ''}` : '';
       const kept = l.kept ? `; not merged, its work is kept under ${l.kept} (git log ${l.kept})` : '';
-      lines.push(`  ${l.component}: ${l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${l.error ? `: ${l.error}` : ''}${kept}`);
+      // A blocked run's error names its blocked components already.
+      const error = l.error && !(v.status === 'BLOCKED' && l.status === 'blocked' && v.error) ? `: ${l.error}` : '';
+      lines.push(`  ${l.component}: ${l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${error}${kept}`);
     }
   }
   if (v.timeline.length) {
