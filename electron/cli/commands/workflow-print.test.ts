@@ -153,5 +153,5 @@ it("a blocked side-by-side run says its component's error once, then how to go o
   } as unknown as Parameters<typeof statusText>[0]);
   expect(text.split('tests still fail after 3 debugging steps').length - 1).toBe(1);
   expect(text).toContain('component count is blocked at count · debugging; its work is in its worktree /p/.git/erasmus/worktrees/r1/count. To go on:');
-  expect(text).toMatch(/\n  count: blocked, at count · debugging in \/p\/\.git\/erasmus\/worktrees\/r1\/count$/);
+  expect(text).toMatch(/\n {2}count: blocked, at count · debugging in \/p\/\.git\/erasmus\/worktrees\/r1\/count$/);
 });
