@@ -65,10 +65,12 @@ export function cliApprovalPath(o: CliApprovalOptions): ApprovalPath {
   const nobodyBecause = o.nobodyBecause ?? (hasYes
     ? `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'} and without --yes; run it again with --yes to approve, or in a terminal to be asked`
     : `${o.command} runs ${o.json ? 'with --json' : 'without a terminal'}; run it in a terminal to be asked`);
-  // One question at a time on the terminal (two components in flight never prompt at once); kept answers first.
+  // One question at a time on the terminal (two components in flight never prompt at once); kept answers first,
+  // read when the question's turn comes (an "always allow" given to the question before it covers it then).
   // The offer of "always allow" (from withAlwaysAllow) goes on to the prompt, which shows its letters.
-  const onTerminal = (req: ElicitationRequest, signal: AbortSignal, offer?: AlwaysOffer) => oneAtATime(() => elicitOnTerminal(req, signal, offer));
-  const elicitation: ElicitationHandler = o.grants ? withAlwaysAllow(o.grants, onTerminal, sayGranted) : onTerminal;
+  const onTerminal = (req: ElicitationRequest, signal: AbortSignal, offer?: AlwaysOffer) => elicitOnTerminal(req, signal, offer);
+  const checked: ElicitationHandler = o.grants ? withAlwaysAllow(o.grants, onTerminal, sayGranted) : onTerminal;
+  const elicitation: ElicitationHandler = (req, signal) => oneAtATime(() => checked(req, signal));
   return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation } } : {}) });
 }
 

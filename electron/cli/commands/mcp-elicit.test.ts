@@ -73,9 +73,12 @@ describe('elicitOnTerminal', () => {
       installApprovalPath(hub, cliApprovalPath({ command: 'erasmus workflow', tty: true, grants: { grants, place: () => ({ project: root, runId: 'run-1' }), builtin: (s) => s === 'files' } }));
       await hub.addInProcessServer('files', createFilesServer({ root }));
       await writeFile(join(root, 'a.txt'), 'a\n');
+      await writeFile(join(root, 'b.txt'), 'b\n');
       answers.push('r');
-      await hub.callTool('files', 'write_file', { path: 'a.txt', content: 'A\n' });
+      // Two components ask at once: the second question waits its turn, and then the answer to the first covers it.
+      await Promise.all([hub.callTool('files', 'write_file', { path: 'a.txt', content: 'A\n' }), hub.callTool('files', 'write_file', { path: 'b.txt', content: 'B\n' })]);
       expect(asked).toEqual(['Allow? [y = yes, n = no, c = cancel, r or p = always (above)] ']);
+      expect(await readFile(join(root, 'b.txt'), 'utf8')).toBe('B\n');
       // The prompt asks "Allow?"; the server's message is shown without its own.
       expect(written.join('')).toContain('files asks: Overwrite the existing file a.txt (2 bytes).\n');
       expect(written.join('')).toContain('  r = Always allow writing files in this project for this run\n  p = Always allow writing files in this project\n');

@@ -135,7 +135,23 @@ export class ElicitationBroker {
       await this.always!.grants.add(kind, always, entry.place);
     }
     entry.finish(result);
+    if (always) await this.answerCovered();
     return true;
+  }
+
+  /**
+   * After an "always allow": the other questions still waiting that it covers (a second component's command
+   * asked at the same moment) are answered as the user just said, and the transcript is told so.
+   */
+  private async answerCovered(): Promise<void> {
+    for (const [id, entry] of [...this.pending]) {
+      const kind = entry.request.approval?.grant;
+      if (!kind || !entry.place) continue;
+      const held = await this.always!.grants.held(kind, entry.place);
+      if (!held || !this.pending.has(id)) continue;
+      this.bus.emit('mcp.elicitation.granted', { id, server: entry.request.server, message: entry.request.message, action: entry.request.approval!.action, words: alwaysAllowWords(kind, held) });
+      entry.finish({ action: 'accept' });
+    }
   }
 
   /** The requests still waiting, oldest first: a UI that connects after one was emitted shows it from here. */

@@ -79,6 +79,34 @@ describe('the files server asks a yes/no question that says what it approves', (
     expect(await readFile(join(root, 'notes.md'), 'utf8')).toBe('# Notes\n- one\n');
   });
 
+  it('"always allow" answers the questions it covers that are waiting beside it (two components asking at once); others still wait', async () => {
+    const file = join(tempHome(), 'trust', 'approvals.json');
+    const { bus, hub, broker, root } = await setup((root) => ({ grants: new ApprovalGrants(file), place: () => ({ project: root, runId: 'run-1' }), builtin: (s) => s === 'files' }));
+    const asked: EventPayload<'mcp.elicitation.request'>[] = [];
+    const granted: EventPayload<'mcp.elicitation.granted'>[] = [];
+    const done: string[] = [];
+    bus.onEvent('mcp.elicitation.request', (req) => asked.push(req));
+    bus.onEvent('mcp.elicitation.granted', (g) => granted.push(g));
+    bus.onEvent('mcp.elicitation.done', (d) => done.push(d.id));
+    for (const f of ['a.txt', 'b.txt', 'c.txt']) await writeFile(join(root, f), 'x\n');
+    const a = hub.callTool('files', 'write_file', { path: 'a.txt', content: 'A\n' });
+    const b = hub.callTool('files', 'write_file', { path: 'b.txt', content: 'B\n' });
+    const c = hub.callTool('files', 'remove', { path: 'c.txt' });
+    await vi.waitFor(() => expect(asked).toHaveLength(3), { timeout: 5000 });
+    const [first, second] = asked.filter((r) => r.approval?.grant === 'files.write');
+    const removal = asked.find((r) => r.approval?.grant === 'files.remove')!;
+    await broker.respond(first!.id, { action: 'accept' }, 'run');
+    await Promise.all([a, b]);
+    expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('A\n');
+    expect(await readFile(join(root, 'b.txt'), 'utf8')).toBe('B\n');
+    expect(granted).toMatchObject([{ id: second!.id, words: 'Always allow writing files in this project for this run' }]);
+    expect(done).toEqual([first!.id, second!.id]);
+    // A removal is another kind of question: it still waits.
+    expect(broker.list().map((r) => r.id)).toEqual([removal.id]);
+    await broker.respond(removal.id, { action: 'decline' });
+    await c;
+  });
+
   it('"always allow" keeps writing files allowed for the run, then in the project; a hook folder, a removal and another run still ask', async () => {
     const home = tempHome();
     const file = join(home, 'trust', 'approvals.json');
