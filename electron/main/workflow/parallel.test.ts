@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approved, cleanUpAfterEach, engineAgain, git, runToEnd, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
@@ -76,9 +77,14 @@ describe('parallel components', () => {
   }, 180_000);
 
   it('a conflicting pair: the second merge stops on both sides, a merge step resolves it, and the run completes', async () => {
-    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1' });
+    const seen = join(tmpdir(), `erasmus-merge-seen-${process.pid}-${Date.now()}`);
+    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1', PARALLEL_MODEL_SEEN: seen });
     const { runId, view } = await runToEnd(engine, dir, 2);
     expect(view.status, JSON.stringify(view.error)).toBe('COMPLETED');
+    // The merge step works in the project folder without b's worktree in it: b's work is in its commit, and a copy of
+    // its tests under .git/erasmus/worktrees would run again with `node --test` in the project (it searches .git too).
+    expect(await readFile(seen, 'utf8')).toBe('');
+    await rm(seen, { force: true });
     const merge = view.timeline.find((e) => e.state === 'b:merge');
     expect(merge?.outcome).toBe('committed');
     expect(merge?.note).toContain('shared.txt');

@@ -261,6 +261,9 @@ async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise
   const dir = record.projectDir;
   let sha: string | undefined;
   if (lane.commit) {
+    // Its work is in its commit (its branch stays until merged): the worktree goes first, so the project folder a merge
+    // step works in holds no copy of it (`node --test` there would run the copy's tests too: it searches .git as well).
+    if (lane.worktree) await removeLaneWorktree(dir, lane.worktree, undefined);
     const head = (await headCommit(dir)) ?? null;
     if (await mergeUnderWay(dir)) sha = await resolveConflicts(ctx, plan, lane, await unmergedOrMarked(dir, lane));
     else if (lane.pendingCommit?.state === 'merge' && head !== lane.pendingCommit.head) sha = head!; // merged before a crash
