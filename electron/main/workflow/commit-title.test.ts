@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { commitTitle } from './execute';
+import { commitTitle, goalOfOnly } from './execute';
 
 const component = (tasks: Array<[string, string]>) =>
   ({ id: 'convert', title: 'Conversion functions', testCommand: 'pytest', tasks: tasks.map(([id, title]) => ({ id, title, status: 'todo' })) }) as never;
@@ -12,9 +12,17 @@ it("names a component's one task, else its title", () => {
 it("names what a later goal added to a component, not the component's title again", () => {
   const c = component([['C1', 'Convert Celsius'], ['C2', 'Reject below absolute zero'], ['C3', 'Convert to and from Kelvin']]);
   expect(commitTitle(c, ['C1', 'C2'])).toBe('Convert to and from Kelvin');
-  expect(commitTitle(c, ['C1'])).toBe('Conversion functions'); // two new tasks, and no goal: the component's title
+  // Two new tasks, and no goal (the goal changes other components too): the tasks, not what an earlier goal built.
+  expect(commitTitle(c, ['C1'])).toBe('Reject below absolute zero; Convert to and from Kelvin');
   // Two new tasks of a later goal: that goal, not the title of what an earlier goal built.
   expect(commitTitle(c, ['C1'], 'Add Kelvin, and reject below absolute zero (convert.py)')).toBe('Add Kelvin, and reject below absolute zero');
   // A component new in this goal keeps its own title.
   expect(commitTitle(c, [], 'Add Kelvin')).toBe('Conversion functions');
+});
+
+it("a later goal's title names a component's commit only when the goal changes that component alone", () => {
+  const plan = { components: [component([['C1', 'a'], ['C2', 'b'], ['C3', 'c']]), { id: 'trunc', title: 'Truncate', tasks: [{ id: 'T1', title: 't', status: 'todo' }] }] } as never;
+  // The goal adds a new component and two tasks on convert: convert's commit must not be titled after the whole goal.
+  expect(goalOfOnly(plan, 'convert', ['C1'], 'Add a truncate module and char counts')).toBeUndefined();
+  expect(goalOfOnly(plan, 'convert', ['C1', 'T1'], 'Add char counts')).toBe('Add char counts');
 });

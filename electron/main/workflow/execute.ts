@@ -374,7 +374,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   const entry = await ctx.enter(spec.state, component ? { component: component.id } : {});
   if (component) await markTasks(ctx, component.id, component.tasks.map((t) => t.id), 'done');
   // The final commit holds the last phase's work (end-to-end tests, the README, the final review).
-  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component, record.goalUpdate?.doneTasks, record.goal), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat' } : finalCommitWhat(files, record.timeline));
+  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component, record.goalUpdate?.doneTasks, goalOfOnly(plan, component.id, record.goalUpdate?.doneTasks, record.goal)), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat' } : finalCommitWhat(files, record.timeline));
   const outcome = await commitRunWork(record, spec.state, what, ctx.runTests, () => ctx.persist(), ctx.signal);
   if (outcome.kind === 'refused') {
     // The repository's hooks said no: their output goes to the debugging step, as a failed test run would.
@@ -410,7 +410,16 @@ export function commitTitle(c: Plan['components'][number], doneBefore: readonly 
   const clean = (t: string | undefined) => (t ?? '').replace(/\s*\([^()]*\)\s*$/, '').trim();
   const fresh = c.tasks.filter((t) => !doneBefore.includes(t.id));
   const later = fresh.length < c.tasks.length;
-  return (fresh.length === 1 && clean(fresh[0]!.title)) || (later && titleOfGoal(goal)) || clean(c.title) || c.id;
+  // A later goal's several tasks here: the goal when it changes this component alone, else the tasks themselves (the
+  // goal would name another component's work too; the component's title names what an earlier goal built).
+  const tasks = later && fresh.length > 1 ? fresh.map((t) => clean(t.title)).filter(Boolean).join('; ') : '';
+  return (fresh.length === 1 && clean(fresh[0]!.title)) || (later && titleOfGoal(goal)) || tasks || clean(c.title) || c.id;
+}
+
+/** The goal, for a component's commit title, when this goal changes that component alone (none else has new tasks). */
+export function goalOfOnly(plan: Plan, componentId: string, doneBefore: readonly string[] = [], goal?: string): string | undefined {
+  const changed = plan.components.filter((c) => c.tasks.some((t) => !doneBefore.includes(t.id)));
+  return changed.length === 1 && changed[0]!.id === componentId ? goal : undefined;
 }
 
 /** Where a review report goes: `report` in the project, or with the context documents when the run keeps them there. */
