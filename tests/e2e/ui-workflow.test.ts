@@ -56,9 +56,11 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     await page.getByTestId('plan-component-adder').waitFor();
     // A task edited in place on the plan card is saved into the task list, and the card shows it rendered (markdown).
     await page.getByTestId('plan-task-A2').getByTestId('task-edit').click();
-    await page.getByTestId('task-title-input').fill('Test `add` with a negative number');
+    await page.getByTestId('task-title-input').fill('Test `add` with `-1  -2` (two spaces)');
     await page.getByTestId('task-title-save').click();
     await expect.poll(() => page.getByTestId('plan-task-A2').getByTestId('plan-task-title').innerHTML(), { timeout: 15_000 }).toContain('<code>add</code>');
+    // Spaces in a task are shown as written (a browser collapses them unless told not to).
+    expect(await page.getByTestId('plan-task-A2').getByTestId('plan-task-title').innerText()).toBe('Test add with -1  -2 (two spaces)');
     // The documents the preparation wrote, rendered as markdown.
     await expect.poll(() => page.getByTestId('doc-architecture').innerHTML()).toContain('<strong>adder</strong>');
     await app.shot('ui-03-plan');
@@ -124,7 +126,7 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     await page.getByTestId('nav-timeline').click();
     await expect.poll(() => page.getByTestId('status-state').textContent()).toBe('Completed');
     // The task edited on the plan card is the one the model was given.
-    expect(llm.requests.some((r) => JSON.stringify(r.body).includes('A2: Test `add` with a negative number'))).toBe(true);
+    expect(llm.requests.some((r) => JSON.stringify(r.body).includes('A2: Test `add` with `-1  -2` (two spaces)'))).toBe(true);
     await expect.poll(async () => (await app.notifications()).map((n) => n.title)).toContain('Workflow complete');
     await page.getByTestId('toast').filter({ hasText: 'Workflow complete' }).first().waitFor();
     await app.shot('ui-06-completed');

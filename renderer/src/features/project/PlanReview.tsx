@@ -41,7 +41,7 @@ function TaskItem({ task, onEdit }: { task: Task; onEdit?: (id: string, title: s
   }
   return (
     <li data-testid={`plan-task-${task.id}`}>
-      <span className="font-mono text-xs">{task.id}</span> <InlineMarkdown source={task.title} testId="plan-task-title" />
+      <span className="font-mono text-xs">{task.id}</span> <InlineMarkdown source={task.title} className="whitespace-pre-wrap" testId="plan-task-title" />
       {task.status === 'done' ? <span className="ml-1 rounded bg-emerald-100 px-1 text-xs text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100" data-testid="plan-task-done">done</span> : null}
       {onEdit ? <Button variant="ghost" className="ml-1 px-1 py-0 text-xs" aria-label={`Edit task ${task.id}`} onClick={() => setEditing(true)} data-testid="task-edit">Edit</Button> : null}
     </li>

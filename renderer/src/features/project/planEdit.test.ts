@@ -38,7 +38,9 @@ describe('plan edits', () => {
 
   it('edits one task\'s title in the task list, keeping its status and the rest as written', () => {
     const list = '# Task list\n\n## Component: a — A\nTest: true\n- [x] A1: Old one\n- [ ] A10: Keep me\n';
-    expect(setTaskTitle(list, 'A1', '  New `title`  $1 ')).toEqual({ text: '# Task list\n\n## Component: a — A\nTest: true\n- [x] A1: New `title` $1\n- [ ] A10: Keep me\n' });
+    // Spaces inside the title stay as written (`"a b  c"` means what it says); a line break becomes a space.
+    expect(setTaskTitle(list, 'A1', '  New `title`  $1 ')).toEqual({ text: '# Task list\n\n## Component: a — A\nTest: true\n- [x] A1: New `title`  $1\n- [ ] A10: Keep me\n' });
+    expect(setTaskTitle(list, 'A1', 'two\n lines')).toEqual({ text: '# Task list\n\n## Component: a — A\nTest: true\n- [x] A1: two lines\n- [ ] A10: Keep me\n' });
     expect(setTaskTitle(list, 'A2', 'x')).toEqual({ error: 'Task A2 is not in the task list as saved; reload the documents.' });
     expect(setTaskTitle(list, 'A1', '  ')).toEqual({ error: 'A task needs a title.' });
   });

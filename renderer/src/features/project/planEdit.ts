@@ -51,7 +51,7 @@ export function applyDraft(plan: WorkflowPlan, d: PlanDraft): { plan: WorkflowPl
  * what is wrong. The status mark and everything else stay as written.
  */
 export function setTaskTitle(taskList: string, id: string, title: string): { text: string } | { error: string } {
-  const clean = title.replace(/\s+/g, ' ').trim();
+  const clean = title.replace(/\s*[\r\n]+\s*/g, ' ').trim(); // one line; spaces inside it stay as written
   if (!clean) return { error: 'A task needs a title.' };
   const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const line = new RegExp(`^(\\s*[-*]\\s+\\[[ xX~]\\]\\s+${escaped}\\s*:\\s*).*$`, 'm');
