@@ -100,3 +100,32 @@ describe('a project lives through many goals', () => {
     expect(two.prompts.has('final:testing')).toBe(false);
   }, 60_000);
 });
+
+describe('a goal started on an earlier run’s unfinished branch', () => {
+  it('is finished into the branch that run started from, with the earlier run’s commits', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-goals-'));
+    const dir = join(root, 'p');
+    await mkdir(dir);
+    const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+    g('init', '-q', '-b', 'main');
+    await writeFile(join(dir, 'README.md'), '# p\n');
+    g('add', '-A');
+    g('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '-m', 'init');
+    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
+    engines.push(e);
+    const first = await e.load({ projectDir: dir, goal: 'a core' });
+    expect((await drive(e, first.runId, () => FIRST)).last.status).toBe('COMPLETED');
+    const firstBranch = (await e.status(first.runId)).git!.branch!;
+    // Left unfinished (neither squashed nor kept): the project stays on its branch, and a new goal starts there.
+    expect(g('branch', '--show-current')).toBe(firstBranch);
+    const second = await e.load({ projectDir: dir, goal: 'add a flag' });
+    expect((await drive(e, second.runId, () => SECOND)).last.status).toBe('COMPLETED');
+    expect((await e.status(second.runId)).git).toMatchObject({ base: 'main' });
+    const out = await e.finish(second.runId, 'squash');
+    expect(out.base).toBe('main');
+    expect(g('branch', '--show-current')).toBe('main');
+    // main holds both goals' work (the first run's commits came along), not the first run's branch.
+    expect(g('log', '--format=%s', 'main').split('\n').length).toBe(2);
+    expect(g('rev-parse', firstBranch)).not.toBe(g('rev-parse', 'main'));
+  }, 60_000);
+});

@@ -30,9 +30,9 @@ import { CommandRunner } from '../runners/runner';
 import { inspectProject, RecentProjects } from '../project/inspect';
 import { runGate } from './gate';
 import { finishRun, savePullRequest, type FinishChoice, type FinishOutcome } from './finish';
-import { hasCommittedCode } from './git';
+import { currentBranch, hasCommittedCode } from './git';
 import { loadGitSettings } from './git-settings';
-import { prepareGit, type BranchMode, type DirtyTreeChoice } from './run-git';
+import { inheritedBase, prepareGit, type BranchMode, type DirtyTreeChoice } from './run-git';
 import type { TestRunner } from './verify';
 
 export interface WorkflowEngineOptions {
@@ -127,6 +127,9 @@ export class WorkflowEngine {
     const databaseUrl = this.durable.urlFor(opts.databaseUrl);
     if (databaseUrl) executor = await this.durable.check(projectDir, databaseUrl, executor, config);
     const git = await prepareGit(projectDir, { goal, dirtyTree: opts.dirtyTree, branch, runTests: this.testRunner() });
+    // Started on an unfinished earlier run's branch (a goal left for a new one): finished into that run's base, not its branch.
+    const inherited = git?.mode === 'branch' ? inheritedBase(await this.records(projectDir), await currentBranch(projectDir).catch(() => undefined)) : undefined;
+    if (git && inherited) git.base = inherited;
     const now = new Date().toISOString();
     const runId = newRunId();
     const record: RunRecord = {

@@ -72,7 +72,12 @@ describe('finishing a completed run', () => {
     // main without the conflict, moved by a commit elsewhere: both end up on main.
     git(dir, 'branch', '-f', 'main', before);
     onMain('CHANGELOG.md', '# Changes\n', 'docs: a changelog');
+    // The project has a remote that holds main as it was: the squash is not pushed, and the message says so.
+    git(dir, 'init', '-q', '--bare', join(root!, 'origin.git'));
+    git(dir, 'remote', 'add', 'origin', join(root!, 'origin.git'));
+    git(dir, 'push', '-q', 'origin', 'main');
     const out = await e.finish(runId, 'squash');
+    expect(out.message).toContain('. Nothing was pushed: main is 1 commit ahead of origin/main (git push origin main when you choose).');
     expect(git(dir, 'log', '--format=%s', 'main')).toBe('feat: add a greeting\ndocs: a changelog\nfix(core): the number\nfeat: first version');
     expect(git(dir, 'ls-tree', '-r', '--name-only', out.commit!)).toBe('CHANGELOG.md\nindex.js\nnotes.md\nsrc/greet.js');
     expect(readFileSync(join(dir, 'CHANGELOG.md'), 'utf8')).toBe('# Changes\n');

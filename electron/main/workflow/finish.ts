@@ -144,6 +144,17 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
   const out: FinishOutcome = { choice, branch, base: baseName, commit, message: '' };
   const checkedOut = (await currentBranch(dir)) === baseName || (await git(dir, ['checkout', '-q', baseName])).code === 0;
   const stash = g.stashed ? ` Your changes set aside at start are in the stash ("${g.stashed}"): git stash pop brings them back.` : '';
-  out.message = `Squashed ${subjects.length} commit${subjects.length === 1 ? '' : 's'} of ${branch} into ${baseName} as ${commit.slice(0, 10)} "${pr.title}"${checkedOut ? `; ${baseName} is checked out` : `; ${baseName} could not be checked out (git checkout ${baseName})`}. Branch ${branch} keeps the run's own commits (delete it: git branch -D ${branch}).${stash}`;
+  out.message = `Squashed ${subjects.length} commit${subjects.length === 1 ? '' : 's'} of ${branch} into ${baseName} as ${commit.slice(0, 10)} "${pr.title}"${checkedOut ? `; ${baseName} is checked out` : `; ${baseName} could not be checked out (git checkout ${baseName})`}. Branch ${branch} keeps the run's own commits (delete it: git branch -D ${branch}).${await notPushed(dir, baseName)}${stash}`;
   return out;
+}
+
+/** Said after a squash into a branch that has a remote: nothing was pushed, and how far ahead the branch is now. */
+async function notPushed(dir: string, branch: string): Promise<string> {
+  const up = await git(dir, ['rev-parse', '--abbrev-ref', `${branch}@{upstream}`]);
+  const remote = up.code === 0 ? up.stdout.trim() : (await git(dir, ['show-ref', '--verify', '-q', `refs/remotes/origin/${branch}`])).code === 0 ? `origin/${branch}` : '';
+  if (!remote) return '';
+  const ahead = Number((await git(dir, ['rev-list', '--count', `${remote}..${branch}`])).stdout.trim()) || 0;
+  if (!ahead) return '';
+  const [name, ...rest] = remote.split('/');
+  return ` Nothing was pushed: ${branch} is ${ahead} commit${ahead === 1 ? '' : 's'} ahead of ${remote} (git push ${name} ${rest.join('/') === branch ? branch : `${branch}:${rest.join('/')}`} when you choose).`;
 }

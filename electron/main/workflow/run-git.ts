@@ -89,7 +89,26 @@ export async function beginRunBranch(record: RunRecord): Promise<void> {
     g.mode = 'current';
     return;
   }
-  Object.assign(g, await startRunBranch(record.projectDir, record.goal));
+  const started = await startRunBranch(record.projectDir, record.goal);
+  // A base set at load (the branch an unfinished earlier run started from) stays: the run is finished into it.
+  Object.assign(g, { branch: started.branch, base: g.base ?? started.base });
+}
+
+/**
+ * The branch a run started on an earlier run's own branch is finished into: that run's base (followed back), when that
+ * run was never finished (abandoned for a new goal, blocked, or completed without squash or keep). Its commits come
+ * along (a new goal builds on them); squashing into the earlier run's branch would leave them all off the user's branch.
+ */
+export function inheritedBase(records: readonly RunRecord[], branch: string | undefined): string | undefined {
+  let base: string | undefined;
+  const seen = new Set<string>();
+  for (let b = branch; b && !seen.has(b); ) {
+    seen.add(b);
+    const earlier = records.find((r) => r.git?.mode === 'branch' && r.git.branch === b && !r.git.finished);
+    if (!earlier?.git?.base) break;
+    base = b = earlier.git.base;
+  }
+  return base;
 }
 
 type Entry = RunRecord['timeline'][number];
