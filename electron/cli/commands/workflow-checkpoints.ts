@@ -50,9 +50,12 @@ export function registerWorkflowCheckpoints(wf: Command, { latestRun, friendly }
       await withCore(async (core) => {
         const runId = await latestRun(core, dir, o.run);
         if (!o.yes) {
+          // Refused before asking: a run another process drives cannot be rewound whatever the answer.
+          const view = await core.workflow.status(runId).catch(friendly);
+          if (view.status === 'RUNNING' && !view.interrupted) throw new Error(`run ${runId} is being driven by another process: pause or stop it first (erasmus workflow pause ${dir}, or erasmus workflow stop ${dir}), then rewind`);
           const preview = await core.workflow.rewindPreview(runId, o.to).catch(friendly);
           process.stderr.write(previewText(preview) + '\n');
-          if (!process.stdin.isTTY) throw new Error('a rewind changes the project\'s files: pass --yes to confirm it (nobody could be asked here)');
+          if (!process.stdin.isTTY) throw new Error(`a rewind puts the run back${preview.files.length || preview.commitsUndone.length ? ' and changes the project' : ''}: pass --yes to confirm it (nobody could be asked here)`);
           if (!/^y(es)?$/i.test((await ask('Rewind? [y/N] ')).trim())) {
             process.stderr.write('not rewound\n');
             return;
