@@ -1,4 +1,22 @@
-import { createInterface } from 'node:readline';
+import { clearLine, createInterface, cursorTo, type Interface } from 'node:readline';
+
+/** The question open on the terminal now, if any: a line printed meanwhile goes above it (writeLine). */
+let open: Interface | undefined;
+
+/**
+ * Prints a line for the user; while a question waits for its answer on a terminal, the line goes above the question,
+ * which is shown again with what was typed so far (a parallel run's other steps print while one asks).
+ */
+export function writeLine(text: string, out: NodeJS.WriteStream = process.stderr): void {
+  if (!open || !out.isTTY) {
+    out.write(`${text}\n`);
+    return;
+  }
+  clearLine(out, 0);
+  cursorTo(out, 0);
+  out.write(`${text}\n`);
+  open.prompt(true);
+}
 
 /** Asks a question on the terminal without echoing the answer (for secrets). */
 export function readHidden(question: string): Promise<string> {
@@ -44,10 +62,16 @@ export function ask(question: string, signal?: AbortSignal): Promise<string> {
     };
     if (signal?.aborted) return withdraw();
     signal?.addEventListener('abort', withdraw, { once: true });
-    rl.question(question, (answer) => {
+    rl.setPrompt(question);
+    open = rl;
+    rl.once('close', () => {
+      if (open === rl) open = undefined;
+    });
+    rl.once('line', (answer) => {
       signal?.removeEventListener('abort', withdraw);
       rl.close();
       resolve(answer);
     });
+    rl.prompt();
   });
 }

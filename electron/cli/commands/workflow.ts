@@ -11,7 +11,7 @@ import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { grantDepsOf } from '../../main/api/grant-deps';
 import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
-import { ask } from '../prompt';
+import { ask, writeLine } from '../prompt';
 import { eventLine, planText, runsText, statusText } from './workflow-print';
 import { agentWatcher } from './workflow-watch';
 import type { AgentEvent } from '../../contract/index';
@@ -140,14 +140,14 @@ async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: st
 /** Drives a run in this process until it completes or waits for someone; answers the goal and the plan when it can. */
 async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Promise<unknown>): Promise<void> {
   // Each step's tool calls in words, and "waiting for the model…" while a request takes long.
-  const watcher = agentWatcher((line) => process.stderr.write(line + '\n'));
+  const watcher = agentWatcher((line) => writeLine(line));
   const off = core.bus.on((event, payload) => {
     if (event === 'agent.event' && !opts.json) return watcher.onEvent(payload as AgentEvent);
     if (!event.startsWith('workflow.') && event !== 'app.notify') return;
     if (opts.json) process.stdout.write(JSON.stringify({ event, payload }) + '\n');
     else {
       const line = eventLine(event, payload);
-      if (line) process.stderr.write(line + '\n');
+      if (line) writeLine(line);
     }
   });
   const run = await core.workflow.status(runId);
