@@ -105,10 +105,14 @@ function write() {
   } catch {}
 }
 process.on('exit', write);
+// A process ended by a signal it does not handle writes its line first, then takes the signal again as it would have
+// (killed by it, as its parent sees); one that handles the signal writes when it exits.
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
-  process.prependListener(signal, () => {
+  const onSignal = () => {
+    if (process.listenerCount(signal) > 1) return;
     write();
-    // Without a listener of its own the process would have ended on this signal: end it as it would have.
-    if (process.listenerCount(signal) === 1) process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
-  });
+    process.removeListener(signal, onSignal);
+    process.kill(process.pid, signal);
+  };
+  process.prependListener(signal, onSignal);
 }
