@@ -90,6 +90,16 @@ const mergeReports = (a, b) => {
   return merged;
 };
 
+// ERASMUS_TEST_COST=1: every Node process of the run notes what it cost and started, for which test file
+// (tests/support/cost-preload.cjs); scripts/test-cost.mjs prints the table after the run.
+const costLog = join(process.cwd(), 'test-results', 'cost.jsonl');
+if (process.env.ERASMUS_TEST_COST) {
+  rmSync(costLog, { force: true });
+  const preload = join(process.cwd(), 'tests', 'support', 'cost-preload.cjs');
+  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(preload)}`.trim();
+  process.env.ERASMUS_TEST_COST_LOG = costLog;
+}
+
 const cpu0 = childCpu();
 const t0 = Date.now();
 let code;
@@ -126,6 +136,7 @@ if (existsSync(jsonFile)) {
 // The suite is CPU-bound on 2 cores: its CPU seconds say more than its wall time on a shared machine.
 const cpu1 = childCpu();
 if (cpu0 !== undefined && cpu1 !== undefined) console.log(`tests: ${((Date.now() - t0) / 1000).toFixed(0)} s wall, ${(cpu1 - cpu0).toFixed(0)} CPU-s (user + system, every process the run waited for)`);
+if (process.env.ERASMUS_TEST_COST) await run(process.execPath, ['scripts/test-cost.mjs', '25', costLog]);
 writeFileSync(join('test-results', 'summary.txt'), summary + '\n');
 console.log(summary);
 process.exit(code);

@@ -14,12 +14,9 @@ export async function readHead(projectDir: string): Promise<HeadState> {
     const [commit, ref] = both.stdout.trim().split('\n');
     return { ...(commit ? { commit } : {}), ...(ref?.startsWith('refs/heads/') ? { branch: ref.slice('refs/heads/'.length) } : {}) };
   }
-  // Before the first commit (or outside a repository).
-  const [commit, branch] = await Promise.all([git(projectDir, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']), git(projectDir, ['symbolic-ref', '-q', '--short', 'HEAD'])]);
-  return {
-    ...(commit.code === 0 && commit.stdout.trim() ? { commit: commit.stdout.trim() } : {}),
-    ...(branch.code === 0 && branch.stdout.trim() ? { branch: branch.stdout.trim() } : {}),
-  };
+  // That fails only when HEAD names no commit: before the first commit (or outside a repository), where the branch is all there is.
+  const branch = await git(projectDir, ['symbolic-ref', '-q', '--short', 'HEAD']);
+  return branch.code === 0 && branch.stdout.trim() ? { branch: branch.stdout.trim() } : {};
 }
 
 async function must(projectDir: string, args: string[]): Promise<void> {

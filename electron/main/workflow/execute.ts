@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { debugRetryNote } from './retry-note';
 import { WorkflowError } from './errors';
-import { changedFiles, repoPath, snapshotTree } from './git';
+import { filesChangedSince, repoPath } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
 import { savePullRequest, titleOfGoal } from './finish';
 import { PROSE_FILE, passOverReason } from './pass-over';
@@ -442,8 +442,7 @@ async function markTasks(ctx: RunContext, componentId: string, taskIds: string[]
 
 /** The files this goal's run changed since its first commit, committed or not, one per line. */
 async function goalChangeList(projectDir: string, base: string | undefined): Promise<string> {
-  const now = base ? await snapshotTree(projectDir).catch(() => undefined) : undefined;
-  const files = base && now ? await changedFiles(projectDir, base, now).catch(() => undefined) : undefined;
+  const files = base ? await filesChangedSince(projectDir, base).catch(() => undefined) : undefined;
   if (!files) return base ? '(git could not list the changes)' : '(the project had no commit when this goal began: every file is new)';
   return files.length ? files.map((f) => `- ${f.change}: ${f.path}`).join('\n') : '(no file changed)';
 }

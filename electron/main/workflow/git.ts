@@ -195,11 +195,10 @@ async function indexOf(projectDir: string): Promise<string | undefined> {
 }
 
 /**
- * The working tree as a git tree object (tracked and untracked files, minus ignored ones), written
- * through a temporary index so the user's index and history stay as they are. Undefined outside a
- * repository. Two snapshots around a step say which files it touched (`changedFiles`).
+ * Runs `fn` with a temporary index holding the working tree (tracked and untracked files, minus ignored ones), so the
+ * user's index and history stay as they are; undefined outside a repository or when git cannot add the files.
  */
-export async function snapshotTree(projectDir: string): Promise<string | undefined> {
+async function withWorkingTreeIndex<T>(projectDir: string, fn: (env: { GIT_INDEX_FILE: string }) => Promise<T | undefined>): Promise<T | undefined> {
   const realIndex = await indexOf(projectDir);
   if (!realIndex) return undefined;
   const index = join(tmpdir(), `erasmus-index-${process.pid}-${Math.random().toString(36).slice(2)}`);
@@ -208,23 +207,50 @@ export async function snapshotTree(projectDir: string): Promise<string | undefin
     await copyFile(realIndex, index).catch(() => undefined);
     const env = { GIT_INDEX_FILE: index };
     if ((await git(projectDir, ['add', '-A', '--', '.'], env)).code !== 0) return undefined;
-    const tree = await git(projectDir, ['write-tree'], env);
-    return tree.code === 0 ? tree.stdout.trim() : undefined;
+    return await fn(env);
   } finally {
     await rm(index, { force: true });
   }
 }
 
+/**
+ * The working tree as a git tree object (tracked and untracked files, minus ignored ones), written
+ * through a temporary index so the user's index and history stay as they are. Undefined outside a
+ * repository. A snapshot before a step and `filesChangedSince` after it say which files it touched.
+ */
+export async function snapshotTree(projectDir: string): Promise<string | undefined> {
+  return withWorkingTreeIndex(projectDir, async (env) => {
+    const tree = await git(projectDir, ['write-tree'], env);
+    return tree.code === 0 ? tree.stdout.trim() : undefined;
+  });
+}
+
 type FileChange = NonNullable<WorkflowTimelineEntry['files']>[number];
 const CHANGE: Record<string, FileChange['change']> = { A: 'added', M: 'modified', D: 'deleted', T: 'modified' };
+
+/** `--name-status -z` output as changes. */
+function nameStatus(out: string): FileChange[] {
+  const parts = out.split('\0').filter(Boolean);
+  const changes: FileChange[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) changes.push({ path: parts[i + 1]!, change: CHANGE[parts[i]!.charAt(0)] ?? 'modified' });
+  return changes;
+}
 
 /** Files that differ between two snapshots, paths relative to the repository's top. */
 export async function changedFiles(projectDir: string, before: string, after: string): Promise<FileChange[]> {
   if (before === after) return [];
   const r = await git(projectDir, ['diff', '--name-status', '--no-renames', '-z', before, after]);
-  if (r.code !== 0) return [];
-  const parts = r.stdout.split('\0').filter(Boolean);
-  const out: FileChange[] = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) out.push({ path: parts[i + 1]!, change: CHANGE[parts[i]!.charAt(0)] ?? 'modified' });
-  return out;
+  return r.code === 0 ? nameStatus(r.stdout) : [];
+}
+
+/**
+ * Files that differ between snapshot `before` and the working tree now, paths relative to the repository's top:
+ * `changedFiles(before, snapshotTree())` in two git processes instead of three (the fresh index is compared with
+ * `before` as it is, not written as a tree first; each step of a run asks this once). Undefined outside a repository.
+ */
+export async function filesChangedSince(projectDir: string, before: string): Promise<FileChange[] | undefined> {
+  return withWorkingTreeIndex(projectDir, async (env) => {
+    const r = await git(projectDir, ['diff-index', '--cached', '--name-status', '--no-renames', '-z', before, '--'], env);
+    return r.code === 0 ? nameStatus(r.stdout) : [];
+  });
 }

@@ -5,7 +5,7 @@ import { ContextDocs } from './documents';
 import { invalidState, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { executeNext } from './execute';
-import { changedFiles, snapshotTree } from './git';
+import { filesChangedSince, snapshotTree } from './git';
 import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
@@ -266,8 +266,8 @@ export class WorkflowRun {
         this.record.pending = undefined;
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.setStatus('RUNNING');
         if (entry && before) {
-          const after = await snapshotTree(step.projectDir).catch(() => undefined);
-          if (after) entry.files = await changedFiles(step.projectDir, before, after).catch(() => undefined);
+          const files = await filesChangedSince(step.projectDir, before).catch(() => undefined);
+          if (files) entry.files = files;
         }
         return result;
       },

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -112,10 +112,18 @@ function snapshot(): Map<string, string> {
   return out;
 }
 
+/** A fresh `git init -q -b main`, made once and copied for each case (about 300 cases: a copy spawns no process). */
+let pristineGit: string | undefined;
 function resetProject(): void {
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root);
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
+  if (!pristineGit) {
+    const dir = join(base, 'pristine');
+    mkdirSync(dir);
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    pristineGit = join(dir, '.git');
+  }
+  cpSync(pristineGit, join(root, '.git'), { recursive: true });
   writeFileSync(join(root, 'README.md'), 'readme\n');
   writeFileSync(join(root, 'list.txt'), `${join(home, 'victim')}\n`);
   writeFileSync(join(root, 'evil.sh'), 'touch ~/pwned\n');
