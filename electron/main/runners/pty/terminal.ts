@@ -2,7 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { StreamRedactor, type Redactor } from '../../secrets/redactor';
 import { spawn, type IPty } from 'node-pty';
-import type { TerminalInfo } from '../../../contract/index';
+import { FRAME_HEADROOM, type TerminalInfo } from '../../../contract/index';
 import { DataBatcher, FlowController, type FlowControlOptions } from './flow';
 import { KeptOutput } from './kept-output';
 import { killSession, sessionAlive } from './process-tree';
@@ -62,6 +62,20 @@ const KEEP_CHARS = 1_000_000;
 /** Output bytes gathered before they are written to the raw file while output floods. */
 const FILE_WRITE_BYTES = 256 * 1024;
 
+/**
+ * A batch's bytes in one allocation of their own (never Node's shared pool, so keeping them keeps
+ * nothing else), FRAME_HEADROOM bytes after the allocation's start: a pipe writes the frame's header
+ * there and sends the frame without copying the output again (contract/frames.ts).
+ */
+export function joinWithHeadroom(chunks: Buffer[]): Buffer {
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const buf = Buffer.allocUnsafeSlow(FRAME_HEADROOM + n);
+  let at = FRAME_HEADROOM;
+  for (const c of chunks) at += c.copy(buf, at);
+  return buf.subarray(FRAME_HEADROOM);
+}
+
 /** Whether `buf` ends inside a UTF-8 sequence: its last lead byte announces more bytes than follow it. */
 export function endsMidCharacter(buf: Uint8Array): boolean {
   const n = buf.length;
@@ -105,10 +119,13 @@ export class Terminal {
   /** The last batch ended inside a character (the decoder holds its first bytes). */
   private midCharacter = false;
   private readonly masker: StreamRedactor | undefined;
-  /** Each piece of output for the client, with its UTF-8 bytes (exactly `data` encoded). */
-  private readonly onBatch: (data: string, at: number, bytes: Buffer) => void;
+  /**
+   * Each piece of output for the client, with its UTF-8 bytes (exactly `data` encoded) and how many
+   * bytes before them in their buffer are free for a frame's header (FRAME_HEADROOM or 0).
+   */
+  private readonly onBatch: (data: string, at: number, bytes: Buffer, headroom: number) => void;
 
-  constructor(spec: TerminalSpec, onBatch: (data: string, at: number, bytes: Buffer) => void) {
+  constructor(spec: TerminalSpec, onBatch: (data: string, at: number, bytes: Buffer, headroom: number) => void) {
     this.file = createWriteStream(spec.rawFile);
     this.fileClosed = new Promise((resolve) => this.file.once('close', () => resolve()));
     this.file.on('error', () => {});
@@ -135,7 +152,7 @@ export class Terminal {
       startedAt: Date.now(),
     };
     this.onBatch = onBatch;
-    this.batcher = new DataBatcher<Buffer>(spec.batchMs, (bytes, full) => this.take(bytes, full), undefined, (chunks) => Buffer.concat(chunks));
+    this.batcher = new DataBatcher<Buffer>(spec.batchMs, (bytes, full) => this.take(bytes, full), undefined, joinWithHeadroom);
     this.flow = new FlowController(spec.flow, {
       pause: () => {
         this.pty.pause();
@@ -286,10 +303,11 @@ export class Terminal {
 
   /**
    * One piece of output (masked, without the exit marker): kept at both ends in memory, queued for
-   * the raw file (as `bytes` when given: the PTY's own, so nothing is encoded again), and handed to
+   * the raw file (as `bytes` when given: the batch's, so nothing is encoded again), and handed to
    * the client. Flow control counts what is sent (as VS Code does), before the client can acknowledge it.
    */
   private send(data: string, bytes: Buffer | undefined, full: boolean): void {
+    // The batch's own bytes (joinWithHeadroom) have room for a frame's header; a new encoding has none.
     const b = bytes ?? Buffer.from(data);
     this.fileChunks.push(b);
     this.fileBytes += b.length;
@@ -300,7 +318,7 @@ export class Terminal {
     this.flow.sent(data.length);
     const at = this.sent;
     this.sent += data.length;
-    this.onBatch(data, at, b);
+    this.onBatch(data, at, b, bytes ? FRAME_HEADROOM : 0);
   }
 
   /** Writes the queued output to the raw file, in one write. */
