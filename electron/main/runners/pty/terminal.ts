@@ -59,8 +59,14 @@ export interface ExitStatus {
 
 /** How much raw output a terminal keeps in memory at each end; the file keeps all of it. */
 const KEEP_CHARS = 1_000_000;
-/** Output bytes gathered before they are written to the raw file while output floods. */
-const FILE_WRITE_BYTES = 256 * 1024;
+/**
+ * Output bytes gathered before they are written to the raw file, or how long output waits for its
+ * write at most: a flood is written in a few large writes, not one per batch (each write is a hand-off
+ * to a worker thread), and a trickle is on disk within a tenth of a second. Nothing reads the file
+ * while the terminal runs (a late view and the model read the kept output in memory).
+ */
+const FILE_WRITE_BYTES = 1024 * 1024;
+const FILE_WRITE_MS = 100;
 
 /**
  * A batch's bytes in one allocation of their own (never Node's shared pool, so keeping them keeps
@@ -112,9 +118,10 @@ export class Terminal {
   private readonly marker: RegExp | undefined;
   private held = '';
   private markerCode: number | undefined;
-  /** Bytes for the raw file not yet written (see `emitData`). */
+  /** Bytes for the raw file not yet written (see `send`), and the write due for them. */
   private fileChunks: Buffer[] = [];
   private fileBytes = 0;
+  private fileTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly decoder = new StringDecoder('utf8');
   /** The last batch ended inside a character (the decoder holds its first bytes). */
   private midCharacter = false;
@@ -152,7 +159,7 @@ export class Terminal {
       startedAt: Date.now(),
     };
     this.onBatch = onBatch;
-    this.batcher = new DataBatcher<Buffer>(spec.batchMs, (bytes, full) => this.take(bytes, full), undefined, joinWithHeadroom);
+    this.batcher = new DataBatcher<Buffer>(spec.batchMs, (bytes) => this.take(bytes), undefined, joinWithHeadroom);
     this.flow = new FlowController(spec.flow, {
       pause: () => {
         this.pty.pause();
@@ -173,7 +180,7 @@ export class Terminal {
         // Past the exit marker nothing is the command's: the decoder's leftovers are dropped with it.
         const tail = this.markerCode !== undefined ? '' : this.held + this.decoder.end();
         const rest = this.masker ? this.masker.push(tail) + this.masker.flush() : tail;
-        if (rest) this.send(rest, undefined, false);
+        if (rest) this.send(rest, undefined);
         this.held = '';
         const exitCode = this.markerCode ?? code;
         const signal = this.markerCode !== undefined ? 0 : sig;
@@ -281,6 +288,7 @@ export class Terminal {
 
   dispose(): void {
     this.batcher.dispose();
+    if (this.fileTimer !== undefined) clearTimeout(this.fileTimer);
     this.flow.dispose();
     this.stopPausePoll();
     this.listeners.clear();
@@ -291,14 +299,14 @@ export class Terminal {
   }
 
   /** A batch of the PTY's bytes: decoded, the exit marker taken out, masked, then sent. */
-  private take(bytes: Buffer, full: boolean): void {
+  private take(bytes: Buffer): void {
     const chunk = this.decoder.write(bytes);
     const whole = !this.midCharacter;
     this.midCharacter = endsMidCharacter(bytes);
     const raw = this.marker ? this.takeMarker(chunk) : chunk;
     const data = this.masker && raw ? this.masker.push(raw) : raw;
     // The PTY's bytes are exactly this text when no character was split and nothing was cut or masked.
-    if (data) this.send(data, whole && !this.midCharacter && data === chunk ? bytes : undefined, full);
+    if (data) this.send(data, whole && !this.midCharacter && data === chunk ? bytes : undefined);
   }
 
   /**
@@ -306,15 +314,15 @@ export class Terminal {
    * the raw file (as `bytes` when given: the batch's, so nothing is encoded again), and handed to
    * the client. Flow control counts what is sent (as VS Code does), before the client can acknowledge it.
    */
-  private send(data: string, bytes: Buffer | undefined, full: boolean): void {
+  private send(data: string, bytes: Buffer | undefined): void {
     // The batch's own bytes (joinWithHeadroom) have room for a frame's header; a new encoding has none.
     const b = bytes ?? Buffer.from(data);
     this.fileChunks.push(b);
     this.fileBytes += b.length;
     this.kept.add(b, data.length);
     for (const l of this.listeners) l(data);
-    // While output floods (full batches) the file is written in larger pieces: one write each.
-    if (!full || this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
+    if (this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
+    else this.fileTimer ??= setTimeout(() => this.writeFile(), FILE_WRITE_MS);
     this.flow.sent(data.length);
     const at = this.sent;
     this.sent += data.length;
@@ -323,6 +331,8 @@ export class Terminal {
 
   /** Writes the queued output to the raw file, in one write. */
   private writeFile(): void {
+    if (this.fileTimer !== undefined) clearTimeout(this.fileTimer);
+    this.fileTimer = undefined;
     if (!this.fileChunks.length || this.file.closed || this.file.writableEnded) return;
     const chunks = this.fileChunks;
     this.fileChunks = [];
