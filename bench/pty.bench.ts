@@ -5,7 +5,7 @@
 //    EventBus validating against the contract → bindPipe writing each batch as a terminal.data
 //    frame of the batch's UTF-8 bytes → serve's WebSocket pipe, whose socket sends bytes as they are
 //    and encodes text to UTF-8 as `ws` does; acknowledged
-//    per ACK_CHUNK_CHARS like the renderer, as terminal.ack requests through the dispatcher) vs
+//    per ACK_CHUNK_CHARS like the renderer, as terminal.ack notifications through the dispatcher) vs
 //    reading the same command's PTY raw with node-pty (goal: ratio ≥ 0.9)
 // 2. keystroke-to-echo latency through terminal input + events vs a raw node-pty write/onData
 //    (goal: no more added than the 5.2 ms measured when issue #27 was filed)
@@ -75,13 +75,12 @@ function coreWiring() {
     close: () => {},
   };
   const unbind = bindPipe(webSocketPipe(socket as unknown as WebSocket), dispatcher, bus, { face: 'browser' });
-  // What the renderer does once it has written a chunk: acknowledge every ACK_CHUNK_CHARS, as a request.
+  // What the renderer does once it has written a chunk: acknowledge every ACK_CHUNK_CHARS, as a notification.
   let unacked = 0;
-  let requestId = 0;
   bus.onEvent('terminal.data', ({ id, data }) => {
     unacked += data.length;
     if (unacked < ACK_CHUNK_CHARS) return;
-    const ack = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method: 'terminal.ack', params: { id, chars: unacked } }));
+    const ack = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'terminal.ack', params: { id, chars: unacked } }));
     unacked = 0;
     for (const h of received) h(ack, false);
   });

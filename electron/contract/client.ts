@@ -57,6 +57,16 @@ export class RpcClient {
     });
   }
 
+  /**
+   * A request that wants no answer (a JSON-RPC notification): the core runs it and sends nothing
+   * back, and a failure is not reported. For messages sent often whose answer nobody reads
+   * (`terminal.ack`).
+   */
+  notify<M extends MethodName>(method: M, params: ParamsOf<M>): void {
+    if (this.closed) return;
+    this.pipe.send(JSON.stringify({ jsonrpc: '2.0', method, params }));
+  }
+
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));

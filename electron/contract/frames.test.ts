@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPipePair } from './pipe';
 import { RpcClient } from './client';
-import { decodeTerminalData, encodeTerminalData, isFrame } from './frames';
+import { decodeTerminalData, encodeTerminalData, FRAME_HEADROOM, isFrame, terminalDataFrameBytes } from './frames';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -13,6 +13,29 @@ describe('terminal.data frames', () => {
       expect(decodeTerminalData(frame)).toEqual({ id: 't1-a1b2c3', at: 1234, data });
     }
     expect(isFrame(JSON.stringify({ jsonrpc: '2.0', method: 'terminal.data', params: {} }))).toBe(false);
+  });
+
+  it('as bytes: the header is written in the room kept before the output, else both are copied; the bytes read as the text frame', () => {
+    const data = 'é€😀 ok\r\n\u0000';
+    const out = new TextEncoder().encode(data);
+    const whole = new Uint8Array(FRAME_HEADROOM + out.length);
+    whole.set(out, FRAME_HEADROOM);
+    const bytes = whole.subarray(FRAME_HEADROOM);
+    const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    const inPlace = terminalDataFrameBytes({ id: 't12-a1b2c3', at: 987654 }, bytes, FRAME_HEADROOM);
+    expect(inPlace.buffer).toBe(whole.buffer);
+    expect(text(inPlace)).toBe(encodeTerminalData({ id: 't12-a1b2c3', at: 987654, data }));
+    expect(text(bytes)).toBe(data); // the output itself is untouched
+    // A second pipe writes the same header there: the first one's frame is unchanged.
+    expect(text(terminalDataFrameBytes({ id: 't12-a1b2c3', at: 987654 }, bytes, FRAME_HEADROOM))).toBe(text(inPlace));
+    // No room said (or too little for a long id): a copy, the output not written over.
+    const copied = terminalDataFrameBytes({ id: 't12-a1b2c3', at: 5 }, bytes);
+    expect(copied.buffer).not.toBe(whole.buffer);
+    expect(text(copied)).toBe(encodeTerminalData({ id: 't12-a1b2c3', at: 5, data }));
+    const longId = 'x'.repeat(64);
+    const long = terminalDataFrameBytes({ id: longId, at: 5 }, bytes, FRAME_HEADROOM);
+    expect(long.buffer).not.toBe(whole.buffer);
+    expect(decodeTerminalData(text(long))).toEqual({ id: longId, at: 5, data });
   });
 
   it('refuse a frame they cannot read, saying what is wrong', () => {

@@ -27,6 +27,36 @@ export function terminalDataHeader(p: Pick<TerminalData, 'id' | 'at'>): string {
   return `${TERMINAL_DATA_HEADER}${p.id}${SEP}${p.at}${SEP}`;
 }
 
+/**
+ * Bytes an emitter may keep free in front of a batch's bytes, in the same buffer, so the frame's
+ * header is written there and the frame sent without copying the output (a header with a terminal
+ * id of up to 40 characters fits; a longer one is copied).
+ */
+export const FRAME_HEADROOM = 64;
+
+const encoder = new TextEncoder();
+
+/**
+ * The frame of `p` as UTF-8 bytes, given `bytes`: `p.data` encoded. When `headroom` bytes before
+ * `bytes` in its buffer are free (FRAME_HEADROOM, kept by the emitter), the header is written there
+ * and the frame is a view of the same memory; else header and bytes are copied into a new array.
+ * Every pipe writes the same header (the same id and offset) into that room, so a frame another
+ * pipe still holds is not changed.
+ */
+export function terminalDataFrameBytes(p: Pick<TerminalData, 'id' | 'at'>, bytes: Uint8Array, headroom = 0): Uint8Array {
+  const header = encoder.encode(terminalDataHeader(p));
+  const n = header.length;
+  if (n <= headroom && n <= bytes.byteOffset) {
+    const frame = new Uint8Array(bytes.buffer, bytes.byteOffset - n, n + bytes.length);
+    frame.set(header);
+    return frame;
+  }
+  const frame = new Uint8Array(n + bytes.length);
+  frame.set(header);
+  frame.set(bytes, n);
+  return frame;
+}
+
 /** Whether a message is a frame (starts with U+0001) rather than JSON. */
 export function isFrame(text: string): boolean {
   return text.charCodeAt(0) === 1;

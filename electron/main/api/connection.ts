@@ -1,4 +1,4 @@
-import { encodeTerminalData, MAX_JSON_DEPTH, nestsDeeperThan, terminalDataHeader, type Pipe, type TerminalData } from '../../contract/index';
+import { encodeTerminalData, MAX_JSON_DEPTH, nestsDeeperThan, terminalDataFrameBytes, type Pipe, type TerminalData } from '../../contract/index';
 import type { CallContext, Dispatcher } from './dispatcher';
 import type { EventBus } from './events';
 
@@ -31,7 +31,7 @@ export function bindPipe(pipe: Pipe, dispatcher: Dispatcher, bus: EventBus, ctx:
     if (event === 'terminal.data') {
       const d = payload as TerminalData;
       // The PTY's bytes (or the masked text's) as they are, after the header: not encoded again.
-      if (sendBytes && options?.bytes) return sendFrameBytes(sendBytes, Buffer.concat([Buffer.from(terminalDataHeader(d)), options.bytes]));
+      if (sendBytes && options?.bytes) return sendFrameBytes(sendBytes, terminalDataFrameBytes(d, options.bytes, options.headroom));
       return send(encodeTerminalData(d));
     }
     let text: string;

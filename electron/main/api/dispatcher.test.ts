@@ -103,6 +103,19 @@ describe('dispatcher against hostile messages', () => {
     expect(await call(JSON.stringify({ jsonrpc: '2.0', method: 'nope' }))).toBeUndefined();
   });
 
+  it('runs a notification for a known method without an answer, and does not check the result nobody receives', async () => {
+    const d = new Dispatcher();
+    const seen: unknown[] = [];
+    d.register('terminal.ack', (p) => (seen.push(p), { ok: 'yes' } as never));
+    expect(await d.handleText(JSON.stringify({ jsonrpc: '2.0', method: 'terminal.ack', params: { id: 't1', chars: 5000 } }), ctx)).toBeUndefined();
+    // Bad params: the handler is not called, and still nothing is answered.
+    expect(await d.handleText(JSON.stringify({ jsonrpc: '2.0', method: 'terminal.ack', params: { id: 't1', chars: -1 } }), ctx)).toBeUndefined();
+    expect(seen).toEqual([{ id: 't1', chars: 5000 }]);
+    // Not a notification either (a wrong version and no id): an invalid request, as before.
+    const bad = JSON.parse((await d.handleText(JSON.stringify({ jsonrpc: '1.0', method: 'terminal.ack' }), ctx))!);
+    expect(bad).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
+  });
+
   it('turns a handler that throws into -32603 and a result that breaks the contract into -32603', async () => {
     const d = new Dispatcher();
     d.register('app.ping', () => {

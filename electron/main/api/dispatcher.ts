@@ -75,16 +75,20 @@ export class Dispatcher {
 
   /** Handles one parsed message. */
   async handle(message: unknown, ctx: CallContext): Promise<ResponseMessage | undefined> {
-    const req = RequestMessage.safeParse(message);
-    if (!req.success) {
+    // A message without an id is a notification (a view's `terminal.ack`, many a second while output
+    // floods): read as one first, so it does not cost a failed request parse.
+    if (message !== null && typeof message === 'object' && !('id' in message)) {
       const note = NotificationMessage.safeParse(message);
       if (note.success) {
         // Notifications from a face carry no reply; unknown ones are ignored per JSON-RPC.
         if (this.handlers.has(note.data.method) && isMethodName(note.data.method)) {
-          await this.invoke(note.data.method, note.data.params ?? {}, ctx).catch(() => undefined);
+          await this.invoke(note.data.method, note.data.params ?? {}, ctx, false).catch(() => undefined);
         }
         return undefined;
       }
+    }
+    const req = RequestMessage.safeParse(message);
+    if (!req.success) {
       const id = idOf(message);
       return errorResponse(id, ErrorCode.InvalidRequest, `invalid request: ${describeIssues(req.error)}`);
     }
@@ -101,7 +105,8 @@ export class Dispatcher {
     }
   }
 
-  private async invoke(method: MethodName, rawParams: unknown, ctx: CallContext): Promise<unknown> {
+  /** `answered`: false for a notification, whose result nobody receives (so it is not checked). */
+  private async invoke(method: MethodName, rawParams: unknown, ctx: CallContext, answered = true): Promise<unknown> {
     const spec = methods[method];
     const params = spec.params.safeParse(rawParams);
     if (!params.success) {
@@ -109,6 +114,7 @@ export class Dispatcher {
     }
     const handler = this.handlers.get(method)!;
     const result = await handler(params.data, ctx);
+    if (!answered) return undefined;
     if (nestsDeeperThan(result)) {
       throw new RpcError(ErrorCode.InternalError, `${method} produced a result nested deeper than ${MAX_JSON_DEPTH} levels; it was not sent`);
     }

@@ -8,6 +8,11 @@ export interface EmitOptions {
    * pipe that carries bytes sends them without encoding the text again.
    */
   bytes?: Uint8Array;
+  /**
+   * How many bytes before `bytes`, in its buffer, are free for a frame's header (FRAME_HEADROOM when
+   * the emitter kept them): a pipe then sends the frame without copying the output.
+   */
+  headroom?: number;
 }
 
 export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -32,7 +37,7 @@ export class EventBus {
     const parsed = events[event].safeParse(redacting ? this.redact!(payload) : payload);
     if (!parsed.success) throw new Error(`event ${event} does not match the contract: ${parsed.error.message}`);
     // Bytes given beside a payload the bus masks here may no longer match it: they are dropped.
-    const passed = redacting && options?.bytes ? { ...options, bytes: undefined } : options;
+    const passed = redacting && options?.bytes ? { ...options, bytes: undefined, headroom: undefined } : options;
     for (const l of [...this.listeners]) {
       try {
         l(event, parsed.data, passed);

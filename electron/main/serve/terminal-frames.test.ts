@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createPipePair, encodeTerminalData, isFrame } from '../../contract/index';
+import { createPipePair, encodeTerminalData, FRAME_HEADROOM, isFrame } from '../../contract/index';
 import { connectLink } from '../../servers/erasmus/link';
 import { Core } from '../api/core';
 import { bindPipe } from '../api/connection';
 import { Dispatcher } from '../api/dispatcher';
 import { EventBus } from '../api/events';
 import { Redactor } from '../secrets/redactor';
+import { joinWithHeadroom } from '../runners/pty/terminal';
 import { serve, type RunningServer } from './server';
 
 let core: Core;
@@ -85,5 +86,21 @@ describe('bindPipe and the bytes beside terminal.data', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(sent.map((m) => Buffer.from(m).toString('utf8'))).toEqual([encodeTerminalData({ id: 't1', at: 0, data: 'é ok\r\n' })]);
     expect(texts).toEqual([encodeTerminalData({ id: 't1', at: 6, data: 'key=[secret:BYTES_TOKEN]' })]);
+  });
+
+  it("writes the header into the room a terminal's batch keeps before its bytes: every pipe sends the output without a copy", () => {
+    const bus = new EventBus();
+    const sent: Uint8Array[][] = [[], []];
+    for (const out of sent) {
+      const [a] = createPipePair();
+      bindPipe({ ...a, sendBytes: (m: Uint8Array) => void out.push(m) }, new Dispatcher(), bus, { face: 'browser' });
+    }
+    const bytes = joinWithHeadroom([Buffer.from('é '), Buffer.from('ok\r\n')]);
+    bus.emit('terminal.data', { id: 't7-abcdef', at: 42, data: 'é ok\r\n' }, { masked: true, bytes, headroom: FRAME_HEADROOM });
+    for (const [frame] of sent) {
+      expect(frame!.buffer).toBe(bytes.buffer);
+      expect(Buffer.from(frame!).toString('utf8')).toBe(encodeTerminalData({ id: 't7-abcdef', at: 42, data: 'é ok\r\n' }));
+    }
+    expect(bytes.toString('utf8')).toBe('é ok\r\n');
   });
 });

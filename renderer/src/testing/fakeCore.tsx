@@ -25,8 +25,10 @@ export class FakeCore {
     const [core, view] = createPipePair();
     this.send = (m) => core.send(m);
     core.onMessage(async (text) => {
-      const msg = JSON.parse(text) as { id: number; method: MethodName; params: unknown };
+      const msg = JSON.parse(text) as { id?: number; method: MethodName; params: unknown };
       this.calls.push({ method: msg.method, params: msg.params });
+      // A notification (no id) gets no answer, as from the core.
+      if (msg.id === undefined) return;
       const h = this.handlers[msg.method] as ((p: unknown) => unknown) | undefined;
       try {
         if (!h) throw new Error(`no handler for ${msg.method}`);

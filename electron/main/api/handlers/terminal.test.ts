@@ -74,7 +74,8 @@ describe('terminal.* over the contract', () => {
       if (d.id !== info.id) return;
       if (d.at !== out.length) gaps.push(`${d.at} after ${out.length}`);
       out += d.data;
-      if (acking) void client.request('terminal.ack', { id: d.id, chars: d.data.length });
+      // As the renderer acknowledges: a notification, no answer.
+      if (acking) client.notify('terminal.ack', { id: d.id, chars: d.data.length });
     });
     await client.request('terminal.ack', { id: info.id, chars: 0 }); // a view that renders: flow control starts
     await client.request('terminal.input', { id: info.id, data: `seq 1 300000; printf 'key=%s\\n' ${secret}; echo "done $((6 * 7))"\r` });

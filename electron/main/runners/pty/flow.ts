@@ -45,8 +45,8 @@ export class DataBatcher<T extends { length: number } = string> {
     /** `full`: the batch reached `maxChars` (output is flooding). */
     private readonly flush: (data: T, full: boolean) => void,
     private readonly maxChars = BATCH_MAX_CHARS,
-    /** Makes one piece of several (strings are joined; a terminal passes Buffer.concat for its bytes). */
-    private readonly join: (chunks: T[]) => T = (chunks) => (chunks as unknown as string[]).join('') as unknown as T,
+    /** Makes one piece of the batch's chunks, one or more (strings are joined; a terminal copies its bytes into one buffer). */
+    private readonly join: (chunks: T[]) => T = (chunks) => (chunks.length === 1 ? chunks[0]! : ((chunks as unknown as string[]).join('') as unknown as T)),
   ) {}
 
   push(data: T): void {
@@ -73,7 +73,7 @@ export class DataBatcher<T extends { length: number } = string> {
   drain(full = false): void {
     this.cancel();
     if (!this.chunks.length) return;
-    const data = this.chunks.length === 1 ? this.chunks[0]! : this.join(this.chunks);
+    const data = this.join(this.chunks);
     this.chunks = [];
     this.chars = 0;
     this.echoDue = false;

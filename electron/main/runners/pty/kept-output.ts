@@ -4,12 +4,15 @@ interface Piece {
   chars: number;
 }
 
+/** Bytes of its allocation a kept piece may leave unused (a terminal's batch keeps FRAME_HEADROOM before its bytes). */
+const SLACK_BYTES = 256;
+
 /**
- * The bytes in an allocation of their own. A small Buffer (Buffer.from, Buffer.concat under 4 kB) is a
- * view into Node's shared 8 kB pool: kept for long, it would hold the whole slab.
+ * The bytes in an allocation of their own (or nearly). A small Buffer (Buffer.from, Buffer.concat
+ * under 4 kB) is a view into Node's shared 8 kB pool: kept for long, it would hold the whole slab.
  */
 function own(bytes: Buffer): Buffer {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  if (bytes.buffer.byteLength - bytes.byteLength <= SLACK_BYTES) return bytes;
   const copy = Buffer.allocUnsafeSlow(bytes.length);
   bytes.copy(copy);
   return copy;

@@ -111,18 +111,27 @@ describe('PtyManager.run on a real PTY', () => {
     expect(sessionProcesses(term.pid)).toEqual([]);
   });
 
-  it('takes input typed into a command that asks for it', async () => {
+  it('takes input typed into a command that asks for it; what it printed meanwhile is in the raw file while it waits', async () => {
+    let onDisk = false;
     const running = ptys.run({
       command: 'read -p "Your name? " name; echo "hello, $name"',
       cwd: project,
       timeoutMs: 10_000,
       onStart: (info) => {
-        void sink.waitForData(info.id, 'Your name? ').then(() => ptys.input(info.id, 'Ada\r'));
+        void sink.waitForData(info.id, 'Your name? ').then(async () => {
+          // A trickle of output is written within a tenth of a second, not only at exit.
+          for (const deadline = Date.now() + 3_000; !onDisk && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+            onDisk = readFileSync(info.outputFile!, 'utf8').includes('Your name? ');
+          }
+          ptys.input(info.id, 'Ada\r');
+        });
       },
     });
     const r = await running;
+    expect(onDisk).toBe(true);
     expect(r.exitCode).toBe(0);
     expect(r.output).toContain('hello, Ada');
+    expect(readFileSync(r.rawOutputFile, 'utf8')).toMatch(/^Your name\? Ada\r\nhello, Ada\r\n$/);
   });
 
   it('truncates a long output for the model and keeps all of it on disk', async () => {

@@ -15,7 +15,7 @@ import { commandArgs, Terminal, type ExitStatus, type TerminalSpec } from './ter
 /** Where terminal events go: the core's EventBus, or nothing (standalone server). */
 export interface EventSink {
   /** `masked`: the payload's text has been through the manager's redactor already (the core's own). */
-  emit<E extends EventName>(event: E, payload: EventPayload<E>, options?: { masked?: boolean; bytes?: Uint8Array }): void;
+  emit<E extends EventName>(event: E, payload: EventPayload<E>, options?: { masked?: boolean; bytes?: Uint8Array; headroom?: number }): void;
 }
 
 export interface PtyManagerOptions {
@@ -258,7 +258,7 @@ export class PtyManager {
         flowDeferred: !this.flowActive,
         redactor: this.options.redactor,
       },
-      (data, at, bytes) => sink?.emit('terminal.data', { id, data, at }, { masked: this.options.redactor !== undefined, bytes }),
+      (data, at, bytes, headroom) => sink?.emit('terminal.data', { id, data, at }, { masked: this.options.redactor !== undefined, bytes, headroom }),
     );
     this.terminals.set(id, term);
     sink?.emit('terminal.opened', { ...term.info });

@@ -2,7 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { StreamRedactor, type Redactor } from '../../secrets/redactor';
 import { spawn, type IPty } from 'node-pty';
-import type { TerminalInfo } from '../../../contract/index';
+import { FRAME_HEADROOM, type TerminalInfo } from '../../../contract/index';
 import { DataBatcher, FlowController, type FlowControlOptions } from './flow';
 import { KeptOutput } from './kept-output';
 import { killSession, sessionAlive } from './process-tree';
@@ -59,8 +59,28 @@ export interface ExitStatus {
 
 /** How much raw output a terminal keeps in memory at each end; the file keeps all of it. */
 const KEEP_CHARS = 1_000_000;
-/** Output bytes gathered before they are written to the raw file while output floods. */
-const FILE_WRITE_BYTES = 256 * 1024;
+/**
+ * Output bytes gathered before they are written to the raw file, or how long output waits for its
+ * write at most: a flood is written in a few large writes, not one per batch (each write is a hand-off
+ * to a worker thread), and a trickle is on disk within a tenth of a second. Nothing reads the file
+ * while the terminal runs (a late view and the model read the kept output in memory).
+ */
+const FILE_WRITE_BYTES = 1024 * 1024;
+const FILE_WRITE_MS = 100;
+
+/**
+ * A batch's bytes in one allocation of their own (never Node's shared pool, so keeping them keeps
+ * nothing else), FRAME_HEADROOM bytes after the allocation's start: a pipe writes the frame's header
+ * there and sends the frame without copying the output again (contract/frames.ts).
+ */
+export function joinWithHeadroom(chunks: Buffer[]): Buffer {
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const buf = Buffer.allocUnsafeSlow(FRAME_HEADROOM + n);
+  let at = FRAME_HEADROOM;
+  for (const c of chunks) at += c.copy(buf, at);
+  return buf.subarray(FRAME_HEADROOM);
+}
 
 /** Whether `buf` ends inside a UTF-8 sequence: its last lead byte announces more bytes than follow it. */
 export function endsMidCharacter(buf: Uint8Array): boolean {
@@ -98,17 +118,21 @@ export class Terminal {
   private readonly marker: RegExp | undefined;
   private held = '';
   private markerCode: number | undefined;
-  /** Bytes for the raw file not yet written (see `emitData`). */
+  /** Bytes for the raw file not yet written (see `send`), and the write due for them. */
   private fileChunks: Buffer[] = [];
   private fileBytes = 0;
+  private fileTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly decoder = new StringDecoder('utf8');
   /** The last batch ended inside a character (the decoder holds its first bytes). */
   private midCharacter = false;
   private readonly masker: StreamRedactor | undefined;
-  /** Each piece of output for the client, with its UTF-8 bytes (exactly `data` encoded). */
-  private readonly onBatch: (data: string, at: number, bytes: Buffer) => void;
+  /**
+   * Each piece of output for the client, with its UTF-8 bytes (exactly `data` encoded) and how many
+   * bytes before them in their buffer are free for a frame's header (FRAME_HEADROOM or 0).
+   */
+  private readonly onBatch: (data: string, at: number, bytes: Buffer, headroom: number) => void;
 
-  constructor(spec: TerminalSpec, onBatch: (data: string, at: number, bytes: Buffer) => void) {
+  constructor(spec: TerminalSpec, onBatch: (data: string, at: number, bytes: Buffer, headroom: number) => void) {
     this.file = createWriteStream(spec.rawFile);
     this.fileClosed = new Promise((resolve) => this.file.once('close', () => resolve()));
     this.file.on('error', () => {});
@@ -135,7 +159,7 @@ export class Terminal {
       startedAt: Date.now(),
     };
     this.onBatch = onBatch;
-    this.batcher = new DataBatcher<Buffer>(spec.batchMs, (bytes, full) => this.take(bytes, full), undefined, (chunks) => Buffer.concat(chunks));
+    this.batcher = new DataBatcher<Buffer>(spec.batchMs, (bytes) => this.take(bytes), undefined, joinWithHeadroom);
     this.flow = new FlowController(spec.flow, {
       pause: () => {
         this.pty.pause();
@@ -156,7 +180,7 @@ export class Terminal {
         // Past the exit marker nothing is the command's: the decoder's leftovers are dropped with it.
         const tail = this.markerCode !== undefined ? '' : this.held + this.decoder.end();
         const rest = this.masker ? this.masker.push(tail) + this.masker.flush() : tail;
-        if (rest) this.send(rest, undefined, false);
+        if (rest) this.send(rest, undefined);
         this.held = '';
         const exitCode = this.markerCode ?? code;
         const signal = this.markerCode !== undefined ? 0 : sig;
@@ -264,6 +288,7 @@ export class Terminal {
 
   dispose(): void {
     this.batcher.dispose();
+    if (this.fileTimer !== undefined) clearTimeout(this.fileTimer);
     this.flow.dispose();
     this.stopPausePoll();
     this.listeners.clear();
@@ -274,37 +299,40 @@ export class Terminal {
   }
 
   /** A batch of the PTY's bytes: decoded, the exit marker taken out, masked, then sent. */
-  private take(bytes: Buffer, full: boolean): void {
+  private take(bytes: Buffer): void {
     const chunk = this.decoder.write(bytes);
     const whole = !this.midCharacter;
     this.midCharacter = endsMidCharacter(bytes);
     const raw = this.marker ? this.takeMarker(chunk) : chunk;
     const data = this.masker && raw ? this.masker.push(raw) : raw;
     // The PTY's bytes are exactly this text when no character was split and nothing was cut or masked.
-    if (data) this.send(data, whole && !this.midCharacter && data === chunk ? bytes : undefined, full);
+    if (data) this.send(data, whole && !this.midCharacter && data === chunk ? bytes : undefined);
   }
 
   /**
    * One piece of output (masked, without the exit marker): kept at both ends in memory, queued for
-   * the raw file (as `bytes` when given: the PTY's own, so nothing is encoded again), and handed to
+   * the raw file (as `bytes` when given: the batch's, so nothing is encoded again), and handed to
    * the client. Flow control counts what is sent (as VS Code does), before the client can acknowledge it.
    */
-  private send(data: string, bytes: Buffer | undefined, full: boolean): void {
+  private send(data: string, bytes: Buffer | undefined): void {
+    // The batch's own bytes (joinWithHeadroom) have room for a frame's header; a new encoding has none.
     const b = bytes ?? Buffer.from(data);
     this.fileChunks.push(b);
     this.fileBytes += b.length;
     this.kept.add(b, data.length);
     for (const l of this.listeners) l(data);
-    // While output floods (full batches) the file is written in larger pieces: one write each.
-    if (!full || this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
+    if (this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
+    else this.fileTimer ??= setTimeout(() => this.writeFile(), FILE_WRITE_MS);
     this.flow.sent(data.length);
     const at = this.sent;
     this.sent += data.length;
-    this.onBatch(data, at, b);
+    this.onBatch(data, at, b, bytes ? FRAME_HEADROOM : 0);
   }
 
   /** Writes the queued output to the raw file, in one write. */
   private writeFile(): void {
+    if (this.fileTimer !== undefined) clearTimeout(this.fileTimer);
+    this.fileTimer = undefined;
     if (!this.fileChunks.length || this.file.closed || this.file.writableEnded) return;
     const chunks = this.fileChunks;
     this.fileChunks = [];

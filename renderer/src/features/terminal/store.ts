@@ -3,6 +3,8 @@ import type { EventName, EventPayload, MethodName, ParamsOf, ResultOf, TerminalI
 /** The part of the RPC client the terminal view uses (a fake in tests). */
 export interface TerminalClient {
   request<M extends MethodName>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
+  /** A request without an answer (acknowledgements: one per rendered batch while output floods). */
+  notify<M extends MethodName>(method: M, params: ParamsOf<M>): void;
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 }
 
@@ -219,7 +221,7 @@ export class TerminalStore {
       return;
     }
     this.unacked.set(id, 0);
-    this.client.request('terminal.ack', { id, chars: total }).catch(() => {});
+    this.client.notify('terminal.ack', { id, chars: total });
   }
 
   private upsert(info: Pick<TerminalInfo, 'id' | 'kind' | 'title' | 'running' | 'exitCode'> & Partial<Pick<TerminalInfo, 'cwd' | 'startedAt'>> & { command?: string }, activate: boolean): void {

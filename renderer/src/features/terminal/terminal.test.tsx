@@ -24,6 +24,9 @@ class FakeClient implements TerminalClient {
     if (method === 'terminal.kill' && (params as { id: string }).id === 'gone') return Promise.reject(new Error('no terminal with id "gone"'));
     return Promise.resolve({ ok: true } as ResultOf<M>);
   }
+  notify<M extends MethodName>(method: M, params: ParamsOf<M>): void {
+    this.requests.push({ method, params });
+  }
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
     const set = this.handlers.get(event) ?? new Set();
     this.handlers.set(event, set);
