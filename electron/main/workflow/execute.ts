@@ -5,6 +5,7 @@ import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { debugRetryNote } from './retry-note';
+import { StepAbortedError } from './executor';
 import { WorkflowError } from './errors';
 import { changedFiles, repoPath, snapshotTree } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
@@ -212,6 +213,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     // An existing project keeps its own tests: no new end-to-end suite is written; the gate runs the project's tests.
     const entry = await ctx.enter(state, { protocol: protocol.name });
     const test = await ctx.runTests(testCommand, record.projectDir, ctx.signal);
+    if (ctx.signal.aborted) throw new StepAbortedError(state);
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
     const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
     await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { test: t, note: 'an existing project: no new end-to-end tests; its own tests ran' });
@@ -361,6 +363,11 @@ async function runTestGate(ctx: RunContext, command: string, component: Plan['co
     await discardReport(setup);
     throw err;
   });
+  if (ctx.signal.aborted) {
+    // Stopped while the tests ran: their failure is the stop's, not the code's (no debugging step is sent after it).
+    await discardReport(setup);
+    throw new StepAbortedError(ctx.record.state ?? 'tests');
+  }
   const report = await readReport(setup, run);
   ctx.record.lastTest = { command, exitCode: run.exitCode, passed: run.passed, output: run.output };
   const test = { command, exitCode: run.exitCode, passed: run.passed, output: tail(run.output, TEST_OUTPUT_TAIL), traced: report.traced, tests: report.tests, ...(report.note ? { traceNote: report.note } : {}) };

@@ -6,6 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import type { WorkflowLane, WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import { ProjectTrust } from '../project/trust';
+import { crashPoint } from './crash-point';
 import { stampDocument } from './drift';
 import { WorkflowError } from './errors';
 import { executeNext } from './execute';
@@ -267,7 +268,9 @@ async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise
     else {
       lane.pendingCommit = { state: 'merge', head };
       await ctx.persist();
+      crashPoint(`${lane.component}:merge:before`);
       const r = await mergeLaneCommit(dir, lane.commit);
+      crashPoint(`${lane.component}:merge:after`);
       sha = r.kind === 'merged' ? r.sha : await resolveConflicts(ctx, plan, lane, r.files);
     }
     // The component's commit entry and its document name the commit on the run's branch.

@@ -4,6 +4,7 @@
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crashPoint } from './crash-point';
 import { git, gitPath, headCommit, identityArgs } from './git';
 
 /** Where a run's worktrees live: `<git dir>/erasmus/worktrees/<run>/<component>`. */
@@ -221,10 +222,13 @@ export async function mergeLaneCommit(projectDir: string, commit: string): Promi
     const made = await git(projectDir, [...id, 'commit-tree', tree, '-m', (info[3] ?? '').trim() || 'component'], env);
     if (made.code !== 0) throw new Error(`git commit-tree failed: ${made.stdout.trim()}`);
     const sha = made.stdout.trim();
+    // The files first, then the branch: a crash between the two leaves the branch without a commit, and the merge is
+    // made again (HEAD moved first would say "merged" over a tree that lacks the component's files).
+    const files = await git(projectDir, ['read-tree', '-u', '--reset', sha]);
+    if (files.code !== 0) throw new Error(`git read-tree failed: ${files.stdout.trim()}`);
+    crashPoint('merge:first-tree');
     const moved = await git(projectDir, ['update-ref', 'HEAD', sha]);
     if (moved.code !== 0) throw new Error(`git update-ref failed: ${moved.stdout.trim()}`);
-    const files = await git(projectDir, ['read-tree', '-u', '--reset', 'HEAD']);
-    if (files.code !== 0) throw new Error(`git read-tree failed: ${files.stdout.trim()}`);
     return { kind: 'merged', sha };
   }
   const r = await git(projectDir, [...NO_HOOKS, ...id, 'cherry-pick', '--allow-empty', '--keep-redundant-commits', commit]);
