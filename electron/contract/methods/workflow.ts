@@ -119,6 +119,8 @@ export const WorkflowTimelineEntry = z.object({
   files: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted']) })).optional(),
   /** The step's prompt was recorded (read it with workflow.stepPrompt). */
   hasPrompt: z.boolean().optional(),
+  /** The folder's files as the step found them (a git tree id), so a step run again after this one did not finish is told what it changed. */
+  startTree: z.string().optional(),
   sessionLog: z.string().optional(),
   note: z.string().optional(),
   /** A review step: its report's verdict line. */

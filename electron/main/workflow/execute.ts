@@ -4,7 +4,7 @@ import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, verdictOf } from '../../cont
 import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
-import { debugRetryNote } from './retry-note';
+import { debugRetryNote, unfinishedChanges } from './retry-note';
 import { StepAbortedError } from './executor';
 import { WorkflowError } from './errors';
 import { changedFiles, repoPath, snapshotTree } from './git';
@@ -273,7 +273,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     existing: record.existing,
     goal: record.goal,
     newGoal: !!record.goalUpdate,
-    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what } : {}),
+    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir) } : {}),
     ...(fixes ? { done: FIXES_DONE } : untraced ? { done: UNTRACED_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : spec.phase === 'final-documentation' ? { done: FINAL_DOCS_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),

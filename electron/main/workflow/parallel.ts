@@ -15,6 +15,7 @@ import { currentState, startWorkflowActor } from './machine';
 import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
 import { buildStepPrompt, fenceLanguage } from './prompt';
 import { loadProtocol } from './protocols';
+import { unfinishedChanges } from './retry-note';
 import { SHUTDOWN, type RunContext } from './run-context';
 import type { LaneRecord, RunRecord } from './run-record';
 import { resolvedDepends } from './task-list';
@@ -330,7 +331,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
       existing: record.existing,
       goal: record.goal,
       newGoal: !!record.goalUpdate,
-      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what } : {}),
+      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what, retryChanges: await unfinishedChanges(lane.entries.map((i) => record.timeline[i]!).filter(Boolean), state, record.projectDir) } : {}),
       done: `No file of the project holds a conflict marker (${'`<<<<<<<`'}, ${'`>>>>>>>`'}), and each conflicted file keeps what both sides added.`,
       contextDocPath: ctx.docs.path(docRef),
       contextDoc: await ctx.docs.text(docRef),
