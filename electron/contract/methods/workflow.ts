@@ -115,6 +115,8 @@ export const WorkflowTimelineEntry = z.object({
     })
     .optional(),
   commit: z.string().optional(),
+  /** A side-by-side component's commit once merged: the commit it made on its lane (`commit` is then the one on the run's branch). */
+  laneCommit: z.string().optional(),
   /** Files of the project the step added, changed or deleted (from git snapshots around the step; absent outside a repository). */
   files: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted']) })).optional(),
   /** The step's prompt was recorded (read it with workflow.stepPrompt). */

@@ -277,14 +277,15 @@ async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise
     // The component's commit entry and its document name the commit on the run's branch.
     for (const i of lane.entries) {
       const e = record.timeline[i];
-      if (e?.commit === lane.commit) e.commit = sha;
+      if (e?.commit === lane.commit) Object.assign(e, { commit: sha, laneCommit: lane.commit });
     }
     if (sha !== lane.commit) await stampDocument(ctx.docs, { doc: 'component', component: lane.component }, sha);
   }
   await removeLaneWorktree(dir, lane.worktree, lane.branch);
   Object.assign(lane, { status: 'merged', commit: sha, pendingCommit: undefined, snapshot: undefined, lastTest: undefined, untraced: undefined, mergeAttempts: undefined, conflicts: undefined });
   await ctx.persist();
-  ctx.emit('app.notify', { title: `Component ${lane.component} merged`, body: sha ? `into the run's branch as ${sha.slice(0, 8)}` : 'nothing to merge (it committed nothing)' });
+  const laneCommit = lane.entries.map((i) => record.timeline[i]?.laneCommit).findLast(Boolean);
+  ctx.emit('app.notify', { title: `Component ${lane.component} merged`, body: sha ? `into the run's branch as ${sha.slice(0, 8)}${laneCommit && laneCommit !== sha ? ` (its lane's commit ${laneCommit.slice(0, 8)})` : ''}` : 'nothing to merge (it committed nothing)' });
 }
 
 /** A merge under way after a restart: the files git still calls unmerged, or those that kept their markers. */
