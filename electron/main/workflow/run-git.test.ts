@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -212,5 +212,22 @@ describe('a commit step run again', () => {
     expect(git(dir, 'log', '-1', '--format=%s')).toBe('feat: add the greeting');
     await expect(commitRunWork(r, 'core:commit', what, shell, async () => undefined)).resolves.toMatchObject({ kind: 'committed', sha: head });
     expect(git(dir, 'log', '--format=%s')).toBe('feat: add the greeting\nfix(core): the number\nfeat: first version');
+  });
+
+  it("the final commit's title comes from what it holds: code a side-by-side run's merge step resolved (and committed) is not in it", async () => {
+    const { dir } = repository();
+    writeFileSync(join(dir, 'index.js'), 'module.exports = 3;\n');
+    git(dir, 'commit', '-qam', 'feat: merged component'); // the merge step's resolution, committed by the merge
+    mkdirSync(join(dir, 'test'));
+    writeFileSync(join(dir, 'test', 'e2e.test.js'), 'ok\n');
+    const timeline = [
+      entry('b:merge', { leftAt: at, outcome: 'committed', commit: 'x', files: [{ path: 'index.js', change: 'modified' }] }),
+      entry('final:testing', { leftAt: at, outcome: 'tests-passed', files: [{ path: 'test/e2e.test.js', change: 'added' }] }),
+      entry('final:commit'),
+    ];
+    const r = record(dir, timeline);
+    const done = await commitRunWork(r, 'final:commit', (files) => finalCommitWhat(files, timeline), shell, async () => undefined);
+    expect(done).toMatchObject({ kind: 'committed', files: ['test/e2e.test.js'] });
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('test: add end-to-end tests');
   });
 });

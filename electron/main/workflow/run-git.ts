@@ -6,6 +6,7 @@ import { crashPoint } from './crash-point';
 import { WorkflowError } from './errors';
 import { StepAbortedError } from './executor';
 import {
+  git,
   commitStyle,
   commitSubject,
   gitPath,
@@ -160,7 +161,11 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   record.git.pendingCommit = { state, head: head ?? null };
   await persist();
   crashPoint(`${state}:before`);
-  const w = what(files);
+  // What the commit says it does comes from what it holds: a file listed that is committed already (a side-by-side run's
+  // merge step resolved it) is not in it.
+  const staged = await git(dir, ['diff', '--cached', '--name-only', '--no-renames', '-z', '--', ...files.map((f) => `:(top,literal)${f}`)]);
+  const held = staged.code === 0 ? staged.stdout.split('\0').filter(Boolean) : files;
+  const w = what(held);
   const r = await commitThroughRunner(dir, run, commitSubject(await commitStyle(dir), w.title, w.type), files, signal);
   crashPoint(`${state}:after`);
   // Stopped (or shut down) while git ran: not a refusal by the hooks. The commit may be made or not; the pending
@@ -168,5 +173,5 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   if (signal?.aborted) throw new StepAbortedError(state);
   record.git.pendingCommit = undefined;
   if (!r.passed) return { kind: 'refused', test: r };
-  return { kind: 'committed', sha: (await headCommit(dir)) ?? '', files };
+  return { kind: 'committed', sha: (await headCommit(dir)) ?? '', files: held };
 }
