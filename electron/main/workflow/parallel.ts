@@ -26,6 +26,7 @@ import {
   type KeptLane,
   filesWithMarkers,
   finishMerge,
+  keepLaneLeftovers,
   mergeLaneCommit,
   mergeUnderWay,
   removeLaneWorktree,
@@ -280,12 +281,17 @@ async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise
       if (e?.commit === lane.commit) Object.assign(e, { commit: sha, laneCommit: lane.commit });
     }
     if (sha !== lane.commit) await stampDocument(ctx.docs, { doc: 'component', component: lane.component }, sha);
+  } else {
+    // Nothing to merge: whatever its worktree or branch still holds is kept, never removed in silence.
+    const kept = await keepLaneLeftovers(dir, record.runId, lane.component, lane.worktree);
+    if (kept) lane.kept = kept.ref;
   }
   await removeLaneWorktree(dir, lane.worktree, lane.branch);
   Object.assign(lane, { status: 'merged', commit: sha, pendingCommit: undefined, snapshot: undefined, lastTest: undefined, untraced: undefined, mergeAttempts: undefined, conflicts: undefined });
   await ctx.persist();
   const laneCommit = lane.entries.map((i) => record.timeline[i]?.laneCommit).findLast(Boolean);
-  ctx.emit('app.notify', { title: `Component ${lane.component} merged`, body: sha ? `into the run's branch as ${sha.slice(0, 8)}${laneCommit && laneCommit !== sha ? ` (its lane's commit ${laneCommit.slice(0, 8)})` : ''}` : 'nothing to merge (it committed nothing)' });
+  const nothing = lane.kept ? `nothing to merge (it committed nothing), yet its worktree held work: kept under ${lane.kept} (git log ${lane.kept})` : 'nothing to merge (it committed nothing)';
+  ctx.emit('app.notify', { title: `Component ${lane.component} merged`, body: sha ? `into the run's branch as ${sha.slice(0, 8)}${laneCommit && laneCommit !== sha ? ` (its lane's commit ${laneCommit.slice(0, 8)})` : ''}` : nothing });
 }
 
 /** A merge under way after a restart: the files git still calls unmerged, or those that kept their markers. */

@@ -148,6 +148,18 @@ export async function keepAndRemoveRunWorktrees(projectDir: string, runId: strin
   return kept;
 }
 
+/**
+ * A component that reached its end with no commit to merge: work its worktree or branch still holds (files a commit
+ * left out, a commit the run did not record) is kept under `keptRef` before the worktree goes; undefined when none.
+ */
+export async function keepLaneLeftovers(projectDir: string, runId: string, component: string, worktree: string | undefined): Promise<KeptLane | undefined> {
+  if (!worktree) return undefined;
+  const head = (await git(worktree, ['rev-parse', '-q', '--verify', 'HEAD'])).stdout.trim();
+  if (!head) return undefined;
+  const tip = (await snapshotWorktree(worktree, head, `Uncommitted work of component ${component} (run ${runId}, left when it ended without a commit)`)) ?? head;
+  return keepLaneWork(projectDir, runId, component, tip, 'ended without a commit');
+}
+
 /** Keeps a component's commit under `keptRef` (or `-2`…) when it holds work no branch of the project holds; undefined when none does. */
 export async function keepLaneWork(projectDir: string, runId: string, component: string, commit: string, why: string): Promise<KeptLane | undefined> {
   if (!(await holdsUnmergedWork(projectDir, commit))) return undefined;
