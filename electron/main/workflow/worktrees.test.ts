@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addLaneWorktree, keepLaneLeftovers, keptRef } from './worktrees';
+import { addLaneWorktree, finishMerge, keepLaneLeftovers, keptRef, mergeUnderWay } from './worktrees';
 
 let root: string | undefined;
 afterEach(() => {
@@ -29,5 +29,29 @@ describe('a component that ends with nothing to merge', () => {
     expect(kept?.ref).toBe(keptRef('r1', 'a'));
     expect(git(dir, 'show', `${kept!.ref}:a.txt`)).toBe('a');
     expect(git(dir, 'rev-parse', `${kept!.ref}^`)).toBe(git(dir, 'rev-parse', 'main'));
+  });
+});
+
+describe('a merge that stopped after git wrote its result, before its commit (a crash)', () => {
+  it('is committed as git left it, without the files of the user that lie beside it', async () => {
+    root = mkdtempSync(join(tmpdir(), 'erasmus-worktrees-'));
+    const dir = join(root, 'p');
+    execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'base');
+    git(dir, 'switch', '-q', '-c', 'lane');
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    git(dir, 'add', 'a.txt');
+    git(dir, 'commit', '-qm', 'Write a.txt');
+    git(dir, 'switch', '-q', 'main');
+    writeFileSync(join(dir, 'notes.txt'), 'the user\'s, never committed by the run\n');
+    // What a cherry-pick leaves when it dies between its result and its commit: the result staged, CHERRY_PICK_HEAD.
+    git(dir, 'cherry-pick', '-n', 'lane');
+    git(dir, 'update-ref', 'CHERRY_PICK_HEAD', 'lane');
+    expect(await mergeUnderWay(dir)).toBe(true);
+    await finishMerge(dir, []);
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('Write a.txt');
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('a.txt');
+    expect(git(dir, 'status', '--porcelain')).toBe('?? notes.txt');
+    expect(await mergeUnderWay(dir)).toBe(false);
   });
 });

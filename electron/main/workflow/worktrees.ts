@@ -277,8 +277,12 @@ export async function filesWithMarkers(projectDir: string, files: string[]): Pro
 
 /** Commits a merge whose conflicts are resolved, with the component's message: its sha on the run's branch. */
 export async function finishMerge(projectDir: string, files: string[]): Promise<string> {
-  const add = await git(projectDir, ['add', '-A', '--', ...files.map((f) => `:(top,literal)${f}`)]);
-  if (add.code !== 0) throw new Error(`git add failed: ${add.stdout.trim()}`);
+  // No conflicted files (a merge that stopped after git wrote its result, before its commit: a crash): the index holds
+  // the merge already; `git add -A` without paths would take the user's own files too.
+  if (files.length) {
+    const add = await git(projectDir, ['add', '-A', '--', ...files.map((f) => `:(top,literal)${f}`)]);
+    if (add.code !== 0) throw new Error(`git add failed: ${add.stdout.trim()}`);
+  }
   const r = await git(projectDir, [...NO_HOOKS, '-c', 'core.editor=true', ...(await identityArgs(projectDir)), 'cherry-pick', '--continue']);
   if (r.code !== 0) {
     // Resolved to the run's branch as it was: the component adds nothing more; an empty commit keeps one per component.
