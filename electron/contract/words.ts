@@ -109,3 +109,15 @@ export function toolVerb(tool: string, done: boolean): string | undefined {
   const found = TOOL_VERBS.find(([re]) => re.test(tool));
   return found ? (done ? found[1] : found[2]) : undefined;
 }
+
+/**
+ * A step's commit in words, as the run's branch will hold it: a side-by-side component's commit is made on its lane,
+ * then merged in schedule order as another commit (the one the user finds in their history).
+ */
+export function commitWords(e: { commit?: string; laneCommit?: string; worktree?: string; outcome?: string }, length = 8): string {
+  if (!e.commit) return '';
+  const c = e.commit.slice(0, length);
+  if (e.laneCommit && e.laneCommit !== e.commit) return `commit ${c}, merged from its lane's ${e.laneCommit.slice(0, length)}`;
+  if (!e.laneCommit && e.worktree && e.outcome === 'committed') return `commit ${c} on its lane, merged into the run's branch in schedule order`;
+  return `commit ${c}`;
+}

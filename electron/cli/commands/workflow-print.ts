@@ -1,5 +1,5 @@
 import { costByPart, costPartsText, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
-import { humanError, humanOutcome, humanState, humanStatus } from '../../contract/words';
+import { commitWords, humanError, humanOutcome, humanState, humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan, existing = false): string {
@@ -25,7 +25,7 @@ export function planText(plan: WorkflowPlan, existing = false): string {
 export function entryLine(e: WorkflowTimelineEntry): string {
   if (!e.leftAt) return `→ ${humanState(e.state)}`;
   const secs = `${((e.durationMs ?? 0) / 1000).toFixed(1)} s`;
-  const extra = [e.commit ? `commit ${e.commit.slice(0, 8)}` : '', e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}${e.test.traced ? `, ${e.test.tests?.length ?? 0} test${e.test.tests?.length === 1 ? '' : 's'} in the runner's report` : e.test.traced === false ? ', not traced' : ''}` : '', e.usage ? `${e.usage.totalTokens} tokens${e.usage.costUsd !== undefined ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '']
+  const extra = [commitWords(e), e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}${e.test.traced ? `, ${e.test.tests?.length ?? 0} test${e.test.tests?.length === 1 ? '' : 's'} in the runner's report` : e.test.traced === false ? ', not traced' : ''}` : '', e.usage ? `${e.usage.totalTokens} tokens${e.usage.costUsd !== undefined ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '']
     .filter(Boolean)
     .join(', ');
   const rewound = e.rewound ? ' — rewound' : '';

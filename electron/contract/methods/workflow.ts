@@ -115,10 +115,14 @@ export const WorkflowTimelineEntry = z.object({
     })
     .optional(),
   commit: z.string().optional(),
+  /** A side-by-side component's commit once merged: the commit it made on its lane (`commit` is then the one on the run's branch). */
+  laneCommit: z.string().optional(),
   /** Files of the project the step added, changed or deleted (from git snapshots around the step; absent outside a repository). */
   files: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'deleted']) })).optional(),
   /** The step's prompt was recorded (read it with workflow.stepPrompt). */
   hasPrompt: z.boolean().optional(),
+  /** The folder's files as the step found them (a git tree id), so a step run again after this one did not finish is told what it changed. */
+  startTree: z.string().optional(),
   sessionLog: z.string().optional(),
   note: z.string().optional(),
   /** A review step: its report's verdict line. */

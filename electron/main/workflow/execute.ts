@@ -4,7 +4,8 @@ import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, verdictOf } from '../../cont
 import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
-import { debugRetryNote } from './retry-note';
+import { debugRetryNote, unfinishedChanges } from './retry-note';
+import { StepAbortedError } from './executor';
 import { WorkflowError } from './errors';
 import { filesChangedSince, repoPath } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
@@ -212,6 +213,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     // An existing project keeps its own tests: no new end-to-end suite is written; the gate runs the project's tests.
     const entry = await ctx.enter(state, { protocol: protocol.name });
     const test = await ctx.runTests(testCommand, record.projectDir, ctx.signal);
+    if (ctx.signal.aborted) throw new StepAbortedError(state);
     record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
     const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
     await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { test: t, note: 'an existing project: no new end-to-end tests; its own tests ran' });
@@ -271,7 +273,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     existing: record.existing,
     goal: record.goal,
     newGoal: !!record.goalUpdate,
-    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what } : {}),
+    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir) } : {}),
     ...(fixes ? { done: FIXES_DONE } : untraced ? { done: UNTRACED_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : spec.phase === 'final-documentation' ? { done: FINAL_DOCS_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
@@ -361,6 +363,11 @@ async function runTestGate(ctx: RunContext, command: string, component: Plan['co
     await discardReport(setup);
     throw err;
   });
+  if (ctx.signal.aborted) {
+    // Stopped while the tests ran: their failure is the stop's, not the code's (no debugging step is sent after it).
+    await discardReport(setup);
+    throw new StepAbortedError(ctx.record.state ?? 'tests');
+  }
   const report = await readReport(setup, run);
   ctx.record.lastTest = { command, exitCode: run.exitCode, passed: run.passed, output: run.output };
   const test = { command, exitCode: run.exitCode, passed: run.passed, output: tail(run.output, TEST_OUTPUT_TAIL), traced: report.traced, tests: report.tests, ...(report.note ? { traceNote: report.note } : {}) };
@@ -397,7 +404,9 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.why });
   actor.send({ type: 'STEP_DONE' });
   const title = component ? `Component ${component.id} complete` : 'Final phase complete';
-  ctx.emit('app.notify', { title, body: outcome.kind === 'committed' ? `committed ${outcome.sha.slice(0, 8)}` : 'nothing to commit' });
+  // A side-by-side component's commit is made on its lane: the run's branch gets it when it is merged (its own notice names that commit).
+  const committed = outcome.kind === 'committed' ? (entry.worktree ? `committed on its lane as ${outcome.sha.slice(0, 8)}; merged into the run's branch in schedule order` : `committed ${outcome.sha.slice(0, 8)}`) : 'nothing to commit';
+  ctx.emit('app.notify', { title, body: committed });
   return 'continue';
 }
 

@@ -78,13 +78,23 @@ describe('parallel components', () => {
 
   it('a conflicting pair: the second merge stops on both sides, a merge step resolves it, and the run completes', async () => {
     const seen = join(tmpdir(), `erasmus-merge-seen-${process.pid}-${Date.now()}`);
-    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1', PARALLEL_MODEL_SEEN: seen });
+    const { dir, engine, events } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1', PARALLEL_MODEL_SEEN: seen });
     const { runId, view } = await runToEnd(engine, dir, 2);
     expect(view.status, JSON.stringify(view.error)).toBe('COMPLETED');
     // The merge step works in the project folder without b's worktree in it: b's work is in its commit, and a copy of
     // its tests under .git/erasmus/worktrees would run again with `node --test` in the project (it searches .git too).
     expect(await readFile(seen, 'utf8')).toBe('');
     await rm(seen, { force: true });
+    // Each component's commit is announced as made on its lane, then as the commit merged into the run's branch: the one its entry names, in the history.
+    const notices = events.filter((e) => e.event === 'app.notify').map((e) => e.payload as { title: string; body: string });
+    for (const id of ['a', 'b']) {
+      const entry = view.timeline.find((e) => e.state === `${id}:commit` && e.outcome === 'committed')!;
+      expect(entry.commit).toBe(git(dir, 'log', '-1', '--format=%H', `--grep=^Write ${id}.txt$`));
+      expect(entry.laneCommit).toMatch(/^[0-9a-f]{40}$/);
+      expect(entry.laneCommit).not.toBe(entry.commit);
+      expect(notices).toContainEqual({ title: `Component ${id} complete`, body: `committed on its lane as ${entry.laneCommit!.slice(0, 8)}; merged into the run's branch in schedule order` });
+      expect(notices).toContainEqual({ title: `Component ${id} merged`, body: `into the run's branch as ${entry.commit!.slice(0, 8)} (its lane's commit ${entry.laneCommit!.slice(0, 8)})` });
+    }
     const merge = view.timeline.find((e) => e.state === 'b:merge');
     expect(merge?.outcome).toBe('committed');
     expect(merge?.note).toContain('shared.txt');

@@ -6,6 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import type { WorkflowLane, WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import { ProjectTrust } from '../project/trust';
+import { crashPoint } from './crash-point';
 import { stampDocument } from './drift';
 import { WorkflowError } from './errors';
 import { executeNext } from './execute';
@@ -14,6 +15,7 @@ import { currentState, startWorkflowActor } from './machine';
 import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
 import { buildStepPrompt, fenceLanguage } from './prompt';
 import { loadProtocol } from './protocols';
+import { unfinishedChanges } from './retry-note';
 import { SHUTDOWN, type RunContext } from './run-context';
 import type { LaneRecord, RunRecord } from './run-record';
 import { resolvedDepends } from './task-list';
@@ -24,6 +26,7 @@ import {
   type KeptLane,
   filesWithMarkers,
   finishMerge,
+  keepLaneLeftovers,
   mergeLaneCommit,
   mergeUnderWay,
   removeLaneWorktree,
@@ -270,20 +273,28 @@ async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise
     else {
       lane.pendingCommit = { state: 'merge', head };
       await ctx.persist();
+      crashPoint(`${lane.component}:merge:before`);
       const r = await mergeLaneCommit(dir, lane.commit);
+      crashPoint(`${lane.component}:merge:after`);
       sha = r.kind === 'merged' ? r.sha : await resolveConflicts(ctx, plan, lane, r.files);
     }
     // The component's commit entry and its document name the commit on the run's branch.
     for (const i of lane.entries) {
       const e = record.timeline[i];
-      if (e?.commit === lane.commit) e.commit = sha;
+      if (e?.commit === lane.commit) Object.assign(e, { commit: sha, laneCommit: lane.commit });
     }
     if (sha !== lane.commit) await stampDocument(ctx.docs, { doc: 'component', component: lane.component }, sha);
+  } else {
+    // Nothing to merge: whatever its worktree or branch still holds is kept, never removed in silence.
+    const kept = await keepLaneLeftovers(dir, record.runId, lane.component, lane.worktree);
+    if (kept) lane.kept = kept.ref;
   }
   await removeLaneWorktree(dir, lane.worktree, lane.branch);
   Object.assign(lane, { status: 'merged', commit: sha, pendingCommit: undefined, snapshot: undefined, lastTest: undefined, untraced: undefined, mergeAttempts: undefined, conflicts: undefined });
   await ctx.persist();
-  ctx.emit('app.notify', { title: `Component ${lane.component} merged`, body: sha ? `into the run's branch as ${sha.slice(0, 8)}` : 'nothing to merge (it committed nothing)' });
+  const laneCommit = lane.entries.map((i) => record.timeline[i]?.laneCommit).findLast(Boolean);
+  const nothing = lane.kept ? `nothing to merge (it committed nothing), yet its worktree held work: kept under ${lane.kept} (git log ${lane.kept})` : 'nothing to merge (it committed nothing)';
+  ctx.emit('app.notify', { title: `Component ${lane.component} merged`, body: sha ? `into the run's branch as ${sha.slice(0, 8)}${laneCommit && laneCommit !== sha ? ` (its lane's commit ${laneCommit.slice(0, 8)})` : ''}` : nothing });
 }
 
 /** A merge under way after a restart: the files git still calls unmerged, or those that kept their markers. */
@@ -331,7 +342,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
       existing: record.existing,
       goal: record.goal,
       newGoal: !!record.goalUpdate,
-      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what } : {}),
+      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what, retryChanges: await unfinishedChanges(lane.entries.map((i) => record.timeline[i]!).filter(Boolean), state, record.projectDir) } : {}),
       done: `No file of the project holds a conflict marker (${'`<<<<<<<`'}, ${'`>>>>>>>`'}), and each conflicted file keeps what both sides added.`,
       contextDocPath: ctx.docs.path(docRef),
       contextDoc: await ctx.docs.text(docRef),

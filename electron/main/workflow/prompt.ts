@@ -1,5 +1,6 @@
 import { withoutStamp } from './drift';
 import type { Protocol } from './protocols';
+import type { RetryChanges } from './retry-note';
 
 /** The context documents a step is shown as references (the ones stamped with the commit they describe). */
 const STAMPED_REFERENCES: ReadonlySet<string> = new Set(['Architecture', 'Progress schedule', 'Task list']);
@@ -23,6 +24,8 @@ export interface PromptParts {
   testCommand?: string;
   /** This step ran before and did not finish: what happened (its prompt says it is a retry). */
   retryOf?: string;
+  /** What that attempt changed (retry-note.ts unfinishedChanges), when known. */
+  retryChanges?: RetryChanges;
   /** The step's own "Done when", where it differs from its protocol's (the review fixes). */
   done?: string;
   /** The name the prompt gives the protocol when the step borrows another's tools and budget (the merge step: development's). */
@@ -56,10 +59,23 @@ export function referenceBlock(title: string, text: string, lang?: string): stri
 export const EXISTING =
   'This project existed before this run: the goal is a change to it that its maintainers would merge. Change only what the goal needs and leave the rest as they wrote it (change files with `files__edit_file`). Follow its conventions: its test framework and where its tests live, its file layout, its code, comment and documentation style, its commit style. Documentation and tests are for what this change touches, where the project already has them; a part the project would not test (type declarations, prose) needs no new tests.';
 
+/** What the unfinished attempt changed, as the retry section says it. */
+function retryChanges(changes: RetryChanges | undefined): string {
+  if (!changes) return '';
+  if (!changes.text.trim()) return ' It changed no file of the project.';
+  const what = changes.kind === 'diff' ? 'Here is what it changed, from the files as it found them to the files now' : 'These are the files it changed (the whole diff is too long to show here: read them)';
+  return ` ${what}. Those changes are made: do not make them again (an edit whose old text still matches would be applied a second time).\n\n${fenced(changes.text, changes.kind === 'diff' ? 'diff' : '')}`;
+}
+
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
 export function buildStepPrompt(p: PromptParts): string {
+<<<<<<< HEAD
   const parts = [`# Protocol: ${p.role ?? p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
   if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${/[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`}\n\nWhat it changed in the project then is kept: start from the project as it is now, and do what is still missing.`);
+=======
+  const parts = [`# Protocol: ${p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
+  if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${/[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`}\n\nWhat it changed in the project then is kept: start from the project as it is now, and do what is still missing.${retryChanges(p.retryChanges)}`);
+>>>>>>> dbos
   if (p.existing) parts.push(`## An existing project\n\n${EXISTING}`);
   if (p.goal) {
     parts.push(

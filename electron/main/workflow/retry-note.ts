@@ -1,4 +1,35 @@
+import { git, snapshotTree } from './git';
 import type { RunRecord } from './run-record';
+
+/** Outcomes of an attempt that did not finish, whose changes stay in the project for the step run again. */
+const UNFINISHED: ReadonlySet<string> = new Set(['interrupted', 'aborted', 'not-done', 'error']);
+
+/** What an unfinished attempt changed: its diff, or (long) git's list of the files and their changed lines. */
+export interface RetryChanges {
+  kind: 'diff' | 'stat';
+  text: string;
+}
+
+/** How long a diff of what an unfinished attempt changed is shown whole; longer, its list of files. */
+const RETRY_DIFF_MAX = 6000;
+
+/**
+ * What the last attempt of `state` changed in `dir` when it did not finish (a crash, a stop, a step that ended
+ * undone): the diff from the files as it found them to the files now, or the list of files when the diff is long;
+ * an empty diff when it changed nothing; undefined when it is not known (no attempt, or its starting tree is not in this repository).
+ */
+export async function unfinishedChanges(timeline: RunRecord['timeline'], state: string, dir: string): Promise<RetryChanges | undefined> {
+  const last = timeline.findLast((e) => e.state === state && e.leftAt);
+  if (!last?.startTree || !UNFINISHED.has(last.outcome ?? '')) return undefined;
+  const now = await snapshotTree(dir).catch(() => undefined);
+  if (!now) return undefined;
+  if (now === last.startTree) return { kind: 'diff', text: '' };
+  const diff = await git(dir, ['diff', '--no-color', '--no-ext-diff', last.startTree, now]);
+  if (diff.code !== 0) return undefined;
+  if (diff.stdout.length <= RETRY_DIFF_MAX) return { kind: 'diff', text: diff.stdout.trimEnd() };
+  const stat = await git(dir, ['diff', '--no-color', '--stat=200', last.startTree, now]);
+  return stat.code === 0 ? { kind: 'stat', text: stat.stdout.trimEnd() } : undefined;
+}
 
 /**
  * For a debugging step that runs again because the tests still fail: which attempt this is, and what the

@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +7,10 @@ import { reportText } from '../../contract/report-text';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
 import { branchName, commitStyle, commitSubject } from './git';
-import { finalCommitWhat } from './run-git';
+import { StepAbortedError } from './executor';
+import type { RunRecord } from './run-record';
+import { commitRunWork, filesToCommit, finalCommitWhat } from './run-git';
+import type { TestRunner } from './verify';
 import { driveToCompletion, git, repositoryIn } from './testing-repo';
 
 let root: string | undefined;
@@ -174,5 +178,56 @@ describe("the final phase's commit title", () => {
     expect(finalCommitWhat(files, [code('final:debugging'), code('final:fixes')]).title).toBe('fix what the end-to-end tests and the final review found');
     expect(finalCommitWhat(files).title).toBe('fix what the end-to-end tests found');
     expect(finalCommitWhat(['test/e2e.test.js', 'README.md'])).toEqual({ title: 'add end-to-end tests and update the documentation', type: 'test' });
+  });
+});
+
+describe('a commit step run again', () => {
+  // The runner as the gate's: a shell in the folder (no sandbox needed for git here).
+  const shell: TestRunner = async (command, cwd) => {
+    const r = spawnSync('bash', ['-c', command], { cwd, encoding: 'utf8' });
+    return { command, passed: r.status === 0, exitCode: r.status, output: `${r.stdout}${r.stderr}`, durationMs: 0 };
+  };
+  const at = '2026-01-01T00:00:00.000Z';
+  const entry = (state: string, extra: Partial<RunRecord['timeline'][number]> = {}) => ({ state, enteredAt: at, ...extra });
+  const record = (dir: string, timeline: RunRecord['timeline']) => ({ projectDir: dir, git: { mode: 'current' }, timeline }) as unknown as RunRecord;
+  const what = () => ({ title: 'add the greeting', type: 'feat' as const });
+
+  it("after a refusal or an interruption still commits the steps' work from before it; stopped while git runs, it is told apart by HEAD on the next try", async () => {
+    const { dir } = repository();
+    writeFileSync(join(dir, 'greet.js'), 'hi\n');
+    // The development step wrote greet.js; the commit was refused by the hooks (or interrupted); the debugging step after it changed nothing.
+    const timeline = [entry('core:development', { leftAt: at, outcome: 'done', files: [{ path: 'greet.js', change: 'added' }] }), entry('core:commit', { leftAt: at, outcome: 'tests-failed' }), entry('core:commit', { leftAt: at, outcome: 'interrupted' }), entry('core:redebugging', { leftAt: at, outcome: 'tests-passed', files: [] }), entry('core:commit')];
+    const r = record(dir, timeline);
+    expect(await filesToCommit(r)).toEqual(['greet.js']);
+    // Stopped while git committed: not a refusal; the commit is pending, and the step run again takes HEAD as its commit.
+    const stop = new AbortController();
+    const stopped: TestRunner = async (command, cwd) => {
+      const done = await shell(command, cwd);
+      stop.abort();
+      return { ...done, passed: false };
+    };
+    await expect(commitRunWork(r, 'core:commit', what, stopped, async () => undefined, stop.signal)).rejects.toThrow(StepAbortedError);
+    expect(r.git?.pendingCommit).toMatchObject({ state: 'core:commit' });
+    const head = git(dir, 'rev-parse', 'HEAD');
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('feat: add the greeting');
+    await expect(commitRunWork(r, 'core:commit', what, shell, async () => undefined)).resolves.toMatchObject({ kind: 'committed', sha: head });
+    expect(git(dir, 'log', '--format=%s')).toBe('feat: add the greeting\nfix(core): the number\nfeat: first version');
+  });
+
+  it("the final commit's title comes from what it holds: code a side-by-side run's merge step resolved (and committed) is not in it", async () => {
+    const { dir } = repository();
+    writeFileSync(join(dir, 'index.js'), 'module.exports = 3;\n');
+    git(dir, 'commit', '-qam', 'feat: merged component'); // the merge step's resolution, committed by the merge
+    mkdirSync(join(dir, 'test'));
+    writeFileSync(join(dir, 'test', 'e2e.test.js'), 'ok\n');
+    const timeline = [
+      entry('b:merge', { leftAt: at, outcome: 'committed', commit: 'x', files: [{ path: 'index.js', change: 'modified' }] }),
+      entry('final:testing', { leftAt: at, outcome: 'tests-passed', files: [{ path: 'test/e2e.test.js', change: 'added' }] }),
+      entry('final:commit'),
+    ];
+    const r = record(dir, timeline);
+    const done = await commitRunWork(r, 'final:commit', (files) => finalCommitWhat(files, timeline), shell, async () => undefined);
+    expect(done).toMatchObject({ kind: 'committed', files: ['test/e2e.test.js'] });
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('test: add end-to-end tests');
   });
 });

@@ -2,8 +2,11 @@
 // commits holding only what the run's steps changed, in the repository's commit style, through the
 // repository's own hooks (run by the same runner as the tests, so a refusal reaches the debugging step).
 import { writeFile } from 'node:fs/promises';
+import { crashPoint } from './crash-point';
 import { WorkflowError } from './errors';
+import { StepAbortedError } from './executor';
 import {
+  git,
   commitStyle,
   commitSubject,
   gitPath,
@@ -113,6 +116,9 @@ export function inheritedBase(records: readonly RunRecord[], branch: string | un
 
 type Entry = RunRecord['timeline'][number];
 
+/** The outcomes of a commit step after which the work before it is committed (or was not to be). */
+const COMMIT_ENDED: ReadonlySet<string> = new Set(['committed', 'nothing-to-commit', 'skipped']);
+
 /**
  * The files a commit holds: those the steps since the previous commit changed (their timeline
  * entries record them), never the user's included files. Undefined when a step's files are unknown
@@ -122,7 +128,9 @@ export async function filesToCommit(record: RunRecord): Promise<string[]> {
   const since: Entry[] = [];
   for (let i = record.timeline.length - 1; i >= 0; i--) {
     const e = record.timeline[i]!;
-    if (e.state.endsWith(':commit') && e.leftAt) break;
+    // Back to the last commit step that ended: one refused by the hooks, interrupted or aborted committed nothing,
+    // so the work before it is still to commit (else a crash or a refusal there left a component's files out).
+    if (e.state.endsWith(':commit') && e.outcome && COMMIT_ENDED.has(e.outcome)) break;
     since.unshift(e);
   }
   const user = new Set(record.git?.userFiles ?? []);
@@ -171,9 +179,18 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   if (!(await stagePaths(dir, files))) return { kind: 'nothing-to-commit', why: 'no changes' };
   record.git.pendingCommit = { state, head: head ?? null };
   await persist();
-  const w = what(files);
+  crashPoint(`${state}:before`);
+  // What the commit says it does comes from what it holds: a file listed that is committed already (a side-by-side run's
+  // merge step resolved it) is not in it.
+  const staged = await git(dir, ['diff', '--cached', '--name-only', '--no-renames', '-z', '--', ...files.map((f) => `:(top,literal)${f}`)]);
+  const held = staged.code === 0 ? staged.stdout.split('\0').filter(Boolean) : files;
+  const w = what(held);
   const r = await commitThroughRunner(dir, run, commitSubject(await commitStyle(dir), w.title, w.type), files, signal);
+  crashPoint(`${state}:after`);
+  // Stopped (or shut down) while git ran: not a refusal by the hooks. The commit may be made or not; the pending
+  // commit stays, so the step run again tells them apart by HEAD, as after a crash.
+  if (signal?.aborted) throw new StepAbortedError(state);
   record.git.pendingCommit = undefined;
   if (!r.passed) return { kind: 'refused', test: r };
-  return { kind: 'committed', sha: (await headCommit(dir)) ?? '', files };
+  return { kind: 'committed', sha: (await headCommit(dir)) ?? '', files: held };
 }

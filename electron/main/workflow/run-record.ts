@@ -55,7 +55,7 @@ export const LaneRecord = z.object({
   /** The user skipped the step where it blocked: it goes on after that step. */
   skip: z.boolean().optional(),
   error: z.string().optional(),
-  /** The run was abandoned before it merged: its work, which no branch held, is kept under this ref (its worktree and branch are gone). */
+  /** The run was abandoned before it merged, or the component ended without a commit while its worktree held work: that work, which no branch held, is kept under this ref (its worktree and branch are gone). */
   kept: z.string().optional(),
   /** A durable run's component (durable/remote-lane.ts): its DBOS workflow, that workflow's attempt (the n of `<run>:<component>:<n>`), and its worktree's checkpoint on origin after its last finished step (with the attempt whose refs hold it). */
   workflow: z.string().optional(),

@@ -255,6 +255,11 @@ export class WorkflowRun {
         }
         // A result submitted before this process took the run did its work already: its files cannot be told apart.
         const before = entry && !taken ? await snapshotTree(step.projectDir).catch(() => undefined) : undefined;
+        if (entry && before && !entry.leftAt) {
+          // Kept with the entry: should the step not finish (a crash, a stop), its retry is told what this attempt changed.
+          entry.startTree = before;
+          void this.persist();
+        }
         // The running step names its session as soon as it has one (it is written again, with the result, when the step ends).
         const onSession = (sessionLog: string) => {
           if (!entry || entry.leftAt || entry.sessionLog === sessionLog) return;

@@ -4,6 +4,7 @@
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crashPoint } from './crash-point';
 import { git, gitPath, headCommit, identityArgs } from './git';
 
 /** Where a run's worktrees live: `<git dir>/erasmus/worktrees/<run>/<component>`. */
@@ -147,6 +148,18 @@ export async function keepAndRemoveRunWorktrees(projectDir: string, runId: strin
   return kept;
 }
 
+/**
+ * A component that reached its end with no commit to merge: work its worktree or branch still holds (files a commit
+ * left out, a commit the run did not record) is kept under `keptRef` before the worktree goes; undefined when none.
+ */
+export async function keepLaneLeftovers(projectDir: string, runId: string, component: string, worktree: string | undefined): Promise<KeptLane | undefined> {
+  if (!worktree) return undefined;
+  const head = (await git(worktree, ['rev-parse', '-q', '--verify', 'HEAD'])).stdout.trim();
+  if (!head) return undefined;
+  const tip = (await snapshotWorktree(worktree, head, `Uncommitted work of component ${component} (run ${runId}, left when it ended without a commit)`)) ?? head;
+  return keepLaneWork(projectDir, runId, component, tip, 'ended without a commit');
+}
+
 /** Keeps a component's commit under `keptRef` (or `-2`…) when it holds work no branch of the project holds; undefined when none does. */
 export async function keepLaneWork(projectDir: string, runId: string, component: string, commit: string, why: string): Promise<KeptLane | undefined> {
   if (!(await holdsUnmergedWork(projectDir, commit))) return undefined;
@@ -221,10 +234,13 @@ export async function mergeLaneCommit(projectDir: string, commit: string): Promi
     const made = await git(projectDir, [...id, 'commit-tree', tree, '-m', (info[3] ?? '').trim() || 'component'], env);
     if (made.code !== 0) throw new Error(`git commit-tree failed: ${made.stdout.trim()}`);
     const sha = made.stdout.trim();
+    // The files first, then the branch: a crash between the two leaves the branch without a commit, and the merge is
+    // made again (HEAD moved first would say "merged" over a tree that lacks the component's files).
+    const files = await git(projectDir, ['read-tree', '-u', '--reset', sha]);
+    if (files.code !== 0) throw new Error(`git read-tree failed: ${files.stdout.trim()}`);
+    crashPoint('merge:first-tree');
     const moved = await git(projectDir, ['update-ref', 'HEAD', sha]);
     if (moved.code !== 0) throw new Error(`git update-ref failed: ${moved.stdout.trim()}`);
-    const files = await git(projectDir, ['read-tree', '-u', '--reset', 'HEAD']);
-    if (files.code !== 0) throw new Error(`git read-tree failed: ${files.stdout.trim()}`);
     return { kind: 'merged', sha };
   }
   const r = await git(projectDir, [...NO_HOOKS, ...id, 'cherry-pick', '--allow-empty', '--keep-redundant-commits', commit]);
@@ -261,8 +277,12 @@ export async function filesWithMarkers(projectDir: string, files: string[]): Pro
 
 /** Commits a merge whose conflicts are resolved, with the component's message: its sha on the run's branch. */
 export async function finishMerge(projectDir: string, files: string[]): Promise<string> {
-  const add = await git(projectDir, ['add', '-A', '--', ...files.map((f) => `:(top,literal)${f}`)]);
-  if (add.code !== 0) throw new Error(`git add failed: ${add.stdout.trim()}`);
+  // No conflicted files (a merge that stopped after git wrote its result, before its commit: a crash): the index holds
+  // the merge already; `git add -A` without paths would take the user's own files too.
+  if (files.length) {
+    const add = await git(projectDir, ['add', '-A', '--', ...files.map((f) => `:(top,literal)${f}`)]);
+    if (add.code !== 0) throw new Error(`git add failed: ${add.stdout.trim()}`);
+  }
   const r = await git(projectDir, [...NO_HOOKS, '-c', 'core.editor=true', ...(await identityArgs(projectDir)), 'cherry-pick', '--continue']);
   if (r.code !== 0) {
     // Resolved to the run's branch as it was: the component adds nothing more; an empty commit keeps one per component.

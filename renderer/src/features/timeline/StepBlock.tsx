@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
-import { humanOutcome, humanState, stepWords } from '../project/labels';
+import { commitWords, humanOutcome, humanState, stepWords } from '../project/labels';
 import type { Block, BlockStatus } from './lanes';
 
 const look: Record<BlockStatus, string> = {
@@ -23,7 +23,7 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
     formatDuration(duration),
     e.usage ? `${formatTokens(e.usage.totalTokens)} tokens ${formatCost(e.usage.costUsd)}` : '',
     e.test ? `tests: ${e.test.command} → ${e.test.passed ? 'passed' : `failed (${e.test.exitCode})`}` : '',
-    e.commit ? `commit ${e.commit.slice(0, 10)}` : '',
+    commitWords(e, 10),
     e.note ?? '',
     e.rewound ? 'rewound' : '',
     block.alongside ? `at the same time as ${block.alongside.map(humanState).join(', ')}` : '',

@@ -32,6 +32,7 @@ export function StepDetails({ runId, block, onOpenSession, rewind }: { runId: st
           </>
         ) : null}
         {e.commit ? (<><dt className="text-slate-600 dark:text-slate-400">Commit</dt><dd className="font-mono">{e.commit}</dd></>) : null}
+        {e.laneCommit && e.laneCommit !== e.commit ? (<><dt className="text-slate-600 dark:text-slate-400">Merged from</dt><dd><span className="font-mono">{e.laneCommit}</span> on its lane</dd></>) : null}
         {e.note ? (<><dt className="text-slate-600 dark:text-slate-400">Note</dt><dd className="whitespace-pre-wrap">{e.note}</dd></>) : null}
         {e.rewound ? (<><dt className="text-slate-600 dark:text-slate-400">Rewound</dt><dd data-testid="step-rewound">a rewind went back to before this step; what it did is undone</dd></>) : null}
       </dl>
