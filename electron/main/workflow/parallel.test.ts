@@ -3,7 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approved, cleanUpAfterEach, engineAgain, git, runToEnd, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
+import { Paths } from '../paths/index';
 import { runsInParallel } from './parallel';
+import { SCHEDULE_BY_ERASMUS } from './schedule-status';
 import { fenceLanguage } from './prompt';
 import type { RunRecord } from './run-record';
 
@@ -75,7 +77,7 @@ describe('parallel components', () => {
   }, 180_000);
 
   it('a conflicting pair: the second merge stops on both sides, a merge step resolves it, and the run completes', async () => {
-    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1' });
+    const { root, dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1' });
     const { runId, view } = await runToEnd(engine, dir, 2);
     expect(view.status, JSON.stringify(view.error)).toBe('COMPLETED');
     const merge = view.timeline.find((e) => e.state === 'b:merge');
@@ -95,5 +97,15 @@ describe('parallel components', () => {
     expect(await readFile(join(dir, 'shared.txt'), 'utf8')).toMatch(/written by a\n.*written by b|written by b\n.*written by a/s);
     expect(git(dir, 'log', '--format=%s').split('\n')).toEqual(['Update the documentation', 'Write b.txt', 'Write a.txt']);
     expect(git(dir, 'status', '--porcelain')).toBe('');
+    // The schedule update after the components is Erasmus's own (no model step): each component finished, with its merged commit.
+    const update = view.timeline.find((e) => e.state === 'parallel:orchestration');
+    expect(update?.outcome).toBe('done');
+    expect(update?.note).toBe(SCHEDULE_BY_ERASMUS);
+    expect(update?.hasPrompt).toBeUndefined();
+    expect(update?.sessionLog).toBeUndefined();
+    const schedule = await readFile(new Paths(join(root, 'home')).orchestrationDoc(dir, 'progress_schedule'), 'utf8');
+    expect(schedule).toMatch(/^# Progress schedule\n\n1\. a\n2\. b\n\n## Status after the components/);
+    expect(schedule).toContain(`- a — part a (tasks A1): finished; committed and merged into the run's branch as ${git(dir, 'log', '-1', '--format=%H', '--grep=^Write a.txt$').slice(0, 8)}.`);
+    expect(schedule).toContain(`- b — part b (tasks B1): finished; committed and merged into the run's branch as ${merge!.commit!.slice(0, 8)}.`);
   }, 180_000);
 });
