@@ -15,6 +15,7 @@ import { changesSince, documentsInstruction, stampUpdatedDocuments } from './doc
 import { currentState, type WorkflowActor } from './machine';
 import { PARALLEL_ORCHESTRATION, type Phase, type Plan, type StateSpec } from './plan';
 import { runParallel } from './parallel';
+import { BESIDE_OF, DOCS_BESIDE, docsDoneBeside, startDocsBeside } from './beside';
 import { componentsStatus, SCHEDULE_BY_ERASMUS, scheduleWithStatus } from './schedule-status';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
@@ -142,6 +143,12 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (spec.phase === 'parallel') {
     // The components side by side, each in its own worktree (parallel.ts); a pause asked meanwhile stops here.
     if ((await runParallel(ctx, plan)) === 'done') actor.send({ type: 'STEP_DONE' });
+    return 'continue';
+  }
+  // With two slots or more, a parallel run's final documentation runs beside its end-to-end tests (beside.ts).
+  if (state === BESIDE_OF) startDocsBeside(ctx, actor, specs);
+  if (state === DOCS_BESIDE && plan.parallel && (await docsDoneBeside(ctx))) {
+    actor.send({ type: 'STEP_DONE' });
     return 'continue';
   }
   if (state === PARALLEL_ORCHESTRATION) {
