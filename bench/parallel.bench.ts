@@ -7,7 +7,7 @@
 //   scripted server on 127.0.0.1, tests/fixtures/scripted-llm; each worker's home holds the same provider), the
 //   core as `erasmus workflow start --yes` has it (the built-in files and runners servers, the sandboxed runner,
 //   approvals accepted), every step an agent session of several requests, 2 s each:
-//   tests/fixtures/workflow/parallel-agent-model.ts says how many per step and why (48 for the components, 10
+//   tests/fixtures/workflow/parallel-agent-model.ts says how many per step and why (48 for the components, 9
 //   for the rest);
 // - command (tests/fixtures/workflow/parallel-model.mjs as the `command` executor: one 2 s answer per step), the
 //   workflow's own cost with no model conversation.

@@ -16,6 +16,8 @@ import { changesSince, documentsInstruction, stampUpdatedDocuments } from './doc
 import { currentState, type WorkflowActor } from './machine';
 import { PARALLEL_ORCHESTRATION, type Phase, type Plan, type StateSpec } from './plan';
 import { runParallel } from './parallel';
+import { BESIDE_OF, DOCS_BESIDE, docsDoneBeside, startDocsBeside } from './beside';
+import { componentsStatus, SCHEDULE_BY_ERASMUS, scheduleWithStatus } from './schedule-status';
 import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
@@ -56,10 +58,6 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit' | 'parallel'>, string> = {
   'final-fixes': `The final review asked for changes: address every point of its report below. The end-to-end test command below runs after you. ${leftOpenAsk('report')}`,
   'final-redebugging': 'The end-to-end tests fail after the final review fixes (output below). Fix the code until they pass.',
 };
-
-/** A parallel run brings the schedule up to date once, after every component is merged. */
-const PARALLEL_SCHEDULE =
-  'The components were developed side by side, each in its own git worktree, and each was committed and merged into the run\'s branch. Bring the progress schedule (your context document) up to date with the work done and what remains.';
 
 /** For a new goal on a built project, the final documentation and review start from what this goal changed. */
 const GOAL_CHANGES: Partial<Record<Phase, string>> = {
@@ -146,6 +144,20 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (spec.phase === 'parallel') {
     // The components side by side, each in its own worktree (parallel.ts); a pause asked meanwhile stops here.
     if ((await runParallel(ctx, plan)) === 'done') actor.send({ type: 'STEP_DONE' });
+    return 'continue';
+  }
+  // With two slots or more, a parallel run's final documentation runs beside its end-to-end tests (beside.ts).
+  if (state === BESIDE_OF) startDocsBeside(ctx, actor, specs);
+  if (state === DOCS_BESIDE && plan.parallel && (await docsDoneBeside(ctx))) {
+    actor.send({ type: 'STEP_DONE' });
+    return 'continue';
+  }
+  if (state === PARALLEL_ORCHESTRATION) {
+    // Every component is merged: Erasmus marks them finished in the schedule itself (schedule-status.ts), no model session.
+    const entry = await ctx.enter(state, { protocol: spec.protocol });
+    await ctx.docs.update({ doc: 'progress_schedule' }, (text) => scheduleWithStatus(text, componentsStatus(plan, record.lanes ?? [])));
+    await ctx.leave(entry, 'done', { note: SCHEDULE_BY_ERASMUS });
+    actor.send({ type: 'STEP_DONE' });
     return 'continue';
   }
   // A step the component does not need (tests for a docs or declarations component, docs for a docs component) is passed over, saying why.
@@ -259,9 +271,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   }
   const base = since
     ? documentsInstruction(docRef, since.commit)
-    : state === PARALLEL_ORCHESTRATION
-      ? PARALLEL_SCHEDULE
-      : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
+    : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
   // (Said on its own, not after a debugging step's "the tests fail": they passed.)
   const instruction = untraced
     ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`

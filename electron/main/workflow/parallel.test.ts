@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { approved, cleanUpAfterEach, engineAgain, git, runToEnd, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
+import { Paths } from '../paths/index';
 import { agentTask } from './agent-executor';
 import { runsInParallel } from './parallel';
+import { SCHEDULE_BY_ERASMUS } from './schedule-status';
 import { fenceLanguage } from './prompt';
 import type { RunRecord } from './run-record';
 
@@ -74,11 +76,40 @@ describe('parallel components', () => {
     // Each review report is named where the project keeps it (it named the worktree, gone once merged); the crash above may have interrupted a review once.
     expect(['a', 'b', 'c', 'd'].map((id) => view.timeline.findLast((e) => e.state === `${id}:review` && e.outcome === 'done')?.note)).toEqual(['a', 'b', 'c', 'd'].map((id) => `docs/reviews/${id}.md`));
     expect(existsSync(join(dir, '.git', 'erasmus', 'worktrees', runId))).toBe(false);
+    // Two slots: the final documentation ran beside the end-to-end tests (it started before they ended), once, and the final review after both.
+    const [e2e, docs, review] = ['final:testing', 'final:documentation', 'final:review'].map((s) => view.timeline.filter((e) => e.state === s));
+    expect([e2e!.length, docs!.length, review!.length]).toEqual([1, 1, 1]);
+    expect(docs![0]!.outcome).toBe('done');
+    expect(docs![0]!.checkpoint).toBeUndefined();
+    expect(Date.parse(docs![0]!.enteredAt)).toBeLessThan(Date.parse(e2e![0]!.leftAt!));
+    expect(Date.parse(review![0]!.enteredAt)).toBeGreaterThanOrEqual(Math.max(Date.parse(docs![0]!.leftAt!), Date.parse(e2e![0]!.leftAt!)));
+  }, 180_000);
+
+  it('the final documentation beside the end-to-end tests, cut off by the process ending: it runs again in its place, hearing why, once', async () => {
+    const mark = join(tmpdir(), `erasmus-hung-${process.pid}-${Date.now()}.json`);
+    const env = { PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_HANG: 'final:documentation', PARALLEL_MODEL_HANG_MARK: mark };
+    onTestFinished(() => rm(mark, { force: true }));
+    const { root, dir, engine } = await setup(env);
+    const runId = await approved(engine, dir, 2);
+    // The end-to-end tests end while the documentation beside them hangs; the run waits for it at final:documentation.
+    await until(engine, runId, (v) => existsSync(mark) && v.timeline.some((e) => e.state === 'final:testing' && e.leftAt));
+    await engine.dispose();
+    const again = engineAgain(join(root, 'home'), env);
+    await again.resume(runId);
+    const view = await again.waitForRest(runId, 120_000);
+    expect(view.status, JSON.stringify(view.error)).toBe('COMPLETED');
+    const docs = view.timeline.filter((e) => e.state === 'final:documentation');
+    expect(docs.map((e) => e.outcome), JSON.stringify(view.timeline.map((e) => [e.state, e.outcome, e.enteredAt, e.leftAt, e.note]))).toEqual(['interrupted', 'done']);
+    expect(view.timeline.filter((e) => e.state === 'final:testing')).toHaveLength(1); // not run again
+    const prompt = await again.stepPrompt(runId, view.timeline.indexOf(docs[1]!));
+    expect(prompt).toContain('Erasmus stopped while it ran');
+    expect(await readFile(join(dir, 'final-hung.txt'), 'utf8')).toContain('never answered'); // what it wrote is kept, and committed
+    expect(git(dir, 'status', '--porcelain')).toBe('');
   }, 180_000);
 
   it('a conflicting pair: the second merge stops on both sides, a merge step resolves it, and the run completes', async () => {
     const seen = join(tmpdir(), `erasmus-merge-seen-${process.pid}-${Date.now()}`);
-    const { dir, engine, events } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1', PARALLEL_MODEL_SEEN: seen });
+    const { root, dir, engine, events } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1', PARALLEL_MODEL_SEEN: seen });
     const { runId, view } = await runToEnd(engine, dir, 2);
     expect(view.status, JSON.stringify(view.error)).toBe('COMPLETED');
     // The merge step works in the project folder without b's worktree in it: b's work is in its commit, and a copy of
@@ -114,5 +145,15 @@ describe('parallel components', () => {
     expect(await readFile(join(dir, 'shared.txt'), 'utf8')).toMatch(/written by a\n.*written by b|written by b\n.*written by a/s);
     expect(git(dir, 'log', '--format=%s').split('\n')).toEqual(['Update the documentation', 'Write b.txt', 'Write a.txt']);
     expect(git(dir, 'status', '--porcelain')).toBe('');
+    // The schedule update after the components is Erasmus's own (no model step): each component finished, with its merged commit.
+    const update = view.timeline.find((e) => e.state === 'parallel:orchestration');
+    expect(update?.outcome).toBe('done');
+    expect(update?.note).toBe(SCHEDULE_BY_ERASMUS);
+    expect(update?.hasPrompt).toBeUndefined();
+    expect(update?.sessionLog).toBeUndefined();
+    const schedule = await readFile(new Paths(join(root, 'home')).orchestrationDoc(dir, 'progress_schedule'), 'utf8');
+    expect(schedule).toMatch(/^# Progress schedule\n\n1\. a\n2\. b\n\n## Status after the components/);
+    expect(schedule).toContain(`- a — part a (tasks A1): finished; committed and merged into the run's branch as ${git(dir, 'log', '-1', '--format=%H', '--grep=^Write a.txt$').slice(0, 8)}.`);
+    expect(schedule).toContain(`- b — part b (tasks B1): finished; committed and merged into the run's branch as ${merge!.commit!.slice(0, 8)}.`);
   }, 180_000);
 });

@@ -38,6 +38,11 @@ export interface RunContext {
    */
   lanesRewound?(): Promise<{ kept: KeptLane[]; note?: string }>;
   setStatus(status: RunRecord['status']): void;
+  /**
+   * Steps running beside the run's current one, by state (a parallel run's final documentation beside its end-to-end
+   * tests: beside.ts), held by the process driving the run across its loop's steps; absent where none may run beside.
+   */
+  beside?: Map<string, Promise<void>>;
   /** Just before the run completes: a durable run pushes its branch to origin (durable/remote-lane.ts). A failure blocks the run; retry does it again. */
   completing?(): Promise<void>;
 }

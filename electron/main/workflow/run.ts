@@ -4,6 +4,7 @@ import type { Paths } from '../paths/index';
 import { ContextDocs } from './documents';
 import { invalidState, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
+import { DOCS_BESIDE } from './beside';
 import { executeNext } from './execute';
 import { filesChangedSince, snapshotTree } from './git';
 import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
@@ -54,6 +55,8 @@ export class WorkflowRun {
   private pauseRequested = false;
   private shuttingDown = false;
   private readonly waiters = new Set<() => void>();
+  /** Steps running beside the current one (beside.ts), across the loop's steps and its restarts in this process. */
+  private readonly besideSteps = new Map<string, Promise<void>>();
   private saving: Promise<void> = Promise.resolve();
   /** A result submitted for the step the record says is waiting, in a process that did not issue it. */
   private taken?: { state: string; result: WorkflowStepResult };
@@ -139,13 +142,13 @@ export class WorkflowRun {
       this.taken = undefined;
       if (this.shuttingDown) return;
       if (err instanceof StepAbortedError || this.abort.signal.aborted) {
-        const open = this.record.timeline.at(-1);
-        if (open && !open.leftAt) this.close(open, 'aborted');
+        const open = this.ownOpenEntry();
+        if (open) this.close(open, 'aborted');
         this.setStatus(this.pauseRequested ? 'PAUSED' : 'STOPPED');
         this.pauseRequested = false;
       } else {
-        const open = this.record.timeline.at(-1);
-        if (open && !open.leftAt) this.close(open, 'error', { note: (err as Error).message });
+        const open = this.ownOpenEntry();
+        if (open) this.close(open, 'error', { note: (err as Error).message });
         const e = err instanceof WorkflowError ? err : new WorkflowError('RUNTIME_ERROR', (err as Error).message);
         this.record.error = { kind: e.kind, message: e.message, file: e.details?.file, field: e.details?.field, issues: e.details?.issues };
         this.setStatus('BLOCKED');
@@ -171,11 +174,20 @@ export class WorkflowRun {
 
   /** A step that was open when the process died is closed as interrupted; it runs again. */
   private markInterrupted(): void {
-    const open = this.record.timeline.at(-1);
-    if (open && !open.leftAt) {
+    const open = this.ownOpenEntry();
+    if (open) {
       this.close(open, 'interrupted');
       this.record.retryOf = { state: open.state, what: 'Erasmus stopped while it ran (stopped by the user, or its process ended).' };
     }
+    // A step that ran beside it (beside.ts) is closed too: it runs again in its place, hearing why.
+    const beside = this.record.timeline.findLast((e) => e.state === DOCS_BESIDE && !e.leftAt);
+    if (beside && !this.besideSteps.has(DOCS_BESIDE)) this.close(beside, 'interrupted');
+  }
+
+  /** The run's own step left open: the last open entry but a step running beside it (a parallel lane's entries are closed by its phase). */
+  private ownOpenEntry(): WorkflowTimelineEntry | undefined {
+    const open = this.record.timeline.findLast((e) => !e.leftAt && !(e.state === DOCS_BESIDE && this.record.state !== DOCS_BESIDE));
+    return open === this.record.timeline.at(-1) || open?.state === this.record.state ? open : undefined;
   }
 
   private close(entry: WorkflowTimelineEntry, outcome: NonNullable<WorkflowTimelineEntry['outcome']>, extra: Partial<WorkflowTimelineEntry> = {}): void {
@@ -279,6 +291,7 @@ export class WorkflowRun {
       persist: () => this.persist(),
       setStatus: (s) => this.setStatus(s),
       pausing: () => this.pauseRequested,
+      beside: this.besideSteps,
       ...(this.record.durable ? this.durableHooks() : {}),
     };
   }

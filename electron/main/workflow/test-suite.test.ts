@@ -28,8 +28,10 @@ describe('the final gate\'s command', () => {
     const node = { command: 'npm test --silent', script: 'node --test' };
     expect(composeFinalCommand(plan(['node --test test/counter.test.js', 'node --test ./test/cli.test.js']), node)).toBe('npm test --silent');
     expect(runsWithin(node, 'node --test src/parse_test.mjs lib/test/x.js test.js')).toBe(true);
+    // A test/ folder: every .js file under it is found by node run bare.
+    for (const within of ['node --test test/', 'node --test test', 'node --test ./test/unit/', 'node --test lib/test']) expect(runsWithin(node, within), within).toBe(true);
     // Files node would not find on its own, flags, other folders, shell syntax, a script that is not bare: kept.
-    for (const kept of ['node --test checks/b.js', 'node --test --test-name-pattern=x test/a.test.js', 'node --test ../other/a.test.js', 'node --test node_modules/x/a.test.js', 'node --test test/*.test.js', 'node --test']) {
+    for (const kept of ['node --test checks/b.js', 'node --test --test-name-pattern=x test/a.test.js', 'node --test ../other/a.test.js', 'node --test node_modules/x/a.test.js', 'node --test test/*.test.js', 'node --test', 'node --test tests/', 'node --test src', 'node --test test/node_modules/']) {
       expect(runsWithin(node, kept), kept).toBe(false);
     }
     expect(runsWithin({ command: 'npm test --silent', script: 'node --test test/' }, 'node --test test/a.test.js')).toBe(false);
@@ -41,6 +43,8 @@ describe('the final gate\'s command', () => {
 
   it("a Node project without a test script whose components run node --test: the whole suite is node --test, which finds an end-to-end test added at the end", () => {
     expect(composeFinalCommand(plan(['node --test test/slug.test.mjs', 'node --test test/count.test.mjs']), undefined)).toBe('node --test');
+    // Components that each run the test folder: the suite runs once, not once more for the folder.
+    expect(composeFinalCommand(plan(['node --test test/', 'node --test test/']), undefined)).toBe('node --test');
     // A file node would not find on its own still runs; another runner keeps the components' commands.
     expect(composeFinalCommand(plan(['node --test test/slug.test.mjs', 'node --test checks/b.js']), undefined)).toBe('node --test && node --test checks/b.js');
     expect(composeFinalCommand(plan(['node --test test/a.test.mjs', 'npx vitest run']), undefined)).toBe('node --test test/a.test.mjs && npx vitest run');

@@ -52,6 +52,8 @@ function sameKey(command: string): string {
 
 /** node's test runner, run bare, finds these files (Node 20's defaults): `*.test.js`, `*-test.js`, `*_test.js`, `test-*.js`, `test.js`, and any .js under a `test/` folder. */
 const NODE_DEFAULT_TEST = /(^|\/)([^/]+[.\-_]test|test-[^/]+|test)\.[cm]?js$|(^|\/)test\/(.+\/)?[^/]+\.[cm]?js$/;
+/** A folder (`test/`, `test/unit`, `lib/test`) in or under a `test` folder: node run bare finds every .js, .mjs and .cjs file there, and node given the folder runs no other. */
+const inNodeTestFolder = (path: string) => !/\.[a-z0-9]+$/i.test(path) && path.replace(/\/+$/, '').split('/').includes('test');
 /** pytest, run bare without a narrowing configuration, collects `test_*.py` and `*_test.py` under any folder but hidden ones and the usual build folders. */
 const PYTEST_DEFAULT_FILE = /(^|\/)(test_[^/]*|[^/]*_test)\.py(::.*)?$/;
 const PYTEST_SKIPPED_DIR = /(^|\/)(\.[^/]*|build|dist|node_modules|venv|\.venv|[^/]*\.egg[^/]*)(\/|$)/;
@@ -68,13 +70,13 @@ function pathArgs(command: string, runner: RegExp, flags: ReadonlySet<string> = 
 
 /**
  * Whether the whole suite already runs every test a component's command runs, so the final gate
- * need not run them twice: a bare `node --test` script and `node --test <files it finds anyway>`;
+ * need not run them twice: a bare `node --test` script and `node --test <files or test/ folders it finds anyway>`;
  * a bare pytest run (no narrowing configuration) and `pytest <test files or folders>`.
  */
 export function runsWithin(whole: WholeSuite, command: string): boolean {
   if (whole.script?.trim().replace(/\s+/g, ' ') === 'node --test') {
     const files = pathArgs(command, /^node --test( .+)?$/);
-    return !!files && files.every((f) => NODE_DEFAULT_TEST.test(f) && !f.split('/').includes('node_modules'));
+    return !!files && files.every((f) => (NODE_DEFAULT_TEST.test(f) || inNodeTestFolder(f)) && !f.split('/').includes('node_modules'));
   }
   if (whole.command === 'python3 -m pytest' && !whole.narrowed) {
     const paths = pathArgs(command, /^(?:uv run )?(?:python3? -m pytest|pytest)( .+)?$/, PYTEST_QUIET_FLAGS);

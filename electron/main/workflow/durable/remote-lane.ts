@@ -75,7 +75,9 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       // The step under way: its questions asked here, its events shown, its entry as it stands (newer than the last step ended).
       const live = await bridge.look();
       if (live.timeline && live.timeline.step >= stepsDone) await importTimeline(ctx, lane, live.timeline.entries);
-      status = await client.getWorkflow(id);
+      // Its status alone on each look (DBOS's getWorkflow loads and decodes the job and the output every time); the output once it ended.
+      const [now] = await client.listWorkflows({ workflowIDs: [id], loadInput: false, loadOutput: false });
+      status = now && ENDED.has(now.status) ? await client.getWorkflow(id) : now;
       if (status?.status === 'SUCCESS') {
         const out = LaneProgress.parse(status.output);
         await importProgress(ctx, lane, out);
@@ -103,6 +105,9 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   lane.status = 'ready';
   await ctx.persist();
 }
+
+/** A workflow's statuses once it ended (its output and error are read then). */
+const ENDED = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
 
 /** A component's workflow: `<run>:<component>:<attempt>`. */
 export function workflowId(key: LaneKey): string {

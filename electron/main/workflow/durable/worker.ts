@@ -261,7 +261,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   const recovery = (async () => {
     while (!stopping) {
       try {
-        const pending = await DBOS.listWorkflows({ status: 'PENDING', queueName: COMPONENT_QUEUE, workflowName: COMPONENT_WORKFLOW });
+        // Their ids and executors only: each second, not every pending workflow's job and output decoded.
+        const pending = await DBOS.listWorkflows({ status: 'PENDING', queueName: COMPONENT_QUEUE, workflowName: COMPONENT_WORKFLOW, loadInput: false, loadOutput: false });
         for (const id of await orphanedWorkflows(pending, liveness, executorID)) {
           log(`recovering ${id}: the worker that ran it is gone`);
           await DBOS.resumeWorkflow(id, { queueName: COMPONENT_QUEUE });

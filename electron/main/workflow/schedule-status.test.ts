@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { Plan } from './plan';
+import { componentsStatus, SCHEDULE_STATUS_HEADING, scheduleWithStatus } from './schedule-status';
+
+const plan: Plan = {
+  components: [
+    { id: 'core', title: 'The core', tasks: [{ id: 'C1', title: 'x', status: 'todo' }, { id: 'C2', title: 'y', status: 'todo' }] },
+    { id: 'cli', title: 'The CLI', tasks: [{ id: 'L1', title: 'z', status: 'todo' }] },
+  ],
+  maxDebugAttempts: 2,
+};
+
+describe("a parallel run's schedule update, written by Erasmus", () => {
+  const status = componentsStatus(plan, [
+    { component: 'core', status: 'merged', entries: [], commit: '1234567890abcdef' },
+    { component: 'cli', status: 'merged', entries: [] },
+  ]);
+
+  it('names each component finished, with its commit on the run branch and its tasks, then the final phase as what is next', () => {
+    expect(status.split('\n')[0]).toBe(SCHEDULE_STATUS_HEADING);
+    expect(status).toContain("- core — The core (tasks C1, C2): finished; committed and merged into the run's branch as 12345678.");
+    expect(status).toContain('- cli — The CLI (tasks L1): finished; it had nothing to commit.');
+    expect(status).toMatch(/Next: the final phase .*No component is left\.$/);
+  });
+
+  it("is added at the schedule's end, keeping the model's text and the stamp; a later run's replaces it, keeping what follows", () => {
+    const stamp = '<!-- erasmus: describes commit abcdef1 -->';
+    const first = scheduleWithStatus(`# Schedule\n\n1. core: next\n2. cli\n\n${stamp}\n`, status);
+    expect(first).toBe(`# Schedule\n\n1. core: next\n2. cli\n\n${status}\n\n${stamp}\n`);
+    const later = scheduleWithStatus(`${first.replace(`\n\n${stamp}\n`, '\n')}\n## Second goal\n\n3. docs\n`, `${SCHEDULE_STATUS_HEADING}\n\nnew`);
+    expect(later).toBe(`# Schedule\n\n1. core: next\n2. cli\n\n${SCHEDULE_STATUS_HEADING}\n\nnew\n\n## Second goal\n\n3. docs\n`);
+    expect(scheduleWithStatus(undefined, 'x')).toBe('x\n');
+  });
+});

@@ -1,0 +1,49 @@
+// A parallel run's schedule update (`parallel:orchestration`), written by Erasmus from the run record instead of
+// by a model step: once every component of the goal is merged there is nothing left to plan. Each milestone is
+// finished, and what comes next is the final phase, whose steps are the workflow's own; where the code departed
+// from the architecture is the final documentation step's to say (it brings the architecture up to date with the
+// product as built). A model step here only cost the wait for it, serial after every component.
+import { keepStamp, withoutStamp } from './drift';
+import type { Plan } from './plan';
+import type { LaneRecord } from './run-record';
+
+/** The heading of the part of the progress schedule Erasmus writes; a later parallel run replaces that part. */
+export const SCHEDULE_STATUS_HEADING = '## Status after the components (written by Erasmus)';
+
+/** The timeline's note on the step. */
+export const SCHEDULE_BY_ERASMUS = 'every component is merged: Erasmus marked them finished in the progress schedule itself, without a model session (the final documentation brings the architecture up to date with the product as built)';
+
+/** The status part: each of the run's components, finished, with its commit on the run's branch and its tasks; then what is next. */
+export function componentsStatus(plan: Plan, lanes: LaneRecord[]): string {
+  const lines = lanes.map((lane) => {
+    const c = plan.components.find((x) => x.id === lane.component);
+    const tasks = c?.tasks.map((t) => t.id).join(', ');
+    const title = c?.title ? ` — ${c.title}` : '';
+    const commit = lane.commit ? `committed and merged into the run's branch as ${lane.commit.slice(0, 8)}` : 'it had nothing to commit';
+    return `- ${lane.component}${title}${tasks ? ` (tasks ${tasks})` : ''}: finished; ${commit}.`;
+  });
+  return [
+    SCHEDULE_STATUS_HEADING,
+    '',
+    `Every milestone of this goal's components is finished: each component was developed, tested, reviewed, documented and committed in its own git worktree, then merged into the run's branch in schedule order.`,
+    '',
+    ...lines,
+    '',
+    'Next: the final phase (end-to-end tests across the components, the README and the architecture as built, the final review). No component is left.',
+  ].join('\n');
+}
+
+/** The schedule with its status part set to `status`: an earlier one (a parallel run of an earlier goal) replaced, otherwise added at its end. */
+export function scheduleWithStatus(schedule: string | undefined, status: string): string {
+  const body = withoutStamp(schedule ?? '');
+  const at = body.indexOf(SCHEDULE_STATUS_HEADING);
+  let next: string;
+  if (at < 0) next = `${body.trimEnd()}${body.trim() ? '\n\n' : ''}${status}\n`;
+  else {
+    // The part runs to the next heading of its level or higher, or to the end.
+    const after = body.slice(at + SCHEDULE_STATUS_HEADING.length);
+    const end = after.search(/\n#{1,2} /);
+    next = `${body.slice(0, at)}${status}\n${end < 0 ? '' : `${after.slice(end)}\n`}`;
+  }
+  return keepStamp(schedule, next);
+}
