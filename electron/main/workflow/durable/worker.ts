@@ -22,7 +22,7 @@ import { git } from '../git';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
-import { forgetClone, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
+import { forgetClone, notAnswered, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
 import { removeRunRefs } from './lane-git';
 import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
 
@@ -234,8 +234,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
               await place.chain;
               // Asked, not only watched: a step may end between two looks.
               if (cancel.signal.aborted || (await DBOS.getWorkflowStatus(workflowId))?.status === 'CANCELLED') await abandoned();
-              // A question the run's process never took up: the component blocks, saying to resume the run.
-              return place.gone && !out.done && !out.failed ? { ...out, failed: place.gone } : out;
+              // A question the run's process never took up: the step counts as not run; the run runs it again when it follows the component.
+              return place.gone && !out.done ? notAnswered(before, out, place.gone) : out;
             },
             { name: `${job.component} step ${before.steps + 1}` },
           );
@@ -247,7 +247,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       // Its clone is its own: committed, or blocked (a retry is another workflow, with a clone of its own), it goes.
       await rm(dir, { recursive: true, force: true });
       forgetClone(dir);
-      log(`component ${job.component} of run ${job.runId}: ${progress.done ? 'committed and pushed' : `blocked: ${progress.failed}`}`);
+      log(`component ${job.component} of run ${job.runId}: ${progress.done ? 'committed and pushed' : progress.again ? `stopped, to run again when the run follows it: ${progress.failed}` : `blocked: ${progress.failed}`}`);
       return progress;
     },
     { name: COMPONENT_WORKFLOW },
