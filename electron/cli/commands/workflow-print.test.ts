@@ -155,3 +155,22 @@ it("a blocked side-by-side run says its component's error once, then how to go o
   expect(text).toContain('component count is blocked at count · debugging; its work is in its worktree /p/.git/erasmus/worktrees/r1/count. To go on:');
   expect(text).toMatch(/\n {2}count: blocked, at count · debugging in \/p\/\.git\/erasmus\/worktrees\/r1\/count$/);
 });
+
+it("a durable run's hints name its database (the password masked, as the record keeps it), so following them does not ask for it again", () => {
+  const durable = { database: 'postgres://me:***@db.example:5432/erasmus' };
+  const base = { runId: 'r1', projectDir: '/p', executor: 'agent', durable, totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, timeline: [] };
+  const view = (v: object) => statusText({ ...base, ...v } as unknown as Parameters<typeof statusText>[0]);
+  const opt = "--database-url 'postgres://me:***@db.example:5432/erasmus'";
+  const note = '(your password in place of ***; or set ERASMUS_DATABASE_URL instead of --database-url)';
+  expect(view({ status: 'RUNNING', interrupted: true, state: 'parallel:components' })).toContain(`nothing is driving it: erasmus workflow resume /p ${opt} ${note}`);
+  expect(view({ status: 'BLOCKED', state: 'api:testing', error: { kind: 'RUNTIME_ERROR', message: 'tests fail' } })).toContain(`erasmus workflow retry /p ${opt}, or skip it: erasmus workflow skip /p ${opt} ${note}`);
+  const lane = { component: 'api', status: 'blocked', state: 'api:debugging', depends: [], entries: [] };
+  expect(view({ status: 'BLOCKED', state: 'parallel:components', lanes: [lane], error: { kind: 'RUNTIME_ERROR', message: 'component api: tests fail' } })).toContain(
+    `erasmus workflow retry /p ${opt}, or skip that step: erasmus workflow skip /p ${opt} ${note}`,
+  );
+  // A URL without a password is given as it is; a run that is not durable names no database.
+  expect(statusText({ ...base, durable: { database: 'postgres://localhost/erasmus' }, status: 'RUNNING', interrupted: true } as unknown as Parameters<typeof statusText>[0])).toContain(
+    "erasmus workflow resume /p --database-url 'postgres://localhost/erasmus' (or set ERASMUS_DATABASE_URL instead of --database-url)",
+  );
+  expect(statusText({ ...base, durable: undefined, status: 'RUNNING', interrupted: true } as unknown as Parameters<typeof statusText>[0])).not.toContain('database');
+});

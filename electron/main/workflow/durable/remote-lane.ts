@@ -7,6 +7,7 @@
 // it merges any other.
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
+import { databaseHint } from '../../../contract/words';
 import { git, headCommit } from '../git';
 import type { Plan, PlanComponent } from '../plan';
 import type { RunContext } from '../run-context';
@@ -25,7 +26,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   const { record } = ctx;
   const dir = record.projectDir;
   const client = await dbosClient(databaseUrl).catch((err: Error) => {
-    throw new WorkflowError('RUNTIME_ERROR', `the run's database ${redactedUrl(databaseUrl)} cannot be reached (${err.message}): start it, or resume with the right --database-url; component ${component.id} goes on from where it stood`);
+    throw new WorkflowError('RUNTIME_ERROR', `the run's database ${redactedUrl(databaseUrl)} cannot be reached (${err.message}): start it, or resume with the right one (erasmus workflow resume ${dir} --database-url postgres://…, or ERASMUS_DATABASE_URL); component ${component.id} goes on from where it stood`);
   });
   let id = lane.workflow;
   let status = id ? await client.getWorkflow(id) : undefined;
@@ -101,7 +102,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
         break;
       }
       if (status?.status === 'ERROR' || status?.status === 'CANCELLED' || status?.status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED')
-        throw new WorkflowError('RUNTIME_ERROR', `component ${component.id}'s workflow ${id} ended ${status.status}${status.error ? `: ${(status.error as Error).message ?? String(status.error)}` : ''}; retry to run it again from its last finished step`);
+        throw new WorkflowError('RUNTIME_ERROR', `component ${component.id}'s workflow ${id} ended ${status.status}${status.error ? `: ${(status.error as Error).message ?? String(status.error)}` : ''}; retry to run it again from its last finished step (erasmus workflow retry ${dir}${databaseHint(record.durable).option}${databaseHint(record.durable).note})`);
       // Stop and pause stop following it here; its workflow goes on in the workers, and resume finds it again (its id is in the lane).
       if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
       if (ctx.pausing?.()) return;

@@ -13,7 +13,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentEvent, ApprovalDecision } from '../../../contract/index';
-import { humanState } from '../../../contract/words';
+import { databaseHint, humanState } from '../../../contract/words';
 import { unanswered, UnansweredApproval } from '../../agent/approval-path';
 import type { ApprovalRequest } from '../../agent/approvals';
 import type { ElicitationRequest } from '../../mcp/types';
@@ -75,7 +75,7 @@ export async function providerReady(provider: (o: { provider?: string; model?: s
     await provider({ provider: e.provider, model: e.model, baseUrl: e.baseUrl });
   } catch (err) {
     throw new Error(
-      `the worker on ${hostname()} cannot use the run's provider${e.provider ? ` "${e.provider}"` : ''}: ${(err as Error).message}. A worker takes the run's provider by its id from its own ${configYaml} and keychain: add it there (the same id, kind, model and baseUrl as where the run started; its key with \`erasmus secrets set NAME\`), restart the worker, then retry the run (erasmus workflow retry <project>, with ERASMUS_DATABASE_URL set)`,
+      `the worker on ${hostname()} cannot use the run's provider${e.provider ? ` "${e.provider}"` : ''}: ${(err as Error).message}. A worker takes the run's provider by its id from its own ${configYaml} and keychain: add it there (the same id, kind, model and baseUrl as where the run started; its key with \`erasmus secrets set NAME\`), restart the worker, then retry the run (erasmus workflow retry ${record.projectDir}${databaseHint(record.durable).option}${databaseHint(record.durable).note})`,
     );
   }
 }
@@ -210,7 +210,9 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
             async () => {
               log(`component ${job.component} of run ${job.runId}: step ${before.steps + 1}${before.lane.state ? ` (after ${humanState(before.lane.state)})` : ''}`);
               let record: RunRecord | undefined;
-              const place: StepPlace = { runId: job.runId, workflowId, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
+              const db = databaseHint(job.record.durable);
+              const resume = `erasmus workflow resume ${job.record.projectDir}${db.option}${db.note}`;
+              const place: StepPlace = { runId: job.runId, workflowId, resume, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
               await opts.bridge?.withdraw(place);
               // The run cancels the workflow (abandoned, or rewound): the step is stopped soon after (its executor's
               // process or its agent session ended), not run to its end.
