@@ -121,3 +121,14 @@ export function commitWords(e: { commit?: string; laneCommit?: string; worktree?
   if (!e.laneCommit && e.worktree && e.outcome === 'committed') return `commit ${c} on its lane, merged into the run's branch in schedule order`;
   return `commit ${c}`;
 }
+
+/**
+ * How a command names a durable run's database in a hint (each process that drives the run is given its URL; the
+ * record keeps it with the password masked): ` --database-url 'postgres://me:***@host/db'`, and what to say once
+ * after the command(s), that *** is the user's password or that ERASMUS_DATABASE_URL does as well. Not durable: empty.
+ */
+export function databaseHint(durable: { database: string } | undefined): { option: string; note: string } {
+  if (!durable) return { option: '', note: '' };
+  const masked = durable.database.includes(':***@');
+  return { option: ` --database-url '${durable.database}'`, note: ` (${masked ? 'your password in place of ***; ' : ''}or set ERASMUS_DATABASE_URL instead of --database-url)` };
+}

@@ -61,13 +61,15 @@ describe('a durable run over a project\'s life', () => {
     expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
   }, 240_000);
 
-  it('resumed after the run process was killed mid-components: `workflow resume` follows the same workflows (none enqueued again), the component merged before is not done again, the one a worker finished meanwhile is merged', async () => {
+  it("resumed after the run process was killed mid-components: the component merged before is not done again; the one whose workflow a worker went on with meanwhile (and which blocked with nobody following it) goes on from that workflow's last checkpoint, its finished steps imported into the run's timeline, never from development again", async () => {
     const { dir, url, env } = await setup('run_killed');
     const hold = join(root, 'hold');
+    const fixed = join(root, 'fixed');
     await writeFile(hold, '');
-    // b's development waits in the worker while a is merged; then the run's process (the CLI) is killed.
-    Object.assign(env, { PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'b' });
-    await worker('w1', url, env, 2);
+    // b's development waits in the worker while a is merged; then the run's process (the CLI) is killed. b's tests
+    // never pass until `fixed` exists: with nobody following it, its workflow blocks after its debugging attempts.
+    Object.assign(env, { PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'b', PARALLEL_MODEL_BROKEN: 'b', PARALLEL_MODEL_FIXED: fixed });
+    const w = await worker('w1', url, env, 2);
     const cliEnv = { ...process.env, ...env, ERASMUS_HOME: join(root, 'home-run') };
     const cli = (args: string[]) => spawn('node', [CLI, 'workflow', ...args], { env: cliEnv, detached: true, stdio: 'ignore' });
     const run = cli(['start', dir, '--goal', 'two parts', '--executor', 'command', '--command', `node ${MODEL}`, '--database-url', url, '--yes']);
@@ -75,21 +77,28 @@ describe('a durable run over a project\'s life', () => {
     await until('a merged while b is held', () => existsSync(join(dir, 'a.txt')) && modelCalls().includes('b:development'));
     killGroup(run);
     await new Promise((r) => run.once('exit', r));
-    // b's workflow goes on in the worker with nobody following it: it commits and pushes.
+    // b's workflow goes on in the worker with nobody following it, and blocks.
     await rm(hold);
+    await until('b blocked in the worker', () => /component b of run \S+: blocked/.test(said.get(w)!()), said.get(w)!);
+    await writeFile(fixed, '');
     const resumed = cli(['resume', dir, '--database-url', url, '--yes']);
     workers.push(resumed);
     expect(await new Promise((r) => resumed.once('exit', r))).toBe(0);
     const view = JSON.parse(execFileSync('node', [CLI, 'workflow', 'status', dir, '--json'], { env: cliEnv, encoding: 'utf8' })) as WorkflowRunView;
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');
-    expect(workflows(url).map((l) => l.slice(view.runId.length))).toEqual([':a:1 SUCCESS', ':b:1 SUCCESS']);
-    // b's step the dead process was showing is on the timeline as the worker ended it, not as interrupted.
-    expect(view.timeline.filter((e) => e.state === 'b:development').map((e) => e.outcome)).toEqual(['done']);
-    // Each component step was asked once: none ran again after the crash.
+    // The workflow the dead process followed was not enqueued again; one new attempt went on from its last checkpoint.
+    expect(workflows(url).map((l) => l.slice(view.runId.length))).toEqual([':a:1 SUCCESS', ':b:1 SUCCESS', ':b:2 SUCCESS']);
+    // b's steps the worker finished meanwhile are on the run's timeline as the worker ended them, not as interrupted.
+    const b = view.timeline.filter((e) => e.component === 'b').map((e) => `${e.state} ${e.outcome}`);
+    expect(b.slice(0, 2)).toEqual(['b:development done', 'b:testing tests-failed']);
+    expect(b.filter((s) => s.startsWith('b:debugging'))).toHaveLength(4);
+    expect(b.filter((s) => / interrupted$/.test(s))).toEqual([]);
+    // Neither its development nor its testing ran again after the crash: the resumed attempt began with the blocked debugging step.
     const steps = modelCalls().filter((s) => /^[ab]:/.test(s));
-    expect(steps.filter((s, i) => steps.indexOf(s) !== i)).toEqual([]);
-    expect(steps).toEqual(expect.arrayContaining(['a:development', 'b:development', 'b:review']));
+    expect(steps.filter((s) => s === 'b:development' || s === 'b:testing')).toEqual(['b:development', 'b:testing']);
+    expect(steps.filter((s) => s === 'a:development')).toHaveLength(1);
+    expect(git(dir, 'show', 'HEAD:b-draft.txt')).toBe('a draft of b');
     expect(git(dir, 'log', '--format=%H', '--', 'a.txt').split('\n')).toHaveLength(1);
     expect(git(dir, 'log', '--format=%H', '--', 'b.txt').split('\n')).toHaveLength(1);
     expect(git(dir, 'status', '--porcelain')).toBe('');

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { CheckpointView, RewindPreview } from '../../contract/methods/checkpoints';
 import { withCore } from '../context';
 import { ask } from '../prompt';
-import { humanState, humanStatus } from '../../contract/words';
+import { databaseHint, humanState, humanStatus } from '../../contract/words';
+import { checkDatabaseUrl } from '../../main/workflow/durable/database-url';
 
 type Helpers = { latestRun(core: Parameters<Parameters<typeof withCore>[0]>[0], dir: string, runId?: string): Promise<string>; friendly(err: unknown): never };
 
@@ -46,7 +47,10 @@ export function registerWorkflowCheckpoints(wf: Command, { latestRun, friendly }
     .option('--run <id>', 'a run id (default: the project\'s newest run)')
     .option('-y, --yes', 'rewind without asking')
     .option('--json', 'print the result as JSON')
-    .action(async (dir: string, o: { to: string; run?: string; yes?: boolean; json?: boolean }) => {
+    // A rewind itself needs no database (resume clears the rewound attempt's workflows); taken as the other commands take it.
+    .option('--database-url <url>', "a durable run's Postgres (postgres://…), as the other workflow commands take it; the rewind itself does not use it, the resume after it does")
+    .action(async (dir: string, o: { to: string; run?: string; yes?: boolean; json?: boolean; databaseUrl?: string }) => {
+      if (o.databaseUrl !== undefined) checkDatabaseUrl(o.databaseUrl);
       await withCore(async (core) => {
         const runId = await latestRun(core, dir, o.run);
         if (!o.yes) {
@@ -67,7 +71,9 @@ export function registerWorkflowCheckpoints(wf: Command, { latestRun, friendly }
           const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
           process.stderr.write(`rewound run ${runId}: ${humanStatus(r.status)}${r.state ? `, at ${humanState(r.state)}` : ''}; ${n(r.files.length, 'file')} changed, ${n(r.commitsUndone.length, 'commit')} undone\n`);
           process.stderr.write(`undo it with: erasmus workflow rewind ${dir} --to ${r.undo.id}\n`);
-          if (r.status === 'PAUSED') process.stderr.write(`go on with: erasmus workflow resume ${dir}\n`);
+          // A durable run's resume needs its database: the hint names it (the password masked).
+          const db = databaseHint((await core.workflow.status(runId)).durable);
+          if (r.status === 'PAUSED') process.stderr.write(`go on with: erasmus workflow resume ${dir}${db.option}${db.note}\n`);
         }
       });
     });

@@ -29,3 +29,13 @@ describe('erasmus workflow --tool-mode and --new', () => {
     expect(start.options.find((o) => o.long === '--new')?.description).toMatch(/unfinished.*abandoned/);
   });
 });
+
+describe('erasmus workflow --database-url', () => {
+  const workflow = buildProgram().commands.find((c) => c.name() === 'workflow')!;
+  // Every command that drives a durable run, or that a durable run's hint names, takes its database.
+  for (const name of ['start', 'approve', 'resume', 'retry', 'skip', 'rewind']) {
+    it(`${name} takes --database-url postgres://…`, () => {
+      expect(workflow.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--database-url')?.description).toMatch(/postgres:\/\//);
+    });
+  }
+});

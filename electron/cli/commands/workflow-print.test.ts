@@ -163,3 +163,22 @@ it("a side-by-side component's commit line says where the commit is: on its lane
   expect(entryLine({ ...lane, commit: '8a429ac3ffff', laneCommit: '24a2e0a8ffff' })).toBe("  b · commit: committed in 1.0 s (commit 8a429ac3, merged from its lane's 24a2e0a8)");
   expect(entryLine({ ...at, state: 'b:commit', commit: '8a429ac3ffff' })).toBe('  b · commit: committed in 1.0 s (commit 8a429ac3)');
 });
+
+it("a durable run's hints name its database (the password masked, as the record keeps it), so following them does not ask for it again", () => {
+  const durable = { database: 'postgres://me:***@db.example:5432/erasmus' };
+  const base = { runId: 'r1', projectDir: '/p', executor: 'agent', durable, totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, timeline: [] };
+  const view = (v: object) => statusText({ ...base, ...v } as unknown as Parameters<typeof statusText>[0]);
+  const opt = "--database-url 'postgres://me:***@db.example:5432/erasmus'";
+  const note = '(your password in place of ***; or set ERASMUS_DATABASE_URL instead of --database-url)';
+  expect(view({ status: 'RUNNING', interrupted: true, state: 'parallel:components' })).toContain(`nothing is driving it: erasmus workflow resume /p ${opt} ${note}`);
+  expect(view({ status: 'BLOCKED', state: 'api:testing', error: { kind: 'RUNTIME_ERROR', message: 'tests fail' } })).toContain(`erasmus workflow retry /p ${opt}, or skip it: erasmus workflow skip /p ${opt} ${note}`);
+  const lane = { component: 'api', status: 'blocked', state: 'api:debugging', depends: [], entries: [] };
+  expect(view({ status: 'BLOCKED', state: 'parallel:components', lanes: [lane], error: { kind: 'RUNTIME_ERROR', message: 'component api: tests fail' } })).toContain(
+    `erasmus workflow retry /p ${opt}, or skip that step: erasmus workflow skip /p ${opt} ${note}`,
+  );
+  // A URL without a password is given as it is; a run that is not durable names no database.
+  expect(statusText({ ...base, durable: { database: 'postgres://localhost/erasmus' }, status: 'RUNNING', interrupted: true } as unknown as Parameters<typeof statusText>[0])).toContain(
+    "erasmus workflow resume /p --database-url 'postgres://localhost/erasmus' (or set ERASMUS_DATABASE_URL instead of --database-url)",
+  );
+  expect(statusText({ ...base, durable: undefined, status: 'RUNNING', interrupted: true } as unknown as Parameters<typeof statusText>[0])).not.toContain('database');
+});

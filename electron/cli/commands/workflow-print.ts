@@ -1,5 +1,5 @@
 import { costByPart, costPartsText, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
-import { commitWords, humanError, humanOutcome, humanState, humanStatus } from '../../contract/words';
+import { commitWords, databaseHint, humanError, humanOutcome, humanState, humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan, existing = false): string {
@@ -72,20 +72,22 @@ export function statusText(v: WorkflowRunView): string {
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);
   }
   // Recorded RUNNING while its driving process is gone (killed, crashed): it says so, and how to take it up.
-  if (v.interrupted) lines.push(`nothing is driving it: erasmus workflow resume ${v.projectDir}`);
+  // A durable run's commands need its database: each hint names it (the password masked, as the record keeps it).
+  const db = databaseHint(v.durable);
+  if (v.interrupted) lines.push(`nothing is driving it: erasmus workflow resume ${v.projectDir}${db.option}${db.note}`);
   if (v.status === 'COMPLETED') lines.push(...completionLines(v.timeline));
   const blockedLanes = v.status === 'BLOCKED' ? (v.lanes ?? []).filter((l) => l.status === 'blocked') : [];
   if (blockedLanes.length) {
     // Side by side: say which component stopped, where its work is, and that retry or skip goes on from its step.
     for (const l of blockedLanes) {
       lines.push(
-        `component ${l.component} is blocked${l.state ? ` at ${humanState(l.state)}` : ''}${l.worktree ? `; its work is in its worktree ${l.worktree}` : ''}. To go on: fix the cause, then run its step again: erasmus workflow retry ${v.projectDir}, or skip that step: erasmus workflow skip ${v.projectDir}`,
+        `component ${l.component} is blocked${l.state ? ` at ${humanState(l.state)}` : ''}${l.worktree ? `; its work is in its worktree ${l.worktree}` : ''}. To go on: fix the cause, then run its step again: erasmus workflow retry ${v.projectDir}${db.option}, or skip that step: erasmus workflow skip ${v.projectDir}${db.option}${db.note}`,
       );
     }
   } else if (v.status === 'BLOCKED') {
     // Skip is for the machine's states; a preparation step can only run again.
-    const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}` : '';
-    lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${skip}`);
+    const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}${db.option}` : '';
+    lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${db.option}${skip}${db.note}`);
   }
   // A parallel run: each component, what it needs, where it stands (its step and worktree while it runs, its commit once merged).
   if (v.lanes?.length) {

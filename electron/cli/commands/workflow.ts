@@ -15,7 +15,7 @@ import { ask, writeLine } from '../prompt';
 import { eventLine, planText, runsText, statusText } from './workflow-print';
 import { agentWatcher } from './workflow-watch';
 import type { AgentEvent } from '../../contract/index';
-import { humanState, humanStatus } from '../../contract/words';
+import { databaseHint, humanState, humanStatus } from '../../contract/words';
 import { registerWorkflowCheckpoints } from './workflow-checkpoints';
 
 interface DriveOpts {
@@ -191,7 +191,8 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
           await core.workflow.approve(runId, approved(view.plan, opts), { parallel: opts.parallel, databaseUrl: opts.databaseUrl });
           continue;
         }
-        process.stderr.write(`The plan waits for approval: erasmus workflow approve ${view.projectDir}\n`);
+        const db = databaseHint(view.durable);
+        process.stderr.write(`The plan waits for approval: erasmus workflow approve ${view.projectDir}${db.option}${db.note}\n`);
       }
       if (view.status === 'AWAITING_COGNITIVE_RESULT') throw new Error('this run uses the external cognitive engine: drive it through the Erasmus MCP server or `erasmus serve`');
       if (!opts.json) process.stderr.write(statusText(view).split('\ntimeline:')[0] + '\n');
@@ -394,19 +395,18 @@ export function registerWorkflow(program: Command): void {
       .option('--final-test <cmd>', 'at plan review: the final gate\'s command (default: the project\'s whole test suite and each component\'s command)')
       .option('--json', 'print the event stream as JSON lines')
       .addOption(new Option('--parallel <n>', PARALLEL_HELP).argParser(parallelOf).hideHelp(name !== 'approve' && name !== 'resume'))
-      .addOption(new Option('--database-url <url>', DATABASE_HELP).hideHelp(name !== 'approve' && name !== 'resume'))
+      .option('--database-url <url>', DATABASE_HELP)
       .action(async (dir: string, o: DriveOpts & { run?: string }) => {
         if (o.parallel !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--parallel applies to workflow start, approve and resume, not ${name}`);
-        if (o.databaseUrl !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--database-url applies to workflow start, approve and resume, not ${name} (or set ERASMUS_DATABASE_URL)`);
         await withCore(async (core) => {
           const runId = await latestRun(core, dir, o.run);
           if (o.toolMode) await core.workflow.setToolMode(runId, toolModeOf(o.toolMode)!).catch(friendly);
           await drive(core, runId, o, async () => {
             if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o), { parallel: o.parallel, databaseUrl: o.databaseUrl });
-            if (name === 'skip') return core.workflow.skip(runId);
+            if (name === 'skip') return core.workflow.skip(runId, { databaseUrl: o.databaseUrl });
             const view = await core.workflow.status(runId);
             if (view.status === 'AWAITING_APPROVAL' || view.status === 'AWAITING_GOAL') return; // drive() answers them
-            return name === 'retry' ? core.workflow.retry(runId) : core.workflow.resume(runId, { parallel: o.parallel, databaseUrl: o.databaseUrl });
+            return name === 'retry' ? core.workflow.retry(runId, { databaseUrl: o.databaseUrl }) : core.workflow.resume(runId, { parallel: o.parallel, databaseUrl: o.databaseUrl });
           }).catch(friendly);
         });
       });

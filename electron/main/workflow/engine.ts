@@ -464,14 +464,17 @@ export class WorkflowEngine {
     await run.stop();
     return run.record.status;
   }
-  async retry(runId: string) {
+  /** `databaseUrl`: a durable run's database, given to this process (as approve and resume take it). */
+  async retry(runId: string, opts: { databaseUrl?: string } = {}) {
     const run = await this.get(runId);
+    if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
     run.retry();
     await run.saved();
     return run.record.status;
   }
-  async skip(runId: string) {
+  async skip(runId: string, opts: { databaseUrl?: string } = {}) {
     const run = await this.get(runId);
+    if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
     await run.skip();
     await run.saved();
     return run.record.status;

@@ -69,13 +69,8 @@ function retryChanges(changes: RetryChanges | undefined): string {
 
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
 export function buildStepPrompt(p: PromptParts): string {
-<<<<<<< HEAD
   const parts = [`# Protocol: ${p.role ?? p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
-  if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${/[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`}\n\nWhat it changed in the project then is kept: start from the project as it is now, and do what is still missing.`);
-=======
-  const parts = [`# Protocol: ${p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
   if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${/[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`}\n\nWhat it changed in the project then is kept: start from the project as it is now, and do what is still missing.${retryChanges(p.retryChanges)}`);
->>>>>>> dbos
   if (p.existing) parts.push(`## An existing project\n\n${EXISTING}`);
   if (p.goal) {
     parts.push(

@@ -38,6 +38,8 @@ export const BRIDGE_DDL = [
 export interface AskPlace {
   runId: string;
   workflowId: string;
+  /** The command that resumes the run (its project, its database with the password masked), for a question nobody took up. */
+  resume?: string;
 }
 
 const Answer = z.union([
@@ -75,7 +77,7 @@ export class WorkerBridge {
         if (row?.answer) return Answer.parse(row.answer);
         if (!row || Number(row.idle_ms) > this.waitMs)
           throw new RunGone(
-            `the run's process did not take this question up within ${this.waitMs >= 1000 ? `${Math.round(this.waitMs / 1000)} s` : `${this.waitMs} ms`}: it is not running, or not following run ${place.runId}. This step fails; resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) and its component goes on`,
+            `the run's process did not take this question up within ${this.waitMs >= 1000 ? `${Math.round(this.waitMs / 1000)} s` : `${this.waitMs} ms`}: it is not running, or not following run ${place.runId}. This step fails; resume the run (${place.resume ?? 'erasmus workflow resume <project> --database-url …'}, or Resume in the app) and its component goes on`,
           );
         await new Promise((res) => setTimeout(res, this.pollMs));
       }

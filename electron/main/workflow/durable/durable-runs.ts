@@ -1,3 +1,4 @@
+import { databaseHint } from '../../../contract/words';
 import { WorkflowError } from '../errors';
 import type { DurableHooks } from '../run';
 import type { ExecutorConfig, RunRecord } from '../run-record';
@@ -65,12 +66,13 @@ export class DurableRuns {
 
   /** A durable run's components go to workers; at completion the run is published to origin; abandoned, it leaves nothing there. */
   hooks(record: RunRecord): DurableHooks {
+    const db = databaseHint(record.durable);
     const url = () => {
       const u = this.urls.get(record.runId) ?? this.env()?.ERASMUS_DATABASE_URL;
       if (!u)
         throw new WorkflowError(
           'RUNTIME_ERROR',
-          `run ${record.runId} is durable: its components run in \`erasmus worker\` processes over ${record.durable?.database}. Give this process its database URL (--database-url postgres://… on workflow resume or approve, or ERASMUS_DATABASE_URL) and resume it.`,
+          `run ${record.runId} is durable: its components run in \`erasmus worker\` processes over ${record.durable?.database}, and this process needs its database URL. Run the command again with it (workflow resume, approve, retry, skip and rewind take --database-url), e.g. erasmus workflow resume ${record.projectDir}${db.option}${db.note}`,
         );
       return u;
     };
@@ -88,7 +90,7 @@ export class DurableRuns {
         return (await import('./leave')).leaveRewoundLanes(u, record).catch((err: Error) => {
           throw new WorkflowError(
             'RUNTIME_ERROR',
-            `the rewound attempt's components could not be cleared (their workflows in ${redactedUrl(u)} cancelled, their work kept, the run's refs on origin deleted): ${err.message}. Make the database and origin reachable, then retry (erasmus workflow retry <project>)`,
+            `the rewound attempt's components could not be cleared (their workflows in ${redactedUrl(u)} cancelled, their work kept, the run's refs on origin deleted): ${err.message}. Make the database and origin reachable, then retry (erasmus workflow retry ${record.projectDir}${db.option}${db.note})`,
           );
         });
       },

@@ -7,6 +7,7 @@
 // it merges any other.
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
+import { databaseHint } from '../../../contract/words';
 import { git, headCommit } from '../git';
 import type { Plan, PlanComponent } from '../plan';
 import type { RunContext } from '../run-context';
@@ -25,12 +26,16 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   const { record } = ctx;
   const dir = record.projectDir;
   const client = await dbosClient(databaseUrl).catch((err: Error) => {
-    throw new WorkflowError('RUNTIME_ERROR', `the run's database ${redactedUrl(databaseUrl)} cannot be reached (${err.message}): start it, or resume with the right --database-url; component ${component.id} goes on from where it stood`);
+    throw new WorkflowError('RUNTIME_ERROR', `the run's database ${redactedUrl(databaseUrl)} cannot be reached (${err.message}): start it, or resume with the right one (erasmus workflow resume ${dir} --database-url postgres://…, or ERASMUS_DATABASE_URL); component ${component.id} goes on from where it stood`);
   });
   let id = lane.workflow;
   let status = id ? await client.getWorkflow(id) : undefined;
-  if (!id || !status || status.status === 'ERROR' || status.status === 'CANCELLED' || (status.status === 'SUCCESS' && (status.output as LaneProgress | undefined)?.failed)) {
-    // A new attempt: from where the component stood (its base on origin the first time).
+  // Resumed after this process stopped following the workflow (it died, or was stopped): what the workflow recorded
+  // meanwhile comes in first (its steps' timeline, documents, checkpoint), so the run goes on from there, never from
+  // where its own record last saw the component.
+  if (id && status) await catchUp(ctx, lane, client, id, status.status === 'SUCCESS' ? status.output : undefined);
+  /** A new attempt: from where the component stands (its last checkpoint; its base on origin the first time). */
+  const enqueue = async (): Promise<string> => {
     // A number no workflow of the component had (DBOS keeps those of a rewound attempt, whose lanes the record no longer has).
     const attempt = Math.max(lane.attempts ?? 0, await lastAttempt(client, record.runId, component.id)) + 1;
     const key = { runId: record.runId, component: component.id, attempt };
@@ -46,20 +51,22 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       done: false,
     };
     const job: LaneJob = { runId: record.runId, component: component.id, attempt, origin, record: jobRecord(record), plan: { ...plan, parallel: false, components: [component] }, start };
-    id = workflowId(key);
-    Object.assign(lane, { workflow: id, attempts: attempt, status: 'running' as const });
+    const next = workflowId(key);
+    Object.assign(lane, { workflow: next, attempts: attempt, status: 'running' as const });
     await ctx.persist();
-    await client.enqueue({ queueName: COMPONENT_QUEUE, workflowName: COMPONENT_WORKFLOW, workflowID: id, appVersion: WORKFLOW_VERSION }, job);
-  } else {
-    lane.status = 'running';
-  }
+    await client.enqueue({ queueName: COMPONENT_QUEUE, workflowName: COMPONENT_WORKFLOW, workflowID: next, appVersion: WORKFLOW_VERSION }, job);
+    return next;
+  };
+  const ended = !id || !status || status.status === 'ERROR' || status.status === 'CANCELLED' || (status.status === 'SUCCESS' && (status.output as LaneProgress | undefined)?.failed);
+  if (ended) id = await enqueue();
+  else lane.status = 'running';
   let seen = 0;
   let stepsDone = 0;
-  const bridge = new RunBridge(await bridgePool(databaseUrl), id, gate, component.id);
+  let bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id);
   try {
     for (;;) {
       // The steps that ended since the last look: the run's timeline shows each as it ends.
-      const steps = (await client.listWorkflowSteps(id, { offset: seen })) ?? [];
+      const steps = (await client.listWorkflowSteps(id!, { offset: seen })) ?? [];
       seen += steps.length;
       const last = steps.filter((s) => s.output && !s.error).at(-1);
       const progress = last ? LaneProgress.parse(last.output) : undefined;
@@ -76,17 +83,28 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       const live = await bridge.look();
       if (live.timeline && live.timeline.step >= stepsDone) await importTimeline(ctx, lane, live.timeline.entries);
       // Its status alone on each look (DBOS's getWorkflow loads and decodes the job and the output every time); the output once it ended.
-      const [now] = await client.listWorkflows({ workflowIDs: [id], loadInput: false, loadOutput: false });
-      status = now && ENDED.has(now.status) ? await client.getWorkflow(id) : now;
+      const [now] = await client.listWorkflows({ workflowIDs: [id!], loadInput: false, loadOutput: false });
+      status = now && ENDED.has(now.status) ? await client.getWorkflow(id!) : now;
       if (status?.status === 'SUCCESS') {
         const out = LaneProgress.parse(status.output);
         await importProgress(ctx, lane, out);
         await bridge.forget();
+        if (out.again) {
+          // A step the run's process did not answer in time (it was paused, or gone): run again by a new attempt, from
+          // the checkpoint before it (now, or when the run is resumed: its workflow ended, so resume enqueues one).
+          if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
+          if (ctx.pausing?.()) return;
+          bridge.close();
+          id = await enqueue();
+          bridge = new RunBridge(await bridgePool(databaseUrl), id, gate, component.id);
+          seen = 0;
+          continue;
+        }
         if (out.failed) throw new WorkflowError('RUNTIME_ERROR', out.failed);
         break;
       }
       if (status?.status === 'ERROR' || status?.status === 'CANCELLED' || status?.status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED')
-        throw new WorkflowError('RUNTIME_ERROR', `component ${component.id}'s workflow ${id} ended ${status.status}${status.error ? `: ${(status.error as Error).message ?? String(status.error)}` : ''}; retry to run it again from its last finished step`);
+        throw new WorkflowError('RUNTIME_ERROR', `component ${component.id}'s workflow ${id} ended ${status.status}${status.error ? `: ${(status.error as Error).message ?? String(status.error)}` : ''}; retry to run it again from its last finished step (erasmus workflow retry ${dir}${databaseHint(record.durable).option}${databaseHint(record.durable).note})`);
       // Stop and pause stop following it here; its workflow goes on in the workers, and resume finds it again (its id is in the lane).
       if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
       if (ctx.pausing?.()) return;
@@ -119,6 +137,22 @@ export async function lastAttempt(client: DBOSClient, runId: string, component: 
   const prefix = `${runId}:${component}:`;
   const known = await client.listWorkflows({ workflow_id_prefix: prefix, loadInput: false, loadOutput: false });
   return Math.max(0, ...known.map((w) => Number(w.workflowID.slice(prefix.length))).filter((n) => Number.isInteger(n)));
+}
+
+/**
+ * What the component's workflow recorded while this process did not follow it (the output it returned, else its
+ * last recorded step's progress) comes into the run: the steps a worker finished meanwhile are on the run's
+ * timeline, and a new attempt goes on from its checkpoint.
+ */
+async function catchUp(ctx: RunContext, lane: LaneRecord, client: DBOSClient, id: string, output: unknown): Promise<void> {
+  const returned = output === undefined ? undefined : LaneProgress.safeParse(output);
+  let progress = returned?.success ? returned.data : undefined;
+  if (!progress) {
+    const last = ((await client.listWorkflowSteps(id)) ?? []).filter((s) => s.output && !s.error).at(-1);
+    const parsed = last ? LaneProgress.safeParse(last.output) : undefined;
+    progress = parsed?.success ? parsed.data : undefined;
+  }
+  if (progress) await importProgress(ctx, lane, progress);
 }
 
 /** The run's record as a component's steps read it: no lanes, no timeline, nothing waiting. */
@@ -156,7 +190,9 @@ async function importTimeline(ctx: RunContext, lane: LaneRecord, timeline: Workf
     } else if (record.timeline[at]?.leftAt && !entry.leftAt) {
       // An older look at a step that has ended since: the entry stays ended.
     } else if (JSON.stringify(record.timeline[at]) !== JSON.stringify(entry)) {
-      if (!record.timeline[at]?.leftAt) addUsage(record, entry);
+      // Usage is added once, as the entry ends (an entry this process closed as interrupted had none).
+      const was = record.timeline[at];
+      if (!was?.leftAt || was.outcome === 'interrupted') addUsage(record, entry);
       record.timeline[at] = entry;
       changed = true;
       ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });

@@ -13,7 +13,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentEvent, ApprovalDecision } from '../../../contract/index';
-import { humanState } from '../../../contract/words';
+import { databaseHint, humanState } from '../../../contract/words';
 import { unanswered, UnansweredApproval } from '../../agent/approval-path';
 import type { ApprovalRequest } from '../../agent/approvals';
 import type { ElicitationRequest } from '../../mcp/types';
@@ -22,7 +22,7 @@ import { git } from '../git';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
-import { forgetClone, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
+import { forgetClone, notAnswered, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
 import { removeRunRefs } from './lane-git';
 import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
 
@@ -75,7 +75,7 @@ export async function providerReady(provider: (o: { provider?: string; model?: s
     await provider({ provider: e.provider, model: e.model, baseUrl: e.baseUrl });
   } catch (err) {
     throw new Error(
-      `the worker on ${hostname()} cannot use the run's provider${e.provider ? ` "${e.provider}"` : ''}: ${(err as Error).message}. A worker takes the run's provider by its id from its own ${configYaml} and keychain: add it there (the same id, kind, model and baseUrl as where the run started; its key with \`erasmus secrets set NAME\`), restart the worker, then retry the run (erasmus workflow retry <project>, with ERASMUS_DATABASE_URL set)`,
+      `the worker on ${hostname()} cannot use the run's provider${e.provider ? ` "${e.provider}"` : ''}: ${(err as Error).message}. A worker takes the run's provider by its id from its own ${configYaml} and keychain: add it there (the same id, kind, model and baseUrl as where the run started; its key with \`erasmus secrets set NAME\`), restart the worker, then retry the run (erasmus workflow retry ${record.projectDir}${databaseHint(record.durable).option}${databaseHint(record.durable).note})`,
     );
   }
 }
@@ -210,7 +210,9 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
             async () => {
               log(`component ${job.component} of run ${job.runId}: step ${before.steps + 1}${before.lane.state ? ` (after ${humanState(before.lane.state)})` : ''}`);
               let record: RunRecord | undefined;
-              const place: StepPlace = { runId: job.runId, workflowId, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
+              const db = databaseHint(job.record.durable);
+              const resume = `erasmus workflow resume ${job.record.projectDir}${db.option}${db.note}`;
+              const place: StepPlace = { runId: job.runId, workflowId, resume, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
               await opts.bridge?.withdraw(place);
               // The run cancels the workflow (abandoned, or rewound): the step is stopped soon after (its executor's
               // process or its agent session ended), not run to its end.
@@ -234,8 +236,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
               await place.chain;
               // Asked, not only watched: a step may end between two looks.
               if (cancel.signal.aborted || (await DBOS.getWorkflowStatus(workflowId))?.status === 'CANCELLED') await abandoned();
-              // A question the run's process never took up: the component blocks, saying to resume the run.
-              return place.gone && !out.done && !out.failed ? { ...out, failed: place.gone } : out;
+              // A question the run's process never took up: the step counts as not run; the run runs it again when it follows the component.
+              return place.gone && !out.done ? notAnswered(before, out, place.gone) : out;
             },
             { name: `${job.component} step ${before.steps + 1}` },
           );
@@ -247,7 +249,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       // Its clone is its own: committed, or blocked (a retry is another workflow, with a clone of its own), it goes.
       await rm(dir, { recursive: true, force: true });
       forgetClone(dir);
-      log(`component ${job.component} of run ${job.runId}: ${progress.done ? 'committed and pushed' : `blocked: ${progress.failed}`}`);
+      log(`component ${job.component} of run ${job.runId}: ${progress.done ? 'committed and pushed' : progress.again ? `stopped, to run again when the run follows it: ${progress.failed}` : `blocked: ${progress.failed}`}`);
       return progress;
     },
     { name: COMPONENT_WORKFLOW },
