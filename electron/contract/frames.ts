@@ -29,8 +29,8 @@ export function terminalDataHeader(p: Pick<TerminalData, 'id' | 'at'>): string {
 
 /**
  * Bytes an emitter may keep free in front of a batch's bytes, in the same buffer, so the frame's
- * header is written there and the frame sent without copying the output (a header with a terminal
- * id of up to 40 characters fits; a longer one is copied).
+ * header is written there and the frame sent without copying the output. A core's terminal ids
+ * (`t12-a1b2c3`) fit with any offset; a header longer than this (an id of over 30 characters) is copied.
  */
 export const FRAME_HEADROOM = 64;
 
