@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WorkflowRunView } from '../../electron/contract/index';
+import type { AgentEvent, WorkflowRunView } from '../../electron/contract/index';
 import { approvalPath, unansweredReason } from '../../electron/main/agent/approval-path';
 import { Core } from '../../electron/main/api/core';
 import { grantDepsOf } from '../../electron/main/api/grant-deps';
@@ -258,6 +258,27 @@ describe("what a worker's step and the run's process say to each other (durable/
       expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] } });
       expect(shown).toEqual(['tool_running']);
       run.close();
+      // The worker running a step dies mid-question (DBOS recovery gives its workflow to another): the run withdraws
+      // the question (its card resolved, its row gone, not asked again) and ends the dead worker's session here, with
+      // its tool call; that session belongs to the run's project, not to a project named after the worker's clone.
+      const events: AgentEvent[] = [];
+      const seen = new RunBridge(pool, place.workflowId, { ...gate, agentEvent: (e: AgentEvent) => void (e.sessionId === 's-2' && events.push(e)) } as never, 'alpha', '/home/u/reverse-project');
+      await worker.event(place, 4, { type: 'session_started', sessionId: 's-2', at: 2, logPath: '/w2/sessions/s-2.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false, project: '/w2/.git/erasmus/worktrees/r1.1/alpha' });
+      await worker.event(place, 4, { type: 'tool_running', sessionId: 's-2', at: 3, callId: 'c2', name: 'runners__bash', args: { command: 'node -e 1' } });
+      const orphan = worker.approval(place, { ...request, sessionId: 's-2' }, new AbortController().signal).catch((e: Error) => e);
+      while (asked.length < 4) await seen.look();
+      expect(events[0]).toMatchObject({ type: 'session_started', project: '/home/u/reverse-project' });
+      await seen.workerGone('the worker running it stopped');
+      expect(signals[3]!.aborted).toBe(true);
+      expect(events.slice(2).map((e) => e.type)).toEqual(['tool_complete', 'warning', 'session_ended']);
+      expect(events[2]).toMatchObject({ sessionId: 's-2', callId: 'c2', isError: true, result: 'Not finished: the worker running it stopped.' });
+      await seen.look();
+      expect(asked).toHaveLength(4);
+      expect(await orphan).toBeInstanceOf(RunGone);
+      // A workflow that ends ends no session twice.
+      await seen.finish('its workflow ended');
+      expect(events.filter((e) => e.type === 'session_ended')).toHaveLength(1);
+      seen.close();
       // Nobody follows the run: the question fails after the bounded wait, saying to resume the run; it is not left behind.
       const lonely = new WorkerBridge(pool, 20, 300);
       const err = await lonely.approval(place, request, new AbortController().signal).catch((e: Error) => e);

@@ -136,6 +136,8 @@ export const forwarded = (e: AgentEvent): boolean => FORWARDED.has(e.type);
 export class RunBridge {
   private readonly asking = new Map<string, AbortController>();
   private lastLive = 0;
+  /** The worker's sessions shown here and not ended yet, with their tool calls under way (ended here if their worker dies). */
+  private readonly open = new Map<string, { turns: number; calls: Map<string, { name: string; args: Record<string, unknown>; at: number }> }>();
 
   constructor(
     private readonly pool: Pool,
@@ -143,6 +145,8 @@ export class RunBridge {
     private readonly gate: RunGate | undefined,
     /** Names the component in what is asked (`a · development`): the step, when the request does not carry it. */
     private readonly component: string,
+    /** The run's project: a worker's session belongs to it (not to the worker's clone, whose folder is the component's name). */
+    private readonly projectDir?: string,
   ) {}
 
   async look(): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] } }> {
@@ -161,9 +165,48 @@ export class RunBridge {
       if (row.kind === 'timeline') {
         const entries = z.array(WorkflowTimelineEntry).safeParse(row.body);
         if (entries.success) timeline = { step: row.step, entries: entries.data };
-      } else if (row.kind === 'event') this.gate?.agentEvent(row.body as AgentEvent);
+      } else if (row.kind === 'event') this.show(row.body as AgentEvent);
     }
     return timeline ? { timeline } : {};
+  }
+
+  /** One event of a worker's session, shown here: under the run's project; its session and tool calls kept open until they end. */
+  private show(raw: AgentEvent): void {
+    const e: AgentEvent = raw.type === 'session_started' && this.projectDir ? { ...raw, project: this.projectDir } : raw;
+    if (e.type === 'session_started') this.open.set(e.sessionId, { turns: 0, calls: new Map() });
+    else if (e.type === 'turn_started') {
+      const o = this.open.get(e.sessionId);
+      if (o) o.turns = e.turn;
+    }
+    else if (e.type === 'tool_running') this.open.get(e.sessionId)?.calls.set(e.callId, { name: e.name, args: e.args, at: e.at });
+    else if (e.type === 'tool_complete') this.open.get(e.sessionId)?.calls.delete(e.callId);
+    else if (e.type === 'session_ended') this.open.delete(e.sessionId);
+    this.gate?.agentEvent(e);
+  }
+
+  /**
+   * The worker running the step is gone (its process died; DBOS recovery gives the workflow to another worker, where
+   * the step runs again): its questions are withdrawn (no longer asked here, their cards resolved, their rows gone so
+   * no later look asks them again), and its sessions end here, with their tool calls, saying why.
+   */
+  async workerGone(why: string): Promise<void> {
+    const ids = [...this.asking.keys()];
+    for (const c of this.asking.values()) c.abort();
+    this.asking.clear();
+    if (ids.length) await this.pool.query('DELETE FROM erasmus.asks WHERE id = ANY($1::bigint[]) AND answer IS NULL', [ids]).catch(() => undefined);
+    this.endSessions(why);
+  }
+
+  /** Ends the worker's sessions still open here (their worker died, or their workflow ended without saying so). */
+  endSessions(why: string): void {
+    const at = Date.now();
+    for (const [sessionId, { turns, calls }] of this.open) {
+      for (const [callId, c] of calls)
+        this.gate?.agentEvent({ type: 'tool_complete', sessionId, at, callId, name: c.name, args: c.args, result: `Not finished: ${why}.`, isError: true, durationMs: Math.max(0, at - c.at) });
+      this.gate?.agentEvent({ type: 'warning', sessionId, at, message: `This session ended: ${why}.` });
+      this.gate?.agentEvent({ type: 'session_ended', sessionId, at, reason: 'error', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: null }, turns });
+    }
+    this.open.clear();
   }
 
   private take(id: string, kind: string, request: unknown): void {
@@ -190,7 +233,17 @@ export class RunBridge {
     }
   }
 
-  /** The workflow ended: what its steps published goes (their outcome is in DBOS's record of them). */
+  /**
+   * The workflow ended: what its steps published and this process has not read yet is shown, a session still open
+   * (its end never published: its worker died) ends, and what the steps published goes (their outcome is in DBOS's record).
+   */
+  async finish(why: string): Promise<void> {
+    await this.look().catch(() => undefined);
+    this.endSessions(why);
+    await this.forget();
+  }
+
+  /** What the workflow's steps published goes. */
   async forget(): Promise<void> {
     await this.pool.query('DELETE FROM erasmus.live WHERE workflow_id = $1', [this.workflowId]).catch(() => undefined);
   }

@@ -55,7 +55,9 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   }
   let seen = 0;
   let stepsDone = 0;
-  const bridge = new RunBridge(await bridgePool(databaseUrl), id, gate, component.id);
+  const bridge = new RunBridge(await bridgePool(databaseUrl), id, gate, component.id, dir);
+  // The worker running the workflow's step: when DBOS recovery takes the workflow from it (it died), what it asked and its sessions end here.
+  let runningOn: string | undefined;
   try {
     for (;;) {
       // The steps that ended since the last look: the run's timeline shows each as it ends.
@@ -69,22 +71,26 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       }
       // Committed and pushed, as DBOS recorded it: the workflow returns that very progress (a recovery replays it), so the run goes on now.
       if (progress?.done) {
-        await bridge.forget();
+        await bridge.finish('its workflow committed the component');
         break;
       }
       // The step under way: its questions asked here, its events shown, its entry as it stands (newer than the last step ended).
       const live = await bridge.look();
       if (live.timeline && live.timeline.step >= stepsDone) await importTimeline(ctx, lane, live.timeline.entries);
       status = await client.getWorkflow(id);
+      if (runningOn && (status?.status === 'ENQUEUED' || (status?.status === 'PENDING' && status.executorId !== runningOn))) await bridge.workerGone(`the worker running it (${runningOn}) stopped; the step runs again in another worker`);
+      runningOn = status?.status === 'PENDING' ? status.executorId : status?.status === 'ENQUEUED' ? undefined : runningOn;
       if (status?.status === 'SUCCESS') {
         const out = LaneProgress.parse(status.output);
         await importProgress(ctx, lane, out);
-        await bridge.forget();
+        await bridge.finish(out.failed ? 'its component is blocked' : 'its workflow committed the component');
         if (out.failed) throw new WorkflowError('RUNTIME_ERROR', out.failed);
         break;
       }
-      if (status?.status === 'ERROR' || status?.status === 'CANCELLED' || status?.status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED')
+      if (status?.status === 'ERROR' || status?.status === 'CANCELLED' || status?.status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED') {
+        await bridge.finish(`its workflow ended ${status.status}`);
         throw new WorkflowError('RUNTIME_ERROR', `component ${component.id}'s workflow ${id} ended ${status.status}${status.error ? `: ${(status.error as Error).message ?? String(status.error)}` : ''}; retry to run it again from its last finished step`);
+      }
       // Stop and pause stop following it here; its workflow goes on in the workers, and resume finds it again (its id is in the lane).
       if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
       if (ctx.pausing?.()) return;
