@@ -13,7 +13,7 @@ import { grantDepsOf } from '../../electron/main/api/grant-deps';
 import { withAlwaysAllow, type AnswerWithScope } from '../../electron/main/mcp/elicitation';
 import type { ElicitationRequest } from '../../electron/main/mcp/types';
 import { Paths } from '../../electron/main/paths/index';
-import { bridgePool, closeBridgePools, RunBridge, RunGone, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
+import { bridgePool, closeBridgePools, following, RunBridge, RunGone, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
 import { migrateSystemDatabase } from '../../electron/main/workflow/durable/dbos';
 import { attachBuiltinServers } from '../../electron/servers/builtin';
 import { startScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
@@ -204,7 +204,7 @@ describe('a durable run with the agent executor (the default path)', () => {
 });
 
 describe("what a worker's step and the run's process say to each other (durable/bridge.ts, over the real Postgres)", () => {
-  it('asks through the run\'s gate and brings the answer back; a refusal comes back at once; a run process that never looks fails the question, saying to resume the run; a paused run leaves the question for its next look; a withdrawn question is no longer asked; the step\'s timeline and events reach the run', async () => {
+  it('asks through the run\'s gate and brings the answer back; a refusal comes back at once; a question of a workflow no run follows is refused at once, and one the run stops looking at after a bounded wait; a paused run leaves the question for its next look; a withdrawn question is no longer asked; the step\'s timeline and events reach the run', async () => {
     const url = database('bridge');
     await migrateSystemDatabase(url);
     const pool = await bridgePool(url);
@@ -227,6 +227,7 @@ describe("what a worker's step and the run's process say to each other (durable/
       const request = { requestId: 'q1', kind: 'command' as const, name: 'runners__bash', args: { command: 'rm -r build' }, reasons: ['removes files'], step: 'alpha:development' };
       // Asked while the run follows the component: its gate hears the step and the worker's session; the answer comes back.
       let run = new RunBridge(pool, place.workflowId, gate as never, 'alpha');
+      await run.look(); // the run follows the workflow (as it says before it enqueues it)
       const decided = worker.approval(place, { ...request, sessionId: 's-1' }, new AbortController().signal);
       while (!asked.length) await run.look();
       expect(asked).toEqual([{ step: 'alpha:development', sessionId: 's-1' }]);
@@ -279,11 +280,17 @@ describe("what a worker's step and the run's process say to each other (durable/
       await seen.finish('its workflow ended');
       expect(events.filter((e) => e.type === 'session_ended')).toHaveLength(1);
       seen.close();
-      // Nobody follows the run: the question fails after the bounded wait, saying to resume the run; it is not left behind.
+      // The run stops looking while a question waits: it is refused after the bounded wait (the model goes on without the call); it is not left behind.
+      await following(pool, place.workflowId);
       const lonely = new WorkerBridge(pool, 20, 300);
       const err = await lonely.approval(place, request, new AbortController().signal).catch((e: Error) => e);
       expect(err).toBeInstanceOf(RunGone);
-      expect((err as Error).message).toMatch(/the run's process did not take this question up within 300 ms: .* resume the run \(erasmus workflow resume <project>/);
+      expect((err as Error).message).toBe("needs approval; nobody could be asked (nobody follows run r1 now: the process that drives it is paused, stopped or gone)");
+      expect((await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n).toBe(0);
+      // A workflow no run's process follows (its run was never resumed after its process died): refused at once, not after a wait.
+      const patient = new WorkerBridge(pool, 20, 3_600_000);
+      const unfollowed = await patient.approval({ runId: 'r2', workflowId: 'r2:alpha:1' }, request, new AbortController().signal).catch((e: Error) => e);
+      expect(unfollowed).toBeInstanceOf(RunGone);
       expect((await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n).toBe(0);
     } finally {
       await closeBridgePools();

@@ -32,6 +32,8 @@ export const BRIDGE_DDL = [
     kind text NOT NULL,
     body jsonb NOT NULL)`,
   'CREATE INDEX IF NOT EXISTS live_workflow ON erasmus.live (workflow_id, id)',
+  // Which component workflows a run's process follows now (it can ask someone): the time of its last look.
+  'CREATE TABLE IF NOT EXISTS erasmus.following (workflow_id text PRIMARY KEY, seen_at timestamptz NOT NULL)',
 ];
 
 /** Where a question comes from: the component's workflow (its id names the run and the component). */
@@ -47,11 +49,22 @@ const Answer = z.union([
 ]);
 type Answer = z.infer<typeof Answer>;
 
-/** How long a worker's question waits for the run's process to take it up (it looks every POLL_MS while it follows the run). */
-export const ASK_WAIT_MS = 120_000;
+/**
+ * How long a run's process may be silent and still count as following a component's workflow: it looks every
+ * FOLLOW_MS (100 ms) while it does, and says so at most every FOLLOWING_MS. A question of a workflow nobody follows
+ * is refused at once; one whose run stops looking while it waits is refused after this long.
+ */
+export const ASK_WAIT_MS = 15_000;
+/** How often the run's process says it follows a workflow (erasmus.following). */
+const FOLLOWING_MS = 1000;
 
-/** The run's process did not take a question up in time: it is gone (or not following the run). */
+/** Nobody follows the run to answer (its process is paused, stopped or gone): the call is refused and the step goes on without it. */
 export class RunGone extends UnansweredApproval {}
+
+/** The run's process says it follows a component's workflow (before it enqueues it, and as it looks). */
+export async function following(pool: Pool, workflowId: string): Promise<void> {
+  await pool.query('INSERT INTO erasmus.following (workflow_id, seen_at) VALUES ($1, now()) ON CONFLICT (workflow_id) DO UPDATE SET seen_at = now()', [workflowId]);
+}
 
 /** The worker's side: asks and waits for the answer; publishes the step's timeline and events. */
 export class WorkerBridge {
@@ -62,6 +75,10 @@ export class WorkerBridge {
   ) {}
 
   private async ask(place: AskPlace, kind: 'approval' | 'elicitation', request: unknown, signal: AbortSignal): Promise<Answer | undefined> {
+    const nobody = (): RunGone =>
+      new RunGone(`nobody follows run ${place.runId} now: the process that drives it is paused, stopped or gone`);
+    const followed = await this.pool.query<{ idle_ms: number }>('SELECT EXTRACT(EPOCH FROM (now() - seen_at)) * 1000 AS idle_ms FROM erasmus.following WHERE workflow_id = $1', [place.workflowId]);
+    if (!followed.rows[0] || Number(followed.rows[0].idle_ms) > this.waitMs) throw nobody();
     const { rows } = await this.pool.query<{ id: string }>('INSERT INTO erasmus.asks (run_id, workflow_id, kind, request) VALUES ($1, $2, $3, $4) RETURNING id', [place.runId, place.workflowId, kind, JSON.stringify(request)]);
     const id = rows[0]!.id;
     try {
@@ -73,10 +90,7 @@ export class WorkerBridge {
         );
         const row = r.rows[0];
         if (row?.answer) return Answer.parse(row.answer);
-        if (!row || Number(row.idle_ms) > this.waitMs)
-          throw new RunGone(
-            `the run's process did not take this question up within ${this.waitMs >= 1000 ? `${Math.round(this.waitMs / 1000)} s` : `${this.waitMs} ms`}: it is not running, or not following run ${place.runId}. This step fails; resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) and its component goes on`,
-          );
+        if (!row || Number(row.idle_ms) > this.waitMs) throw nobody();
         await new Promise((res) => setTimeout(res, this.pollMs));
       }
     } finally {
@@ -136,6 +150,8 @@ export const forwarded = (e: AgentEvent): boolean => FORWARDED.has(e.type);
 export class RunBridge {
   private readonly asking = new Map<string, AbortController>();
   private lastLive = 0;
+  /** When this process last said it follows the workflow (erasmus.following). */
+  private said = 0;
   /** The worker's sessions shown here and not ended yet, with their tool calls under way (ended here if their worker dies). */
   private readonly open = new Map<string, { turns: number; calls: Map<string, { name: string; args: Record<string, unknown>; at: number }> }>();
 
@@ -150,6 +166,10 @@ export class RunBridge {
   ) {}
 
   async look(): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] } }> {
+    if (Date.now() - this.said >= FOLLOWING_MS) {
+      await following(this.pool, this.workflowId);
+      this.said = Date.now();
+    }
     const asks = await this.pool.query<{ id: string; kind: string; request: unknown }>(
       'UPDATE erasmus.asks SET seen_at = now() WHERE workflow_id = $1 AND answer IS NULL RETURNING id, kind, request',
       [this.workflowId],
@@ -246,6 +266,7 @@ export class RunBridge {
   /** What the workflow's steps published goes. */
   async forget(): Promise<void> {
     await this.pool.query('DELETE FROM erasmus.live WHERE workflow_id = $1', [this.workflowId]).catch(() => undefined);
+    await this.pool.query('DELETE FROM erasmus.following WHERE workflow_id = $1', [this.workflowId]).catch(() => undefined);
   }
 
   /** Stops asking (the run stops following the component); the worker's questions wait for the next look. */

@@ -19,7 +19,7 @@ import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './compo
 import { redactedUrl } from './database-url';
 import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, dbosClient, FOLLOW_MS, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneCommitRef, laneRef, originUrl, pushRef, removeRunRefs, type LaneKey } from './lane-git';
-import { bridgePool, RunBridge, type RunGate } from './bridge';
+import { bridgePool, following, RunBridge, type RunGate } from './bridge';
 
 export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent, gate?: RunGate): Promise<void> {
   const { record } = ctx;
@@ -49,6 +49,8 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
     id = workflowId(key);
     Object.assign(lane, { workflow: id, attempts: attempt, status: 'running' as const });
     await ctx.persist();
+    // Followed from the start: a question of its first step is asked here, not refused as nobody's.
+    await following(await bridgePool(databaseUrl), id);
     await client.enqueue({ queueName: COMPONENT_QUEUE, workflowName: COMPONENT_WORKFLOW, workflowID: id, appVersion: WORKFLOW_VERSION }, job);
   } else {
     lane.status = 'running';
