@@ -11,6 +11,13 @@ it('a finished step shows its tokens and cost; a step without prices shows token
   expect(entryLine({ ...step, outcome: 'tests-passed', test: test(1) })).toBe("  dev · api: tests passed in 2.0 s (`npm test` exit 0, 1 test in the runner's report)");
 });
 
+it('a rewound step says so, open or ended', () => {
+  const { leftAt: _l, durationMs: _d, outcome: _o, ...open } = step;
+  expect(entryLine({ ...open, rewound: true })).toBe('→ dev · api — rewound');
+  expect(entryLine(open)).toBe('→ dev · api');
+  expect(entryLine({ ...step, outcome: 'aborted', rewound: true })).toBe('  dev · api: stopped in 2.0 s — rewound');
+});
+
 it('the run status shows the run cost and each step cost', () => {
   const text = statusText({
     runId: 'r1',

@@ -23,7 +23,7 @@ export function planText(plan: WorkflowPlan, existing = false): string {
 
 /** One step in words: "→ adder · development" when it starts, "  adder · testing: tests passed in 2.0 s (…)" when it ends. */
 export function entryLine(e: WorkflowTimelineEntry): string {
-  if (!e.leftAt) return `→ ${humanState(e.state)}`;
+  if (!e.leftAt) return `→ ${humanState(e.state)}${e.rewound ? ' — rewound' : ''}`;
   const secs = `${((e.durationMs ?? 0) / 1000).toFixed(1)} s`;
   const extra = [e.commit ? `commit ${e.commit.slice(0, 8)}` : '', e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}${e.test.traced ? `, ${e.test.tests?.length ?? 0} test${e.test.tests?.length === 1 ? '' : 's'} in the runner's report` : e.test.traced === false ? ', not traced' : ''}` : '', e.usage ? `${e.usage.totalTokens} tokens${e.usage.costUsd !== undefined ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '']
     .filter(Boolean)

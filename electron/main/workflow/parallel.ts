@@ -62,6 +62,9 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
     const kept = await keepAndRemoveRunWorktrees(record.projectDir, record.runId, 'rewound');
     // A durable run's earlier attempt is in DBOS and on origin too.
     const remote = again && ctx.lanesRewound ? await ctx.lanesRewound() : undefined;
+    // The rewound attempt's steps still open end now: a durable run's workflows were just cancelled (their workers
+    // stop those steps), a one-machine run's worktrees removed, and no lane follows them any more.
+    if (again) for (const e of record.timeline) if (e.rewound && e.component && !e.leftAt) await ctx.leave(e, 'aborted', { note: 'stopped: the run was rewound to before it, and its components started again' });
     kept.push(...(remote?.kept ?? []));
     record.lanes = open.map((c) => ({ component: c.id, status: 'waiting', entries: [] }));
     const earlier = `${kept.length ? `; the rewound attempt's unmerged work is kept: ${keptWords(kept)}` : ''}${remote?.note ? `; ${remote.note}` : ''}`;
