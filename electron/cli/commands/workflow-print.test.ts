@@ -162,3 +162,19 @@ it("a blocked side-by-side run says its component's error once, then how to go o
   expect(text).toContain('component count is blocked at count · debugging; its work is in its worktree /p/.git/erasmus/worktrees/r1/count. To go on:');
   expect(text).toMatch(/\n {2}count: blocked, at count · debugging in \/p\/\.git\/erasmus\/worktrees\/r1\/count$/);
 });
+
+it("a durable run not followed now (paused, stopped, its process gone) shows its running components as running in the workers, which go on", () => {
+  const view = (over: Record<string, unknown>) =>
+    statusText({
+      runId: 'r1', status: 'RUNNING', state: 'parallel:components', projectDir: '/p', executor: 'agent', parallelComponents: 2, durable: { database: 'postgres://db/runs' },
+      totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, timeline: [],
+      lanes: [{ component: 'center', status: 'running', state: 'center:testing', depends: [] }],
+      ...over,
+    } as unknown as Parameters<typeof statusText>[0]);
+  const goesOn = 'its workflow goes on in the workers, and resume takes up what they did, nothing done twice)';
+  expect(view({ interrupted: true })).toContain(`  center: running in \`erasmus worker\`, at center · testing (nothing follows it here: ${goesOn}`);
+  expect(view({ interrupted: true })).not.toContain('resume runs it again');
+  expect(view({ status: 'PAUSED' })).toContain(`  center: running in \`erasmus worker\`, at center · testing (the run is paused: ${goesOn}`);
+  expect(view({ status: 'STOPPED' })).toContain('(the run is stopped: ');
+  expect(view({})).toContain('  center: running, at center · testing');
+});

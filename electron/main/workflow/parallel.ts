@@ -401,17 +401,21 @@ export function runsInParallel(record: RunRecord): boolean {
 /** A parallel run's components as its view shows them. */
 export function laneViews(record: RunRecord): WorkflowLane[] {
   const deps = record.plan ? resolvedDepends(record.plan.components) : new Map<string, string[]>();
-  return (record.lanes ?? []).map((l) => ({
-    component: l.component,
-    status: l.status,
-    depends: deps.get(l.component) ?? [],
-    ...(l.state ? { state: l.state } : {}),
-    ...(l.worktree && l.status !== 'merged' ? { worktree: l.worktree } : {}),
-    ...(l.branch && l.status !== 'merged' ? { branch: l.branch } : {}),
-    ...(l.commit && l.status === 'merged' ? { commit: l.commit } : {}),
-    ...(l.error ? { error: l.error } : {}),
-    ...(l.kept ? { kept: l.kept } : {}),
-  }));
+  return (record.lanes ?? []).map((l) => {
+    // Where it stands: the step under way (its open entry; a worker's step shows from its start), else the lane's last state.
+    const state = l.entries.map((i) => record.timeline[i]).findLast((e) => e && !e.leftAt && !e.rewound)?.state ?? l.state;
+    return {
+      component: l.component,
+      status: l.status,
+      depends: deps.get(l.component) ?? [],
+      ...(state ? { state } : {}),
+      ...(l.worktree && l.status !== 'merged' ? { worktree: l.worktree } : {}),
+      ...(l.branch && l.status !== 'merged' ? { branch: l.branch } : {}),
+      ...(l.commit && l.status === 'merged' ? { commit: l.commit } : {}),
+      ...(l.error ? { error: l.error } : {}),
+      ...(l.kept ? { kept: l.kept } : {}),
+    };
+  });
 }
 
 /** What to tell the user of kept work: each component's ref and how to look at it. */
