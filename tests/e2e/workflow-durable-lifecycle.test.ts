@@ -34,6 +34,9 @@ describe('a durable run over a project\'s life', () => {
     const view = await engine.waitForRest(runId, 120_000);
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');
+    // The rewound step under way ended when its workflow was cancelled, not left open (shown as running, or interrupted for as long as the run lasted).
+    expect(view.timeline.filter((e) => e.rewound && !e.leftAt)).toEqual([]);
+    expect(view.timeline.find((e) => e.rewound && e.state === 'b:testing')).toMatchObject({ outcome: 'aborted', note: 'stopped: the run was rewound to before it, and its components started again' });
     // Done afresh, not the rewound workflows' results again: each development asked twice, a's first workflow SUCCESS, b's CANCELLED.
     expect(modelCalls().filter((s) => s === 'a:development')).toHaveLength(2);
     expect(modelCalls().filter((s) => s === 'b:development')).toHaveLength(2);

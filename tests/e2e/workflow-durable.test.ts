@@ -6,14 +6,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WorkflowRunView } from '../../electron/contract/index';
+import type { AgentEvent, WorkflowRunView } from '../../electron/contract/index';
 import { approvalPath, unansweredReason } from '../../electron/main/agent/approval-path';
 import { Core } from '../../electron/main/api/core';
 import { grantDepsOf } from '../../electron/main/api/grant-deps';
 import { withAlwaysAllow, type AnswerWithScope } from '../../electron/main/mcp/elicitation';
 import type { ElicitationRequest } from '../../electron/main/mcp/types';
 import { Paths } from '../../electron/main/paths/index';
-import { bridgePool, closeBridgePools, RunBridge, RunGone, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
+import { bridgePool, closeBridgePools, following, RunBridge, RunGone, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
 import { migrateSystemDatabase } from '../../electron/main/workflow/durable/dbos';
 import { attachBuiltinServers } from '../../electron/servers/builtin';
 import { startScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
@@ -204,7 +204,7 @@ describe('a durable run with the agent executor (the default path)', () => {
 });
 
 describe("what a worker's step and the run's process say to each other (durable/bridge.ts, over the real Postgres)", () => {
-  it('asks through the run\'s gate and brings the answer back; a refusal comes back at once; a run process that never looks fails the question, saying to resume the run; a paused run leaves the question for its next look; a withdrawn question is no longer asked; the step\'s timeline and events reach the run', async () => {
+  it('asks through the run\'s gate and brings the answer back; a refusal comes back at once; a question of a workflow no run follows is refused at once, and one the run stops looking at after a bounded wait; a paused run leaves the question for its next look; a withdrawn question is no longer asked; the step\'s timeline and events reach the run', async () => {
     const url = database('bridge');
     await migrateSystemDatabase(url);
     const pool = await bridgePool(url);
@@ -227,6 +227,7 @@ describe("what a worker's step and the run's process say to each other (durable/
       const request = { requestId: 'q1', kind: 'command' as const, name: 'runners__bash', args: { command: 'rm -r build' }, reasons: ['removes files'], step: 'alpha:development' };
       // Asked while the run follows the component: its gate hears the step and the worker's session; the answer comes back.
       let run = new RunBridge(pool, place.workflowId, gate as never, 'alpha');
+      await run.look(); // the run follows the workflow (as it says before it enqueues it)
       const decided = worker.approval(place, { ...request, sessionId: 's-1' }, new AbortController().signal);
       while (!asked.length) await run.look();
       expect(asked).toEqual([{ step: 'alpha:development', sessionId: 's-1' }]);
@@ -258,11 +259,38 @@ describe("what a worker's step and the run's process say to each other (durable/
       expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] } });
       expect(shown).toEqual(['tool_running']);
       run.close();
-      // Nobody follows the run: the question fails after the bounded wait, saying to resume the run; it is not left behind.
+      // The worker running a step dies mid-question (DBOS recovery gives its workflow to another): the run withdraws
+      // the question (its card resolved, its row gone, not asked again) and ends the dead worker's session here, with
+      // its tool call; that session belongs to the run's project, not to a project named after the worker's clone.
+      const events: AgentEvent[] = [];
+      const seen = new RunBridge(pool, place.workflowId, { ...gate, agentEvent: (e: AgentEvent) => void (e.sessionId === 's-2' && events.push(e)) } as never, 'alpha', '/home/u/reverse-project');
+      await worker.event(place, 4, { type: 'session_started', sessionId: 's-2', at: 2, logPath: '/w2/sessions/s-2.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false, project: '/w2/.git/erasmus/worktrees/r1.1/alpha' });
+      await worker.event(place, 4, { type: 'tool_running', sessionId: 's-2', at: 3, callId: 'c2', name: 'runners__bash', args: { command: 'node -e 1' } });
+      const orphan = worker.approval(place, { ...request, sessionId: 's-2' }, new AbortController().signal).catch((e: Error) => e);
+      while (asked.length < 4) await seen.look();
+      expect(events[0]).toMatchObject({ type: 'session_started', project: '/home/u/reverse-project' });
+      await seen.workerGone('the worker running it stopped');
+      expect(signals[3]!.aborted).toBe(true);
+      expect(events.slice(2).map((e) => e.type)).toEqual(['tool_complete', 'warning', 'session_ended']);
+      expect(events[2]).toMatchObject({ sessionId: 's-2', callId: 'c2', isError: true, result: 'Not finished: the worker running it stopped.' });
+      await seen.look();
+      expect(asked).toHaveLength(4);
+      expect(await orphan).toBeInstanceOf(RunGone);
+      // A workflow that ends ends no session twice.
+      await seen.finish('its workflow ended');
+      expect(events.filter((e) => e.type === 'session_ended')).toHaveLength(1);
+      seen.close();
+      // The run stops looking while a question waits: it is refused after the bounded wait (the model goes on without the call); it is not left behind.
+      await following(pool, place.workflowId);
       const lonely = new WorkerBridge(pool, 20, 300);
       const err = await lonely.approval(place, request, new AbortController().signal).catch((e: Error) => e);
       expect(err).toBeInstanceOf(RunGone);
-      expect((err as Error).message).toMatch(/the run's process did not take this question up within 300 ms: .* resume the run \(erasmus workflow resume <project>/);
+      expect((err as Error).message).toBe("needs approval; nobody could be asked (nobody follows run r1 now: the process that drives it is paused, stopped or gone)");
+      expect((await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n).toBe(0);
+      // A workflow no run's process follows (its run was never resumed after its process died): refused at once, not after a wait.
+      const patient = new WorkerBridge(pool, 20, 3_600_000);
+      const unfollowed = await patient.approval({ runId: 'r2', workflowId: 'r2:alpha:1' }, request, new AbortController().signal).catch((e: Error) => e);
+      expect(unfollowed).toBeInstanceOf(RunGone);
       expect((await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n).toBe(0);
     } finally {
       await closeBridgePools();

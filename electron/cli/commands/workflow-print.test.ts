@@ -11,6 +11,13 @@ it('a finished step shows its tokens and cost; a step without prices shows token
   expect(entryLine({ ...step, outcome: 'tests-passed', test: test(1) })).toBe("  dev · api: tests passed in 2.0 s (`npm test` exit 0, 1 test in the runner's report)");
 });
 
+it('a rewound step says so, open or ended', () => {
+  const { leftAt: _l, durationMs: _d, outcome: _o, ...open } = step;
+  expect(entryLine({ ...open, rewound: true })).toBe('→ dev · api — rewound');
+  expect(entryLine(open)).toBe('→ dev · api');
+  expect(entryLine({ ...step, outcome: 'aborted', rewound: true })).toBe('  dev · api: stopped in 2.0 s — rewound');
+});
+
 it('the run status shows the run cost and each step cost', () => {
   const text = statusText({
     runId: 'r1',
@@ -181,4 +188,20 @@ it("a durable run's hints name its database (the password masked, as the record 
     "erasmus workflow resume /p --database-url 'postgres://localhost/erasmus' (or set ERASMUS_DATABASE_URL instead of --database-url)",
   );
   expect(statusText({ ...base, durable: undefined, status: 'RUNNING', interrupted: true } as unknown as Parameters<typeof statusText>[0])).not.toContain('database');
+});
+
+it("a durable run not followed now (paused, stopped, its process gone) shows its running components as running in the workers, which go on", () => {
+  const view = (over: Record<string, unknown>) =>
+    statusText({
+      runId: 'r1', status: 'RUNNING', state: 'parallel:components', projectDir: '/p', executor: 'agent', parallelComponents: 2, durable: { database: 'postgres://db/runs' },
+      totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, timeline: [],
+      lanes: [{ component: 'center', status: 'running', state: 'center:testing', depends: [] }],
+      ...over,
+    } as unknown as Parameters<typeof statusText>[0]);
+  const goesOn = 'its workflow goes on in the workers, and resume takes up what they did, nothing done twice)';
+  expect(view({ interrupted: true })).toContain(`  center: running in \`erasmus worker\`, at center · testing (nothing follows it here: ${goesOn}`);
+  expect(view({ interrupted: true })).not.toContain('resume runs it again');
+  expect(view({ status: 'PAUSED' })).toContain(`  center: running in \`erasmus worker\`, at center · testing (the run is paused: ${goesOn}`);
+  expect(view({ status: 'STOPPED' })).toContain('(the run is stopped: ');
+  expect(view({})).toContain('  center: running, at center · testing');
 });

@@ -23,7 +23,7 @@ export function planText(plan: WorkflowPlan, existing = false): string {
 
 /** One step in words: "→ adder · development" when it starts, "  adder · testing: tests passed in 2.0 s (…)" when it ends. */
 export function entryLine(e: WorkflowTimelineEntry): string {
-  if (!e.leftAt) return `→ ${humanState(e.state)}`;
+  if (!e.leftAt) return `→ ${humanState(e.state)}${e.rewound ? ' — rewound' : ''}`;
   const secs = `${((e.durationMs ?? 0) / 1000).toFixed(1)} s`;
   const extra = [commitWords(e), e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}${e.test.traced ? `, ${e.test.tests?.length ?? 0} test${e.test.tests?.length === 1 ? '' : 's'} in the runner's report` : e.test.traced === false ? ', not traced' : ''}` : '', e.usage ? `${e.usage.totalTokens} tokens${e.usage.costUsd !== undefined ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '']
     .filter(Boolean)
@@ -94,6 +94,12 @@ export function statusText(v: WorkflowRunView): string {
     const where = v.durable ? `, run by \`erasmus worker\` processes over ${v.durable.database}` : '';
     lines.push(`components side by side (at most ${v.parallelComponents ?? 2} at once${where}), merged in this order:`);
     for (const l of v.lanes) {
+      // A durable run not followed now (paused, stopped, or its process gone): a running component's workflow goes on in the workers.
+      if (v.durable && l.status === 'running' && (v.interrupted || v.status === 'PAUSED' || v.status === 'STOPPED')) {
+        const why = v.interrupted ? 'nothing follows it here' : `the run is ${v.status === 'PAUSED' ? 'paused' : 'stopped'}`;
+        lines.push(`  ${l.component}: running in \`erasmus worker\`${l.state ? `, at ${humanState(l.state)}` : ''} (${why}: its workflow goes on in the workers, and resume takes up what they did, nothing done twice)${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}`);
+        continue;
+      }
       // Nothing drives an interrupted run: a lane recorded running is interrupted at its step, and resume runs that step again.
       if (v.interrupted && l.status === 'running') {
         lines.push(`  ${l.component}: interrupted${l.state ? ` at ${humanState(l.state)}` : ''} (resume runs it again)${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}`);

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { approved, cleanUpAfterEach, engineAgain, git, runToEnd, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
 import { Paths } from '../paths/index';
 import { agentTask } from './agent-executor';
-import { runsInParallel } from './parallel';
+import { laneViews, runsInParallel } from './parallel';
 import { SCHEDULE_BY_ERASMUS } from './schedule-status';
 import { fenceLanguage } from './prompt';
 import type { RunRecord } from './run-record';
@@ -27,6 +27,24 @@ describe('whether a run goes side by side', () => {
     expect(runsInParallel(record([comp('a', []), comp('b', [])], { executor: { kind: 'external' } }))).toBe(false); // one step at a time
     const done: C = { ...comp('b', []), tasks: [{ id: 'b1', title: 't', status: 'done' }] };
     expect(runsInParallel(record([comp('a', []), done]))).toBe(false); // one open component
+  });
+});
+
+describe("a component's place in the run's view", () => {
+  it('is the step under way (a worker publishes its entry as it starts), not the last state its lane recorded; else that state', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    const record = {
+      plan: { components: [{ id: 'count', title: '', tasks: [] }], maxDebugAttempts: 2 },
+      timeline: [
+        { state: 'count:development', component: 'count', enteredAt: at, leftAt: at, outcome: 'done' },
+        { state: 'count:testing', component: 'count', enteredAt: at, leftAt: at, outcome: 'aborted', rewound: true },
+        { state: 'count:testing', component: 'count', enteredAt: at },
+      ],
+      lanes: [{ component: 'count', status: 'running', state: 'count:development', entries: [0, 2] }],
+    } as unknown as RunRecord;
+    expect(laneViews(record)[0]).toMatchObject({ component: 'count', status: 'running', state: 'count:testing' });
+    record.timeline[2]!.leftAt = at;
+    expect(laneViews(record)[0]!.state).toBe('count:development');
   });
 });
 

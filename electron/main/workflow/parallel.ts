@@ -65,6 +65,9 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
     const kept = await keepAndRemoveRunWorktrees(record.projectDir, record.runId, 'rewound');
     // A durable run's earlier attempt is in DBOS and on origin too.
     const remote = again && ctx.lanesRewound ? await ctx.lanesRewound() : undefined;
+    // The rewound attempt's steps still open end now: a durable run's workflows were just cancelled (their workers
+    // stop those steps), a one-machine run's worktrees removed, and no lane follows them any more.
+    if (again) for (const e of record.timeline) if (e.rewound && e.component && !e.leftAt) await ctx.leave(e, 'aborted', { note: 'stopped: the run was rewound to before it, and its components started again' });
     kept.push(...(remote?.kept ?? []));
     record.lanes = open.map((c) => ({ component: c.id, status: 'waiting', entries: [] }));
     const earlier = `${kept.length ? `; the rewound attempt's unmerged work is kept: ${keptWords(kept)}` : ''}${remote?.note ? `; ${remote.note}` : ''}`;
@@ -409,17 +412,21 @@ export function runsInParallel(record: RunRecord): boolean {
 /** A parallel run's components as its view shows them. */
 export function laneViews(record: RunRecord): WorkflowLane[] {
   const deps = record.plan ? resolvedDepends(record.plan.components) : new Map<string, string[]>();
-  return (record.lanes ?? []).map((l) => ({
-    component: l.component,
-    status: l.status,
-    depends: deps.get(l.component) ?? [],
-    ...(l.state ? { state: l.state } : {}),
-    ...(l.worktree && l.status !== 'merged' ? { worktree: l.worktree } : {}),
-    ...(l.branch && l.status !== 'merged' ? { branch: l.branch } : {}),
-    ...(l.commit && l.status === 'merged' ? { commit: l.commit } : {}),
-    ...(l.error ? { error: l.error } : {}),
-    ...(l.kept ? { kept: l.kept } : {}),
-  }));
+  return (record.lanes ?? []).map((l) => {
+    // Where it stands: the step under way (its open entry; a worker's step shows from its start), else the lane's last state.
+    const state = l.entries.map((i) => record.timeline[i]).findLast((e) => e && !e.leftAt && !e.rewound)?.state ?? l.state;
+    return {
+      component: l.component,
+      status: l.status,
+      depends: deps.get(l.component) ?? [],
+      ...(state ? { state } : {}),
+      ...(l.worktree && l.status !== 'merged' ? { worktree: l.worktree } : {}),
+      ...(l.branch && l.status !== 'merged' ? { branch: l.branch } : {}),
+      ...(l.commit && l.status === 'merged' ? { commit: l.commit } : {}),
+      ...(l.error ? { error: l.error } : {}),
+      ...(l.kept ? { kept: l.kept } : {}),
+    };
+  });
 }
 
 /** What to tell the user of kept work: each component's ref and how to look at it. */

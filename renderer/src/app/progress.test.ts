@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liveTotals } from './progress';
+import { liveTotals, runProgress } from './progress';
 
 const usage = (totalTokens: number, costUsd: number | null) => ({ inputTokens: totalTokens, outputTokens: 0, totalTokens, costUsd });
 
@@ -19,5 +19,17 @@ describe('one token count', () => {
     expect(t.costUsd).toBeCloseTo(0.14);
     // Before its session reports usage, the totals are what they are.
     expect(liveTotals(view, { s1: sessions.s1 }).totalTokens).toBe(100);
+  });
+});
+
+describe('the components done', () => {
+  it("counts those finished for earlier goals and those this run committed, not a rewound commit", () => {
+    const comp = (id: string, status: 'todo' | 'done') => ({ id, title: id, testCommand: 'npm test', tasks: [{ id: `${id}1`, title: 't', status }] });
+    const plan = { components: [comp('a', 'done'), comp('b', 'done'), comp('c', 'done'), comp('d', 'todo'), comp('e', 'todo')] } as never;
+    const commit = (component: string, rewound?: boolean) => ({ state: `${component}:commit`, component, enteredAt: 'a', leftAt: 'b', outcome: 'committed' as const, ...(rewound ? { rewound } : {}) });
+    expect(runProgress({ plan, status: 'RUNNING', timeline: [] })).toEqual({ done: 3, total: 5 });
+    expect(runProgress({ plan, status: 'RUNNING', timeline: [commit('d', true)] })).toEqual({ done: 3, total: 5 });
+    expect(runProgress({ plan, status: 'RUNNING', timeline: [commit('d')] })).toEqual({ done: 4, total: 5 });
+    expect(runProgress({ plan, status: 'COMPLETED', timeline: [] })).toEqual({ done: 5, total: 5 });
   });
 });

@@ -1,13 +1,17 @@
 import { addWorkflowUsage, sessionIdOfLog, type Usage, type WorkflowRunView, type WorkflowUsage } from '../../../electron/contract/index';
 
-/** Components committed (or completed) out of those planned; null before there is a plan. */
+/**
+ * Components done out of those planned: finished for earlier goals (every task of theirs done when this run planned),
+ * or committed by this run (a rewound commit no longer counts); null before there is a plan.
+ */
 export function runProgress(view: Pick<WorkflowRunView, 'plan' | 'timeline' | 'status'>): { done: number; total: number } | null {
   if (!view.plan) return null;
   const total = view.plan.components.length;
   if (view.status === 'COMPLETED') return { done: total, total };
-  const finished = new Set(
-    view.timeline.filter((e) => e.component && /:commit$/.test(e.state) && (e.outcome === 'committed' || e.outcome === 'nothing-to-commit')).map((e) => e.component!),
-  );
+  const finished = new Set([
+    ...view.plan.components.filter((c) => c.tasks.every((t) => t.status === 'done')).map((c) => c.id),
+    ...view.timeline.filter((e) => e.component && !e.rewound && /:commit$/.test(e.state) && (e.outcome === 'committed' || e.outcome === 'nothing-to-commit')).map((e) => e.component!),
+  ]);
   return { done: Math.min(total, finished.size), total };
 }
 

@@ -32,6 +32,8 @@ export const BRIDGE_DDL = [
     kind text NOT NULL,
     body jsonb NOT NULL)`,
   'CREATE INDEX IF NOT EXISTS live_workflow ON erasmus.live (workflow_id, id)',
+  // Which component workflows a run's process follows now (it can ask someone): the time of its last look.
+  'CREATE TABLE IF NOT EXISTS erasmus.following (workflow_id text PRIMARY KEY, seen_at timestamptz NOT NULL)',
 ];
 
 /** Where a question comes from: the component's workflow (its id names the run and the component). */
@@ -49,11 +51,22 @@ const Answer = z.union([
 ]);
 type Answer = z.infer<typeof Answer>;
 
-/** How long a worker's question waits for the run's process to take it up (it looks every POLL_MS while it follows the run). */
-export const ASK_WAIT_MS = 120_000;
+/**
+ * How long a run's process may be silent and still count as following a component's workflow: it looks every
+ * FOLLOW_MS (100 ms) while it does, and says so at most every FOLLOWING_MS. A question of a workflow nobody follows
+ * is refused at once; one whose run stops looking while it waits is refused after this long.
+ */
+export const ASK_WAIT_MS = 15_000;
+/** How often the run's process says it follows a workflow (erasmus.following). */
+const FOLLOWING_MS = 1000;
 
-/** The run's process did not take a question up in time: it is gone (or not following the run). */
+/** Nobody follows the run to answer (its process is paused, stopped or gone): the call is refused and the step goes on without it. */
 export class RunGone extends UnansweredApproval {}
+
+/** The run's process says it follows a component's workflow (before it enqueues it, and as it looks). */
+export async function following(pool: Pool, workflowId: string): Promise<void> {
+  await pool.query('INSERT INTO erasmus.following (workflow_id, seen_at) VALUES ($1, now()) ON CONFLICT (workflow_id) DO UPDATE SET seen_at = now()', [workflowId]);
+}
 
 /** The worker's side: asks and waits for the answer; publishes the step's timeline and events. */
 export class WorkerBridge {
@@ -64,6 +77,10 @@ export class WorkerBridge {
   ) {}
 
   private async ask(place: AskPlace, kind: 'approval' | 'elicitation', request: unknown, signal: AbortSignal): Promise<Answer | undefined> {
+    const nobody = (): RunGone =>
+      new RunGone(`nobody follows run ${place.runId} now: the process that drives it is paused, stopped or gone`);
+    const followed = await this.pool.query<{ idle_ms: number }>('SELECT EXTRACT(EPOCH FROM (now() - seen_at)) * 1000 AS idle_ms FROM erasmus.following WHERE workflow_id = $1', [place.workflowId]);
+    if (!followed.rows[0] || Number(followed.rows[0].idle_ms) > this.waitMs) throw nobody();
     const { rows } = await this.pool.query<{ id: string }>('INSERT INTO erasmus.asks (run_id, workflow_id, kind, request) VALUES ($1, $2, $3, $4) RETURNING id', [place.runId, place.workflowId, kind, JSON.stringify(request)]);
     const id = rows[0]!.id;
     try {
@@ -75,10 +92,7 @@ export class WorkerBridge {
         );
         const row = r.rows[0];
         if (row?.answer) return Answer.parse(row.answer);
-        if (!row || Number(row.idle_ms) > this.waitMs)
-          throw new RunGone(
-            `the run's process did not take this question up within ${this.waitMs >= 1000 ? `${Math.round(this.waitMs / 1000)} s` : `${this.waitMs} ms`}: it is not running, or not following run ${place.runId}. This step fails; resume the run (${place.resume ?? 'erasmus workflow resume <project> --database-url …'}, or Resume in the app) and its component goes on`,
-          );
+        if (!row || Number(row.idle_ms) > this.waitMs) throw nobody();
         await new Promise((res) => setTimeout(res, this.pollMs));
       }
     } finally {
@@ -138,6 +152,10 @@ export const forwarded = (e: AgentEvent): boolean => FORWARDED.has(e.type);
 export class RunBridge {
   private readonly asking = new Map<string, AbortController>();
   private lastLive = 0;
+  /** When this process last said it follows the workflow (erasmus.following). */
+  private said = 0;
+  /** The worker's sessions shown here and not ended yet, with their tool calls under way (ended here if their worker dies). */
+  private readonly open = new Map<string, { turns: number; calls: Map<string, { name: string; args: Record<string, unknown>; at: number }> }>();
 
   constructor(
     private readonly pool: Pool,
@@ -145,9 +163,15 @@ export class RunBridge {
     private readonly gate: RunGate | undefined,
     /** Names the component in what is asked (`a · development`): the step, when the request does not carry it. */
     private readonly component: string,
+    /** The run's project: a worker's session belongs to it (not to the worker's clone, whose folder is the component's name). */
+    private readonly projectDir?: string,
   ) {}
 
   async look(): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] } }> {
+    if (Date.now() - this.said >= FOLLOWING_MS) {
+      await following(this.pool, this.workflowId);
+      this.said = Date.now();
+    }
     const asks = await this.pool.query<{ id: string; kind: string; request: unknown }>(
       'UPDATE erasmus.asks SET seen_at = now() WHERE workflow_id = $1 AND answer IS NULL RETURNING id, kind, request',
       [this.workflowId],
@@ -163,9 +187,48 @@ export class RunBridge {
       if (row.kind === 'timeline') {
         const entries = z.array(WorkflowTimelineEntry).safeParse(row.body);
         if (entries.success) timeline = { step: row.step, entries: entries.data };
-      } else if (row.kind === 'event') this.gate?.agentEvent(row.body as AgentEvent);
+      } else if (row.kind === 'event') this.show(row.body as AgentEvent);
     }
     return timeline ? { timeline } : {};
+  }
+
+  /** One event of a worker's session, shown here: under the run's project; its session and tool calls kept open until they end. */
+  private show(raw: AgentEvent): void {
+    const e: AgentEvent = raw.type === 'session_started' && this.projectDir ? { ...raw, project: this.projectDir } : raw;
+    if (e.type === 'session_started') this.open.set(e.sessionId, { turns: 0, calls: new Map() });
+    else if (e.type === 'turn_started') {
+      const o = this.open.get(e.sessionId);
+      if (o) o.turns = e.turn;
+    }
+    else if (e.type === 'tool_running') this.open.get(e.sessionId)?.calls.set(e.callId, { name: e.name, args: e.args, at: e.at });
+    else if (e.type === 'tool_complete') this.open.get(e.sessionId)?.calls.delete(e.callId);
+    else if (e.type === 'session_ended') this.open.delete(e.sessionId);
+    this.gate?.agentEvent(e);
+  }
+
+  /**
+   * The worker running the step is gone (its process died; DBOS recovery gives the workflow to another worker, where
+   * the step runs again): its questions are withdrawn (no longer asked here, their cards resolved, their rows gone so
+   * no later look asks them again), and its sessions end here, with their tool calls, saying why.
+   */
+  async workerGone(why: string): Promise<void> {
+    const ids = [...this.asking.keys()];
+    for (const c of this.asking.values()) c.abort();
+    this.asking.clear();
+    if (ids.length) await this.pool.query('DELETE FROM erasmus.asks WHERE id = ANY($1::bigint[]) AND answer IS NULL', [ids]).catch(() => undefined);
+    this.endSessions(why);
+  }
+
+  /** Ends the worker's sessions still open here (their worker died, or their workflow ended without saying so). */
+  endSessions(why: string): void {
+    const at = Date.now();
+    for (const [sessionId, { turns, calls }] of this.open) {
+      for (const [callId, c] of calls)
+        this.gate?.agentEvent({ type: 'tool_complete', sessionId, at, callId, name: c.name, args: c.args, result: `Not finished: ${why}.`, isError: true, durationMs: Math.max(0, at - c.at) });
+      this.gate?.agentEvent({ type: 'warning', sessionId, at, message: `This session ended: ${why}.` });
+      this.gate?.agentEvent({ type: 'session_ended', sessionId, at, reason: 'error', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: null }, turns });
+    }
+    this.open.clear();
   }
 
   private take(id: string, kind: string, request: unknown): void {
@@ -192,9 +255,20 @@ export class RunBridge {
     }
   }
 
-  /** The workflow ended: what its steps published goes (their outcome is in DBOS's record of them). */
+  /**
+   * The workflow ended: what its steps published and this process has not read yet is shown, a session still open
+   * (its end never published: its worker died) ends, and what the steps published goes (their outcome is in DBOS's record).
+   */
+  async finish(why: string): Promise<void> {
+    await this.look().catch(() => undefined);
+    this.endSessions(why);
+    await this.forget();
+  }
+
+  /** What the workflow's steps published goes. */
   async forget(): Promise<void> {
     await this.pool.query('DELETE FROM erasmus.live WHERE workflow_id = $1', [this.workflowId]).catch(() => undefined);
+    await this.pool.query('DELETE FROM erasmus.following WHERE workflow_id = $1', [this.workflowId]).catch(() => undefined);
   }
 
   /** Stops asking (the run stops following the component); the worker's questions wait for the next look. */

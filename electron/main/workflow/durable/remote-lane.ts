@@ -20,7 +20,7 @@ import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './compo
 import { redactedUrl } from './database-url';
 import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, dbosClient, FOLLOW_MS, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneCommitRef, laneRef, originUrl, pushRef, removeRunRefs, type LaneKey } from './lane-git';
-import { bridgePool, RunBridge, type RunGate } from './bridge';
+import { bridgePool, following, RunBridge, type RunGate } from './bridge';
 
 export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent, gate?: RunGate): Promise<void> {
   const { record } = ctx;
@@ -54,6 +54,8 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
     const next = workflowId(key);
     Object.assign(lane, { workflow: next, attempts: attempt, status: 'running' as const });
     await ctx.persist();
+    // Followed from the start: a question of its first step is asked here, not refused as nobody's.
+    await following(await bridgePool(databaseUrl), next);
     await client.enqueue({ queueName: COMPONENT_QUEUE, workflowName: COMPONENT_WORKFLOW, workflowID: next, appVersion: WORKFLOW_VERSION }, job);
     return next;
   };
@@ -62,7 +64,9 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   else lane.status = 'running';
   let seen = 0;
   let stepsDone = 0;
-  let bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id);
+  let bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id, dir);
+  // The worker running the workflow's step: when DBOS recovery takes the workflow from it (it died), what it asked and its sessions end here.
+  let runningOn: string | undefined;
   try {
     for (;;) {
       // The steps that ended since the last look: the run's timeline shows each as it ends.
@@ -76,7 +80,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       }
       // Committed and pushed, as DBOS recorded it: the workflow returns that very progress (a recovery replays it), so the run goes on now.
       if (progress?.done) {
-        await bridge.forget();
+        await bridge.finish('its workflow committed the component');
         break;
       }
       // The step under way: its questions asked here, its events shown, its entry as it stands (newer than the last step ended).
@@ -85,10 +89,12 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       // Its status alone on each look (DBOS's getWorkflow loads and decodes the job and the output every time); the output once it ended.
       const [now] = await client.listWorkflows({ workflowIDs: [id!], loadInput: false, loadOutput: false });
       status = now && ENDED.has(now.status) ? await client.getWorkflow(id!) : now;
+      if (runningOn && (status?.status === 'ENQUEUED' || (status?.status === 'PENDING' && status.executorId !== runningOn))) await bridge.workerGone(`the worker running it (${runningOn}) stopped; the step runs again in another worker`);
+      runningOn = status?.status === 'PENDING' ? status.executorId : status?.status === 'ENQUEUED' ? undefined : runningOn;
       if (status?.status === 'SUCCESS') {
         const out = LaneProgress.parse(status.output);
         await importProgress(ctx, lane, out);
-        await bridge.forget();
+        await bridge.finish(out.again ? 'its step runs again' : out.failed ? 'its component is blocked' : 'its workflow committed the component');
         if (out.again) {
           // A step the run's process did not answer in time (it was paused, or gone): run again by a new attempt, from
           // the checkpoint before it (now, or when the run is resumed: its workflow ended, so resume enqueues one).
@@ -96,15 +102,18 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
           if (ctx.pausing?.()) return;
           bridge.close();
           id = await enqueue();
-          bridge = new RunBridge(await bridgePool(databaseUrl), id, gate, component.id);
+          bridge = new RunBridge(await bridgePool(databaseUrl), id, gate, component.id, dir);
+          runningOn = undefined;
           seen = 0;
           continue;
         }
         if (out.failed) throw new WorkflowError('RUNTIME_ERROR', out.failed);
         break;
       }
-      if (status?.status === 'ERROR' || status?.status === 'CANCELLED' || status?.status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED')
+      if (status?.status === 'ERROR' || status?.status === 'CANCELLED' || status?.status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED') {
+        await bridge.finish(`its workflow ended ${status.status}`);
         throw new WorkflowError('RUNTIME_ERROR', `component ${component.id}'s workflow ${id} ended ${status.status}${status.error ? `: ${(status.error as Error).message ?? String(status.error)}` : ''}; retry to run it again from its last finished step (erasmus workflow retry ${dir}${databaseHint(record.durable).option}${databaseHint(record.durable).note})`);
+      }
       // Stop and pause stop following it here; its workflow goes on in the workers, and resume finds it again (its id is in the lane).
       if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
       if (ctx.pausing?.()) return;

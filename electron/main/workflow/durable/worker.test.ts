@@ -7,7 +7,10 @@ import { Paths } from '../../paths/index';
 import { laneOf } from '../../runners/pty/sandbox';
 import { WORKTREE_META, worktreeOf } from '../../runners/runner';
 import type { RunRecord } from '../run-record';
-import { cloneDir, providerReady, workRoot } from './worker';
+import { UnansweredApproval } from '../../agent/approval-path';
+import { RunGone, type WorkerBridge } from './bridge';
+import type { LaneProgress } from './component-step';
+import { cloneDir, inStep, providerReady, settleStep, workerForward, workRoot } from './worker';
 
 let root: string | undefined;
 afterEach(async () => {
@@ -39,5 +42,30 @@ describe('a worker', () => {
     );
     await expect(providerReady((o) => agent.provider(o), paths.configYaml, record({ kind: 'agent', provider: 'local' }))).resolves.toBeUndefined();
     await expect(providerReady(() => Promise.reject(new Error('never asked')), paths.configYaml, record({ kind: 'command', command: 'true' }))).resolves.toBeUndefined();
+  });
+
+  it("refuses a call nobody following the run can answer, and the step does not fail for it: its note says what was not asked and how to have the next asked", async () => {
+    const why = 'nobody follows run r1 now: the process that drives it is paused, stopped or gone';
+    const bridge = { approval: () => Promise.reject(new RunGone(why)), elicitation: () => Promise.reject(new RunGone(why)) } as unknown as WorkerBridge;
+    const forward = workerForward(bridge);
+    const request = { requestId: 'q', kind: 'command' as const, name: 'runners__bash', args: { command: 'npm test' }, reasons: ['runs code'] };
+    const lines: string[] = [];
+    const entry = { state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z', leftAt: '2026-01-01T00:01:00.000Z', outcome: 'tests-passed' } as LaneProgress['timeline'][number];
+    const out = { steps: 3, lane: { component: 'alpha', status: 'running', entries: [] }, timeline: [{ ...entry, state: 'alpha:development' }, entry], docs: {}, done: false } as LaneProgress;
+    const settled = await inStep({ runId: 'r1', workflowId: 'r1:alpha:1', component: 'alpha', step: 2, state: () => 'alpha:testing' }, async (place) => {
+      // The model's call is refused at once with words that say nobody could be asked, and why (the agent tells it to go on without it).
+      const err = await forward.approval(request, new AbortController().signal).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(UnansweredApproval);
+      expect((err as Error).message).toBe(`needs approval; nobody could be asked (${why})`);
+      expect((err as Error).message).not.toMatch(/fails|resume/);
+      await forward.approval(request, new AbortController().signal).catch(() => undefined);
+      return settleStep(place, out, 1, (l) => lines.push(l));
+    });
+    expect(settled.failed).toBeUndefined();
+    expect(settled.timeline[0]!.note).toBeUndefined();
+    expect(settled.timeline[1]!.note).toBe(
+      'not asked, refused and gone on without: runners__bash (2 times); nobody followed run r1 to answer (its process was paused, stopped or gone). Resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) for its next questions to be asked',
+    );
+    expect(lines).toEqual([`component alpha of run r1: ${settled.timeline[1]!.note}`]);
   });
 });

@@ -22,7 +22,7 @@ import { git } from '../git';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
-import { forgetClone, notAnswered, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
+import { forgetClone, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
 import { removeRunRefs } from './lane-git';
 import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
 
@@ -32,14 +32,32 @@ interface StepPlace extends AskPlace {
   step: number;
   /** The state of the step in flight (its timeline entry), for what is asked. */
   state: () => string | undefined;
-  /** Set when the run's process did not take a question up: the step fails, saying to resume the run. */
-  gone?: string;
+  /** What was refused because nobody followed the run (the model went on without it): said in the step's note and the worker's log. */
+  refused: string[];
   published?: string;
   /** The step's agent session (its events show in the run under this id, and so do its approvals). */
   sessionId?: string;
   chain: Promise<unknown>;
 }
 const stepPlace = new AsyncLocalStorage<StepPlace>();
+
+/** Runs `fn` as the component step `place` (what it asks and publishes names that step). */
+export function inStep<T>(place: Omit<StepPlace, 'refused' | 'chain'>, fn: (p: StepPlace) => Promise<T>): Promise<T> {
+  const p: StepPlace = { ...place, refused: [], chain: Promise.resolve() };
+  return stepPlace.run(p, () => fn(p));
+}
+
+/**
+ * How a step that ended stands. Questions refused because nobody followed the run do not fail it: the model was
+ * told the call was not made and to go on without it, and did; the person learns of them from the step's note
+ * (its last timeline entry, from `from` on) and the worker's log, with how to have the next ones asked.
+ */
+export function settleStep(place: StepPlace, out: LaneProgress, from: number, log: (line: string) => void): LaneProgress {
+  if (!place.refused.length) return out;
+  const said = refusedNote(place.refused, place.runId, place.resume);
+  log(`component ${place.component} of run ${place.runId}: ${said}`);
+  return withNote(out, from, said);
+}
 
 /**
  * The worker's folder is the root its built-in files and runners servers serve (a git repository of its own,
@@ -87,8 +105,8 @@ export async function providerReady(provider: (o: { provider?: string; model?: s
  */
 export function workerForward(bridge: WorkerBridge) {
   const place = () => stepPlace.getStore();
-  const gone = (p: StepPlace) => (err: unknown) => {
-    if (err instanceof RunGone) p.gone = err.why;
+  const gone = (p: StepPlace, what: string) => (err: unknown) => {
+    if (err instanceof RunGone) p.refused.push(what);
     throw err;
   };
   const outside = () => new UnansweredApproval('asked outside a component step of a durable run');
@@ -96,7 +114,7 @@ export function workerForward(bridge: WorkerBridge) {
     approval: async (req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
       const p = place();
       if (!p) throw outside();
-      return bridge.approval(p, { ...req, ...(p.sessionId ? { sessionId: p.sessionId } : {}) }, signal).catch(gone(p));
+      return bridge.approval(p, { ...req, ...(p.sessionId ? { sessionId: p.sessionId } : {}) }, signal).catch(gone(p, req.name));
     },
     elicitation: async (req: ElicitationRequest, signal: AbortSignal): Promise<ElicitResult> => {
       const p = place();
@@ -106,7 +124,7 @@ export function workerForward(bridge: WorkerBridge) {
       const params = { ...req.params, message: `${state ? `${humanState(state)}: ` : `component ${p.component}: `}${(req.params as { message?: string }).message ?? ''}` } as ElicitationRequest['params'];
       return bridge.elicitation(p, { ...req, params }, signal).catch((err: unknown) => {
         if (!(err instanceof RunGone)) throw err;
-        p.gone = err.why;
+        p.refused.push(`${req.server}'s confirmation`);
         return unanswered(err.why);
       });
     },
@@ -128,6 +146,22 @@ export function workerForward(bridge: WorkerBridge) {
   };
 }
 export type WorkerForward = ReturnType<typeof workerForward>;
+
+/** What a step's note says of the calls refused because nobody followed the run, and how to have them asked next time. */
+export function refusedNote(refused: string[], runId: string, resume = 'erasmus workflow resume <project> --database-url …'): string {
+  const counts = new Map<string, number>();
+  for (const r of refused) counts.set(r, (counts.get(r) ?? 0) + 1);
+  const what = [...counts].map(([name, n]) => (n > 1 ? `${name} (${n} times)` : name)).join(', ');
+  return `not asked, refused and gone on without: ${what}; nobody followed run ${runId} to answer (its process was paused, stopped or gone). Resume the run (${resume}, or Resume in the app) for its next questions to be asked`;
+}
+
+/** The step's own timeline entries (those after `from`): the last one carries the note. */
+export function withNote(out: LaneProgress, from: number, note: string): LaneProgress {
+  const i = out.timeline.length - 1;
+  if (i < from) return out;
+  const e = out.timeline[i]!;
+  return { ...out, timeline: out.timeline.map((x, j) => (j === i ? { ...e, note: e.note ? `${e.note}; ${note}` : note } : x)) };
+}
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -212,7 +246,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
               let record: RunRecord | undefined;
               const db = databaseHint(job.record.durable);
               const resume = `erasmus workflow resume ${job.record.projectDir}${db.option}${db.note}`;
-              const place: StepPlace = { runId: job.runId, workflowId, resume, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, chain: Promise.resolve() };
+              const place: StepPlace = { runId: job.runId, workflowId, resume, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, refused: [], chain: Promise.resolve() };
               await opts.bridge?.withdraw(place);
               // The run cancels the workflow (abandoned, or rewound): the step is stopped soon after (its executor's
               // process or its agent session ended), not run to its end.
@@ -236,8 +270,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
               await place.chain;
               // Asked, not only watched: a step may end between two looks.
               if (cancel.signal.aborted || (await DBOS.getWorkflowStatus(workflowId))?.status === 'CANCELLED') await abandoned();
-              // A question the run's process never took up: the step counts as not run; the run runs it again when it follows the component.
-              return place.gone && !out.done ? notAnswered(before, out, place.gone) : out;
+              return settleStep(place, out, before.timeline.length, log);
             },
             { name: `${job.component} step ${before.steps + 1}` },
           );
