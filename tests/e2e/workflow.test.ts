@@ -55,7 +55,7 @@ describe('workflow end to end (scripted model as a command executor)', () => {
     const prompts = readFileSync(join(sb.root, 'prompts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { state: string; prompt: string });
     expect(prompts.find((p) => p.state === 'adder:testing')!.prompt).toContain('development: add() written');
     // Testing and debugging steps are told the command that gates them; the others are not.
-    expect(prompts.find((p) => p.state === 'adder:testing')!.prompt).toMatch(/## Test command\n\nWhen this step ends, Erasmus runs `node --test[^`]*` in the project folder/);
+    expect(prompts.find((p) => p.state === 'adder:testing')!.prompt).toMatch(/## Test command\n\nWhen this step ends, Erasmus runs `node --test[^`]*` in your working directory \(where your tools work\)/);
     expect(prompts.find((p) => p.state === 'adder:debugging')!.prompt).toContain('## Test command');
     expect(prompts.find((p) => p.state === 'final:testing')!.prompt).toContain('## Test command');
     expect(prompts.find((p) => p.state === 'adder:development')!.prompt).not.toContain('## Test command');

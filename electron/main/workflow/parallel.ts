@@ -37,7 +37,7 @@ import { git, gitPath, headCommit } from './git';
 
 /** The merge step's role (its tools and budget are development's). */
 const MERGE_PROTOCOL = `You merge one component into the run's branch. The components were developed side by side, each in its own
-git worktree, and this one's commit conflicts with what was merged before it. Read both sides of each conflicted file (the task
+copy of the project (a git worktree, or a worker's clone), and this one's commit conflicts with what was merged before it. Read both sides of each conflicted file (the task
 shows them whole), then write each file so that it does what both sides need (code, tests and documentation alike) and holds no
 conflict marker. Change no other file. Use the runners toolset to check the result (run the tests); the workflow commits the
 merge itself, so do not commit.
@@ -335,7 +335,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
     }
     const again = attempts > 0 ? ` A merge step before this one left conflict markers in ${left.join(', ')}: remove them all.` : '';
     const instruction =
-      `Component ${lane.component} was developed in its own git worktree while other components were developed in theirs. Its commit does not merge cleanly into the run's branch, which holds the components merged before it: git stopped with conflicts in ${files.map((f) => `\`${f}\``).join(', ')}. ` +
+      `Component ${lane.component} was developed in its own copy of the project while other components were developed in theirs. Its commit does not merge cleanly into the run's branch, which holds the components merged before it: git stopped with conflicts in ${files.map((f) => `\`${f}\``).join(', ')}. ` +
       `Each of these files in the project folder holds both sides between the markers \`<<<<<<<\` (the run's branch), \`=======\` and \`>>>>>>>\` (component ${lane.component}); both whole versions are below. ` +
       `Resolve every conflict so the file does what both sides need, remove every marker, and change nothing else. Do not commit: Erasmus commits the merge, and the final test gate runs on the merged tree.${again}`;
     const prompt = buildStepPrompt({

@@ -93,7 +93,7 @@ export function buildStepPrompt(p: PromptParts): string {
     parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n${fenced(p.testOutput.output.trim(), '')}`);
   }
   if (p.testCommand) {
-    parts.push(`## Test command\n\nWhen this step ends, Erasmus runs \`${p.testCommand}\` in the project folder, and the step passes only if it exits with status 0: the tests this step is about must be ones this command runs.`);
+    parts.push(`## Test command\n\nWhen this step ends, Erasmus runs \`${p.testCommand}\` in your working directory (where your tools work), and the step passes only if it exits with status 0: the tests this step is about must be ones this command runs.`);
   }
   parts.push(`## Done when\n\n${p.done ?? p.protocol.done}`);
   return parts.join('\n\n');

@@ -107,7 +107,7 @@ describe('done means verified', () => {
     const view = await e.status(runId);
     const final = view.timeline.find((x) => x.state === 'final:testing')!;
     expect(final.test!.command).toBe('npm test --silent');
-    expect(prompts.get('final:testing')).toContain('Erasmus runs `npm test --silent` in the project folder');
+    expect(prompts.get('final:testing')).toContain('Erasmus runs `npm test --silent` in your working directory (where your tools work)');
     // ...and it ran the end-to-end file the final testing step added, which no component command runs.
     expect(final.test).toMatchObject({ passed: true, traced: true });
     expect(final.test!.tests).toContainEqual(expect.objectContaining({ name: 'end to end: counts a sentence', passed: true }));
