@@ -92,9 +92,12 @@ export async function stashAll(dir: string, message: string): Promise<void> {
 
 /** `-c user.email/name` for a repository with no identity configured (the commit is then by "Erasmus"). */
 export async function identityArgs(dir: string): Promise<string[]> {
+  // Both keys in one process ("user.email VALUE" / "user.name VALUE" lines; none is exit code 1).
+  const r = await git(dir, ['config', '--get-regexp', '^user\\.(email|name)$']);
+  const set = new Set(r.code === 0 ? r.stdout.split('\n').map((l) => l.split(' ')[0]) : []);
   const out: string[] = [];
-  if ((await git(dir, ['config', 'user.email'])).code !== 0) out.push('-c', 'user.email=erasmus@localhost');
-  if ((await git(dir, ['config', 'user.name'])).code !== 0) out.push('-c', 'user.name=Erasmus');
+  if (!set.has('user.email')) out.push('-c', 'user.email=erasmus@localhost');
+  if (!set.has('user.name')) out.push('-c', 'user.name=Erasmus');
   return out;
 }
 
@@ -130,8 +133,14 @@ export async function repoPath(dir: string, path: string): Promise<string> {
 
 /** Where git keeps a file of its own (e.g. a commit message), as an absolute path. */
 export async function gitPath(dir: string, name: string): Promise<string> {
-  const r = await git(dir, ['rev-parse', '--git-path', name]);
-  return resolve(dir, r.stdout.trim());
+  return (await gitPaths(dir, [name]))[0]!;
+}
+
+/** Where the repository keeps each of these files (`gitPath` for several names, in one git process). */
+export async function gitPaths(dir: string, names: string[]): Promise<string[]> {
+  const r = await git(dir, ['rev-parse', ...names.flatMap((n) => ['--git-path', n])]);
+  const lines = r.stdout.trim().split('\n');
+  return names.map((_, i) => resolve(dir, (lines[i] ?? '').trim()));
 }
 
 /** The subject of HEAD's commit. */

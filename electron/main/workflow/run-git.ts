@@ -9,7 +9,7 @@ import {
   git,
   commitStyle,
   commitSubject,
-  gitPath,
+  gitPaths,
   headCommit,
   identityArgs,
   isRepository,
@@ -30,11 +30,10 @@ const sh = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /** Runs `git commit` with a message (and only these paths) through the runner, so the repository's hooks run where tests run. */
 async function commitThroughRunner(dir: string, run: TestRunner, message: string, paths: string[] | undefined, signal?: AbortSignal): Promise<TestRun> {
-  const msgFile = await gitPath(dir, 'ERASMUS_COMMIT_MSG');
-  await writeFile(msgFile, `${message}\n`);
-  const args = [...(await identityArgs(dir)), 'commit', '-q', '-F', msgFile];
-  if (paths) {
-    const list = await gitPath(dir, 'ERASMUS_COMMIT_PATHS');
+  const [msgFile, list] = await gitPaths(dir, paths ? ['ERASMUS_COMMIT_MSG', 'ERASMUS_COMMIT_PATHS'] : ['ERASMUS_COMMIT_MSG']);
+  await writeFile(msgFile!, `${message}\n`);
+  const args = [...(await identityArgs(dir)), 'commit', '-q', '-F', msgFile!];
+  if (paths && list) {
     await writeFile(list, paths.map((p) => `:(top,literal)${p}\n`).join(''));
     args.push('--only', `--pathspec-from-file=${list}`);
   }
