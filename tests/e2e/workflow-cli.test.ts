@@ -51,13 +51,13 @@ describe('workflow survives SIGKILL (CLI)', () => {
         runFile = join(runsDir, f);
       }
       try {
-        return JSON.parse(readFileSync(runFile, 'utf8')) as { state?: string; status: string; timeline: Array<{ state: string; outcome?: string; leftAt?: string }> };
+        return JSON.parse(readFileSync(runFile, 'utf8')) as { state?: string; status: string; timeline: Array<{ state: string; outcome?: string; leftAt?: string; startTree?: string }> };
       } catch {
         return undefined;
       }
     };
-    // Kill it in the middle of the component: while the review step is running.
-    await until(() => readRun()?.state === 'adder:review', 30_000);
+    // Kill it in the middle of the component: while the review step is running (its starting files recorded).
+    await until(() => readRun()?.state === 'adder:review' && !!readRun()?.timeline.at(-1)?.startTree, 30_000);
     process.kill(-child!.pid!, 'SIGKILL');
     const killed = await started;
     expect(killed.code).toBeNull();
@@ -74,6 +74,10 @@ describe('workflow survives SIGKILL (CLI)', () => {
     const done = readRun()!;
     expect(done.status).toBe('COMPLETED');
     expect(done.timeline.filter((e) => e.outcome === 'interrupted').map((e) => e.state)).toEqual(['adder:review']);
+    // The review run again hears it is a retry, and that the attempt killed changed no file of the project.
+    const again = await sb.engine.stepPrompt((await sb.engine.latest(sb.project))!, done.timeline.findLastIndex((e) => e.state === 'adder:review'));
+    expect(again).toContain('This step ran before and did not finish: Erasmus stopped while it ran');
+    expect(again).toContain('It changed no file of the project.');
     expect(finishedStates(done.timeline)).toEqual(EXPECTED);
     expect(gitLog(sb.project).filter((s) => s === 'adds two numbers')).toHaveLength(1);
     expect(readFileSync(join(sb.project, 'docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');
