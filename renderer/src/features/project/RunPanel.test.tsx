@@ -53,6 +53,8 @@ describe('ProjectView and the run panel', () => {
     core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
     expect((await screen.findByTestId('blocked-hint')).textContent).toBe('To go on: fix the cause in the project (or let the model try again), then Retry step; or Skip step to go on without it.');
     expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip step', 'Stop']);
+    // The heading names what the buttons offer (no Resume for a blocked run).
+    expect(screen.getByTestId('run-phase').textContent).toBe('Blocked: the run needs you (retry or skip the step).');
   });
 
   it('starts an unattended agent run, asks the goal, shows the documents, and confirms an edited plan', async () => {

@@ -22,7 +22,7 @@ const said: Record<RunPhase, string> = {
   running: 'Working through the plan.',
   external: 'Waiting for the external cognitive engine to answer a step.',
   paused: 'Paused.',
-  blocked: 'Blocked: the run needs you (retry, skip or resume).',
+  blocked: 'Blocked: the run needs you (retry or skip the step).',
   stopped: 'Stopped.',
   completed: 'Completed.',
 };
