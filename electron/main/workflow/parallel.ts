@@ -408,6 +408,7 @@ export function laneViews(record: RunRecord): WorkflowLane[] {
     ...(l.commit && l.status === 'merged' ? { commit: l.commit } : {}),
     ...(l.error ? { error: l.error } : {}),
     ...(l.kept ? { kept: l.kept } : {}),
+    ...(l.waiting && l.status === 'running' ? { waiting: l.waiting } : {}),
   }));
 }
 
