@@ -27,7 +27,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   const { record } = ctx;
   const dir = record.projectDir;
   const client = await dbosClient(databaseUrl).catch((err: Error) => {
-    throw new WorkflowError('RUNTIME_ERROR', `the run's database ${redactedUrl(databaseUrl)} cannot be reached (${err.message}): start it, or resume with the right one (erasmus workflow resume ${dir} --database-url postgres://…, or ERASMUS_DATABASE_URL); component ${component.id} goes on from where it stood`);
+    throw new WorkflowError('RUNTIME_ERROR', `the run's database ${redactedUrl(databaseUrl)} cannot be reached (${err.message}): start it, or resume with the right --database-url (erasmus workflow resume ${dir} --database-url postgres://…, or ERASMUS_DATABASE_URL); component ${component.id} goes on from where it stood`);
   });
   let id = lane.workflow;
   let status = id ? await client.getWorkflow(id) : undefined;
