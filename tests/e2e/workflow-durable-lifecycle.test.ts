@@ -83,10 +83,15 @@ describe('a durable run over a project\'s life', () => {
     // b's workflow goes on in the worker with nobody following it, and blocks.
     await rm(hold);
     await until('b blocked in the worker', () => /component b of run \S+: blocked/.test(said.get(w)!()), said.get(w)!);
+    // Its workflow has ended in DBOS (the worker logs the block a moment before; resumed before that, the run would
+    // follow the workflow to its end and block, as it does when it watches a component block).
+    await until("b's workflow ended", () => workflows(url).some((l) => /:b:1 SUCCESS$/.test(l)), said.get(w)!);
     await writeFile(fixed, '');
-    const resumed = cli(['resume', dir, '--database-url', url, '--yes']);
+    const resumed = spawn('node', [CLI, 'workflow', 'resume', dir, '--database-url', url, '--yes'], { env: cliEnv, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
     workers.push(resumed);
-    expect(await new Promise((r) => resumed.once('exit', r))).toBe(0);
+    let out = '';
+    resumed.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    expect(await new Promise((r) => resumed.once('exit', r)), out).toBe(0);
     const view = JSON.parse(execFileSync('node', [CLI, 'workflow', 'status', dir, '--json'], { env: cliEnv, encoding: 'utf8' })) as WorkflowRunView;
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');

@@ -90,7 +90,7 @@ describe('a durable run over DBOS', () => {
     // The worker stops the step under way soon after its workflow is cancelled (its model is killed): the stopped step
     // records and pushes nothing, and the worker drops what the workflow pushed since the run cleaned origin.
     await until('the cancelled step stopped', () => !alive(pid), said.get(w)!);
-    await until('the worker dropped the abandoned work', () => /the run was abandoned/.test(said.get(w)!()), said.get(w)!);
+    await until('the worker dropped the abandoned work', () => /its workflow was cancelled \(the run was abandoned, or rewound to before its components\); its refs on origin and this clone are gone/.test(said.get(w)!()), said.get(w)!);
     await until('the worker says the step was stopped', () => /component a of run \S+: its workflow was cancelled; its step is stopped/.test(said.get(w)!()), said.get(w)!);
     expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
     expect(existsSync(join(root, 'work-w1', runId, 'a'))).toBe(false);
@@ -147,7 +147,9 @@ describe('a durable run with the agent executor (the default path)', () => {
       await mkdir(join(root, home), { recursive: true });
       await writeFile(join(root, home, 'config.yaml'), provider);
     }
-    await worker('w1', url, {});
+    // A worker without the run's provider (an empty config.yaml) takes none of its components: they wait in the
+    // provider's queue, and the run says so, until a worker that has the provider starts.
+    const w0 = await worker('w0', url, {});
     // The run's process: a core as a face has it (the hub on the project, the built-in servers), its gate the test's.
     const core = new Core({ face: 'cli', home: join(root, 'home-run'), env: { ...process.env, ERASMUS_DATABASE_URL: url } });
     cores.push(core);
@@ -178,13 +180,23 @@ describe('a durable run with the agent executor (the default path)', () => {
     const { runId } = await wf.load({ projectDir: dir, goal: 'two parts', executor: { kind: 'agent', toolMode: 'native' } });
     await wf.start(runId);
     expect((await wf.waitForRest(runId, 120_000)).status).toBe('AWAITING_APPROVAL');
+    const notices: string[] = [];
+    core.bus.onEvent('app.notify', (n) => notices.push(`${n.title}: ${n.body}`));
     await wf.approve(runId);
+    const queued = /^queued: waiting for an `erasmus worker` that has the run's provider "scripted" in its config\.yaml \(none has taken it since \d\d:\d\d\)$/;
+    await until('both components said to wait for a worker', async () => (await wf.status(runId)).lanes?.filter((l) => queued.test(l.waiting ?? '')).length === 2, said.get(w0)!);
+    expect(notices.filter((n) => /^Component (alpha|beta): queued: waiting for an `erasmus worker`/.test(n))).toHaveLength(2);
+    expect(said.get(w0)!()).toMatch(/it has no provider in this machine's config\.yaml: it takes only --executor command runs' components/);
+    expect(said.get(w0)!()).not.toMatch(/component \w+ of run/);
+    await worker('w1', url, {});
     const view = await wf.waitForRest(runId, 150_000);
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');
     expect((await wf.get(runId)).record.executor).toMatchObject({ kind: 'agent', provider: 'scripted' }); // pinned: every worker uses the run's provider
     // Each component's steps ran in the worker's clone, writing through the files toolset there.
     expect(view.timeline.find((e) => e.state === 'beta:development')?.worktree).toMatch(new RegExp(`^${root}/work-w1/`));
+    expect(said.get(w0)!()).not.toMatch(/component \w+ of run/); // w0 never took one
+    expect(view.lanes?.map((l) => l.waiting)).toEqual([undefined, undefined]);
     expect(readFileSync(join(dir, 'alpha.txt'), 'utf8')).toBe('alpha tested twice\n'); // accepted on the run's side, then by its grant
     expect(readFileSync(join(dir, 'beta-draft.txt'), 'utf8')).toBe('beta-draft.txt\n'); // its removal refused at once: nobody could answer
     // Asked through the run's gate, naming the step asking; the refusal reached the model, and the timeline says so.

@@ -49,9 +49,13 @@ export function registerWorker(program: Command): void {
         core.agent.setApprovals(forward.approval);
         core.bus.onEvent('agent.event', forward.event);
         await attachBuiltinServers(core, { root: workDir });
+        // The providers this machine has: agent runs on another provider are left in their queue for a worker that has it.
+        const { loadAgentConfig } = await import('../../main/agent/providers/config');
+        const providers = ((await loadAgentConfig(core.paths.configYaml).catch(() => undefined))?.providers ?? []).map((p) => p.id);
         return startWorker({
           databaseUrl: url,
           concurrency: opts.concurrency ?? 1,
+          providers,
           workDir,
           bridge,
           paths: core.paths,

@@ -166,6 +166,8 @@ export const WorkflowLane = z.object({
   error: z.string().optional(),
   /** The run was abandoned before this component merged: its work (no branch held it) is kept under this ref; its worktree and branch are gone. */
   kept: z.string().optional(),
+  /** A durable run's component that does not move, and why: queued with no worker taking it, or its worker gone. */
+  waiting: z.string().optional(),
 });
 export type WorkflowLane = z.infer<typeof WorkflowLane>;
 

@@ -27,6 +27,12 @@ describe('whether a run goes side by side', () => {
     expect(runsInParallel(record([comp('a', []), comp('b', [])], { executor: { kind: 'external' } }))).toBe(false); // one step at a time
     const done: C = { ...comp('b', []), tasks: [{ id: 'b1', title: 't', status: 'done' }] };
     expect(runsInParallel(record([comp('a', []), done]))).toBe(false); // one open component
+    // A durable run sends every component to its workers, whatever the shape: one open component, a chain, no Depends: lines.
+    const durable = { durable: { database: 'postgres://localhost/e' } };
+    expect(runsInParallel(record([comp('a', []), done], durable))).toBe(true);
+    expect(runsInParallel(record([comp('a', []), comp('b', ['a'])], durable))).toBe(true);
+    expect(runsInParallel(record([comp('a'), comp('b')], durable))).toBe(true);
+    expect(runsInParallel(record([done], durable))).toBe(false); // nothing open: no components' phase
   });
 });
 

@@ -71,7 +71,8 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
     kept.push(...(remote?.kept ?? []));
     record.lanes = open.map((c) => ({ component: c.id, status: 'waiting', entries: [] }));
     const earlier = `${kept.length ? `; the rewound attempt's unmerged work is kept: ${keptWords(kept)}` : ''}${remote?.note ? `; ${remote.note}` : ''}`;
-    await ctx.leave(entry, 'done', { note: `${open.length} component${open.length === 1 ? '' : 's'} side by side, each in its own git worktree, at most ${slots} at once; merged in schedule order${earlier}` });
+    const how = record.durable ? 'sent to `erasmus worker` processes (the queue in the run\'s database)' : 'side by side, each in its own git worktree';
+    await ctx.leave(entry, 'done', { note: `${open.length} component${open.length === 1 ? '' : 's'} ${how}, at most ${slots} at once; merged in schedule order${earlier}` });
   } else await recover(ctx);
   const lanes = record.lanes;
   const deps = resolvedDepends(plan.components);
@@ -399,6 +400,9 @@ export function runsInParallel(record: RunRecord): boolean {
   const plan = record.plan;
   if (!plan || !record.git || record.executor.kind === 'external') return false;
   const open = openComponents(plan);
+  // A durable run's components always go to its workers (one open component, or a chain, too): the components'
+  // phase is where they are sent, so the run's durability does not depend on its task list's shape.
+  if (record.durable) return open.length > 0;
   if (open.length < 2 || !open.some((c) => c.depends)) return false;
   const deps = resolvedDepends(plan.components);
   const openIds = new Set(open.map((c) => c.id));
@@ -425,6 +429,7 @@ export function laneViews(record: RunRecord): WorkflowLane[] {
       ...(l.commit && l.status === 'merged' ? { commit: l.commit } : {}),
       ...(l.error ? { error: l.error } : {}),
       ...(l.kept ? { kept: l.kept } : {}),
+      ...(l.waiting && l.status === 'running' ? { waiting: l.waiting } : {}),
     };
   });
 }

@@ -61,6 +61,8 @@ export const LaneRecord = z.object({
   workflow: z.string().optional(),
   attempts: z.number().int().nonnegative().optional(),
   checkpoint: z.object({ step: z.number().int().nonnegative(), sha: z.string(), attempt: z.number().int().positive().optional() }).optional(),
+  /** A durable run's component that does not move, and why (queued with no worker taking it, or its worker gone): the CLI and status say so. */
+  waiting: z.string().optional(),
 });
 export type LaneRecord = z.infer<typeof LaneRecord>;
 

@@ -10,6 +10,16 @@ import { BRIDGE_DDL } from './bridge';
 export const DBOS_APP = 'erasmus';
 export const COMPONENT_QUEUE = 'erasmus-components';
 export const COMPONENT_WORKFLOW = 'erasmus.component';
+
+/**
+ * The queue a run's components go on: an agent run's on its provider's (`erasmus-components@<provider id>`), so only a
+ * worker whose config.yaml has that provider takes them (one without it never dequeues them: they wait for one that
+ * has it); a `command` run's, or an agent run with no provider id (a base URL), on the common queue every worker takes.
+ */
+export function componentQueue(executor: { kind: string; provider?: string }): string {
+  return executor.kind === 'agent' && executor.provider ? `${COMPONENT_QUEUE}@${executor.provider}` : COMPONENT_QUEUE;
+}
+
 /** The version both sides stamp on the component workflows (DBOS only dequeues a workflow of its own version). */
 export const WORKFLOW_VERSION = 'erasmus-durable-2';
 /** How often a worker polls the queue (DBOS's queue poller; it backs off by itself when Postgres is contended). */
@@ -106,19 +116,19 @@ export async function holdLiveness(url: string, executorID: string): Promise<PgC
 }
 
 /** Whether the executor that holds a workflow still lives (asked on the asking worker's own liveness connection). */
-export async function executorAlive(client: PgClient, executorID: string): Promise<boolean> {
+export async function executorAlive(client: Pick<PgClient, 'query'>, executorID: string): Promise<boolean> {
   const r = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS got', [LOCK_CLASS, executorID]);
   if (!r.rows[0]?.got) return true;
   await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, executorID]);
   return false;
 }
 
-/** Component workflows whose executor died mid-way (PENDING on the queue, their executor's lock free). */
-export async function orphanedWorkflows(pending: WorkflowStatus[], client: PgClient, self: string): Promise<string[]> {
-  const out: string[] = [];
+/** Component workflows whose executor died mid-way (PENDING on a queue, their executor's lock free). */
+export async function orphanedWorkflows(pending: WorkflowStatus[], client: PgClient, self: string): Promise<WorkflowStatus[]> {
+  const out: WorkflowStatus[] = [];
   for (const w of pending) {
     if (!w.executorId || w.executorId === self || w.executorId === 'local') continue;
-    if (!(await executorAlive(client, w.executorId))) out.push(w.workflowID);
+    if (!(await executorAlive(client, w.executorId))) out.push(w);
   }
   return out;
 }

@@ -5,7 +5,8 @@
 // starts and as it ends; its session's events and questions through bridge.ts), and once it is done
 // fetches the component's branch: the component is ready, and parallel.ts merges it in schedule order as
 // it merges any other.
-import type { DBOSClient } from '@dbos-inc/dbos-sdk';
+import type { DBOSClient, WorkflowStatus } from '@dbos-inc/dbos-sdk';
+import type { Pool } from 'pg';
 import type { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
 import { databaseHint } from '../../../contract/words';
 import { git, headCommit } from '../git';
@@ -18,7 +19,7 @@ import { setTaskStatus, parseTaskList } from '../task-list';
 import { emptyCommit, laneBranch } from '../worktrees';
 import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './component-step';
 import { redactedUrl } from './database-url';
-import { COMPONENT_QUEUE, COMPONENT_WORKFLOW, dbosClient, FOLLOW_MS, WORKFLOW_VERSION } from './dbos';
+import { COMPONENT_WORKFLOW, componentQueue, dbosClient, executorAlive, FOLLOW_MS, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneCommitRef, laneRef, originUrl, pushRef, removeRunRefs, type LaneKey } from './lane-git';
 import { bridgePool, following, RunBridge, type RunGate } from './bridge';
 
@@ -26,7 +27,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   const { record } = ctx;
   const dir = record.projectDir;
   const client = await dbosClient(databaseUrl).catch((err: Error) => {
-    throw new WorkflowError('RUNTIME_ERROR', `the run's database ${redactedUrl(databaseUrl)} cannot be reached (${err.message}): start it, or resume with the right one (erasmus workflow resume ${dir} --database-url postgres://…, or ERASMUS_DATABASE_URL); component ${component.id} goes on from where it stood`);
+    throw new WorkflowError('RUNTIME_ERROR', `the run's database ${redactedUrl(databaseUrl)} cannot be reached (${err.message}): start it, or resume with the right --database-url (erasmus workflow resume ${dir} --database-url postgres://…, or ERASMUS_DATABASE_URL); component ${component.id} goes on from where it stood`);
   });
   let id = lane.workflow;
   let status = id ? await client.getWorkflow(id) : undefined;
@@ -56,7 +57,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
     await ctx.persist();
     // Followed from the start: a question of its first step is asked here, not refused as nobody's.
     await following(await bridgePool(databaseUrl), next);
-    await client.enqueue({ queueName: COMPONENT_QUEUE, workflowName: COMPONENT_WORKFLOW, workflowID: next, appVersion: WORKFLOW_VERSION }, job);
+    await client.enqueue({ queueName: componentQueue(record.executor), workflowName: COMPONENT_WORKFLOW, workflowID: next, appVersion: WORKFLOW_VERSION }, job);
     return next;
   };
   const ended = !id || !status || status.status === 'ERROR' || status.status === 'CANCELLED' || (status.status === 'SUCCESS' && (status.output as LaneProgress | undefined)?.failed);
@@ -64,6 +65,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   else lane.status = 'running';
   let seen = 0;
   let stepsDone = 0;
+  const notMoving = new NotMoving(ctx, lane, record.executor, await bridgePool(databaseUrl));
   let bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id, dir);
   // The worker running the workflow's step: when DBOS recovery takes the workflow from it (it died), what it asked and its sessions end here.
   let runningOn: string | undefined;
@@ -91,6 +93,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       status = now && ENDED.has(now.status) ? await client.getWorkflow(id!) : now;
       if (runningOn && (status?.status === 'ENQUEUED' || (status?.status === 'PENDING' && status.executorId !== runningOn))) await bridge.workerGone(`the worker running it (${runningOn}) stopped; the step runs again in another worker`);
       runningOn = status?.status === 'PENDING' ? status.executorId : status?.status === 'ENQUEUED' ? undefined : runningOn;
+      await notMoving.look(status ?? undefined);
       if (status?.status === 'SUCCESS') {
         const out = LaneProgress.parse(status.output);
         await importProgress(ctx, lane, out);
@@ -135,6 +138,62 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
 
 /** A workflow's statuses once it ended (its output and error are read then). */
 const ENDED = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
+
+/** How long a component waits in its queue before the run says no worker takes it (workers poll every 100 ms). */
+export const QUEUED_NOTICE_MS = 3000;
+/** How often the run asks whether the worker running a component still lives (its liveness lock, dbos.ts). */
+const ALIVE_CHECK_MS = 2000;
+
+/**
+ * Says when a durable run's component does not move, in the lane (status shows it) and as a notice (the CLI prints
+ * it, the app shows it): queued with no worker taking it for QUEUED_NOTICE_MS, or the worker that ran its step gone
+ * (its liveness lock free). Cleared once a worker has it again.
+ */
+class NotMoving {
+  private checked = 0;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly lane: LaneRecord,
+    private readonly executor: RunRecord['executor'],
+    private readonly pool: Pool,
+  ) {}
+
+  async look(status: WorkflowStatus | undefined): Promise<void> {
+    let words: string | undefined;
+    if (status?.status === 'ENQUEUED') {
+      const since = status.updatedAt ?? status.createdAt;
+      const provider = this.executor.kind === 'agent' && this.executor.provider ? ` that has the run's provider "${this.executor.provider}" in its config.yaml` : '';
+      if (Date.now() - since >= QUEUED_NOTICE_MS) words = `queued: waiting for an \`erasmus worker\`${provider} (none has taken it since ${clock(since)})`;
+    } else if (status?.status === 'PENDING' && status.executorId) {
+      words = this.lane.waiting?.startsWith('the worker ') ? this.lane.waiting : undefined;
+      if (Date.now() - this.checked >= ALIVE_CHECK_MS) {
+        this.checked = Date.now();
+        const c = await this.pool.connect();
+        try {
+          words = (await executorAlive(c, status.executorId)) ? undefined : `the worker on ${hostOf(status.executorId)} that ran it is gone; the step runs again when a worker is free`;
+        } finally {
+          c.release();
+        }
+      }
+    }
+    if (words === this.lane.waiting) return;
+    this.lane.waiting = words;
+    await this.ctx.persist();
+    if (words) this.ctx.emit('app.notify', { title: `Component ${this.lane.component}`, body: words });
+  }
+}
+
+/** A worker's host, from its DBOS executor id (`<host>-<pid>-<random>`). */
+function hostOf(executorId: string): string {
+  return executorId.split('-').slice(0, -2).join('-') || executorId;
+}
+
+/** HH:MM, local time. */
+function clock(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
 
 /** A component's workflow: `<run>:<component>:<attempt>`. */
 export function workflowId(key: LaneKey): string {

@@ -24,7 +24,7 @@ import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
 import { forgetClone, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
 import { removeRunRefs } from './lane-git';
-import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
+import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
 
 /** The component step this async context runs (its questions and events name it). */
 interface StepPlace extends AskPlace {
@@ -167,6 +167,11 @@ export interface WorkerOptions {
   databaseUrl: string;
   /** How many components this worker runs at once. */
   concurrency: number;
+  /**
+   * The providers (ids) this worker's config.yaml has: it takes the components of agent runs on these alone (each
+   * provider's queue); those of runs on another provider wait in theirs for a worker that has it.
+   */
+  providers: string[];
   /** The worker's folder (workRoot): the clones go to <workDir>/.git/erasmus/worktrees/<run>.<attempt>/<component>. */
   workDir: string;
   paths: Paths;
@@ -206,6 +211,7 @@ function watchCancel(status: () => Promise<{ status: string } | null | undefined
 export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   const { DBOS, Error: DBOSErrors } = await import('@dbos-inc/dbos-sdk');
   const log = opts.log ?? (() => undefined);
+  const queues = [COMPONENT_QUEUE, ...opts.providers.map((provider) => componentQueue({ kind: 'agent', provider }))];
   const executorID = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   // The lock first: from here on, a workflow this executor takes is known to be alive while it is.
   const liveness = await holdLiveness(opts.databaseUrl, executorID);
@@ -215,7 +221,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
     systemDatabaseUrl: dbosUrl(opts.databaseUrl),
     executorID,
     applicationVersion: WORKFLOW_VERSION,
-    listenQueues: [COMPONENT_QUEUE],
+    listenQueues: queues,
     logLevel: process.env.ERASMUS_DBOS_LOG ?? 'error',
   });
   DBOS.registerWorkflow(
@@ -235,7 +241,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
         );
         await rm(dir, { recursive: true, force: true });
         forgetClone(dir);
-        log(`component ${job.component} of run ${job.runId}: the run was abandoned; ${removed}`);
+        log(`component ${job.component} of run ${job.runId}: its workflow was cancelled (the run was abandoned, or rewound to before its components); ${removed}`);
       };
       try {
         while (!progress.done && !progress.failed) {
@@ -288,19 +294,25 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
     { name: COMPONENT_WORKFLOW },
   );
   await DBOS.launch();
-  await DBOS.registerQueue(COMPONENT_QUEUE, { workerConcurrency: opts.concurrency, minPollingIntervalMs: POLL_MS, onConflict: 'always_update' });
-  log(`worker ${executorID} takes components from queue ${COMPONENT_QUEUE} (at most ${opts.concurrency} at once)`);
+  for (const q of queues) await DBOS.registerQueue(q, { workerConcurrency: opts.concurrency, minPollingIntervalMs: POLL_MS, onConflict: 'always_update' });
+  log(`worker ${executorID} takes components from queue ${queues.join(', ')} (at most ${opts.concurrency} at once${queues.length > 1 ? ' from each' : ''})`);
+  log(
+    opts.providers.length
+      ? `it takes --executor command runs' components, and agent runs' on provider${opts.providers.length === 1 ? '' : 's'} ${opts.providers.map((p) => `"${p}"`).join(', ')} (this machine's config.yaml); an agent run on another provider waits for a worker that has it`
+      : "it has no provider in this machine's config.yaml: it takes only --executor command runs' components; an agent run's wait for a worker that has the run's provider (add it here, under the same id, and restart this worker to take them)",
+  );
 
   // DBOS recovery of what a dead worker left: its workflows go back on the queue, a live worker takes them.
   let stopping = false;
   const recovery = (async () => {
     while (!stopping) {
       try {
-        // Their ids and executors only: each second, not every pending workflow's job and output decoded.
-        const pending = await DBOS.listWorkflows({ status: 'PENDING', queueName: COMPONENT_QUEUE, workflowName: COMPONENT_WORKFLOW, loadInput: false, loadOutput: false });
-        for (const id of await orphanedWorkflows(pending, liveness, executorID)) {
-          log(`recovering ${id}: the worker that ran it is gone`);
-          await DBOS.resumeWorkflow(id, { queueName: COMPONENT_QUEUE });
+        // Their ids, executors and queues only: each second, not every pending workflow's job and output decoded.
+        const pending = await DBOS.listWorkflows({ status: 'PENDING', workflowName: COMPONENT_WORKFLOW, loadInput: false, loadOutput: false });
+        for (const w of await orphanedWorkflows(pending, liveness, executorID)) {
+          // Back on its own queue: a worker that has its provider takes it (this one, when it is one).
+          log(`recovering ${w.workflowID}: the worker that ran it is gone`);
+          await DBOS.resumeWorkflow(w.workflowID, { queueName: w.queueName ?? COMPONENT_QUEUE });
         }
       } catch (err) {
         if (!stopping) log(`recovery check failed: ${(err as Error).message}`);
