@@ -107,6 +107,8 @@ describe('parallel components', () => {
     expect(docs![0]!.checkpoint).toBeUndefined();
     expect(Date.parse(docs![0]!.enteredAt)).toBeLessThan(Date.parse(e2e![0]!.leftAt!));
     expect(Date.parse(review![0]!.enteredAt)).toBeGreaterThanOrEqual(Math.max(Date.parse(docs![0]!.leftAt!), Date.parse(e2e![0]!.leftAt!)));
+    // What the documentation beside handed back is the architecture the run keeps (stamped with the final commit).
+    expect((await again.readDoc(dir, { doc: 'architecture' })).text).toContain('As built: every part writes its file.');
   }, 180_000);
 
   it('the final documentation beside the end-to-end tests, cut off by the process ending: it runs again in its place, hearing why, once', async () => {
