@@ -34,11 +34,6 @@ export const LaneProgress = z.object({
   done: z.boolean(),
   /** The step failed: why (the run blocks naming the component; a retry goes on from `checkpoint`). */
   failed: z.string().optional(),
-  /**
-   * With `failed`: the step did not finish because the run's process did not take its question up (it was gone,
-   * or paused). Its work is not kept (`checkpoint` is the one before it); the run runs it again by a new attempt.
-   */
-  again: z.boolean().optional(),
   /** Where the last step's time went, in ms per phase (restore, docs, step, checkpoint): the bench prints them. */
   timings: z.record(z.string(), z.number()).optional(),
 });
@@ -150,17 +145,4 @@ export async function runComponentStep(
     ...(failed ? { failed } : {}),
     timings,
   };
-}
-
-/**
- * A step whose question the run's process never took up (it was gone, or paused): it counts as not run. The progress
- * is the one before it (its checkpoint, its lane), its timeline entries closed as interrupted, saying why, so the
- * run's timeline shows the step and why it stopped; the run runs it again from that checkpoint.
- */
-export function notAnswered(before: LaneProgress, after: LaneProgress, why: string): LaneProgress {
-  const now = new Date().toISOString();
-  const timeline = after.timeline.map((e, i) =>
-    i < before.timeline.length ? e : { ...e, leftAt: e.leftAt ?? now, outcome: 'interrupted' as const, note: `not finished, it runs again: ${why}` },
-  );
-  return { ...before, timeline, failed: why, again: true, ...(after.timings ? { timings: after.timings } : {}) };
 }

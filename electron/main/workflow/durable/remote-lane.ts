@@ -66,7 +66,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   let seen = 0;
   let stepsDone = 0;
   const notMoving = new NotMoving(ctx, lane, record.executor, await bridgePool(databaseUrl));
-  let bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id, dir);
+  const bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id, dir);
   // The worker running the workflow's step: when DBOS recovery takes the workflow from it (it died), what it asked and its sessions end here.
   let runningOn: string | undefined;
   try {
@@ -97,19 +97,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       if (status?.status === 'SUCCESS') {
         const out = LaneProgress.parse(status.output);
         await importProgress(ctx, lane, out);
-        await bridge.finish(out.again ? 'its step runs again' : out.failed ? 'its component is blocked' : 'its workflow committed the component');
-        if (out.again) {
-          // A step the run's process did not answer in time (it was paused, or gone): run again by a new attempt, from
-          // the checkpoint before it (now, or when the run is resumed: its workflow ended, so resume enqueues one).
-          if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
-          if (ctx.pausing?.()) return;
-          bridge.close();
-          id = await enqueue();
-          bridge = new RunBridge(await bridgePool(databaseUrl), id, gate, component.id, dir);
-          runningOn = undefined;
-          seen = 0;
-          continue;
-        }
+        await bridge.finish(out.failed ? 'its component is blocked' : 'its workflow committed the component');
         if (out.failed) throw new WorkflowError('RUNTIME_ERROR', out.failed);
         break;
       }

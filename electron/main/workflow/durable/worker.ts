@@ -288,7 +288,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       // Its clone is its own: committed, or blocked (a retry is another workflow, with a clone of its own), it goes.
       await rm(dir, { recursive: true, force: true });
       forgetClone(dir);
-      log(`component ${job.component} of run ${job.runId}: ${progress.done ? 'committed and pushed' : progress.again ? `stopped, to run again when the run follows it: ${progress.failed}` : `blocked: ${progress.failed}`}`);
+      log(`component ${job.component} of run ${job.runId}: ${progress.done ? 'committed and pushed' : `blocked: ${progress.failed}`}`);
       return progress;
     },
     { name: COMPONENT_WORKFLOW },
