@@ -79,8 +79,11 @@ describe('elicitOnTerminal', () => {
       await Promise.all([hub.callTool('files', 'write_file', { path: 'a.txt', content: 'A\n' }), hub.callTool('files', 'write_file', { path: 'b.txt', content: 'B\n' })]);
       expect(asked).toEqual(['Allow? [y = yes, n = no, c = cancel, r or p = always (above)] ']);
       expect(await readFile(join(root, 'b.txt'), 'utf8')).toBe('B\n');
-      // The prompt asks "Allow?"; the server's message is shown without its own.
-      expect(written.join('')).toContain('files asks: Overwrite the existing file a.txt (2 bytes).\n');
+      // The prompt asks "Allow?"; the server's message is shown without its own. Either write may ask first; the other is
+      // then allowed without asking, in words.
+      const first = /files asks: Overwrite the existing file ([ab])\.txt \(2 bytes\)\.\n/.exec(written.join(''))?.[1];
+      expect(first).toMatch(/^[ab]$/);
+      expect(written.join('')).toContain(`Allowed without asking: Overwrite the existing file ${first === 'a' ? 'b' : 'a'}.txt (2 bytes)`);
       expect(written.join('')).toContain('  r = Always allow writing files in this project for this run\n  p = Always allow writing files in this project\n');
       expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('A\n');
       // Kept for the run: the next overwrite goes through without a question, in words.
