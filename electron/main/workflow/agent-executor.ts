@@ -21,7 +21,7 @@ export const STEP_WITHHELD_TOOLS: Readonly<Record<string, string>> = {
 export function agentHandBack(answer: StepAnswer = 'notes'): string {
   const doc = `end your final answer with a line \`${DOC_BEGIN}\`, then the complete new text of the context document, then a line \`${DOC_END}\``;
   if (answer === 'document') return 'When the work is finished, your final answer is the complete document in markdown and nothing else: no greeting, no summary, no remark that you are done. Erasmus saves it as the context document.';
-  if (answer === 'report') return `When the review is finished, your final answer is the report in markdown and nothing else (no greeting, no remark that you are done): Erasmus saves it in the project. To update the context document as well, ${doc}; that part is not saved in the report.`;
+  if (answer === 'report') return `When the review is finished, your final answer is the report in markdown and nothing else (no greeting, no remark that you are done): Erasmus saves it as the review report. To update the context document as well, ${doc}; that part is not saved in the report.`;
   return `When the work is finished, your final answer says in a few lines what you did; ${doc}.`;
 }
 

@@ -84,7 +84,7 @@ export function externalHandBack(step: Pick<StepRequest, 'runId' | 'state' | 'an
   const done = '`done` is true when the "Done when" criteria are met, false if they are not (the run then stops at this step)';
   if (step.answer === 'document') return `${call('{"output": "<the complete document, markdown>", "done": true}')} \`output\` is the document itself and nothing else; Erasmus saves it. ${done}.`;
   if (step.answer === 'report')
-    return `${call('{"output": "<the report, markdown>", "done": true, "contextDoc": "<optional: the complete new text of the context document>"}')} \`output\` is the report and nothing else; Erasmus saves it in the project. ${done}.`;
+    return `${call('{"output": "<the report, markdown>", "done": true, "contextDoc": "<optional: the complete new text of the context document>"}')} \`output\` is the report and nothing else; Erasmus saves it as the review report. ${done}.`;
   return `Make the changes your task asks for in the project (${step.projectDir}) with your own tools, then ${call('{"output": "<a few lines: what you did>", "done": true, "contextDoc": "<the complete new text of the context document>"}', 'call')} \`output\` must not be empty. ${done}.`;
 }
 

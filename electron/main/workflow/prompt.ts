@@ -55,9 +55,14 @@ export function referenceBlock(title: string, text: string, lang?: string): stri
   return `## ${title}\n\n${text.trim() ? fenced(text.trim(), lang) : '(empty)'}`;
 }
 
-/** What every step in an existing project is told: the goal is a change its maintainers would merge. */
-export const EXISTING =
-  'This project existed before this run: the goal is a change to it that its maintainers would merge. Change only what the goal needs and leave the rest as they wrote it (change files with `files__edit_file`). Follow its conventions: its test framework and where its tests live, its file layout, its code, comment and documentation style, its commit style. Documentation and tests are for what this change touches, where the project already has them; a part the project would not test (type declarations, prose) needs no new tests.';
+/**
+ * What every step in an existing project is told: the goal is a change its maintainers would merge.
+ * How to change a file is said only to a step that may (a read-only step's edit calls are refused).
+ */
+export function existingProject(access: Protocol['access'] = 'write'): string {
+  const how = access === 'write' ? ' (change files with `files__edit_file`)' : access === 'markdown' ? ' (change Markdown files with `files__edit_file`)' : '';
+  return `This project existed before this run: the goal is a change to it that its maintainers would merge. ${access === 'read' ? 'This step only reads it' : `Change only what the goal needs and leave the rest as they wrote it${how}`}. Follow its conventions: its test framework and where its tests live, its file layout, its code, comment and documentation style, its commit style. Documentation and tests are for what this change touches, where the project already has them; a part the project would not test (type declarations, prose) needs no new tests.`;
+}
 
 /** What the unfinished attempt changed, as the retry section says it. */
 function retryChanges(changes: RetryChanges | undefined): string {
@@ -71,7 +76,7 @@ function retryChanges(changes: RetryChanges | undefined): string {
 export function buildStepPrompt(p: PromptParts): string {
   const parts = [`# Protocol: ${p.role ?? p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
   if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${/[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`}\n\nWhat it changed in the project then is kept: start from the project as it is now, and do what is still missing.${retryChanges(p.retryChanges)}`);
-  if (p.existing) parts.push(`## An existing project\n\n${EXISTING}`);
+  if (p.existing) parts.push(`## An existing project\n\n${existingProject(p.protocol.access)}`);
   if (p.goal) {
     parts.push(
       p.newGoal && p.existing

@@ -139,6 +139,10 @@ describe('the prompts of a run in an existing project', () => {
     const design = await prompt('prepare:architecture');
     expect(design).toContain('## An existing project\n\nThis project existed before this run: the goal is a change to it that its maintainers would merge.');
     expect(design).toContain('## The change asked for\n\nExport a greeting from index.js');
+    // A read-only step is not told to change files with a tool it may not call.
+    expect(design).not.toContain('files__edit_file');
+    expect(await prompt('core:review')).not.toContain('files__edit_file');
+    expect(await prompt('core:development')).toContain('(change files with `files__edit_file`)');
     expect(design).not.toContain('Goal of the project');
     expect(design).toContain('Write the architecture document for the change asked for below: first what exists');
     expect(design).toMatch(/## The project as it is\n[\s\S]*### Layout \(\.gitignore respected\)[\s\S]*index\.js[\s\S]*### index\.js \(named in the goal\)\n\n`+\nmodule\.exports = 2;/);
