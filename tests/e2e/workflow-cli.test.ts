@@ -124,6 +124,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     const paused = await driving;
     expect(paused.code).toBe(4);
     expect(paused.stderr).toContain('■ Paused');
+    expect(paused.stderr).toContain(`go on with: erasmus workflow resume ${sb.project}`);
     const atPause = readRun()!;
     expect(atPause.status).toBe('PAUSED');
     expect(atPause.timeline.every((e) => e.leftAt)).toBe(true); // the step in flight finished first
@@ -134,6 +135,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(pausedAt).toBeLessThan(EXPECTED.length - 1);
     const stop = spawnSync(process.execPath, [CLI, 'workflow', 'stop', sb.project], { env: sb.env, encoding: 'utf8' });
     expect(stop.stderr.trim()).toBe('STOPPED');
+    expect(spawnSync(process.execPath, [CLI, 'workflow', 'status', sb.project], { env: sb.env, encoding: 'utf8' }).stdout).toContain(`go on with: erasmus workflow resume ${sb.project}`);
     await sb.setControl({});
     const resumed = await runCli(['workflow', 'resume', sb.project], sb.env);
     expect(resumed.code).toBe(0);

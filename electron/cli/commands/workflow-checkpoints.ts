@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CheckpointView, RewindPreview } from '../../contract/methods/checkpoints';
 import { withCore } from '../context';
@@ -70,10 +71,12 @@ export function registerWorkflowCheckpoints(wf: Command, { latestRun, friendly }
         else {
           const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
           process.stderr.write(`rewound run ${runId}: ${humanStatus(r.status)}${r.state ? `, at ${humanState(r.state)}` : ''}; ${n(r.files.length, 'file')} changed, ${n(r.commitsUndone.length, 'commit')} undone\n`);
-          process.stderr.write(`undo it with: erasmus workflow rewind ${dir} --to ${r.undo.id}\n`);
+          // A run that is not the project's newest is named in each hint: without --run, resume would take up the newest.
+          const run = o.run && (await core.workflow.latest(resolve(dir))) !== runId ? ` --run ${runId}` : '';
+          process.stderr.write(`undo it with: erasmus workflow rewind ${dir}${run} --to ${r.undo.id}\n`);
           // A durable run's resume needs its database: the hint names it (the password masked).
           const db = databaseHint((await core.workflow.status(runId)).durable);
-          if (r.status === 'PAUSED') process.stderr.write(`go on with: erasmus workflow resume ${dir}${db.option}${db.note}\n`);
+          if (r.status === 'PAUSED') process.stderr.write(`go on with: erasmus workflow resume ${dir}${run}${db.option}${db.note}\n`);
         }
       });
     });

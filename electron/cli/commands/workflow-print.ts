@@ -75,6 +75,8 @@ export function statusText(v: WorkflowRunView): string {
   // A durable run's commands need its database: each hint names it (the password masked, as the record keeps it).
   const db = databaseHint(v.durable);
   if (v.interrupted) lines.push(`nothing is driving it: erasmus workflow resume ${v.projectDir}${db.option}${db.note}`);
+  // Stopped or paused by the user: resume goes on from the step it stopped at.
+  else if (v.status === 'STOPPED' || v.status === 'PAUSED') lines.push(`go on with: erasmus workflow resume ${v.projectDir}${db.option}${db.note}`);
   if (v.status === 'COMPLETED') lines.push(...completionLines(v.timeline));
   const blockedLanes = v.status === 'BLOCKED' ? (v.lanes ?? []).filter((l) => l.status === 'blocked') : [];
   if (blockedLanes.length) {

@@ -49,3 +49,12 @@ it('says it waits for the model, with the time elapsed, while a request takes lo
   expect(lines).toHaveLength(2);
   w.dispose();
 });
+
+it('a stopped session reads as stopped, not as a failure; a provider error reads as a failure with its message', () => {
+  const lines: string[] = [];
+  const w = agentWatcher((l) => lines.push(l), () => 0);
+  w.onEvent({ type: 'error', sessionId: 's', at: 0, code: 'stopped', message: 'stopped by the user' });
+  w.onEvent({ type: 'error', sessionId: 's', at: 0, code: 'provider', message: '503 overloaded' });
+  expect(lines).toEqual(["    the model's session was stopped", "    the model's session failed: 503 overloaded"]);
+  w.dispose();
+});

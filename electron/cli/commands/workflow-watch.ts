@@ -86,7 +86,8 @@ export function agentWatcher(write: (line: string) => void, now: () => number = 
           break;
         case 'error':
           quiet();
-          write(`    the model's session failed: ${one(e.message, 200)}`);
+          // Stopping is not a failure: the user (or Erasmus, pausing) ended the session, and the run says how to go on.
+          write(e.code === 'stopped' ? '    the model\'s session was stopped' : `    the model's session failed: ${one(e.message, 200)}`);
           break;
         case 'sentence':
         case 'tool_running':
