@@ -39,6 +39,11 @@ describe('the final gate\'s command', () => {
     expect(composeFinalCommand(plan(['python -m pytest tests/test_core.py -q', 'pytest tests/cli', 'uv run pytest tests/test_x.py::test_a']), py)).toBe('python3 -m pytest');
     for (const kept of ['pytest tests/check_core.py', 'pytest -k slow tests', 'pytest build/test_x.py', 'pytest --runslow tests', 'pytest']) expect(runsWithin(py, kept), kept).toBe(false);
     expect(runsWithin({ ...py, narrowed: true }, 'pytest tests/test_core.py')).toBe(false);
+    // testpaths alone: a test file under one of its folders is collected by the bare run; one elsewhere is not.
+    const paths = { ...py, testpaths: ['tests', 'integration/api'] };
+    expect(composeFinalCommand(plan(['python3 -m pytest -q tests/test_slugify.py', 'python3 -m pytest -q tests/test_count_words.py']), paths)).toBe('python3 -m pytest');
+    for (const within of ['pytest integration/api/test_x.py', 'pytest tests', 'pytest tests/unit/']) expect(runsWithin(paths, within), within).toBe(true);
+    for (const kept of ['pytest test_top.py', 'pytest integration/test_y.py', 'pytest testsuite/test_z.py']) expect(runsWithin(paths, kept), kept).toBe(false);
   });
 
   it("a Node project without a test script whose components run node --test: the whole suite is node --test, which finds an end-to-end test added at the end", () => {
@@ -56,7 +61,14 @@ describe('the final gate\'s command', () => {
     await mkdir(join(root, 'tests'));
     await writeFile(join(root, 'tests', 'test_x.py'), '');
     expect(await projectTestCommand(root)).toEqual({ command: 'python3 -m pytest' });
-    await writeFile(join(root, 'pytest.ini'), '[pytest]\ntestpaths = tests/unit\n');
+    await writeFile(join(root, 'pytest.ini'), '[pytest]\ntestpaths = tests/unit\n  ./tests/cli/\n');
+    expect(await projectTestCommand(root)).toEqual({ command: 'python3 -m pytest', testpaths: ['tests/unit', 'tests/cli'] });
+    await writeFile(join(root, 'pytest.ini'), '[pytest]\ntestpaths = tests\npython_files = check_*.py\n');
+    expect(await projectTestCommand(root)).toEqual({ command: 'python3 -m pytest', narrowed: true });
+    await writeFile(join(root, 'pytest.ini'), '');
+    await writeFile(join(root, 'pyproject.toml'), '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n');
+    expect(await projectTestCommand(root)).toEqual({ command: 'python3 -m pytest', testpaths: ['tests'] });
+    await writeFile(join(root, 'pyproject.toml'), '[tool.pytest.ini_options]\ntestpaths = ["tests/*"]\n');
     expect(await projectTestCommand(root)).toEqual({ command: 'python3 -m pytest', narrowed: true });
     await writeFile(join(root, 'package.json'), JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' } }));
     expect(await projectTestCommand(root)).toEqual({ command: 'python3 -m pytest', narrowed: true }); // npm init's placeholder is no suite

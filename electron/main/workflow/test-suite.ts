@@ -2,14 +2,27 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Plan } from './plan';
 
-/** The project's whole suite: its command, the test script it runs (npm), and whether a pytest configuration narrows what it collects. */
+/**
+ * The project's whole suite: its command, the test script it runs (npm), and what a pytest configuration
+ * narrows: `testpaths` alone (the folders a bare run collects under), or anything else (then nothing is known).
+ */
 export interface WholeSuite {
   command: string;
   script?: string;
   narrowed?: boolean;
+  testpaths?: string[];
 }
 
-const PYTEST_NARROWING = /\b(testpaths|python_files|norecursedirs)\b|--ignore|--deselect|(^|\s)-[km]\s/m;
+const PYTEST_NARROWING = /\b(python_files|norecursedirs)\b|--ignore|--deselect|(^|\s)-[km]\s/m;
+
+/** The folders `testpaths` names in a pytest configuration (TOML's list or ini's words), or undefined when none is set. */
+export function pytestTestpaths(config: string): string[] | undefined {
+  const m = /^\s*testpaths\s*=\s*(\[[^\]]*\]|.*(?:\n[ \t]+\S.*)*)/m.exec(config);
+  if (!m) return undefined;
+  const value = m[1]!;
+  const paths = value.startsWith('[') ? [...value.matchAll(/["']([^"']+)["']/g)].map((q) => q[1]!) : value.split(/\s+/).filter(Boolean);
+  return paths.map((p) => p.replace(/^\.\//, '').replace(/\/+$/, ''));
+}
 
 /**
  * The project's whole test suite: the one command its toolchain runs every test with, wherever a
@@ -34,7 +47,10 @@ export async function projectTestCommand(projectDir: string): Promise<WholeSuite
   if (pytestConfig || pyTests) {
     // A configuration that narrows what pytest collects: then a component's own pytest command is not known to be part of the whole run.
     const configs = [pyproject, setupCfg, await text('pytest.ini'), await text('tox.ini')].join('\n');
-    return { command: 'python3 -m pytest', ...(PYTEST_NARROWING.test(configs) ? { narrowed: true } : {}) };
+    const testpaths = pytestTestpaths(configs);
+    // testpaths alone still lets a component's test file count as part of the whole run when it lies under one of them.
+    const narrowed = PYTEST_NARROWING.test(configs) || (testpaths !== undefined && (!testpaths.length || testpaths.some((p) => /[*?[\]]|^\/|(^|\/)\.\.(\/|$)/.test(p))));
+    return { command: 'python3 -m pytest', ...(narrowed ? { narrowed: true } : testpaths ? { testpaths } : {}) };
   }
   if (await exists('Cargo.toml')) return { command: 'cargo test' };
   if (await exists('go.mod')) return { command: 'go test ./...' };
@@ -80,7 +96,8 @@ export function runsWithin(whole: WholeSuite, command: string): boolean {
   }
   if (whole.command === 'python3 -m pytest' && !whole.narrowed) {
     const paths = pathArgs(command, /^(?:uv run )?(?:python3? -m pytest|pytest)( .+)?$/, PYTEST_QUIET_FLAGS);
-    return !!paths && paths.every((p) => !PYTEST_SKIPPED_DIR.test(p) && (PYTEST_DEFAULT_FILE.test(p) || !/\.[a-z]+$/i.test(p)));
+    const under = (p: string) => !whole.testpaths || whole.testpaths.some((t) => t === '.' || p === t || p.startsWith(`${t}/`));
+    return !!paths && paths.every((p) => !PYTEST_SKIPPED_DIR.test(p) && (PYTEST_DEFAULT_FILE.test(p) || !/\.[a-z]+$/i.test(p)) && under(p.replace(/::.*$/, '').replace(/\/+$/, '')));
   }
   return false;
 }
