@@ -31,4 +31,11 @@ describe("a parallel run's schedule update, written by Erasmus", () => {
     expect(later).toBe(`# Schedule\n\n1. core: next\n2. cli\n\n${SCHEDULE_STATUS_HEADING}\n\nnew\n\n## Second goal\n\n3. docs\n`);
     expect(scheduleWithStatus(undefined, 'x')).toBe('x\n');
   });
+
+  it("drops the model's 'Next' lines written before the components ran: the status part says what is next", () => {
+    const before = '# Progress schedule\n\n1. **slugify** — finished when its tests pass.\n2. **count_words**\n\nThe two milestones are independent.\n\nNext: slugify and count_words (none finished).\n\n- **Next:** slugify\n\nNext steps are listed above.\n';
+    const after = scheduleWithStatus(before, status);
+    expect(after).toBe(`# Progress schedule\n\n1. **slugify** — finished when its tests pass.\n2. **count_words**\n\nThe two milestones are independent.\n\nNext steps are listed above.\n\n${status}\n`);
+    expect(after.match(/Next:/g)).toHaveLength(1);
+  });
 });

@@ -33,9 +33,18 @@ export function componentsStatus(plan: Plan, lanes: LaneRecord[]): string {
   ].join('\n');
 }
 
-/** The schedule with its status part set to `status`: an earlier one (a parallel run of an earlier goal) replaced, otherwise added at its end. */
+/** A line of the schedule that says what comes next ("Next: slugify and count_words (none finished)."): stale once every component is finished. */
+const NEXT_LINE = /^[ \t]*(?:[-*][ \t]+)?(?:\*\*|__)?Next(?:\*\*|__)?[ \t]*(?::|\*\*:|:\*\*)[^\n]*\n?/gim;
+
+/**
+ * The schedule with its status part set to `status`: an earlier one (a parallel run of an earlier goal) replaced,
+ * otherwise added at its end. The model's own "Next: …" lines, written before the components ran, go: every
+ * component is finished now, and two different "Next" lines would leave the next step to guess which holds.
+ */
 export function scheduleWithStatus(schedule: string | undefined, status: string): string {
-  const body = withoutStamp(schedule ?? '');
+  const body = withoutStamp(schedule ?? '')
+    .replace(NEXT_LINE, '')
+    .replace(/\n{3,}/g, '\n\n');
   const at = body.indexOf(SCHEDULE_STATUS_HEADING);
   let next: string;
   if (at < 0) next = `${body.trimEnd()}${body.trim() ? '\n\n' : ''}${status}\n`;
