@@ -115,13 +115,18 @@ describe('WorkflowEngine', () => {
         await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'x', private: true, scripts: { test: 'test ! -e BROKEN' } }));
         await answer(e, runId, task);
       } else if (state === 'final:review') await e.submitTask(runId, { output: '# Final review\n\n**Verdict:** one small fix needed.\n\n1. README lacks usage.\n2. The CLI lacks --help.\n', done: true });
-      else if (state === 'core:fixes') await e.submitTask(runId, { output: 'Done.\n\n## Left open\n- none\n', done: true });
+      else if (state === 'core:fixes') {
+        expect(task.prompt).toContain("those about tests too: change the tests it names here (what your protocol leaves to the testing step is the component's own test tasks, not a review's points)");
+        await e.submitTask(runId, { output: 'Done.\n\n## Left open\n- none\n', done: true });
+      }
       else if (state === 'final:fixes') {
         // The fixes step sees the report, is told the gate runs after it, and is asked for what it leaves open.
         expect(task.prompt).toContain('The CLI lacks --help.');
         expect(task.prompt).toContain('## Test command');
         expect(task.prompt).toContain('Erasmus runs `npm test --silent`');
         expect(task.prompt).toContain('`## Left open`');
+        // The review's points about tests are this step's too (its development protocol leaves test tasks to a testing step).
+        expect(task.prompt).toContain('those about tests too (change the tests it names here)');
         await writeFile(join(dir, 'BROKEN'), 'oops');
         await e.submitTask(runId, { output: 'README usage added.\n\n## Left open\n- The CLI lacks --help: out of scope for this goal.\n', done: true });
       } else if (state === 'final:redebugging') {

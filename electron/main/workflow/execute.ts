@@ -46,7 +46,7 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit' | 'parallel'>, string> = {
   testing: `Write the tests of this component and run them. ${TEST_NAMING}`,
   debugging: 'The tests fail (output below). Fix the code until they pass.',
   review: 'Review this component against the architecture and its tasks. The review report is your final answer.',
-  fixes: `Address every point of the review report below. ${leftOpenAsk('report')}`,
+  fixes: `Address every point of the review report below, those about tests too: change the tests it names here (what your protocol leaves to the testing step is the component's own test tasks, not a review's points). ${leftOpenAsk('report')}`,
   documentation: 'Document this component.',
   retesting: `Run the component tests again after the review fixes and documentation; add tests for anything the fixes changed. ${TEST_NAMING}`,
   redebugging: 'The tests fail after the review fixes (output below). Fix the code until they pass.',
@@ -55,7 +55,7 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit' | 'parallel'>, string> = {
   'e2e-debugging': 'The end-to-end tests fail (output below). Fix the code until they pass.',
   'final-documentation': 'Write the final documentation: a complete, easy README (Markdown files only). Your context document is the architecture: bring it up to date with the product as built (its components, interfaces and test commands as they are now, and any place where the code departed from the plan), so the final review and the people who come next read what exists.',
   'final-review': 'Review the whole product against the architecture. The review report is your final answer.',
-  'final-fixes': `The final review asked for changes: address every point of its report below. The end-to-end test command below runs after you. ${leftOpenAsk('report')}`,
+  'final-fixes': `The final review asked for changes: address every point of its report below, those about tests too (change the tests it names here). The end-to-end test command below runs after you. ${leftOpenAsk('report')}`,
   'final-redebugging': 'The end-to-end tests fail after the final review fixes (output below). Fix the code until they pass.',
 };
 
