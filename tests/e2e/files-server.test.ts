@@ -216,6 +216,8 @@ describe('files server over stdio: path escapes', () => {
     expect(asked).toHaveLength(1);
     expect(readFileSync(file, 'utf8')).toBe(original.replace('a + b', 'Number(a) + Number(b)').replace('a - b', 'Number(a) - Number(b)'));
     expect(await call(client, 'edit_file', { path: 'none.js', oldText: 'a', newText: 'b' })).toEqual({ isError: true, text: 'none.js does not exist; create it with write_file' });
+    // A missing file is named as the model named it (no placeholder for the root, the code said once) with what to do.
+    expect(await call(client, 'read_file', { path: 'src/none.js' })).toEqual({ isError: true, text: 'read_file failed: src/none.js does not exist (list its folder to see what does)' });
   });
 
   it('read_file reads some lines with offset/limit and says where to read on; an offset past the end is an error', async () => {

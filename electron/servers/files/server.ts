@@ -32,19 +32,31 @@ export function createFilesServer(options: FilesServerOptions): McpServer {
   const base: FilesContext = { scope, server, home: options.home ?? homedir(), log: options.log };
   for (const [name, t] of Object.entries(FILE_TOOLS) ) {
     server.registerTool(name, { description: t.description, inputSchema: t.input, annotations: t.annotations }, async (args: Record<string, unknown>, extra): Promise<ToolResult> => {
+      let root = scope.root;
       try {
         // An overwrite's approval can take the user longer than a client's request timeout: progress keeps the call alive.
         // A parallel run's component step works in its worktree of the project (checked: inside the root's .git/erasmus/worktrees).
         const worktree = worktreeOf(scope.root, extra._meta);
         if (worktree instanceof Error) return failure(`refused: ${worktree.message}`);
         const ctx = worktree ? { ...base, scope: Scope.open(worktree), worktree } : base;
+        root = ctx.scope.root;
         return await withKeepAlive(extra, () => t.run(args, { ...ctx, signal: extra.signal }), options.keepAliveMs);
       } catch (err) {
         if (err instanceof ScopeError) return failure(`refused: ${err.message}`);
-        const e = err as NodeJS.ErrnoException;
-        return failure(`${name} failed: ${e.code ? `${e.code}: ` : ''}${e.message.replaceAll(scope.root, '<root>')}`);
+        return failure(`${name} failed: ${errorText(err as NodeJS.ErrnoException, root)}`);
       }
     });
   }
   return server;
+}
+
+/**
+ * A file system error as the model can act on it: paths relative to the folder its tools work in (the
+ * worktree of a parallel run's component), a missing path said in words, the error code said once.
+ */
+export function errorText(e: NodeJS.ErrnoException, root: string): string {
+  const relativePath = (p: string) => (p === root ? '.' : p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p);
+  if (e.code === 'ENOENT' && e.path) return `${relativePath(e.path)} does not exist (list its folder to see what does)`;
+  const message = e.message.replaceAll(`${root}/`, '').replaceAll(root, '.');
+  return `${e.code && !message.startsWith(`${e.code}:`) ? `${e.code}: ` : ''}${message}`;
 }

@@ -83,3 +83,15 @@ describe('list and search leave out .git/ and what .gitignore ignores, and say h
     await client.close();
   });
 });
+
+describe('errorText: a file system error as the model reads it', () => {
+  it('names paths relative to the folder the tools work in (a component worktree too), and says the code once', async () => {
+    const { errorText } = await import('./server');
+    const root = '/p/.git/erasmus/worktrees/run/truncate';
+    const missing = Object.assign(new Error(`ENOENT: no such file or directory, stat '${root}/src/t.js'`), { code: 'ENOENT', path: `${root}/src/t.js` });
+    expect(errorText(missing, root)).toBe('src/t.js does not exist (list its folder to see what does)');
+    const denied = Object.assign(new Error(`EACCES: permission denied, open '${root}/a.txt'`), { code: 'EACCES' });
+    expect(errorText(denied, root)).toBe("EACCES: permission denied, open 'a.txt'");
+    expect(errorText(Object.assign(new Error(`is a folder: ${root}`), { code: 'EISDIR' }), root)).toBe('EISDIR: is a folder: .');
+  });
+});
