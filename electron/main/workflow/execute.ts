@@ -32,7 +32,7 @@ function leftOpenAsk(what: string): string {
 }
 import { discardReport, prepareReport, readReport } from './test-report';
 import { finalGateCommand } from './test-suite';
-import { tasksWithoutPassingTest } from '../../contract/trace';
+import { namesTask, tasksWithoutPassingTest } from '../../contract/trace';
 
 /** The naming convention that ties a test to the task it verifies (trace.ts), as the testing steps are taught it. */
 export const TEST_NAMING =
@@ -274,7 +274,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
   // (Said on its own, not after a debugging step's "the tests fail": they passed.)
   const instruction = untraced
-    ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}. Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING}`
+    ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}.${passingNames(record.timeline, state, component?.tasks.map((t) => t.id) ?? untraced.tasks)} Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING} ${untracedChances(untraced.asked)}`
     : base;
   const retry = needsTests && !hooks ? debugRetryNote(record.timeline, state, actor.getSnapshot().context.attempts[state] ?? 0, spec.maxAttempts) : undefined;
   const prompt = buildStepPrompt({
@@ -367,6 +367,23 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
  * A step's test gate: the runner writes its own report of each test (test-report.ts) and its exit status
  * gates. Records the run as the last test, and names the component's tasks that no passing test names.
  */
+/** The passing tests the last run of this step reported that name no task of the component (with the suites around them): the model sees which names missed. */
+function passingNames(timeline: RunRecord['timeline'], state: string, taskIds: string[]): string {
+  const last = [...timeline].reverse().find((e) => e.state === state && e.outcome === 'tests-untraced');
+  const names = (last?.test?.tests ?? []).filter((t) => t.passed && !taskIds.some((id) => namesTask(t, id))).map((t) => `\`${t.suite ? `${t.suite} > ` : ''}${t.name}\``);
+  if (!names.length) return '';
+  const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')} and ${names.length - 20} more` : names.join(', ');
+  return ` These passing tests the test runner reported name no task: ${shown}.`;
+}
+
+/** How many more test runs the step has before the run stops for the user (the gate blocks after TRACE_CORRECTIONS asks). */
+function untracedChances(asked: number): string {
+  const left = TRACE_CORRECTIONS - asked;
+  return left <= 0
+    ? 'This is the last try: if a task still has no passing test that names it when this step ends, the run stops here for the user.'
+    : `If a task still has no passing test that names it when this step ends, the step is asked again (${left === 1 ? 'once more' : `${left} more times`} at most), then the run stops for the user.`;
+}
+
 async function runTestGate(ctx: RunContext, command: string, component: Plan['components'][number] | undefined) {
   const setup = await prepareReport(ctx.record.projectDir, command);
   const run = await ctx.runTests(setup.command, ctx.record.projectDir, ctx.signal, { env: setup.env }).catch(async (err: unknown) => {

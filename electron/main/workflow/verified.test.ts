@@ -203,7 +203,11 @@ describe('done means verified', () => {
     for (const p of asked.slice(1)) {
       expect(p).toContain('these tasks of the component have no passing test that names them, so the component cannot be committed: W-2.');
       expect(p).toContain('## Done when\n\nEach task named above has at least one passing test that names it');
+      // The model sees the names the runner reported, and how many tries it has before the run stops.
+      expect(p).toContain('These passing tests the test runner reported name no task: `splits on spaces`.');
     }
+    expect(asked[1]).toContain('the step is asked again (once more at most), then the run stops for the user.');
+    expect(asked[2]).toContain('This is the last try: if a task still has no passing test that names it when this step ends, the run stops here for the user.');
     expect(task).toMatchObject({ status: 'BLOCKED' });
     expect((await e.status(runId)).error!.message).toMatch(/^component words is not committed: task W-2 has no passing test that names it after 3 test runs of words:testing\./);
     const view = await e.status(runId);
