@@ -279,7 +279,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const retry = needsTests && !hooks ? debugRetryNote(record.timeline, state, actor.getSnapshot().context.attempts[state] ?? 0, spec.maxAttempts) : undefined;
   const prompt = buildStepPrompt({
     protocol,
-    instruction: hooks ? HOOKS_REFUSED : [instruction, goalChanges, retry].filter(Boolean).join(' '),
+    instruction: hooks ? HOOKS_REFUSED : [instruction, goalChanges, retry, spec.phase === 'review' && component ? unverifiedNote(record.timeline, component) : undefined].filter(Boolean).join(' '),
     existing: record.existing,
     goal: record.goal,
     newGoal: !!record.goalUpdate,
@@ -374,6 +374,17 @@ function passingNames(timeline: RunRecord['timeline'], state: string, taskIds: s
   if (!names.length) return '';
   const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')} and ${names.length - 20} more` : names.join(', ');
   return ` These passing tests the test runner reported name no task: ${shown}.`;
+}
+
+/**
+ * A component review after its tasks went without a test that names them (the user skipped the testing step that
+ * asked for them): the reviewer is told which, so it checks them by reading and the report says they are not verified.
+ */
+function unverifiedNote(timeline: RunRecord['timeline'], component: Plan['components'][number]): string | undefined {
+  const last = [...timeline].reverse().find((e) => e.component === component.id && !e.rewound && e.test?.traced && e.test.passed);
+  const missing = last ? tasksWithoutPassingTest(component.tasks.map((t) => t.id), last.test!.tests ?? []) : [];
+  if (!missing.length) return undefined;
+  return `No passing test names ${missing.join(', ')} (the step that asked for such tests was skipped): check ${missing.length === 1 ? 'that task' : 'those tasks'} by reading the code, and say in the report that ${missing.length === 1 ? 'it is' : 'they are'} not verified by a test.`;
 }
 
 /** How many more test runs the step has before the run stops for the user (the gate blocks after TRACE_CORRECTIONS asks). */

@@ -225,6 +225,23 @@ describe('done means verified', () => {
     await answer(e, runId, task); // the original files: W-2 named
     task = await e.getTask(runId);
     expect(task).toMatchObject({ step: { state: 'words:review' } });
+    expect(task.status === 'AWAITING_COGNITIVE_RESULT' && task.prompt).not.toContain('No passing test names');
+    await e.stop(runId);
+  }, 60_000);
+
+  it('a testing step skipped with a task no test names: the review is told to check that task by reading, and to say it is not verified', async () => {
+    const { e, runId } = await setup();
+    const files = { ...FILES, 'words:testing': { 'test/words.test.js': FILES['words:testing']!['test/words.test.js']!.replace("test('W-2: splits on spaces'", "test('splits on spaces'") } };
+    let task = await e.getTask(runId);
+    for (; task.status === 'AWAITING_COGNITIVE_RESULT' || task.status === 'AWAITING_APPROVAL'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else await answer(e, runId, task, files);
+    }
+    expect(task).toMatchObject({ status: 'BLOCKED' });
+    await e.skip(runId);
+    task = await e.getTask(runId);
+    expect(task).toMatchObject({ step: { state: 'words:review' } });
+    expect(task.status === 'AWAITING_COGNITIVE_RESULT' && task.prompt).toContain('No passing test names W-2 (the step that asked for such tests was skipped): check that task by reading the code, and say in the report that it is not verified by a test.');
     await e.stop(runId);
   }, 60_000);
 
