@@ -101,6 +101,28 @@ describe('a project lives through many goals', () => {
   }, 60_000);
 });
 
+describe('a goal after an earlier run that did not finish', () => {
+  it('the architecture step is told which components of earlier goals are planned, not built', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-goals-'));
+    const dir = join(root, 'p');
+    await mkdir(dir);
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
+    engines.push(e);
+    const first = await e.load({ projectDir: dir, goal: 'a core' });
+    let task = await e.getTask(first.runId);
+    for (; task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(first.runId)) await e.submitTask(first.runId, { output: task.step.state === 'prepare:task_list' ? FIRST : `# ${task.step.state}\n`, done: true });
+    expect(task.status).toBe('AWAITING_APPROVAL');
+    await e.stop(first.runId);
+    const second = await e.load({ projectDir: dir, goal: 'add a flag' });
+    const arch = await e.getTask(second.runId);
+    expect(arch).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:architecture' } });
+    expect(arch.status === 'AWAITING_COGNITIVE_RESULT' && arch.prompt).toContain(
+      'The task list shows a component of earlier goals not finished (core): the architecture describes it as planned, and the project may not have its files; read the project before you keep that part as it is.',
+    );
+  }, 60_000);
+});
+
 describe('a goal started on an earlier run’s unfinished branch', () => {
   it('is finished into the branch that run started from, with the earlier run’s commits', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-goals-'));
