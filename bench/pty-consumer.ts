@@ -1,0 +1,60 @@
+// The browser's side of `erasmus serve` for bench/pty.bench.ts, in a process of its own as a browser
+// tab is: a WebSocket to the core, binary messages decoded as the browser's pipe decodes them
+// (TextDecoder), read by the contract's RpcClient (frames checked against the event's schema), and
+// rendered output acknowledged every ACK_CHUNK_CHARS as the TerminalStore does (terminal.ack
+// notifications). It renders nothing. When a terminal exits it tells the bench (IPC) how many
+// characters arrived, whether any arrived out of order, and its own CPU time so far.
+import WebSocket from 'ws';
+import { RpcClient, type Pipe } from '../electron/contract/index';
+import { ACK_CHUNK_CHARS } from '../electron/main/runners/pty/flow';
+
+export interface ConsumerReport {
+  id: string;
+  chars: number;
+  /** Chunks whose `at` was not where the output received so far ended. */
+  gaps: number;
+  /** This process's CPU time (user + system) since it started, in ms. */
+  cpuMs: number;
+  /** Whether the output ended with the text the bench expects (no byte lost at the end). */
+  tail: string;
+}
+
+const ws = new WebSocket(process.argv[2]!);
+const utf8 = new TextDecoder();
+const listeners = new Set<(m: string) => void>();
+ws.on('message', (data: Buffer, isBinary: boolean) => {
+  const text = isBinary ? utf8.decode(data) : data.toString('utf8');
+  for (const l of listeners) l(text);
+});
+const pipe: Pipe = {
+  send: (m) => ws.send(m),
+  onMessage: (l) => (listeners.add(l), () => listeners.delete(l)),
+  onClose: (l) => (ws.on('close', l), () => ws.off('close', l)),
+  close: () => ws.close(),
+};
+const client = new RpcClient(pipe, 'the bench core');
+const seen = new Map<string, { chars: number; gaps: number; unacked: number; tail: string }>();
+client.on('terminal.data', ({ id, at, data }) => {
+  let s = seen.get(id);
+  if (!s) seen.set(id, (s = { chars: 0, gaps: 0, unacked: 0, tail: '' }));
+  if (at !== s.chars) s.gaps++;
+  s.chars += data.length;
+  s.tail = data.length >= 200 ? data.slice(-200) : (s.tail + data).slice(-200);
+  s.unacked += data.length;
+  if (s.unacked < ACK_CHUNK_CHARS) return;
+  client.notify('terminal.ack', { id, chars: s.unacked });
+  s.unacked = 0;
+});
+client.on('terminal.exited', ({ id }) => {
+  const s = seen.get(id) ?? { chars: 0, gaps: 0, unacked: 0, tail: '' };
+  seen.delete(id);
+  const c = process.cpuUsage();
+  const report: ConsumerReport = { id, chars: s.chars, gaps: s.gaps, cpuMs: (c.user + c.system) / 1000, tail: s.tail };
+  process.send!(report);
+});
+ws.once('open', () => process.send!('ready'));
+ws.once('error', (err) => {
+  console.error(`bench consumer: ${err.message}`);
+  process.exit(1);
+});
+process.on('disconnect', () => process.exit(0));
