@@ -15,8 +15,10 @@ export interface ConsumerReport {
   gaps: number;
   /** This process's CPU time (user + system) since it started, in ms. */
   cpuMs: number;
-  /** Whether the output ended with the text the bench expects (no byte lost at the end). */
+  /** The output's last 200 characters (the bench checks its end arrived). */
   tail: string;
+  /** When the exit was read: CLOCK_MONOTONIC in ms (process.hrtime), the same clock in every process. */
+  readAt: number;
 }
 
 const ws = new WebSocket(process.argv[2]!);
@@ -46,10 +48,11 @@ client.on('terminal.data', ({ id, at, data }) => {
   s.unacked = 0;
 });
 client.on('terminal.exited', ({ id }) => {
+  const readAt = Number(process.hrtime.bigint()) / 1e6;
   const s = seen.get(id) ?? { chars: 0, gaps: 0, unacked: 0, tail: '' };
   seen.delete(id);
   const c = process.cpuUsage();
-  const report: ConsumerReport = { id, chars: s.chars, gaps: s.gaps, cpuMs: (c.user + c.system) / 1000, tail: s.tail };
+  const report: ConsumerReport = { id, chars: s.chars, gaps: s.gaps, cpuMs: (c.user + c.system) / 1000, tail: s.tail, readAt };
   process.send!(report);
 });
 ws.once('open', () => process.send!('ready'));
