@@ -36,7 +36,10 @@ const pipe: Pipe = {
 };
 const client = new RpcClient(pipe, 'the bench core');
 const seen = new Map<string, { chars: number; gaps: number; unacked: number; tail: string }>();
+/** A keystroke-to-echo measurement under way: the terminal whose next output ends the wait. */
+let echo: { id: string; got: () => void } | undefined;
 client.on('terminal.data', ({ id, at, data }) => {
+  if (echo?.id === id) echo.got();
   let s = seen.get(id);
   if (!s) seen.set(id, (s = { chars: 0, gaps: 0, unacked: 0, tail: '' }));
   if (at !== s.chars) s.gaps++;
@@ -54,6 +57,23 @@ client.on('terminal.exited', ({ id }) => {
   const c = process.cpuUsage();
   const report: ConsumerReport = { id, chars: s.chars, gaps: s.gaps, cpuMs: (c.user + c.system) / 1000, tail: s.tail, readAt };
   process.send!(report);
+});
+// The bench asks for `keys` keystrokes typed into terminal `id` (terminal.input, as the view sends
+// them), one at a time, each timed until its echo has come back over the WebSocket.
+process.on('message', (m: { echo: string; keys: number }) => {
+  void (async () => {
+    const times: number[] = [];
+    for (let i = 0; i < m.keys; i++) {
+      const t0 = performance.now();
+      await new Promise<void>((resolve) => {
+        echo = { id: m.echo, got: resolve };
+        void client.request('terminal.input', { id: m.echo, data: 'x' });
+      });
+      times.push(performance.now() - t0);
+    }
+    echo = undefined;
+    process.send!({ echoTimes: times });
+  })();
 });
 ws.once('open', () => process.send!('ready'));
 ws.once('error', (err) => {

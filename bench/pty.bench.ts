@@ -75,9 +75,14 @@ core.redactor.add('OPENAI_API_KEY', 'sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr67
 const server = await serve(core);
 const consumer = fork(join(import.meta.dirname, 'pty-consumer.ts'), [server.wsUrl], { execArgv: ['--import', 'tsx'] });
 const reports = new Map<string, (r: ConsumerReport) => void>();
+let echoed: ((times: number[]) => void) | undefined;
 await new Promise<void>((resolve, reject) => {
   consumer.once('exit', (code) => reject(new Error(`the consumer exited (${code})`)));
-  consumer.on('message', (m: 'ready' | ConsumerReport) => (m === 'ready' ? resolve() : reports.get(m.id)?.(m)));
+  consumer.on('message', (m: 'ready' | ConsumerReport | { echoTimes: number[] }) => {
+    if (m === 'ready') resolve();
+    else if ('echoTimes' in m) echoed?.(m.echoTimes);
+    else reports.get(m.id)?.(m);
+  });
 });
 let consumerCpu = 0;
 
@@ -179,6 +184,20 @@ async function streamLatency(): Promise<number[]> {
   return out;
 }
 
+/** Keystroke to echo as a browser meets it: typed by the consumer over the WebSocket, its echo read there. */
+async function wsLatency(): Promise<number[]> {
+  let id = '';
+  const running = core.ptys.run({ command: 'cat', cwd: dir, onStart: (i) => (id = i.id), timeoutMs: 120_000 });
+  await new Promise((r) => setTimeout(r, 200));
+  const times = await new Promise<number[]>((resolve) => {
+    echoed = resolve;
+    consumer.send({ echo: id, keys: KEYS });
+  });
+  await core.ptys.kill(id);
+  await running;
+  return times;
+}
+
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`load average (1, 5, 15 min) before: ${load()}`);
 const loadAtStart = loadavg()[0]!;
@@ -220,6 +239,8 @@ console.log(`keystroke-to-echo latency (${KEYS} keys):`);
 console.log(`  raw node-pty:   median ${percentile(rl, 50).toFixed(2)} ms, p95 ${percentile(rl, 95).toFixed(2)} ms`);
 console.log(`  event stream:   median ${percentile(sl, 50).toFixed(2)} ms, p95 ${percentile(sl, 95).toFixed(2)} ms`);
 console.log(`  added median:   ${addedMs.toFixed(2)} ms (goal ≤ ${GOAL_ADDED_MS} ms, not raised) ${addedMs <= GOAL_ADDED_MS ? 'ok' : 'ABOVE GOAL'}`);
+const wl = await wsLatency();
+console.log(`  over the WebSocket, typed and read by the consumer: median ${percentile(wl, 50).toFixed(2)} ms, p95 ${percentile(wl, 95).toFixed(2)} ms (the browser's view; adds the two hops and the consumer's turn)`);
 console.log(`load average (1, 5, 15 min) after: ${load()}`);
 if (Math.max(loadavg()[0]!, loadAtStart) > availableParallelism()) {
   console.log(`  the machine was loaded (more runnable processes than its ${availableParallelism()} cores): the paired ratio's spread`);
