@@ -35,6 +35,8 @@ const pipe: Pipe = {
   close: () => ws.close(),
 };
 const client = new RpcClient(pipe, 'the bench core');
+/** To the bench, while it listens (at its end it lets go of this process before the core stops). */
+const tell = (m: unknown) => void (process.connected && process.send!(m));
 const seen = new Map<string, { chars: number; gaps: number; unacked: number; tail: string }>();
 /** A keystroke-to-echo measurement under way: the terminal whose next output ends the wait. */
 let echo: { id: string; got: () => void } | undefined;
@@ -56,7 +58,7 @@ client.on('terminal.exited', ({ id }) => {
   seen.delete(id);
   const c = process.cpuUsage();
   const report: ConsumerReport = { id, chars: s.chars, gaps: s.gaps, cpuMs: (c.user + c.system) / 1000, tail: s.tail, readAt };
-  process.send!(report);
+  tell(report);
 });
 // The bench asks for `keys` keystrokes typed into terminal `id` (terminal.input, as the view sends
 // them), one at a time, each timed until its echo has come back over the WebSocket.
@@ -72,10 +74,10 @@ process.on('message', (m: { echo: string; keys: number }) => {
       times.push(performance.now() - t0);
     }
     echo = undefined;
-    process.send!({ echoTimes: times });
+    tell({ echoTimes: times });
   })();
 });
-ws.once('open', () => process.send!('ready'));
+ws.once('open', () => tell('ready'));
 ws.once('error', (err) => {
   console.error(`bench consumer: ${err.message}`);
   process.exit(1);
