@@ -55,17 +55,21 @@ interface Round {
   cpuMs: number;
   /** CPU of the command (its processes, reaped by then). */
   commandCpuMs: number;
+  /** Times this process waited (voluntary context switches, every thread): a wake-up each, which load moves little. */
+  waits: number;
 }
+const waits = () => process.resourceUsage().voluntaryContextSwitches;
 
 function rawThroughput(): Promise<Round> {
   return new Promise((resolve) => {
     const cpu0 = ownCpuMs();
     const cmd0 = childrenCpuMs();
+    const w0 = waits();
     const t0 = performance.now();
     let chars = 0;
     const p = spawn('bash', ['-c', COMMAND], { cols: 120, rows: 30, cwd: dir, env: process.env as Record<string, string> });
     p.onData((d) => (chars += d.length));
-    p.onExit(() => resolve({ chars, ms: performance.now() - t0, cpuMs: ownCpuMs() - cpu0, commandCpuMs: childrenCpuMs() - cmd0 }));
+    p.onExit(() => resolve({ chars, ms: performance.now() - t0, cpuMs: ownCpuMs() - cpu0, commandCpuMs: childrenCpuMs() - cmd0, waits: waits() - w0 }));
   });
 }
 
@@ -97,7 +101,7 @@ if (inspector) {
 }
 const profiles: unknown[] = [];
 
-async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runMs: number }> {
+async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runMs: number; frames: number }> {
   await inspector?.post('Profiler.start');
   let id = '';
   let started!: () => void;
@@ -106,13 +110,18 @@ async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runM
   // the stream's work); the time when the consumer has read the exit, on its clock (the same monotonic one).
   let cpuMs = 0;
   let commandCpuMs = 0;
+  let waited = 0;
+  let frames = 0;
   const offExit = core.bus.onEvent('terminal.exited', (e) => {
     if (e.id !== id) return;
     cpuMs = ownCpuMs() - cpu0;
     commandCpuMs = childrenCpuMs() - cmd0;
+    waited = waits() - w0;
   });
+  const offData = core.bus.onEvent('terminal.data', (d) => void (d.id === id && frames++));
   const cpu0 = ownCpuMs();
   const cmd0 = childrenCpuMs();
+  const w0 = waits();
   const t0 = now();
   const running = core.ptys.run({
     command: COMMAND,
@@ -126,6 +135,7 @@ async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runM
   const r = await report;
   const ms = r.readAt - t0;
   offExit();
+  offData();
   if (inspector) profiles.push((await inspector.post('Profiler.stop')).profile);
   const result = await running;
   const runMs = now() - t0;
@@ -135,7 +145,7 @@ async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runM
   const consumerCpuMs = r.cpuMs - consumerCpu;
   consumerCpu = r.cpuMs;
   await core.ptys.close(id);
-  return { chars: r.chars, ms, cpuMs, commandCpuMs, consumerCpuMs, runMs };
+  return { chars: r.chars, ms, cpuMs, commandCpuMs, consumerCpuMs, runMs, waits: waited, frames };
 }
 
 function percentile(xs: number[], p: number): number {
@@ -231,6 +241,8 @@ console.log(`    the core adds:           ${perMb(added)} ms/MB over reading the
 const rawAll = median(raw.map((r) => r.cpuMs + r.commandCpuMs));
 const streamAll = median(stream.map((r) => r.cpuMs + r.consumerCpuMs + r.commandCpuMs));
 console.log(`    all processes, raw / stream: ${perMb(rawAll)} / ${perMb(streamAll)} ms/MB: ratio ${(rawAll / streamAll).toFixed(2)} (what stream/raw comes to on a machine with no idle core)`);
+const perMbCount = (n: number) => (n / (CHARS / 1e6)).toFixed(0);
+console.log(`  waits of this process per MB (median): raw ${perMbCount(median(raw.map((r) => r.waits)))}, stream ${perMbCount(median(stream.map((r) => r.waits)))}; frames per MB: ${perMbCount(median(stream.map((r) => r.frames)))}`);
 
 const rl = await rawLatency();
 const sl = await streamLatency();
