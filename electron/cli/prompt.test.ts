@@ -38,3 +38,24 @@ it('a line printed while a question waits goes above it, and the question is sho
   expect(lines.indexOf('answer=y')).toBeGreaterThan(lines.indexOf('count · development: done in 3.1 s'));
   expect(lines[lines.indexOf('answer=y') - 1]).toBe('Allow? [y/n] y');
 }, 30_000);
+
+it('written to a log (stderr piped, the question asked on the terminal), a line printed while the question waits starts on its own line and the question follows it', async () => {
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'erasmus-prompt-'));
+  const log = join(dir, 'log');
+  try {
+    pty = spawn('/bin/sh', ['-c', `"${process.execPath}" --import tsx --input-type=module -e "$SCRIPT" 2>"${log}"`], { cols: 120, rows: 20, cwd: root, env: { ...process.env, SCRIPT } as Record<string, string> });
+    const read = () => { try { return readFileSync(log, 'utf8'); } catch { return ''; } };
+    const until = async (what: string) => {
+      for (let i = 0; i < 400 && !read().includes(what); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(read()).toContain(what);
+    };
+    await until('count · development: done in 3.1 s');
+    pty.write('y\r');
+    await until('after the question');
+    expect(read().split('\n')).toEqual(['Allow? [y/n] ', 'count · development: done in 3.1 s', 'Allow? [y/n] answer=y', 'after the question', '']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 30_000);

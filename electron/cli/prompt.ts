@@ -8,8 +8,14 @@ let open: Interface | undefined;
  * which is shown again with what was typed so far (a parallel run's other steps print while one asks).
  */
 export function writeLine(text: string, out: NodeJS.WriteStream = process.stderr): void {
-  if (!open || !out.isTTY) {
+  if (!open) {
     out.write(`${text}\n`);
+    return;
+  }
+  if (!out.isTTY) {
+    // Written to a file or a pipe (`… 2>&1 | tee log`) while the question waits on the terminal: the question's line has no end yet,
+    // so the line starts on its own and the question is said again after it (a cursor cannot go back up in a log).
+    out.write(`\n${text}\n${open.getPrompt()}`);
     return;
   }
   clearLine(out, 0);
