@@ -135,10 +135,16 @@ const ALIVE_CHECK_MS = 2000;
 /**
  * Says when a durable run's component does not move, in the lane (status shows it) and as a notice (the CLI prints
  * it, the app shows it): queued with no worker taking it for QUEUED_NOTICE_MS, or the worker that ran its step gone
- * (its liveness lock free). Cleared once a worker has it again.
+ * (the workflow given back to its queue or taken by another worker, as DBOS recovery does once that worker's liveness
+ * lock is free; or that lock found free here first). Once a worker has it again, the lane's words go and a notice
+ * says which worker took it up.
  */
 class NotMoving {
   private checked = 0;
+  /** The workflow's status and worker (DBOS executor) at the last look. */
+  private last: { status?: string; executor?: string } | undefined;
+  /** When the workflow went back on its queue with its worker gone (DBOS's own time for it may be its creation). */
+  private requeuedAt = 0;
 
   constructor(
     private readonly ctx: RunContext,
@@ -148,33 +154,58 @@ class NotMoving {
   ) {}
 
   async look(status: WorkflowStatus | undefined): Promise<void> {
+    const before = this.last;
+    this.last = { status: status?.status, executor: status?.executorId };
+    const ranOn = before?.status === 'PENDING' ? before.executor : undefined;
+    const gone = this.lane.waiting?.startsWith('the worker ') ? this.lane.waiting : undefined;
+    const notices: string[] = [];
     let words: string | undefined;
     if (status?.status === 'ENQUEUED') {
-      const since = status.updatedAt ?? status.createdAt;
+      // Given back to its queue while a worker ran it: that worker is gone (DBOS recovery).
+      if (ranOn) this.requeuedAt = Date.now();
+      words = goneWords(ranOn) ?? gone;
+      const since = Math.max(status.updatedAt ?? status.createdAt, this.requeuedAt);
       const provider = this.executor.kind === 'agent' && this.executor.provider ? ` that has the run's provider "${this.executor.provider}" in its config.yaml` : '';
       if (Date.now() - since >= QUEUED_NOTICE_MS) words = `queued: waiting for an \`erasmus worker\`${provider} (none has taken it since ${clock(since)})`;
     } else if (status?.status === 'PENDING' && status.executorId) {
-      words = this.lane.waiting?.startsWith('the worker ') ? this.lane.waiting : undefined;
-      if (Date.now() - this.checked >= ALIVE_CHECK_MS) {
-        this.checked = Date.now();
-        const c = await this.pool.connect();
-        try {
-          words = (await executorAlive(c, status.executorId)) ? undefined : `the worker on ${hostOf(status.executorId)} that ran it is gone; the step runs again when a worker is free`;
-        } finally {
-          c.release();
+      // Another worker than the one at the last look: given back and taken up between two looks.
+      const moved = ranOn && ranOn !== status.executorId ? ranOn : undefined;
+      if (moved) notices.push(goneWords(moved)!);
+      if (moved || (before?.status === 'ENQUEUED' && this.lane.waiting)) {
+        const again = moved || gone ? '; the step it was in runs again there from its last checkpoint' : '';
+        notices.push(`taken up by ${workerName(status.executorId)}${again}`);
+      } else {
+        words = gone;
+        if (Date.now() - this.checked >= ALIVE_CHECK_MS) {
+          this.checked = Date.now();
+          const c = await this.pool.connect();
+          try {
+            words = (await executorAlive(c, status.executorId)) ? undefined : goneWords(status.executorId);
+          } finally {
+            c.release();
+          }
         }
       }
     }
-    if (words === this.lane.waiting) return;
-    this.lane.waiting = words;
-    await this.ctx.persist();
-    if (words) this.ctx.emit('app.notify', { title: `Component ${this.lane.component}`, body: words });
+    if (words !== this.lane.waiting) {
+      this.lane.waiting = words;
+      await this.ctx.persist();
+      if (words) notices.push(words);
+    }
+    for (const body of notices) this.ctx.emit('app.notify', { title: `Component ${this.lane.component}`, body });
   }
 }
 
-/** A worker's host, from its DBOS executor id (`<host>-<pid>-<random>`). */
-function hostOf(executorId: string): string {
-  return executorId.split('-').slice(0, -2).join('-') || executorId;
+function goneWords(executorId: string | undefined): string | undefined {
+  return executorId && `${workerName(executorId)} that ran it is gone; the step runs again when a worker is free`;
+}
+
+/** A worker as the user can tell it from another on the same machine: `the worker on <host> (pid <pid>)`, from its DBOS executor id (`<host>-<pid>-<random>`). */
+function workerName(executorId: string): string {
+  const parts = executorId.split('-');
+  const pid = parts.at(-2);
+  const host = parts.slice(0, -2).join('-');
+  return host && pid && /^\d+$/.test(pid) ? `the worker on ${host} (pid ${pid})` : `the worker ${executorId}`;
 }
 
 /** HH:MM, local time. */
