@@ -261,14 +261,31 @@ async function importProgress(ctx: RunContext, lane: LaneRecord, p: LaneProgress
   await ctx.persist();
 }
 
-/** The component's timeline entries into the run's: new ones appended, changed ones replaced (usage added once, when an entry ends). */
+/**
+ * The component's timeline entries into the run's: new ones appended, changed ones replaced (usage added once, when an
+ * entry ends); one that started at another time than the unfinished one at its place is another attempt, appended.
+ */
 async function importTimeline(ctx: RunContext, lane: LaneRecord, timeline: WorkflowTimelineEntry[]): Promise<void> {
   const { record } = ctx;
   let changed = false;
   timeline.forEach((e, i) => {
     const entry: WorkflowTimelineEntry = { ...e, component: lane.component };
     const at = lane.entries[i];
-    if (at === undefined) {
+    const was = at === undefined ? undefined : record.timeline[at];
+    if (was && was.enteredAt !== entry.enteredAt && (!was.leftAt || was.outcome === 'interrupted')) {
+      // Another attempt at the step: its worker died mid-step and DBOS recovery ran it again from the component's last
+      // checkpoint. The attempt that did not finish stays, interrupted (its session listed as that step's, ended), as
+      // a crash on one machine leaves it; the new one takes its place in the lane.
+      if (!was.leftAt) {
+        record.timeline[at!] = { ...was, leftAt: entry.enteredAt, outcome: 'interrupted', note: 'its worker stopped mid-step; the step ran again from the last checkpoint' };
+        ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry: record.timeline[at!]! });
+      }
+      record.timeline.push(entry);
+      lane.entries[i] = record.timeline.length - 1;
+      addUsage(record, entry);
+      changed = true;
+      ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
+    } else if (at === undefined) {
       record.timeline.push(entry);
       lane.entries.push(record.timeline.length - 1);
       addUsage(record, entry);
