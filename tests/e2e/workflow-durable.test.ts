@@ -64,7 +64,10 @@ describe('a durable run over DBOS', () => {
     expect(view.durable).toEqual({ database: url });
     expect(view.timeline.find((e) => e.state === 'b:development')?.worktree).toMatch(new RegExp(`^${root}/work-w[12]/`));
     // The killed attempt stays on the timeline, interrupted (its session listed as that step's), as a crash on one machine leaves it.
-    expect(view.timeline.filter((e) => e.state === 'a:documentation').map((e) => [e.outcome, e.component])).toEqual([['interrupted', 'a'], ['done', 'a']]);
+    expect(view.timeline.filter((e) => e.state === 'a:documentation').map((e) => [e.outcome, e.component, e.note])).toEqual([
+      ['interrupted', 'a', 'its worker stopped mid-step; the step runs again from the last checkpoint'],
+      ['done', 'a', undefined],
+    ]);
     // The components' branches fetched from origin left no remote-tracking ref behind (nor any lane branch).
     expect(git(dir, 'for-each-ref', '--format=%(refname)')).not.toMatch(/erasmus-lane\//);
     // The tasks the workers marked are marked in the run's task list.

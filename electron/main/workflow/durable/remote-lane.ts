@@ -65,7 +65,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   else lane.status = 'running';
   let seen = 0;
   let stepsDone = 0;
-  const notMoving = new NotMoving(ctx, lane, record.executor, await bridgePool(databaseUrl));
+  const notMoving = new NotMoving(ctx, lane, record.executor, await bridgePool(databaseUrl), client);
   const bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id, dir);
   // The worker running the workflow's step: when DBOS recovery takes the workflow from it (it died), what it asked and its sessions end here.
   let runningOn: string | undefined;
@@ -91,7 +91,10 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       // Its status alone on each look (DBOS's getWorkflow loads and decodes the job and the output every time); the output once it ended.
       const [now] = await client.listWorkflows({ workflowIDs: [id!], loadInput: false, loadOutput: false });
       status = now && ENDED.has(now.status) ? await client.getWorkflow(id!) : now;
-      if (runningOn && (status?.status === 'ENQUEUED' || (status?.status === 'PENDING' && status.executorId !== runningOn))) await bridge.workerGone(`the worker running it (${runningOn}) stopped; the step runs again in another worker`);
+      if (runningOn && (status?.status === 'ENQUEUED' || (status?.status === 'PENDING' && status.executorId !== runningOn))) {
+        await bridge.workerGone(`the worker running it (${runningOn}) stopped; the step runs again in another worker`);
+        await closeInterrupted(ctx, lane);
+      }
       runningOn = status?.status === 'PENDING' ? status.executorId : status?.status === 'ENQUEUED' ? undefined : runningOn;
       await notMoving.look(status ?? undefined);
       if (status?.status === 'SUCCESS') {
@@ -145,13 +148,27 @@ class NotMoving {
   private last: { status?: string; executor?: string } | undefined;
   /** When the workflow went back on its queue with its worker gone (DBOS's own time for it may be its creation). */
   private requeuedAt = 0;
+  private busy = { at: 0, n: 0 };
+  /** The worker that ran its step died, and no other has taken it up yet. */
+  private lost = false;
 
   constructor(
     private readonly ctx: RunContext,
     private readonly lane: LaneRecord,
     private readonly executor: RunRecord['executor'],
     private readonly pool: Pool,
+    private readonly client: DBOSClient,
   ) {}
+
+  /** How many component workflows run on the queue (in workers, so some live worker takes it), asked at most every ALIVE_CHECK_MS. */
+  private async busyOn(queueName: string | undefined): Promise<number> {
+    if (!queueName) return 0;
+    if (Date.now() - this.busy.at >= ALIVE_CHECK_MS) {
+      const running = await this.client.listWorkflows({ status: 'PENDING', queueName, workflowName: COMPONENT_WORKFLOW, loadInput: false, loadOutput: false }).catch(() => []);
+      this.busy = { at: Date.now(), n: running.filter((w) => w.executorId && w.executorId !== 'local').length };
+    }
+    return this.busy.n;
+  }
 
   async look(status: WorkflowStatus | undefined): Promise<void> {
     const before = this.last;
@@ -162,18 +179,25 @@ class NotMoving {
     let words: string | undefined;
     if (status?.status === 'ENQUEUED') {
       // Given back to its queue while a worker ran it: that worker is gone (DBOS recovery).
-      if (ranOn) this.requeuedAt = Date.now();
+      if (ranOn) Object.assign(this, { requeuedAt: Date.now(), lost: true });
       words = goneWords(ranOn) ?? gone;
       const since = Math.max(status.updatedAt ?? status.createdAt, this.requeuedAt);
       const provider = this.executor.kind === 'agent' && this.executor.provider ? ` that has the run's provider "${this.executor.provider}" in its config.yaml` : '';
-      if (Date.now() - since >= QUEUED_NOTICE_MS) words = `queued: waiting for an \`erasmus worker\`${provider} (none has taken it since ${clock(since)})`;
+      if (Date.now() - since >= QUEUED_NOTICE_MS) {
+        // Workers that take this queue may be there, each at its concurrency with other components: then it waits its turn.
+        const busy = await this.busyOn(status.queueName);
+        words = busy
+          ? `queued: the workers that take this run's components are busy (${busy} component${busy === 1 ? '' : 's'} under way); it starts when one is free`
+          : `queued: waiting for an \`erasmus worker\`${provider} (none has taken it since ${clock(since)})`;
+      }
     } else if (status?.status === 'PENDING' && status.executorId) {
       // Another worker than the one at the last look: given back and taken up between two looks.
       const moved = ranOn && ranOn !== status.executorId ? ranOn : undefined;
       if (moved) notices.push(goneWords(moved)!);
       if (moved || (before?.status === 'ENQUEUED' && this.lane.waiting)) {
-        const again = moved || gone ? '; the step it was in runs again there from its last checkpoint' : '';
+        const again = moved || this.lost ? '; the step it was in runs again there from its last checkpoint' : '';
         notices.push(`taken up by ${workerName(status.executorId)}${again}`);
+        this.lost = false;
       } else {
         words = gone;
         if (Date.now() - this.checked >= ALIVE_CHECK_MS) {
@@ -181,18 +205,19 @@ class NotMoving {
           const c = await this.pool.connect();
           try {
             words = (await executorAlive(c, status.executorId)) ? undefined : goneWords(status.executorId);
+            if (words) this.lost = true;
           } finally {
             c.release();
           }
         }
       }
     }
-    if (words !== this.lane.waiting) {
-      this.lane.waiting = words;
-      await this.ctx.persist();
-      if (words) notices.push(words);
-    }
+    const changed = words !== this.lane.waiting;
+    if (changed && words) notices.push(words);
+    // Said before it is saved: whoever reads the lane's words (status) has had the notice too.
+    this.lane.waiting = words;
     for (const body of notices) this.ctx.emit('app.notify', { title: `Component ${this.lane.component}`, body });
+    if (changed) await this.ctx.persist();
   }
 }
 
@@ -276,10 +301,7 @@ async function importTimeline(ctx: RunContext, lane: LaneRecord, timeline: Workf
       // Another attempt at the step: its worker died mid-step and DBOS recovery ran it again from the component's last
       // checkpoint. The attempt that did not finish stays, interrupted (its session listed as that step's, ended), as
       // a crash on one machine leaves it; the new one takes its place in the lane.
-      if (!was.leftAt) {
-        record.timeline[at!] = { ...was, leftAt: entry.enteredAt, outcome: 'interrupted', note: 'its worker stopped mid-step; the step ran again from the last checkpoint' };
-        ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry: record.timeline[at!]! });
-      }
+      if (!was.leftAt) interrupt(ctx, at!, entry.enteredAt);
       record.timeline.push(entry);
       lane.entries[i] = record.timeline.length - 1;
       addUsage(record, entry);
@@ -303,6 +325,24 @@ async function importTimeline(ctx: RunContext, lane: LaneRecord, timeline: Workf
     }
   });
   if (changed) await ctx.persist();
+}
+
+/** Closes the entry at `at` as a step its worker did not finish (the step runs again from the component's last checkpoint). */
+function interrupt(ctx: RunContext, at: number, leftAt: string): void {
+  const { record } = ctx;
+  const was = record.timeline[at]!;
+  const entry = { ...was, leftAt, durationMs: Math.max(0, Date.parse(leftAt) - Date.parse(was.enteredAt)), outcome: 'interrupted' as const, note: 'its worker stopped mid-step; the step runs again from the last checkpoint' };
+  record.timeline[at] = entry;
+  ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
+}
+
+/** The component's steps left open by the worker that died: interrupted now, not shown running until another worker takes the step up. */
+async function closeInterrupted(ctx: RunContext, lane: LaneRecord): Promise<void> {
+  const open = lane.entries.filter((i) => ctx.record.timeline[i] && !ctx.record.timeline[i]!.leftAt);
+  if (!open.length) return;
+  const now = new Date().toISOString();
+  for (const i of open) interrupt(ctx, i, now);
+  await ctx.persist();
 }
 
 function addUsage(record: RunRecord, entry: WorkflowTimelineEntry): void {
