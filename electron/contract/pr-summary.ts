@@ -22,8 +22,11 @@ export function pullRequestBody(run: RunFacts, report: WorkflowReport): string {
   const scopes = [...(run.plan?.components ?? []).map((c) => ({ id: c.id, title: c.title })), { id: 'final', title: 'End-to-end phase' }];
   for (const s of scopes) {
     const entries = run.timeline.filter((e) => !e.rewound && (e.component === s.id || e.state.startsWith(`${s.id}:`)));
-    const files = [...new Set(entries.flatMap((e) => (e.files ?? []).map((f) => f.path)))];
-    const commit = entries.filter((e) => e.state === `${s.id}:commit` && e.outcome === 'committed' && e.commit).at(-1)?.commit;
+    const committed = entries.filter((e) => e.state === `${s.id}:commit` && e.outcome === 'committed' && e.commit).at(-1);
+    const commit = committed?.commit;
+    // What its commit holds; else what its steps were seen to change (a step cut short by a crash has no list, and its
+    // retry, told not to make those changes again, does not list them either).
+    const files = [...new Set((committed?.files ?? entries.flatMap((e) => e.files ?? [])).map((f) => f.path))];
     if (!files.length && !commit) continue;
     const head = s.id === 'final' ? `**${s.title}**` : `**${s.title}** (\`${s.id}\`)`;
     lines.push(`- ${head}${files.length ? `: ${fileList(files)}` : ''}${commit ? ` — ${commit.slice(0, 10)}` : ''}`);

@@ -28,6 +28,8 @@ export function useLlm(l: ScriptedLlm): ScriptedLlm {
   return l;
 }
 export const hung: number[] = [];
+/** The notices (`title: body`) the run of approvedRun gave. */
+export const notices: string[] = [];
 /** What each worker said so far. */
 export const said = new Map<ChildProcess, () => string>();
 
@@ -55,6 +57,7 @@ async function cleanUp(): Promise<void> {
     }
   }
   for (const pid of hung.splice(0)) stopModel(pid);
+  notices.length = 0;
   if (root) await rm(root, { recursive: true, force: true });
 }
 
@@ -105,7 +108,11 @@ export async function worker(name: string, url: string, env: Record<string, stri
 }
 
 export async function approvedRun(dir: string, url: string, env: Record<string, string>, goal = 'two parts'): Promise<{ engine: WorkflowEngine; runId: string }> {
-  const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home-run')), env: { ...process.env, ...env }, emit: () => undefined });
+  const emit = (event: string, payload: unknown) => {
+    const n = payload as { title: string; body: string };
+    if (event === 'app.notify') notices.push(`${n.title}: ${n.body}`);
+  };
+  const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home-run')), env: { ...process.env, ...env }, emit });
   engines.push(engine);
   const { runId } = await engine.load({ projectDir: dir, goal, executor: { kind: 'command', command: `node ${MODEL}` }, databaseUrl: url });
   await engine.start(runId);

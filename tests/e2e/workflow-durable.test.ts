@@ -1,9 +1,10 @@
 // A durable run (DBOS over a real Postgres): the run in this process, its components in `erasmus worker`
 // processes, each in its own clone of the project's origin (a bare repository on disk). Rewind, resume after a
 // crash and retry are in workflow-durable-lifecycle.test.ts (a file of its own: the two run side by side).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, WorkflowRunView } from '../../electron/contract/index';
@@ -17,7 +18,7 @@ import { bridgePool, closeBridgePools, following, RunBridge, RunGone, WorkerBrid
 import { migrateSystemDatabase } from '../../electron/main/workflow/durable/dbos';
 import { attachBuiltinServers } from '../../electron/servers/builtin';
 import { startScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
-import { alive, approvedRun, cores, database, durableHooks, git, hangs, modelCalls, root, said, setup, stopModel, until, useLlm, worker } from './durable-harness';
+import { alive, approvedRun, cores, database, durableHooks, git, hangs, modelCalls, notices, root, said, setup, stopModel, until, useLlm, worker } from './durable-harness';
 import { CLI, killGroup } from './workflow-helpers';
 
 durableHooks();
@@ -39,6 +40,12 @@ describe('a durable run over DBOS', () => {
     const view = await engine.waitForRest(runId, 120_000);
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');
+    // The run said the worker running a's step is gone, then which worker took it up (named apart on one machine by pid).
+    const name = (w: ChildProcess) => `the worker on ${hostname()} (pid ${/worker \S+-(\d+)-\w+ takes components/.exec(said.get(w)!())![1]})`;
+    const gone = notices.indexOf(`Component a: ${name(killed)} that ran it is gone; the step runs again when a worker is free`);
+    expect(gone, notices.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(notices.slice(gone + 1), notices.join('\n')).toContain(`Component a: taken up by ${name(survivor === 'w1' ? w1 : w2)}; the step it was in runs again there from its last checkpoint`);
+    expect(view.lanes?.map((l) => l.waiting)).toEqual([undefined, undefined]);
     // The killed step ran once more, in the other worker's clone; the steps before it were not run again.
     const calls = readFileSync(join(root, 'model.log'), 'utf8').split('\n').filter(Boolean);
     const docs = calls.filter((l) => l.startsWith('a:documentation '));
@@ -56,7 +63,11 @@ describe('a durable run over DBOS', () => {
     expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'merged']]);
     expect(view.durable).toEqual({ database: url });
     expect(view.timeline.find((e) => e.state === 'b:development')?.worktree).toMatch(new RegExp(`^${root}/work-w[12]/`));
-    expect(view.timeline.filter((e) => e.state === 'a:documentation').map((e) => e.outcome)).toEqual(['done']);
+    // The killed attempt stays on the timeline, interrupted (its session listed as that step's), as a crash on one machine leaves it.
+    expect(view.timeline.filter((e) => e.state === 'a:documentation').map((e) => [e.outcome, e.component, e.note])).toEqual([
+      ['interrupted', 'a', 'its worker stopped mid-step; the step runs again from the last checkpoint'],
+      ['done', 'a', undefined],
+    ]);
     // The components' branches fetched from origin left no remote-tracking ref behind (nor any lane branch).
     expect(git(dir, 'for-each-ref', '--format=%(refname)')).not.toMatch(/erasmus-lane\//);
     // The tasks the workers marked are marked in the run's task list.

@@ -438,7 +438,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
     // The document records the commit it describes (drift.ts): the component's context document, or the architecture at the end.
     await stampDocument(ctx.docs, component ? { doc: 'component', component: component.id } : { doc: 'architecture' }, outcome.sha);
   }
-  if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha });
+  if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha, files: outcome.files });
   else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.why });
   actor.send({ type: 'STEP_DONE' });
   const title = component ? `Component ${component.id} complete` : 'Final phase complete';

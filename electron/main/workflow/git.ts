@@ -234,15 +234,21 @@ export async function snapshotTree(projectDir: string): Promise<string | undefin
   });
 }
 
-type FileChange = NonNullable<WorkflowTimelineEntry['files']>[number];
+export type FileChange = NonNullable<WorkflowTimelineEntry['files']>[number];
 const CHANGE: Record<string, FileChange['change']> = { A: 'added', M: 'modified', D: 'deleted', T: 'modified' };
 
 /** `--name-status -z` output as changes. */
-function nameStatus(out: string): FileChange[] {
+export function nameStatus(out: string): FileChange[] {
   const parts = out.split('\0').filter(Boolean);
   const changes: FileChange[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) changes.push({ path: parts[i + 1]!, change: CHANGE[parts[i]!.charAt(0)] ?? 'modified' });
   return changes;
+}
+
+/** The files a commit changed (against its first parent; each file of a commit without one), paths relative to the repository's top. */
+export async function commitFiles(projectDir: string, sha: string): Promise<FileChange[]> {
+  const r = await git(projectDir, ['diff-tree', '-r', '--root', '--no-commit-id', '--name-status', '--no-renames', '-z', sha]);
+  return r.code === 0 ? nameStatus(r.stdout) : [];
 }
 
 /** Files that differ between two snapshots, paths relative to the repository's top. */

@@ -4,6 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt } from '../../../tests/e2e/workflow-helpers';
+import { Paths } from '../paths/index';
 import { cleanUpAfterEach, engineAgain, git, MODEL, setup } from '../../../tests/fixtures/workflow/parallel-harness';
 
 cleanUpAfterEach();
@@ -24,6 +25,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
 const POINTS = [
   'b:commit:before', // the commit under way is recorded, git has not committed yet
   'merge:first-tree', // the first merge of a fresh repository: its files are written, its branch has no commit yet
+  'merge:git-writes-files', // git killed while it writes a merge's files: those written, its index.lock left, the index and HEAD as they were
   'final:commit:before', // the final phase's commit, as a component's
 ];
 
@@ -65,6 +67,14 @@ describe('a side-by-side run killed mid-step, and at each moment a commit or a m
       ['b', 'merged', git(dir, 'log', '-1', '--format=%H', '--grep=^Write b.txt$')],
     ]);
     expect(git(dir, 'worktree', 'list').split('\n')).toHaveLength(1);
+    // The pull request lists what each commit holds: a-hung.txt, which only the killed attempt wrote, included.
+    const pr = await readFile(new Paths(join(root, 'home')).runPullRequest(dir, view.runId), 'utf8');
+    const holds = (grep: string) => {
+      const sha = git(dir, 'log', '-1', '--format=%H', `--grep=${grep}`);
+      return `${git(dir, 'show', '--name-only', '--format=', sha).split('\n').map((f) => `\`${f}\``).join(', ')} — ${sha.slice(0, 10)}`;
+    };
+    expect(pr).toContain(`## What changed\n\n- **part a** (\`a\`): ${holds('^Write a.txt$')}\n- **part b** (\`b\`): ${holds('^Write b.txt$')}\n- **End-to-end phase**: ${holds('^Update the documentation$')}\n`);
+    expect(holds('^Write a.txt$')).toContain('`a-hung.txt`');
     // The development step killed mid-way ran again, told what the attempt that did not finish changed (its diff, not to be made again).
     expect(view.timeline.filter((e) => e.state === 'a:development').map((e) => e.outcome)).toEqual(['interrupted', 'done']);
     const a = (await engine.stepPrompt(view.runId, view.timeline.findLastIndex((e) => e.state === 'a:development')))!;

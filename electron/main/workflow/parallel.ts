@@ -11,6 +11,7 @@ import { stampDocument } from './drift';
 import { WorkflowError } from './errors';
 import { executeNext } from './execute';
 import { StepAbortedError } from './executor';
+import { undoUnfinishedMerge } from './merge-recovery';
 import { currentState, startWorkflowActor } from './machine';
 import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
 import { buildStepPrompt, fenceLanguage } from './prompt';
@@ -275,6 +276,8 @@ async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise
     if (await mergeUnderWay(dir)) sha = await resolveConflicts(ctx, plan, lane, await unmergedOrMarked(dir, lane));
     else if (lane.pendingCommit?.state === 'merge' && head !== lane.pendingCommit.head) sha = head!; // merged before a crash
     else {
+      // Begun before a crash and not finished by git: what it left is taken back, for the merge to be made again.
+      if (lane.pendingCommit?.state === 'merge') await undoUnfinishedMerge(dir, lane.commit, performance.timeOrigin);
       lane.pendingCommit = { state: 'merge', head };
       await ctx.persist();
       crashPoint(`${lane.component}:merge:before`);

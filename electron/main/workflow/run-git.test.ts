@@ -231,7 +231,7 @@ describe('a commit step run again', () => {
     ];
     const r = record(dir, timeline);
     const done = await commitRunWork(r, 'final:commit', (files) => finalCommitWhat(files, timeline), shell, async () => undefined);
-    expect(done).toMatchObject({ kind: 'committed', files: ['test/e2e.test.js'] });
+    expect(done).toMatchObject({ kind: 'committed', files: [{ path: 'test/e2e.test.js', change: 'added' }] });
     expect(git(dir, 'log', '-1', '--format=%s')).toBe('test: add end-to-end tests');
   });
 });

@@ -7,6 +7,7 @@ import { WorkflowError } from './errors';
 import { StepAbortedError } from './executor';
 import {
   git,
+  commitFiles,
   commitStyle,
   commitSubject,
   gitPaths,
@@ -18,6 +19,8 @@ import {
   startRunBranch,
   stashAll,
   uncommittedFiles,
+  nameStatus,
+  type FileChange,
 } from './git';
 import type { RunRecord } from './run-record';
 import type { TestRun, TestRunner } from './verify';
@@ -139,7 +142,8 @@ export async function filesToCommit(record: RunRecord): Promise<string[]> {
   return committablePaths(record.projectDir, [...new Set(paths)].filter((p) => !user.has(p)));
 }
 
-export type CommitResult = { kind: 'committed'; sha: string; files: string[] } | { kind: 'nothing-to-commit'; why: string } | { kind: 'refused'; test: TestRun };
+/** `files`: what the commit holds (the pull request lists these, not what the steps were seen to change). */
+export type CommitResult = { kind: 'committed'; sha: string; files: FileChange[] } | { kind: 'nothing-to-commit'; why: string } | { kind: 'refused'; test: TestRun };
 
 /** Commits the run's work since its last commit under `subject`, through the repository's hooks. */
 export type CommitWhat = { title: string; type: 'feat' | 'fix' | 'test' | 'docs' };
@@ -172,7 +176,7 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   const pending = record.git.pendingCommit;
   if (pending?.state === state && head && head !== pending.head) {
     record.git.pendingCommit = undefined;
-    return { kind: 'committed', sha: head, files: [] };
+    return { kind: 'committed', sha: head, files: await commitFiles(dir, head) };
   }
   const files = await filesToCommit(record);
   if (!(await stagePaths(dir, files))) return { kind: 'nothing-to-commit', why: 'no changes' };
@@ -181,9 +185,9 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   crashPoint(`${state}:before`);
   // What the commit says it does comes from what it holds: a file listed that is committed already (a side-by-side run's
   // merge step resolved it) is not in it.
-  const staged = await git(dir, ['diff', '--cached', '--name-only', '--no-renames', '-z', '--', ...files.map((f) => `:(top,literal)${f}`)]);
-  const held = staged.code === 0 ? staged.stdout.split('\0').filter(Boolean) : files;
-  const w = what(held);
+  const staged = await git(dir, ['diff', '--cached', '--name-status', '--no-renames', '-z', '--', ...files.map((f) => `:(top,literal)${f}`)]);
+  const held: FileChange[] = staged.code === 0 ? nameStatus(staged.stdout) : files.map((path) => ({ path, change: 'modified' }));
+  const w = what(held.map((f) => f.path));
   const r = await commitThroughRunner(dir, run, commitSubject(await commitStyle(dir), w.title, w.type), files, signal);
   crashPoint(`${state}:after`);
   // Stopped (or shut down) while git ran: not a refusal by the hooks. The commit may be made or not; the pending

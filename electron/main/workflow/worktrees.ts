@@ -1,6 +1,8 @@
 // The git side of a parallel run: a worktree and a branch per component, under the repository's own
 // .git (never in the project's tree, never under ERASMUS_HOME, which the sandbox hides), and the merge of
 // each component's commit into the run's branch (a cherry-pick: one commit per component, in schedule order).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -243,14 +245,33 @@ export async function mergeLaneCommit(projectDir: string, commit: string): Promi
     if (moved.code !== 0) throw new Error(`git update-ref failed: ${moved.stdout.trim()}`);
     return { kind: 'merged', sha };
   }
+  crashPoint('merge:git-writes-files', () => asIfGitWasKilledWritingTheFiles(projectDir, commit));
   const r = await git(projectDir, [...NO_HOOKS, ...id, 'cherry-pick', '--allow-empty', '--keep-redundant-commits', commit]);
   if (r.code === 0) return { kind: 'merged', sha: (await headCommit(projectDir))! };
   const files = await unmergedFiles(projectDir);
   if (!files.length) {
     await git(projectDir, ['cherry-pick', '--abort']);
-    throw new Error(`merging ${commit.slice(0, 8)} into the run's branch failed: ${r.stdout.trim().slice(-1500)}`);
+    // Files of the user's own in the way (an unfinished merge's leftovers are taken back before: merge-recovery.ts).
+    const inTheWay = /would be overwritten by/.test(r.stdout)
+      ? ` Files in the project folder that this merge writes hold changes that are not the run's (git names them above): commit, stash or move them, then retry.`
+      : '';
+    throw new Error(`merging ${commit.slice(0, 8)} into the run's branch failed: ${r.stdout.trim().slice(-1500)}${inTheWay}`);
   }
   return { kind: 'conflict', files };
+}
+
+/**
+ * For a test (crash-point.ts): what git leaves when it is killed outright while it writes a merge's files: the files
+ * written, the index, HEAD and the merge's state as they were, and its `index.lock` (the merge is made here on a
+ * copy of the index, which then goes).
+ */
+function asIfGitWasKilledWritingTheFiles(projectDir: string, commit: string): void {
+  const gitDir = execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: projectDir, encoding: 'utf8' }).trim();
+  const index = join(gitDir, 'erasmus-crash-index');
+  if (existsSync(join(gitDir, 'index'))) copyFileSync(join(gitDir, 'index'), index);
+  execFileSync('git', [...NO_HOOKS, 'cherry-pick', '--no-commit', commit], { cwd: projectDir, env: { ...process.env, GIT_INDEX_FILE: index }, stdio: 'ignore' });
+  for (const f of [index, 'MERGE_MSG', 'AUTO_MERGE', 'CHERRY_PICK_HEAD'].map((f) => join(gitDir, f))) rmSync(f, { force: true });
+  writeFileSync(join(gitDir, 'index.lock'), '');
 }
 
 /** Both sides of a conflicted file: the run's branch (ours) and the component's (theirs); absent where that side deleted it. */

@@ -65,7 +65,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   else lane.status = 'running';
   let seen = 0;
   let stepsDone = 0;
-  const notMoving = new NotMoving(ctx, lane, record.executor, await bridgePool(databaseUrl));
+  const notMoving = new NotMoving(ctx, lane, record.executor, await bridgePool(databaseUrl), client);
   const bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id, dir);
   // The worker running the workflow's step: when DBOS recovery takes the workflow from it (it died), what it asked and its sessions end here.
   let runningOn: string | undefined;
@@ -91,7 +91,10 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       // Its status alone on each look (DBOS's getWorkflow loads and decodes the job and the output every time); the output once it ended.
       const [now] = await client.listWorkflows({ workflowIDs: [id!], loadInput: false, loadOutput: false });
       status = now && ENDED.has(now.status) ? await client.getWorkflow(id!) : now;
-      if (runningOn && (status?.status === 'ENQUEUED' || (status?.status === 'PENDING' && status.executorId !== runningOn))) await bridge.workerGone(`the worker running it (${runningOn}) stopped; the step runs again in another worker`);
+      if (runningOn && (status?.status === 'ENQUEUED' || (status?.status === 'PENDING' && status.executorId !== runningOn))) {
+        await bridge.workerGone(`the worker running it (${runningOn}) stopped; the step runs again in another worker`);
+        await closeInterrupted(ctx, lane);
+      }
       runningOn = status?.status === 'PENDING' ? status.executorId : status?.status === 'ENQUEUED' ? undefined : runningOn;
       await notMoving.look(status ?? undefined);
       if (status?.status === 'SUCCESS') {
@@ -135,46 +138,99 @@ const ALIVE_CHECK_MS = 2000;
 /**
  * Says when a durable run's component does not move, in the lane (status shows it) and as a notice (the CLI prints
  * it, the app shows it): queued with no worker taking it for QUEUED_NOTICE_MS, or the worker that ran its step gone
- * (its liveness lock free). Cleared once a worker has it again.
+ * (the workflow given back to its queue or taken by another worker, as DBOS recovery does once that worker's liveness
+ * lock is free; or that lock found free here first). Once a worker has it again, the lane's words go and a notice
+ * says which worker took it up.
  */
 class NotMoving {
   private checked = 0;
+  /** The workflow's status and worker (DBOS executor) at the last look. */
+  private last: { status?: string; executor?: string } | undefined;
+  /** When the workflow went back on its queue with its worker gone (DBOS's own time for it may be its creation). */
+  private requeuedAt = 0;
+  private busy = { at: 0, n: 0 };
+  /** The worker that ran its step died, and no other has taken it up yet. */
+  private lost = false;
 
   constructor(
     private readonly ctx: RunContext,
     private readonly lane: LaneRecord,
     private readonly executor: RunRecord['executor'],
     private readonly pool: Pool,
+    private readonly client: DBOSClient,
   ) {}
 
+  /** How many component workflows run on the queue (in workers, so some live worker takes it), asked at most every ALIVE_CHECK_MS. */
+  private async busyOn(queueName: string | undefined): Promise<number> {
+    if (!queueName) return 0;
+    if (Date.now() - this.busy.at >= ALIVE_CHECK_MS) {
+      const running = await this.client.listWorkflows({ status: 'PENDING', queueName, workflowName: COMPONENT_WORKFLOW, loadInput: false, loadOutput: false }).catch(() => []);
+      this.busy = { at: Date.now(), n: running.filter((w) => w.executorId && w.executorId !== 'local').length };
+    }
+    return this.busy.n;
+  }
+
   async look(status: WorkflowStatus | undefined): Promise<void> {
+    const before = this.last;
+    this.last = { status: status?.status, executor: status?.executorId };
+    const ranOn = before?.status === 'PENDING' ? before.executor : undefined;
+    const gone = this.lane.waiting?.startsWith('the worker ') ? this.lane.waiting : undefined;
+    const notices: string[] = [];
     let words: string | undefined;
     if (status?.status === 'ENQUEUED') {
-      const since = status.updatedAt ?? status.createdAt;
+      // Given back to its queue while a worker ran it: that worker is gone (DBOS recovery).
+      if (ranOn) Object.assign(this, { requeuedAt: Date.now(), lost: true });
+      words = goneWords(ranOn) ?? gone;
+      const since = Math.max(status.updatedAt ?? status.createdAt, this.requeuedAt);
       const provider = this.executor.kind === 'agent' && this.executor.provider ? ` that has the run's provider "${this.executor.provider}" in its config.yaml` : '';
-      if (Date.now() - since >= QUEUED_NOTICE_MS) words = `queued: waiting for an \`erasmus worker\`${provider} (none has taken it since ${clock(since)})`;
+      if (Date.now() - since >= QUEUED_NOTICE_MS) {
+        // Workers that take this queue may be there, each at its concurrency with other components: then it waits its turn.
+        const busy = await this.busyOn(status.queueName);
+        words = busy
+          ? `queued: the workers that take this run's components are busy (${busy} component${busy === 1 ? '' : 's'} under way); it starts when one is free`
+          : `queued: waiting for an \`erasmus worker\`${provider} (none has taken it since ${clock(since)})`;
+      }
     } else if (status?.status === 'PENDING' && status.executorId) {
-      words = this.lane.waiting?.startsWith('the worker ') ? this.lane.waiting : undefined;
-      if (Date.now() - this.checked >= ALIVE_CHECK_MS) {
-        this.checked = Date.now();
-        const c = await this.pool.connect();
-        try {
-          words = (await executorAlive(c, status.executorId)) ? undefined : `the worker on ${hostOf(status.executorId)} that ran it is gone; the step runs again when a worker is free`;
-        } finally {
-          c.release();
+      // Another worker than the one at the last look: given back and taken up between two looks.
+      const moved = ranOn && ranOn !== status.executorId ? ranOn : undefined;
+      if (moved) notices.push(goneWords(moved)!);
+      if (moved || (before?.status === 'ENQUEUED' && this.lane.waiting)) {
+        const again = moved || this.lost ? '; the step it was in runs again there from its last checkpoint' : '';
+        notices.push(`taken up by ${workerName(status.executorId)}${again}`);
+        this.lost = false;
+      } else {
+        words = gone;
+        if (Date.now() - this.checked >= ALIVE_CHECK_MS) {
+          this.checked = Date.now();
+          const c = await this.pool.connect();
+          try {
+            words = (await executorAlive(c, status.executorId)) ? undefined : goneWords(status.executorId);
+            if (words) this.lost = true;
+          } finally {
+            c.release();
+          }
         }
       }
     }
-    if (words === this.lane.waiting) return;
+    const changed = words !== this.lane.waiting;
+    if (changed && words) notices.push(words);
+    // Said before it is saved: whoever reads the lane's words (status) has had the notice too.
     this.lane.waiting = words;
-    await this.ctx.persist();
-    if (words) this.ctx.emit('app.notify', { title: `Component ${this.lane.component}`, body: words });
+    for (const body of notices) this.ctx.emit('app.notify', { title: `Component ${this.lane.component}`, body });
+    if (changed) await this.ctx.persist();
   }
 }
 
-/** A worker's host, from its DBOS executor id (`<host>-<pid>-<random>`). */
-function hostOf(executorId: string): string {
-  return executorId.split('-').slice(0, -2).join('-') || executorId;
+function goneWords(executorId: string | undefined): string | undefined {
+  return executorId && `${workerName(executorId)} that ran it is gone; the step runs again when a worker is free`;
+}
+
+/** A worker as the user can tell it from another on the same machine: `the worker on <host> (pid <pid>)`, from its DBOS executor id (`<host>-<pid>-<random>`). */
+function workerName(executorId: string): string {
+  const parts = executorId.split('-');
+  const pid = parts.at(-2);
+  const host = parts.slice(0, -2).join('-');
+  return host && pid && /^\d+$/.test(pid) ? `the worker on ${host} (pid ${pid})` : `the worker ${executorId}`;
 }
 
 /** HH:MM, local time. */
@@ -230,14 +286,28 @@ async function importProgress(ctx: RunContext, lane: LaneRecord, p: LaneProgress
   await ctx.persist();
 }
 
-/** The component's timeline entries into the run's: new ones appended, changed ones replaced (usage added once, when an entry ends). */
+/**
+ * The component's timeline entries into the run's: new ones appended, changed ones replaced (usage added once, when an
+ * entry ends); one that started at another time than the unfinished one at its place is another attempt, appended.
+ */
 async function importTimeline(ctx: RunContext, lane: LaneRecord, timeline: WorkflowTimelineEntry[]): Promise<void> {
   const { record } = ctx;
   let changed = false;
   timeline.forEach((e, i) => {
     const entry: WorkflowTimelineEntry = { ...e, component: lane.component };
     const at = lane.entries[i];
-    if (at === undefined) {
+    const was = at === undefined ? undefined : record.timeline[at];
+    if (was && was.enteredAt !== entry.enteredAt && (!was.leftAt || was.outcome === 'interrupted')) {
+      // Another attempt at the step: its worker died mid-step and DBOS recovery ran it again from the component's last
+      // checkpoint. The attempt that did not finish stays, interrupted (its session listed as that step's, ended), as
+      // a crash on one machine leaves it; the new one takes its place in the lane.
+      if (!was.leftAt) interrupt(ctx, at!, entry.enteredAt);
+      record.timeline.push(entry);
+      lane.entries[i] = record.timeline.length - 1;
+      addUsage(record, entry);
+      changed = true;
+      ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
+    } else if (at === undefined) {
       record.timeline.push(entry);
       lane.entries.push(record.timeline.length - 1);
       addUsage(record, entry);
@@ -255,6 +325,24 @@ async function importTimeline(ctx: RunContext, lane: LaneRecord, timeline: Workf
     }
   });
   if (changed) await ctx.persist();
+}
+
+/** Closes the entry at `at` as a step its worker did not finish (the step runs again from the component's last checkpoint). */
+function interrupt(ctx: RunContext, at: number, leftAt: string): void {
+  const { record } = ctx;
+  const was = record.timeline[at]!;
+  const entry = { ...was, leftAt, durationMs: Math.max(0, Date.parse(leftAt) - Date.parse(was.enteredAt)), outcome: 'interrupted' as const, note: 'its worker stopped mid-step; the step runs again from the last checkpoint' };
+  record.timeline[at] = entry;
+  ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
+}
+
+/** The component's steps left open by the worker that died: interrupted now, not shown running until another worker takes the step up. */
+async function closeInterrupted(ctx: RunContext, lane: LaneRecord): Promise<void> {
+  const open = lane.entries.filter((i) => ctx.record.timeline[i] && !ctx.record.timeline[i]!.leftAt);
+  if (!open.length) return;
+  const now = new Date().toISOString();
+  for (const i of open) interrupt(ctx, i, now);
+  await ctx.persist();
 }
 
 function addUsage(record: RunRecord, entry: WorkflowTimelineEntry): void {

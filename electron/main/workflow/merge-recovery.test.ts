@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { undoUnfinishedMerge } from './merge-recovery';
+import { mergeLaneCommit } from './worktrees';
+
+let root: string | undefined;
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+const git = (dir: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+
+/** A run's branch (main) with a component merged before, and component b's commit on a branch of its own from main's first commit. */
+function project(): { dir: string; b: string } {
+  root = mkdtempSync(join(tmpdir(), 'erasmus-merge-recovery-'));
+  const dir = join(root, 'p');
+  execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+  for (const [f, text] of Object.entries({ 'shared.txt': 'one\n', 'old.txt': 'old\n', 'notes.txt': 'notes\n' })) writeFileSync(join(dir, f), text);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'base');
+  git(dir, 'checkout', '-qb', 'lane');
+  writeFileSync(join(dir, 'shared.txt'), 'one\ntwo\n');
+  writeFileSync(join(dir, 'b.txt'), 'b\n');
+  writeFileSync(join(dir, 'b2.txt'), 'b2\n');
+  unlinkSync(join(dir, 'old.txt'));
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'Write b');
+  const b = git(dir, 'rev-parse', 'HEAD');
+  git(dir, 'checkout', '-q', 'main');
+  writeFileSync(join(dir, 'a.txt'), 'a\n');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'Write a');
+  return { dir, b };
+}
+
+describe('a merge of a component git did not finish (killed while it wrote the files)', () => {
+  it('takes back what git left (its files, a staged one, its index.lock), keeps the user\'s own files, and the merge is made again', async () => {
+    const { dir, b } = project();
+    const head = git(dir, 'rev-parse', 'HEAD');
+    // The user's own: a change beside the merge, and an untracked file.
+    writeFileSync(join(dir, 'notes.txt'), 'notes, edited by the user\n');
+    writeFileSync(join(dir, 'mine.txt'), 'mine\n');
+    // What git left: two files written, one deleted, one already in the index too, and its lock.
+    writeFileSync(join(dir, 'shared.txt'), 'one\ntwo\n');
+    writeFileSync(join(dir, 'b.txt'), 'b\n');
+    unlinkSync(join(dir, 'old.txt'));
+    writeFileSync(join(dir, 'b2.txt'), 'b2\n');
+    git(dir, 'add', 'b2.txt');
+    writeFileSync(join(dir, '.git', 'index.lock'), '');
+    // As left, the merge fails ("your local changes would be overwritten", or git's lock).
+    await expect(mergeLaneCommit(dir, b)).rejects.toThrow(/would be overwritten|index\.lock/);
+
+    expect((await undoUnfinishedMerge(dir, b, Date.now() + 1000)).sort()).toEqual(['b.txt', 'b2.txt', 'old.txt', 'shared.txt']);
+    expect(existsSync(join(dir, '.git', 'index.lock'))).toBe(false);
+    expect(git(dir, 'status', '--porcelain')).toBe('M notes.txt\n?? mine.txt');
+    const r = await mergeLaneCommit(dir, b);
+    expect(r.kind).toBe('merged');
+    expect(git(dir, 'rev-parse', 'HEAD^')).toBe(head);
+    expect(git(dir, 'show', '--name-status', '--format=%s', 'HEAD').split('\n')).toEqual(['Write b', '', 'A\tb.txt', 'A\tb2.txt', 'D\told.txt', 'M\tshared.txt']);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('notes, edited by the user\n');
+    expect(readFileSync(join(dir, 'mine.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it("leaves a file the merge writes that holds the user's own content, a lock younger than the process, and the merge says how to go on", async () => {
+    const { dir, b } = project();
+    writeFileSync(join(dir, 'b.txt'), 'the user\'s b\n');
+    writeFileSync(join(dir, 'shared.txt'), 'one\ntwo\n'); // git's
+    expect(await undoUnfinishedMerge(dir, b, Date.now() + 1000)).toEqual(['shared.txt']);
+    expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe("the user's b\n");
+    await expect(mergeLaneCommit(dir, b)).rejects.toThrow(/would be overwritten by merge[\s\S]*b\.txt[\s\S]*commit, stash or move them, then retry\.$/);
+    // A lock made after this process started may be another git's at work: it stays.
+    writeFileSync(join(dir, '.git', 'index.lock'), '');
+    await undoUnfinishedMerge(dir, b, Date.now() - 60_000);
+    expect(existsSync(join(dir, '.git', 'index.lock'))).toBe(true);
+  });
+});
