@@ -224,12 +224,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (spec.phase === 'e2e-testing' && record.existing && testCommand) {
     // An existing project keeps its own tests: no new end-to-end suite is written; the gate runs the project's tests.
     const entry = await ctx.enter(state, { protocol: protocol.name });
-    const test = await ctx.runTests(testCommand, record.projectDir, ctx.signal);
-    if (ctx.signal.aborted) throw new StepAbortedError(state);
-    record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
-    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
-    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { test: t, note: 'an existing project: no new end-to-end tests; its own tests ran' });
-    actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
+    // Traced as any gate: the report credits each task whose named test passed here (an earlier goal's too).
+    const { test: t } = await runTestGate(ctx, testCommand, undefined);
+    await ctx.leave(entry, t.passed ? 'tests-passed' : 'tests-failed', { test: t, note: 'an existing project: no new end-to-end tests; its own tests ran' });
+    actor.send({ type: 'STEP_DONE', testsPassed: t.passed });
     return 'continue';
   }
   if (spec.phase === 'retesting' && testCommand && component && record.untraced?.state !== state && onlyMarkdownSinceTestsPassed(record.timeline, component.id)) {
