@@ -94,6 +94,11 @@ describe('finishing a completed run', () => {
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('erasmus/add-a-greeting');
     expect(readFileSync(file, 'utf8')).toMatch(/^# feat: add a greeting\n\n## Goal\n/);
     await expect(finishRun(paths, record, 'squash')).rejects.toThrow(/was finished already: its branch erasmus\/add-a-greeting was kept/);
+    // With a remote, the branch kept is not on it yet: the push command comes first.
+    git(dir, 'init', '-q', '--bare', join(root!, 'origin.git'));
+    git(dir, 'remote', 'add', 'origin', join(root!, 'origin.git'));
+    const again = await finishRun(paths, { ...record, git: { ...record.git!, finished: undefined } }, 'keep');
+    expect(again.message).toBe(`Kept branch erasmus/add-a-greeting (branched from main). It is not on origin yet: git push -u origin erasmus/add-a-greeting, then open a pull request from it with the summary in ${file}, or merge it later: git checkout main && git merge --squash erasmus/add-a-greeting.`);
   });
 });
 
