@@ -32,6 +32,7 @@ function leftOpenAsk(what: string): string {
 }
 import { discardReport, prepareReport, readReport } from './test-report';
 import { finalGateCommand } from './test-suite';
+import { keptReviewFile } from './kept-reviews';
 import { tasksWithoutPassingTest } from '../../contract/trace';
 
 /** The naming convention that ties a test to the task it verifies (trace.ts), as the testing steps are taught it. */
@@ -199,7 +200,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const fixes = spec.phase === 'fixes' || spec.phase === 'final-fixes';
   if (fixes) {
     const reviewed = spec.component ?? 'final';
-    const reportFile = reportPathOf(ctx, `docs/reviews/${reviewed}.md`);
+    // (A run begun before reports were kept per run may have its review in the shared file.)
+    const reportFile = record.reviews === 'home' ? await keptReviewFile(ctx.paths, ctx.docs.projectDir, record.runId, reviewed) : reportPathOf(ctx, `docs/reviews/${reviewed}.md`);
     const report = await readText(reportFile);
     // A review that asks for nothing needs no fixes session (nor, in the final phase, another test gate): the step is passed over, saying why.
     if (report && NO_CHANGES.test(report)) {
@@ -439,9 +441,9 @@ export function goalOfOnly(plan: Plan, componentId: string, doneBefore: readonly
   return changed.length === 1 && changed[0]!.id === componentId ? goal : undefined;
 }
 
-/** Where a review report goes: `report` in the project, or with the context documents when the run keeps them there. */
+/** Where a review report goes: `report` in the project, or with the context documents, per run, when the run keeps them there. */
 function reportPathOf(ctx: RunContext, report: string): string {
-  return ctx.record.reviews === 'home' ? ctx.paths.reviewReport(ctx.docs.projectDir, basename(report, '.md')) : join(ctx.record.projectDir, report);
+  return ctx.record.reviews === 'home' ? ctx.paths.reviewReport(ctx.docs.projectDir, ctx.record.runId, basename(report, '.md')) : join(ctx.record.projectDir, report);
 }
 
 /** The component's tasks as the task list has them now (the plan's, when the list cannot be read). */

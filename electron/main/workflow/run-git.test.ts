@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportText } from '../../contract/report-text';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
+import { keptReviewFile } from './kept-reviews';
 import { branchName, commitStyle, commitSubject } from './git';
 import { StepAbortedError } from './executor';
 import type { RunRecord } from './run-record';
@@ -56,8 +57,8 @@ describe('a run in an existing repository', () => {
     // The commit holds the file the steps wrote, and nothing of the user's; the review reports stay out of the
     // tree (the repository has no docs folder): with the context documents.
     expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n')).toEqual(['src/greet.js']);
-    expect(readFileSync(new Paths(home).reviewReport(dir, 'core'), 'utf8')).toBe('Verdict: no changes needed\n');
-    expect(readFileSync(new Paths(home).reviewReport(dir, 'final'), 'utf8')).toBe('Verdict: no changes needed\n');
+    expect(readFileSync(new Paths(home).reviewReport(dir, runId, 'core'), 'utf8')).toBe('Verdict: no changes needed\n');
+    expect(readFileSync(new Paths(home).reviewReport(dir, runId, 'final'), 'utf8')).toBe('Verdict: no changes needed\n');
     expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('mine, half written\n');
     expect(git(dir, 'status', '--porcelain')).toBe('M notes.md\n?? scratch.txt'); // (trimmed: ' M')
     expect(git(dir, 'log', '--format=%s', 'main')).toBe('fix(core): the number\nfeat: first version');
@@ -71,7 +72,13 @@ describe('a run in an existing repository', () => {
       ['core', 'Verdict: no changes needed', 'Verdict: no changes needed\n'],
       ['final', 'Verdict: no changes needed', 'Verdict: no changes needed\n'],
     ]);
-    expect(reportText(report)).toContain(`Review of core (kept with the run's documents, not in the project: ${new Paths(home).reviewReport(dir, 'core')}):\n\nVerdict: no changes needed\n`);
+    expect(reportText(report)).toContain(`Review of core (kept with the run's documents, not in the project: ${new Paths(home).reviewReport(dir, runId, 'core')}):\n\nVerdict: no changes needed\n`);
+    // Kept per run, so a later run's review replaces none of this one's; a run from before that reads the shared file.
+    const shared = new Paths(home).sharedReviewReport(dir, 'final');
+    mkdirSync(dirname(shared), { recursive: true });
+    writeFileSync(shared, 'Verdict: an older run\n');
+    expect(await keptReviewFile(new Paths(home), dir, runId, 'final')).toBe(new Paths(home).reviewReport(dir, runId, 'final'));
+    expect(await keptReviewFile(new Paths(home), dir, 'an-older-run', 'final')).toBe(shared);
     expect(pullRequest?.title).toBe('feat: add a greeting');
     expect(pullRequest?.body).toMatch(/^## Goal\n\nAdd a greeting\n\n## What changed\n\n- \*\*the core\*\* \(`core`\): `src\/greet\.js` — [0-9a-f]{10}\n/);
     expect(pullRequest?.body).toContain('- [ ] C1 Add the greeting (no test names it)');
