@@ -102,6 +102,15 @@ describe('finishing a completed run', () => {
   });
 });
 
+describe('a squash commit of a long goal', () => {
+  it('is titled by the goal\'s first clause, not cut mid-sentence, and holds the whole goal in its body', async () => {
+    const { dir, record, paths } = branchedRun();
+    record.goal = 'Add a reverseWords(text) helper that reverses the order of the words in the text';
+    const out = await finishRun(paths, record, 'squash');
+    expect(git(dir, 'log', '-1', '--format=%B', out.commit!)).toBe(`feat: add a reverseWords(text) helper\n\n${record.goal}\n\nSquashed from erasmus/add-a-greeting:\n- feat: add the greeting`);
+  });
+});
+
 describe('finishing a run begun in a repository without commits', () => {
   it('squashes it into the branch that was never born: its first commit', async () => {
     root = mkdtempSync(join(tmpdir(), 'erasmus-finish-'));

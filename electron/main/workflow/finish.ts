@@ -132,7 +132,9 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
     throw invalidState(`your uncommitted changes to ${clash.join(', ')} would be overwritten when ${baseName} is checked out. Nothing was changed: commit or stash them, then finish again; or keep the branch (${finishCmd('keep')}).`);
   }
   const goal = record.goal?.trim();
-  const message = [pr.title, '', ...(goal && firstLine(goal) !== goal ? [goal, ''] : []), `Squashed from ${branch}:`, ...subjects.map((s) => `- ${s}`)].join('\n');
+  // The goal in full below a title that says less (a goal of several lines, or one shortened to fit a subject).
+  const said = goal && !pr.title.toLowerCase().includes(goal.replace(/\.$/, '').toLowerCase());
+  const message = [pr.title, '', ...(said ? [goal, ''] : []), `Squashed from ${branch}:`, ...subjects.map((s) => `- ${s}`)].join('\n');
   const msgFile = await gitPath(dir, 'ERASMUS_SQUASH_MSG');
   await writeFile(msgFile, `${message}\n`);
   const made = await git(dir, [...(await identityArgs(dir)), 'commit-tree', tree, ...(base ? ['-p', base] : []), '-F', msgFile]);

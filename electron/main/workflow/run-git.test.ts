@@ -7,7 +7,7 @@ import { reportText } from '../../contract/report-text';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
 import { keptReviewFile } from './kept-reviews';
-import { branchName, commitStyle, commitSubject } from './git';
+import { branchName, commitMessage, commitStyle, commitSubject } from './git';
 import { StepAbortedError } from './executor';
 import type { RunRecord } from './run-record';
 import { commitRunWork, filesToCommit, finalCommitWhat } from './run-git';
@@ -167,8 +167,17 @@ describe('commit style', () => {
     expect(commitSubject({ conventional: true, lowerCase: true }, 'CLI flag for JSON')).toBe('feat: CLI flag for JSON');
     expect(commitSubject({ conventional: false, lowerCase: false }, 'iOS build script')).toBe('iOS build script');
     expect(commitSubject({ conventional: false, lowerCase: true }, 'A flag for JSON')).toBe('a flag for JSON');
-    // A long subject is cut at a word's end.
-    expect(commitSubject({ conventional: false, lowerCase: true }, 'Add a --json option to the textstats CLI that prints the counts as a JSON object')).toBe('add a --json option to the textstats CLI that prints the counts as a…');
+    // A long subject ends where a clause ends (never mid-sentence), and the message keeps the whole text as its body.
+    expect(commitSubject({ conventional: false, lowerCase: true }, 'Add a --json option to the textstats CLI that prints the counts as a JSON object')).toBe('add a --json option to the textstats CLI');
+    const conventional = { conventional: true, lowerCase: true };
+    expect(commitMessage(conventional, 'capitalize uppercases the first letter of each word and leaves the rest unchanged')).toBe(
+      'feat: capitalize uppercases the first letter of each word\n\ncapitalize uppercases the first letter of each word and leaves the rest unchanged',
+    );
+    expect(commitSubject(conventional, 'Add a reverseWords(text) helper that reverses the order of the words in the text')).toBe('feat: add a reverseWords(text) helper');
+    expect(commitMessage(conventional, 'Support Set and Map.')).toBe('feat: support Set and Map');
+    // Without a clause that fits, it is cut at a word's end and marked cut; the body has the whole.
+    const long = 'Rename the parseConfigurationFileContents helper everywhere in the loader module of the config package';
+    expect(commitMessage(conventional, long)).toBe(`feat: rename the parseConfigurationFileContents helper everywhere in…\n\n${long}`);
     expect(branchName('Support Set & Map in toVal (src/index.js), please!')).toBe('erasmus/support-set-map-in-toval-src');
     expect(branchName(undefined)).toBe('erasmus/run');
   });

@@ -8,6 +8,7 @@ import { StepAbortedError } from './executor';
 import {
   git,
   commitStyle,
+  commitMessage,
   commitSubject,
   gitPaths,
   headCommit,
@@ -184,7 +185,7 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   const staged = await git(dir, ['diff', '--cached', '--name-only', '--no-renames', '-z', '--', ...files.map((f) => `:(top,literal)${f}`)]);
   const held = staged.code === 0 ? staged.stdout.split('\0').filter(Boolean) : files;
   const w = what(held);
-  const r = await commitThroughRunner(dir, run, commitSubject(await commitStyle(dir), w.title, w.type), files, signal);
+  const r = await commitThroughRunner(dir, run, commitMessage(await commitStyle(dir), w.title, w.type), files, signal);
   crashPoint(`${state}:after`);
   // Stopped (or shut down) while git ran: not a refusal by the hooks. The commit may be made or not; the pending
   // commit stays, so the step run again tells them apart by HEAD, as after a crash.
