@@ -123,6 +123,10 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
     if (m.code !== 0 || !first) throw new WorkflowError('RUNTIME_ERROR', `git merge-tree failed: ${m.stdout.trim().slice(0, 2000)}. Nothing was changed: the run's work stays on ${branch}.`);
     tree = first;
   }
+  // A squash that would change nothing (the base holds the run's work already) is never made: no empty commit.
+  if (base && tree === (await git(dir, ['rev-parse', `${base}^{tree}`])).stdout.trim()) {
+    throw invalidState(`${baseName} holds everything ${branch} changes already: nothing to squash, nothing was changed. Keep the branch (${finishCmd('keep')}) or delete it (git branch -D ${branch}).`);
+  }
   // The user's uncommitted files (included at start) stay as they are: refused if checking the base out would overwrite one.
   const head = await rev(dir, 'HEAD');
   const changedByCheckout = head ? lines((await git(dir, ['diff', '--name-only', head, tree])).stdout) : [];

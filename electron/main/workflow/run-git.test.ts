@@ -93,6 +93,14 @@ describe('a run in an existing repository', () => {
     expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('mine, half written\n');
     expect((await e.status(runId)).git?.finished).toMatchObject({ choice: 'squash', commit: out.commit });
     await expect(e.finish(runId, 'keep')).rejects.toThrow(/was finished already: squashed into main as [0-9a-f]{10}/);
+    // A squashed run is not rewound (its work is in main; a finish after would squash nothing): a new goal changes it.
+    const [first] = await e.checkpoints(runId);
+    const refusal = /^run .* was finished already \(squashed into main as [0-9a-f]{10}, where its work stays\): it is not rewound, nothing was changed\. To change or undo what it did, start a new goal: erasmus workflow start .* --goal "<what to change>" \(or revert the squash commit yourself: git revert [0-9a-f]{10}\)\.$/;
+    await expect(e.rewindPreview(runId, first!.id)).rejects.toThrow(refusal);
+    const heads = git(dir, 'show-ref', '--heads');
+    await expect(e.rewind(runId, first!.id)).rejects.toThrow(refusal);
+    expect(git(dir, 'show-ref', '--heads')).toBe(heads);
+    expect((await e.status(runId)).git?.finished).toMatchObject({ choice: 'squash', commit: out.commit });
   });
 
   it('"stash" sets the user\'s changes aside (git stash pop brings them back); "commit" commits them first, in one commit of their own', async () => {
