@@ -42,7 +42,8 @@ export function pullRequestBody(run: RunFacts, report: WorkflowReport): string {
     for (const t of report.tasks) {
       const ok = t.tests.length > 0 && t.tests.every((x) => x.passed);
       const tests = t.tests.length ? `: ${t.tests.map((x) => `${x.name}${x.passed ? '' : ' (FAILS)'}`).join('; ')}` : ' (no test names it)';
-      lines.push(`- [${ok ? 'x' : ' '}] ${t.id} ${t.title}${tests}`);
+      // An earlier goal's task, committed before this run: its test ran again in this run's gates.
+      lines.push(`- [${ok ? 'x' : ' '}] ${t.id} ${t.title}${t.earlier ? " (an earlier goal's task)" : ''}${tests}`);
     }
   }
   const open = reviewsLeftOpenLines(run.timeline);

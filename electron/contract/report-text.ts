@@ -18,7 +18,7 @@ export function reportText(r: WorkflowReport): string {
   for (const t of r.tasks) {
     if (t.component !== component) {
       component = t.component;
-      lines.push('', `${component} — ${t.commit ? `commit ${t.commit.slice(0, 12)}` : t.earlier ? 'committed by an earlier run' : 'not committed'}`);
+      lines.push('', `${component} — ${t.commit ? `commit ${t.commit.slice(0, 12)}` : t.earlier ? "committed by an earlier run (an earlier goal's tasks; the tests below ran in this run)" : 'not committed'}`);
     }
     lines.push(`  ${t.id}: ${t.title}`);
     if (!t.tests.length) lines.push(`    (no test names ${t.id})`);

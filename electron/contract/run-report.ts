@@ -8,21 +8,22 @@ type Tested = WorkflowTimelineEntry & { test: NonNullable<WorkflowTimelineEntry[
 
 /**
  * The run's account of what it verified, built only from what Erasmus recorded: the tests its
- * runners reported in the gates it ran (a component's own, then the final gate's) and the commits it
- * made. Each task's tests come from the latest traced run that has any test naming it.
+ * runners reported in the gates it ran and the commits it made. Each task's tests come from the latest
+ * traced run of this run (any component's gate, or the final one) that has any test naming it: the
+ * whole suite runs at each gate, so a task of an earlier goal is verified again by this run's passing test.
  */
 export function runReport(record: RunFacts): WorkflowReport {
   const plan = record.plan;
-  const runs = record.timeline.filter((e): e is Tested => !!e.test && e.leftAt !== undefined);
+  // A rewound step's tests no longer describe the project; a commit the hooks refused ran no tests.
+  const runs = record.timeline.filter((e): e is Tested => !!e.test && e.leftAt !== undefined && !e.rewound && !(e.test.traced === undefined && e.test.command === 'git commit'));
   const traced = runs.filter((e) => e.test.traced && e.test.tests);
   // A documentation run develops no task: it has nothing to verify.
   const tasks = (plan?.documents ? [] : (plan?.components ?? [])).flatMap((c) => {
     const commit = record.timeline.filter((e) => e.state === `${c.id}:commit` && e.outcome === 'committed' && e.commit).at(-1)?.commit ?? null;
-    const own = traced.filter((e) => e.component === c.id || e.state.startsWith('final:'));
     return c.tasks.map((t) => {
       let tests: TestCaseResult[] = [];
       // Skipped tests did not run: they neither verify a task nor fail it.
-      for (let i = own.length - 1; i >= 0 && !tests.length; i--) tests = own[i]!.test.tests!.filter((x) => !x.skipped && namesTask(x, t.id));
+      for (let i = traced.length - 1; i >= 0 && !tests.length; i--) tests = traced[i]!.test.tests!.filter((x) => !x.skipped && namesTask(x, t.id));
       return {
         id: t.id,
         component: c.id,
@@ -35,7 +36,7 @@ export function runReport(record: RunFacts): WorkflowReport {
     });
   });
   const verified = tasks.length > 0 && tasks.every((t) => t.tests.length > 0 && t.tests.every((x) => x.passed));
-  const untraced = runs.filter((e) => e.test.traced !== true).map((e) => ({ state: e.state, command: e.test.command, note: e.test.traceNote ?? 'run before Erasmus read test reports' }));
+  const untraced = runs.filter((e) => e.test.traced !== true).map((e) => ({ state: e.state, command: e.test.command, note: e.test.traceNote ?? UNTRACED_OLD }));
   return {
     runId: record.runId,
     projectDir: record.projectDir,
@@ -48,6 +49,9 @@ export function runReport(record: RunFacts): WorkflowReport {
     untraced,
   };
 }
+
+/** A gate recorded without its trace: only an Erasmus older than test reports (or than tracing an existing project's final gate) left one. */
+const UNTRACED_OLD = 'recorded by an older Erasmus that did not read a test report for this gate';
 
 /** A test the gate ran twice (the whole suite, then a component's command) is listed once: passed only if it passed each time. */
 function once(tests: TestCaseResult[]): WorkflowReport['tasks'][number]['tests'] {

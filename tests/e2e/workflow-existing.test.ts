@@ -83,5 +83,9 @@ describe('erasmus workflow on an existing repository', () => {
     expect(git(project, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
     expect(git(project, 'log', '-1', '--format=%s', 'main')).toBe('feat: support Set values in cx');
     expect(git(project, 'diff', '--name-only', 'main', 'erasmus/support-set-values-in-cx-src')).toBe('');
+    // Finished already: without a flag, it says so (not "say what to do with the run's branch").
+    const again = await runCli(['workflow', 'finish', project], home);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/was finished already: squashed into main as [0-9a-f]{10}/);
   });
 });

@@ -355,9 +355,10 @@ export function registerWorkflow(program: Command): void {
     await withCore(async (core) => {
       const runId = await latestRun(core, dir, o.run);
       if (!o.squash && !o.keep) {
-        // A run with no branch of its own (it worked on the branch checked out) says so, rather than asking for a choice it then refuses.
-        const g = (await core.workflow.status(runId).catch(friendly)).git;
-        if (!g || g.mode === 'branch') throw new Error('say what to do with the run\'s branch: --squash (merge it into the branch the run started from) or --keep');
+        // Only a choice that can be taken is asked for: a run not completed, finished already, or with no branch of its own
+        // (it worked on the branch checked out) is told why, as `finish` says it.
+        const { git: g, status } = await core.workflow.status(runId).catch(friendly);
+        if (status === 'COMPLETED' && g?.mode === 'branch' && !g.finished) throw new Error('say what to do with the run\'s branch: --squash (merge it into the branch the run started from) or --keep');
       }
       const out = await core.workflow.finish(runId, o.squash ? 'squash' : 'keep').catch(friendly);
       process.stdout.write(`${out.message}\n`);

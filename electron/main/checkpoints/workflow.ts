@@ -36,6 +36,20 @@ async function writeDocs(ctxDir: string, docs: Record<string, string>): Promise<
 const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /** A workflow run's checkpoints: one before every step, and the rewind that goes back to one. */
+/**
+ * A finished run (squashed into its base, or its branch kept for a pull request) is not rewound: its work is in the
+ * base branch, or on a branch handed over, and a rewind would take back only the run's branch and record (and a
+ * second finish would squash nothing). A later change is a new goal.
+ */
+function refuseFinished(record: RunRecord): void {
+  const f = record.git?.finished;
+  if (!f) return;
+  const done = f.choice === 'squash' ? `squashed into ${record.git?.base ?? 'its base'}${f.commit ? ` as ${f.commit.slice(0, 10)}` : ''}, where its work stays` : `its branch ${record.git?.branch ?? ''} was kept for a pull request`;
+  throw invalidState(
+    `run ${record.runId} was finished already (${done}): it is not rewound, nothing was changed. To change or undo what it did, start a new goal: erasmus workflow start ${record.projectDir} --goal "<what to change>"${f.choice === 'squash' ? ` (or revert the squash commit yourself: git revert ${f.commit?.slice(0, 10) ?? '<commit>'})` : ''}.`,
+  );
+}
+
 export class RunCheckpoints {
   constructor(
     private readonly store: CheckpointStore,
@@ -65,6 +79,7 @@ export class RunCheckpoints {
   }
 
   async preview(record: RunRecord, id: string): Promise<RewindPreview> {
+    refuseFinished(record);
     const target = await this.target(record, id);
     return { checkpoint: checkpointView(target), ...(await this.store.preview(target)) };
   }
@@ -77,6 +92,7 @@ export class RunCheckpoints {
    */
   async rewind(record: RunRecord, id: string): Promise<{ record: RunRecord; undo: CheckpointRecord; files: RewindPreview['files']; commitsUndone: RewindPreview['commitsUndone'] }> {
     if (record.status === 'RUNNING' || record.status === 'AWAITING_COGNITIVE_RESULT') throw invalidState(`run ${record.runId} is ${record.status}: pause or stop it before rewinding (erasmus workflow pause|stop)`);
+    refuseFinished(record);
     const target = await this.target(record, id);
     const ctxDir = this.paths.ctxDir(record.projectDir);
     const undo = await this.store.take(record.projectDir, {

@@ -100,8 +100,15 @@ export class Paths {
   componentDoc(projectPath: string, component: string): string {
     return join(this.ctxDir(projectPath), 'components', `${safeId('component', component)}.md`);
   }
-  /** A review report kept with the context documents (a repository that has no docs folder of its own). */
-  reviewReport(projectPath: string, name: string): string {
+  /**
+   * A review report kept with the context documents (a repository that has no docs folder of its own), per run
+   * (`runs/<run>.reviews/<name>.md`), so a later run's review does not replace an earlier one's.
+   */
+  reviewReport(projectPath: string, runId: string, name: string): string {
+    return join(this.runsDir(projectPath), `${safeId('run', runId)}.reviews`, `${safeId('component', name)}.md`);
+  }
+  /** Where runs before per-run reviews kept them, one file per scope for every run (still read for those runs). */
+  sharedReviewReport(projectPath: string, name: string): string {
     return join(this.ctxDir(projectPath), 'reviews', `${safeId('component', name)}.md`);
   }
   runsDir(projectPath: string): string {

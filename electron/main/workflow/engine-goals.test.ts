@@ -98,6 +98,10 @@ describe('a project lives through many goals', () => {
     }
     // Its own tests are the end-to-end gate, as for the first goal: no model writes a new end-to-end suite.
     expect(two.prompts.has('final:testing')).toBe(false);
+    // That gate is traced as any other: `true` writes no report, and the report says so (not "run before Erasmus read test reports").
+    const gate = (await e.status(second.runId)).timeline.find((x) => x.state === 'final:testing')!;
+    expect(gate.test).toMatchObject({ command: 'true', passed: true, traced: false, traceNote: expect.stringContaining('the test command wrote no report Erasmus can read') });
+    expect((await e.report(second.runId)).untraced).toContainEqual({ state: 'final:testing', command: 'true', note: gate.test!.traceNote });
   }, 60_000);
 });
 

@@ -21,6 +21,7 @@ import type { RunContext } from './run-context';
 import { DurableRuns } from './durable/durable-runs';
 import type { RunGate } from './durable/bridge';
 import { runReport } from '../../contract/run-report';
+import { keptReviewFile } from './kept-reviews';
 import { reviewOutcomes } from '../../contract/review-points';
 import { WorkflowRun } from './run';
 import { DEFAULT_PARALLEL_COMPONENTS, keptWords, removeStaleLanes } from './parallel';
@@ -410,7 +411,7 @@ export class WorkflowEngine {
     if (record.reviews === 'home') {
       const kept = await Promise.all(
         reviewOutcomes(record.timeline).map(async (r) => {
-          const file = this.options.paths.reviewReport(record.projectDir, r.scope);
+          const file = await keptReviewFile(this.options.paths, record.projectDir, record.runId, r.scope);
           const text = await readFile(file, 'utf8').catch(() => undefined);
           return text === undefined ? undefined : { scope: r.scope, file, ...(r.verdict ? { verdict: r.verdict } : {}), text };
         }),

@@ -32,6 +32,7 @@ function leftOpenAsk(what: string): string {
 }
 import { discardReport, prepareReport, readReport } from './test-report';
 import { finalGateCommand } from './test-suite';
+import { keptReviewFile } from './kept-reviews';
 import { namesTask, tasksWithoutPassingTest } from '../../contract/trace';
 
 /** The naming convention that ties a test to the task it verifies (trace.ts), as the testing steps are taught it. */
@@ -199,7 +200,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const fixes = spec.phase === 'fixes' || spec.phase === 'final-fixes';
   if (fixes) {
     const reviewed = spec.component ?? 'final';
-    const reportFile = reportPathOf(ctx, `docs/reviews/${reviewed}.md`);
+    // (A run begun before reports were kept per run may have its review in the shared file.)
+    const reportFile = record.reviews === 'home' ? await keptReviewFile(ctx.paths, ctx.docs.projectDir, record.runId, reviewed) : reportPathOf(ctx, `docs/reviews/${reviewed}.md`);
     const report = await readText(reportFile);
     // A review that asks for nothing needs no fixes session (nor, in the final phase, another test gate): the step is passed over, saying why.
     if (report && NO_CHANGES.test(report)) {
@@ -224,12 +226,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (spec.phase === 'e2e-testing' && record.existing && testCommand) {
     // An existing project keeps its own tests: no new end-to-end suite is written; the gate runs the project's tests.
     const entry = await ctx.enter(state, { protocol: protocol.name });
-    const test = await ctx.runTests(testCommand, record.projectDir, ctx.signal);
-    if (ctx.signal.aborted) throw new StepAbortedError(state);
-    record.lastTest = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: test.output };
-    const t = { command: test.command, exitCode: test.exitCode, passed: test.passed, output: tail(test.output, TEST_OUTPUT_TAIL) };
-    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { test: t, note: 'an existing project: no new end-to-end tests; its own tests ran' });
-    actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
+    // Traced as any gate: the report credits each task whose named test passed here (an earlier goal's too).
+    const { test: t } = await runTestGate(ctx, testCommand, undefined);
+    await ctx.leave(entry, t.passed ? 'tests-passed' : 'tests-failed', { test: t, note: 'an existing project: no new end-to-end tests; its own tests ran' });
+    actor.send({ type: 'STEP_DONE', testsPassed: t.passed });
     return 'continue';
   }
   if (spec.phase === 'retesting' && testCommand && component && record.untraced?.state !== state && onlyMarkdownSinceTestsPassed(record.timeline, component.id)) {
@@ -469,9 +469,9 @@ export function goalOfOnly(plan: Plan, componentId: string, doneBefore: readonly
   return changed.length === 1 && changed[0]!.id === componentId ? goal : undefined;
 }
 
-/** Where a review report goes: `report` in the project, or with the context documents when the run keeps them there. */
+/** Where a review report goes: `report` in the project, or with the context documents, per run, when the run keeps them there. */
 function reportPathOf(ctx: RunContext, report: string): string {
-  return ctx.record.reviews === 'home' ? ctx.paths.reviewReport(ctx.docs.projectDir, basename(report, '.md')) : join(ctx.record.projectDir, report);
+  return ctx.record.reviews === 'home' ? ctx.paths.reviewReport(ctx.docs.projectDir, ctx.record.runId, basename(report, '.md')) : join(ctx.record.projectDir, report);
 }
 
 /** The component's tasks as the task list has them now (the plan's, when the list cannot be read). */

@@ -94,6 +94,30 @@ describe('finishing a completed run', () => {
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('erasmus/add-a-greeting');
     expect(readFileSync(file, 'utf8')).toMatch(/^# feat: add a greeting\n\n## Goal\n/);
     await expect(finishRun(paths, record, 'squash')).rejects.toThrow(/was finished already: its branch erasmus\/add-a-greeting was kept/);
+    // main holding the branch's work already (merged by hand): no empty squash commit is made.
+    git(dir, 'checkout', '-q', 'main');
+    git(dir, 'merge', '-q', '--ff-only', 'erasmus/add-a-greeting');
+    git(dir, 'checkout', '-q', '-b', 'erasmus/add-a-greeting-2');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'feat: nothing new');
+    const empty = { ...record, git: { mode: 'branch' as const, branch: 'erasmus/add-a-greeting-2', base: 'main' } };
+    const mainBefore = git(dir, 'rev-parse', 'main');
+    await expect(finishRun(paths, empty, 'squash')).rejects.toThrow(/^main holds everything erasmus\/add-a-greeting-2 changes already: nothing to squash, nothing was changed\. Keep the branch/);
+    expect(git(dir, 'rev-parse', 'main')).toBe(mainBefore);
+    git(dir, 'checkout', '-q', 'erasmus/add-a-greeting');
+    // With a remote, the branch kept is not on it yet: the push command comes first.
+    git(dir, 'init', '-q', '--bare', join(root!, 'origin.git'));
+    git(dir, 'remote', 'add', 'origin', join(root!, 'origin.git'));
+    const again = await finishRun(paths, { ...record, git: { ...record.git!, finished: undefined } }, 'keep');
+    expect(again.message).toBe(`Kept branch erasmus/add-a-greeting (branched from main). It is not on origin yet: git push -u origin erasmus/add-a-greeting, then open a pull request from it with the summary in ${file}, or merge it later: git checkout main && git merge --squash erasmus/add-a-greeting.`);
+  });
+});
+
+describe('a squash commit of a long goal', () => {
+  it('is titled by the goal\'s first clause, not cut mid-sentence, and holds the whole goal in its body', async () => {
+    const { dir, record, paths } = branchedRun();
+    record.goal = 'Add a reverseWords(text) helper that reverses the order of the words in the text';
+    const out = await finishRun(paths, record, 'squash');
+    expect(git(dir, 'log', '-1', '--format=%B', out.commit!)).toBe(`feat: add a reverseWords(text) helper\n\n${record.goal}\n\nSquashed from erasmus/add-a-greeting:\n- feat: add the greeting`);
   });
 });
 

@@ -93,7 +93,8 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
   if (choice === 'keep') {
     g.finished = { choice, at: new Date().toISOString() };
     const on = g.base ? ` (branched from ${g.base})` : '';
-    return { choice, branch, ...(g.base ? { base: g.base } : {}), message: `Kept branch ${branch}${on}. Open a pull request from it with the summary in ${pr.file}${g.base ? `, or merge it later: git checkout ${g.base} && git merge --squash ${branch}` : ''}.` };
+    const push = await pushFirst(dir, branch, g.base);
+    return { choice, branch, ...(g.base ? { base: g.base } : {}), message: `Kept branch ${branch}${on}. ${push ? `It is not on ${push.remote} yet: ${push.command}, then open` : 'Open'} a pull request from it with the summary in ${pr.file}${g.base ? `, or merge it later: git checkout ${g.base} && git merge --squash ${branch}` : ''}.` };
   }
   const baseName = g.base;
   if (!baseName) throw invalidState(`the run started from a detached HEAD: there is no branch to merge ${branch} into. Keep it (${finishCmd('keep')}) and merge it where you want it.`);
@@ -122,6 +123,10 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
     if (m.code !== 0 || !first) throw new WorkflowError('RUNTIME_ERROR', `git merge-tree failed: ${m.stdout.trim().slice(0, 2000)}. Nothing was changed: the run's work stays on ${branch}.`);
     tree = first;
   }
+  // A squash that would change nothing (the base holds the run's work already) is never made: no empty commit.
+  if (base && tree === (await git(dir, ['rev-parse', `${base}^{tree}`])).stdout.trim()) {
+    throw invalidState(`${baseName} holds everything ${branch} changes already: nothing to squash, nothing was changed. Keep the branch (${finishCmd('keep')}) or delete it (git branch -D ${branch}).`);
+  }
   // The user's uncommitted files (included at start) stay as they are: refused if checking the base out would overwrite one.
   const head = await rev(dir, 'HEAD');
   const changedByCheckout = head ? lines((await git(dir, ['diff', '--name-only', head, tree])).stdout) : [];
@@ -131,7 +136,9 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
     throw invalidState(`your uncommitted changes to ${clash.join(', ')} would be overwritten when ${baseName} is checked out. Nothing was changed: commit or stash them, then finish again; or keep the branch (${finishCmd('keep')}).`);
   }
   const goal = record.goal?.trim();
-  const message = [pr.title, '', ...(goal && firstLine(goal) !== goal ? [goal, ''] : []), `Squashed from ${branch}:`, ...subjects.map((s) => `- ${s}`)].join('\n');
+  // The goal in full below a title that says less (a goal of several lines, or one shortened to fit a subject).
+  const said = goal && !pr.title.toLowerCase().includes(goal.replace(/\.$/, '').toLowerCase());
+  const message = [pr.title, '', ...(said ? [goal, ''] : []), `Squashed from ${branch}:`, ...subjects.map((s) => `- ${s}`)].join('\n');
   const msgFile = await gitPath(dir, 'ERASMUS_SQUASH_MSG');
   await writeFile(msgFile, `${message}\n`);
   const made = await git(dir, [...(await identityArgs(dir)), 'commit-tree', tree, ...(base ? ['-p', base] : []), '-F', msgFile]);
@@ -146,6 +153,19 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
   const stash = g.stashed ? ` Your changes set aside at start are in the stash ("${g.stashed}"): git stash pop brings them back.` : '';
   out.message = `Squashed ${subjects.length} commit${subjects.length === 1 ? '' : 's'} of ${branch} into ${baseName} as ${commit.slice(0, 10)} "${pr.title}"${checkedOut ? `; ${baseName} is checked out` : `; ${baseName} could not be checked out (git checkout ${baseName})`}. Branch ${branch} keeps the run's own commits (delete it: git branch -D ${branch}).${await notPushed(dir, baseName)}${stash}`;
   return out;
+}
+
+/**
+ * Said when a kept branch is not on the project's remote yet (a pull request is opened from a pushed branch): the
+ * push command, to the remote the base branch tracks, else origin, else the only remote.
+ */
+async function pushFirst(dir: string, branch: string, base: string | undefined): Promise<{ remote: string; command: string } | undefined> {
+  const remotes = lines((await git(dir, ['remote'])).stdout);
+  const tracked = base ? (await git(dir, ['config', '--get', `branch.${base}.remote`])).stdout.trim() : '';
+  const remote = remotes.includes(tracked) ? tracked : remotes.includes('origin') ? 'origin' : remotes.length === 1 ? remotes[0]! : '';
+  if (!remote) return undefined;
+  if ((await git(dir, ['rev-parse', '--abbrev-ref', `${branch}@{upstream}`])).code === 0) return undefined;
+  return { remote, command: `git push -u ${remote} ${branch}` };
 }
 
 /** Said after a squash into a branch that has a remote: nothing was pushed, and how far ahead the branch is now. */

@@ -170,18 +170,46 @@ export async function commitStyle(dir: string): Promise<CommitStyle> {
 }
 
 /** A subject in the repository's style: `feat: add …` where Conventional Commits are used, else `Add …`. */
-export function commitSubject(style: CommitStyle, what: string, type: 'feat' | 'fix' | 'test' | 'docs' | 'chore' = 'feat'): string {
+export function commitSubject(style: CommitStyle, what: string, type: CommitType = 'feat'): string {
+  return subjectOf(style, what, type).subject;
+}
+
+type CommitType = 'feat' | 'fix' | 'test' | 'docs' | 'chore';
+
+function subjectOf(style: CommitStyle, what: string, type: CommitType): { subject: string; cut: boolean } {
   const text = what.trim().replace(/\.$/, '');
   // A first word cased on purpose keeps its case: an acronym (`JSON output`, not `jSON output`) or a name like `iOS`.
   const word = /^\S+/.exec(text)?.[0] ?? '';
   const fixed = /^[A-Z][A-Z0-9]/.test(word) || /^[a-z]+[A-Z]/.test(word);
   const cased = fixed ? text : style.lowerCase || style.conventional ? text.charAt(0).toLowerCase() + text.slice(1) : text.charAt(0).toUpperCase() + text.slice(1);
-  const subject = style.conventional ? `${type}: ${cased}` : cased;
-  if (subject.length <= 72) return subject;
-  // Cut at a word's end where there is one late enough, not inside a word ("…the counts as a JS…").
-  const head = subject.slice(0, 71);
+  const prefix = style.conventional ? `${type}: ` : '';
+  const subject = prefix + cased;
+  if (subject.length <= SUBJECT_MAX) return { subject, cut: false };
+  // Too long: the text up to the end of its first clause that fits ("add a helper" of "add a helper that reverses…"),
+  // a phrase that reads whole; only without one, cut at a word's end and marked cut.
+  let clause = '';
+  for (const m of cased.matchAll(CLAUSE_END)) {
+    const head = cased.slice(0, m.index).replace(/[\s,;:(—–-]+$/, '');
+    if (prefix.length + head.length > SUBJECT_MAX) break;
+    if (head.length >= 12) clause = head;
+  }
+  if (clause) return { subject: prefix + clause, cut: true };
+  const head = subject.slice(0, SUBJECT_MAX - 1);
   const space = head.lastIndexOf(' ');
-  return `${(space > 40 ? head.slice(0, space) : head).trimEnd()}…`;
+  return { subject: `${(space > 40 ? head.slice(0, space) : head).trimEnd()}…`, cut: true };
+}
+
+const SUBJECT_MAX = 72;
+/** Where a clause of a title ends: punctuation, or before a word that starts a new clause. */
+const CLAUSE_END = /[,;:]\s|\s[—–]\s|\s(?=(?:that|which|who|and|but|so|while|whereas|because|when|where|if|unless|with|without|by|so that|instead of)\s)/g;
+
+/**
+ * A commit's message: the subject (commitSubject), and when that had to shorten the text, the whole text as the
+ * body, so nothing said is lost to the cut.
+ */
+export function commitMessage(style: CommitStyle, what: string, type: CommitType = 'feat'): string {
+  const { subject, cut } = subjectOf(style, what, type);
+  return cut ? `${subject}\n\n${what.trim()}` : subject;
 }
 
 /** The commit the project's HEAD points at (absent outside a repository or before its first commit). */

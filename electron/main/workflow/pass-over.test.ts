@@ -50,7 +50,7 @@ describe('steps a component does not need', () => {
     const passed = (await engine.status(runId)).timeline.filter((e) => e.component === 'core' && e.outcome === 'skipped').map(entryLine);
     expect(passed).toEqual([
       "  core · testing: skipped — only documentation changed (GREETING.md): nothing for tests to check, nor to debug; the project's tests run at the final gate",
-      '  core · review fixes: skipped — the review asked for no changes (' + new Paths(join(root, 'home')).reviewReport(dir, 'core') + ')',
+      '  core · review fixes: skipped — the review asked for no changes (' + new Paths(join(root, 'home')).reviewReport(dir, runId, 'core') + ')',
       '  core · documentation: skipped — its changes are documentation already (GREETING.md): nothing more to document',
       "  core · retesting: skipped — only documentation changed (GREETING.md): nothing for tests to check, nor to debug; the project's tests run at the final gate",
     ]);

@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportText } from '../../contract/report-text';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
-import { branchName, commitStyle, commitSubject } from './git';
+import { keptReviewFile } from './kept-reviews';
+import { branchName, commitMessage, commitStyle, commitSubject } from './git';
 import { StepAbortedError } from './executor';
 import type { RunRecord } from './run-record';
 import { commitRunWork, filesToCommit, finalCommitWhat } from './run-git';
@@ -56,8 +57,8 @@ describe('a run in an existing repository', () => {
     // The commit holds the file the steps wrote, and nothing of the user's; the review reports stay out of the
     // tree (the repository has no docs folder): with the context documents.
     expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').split('\n')).toEqual(['src/greet.js']);
-    expect(readFileSync(new Paths(home).reviewReport(dir, 'core'), 'utf8')).toBe('Verdict: no changes needed\n');
-    expect(readFileSync(new Paths(home).reviewReport(dir, 'final'), 'utf8')).toBe('Verdict: no changes needed\n');
+    expect(readFileSync(new Paths(home).reviewReport(dir, runId, 'core'), 'utf8')).toBe('Verdict: no changes needed\n');
+    expect(readFileSync(new Paths(home).reviewReport(dir, runId, 'final'), 'utf8')).toBe('Verdict: no changes needed\n');
     expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('mine, half written\n');
     expect(git(dir, 'status', '--porcelain')).toBe('M notes.md\n?? scratch.txt'); // (trimmed: ' M')
     expect(git(dir, 'log', '--format=%s', 'main')).toBe('fix(core): the number\nfeat: first version');
@@ -71,7 +72,13 @@ describe('a run in an existing repository', () => {
       ['core', 'Verdict: no changes needed', 'Verdict: no changes needed\n'],
       ['final', 'Verdict: no changes needed', 'Verdict: no changes needed\n'],
     ]);
-    expect(reportText(report)).toContain(`Review of core (kept with the run's documents, not in the project: ${new Paths(home).reviewReport(dir, 'core')}):\n\nVerdict: no changes needed\n`);
+    expect(reportText(report)).toContain(`Review of core (kept with the run's documents, not in the project: ${new Paths(home).reviewReport(dir, runId, 'core')}):\n\nVerdict: no changes needed\n`);
+    // Kept per run, so a later run's review replaces none of this one's; a run from before that reads the shared file.
+    const shared = new Paths(home).sharedReviewReport(dir, 'final');
+    mkdirSync(dirname(shared), { recursive: true });
+    writeFileSync(shared, 'Verdict: an older run\n');
+    expect(await keptReviewFile(new Paths(home), dir, runId, 'final')).toBe(new Paths(home).reviewReport(dir, runId, 'final'));
+    expect(await keptReviewFile(new Paths(home), dir, 'an-older-run', 'final')).toBe(shared);
     expect(pullRequest?.title).toBe('feat: add a greeting');
     expect(pullRequest?.body).toMatch(/^## Goal\n\nAdd a greeting\n\n## What changed\n\n- \*\*the core\*\* \(`core`\): `src\/greet\.js` — [0-9a-f]{10}\n/);
     expect(pullRequest?.body).toContain('- [ ] C1 Add the greeting (no test names it)');
@@ -86,6 +93,14 @@ describe('a run in an existing repository', () => {
     expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('mine, half written\n');
     expect((await e.status(runId)).git?.finished).toMatchObject({ choice: 'squash', commit: out.commit });
     await expect(e.finish(runId, 'keep')).rejects.toThrow(/was finished already: squashed into main as [0-9a-f]{10}/);
+    // A squashed run is not rewound (its work is in main; a finish after would squash nothing): a new goal changes it.
+    const [first] = await e.checkpoints(runId);
+    const refusal = /^run .* was finished already \(squashed into main as [0-9a-f]{10}, where its work stays\): it is not rewound, nothing was changed\. To change or undo what it did, start a new goal: erasmus workflow start .* --goal "<what to change>" \(or revert the squash commit yourself: git revert [0-9a-f]{10}\)\.$/;
+    await expect(e.rewindPreview(runId, first!.id)).rejects.toThrow(refusal);
+    const heads = git(dir, 'show-ref', '--heads');
+    await expect(e.rewind(runId, first!.id)).rejects.toThrow(refusal);
+    expect(git(dir, 'show-ref', '--heads')).toBe(heads);
+    expect((await e.status(runId)).git?.finished).toMatchObject({ choice: 'squash', commit: out.commit });
   });
 
   it('"stash" sets the user\'s changes aside (git stash pop brings them back); "commit" commits them first, in one commit of their own', async () => {
@@ -164,8 +179,17 @@ describe('commit style', () => {
     expect(commitSubject({ conventional: true, lowerCase: true }, 'CLI flag for JSON')).toBe('feat: CLI flag for JSON');
     expect(commitSubject({ conventional: false, lowerCase: false }, 'iOS build script')).toBe('iOS build script');
     expect(commitSubject({ conventional: false, lowerCase: true }, 'A flag for JSON')).toBe('a flag for JSON');
-    // A long subject is cut at a word's end.
-    expect(commitSubject({ conventional: false, lowerCase: true }, 'Add a --json option to the textstats CLI that prints the counts as a JSON object')).toBe('add a --json option to the textstats CLI that prints the counts as a…');
+    // A long subject ends where a clause ends (never mid-sentence), and the message keeps the whole text as its body.
+    expect(commitSubject({ conventional: false, lowerCase: true }, 'Add a --json option to the textstats CLI that prints the counts as a JSON object')).toBe('add a --json option to the textstats CLI');
+    const conventional = { conventional: true, lowerCase: true };
+    expect(commitMessage(conventional, 'capitalize uppercases the first letter of each word and leaves the rest unchanged')).toBe(
+      'feat: capitalize uppercases the first letter of each word\n\ncapitalize uppercases the first letter of each word and leaves the rest unchanged',
+    );
+    expect(commitSubject(conventional, 'Add a reverseWords(text) helper that reverses the order of the words in the text')).toBe('feat: add a reverseWords(text) helper');
+    expect(commitMessage(conventional, 'Support Set and Map.')).toBe('feat: support Set and Map');
+    // Without a clause that fits, it is cut at a word's end and marked cut; the body has the whole.
+    const long = 'Rename the parseConfigurationFileContents helper everywhere in the loader module of the config package';
+    expect(commitMessage(conventional, long)).toBe(`feat: rename the parseConfigurationFileContents helper everywhere in…\n\n${long}`);
     expect(branchName('Support Set & Map in toVal (src/index.js), please!')).toBe('erasmus/support-set-map-in-toval-src');
     expect(branchName(undefined)).toBe('erasmus/run');
   });

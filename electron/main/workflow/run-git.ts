@@ -9,6 +9,7 @@ import {
   git,
   commitFiles,
   commitStyle,
+  commitMessage,
   commitSubject,
   gitPaths,
   headCommit,
@@ -188,7 +189,7 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   const staged = await git(dir, ['diff', '--cached', '--name-status', '--no-renames', '-z', '--', ...files.map((f) => `:(top,literal)${f}`)]);
   const held: FileChange[] = staged.code === 0 ? nameStatus(staged.stdout) : files.map((path) => ({ path, change: 'modified' }));
   const w = what(held.map((f) => f.path));
-  const r = await commitThroughRunner(dir, run, commitSubject(await commitStyle(dir), w.title, w.type), files, signal);
+  const r = await commitThroughRunner(dir, run, commitMessage(await commitStyle(dir), w.title, w.type), files, signal);
   crashPoint(`${state}:after`);
   // Stopped (or shut down) while git ran: not a refusal by the hooks. The commit may be made or not; the pending
   // commit stays, so the step run again tells them apart by HEAD, as after a crash.

@@ -56,6 +56,7 @@ describe('CORE-1: lowercases words', () => {
 });
 test('CORE-2: splits on spaces', () => assert.deepEqual('a b'.split(' '), ['a', 'b']));
 test('a test that names no task', () => console.log('✔ CORE-3: printed like a passing test (1ms)'));
+describe('CORE-4: "quotes"', () => test('keeps "-" & <x> as written', () => {}));
 `,
     });
     const { run, report } = await gate(dir, 'npm test --silent');
@@ -70,9 +71,11 @@ test('a test that names no task', () => console.log('✔ CORE-3: printed like a 
         expect.objectContaining({ name: 'is wrong on purpose', suite: 'CORE-1: lowercases words', passed: false }),
         expect.objectContaining({ name: 'CORE-2: splits on spaces', passed: true }),
         expect.objectContaining({ name: 'a test that names no task', passed: true }),
+        // node's reporter escapes a quote twice (&amp;quot;): the name reads as the test has it.
+        expect.objectContaining({ name: 'keeps "-" & <x> as written', suite: 'CORE-4: "quotes"', passed: true }),
       ]),
     );
-    expect(report.tests).toHaveLength(4);
+    expect(report.tests).toHaveLength(5);
     expect(tasksWithoutPassingTest(['CORE-1', 'CORE-2', 'CORE-3'], report.tests)).toEqual(['CORE-3']);
     // The report is read once and removed: nothing is left in the project's .git for a later run to mistake for its own.
     expect(await readdir(join(dir, '.git', 'erasmus', 'test-reports'))).toEqual([]);

@@ -192,7 +192,8 @@ export async function readReport(setup: ReportSetup, run: TestRun): Promise<Test
       if (!toolchain) continue;
       const s = await stat(path);
       if (s.size > MAX_REPORT_BYTES) throw new Error(`${s.size} bytes, over ${MAX_REPORT_BYTES}`);
-      tests.push(...parseJunit(await readFile(path, 'utf8')));
+      const cases = parseJunit(await readFile(path, 'utf8'));
+      tests.push(...(toolchain === 'node-test' ? cases.map(nodeQuotes) : cases));
       if (!toolchains.includes(toolchain)) toolchains.push(toolchain);
     } catch (err) {
       problems.push(`the ${toolchain} report could not be read (${(err as Error).message})`);
@@ -214,6 +215,15 @@ export async function readReport(setup: ReportSetup, run: TestRun): Promise<Test
   else if (setup.untraceable) notes.push(`partly traced: ${setup.untraceable}`);
   if (tests.length > MAX_RESULTS) notes.push(`${tests.length} tests ran; the first ${MAX_RESULTS} are kept`);
   return { traced, toolchains, tests: tests.slice(0, MAX_RESULTS), ...(notes.length ? { note: notes.join('; ') } : {}) };
+}
+
+/**
+ * node's JUnit reporter escapes `"` as `&quot;` and then the `&` of that again (`&amp;quot;`), so a name read
+ * from its XML still holds `&quot;` where the test's name had `"`: that is undone here (node drops newlines too).
+ */
+function nodeQuotes(t: TestCaseResult): TestCaseResult {
+  const q = (s: string) => s.replace(/&quot;/g, '"');
+  return { ...t, name: q(t.name), ...(t.suite !== undefined ? { suite: q(t.suite) } : {}) };
 }
 
 // ── JUnit XML ────────────────────────────────────────────────────────────────────────────────
