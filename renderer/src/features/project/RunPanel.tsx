@@ -24,6 +24,7 @@ const said: Record<RunPhase, string> = {
   paused: 'Paused.',
   blocked: 'Blocked: the run needs you (retry or skip the step).',
   stopped: 'Stopped.',
+  interrupted: 'Interrupted: the process that drove this run ended. Nothing is driving it; Resume runs the cut-off steps again.',
   completed: 'Completed.',
 };
 
@@ -61,7 +62,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
       {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={() => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted' })} /> : null}
       {phase === 'completed' ? <NewGoal executor={view.executor} onStart={(goal, autoApprove) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { goal, autoApprove })} /> : null}
-      {phase === 'stopped' || phase === 'blocked' ? (
+      {phase === 'stopped' || phase === 'interrupted' || phase === 'blocked' ? (
         <div><Button onClick={() => run.newRun()} data-testid="new-run">Start a new run instead</Button></div>
       ) : null}
       {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} {...(view.suggestedGoal ? { suggestion: view.suggestedGoal } : {})} /> : null}

@@ -9,7 +9,7 @@ export type RunState =
   | { kind: 'run'; projectDir: string; view: WorkflowRunView };
 
 /** What the project view shows for a run. */
-export type RunPhase = 'goal' | 'preparing' | 'plan' | 'running' | 'external' | 'paused' | 'blocked' | 'stopped' | 'completed';
+export type RunPhase = 'goal' | 'preparing' | 'plan' | 'running' | 'external' | 'paused' | 'blocked' | 'stopped' | 'interrupted' | 'completed';
 
 export function phaseOf(view: WorkflowRunView): RunPhase {
   switch (view.status) {
@@ -31,8 +31,8 @@ export function phaseOf(view: WorkflowRunView): RunPhase {
       return 'completed';
     case 'LOADED':
     case 'RUNNING':
-      // Nothing drives it (its process was killed): it reads as stopped, and Resume takes it up.
-      if (view.interrupted) return 'stopped';
+      // Nothing drives it (its process was killed): it says so, and Resume takes it up.
+      if (view.interrupted) return 'interrupted';
       return view.approved ? 'running' : 'preparing';
   }
 }
@@ -52,6 +52,9 @@ export function actionsFor(phase: RunPhase): RunAction[] {
       return ['retry', 'skip', 'stop'];
     case 'stopped':
       return ['resume', 'retry'];
+    // Resume runs the cut-off steps again (Retry step would do the same, so it is not offered twice).
+    case 'interrupted':
+      return ['resume'];
     // Nothing runs while the run waits for the goal or the plan review: no Stop to press.
     case 'goal':
     case 'plan':

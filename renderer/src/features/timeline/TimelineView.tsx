@@ -51,7 +51,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
       {/* A step's server asks here too (e.g. the files server before it replaces a file): a run must not wait on a question nobody sees. */}
       <Elicitations />
       <div className="flex flex-wrap items-center gap-4 text-sm">
-        <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{humanStatus(view.status)}</span>
+        <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{humanStatus(view.status, view.interrupted)}</span>
         {view.state && view.status !== 'COMPLETED' ? <span className="text-slate-600 dark:text-slate-400" title={view.state}>{humanState(view.state)}</span> : null}
         <span>{formatDuration(elapsed)}</span>
         <span data-testid="run-cost">{runCost({ ...view, totals: liveTotals(view, byId) })}</span>
