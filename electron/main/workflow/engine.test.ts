@@ -362,12 +362,14 @@ describe('WorkflowEngine', () => {
     const home = join(root, 'home');
     const log = join(home, 'sessions', 's-arch.jsonl');
     const steps: Array<{ state: string; sessionLog?: string; leftAt?: string }> = [];
+    const statuses: Array<{ status: string; pausing?: boolean }> = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const e = new WorkflowEngine({
       paths: new Paths(home),
       emit: (name, p) => {
         if (name === 'workflow.step') steps.push({ ...(p as { entry: { state: string } }).entry });
+        if (name === 'workflow.status') statuses.push(p as { status: string; pausing?: boolean });
       },
       agentExecutor: () => ({
         kind: 'agent',
@@ -387,8 +389,12 @@ describe('WorkflowEngine', () => {
     expect(running.leftAt).toBeUndefined();
     expect((await e.runSteps(dir, 5))[0]!.steps).toEqual([expect.objectContaining({ state: 'prepare:architecture', sessionId: 's-arch' })]);
     await e.pause(runId);
+    // Pause waits for the step under way, and says so at once: in the view and in an event.
+    expect(await e.status(runId)).toMatchObject({ status: 'RUNNING', pausing: true });
+    expect(statuses.at(-1)).toMatchObject({ status: 'RUNNING', pausing: true });
     release();
     await e.waitForRest(runId);
+    expect((await e.status(runId)).pausing).toBeUndefined();
     // The file another process reads says so too.
     const onDisk = await new WorkflowEngine({ paths: new Paths(home), emit: () => undefined }).runSteps(dir, 5);
     expect(onDisk[0]!.steps[0]).toMatchObject({ state: 'prepare:architecture', sessionId: 's-arch' });
