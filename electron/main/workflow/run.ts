@@ -20,6 +20,7 @@ import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
+import { sessionLogUsage } from './step-usage';
 
 /** A durable run's hooks (durable/durable-runs.ts). */
 export type DurableHooks = Pick<RunContext, 'driveLane' | 'completing' | 'lanesRewound'> & {
@@ -193,7 +194,10 @@ export class WorkflowRun {
   private close(entry: WorkflowTimelineEntry, outcome: NonNullable<WorkflowTimelineEntry['outcome']>, extra: Partial<WorkflowTimelineEntry> = {}): void {
     const now = new Date();
     Object.assign(entry, extra, { leftAt: now.toISOString(), durationMs: now.getTime() - Date.parse(entry.enteredAt), outcome });
-    const u = extra.usage;
+    // A step that ended without its session's answer (killed, stopped, a fault) spent what its log says: it stays counted.
+    // (A durable run's worker reports its steps' usage itself: durable/remote-lane.ts.)
+    const u = extra.usage ?? (!entry.usage && entry.sessionLog && !this.record.durable ? sessionLogUsage(entry.sessionLog) : undefined);
+    if (u && !extra.usage) entry.usage = u;
     if (u) {
       const t = this.record.totals;
       t.inputTokens += u.inputTokens;

@@ -230,7 +230,7 @@ describe('ProjectView and the run panel', () => {
     // New goal: asked beside the completion as `start --goal` does; the plan review then shows what the goal keeps and adds.
     fireEvent.click(screen.getByTestId('new-goal-start'));
     expect((await screen.findByRole('alert')).textContent).toContain('Describe the new goal first');
-    fireEvent.change(screen.getByTestId('new-goal-input'), { target: { value: 'subtract too' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'New goal: what should this project do next?' }), { target: { value: 'subtract too' } });
     fireEvent.click(screen.getByTestId('new-goal-unattended'));
     const delta = { maxDebugAttempts: 3, components: [{ id: 'adder', title: 'adds', tasks: [{ id: 'A1', title: 'Implement add', status: 'done' as const }] }, { id: 'sub', title: 'subtracts', tasks: [{ id: 'S1', title: 'Implement sub', status: 'todo' as const }, { id: 'S2', title: 'Test sub', status: 'todo' as const }] }] };
     set(run({ status: 'AWAITING_APPROVAL', goal: 'subtract too', newGoal: true, plan: delta, state: 'prepare:plan_review', updatedAt: '2026-01-01T00:02:00Z' }));
