@@ -46,12 +46,13 @@ export function runCommits<E extends Pick<WorkflowRunView['timeline'][number], '
 }
 
 /** Whether a run's clock runs: not once it rests (complete, stopped, paused, blocked). */
-export function runIsLive(view: Pick<WorkflowRunView, 'status'>): boolean {
-  return !['COMPLETED', 'STOPPED', 'PAUSED', 'BLOCKED'].includes(view.status);
+export function runIsLive(view: Pick<WorkflowRunView, 'status' | 'interrupted'>): boolean {
+  // Recorded RUNNING with no process driving it (killed, crashed): nothing moves, so no clock runs.
+  return !view.interrupted && !['COMPLETED', 'STOPPED', 'PAUSED', 'BLOCKED'].includes(view.status);
 }
 
 /** A run's wall time, the same in every view: from its first step to now while it runs, to its last update once it rests. */
-export function runElapsed(view: Pick<WorkflowRunView, 'status' | 'updatedAt' | 'timeline'>, now: number, live = runIsLive(view)): number | undefined {
+export function runElapsed(view: Pick<WorkflowRunView, 'status' | 'interrupted' | 'updatedAt' | 'timeline'>, now: number, live = runIsLive(view)): number | undefined {
   const first = view.timeline[0];
   return first ? (live ? now : Date.parse(view.updatedAt)) - Date.parse(first.enteredAt) : undefined;
 }

@@ -20,6 +20,15 @@ export function humanStatus(status: WorkflowRunView['status'], interrupted?: boo
   return STATUS[status] ?? status;
 }
 
+/** A run's status as every view says it: interrupted (nothing drives it), pausing (the steps under way end first), or its status. */
+export function runStatusWords(view: Pick<WorkflowRunView, 'status' | 'interrupted' | 'pausing' | 'timeline'>): string {
+  if (view.pausing && view.status === 'RUNNING' && !view.interrupted) {
+    const inFlight = view.timeline.filter((e) => !e.leftAt && !e.rewound).length;
+    return `Pausing after the current step${inFlight > 1 ? 's' : ''}…`;
+  }
+  return humanStatus(view.status, view.interrupted);
+}
+
 const STEP: Record<string, string> = {
   architecture: 'architecture',
   progress_schedule: 'schedule',

@@ -21,10 +21,10 @@ describe('desktop UI: the connection to the core ends', () => {
     await serve?.stop();
   });
 
-  it('reconnects by itself when the core comes back on the same address; actions are off meanwhile', async () => {
-    const token = 'e2e-reconnect-token-0123456789abcdef';
-    serve = await startServe({ ERASMUS_SERVE_TOKEN: token });
-    const { port, home } = serve;
+  it('reconnects by itself when `erasmus serve` is restarted on the same ERASMUS_HOME (its saved port and token); actions are off meanwhile', async () => {
+    // The default path: no ERASMUS_SERVE_TOKEN, no --port.
+    serve = await startServe();
+    const { port, home, url } = serve;
     const app = await openApp(browser, serve.url);
     const { page } = app;
     await page.getByTestId('welcome').waitFor();
@@ -35,7 +35,10 @@ describe('desktop UI: the connection to the core ends', () => {
     expect(await page.getByTestId('app-shell').getAttribute('inert')).not.toBeNull();
     expect(await page.getByTestId('disconnected').count()).toBe(0);
     await app.shot('connection-reconnecting');
-    serve = await startServe({ ERASMUS_SERVE_TOKEN: token, ERASMUS_HOME: home }, port);
+    serve = await startServe({ ERASMUS_HOME: home });
+    // The same address as before (ERASMUS_HOME/serve.json): the open page's token is still good.
+    expect(serve.url).toBe(url);
+    expect(serve.port).toBe(port);
     await page.getByTestId('reconnecting').waitFor({ state: 'detached', timeout: 15_000 });
     expect(await page.getByTestId('app-shell').getAttribute('inert')).toBeNull();
     // Requests work again: the Servers view reads the (new) core.

@@ -77,7 +77,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     // The review run again hears it is a retry, and that the attempt killed changed no file of the project.
     const again = await sb.engine.stepPrompt((await sb.engine.latest(sb.project))!, done.timeline.findLastIndex((e) => e.state === 'adder:review'));
     expect(again).toContain('This step ran before and did not finish: Erasmus stopped while it ran');
-    expect(again).toContain('It changed no file of the project.');
+    expect(again).toContain('It changed no file of the project: start from the project as it is now');
     expect(finishedStates(done.timeline)).toEqual(EXPECTED);
     expect(gitLog(sb.project).filter((s) => s === 'adds two numbers')).toHaveLength(1);
     expect(readFileSync(join(sb.project, 'docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');

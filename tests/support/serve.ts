@@ -14,10 +14,13 @@ export interface ServeHandle {
   stop(): Promise<void>;
 }
 
-/** Starts `erasmus serve --json` from the built CLI with a fresh ERASMUS_HOME (on `port`, default a free one). */
-export async function startServe(env: Record<string, string> = {}, port = 0): Promise<ServeHandle> {
+/**
+ * Starts `erasmus serve --json` from the built CLI with a fresh ERASMUS_HOME (on `port`; without one, the port that
+ * home served last when free, else a free one).
+ */
+export async function startServe(env: Record<string, string> = {}, port?: number): Promise<ServeHandle> {
   const home = env.ERASMUS_HOME ?? mkdtempSync(join(tmpdir(), 'erasmus-e2e-home-'));
-  const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'erasmus.js'), 'serve', '--json', '--port', String(port)], {
+  const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'erasmus.js'), 'serve', '--json', ...(port === undefined ? [] : ['--port', String(port)])], {
     env: { ...process.env, ERASMUS_HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

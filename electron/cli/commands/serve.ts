@@ -3,14 +3,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliCore } from '../context';
 import { rendererDir } from '../../main/paths/index';
+import { readServeAddress, saveServeAddress, SERVE_TOKEN } from '../../main/serve/address';
 import { installLastResort, serve } from '../../main/serve/server';
 import { attachBuiltinServers } from '../../servers/builtin';
 
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('browser mode: serve the core over a WebSocket and the app on 127.0.0.1, with a random token')
-    .option('--port <n>', 'port to listen on (default: a free one)', (v) => parsePort(v))
+    .description('browser mode: serve the core over a WebSocket and the app on 127.0.0.1, with a random token (kept in ERASMUS_HOME/serve.json, so a restart serves the same address)')
+    .option('--port <n>', 'port to listen on (default: the one served last from this ERASMUS_HOME when free, else a free one)', (v) => parsePort(v))
     .option('--json', 'print the address as one JSON line')
     .action(async (opts: { port?: number; json?: boolean }) => {
       installLastResort();
@@ -22,10 +23,23 @@ export function registerServe(program: Command): void {
       // The MCP servers of ERASMUS_HOME's config, and Erasmus's own runners and files following the open project.
       await core.hub.start().catch((err: Error) => process.stderr.write(`warning: the MCP hub did not start: ${err.message}\n`));
       await attachBuiltinServers(core).catch((err: Error) => process.stderr.write(`warning: the built-in servers did not attach: ${err.message}\n`));
-      // ERASMUS_SERVE_TOKEN keeps the address across restarts (with --port): open pages reconnect on their own.
-      const token = process.env.ERASMUS_SERVE_TOKEN;
-      if (token !== undefined && !/^[A-Za-z0-9_-]{24,}$/.test(token)) throw new Error('ERASMUS_SERVE_TOKEN must be at least 24 characters of A-Z a-z 0-9 _ -');
-      const server = await serve(core, { ...(opts.port !== undefined ? { port: opts.port } : {}), ...(token ? { token } : {}), rendererDir: dir });
+      // The address stays across restarts of the same ERASMUS_HOME (its token, and its port while free): open pages
+      // reconnect on their own. ERASMUS_SERVE_TOKEN and --port choose them instead.
+      const envToken = process.env.ERASMUS_SERVE_TOKEN;
+      if (envToken !== undefined && !SERVE_TOKEN.test(envToken)) throw new Error('ERASMUS_SERVE_TOKEN must be at least 24 characters of A-Z a-z 0-9 _ -');
+      const saved = await readServeAddress(core.paths.serveAddress);
+      const token = envToken ?? saved?.token;
+      const server = await serve(core, {
+        ...(opts.port !== undefined ? { port: opts.port } : saved ? { preferredPort: saved.port } : {}),
+        ...(token ? { token } : {}),
+        rendererDir: dir,
+      });
+      if (saved && opts.port === undefined && server.port !== saved.port) {
+        process.stderr.write(`note: port ${saved.port}, served last time, is taken: pages open on it will not reconnect; open the address below instead.\n`);
+      }
+      await saveServeAddress(core.paths.serveAddress, { port: server.port, token: server.token }).catch((err: Error) =>
+        process.stderr.write(`warning: the address was not saved (${err.message}): after a restart, open the address it prints then.\n`),
+      );
       if (opts.json) process.stdout.write(JSON.stringify({ url: server.url, wsUrl: server.wsUrl, port: server.port }) + '\n');
       else process.stdout.write(`Erasmus is serving on ${server.url}\n`);
       const stop = () => {

@@ -45,6 +45,7 @@ export function eventLine(event: EventName, payload: unknown): string | undefine
     }
     case 'workflow.status':
       // A blocked run's error is said once, by the status the CLI prints when the run stops (with how to go on).
+      if (p.pausing) return '■ Pausing after the steps under way';
       return `■ ${statusWords(p.status as WorkflowRunView['status'], p.state as string | undefined)}`;
     case 'app.notify':
       return `★ ${p.title}: ${p.body}`;

@@ -187,6 +187,8 @@ export const WorkflowRunView = z.object({
   existing: z.boolean().optional(),
   /** Recorded RUNNING, but the process that drove it is gone (killed, crashed): nothing drives it until it is resumed. */
   interrupted: z.boolean().optional(),
+  /** Pause was asked while steps run: the run pauses once the steps under way end (none starts meanwhile). */
+  pausing: z.boolean().optional(),
   executor: z.string(),
   plan: WorkflowPlan.optional(),
   approved: z.boolean(),
@@ -445,7 +447,7 @@ export const workflowMethods = {
 /** Events of the workflow (added to the contract's event map). */
 export const workflowEvents = {
   /** The run's status changed (RUNNING, AWAITING_*, PAUSED, BLOCKED, STOPPED, COMPLETED). */
-  'workflow.status': z.object({ runId: z.string(), projectDir: z.string(), status: WorkflowRunStatus, state: z.string().optional(), error: WorkflowErrorInfo.optional() }),
+  'workflow.status': z.object({ runId: z.string(), projectDir: z.string(), status: WorkflowRunStatus, state: z.string().optional(), error: WorkflowErrorInfo.optional(), pausing: z.boolean().optional() }),
   /** The FSM (or the preparation) left one state for another. */
   'workflow.transition': z.object({ runId: z.string(), projectDir: z.string(), from: z.string().optional(), to: z.string(), outcome: z.string().optional() }),
   /** A step started or finished (timeline entry). */

@@ -6,10 +6,11 @@ import { dirname } from 'node:path';
  * Writes a file atomically: the data goes to a temporary sibling, is flushed, then renamed over
  * the target. A crash leaves either the old file or the new one, never half of either.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'w');
+  // `mode` (e.g. 0o600 for a secret) holds from the file's creation on, so it is never readable by others meanwhile.
+  const fh = await open(tmp, 'w', mode);
   try {
     await fh.writeFile(data);
     await fh.sync();

@@ -51,6 +51,10 @@ export class Paths {
   get recentProjects(): string {
     return join(this.home, 'recent.json');
   }
+  /** Browser mode's last address (`erasmus serve`: its port and token), so a restart serves the same one and open pages reconnect. */
+  get serveAddress(): string {
+    return join(this.home, 'serve.json');
+  }
   /** The window's preferences (theme). */
   get uiSettings(): string {
     return join(this.home, 'ui.json');

@@ -10,6 +10,8 @@ import { webSocketPipe } from './ws-pipe';
 
 export interface ServeOptions {
   port?: number;
+  /** Without `port`: the port to serve on when it is free (the last one served), else a free one. */
+  preferredPort?: number;
   /** Folder of the built renderer to serve; omitted → only the WebSocket is served. */
   rendererDir?: string;
   token?: string;
@@ -99,10 +101,22 @@ export async function serve(core: Core, options: ServeOptions = {}): Promise<Run
     }
   });
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  const listen = (p: number) =>
+    new Promise<void>((resolve, reject) => {
+      const failed = (err: Error) => reject(err);
+      http.once('error', failed);
+      http.listen(p, '127.0.0.1', () => {
+        http.off('error', failed);
+        resolve();
+      });
+    });
+  if (options.port === undefined && options.preferredPort) {
+    // The last port served, taken since (another program, another home's serve): any free one will do.
+    await listen(options.preferredPort).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;
+      return listen(0);
+    });
+  } else await listen(options.port ?? 0);
   const address = http.address();
   port = typeof address === 'object' && address ? address.port : 0;
   const close = async () => {

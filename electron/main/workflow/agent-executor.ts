@@ -3,6 +3,7 @@ import type { AgentSessionOptions, SessionOutcome } from '../agent/session';
 import { DOC_BEGIN, DOC_END, splitContextDoc } from '../../contract/handback';
 import { humanState, toolName } from '../../contract/words';
 import { fenced, referenceBlock } from './prompt';
+import { workflowUsage } from './step-usage';
 import { StepAbortedError, type StepAnswer, type StepExecutor, type StepRequest, type StepResult } from './executor';
 
 export { DOC_BEGIN, DOC_END, splitContextDoc };
@@ -143,7 +144,6 @@ export class AgentExecutor implements StepExecutor {
     });
     if (outcome.endedReason === 'stopped' || step.signal.aborted) throw new StepAbortedError(step.state);
     if (outcome.endedReason === 'error') throw new Error(`the model's session for ${humanState(step.state)} ended with an error: ${outcome.error ?? 'no reason given'} (its log: ${outcome.logPath})`);
-    const u = outcome.usage;
     const { output, contextDoc } = splitContextDoc(outcome.finalAnswer ?? '');
     // A call nobody could approve was refused in words for the model, which went on without it: the step is done
     // unless the model says it cannot finish (then it blocks, its work and handed-back document kept) or its gate fails.
@@ -153,7 +153,7 @@ export class AgentExecutor implements StepExecutor {
       ...(contextDoc !== undefined ? { contextDoc } : {}),
       done: outcome.endedReason === 'complete' && cannot === undefined,
       ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath) } : unanswered.length ? { note: wentOnWithout(unanswered) } : {}),
-      usage: { inputTokens: u.inputTokens, cacheReadTokens: u.cacheReadTokens ?? 0, cacheWriteTokens: u.cacheWriteTokens ?? 0, outputTokens: u.outputTokens, totalTokens: u.totalTokens, ...(u.costUsd !== null ? { costUsd: u.costUsd } : {}) },
+      usage: workflowUsage(outcome.usage),
       sessionLog: outcome.logPath,
     };
   }

@@ -7,6 +7,7 @@ import type { WorkflowTask } from '../../contract/index';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
 import { processStart } from './run-record';
+import { StepAbortedError } from './executor';
 
 const TASKS = `# Task list
 
@@ -367,12 +368,14 @@ describe('WorkflowEngine', () => {
     const home = join(root, 'home');
     const log = join(home, 'sessions', 's-arch.jsonl');
     const steps: Array<{ state: string; sessionLog?: string; leftAt?: string }> = [];
+    const statuses: Array<{ status: string; pausing?: boolean }> = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const e = new WorkflowEngine({
       paths: new Paths(home),
       emit: (name, p) => {
         if (name === 'workflow.step') steps.push({ ...(p as { entry: { state: string } }).entry });
+        if (name === 'workflow.status') statuses.push(p as { status: string; pausing?: boolean });
       },
       agentExecutor: () => ({
         kind: 'agent',
@@ -392,11 +395,48 @@ describe('WorkflowEngine', () => {
     expect(running.leftAt).toBeUndefined();
     expect((await e.runSteps(dir, 5))[0]!.steps).toEqual([expect.objectContaining({ state: 'prepare:architecture', sessionId: 's-arch' })]);
     await e.pause(runId);
+    // Pause waits for the step under way, and says so at once: in the view and in an event.
+    expect(await e.status(runId)).toMatchObject({ status: 'RUNNING', pausing: true });
+    expect(statuses.at(-1)).toMatchObject({ status: 'RUNNING', pausing: true });
     release();
     await e.waitForRest(runId);
+    expect((await e.status(runId)).pausing).toBeUndefined();
     // The file another process reads says so too.
     const onDisk = await new WorkflowEngine({ paths: new Paths(home), emit: () => undefined }).runSteps(dir, 5);
     expect(onDisk[0]!.steps[0]).toMatchObject({ state: 'prepare:architecture', sessionId: 's-arch' });
+  });
+
+  it("a step stopped before its session answered keeps the tokens its log says it spent, in the step and the run's totals", async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('stopped-usage');
+    const home = join(root, 'home');
+    const log = join(home, 'sessions', 's-cut.jsonl');
+    const usage = (n: number) => ({ inputTokens: n, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 10, reasoningTokens: 0, totalTokens: n + 10, costUsd: null });
+    await mkdir(dirname(log), { recursive: true });
+    await writeFile(log, [
+      { v: 1, id: 'e1', at: 1, type: 'header', sessionId: 's-cut', provider: 'p', model: 'm', toolMode: 'native' },
+      { v: 1, id: 'e2', at: 2, type: 'event', event: { type: 'usage', sessionId: 's-cut', at: 2, turn: usage(100), session: usage(100) } },
+      { v: 1, id: 'e3', at: 3, type: 'event', event: { type: 'usage', sessionId: 's-cut', at: 3, turn: usage(200), session: usage(300) } },
+    ].map((x) => JSON.stringify(x)).join('\n') + '\n');
+    const e = new WorkflowEngine({
+      paths: new Paths(home),
+      emit: () => undefined,
+      agentExecutor: () => ({
+        kind: 'agent',
+        run: (step) => {
+          step.onSession?.(log);
+          return new Promise((_, reject) => step.signal.addEventListener('abort', () => reject(new StepAbortedError(step.state))));
+        },
+      }),
+    });
+    engines.push(e);
+    const { runId } = await e.load({ projectDir: dir, goal: 'add numbers', executor: { kind: 'agent' } });
+    await e.start(runId);
+    await expect.poll(async () => (await e.status(runId)).timeline.at(-1)?.sessionLog).toBe(log);
+    expect(await e.stop(runId)).toBe('STOPPED');
+    const view = await e.status(runId);
+    expect(view.timeline[0]).toMatchObject({ outcome: 'aborted', usage: { totalTokens: 310 } });
+    expect(view.totals.totalTokens).toBe(310);
   });
 
   it('a retest after Markdown-only changes is the gate alone, no model session; after a code change the step is asked', async () => {

@@ -40,6 +40,10 @@ describe('step prompt documents', () => {
   it('a retry says why the step did not finish, as a sentence', () => {
     const prompt = buildStepPrompt({ protocol, instruction: 'Do it.', contextDocPath: '/h/a.md', contextDoc: '', retryOf: 'tests still fail after 3 debugging attempts in a · debugging' });
     expect(prompt).toContain('This step ran before and did not finish: tests still fail after 3 debugging attempts in a · debugging.\n\n');
+    // An attempt that changed nothing is not said to have changes kept.
+    const none = buildStepPrompt({ protocol, instruction: 'Do it.', contextDocPath: '/h/a.md', contextDoc: '', retryOf: 'Erasmus stopped while it ran', retryChanges: { kind: 'diff', text: '' } });
+    expect(none).toContain('It changed no file of the project: start from the project as it is now, and do what is still missing.');
+    expect(none).not.toContain('is kept');
   });
 
   it('says (empty) for an empty context document and reference', () => {

@@ -64,10 +64,16 @@ export function existingProject(access: Protocol['access'] = 'write'): string {
   return `This project existed before this run: the goal is a change to it that its maintainers would merge. ${access === 'read' ? 'This step only reads it' : `Change only what the goal needs and leave the rest as they wrote it${how}`}. Follow its conventions: its test framework and where its tests live, its file layout, its code, comment and documentation style, its commit style. Documentation and tests are for what this change touches, where the project already has them; a part the project would not test (type declarations, prose) needs no new tests.`;
 }
 
+/** Where a retry starts from, and what the unfinished attempt changed (when known), as the retry section says it. */
+function retryStart(changes: RetryChanges | undefined): string {
+  const start = 'start from the project as it is now, and do what is still missing.';
+  if (!changes) return `Whatever it changed in the project then is kept: ${start}`;
+  if (!changes.text.trim()) return `It changed no file of the project: ${start}`;
+  return `What it changed in the project then is kept: ${start}${retryChanges(changes)}`;
+}
+
 /** What the unfinished attempt changed, as the retry section says it. */
-function retryChanges(changes: RetryChanges | undefined): string {
-  if (!changes) return '';
-  if (!changes.text.trim()) return ' It changed no file of the project.';
+function retryChanges(changes: RetryChanges): string {
   const what = changes.kind === 'diff' ? 'Here is what it changed, from the files as it found them to the files now' : 'These are the files it changed (the whole diff is too long to show here: read them)';
   return ` ${what}. Those changes are made: do not make them again (an edit whose old text still matches would be applied a second time).\n\n${fenced(changes.text, changes.kind === 'diff' ? 'diff' : '')}`;
 }
@@ -75,7 +81,7 @@ function retryChanges(changes: RetryChanges | undefined): string {
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
 export function buildStepPrompt(p: PromptParts): string {
   const parts = [`# Protocol: ${p.role ?? p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
-  if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${/[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`}\n\nWhat it changed in the project then is kept: start from the project as it is now, and do what is still missing.${retryChanges(p.retryChanges)}`);
+  if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${/[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`}\n\n${retryStart(p.retryChanges)}`);
   if (p.existing) parts.push(`## An existing project\n\n${existingProject(p.protocol.access)}`);
   if (p.goal) {
     parts.push(

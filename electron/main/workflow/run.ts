@@ -20,6 +20,7 @@ import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
+import { sessionLogUsage } from './step-usage';
 
 /** A durable run's hooks (durable/durable-runs.ts). */
 export type DurableHooks = Pick<RunContext, 'driveLane' | 'completing' | 'lanesRewound'> & {
@@ -193,7 +194,10 @@ export class WorkflowRun {
   private close(entry: WorkflowTimelineEntry, outcome: NonNullable<WorkflowTimelineEntry['outcome']>, extra: Partial<WorkflowTimelineEntry> = {}): void {
     const now = new Date();
     Object.assign(entry, extra, { leftAt: now.toISOString(), durationMs: now.getTime() - Date.parse(entry.enteredAt), outcome });
-    const u = extra.usage;
+    // A step that ended without its session's answer (killed, stopped, a fault) spent what its log says: it stays counted.
+    // (A durable run's worker reports its steps' usage itself: durable/remote-lane.ts.)
+    const u = extra.usage ?? (!entry.usage && entry.sessionLog && !this.record.durable ? sessionLogUsage(entry.sessionLog) : undefined);
+    if (u && !extra.usage) entry.usage = u;
     if (u) {
       const t = this.record.totals;
       t.inputTokens += u.inputTokens;
@@ -457,6 +461,8 @@ export class WorkflowRun {
     if (!this.loop && this.record.status === 'AWAITING_COGNITIVE_RESULT') return this.abandonWaiting('PAUSED');
     if (!this.loop) throw invalidState(`run ${this.runId} is ${this.record.status}, not running`);
     this.pauseRequested = true;
+    // Said at once: the steps under way end first, which may take a while.
+    this.deps.emit('workflow.status', { runId: this.runId, projectDir: this.record.projectDir, status: this.record.status, state: this.record.state, pausing: true });
     if (this.record.status === 'AWAITING_COGNITIVE_RESULT') {
       this.abort.abort();
       await this.loop;
@@ -536,14 +542,14 @@ export class WorkflowRun {
   }
 
   retry(): void {
-    if (this.loop) throw invalidState(`run ${this.runId} is running; pause or stop it before retrying a step`);
+    if (this.loop) throw invalidState('the run is running: a step can be retried once the run is blocked, paused or stopped');
     this.resume();
   }
 
   async skip(): Promise<void> {
     if (this.record.status === 'ABANDONED') throw invalidState(`run ${this.runId} was abandoned for a newer goal: it is not driven again`);
     if (!this.loop) this.claim();
-    if (this.loop) throw invalidState(`run ${this.runId} is running; pause or stop it before skipping a step`);
+    if (this.loop) throw invalidState('the run is running: a step can be skipped once the run is blocked or paused');
     if (this.record.phase !== 'execute') throw invalidState('preparation steps cannot be skipped: write the document (workflow.docs.write) and retry');
     const actor = this.ensureActor();
     const from = currentState(actor);
@@ -551,7 +557,7 @@ export class WorkflowRun {
     if (from === PARALLEL_STATE) {
       // Components run side by side: the step where one blocked is skipped, and the others go on.
       const lane = skipBlockedLane(this.record);
-      if (!lane) throw invalidState(`run ${this.runId} has no blocked component to skip a step of; resume it instead`);
+      if (!lane) throw invalidState('no component is blocked, so there is no step to skip: resume the run instead');
       this.record.timeline.push({ state: lane.state!, component: lane.component, enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped' });
       this.record.error = undefined; // the skipped step's failure: no step after it is told it was a retry of it
       await this.persist();
@@ -595,6 +601,7 @@ export class WorkflowRun {
       ...(r.nextGoal && r.status === 'AWAITING_GOAL' ? { nextGoal: true } : {}),
       ...(r.goalUpdate ? { newGoal: true } : {}),
       ...(r.existing ? { existing: true } : {}),
+      ...(this.pauseRequested && this.loop ? { pausing: true } : {}),
       executor: r.executor.kind,
       plan: r.plan && planWithDepends(r.plan),
       approved: r.approved,

@@ -44,7 +44,7 @@ export function ConnectionBanner({ face, status = 'lost' }: { face?: string; sta
     <div role="alert" data-testid="disconnected" className="flex flex-wrap items-center gap-3 border-b border-red-300 bg-red-50 px-4 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
       <p className="flex-1">
         <span className="font-semibold">Disconnected from the Erasmus core.</span> What you see is how it was when the connection ended; actions are off.{' '}
-        {face === 'desktop' ? 'Reload the window to reconnect.' : 'Start it again (erasmus serve) and open the address it prints; this page’s address will not work again.'}
+        {face === 'desktop' ? 'Reload the window to reconnect.' : 'Start it again (erasmus serve, with the same ERASMUS_HOME), then Reload: it serves this address again while its port is free; if it prints another address, open that one.'}
       </p>
       <button type="button" onClick={() => location.reload()} className="rounded border border-red-400 bg-white px-3 py-1 font-medium text-red-900 hover:bg-red-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-red-900 dark:text-red-50">
         Reload

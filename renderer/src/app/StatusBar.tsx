@@ -7,7 +7,7 @@ import type { Sessions } from '../features/session/sessionStore';
 import { liveTotals, runProgress } from './progress';
 import { SandboxNotice } from './SandboxNotice';
 import { runElapsed, runIsLive } from '../../../electron/contract/index';
-import { humanState, humanStatus } from '../features/project/labels';
+import { humanState, runStatusWords } from '../features/project/labels';
 
 const waitingCount = (s: Sessions) => Object.values(s.byId).reduce((n, x) => n + pendingApprovals(x).length, 0);
 const runningCount = (s: Sessions) => Object.values(s.byId).filter((x) => x.running).length;
@@ -31,7 +31,7 @@ export function StatusBar({ face, onApprovals, disconnected = false, sandbox }: 
     <footer className="flex items-center gap-4 border-t border-slate-200 px-4 py-1 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400" data-testid="status-bar">
       {view ? (
         <>
-          <span data-testid="status-state" className={live ? 'font-medium text-sky-700 dark:text-sky-400' : 'font-medium'}>{humanStatus(view.status)}{view.state && view.status !== 'COMPLETED' ? ` — ${humanState(view.state)}` : ''}</span>
+          <span data-testid="status-state" className={live ? 'font-medium text-sky-700 dark:text-sky-400' : 'font-medium'}>{runStatusWords(view)}{view.state && view.status !== 'COMPLETED' ? ` — ${humanState(view.state)}` : ''}</span>
           {elapsed !== undefined ? <span>{formatDuration(elapsed)}</span> : null}
           <span data-testid="status-tokens" title="This run's tokens and cost so far, the step running now included">{formatTokens(totals!.totalTokens)} tokens {formatCost(totals!.costUsd)}</span>
           {progress ? (

@@ -51,10 +51,53 @@ describe('ProjectView and the run panel', () => {
     core.on('workflow.latest', () => ({ runId: 'r1' }));
     void core.services.run.attach(project.path);
     core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
-    expect((await screen.findByTestId('blocked-hint')).textContent).toBe('To go on: fix the cause in the project (or let the model try again), then Retry step; or Skip step to go on without it.');
-    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip step', 'Stop']);
+    expect((await screen.findByTestId('blocked-hint')).textContent).toBe('To go on: fix the cause in the project (or let the model try again), then Retry step; or Skip adder · debugging to go on without it.');
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip adder · debugging', 'Stop']);
     // The heading names what the buttons offer (no Resume for a blocked run).
     expect(screen.getByTestId('run-phase').textContent).toBe('Blocked: the run needs you (retry or skip the step).');
+  });
+
+  it("a side-by-side run: the blocked hint names the component's worktree and shows its last test output; Skip only when a step can be skipped; Pause says at once it waits for the steps", async () => {
+    const { core, set } = world();
+    const worktree = '/p/adder/.git/erasmus/worktrees/r1/slugify';
+    const timeline: WorkflowRunView['timeline'] = [
+      { state: 'slugify:testing', component: 'slugify', worktree, enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:05Z', outcome: 'tests-failed', test: { command: 'python3 -m pytest -q tests/test_slugify.py', exitCode: 1, passed: false, output: 'FAILED tests/test_slugify.py::test_accents' } },
+      { state: 'count:testing', component: 'count', enteredAt: '2026-01-01T00:00:01Z', leftAt: '2026-01-01T00:00:06Z', outcome: 'tests-passed', test: { command: 'python3 -m pytest -q tests/test_count.py', exitCode: 0, passed: true, output: '1 passed' } },
+      { state: 'slugify:debugging', component: 'slugify', worktree, enteredAt: '2026-01-01T00:00:06Z', leftAt: '2026-01-01T00:00:09Z', outcome: 'not-done' },
+    ];
+    const lanes: WorkflowRunView['lanes'] = [
+      { component: 'slugify', status: 'blocked', depends: [], state: 'slugify:debugging', worktree },
+      { component: 'count', status: 'merged', depends: [], commit: 'abc123' },
+    ];
+    set(run({ status: 'BLOCKED', approved: true, plan, state: 'parallel:components', goal: 'two modules', timeline, lanes, error: { kind: 'RUNTIME_ERROR', message: 'component slugify (slugify:debugging): tests still fail' } }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    const hint = await screen.findByTestId('blocked-hint');
+    expect(hint.textContent).toContain(`fix the cause in the worktree of slugify, ${worktree} (its files are there, not in the project folder), (or let the model try again), then Retry step; or Skip slugify · debugging to go on without it.`);
+    expect(screen.getByTestId('blocked-test-output').textContent).toContain('python3 -m pytest -q tests/test_slugify.py (exit 1)');
+    expect(screen.getByTestId('blocked-test-output').textContent).toContain('FAILED tests/test_slugify.py::test_accents');
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip slugify · debugging', 'Stop']);
+
+    // Components running side by side: no Skip (the core would refuse it), and Pause says at once that it waits.
+    const running = run({ status: 'RUNNING', approved: true, plan, state: 'parallel:components', timeline: timeline.map((e) => (e.state === 'slugify:debugging' ? { ...e, leftAt: undefined, outcome: undefined } : e)).concat({ state: 'count:review', component: 'count', enteredAt: '2026-01-01T00:00:07Z' }), lanes: [{ ...lanes[0]!, status: 'running' }, { component: 'count', status: 'running', depends: [], state: 'count:review' }], updatedAt: '2026-01-01T00:00:10Z' });
+    set(running);
+    await core.services.run.refresh();
+    await waitFor(() => expect(screen.getByTestId('run-panel').dataset.phase).toBe('running'));
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Pause', 'Stop']);
+    core.on('workflow.pause', () => {
+      set({ ...running, pausing: true, updatedAt: '2026-01-01T00:00:11Z' });
+      return { status: 'RUNNING' };
+    });
+    fireEvent.click(screen.getByTestId('run-pause'));
+    await waitFor(() => expect(screen.getByTestId('run-phase').textContent).toBe('Pausing after the current steps…'));
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Stop']);
+
+    // Paused between steps with no component blocked: nothing to skip, so no Skip.
+    set(run({ ...running, status: 'PAUSED', timeline, lanes: [{ ...lanes[0]!, status: 'waiting' }, lanes[1]!], updatedAt: '2026-01-01T00:00:12Z' }));
+    await core.services.run.refresh();
+    await waitFor(() => expect(screen.getByTestId('run-panel').dataset.phase).toBe('paused'));
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Resume', 'Stop']);
   });
 
   it('starts an unattended agent run, asks the goal, shows the documents, and confirms an edited plan', async () => {
@@ -187,7 +230,7 @@ describe('ProjectView and the run panel', () => {
     // New goal: asked beside the completion as `start --goal` does; the plan review then shows what the goal keeps and adds.
     fireEvent.click(screen.getByTestId('new-goal-start'));
     expect((await screen.findByRole('alert')).textContent).toContain('Describe the new goal first');
-    fireEvent.change(screen.getByTestId('new-goal-input'), { target: { value: 'subtract too' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'New goal: what should this project do next?' }), { target: { value: 'subtract too' } });
     fireEvent.click(screen.getByTestId('new-goal-unattended'));
     const delta = { maxDebugAttempts: 3, components: [{ id: 'adder', title: 'adds', tasks: [{ id: 'A1', title: 'Implement add', status: 'done' as const }] }, { id: 'sub', title: 'subtracts', tasks: [{ id: 'S1', title: 'Implement sub', status: 'todo' as const }, { id: 'S2', title: 'Test sub', status: 'todo' as const }] }] };
     set(run({ status: 'AWAITING_APPROVAL', goal: 'subtract too', newGoal: true, plan: delta, state: 'prepare:plan_review', updatedAt: '2026-01-01T00:02:00Z' }));

@@ -12,18 +12,21 @@ import { NewGoal } from './NewGoal';
 import { PlanDelta } from './PlanDelta';
 import { PlanReview } from './PlanReview';
 import { setTaskTitle } from './planEdit';
-import { phaseOf, type RunPhase } from './runState';
-import { humanError, humanState } from './labels';
+import { phaseOf, skipTarget, type RunPhase } from './runState';
+import { humanError, humanState, runStatusWords } from './labels';
+import { BlockedHint } from './BlockedHint';
 
 const said: Record<RunPhase, string> = {
   goal: 'Waiting for your goal.',
   preparing: 'Writing the architecture, schedule and task list…',
   plan: 'The plan is ready for your review.',
   running: 'Working through the plan.',
+  pausing: 'Pausing after the current steps…',
   external: 'Waiting for the external cognitive engine to answer a step.',
   paused: 'Paused.',
   blocked: 'Blocked: the run needs you (retry or skip the step).',
   stopped: 'Stopped.',
+  interrupted: 'Interrupted: the process that drove this run ended. Nothing is driving it; Resume runs the cut-off steps again.',
   completed: 'Completed.',
 };
 
@@ -32,6 +35,9 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
   const { run } = useServices();
   const client = useClient();
   const phase = phaseOf(view);
+  const skip = skipTarget(view);
+  // Pausing: how many steps it waits for (runStatusWords); blocked: what the buttons offer.
+  const heading = phase === 'pausing' ? runStatusWords(view) : phase === 'blocked' && !skip ? 'Blocked: the run needs you (retry the step).' : said[phase];
   // A task edited on the plan card is saved in the task list; the core reads the plan from it again (workflow.plan).
   const editTask = async (id: string, title: string) => {
     const doc = await client.request('workflow.docs.read', { projectDir: view.projectDir, doc: 'task_list' });
@@ -43,7 +49,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
   return (
     <div className="flex flex-col gap-4" data-testid="run-panel" data-phase={phase}>
       <div className="flex flex-wrap items-center gap-3">
-        <p className="font-medium" data-testid="run-phase">{said[phase]}</p>
+        <p className="font-medium" data-testid="run-phase">{heading}</p>
         {view.state && phase !== 'completed' ? <span className="rounded bg-slate-100 px-2 py-0.5 text-xs dark:bg-slate-800" title={view.state}>{humanState(view.state)}</span> : null}
         <button type="button" className="text-sm text-indigo-700 dark:text-indigo-300 underline focus-visible:outline-2 focus-visible:outline-indigo-500" onClick={onOpenTimeline}>
           Open the timeline
@@ -51,17 +57,12 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       </div>
       {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
       {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
-      {phase === 'blocked' ? (
-        <p className="text-sm" data-testid="blocked-hint">
-          {/* As the CLI says it: Retry step runs the step again on the project as it is now (a debugging step runs the tests first). */}
-          To go on: fix the cause in the project (or let the model try again), then Retry step{view.state?.startsWith('prepare:') ? '.' : '; or Skip step to go on without it.'}
-        </p>
-      ) : null}
-      <RunControls phase={phase} onAction={(a) => run.act(a)} />
+      {phase === 'blocked' ? <BlockedHint view={view} skip={skip} /> : null}
+      <RunControls phase={phase} skip={skip} onAction={(a) => run.act(a)} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
       {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={() => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted' })} /> : null}
       {phase === 'completed' ? <NewGoal executor={view.executor} onStart={(goal, autoApprove) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { goal, autoApprove })} /> : null}
-      {phase === 'stopped' || phase === 'blocked' ? (
+      {phase === 'stopped' || phase === 'interrupted' || phase === 'blocked' ? (
         <div><Button onClick={() => run.newRun()} data-testid="new-run">Start a new run instead</Button></div>
       ) : null}
       {phase === 'goal' ? <GoalQuestion onAnswer={(g) => run.answerGoal(g)} {...(view.suggestedGoal ? { suggestion: view.suggestedGoal } : {})} /> : null}

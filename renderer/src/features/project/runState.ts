@@ -9,7 +9,7 @@ export type RunState =
   | { kind: 'run'; projectDir: string; view: WorkflowRunView };
 
 /** What the project view shows for a run. */
-export type RunPhase = 'goal' | 'preparing' | 'plan' | 'running' | 'external' | 'paused' | 'blocked' | 'stopped' | 'completed';
+export type RunPhase = 'goal' | 'preparing' | 'plan' | 'running' | 'pausing' | 'external' | 'paused' | 'blocked' | 'stopped' | 'interrupted' | 'completed';
 
 export function phaseOf(view: WorkflowRunView): RunPhase {
   switch (view.status) {
@@ -31,27 +31,51 @@ export function phaseOf(view: WorkflowRunView): RunPhase {
       return 'completed';
     case 'LOADED':
     case 'RUNNING':
-      // Nothing drives it (its process was killed): it reads as stopped, and Resume takes it up.
-      if (view.interrupted) return 'stopped';
+      // Nothing drives it (its process was killed): it says so, and Resume takes it up.
+      if (view.interrupted) return 'interrupted';
+      if (view.pausing) return 'pausing';
       return view.approved ? 'running' : 'preparing';
   }
 }
 
-/** Which controls make sense in a phase. */
+/** A parallel run's state while its components run side by side (workflow/plan.ts). */
+const PARALLEL_STATE = 'parallel:components';
+
+/**
+ * The step Skip would skip, as the core decides it (`WorkflowRun.skip`), or undefined when none can be: the
+ * blocked step, or the step a paused run goes on with; never a preparation step, never while steps run, and
+ * with components side by side only a blocked component's step.
+ */
+export function skipTarget(view: WorkflowRunView): string | undefined {
+  const phase = phaseOf(view);
+  if (phase !== 'blocked' && phase !== 'paused') return undefined;
+  if (view.state === PARALLEL_STATE) return view.lanes?.find((l) => l.status === 'blocked' && l.state)?.state;
+  if (!view.approved || !view.state || view.state.startsWith('prepare:') || view.state.startsWith('parallel:')) return undefined;
+  return view.state;
+}
+
+/** Which controls make sense in a phase; Skip only when a step can be skipped (`skipTarget`). */
 export type RunAction = 'pause' | 'resume' | 'stop' | 'retry' | 'skip';
-export function actionsFor(phase: RunPhase): RunAction[] {
+export function actionsFor(phase: RunPhase, canSkip = false): RunAction[] {
+  const skip: RunAction[] = canSkip ? ['skip'] : [];
   switch (phase) {
     case 'running':
     case 'external':
     case 'preparing':
-      return ['pause', 'stop', 'skip'];
+      return ['pause', 'stop'];
+    // Pause was asked: the steps under way end first; Stop ends them now.
+    case 'pausing':
+      return ['stop'];
     case 'paused':
-      return ['resume', 'stop', 'skip'];
+      return ['resume', 'stop', ...skip];
     // Blocked: Retry step runs it again (Resume would do the same, so it is not offered twice).
     case 'blocked':
-      return ['retry', 'skip', 'stop'];
+      return ['retry', ...skip, 'stop'];
     case 'stopped':
       return ['resume', 'retry'];
+    // Resume runs the cut-off steps again (Retry step would do the same, so it is not offered twice).
+    case 'interrupted':
+      return ['resume'];
     // Nothing runs while the run waits for the goal or the plan review: no Stop to press.
     case 'goal':
     case 'plan':

@@ -1,14 +1,16 @@
 import { useState } from 'react';
 import { Button } from '../../ui/Button';
+import { humanState } from '../project/labels';
 import { actionsFor, type RunAction, type RunPhase } from '../project/runState';
 
 const labels: Record<RunAction, string> = { pause: 'Pause', resume: 'Resume', stop: 'Stop', retry: 'Retry step', skip: 'Skip step' };
 
-/** Pause / resume / stop / retry / skip, offered only where the phase allows them; Stop asks first. */
-export function RunControls({ phase, onAction }: { phase: RunPhase; onAction: (a: RunAction) => Promise<void> }) {
+/** Pause / resume / stop / retry / skip, offered only where the phase allows them; Stop asks first; Skip names the step it skips (`skip`, from skipTarget). */
+export function RunControls({ phase, skip, onAction }: { phase: RunPhase; skip?: string | undefined; onAction: (a: RunAction) => Promise<void> }) {
   const [busy, setBusy] = useState<RunAction | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const label = (a: RunAction) => (a === 'skip' && skip ? `Skip ${humanState(skip)}` : labels[a]);
   const run = async (a: RunAction) => {
     setConfirming(false);
     setBusy(a);
@@ -16,12 +18,12 @@ export function RunControls({ phase, onAction }: { phase: RunPhase; onAction: (a
     try {
       await onAction(a);
     } catch (e) {
-      setError(`${labels[a]} failed: ${(e as Error).message}`);
+      setError(`${label(a)} failed: ${(e as Error).message}`);
     } finally {
       setBusy(null);
     }
   };
-  const actions = actionsFor(phase);
+  const actions = actionsFor(phase, !!skip);
   if (actions.length === 0) return null;
   if (confirming) {
     return (
@@ -36,7 +38,7 @@ export function RunControls({ phase, onAction }: { phase: RunPhase; onAction: (a
     <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label="Run controls" data-testid="run-controls">
       {actions.map((a) => (
         <Button key={a} variant={a === 'stop' ? 'danger' : 'secondary'} disabled={busy !== null} onClick={() => (a === 'stop' ? setConfirming(true) : void run(a))} data-testid={`run-${a}`}>
-          {busy === a ? `${labels[a]}…` : labels[a]}
+          {busy === a ? `${label(a)}…` : label(a)}
         </Button>
       ))}
       {error ? <span role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</span> : null}

@@ -26,7 +26,7 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
     commitWords(e, 10),
     e.note ?? '',
     e.rewound ? 'rewound' : '',
-    block.alongside ? `at the same time as ${block.alongside.map(humanState).join(', ')}` : '',
+    block.alongside ? `at the same time as ${alongsideWords(block.alongside)}` : '',
   ].filter(Boolean);
   const label = `${e.rewound ? '↶ ' : ''}${stepWords(block.step)}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
   // The step running now (or waiting for the user) stays in sight in a long run that scrolls sideways.
@@ -57,4 +57,11 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
       <span className="sr-only">: {detail.join(', ')}</span>
     </button>
   );
+}
+
+/** The steps of other components that ran at the same time, each once: "slugify · debugging ×3, count · review". */
+export function alongsideWords(states: string[]): string {
+  const counts = new Map<string, number>();
+  for (const s of states) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return [...counts].map(([s, n]) => `${humanState(s)}${n > 1 ? ` ×${n}` : ''}`).join(', ');
 }

@@ -2,6 +2,8 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { FakeCore } from '../../testing/fakeCore';
+import { StatusBar } from '../../app/StatusBar';
+import { RunPanel } from '../project/RunPanel';
 import { runCost, TimelineView } from './TimelineView';
 
 afterEach(cleanup);
@@ -96,5 +98,32 @@ describe('TimelineView', () => {
     expect(cell('cli:development').tagName).toBe('SPAN');
     fireEvent.click(cell('adder:testing'));
     expect(screen.getByTestId('step-details').textContent).toContain('failed (exit 1)');
+  });
+
+  it('shows a run whose driving process is gone as interrupted everywhere at once: header, status bar (clock stopped), cut-off steps amber, Resume', async () => {
+    const w = (component: string) => ({ component, worktree: `/p/.git/erasmus/worktrees/r1/${component}` });
+    const crashed: WorkflowRunView = {
+      ...view,
+      status: 'RUNNING',
+      interrupted: true,
+      state: 'parallel:components',
+      error: undefined,
+      timeline: [
+        { state: 'a:development', ...w('a'), enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:10Z', durationMs: 10_000, outcome: 'done' },
+        { state: 'a:testing', ...w('a'), enteredAt: '2026-01-01T00:00:10Z' },
+        { state: 'b:testing', ...w('b'), enteredAt: '2026-01-01T00:00:11Z' },
+      ],
+      updatedAt: '2026-01-01T00:00:30Z',
+    };
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => crashed, 'workflow.docs.read': () => ({ path: '/h/a.md', exists: false, text: '' }) });
+    await core.services.run.attach('/p');
+    core.render(<><TimelineView onOpenSession={() => {}} /><StatusBar face="browser" onApprovals={() => {}} /><RunPanel view={crashed} onOpenTimeline={() => {}} /></>);
+    expect(screen.getByTestId('timeline-status').textContent).toBe('Interrupted — nothing is driving it');
+    expect(screen.getAllByTestId('timeline-block').map((b) => `${b.dataset.state}:${b.dataset.status}`)).toEqual(['a:development:done', 'a:testing:interrupted', 'b:testing:interrupted']);
+    expect(screen.getByTestId('status-state').textContent).toMatch(/^Interrupted — nothing is driving it/);
+    // The clock stopped at the run's last update (30 s), in the status bar as in the header.
+    expect(screen.getByTestId('status-bar').textContent).toContain('30.0 s');
+    expect(screen.getByTestId('run-phase').textContent).toMatch(/^Interrupted/);
+    expect(screen.getAllByTestId('run-controls').map((c) => c.textContent)).toEqual(['Resume', 'Resume']);
   });
 });

@@ -5,7 +5,7 @@ import { useServices } from '../../app/services';
 import { EmptyState } from '../../ui/EmptyState';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { useStore } from '../../ui/store';
-import { phaseOf } from '../project/runState';
+import { phaseOf, skipTarget } from '../project/runState';
 import { Elicitations } from '../session/Elicitations';
 import { sessionIdFromLog } from '../session/sessionRef';
 import { pendingApprovals } from '../session/sessionState';
@@ -16,7 +16,7 @@ import { RunControls } from './RunControls';
 import { StepBlock } from './StepBlock';
 import { StepDetails } from './StepDetails';
 import { useNow } from './useNow';
-import { humanError, humanState, humanStatus } from '../project/labels';
+import { humanError, humanState, runStatusWords } from '../project/labels';
 
 
 /** The narrowest a step's column gets: its label ("documentation", "review fixes ×2") fits at the blocks' type size. */
@@ -30,7 +30,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
   const state = useStore(run.store, (s) => s);
   const view = state.kind === 'run' ? state.view : null;
   const phase = view ? phaseOf(view) : null;
-  const now = useNow(phase === 'running' || phase === 'preparing' || phase === 'external');
+  const now = useNow(phase === 'running' || phase === 'pausing' || phase === 'preparing' || phase === 'external');
   const waitingIds = useStore(sessions, (s) => Object.values(s.byId).filter((x) => pendingApprovals(x).length > 0).map((x) => x.id).join(' '));
   const lanes = useMemo(() => {
     // A step with no session yet (or none at all: an external engine's) is not waiting on an approval.
@@ -51,11 +51,11 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
       {/* A step's server asks here too (e.g. the files server before it replaces a file): a run must not wait on a question nobody sees. */}
       <Elicitations />
       <div className="flex flex-wrap items-center gap-4 text-sm">
-        <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{humanStatus(view.status)}</span>
+        <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{runStatusWords(view)}</span>
         {view.state && view.status !== 'COMPLETED' ? <span className="text-slate-600 dark:text-slate-400" title={view.state}>{humanState(view.state)}</span> : null}
         <span>{formatDuration(elapsed)}</span>
         <span data-testid="run-cost">{runCost({ ...view, totals: liveTotals(view, byId) })}</span>
-        <div className="ml-auto"><RunControls phase={phase} onAction={(a) => run.act(a)} /></div>
+        <div className="ml-auto"><RunControls phase={phase} skip={skipTarget(view)} onAction={(a) => run.act(a)} /></div>
       </div>
       <CostByPart view={view} />
       {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{humanError(view.error)}</p> : null}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowTimelineEntry } from '../../../../electron/contract/index';
 import { layout } from './lanes';
+import { alongsideWords } from './StepBlock';
 
 const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const e = (state: string, from: number, to: number | undefined, outcome?: WorkflowTimelineEntry['outcome'], component?: string): WorkflowTimelineEntry => ({
@@ -65,6 +66,8 @@ describe('timeline layout', () => {
     expect(by('a').map((b) => b.left)).toEqual([1 / 5, 3 / 5]);
     expect(by('b').map((b) => b.left)).toEqual([1 / 5, 2 / 5]);
     expect(by('a')[0]!.alongside).toEqual(['b:development', 'b:testing']);
+    // Said once each, with how many times: "at the same time as slugify · debugging ×3", not the same words thrice.
+    expect(alongsideWords(['s:debugging', 's:debugging', 'c:review', 's:debugging'])).toBe('s · debugging ×3, c · review');
     // A component's open step is running, though the run's own state is the parallel phase.
     expect(by('a')[1]!.status).toBe('current');
     expect(by('parallel').map((b) => b.left)).toEqual([0, 4 / 5]);

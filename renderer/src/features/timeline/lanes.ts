@@ -78,7 +78,7 @@ export function columnsOf(laneIds: string[], together: (i: number, j: number) =>
  * lane); each block's `share` tells its time. `now` is the end of a step still running;
  * `waiting(entry)` says a running step waits for the user.
  */
-export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'status'>, now: number, waiting: (e: WorkflowTimelineEntry) => boolean = () => false): Lane[] {
+export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'status' | 'interrupted'>, now: number, waiting: (e: WorkflowTimelineEntry) => boolean = () => false): Lane[] {
   const entries = view.timeline;
   if (entries.length === 0) return [];
   const times = entries.map((e) => Date.parse(e.enteredAt));
@@ -86,7 +86,7 @@ export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'statu
   const longest = Math.max(1, ...ends.map((end, i) => end - times[i]!));
   const lanes = new Map<string, Block[]>();
   const attempts = new Map<string, number>();
-  const live = view.status !== 'COMPLETED' && view.status !== 'STOPPED';
+  const live = view.status !== 'COMPLETED' && view.status !== 'STOPPED' && !view.interrupted;
   // Components of a parallel run work at once, each in its worktree: steps of other components that overlap in time.
   const together = (i: number, j: number) => i !== j && !!entries[i]!.worktree && !!entries[j]!.worktree && laneOf(entries[i]!) !== laneOf(entries[j]!) && times[i]! < ends[j]! && times[j]! < ends[i]!;
   const columns = columnsOf(entries.map(laneOf), together);

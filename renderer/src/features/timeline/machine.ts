@@ -39,14 +39,14 @@ function stateName(row: MachineRow['kind'], id: string, step: string): string {
 }
 
 /** Rows of the machine with each state's status from the timeline; components come from the plan (or, before one, from the timeline). */
-export function machineOf(view: Pick<WorkflowRunView, 'plan' | 'state' | 'status'>, lanes: Lane[]): MachineRow[] {
+export function machineOf(view: Pick<WorkflowRunView, 'plan' | 'state' | 'status' | 'interrupted'>, lanes: Lane[]): MachineRow[] {
   const latest = new Map<string, Block>();
   const runs = new Map<string, number>();
   for (const b of lanes.flatMap((l) => l.blocks).sort((a, b) => a.index - b.index)) {
     latest.set(b.state, b);
     runs.set(b.state, (runs.get(b.state) ?? 0) + 1);
   }
-  const live = view.status !== 'COMPLETED' && view.status !== 'STOPPED';
+  const live = view.status !== 'COMPLETED' && view.status !== 'STOPPED' && !view.interrupted;
   const cell = (kind: MachineRow['kind'], id: string, step: string): Cell => {
     const state = stateName(kind, id, step);
     const last = latest.get(state);

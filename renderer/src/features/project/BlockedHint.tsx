@@ -1,0 +1,36 @@
+import type { WorkflowRunView } from '../../../../electron/contract/index';
+import { humanState } from './labels';
+
+/** A parallel run's state while its components run side by side (workflow/plan.ts). */
+const PARALLEL_STATE = 'parallel:components';
+
+/** The lane of a step: its component, else the prefix of its state (`final`). */
+const laneOf = (e: { component?: string | undefined; state: string }) => e.component ?? e.state.split(':')[0];
+
+/**
+ * How to go on from a blocked run: where the files to fix are (a side-by-side component works in its own
+ * worktree, not in the project folder), the blocked part's last test output, then Retry step or Skip.
+ */
+export function BlockedHint({ view, skip }: { view: WorkflowRunView; skip?: string | undefined }) {
+  const lane = view.state === PARALLEL_STATE ? view.lanes?.find((l) => l.status === 'blocked') : undefined;
+  const part = lane?.component ?? (view.state ? laneOf({ state: view.state }) : undefined);
+  const test = part ? view.timeline.findLast((e) => !e.rewound && e.test && laneOf(e) === part)?.test : undefined;
+  return (
+    <div className="flex flex-col gap-2 text-sm" data-testid="blocked-hint">
+      <p>
+        {/* As the CLI says it: Retry step runs the step again on the files as they are now (a debugging step runs the tests first). */}
+        To go on: fix the cause{' '}
+        {lane?.worktree ? (
+          <>in the worktree of {lane.component}, <code className="break-all font-mono text-xs" data-testid="blocked-worktree">{lane.worktree}</code> (its files are there, not in the project folder),</>
+        ) : 'in the project'}{' '}
+        (or let the model try again), then Retry step{skip ? `; or Skip ${humanState(skip)} to go on without it.` : '.'}
+      </p>
+      {test?.output ? (
+        <details data-testid="blocked-test-output">
+          <summary className="cursor-pointer">Last test output: <code className="font-mono text-xs">{test.command}</code>{test.exitCode !== undefined && test.exitCode !== null ? ` (exit ${test.exitCode})` : ''}</summary>
+          <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900">{test.output}</pre>
+        </details>
+      ) : null}
+    </div>
+  );
+}
