@@ -5,8 +5,16 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 import react from '@vitejs/plugin-react';
 import { LongestFirstSequencer } from './tests/support/sequencer';
 
-/** End-to-end files that drive Chromium: they run one at a time, after the rest (timing-sensitive UI). */
+/** End-to-end files that drive Chromium (timing-sensitive UI). */
 const UI_E2E = ['tests/e2e/ui-*.test.ts', 'tests/e2e/*-ui.test.ts', 'tests/e2e/foundation.test.ts', 'tests/e2e/terminal.test.ts'];
+/**
+ * End-to-end files that mostly wait: a durable run's components go through Postgres to `erasmus worker` processes
+ * that poll it (workflow-durable-lifecycle: about 11 CPU-s in 58 s). Beside the CPU-bound files they would hold a
+ * worker slot while a core sits idle.
+ */
+const WAITING_E2E = ['tests/e2e/workflow-durable*.test.ts', 'tests/e2e/worker-stop.test.ts'];
+/** Run one at a time, in a Vitest of their own beside the other files (scripts/test.mjs): project e2e-beside. */
+const BESIDE = [...UI_E2E, ...WAITING_E2E];
 const NODE_UNIT = ['electron/**/*.test.ts', 'tests/**/*.test.ts'];
 const RENDERER = ['renderer/**/*.test.ts', 'renderer/**/*.test.tsx'];
 const IGNORED = ['**/node_modules/**', '**/out/**', '**/dist/**'];
@@ -62,12 +70,12 @@ export default defineConfig({
       // under load); a file that asserts the focus runs isolated (DOCUMENT_WIDE).
       ...groups('renderer', RENDERER, [], { environment: 'happy-dom', testTimeout: 15_000 }, { also: DOCUMENT_WIDE, plugins: [react()] }),
       // CLI and MCP end-to-end files (real processes, temp homes, random ports): beside the unit tests.
-      ...groups('e2e', ['tests/e2e/**/*.test.ts'], UI_E2E, { environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 }),
+      ...groups('e2e', ['tests/e2e/**/*.test.ts'], BESIDE, { environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 }),
       {
         test: {
-          name: 'e2e-ui',
+          name: 'e2e-beside',
           environment: 'node',
-          include: UI_E2E,
+          include: BESIDE,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
@@ -76,7 +84,7 @@ export default defineConfig({
           // to the script. Run by Vitest alone it is a group of its own, after the others (Vitest runs a project with
           // other worker limits in its own group).
           sequence: { groupOrder: 1 },
-          // One worker runs them all (no fresh worker and imports per file; each file still starts its own serve).
+          // One worker runs them all (no fresh worker and imports per file; each file still starts its own serve or Postgres).
           isolate: false,
           // One Chromium for every UI file (tests/support/browser.ts connects to it).
           globalSetup: ['tests/support/chromium-server.ts'],

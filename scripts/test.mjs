@@ -106,23 +106,24 @@ let code;
 if (args.some((a) => a === '--project' || a.startsWith('--project='))) {
   code = await run(process.execPath, vitest(undefined, jsonFile));
 } else {
-  // The Chromium files (project e2e-ui) run one at a time, in a Vitest of their own beside the other files: their
-  // group mostly waits on a browser and a server, and at the end it left a core idle for about 100 s. Its output
-  // is printed after the others' (test-results/ui.log). A group added to vitest.config.ts runs in the first run.
+  // The files that run one at a time (project e2e-beside: the Chromium files, and the durable ones that mostly wait on
+  // Postgres and worker processes) run in a Vitest of their own beside the other files: that group mostly waits on a
+  // browser, a server or a worker, and at the end it left a core idle for about 100 s. Its output is printed after
+  // the others' (test-results/beside.log). A group added to vitest.config.ts runs in the first run.
   rmSync(jsonFile, { force: true });
-  const uiJson = join('test-results', 'vitest-ui.json');
+  const besideJson = join('test-results', 'vitest-beside.json');
   const restJson = join('test-results', 'vitest-rest.json');
-  const uiLog = join('test-results', 'ui.log');
-  rmSync(uiJson, { force: true });
+  const besideLog = join('test-results', 'beside.log');
+  rmSync(besideJson, { force: true });
   rmSync(restJson, { force: true });
-  console.log(`The Chromium end-to-end files (project e2e-ui) run beside the others; their output follows at the end (${uiLog}).`);
-  const ui = runToFile(vitest('e2e-ui', uiJson, ['--passWithNoTests']), uiLog);
-  const rest = await run(process.execPath, vitest('!e2e-ui', restJson, ['--passWithNoTests']));
-  const uiCode = await ui;
-  console.log(`\n--- project e2e-ui (${uiLog}) ---`);
-  process.stdout.write(readFileSync(uiLog, 'utf8'));
-  code = rest || uiCode;
-  const merged = mergeReports(readJson(restJson), readJson(uiJson));
+  console.log(`The Chromium and durable end-to-end files (project e2e-beside) run one at a time beside the others; their output follows at the end (${besideLog}).`);
+  const beside = runToFile(vitest('e2e-beside', besideJson, ['--passWithNoTests']), besideLog);
+  const rest = await run(process.execPath, vitest('!e2e-beside', restJson, ['--passWithNoTests']));
+  const besideCode = await beside;
+  console.log(`\n--- project e2e-beside (${besideLog}) ---`);
+  process.stdout.write(readFileSync(besideLog, 'utf8'));
+  code = rest || besideCode;
+  const merged = mergeReports(readJson(restJson), readJson(besideJson));
   if (merged) writeFileSync(jsonFile, JSON.stringify(merged));
 }
 

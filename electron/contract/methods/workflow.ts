@@ -123,6 +123,8 @@ export const WorkflowTimelineEntry = z.object({
   hasPrompt: z.boolean().optional(),
   /** The folder's files as the step found them (a git tree id), so a step run again after this one did not finish is told what it changed. */
   startTree: z.string().optional(),
+  /** Where `startTree` lives: the project's checkpoints (the tree of the checkpoint taken as the step entered); absent: the project's own repository. */
+  startTreeIn: z.literal('checkpoints').optional(),
   sessionLog: z.string().optional(),
   note: z.string().optional(),
   /** A review step: its report's verdict line. */

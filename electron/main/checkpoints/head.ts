@@ -1,3 +1,5 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { git } from './shadow';
 
 /** Where the project's HEAD is: its commit (absent before the first commit or outside a repository) and branch (absent when detached). */
@@ -6,8 +8,60 @@ export interface HeadState {
   branch?: string;
 }
 
+/** Where a repository keeps HEAD (its git dir) and its branches (the common dir: a linked worktree shares its main one's). */
+interface GitDirs {
+  gitDir: string;
+  commonDir: string;
+}
+/** By project folder, once it is known to be in a repository (a folder outside one is asked again: it may become one). */
+const gitDirs = new Map<string, GitDirs>();
+
+async function gitDirsOf(projectDir: string): Promise<GitDirs | undefined> {
+  const known = gitDirs.get(projectDir);
+  if (known) return known;
+  const r = await git(projectDir, ['rev-parse', '--absolute-git-dir', '--git-common-dir']);
+  const [gitDir, common] = r.code === 0 ? r.stdout.trim().split('\n') : [];
+  if (!gitDir || !common) return undefined;
+  const dirs = { gitDir, commonDir: resolve(projectDir, common) };
+  gitDirs.set(projectDir, dirs);
+  return dirs;
+}
+
+const SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * HEAD read from the repository's files, as git keeps them (HEAD, the branch's loose ref, else packed-refs); no
+ * process once the repository's folders are known. Undefined where the files say something this does not read
+ * (reftable, a symbolic branch ref, HEAD naming something other than a branch): git is asked then.
+ */
+async function headFromFiles(dirs: GitDirs): Promise<HeadState | undefined> {
+  if (await stat(join(dirs.commonDir, 'reftable')).then(() => true, () => false)) return undefined;
+  const head = (await readFile(join(dirs.gitDir, 'HEAD'), 'utf8').catch(() => '')).trim();
+  if (SHA.test(head)) return { commit: head };
+  const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
+  if (!ref) return undefined;
+  const branch = ref.slice('refs/heads/'.length);
+  const loose = await readFile(join(dirs.commonDir, ...ref.split('/')), 'utf8').then(
+    (t) => t.trim(),
+    (err: NodeJS.ErrnoException) => (err.code === 'ENOENT' || err.code === 'EISDIR' ? undefined : null),
+  );
+  if (loose === null) return undefined;
+  if (loose !== undefined) return SHA.test(loose) ? { commit: loose, branch } : undefined;
+  const packed = await readFile(join(dirs.commonDir, 'packed-refs'), 'utf8').catch(() => '');
+  for (const line of packed.split('\n')) {
+    const [sha, name] = line.split(' ');
+    if (name === ref && sha && SHA.test(sha)) return { commit: sha, branch };
+  }
+  // No commit yet: the branch is all there is.
+  return { branch };
+}
+
 /** The project's HEAD, or `{}` outside a git repository. */
 export async function readHead(projectDir: string): Promise<HeadState> {
+  const dirs = await gitDirsOf(projectDir);
+  if (!dirs) return {};
+  const fromFiles = await headFromFiles(dirs);
+  if (fromFiles) return fromFiles;
   // One process in the common case: the commit and the ref HEAD names ("HEAD" when detached).
   const both = await git(projectDir, ['rev-parse', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD']);
   if (both.code === 0) {

@@ -38,6 +38,14 @@ async function ok(cwd: string, args: string[], env?: Record<string, string>): Pr
 export type Change = { path: string; change: 'added' | 'modified' | 'deleted' };
 const CHANGE: Record<string, Change['change']> = { A: 'added', M: 'modified', D: 'deleted', T: 'modified' };
 
+/** `--name-status -z` output as changes. */
+function nameStatus(out: string): Change[] {
+  const parts = out.split('\0').filter(Boolean);
+  const changes: Change[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) changes.push({ path: parts[i + 1]!, change: CHANGE[parts[i]!.charAt(0)] ?? 'modified' });
+  return changes;
+}
+
 /**
  * A git repository kept outside the project (under ERASMUS_HOME) whose work tree is the project:
  * it stores the project's files as trees, so a checkpoint costs only the files that changed, and the
@@ -164,14 +172,35 @@ export class ShadowRepo {
     });
   }
 
+  /** The project's files now as a tree, without counting the ignored entries (`snapshot` does both). */
+  async tree(): Promise<string> {
+    await this.init();
+    await this.syncExcludes();
+    return this.withIndex(async (env) => {
+      await this.run(['add', '-A', '--', '.'], env);
+      return (await this.run(['write-tree'], env)).trim();
+    });
+  }
+
+  /** Files that differ from tree `from` to the project's files now, in two git processes (the fresh index is compared with `from`; no tree is written). */
+  async changedSince(from: string): Promise<Change[]> {
+    await this.init();
+    await this.syncExcludes();
+    return this.withIndex(async (env) => {
+      await this.run(['add', '-A', '--', '.'], env);
+      return nameStatus(await this.run(['diff-index', '--cached', '--name-status', '--no-renames', '-z', from, '--'], env));
+    });
+  }
+
+  /** `git diff` from tree `from` to tree `to` (`--stat=200` when `stat`), as text. */
+  async diffText(from: string, to: string, stat = false): Promise<string> {
+    return this.run(['diff', '--no-color', '--no-ext-diff', ...(stat ? ['--stat=200'] : []), from, to]);
+  }
+
   /** Files that differ from tree `from` to tree `to`. */
   async diff(from: string, to: string): Promise<Change[]> {
     if (from === to) return [];
-    const out = await this.run(['diff', '--name-status', '--no-renames', '-z', from, to]);
-    const parts = out.split('\0').filter(Boolean);
-    const changes: Change[] = [];
-    for (let i = 0; i + 1 < parts.length; i += 2) changes.push({ path: parts[i + 1]!, change: CHANGE[parts[i]!.charAt(0)] ?? 'modified' });
-    return changes;
+    return nameStatus(await this.run(['diff', '--name-status', '--no-renames', '-z', from, to]));
   }
 
   /**

@@ -3,6 +3,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { CheckpointView, RewindPreview } from '../../contract/methods/checkpoints';
 import type { Paths } from '../paths/index';
 import { invalidState, WorkflowError } from '../workflow/errors';
+import type { CheckpointTrees } from '../workflow/run-context';
 import { RunRecord } from '../workflow/run-record';
 import { checkpointView, type CheckpointRecord, type CheckpointStore, type Retention } from './store';
 
@@ -61,6 +62,16 @@ export class RunCheckpoints {
     const run = { ...copy(record), state };
     return this.store.take(record.projectDir, { kind: 'step', state, runId: record.runId, turn: record.timeline.length, run, docs: await readDocs(this.paths.ctxDir(record.projectDir)) });
   }
+
+  /** The checkpoints' side of a step's files (the workflow's CheckpointTrees): a step's start is its checkpoint's tree. */
+  readonly trees: CheckpointTrees = {
+    changedSince: (projectDir, tree) => this.store.repo(projectDir).changedSince(tree),
+    diffSince: async (projectDir, tree, stat) => {
+      const repo = this.store.repo(projectDir);
+      const now = await repo.tree();
+      return now === tree ? '' : repo.diffText(tree, now, stat);
+    },
+  };
 
   prune(projectDir: string, retention: Retention): Promise<unknown> {
     return this.store.prune(projectDir, retention);

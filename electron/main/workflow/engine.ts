@@ -201,7 +201,11 @@ export class WorkflowEngine {
       runTests: this.testRunner(),
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
       durable: (r) => this.durable.hooks(r),
-      beforeStep: async (r, state) => (await this.runCheckpoints.beforeStep(r, state)).id,
+      beforeStep: async (r, state) => {
+        const { id, tree } = await this.runCheckpoints.beforeStep(r, state);
+        return { id, tree };
+      },
+      checkpointTrees: this.runCheckpoints.trees,
     });
     this.runs.set(record.runId, run);
     return run;

@@ -349,7 +349,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
       existing: record.existing,
       goal: record.goal,
       newGoal: !!record.goalUpdate,
-      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what, retryChanges: await unfinishedChanges(lane.entries.map((i) => record.timeline[i]!).filter(Boolean), state, record.projectDir) } : {}),
+      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what, retryChanges: await unfinishedChanges(lane.entries.map((i) => record.timeline[i]!).filter(Boolean), state, record.projectDir, ctx.checkpointTrees) } : {}),
       done: `No file of the project holds a conflict marker (${'`<<<<<<<`'}, ${'`>>>>>>>`'}), and each conflicted file keeps what both sides added.`,
       contextDocPath: ctx.docs.path(docRef),
       contextDoc: await ctx.docs.text(docRef),

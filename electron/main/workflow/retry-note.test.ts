@@ -1,5 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { debugRetryNote } from './retry-note';
+import { CheckpointStore } from '../checkpoints/store';
+import { RunCheckpoints } from '../checkpoints/workflow';
+import { Paths } from '../paths/index';
+import { debugRetryNote, unfinishedChanges } from './retry-note';
 import type { RunRecord } from './run-record';
 
 type Entry = RunRecord['timeline'][number];
@@ -22,3 +29,35 @@ it('names what the attempt before changed, and warns on the last attempt', () =>
   expect(note).toContain('The attempt before changed `core.py`, and the tests still fail');
   expect(note).toContain('This is the last attempt before the run stops and asks the user.');
 });
+
+it("tells a step run again what its unfinished attempt changed when its start is its checkpoint's tree (diffed among the checkpoints)", async () => {
+  const root = await mkdtemp(join(tmpdir(), 'erasmus-retry-note-'));
+  try {
+    const dir = join(root, 'p');
+    await mkdir(dir);
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    await writeFile(join(dir, 'a.txt'), 'one\n');
+    const paths = new Paths(join(root, 'home'));
+    const store = new CheckpointStore(paths);
+    const { trees } = new RunCheckpoints(store, paths);
+    const { tree } = await store.take(dir, { kind: 'step', state: 'core:review' });
+    const started = (outcome: Entry['outcome']): Entry[] => [{ ...entry('core:review', outcome), startTree: tree, startTreeIn: 'checkpoints' }];
+    expect(await unfinishedChanges(started('interrupted'), 'core:review', dir, trees)).toEqual({ kind: 'diff', text: '' });
+    await writeFile(join(dir, 'a.txt'), 'one\ntwo\n');
+    expect(await trees.changedSince(dir, tree)).toEqual([{ path: 'a.txt', change: 'modified' }]);
+    const changed = await unfinishedChanges(started('interrupted'), 'core:review', dir, trees);
+    expect(changed?.kind).toBe('diff');
+    expect(changed?.text).toMatch(/^diff --git a\/a\.txt b\/a\.txt[\s\S]*\n\+two$/);
+    // A finished attempt, or no checkpoints to read the tree from: nothing is said.
+    expect(await unfinishedChanges(started('done'), 'core:review', dir, trees)).toBeUndefined();
+    expect(await unfinishedChanges(started('interrupted'), 'core:review', dir)).toBeUndefined();
+    // A long diff: git's list of the files instead.
+    await writeFile(join(dir, 'big.txt'), 'x'.repeat(80).concat('\n').repeat(100));
+    const long = await unfinishedChanges(started('interrupted'), 'core:review', dir, trees);
+    expect(long?.kind).toBe('stat');
+    expect(long?.text).toMatch(/big\.txt \| 100 \+{10,}/);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+

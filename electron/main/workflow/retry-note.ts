@@ -1,4 +1,5 @@
 import { git, snapshotTree } from './git';
+import type { CheckpointTrees } from './run-context';
 import type { RunRecord } from './run-record';
 
 /** Outcomes of an attempt that did not finish, whose changes stay in the project for the step run again. */
@@ -16,18 +17,27 @@ const RETRY_DIFF_MAX = 6000;
 /**
  * What the last attempt of `state` changed in `dir` when it did not finish (a crash, a stop, a step that ended
  * undone): the diff from the files as it found them to the files now, or the list of files when the diff is long;
- * an empty diff when it changed nothing; undefined when it is not known (no attempt, or its starting tree is not in this repository).
+ * an empty diff when it changed nothing; undefined when it is not known (no attempt, or its starting tree is not in
+ * this repository). A starting tree that is a checkpoint's is diffed among the checkpoints (`trees`).
  */
-export async function unfinishedChanges(timeline: RunRecord['timeline'], state: string, dir: string): Promise<RetryChanges | undefined> {
+export async function unfinishedChanges(timeline: RunRecord['timeline'], state: string, dir: string, trees?: CheckpointTrees): Promise<RetryChanges | undefined> {
   const last = timeline.findLast((e) => e.state === state && e.leftAt);
   if (!last?.startTree || !UNFINISHED.has(last.outcome ?? '')) return undefined;
+  const from = last.startTree;
+  if (last.startTreeIn === 'checkpoints') {
+    if (!trees) return undefined;
+    const diff = await trees.diffSince(dir, from).catch(() => undefined);
+    if (diff === undefined || diff.length <= RETRY_DIFF_MAX) return diff === undefined ? undefined : { kind: 'diff', text: diff.trimEnd() };
+    const stat = await trees.diffSince(dir, from, true).catch(() => undefined);
+    return stat === undefined ? undefined : { kind: 'stat', text: stat.trimEnd() };
+  }
   const now = await snapshotTree(dir).catch(() => undefined);
   if (!now) return undefined;
-  if (now === last.startTree) return { kind: 'diff', text: '' };
-  const diff = await git(dir, ['diff', '--no-color', '--no-ext-diff', last.startTree, now]);
+  if (now === from) return { kind: 'diff', text: '' };
+  const diff = await git(dir, ['diff', '--no-color', '--no-ext-diff', from, now]);
   if (diff.code !== 0) return undefined;
   if (diff.stdout.length <= RETRY_DIFF_MAX) return { kind: 'diff', text: diff.stdout.trimEnd() };
-  const stat = await git(dir, ['diff', '--no-color', '--stat=200', last.startTree, now]);
+  const stat = await git(dir, ['diff', '--no-color', '--stat=200', from, now]);
   return stat.code === 0 ? { kind: 'stat', text: stat.stdout.trimEnd() } : undefined;
 }
 

@@ -11,6 +11,18 @@ import type { KeptLane } from './worktrees';
 /** The abort reason of a process shutting down (not a stop): steps in flight stay open, as after a crash, and resume as interrupted. */
 export const SHUTDOWN = 'erasmus: shutting down';
 
+/**
+ * A project's files as its checkpoints see them (checkpoints/workflow.ts): the tree of the checkpoint taken as a step
+ * entered stands for the files the step found, so no second snapshot of the project is taken for it. Paths are
+ * relative to the project folder; trees live in the checkpoints' shadow repository, not in the project's.
+ */
+export interface CheckpointTrees {
+  /** Files that differ from `tree` to the project's files now. */
+  changedSince(projectDir: string, tree: string): Promise<Array<{ path: string; change: 'added' | 'modified' | 'deleted' }>>;
+  /** The diff from `tree` to the project's files now (`--stat` when `stat`), or '' when they are the same. */
+  diffSince(projectDir: string, tree: string, stat?: boolean): Promise<string>;
+}
+
 /** What the phase functions (prepare, execute) get from the run that drives them. */
 export interface RunContext {
   readonly record: RunRecord;
@@ -45,6 +57,8 @@ export interface RunContext {
   beside?: Map<string, Promise<void>>;
   /** Just before the run completes: a durable run pushes its branch to origin (durable/remote-lane.ts). A failure blocks the run; retry does it again. */
   completing?(): Promise<void>;
+  /** The checkpoints' trees, where steps take checkpoints: a step whose `startTree` is one (`startTreeIn: 'checkpoints'`) is diffed there (retry-note.ts). */
+  checkpointTrees?: CheckpointTrees;
 }
 
 /** What a phase function tells the loop: keep going, or stop here (the run waits for someone). */

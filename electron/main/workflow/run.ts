@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { WorkflowPlan, WorkflowRunView, WorkflowStepResult, WorkflowTask, WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import { reviewsLeftOpenLines } from '../../contract/review-points';
 import type { Paths } from '../paths/index';
@@ -6,7 +7,7 @@ import { invalidState, WorkflowError } from './errors';
 import type { WorkflowEmit } from './events';
 import { DOCS_BESIDE } from './beside';
 import { executeNext } from './execute';
-import { filesChangedSince, snapshotTree } from './git';
+import { filesChangedSince, git, snapshotTree } from './git';
 import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
@@ -15,7 +16,7 @@ import type { KeptLane } from './worktrees';
 import { prepareNext } from './prepare';
 import { loadProtocols, PROTOCOL_NAMES } from './protocols';
 import { ProjectTrust } from '../project/trust';
-import { SHUTDOWN, type Next, type RunContext } from './run-context';
+import { SHUTDOWN, type CheckpointTrees, type Next, type RunContext } from './run-context';
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
 import { parseTaskListOrThrow } from './task-list';
@@ -39,8 +40,10 @@ export interface RunDeps {
   runTests: TestRunner;
   /** A durable run's hooks (durable/): its components go to workers, its branch to origin at completion. */
   durable?(record: RunRecord): DurableHooks;
-  /** Takes a checkpoint before a step (the project, HEAD, this record): its id. */
-  beforeStep?(record: RunRecord, state: string): Promise<string>;
+  /** Takes a checkpoint before a step (the project, HEAD, this record): its id and the tree of the project's files. */
+  beforeStep?(record: RunRecord, state: string): Promise<{ id: string; tree?: string }>;
+  /** The checkpoints' trees (with `beforeStep`): a step's files are read against its checkpoint's tree, not a snapshot of their own. */
+  checkpointTrees?: CheckpointTrees;
 }
 
 const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED', 'ABANDONED']);
@@ -61,6 +64,10 @@ export class WorkflowRun {
   private saving: Promise<void> = Promise.resolve();
   /** A result submitted for the step the record says is waiting, in a process that did not issue it. */
   private taken?: { state: string; result: WorkflowStepResult };
+  /** The tree of the checkpoint each open entry took as it entered, until its step starts or a test run may have changed the files. */
+  private entered = new WeakMap<WorkflowTimelineEntry, string>();
+  /** The project folder's path inside its repository (`git rev-parse --show-prefix`); undefined outside one. */
+  private prefix?: Promise<string | undefined>;
 
   constructor(
     readonly record: RunRecord,
@@ -209,14 +216,41 @@ export class WorkflowRun {
     }
   }
 
-  /** The checkpoint before a step, or why there is none (a run never stops for want of one). */
-  private async checkpoint(state: string): Promise<Pick<WorkflowTimelineEntry, 'checkpoint' | 'checkpointError'>> {
-    if (!this.deps.beforeStep) return {};
+  /** The checkpoint before a step, or why there is none (a run never stops for want of one); and its tree. */
+  private async checkpoint(state: string): Promise<{ fields: Pick<WorkflowTimelineEntry, 'checkpoint' | 'checkpointError'>; tree?: string }> {
+    if (!this.deps.beforeStep) return { fields: {} };
     try {
-      return { checkpoint: await this.deps.beforeStep(this.record, state) };
+      const { id, tree } = await this.deps.beforeStep(this.record, state);
+      return { fields: { checkpoint: id }, tree };
     } catch (err) {
-      return { checkpointError: (err as Error).message };
+      return { fields: { checkpointError: (err as Error).message } };
     }
+  }
+
+  /**
+   * The files as a step found them: the tree of the checkpoint its entry took (in the run's project folder, a
+   * repository, nothing run since), else a snapshot of its folder in that folder's repository (two git processes fewer
+   * per step than a snapshot of its own). Undefined outside a repository.
+   */
+  private async startTree(dir: string, checkpointTree: string | undefined): Promise<{ tree: string; in?: 'checkpoints' } | undefined> {
+    if (checkpointTree && this.deps.checkpointTrees && resolve(dir) === resolve(this.record.projectDir) && (await this.repoPrefix()) !== undefined) return { tree: checkpointTree, in: 'checkpoints' };
+    const tree = await snapshotTree(dir).catch(() => undefined);
+    return tree ? { tree } : undefined;
+  }
+
+  /** Files that changed since a step's start tree, paths relative to the repository's top (as `filesChangedSince` says them). */
+  private async filesSince(dir: string, start: { tree: string; in?: 'checkpoints' }): Promise<WorkflowTimelineEntry['files']> {
+    if (start.in !== 'checkpoints' || !this.deps.checkpointTrees) return filesChangedSince(dir, start.tree);
+    const prefix = (await this.repoPrefix()) ?? '';
+    return (await this.deps.checkpointTrees.changedSince(dir, start.tree)).map((f) => ({ ...f, path: `${prefix}${f.path}` }));
+  }
+
+  private repoPrefix(): Promise<string | undefined> {
+    this.prefix ??= git(this.record.projectDir, ['rev-parse', '--show-prefix']).then(
+      (r) => (r.code === 0 ? r.stdout.trim() : undefined),
+      () => undefined,
+    );
+    return this.prefix;
   }
 
   private context(): RunContext {
@@ -227,8 +261,13 @@ export class WorkflowRun {
       executor: this.executor,
       signal: this.abort.signal,
       protocolsDir: this.deps.protocolsDir,
-      runTests: this.deps.runTests,
+      // A test run may write files: a step entered before it takes a snapshot of its own as it starts.
+      runTests: (...args) => {
+        this.entered = new WeakMap();
+        return this.deps.runTests(...args);
+      },
       emit: this.deps.emit,
+      ...(this.deps.checkpointTrees ? { checkpointTrees: this.deps.checkpointTrees } : {}),
       enter: async (state, extra = {}) => {
         const open = this.record.timeline.at(-1);
         if (this.taken?.state === state && open?.state === state && !open.leftAt) {
@@ -236,7 +275,8 @@ export class WorkflowRun {
           return open;
         }
         const checkpoint = await this.checkpoint(state);
-        const entry: WorkflowTimelineEntry = { state, ...extra, ...checkpoint, enteredAt: new Date().toISOString() };
+        const entry: WorkflowTimelineEntry = { state, ...extra, ...checkpoint.fields, enteredAt: new Date().toISOString() };
+        if (checkpoint.tree) this.entered.set(entry, checkpoint.tree);
         this.record.timeline.push(entry);
         this.record.state = state;
         await this.persist();
@@ -270,10 +310,14 @@ export class WorkflowRun {
           await this.deps.store.savePrompt(this.record.projectDir, this.runId, index, step.prompt).then(() => (entry.hasPrompt = true), () => undefined);
         }
         // A result submitted before this process took the run did its work already: its files cannot be told apart.
-        const before = entry && !taken ? await snapshotTree(step.projectDir).catch(() => undefined) : undefined;
+        const checkpointTree = entry ? this.entered.get(entry) : undefined;
+        if (entry) this.entered.delete(entry);
+        const before = entry && !taken ? await this.startTree(step.projectDir, checkpointTree) : undefined;
         if (entry && before && !entry.leftAt) {
           // Kept with the entry: should the step not finish (a crash, a stop), its retry is told what this attempt changed.
-          entry.startTree = before;
+          entry.startTree = before.tree;
+          if (before.in) entry.startTreeIn = before.in;
+          else delete entry.startTreeIn;
           void this.persist();
         }
         // The running step names its session as soon as it has one (it is written again, with the result, when the step ends).
@@ -287,7 +331,7 @@ export class WorkflowRun {
         this.record.pending = undefined;
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.setStatus('RUNNING');
         if (entry && before) {
-          const files = await filesChangedSince(step.projectDir, before).catch(() => undefined);
+          const files = await this.filesSince(step.projectDir, before).catch(() => undefined);
           if (files) entry.files = files;
         }
         return result;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,7 +35,8 @@ describe('workflow step details', () => {
     await writeFile(join(dir, '.gitignore'), 'build/\n');
     git(dir, 'add', '-A');
     git(dir, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init');
-    e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
+    const paths = new Paths(join(root, 'home'));
+    e = new WorkflowEngine({ paths, emit: () => undefined });
     const { runId } = await e.load({ projectDir: dir, goal: 'one part' });
     let staged = '';
     for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
@@ -72,6 +73,10 @@ describe('workflow step details', () => {
       { path: 'old.txt', change: 'deleted' },
       { path: 'src/add.js', change: 'added' },
     ]);
+    // The files as the step found them are its checkpoint's tree (no snapshot of its own), kept with the entry for a retry.
+    expect(dev.startTreeIn).toBe('checkpoints');
+    const checkpoint = JSON.parse(await readFile(join(paths.checkpointsDir(dir), 'list', `${dev.checkpoint}.json`), 'utf8')) as { tree: string };
+    expect(dev.startTree).toBe(checkpoint.tree);
     expect(dev.hasPrompt).toBe(true);
     const prompt = (await e.stepPrompt(runId, index))!;
     expect(prompt).toContain('Implement the open tasks of this component.');
@@ -85,5 +90,28 @@ describe('workflow step details', () => {
     const commit = view.timeline.findIndex((x) => x.state === 'core:commit');
     expect(view.timeline[commit]!.hasPrompt).toBeUndefined();
     expect(await e.stepPrompt(runId, commit)).toBeNull();
+  });
+
+  it('names the files of a project in a folder of its repository from the top of the repository, as git does', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-details-'));
+    const repo = join(root, 'repo');
+    const dir = join(repo, 'p');
+    await mkdir(dir, { recursive: true });
+    git(repo, 'init', '-q', '-b', 'main');
+    await writeFile(join(repo, 'outside.txt'), 'not the project\n');
+    git(repo, 'add', '-A');
+    git(repo, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init');
+    e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
+    const { runId } = await e.load({ projectDir: dir, goal: 'one part' });
+    for (let task = await e.getTask(runId); task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(runId)) {
+      const { state } = task.step;
+      await writeFile(join(dir, `${state.replace(':', '-')}.md`), state);
+      await e.submitTask(runId, { output: state === 'prepare:task_list' ? TASKS : `${state} notes`, done: true });
+      if (state === 'prepare:task_list') break;
+    }
+    const steps = (await e.status(runId)).timeline;
+    expect(steps.map((s) => [s.state, s.startTreeIn, s.files])).toEqual(
+      ['architecture', 'progress_schedule', 'task_list'].map((d) => [`prepare:${d}`, 'checkpoints', [{ path: `p/prepare-${d}.md`, change: 'added' }]]),
+    );
   });
 });
