@@ -206,6 +206,9 @@ export class WorkflowEngine {
     return run;
   }
 
+  /** What componentContext's steps read once per run (WorkflowRun's runToolsets), by run id. */
+  private readonly stepToolsets = new Map<string, Promise<string[]>>();
+
   private readonly durable = new DurableRuns(() => this.options.env, () => this.options.durableGate);
 
   /**
@@ -214,7 +217,10 @@ export class WorkflowEngine {
    */
   componentContext(record: RunRecord, saved?: (record: RunRecord) => void, signal?: AbortSignal): RunContext {
     const store = Object.assign(Object.create(this.store) as RunStore, { save: async (r: RunRecord) => saved?.(r), lock: () => undefined, unlock: () => undefined });
+    // The runs' toolsets, read once per run (the last few runs this worker worked for).
+    if (!this.stepToolsets.has(record.runId) && this.stepToolsets.size >= 16) this.stepToolsets.delete(this.stepToolsets.keys().next().value!);
     const run = new WorkflowRun(record, {
+      runToolsets: this.stepToolsets,
       paths: this.options.paths,
       store,
       emit: this.options.emit,

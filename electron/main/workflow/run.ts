@@ -40,6 +40,11 @@ export interface RunDeps {
   durable?(record: RunRecord): DurableHooks;
   /** Takes a checkpoint before a step (the project, HEAD, this record): its id. */
   beforeStep?(record: RunRecord, state: string): Promise<string>;
+  /**
+   * The run's toolsets (from its protocols) as a process driving the run read them first, by run id: a worker makes a
+   * context per component step, and reads them once per run as a one-machine run's process does (runToolsets).
+   */
+  runToolsets?: Map<string, Promise<string[]>>;
 }
 
 const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED', 'ABANDONED']);
@@ -314,10 +319,13 @@ export class WorkflowRun {
    */
   private async runToolsets(own: string[]): Promise<string[]> {
     // Read once per process driving the run (the protocols do not change under a run that is being driven).
-    this.protocolToolsets ??= loadProtocols(this.record.projectDir, this.deps.protocolsDir, new ProjectTrust(this.deps.paths.projectTrustFile)).then(
-      (all) => PROTOCOL_NAMES.flatMap((n) => all[n].toolsets),
-      () => [],
-    );
+    this.protocolToolsets ??=
+      this.deps.runToolsets?.get(this.runId) ??
+      loadProtocols(this.record.projectDir, this.deps.protocolsDir, new ProjectTrust(this.deps.paths.projectTrustFile)).then(
+        (all) => PROTOCOL_NAMES.flatMap((n) => all[n].toolsets),
+        () => [],
+      );
+    this.deps.runToolsets?.set(this.runId, this.protocolToolsets);
     return [...new Set([...(await this.protocolToolsets), ...own])];
   }
   private protocolToolsets?: Promise<string[]>;

@@ -1,4 +1,5 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,8 @@ import { AgentService } from '../../agent/service';
 import { Paths } from '../../paths/index';
 import { laneOf } from '../../runners/pty/sandbox';
 import { WORKTREE_META, worktreeOf } from '../../runners/runner';
+import { WorkflowEngine } from '../engine';
+import type { StepRequest } from '../executor';
 import type { RunRecord } from '../run-record';
 import { UnansweredApproval } from '../../agent/approval-path';
 import { RunGone, type WorkerBridge } from './bridge';
@@ -67,5 +70,31 @@ describe('a worker', () => {
       'not asked, refused and gone on without: runners__bash (2 times); nobody followed run r1 to answer (its process was paused, stopped or gone). Resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) for its next questions to be asked',
     );
     expect(lines).toEqual([`component alpha of run r1: ${settled.timeline[1]!.note}`]);
+  });
+
+  it("reads the run's toolsets once per run, as a one-machine run's process does, though it makes a context per component step", async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-worker-'));
+    const protocols = join(root, 'protocols');
+    await cp(join(__dirname, '../../../../resources/protocols'), protocols, { recursive: true });
+    const dir = join(root, 'p');
+    await mkdir(dir);
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    const seen: Array<string[] | undefined> = [];
+    const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined, protocolsDir: protocols, agentExecutor: () => ({ kind: 'agent', run: async (step: StepRequest) => (seen.push(step.runToolsets), { output: '', done: true }) }) });
+    try {
+      const step = { state: 'a:development', protocol: 'development' as const, prompt: 'p', protocolPrompt: '', toolsets: ['files'], contextDocPath: join(root, 'doc.md'), projectDir: dir, budget: { maxTurns: 1 } };
+      const [one, two] = await Promise.all([engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'agent' } }), engine.load({ projectDir: dir, goal: 'y', executor: { kind: 'agent' } })]);
+      const record = async (runId: string) => (await engine.store.find(runId))!;
+      await engine.componentContext(await record(one.runId)).runStep(step);
+      // The protocols change on disk after the run's first step here: its next steps (each in a context of its own) read
+      // what its first read; another run reads them anew.
+      const testing = join(protocols, 'testing.md');
+      await writeFile(testing, (await readFile(testing, 'utf8')).replace('toolsets: [files, runners]', 'toolsets: [files, runners, github]'));
+      await engine.componentContext(await record(one.runId)).runStep(step);
+      await engine.componentContext(await record(two.runId)).runStep(step);
+      expect(seen).toEqual([['files', 'runners'], ['files', 'runners'], ['files', 'runners', 'github']]);
+    } finally {
+      await engine.dispose();
+    }
   });
 });
