@@ -45,6 +45,12 @@ export interface RunDeps {
    * context per component step, and reads them once per run as a one-machine run's process does (runToolsets).
    */
   runToolsets?: Map<string, Promise<string[]>>;
+  /**
+   * The tree of a folder as this run's context starts, when the caller knows it (a worker's clone left at the checkpoint
+   * its step starts from): the first step there takes it as its snapshot before, instead of writing it again. A test
+   * run before that step (which may write files) drops it.
+   */
+  startTree?: { dir: string; tree: string };
 }
 
 const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED', 'ABANDONED']);
@@ -63,6 +69,8 @@ export class WorkflowRun {
   /** Steps running beside the current one (beside.ts), across the loop's steps and its restarts in this process. */
   private readonly besideSteps = new Map<string, Promise<void>>();
   private saving: Promise<void> = Promise.resolve();
+  /** The folder's tree as known when this context started (RunDeps.startTree), until a step or a test run uses it. */
+  private startTree: RunDeps['startTree'];
   /** A result submitted for the step the record says is waiting, in a process that did not issue it. */
   private taken?: { state: string; result: WorkflowStepResult };
 
@@ -71,6 +79,7 @@ export class WorkflowRun {
     private readonly deps: RunDeps,
   ) {
     this.docs = new ContextDocs(deps.paths, record.projectDir);
+    this.startTree = deps.startTree;
     this.executor = deps.makeExecutor(record.executor, (step) => this.onAwait(step));
   }
 
@@ -228,7 +237,10 @@ export class WorkflowRun {
       executor: this.executor,
       signal: this.abort.signal,
       protocolsDir: this.deps.protocolsDir,
-      runTests: this.deps.runTests,
+      runTests: (...args) => {
+        this.startTree = undefined;
+        return this.deps.runTests(...args);
+      },
       emit: this.deps.emit,
       enter: async (state, extra = {}) => {
         const open = this.record.timeline.at(-1);
@@ -271,7 +283,9 @@ export class WorkflowRun {
           await this.deps.store.savePrompt(this.record.projectDir, this.runId, index, step.prompt).then(() => (entry.hasPrompt = true), () => undefined);
         }
         // A result submitted before this process took the run did its work already: its files cannot be told apart.
-        const before = entry && !taken ? await snapshotTree(step.projectDir).catch(() => undefined) : undefined;
+        const known = this.startTree?.dir === step.projectDir ? this.startTree.tree : undefined;
+        this.startTree = undefined;
+        const before = entry && !taken ? (known ?? (await snapshotTree(step.projectDir).catch(() => undefined))) : undefined;
         if (entry && before && !entry.leftAt) {
           // Kept with the entry: should the step not finish (a crash, a stop), its retry is told what this attempt changed.
           entry.startTree = before;

@@ -13,7 +13,7 @@ import type { RunRecord } from '../run-record';
 import { UnansweredApproval } from '../../agent/approval-path';
 import { RunGone, type WorkerBridge } from './bridge';
 import type { LaneProgress } from './component-step';
-import { cloneDir, inStep, providerReady, settleStep, workerForward, workRoot } from './worker';
+import { cloneDir, inStep, providerReady, settleStep, warmWorker, workerForward, workRoot } from './worker';
 
 let root: string | undefined;
 afterEach(async () => {
@@ -96,5 +96,47 @@ describe('a worker', () => {
     } finally {
       await engine.dispose();
     }
+  });
+
+  it("takes the clone's tree it left at the last checkpoint as the next step's snapshot before it, unless a test run came first", async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-worker-'));
+    const dir = join(root, 'p');
+    await mkdir(dir);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+    git('init', '-q', '-b', 'main');
+    const empty = git('write-tree');
+    // The step writes b.txt.
+    const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined, agentExecutor: () => ({ kind: 'agent', run: async () => (await writeFile(join(dir, 'b.txt'), 'b\n'), { output: '', done: true }) }) });
+    try {
+      const { runId } = await engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'agent' } });
+      await writeFile(join(dir, 'a.txt'), 'a\n');
+      const step = { state: 'a:development', protocol: 'development' as const, prompt: 'p', protocolPrompt: '', toolsets: ['files'], contextDocPath: join(root, 'doc.md'), projectDir: dir, budget: { maxTurns: 1 } };
+      const files = async (tests: boolean) => {
+        await rm(join(dir, 'b.txt'), { force: true });
+        // Said to start from the tree without a.txt: a.txt reads as the step's change when that tree is taken.
+        const ctx = engine.componentContext((await engine.store.find(runId))!, undefined, undefined, { dir, tree: empty });
+        const entry = await ctx.enter('a:development', {});
+        if (tests) await ctx.runTests('true', dir);
+        await ctx.runStep(step, entry);
+        return entry.files?.map((f) => f.path).sort();
+      };
+      expect(await files(false)).toEqual(['a.txt', 'b.txt']);
+      // A test run may write files: the step's snapshot before it is taken anew.
+      expect(await files(true)).toEqual(['b.txt']);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it('warms up once before taking components; a part that fails or hangs does not keep the worker from starting', async () => {
+    const did: string[] = [];
+    const parts = (run: () => Promise<{ exitCode: number | null }>) => ({
+      run: async (command: string) => (did.push(`run ${command}`), run()),
+      provider: async (id: string) => (did.push(`provider ${id}`), id === 'gone' ? Promise.reject(new Error('no key')) : id === 'slow' ? new Promise(() => undefined) : {}),
+      protocols: async () => did.push('protocols'),
+    });
+    expect(await warmWorker(parts(async () => ({ exitCode: 0 })), ['local', 'gone', 'slow'], 50)).toMatch(/^warmed up in \d+ ms \(the sandbox, 3 providers, the protocols\)$/);
+    expect(did.sort()).toEqual(['protocols', 'provider gone', 'provider local', 'provider slow', 'run true']);
+    expect(await warmWorker(parts(async () => ({ exitCode: 1 })), [], 50)).toMatch(/the sandboxed test command did not run cleanly \(a step's commands will say why\)$/);
   });
 });
