@@ -18,7 +18,7 @@
 // and for the workers the phases DBOS recorded.
 // PARALLEL_BENCH=agent|command runs one path; PARALLEL_BENCH=workers|agent-workers one durable run alone.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,6 +101,20 @@ async function phases(url: string, components: number): Promise<string[]> {
   ];
 }
 
+/**
+ * CPU seconds a process used so far, its children that ended included (/proc/<pid>/stat: utime, stime, cutime, cstime;
+ * clock ticks of 1/100 s). What a run costs the machine beside its wall time: on a loaded machine, polls and extra
+ * processes slow every step.
+ */
+function cpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 type Path = 'agent' | 'command';
 interface Result {
   totalMs: number;
@@ -109,6 +123,8 @@ interface Result {
   steps?: string[];
   /** Where the 2 workers' time went, from DBOS. */
   phases?: string[];
+  /** CPU seconds used during the run: the run's process (with the scripted model, and what it started), each worker, Postgres. */
+  cpu: string;
 }
 
 /** A timeline state, or a request's step (parallel-agent-model's names), as one kind of step. */
@@ -220,7 +236,9 @@ async function run(path: Path, slots: number, durable = false): Promise<Result> 
   }
   const core = llm ? await agentCore(join(root, 'home'), dir, env) : undefined;
   const engine = core?.workflow ?? new WorkflowEngine({ paths: new Paths(join(root, 'home')), env, emit: () => undefined });
+  const cpu = () => ({ run: cpuSeconds(process.pid), workers: workers.map((w) => cpuSeconds(w.pid!)), pg: pg ? cpuSeconds(pg.pid) : 0 });
   try {
+    const c0 = cpu();
     const t0 = performance.now();
     const executor = llm ? ({ kind: 'agent', autoApprove: true } as const) : ({ kind: 'command', command: `node ${MODEL}` } as const);
     const { runId } = await engine.load({ projectDir: dir, goal: 'a small text toolkit: slugify, wordcount, titlecase, truncate', executor, parallel: slots, ...(pg ? { databaseUrl: pg.url } : {}) });
@@ -230,6 +248,8 @@ async function run(path: Path, slots: number, durable = false): Promise<Result> 
     await engine.approve(runId);
     view = await engine.waitForRest(runId, 900_000);
     const totalMs = performance.now() - t0;
+    const c1 = cpu();
+    const cpuSaid = `CPU during the run: the run's process ${(c1.run - c0.run).toFixed(1)} s${workers.length ? `, workers ${c1.workers.map((c, i) => (c - c0.workers[i]!).toFixed(1)).join(' + ')} s, Postgres ${(c1.pg - c0.pg).toFixed(1)} s` : ''} (finished children included)`;
     if (view.status !== 'COMPLETED') throw new Error(`${path}, ${slots} slot(s)${pg ? ', workers' : ''}: ${view.status}: ${view.error?.message}`);
     const start = view.timeline.find((e) => e.state === 'parallel:components');
     const end = view.timeline.find((e) => e.state === 'parallel:orchestration');
@@ -237,7 +257,7 @@ async function run(path: Path, slots: number, durable = false): Promise<Result> 
     const first = view.timeline.find((e) => e.component || /^[a-z]+:development$/.test(e.state));
     const last = [...view.timeline].reverse().find((e) => /:commit$/.test(e.state) && !e.state.startsWith('final:'));
     const componentsMs = start && end ? Date.parse(end.enteredAt) - Date.parse(start.enteredAt) : Date.parse(last!.leftAt!) - Date.parse(first!.enteredAt);
-    return { totalMs, componentsMs, ...(llm ? { steps: stepTimes(view, llm) } : {}), ...(pg ? { phases: await phases(pg.url, 4) } : {}) };
+    return { totalMs, componentsMs, cpu: cpuSaid, ...(llm ? { steps: stepTimes(view, llm) } : {}), ...(pg ? { phases: await phases(pg.url, 4) } : {}) };
   } finally {
     await (core ?? engine).dispose();
     for (const w of workers) {
@@ -263,7 +283,7 @@ async function bench(path: Path): Promise<void> {
   console.log(`  1 slot  (baseline): whole run ${s(one.totalMs)}, components ${s(one.componentsMs)}`);
   console.log(`  2 slots:            whole run ${s(two.totalMs)}, components ${s(two.componentsMs)}`);
   console.log(`  2 workers (DBOS):   whole run ${s(workers.totalMs)}, components ${s(workers.componentsMs)}`);
-  for (const [name, r] of [['1 slot', one], ['2 slots', two], ['2 workers', workers]] as const) if (r.steps) console.log(`  ${name}, per step kind:\n${r.steps.join('\n')}`);
+  for (const [name, r] of [['1 slot', one], ['2 slots', two], ['2 workers', workers]] as const) console.log(`  ${name}: ${r.cpu}${r.steps ? `; per step kind:\n${r.steps.join('\n')}` : ''}`);
   console.log(workers.phases!.join('\n'));
   // Preparation and the final phase are the same steps whatever the slots: the whole run's ratio cannot go below this.
   const bound = (one.totalMs - one.componentsMs / 2) / one.totalMs;
@@ -280,7 +300,7 @@ async function main(): Promise<void> {
   // PARALLEL_BENCH=workers / agent-workers: one durable run alone (while working on it; no ratio).
   if (only === 'workers' || only === 'agent-workers') {
     const w = await run(only === 'workers' ? 'command' : 'agent', 2, true);
-    console.log(`2 workers (DBOS): whole run ${s(w.totalMs)}, components ${s(w.componentsMs)}`);
+    console.log(`2 workers (DBOS): whole run ${s(w.totalMs)}, components ${s(w.componentsMs)}; ${w.cpu}`);
     if (w.steps) console.log(w.steps.join('\n'));
     console.log(w.phases!.join('\n'));
     return;
@@ -288,7 +308,7 @@ async function main(): Promise<void> {
   // PARALLEL_BENCH=agent-1 / agent-2: one agent run alone with 1 or 2 slots.
   if (only === 'agent-1' || only === 'agent-2') {
     const r = await run('agent', Number(only.slice(-1)));
-    console.log(`agent, ${only.slice(-1)} slot(s): whole run ${s(r.totalMs)}, components ${s(r.componentsMs)}\n${r.steps!.join('\n')}`);
+    console.log(`agent, ${only.slice(-1)} slot(s): whole run ${s(r.totalMs)}, components ${s(r.componentsMs)}; ${r.cpu}\n${r.steps!.join('\n')}`);
     return;
   }
   for (const path of ['agent', 'command'] as const) if (!only || only === path) await bench(path);

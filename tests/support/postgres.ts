@@ -10,6 +10,8 @@ import { join } from 'node:path';
 export interface TestPostgres {
   /** postgres://… of the server's `postgres` database (trust auth, loopback only). */
   url: string;
+  /** The server's process id (the postmaster; its backends are its children). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pid: child.pid!,
     async stop() {
       // SIGINT: the "fast" shutdown (connections are dropped, no waiting for clients).
       if (child.exitCode === null) child.kill('SIGINT');

@@ -34,7 +34,7 @@ export function registerWorker(program: Command): void {
       if (!url) throw new Error('erasmus worker needs the runs\' database: --database-url postgres://user:password@host:port/database, or ERASMUS_DATABASE_URL');
       checkDatabaseUrl(url);
       const core = cliCore();
-      const { providerReady, startWorker, workRoot, workerForward } = await import('../../main/workflow/durable/worker');
+      const { providerReady, startWorker, warmWorker, workRoot, workerForward } = await import('../../main/workflow/durable/worker');
       const { bridgePool, WorkerBridge } = await import('../../main/workflow/durable/bridge');
       const { POLL_MS } = await import('../../main/workflow/durable/dbos');
       const worker = await (async () => {
@@ -52,6 +52,17 @@ export function registerWorker(program: Command): void {
         // The providers this machine has: agent runs on another provider are left in their queue for a worker that has it.
         const { loadAgentConfig } = await import('../../main/agent/providers/config');
         const providers = ((await loadAgentConfig(core.paths.configYaml).catch(() => undefined))?.providers ?? []).map((p) => p.id);
+        // Before taking components: what a component's first step would otherwise pay for (the sandbox, the providers, the protocols).
+        const { loadProtocols } = await import('../../main/workflow/protocols');
+        const warmed = await warmWorker(
+          {
+            run: (command) => core.runner.run({ root: workDir, command, title: 'erasmus worker: warm-up' }),
+            provider: (id) => core.agent.provider({ provider: id }),
+            protocols: () => loadProtocols(workDir),
+          },
+          providers,
+        );
+        process.stdout.write(`${new Date().toISOString()} ${warmed}\n`);
         return startWorker({
           databaseUrl: url,
           concurrency: opts.concurrency ?? 1,
@@ -59,9 +70,9 @@ export function registerWorker(program: Command): void {
           workDir,
           bridge,
           paths: core.paths,
-          host: async (record, signal) => {
+          host: async (record, signal, start) => {
             await providerReady((o) => core.agent.provider(o), core.paths.configYaml, record);
-            return core.workflow.componentContext(record, forward.timeline, signal);
+            return core.workflow.componentContext(record, forward.timeline, signal, start);
           },
           log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
         });

@@ -211,15 +211,22 @@ export class WorkflowEngine {
     return run;
   }
 
+  /** What componentContext's steps read once per run (WorkflowRun's runToolsets), by run id. */
+  private readonly stepToolsets = new Map<string, Promise<string[]>>();
+
   private readonly durable = new DurableRuns(() => this.options.env, () => this.options.durableGate);
 
   /**
    * A worker's context for a durable run's component (durable/worker.ts): this engine's executor and runner, a record
    * that is never saved here (`saved` hears each save instead: the worker publishes the step's timeline as it goes).
    */
-  componentContext(record: RunRecord, saved?: (record: RunRecord) => void, signal?: AbortSignal): RunContext {
+  componentContext(record: RunRecord, saved?: (record: RunRecord) => void, signal?: AbortSignal, startTree?: { dir: string; tree: string }): RunContext {
     const store = Object.assign(Object.create(this.store) as RunStore, { save: async (r: RunRecord) => saved?.(r), lock: () => undefined, unlock: () => undefined });
+    // The runs' toolsets, read once per run (the last few runs this worker worked for).
+    if (!this.stepToolsets.has(record.runId) && this.stepToolsets.size >= 16) this.stepToolsets.delete(this.stepToolsets.keys().next().value!);
     const run = new WorkflowRun(record, {
+      runToolsets: this.stepToolsets,
+      ...(startTree ? { startTree } : {}),
       paths: this.options.paths,
       store,
       emit: this.options.emit,

@@ -44,6 +44,17 @@ export interface RunDeps {
   beforeStep?(record: RunRecord, state: string): Promise<{ id: string; tree?: string }>;
   /** The checkpoints' trees (with `beforeStep`): a step's files are read against its checkpoint's tree, not a snapshot of their own. */
   checkpointTrees?: CheckpointTrees;
+  /**
+   * The run's toolsets (from its protocols) as a process driving the run read them first, by run id: a worker makes a
+   * context per component step, and reads them once per run as a one-machine run's process does (runToolsets).
+   */
+  runToolsets?: Map<string, Promise<string[]>>;
+  /**
+   * The tree of a folder as this run's context starts, when the caller knows it (a worker's clone left at the checkpoint
+   * its step starts from): the first step there takes it as its snapshot before, instead of writing it again. A test
+   * run before that step (which may write files) drops it.
+   */
+  startTree?: { dir: string; tree: string };
 }
 
 const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED', 'ABANDONED']);
@@ -62,6 +73,8 @@ export class WorkflowRun {
   /** Steps running beside the current one (beside.ts), across the loop's steps and its restarts in this process. */
   private readonly besideSteps = new Map<string, Promise<void>>();
   private saving: Promise<void> = Promise.resolve();
+  /** The folder's tree as known when this context started (RunDeps.startTree), until a step or a test run uses it. */
+  private knownTree: RunDeps['startTree'];
   /** A result submitted for the step the record says is waiting, in a process that did not issue it. */
   private taken?: { state: string; result: WorkflowStepResult };
   /** The tree of the checkpoint each open entry took as it entered, until its step starts or a test run may have changed the files. */
@@ -74,6 +87,7 @@ export class WorkflowRun {
     private readonly deps: RunDeps,
   ) {
     this.docs = new ContextDocs(deps.paths, record.projectDir);
+    this.knownTree = deps.startTree;
     this.executor = deps.makeExecutor(record.executor, (step) => this.onAwait(step));
   }
 
@@ -264,6 +278,7 @@ export class WorkflowRun {
       // A test run may write files: a step entered before it takes a snapshot of its own as it starts.
       runTests: (...args) => {
         this.entered = new WeakMap();
+        this.knownTree = undefined;
         return this.deps.runTests(...args);
       },
       emit: this.deps.emit,
@@ -312,7 +327,9 @@ export class WorkflowRun {
         // A result submitted before this process took the run did its work already: its files cannot be told apart.
         const checkpointTree = entry ? this.entered.get(entry) : undefined;
         if (entry) this.entered.delete(entry);
-        const before = entry && !taken ? await this.startTree(step.projectDir, checkpointTree) : undefined;
+        const known = this.knownTree?.dir === step.projectDir ? this.knownTree.tree : undefined;
+        this.knownTree = undefined;
+        const before = entry && !taken ? (known ? { tree: known } : await this.startTree(step.projectDir, checkpointTree)) : undefined;
         if (entry && before && !entry.leftAt) {
           // Kept with the entry: should the step not finish (a crash, a stop), its retry is told what this attempt changed.
           entry.startTree = before.tree;
@@ -362,10 +379,13 @@ export class WorkflowRun {
    */
   private async runToolsets(own: string[]): Promise<string[]> {
     // Read once per process driving the run (the protocols do not change under a run that is being driven).
-    this.protocolToolsets ??= loadProtocols(this.record.projectDir, this.deps.protocolsDir, new ProjectTrust(this.deps.paths.projectTrustFile)).then(
-      (all) => PROTOCOL_NAMES.flatMap((n) => all[n].toolsets),
-      () => [],
-    );
+    this.protocolToolsets ??=
+      this.deps.runToolsets?.get(this.runId) ??
+      loadProtocols(this.record.projectDir, this.deps.protocolsDir, new ProjectTrust(this.deps.paths.projectTrustFile)).then(
+        (all) => PROTOCOL_NAMES.flatMap((n) => all[n].toolsets),
+        () => [],
+      );
+    this.deps.runToolsets?.set(this.runId, this.protocolToolsets);
     return [...new Set([...(await this.protocolToolsets), ...own])];
   }
   private protocolToolsets?: Promise<string[]>;

@@ -85,16 +85,23 @@ export function forgetClone(dir: string): void {
   left.delete(dir);
 }
 
+/** The tree of a step's folder as its context starts, when the worker knows it: the step's snapshot before it is not taken again. */
+export interface StartTree {
+  dir: string;
+  tree: string;
+}
+
 /**
  * Runs the component's next step in `dir` (the worker's clone for it) and returns its progress after it.
- * `host` builds the context the step runs in (the worker's engine: its executor, its sandboxed runner, its tool servers).
+ * `host` builds the context the step runs in (the worker's engine: its executor, its sandboxed runner, its tool servers);
+ * `start`, when given, is the clone's tree as the step starts (this process left it at its last checkpoint).
  */
 export async function runComponentStep(
   job: LaneJob,
   before: LaneProgress,
   dir: string,
   paths: Paths,
-  host: (record: RunRecord) => RunContext | Promise<RunContext>,
+  host: (record: RunRecord, start?: StartTree) => RunContext | Promise<RunContext>,
   /** Aborted when the component's workflow is cancelled: the step stopped, nothing of it is recorded nor pushed. */
   cancelled?: AbortSignal,
 ): Promise<LaneProgress> {
@@ -122,7 +129,8 @@ export async function runComponentStep(
   lap('docs');
   try {
     // The host may refuse before the step starts (e.g. the worker lacks the run's provider): the component blocks, saying why.
-    await driveLane(await host(record), job.plan, lane, planned, { steps: 1 });
+    // Left here by this process at the checkpoint the step starts from: its worktree's tree is that checkpoint's (nothing ran since).
+    await driveLane(await host(record, previous ? { dir, tree: previous.tree } : undefined), job.plan, lane, planned, { steps: 1 });
   } catch (err) {
     failed = (err as Error).message;
   }

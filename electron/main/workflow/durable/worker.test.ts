@@ -1,4 +1,5 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,11 +7,13 @@ import { AgentService } from '../../agent/service';
 import { Paths } from '../../paths/index';
 import { laneOf } from '../../runners/pty/sandbox';
 import { WORKTREE_META, worktreeOf } from '../../runners/runner';
+import { WorkflowEngine } from '../engine';
+import type { StepRequest } from '../executor';
 import type { RunRecord } from '../run-record';
 import { UnansweredApproval } from '../../agent/approval-path';
 import { RunGone, type WorkerBridge } from './bridge';
 import type { LaneProgress } from './component-step';
-import { cloneDir, inStep, providerReady, settleStep, workerForward, workRoot } from './worker';
+import { cloneDir, inStep, providerReady, settleStep, warmWorker, workerForward, workRoot } from './worker';
 
 let root: string | undefined;
 afterEach(async () => {
@@ -67,5 +70,73 @@ describe('a worker', () => {
       'not asked, refused and gone on without: runners__bash (2 times); nobody followed run r1 to answer (its process was paused, stopped or gone). Resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) for its next questions to be asked',
     );
     expect(lines).toEqual([`component alpha of run r1: ${settled.timeline[1]!.note}`]);
+  });
+
+  it("reads the run's toolsets once per run, as a one-machine run's process does, though it makes a context per component step", async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-worker-'));
+    const protocols = join(root, 'protocols');
+    await cp(join(__dirname, '../../../../resources/protocols'), protocols, { recursive: true });
+    const dir = join(root, 'p');
+    await mkdir(dir);
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    const seen: Array<string[] | undefined> = [];
+    const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined, protocolsDir: protocols, agentExecutor: () => ({ kind: 'agent', run: async (step: StepRequest) => (seen.push(step.runToolsets), { output: '', done: true }) }) });
+    try {
+      const step = { state: 'a:development', protocol: 'development' as const, prompt: 'p', protocolPrompt: '', toolsets: ['files'], contextDocPath: join(root, 'doc.md'), projectDir: dir, budget: { maxTurns: 1 } };
+      const [one, two] = await Promise.all([engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'agent' } }), engine.load({ projectDir: dir, goal: 'y', executor: { kind: 'agent' } })]);
+      const record = async (runId: string) => (await engine.store.find(runId))!;
+      await engine.componentContext(await record(one.runId)).runStep(step);
+      // The protocols change on disk after the run's first step here: its next steps (each in a context of its own) read
+      // what its first read; another run reads them anew.
+      const testing = join(protocols, 'testing.md');
+      await writeFile(testing, (await readFile(testing, 'utf8')).replace('toolsets: [files, runners]', 'toolsets: [files, runners, github]'));
+      await engine.componentContext(await record(one.runId)).runStep(step);
+      await engine.componentContext(await record(two.runId)).runStep(step);
+      expect(seen).toEqual([['files', 'runners'], ['files', 'runners'], ['files', 'runners', 'github']]);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it("takes the clone's tree it left at the last checkpoint as the next step's snapshot before it, unless a test run came first", async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-worker-'));
+    const dir = join(root, 'p');
+    await mkdir(dir);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+    git('init', '-q', '-b', 'main');
+    const empty = git('write-tree');
+    // The step writes b.txt.
+    const engine = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined, agentExecutor: () => ({ kind: 'agent', run: async () => (await writeFile(join(dir, 'b.txt'), 'b\n'), { output: '', done: true }) }) });
+    try {
+      const { runId } = await engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'agent' } });
+      await writeFile(join(dir, 'a.txt'), 'a\n');
+      const step = { state: 'a:development', protocol: 'development' as const, prompt: 'p', protocolPrompt: '', toolsets: ['files'], contextDocPath: join(root, 'doc.md'), projectDir: dir, budget: { maxTurns: 1 } };
+      const files = async (tests: boolean) => {
+        await rm(join(dir, 'b.txt'), { force: true });
+        // Said to start from the tree without a.txt: a.txt reads as the step's change when that tree is taken.
+        const ctx = engine.componentContext((await engine.store.find(runId))!, undefined, undefined, { dir, tree: empty });
+        const entry = await ctx.enter('a:development', {});
+        if (tests) await ctx.runTests('true', dir);
+        await ctx.runStep(step, entry);
+        return entry.files?.map((f) => f.path).sort();
+      };
+      expect(await files(false)).toEqual(['a.txt', 'b.txt']);
+      // A test run may write files: the step's snapshot before it is taken anew.
+      expect(await files(true)).toEqual(['b.txt']);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it('warms up once before taking components; a part that fails or hangs does not keep the worker from starting', async () => {
+    const did: string[] = [];
+    const parts = (run: () => Promise<{ exitCode: number | null }>) => ({
+      run: async (command: string) => (did.push(`run ${command}`), run()),
+      provider: async (id: string) => (did.push(`provider ${id}`), id === 'gone' ? Promise.reject(new Error('no key')) : id === 'slow' ? new Promise(() => undefined) : {}),
+      protocols: async () => did.push('protocols'),
+    });
+    expect(await warmWorker(parts(async () => ({ exitCode: 0 })), ['local', 'gone', 'slow'], 50)).toMatch(/^warmed up in \d+ ms \(the sandbox, 3 providers, the protocols\)$/);
+    expect(did.sort()).toEqual(['protocols', 'provider gone', 'provider local', 'provider slow', 'run true']);
+    expect(await warmWorker(parts(async () => ({ exitCode: 1 })), [], 50)).toMatch(/the sandboxed test command did not run cleanly \(a step's commands will say why\)$/);
   });
 });

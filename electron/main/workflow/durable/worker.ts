@@ -22,7 +22,7 @@ import { git } from '../git';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
-import { forgetClone, runComponentStep, type LaneJob, type LaneProgress } from './component-step';
+import { forgetClone, runComponentStep, type LaneJob, type LaneProgress, type StartTree } from './component-step';
 import { removeRunRefs } from './lane-git';
 import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
 
@@ -163,6 +163,30 @@ export function withNote(out: LaneProgress, from: number, note: string): LanePro
   return { ...out, timeline: out.timeline.map((x, j) => (j === i ? { ...e, note: e.note ? `${e.note}; ${note}` : note } : x)) };
 }
 
+/** What a worker warms before it takes components (its core's parts). */
+export interface WarmParts {
+  /** Runs a command in the worker's folder through the one runner (sandboxed, as a step's are). */
+  run(command: string): Promise<{ exitCode: number | null }>;
+  /** Resolves one of this machine's providers (its config and keychain), as a step's session does. */
+  provider(id: string): Promise<unknown>;
+  /** Reads the protocols (the built-in ones, and the folder's own), as a step does. */
+  protocols(): Promise<unknown>;
+}
+
+/**
+ * Once per worker, before it takes components: what a component's first step would otherwise pay for on the
+ * run's time (the sandbox's probe and the login shell's snapshot, the PTY, the providers this machine has, the
+ * protocols). Each part is bounded and may fail: a step meets the same failure later and says it there. Returns what
+ * it did, for the log.
+ */
+export async function warmWorker(parts: WarmParts, providers: string[], timeoutMs = 10_000): Promise<string> {
+  const t0 = performance.now();
+  const bounded = <T>(p: Promise<T>): Promise<T | undefined> => Promise.race([p.catch(() => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), timeoutMs).unref())]);
+  const [ran] = await Promise.all([bounded(parts.run('true')), bounded(parts.protocols()), ...providers.map((id) => bounded(parts.provider(id)))]);
+  const ms = Math.round(performance.now() - t0);
+  return ran?.exitCode === 0 ? `warmed up in ${ms} ms (the sandbox, ${providers.length} provider${providers.length === 1 ? '' : 's'}, the protocols)` : `warmed up in ${ms} ms; the sandboxed test command did not run cleanly (a step's commands will say why)`;
+}
+
 export interface WorkerOptions {
   databaseUrl: string;
   /** How many components this worker runs at once. */
@@ -179,7 +203,7 @@ export interface WorkerOptions {
    * The context a component's step runs in (the worker's engine: executor, sandboxed runner, tool servers); it may
    * refuse, saying why. `signal` aborts when the component's workflow is cancelled: the step stops.
    */
-  host: (record: RunRecord, signal: AbortSignal) => RunContext | Promise<RunContext>;
+  host: (record: RunRecord, signal: AbortSignal, start?: StartTree) => RunContext | Promise<RunContext>;
   log?: (line: string) => void;
   /** What the steps say to the run's process (bridge.ts): a step withdraws what a dead run of it left asking. */
   bridge?: WorkerBridge;
@@ -265,9 +289,9 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
                     before,
                     dir,
                     opts.paths,
-                    (r) => {
+                    (r, start) => {
                       record = r;
-                      return opts.host(r, cancel.signal);
+                      return opts.host(r, cancel.signal, start);
                     },
                     cancel.signal,
                   ),
