@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { commitTitle, goalOfOnly } from './execute';
+import { commitSubject } from './git';
 
 const component = (tasks: Array<[string, string]>) =>
   ({ id: 'convert', title: 'Conversion functions', testCommand: 'pytest', tasks: tasks.map(([id, title]) => ({ id, title, status: 'todo' })) }) as never;
@@ -7,6 +8,16 @@ const component = (tasks: Array<[string, string]>) =>
 it("names a component's one task, else its title", () => {
   expect(commitTitle(component([['C1', 'Convert Celsius (convert.py)']]))).toBe('Convert Celsius');
   expect(commitTitle(component([['C1', 'a'], ['C2', 'b']]))).toBe('Conversion functions');
+  // A call's parentheses are part of its name, not an aside.
+  expect(commitTitle({ ...component([['C1', 'a'], ['C2', 'b']]), title: 'count_words(text)' })).toBe('count_words(text)');
+});
+
+it('a subject that begins with a name from the code keeps its case (not "Count_words")', () => {
+  const plain = { conventional: false, lowerCase: false } as never;
+  expect(commitSubject(plain, 'count_words(text)')).toBe('count_words(text)');
+  expect(commitSubject(plain, 'slugify() for titles')).toBe('slugify() for titles');
+  expect(commitSubject(plain, 'src/cli.js reads flags')).toBe('src/cli.js reads flags');
+  expect(commitSubject(plain, 'add a flag')).toBe('Add a flag');
 });
 
 it("names what a later goal added to a component, not the component's title again", () => {

@@ -454,7 +454,8 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
  * parenthesis of file names), else its id.
  */
 export function commitTitle(c: Plan['components'][number], doneBefore: readonly string[] = [], goal?: string): string {
-  const clean = (t: string | undefined) => (t ?? '').replace(/\s*\([^()]*\)\s*$/, '').trim();
+  // A trailing aside goes ("Convert Celsius (convert.py)"), not a call's parentheses ("count_words(text)" keeps them).
+  const clean = (t: string | undefined) => (t ?? '').replace(/\s+\([^()]*\)\s*$/, '').trim();
   const fresh = c.tasks.filter((t) => !doneBefore.includes(t.id));
   const later = fresh.length < c.tasks.length;
   // A later goal's several tasks here: the goal when it changes this component alone, else the tasks themselves (the

@@ -180,7 +180,8 @@ function subjectOf(style: CommitStyle, what: string, type: CommitType): { subjec
   const text = what.trim().replace(/\.$/, '');
   // A first word cased on purpose keeps its case: an acronym (`JSON output`, not `jSON output`) or a name like `iOS`.
   const word = /^\S+/.exec(text)?.[0] ?? '';
-  const fixed = /^[A-Z][A-Z0-9]/.test(word) || /^[a-z]+[A-Z]/.test(word);
+  // So does a name from the code: `count_words`, `slugify()`, `src/cli.js`, `os.path`.
+  const fixed = /^[A-Z][A-Z0-9]/.test(word) || /^[a-z]+[A-Z]/.test(word) || /[_()./`]/.test(word);
   const cased = fixed ? text : style.lowerCase || style.conventional ? text.charAt(0).toLowerCase() + text.slice(1) : text.charAt(0).toUpperCase() + text.slice(1);
   const prefix = style.conventional ? `${type}: ` : '';
   const subject = prefix + cased;
