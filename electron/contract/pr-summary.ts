@@ -4,6 +4,14 @@ import { reviewsLeftOpenLines } from './review-points';
 /** What a pull request's body is built from: the run as recorded, and its report (the tests Erasmus ran, per task). */
 type RunFacts = Pick<WorkflowRunView, 'goal' | 'plan' | 'timeline'>;
 
+/** The commits of an unfinished earlier run whose branch this run started on: they come along into the base. */
+export interface EarlierWork {
+  branch: string;
+  runId?: string;
+  commits: Array<{ sha: string; subject: string }>;
+  files: string[];
+}
+
 /** A file list shown in a line: the first few, then how many more. */
 function fileList(paths: string[], max = 8): string {
   const shown = paths.slice(0, max).map((p) => `\`${p}\``);
@@ -15,10 +23,16 @@ function fileList(paths: string[], max = 8): string {
  * commit), the tests the final gate ran, each task with the tests that verify it, and any review point left
  * open. Built only from what Erasmus recorded, never from the model's account.
  */
-export function pullRequestBody(run: RunFacts, report: WorkflowReport): string {
+export function pullRequestBody(run: RunFacts, report: WorkflowReport, earlier?: EarlierWork): string {
   const lines: string[] = [];
   if (run.goal?.trim()) lines.push('## Goal', '', run.goal.trim(), '');
   lines.push('## What changed', '');
+  if (earlier?.commits.length) {
+    // Read from git, not this run's record: the work of the run whose branch this one started on, in the same diff.
+    const n = earlier.commits.length;
+    lines.push(`- **Work of an earlier, unfinished run** (branch \`${earlier.branch}\`${earlier.runId ? `, run ${earlier.runId}` : ''}), which this run started on and which comes along: ${n} commit${n === 1 ? '' : 's'}${earlier.files.length ? `, ${fileList(earlier.files)}` : ''}`);
+    for (const c of earlier.commits) lines.push(`  - ${c.sha.slice(0, 10)} ${c.subject}`);
+  }
   const scopes = [...(run.plan?.components ?? []).map((c) => ({ id: c.id, title: c.title })), { id: 'final', title: 'End-to-end phase' }];
   for (const s of scopes) {
     const entries = run.timeline.filter((e) => !e.rewound && (e.component === s.id || e.state.startsWith(`${s.id}:`)));

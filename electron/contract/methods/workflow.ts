@@ -206,6 +206,8 @@ export const WorkflowRunView = z.object({
       mode: z.enum(['branch', 'current']),
       branch: z.string().optional(),
       base: z.string().optional(),
+      /** Started on an unfinished earlier run's branch: that branch and its commit at start (its commits come along into `base`). */
+      startedFrom: z.object({ branch: z.string(), commit: z.string(), runId: z.string().optional() }).optional(),
       finished: z.object({ choice: z.enum(['squash', 'keep']), commit: z.string().optional(), at: z.string() }).optional(),
     })
     .optional(),

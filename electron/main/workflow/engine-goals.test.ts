@@ -144,9 +144,17 @@ describe('a goal started on an earlier run’s unfinished branch', () => {
     const firstBranch = (await e.status(first.runId)).git!.branch!;
     // Left unfinished (neither squashed nor kept): the project stays on its branch, and a new goal starts there.
     expect(g('branch', '--show-current')).toBe(firstBranch);
+    const firstTip = g('rev-parse', firstBranch);
+    const firstSubjects = g('log', '--reverse', '--format=%s', `main..${firstBranch}`).split('\n');
     const second = await e.load({ projectDir: dir, goal: 'add a flag' });
+    // It says where it starts: the earlier run's branch, at its commit then.
+    expect((await e.status(second.runId)).git).toMatchObject({ base: 'main', startedFrom: { branch: firstBranch, commit: firstTip, runId: first.runId } });
     expect((await drive(e, second.runId, () => SECOND)).last.status).toBe('COMPLETED');
     expect((await e.status(second.runId)).git).toMatchObject({ base: 'main' });
+    // The pull request names the earlier run's commits that come along into main, not only this run's components.
+    const body = (await e.report(second.runId)).pullRequest!.body;
+    expect(body).toContain(`- **Work of an earlier, unfinished run** (branch \`${firstBranch}\`, run ${first.runId}), which this run started on and which comes along: ${firstSubjects.length} commit`);
+    for (const s of firstSubjects) expect(body).toMatch(new RegExp(`\n  - [0-9a-f]{10} ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
     const out = await e.finish(second.runId, 'squash');
     expect(out.base).toBe('main');
     expect(g('branch', '--show-current')).toBe('main');

@@ -31,7 +31,7 @@ import { CommandRunner } from '../runners/runner';
 import { inspectProject, RecentProjects } from '../project/inspect';
 import { runGate } from './gate';
 import { finishRun, savePullRequest, type FinishChoice, type FinishOutcome } from './finish';
-import { currentBranch, hasCommittedCode } from './git';
+import { currentBranch, hasCommittedCode, headCommit } from './git';
 import { loadGitSettings } from './git-settings';
 import { inheritedBase, prepareGit, type BranchMode, type DirtyTreeChoice } from './run-git';
 import type { TestRunner } from './verify';
@@ -129,8 +129,16 @@ export class WorkflowEngine {
     if (databaseUrl) executor = await this.durable.check(projectDir, databaseUrl, executor, config);
     const git = await prepareGit(projectDir, { goal, dirtyTree: opts.dirtyTree, branch, runTests: this.testRunner() });
     // Started on an unfinished earlier run's branch (a goal left for a new one): finished into that run's base, not its branch.
-    const inherited = git?.mode === 'branch' ? inheritedBase(await this.records(projectDir), await currentBranch(projectDir).catch(() => undefined)) : undefined;
-    if (git && inherited) git.base = inherited;
+    const records = git?.mode === 'branch' ? await this.records(projectDir) : [];
+    const on = git?.mode === 'branch' ? await currentBranch(projectDir).catch(() => undefined) : undefined;
+    const inherited = inheritedBase(records, on);
+    if (git && inherited && on) {
+      git.base = inherited;
+      // Where it starts (the earlier run's branch and commit), so its pull request names the commits that come along.
+      const commit = await headCommit(projectDir);
+      const earlier = records.find((r) => r.git?.mode === 'branch' && r.git.branch === on);
+      if (commit) git.startedFrom = { branch: on, commit, ...(earlier ? { runId: earlier.runId } : {}) };
+    }
     const now = new Date().toISOString();
     const runId = newRunId();
     const record: RunRecord = {

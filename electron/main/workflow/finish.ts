@@ -2,7 +2,7 @@
 // own branch for a pull request, with a summary ready to paste. Nothing here runs a model or touches a step.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { pullRequestBody } from '../../contract/pr-summary';
+import { pullRequestBody, type EarlierWork } from '../../contract/pr-summary';
 import { runReport } from '../../contract/run-report';
 import type { Paths } from '../paths/index';
 import { invalidState, WorkflowError } from './errors';
@@ -44,7 +44,22 @@ export async function pullRequestOf(paths: Paths, record: RunRecord): Promise<Pu
   const goal = titleOfGoal(record.goal) || 'Changes made by an Erasmus run';
   const style = await commitStyle(record.projectDir).catch(() => ({ conventional: false, lowerCase: false }));
   const title = commitSubject(style, goal.replace(/^(fix|feat)(\([^)]*\))?!?:\s*/i, ''), /^fix\b/i.test(goal) ? 'fix' : 'feat');
-  return { title, body: pullRequestBody(record, runReport(record)), file: paths.runPullRequest(record.projectDir, record.runId) };
+  return { title, body: pullRequestBody(record, runReport(record), await earlierWork(record)), file: paths.runPullRequest(record.projectDir, record.runId) };
+}
+
+/** The commits an unfinished earlier run left on the branch this run started on, not in the base: they come along. */
+async function earlierWork(record: RunRecord): Promise<EarlierWork | undefined> {
+  const from = record.git?.startedFrom;
+  if (!from) return undefined;
+  const dir = record.projectDir;
+  const base = record.git?.base ? await rev(dir, `refs/heads/${record.git.base}`) : undefined;
+  const log = await git(dir, ['log', '--reverse', '--format=%H%x09%s', base ? `${base}..${from.commit}` : from.commit]);
+  if (log.code !== 0) return undefined;
+  const commits = lines(log.stdout).map((l) => ({ sha: l.split('\t')[0]!, subject: l.split('\t').slice(1).join('\t') }));
+  if (!commits.length) return undefined;
+  const since = base ? (await git(dir, ['merge-base', base, from.commit])).stdout.trim() : '';
+  const diff = since ? await git(dir, ['diff', '--name-only', '--no-renames', since, from.commit]) : await git(dir, ['show', '--name-only', '--format=', ...commits.map((c) => c.sha)]);
+  return { branch: from.branch, ...(from.runId ? { runId: from.runId } : {}), commits, files: [...new Set(lines(diff.stdout))] };
 }
 
 /** Writes the run's pull request beside its run file (at completion, and again when asked for). */

@@ -113,6 +113,11 @@ export const RunRecord = z.object({
       stashed: z.string().optional(),
       /** A commit under way: HEAD before it, so a crash between the commit and this file does not commit twice. */
       pendingCommit: z.object({ state: z.string(), head: z.string().nullable() }).optional(),
+      /**
+       * Started on an unfinished earlier run's branch (`inheritedBase`): that branch and its commit at start, and the run. Its
+       * commits come along into `base`; the pull request names them.
+       */
+      startedFrom: z.object({ branch: z.string(), commit: z.string(), runId: z.string().optional() }).optional(),
       /** What the user chose at completion: the branch squashed into `base` (as `commit`), or kept for a pull request. */
       finished: z.object({ choice: z.enum(['squash', 'keep']), commit: z.string().optional(), at: z.string() }).optional(),
     })

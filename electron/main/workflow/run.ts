@@ -674,7 +674,7 @@ export class WorkflowRun {
       timeline: r.timeline,
       totals: r.totals,
       ...(r.executor.kind === 'agent' && r.executor.maxCostUsd !== undefined ? { budgetUsd: r.executor.maxCostUsd } : {}),
-      ...(r.git ? { git: { mode: r.git.mode, ...(r.git.branch ? { branch: r.git.branch } : {}), ...(r.git.base ? { base: r.git.base } : {}), ...(r.git.finished ? { finished: r.git.finished } : {}) } } : {}),
+      ...(r.git ? { git: { mode: r.git.mode, ...(r.git.branch ? { branch: r.git.branch } : {}), ...(r.git.base ? { base: r.git.base } : {}), ...(r.git.startedFrom ? { startedFrom: r.git.startedFrom } : {}), ...(r.git.finished ? { finished: r.git.finished } : {}) } } : {}),
       ...(r.parallelComponents !== undefined ? { parallelComponents: r.parallelComponents } : {}),
       ...(r.lanes ? { lanes: laneViews(r) } : {}),
       ...(r.durable ? { durable: r.durable } : {}),
