@@ -86,6 +86,8 @@ describe('an unfinished run is not left behind in silence', () => {
     await sb.setControl({});
     const fresh = await runCli(['workflow', 'start', sb.project, '--goal', 'subtract too', ...cmd, '--yes', '--new', '--dirty', 'include'], sb.env);
     expect(fresh.stderr).toContain('is marked abandoned; its documents and commits stay');
+    // It starts on the abandoned run's branch: the user hears where from, and that those commits come along.
+    expect(fresh.stderr).toMatch(/It starts from branch erasmus\/\S+ at [0-9a-f]{8} \(the unfinished run \S+\): the commits there that \S+ lacks come along, and are finished with this run into \S+\.\n/);
     expect(fresh.code, fresh.stderr).toBe(0);
     const list = await runCli(['workflow', 'list', '--project', sb.project], sb.env);
     const lines = list.stdout.trim().split('\n');

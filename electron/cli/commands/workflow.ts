@@ -134,6 +134,12 @@ async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: st
   }
   const { runId } = await core.workflow.load({ projectDir: dir, executor, dirtyTree: o.dirty, ...load }).catch(friendly);
   process.stderr.write(`run ${runId}\n`);
+  // Started on an unfinished run's branch: its commits come along, and the user hears so before anything runs.
+  const { git } = await core.workflow.status(runId).catch(friendly);
+  if (git?.startedFrom) {
+    const f = git.startedFrom;
+    process.stderr.write(`It starts from branch ${f.branch} at ${f.commit.slice(0, 8)}${f.runId ? ` (the unfinished run ${f.runId})` : ''}: the commits there that ${git.base ?? 'its base'} lacks come along, and are finished with this run${git.base ? ` into ${git.base}` : ''}.\n`);
+  }
   await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
 }
 
