@@ -15,9 +15,7 @@ import { git, gitPath } from './git';
  * merge then names it). Returns the files put back.
  */
 export async function undoUnfinishedMerge(projectDir: string, commit: string, since: number): Promise<string[]> {
-  const lock = await gitPath(projectDir, 'index.lock');
-  const locked = await stat(lock).catch(() => undefined);
-  if (locked && locked.mtimeMs < since) await rm(lock, { force: true });
+  await removeStaleLock(await gitPath(projectDir, 'index.lock'), since);
   const top = (await git(projectDir, ['rev-parse', '--show-toplevel'])).stdout.trim();
   const changed = await git(top, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--no-commit-id', '--root', commit]);
   const paths = changed.stdout.split('\0').filter(Boolean);
@@ -54,6 +52,14 @@ export async function undoUnfinishedMerge(projectDir: string, commit: string, si
     for (const p of added) await unlink(join(top, p)).catch(() => undefined);
   }
   return back;
+}
+
+/** Removes a git lock file made before `since` (when this process started: no git of ours holds it); true when one went. */
+export async function removeStaleLock(lock: string, since = performance.timeOrigin): Promise<boolean> {
+  const locked = await stat(lock).catch(() => undefined);
+  if (!locked || locked.mtimeMs >= since) return false;
+  await rm(lock, { force: true });
+  return true;
 }
 
 const literal = (p: string) => `:(top,literal)${p}`;

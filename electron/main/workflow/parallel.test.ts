@@ -90,9 +90,10 @@ describe('parallel components', () => {
     const spans = view.timeline.filter((e) => e.worktree && e.outcome !== 'interrupted').map((e) => [Date.parse(e.enteredAt), Date.parse(e.leftAt!)] as const);
     const most = Math.max(...spans.map(([t]) => spans.filter(([a, b]) => a <= t && t < b).length));
     expect(most).toBe(2);
-    // Each component's commit entry names its commit on the run's branch; the lanes are merged.
+    // Each component's commit entry names its commit on the run's branch; the lanes are merged. (The last one: the
+    // crash above may have cut a commit step short, which ran again.)
     for (const id of ['a', 'b', 'c', 'd']) {
-      const entry = view.timeline.find((e) => e.state === `${id}:commit`);
+      const entry = view.timeline.findLast((e) => e.state === `${id}:commit`);
       expect(entry?.outcome).toBe('committed');
       expect(entry?.commit).toBe(git(dir, 'log', '-1', '--format=%H', `--grep=^Write ${id}.txt$`));
     }

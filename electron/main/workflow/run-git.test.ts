@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -219,6 +219,19 @@ describe('a commit step run again', () => {
   const entry = (state: string, extra: Partial<RunRecord['timeline'][number]> = {}) => ({ state, enteredAt: at, ...extra });
   const record = (dir: string, timeline: RunRecord['timeline']) => ({ projectDir: dir, git: { mode: 'current' }, timeline }) as unknown as RunRecord;
   const what = () => ({ title: 'add the greeting', type: 'feat' as const });
+
+  it('killed while git committed (its hooks running: its index.lock left, HEAD where it was), the commit is made on the next try', async () => {
+    const { dir } = repository();
+    writeFileSync(join(dir, 'greet.js'), 'hi\n');
+    const r = record(dir, [entry('core:development', { leftAt: at, outcome: 'done', files: [{ path: 'greet.js', change: 'added' }] }), entry('core:commit')]);
+    r.git!.pendingCommit = { state: 'core:commit', head: git(dir, 'rev-parse', 'HEAD') };
+    const lock = join(dir, '.git', 'index.lock');
+    writeFileSync(lock, '');
+    utimesSync(lock, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    await expect(commitRunWork(r, 'core:commit', what, shell, async () => undefined)).resolves.toMatchObject({ kind: 'committed', files: [{ path: 'greet.js', change: 'added' }] });
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('feat: add the greeting');
+    expect(existsSync(lock)).toBe(false);
+  });
 
   it("after a refusal or an interruption still commits the steps' work from before it; stopped while git runs, it is told apart by HEAD on the next try", async () => {
     const { dir } = repository();

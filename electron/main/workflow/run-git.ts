@@ -3,6 +3,7 @@
 // repository's own hooks (run by the same runner as the tests, so a refusal reaches the debugging step).
 import { writeFile } from 'node:fs/promises';
 import { crashPoint } from './crash-point';
+import { removeStaleLock } from './merge-recovery';
 import { WorkflowError } from './errors';
 import { StepAbortedError } from './executor';
 import {
@@ -11,6 +12,7 @@ import {
   commitStyle,
   commitMessage,
   commitSubject,
+  gitPath,
   gitPaths,
   headCommit,
   identityArgs,
@@ -179,6 +181,8 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
     record.git.pendingCommit = undefined;
     return { kind: 'committed', sha: head, files: await commitFiles(dir, head) };
   }
+  // One under way when the process died and not made (HEAD did not move): git, killed while it ran the hooks, leaves its index.lock.
+  if (pending?.state === state) await removeStaleLock(await gitPath(dir, 'index.lock'));
   const files = await filesToCommit(record);
   if (!(await stagePaths(dir, files))) return { kind: 'nothing-to-commit', why: 'no changes' };
   record.git.pendingCommit = { state, head: head ?? null };

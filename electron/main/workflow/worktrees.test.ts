@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,5 +53,44 @@ describe('a merge that stopped after git wrote its result, before its commit (a 
     expect(git(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('a.txt');
     expect(git(dir, 'status', '--porcelain')).toBe('?? notes.txt');
     expect(await mergeUnderWay(dir)).toBe(false);
+  });
+});
+
+describe("a component's worktree whose `git worktree add` never finished (killed while it checked the files out)", () => {
+  it('is made again, whole and unlocked, whether half its files are there or its folder is gone', async () => {
+    root = mkdtempSync(join(tmpdir(), 'erasmus-worktrees-'));
+    const dir = join(root, 'p');
+    execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+    for (const f of ['one.txt', 'two.txt']) writeFileSync(join(dir, f), `${f}\n`);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'base');
+    // What git leaves: its admin folder locked "initializing", a file not yet written, the worktree's index locked.
+    const unfinish = (worktree: string) => {
+      const admin = git(worktree, 'rev-parse', '--absolute-git-dir');
+      writeFileSync(join(admin, 'locked'), 'initializing\n');
+      writeFileSync(join(admin, 'index.lock'), '');
+      unlinkSync(join(worktree, 'two.txt'));
+    };
+    const a = await addLaneWorktree(dir, 'r1', 'a');
+    unfinish(a.worktree);
+    expect((await addLaneWorktree(dir, 'r1', 'a')).worktree).toBe(a.worktree);
+    expect(existsSync(join(a.worktree, 'two.txt'))).toBe(true);
+    expect(git(a.worktree, 'status', '--porcelain')).toBe('');
+    expect(git(dir, 'worktree', 'list', '--porcelain')).not.toMatch(/locked/);
+    // Killed sooner: the folder is not there yet, the worktree is registered and locked.
+    unfinish(a.worktree);
+    rmSync(a.worktree, { recursive: true, force: true });
+    await addLaneWorktree(dir, 'r1', 'a');
+    expect(git(a.worktree, 'status', '--porcelain')).toBe('');
+    expect(git(dir, 'worktree', 'list', '--porcelain')).not.toMatch(/locked/);
+    // Killed while it moved the branch: the branch's lock is left too (made before this process started).
+    unfinish(a.worktree);
+    rmSync(a.worktree, { recursive: true, force: true });
+    const lock = join(dir, '.git/refs/heads/erasmus-lane/r1/a.lock');
+    writeFileSync(lock, '');
+    utimesSync(lock, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    await addLaneWorktree(dir, 'r1', 'a');
+    expect(git(a.worktree, 'status', '--porcelain')).toBe('');
+    expect(existsSync(lock)).toBe(false);
   });
 });

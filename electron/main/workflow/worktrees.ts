@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crashPoint } from './crash-point';
 import { git, gitPath, headCommit, identityArgs } from './git';
+import { removeStaleLock } from './merge-recovery';
 
 /** Where a run's worktrees live: `<git dir>/erasmus/worktrees/<run>/<component>`. */
 export function worktreesDir(projectDir: string, runId: string): Promise<string> {
@@ -52,11 +53,32 @@ async function addWorktree(projectDir: string, runId: string, component: string)
   const worktree = join(await worktreesDir(projectDir, runId), component);
   const branch = laneBranch(runId, component);
   // (git prints real paths: the project's may go through a symlink.)
-  const there = await git(worktree, ['rev-parse', '--show-toplevel']).catch(() => undefined);
-  if (there?.code === 0 && there.stdout.trim() === (await realpath(worktree).catch(() => worktree))) return { worktree, branch };
+  const there = await git(worktree, ['rev-parse', '--show-toplevel', '--absolute-git-dir']).catch(() => undefined);
+  const [top, admin] = there?.code === 0 ? there.stdout.trim().split('\n') : [];
+  if (top && top === (await realpath(worktree).catch(() => worktree))) {
+    // git's own mark of an add that never finished (killed while it checked the files out): half a tree, its index
+    // locked; no step ran there, so it is made again.
+    const unfinished = admin && (await readFile(join(admin, 'locked'), 'utf8').catch(() => '')).trim() === 'initializing';
+    if (!unfinished) return { worktree, branch };
+    await git(projectDir, ['worktree', 'unlock', worktree]);
+    await rm(worktree, { recursive: true, force: true });
+  }
   await git(projectDir, ['worktree', 'prune']);
   const base = (await headCommit(projectDir)) ?? (await emptyCommit(projectDir));
-  const r = await git(projectDir, ['worktree', 'add', '-q', '-B', branch, worktree, base]);
+  const add = () => git(projectDir, ['worktree', 'add', '-q', '-B', branch, worktree, base]);
+  let r = await add();
+  if (r.code !== 0) {
+    // Killed sooner, before its folder was a worktree: still registered, locked "initializing" (prune keeps a locked
+    // one), its folder missing or not a worktree yet (no step ran there): it goes. Or killed while it moved the
+    // branch: the branch's lock is left.
+    const unlocked = (await git(projectDir, ['worktree', 'unlock', worktree])).code === 0;
+    if (unlocked) await rm(worktree, { recursive: true, force: true });
+    const unblocked = await removeStaleLock(await gitPath(projectDir, `refs/heads/${branch}.lock`));
+    if (unlocked || unblocked) {
+      await git(projectDir, ['worktree', 'prune']);
+      r = await add();
+    }
+  }
   if (r.code !== 0) throw new Error(`git worktree add for component ${component} failed: ${r.stdout.trim()}`);
   return { worktree, branch };
 }
