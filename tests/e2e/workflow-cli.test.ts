@@ -139,6 +139,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     await sb.setControl({});
     const resumed = await runCli(['workflow', 'resume', sb.project], sb.env);
     expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(/^resuming run \S+ \("add numbers"\), at \S+ · \S+/);
     expect(finishedStates(readRun()!.timeline)).toEqual(EXPECTED);
   });
 

@@ -408,6 +408,10 @@ export function registerWorkflow(program: Command): void {
         await withCore(async (core) => {
           const runId = await latestRun(core, dir, o.run);
           if (o.toolMode) await core.workflow.setToolMode(runId, toolModeOf(o.toolMode)!).catch(friendly);
+          // Which run this takes up, before its steps' lines (the project may have several).
+          const head = await core.workflow.status(runId).catch(friendly);
+          const verb = { approve: 'approving the plan of', resume: 'resuming', retry: 'retrying the step of', skip: 'skipping the step of' }[name];
+          process.stderr.write(`${verb} run ${runId}${head.goal ? ` ("${firstLine(head.goal)}")` : ''}${head.state && !head.state.startsWith('prepare:') && head.state !== 'completed' ? `, at ${humanState(head.state)}` : ''}\n`);
           await drive(core, runId, o, async () => {
             if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o), { parallel: o.parallel, databaseUrl: o.databaseUrl });
             if (name === 'skip') return core.workflow.skip(runId, { databaseUrl: o.databaseUrl });
