@@ -244,6 +244,8 @@ export const WorkflowRunSteps = z.object({
   runId: z.string(),
   projectDir: z.string(),
   status: WorkflowRunStatus,
+  /** Recorded RUNNING, but the process that drove it is gone: its open steps are cut off, not running. */
+  interrupted: z.boolean().optional(),
   /** The goal's first line, at most 200 characters. */
   goal: z.string().optional(),
   createdAt: z.string(),

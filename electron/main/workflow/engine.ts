@@ -381,7 +381,7 @@ export class WorkflowEngine {
 
   /** A project's runs, newest first, each with its steps and the session that ran each (for the sessions list). */
   async runSteps(projectDir: string, limit: number): Promise<WorkflowRunSteps[]> {
-    return (await this.records(projectDir)).slice(0, limit).map(runStepsOf);
+    return (await this.records(projectDir)).slice(0, limit).map((r) => ({ ...runStepsOf(r), ...(this.isInterrupted(r, !!this.runs.get(r.runId)?.running) ? { interrupted: true } : {}) }));
   }
 
   /** Run records (the files, and the runs this process holds, which are newer), newest first. */

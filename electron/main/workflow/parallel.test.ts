@@ -64,6 +64,8 @@ describe('parallel components', () => {
     const again = engineAgain(join(root, 'home'), { PARALLEL_MODEL_SLOW: 'a' });
     const crashed = await again.status(runId);
     expect(crashed.interrupted).toBe(true);
+    // The sessions list's record of it says so too (the app lists its steps as cut off, not running).
+    expect((await again.runSteps(dir, 1))[0]).toMatchObject({ runId, interrupted: true });
     expect(crashed.lanes?.filter((l) => l.status !== 'merged').length).toBeGreaterThanOrEqual(2);
     await again.resume(runId);
     const view = await again.waitForRest(runId, 120_000);

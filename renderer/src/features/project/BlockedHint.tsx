@@ -19,11 +19,13 @@ export function BlockedHint({ view, skip }: { view: WorkflowRunView; skip?: stri
     <div className="flex flex-col gap-2 text-sm" data-testid="blocked-hint">
       <p>
         {/* As the CLI says it: Retry step runs the step again on the files as they are now (a debugging step runs the tests first). */}
-        To go on: fix the cause{' '}
         {lane?.worktree ? (
-          <>in the worktree of {lane.component}, <code className="break-all font-mono text-xs" data-testid="blocked-worktree">{lane.worktree}</code> (its files are there, not in the project folder),</>
-        ) : 'in the project'}{' '}
-        (or let the model try again), then Retry step{skip ? `; or Skip ${humanState(skip)} to go on without it.` : '.'}
+          <>
+            To go on: fix the cause in the worktree of {lane.component}, <code className="break-all font-mono text-xs" data-testid="blocked-worktree">{lane.worktree}</code> (its files are there, not in the project folder), or let the model try again; then Retry step.{skip ? ` Or Skip ${humanState(skip)} to go on without it.` : ''}
+          </>
+        ) : (
+          `To go on: fix the cause in the project (or let the model try again), then Retry step${skip ? `; or Skip ${humanState(skip)} to go on without it.` : '.'}`
+        )}
       </p>
       {test?.output ? (
         <details data-testid="blocked-test-output">

@@ -74,7 +74,7 @@ describe('ProjectView and the run panel', () => {
     void core.services.run.attach(project.path);
     core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
     const hint = await screen.findByTestId('blocked-hint');
-    expect(hint.textContent).toContain(`fix the cause in the worktree of slugify, ${worktree} (its files are there, not in the project folder), (or let the model try again), then Retry step; or Skip slugify · debugging to go on without it.`);
+    expect(hint.textContent).toContain(`fix the cause in the worktree of slugify, ${worktree} (its files are there, not in the project folder), or let the model try again; then Retry step. Or Skip slugify · debugging to go on without it.`);
     expect(screen.getByTestId('blocked-test-output').textContent).toContain('python3 -m pytest -q tests/test_slugify.py (exit 1)');
     expect(screen.getByTestId('blocked-test-output').textContent).toContain('FAILED tests/test_slugify.py::test_accents');
     expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip slugify · debugging', 'Stop']);

@@ -42,6 +42,13 @@ describe('groupSessions', () => {
     expect(r1.steps.map((x) => [x.id, x.status])).toEqual([['d1', 'done'], ['t1', 'done'], ['g1', 'done'], ['t2', 'done']]);
   });
 
+  it('an interrupted run (nothing drives it) says so, and its cut-off step is not running', () => {
+    const runs = [run('r1', '/w/calc', 0, [step('adder:development', 1, 'd1'), step('adder:testing', 2, 't1', { leftAt: undefined, outcome: undefined })], { status: 'RUNNING', interrupted: true })];
+    const [calc] = groupSessions({ sessions: [], runs, project: '/w/calc' });
+    expect(calc!.runs[0]!.detail).toMatch(/ · Interrupted — nothing is driving it$/);
+    expect(calc!.runs[0]!.steps.map((x) => [x.id, x.status])).toEqual([['d1', 'done'], ['t1', 'idle']]);
+  });
+
   it('groups project → runs (newest first) → steps in run order, and keeps each project’s chats apart', () => {
     const sessions = [
       session('chat1', 5, { project: '/w/calc', items: [{ kind: 'user', id: 'u', text: 'Explain the adder\nplease' }] }),

@@ -124,7 +124,8 @@ export function groupSessions({ sessions, runs, project, logged = [] }: { sessio
   for (const run of [...runs].sort((a, b) => b.createdAt.localeCompare(a.createdAt))) {
     if (seenRuns.has(run.runId)) continue;
     seenRuns.add(run.runId);
-    const live = LIVE.has(run.status);
+    // Nothing drives an interrupted run: its open steps are cut off, not running.
+    const live = LIVE.has(run.status) && !run.interrupted;
     const steps: ListItem[] = [];
     for (const [i, step] of run.steps.entries()) {
       if (!step.sessionId || inRun.has(step.sessionId)) continue;
@@ -144,7 +145,7 @@ export function groupSessions({ sessions, runs, project, logged = [] }: { sessio
     group(run.projectDir).runs.push({
       runId: run.runId,
       title: run.goal ?? `Run of ${when(started)}`,
-      detail: `started ${when(started)} · ${humanStatus(run.status)}`,
+      detail: `started ${when(started)} · ${humanStatus(run.status, run.interrupted)}`,
       createdAt: run.createdAt,
       steps,
     });

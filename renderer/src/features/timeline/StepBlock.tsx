@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { commitWords, humanOutcome, humanState, stepWords } from '../project/labels';
 import type { Block, BlockStatus } from './lanes';
@@ -29,20 +28,14 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
     block.alongside ? `at the same time as ${alongsideWords(block.alongside)}` : '',
   ].filter(Boolean);
   const label = `${e.rewound ? '↶ ' : ''}${stepWords(block.step)}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
-  // The step running now (or waiting for the user) stays in sight in a long run that scrolls sideways.
-  const ref = useRef<HTMLButtonElement>(null);
-  const live = block.status === 'current' || block.status === 'waiting';
-  useEffect(() => {
-    if (live) ref.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [live]);
   const sub = `${formatDuration(duration)}${e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}${e.usage?.costUsd !== undefined ? ` · ${formatCost(e.usage.costUsd)}` : ''}`;
   return (
     <button
-      ref={ref}
       type="button"
       onClick={() => onOpen(block)}
       title={detail.join('\n')}
       data-testid="timeline-block"
+      data-index={block.index}
       data-state={block.state}
       data-status={block.status}
       data-rewound={e.rewound ? 'true' : undefined}

@@ -120,6 +120,8 @@ describe('TimelineView', () => {
     core.render(<><TimelineView onOpenSession={() => {}} /><StatusBar face="browser" onApprovals={() => {}} /><RunPanel view={crashed} onOpenTimeline={() => {}} /></>);
     expect(screen.getByTestId('timeline-status').textContent).toBe('Interrupted — nothing is driving it');
     expect(screen.getAllByTestId('timeline-block').map((b) => `${b.dataset.state}:${b.dataset.status}`)).toEqual(['a:development:done', 'a:testing:interrupted', 'b:testing:interrupted']);
+    // A cut-off step ran until the run's last update, not until now.
+    expect(screen.getAllByTestId('timeline-block')[1]!.textContent).toContain('20.0 s');
     expect(screen.getByTestId('status-state').textContent).toMatch(/^Interrupted — nothing is driving it/);
     // The clock stopped at the run's last update (30 s), in the status bar as in the header.
     expect(screen.getByTestId('status-bar').textContent).toContain('30.0 s');

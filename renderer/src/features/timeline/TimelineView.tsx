@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { costByPart, runElapsed, type WorkflowRunView } from '../../../../electron/contract/index';
+import { costByPart, runElapsed, runIsLive, type WorkflowRunView } from '../../../../electron/contract/index';
 import { liveTotals } from '../../app/progress';
 import { useServices } from '../../app/services';
 import { EmptyState } from '../../ui/EmptyState';
@@ -9,7 +9,8 @@ import { phaseOf, skipTarget } from '../project/runState';
 import { Elicitations } from '../session/Elicitations';
 import { sessionIdFromLog } from '../session/sessionRef';
 import { pendingApprovals } from '../session/sessionState';
-import { layout, type Block } from './lanes';
+import { focusOf, layout, type Block } from './lanes';
+import { SideScroll } from './SideScroll';
 import { machineOf } from './machine';
 import { StateMachine } from './StateMachine';
 import { RunControls } from './RunControls';
@@ -35,7 +36,9 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
   const lanes = useMemo(() => {
     // A step with no session yet (or none at all: an external engine's) is not waiting on an approval.
     const held = new Set(waitingIds.split(' ').filter(Boolean));
-    return view ? layout(view, now, (e) => { const id = sessionIdFromLog(e.sessionLog); return !!id && held.has(id); }) : [];
+    // A step cut off when nothing drives the run (interrupted) ended at the run's last update, not now.
+    const end = view && !runIsLive(view) ? Math.min(now, Date.parse(view.updatedAt)) : now;
+    return view ? layout(view, end, (e) => { const id = sessionIdFromLog(e.sessionLog); return !!id && held.has(id); }) : [];
   }, [view, now, waitingIds]);
   const [selected, setSelected] = useState<string | null>(null);
   const [mode, setMode] = useState<'order' | 'machine'>('order');
@@ -69,7 +72,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
       </div>
       {mode === 'machine' ? <StateMachine rows={rows} onOpen={(x) => setSelected(x.key)} /> : lanes.length === 0 ? <EmptyState title="No steps yet">The first steps write the documents.</EmptyState> : (
         // A long run scrolls sideways rather than squeezing its steps: every column is wide enough for its label.
-        <div className="overflow-x-auto pb-1" data-testid="timeline-scroll">
+        <SideScroll focus={focusOf(lanes, phase === 'blocked')?.index}>
         <div className="flex flex-col gap-1" role="list" aria-label="Components" style={{ minWidth: `calc(${view.timeline.length * COLUMN_PX}px + 7.5rem)` }}>
           {lanes.map((lane) => (
             <div key={lane.id} role="listitem" className="flex items-stretch gap-2" data-testid={`lane-${lane.id}`}>
@@ -81,7 +84,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
             </div>
           ))}
         </div>
-        </div>
+        </SideScroll>
       )}
       <Legend />
       {block ? <StepDetails runId={view.runId} block={block} onOpenSession={sessionId ? () => onOpenSession(sessionId) : null} rewind={{ running: view.status === 'RUNNING', onRewound: () => void run.refresh() }} /> : null}

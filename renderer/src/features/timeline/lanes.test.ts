@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowTimelineEntry } from '../../../../electron/contract/index';
-import { layout } from './lanes';
+import { focusOf, layout } from './lanes';
 import { alongsideWords } from './StepBlock';
 
 const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
@@ -46,6 +46,16 @@ describe('timeline layout', () => {
   it('shows a step the user stopped (aborted) as interrupted, not failed', () => {
     const lanes = layout({ timeline: [e('x:review', 0, 5, 'aborted', 'x'), e('x:review', 6, 9, 'done', 'x')], state: 'x:fixes', status: 'RUNNING' }, Date.parse(t(20)));
     expect(lanes[0]!.blocks.map((b) => b.status)).toEqual(['interrupted', 'done']);
+  });
+  it('keeps in sight the step running (the latest of several), else the blocked step, else the last step', () => {
+    const running = layout({ timeline, state: 'adder:review', status: 'RUNNING' }, Date.parse(t(60)));
+    expect(focusOf(running, false)?.state).toBe('adder:review');
+    // Blocked: the failed step, even with a final-phase step drawn after it.
+    const blocked = layout({ timeline: [...timeline.slice(0, 3), e('final:review', 31, 32, 'done')], state: 'adder:testing', status: 'BLOCKED' }, Date.parse(t(60)));
+    expect(focusOf(blocked, true)?.index).toBe(2);
+    // Completed: the end of the run (the final phase), not the beginning.
+    const done = layout({ timeline: [...timeline.slice(0, 5), e('final:review', 50, 60, 'done')], state: 'completed', status: 'COMPLETED' }, Date.parse(t(60)));
+    expect(focusOf(done, false)?.state).toBe('final:review');
   });
   it('is empty for a run with no steps yet', () => {
     expect(layout({ timeline: [], status: 'LOADED' }, 0)).toEqual([]);

@@ -129,3 +129,12 @@ export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'statu
   }
   return [...lanes].map(([id, blocks]) => ({ id, blocks }));
 }
+
+/**
+ * The step to keep in sight in a run that scrolls sideways: the latest one running (or waiting for the user), else,
+ * in a blocked run, the latest that failed, else the latest step.
+ */
+export function focusOf(lanes: Lane[], blocked: boolean): Block | undefined {
+  const all = lanes.flatMap((l) => l.blocks).sort((a, b) => a.index - b.index);
+  return all.findLast((b) => b.status === 'current' || b.status === 'waiting') ?? (blocked ? all.findLast((b) => b.status === 'failed') : undefined) ?? all.at(-1);
+}
