@@ -65,7 +65,7 @@ it('a blocked run says how to go on: retry, and skip where the state can be skip
   const blocked = (state: string) => statusText({ ...view, state } as unknown as Parameters<typeof statusText>[0]);
   expect(blocked('prepare:task_list')).toContain('to go on: fix the cause, then run the step again: erasmus workflow retry /p');
   expect(blocked('prepare:task_list')).not.toContain('skip');
-  expect(blocked('api:testing')).toContain('erasmus workflow retry /p, or skip it: erasmus workflow skip /p');
+  expect(blocked('api:testing')).toContain('erasmus workflow retry /p, or skip it (the run goes on to the next step with these tests not passing): erasmus workflow skip /p');
   expect(statusText({ ...view, status: 'RUNNING', error: undefined } as unknown as Parameters<typeof statusText>[0])).not.toContain('to go on');
 });
 
@@ -178,7 +178,7 @@ it("a durable run's hints name its database (the password masked, as the record 
   const opt = "--database-url 'postgres://me:***@db.example:5432/erasmus'";
   const note = '(your password in place of ***; or set ERASMUS_DATABASE_URL instead of --database-url)';
   expect(view({ status: 'RUNNING', interrupted: true, state: 'parallel:components' })).toContain(`nothing is driving it: erasmus workflow resume /p ${opt} ${note}`);
-  expect(view({ status: 'BLOCKED', state: 'api:testing', error: { kind: 'RUNTIME_ERROR', message: 'tests fail' } })).toContain(`erasmus workflow retry /p ${opt}, or skip it: erasmus workflow skip /p ${opt} ${note}`);
+  expect(view({ status: 'BLOCKED', state: 'api:testing', error: { kind: 'RUNTIME_ERROR', message: 'tests fail' } })).toContain(`erasmus workflow retry /p ${opt}, or skip it (the run goes on to the next step with these tests not passing): erasmus workflow skip /p ${opt} ${note}`);
   const lane = { component: 'api', status: 'blocked', state: 'api:debugging', depends: [], entries: [] };
   expect(view({ status: 'BLOCKED', state: 'parallel:components', lanes: [lane], error: { kind: 'RUNTIME_ERROR', message: 'component api: tests fail' } })).toContain(
     `erasmus workflow retry /p ${opt}, or skip that step: erasmus workflow skip /p ${opt} ${note}`,

@@ -89,7 +89,9 @@ export function statusText(v: WorkflowRunView): string {
     }
   } else if (v.status === 'BLOCKED') {
     // Skip is for the machine's states; a preparation step can only run again.
-    const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it: erasmus workflow skip ${v.projectDir}${db.option}` : '';
+    // What a skip does where tests gate the step: the run goes on without them passing (and says so in its report).
+    const gated = v.state && /:(debugging|redebugging|testing|retesting)$/.test(v.state) ? ' (the run goes on to the next step with these tests not passing)' : '';
+    const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it${gated}: erasmus workflow skip ${v.projectDir}${db.option}` : '';
     lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${db.option}${skip}${db.note}`);
   }
   // A parallel run: each component, what it needs, where it stands (its step and worktree while it runs, its commit once merged).
