@@ -19,7 +19,7 @@ export function runReport(record: RunFacts): WorkflowReport {
   const traced = runs.filter((e) => e.test.traced && e.test.tests);
   // A documentation run develops no task: it has nothing to verify.
   const tasks = (plan?.documents ? [] : (plan?.components ?? [])).flatMap((c) => {
-    const commit = record.timeline.filter((e) => e.state === `${c.id}:commit` && e.outcome === 'committed' && e.commit).at(-1)?.commit ?? null;
+    const commit = record.timeline.filter((e) => e.state === `${c.id}:commit` && e.outcome === 'committed' && e.commit && !e.rewound).at(-1)?.commit ?? null;
     return c.tasks.map((t) => {
       let tests: TestCaseResult[] = [];
       // Skipped tests did not run: they neither verify a task nor fail it.

@@ -13,6 +13,16 @@ describe("a run's commits", () => {
     ];
     expect(runCommits(timeline).map((e) => [e.state, e.commit])).toEqual([['slug:commit', '0d40'], ['count:merge', 'f820'], ['final:commit', '718b']]);
   });
+
+  it('leave out the commits a rewind undid (the steps after it are marked rewound, then run again)', () => {
+    const timeline = [
+      { state: 'a:commit', commit: '599b', rewound: true },
+      { state: 'final:commit', commit: 'ba47', rewound: true },
+      { state: 'a:commit', commit: '96a8' },
+      { state: 'final:commit', commit: 'f910' },
+    ];
+    expect(runCommits(timeline).map((e) => e.commit)).toEqual(['96a8', 'f910']);
+  });
 });
 
 describe("a run's wall time", () => {

@@ -39,10 +39,11 @@ export function runStepsOf(run: Pick<WorkflowRunView, 'runId' | 'projectDir' | '
  * names its commit on the run's branch at its commit step and again at its merge, so each commit is placed
  * where it was last named (the merge), not where the component happened to finish first.
  */
-export function runCommits<E extends Pick<WorkflowRunView['timeline'][number], 'commit'>>(timeline: readonly E[]): Array<E & { commit: string }> {
+export function runCommits<E extends Pick<WorkflowRunView['timeline'][number], 'commit' | 'rewound'>>(timeline: readonly E[]): Array<E & { commit: string }> {
   const last = new Map<string, number>();
-  timeline.forEach((e, i) => e.commit && last.set(e.commit, i));
-  return timeline.filter((e, i): e is E & { commit: string } => !!e.commit && last.get(e.commit) === i);
+  // A rewound step's commit was undone (kept under refs/erasmus/rewound/): not the run's any more.
+  timeline.forEach((e, i) => e.commit && !e.rewound && last.set(e.commit, i));
+  return timeline.filter((e, i): e is E & { commit: string } => !!e.commit && !e.rewound && last.get(e.commit) === i);
 }
 
 /** Whether a run's clock runs: not once it rests (complete, stopped, paused, blocked). */

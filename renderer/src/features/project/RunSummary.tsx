@@ -9,7 +9,8 @@ import { RunFinish } from './RunFinish';
 /** What a finished run left behind: commits, test runs, reports, time and cost, and its branch's finish (the next goal is asked beside it: NewGoal). */
 export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunView; onFinished?: () => void }) {
   const commits = runCommits(view.timeline);
-  const tests = view.timeline.filter((e) => e.test);
+  // A rewound step's test run no longer describes the project.
+  const tests = view.timeline.filter((e) => e.test && !e.rewound);
   const passed = tests.filter((e) => e.test!.passed).length;
   // A review point nobody addressed turns the summary from a plain green into "complete, with points left open".
   const open = reviewsLeftOpen(view.timeline).length > 0;
