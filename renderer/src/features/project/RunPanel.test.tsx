@@ -209,6 +209,8 @@ describe('ProjectView and the run panel', () => {
     expect((await screen.findByTestId('summary-commits')).textContent).toContain('abcdef0123');
     expect(screen.getByTestId('summary-tests').textContent).toBe('Test runs: 1 passed of 2 (the failures were fixed in later runs)');
     expect(screen.getByRole('heading', { name: 'The run is complete' })).toBeTruthy();
+    // The components this run built: the plan's other component (never reaching its commit here) is not counted.
+    expect(screen.getByTestId('run-summary').textContent).toContain('1 component built in');
     // What the runner's report says each task's tests did, from the run alone.
     expect(screen.getByTestId('summary-verified').textContent).toMatch(/^Verified: every task \(1\) has passing tests that Erasmus ran\./);
     expect(screen.getByTestId('summary-task-A1').textContent).toContain('pass — A1: adds (test/adder.test.mjs)');

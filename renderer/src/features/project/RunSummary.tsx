@@ -16,7 +16,8 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
   const open = reviewsLeftOpen(view.timeline).length > 0;
   const first = view.timeline[0];
   const took = first ? Date.parse(view.updatedAt) - Date.parse(first.enteredAt) : 0;
-  const components = view.plan?.components.length ?? 0;
+  // The components this run built (a later goal's plan lists the earlier goals' too): those it reached the commit of.
+  const components = new Set(view.timeline.filter((e) => e.component && e.state === `${e.component}:commit` && !e.rewound).map((e) => e.component)).size;
   // A documentation run (workflow drift --fix, DriftNotice) developed no task: it has nothing to verify.
   const docsRun = view.plan?.documents;
   // What the tests Erasmus ran (read from the runners' reports) verify, task by task.
