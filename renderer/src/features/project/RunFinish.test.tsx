@@ -64,4 +64,11 @@ describe('the completion of a run on its own branch', () => {
     expect(screen.queryByTestId('finish-done')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Keep the branch' })).toBeNull();
   });
+
+  it("names the unfinished run's branch it started from, whose commits come along, not its base alone", async () => {
+    const core = new FakeCore({ 'workflow.report': () => report });
+    const startedFrom = { branch: 'erasmus/add-slugify', commit: '0123456789abcdef', runId: 'r0' };
+    core.render(<RunFinish view={{ ...view, git: { ...view.git!, startedFrom } }} onFinished={() => {}} />);
+    expect((await screen.findByTestId('run-finish')).textContent).toContain("The run's work is on branch erasmus/add-a-greeting, started from the unfinished run's branch erasmus/add-slugify (at 0123456789): its commits come along into main.");
+  });
 });

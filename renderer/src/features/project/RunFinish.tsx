@@ -57,7 +57,16 @@ export function RunFinish({ view, onFinished }: { view: WorkflowRunView; onFinis
           <>
             <p>
               The run's work is on branch <code className="font-mono text-xs">{g.branch}</code>
-              {g.base ? <>, started from <code className="font-mono text-xs">{g.base}</code></> : null}.
+              {g.startedFrom ? (
+                <>
+                  , started from the unfinished run's branch <code className="font-mono text-xs">{g.startedFrom.branch}</code> (at <code className="font-mono text-xs">{g.startedFrom.commit.slice(0, 10)}</code>): its commits come along{g.base ? <> into <code className="font-mono text-xs">{g.base}</code></> : null}
+                </>
+              ) : g.base ? (
+                <>
+                  , started from <code className="font-mono text-xs">{g.base}</code>
+                </>
+              ) : null}
+              .
             </p>
             <div className="flex flex-wrap gap-2">
               {g.base ? (
