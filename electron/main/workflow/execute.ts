@@ -344,7 +344,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
         record.untraced = { state, tasks: missing, asked: 0 }; // a retry asks the step again, as many times
         throw new WorkflowError(
           'RUNTIME_ERROR',
-          `component ${component!.id} is not committed: ${missing.length === 1 ? 'task' : 'tasks'} ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no passing test that names ${missing.length === 1 ? 'it' : 'them'} after ${asked + 1} test runs of ${state}. A test names a task when its name, or its describe block or test class, begins with the task's id (\`${missing[0]}: …\`). Add such tests and retry the step, or skip it: the run goes on without them, and its report does not count these tasks verified.`,
+          `component ${component!.id} is not committed: ${missing.length === 1 ? 'task' : 'tasks'} ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no passing test that names ${missing.length === 1 ? 'it' : 'them'} after ${asked + 1} test runs of ${state}. A test names a task when its name, or its describe block or test class, begins with the task's id (\`${missing[0]}: …\`, or \`test_${missing[0]!.replace(/[^A-Za-z0-9]+/g, '_')}_…\` where names cannot hold '-' or ':', as in Python). Add such tests and retry the step, or skip it: the run goes on without them, and its report does not count these tasks verified.`,
         );
       }
       record.untraced = { state, tasks: missing, asked: asked + 1 };

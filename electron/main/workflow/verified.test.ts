@@ -210,6 +210,8 @@ describe('done means verified', () => {
     expect(asked[2]).toContain('This is the last try: if a task still has no passing test that names it when this step ends, the run stops here for the user.');
     expect(task).toMatchObject({ status: 'BLOCKED' });
     expect((await e.status(runId)).error!.message).toMatch(/^component words is not committed: task W-2 has no passing test that names it after 3 test runs of words:testing\./);
+    // Both forms a name can take: with the id as written, and as Python's names can hold it.
+    expect((await e.status(runId)).error!.message).toContain("begins with the task's id (`W-2: …`, or `test_W_2_…` where names cannot hold '-' or ':', as in Python).");
     const view = await e.status(runId);
     expect(view.timeline.filter((x) => x.state === 'words:testing').map((x) => x.outcome)).toEqual(['tests-untraced', 'tests-untraced', 'tests-untraced']);
     expect(execFileSync('git', ['log', '--all', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('');
