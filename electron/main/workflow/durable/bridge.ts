@@ -332,7 +332,8 @@ function listener(url: string): Promise<Listener> {
   if (!l) {
     l = (async () => {
       const { default: pg } = await import('pg');
-      const client = new pg.Client({ connectionString: url, application_name: 'erasmus follow' });
+      // Bounded: with the database unreachable, a look waits 5 s for it at most, not the system's TCP timeout.
+      const client = new pg.Client({ connectionString: url, application_name: 'erasmus follow', connectionTimeoutMillis: 5000 });
       const out: Listener = { client, waiting: new Map(), pending: new Set() };
       // The connection lost: the next look listens anew (meanwhile each look waits its bound, as a poll would).
       client.on('error', () => listeners.delete(url));
