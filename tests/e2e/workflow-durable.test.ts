@@ -14,7 +14,7 @@ import { grantDepsOf } from '../../electron/main/api/grant-deps';
 import { withAlwaysAllow, type AnswerWithScope } from '../../electron/main/mcp/elicitation';
 import type { ElicitationRequest } from '../../electron/main/mcp/types';
 import { Paths } from '../../electron/main/paths/index';
-import { bridgePool, closeBridgePools, following, RunBridge, RunGone, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
+import { bridgePool, closeBridgePools, following, nextLook, RunBridge, RunGone, unfollow, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
 import { migrateSystemDatabase } from '../../electron/main/workflow/durable/dbos';
 import { attachBuiltinServers } from '../../electron/servers/builtin';
 import { startScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
@@ -276,9 +276,19 @@ describe("what a worker's step and the run's process say to each other (durable/
       void declined.finally(() => (settled = true));
       while (!settled) await run.look();
       expect(unansweredReason(await declined)).toBe('nobody watches this run');
-      // The step's timeline and its session's events reach the run's look.
+      // The step's timeline and its session's events reach the run's look; each wakes the run's next look at once (it waits
+      // for the worker's notice, here with a bound no test waits out), and so does a step DBOS recorded; one noticed while
+      // no look waited makes the next look come at once.
+      await nextLook(url, place.workflowId, 0);
+      const woken = nextLook(url, place.workflowId, 600_000);
       await worker.timeline(place, 3, [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }]);
+      await woken;
       await worker.event(place, 3, { type: 'tool_running', sessionId: 's-1', at: 1, callId: 'c1', name: 'files__write_file', args: {} });
+      await nextLook(url, place.workflowId, 600_000);
+      const recorded = nextLook(url, place.workflowId, 600_000);
+      await worker.recorded(place);
+      await recorded;
+      unfollow(url, place.workflowId);
       expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] } });
       expect(shown).toEqual(['tool_running']);
       run.close();

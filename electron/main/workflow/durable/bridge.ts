@@ -53,12 +53,18 @@ type Answer = z.infer<typeof Answer>;
 
 /**
  * How long a run's process may be silent and still count as following a component's workflow: it looks every
- * FOLLOW_MS (100 ms) while it does, and says so at most every FOLLOWING_MS. A question of a workflow nobody follows
+ * FOLLOW_MS at most (at once when its worker notifies) while it does, and says so at most every FOLLOWING_MS. A question of a workflow nobody follows
  * is refused at once; one whose run stops looking while it waits is refused after this long.
  */
 export const ASK_WAIT_MS = 15_000;
 /** How often the run's process says it follows a workflow (erasmus.following). */
 const FOLLOWING_MS = 1000;
+
+/**
+ * The channel a worker notifies when it wrote what the run following a workflow reads (a question, the step's timeline
+ * or events, a step recorded): its payload is the workflow's id. The run looks at once, instead of on a short poll.
+ */
+const FOLLOW_CHANNEL = 'erasmus_follow';
 
 /** Nobody follows the run to answer (its process is paused, stopped or gone): the call is refused and the step goes on without it. */
 export class RunGone extends UnansweredApproval {}
@@ -67,6 +73,9 @@ export class RunGone extends UnansweredApproval {}
 export async function following(pool: Pool, workflowId: string): Promise<void> {
   await pool.query('INSERT INTO erasmus.following (workflow_id, seen_at) VALUES ($1, now()) ON CONFLICT (workflow_id) DO UPDATE SET seen_at = now()', [workflowId]);
 }
+
+/** What a step publishes, and the notice to the run that follows its workflow. */
+const LIVE_INSERT = `WITH l AS (INSERT INTO erasmus.live (workflow_id, step, kind, body) VALUES ($1, $2, $3, $4) RETURNING workflow_id) SELECT pg_notify('${FOLLOW_CHANNEL}', workflow_id) FROM l`;
 
 /** The worker's side: asks and waits for the answer; publishes the step's timeline and events. */
 export class WorkerBridge {
@@ -81,7 +90,10 @@ export class WorkerBridge {
       new RunGone(`nobody follows run ${place.runId} now: the process that drives it is paused, stopped or gone`);
     const followed = await this.pool.query<{ idle_ms: number }>('SELECT EXTRACT(EPOCH FROM (now() - seen_at)) * 1000 AS idle_ms FROM erasmus.following WHERE workflow_id = $1', [place.workflowId]);
     if (!followed.rows[0] || Number(followed.rows[0].idle_ms) > this.waitMs) throw nobody();
-    const { rows } = await this.pool.query<{ id: string }>('INSERT INTO erasmus.asks (run_id, workflow_id, kind, request) VALUES ($1, $2, $3, $4) RETURNING id', [place.runId, place.workflowId, kind, JSON.stringify(request)]);
+    const { rows } = await this.pool.query<{ id: string }>(
+      `WITH a AS (INSERT INTO erasmus.asks (run_id, workflow_id, kind, request) VALUES ($1, $2, $3, $4) RETURNING id, workflow_id) SELECT id, pg_notify('${FOLLOW_CHANNEL}', workflow_id) FROM a`,
+      [place.runId, place.workflowId, kind, JSON.stringify(request)],
+    );
     const id = rows[0]!.id;
     try {
       for (;;) {
@@ -123,12 +135,17 @@ export class WorkerBridge {
 
   /** The step's timeline as it stands (its entry once it starts, again as it changes). */
   async timeline(place: AskPlace, step: number, timeline: WorkflowTimelineEntry[]): Promise<void> {
-    await this.pool.query('INSERT INTO erasmus.live (workflow_id, step, kind, body) VALUES ($1, $2, $3, $4)', [place.workflowId, step, 'timeline', JSON.stringify(timeline)]);
+    await this.pool.query(LIVE_INSERT, [place.workflowId, step, 'timeline', JSON.stringify(timeline)]);
   }
 
   /** One event of the step's agent session (a tool call, the session's start and end). */
   async event(place: AskPlace, step: number, e: AgentEvent): Promise<void> {
-    await this.pool.query('INSERT INTO erasmus.live (workflow_id, step, kind, body) VALUES ($1, $2, $3, $4)', [place.workflowId, step, 'event', JSON.stringify(e)]);
+    await this.pool.query(LIVE_INSERT, [place.workflowId, step, 'event', JSON.stringify(e)]);
+  }
+
+  /** A step of the workflow was recorded (DBOS has its progress): the run following it looks now. */
+  async recorded(place: AskPlace): Promise<void> {
+    await this.pool.query(`SELECT pg_notify('${FOLLOW_CHANNEL}', $1)`, [place.workflowId]);
   }
 }
 
@@ -295,5 +312,75 @@ export async function bridgePool(url: string): Promise<Pool> {
 export async function closeBridgePools(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  await Promise.all(all.map((p) => p.end().catch(() => undefined)));
+  const heard = [...listeners.values()];
+  listeners.clear();
+  await Promise.all([...all.map((p) => p.end().catch(() => undefined)), ...heard.map((l) => l.then((x) => x.client.end()).catch(() => undefined))]);
+}
+
+/** A run process's one connection per database that LISTENs on the follow channel, and who waits for which workflow. */
+interface Listener {
+  client: import('pg').Client;
+  /** The workflows this process follows, with the looks waiting for their next notice. */
+  waiting: Map<string, Set<() => void>>;
+  /** Followed workflows notified while no look waited: the next look is at once. */
+  pending: Set<string>;
+}
+const listeners = new Map<string, Promise<Listener>>();
+
+function listener(url: string): Promise<Listener> {
+  let l = listeners.get(url);
+  if (!l) {
+    l = (async () => {
+      const { default: pg } = await import('pg');
+      // Bounded: with the database unreachable, a look waits 5 s for it at most, not the system's TCP timeout.
+      const client = new pg.Client({ connectionString: url, application_name: 'erasmus follow', connectionTimeoutMillis: 5000 });
+      const out: Listener = { client, waiting: new Map(), pending: new Set() };
+      // The connection lost: the next look listens anew (meanwhile each look waits its bound, as a poll would).
+      client.on('error', () => listeners.delete(url));
+      client.on('end', () => listeners.delete(url));
+      client.on('notification', (n) => {
+        const id = n.payload ?? '';
+        const set = out.waiting.get(id);
+        if (!set) return;
+        if (!set.size) out.pending.add(id);
+        for (const wake of [...set]) wake();
+      });
+      await client.connect();
+      await client.query(`LISTEN ${FOLLOW_CHANNEL}`);
+      return out;
+    })();
+    l.catch(() => listeners.delete(url));
+    listeners.set(url, l);
+  }
+  return l;
+}
+
+/**
+ * Waits until the workflow's worker writes something the run reads (it notifies), at most `ms`, or until `signal`
+ * aborts: the run's next look at a workflow it follows. Without the listening connection it waits `ms`.
+ */
+export async function nextLook(url: string, workflowId: string, ms: number, signal?: AbortSignal): Promise<void> {
+  const l = await listener(url).catch(() => undefined);
+  let set = l?.waiting.get(workflowId);
+  if (l && !set) l.waiting.set(workflowId, (set = new Set()));
+  if (l?.pending.delete(workflowId) || signal?.aborted) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      set?.delete(done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    set?.add(done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The run no longer follows the workflow here: its notices are not kept. */
+export function unfollow(url: string, workflowId: string): void {
+  void listeners.get(url)?.then((l) => {
+    l.waiting.delete(workflowId);
+    l.pending.delete(workflowId);
+  }, () => undefined);
 }

@@ -28,8 +28,12 @@ export const POLL_MS = 100;
 export const RECOVERY_MS = 1000;
 /** How often a worker looks whether the workflow of a step it runs was cancelled (then it stops the step). */
 export const CANCEL_MS = 500;
-/** How often the run looks at the steps of a component's workflow it follows (two small queries). */
-export const FOLLOW_MS = 100;
+/**
+ * How long the run waits at most between two looks at a component's workflow it follows (a few small queries): its worker
+ * notifies as it writes what the run reads (bridge.ts nextLook), which wakes the look at once; this bounds what it
+ * does not notify (a workflow ended in error, taken by another worker) and how soon a pause is seen.
+ */
+export const FOLLOW_MS = 500;
 
 /** The idle-in-transaction timeout DBOS gives its connections (its default, DEFAULT_IDLE_TRANSACTION_TIMEOUT_MS). */
 const IDLE_IN_TRANSACTION_MS = 60_000;

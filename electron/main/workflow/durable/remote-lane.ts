@@ -21,7 +21,7 @@ import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './compo
 import { redactedUrl } from './database-url';
 import { COMPONENT_WORKFLOW, componentQueue, dbosClient, executorAlive, FOLLOW_MS, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneCommitRef, laneRef, originUrl, pushRef, removeRunRefs, type LaneKey } from './lane-git';
-import { bridgePool, following, RunBridge, type RunGate } from './bridge';
+import { bridgePool, following, nextLook, RunBridge, unfollow, type RunGate } from './bridge';
 
 export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent, gate?: RunGate): Promise<void> {
   const { record } = ctx;
@@ -69,6 +69,8 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   const bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id, dir);
   // The worker running the workflow's step: when DBOS recovery takes the workflow from it (it died), what it asked and its sessions end here.
   let runningOn: string | undefined;
+  // Listening from the first look on: what the worker writes meanwhile wakes the next one.
+  await nextLook(databaseUrl, id!, 0);
   try {
     for (;;) {
       // The steps that ended since the last look: the run's timeline shows each as it ends.
@@ -111,10 +113,12 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       // Stop and pause stop following it here; its workflow goes on in the workers, and resume finds it again (its id is in the lane).
       if (ctx.signal.aborted) throw new StepAbortedError(lane.state ?? `${component.id}:development`);
       if (ctx.pausing?.()) return;
-      await new Promise((r) => setTimeout(r, FOLLOW_MS));
+      // The next look as soon as the worker writes something (a step recorded, a question, the step's timeline or events), at most FOLLOW_MS from now.
+      await nextLook(databaseUrl, id!, FOLLOW_MS, ctx.signal);
     }
   } finally {
     bridge.close();
+    unfollow(databaseUrl, id!);
   }
   // Ready: its commit, fetched from origin into the project as the component's branch (merged, then deleted, by parallel.ts).
   if (lane.commit) {

@@ -281,7 +281,9 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
               // The run cancels the workflow (abandoned, or rewound): the step is stopped soon after (its executor's
               // process or its agent session ended), not run to its end.
               const cancel = new AbortController();
-              const watch = watchCancel(() => DBOS.getWorkflowStatus(workflowId), cancel, () => log(`component ${job.component} of run ${job.runId}: its workflow was cancelled; its step is stopped`));
+              // Its status alone (DBOS's getWorkflowStatus loads and decodes the job and the output each time).
+              const status = async () => (await DBOS.listWorkflows({ workflowIDs: [workflowId], loadInput: false, loadOutput: false }))[0];
+              const watch = watchCancel(status, cancel, () => log(`component ${job.component} of run ${job.runId}: its workflow was cancelled; its step is stopped`));
               const out = await stepPlace
                 .run(place, () =>
                   runComponentStep(
@@ -299,11 +301,13 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
                 .finally(() => watch.stop());
               await place.chain;
               // Asked, not only watched: a step may end between two looks.
-              if (cancel.signal.aborted || (await DBOS.getWorkflowStatus(workflowId))?.status === 'CANCELLED') await abandoned();
+              if (cancel.signal.aborted || (await status())?.status === 'CANCELLED') await abandoned();
               return settleStep(place, out, before.timeline.length, log);
             },
             { name: `${job.component} step ${before.steps + 1}` },
           );
+          // Recorded: the run following the workflow looks now (bridge.ts nextLook), not on its next poll.
+          await opts.bridge?.recorded({ runId: job.runId, workflowId }).catch(() => undefined);
         }
       } catch (err) {
         if (err instanceof DBOSErrors.DBOSWorkflowCancelledError) await abandoned();
