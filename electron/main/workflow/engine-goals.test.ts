@@ -18,6 +18,17 @@ afterEach(async () => {
   root = undefined;
 });
 
+/** A fresh `git init` folder (branch main) and an engine over a home of its own, both cleaned up after the test. */
+async function freshProject(): Promise<{ dir: string; e: WorkflowEngine }> {
+  root = await mkdtemp(join(tmpdir(), 'erasmus-goals-'));
+  const dir = join(root, 'p');
+  await mkdir(dir);
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
+  engines.push(e);
+  return { dir, e };
+}
+
 /** Answers steps as a model would until the run rests; the task list step hands back `taskList(attempt)`; returns each step's prompt. */
 async function drive(e: WorkflowEngine, runId: string, taskList: (attempt: number) => string): Promise<{ prompts: Map<string, string[]>; last: WorkflowTask }> {
   const prompts = new Map<string, string[]>();
@@ -37,12 +48,7 @@ async function drive(e: WorkflowEngine, runId: string, taskList: (attempt: numbe
 
 describe('a project lives through many goals', () => {
   it('a new goal updates the documents, develops only open tasks, and marks tasks in progress as development ends and done at the commit', async () => {
-    root = await mkdtemp(join(tmpdir(), 'erasmus-goals-'));
-    const dir = join(root, 'p');
-    await mkdir(dir);
-    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
-    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
-    engines.push(e);
+    const { dir, e } = await freshProject();
     const first = await e.load({ projectDir: dir, goal: 'a core' });
     const one = await drive(e, first.runId, () => FIRST);
     expect(one.last.status).toBe('COMPLETED');
@@ -107,12 +113,7 @@ describe('a project lives through many goals', () => {
 
 describe('a goal after an earlier run that did not finish', () => {
   it('the architecture step is told which components of earlier goals are planned, not built', async () => {
-    root = await mkdtemp(join(tmpdir(), 'erasmus-goals-'));
-    const dir = join(root, 'p');
-    await mkdir(dir);
-    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
-    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
-    engines.push(e);
+    const { dir, e } = await freshProject();
     const first = await e.load({ projectDir: dir, goal: 'a core' });
     let task = await e.getTask(first.runId);
     for (; task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(first.runId)) await e.submitTask(first.runId, { output: task.step.state === 'prepare:task_list' ? FIRST : `# ${task.step.state}\n`, done: true });
