@@ -233,6 +233,17 @@ describe('a commit step run again', () => {
     expect(existsSync(lock)).toBe(false);
   });
 
+  it("a HEAD.lock an earlier Erasmus process's git left (killed while it moved HEAD) is gone before the commit: the final commit is made, not refused three times", async () => {
+    const { dir } = repository();
+    writeFileSync(join(dir, 'greet.js'), 'hi\n');
+    const r = record(dir, [entry('core:development', { leftAt: at, outcome: 'done', files: [{ path: 'greet.js', change: 'added' }] }), entry('core:commit')]);
+    const lock = join(dir, '.git', 'HEAD.lock');
+    writeFileSync(lock, '');
+    utimesSync(lock, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    await expect(commitRunWork(r, 'core:commit', what, shell, async () => undefined)).resolves.toMatchObject({ kind: 'committed' });
+    expect(existsSync(lock)).toBe(false);
+  });
+
   it("after a refusal or an interruption still commits the steps' work from before it; stopped while git runs, it is told apart by HEAD on the next try", async () => {
     const { dir } = repository();
     writeFileSync(join(dir, 'greet.js'), 'hi\n');

@@ -12,7 +12,6 @@ import {
   commitStyle,
   commitMessage,
   commitSubject,
-  gitPath,
   gitPaths,
   headCommit,
   identityArgs,
@@ -171,6 +170,16 @@ export function finalCommitWhat(files: string[], timeline: ReadonlyArray<Pick<En
   return { title: 'update the documentation', type: 'docs' };
 }
 
+/** The folders whose stale git locks this process has looked for (a lock older than the process is found once). */
+const lockChecked = new Set<string>();
+
+async function removeStaleLocks(dir: string, branch: string | undefined): Promise<void> {
+  if (lockChecked.has(dir)) return;
+  lockChecked.add(dir);
+  const locks = await gitPaths(dir, ['index.lock', 'HEAD.lock', ...(branch ? [`refs/heads/${branch}.lock`] : [])]).catch(() => [] as string[]);
+  for (const lock of locks) await removeStaleLock(lock);
+}
+
 export async function commitRunWork(record: RunRecord, state: string, what: (files: string[]) => CommitWhat, run: TestRunner, persist: () => Promise<void>, signal?: AbortSignal): Promise<CommitResult> {
   const dir = record.projectDir;
   if (!record.git) return { kind: 'nothing-to-commit', why: 'the project is not a git repository' };
@@ -181,8 +190,9 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
     record.git.pendingCommit = undefined;
     return { kind: 'committed', sha: head, files: await commitFiles(dir, head) };
   }
-  // One under way when the process died and not made (HEAD did not move): git, killed while it ran the hooks, leaves its index.lock.
-  if (pending?.state === state) await removeStaleLock(await gitPath(dir, 'index.lock'));
+  // Git killed with an Erasmus process before this one (a commit while the hooks ran, a merge's cherry-pick, a ref
+  // update) leaves its locks: index.lock, HEAD.lock, the branch's ref lock. Older than this process, no git of ours holds them.
+  await removeStaleLocks(dir, record.git.branch);
   const files = await filesToCommit(record);
   if (!(await stagePaths(dir, files))) return { kind: 'nothing-to-commit', why: 'no changes' };
   record.git.pendingCommit = { state, head: head ?? null };
