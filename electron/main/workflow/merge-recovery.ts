@@ -73,26 +73,24 @@ async function dirtyPaths(top: string, paths: string[]): Promise<string[]> {
     .map((l) => l.slice(3));
 }
 
-/** Each path's blob in `tree` (absent: not there). */
-async function blobs(top: string, tree: string, paths: string[]): Promise<Map<string, string>> {
-  const r = await git(top, ['ls-tree', '-r', '-z', '--full-tree', tree, '--', ...paths]);
+/** Each path's blob from git's `<mode> … <blob> …\t<path>` lines (-z), the blob being the `field`-th word before the tab. */
+function blobsOf(stdout: string, field: number): Map<string, string> {
   const out = new Map<string, string>();
-  for (const line of r.stdout.split('\0').filter(Boolean)) {
+  for (const line of stdout.split('\0').filter(Boolean)) {
     const tab = line.indexOf('\t');
-    out.set(line.slice(tab + 1), line.slice(0, tab).split(' ')[2]!);
+    out.set(line.slice(tab + 1), line.slice(0, tab).split(' ')[field]!);
   }
   return out;
 }
 
+/** Each path's blob in `tree` (absent: not there). */
+async function blobs(top: string, tree: string, paths: string[]): Promise<Map<string, string>> {
+  return blobsOf((await git(top, ['ls-tree', '-r', '-z', '--full-tree', tree, '--', ...paths])).stdout, 2);
+}
+
 /** Each path's blob in the index (stage 0; absent: not there). */
 async function indexBlobs(top: string, paths: string[]): Promise<Map<string, string>> {
-  const r = await git(top, ['ls-files', '-s', '-z', '--', ...paths.map(literal)]);
-  const out = new Map<string, string>();
-  for (const line of r.stdout.split('\0').filter(Boolean)) {
-    const tab = line.indexOf('\t');
-    out.set(line.slice(tab + 1), line.slice(0, tab).split(' ')[1]!);
-  }
-  return out;
+  return blobsOf((await git(top, ['ls-files', '-s', '-z', '--', ...paths.map(literal)])).stdout, 1);
 }
 
 /** Each path's content in the working tree as a blob id (absent: no file there; anything but a file matches no blob). */

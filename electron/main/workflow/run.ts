@@ -242,11 +242,15 @@ export class WorkflowRun {
   }
 
   /**
-   * The files as a step found them: the tree of the checkpoint its entry took (in the run's project folder, a
-   * repository, nothing run since), else a snapshot of its folder in that folder's repository (two git processes fewer
-   * per step than a snapshot of its own). Undefined outside a repository.
+   * The files as a step found them, taken once per step: the tree this context was given for its folder (a worker's
+   * clone left at its checkpoint, `RunDeps.startTree`), else the tree of the checkpoint its entry took (in the run's
+   * project folder, a repository, nothing run since), else a snapshot of its folder in that folder's repository. Each
+   * saves the two git processes of a snapshot. Undefined outside a repository.
    */
   private async startTree(dir: string, checkpointTree: string | undefined): Promise<{ tree: string; in?: 'checkpoints' } | undefined> {
+    const known = this.knownTree?.dir === dir ? this.knownTree.tree : undefined;
+    this.knownTree = undefined;
+    if (known) return { tree: known };
     if (checkpointTree && this.deps.checkpointTrees && resolve(dir) === resolve(this.record.projectDir) && (await this.repoPrefix()) !== undefined) return { tree: checkpointTree, in: 'checkpoints' };
     const tree = await snapshotTree(dir).catch(() => undefined);
     return tree ? { tree } : undefined;
@@ -327,9 +331,8 @@ export class WorkflowRun {
         // A result submitted before this process took the run did its work already: its files cannot be told apart.
         const checkpointTree = entry ? this.entered.get(entry) : undefined;
         if (entry) this.entered.delete(entry);
-        const known = this.knownTree?.dir === step.projectDir ? this.knownTree.tree : undefined;
-        this.knownTree = undefined;
-        const before = entry && !taken ? (known ? { tree: known } : await this.startTree(step.projectDir, checkpointTree)) : undefined;
+        const before = entry && !taken ? await this.startTree(step.projectDir, checkpointTree) : undefined;
+        this.knownTree = undefined; // the first step here took it, or ran without it: stale either way
         if (entry && before && !entry.leftAt) {
           // Kept with the entry: should the step not finish (a crash, a stop), its retry is told what this attempt changed.
           entry.startTree = before.tree;
