@@ -112,55 +112,25 @@ describe('a project lives through many goals', () => {
 });
 
 describe('a goal after an earlier run that did not finish', () => {
-  it('the architecture step is told which components of earlier goals are planned, not built', async () => {
+  it('each preparation step is told whose open tasks the documents hold, and that they are not this goal unless it asks', async () => {
     const { dir, e } = await freshProject();
     const first = await e.load({ projectDir: dir, goal: 'a core' });
     let task = await e.getTask(first.runId);
     for (; task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(first.runId)) await e.submitTask(first.runId, { output: task.step.state === 'prepare:task_list' ? FIRST : `# ${task.step.state}\n`, done: true });
     expect(task.status).toBe('AWAITING_APPROVAL');
     await e.stop(first.runId);
+    await e.abandon(first.runId);
     const second = await e.load({ projectDir: dir, goal: 'add a flag' });
-    const arch = await e.getTask(second.runId);
-    expect(arch).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:architecture' } });
-    expect(arch.status === 'AWAITING_COGNITIVE_RESULT' && arch.prompt).toContain(
-      'The task list shows a component of earlier goals not finished (core): the architecture describes it as planned, and the project may not have its files; read the project before you keep that part as it is.',
-    );
-  }, 60_000);
-});
-
-describe('a goal started on an earlier run’s unfinished branch', () => {
-  it('is finished into the branch that run started from, with the earlier run’s commits', async () => {
-    root = await mkdtemp(join(tmpdir(), 'erasmus-goals-'));
-    const dir = join(root, 'p');
-    await mkdir(dir);
-    const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
-    g('init', '-q', '-b', 'main');
-    await writeFile(join(dir, 'README.md'), '# p\n');
-    g('add', '-A');
-    g('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '-m', 'init');
-    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
-    engines.push(e);
-    const first = await e.load({ projectDir: dir, goal: 'a core' });
-    expect((await drive(e, first.runId, () => FIRST)).last.status).toBe('COMPLETED');
-    const firstBranch = (await e.status(first.runId)).git!.branch!;
-    // Left unfinished (neither squashed nor kept): the project stays on its branch, and a new goal starts there.
-    expect(g('branch', '--show-current')).toBe(firstBranch);
-    const firstTip = g('rev-parse', firstBranch);
-    const firstSubjects = g('log', '--reverse', '--format=%s', `main..${firstBranch}`).split('\n');
-    const second = await e.load({ projectDir: dir, goal: 'add a flag' });
-    // It says where it starts: the earlier run's branch, at its commit then.
-    expect((await e.status(second.runId)).git).toMatchObject({ base: 'main', startedFrom: { branch: firstBranch, commit: firstTip, runId: first.runId } });
-    expect((await drive(e, second.runId, () => SECOND)).last.status).toBe('COMPLETED');
-    expect((await e.status(second.runId)).git).toMatchObject({ base: 'main' });
-    // The pull request names the earlier run's commits that come along into main, not only this run's components.
-    const body = (await e.report(second.runId)).pullRequest!.body;
-    expect(body).toContain(`- **Work of an earlier, unfinished run** (branch \`${firstBranch}\`, run ${first.runId}), which this run started on and which comes along: ${firstSubjects.length} commit`);
-    for (const s of firstSubjects) expect(body).toMatch(new RegExp(`\n  - [0-9a-f]{10} ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
-    const out = await e.finish(second.runId, 'squash');
-    expect(out.base).toBe('main');
-    expect(g('branch', '--show-current')).toBe('main');
-    // main holds both goals' work (the first run's commits came along), not the first run's branch.
-    expect(g('log', '--format=%s', 'main').split('\n').length).toBe(2);
-    expect(g('rev-parse', firstBranch)).not.toBe(g('rev-parse', 'main'));
+    const prompts = new Map<string, string>();
+    for (let t = await e.getTask(second.runId); t.status === 'AWAITING_COGNITIVE_RESULT' && t.step.state.startsWith('prepare:'); t = await e.getTask(second.runId)) {
+      prompts.set(t.step.state, t.prompt);
+      if (t.step.state === 'prepare:task_list') break;
+      await e.submitTask(second.runId, { output: `# ${t.step.state} for a flag\n`, done: true });
+    }
+    const whose = 'The documents hold work of earlier goals that was not built: core (open tasks C1), planned for the goal "a core", whose run was abandoned before building it. The project may not have its files, and it is not part of this goal unless the goal below asks for it.';
+    expect(prompts.get('prepare:architecture')).toContain(`${whose} Read the project, and leave that part out of the document or describe it as not built; do not describe it as this change.`);
+    expect(prompts.get('prepare:progress_schedule')).toContain(`${whose} Mark its milestone as not built and not next`);
+    // Every open task left in the list is developed by this run: the step that writes the list hears it.
+    expect(prompts.get('prepare:task_list')).toContain(`${whose} Every open task left in the task list is developed in this run: remove those open tasks (and a component left without a task), unless the goal below asks for that work.`);
   }, 60_000);
 });

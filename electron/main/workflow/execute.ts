@@ -156,7 +156,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   if (state === PARALLEL_ORCHESTRATION) {
     // Every component is merged: Erasmus marks them finished in the schedule itself (schedule-status.ts), no model session.
     const entry = await ctx.enter(state, { protocol: spec.protocol });
-    await ctx.docs.update({ doc: 'progress_schedule' }, (text) => scheduleWithStatus(text, componentsStatus(plan, record.lanes ?? [])));
+    await ctx.docs.update({ doc: 'progress_schedule' }, (text) => scheduleWithStatus(text, componentsStatus(plan, record.lanes ?? []), (record.lanes ?? []).map((l) => l.component)));
     await ctx.leave(entry, 'done', { note: SCHEDULE_BY_ERASMUS });
     actor.send({ type: 'STEP_DONE' });
     return 'continue';

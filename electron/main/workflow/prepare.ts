@@ -12,6 +12,8 @@ import { loadProtocol, loadProtocols } from './protocols';
 import type { Next, RunContext } from './run-context';
 import { goalUpdateIssues, hasOpenTask, parseTaskList, parseTaskListOrThrow } from './task-list';
 import { headCommit } from './git';
+import { earlierWork, earlierWorkNote } from './earlier-work';
+import { RunStore } from './run-record';
 import type { DocumentIssue } from './errors';
 import { composeFinalCommand, projectTestCommand } from './test-suite';
 
@@ -46,18 +48,6 @@ const DOC_STEPS: Array<{ doc: OrchestrationDoc; protocol: 'design' | 'orchestrat
 function doneTaskIds(text: string | undefined): string[] {
   const r = text === undefined ? undefined : parseTaskList(text);
   return r?.ok ? r.list.components.flatMap((c) => c.tasks.filter((t) => t.status === 'done').map((t) => t.id)) : [];
-}
-
-/**
- * For a new goal's architecture update: the components of earlier goals the task list shows unfinished (an earlier run
- * stopped, blocked or was abandoned before committing them). The architecture describes them as planned, not as built.
- */
-function unfinishedNote(taskList: string | undefined): string {
-  const r = taskList === undefined ? undefined : parseTaskList(taskList);
-  const open = r?.ok ? r.list.components.filter((c) => c.tasks.some((t) => t.status !== 'done')).map((c) => c.id) : [];
-  if (!open.length) return '';
-  const one = open.length === 1;
-  return ` The task list shows ${one ? 'a component' : 'components'} of earlier goals not finished (${open.join(', ')}): the architecture describes ${one ? 'it' : 'them'} as planned, and the project may not have ${one ? 'its' : 'their'} files; read the project before you keep ${one ? 'that part as it is' : 'those parts as they are'}.`;
 }
 
 /** What is wrong with a task list: its form, and for a new goal, finished tasks dropped or no open task. */
@@ -140,7 +130,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
     const instruction = issues
       ? `The task list (your context document below) ${record.goalUpdate ? 'cannot be used for the new goal yet' : 'does not follow the form of your protocol, so the workflow cannot read it'}:\n${issues.map((x) => `- ${x.line ? `line ${x.line}: ` : ''}${x.message}`).join('\n')}\n\nHand back the whole task list, corrected, in the exact form of your protocol.`
       : update
-        ? `${step.update}${step.doc === 'architecture' ? unfinishedNote(await docs.text({ doc: 'task_list' })) : ''}`
+        ? `${step.update}${earlierWorkNote(step.doc, earlierWork(await docs.text({ doc: 'task_list' }), await new RunStore(ctx.paths).forProject(record.projectDir), record.runId))}`
         : record.existing
           ? EXISTING_INSTRUCTIONS[step.doc]
           : step.instruction;

@@ -20,7 +20,8 @@ describe("a parallel run's schedule update, written by Erasmus", () => {
     expect(status.split('\n')[0]).toBe(SCHEDULE_STATUS_HEADING);
     expect(status).toContain("- core — The core (tasks C1, C2): finished; committed and merged into the run's branch as 12345678.");
     expect(status).toContain('- cli — The CLI (tasks L1): finished; it had nothing to commit.');
-    expect(status).toMatch(/Next: the final phase .*No component is left\.$/);
+    expect(status).toMatch(/After them, the run's final phase: .*No component of this goal is left\.$/);
+    expect(status).toContain('the milestones above were planned before the components ran');
   });
 
   it("is added at the schedule's end, keeping the model's text and the stamp; a later run's replaces it, keeping what follows", () => {
@@ -36,6 +37,25 @@ describe("a parallel run's schedule update, written by Erasmus", () => {
     const before = '# Progress schedule\n\n1. **slugify** — finished when its tests pass.\n2. **count_words**\n\nThe two milestones are independent.\n\nNext: slugify and count_words (none finished).\n\n- **Next:** slugify\n\nNext steps are listed above.\n';
     const after = scheduleWithStatus(before, status);
     expect(after).toBe(`# Progress schedule\n\n1. **slugify** — finished when its tests pass.\n2. **count_words**\n\nThe two milestones are independent.\n\nNext steps are listed above.\n\n${status}\n`);
-    expect(after.match(/Next:/g)).toHaveLength(1);
+    expect(after).not.toMatch(/Next:/); // the status part names what follows without a "Next" of its own, stale once the run is done
+  });
+
+  it('a milestone line naming a finished component says finished where the model wrote that it was not started', () => {
+    const before = [
+      '# Progress schedule',
+      '',
+      '## Milestone 1: truncate and wordCount',
+      '- `truncate`: `src/truncate.js`, tests in `test/truncate.test.js`, README API entry. Not started.',
+      '- **core**: the parser — next',
+      '- cli (pending)',
+      '- `docs`: the README. Not started.',
+      'The core comes next, and the truncate-like helpers are planned.',
+    ].join('\n');
+    const after = scheduleWithStatus(before, status, ['truncate', 'core', 'cli']);
+    expect(after).toContain('- `truncate`: `src/truncate.js`, tests in `test/truncate.test.js`, README API entry. Finished.');
+    expect(after).toContain('- **core**: the parser — finished');
+    expect(after).toContain('- cli (finished)');
+    expect(after).toContain('- `docs`: the README. Not started.'); // not one of the run's components
+    expect(after).toContain('The core comes next, and the truncate-like helpers are planned.'); // prose, not a status after a separator
   });
 });

@@ -25,24 +25,41 @@ export function componentsStatus(plan: Plan, lanes: LaneRecord[]): string {
   return [
     SCHEDULE_STATUS_HEADING,
     '',
-    `Every milestone of this goal's components is finished: each component was developed, tested, reviewed, documented and committed in its own git worktree, then merged into the run's branch in schedule order.`,
+    `Every milestone of this goal's components is finished: each component was developed, tested, reviewed, documented and committed in its own git worktree, then merged into the run's branch in schedule order. This part is what happened; the milestones above were planned before the components ran.`,
     '',
     ...lines,
     '',
-    'Next: the final phase (end-to-end tests across the components, the README and the architecture as built, the final review). No component is left.',
+    "After them, the run's final phase: end-to-end tests across the components, the README and the architecture as built, the final review. No component of this goal is left.",
   ].join('\n');
 }
 
 /** A line of the schedule that says what comes next ("Next: slugify and count_words (none finished)."): stale once every component is finished. */
 const NEXT_LINE = /^[ \t]*(?:[-*][ \t]+)?(?:\*\*|__)?Next(?:\*\*|__)?[ \t]*(?::|\*\*:|:\*\*)[^\n]*\n?/gim;
 
+/** A status the model wrote for a milestone before it ran ("… entry. Not started.", "core: next", "(pending)"): after a separator, ending the line. */
+const PLANNED_STATUS = /(?<=[:(—–.-][ \t]*)(?:\*\*|_)?(?:not started(?: yet)?|not yet started|pending|to ?do|in progress|next|planned)(?:\*\*|_)?(?=\)?\.?[ \t]*$)/gim;
+
+/**
+ * A milestone line naming a finished component (its id as a word) with a status written before the run ("Not started"):
+ * that status now reads "finished", so the schedule does not say both.
+ */
+function markFinished(text: string, finished: readonly string[]): string {
+  if (!finished.length) return text;
+  const names = new RegExp(`(?<![\\w-])(?:${finished.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w-])`, 'i');
+  return text
+    .split('\n')
+    .map((line) => (names.test(line) ? line.replace(PLANNED_STATUS, (m) => (m[0] === m[0]!.toUpperCase() && m[0] !== m[0]!.toLowerCase() ? 'Finished' : 'finished')) : line))
+    .join('\n');
+}
+
 /**
  * The schedule with its status part set to `status`: an earlier one (a parallel run of an earlier goal) replaced,
  * otherwise added at its end. The model's own "Next: …" lines, written before the components ran, go: every
- * component is finished now, and two different "Next" lines would leave the next step to guess which holds.
+ * component is finished now, and two different "Next" lines would leave the next step to guess which holds. A
+ * milestone line naming one of the `finished` components that says it is not started (or next, pending) says finished.
  */
-export function scheduleWithStatus(schedule: string | undefined, status: string): string {
-  const body = withoutStamp(schedule ?? '')
+export function scheduleWithStatus(schedule: string | undefined, status: string, finished: readonly string[] = []): string {
+  const body = markFinished(withoutStamp(schedule ?? ''), finished)
     .replace(NEXT_LINE, '')
     .replace(/\n{3,}/g, '\n\n');
   const at = body.indexOf(SCHEDULE_STATUS_HEADING);
