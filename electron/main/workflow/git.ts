@@ -186,6 +186,10 @@ function subjectOf(style: CommitStyle, what: string, type: CommitType): { subjec
   const prefix = style.conventional ? `${type}: ` : '';
   const subject = prefix + cased;
   if (subject.length <= SUBJECT_MAX) return { subject, cut: false };
+  // Too long, and the text names several things ("add truncate(s, n) that …, and wordCount(s) that counts words"):
+  // each named without what follows it ("add truncate(s, n) and wordCount(s)"), so the subject drops none of them.
+  const named = namedParts(cased);
+  if (named && prefix.length + named.length <= SUBJECT_MAX) return { subject: prefix + named, cut: true };
   // Too long: the text up to the end of its first clause that fits ("add a helper" of "add a helper that reverses…"),
   // a phrase that reads whole; only without one, cut at a word's end and marked cut.
   let clause = '';
@@ -201,6 +205,40 @@ function subjectOf(style: CommitStyle, what: string, type: CommitType): { subjec
 }
 
 const SUBJECT_MAX = 72;
+/** Where a part of a title says more about what it names: a relative or adverbial clause ("… that counts words"). */
+const MORE_ABOUT = /\s(?:that|which|who|with|without|by|so that|instead of|because|when|where|while|if|unless|so)\s/;
+
+/**
+ * The things a title names, each without what it says about them, joined as a list ("add truncate(s, n) and
+ * wordCount(s)"), when the title has two parts or more at its top level (commas or semicolons outside brackets and
+ * code); undefined otherwise.
+ */
+function namedParts(text: string): string | undefined {
+  const parts: string[] = [];
+  let depth = 0;
+  let code = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '`') code = !code;
+    else if (!code && '([{'.includes(ch)) depth++;
+    else if (!code && ')]}'.includes(ch)) depth = Math.max(0, depth - 1);
+    else if (!code && depth === 0 && (ch === ',' || ch === ';') && /\s/.test(text[i + 1] ?? '')) {
+      parts.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(text.slice(from));
+  const heads = parts
+    .map((p) => p.trim().replace(/^(?:and|or|plus)\s+/, ''))
+    .map((p) => {
+      const m = MORE_ABOUT.exec(p);
+      return (m && m.index >= 3 ? p.slice(0, m.index) : p).replace(/[\s,;:(—–-]+$/, '');
+    })
+    .filter(Boolean);
+  if (heads.length < 2) return undefined;
+  return `${heads.slice(0, -1).join(', ')} and ${heads[heads.length - 1]}`;
+}
 /** Where a clause of a title ends: punctuation, or before a word that starts a new clause. */
 const CLAUSE_END = /[,;:]\s|\s[—–]\s|\s(?=(?:that|which|who|and|but|so|while|whereas|because|when|where|if|unless|with|without|by|so that|instead of)\s)/g;
 

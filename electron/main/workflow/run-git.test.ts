@@ -187,6 +187,12 @@ describe('commit style', () => {
     );
     expect(commitSubject(conventional, 'Add a reverseWords(text) helper that reverses the order of the words in the text')).toBe('feat: add a reverseWords(text) helper');
     expect(commitMessage(conventional, 'Support Set and Map.')).toBe('feat: support Set and Map');
+    // A title naming several things names each of them, without what it says about them; the body has the whole.
+    const two = 'add truncate(s, n) that shortens a string with an ellipsis, and wordCount(s) that counts words';
+    expect(commitMessage(conventional, two)).toBe(`feat: add truncate(s, n) and wordCount(s)\n\n${two}`);
+    expect(commitSubject(conventional, 'Add a slug helper that lowercases and joins words with dashes; a `count(a, b)` helper that sums; and a CLI')).toBe(
+      'feat: add a slug helper, a `count(a, b)` helper and a CLI',
+    );
     // Without a clause that fits, it is cut at a word's end and marked cut; the body has the whole.
     const long = 'Rename the parseConfigurationFileContents helper everywhere in the loader module of the config package';
     expect(commitMessage(conventional, long)).toBe(`feat: rename the parseConfigurationFileContents helper everywhere in…\n\n${long}`);
