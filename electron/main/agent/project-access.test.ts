@@ -88,6 +88,15 @@ describe('a step\'s project access', () => {
     );
     expect(stepToolsSection({ access: 'markdown', toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS])?.body).toMatch(/except files__remove, files__move, runners__git_commit, runners__git_add and runners__git_push;/);
     expect(stepToolsSection({ toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS])).toBeUndefined();
+    // Tools no step of the run may call (the workflow commits; the user pushes) are said in every step, with why.
+    const withheld = { git_commit: 'a workflow step does not commit: Erasmus commits the component', git_push: 'a workflow step does not push' };
+    expect(stepToolsSection({ toolsets: ['files', 'runners'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS], { withheld })?.body).toBe(
+      'The tools above serve every step of this run. This step may call every one of them except runners__git_commit and runners__git_push; a call to one of those is refused.\nrunners__git_commit: a workflow step does not commit: Erasmus commits the component.\nrunners__git_push: a workflow step does not push.',
+    );
+    // A step that may not use the runners at all hears that once, not each withheld tool's reason again.
+    expect(stepToolsSection({ toolsets: ['files'], runToolsets: ['files', 'runners'] }, [...FILES, ...RUNNERS], { withheld })?.body).toBe(
+      'The tools above serve every step of this run. This step may call every one of them except those of the runners toolset; a call to one of those is refused.',
+    );
     expect(stepToolsSection({ access: 'read' }, FILES)).toBeUndefined();
   });
 });

@@ -76,11 +76,17 @@ export function scopedTools(tools: AgentTools, access: ProjectAccess | undefined
 
 /**
  * "This step's tools", said after the part of the prompt every step of a run shares: which of the tools
- * described there this step may call, or undefined when it may call them all.
+ * described there this step may call (not the `withheld` ones, refused in every step, each said with its reason),
+ * or undefined when it may call them all.
  */
-export function stepToolsSection(scope: StepScope, tools: AgentTool[], o: { shellListed?: boolean; shellHere?: boolean } = {}): PromptSection | undefined {
+export function stepToolsSection(
+  scope: StepScope,
+  tools: AgentTool[],
+  o: { shellListed?: boolean; shellHere?: boolean; withheld?: Readonly<Record<string, string>> } = {},
+): PromptSection | undefined {
   if (!scope.runToolsets) return undefined;
-  const probe = (t: AgentTool) => scopeRefusal(scope, t, { path: 'x.md' }) === undefined;
+  const isWithheld = (t: AgentTool) => !!o.withheld && Object.hasOwn(o.withheld, t.tool);
+  const probe = (t: AgentTool) => !isWithheld(t) && scopeRefusal(scope, t, { path: 'x.md' }) === undefined;
   const refused = tools.filter((t) => !probe(t));
   const lines: string[] = [];
   if (refused.length) {
@@ -89,6 +95,8 @@ export function stepToolsSection(scope: StepScope, tools: AgentTool[], o: { shel
     const named = [...(sets.length ? [`those of the ${sets.join(' and ')} toolset${sets.length > 1 ? 's' : ''}`] : []), ...single];
     const list = named.length > 1 ? `${named.slice(0, -1).join(', ')} and ${named.at(-1)}` : named[0];
     lines.push(`The tools above serve every step of this run. This step may call every one of them except ${list}; a call to one of those is refused.`);
+    // Why a tool no step may call is listed anyway (the same list serves every session), in the words its refusal uses.
+    for (const t of tools.filter((x) => isWithheld(x) && !sets.includes(x.toolset))) lines.push(`${t.name}: ${o.withheld![t.tool]}.`);
   }
   // What the step may do to the project (read-only, Markdown only) its protocol says.
   if (o.shellListed && !o.shellHere) lines.push('`!` lines do not run in this step.');

@@ -243,7 +243,7 @@ export class AgentSession {
       // `!` lines are described where the run has the runners (the same text in every step), and run where this step has them.
       const shellHere = !!shellFor(deps, o);
       const shellListed = o.runToolsets ? !!deps.shell && o.runToolsets.includes('runners') : shellHere;
-      const stepSection = stepToolsSection(scope, [...state.active.values()], { shellListed: toolMode === 'xml' && shellListed, shellHere });
+      const stepSection = stepToolsSection(scope, [...state.active.values()], { shellListed: toolMode === 'xml' && shellListed, shellHere, ...(o.withholdTools ? { withheld: o.withholdTools } : {}) });
       const system = assembleSystemPrompt({
         staticSections: await loadStaticSections(resourcesDir() + '/prompts', deps.paths.promptsDir),
         dynamicSections: dynamicSections({ cwd: project, now: clock() }),
