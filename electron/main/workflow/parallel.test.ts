@@ -168,6 +168,8 @@ describe('parallel components', () => {
     expect(prompt).toMatch(/^# Protocol: merge\n/);
     expect(agentTask({ prompt: prompt!, protocol: 'development', role: 'merge', protocolPrompt: prompt!.split('\n\n## Your task')[0]!.replace('# Protocol: merge\n\n', '') })).toMatch(/^# Step of the merge protocol /);
     expect(prompt).not.toContain('Tasks about tests belong to the testing step');
+    // git status in the folder reads "You are currently cherry-picking … git cherry-pick --continue": the prompt says whose that is.
+    expect(prompt).toContain('`git status` says a cherry-pick is in progress and suggests `git cherry-pick --continue`: that is Erasmus\'s to run');
     // Each side is fenced in its file's language, not as markdown (a .txt has none).
     expect(prompt).toMatch(/## shared\.txt on the run's branch[^\n]*\n\n`{3,}\n/);
     expect([fenceLanguage('package.json'), fenceLanguage('src/a.MJS'), fenceLanguage('README.md'), fenceLanguage('Makefile')]).toEqual(['json', 'js', 'markdown', '']);

@@ -341,7 +341,8 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
     const instruction =
       `Component ${lane.component} was developed in its own copy of the project while other components were developed in theirs. Its commit does not merge cleanly into the run's branch, which holds the components merged before it: git stopped with conflicts in ${files.map((f) => `\`${f}\``).join(', ')}. ` +
       `Each of these files in the project folder holds both sides between the markers \`<<<<<<<\` (the run's branch), \`=======\` and \`>>>>>>>\` (component ${lane.component}); both whole versions are below. ` +
-      `Resolve every conflict so the file does what both sides need, remove every marker, and change nothing else. Do not commit: Erasmus commits the merge, and the final test gate runs on the merged tree.${again}`;
+      `Resolve every conflict so the file does what both sides need, remove every marker, and change nothing else. Do not commit: Erasmus commits the merge, and the final test gate runs on the merged tree. ` +
+      `Git applies the component's commit as a cherry-pick, so \`git status\` says a cherry-pick is in progress and suggests \`git cherry-pick --continue\`: that is Erasmus's to run once the markers are gone; do not run it, \`--abort\` or \`git commit\`.${again}`;
     const prompt = buildStepPrompt({
       protocol,
       role: 'merge',
