@@ -132,6 +132,10 @@ describe('planText', () => {
     expect(planText(plan)).toContain('  then: end-to-end testing, final documentation, final review');
     expect(planText(plan, true)).toContain("  then: the project's own tests, final documentation, final review");
   });
+  it('says "needs no other component" for every component whose Depends: line is none, the first too', () => {
+    const two = { components: ['a', 'b'].map((id) => ({ id, depends: [], tasks: [{ id: `${id}1`, title: 'x', status: 'todo' }] })) } as never;
+    expect(planText(two).match(/\(needs no other component\)/g)).toHaveLength(2);
+  });
 });
 
 it('an interrupted run side by side shows its running components as interrupted, not running', () => {

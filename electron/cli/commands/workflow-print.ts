@@ -7,10 +7,11 @@ export function planText(plan: WorkflowPlan, existing = false): string {
   plan.components.forEach((c, i) => {
     // A component whose tasks are all done (an earlier goal's) is not developed again; its tests still run at the end.
     const done = c.tasks.every((t) => t.status === 'done') ? '   (done: not developed again)' : '';
-    // What it needs, where that is not simply the component before it (its Depends: line).
+    // What it needs, where that is not simply the component before it (its Depends: line); `Depends: none` is said for
+    // every component that has it, the first too, so components with the same line read the same.
     const d = c.depends;
     const before = plan.components[i - 1]?.id;
-    const needs = !d || (d.length === 1 && d[0] === before) || (!d.length && i === 0) ? '' : d.length ? `   (needs ${d.join(', ')})` : '   (needs no other component)';
+    const needs = !d || (d.length === 1 && d[0] === before) ? '' : d.length ? `   (needs ${d.join(', ')})` : '   (needs no other component)';
     lines.push(`  ${i + 1}. ${c.id}${c.title ? ` — ${c.title}` : ''}${c.testCommand ? `   (tests: ${c.testCommand})` : ''}${needs}${done}`);
     for (const t of c.tasks) lines.push(`       [${t.status === 'done' ? 'x' : t.status === 'in_progress' ? '~' : ' '}] ${t.id}: ${t.title}`);
   });
