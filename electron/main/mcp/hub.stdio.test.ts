@@ -62,6 +62,9 @@ describe('McpHub over stdio against the real npm servers', () => {
     expect(sets.map((s) => s.name)).toEqual(expect.arrayContaining(['everything', 'filesystem', 'memory', 'thinking']));
     expect(sets.find((s) => s.name === 'thinking')?.description).toBe('Step-by-step reasoning');
     for (const s of sets) expect(s.description).not.toContain('\n');
+    // Its instructions open with a Markdown heading ("# Everything Server – Server Instructions"): not a description.
+    expect(sets.find((s) => s.name === 'everything')?.description).not.toMatch(/^#|Server Instructions/);
+    expect(sets.find((s) => s.name === 'everything')?.description).toMatch(/echo/);
     const tools = hub.openToolset('everything');
     const echo = tools.find((t) => t.name === 'echo')!;
     expect(echo.qualifiedName).toBe('everything__echo');

@@ -34,7 +34,8 @@ export function summarizeToolsets(connections: ServerConnection[], groups: Catal
     const s = c.status();
     const names = c.tools.map((t) => t.name);
     const fallback = `${s.serverInfo?.name ?? c.name}: ${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''}`;
-    const line = (c.options.description ?? firstLine(s.instructions) ?? fallback).slice(0, 160);
+    const info = s.serverInfo as { title?: string; description?: string } | undefined;
+    const line = (c.options.description ?? info?.description ?? proseLine(s.instructions) ?? fallback).slice(0, 160);
     out.push({ name: c.name, description: line, kind: 'server', servers: [c.name], tools: c.tools.length });
   }
   const all = connections.flatMap(toolInfos);
@@ -52,7 +53,11 @@ export function groupTools(group: CatalogGroup, all: ToolInfo[]): ToolInfo[] {
   return all.filter((t) => match(t.qualifiedName));
 }
 
-function firstLine(text: string | undefined): string | undefined {
-  const line = text?.split('\n').find((l) => l.trim());
-  return line?.trim() || undefined;
+/**
+ * The first line of a server's instructions when it is prose: a Markdown heading ("# Everything Server – Server
+ * Instructions") titles the instructions, it does not say what the tools are for.
+ */
+function proseLine(text: string | undefined): string | undefined {
+  const line = text?.split('\n').find((l) => l.trim())?.trim();
+  return line && !/^#{1,6}\s/.test(line) ? line : undefined;
 }
