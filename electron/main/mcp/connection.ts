@@ -17,6 +17,9 @@ import type { ServerStatus } from './types';
 import { StreamRedactor, type Redactor } from '../secrets/redactor';
 import { safeIcons } from './icons';
 
+/** What the process-group wrapper (transport/process-group.ts) prints when the server's program cannot be run. */
+const CANNOT_RUN = /^cannot run (.+): (No such file or directory|Permission denied)$/;
+
 export type Target = { kind: 'config'; config: ServerConfig } | { kind: 'in-process'; server: McpServer };
 
 export interface ConnectionHooks {
@@ -160,6 +163,16 @@ export class ServerConnection {
         return;
       }
       const tail = this.stderrTail.slice(-5).join('\n');
+      // A program that is not there (or may not run) is not there on the next try either: said once, no restarts.
+      const notRun = this.stderrTail.map((l) => CANNOT_RUN.exec(l)).find(Boolean);
+      if (notRun && !this.fatal) {
+        this.setState(
+          'errored',
+          `could not start: cannot run ${notRun[1]} (${notRun[2]}). Check the server's command (in the Servers view, or its entry in mcp/config.json): give the program's full path, or install it; then restart the server.`,
+        );
+        await this.closeTransport();
+        return;
+      }
       this.setState('errored', this.fatal ?? `could not start: ${(err as Error).message}${tail ? `\n${tail}` : ''}`);
       await this.closeTransport();
       this.scheduleRestart(gen);

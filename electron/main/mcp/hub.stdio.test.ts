@@ -25,6 +25,7 @@ describe('McpHub over stdio against the real npm servers', () => {
       thinking: { command: node, args: [serverEntry.sequentialThinking], description: 'Step-by-step reasoning' },
       broken: { command: node, args: 42 },
       needsSecret: { command: node, args: [serverEntry.memory], env: { TOKEN: '${NO_SUCH_VARIABLE_XYZ}' } },
+      missing: { command: 'nonexistent-mcp-erasmus-xyz' },
     });
     await hub.start({ projectDir: project, watch: false });
     pids = hub.servers().flatMap((s) => (s.pid ? [s.pid] : []));
@@ -38,6 +39,12 @@ describe('McpHub over stdio against the real npm servers', () => {
     const issue = hub.configErrors().find((i) => i.entry === 'broken');
     expect(issue?.file).toBe(join(home, 'mcp', 'config.json'));
     expect(issue?.message).toMatch(/args/);
+    // A program that is not there: one clear error saying what to check, and no restarts (it would not be there either).
+    expect(byName.missing?.state).toBe('errored');
+    expect(byName.missing?.error).toBe(
+      "could not start: cannot run nonexistent-mcp-erasmus-xyz (No such file or directory). Check the server's command (in the Servers view, or its entry in mcp/config.json): give the program's full path, or install it; then restart the server.",
+    );
+    expect(byName.missing?.restarts).toBe(0);
     expect(byName.needsSecret?.state).toBe('errored');
     expect(byName.needsSecret?.error).toMatch(/config\.json: server "needsSecret": missing variable: environment variable NO_SUCH_VARIABLE_XYZ/);
   });
