@@ -16,7 +16,8 @@ describe('a blocked lane in a parallel run', () => {
     const { runId, view } = await runToEnd(engine, dir, 2);
     expect(view.status).toBe('BLOCKED');
     // What the user sees: the run's error names the component and its step; a is merged, b blocked with its worktree.
-    expect(view.error?.message).toMatch(/^component b \(b:debugging\): tests still fail after 3 debugging attempt/);
+    // The step in words, once: the error names it already ("… in b · debugging"), so no "(b:debugging)" before it.
+    expect(view.error?.message).toMatch(/^component b: tests still fail after 3 debugging attempts in b · debugging/);
     expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'blocked']]);
     const b = view.lanes![1]!;
     expect(b.state).toBe('b:debugging');

@@ -3,6 +3,7 @@
 // is merged into the run's branch in schedule order once its tests passed and it is committed; a conflict
 // becomes a merge step for the model. All of it is kept in the one run file (record.lanes), so a crash,
 // a pause or a block resumes each component where it stood.
+import { humanState } from '../../contract/words';
 import { readdir } from 'node:fs/promises';
 import type { WorkflowLane, WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import { ProjectTrust } from '../project/trust';
@@ -120,7 +121,8 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
 function blockedError(lanes: LaneRecord[], first: Error): WorkflowError {
   const blocked = lanes.filter((l) => l.status === 'blocked');
   const e = first instanceof WorkflowError ? first : undefined;
-  const which = blocked.map((l) => `component ${l.component}${l.state ? ` (${l.state})` : ''}: ${l.error}`).join('\n');
+  // The step in words ("at wc · debugging"), unless the component's error names it already.
+  const which = blocked.map((l) => `component ${l.component}${l.state && !l.error?.includes(humanState(l.state)) ? ` (at ${humanState(l.state)})` : ''}: ${l.error}`).join('\n');
   // The run's error names the component (the run's state is the parallel phase, which says nothing of which).
   return new WorkflowError(e?.kind ?? 'RUNTIME_ERROR', blocked.length > 1 ? `${blocked.length} components blocked:\n${which}` : blocked.length ? which : first.message, e?.details);
 }
