@@ -419,7 +419,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   const entry = await ctx.enter(spec.state, component ? { component: component.id } : {});
   if (component) await markTasks(ctx, component.id, component.tasks.map((t) => t.id), 'done');
   // The final commit holds the last phase's work (end-to-end tests, the README, the final review).
-  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component, record.goalUpdate?.doneTasks, goalOfOnly(plan, component.id, record.goalUpdate?.doneTasks, record.goal)), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat' } : finalCommitWhat(files, record.timeline));
+  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component, record.goalUpdate?.doneTasks, goalOfOnly(plan, component.id, record.goalUpdate?.doneTasks, record.goal)), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat', names: [component.id] } : finalCommitWhat(files, record.timeline));
   const outcome = await commitRunWork(record, spec.state, what, ctx.runTests, () => ctx.persist(), ctx.signal);
   if (outcome.kind === 'refused') {
     // The repository's hooks said no: their output goes to the debugging step, as a failed test run would.

@@ -170,18 +170,19 @@ export async function commitStyle(dir: string): Promise<CommitStyle> {
 }
 
 /** A subject in the repository's style: `feat: add …` where Conventional Commits are used, else `Add …`. */
-export function commitSubject(style: CommitStyle, what: string, type: CommitType = 'feat'): string {
-  return subjectOf(style, what, type).subject;
+export function commitSubject(style: CommitStyle, what: string, type: CommitType = 'feat', names: readonly string[] = []): string {
+  return subjectOf(style, what, type, names).subject;
 }
 
 type CommitType = 'feat' | 'fix' | 'test' | 'docs' | 'chore';
 
-function subjectOf(style: CommitStyle, what: string, type: CommitType): { subject: string; cut: boolean } {
+function subjectOf(style: CommitStyle, what: string, type: CommitType, names: readonly string[] = []): { subject: string; cut: boolean } {
   const text = what.trim().replace(/\.$/, '');
   // A first word cased on purpose keeps its case: an acronym (`JSON output`, not `jSON output`) or a name like `iOS`.
   const word = /^\S+/.exec(text)?.[0] ?? '';
   // So does a name from the code: `count_words`, `slugify()`, `src/cli.js`, `os.path`.
-  const fixed = /^[A-Z][A-Z0-9]/.test(word) || /^[a-z]+[A-Z]/.test(word) || /[_()./`]/.test(word);
+  // And a name the caller knows is one (a component's id: "upper uppercases the input", not "Upper uppercases …").
+  const fixed = /^[A-Z][A-Z0-9]/.test(word) || /^[a-z]+[A-Z]/.test(word) || /[_()./`]/.test(word) || names.includes(word.replace(/[:,;]$/, ''));
   const cased = fixed ? text : style.lowerCase || style.conventional ? text.charAt(0).toLowerCase() + text.slice(1) : text.charAt(0).toUpperCase() + text.slice(1);
   const prefix = style.conventional ? `${type}: ` : '';
   const subject = prefix + cased;
@@ -246,8 +247,8 @@ const CLAUSE_END = /[,;:]\s|\s[—–]\s|\s(?=(?:that|which|who|and|but|so|while
  * A commit's message: the subject (commitSubject), and when that had to shorten the text, the whole text as the
  * body, so nothing said is lost to the cut.
  */
-export function commitMessage(style: CommitStyle, what: string, type: CommitType = 'feat'): string {
-  const { subject, cut } = subjectOf(style, what, type);
+export function commitMessage(style: CommitStyle, what: string, type: CommitType = 'feat', names: readonly string[] = []): string {
+  const { subject, cut } = subjectOf(style, what, type, names);
   return cut ? `${subject}\n\n${what.trim()}` : subject;
 }
 

@@ -178,6 +178,9 @@ describe('commit style', () => {
     expect(commitSubject({ conventional: false, lowerCase: true }, 'JSON output for the textstats command')).toBe('JSON output for the textstats command');
     expect(commitSubject({ conventional: true, lowerCase: true }, 'CLI flag for JSON')).toBe('feat: CLI flag for JSON');
     expect(commitSubject({ conventional: false, lowerCase: false }, 'iOS build script')).toBe('iOS build script');
+    // A component's id is a name from the code: a title beginning with it keeps its case.
+    expect(commitSubject({ conventional: false, lowerCase: false }, 'upper uppercases the input', 'feat', ['upper'])).toBe('upper uppercases the input');
+    expect(commitSubject({ conventional: false, lowerCase: false }, 'upper uppercases the input')).toBe('Upper uppercases the input');
     expect(commitSubject({ conventional: false, lowerCase: true }, 'A flag for JSON')).toBe('a flag for JSON');
     // A long subject ends where a clause ends (never mid-sentence), and the message keeps the whole text as its body.
     expect(commitSubject({ conventional: false, lowerCase: true }, 'Add a --json option to the textstats CLI that prints the counts as a JSON object')).toBe('add a --json option to the textstats CLI');

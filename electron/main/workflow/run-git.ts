@@ -148,7 +148,8 @@ export async function filesToCommit(record: RunRecord): Promise<string[]> {
 export type CommitResult = { kind: 'committed'; sha: string; files: FileChange[] } | { kind: 'nothing-to-commit'; why: string } | { kind: 'refused'; test: TestRun };
 
 /** Commits the run's work since its last commit under `subject`, through the repository's hooks. */
-export type CommitWhat = { title: string; type: 'feat' | 'fix' | 'test' | 'docs' };
+/** A commit's title and type; `names` are names from the code (a component's id) that keep their case when the title begins with one. */
+export type CommitWhat = { title: string; type: 'feat' | 'fix' | 'test' | 'docs'; names?: readonly string[] };
 
 const TEST_FILE = /(^|\/)(tests?|__tests__|spec|e2e)\/|[._-](test|spec)\.[a-z]+$/i;
 const DOC_FILE = /(^|\/)docs?\/|\.(md|mdx|rst|txt|adoc)$/i;
@@ -203,7 +204,7 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   const staged = await git(dir, ['diff', '--cached', '--name-status', '--no-renames', '-z', '--', ...files.map((f) => `:(top,literal)${f}`)]);
   const held: FileChange[] = staged.code === 0 ? nameStatus(staged.stdout) : files.map((path) => ({ path, change: 'modified' }));
   const w = what(held.map((f) => f.path));
-  const r = await commitThroughRunner(dir, run, commitMessage(await commitStyle(dir), w.title, w.type), files, signal);
+  const r = await commitThroughRunner(dir, run, commitMessage(await commitStyle(dir), w.title, w.type, w.names), files, signal);
   crashPoint(`${state}:after`);
   // Stopped (or shut down) while git ran: not a refusal by the hooks. The commit may be made or not; the pending
   // commit stays, so the step run again tells them apart by HEAD, as after a crash.
