@@ -98,6 +98,8 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toMatch(/■ Blocked — needs you, at adder · review/);
     expect(blocked.stderr).toMatch(/adder:review ended without finishing/);
+    // Beside the gate's reason, the model's own last words in that step.
+    expect(blocked.stderr).toContain("the model's last words in adder · review:\n  > I ran out of turns before finishing.");
     await sb.setControl({});
     const retried = await runCli(['workflow', 'retry', sb.project], sb.env);
     expect(retried.code).toBe(0);

@@ -10,7 +10,7 @@ import { crashPoint } from './crash-point';
 import { stampDocument } from './drift';
 import { WorkflowError } from './errors';
 import { executeNext } from './execute';
-import { StepAbortedError } from './executor';
+import { lastWordsField, StepAbortedError } from './executor';
 import { undoUnfinishedMerge } from './merge-recovery';
 import { currentState, startWorkflowActor } from './machine';
 import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
@@ -363,7 +363,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
     );
     if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);
     if (!result.done) {
-      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
+      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result) });
       lane.retryOf = { state, what: result.notDoneBecause ?? 'the merge step ended without finishing' };
       throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `the merge step of component ${lane.component} ended without finishing; the conflicts stay in the project folder. Retry it, or resolve them yourself and retry.`);
     }
