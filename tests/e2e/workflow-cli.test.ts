@@ -76,7 +76,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(done.timeline.filter((e) => e.outcome === 'interrupted').map((e) => e.state)).toEqual(['adder:review']);
     // The review run again hears it is a retry, and that the attempt killed changed no file of the project.
     const again = await sb.engine.stepPrompt((await sb.engine.latest(sb.project))!, done.timeline.findLastIndex((e) => e.state === 'adder:review'));
-    expect(again).toContain('This step ran before and did not finish: Erasmus stopped while it ran');
+    expect(again).toContain('This step ran before, and the run stopped there: Erasmus stopped while it ran');
     expect(again).toContain('It changed no file of the project: start from the project as it is now');
     expect(finishedStates(done.timeline)).toEqual(EXPECTED);
     expect(gitLog(sb.project).filter((s) => s === 'adds two numbers')).toHaveLength(1);

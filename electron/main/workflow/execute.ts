@@ -283,7 +283,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     existing: record.existing,
     goal: record.goal,
     newGoal: !!record.goalUpdate,
-    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees) } : {}),
+    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees) } : {}),
     ...(fixes ? { done: FIXES_DONE } : untraced ? { done: UNTRACED_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : spec.phase === 'final-documentation' ? { done: FINAL_DOCS_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
