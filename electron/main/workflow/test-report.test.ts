@@ -106,7 +106,8 @@ def test_CORE_2_splits_on_spaces():
     const ptys = new PtyManager({ outputsDir: outputs, killGraceMs: 500, login: false });
     const runner = new CommandRunner(ptys, { erasmusHome: join(dir, '.git', 'erasmus-home') });
     try {
-      const run = await runGate(runner, setup.command, dir, undefined, { env: setup.env });
+      // (No third-party plugin is needed here: not loading them saves about a CPU-second per session. Ours is loaded by -p.)
+      const run = await runGate(runner, setup.command, dir, undefined, { env: { ...setup.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } });
       expect(run.passed).toBe(true); // the exit status is the last command's
       expect(run.output).toMatch(/1 failed, 2 passed/);
       expect(run.output).not.toContain('test_keeps_digits'); // -q prints dots: the names came from the JUnit reports
