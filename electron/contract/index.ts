@@ -11,6 +11,7 @@ export * from './methods/workflow';
 export * from './handback';
 export * from './run-steps';
 export * from './review-points';
+export * from './last-words';
 export * from './methods/ui';
 export * from './methods/sessions';
 export * from './methods/settings';

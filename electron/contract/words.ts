@@ -141,3 +141,8 @@ export function databaseHint(durable: { database: string } | undefined): { optio
   const masked = durable.database.includes(':***@');
   return { option: ` --database-url '${durable.database}'`, note: ` (${masked ? 'your password in place of ***; ' : ''}or set ERASMUS_DATABASE_URL instead of --database-url)` };
 }
+
+/** A rewind to before the plan's approval removes the run's branch (`RewindPreview.branchRemoved`): the same words in every face. */
+export function branchRemovedWords(branch: string, done: boolean): string {
+  return `the run's branch ${branch} ${done ? 'was removed' : 'is removed'}: it was made when the plan was approved, and approving the plan again makes it again under this name (its commits stay under refs/erasmus/rewound/, and undoing the rewind brings the branch back)`;
+}

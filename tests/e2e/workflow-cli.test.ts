@@ -76,7 +76,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(done.timeline.filter((e) => e.outcome === 'interrupted').map((e) => e.state)).toEqual(['adder:review']);
     // The review run again hears it is a retry, and that the attempt killed changed no file of the project.
     const again = await sb.engine.stepPrompt((await sb.engine.latest(sb.project))!, done.timeline.findLastIndex((e) => e.state === 'adder:review'));
-    expect(again).toContain('This step ran before and did not finish: Erasmus stopped while it ran');
+    expect(again).toContain('This step ran before, and the run stopped there: Erasmus stopped while it ran');
     expect(again).toContain('It changed no file of the project: start from the project as it is now');
     expect(finishedStates(done.timeline)).toEqual(EXPECTED);
     expect(gitLog(sb.project).filter((s) => s === 'adds two numbers')).toHaveLength(1);
@@ -98,6 +98,8 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toMatch(/■ Blocked — needs you, at adder · review/);
     expect(blocked.stderr).toMatch(/adder:review ended without finishing/);
+    // Beside the gate's reason, the model's own last words in that step.
+    expect(blocked.stderr).toContain("the model's last words in adder · review:\n  > I ran out of turns before finishing.");
     await sb.setControl({});
     const retried = await runCli(['workflow', 'retry', sb.project], sb.env);
     expect(retried.code).toBe(0);

@@ -1,6 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { blockedLastWords } from '../../electron/contract/index';
+import { statusText } from '../../electron/cli/commands/workflow-print';
 import { finishedStates, gitLog, MODEL, sandbox, type Sandbox } from './workflow-helpers';
 
 let sb: Sandbox | undefined;
@@ -127,6 +129,10 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     expect(debugPrompts[1]).toContain('This is debugging attempt 2 of 2 for these failures. The attempt before changed no file, and the tests still fail');
     expect(debugPrompts[1]).toContain('This is the last attempt before the run stops and asks the user.');
     expect(view.timeline.filter((e) => e.state === 'adder:debugging').map((e) => e.outcome)).toEqual(['tests-failed', 'tests-failed']);
+    // Beside the gate's reason, the model's own last words in the step that blocked (what `workflow status` and the app show).
+    const said = 'I looked but could not find it. This needs a decision: should add() accept strings? Done.';
+    expect(blockedLastWords(view)).toMatchObject({ state: 'adder:debugging', text: said, chars: said.length });
+    expect(statusText(view)).toContain(`the model's last words in adder · debugging:\n  > ${said}`);
     await sb.engine.skip(runId);
     view = await sb.engine.waitForRest(runId, 60_000);
     expect(view.timeline.some((e) => e.state === 'adder:debugging' && e.outcome === 'skipped')).toBe(true);

@@ -9,3 +9,9 @@ it('a checkpoint names the step it was taken before as the timeline does, and HE
     'Rewind to 20261126T095537332Z-0982b7: before cli · review fixes (2026-11-26T09:55:37.333Z)\nno file changes\n1 file or folder ignored by .gitignore is left as it is',
   );
 });
+
+it("a rewind to before the plan's approval says the run's branch goes, and that approving again makes it under the same name", () => {
+  const text = previewText({ checkpoint, files: [], commitsUndone: [{ commit: 'abcdef1234', subject: 'build the core' }], branchRemoved: 'erasmus/a-core' } as never);
+  expect(text).toContain("the run's branch erasmus/a-core is removed: it was made when the plan was approved, and approving the plan again makes it again under this name");
+  expect(text).toContain('undoing the rewind brings the branch back');
+});

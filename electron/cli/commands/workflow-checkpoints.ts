@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CheckpointView, RewindPreview } from '../../contract/methods/checkpoints';
 import { withCore } from '../context';
 import { ask } from '../prompt';
-import { databaseHint, humanState, humanStatus } from '../../contract/words';
+import { branchRemovedWords, databaseHint, humanState, humanStatus } from '../../contract/words';
 import { checkDatabaseUrl } from '../../main/workflow/durable/database-url';
 
 type Helpers = { latestRun(core: Parameters<Parameters<typeof withCore>[0]>[0], dir: string, runId?: string): Promise<string>; friendly(err: unknown): never };
@@ -24,6 +24,7 @@ export function previewText(p: RewindPreview): string {
     lines.push(`commits undone (kept under refs/erasmus/rewound/): ${p.commitsUndone.length}`);
     for (const c of p.commitsUndone) lines.push(`  ${c.commit.slice(0, 8)} ${c.subject}`);
   }
+  if (p.branchRemoved) lines.push(branchRemovedWords(p.branchRemoved, false));
   const ignored = p.checkpoint.ignored ?? 0;
   if (ignored) lines.push(`${ignored} ${ignored === 1 ? 'file or folder' : 'files or folders'} ignored by .gitignore ${ignored === 1 ? 'is' : 'are'} left as ${ignored === 1 ? 'it is' : 'they are'}`);
   return lines.join('\n');
@@ -71,6 +72,7 @@ export function registerWorkflowCheckpoints(wf: Command, { latestRun, friendly }
         else {
           const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
           process.stderr.write(`rewound run ${runId}: ${humanStatus(r.status)}${r.state ? `, at ${humanState(r.state)}` : ''}; ${n(r.files.length, 'file')} changed, ${n(r.commitsUndone.length, 'commit')} undone\n`);
+          if (r.branchRemoved) process.stderr.write(`${branchRemovedWords(r.branchRemoved, true)}\n`);
           // A run that is not the project's newest is named in each hint: without --run, resume would take up the newest.
           const run = o.run && (await core.workflow.latest(resolve(dir))) !== runId ? ` --run ${runId}` : '';
           process.stderr.write(`undo it with: erasmus workflow rewind ${dir}${run} --to ${r.undo.id}\n`);

@@ -1,4 +1,4 @@
-import { costByPart, costPartsText, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
+import { blockedLastWords, costByPart, costPartsText, lastWordsCut, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
 import { commitWords, databaseHint, humanError, humanOutcome, humanState, humanStatus } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
@@ -72,6 +72,14 @@ export function statusText(v: WorkflowRunView): string {
   if (v.error) {
     lines.push(humanError(v.error));
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);
+  }
+  // Beside the gate's reason, what the model said last in the step that blocked (it may say why, or what it needs decided).
+  const words = blockedLastWords(v);
+  if (words) {
+    const cut = lastWordsCut(words);
+    const all = words.sessionLog ? `all of it: erasmus sessions export ${words.sessionLog}` : '';
+    const how = [cut, all].filter(Boolean).join('; ');
+    lines.push(`the model's last words in ${humanState(words.state)}${how ? ` (${how})` : ''}:`, ...words.text.split('\n').map((l) => `  > ${l}`.trimEnd()));
   }
   // Recorded RUNNING while its driving process is gone (killed, crashed): it says so, and how to take it up.
   // A durable run's commands need its database: each hint names it (the password masked, as the record keeps it).

@@ -35,6 +35,11 @@ export const RewindPreview = z.object({
   files: z.array(FileChange),
   /** Commits HEAD leaves behind (newest first); they stay reachable under refs/erasmus/rewound/. */
   commitsUndone: z.array(z.object({ commit: z.string(), subject: z.string() })),
+  /**
+   * The run's own branch, made when its plan was approved after this checkpoint: the rewind removes it (its commits stay
+   * under refs/erasmus/rewound/, and undoing the rewind makes it again), so approving the plan again makes it under the same name.
+   */
+  branchRemoved: z.string().optional(),
 });
 export type RewindPreview = z.infer<typeof RewindPreview>;
 
@@ -52,7 +57,7 @@ export const checkpointMethods = {
    */
   'workflow.rewind': {
     params: z.object({ runId, checkpointId }).strict(),
-    result: z.object({ status: WorkflowRunStatus, state: z.string().optional(), undo: CheckpointView, files: z.array(FileChange), commitsUndone: RewindPreview.shape.commitsUndone }),
+    result: z.object({ status: WorkflowRunStatus, state: z.string().optional(), undo: CheckpointView, files: z.array(FileChange), commitsUndone: RewindPreview.shape.commitsUndone, branchRemoved: RewindPreview.shape.branchRemoved }),
   },
   /**
    * A chat back to before user turn `turn` (1 = the task) of the session in `logPath`: `code` the project's

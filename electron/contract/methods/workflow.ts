@@ -126,6 +126,12 @@ export const WorkflowTimelineEntry = z.object({
   /** Where `startTree` lives: the project's checkpoints (the tree of the checkpoint taken as the step entered); absent: the project's own repository. */
   startTreeIn: z.literal('checkpoints').optional(),
   sessionLog: z.string().optional(),
+  /**
+   * A step that did not pass (its tests failed, it did not finish, it failed): what the model said last (its answer, else the
+   * last text it wrote), the end of it (at most LAST_WORDS_MAX characters, `chars` the whole length; the session log holds all).
+   * A run blocked after it shows this beside the gate's reason: the model may have said why ("this needs a decision …").
+   */
+  lastWords: z.object({ text: z.string(), chars: z.number().int().nonnegative() }).optional(),
   note: z.string().optional(),
   /** A review step: its report's verdict line. */
   verdict: z.string().optional(),

@@ -121,3 +121,8 @@ export async function restoreHead(projectDir: string, target: HeadState, keep?: 
     await must(projectDir, ['reset', '-q', '--mixed']);
   }
 }
+
+/** Removes `branch` if it still points at `commit` (a branch moved since is left as it is); whether it went. */
+export async function removeBranch(projectDir: string, branch: string, commit: string): Promise<boolean> {
+  return (await git(projectDir, ['update-ref', '-d', `refs/heads/${branch}`, commit])).code === 0;
+}

@@ -65,6 +65,49 @@ describe('workflow checkpoints (engine)', () => {
     expect(execFileSync('git', ['log', '--format=%s'], { cwd: project, encoding: 'utf8' })).toContain('Build the core');
   });
 
+  it("a rewind to before the plan's approval removes the run's branch: approving again makes it under the same name, and an undo brings it back", async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-wfck-'));
+    const project = join(root, 'p');
+    await mkdir(project);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: project, encoding: 'utf8' }).trim();
+    git('init', '-q', '-b', 'main');
+    await writeFile(join(project, 'README.md'), '# p\n');
+    git('add', '-A');
+    git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '-m', 'initial');
+    const base = git('rev-parse', 'HEAD');
+    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined });
+    engines.push(e);
+    const { runId } = await e.load({ projectDir: project, goal: 'a core' });
+    await drive(e, runId, project, 'final:testing');
+    expect(git('branch', '--format=%(refname:short)')).toBe('erasmus/a-core\nmain');
+    const tip = git('rev-parse', 'erasmus/a-core');
+    const before = (await e.checkpoints(runId)).find((c) => c.state === 'prepare:task_list')!;
+
+    const preview = await e.rewindPreview(runId, before.id);
+    expect(preview.branchRemoved).toBe('erasmus/a-core');
+    const r = await e.rewind(runId, before.id);
+    expect(r).toMatchObject({ status: 'PAUSED', state: 'prepare:task_list', branchRemoved: 'erasmus/a-core' });
+    // HEAD is back on main where the run started; the run's branch is gone and its commits are kept for the undo.
+    expect(git('symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(git('rev-parse', 'HEAD')).toBe(base);
+    expect(git('branch', '--format=%(refname:short)')).toBe('main');
+    expect(git('rev-parse', `refs/erasmus/rewound/${r.undo.id}`)).toBe(tip);
+
+    // The undo makes the branch again at its commits, the run back on it.
+    await e.rewind(runId, r.undo.id);
+    expect(git('symbolic-ref', '--short', 'HEAD')).toBe('erasmus/a-core');
+    expect(git('rev-parse', 'HEAD')).toBe(tip);
+    expect(await e.status(runId)).toMatchObject({ status: 'PAUSED', state: 'final:testing' });
+
+    // Rewound again and approved again: the same branch name, no `-2` beside a branch left at the undone commits.
+    await e.rewind(runId, before.id);
+    await e.resume(runId);
+    await drive(e, runId, project, 'core:development');
+    expect(git('branch', '--format=%(refname:short)')).toBe('erasmus/a-core\nmain');
+    expect((await e.status(runId)).git).toMatchObject({ branch: 'erasmus/a-core', base: 'main' });
+    expect(git('rev-parse', 'HEAD')).toBe(base); // made again from where the run started
+  });
+
   it('a run never stops for want of a checkpoint: the step says why it has none', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-wfck-'));
     const project = join(root, 'p');

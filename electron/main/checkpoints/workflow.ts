@@ -5,6 +5,7 @@ import type { Paths } from '../paths/index';
 import { invalidState, WorkflowError } from '../workflow/errors';
 import type { CheckpointTrees } from '../workflow/run-context';
 import { RunRecord } from '../workflow/run-record';
+import { readHead, removeBranch, type HeadState } from './head';
 import { checkpointView, type CheckpointRecord, type CheckpointStore, type Retention } from './store';
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -51,6 +52,16 @@ function refuseFinished(record: RunRecord): void {
   );
 }
 
+/**
+ * The run's own branch a rewind to `back` takes away: one made when the plan was approved after that checkpoint (the
+ * record it goes back to has none), so approving again makes it under the same name, not `…-2` beside a branch left at
+ * the undone commits. Only while HEAD is on it: the rewind's own checkpoint (HEAD then) makes it again when undone.
+ */
+function branchUndone(record: RunRecord, back: CheckpointRecord & { run: RunRecord }, head: HeadState): string | undefined {
+  const branch = record.git?.mode === 'branch' ? record.git.branch : undefined;
+  return branch && !back.run.git?.branch && back.branch !== branch && head.branch === branch && head.commit ? branch : undefined;
+}
+
 export class RunCheckpoints {
   constructor(
     private readonly store: CheckpointStore,
@@ -92,16 +103,19 @@ export class RunCheckpoints {
   async preview(record: RunRecord, id: string): Promise<RewindPreview> {
     refuseFinished(record);
     const target = await this.target(record, id);
-    return { checkpoint: checkpointView(target), ...(await this.store.preview(target)) };
+    const [preview, head] = await Promise.all([this.store.preview(target), readHead(record.projectDir)]);
+    const branchRemoved = branchUndone(record, target, head);
+    return { checkpoint: checkpointView(target), ...preview, ...(branchRemoved ? { branchRemoved } : {}) };
   }
 
   /**
    * Goes back to checkpoint `id`: first a checkpoint of what is left (so the rewind can be undone), then
    * the files, HEAD and context documents of that moment. Returns the run record to continue from:
    * PAUSED at the checkpoint's state (a completed run taken back to its end stays COMPLETED), with the
-   * timeline entries after it kept and marked rewound, and the usage spent so far.
+   * timeline entries after it kept and marked rewound, and the usage spent so far. A rewind to before the plan's
+   * approval removes the run's branch made then (`branchRemoved`; its commits are kept under the undo's ref).
    */
-  async rewind(record: RunRecord, id: string): Promise<{ record: RunRecord; undo: CheckpointRecord; files: RewindPreview['files']; commitsUndone: RewindPreview['commitsUndone'] }> {
+  async rewind(record: RunRecord, id: string): Promise<{ record: RunRecord; undo: CheckpointRecord } & Omit<RewindPreview, 'checkpoint'>> {
     if (record.status === 'RUNNING' || record.status === 'AWAITING_COGNITIVE_RESULT') throw invalidState(`run ${record.runId} is ${record.status}: pause or stop it before rewinding (erasmus workflow pause|stop)`);
     refuseFinished(record);
     const target = await this.target(record, id);
@@ -116,6 +130,9 @@ export class RunCheckpoints {
       note: `left by the rewind to ${target.id} (${target.state})`,
     });
     const { files, commitsUndone } = await this.store.restore(target, undo);
+    const branch = branchUndone(record, target, undo);
+    // HEAD has left it (the checkpoint's HEAD was on the base); its tip is kept under the undo's ref.
+    const branchRemoved = branch && undo.commit && (await removeBranch(record.projectDir, branch, undo.commit)) ? branch : undefined;
     if (target.docs) await writeDocs(ctxDir, target.docs);
     const kept = target.run.timeline.length;
     const next: RunRecord = {
@@ -128,6 +145,6 @@ export class RunCheckpoints {
       totals: record.totals,
       createdAt: record.createdAt,
     };
-    return { record: next, undo, files, commitsUndone };
+    return { record: next, undo, files, commitsUndone, ...(branchRemoved ? { branchRemoved } : {}) };
   }
 }

@@ -6,7 +6,8 @@ import { loadAgentConfig } from '../agent/providers/config';
 import type { SessionOutcome } from '../agent/session';
 import { AgentExecutor, agentHandBack, agentTask, cannotFinish, sharedArchitecture, splitContextDoc, type RunAgentSession } from './agent-executor';
 import { buildStepPrompt } from './prompt';
-import type { StepRequest } from './executor';
+import { lastWordsField, type StepRequest } from './executor';
+import { LAST_WORDS_MAX } from '../../contract/last-words';
 import { preflightMessage, workflowPreflight } from './preflight';
 
 const step = (over: Partial<StepRequest> = {}): StepRequest => ({
@@ -87,6 +88,29 @@ describe('AgentExecutor', () => {
     expect(blocked.notDoneBecause).toMatch(/^The step wordcount · review fixes cannot finish: app\.py must be written and nobody could approve it\. 2 call\(s\) needs approval; nobody could be asked \(the files tool “write file” ×2\)\..*"Retry step" in the app.*erasmus workflow retry <dir> --yes/);
     expect(cannotFinish('All done.\nCannot finish is not a heading here')).toBeUndefined();
     expect(cannotFinish('- **Cannot finish:** the database is not reachable')).toBe('the database is not reachable');
+  });
+
+  it("a session whose budget ran out gives no answer: the step keeps the last text the model wrote (what a blocked run shows)", async () => {
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+    const ex = new AgentExecutor(async (o) => {
+      const turn = (text: string) => {
+        for (const part of text ? [text.slice(0, 9), text.slice(9)] : []) o.onEvent?.({ sessionId: 's', at: 0, type: 'sentence', text: part });
+        o.onEvent?.({ sessionId: 's', at: 0, type: 'usage', turn: usage, session: usage } as never);
+      };
+      turn('Reading the tests first.');
+      turn('This needs a decision: strip accents or keep them?');
+      turn(''); // a turn of tool calls only
+      return { ...outcome(''), endedReason: 'max_turns', finalAnswer: undefined } as unknown as SessionOutcome;
+    }, { availableToolsets: () => ['files', 'runners'] });
+    const r = await ex.run(step());
+    expect(r).toMatchObject({ done: false, output: '', lastText: 'This needs a decision: strip accents or keep them?' });
+    expect(lastWordsField(r)).toEqual({ lastWords: { text: 'This needs a decision: strip accents or keep them?', chars: 50 } });
+    // A long answer keeps its end, cut at a word, and says how long the whole was.
+    const long = `${'word '.repeat(300)}so this needs a decision.`;
+    const kept = lastWordsField({ output: long }).lastWords!;
+    expect(kept).toMatchObject({ chars: long.trim().length });
+    expect(kept.text).toMatch(/^…word word .* so this needs a decision\.$/);
+    expect(kept.text.length).toBeLessThanOrEqual(LAST_WORDS_MAX);
   });
 
   it('sends the protocol once: in the system prompt, not again in the task', async () => {

@@ -119,11 +119,16 @@ export class AgentExecutor implements StepExecutor {
     }
     // Calls refused because nobody could approve them: a step that ends with such refusals is not done.
     const unanswered: string[] = [];
+    // The last text the model wrote in a turn (its words between tool calls): what it said last when it gives no answer.
+    let said = '';
+    let lastText = '';
     const shared = sharedArchitecture(agentTask(step), step.architecture);
     const outcome = await this.runSession({
       onEvent: (e) => {
         if (e.type === 'session_started') step.onSession?.(e.logPath);
         if (e.type === 'tool_complete' && e.isError && e.result.includes(NOBODY_ASKED)) unanswered.push(e.name);
+        if (e.type === 'sentence') said += e.text;
+        else if (e.type === 'usage' && said.trim()) [lastText, said] = [said, ''];
       },
       task: `${shared.task}\n\n## How to answer\n\n${agentHandBack(step.answer)}`,
       ...(shared.sections.length ? { sharedSections: shared.sections } : {}),
@@ -155,6 +160,7 @@ export class AgentExecutor implements StepExecutor {
       ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath) } : unanswered.length ? { note: wentOnWithout(unanswered) } : {}),
       usage: workflowUsage(outcome.usage),
       sessionLog: outcome.logPath,
+      ...(!output.trim() && (said.trim() || lastText.trim()) ? { lastText: said.trim() || lastText } : {}),
     };
   }
 }

@@ -543,7 +543,7 @@ export class WorkflowEngine {
       const next = this.adopt(done.record);
       await next.persist();
       this.options.emit('workflow.status', { runId, projectDir, status: next.record.status, state: next.record.state });
-      return { status: next.record.status, state: next.record.state, undo: checkpointView(done.undo), files: done.files, commitsUndone: done.commitsUndone };
+      return { status: next.record.status, state: next.record.state, undo: checkpointView(done.undo), files: done.files, commitsUndone: done.commitsUndone, ...(done.branchRemoved ? { branchRemoved: done.branchRemoved } : {}) };
     } finally {
       this.store.unlock(projectDir, runId);
     }

@@ -5,7 +5,7 @@ import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { debugRetryNote, unfinishedChanges } from './retry-note';
-import { StepAbortedError } from './executor';
+import { lastWordsField, StepAbortedError } from './executor';
 import { WorkflowError } from './errors';
 import { filesChangedSince, repoPath } from './git';
 import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
@@ -283,7 +283,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     existing: record.existing,
     goal: record.goal,
     newGoal: !!record.goalUpdate,
-    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees) } : {}),
+    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees) } : {}),
     ...(fixes ? { done: FIXES_DONE } : untraced ? { done: UNTRACED_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : spec.phase === 'final-documentation' ? { done: FINAL_DOCS_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
@@ -308,7 +308,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   });
   if (result.contextDoc !== undefined) await ctx.docs.write(docRef, keepStamp(await ctx.docs.text(docRef), unfenceDocument(result.contextDoc)));
   if (!result.done) {
-    await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
+    await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result) });
     throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
   }
   // The development step implemented the component's open tasks: they read as in progress from here on, in the task list and the
@@ -329,7 +329,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     try {
       parseTaskListOrThrow((await ctx.docs.text({ doc: 'task_list' })) ?? '', ctx.docs.path({ doc: 'task_list' }));
     } catch (err) {
-      await ctx.leave(entry, 'error', { usage: result.usage, sessionLog: result.sessionLog, note: (err as Error).message });
+      await ctx.leave(entry, 'error', { usage: result.usage, sessionLog: result.sessionLog, note: (err as Error).message, ...lastWordsField(result) });
       throw err;
     }
   }
@@ -339,7 +339,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     if (missing.length) {
       const asked = record.untraced?.state === state ? record.untraced.asked : 0;
       const note = `tests passed, but no passing test names ${missing.join(', ')}`;
-      await ctx.leave(entry, 'tests-untraced', { ...extra, note });
+      await ctx.leave(entry, 'tests-untraced', { ...extra, note, ...lastWordsField(result) });
       if (asked >= TRACE_CORRECTIONS) {
         record.untraced = { state, tasks: missing, asked: 0 }; // a retry asks the step again, as many times
         throw new WorkflowError(
@@ -351,7 +351,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
       return 'continue'; // the same state runs again, its prompt naming the tasks
     }
     if (record.untraced?.state === state) record.untraced = undefined;
-    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', extra);
+    await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { ...extra, ...(test.passed ? {} : lastWordsField(result)) });
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
   } else {
     // A report kept in the project is named as the project has it (a component's worktree is gone once it is merged).

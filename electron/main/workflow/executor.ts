@@ -1,4 +1,5 @@
-import type { WorkflowStep, WorkflowStepResult, WorkflowUsage } from '../../contract/methods/workflow';
+import { lastWordsOf } from '../../contract/last-words';
+import type { WorkflowStep, WorkflowStepResult, WorkflowTimelineEntry, WorkflowUsage } from '../../contract/methods/workflow';
 import { invalidState } from './errors';
 import type { ProtocolName } from './protocols';
 
@@ -42,7 +43,14 @@ export type StepUsage = WorkflowUsage;
  * A step's result; `notDoneBecause` (agent steps) says why a step that ended is not done, for the run's error;
  * `note`, what the timeline should say about a step that is done (calls it went on without).
  */
-export type StepResult = WorkflowStepResult & { notDoneBecause?: string; note?: string };
+/** `lastText`: the last text the model wrote when it gave no answer (its budget ran out), for `lastWords`. */
+export type StepResult = WorkflowStepResult & { notDoneBecause?: string; note?: string; lastText?: string };
+
+/** What a step that did not pass keeps of its model's last words (its answer, else the last text it wrote), for its timeline entry. */
+export function lastWordsField(r: Pick<StepResult, 'output' | 'lastText'>): Pick<WorkflowTimelineEntry, 'lastWords'> {
+  const lastWords = lastWordsOf(r.output.trim() ? r.output : r.lastText);
+  return lastWords ? { lastWords } : {};
+}
 
 /** Runs one step with some model: the agent loop, an external cognitive engine, or a command. */
 export interface StepExecutor {

@@ -11,13 +11,13 @@ import { crashPoint } from './crash-point';
 import { stampDocument } from './drift';
 import { WorkflowError } from './errors';
 import { executeNext } from './execute';
-import { StepAbortedError } from './executor';
+import { lastWordsField, StepAbortedError } from './executor';
 import { undoUnfinishedMerge } from './merge-recovery';
 import { currentState, startWorkflowActor } from './machine';
 import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
 import { buildStepPrompt, fenceLanguage } from './prompt';
 import { loadProtocol } from './protocols';
-import { unfinishedChanges } from './retry-note';
+import { retryOfBlock, unfinishedChanges } from './retry-note';
 import { SHUTDOWN, type RunContext } from './run-context';
 import type { LaneRecord, RunRecord } from './run-record';
 import { resolvedDepends } from './task-list';
@@ -240,7 +240,7 @@ export async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, c
         // Stopped: every component's step in flight is closed aborted (the run's loop closes only the last entry);
         // a shutdown leaves them open, as a crash would, and resume closes them interrupted.
         if (open && !open.leftAt && ctx.signal.reason !== SHUTDOWN) await lctx.leave(open, ctx.signal.aborted ? 'aborted' : 'error', ctx.signal.aborted ? undefined : { note: (err as Error).message });
-        if (!ctx.signal.aborted) r.retryOf = { state: currentState(actor), what: (err as Error).message };
+        if (!ctx.signal.aborted) r.retryOf = retryOfBlock(r.timeline, currentState(actor), (err as Error).message);
         throw err;
       } finally {
         sync(lane, r);
@@ -352,7 +352,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
       existing: record.existing,
       goal: record.goal,
       newGoal: !!record.goalUpdate,
-      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what, retryChanges: await unfinishedChanges(lane.entries.map((i) => record.timeline[i]!).filter(Boolean), state, record.projectDir, ctx.checkpointTrees) } : {}),
+      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what, retrySaid: lane.retryOf.said, retryChanges: await unfinishedChanges(lane.entries.map((i) => record.timeline[i]!).filter(Boolean), state, record.projectDir, ctx.checkpointTrees) } : {}),
       done: `No file of the project holds a conflict marker (${'`<<<<<<<`'}, ${'`>>>>>>>`'}), and each conflicted file keeps what both sides added.`,
       contextDocPath: ctx.docs.path(docRef),
       contextDoc: await ctx.docs.text(docRef),
@@ -366,8 +366,8 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
     );
     if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);
     if (!result.done) {
-      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
-      lane.retryOf = { state, what: result.notDoneBecause ?? 'the merge step ended without finishing' };
+      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result) });
+      lane.retryOf = retryOfBlock([entry], state, 'the merge step ended without finishing');
       throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `the merge step of component ${lane.component} ended without finishing; the conflicts stay in the project folder. Retry it, or resolve them yourself and retry.`);
     }
     left = await filesWithMarkers(record.projectDir, files);

@@ -4,6 +4,7 @@ import { readmeGoal } from '../project/readme';
 import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
 import { WorkflowError } from './errors';
+import { lastWordsField } from './executor';
 import type { OrchestrationDoc } from './documents';
 import { planFromTaskList } from './plan';
 import { projectOverview } from './project-overview';
@@ -136,10 +137,10 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
           : step.instruction;
     const entry = await ctx.enter(state, { protocol: protocol.name });
     const prompt = buildStepPrompt({ protocol, instruction, goal: record.goal, newGoal: !!record.goalUpdate,
-      ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what } : {}), contextDocPath, contextDoc: existing ?? '', references, existing: record.existing });
+      ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said } : {}), contextDocPath, contextDoc: existing ?? '', references, existing: record.existing });
     const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: protocol.access, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });
     if (!result.done) {
-      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog });
+      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result) });
       throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it, or write ${contextDocPath} yourself and retry.`);
     }
     // Written unless someone else wrote the document meanwhile (an external engine through the documents API).

@@ -37,9 +37,11 @@ describe('step prompt documents', () => {
     expect(prompt.split(stamp)).toHaveLength(2);
   });
 
-  it('a retry says why the step did not finish, as a sentence', () => {
+  it('a retry says why the run stopped at the step, as a sentence, and what the attempt wrote last', () => {
     const prompt = buildStepPrompt({ protocol, instruction: 'Do it.', contextDocPath: '/h/a.md', contextDoc: '', retryOf: 'tests still fail after 3 debugging attempts in a · debugging' });
-    expect(prompt).toContain('This step ran before and did not finish: tests still fail after 3 debugging attempts in a · debugging.\n\n');
+    expect(prompt).toContain('This step ran before, and the run stopped there: tests still fail after 3 debugging attempts in a · debugging.\n\n');
+    const said = buildStepPrompt({ protocol, instruction: 'Do it.', contextDocPath: '/h/a.md', contextDoc: '', retryOf: 'tests still fail', retrySaid: 'This needs a decision: keep accents?' });
+    expect(said).toContain('the run stopped there: tests still fail.\n\nWhat it wrote last, before the run stopped (the user read it, then ran this step again):\n\n```\nThis needs a decision: keep accents?\n```\n\nWhatever it changed');
     // An attempt that changed nothing is not said to have changes kept.
     const none = buildStepPrompt({ protocol, instruction: 'Do it.', contextDocPath: '/h/a.md', contextDoc: '', retryOf: 'Erasmus stopped while it ran', retryChanges: { kind: 'diff', text: '' } });
     expect(none).toContain('It changed no file of the project: start from the project as it is now, and do what is still missing.');

@@ -22,8 +22,10 @@ export interface PromptParts {
   existing?: boolean;
   /** The command the workflow runs when the step ends (testing and debugging steps): its exit status is the step's gate. */
   testCommand?: string;
-  /** This step ran before and did not finish: what happened (its prompt says it is a retry). */
+  /** This step ran before and the run stopped there: what happened (its prompt says it is a retry). */
   retryOf?: string;
+  /** What that attempt wrote last, when kept (the user read it before running the step again). */
+  retrySaid?: string;
   /** What that attempt changed (retry-note.ts unfinishedChanges), when known. */
   retryChanges?: RetryChanges;
   /** The step's own "Done when", where it differs from its protocol's (the review fixes). */
@@ -81,7 +83,11 @@ function retryChanges(changes: RetryChanges): string {
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
 export function buildStepPrompt(p: PromptParts): string {
   const parts = [`# Protocol: ${p.role ?? p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
-  if (p.retryOf) parts.push(`## This is a retry\n\nThis step ran before and did not finish: ${/[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`}\n\n${retryStart(p.retryChanges)}`);
+  if (p.retryOf) {
+    const what = /[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`;
+    const said = p.retrySaid?.trim() ? `\n\nWhat it wrote last, before the run stopped (the user read it, then ran this step again):\n\n${fenced(p.retrySaid.trim(), '')}` : '';
+    parts.push(`## This is a retry\n\nThis step ran before, and the run stopped there: ${what}${said}\n\n${retryStart(p.retryChanges)}`);
+  }
   if (p.existing) parts.push(`## An existing project\n\n${existingProject(p.protocol.access)}`);
   if (p.goal) {
     parts.push(

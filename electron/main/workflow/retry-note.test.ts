@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { CheckpointStore } from '../checkpoints/store';
 import { RunCheckpoints } from '../checkpoints/workflow';
 import { Paths } from '../paths/index';
-import { debugRetryNote, unfinishedChanges } from './retry-note';
+import { debugRetryNote, retryOfBlock, unfinishedChanges } from './retry-note';
 import type { RunRecord } from './run-record';
 
 type Entry = RunRecord['timeline'][number];
@@ -61,3 +61,17 @@ it("tells a step run again what its unfinished attempt changed when its start is
   }
 });
 
+it("a step run again after a block hears what happened in words for the model, not the user's commands, and what it wrote last", () => {
+  const userError = 'step core:review ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.';
+  const notDone = { ...entry('core:review', 'not-done'), lastWords: { text: 'This needs a decision: which format?', chars: 36 } };
+  expect(retryOfBlock([entry('core:testing', 'tests-passed'), notDone], 'core:review', userError)).toEqual({
+    state: 'core:review',
+    what: 'it ended without saying it was done (its budget ran out, or it said it cannot finish), so the run stopped for the user',
+    said: 'This needs a decision: which format?',
+  });
+  const untraced = { ...entry('core:testing', 'tests-untraced'), note: 'tests passed, but no passing test names C2' };
+  expect(retryOfBlock([untraced], 'core:testing', 'component core is not committed: … Add such tests and retry the step, or skip it')).toEqual({ state: 'core:testing', what: 'tests passed, but no passing test names C2, so the run stopped for the user' });
+  // The run's error where it says what happened (a debugging step out of attempts); an older entry of the state is not read as this block's.
+  expect(retryOfBlock([entry('core:debugging', 'tests-failed')], 'core:debugging', 'tests still fail after 3 debugging attempts in core · debugging')).toEqual({ state: 'core:debugging', what: 'tests still fail after 3 debugging attempts in core · debugging' });
+  expect(retryOfBlock([notDone, entry('core:fixes', 'done')], 'core:review', 'the protocol review.md is not valid')).toEqual({ state: 'core:review', what: 'the protocol review.md is not valid' });
+});

@@ -65,3 +65,25 @@ export function debugRetryNote(timeline: RunRecord['timeline'], state: string, u
   const lastOne = maxAttempts && used + 1 >= maxAttempts ? ' This is the last attempt before the run stops and asks the user.' : '';
   return `This is debugging attempt ${used + 1}${of} for these failures. ${before} (output below): find the cause in the code before you change it.${lastOne}`;
 }
+
+/** A step run again after the run stopped at it: what happened, in words for the model, and what it wrote last (record.retryOf). */
+export interface RetryOf {
+  state: string;
+  what: string;
+  said?: string;
+}
+
+const NOT_DONE = 'it ended without saying it was done (its budget ran out, or it said it cannot finish), so the run stopped for the user';
+
+/**
+ * What a step run again after the run blocked at it hears about the attempt before. The run's error is the user's, with how
+ * to go on ("retry it or skip it", command lines) that the model cannot follow: where the step's own entry says what happened
+ * (it did not finish; its tests named no task), that is said instead. What the attempt wrote last comes along when its entry
+ * kept it (`lastWords`): it may have said what it needs decided, and the user, who read it, ran the step again.
+ */
+export function retryOfBlock(timeline: RunRecord['timeline'], state: string, error: string): RetryOf {
+  const last = timeline.findLast((e) => !e.rewound && e.leftAt);
+  const own = last?.state === state ? last : undefined;
+  const what = own?.outcome === 'not-done' ? NOT_DONE : own?.outcome === 'tests-untraced' && own.note ? `${own.note}, so the run stopped for the user` : error;
+  return { state, what, ...(own?.lastWords ? { said: own.lastWords.text } : {}) };
+}

@@ -19,6 +19,7 @@ import { ProjectTrust } from '../project/trust';
 import { SHUTDOWN, type CheckpointTrees, type Next, type RunContext } from './run-context';
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
+import { retryOfBlock } from './retry-note';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
 import { sessionLogUsage } from './step-usage';
@@ -141,7 +142,7 @@ export class WorkflowRun {
     // A step answered here that another process issued continues its open entry; otherwise an open entry was interrupted.
     if (!this.taken) this.markInterrupted();
     // The step that runs again hears that it is a retry, and what happened before.
-    if (this.record.error && this.record.state) this.record.retryOf = { state: this.record.state, what: this.record.error.message };
+    if (this.record.error && this.record.state) this.record.retryOf = retryOfBlock(this.record.timeline, this.record.state, this.record.error.message);
     this.record.error = undefined;
     this.setStatus('RUNNING');
     await this.persist();

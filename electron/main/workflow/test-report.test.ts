@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PtyManager } from '../runners/pty/index';
+import { CommandRunner } from '../runners/runner';
+import { runGate } from './gate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseGoTestJson, parseJunit, prepareReport, readReport } from './test-report';
 import { namesTask, tasksWithoutPassingTest } from '../../contract/trace';
@@ -81,9 +84,11 @@ describe('CORE-4: "quotes"', () => test('keeps "-" & <x> as written', () => {}))
     expect(await readdir(join(dir, '.git', 'erasmus', 'test-reports'))).toEqual([]);
   });
 
-  // CI installs pytest (.ci/run: python3-pytest): there it must run, never skip.
-  it.skipIf(!hasPytest && !process.env.CI)('pytest (quiet, so the names are only in the report): test classes and functions', async () => {
+  // CI installs pytest (.ci/run: python3-pytest): there it must run, never skip. The final gate runs pytest again for test
+  // files a bare run does not collect (outside testpaths): each session leaves a report of its own, and all are read.
+  it.skipIf(!hasPytest && !process.env.CI)('pytest (quiet, so the names are only in the report), twice in one gate through the runner and its sandbox: test classes and functions of both sessions', async () => {
     const dir = await project({
+      'pytest.ini': '[pytest]\ntestpaths = tests\n',
       'tests/test_words.py': `class TestCORE_1:
     def test_keeps_digits(self):
         assert 'A1'.lower() == 'a1'
@@ -94,18 +99,34 @@ describe('CORE-4: "quotes"', () => test('keeps "-" & <x> as written', () => {}))
 def test_CORE_2_splits_on_spaces():
     assert 'a b'.split() == ['a', 'b']
 `,
+      'extra/test_count.py': 'def test_CORE_3_counts():\n    assert len("a b".split()) == 2\n',
     });
-    const { run, report } = await gate(dir, 'python3 -m pytest -q -p no:cacheprovider');
-    expect(run.passed).toBe(false);
-    expect(run.output).not.toContain('test_keeps_digits'); // -q prints dots: the names came from the JUnit report
-    expect(report.traced).toBe(true);
-    expect(report.toolchains).toEqual(['pytest']);
-    expect(report.tests).toEqual([
-      { name: 'test_keeps_digits', suite: 'TestCORE_1', file: 'tests/test_words.py', passed: true },
-      { name: 'test_wrong_on_purpose', suite: 'TestCORE_1', file: 'tests/test_words.py', passed: false },
-      { name: 'test_CORE_2_splits_on_spaces', file: 'tests/test_words.py', passed: true },
-    ]);
-    expect(tasksWithoutPassingTest(['CORE-1', 'CORE-2'], report.tests)).toEqual([]);
+    const setup = await prepareReport(dir, 'python3 -m pytest -q -p no:cacheprovider; python3 -m pytest -q -p no:cacheprovider extra/test_count.py');
+    const outputs = `${dir}-outputs`;
+    const ptys = new PtyManager({ outputsDir: outputs, killGraceMs: 500, login: false });
+    const runner = new CommandRunner(ptys, { erasmusHome: join(dir, '.git', 'erasmus-home') });
+    try {
+      // (No third-party plugin is needed here: not loading them saves about a CPU-second per session. Ours is loaded by -p.)
+      const run = await runGate(runner, setup.command, dir, undefined, { env: { ...setup.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } });
+      expect(run.passed).toBe(true); // the exit status is the last command's
+      expect(run.output).toMatch(/1 failed, 2 passed/);
+      expect(run.output).not.toContain('test_keeps_digits'); // -q prints dots: the names came from the JUnit reports
+      const report = await readReport(setup, { ...run, output: '' });
+      expect(report).toMatchObject({ traced: true, toolchains: ['pytest'] });
+      expect([...report.tests].sort((x, y) => x.name.localeCompare(y.name))).toEqual([
+        { name: 'test_CORE_2_splits_on_spaces', file: 'tests/test_words.py', passed: true },
+        { name: 'test_CORE_3_counts', file: 'extra/test_count.py', passed: true },
+        { name: 'test_keeps_digits', suite: 'TestCORE_1', file: 'tests/test_words.py', passed: true },
+        { name: 'test_wrong_on_purpose', suite: 'TestCORE_1', file: 'tests/test_words.py', passed: false },
+      ]);
+      expect(tasksWithoutPassingTest(['CORE-1', 'CORE-2', 'CORE-3'], report.tests)).toEqual([]);
+      // Read once and removed, the plugin with them.
+      expect(await readdir(setup.dir)).toEqual([]);
+    } finally {
+      await ptys.dispose();
+      runner.dispose();
+      await rm(outputs, { recursive: true, force: true });
+    }
   });
 
   it('vitest (its JUnit reporter, through npm test): describe blocks joined in the name, the file from the report', async () => {
@@ -237,7 +258,9 @@ describe('report formats', () => {
     const viaEnv = await prepareReport(dir, 'node --test', { env: { NODE_OPTIONS: '--max-old-space-size=512' } });
     expect(viaEnv.command).toBe('node --test');
     expect(viaEnv.env.NODE_OPTIONS).toMatch(/^--max-old-space-size=512 --test-reporter=spec --test-reporter-destination=stdout --test-reporter="[^"]+reporter\.mjs" --test-reporter-destination=stdout$/);
-    expect(viaEnv.env.PYTEST_ADDOPTS).toMatch(/^--junitxml='[^']+-pytest\.xml' -o junit_family=xunit1$/);
+    expect(viaEnv.env.PYTEST_ADDOPTS).toMatch(/^-p erasmus_junit --junitxml='[^']+-pytest\.xml' -o junit_family=xunit1$/);
+    expect(viaEnv.env.PYTHONPATH).toBe(join(viaEnv.dir, `${viaEnv.id}-pytest`));
+    expect((await prepareReport(dir, 'pytest', { env: { PYTHONPATH: 'src' } })).env.PYTHONPATH).toMatch(/-pytest:src$/);
   });
 });
 

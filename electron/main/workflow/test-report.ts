@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { TestCaseResult } from '../../contract/methods/workflow';
 import type { TestRun } from './verify';
@@ -20,7 +20,10 @@ export interface ReportSetup {
   command: string;
   /** What the runners read from the environment to write a report (pytest, node --test), added to the command's environment. */
   env: Record<string, string>;
-  /** Where the runners write (`<id>-pytest.xml`, `<id>-vitest.xml`, `<id>-node-<pid>-<n>.xml`: one per node --test process). */
+  /**
+   * Where the runners write (`<id>-pytest-<pid>-<n>.xml`: one per pytest session, `<id>-vitest.xml`, `<id>-node-<pid>-<n>.xml`:
+   * one per node --test process), and what makes them (`<id>-pytest/`: the pytest plugin, `<id>-reporter.mjs`: node's).
+   */
   dir: string;
   id: string;
   /** `go test -json` was asked for: the report is the command's output. */
@@ -59,7 +62,7 @@ async function reportDir(projectDir: string): Promise<string> {
 
 /** Removes what a run left (its reports and node's reporter), when the run did not get as far as readReport. */
 export async function discardReport(setup: ReportSetup): Promise<void> {
-  for (const f of await readdir(setup.dir).catch(() => [] as string[])) if (f.startsWith(`${setup.id}-`)) await rm(join(setup.dir, f), { force: true });
+  for (const f of await readdir(setup.dir).catch(() => [] as string[])) if (f.startsWith(`${setup.id}-`)) await rm(join(setup.dir, f), { recursive: true, force: true });
 }
 
 /** The command line's simple commands (split on && || ; | and newlines; quotes are not parsed: a marker inside a quoted word counts). */
@@ -121,9 +124,18 @@ export async function prepareReport(projectDir: string, command: string, options
   const join2 = (name: string, value: string) => (base[name]?.trim() ? `${base[name]} ${value}` : value);
   const env: Record<string, string> = {};
 
-  // pytest reads PYTEST_ADDOPTS wherever it starts (npm, make, tox-less scripts); harmless to anything else.
+  // pytest reads PYTEST_ADDOPTS wherever it starts (npm, make, tox-less scripts); harmless to anything else. Our plugin (found
+  // through PYTHONPATH) gives each pytest session a report file of its own, so several pytest commands in one gate (the final
+  // gate's, for test files a bare run does not collect) each leave theirs instead of overwriting one.
   const pytest = join(dir, `${id}-pytest.xml`);
-  env.PYTEST_ADDOPTS = join2('PYTEST_ADDOPTS', `--junitxml=${sq(pytest)} -o junit_family=xunit1`);
+  const plugin = join(dir, `${id}-pytest`);
+  const withPlugin = !dir.includes(delimiter) && !/["'\\\n]/.test(dir);
+  if (withPlugin) {
+    await mkdir(plugin, { recursive: true });
+    await writeFile(join(plugin, `${PYTEST_PLUGIN}.py`), pytestPlugin(pytest));
+    env.PYTHONPATH = base.PYTHONPATH?.trim() ? `${plugin}${delimiter}${base.PYTHONPATH}` : plugin;
+  }
+  env.PYTEST_ADDOPTS = join2('PYTEST_ADDOPTS', `${withPlugin ? `-p ${PYTEST_PLUGIN} ` : ''}--junitxml=${sq(pytest)} -o junit_family=xunit1`);
 
   // node --test takes reporters from NODE_OPTIONS. Ours writes node's own JUnit output to a file of its process, so several
   // node --test in one command (the final gate's) each leave theirs; the spec reporter still prints for people.
@@ -157,6 +169,30 @@ export async function prepareReport(projectDir: string, command: string, options
   return { command: run, env, dir, id, goJson, ...(untraceable ? { untraceable } : {}) };
 }
 
+const PYTEST_PLUGIN = 'erasmus_junit';
+
+/**
+ * A pytest plugin that moves the report PYTEST_ADDOPTS names (`shared`) to a file of this session's own, beside it; a
+ * `--junitxml` given after ours (the command's own) is left as it is. It runs before pytest's junitxml plugin reads the path.
+ */
+function pytestPlugin(shared: string): string {
+  return `# Erasmus: each pytest session writes its JUnit report to a file of its own (several pytest runs in one test command).
+import os
+import uuid
+
+import pytest
+
+_SHARED = ${JSON.stringify(shared)}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    path = getattr(config.option, "xmlpath", None)
+    if path and os.path.normpath(os.path.abspath(path)) == os.path.normpath(_SHARED):
+        config.option.xmlpath = "%s-%d-%s.xml" % (_SHARED[: -len(".xml")], os.getpid(), uuid.uuid4().hex[:8])
+`;
+}
+
 /** A node --test reporter that writes node's own JUnit output to a file of its own process, beside itself. */
 function nodeReporter(prefix: string): string {
   return `import { junit } from 'node:test/reporters';
@@ -173,7 +209,7 @@ export default async function* erasmusJunit(source) {
 }
 
 const TOOLCHAIN_OF: Array<[RegExp, Toolchain]> = [
-  [/-pytest\.xml$/, 'pytest'],
+  [/-pytest(-[^/]*)?\.xml$/, 'pytest'],
   [/-vitest\.xml$/, 'vitest'],
   [/-node-[^/]*\.xml$/, 'node-test'],
   [/-jest\.xml$/, 'jest'],
@@ -198,7 +234,7 @@ export async function readReport(setup: ReportSetup, run: TestRun): Promise<Test
     } catch (err) {
       problems.push(`the ${toolchain} report could not be read (${(err as Error).message})`);
     } finally {
-      await rm(path, { force: true });
+      await rm(path, { recursive: true, force: true });
     }
   }
   if (setup.goJson) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CheckpointView, RewindPreview } from '../../../contract/methods/checkpoints';
+import { branchRemovedWords } from '../../../contract/words';
 import type { CoreLink } from '../link';
 import { defineTool, textResult, type ToolSpec } from '../registry';
 import { workflowFailure } from './workflow';
@@ -11,10 +12,11 @@ function line(c: CheckpointView): string {
   return `- ${c.id}: ${c.kind === 'rewind' ? `${c.state} (left by a rewind)` : `before ${c.state}`} at ${c.at}, HEAD ${c.commit ? c.commit.slice(0, 12) : 'none'}${c.ignored ? `, ${c.ignored} ignored` : ''}`;
 }
 
-function changes(p: Pick<RewindPreview, 'files' | 'commitsUndone'>): string {
+function changes(p: Pick<RewindPreview, 'files' | 'commitsUndone' | 'branchRemoved'>, done = false): string {
   const files = p.files.map((f) => `  ${f.change}: ${f.path}`);
   const commits = p.commitsUndone.map((c) => `  ${c.commit.slice(0, 12)} ${c.subject}`);
-  return [`files that change: ${p.files.length}`, ...files, `commits undone: ${p.commitsUndone.length}${p.commitsUndone.length ? ' (kept under refs/erasmus/rewound/)' : ''}`, ...commits].join('\n');
+  const branch = p.branchRemoved ? [branchRemovedWords(p.branchRemoved, done)] : [];
+  return [`files that change: ${p.files.length}`, ...files, `commits undone: ${p.commitsUndone.length}${p.commitsUndone.length ? ' (kept under refs/erasmus/rewound/)' : ''}`, ...commits, ...branch].join('\n');
 }
 
 /** Checkpoints of a run and the rewind to one (issue 22). */
@@ -50,7 +52,7 @@ export function checkpointTools(link: () => Promise<CoreLink>): ToolSpec[] {
           }
           const r = await l.request('workflow.rewind', { runId: a.runId, checkpointId: a.checkpointId });
           const next = r.status === 'PAUSED' ? 'Continue with workflow_resume, then workflow_get_task.' : '';
-          return textResult(`run ${a.runId} is ${r.status}${r.state ? ` at ${r.state}` : ''}.\n${changes(r)}\nUndo this rewind with workflow_rewind {checkpointId: "${r.undo.id}"}. ${next}`.trim(), r);
+          return textResult(`run ${a.runId} is ${r.status}${r.state ? ` at ${r.state}` : ''}.\n${changes(r, true)}\nUndo this rewind with workflow_rewind {checkpointId: "${r.undo.id}"}. ${next}`.trim(), r);
         } catch (err) {
           return workflowFailure(err);
         }

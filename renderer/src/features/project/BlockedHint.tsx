@@ -1,4 +1,4 @@
-import type { WorkflowRunView } from '../../../../electron/contract/index';
+import { blockedLastWords, lastWordsCut, type WorkflowRunView } from '../../../../electron/contract/index';
 import { humanState } from './labels';
 
 /** A parallel run's state while its components run side by side (workflow/plan.ts). */
@@ -8,15 +8,30 @@ const PARALLEL_STATE = 'parallel:components';
 const laneOf = (e: { component?: string | undefined; state: string }) => e.component ?? e.state.split(':')[0];
 
 /**
- * How to go on from a blocked run: where the files to fix are (a side-by-side component works in its own
- * worktree, not in the project folder), the blocked part's last test output, then Retry step or Skip.
+ * How to go on from a blocked run: what the model said last in the step that blocked (it may say why), where the
+ * files to fix are (a side-by-side component works in its own worktree, not in the project folder), the blocked
+ * part's last test output, then Retry step or Skip.
  */
-export function BlockedHint({ view, skip }: { view: WorkflowRunView; skip?: string | undefined }) {
+export function BlockedHint({ view, skip, onOpenTimeline }: { view: WorkflowRunView; skip?: string | undefined; onOpenTimeline?: () => void }) {
   const lane = view.state === PARALLEL_STATE ? view.lanes?.find((l) => l.status === 'blocked') : undefined;
   const part = lane?.component ?? (view.state ? laneOf({ state: view.state }) : undefined);
   const test = part ? view.timeline.findLast((e) => !e.rewound && e.test && laneOf(e) === part)?.test : undefined;
+  const words = blockedLastWords(view);
+  const cut = words ? lastWordsCut(words) : '';
   return (
     <div className="flex flex-col gap-2 text-sm" data-testid="blocked-hint">
+      {words ? (
+        <figure data-testid="blocked-last-words">
+          <figcaption>What the model said last, in {humanState(words.state)}{cut ? ` (${cut})` : ''}:</figcaption>
+          <blockquote className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap border-l-4 border-slate-300 pl-2 dark:border-slate-600">{words.text}</blockquote>
+          {cut && words.sessionLog ? (
+            <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              All of it is in the step's session: open the step on the Timeline, then its session.
+              {onOpenTimeline ? <> <button type="button" onClick={onOpenTimeline} className="underline focus-visible:outline-2 focus-visible:outline-indigo-500">Open the Timeline</button></> : null}
+            </p>
+          ) : null}
+        </figure>
+      ) : null}
       <p>
         {/* As the CLI says it: Retry step runs the step again on the files as they are now (a debugging step runs the tests first). */}
         {lane?.worktree ? (

@@ -63,7 +63,7 @@ describe('ProjectView and the run panel', () => {
     const timeline: WorkflowRunView['timeline'] = [
       { state: 'slugify:testing', component: 'slugify', worktree, enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:05Z', outcome: 'tests-failed', test: { command: 'python3 -m pytest -q tests/test_slugify.py', exitCode: 1, passed: false, output: 'FAILED tests/test_slugify.py::test_accents' } },
       { state: 'count:testing', component: 'count', enteredAt: '2026-01-01T00:00:01Z', leftAt: '2026-01-01T00:00:06Z', outcome: 'tests-passed', test: { command: 'python3 -m pytest -q tests/test_count.py', exitCode: 0, passed: true, output: '1 passed' } },
-      { state: 'slugify:debugging', component: 'slugify', worktree, enteredAt: '2026-01-01T00:00:06Z', leftAt: '2026-01-01T00:00:09Z', outcome: 'not-done' },
+      { state: 'slugify:debugging', component: 'slugify', worktree, enteredAt: '2026-01-01T00:00:06Z', leftAt: '2026-01-01T00:00:09Z', outcome: 'not-done', sessionLog: '/h/sessions/s1.jsonl', lastWords: { text: '…accents: this needs a decision, keep them or strip them?', chars: 2345 } },
     ];
     const lanes: WorkflowRunView['lanes'] = [
       { component: 'slugify', status: 'blocked', depends: [], state: 'slugify:debugging', worktree },
@@ -77,6 +77,11 @@ describe('ProjectView and the run panel', () => {
     expect(hint.textContent).toContain(`fix the cause in the worktree of slugify, ${worktree} (its files are there, not in the project folder), or let the model try again; then Retry step. Or Skip slugify · debugging to go on without it.`);
     expect(screen.getByTestId('blocked-test-output').textContent).toContain('python3 -m pytest -q tests/test_slugify.py (exit 1)');
     expect(screen.getByTestId('blocked-test-output').textContent).toContain('FAILED tests/test_slugify.py::test_accents');
+    // Beside the gate's reason, the model's own last words in the step that blocked, and where all of them are.
+    const words = screen.getByTestId('blocked-last-words');
+    expect(words.querySelector('figcaption')!.textContent).toBe('What the model said last, in slugify · debugging (the last 56 of 2345 characters):');
+    expect(words.querySelector('blockquote')!.textContent).toBe('…accents: this needs a decision, keep them or strip them?');
+    expect(words.textContent).toContain("All of it is in the step's session");
     expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip slugify · debugging', 'Stop']);
 
     // Components running side by side: no Skip (the core would refuse it), and Pause says at once that it waits.

@@ -57,7 +57,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       </div>
       {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
       {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
-      {phase === 'blocked' ? <BlockedHint view={view} skip={skip} /> : null}
+      {phase === 'blocked' ? <BlockedHint view={view} skip={skip} onOpenTimeline={onOpenTimeline} /> : null}
       <RunControls phase={phase} skip={skip} onAction={(a) => run.act(a)} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
       {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={() => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted' })} /> : null}

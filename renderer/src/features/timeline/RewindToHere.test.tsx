@@ -30,6 +30,7 @@ describe('Rewind to here', () => {
         checkpoint: { id: 'c2', state: 'adder:review', at: '2026-01-01T00:00:10Z', kind: 'step', ignored: 1, commit: 'def' },
         files: [{ path: 'docs/reviews/adder.md', change: 'deleted' }, { path: 'src/adder.mjs', change: 'modified' }],
         commitsUndone: [{ commit: 'abc0000000000', subject: 'adder: complete component' }],
+        branchRemoved: 'erasmus/add-numbers',
       }),
       'workflow.rewind': () => {
         current = view('PAUSED', true);
@@ -45,6 +46,7 @@ describe('Rewind to here', () => {
     expect(screen.getByTestId('rewind-files').textContent).toContain('docs/reviews/adder.md is removed');
     expect(screen.getByTestId('rewind-files').textContent).toContain('src/adder.mjs goes back to how it was');
     expect(screen.getByTestId('rewind-commits').textContent).toContain('adder: complete component');
+    expect(screen.getByTestId('rewind-branch').textContent).toMatch(/^The run's branch erasmus\/add-numbers is removed: .*approving the plan again makes it again under this name/);
     expect(screen.getByTestId('rewind-preview').textContent).toContain('one file or folder .gitignore ignores is left as it is');
     expect(core.callsOf('workflow.rewind')).toEqual([]); // nothing changes before the confirmation
     fireEvent.click(screen.getByTestId('rewind-confirm'));

@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import type { RewindPreview } from '../../../../electron/contract/methods/checkpoints';
+import { branchRemovedWords } from '../project/labels';
 import { useClient } from '../../api/context';
+
+const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 const SIGN = { added: 'comes back', modified: 'goes back to how it was', deleted: 'is removed' } as const;
 
@@ -57,6 +60,7 @@ export function RewindToHere({ runId, checkpointId, running, onRewound }: { runI
               </ul>
             </>
           ) : null}
+          {s.preview.branchRemoved ? <p className="mt-1 text-xs" data-testid="rewind-branch">{sentence(branchRemovedWords(s.preview.branchRemoved, false))}.</p> : null}
           <div className="mt-2 flex gap-2">
             <button type="button" onClick={confirm} data-testid="rewind-confirm" className="rounded bg-amber-700 px-2 py-0.5 text-white focus-visible:outline-2 focus-visible:outline-indigo-500">Rewind</button>
             <button type="button" onClick={() => setS({ kind: 'idle' })} className="rounded border border-slate-300 px-2 py-0.5 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700">Cancel</button>
