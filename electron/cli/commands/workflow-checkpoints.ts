@@ -24,7 +24,7 @@ export function previewText(p: RewindPreview): string {
     lines.push(`commits undone (kept under refs/erasmus/rewound/): ${p.commitsUndone.length}`);
     for (const c of p.commitsUndone) lines.push(`  ${c.commit.slice(0, 8)} ${c.subject}`);
   }
-  const ignored = p.checkpoint.ignored ?? 0;
+  const ignored = p.ignored;
   if (ignored) lines.push(`${ignored} ${ignored === 1 ? 'file or folder' : 'files or folders'} ignored by .gitignore ${ignored === 1 ? 'is' : 'are'} left as ${ignored === 1 ? 'it is' : 'they are'}`);
   return lines.join('\n');
 }
