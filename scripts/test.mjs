@@ -116,12 +116,17 @@ if (args.some((a) => a === '--project' || a.startsWith('--project='))) {
   const besideLog = join('test-results', 'beside.log');
   rmSync(besideJson, { force: true });
   rmSync(restJson, { force: true });
-  console.log(`The Chromium and durable end-to-end files (project e2e-beside) run one at a time beside the others; their output follows at the end (${besideLog}).`);
-  const beside = runToFile(vitest('e2e-beside', besideJson, ['--passWithNoTests']), besideLog);
+  console.log(`The Chromium, durable and some CLI end-to-end files (project e2e-beside) run one at a time beside the others; their output follows at the end (${besideLog}).`);
+  // When each run ended: the two should end together (vitest.config.ts moves files between them).
+  const ended = {};
+  const since = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+  const beside = runToFile(vitest('e2e-beside', besideJson, ['--passWithNoTests']), besideLog).then((c) => ((ended.beside = since()), c));
   const rest = await run(process.execPath, vitest('!e2e-beside', restJson, ['--passWithNoTests']));
+  ended.rest = since();
   const besideCode = await beside;
   console.log(`\n--- project e2e-beside (${besideLog}) ---`);
   process.stdout.write(readFileSync(besideLog, 'utf8'));
+  console.log(`the main run ended after ${ended.rest}, the e2e-beside run after ${ended.beside}`);
   code = rest || besideCode;
   const merged = mergeReports(readJson(restJson), readJson(besideJson));
   if (merged) writeFileSync(jsonFile, JSON.stringify(merged));

@@ -32,7 +32,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
 }
 
 type Entry = { state: string; outcome?: string; rewound?: boolean; checkpoint?: string; commit?: string };
-type Checkpoint = { id: string; state: string; at: string; commit?: string; kind: string; ignored: number };
+type Checkpoint = { id: string; state: string; at: string; commit?: string; kind: string };
 
 describe('erasmus workflow rewind', () => {
   it('takes a finished two-component run back to before the second development step, shell effects included, and resume completes it again', async () => {

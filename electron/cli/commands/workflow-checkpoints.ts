@@ -25,7 +25,7 @@ export function previewText(p: RewindPreview): string {
     for (const c of p.commitsUndone) lines.push(`  ${c.commit.slice(0, 8)} ${c.subject}`);
   }
   if (p.branchRemoved) lines.push(branchRemovedWords(p.branchRemoved, false));
-  const ignored = p.checkpoint.ignored ?? 0;
+  const ignored = p.ignored;
   if (ignored) lines.push(`${ignored} ${ignored === 1 ? 'file or folder' : 'files or folders'} ignored by .gitignore ${ignored === 1 ? 'is' : 'are'} left as ${ignored === 1 ? 'it is' : 'they are'}`);
   return lines.join('\n');
 }

@@ -20,8 +20,6 @@ export const CheckpointView = z.object({
   sessionId: z.string().optional(),
   /** The conversation's position: the chat turns before it (chat), or the run's timeline entries before it (workflow). */
   turn: z.number().int().nonnegative().optional(),
-  /** Files and folders `.gitignore` ignores: left out of the checkpoint and left alone by a rewind. */
-  ignored: z.number().int().nonnegative(),
   note: z.string().optional(),
 });
 export type CheckpointView = z.infer<typeof CheckpointView>;
@@ -40,6 +38,11 @@ export const RewindPreview = z.object({
    * under refs/erasmus/rewound/, and undoing the rewind makes it again), so approving the plan again makes it under the same name.
    */
   branchRemoved: z.string().optional(),
+  /**
+   * Files and folders `.gitignore` ignores in the project now: no checkpoint holds them and a rewind leaves them
+   * alone. Counted here, not at every checkpoint (a git process per step saved).
+   */
+  ignored: z.number().int().nonnegative(),
 });
 export type RewindPreview = z.infer<typeof RewindPreview>;
 

@@ -172,7 +172,7 @@ export class ShadowRepo {
     });
   }
 
-  /** The project's files now as a tree, without counting the ignored entries (`snapshot` does both). */
+  /** The project's files now as a tree, without counting the ignored entries (`snapshot` does both): what a checkpoint takes. */
   async tree(): Promise<string> {
     await this.init();
     await this.syncExcludes();

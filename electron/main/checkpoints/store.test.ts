@@ -37,7 +37,7 @@ describe('CheckpointStore', () => {
     writeFileSync(join(project, 'notes.txt'), 'untracked then\n');
     const initial = git('rev-parse', 'HEAD');
     const before = await store.take(project, { kind: 'step', state: 'x:development', runId: 'r1' });
-    expect(before).toMatchObject({ commit: initial, branch: 'main', ignored: 2 });
+    expect(before).toMatchObject({ commit: initial, branch: 'main' });
 
     // What a step does by shell: rm a tracked file, sed an edit, create a file, commit, and touch ignored files.
     execFileSync('sh', ['-c', "rm README.md && sed -i 's/one/two/' src/a.txt && echo new > src/b.txt && rm notes.txt && echo again > build/out.bin"], { cwd: project });
@@ -48,6 +48,8 @@ describe('CheckpointStore', () => {
 
     const undo = await store.take(project, { kind: 'rewind', state: 'completed', runId: 'r1' });
     const preview = await store.preview(before);
+    // The ignored entries of the project now (build/ and debug.log), left alone by the rewind.
+    expect(preview.ignored).toBe(2);
     expect(preview.commitsUndone.map((c) => c.subject)).toEqual(['step work']);
     expect(preview.files.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([
       { path: 'README.md', change: 'added' },

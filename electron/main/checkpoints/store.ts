@@ -22,7 +22,6 @@ export const CheckpointRecord = z.object({
   commit: z.string().optional(),
   branch: z.string().optional(),
   tree: z.string(),
-  ignored: z.number().int().nonnegative(),
   note: z.string().optional(),
   /** Chat checkpoints: the session log and how many entries it held before the turn. */
   log: z.string().optional(),
@@ -34,7 +33,7 @@ export const CheckpointRecord = z.object({
 });
 export type CheckpointRecord = z.infer<typeof CheckpointRecord>;
 
-export type CheckpointInput = Omit<CheckpointRecord, 'version' | 'id' | 'at' | 'projectDir' | 'commit' | 'branch' | 'tree' | 'ignored'>;
+export type CheckpointInput = Omit<CheckpointRecord, 'version' | 'id' | 'at' | 'projectDir' | 'commit' | 'branch' | 'tree'>;
 
 export interface Retention {
   /** Checkpoints older than this many days are dropped (default 30). */
@@ -50,8 +49,8 @@ function newId(): string {
 }
 
 export function checkpointView(r: CheckpointRecord): CheckpointView {
-  const { id, state, at, commit, branch, kind, runId, sessionId, turn, ignored, note } = r;
-  return { id, state, at, kind, ignored, ...(commit ? { commit } : {}), ...(branch ? { branch } : {}), ...(runId ? { runId } : {}), ...(sessionId ? { sessionId } : {}), ...(turn !== undefined ? { turn } : {}), ...(note ? { note } : {}) };
+  const { id, state, at, commit, branch, kind, runId, sessionId, turn, note } = r;
+  return { id, state, at, kind, ...(commit ? { commit } : {}), ...(branch ? { branch } : {}), ...(runId ? { runId } : {}), ...(sessionId ? { sessionId } : {}), ...(turn !== undefined ? { turn } : {}), ...(note ? { note } : {}) };
 }
 
 async function du(path: string): Promise<number> {
@@ -86,10 +85,10 @@ export class CheckpointStore {
   /** Takes a checkpoint of the project as it is now. */
   async take(projectDir: string, input: CheckpointInput): Promise<CheckpointRecord> {
     const dir = resolve(projectDir);
-    const [{ tree, ignored }, head] = await Promise.all([this.repo(dir).snapshot(), readHead(dir)]);
+    const [tree, head] = await Promise.all([this.repo(dir).tree(), readHead(dir)]);
     const id = newId();
     await this.repo(dir).keep(id, tree);
-    const record: CheckpointRecord = { version: 1, id, at: new Date().toISOString(), projectDir: dir, ...input, ...head, tree, ignored };
+    const record: CheckpointRecord = { version: 1, id, at: new Date().toISOString(), projectDir: dir, ...input, ...head, tree };
     await writeJsonAtomic(join(this.listDir(dir), `${id}.json`), record);
     return record;
   }
@@ -120,8 +119,8 @@ export class CheckpointStore {
   /** What restoring `target` would change in the project now: its files, and the commits HEAD would leave. */
   async preview(target: CheckpointRecord): Promise<Omit<RewindPreview, 'checkpoint'>> {
     const repo = this.repo(target.projectDir);
-    const [{ tree }, head] = await Promise.all([repo.snapshot(), readHead(target.projectDir)]);
-    return { files: await repo.diff(tree, target.tree), commitsUndone: await commitsUndone(target.projectDir, head, target) };
+    const [{ tree, ignored }, head] = await Promise.all([repo.snapshot(), readHead(target.projectDir)]);
+    return { files: await repo.diff(tree, target.tree), commitsUndone: await commitsUndone(target.projectDir, head, target), ignored };
   }
 
   /**

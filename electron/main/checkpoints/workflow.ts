@@ -115,7 +115,7 @@ export class RunCheckpoints {
    * timeline entries after it kept and marked rewound, and the usage spent so far. A rewind to before the plan's
    * approval removes the run's branch made then (`branchRemoved`; its commits are kept under the undo's ref).
    */
-  async rewind(record: RunRecord, id: string): Promise<{ record: RunRecord; undo: CheckpointRecord } & Omit<RewindPreview, 'checkpoint'>> {
+  async rewind(record: RunRecord, id: string): Promise<{ record: RunRecord; undo: CheckpointRecord } & Omit<RewindPreview, 'checkpoint' | 'ignored'>> {
     if (record.status === 'RUNNING' || record.status === 'AWAITING_COGNITIVE_RESULT') throw invalidState(`run ${record.runId} is ${record.status}: pause or stop it before rewinding (erasmus workflow pause|stop)`);
     refuseFinished(record);
     const target = await this.target(record, id);

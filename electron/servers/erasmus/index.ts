@@ -2,7 +2,6 @@ import { GuardedStdioServerTransport } from '../stdio-transport';
 import { appVersion, Paths } from '../../main/paths/index';
 import { createBackend } from './backend';
 import { TolerantTransport } from './dialect';
-import { serveHttp } from './http';
 import { createErasmusServer } from './server';
 import { loadServerSettings, type ServerSettings } from './settings';
 
@@ -46,6 +45,9 @@ export async function runErasmusServer(o: ErasmusServerOptions = {}): Promise<vo
   const { backend, make } = await setup(o);
   let stop: () => Promise<void>;
   if (o.http !== undefined) {
+    // Imported only here: the SDK's HTTP transport brings Hono, whose first lines make Node load its whole fetch
+    // (globalThis.Headers), about 15 ms of CPU at every CLI start otherwise.
+    const { serveHttp } = await import('./http');
     const h = await serveHttp(make, o.http, log);
     log(`streamable HTTP on ${h.url}?token=${h.token} (or send "Authorization: Bearer ${h.token}"; set ERASMUS_MCP_TOKEN to choose the token)`);
     stop = h.close;

@@ -1,4 +1,4 @@
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { RpcClient, type Pipe } from '../../contract/index';
 
 /**
@@ -41,7 +41,9 @@ export function redactUrl(url: URL): string {
   return url.href.replace(/([?&]token=)[^&#]*/, '$1…');
 }
 
-function openOnce(url: URL, timeoutMs: number): Promise<WebSocket> {
+async function openOnce(url: URL, timeoutMs: number): Promise<WebSocket> {
+  // `ws` is imported when a link opens, not at every CLI start.
+  const { default: WebSocket } = await import('ws');
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { handshakeTimeout: timeoutMs });
     const timer = setTimeout(() => {
@@ -67,7 +69,7 @@ function openOnce(url: URL, timeoutMs: number): Promise<WebSocket> {
 function socketPipe(ws: WebSocket): Pipe {
   return {
     send: (m) => {
-      if (ws.readyState === WebSocket.OPEN) ws.send(m);
+      if (ws.readyState === ws.OPEN) ws.send(m);
     },
     onMessage(l) {
       const h = (data: WebSocket.RawData) => l(String(data));

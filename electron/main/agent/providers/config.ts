@@ -145,7 +145,7 @@ export async function resolveProvider(
   const asked = entry.kind === 'ollama' && entry.contextWindow === undefined ? await ollamaContextLength(entry.baseUrl ?? OLLAMA_DEFAULT_BASE_URL, entry.model) : undefined;
   const contextWindow = entry.contextWindow ?? asked ?? info.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const maxOutputTokens = entry.maxOutputTokens ?? info.maxOutputTokens;
-  const languageModel = plugin.create({ model: entry.model, baseUrl: entry.baseUrl, apiKey, headers });
+  const languageModel = await plugin.create({ model: entry.model, baseUrl: entry.baseUrl, apiKey, headers });
   const supportsImages = entry.images ?? info.supportsImages ?? false;
   const shape = { ...plugin.shape?.({ model: entry.model, reasoning: entry.reasoning, contextWindow, store: entry.store }), images: supportsImages ? (plugin.toolResultImages === false ? 'user-message' : 'tool-result') : 'none' } satisfies RequestShape;
   return {

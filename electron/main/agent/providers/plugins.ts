@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createOllama } from 'ollama-ai-provider-v2';
-import { createOpenRouter } from '@openrouter/ai-sdk-provider';
 import type { LanguageModel } from 'ai';
 import { providerFetch } from './fetch';
 import { knownModel } from './known-models';
 import { ollamaNumCtx } from './ollama';
 import type { ProviderKind, ProviderPlugin, TurnRequest } from './types';
+
+// Each plugin imports its provider's package in `create`, when a model of that kind is used (the build gives each its
+// own chunk): imported up front, the six packages cost every CLI start about 30 ms of CPU (--version: about 300 -> 270
+// ms), and a start uses one provider or none.
 
 /**
  * A cache key that stays the same for a whole session: the hash of its system prompt and task
@@ -30,7 +28,7 @@ const isOpenAIReasoning = (m: string) => /^(o\d|gpt-5|codex)/.test(m.slice(m.las
 export const openaiPlugin: ProviderPlugin = {
   kind: 'openai',
   needsKey: true,
-  create: ({ model, baseUrl, apiKey, headers }) => createOpenAI({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() }).responses(model),
+  create: async ({ model, baseUrl, apiKey, headers }) => (await import('@ai-sdk/openai')).createOpenAI({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() }).responses(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
   shape: ({ model, reasoning, store }) => ({
     providerOptions: {
@@ -48,7 +46,7 @@ export const openaiPlugin: ProviderPlugin = {
 export const anthropicPlugin: ProviderPlugin = {
   kind: 'anthropic',
   needsKey: true,
-  create: ({ model, baseUrl, apiKey, headers }) => createAnthropic({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() })(model),
+  create: async ({ model, baseUrl, apiKey, headers }) => (await import('@ai-sdk/anthropic')).createAnthropic({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() })(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
   shape: ({ reasoning }) => ({
     cacheBreakpoints: true,
@@ -60,7 +58,7 @@ export const anthropicPlugin: ProviderPlugin = {
 export const googlePlugin: ProviderPlugin = {
   kind: 'google',
   needsKey: true,
-  create: ({ model, baseUrl, apiKey, headers }) => createGoogleGenerativeAI({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() })(model),
+  create: async ({ model, baseUrl, apiKey, headers }) => (await import('@ai-sdk/google')).createGoogleGenerativeAI({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() })(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
   shape: ({ model, reasoning }) =>
     /gemini-(2\.5|[3-9])/.test(model) || reasoning?.budgetTokens !== undefined
@@ -78,7 +76,7 @@ export const ollamaPlugin: ProviderPlugin = {
   kind: 'ollama',
   needsKey: false,
   defaultBaseUrl: OLLAMA_DEFAULT_BASE_URL,
-  create: ({ model, baseUrl, headers }) => createOllama({ baseURL: baseUrl ?? OLLAMA_DEFAULT_BASE_URL, headers, fetch: providerFetch() })(model) as LanguageModel,
+  create: async ({ model, baseUrl, headers }) => (await import('ollama-ai-provider-v2')).createOllama({ baseURL: baseUrl ?? OLLAMA_DEFAULT_BASE_URL, headers, fetch: providerFetch() })(model) as LanguageModel,
   info: () => ({ supportsNativeTools: false, contextWindow: 8192 }),
   toolResultImages: false,
   shape: ({ contextWindow, reasoning }) => ({
@@ -94,7 +92,7 @@ export const openaiCompatiblePlugin: ProviderPlugin = {
   kind: 'openai-compatible',
   needsKey: false,
   defaultBaseUrl: 'http://127.0.0.1:1234/v1',
-  create: ({ model, baseUrl, apiKey, headers }) => createOpenAICompatible({ name: 'openai-compatible', baseURL: baseUrl ?? 'http://127.0.0.1:1234/v1', apiKey, headers, includeUsage: true, fetch: providerFetch() })(model),
+  create: async ({ model, baseUrl, apiKey, headers }) => (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({ name: 'openai-compatible', baseURL: baseUrl ?? 'http://127.0.0.1:1234/v1', apiKey, headers, includeUsage: true, fetch: providerFetch() })(model),
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
   toolResultImages: false,
 };
@@ -103,7 +101,7 @@ export const openaiCompatiblePlugin: ProviderPlugin = {
 export const openrouterPlugin: ProviderPlugin = {
   kind: 'openrouter',
   needsKey: true,
-  create: ({ model, baseUrl, apiKey, headers }) => createOpenRouter({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() }).chat(model) as LanguageModel,
+  create: async ({ model, baseUrl, apiKey, headers }) => (await import('@openrouter/ai-sdk-provider')).createOpenRouter({ apiKey, baseURL: baseUrl, headers, fetch: providerFetch() }).chat(model) as LanguageModel,
   info: (m) => ({ supportsNativeTools: true, ...knownModel(m) }),
   shape: ({ model, reasoning }) => ({
     cacheBreakpoints: model.startsWith('anthropic/'),

@@ -105,7 +105,8 @@ export interface ProviderPlugin {
   /** Whether an API key is required. */
   needsKey: boolean;
   defaultBaseUrl?: string;
-  create(o: ProviderCreateOptions): LanguageModel;
+  /** The model; its provider's package is imported here, when a model of that kind is used (not at every start). */
+  create(o: ProviderCreateOptions): Promise<LanguageModel>;
   /** How requests to this model are shaped (caching, reasoning, context size). */
   shape?(o: { model: string; reasoning?: ReasoningSettings; contextWindow: number; store?: boolean }): RequestShape;
   /** What is known of a model by name (context window, native tools, images, prices). */

@@ -4,7 +4,6 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { WebSocket as WsWebSocket } from 'ws';
 import { SignInError, SignInProvider } from '../auth/provider';
 import type { ServerConfig } from '../config/schema';
 import { orderedDelivery } from './ordered';
@@ -44,7 +43,7 @@ export async function connectConfigured(
     }
     case 'websocket': {
       // The SDK's transport uses the global WebSocket (Node 22, Electron); Node 20 gets the `ws` one.
-      globalThis.WebSocket ??= WsWebSocket as unknown as typeof globalThis.WebSocket;
+      globalThis.WebSocket ??= (await import('ws')).WebSocket as unknown as typeof globalThis.WebSocket;
       const client = makeClient();
       const transport = new WebSocketClientTransport(new URL(config.url!));
       track(transport);

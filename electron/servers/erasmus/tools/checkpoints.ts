@@ -9,7 +9,7 @@ const runId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'a run id from workflo
 const checkpointId = z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'a checkpoint id from workflow_checkpoints');
 
 function line(c: CheckpointView): string {
-  return `- ${c.id}: ${c.kind === 'rewind' ? `${c.state} (left by a rewind)` : `before ${c.state}`} at ${c.at}, HEAD ${c.commit ? c.commit.slice(0, 12) : 'none'}${c.ignored ? `, ${c.ignored} ignored` : ''}`;
+  return `- ${c.id}: ${c.kind === 'rewind' ? `${c.state} (left by a rewind)` : `before ${c.state}`} at ${c.at}, HEAD ${c.commit ? c.commit.slice(0, 12) : 'none'}`;
 }
 
 function changes(p: Pick<RewindPreview, 'files' | 'commitsUndone' | 'branchRemoved'>, done = false): string {
@@ -48,7 +48,8 @@ export function checkpointTools(link: () => Promise<CoreLink>): ToolSpec[] {
           const l = await link();
           if (a.preview) {
             const p = await l.request('workflow.rewindPreview', { runId: a.runId, checkpointId: a.checkpointId });
-            return textResult(`rewinding run ${a.runId} to ${p.checkpoint.id} (before ${p.checkpoint.state}) would change:\n${changes(p)}`, p);
+            const ignored = p.ignored ? `\n${p.ignored} ${p.ignored === 1 ? 'file or folder' : 'files or folders'} .gitignore ignores would be left as they are` : '';
+            return textResult(`rewinding run ${a.runId} to ${p.checkpoint.id} (before ${p.checkpoint.state}) would change:\n${changes(p)}${ignored}`, p);
           }
           const r = await l.request('workflow.rewind', { runId: a.runId, checkpointId: a.checkpointId });
           const next = r.status === 'PAUSED' ? 'Continue with workflow_resume, then workflow_get_task.' : '';

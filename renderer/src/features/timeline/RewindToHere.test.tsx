@@ -27,14 +27,15 @@ describe('Rewind to here', () => {
       'workflow.latest': () => ({ runId: 'r1' }),
       'workflow.status': () => current,
       'workflow.rewindPreview': () => ({
-        checkpoint: { id: 'c2', state: 'adder:review', at: '2026-01-01T00:00:10Z', kind: 'step', ignored: 1, commit: 'def' },
+        checkpoint: { id: 'c2', state: 'adder:review', at: '2026-01-01T00:00:10Z', kind: 'step', commit: 'def' },
         files: [{ path: 'docs/reviews/adder.md', change: 'deleted' }, { path: 'src/adder.mjs', change: 'modified' }],
         commitsUndone: [{ commit: 'abc0000000000', subject: 'adder: complete component' }],
         branchRemoved: 'erasmus/add-numbers',
+        ignored: 1,
       }),
       'workflow.rewind': () => {
         current = view('PAUSED', true);
-        return { status: 'PAUSED', state: 'adder:review', undo: { id: 'c4', state: 'completed', at: '2026-01-01T00:01:00Z', kind: 'rewind', ignored: 3 }, files: [], commitsUndone: [] };
+        return { status: 'PAUSED', state: 'adder:review', undo: { id: 'c4', state: 'completed', at: '2026-01-01T00:01:00Z', kind: 'rewind' }, files: [], commitsUndone: [] };
       },
     });
     await core.services.run.attach('/p');

@@ -46,7 +46,7 @@ export function RewindToHere({ runId, checkpointId, running, onRewound }: { runI
       {s.kind === 'preview' ? (
         <div role="group" aria-label="Rewind to before this step" className="mt-1 rounded border border-amber-500 p-2" data-testid="rewind-preview">
           <p className="font-medium">Rewind the project and the run to before this step?</p>
-          <p className="text-xs text-slate-600 dark:text-slate-400">What the project is now is kept as a checkpoint, so this can be undone{s.preview.checkpoint.ignored ? `; ${s.preview.checkpoint.ignored === 1 ? 'one file or folder .gitignore ignores is left as it is' : `${s.preview.checkpoint.ignored} files or folders .gitignore ignores are left as they are`}` : ''}.</p>
+          <p className="text-xs text-slate-600 dark:text-slate-400">What the project is now is kept as a checkpoint, so this can be undone{s.preview.ignored ? `; ${s.preview.ignored === 1 ? 'one file or folder .gitignore ignores is left as it is' : `${s.preview.ignored} files or folders .gitignore ignores are left as they are`}` : ''}.</p>
           {s.preview.files.length ? (
             <ul tabIndex={0} aria-label="Files that will change" className="mt-1 max-h-40 overflow-auto focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="rewind-files">
               {s.preview.files.map((f) => <li key={f.path}><code className="font-mono">{f.path}</code> <span className="text-slate-600 dark:text-slate-400">{SIGN[f.change]}</span></li>)}
