@@ -6,7 +6,7 @@
  * terminal does stays on the main thread.
  *
  * Messages in (main → host): spawn, write, resize, pause, resume, took (bytes the main thread has taken),
- * cancel (a spawn the main thread stopped waiting for).
+ * cancel (a spawn the main thread stopped waiting for), shutdown (see there).
  * Messages out: { t: 'data', id, b: ArrayBuffer } (the bytes after `headroom` free bytes), { t: 'exit', id, exitCode, signal }.
  * A spawn is answered through shared memory (the main thread waits for it, so a terminal has its pid at
  * once): state[1] the pid, or -1 (spawn failed) / -2 (node-pty did not load) with the error's UTF-8 text in
@@ -124,14 +124,48 @@ function spawn(m) {
     flush(e);
     e.ended = true;
     update(e);
-    ptys.delete(e.id);
-    parentPort.postMessage({ t: 'exit', id: e.id, exitCode, signal: signal || 0 });
+    // Said once node-pty's exit callback has returned: the main thread may end this thread as soon as it
+    // knows, and node-pty aborts the process when its callback is running in a thread being torn down.
+    setImmediate(() => {
+      ptys.delete(e.id);
+      parentPort.postMessage({ t: 'exit', id: e.id, exitCode, signal: signal || 0 });
+      if (shuttingDown && !ptys.size) shuttingDown();
+    });
   });
   answer(p.pid);
 }
 
+/**
+ * Before this thread is ended (the process exits, or stop): each PTY's session is hung up, as a closed
+ * terminal would be, and its leader killed; state[3] = 1 once node-pty has seen every one of them exit
+ * (or after a second). Node would otherwise wait, ending this thread, for a leader that ignores SIGHUP
+ * (node-pty joins its waiting thread), and abort if an exit callback ran while it tears the thread down.
+ */
+let shuttingDown;
+function shutdown() {
+  const done = () => {
+    shuttingDown = undefined;
+    Atomics.store(state, 3, 1);
+    Atomics.notify(state, 3);
+  };
+  if (!ptys.size) return done();
+  shuttingDown = done;
+  setTimeout(done, 1000);
+  for (const e of ptys.values()) {
+    e.ended = true;
+    update(e);
+    try {
+      process.kill(-e.p.pid, 'SIGHUP');
+    } catch {}
+    try {
+      process.kill(e.p.pid, 'SIGKILL');
+    } catch {}
+  }
+}
+
 parentPort.on('message', (m) => {
   if (m.t === 'spawn') return spawn(m);
+  if (m.t === 'shutdown') return shutdown();
   const e = ptys.get(m.id);
   if (!e) return;
   try {

@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sessionAlive } from './process-tree';
+import { bundledFixture } from '../../../../tests/support/fixture-bundle';
+import { sessionAlive, signalSession } from './process-tree';
 import { PtyHost, spawnIn } from './pty-host';
 import { hasHeadroom, type PtyProcess, type PtySpawnOptions } from './pty-process';
 
@@ -96,12 +99,13 @@ describe('the pty host (PTYs read on a thread of their own)', () => {
     await own.stop();
   });
 
-  it('hangs up its PTYs when its thread ends under them, and spawns on the main thread from then on, saying so once', async () => {
+  it('hangs up its PTYs when it stops, and spawns on the main thread from then on, saying so once', async () => {
     const own = new PtyHost(ptyPath);
-    const p = own.spawn(opts('sleep 30'))!;
+    const p = own.spawn(opts('trap "" HUP; exec sleep 30'))!;
     const out = collect(p);
     await own.stop();
-    expect(await out.exited).toMatchObject({ signal: 1 });
+    // Its leader killed (the exit seen), or hung up when the thread ended before saying so.
+    expect([1, 9]).toContain((await out.exited).signal);
     for (let i = 0; i < 50 && sessionAlive(p.pid); i++) await sleep(20);
     expect(sessionAlive(p.pid)).toBe(false);
     const warnings: string[] = [];
@@ -123,5 +127,29 @@ describe('the pty host (PTYs read on a thread of their own)', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^node-pty did not load in the pty host: Cannot find module '\/nowhere\/node-pty'.*; PTYs are read on the main thread instead$/s);
     await broken.stop();
+  });
+
+  it('lets its process exit at once with PTYs running, one with an exit in flight or a leader that ignores SIGHUP', async () => {
+    // Node ends the host's thread at exit: it used to wait there for such a leader (node-pty joins the thread
+    // that waits for its process), and to abort the process (134) when an exit callback ran meanwhile.
+    const child = spawn(process.execPath, [bundledFixture(resolve(__dirname, '../../../../tests/fixtures/pty-host-exit.ts'))], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (err += d));
+    const started = Date.now();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { pids, hosted } = JSON.parse(out) as { pids: number[]; hosted: boolean };
+    try {
+      expect(err).toBe('');
+      expect(code).toBe(0);
+      expect(hosted).toBe(true);
+      // Far from the leaders' 30 s.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      for (let i = 0; i < 50 && pids.some(sessionAlive); i++) await sleep(20);
+      expect(pids.filter(sessionAlive)).toEqual([]);
+    } finally {
+      for (const pid of pids) signalSession(pid, 'SIGKILL');
+    }
   });
 });

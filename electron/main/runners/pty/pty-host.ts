@@ -17,6 +17,8 @@ const LOW_BYTES = 512 * 1024;
  * so a host paused for its backlog always hears enough to resume.
  */
 const TOOK_EVERY = 128 * 1024;
+/** How long the process's exit waits at most for the host to end its PTYs (it takes at most a second). */
+const SHUTDOWN_TIMEOUT_MS = 1_500;
 /** How long a spawn waits for the host's answer; the first includes starting the thread and loading node-pty. */
 const START_TIMEOUT_MS = 10_000;
 const SPAWN_TIMEOUT_MS = 5_000;
@@ -29,7 +31,8 @@ type ToHost =
   | { t: 'write'; id: number; data: string }
   | { t: 'resize'; id: number; cols: number; rows: number }
   | { t: 'pause' | 'resume' | 'cancel'; id: number }
-  | { t: 'took'; id: number; n: number };
+  | { t: 'took'; id: number; n: number }
+  | { t: 'shutdown' };
 
 /** A PTY that lives in the host: calls go to it as messages, its reads and exit come back as messages. */
 class HostedPty implements PtyProcess {
@@ -133,15 +136,25 @@ export class PtyHost {
     return p;
   }
 
-  /**
-   * Stops the thread (tests; a process's end needs no call: the thread is unref'd while no PTY runs). Its
-   * PTYs are hung up. Not while one of them is exiting: node-pty aborts the process when its exit
-   * callback meets a thread being torn down.
-   */
+  /** Ends the thread (tests): its PTYs are hung up first (`shutdown`). Later PTYs are spawned on the main thread. */
   async stop(): Promise<void> {
     this.failure ??= STOPPED;
+    this.shutdown();
     await this.worker?.terminate();
   }
+
+  /**
+   * Has the host hang up its PTYs' sessions and kill their leaders, and waits (blocking this thread, at most
+   * SHUTDOWN_TIMEOUT_MS) until node-pty has seen them exit: at the process's exit, before Node ends the
+   * thread. Ending it under running PTYs would wait for any leader that ignores SIGHUP (node-pty joins
+   * the thread that waits for its process), and abort the process if an exit callback ran meanwhile.
+   */
+  private readonly shutdown = (): void => {
+    if (!this.worker || !this.live.size) return;
+    Atomics.store(this.state, 3, 0);
+    this.post({ t: 'shutdown' });
+    Atomics.wait(this.state, 3, 0, SHUTDOWN_TIMEOUT_MS);
+  };
 
   private start(): Worker {
     const worker = new Worker(PTY_HOST_SOURCE, {
@@ -149,6 +162,8 @@ export class PtyHost {
       workerData: { ptyPath: this.ptyPath, shared: this.shared, headroom: FRAME_HEADROOM, maxBytes: BATCH_MAX_CHARS, highBytes: this.backlog.high, lowBytes: this.backlog.low },
     });
     worker.unref();
+    process.on('exit', this.shutdown);
+    worker.on('exit', () => process.off('exit', this.shutdown));
     worker.on('message', (m: FromHost) => {
       const p = this.live.get(m.id);
       if (!p) return;
