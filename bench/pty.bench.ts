@@ -53,23 +53,32 @@ interface Round {
   ms: number;
   /** CPU of this process (every thread) until the output was read. */
   cpuMs: number;
+  /** Of which its main thread's. */
+  mainCpuMs: number;
   /** CPU of the command (its processes, reaped by then). */
   commandCpuMs: number;
   /** Times this process waited (voluntary context switches, every thread): a wake-up each, which load moves little. */
   waits: number;
 }
 const waits = () => process.resourceUsage().voluntaryContextSwitches;
+/** CPU time (ms) of this process's main thread alone (/proc: its task's utime + stime); the rest is the pty host's and V8's helper threads. */
+function mainThreadCpuMs(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * TICK_MS;
+}
 
 function rawThroughput(): Promise<Round> {
   return new Promise((resolve) => {
     const cpu0 = ownCpuMs();
+    const main0 = mainThreadCpuMs();
     const cmd0 = childrenCpuMs();
     const w0 = waits();
     const t0 = performance.now();
     let chars = 0;
     const p = spawn('bash', ['-c', COMMAND], { cols: 120, rows: 30, cwd: dir, env: process.env as Record<string, string> });
     p.onData((d) => (chars += d.length));
-    p.onExit(() => resolve({ chars, ms: performance.now() - t0, cpuMs: ownCpuMs() - cpu0, commandCpuMs: childrenCpuMs() - cmd0, waits: waits() - w0 }));
+    p.onExit(() => resolve({ chars, ms: performance.now() - t0, cpuMs: ownCpuMs() - cpu0, mainCpuMs: mainThreadCpuMs() - main0, commandCpuMs: childrenCpuMs() - cmd0, waits: waits() - w0 }));
   });
 }
 
@@ -109,17 +118,20 @@ async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runM
   // CPU is read when the core emits the exit (the ANSI-stripped copy for the model, made after, is not
   // the stream's work); the time when the consumer has read the exit, on its clock (the same monotonic one).
   let cpuMs = 0;
+  let mainCpuMs = 0;
   let commandCpuMs = 0;
   let waited = 0;
   let frames = 0;
   const offExit = core.bus.onEvent('terminal.exited', (e) => {
     if (e.id !== id) return;
     cpuMs = ownCpuMs() - cpu0;
+    mainCpuMs = mainThreadCpuMs() - main0;
     commandCpuMs = childrenCpuMs() - cmd0;
     waited = waits() - w0;
   });
   const offData = core.bus.onEvent('terminal.data', (d) => void (d.id === id && frames++));
   const cpu0 = ownCpuMs();
+  const main0 = mainThreadCpuMs();
   const cmd0 = childrenCpuMs();
   const w0 = waits();
   const t0 = now();
@@ -145,7 +157,7 @@ async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runM
   const consumerCpuMs = r.cpuMs - consumerCpu;
   consumerCpu = r.cpuMs;
   await core.ptys.close(id);
-  return { chars: r.chars, ms, cpuMs, commandCpuMs, consumerCpuMs, runMs, waits: waited, frames };
+  return { chars: r.chars, ms, cpuMs, mainCpuMs, commandCpuMs, consumerCpuMs, runMs, waits: waited, frames };
 }
 
 function percentile(xs: number[], p: number): number {
@@ -225,6 +237,7 @@ const ratios = stream.map((s, i) => mbPerS(s) / ((mbPerS(raw[i]!) + mbPerS(raw[i
 const ratio = median(ratios);
 const perMb = (ms: number) => (ms / (CHARS / 1e6)).toFixed(2);
 const cpu = (xs: number[]) => `${perMb(median(xs))} ms/MB (${perMb(Math.min(...xs))}–${perMb(Math.max(...xs))})`;
+console.log(`PTYs read ${process.env.ERASMUS_PTY_HOST === '0' ? 'on the main thread (ERASMUS_PTY_HOST=0)' : "on the pty host's thread"}`);
 console.log(`throughput, ${LINES} lines (${(CHARS / 1e6).toFixed(2)} M characters), ${ROUNDS} stream rounds between ${ROUNDS + 1} raw rounds:`);
 console.log(`  raw node-pty:   median ${median(raw.map(mbPerS)).toFixed(1)} M chars/s (${Math.min(...raw.map(mbPerS)).toFixed(1)}–${Math.max(...raw.map(mbPerS)).toFixed(1)})`);
 console.log(`  event stream:   median ${median(stream.map(mbPerS)).toFixed(1)} M chars/s (${Math.min(...stream.map(mbPerS)).toFixed(1)}–${Math.max(...stream.map(mbPerS)).toFixed(1)}), read whole and in order by the consumer`);
@@ -233,6 +246,7 @@ console.log(`  ratio stream/raw, paired rounds: median ${ratio.toFixed(2)} (goal
 console.log('  CPU per MB of output (median, range):');
 console.log(`    this process, raw:       ${cpu(raw.map((r) => r.cpuMs))}`);
 console.log(`    this process, stream:    ${cpu(stream.map((r) => r.cpuMs))}  (the core: batching, masking, log, frames, WebSocket)`);
+console.log(`      its main thread:       ${cpu(stream.map((r) => r.mainCpuMs))}  (raw: ${cpu(raw.map((r) => r.mainCpuMs))}; the rest: the pty host's thread, V8's helpers)`);
 console.log(`    consumer (stream only):  ${cpu(stream.map((r) => r.consumerCpuMs))}  (the browser's share: decode, frames, acks)`);
 console.log(`    command, raw / stream:   ${cpu(raw.map((r) => r.commandCpuMs))} / ${cpu(stream.map((r) => r.commandCpuMs))}`);
 const added = median(stream.map((r) => r.cpuMs)) - median(raw.map((r) => r.cpuMs));

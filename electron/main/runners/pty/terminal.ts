@@ -1,11 +1,12 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { StreamRedactor, type Redactor } from '../../secrets/redactor';
-import { spawn, type IPty } from 'node-pty';
 import { FRAME_HEADROOM, type TerminalInfo } from '../../../contract/index';
 import { DataBatcher, FlowController, type FlowControlOptions } from './flow';
 import { KeptOutput } from './kept-output';
 import { killSession, sessionAlive } from './process-tree';
+import { spawnPty } from './pty-host';
+import { hasHeadroom, type PtyProcess } from './pty-process';
 
 export interface TerminalSpec {
   id: string;
@@ -71,9 +72,11 @@ const FILE_WRITE_MS = 100;
 /**
  * A batch's bytes in one allocation of their own (never Node's shared pool, so keeping them keeps
  * nothing else), FRAME_HEADROOM bytes after the allocation's start: a pipe writes the frame's header
- * there and sends the frame without copying the output again (contract/frames.ts).
+ * there and sends the frame without copying the output again (contract/frames.ts). A batch of one
+ * chunk that already is such (the pty host's) is not copied.
  */
 export function joinWithHeadroom(chunks: Buffer[]): Buffer {
+  if (chunks.length === 1 && hasHeadroom(chunks[0]!)) return chunks[0]!;
   let n = 0;
   for (const c of chunks) n += c.length;
   const buf = Buffer.allocUnsafeSlow(FRAME_HEADROOM + n);
@@ -102,7 +105,7 @@ export function endsMidCharacter(buf: Uint8Array): boolean {
 export class Terminal {
   readonly info: TerminalInfo;
   readonly exited: Promise<ExitStatus>;
-  private readonly pty: IPty;
+  private readonly pty: PtyProcess;
   private readonly file: WriteStream;
   private readonly fileClosed: Promise<void>;
   /** The PTY's bytes as read, until a batch is due (decoded, masked and sent in one piece). */
@@ -136,15 +139,7 @@ export class Terminal {
     this.file = createWriteStream(spec.rawFile);
     this.fileClosed = new Promise((resolve) => this.file.once('close', () => resolve()));
     this.file.on('error', () => {});
-    this.pty = spawn(spec.file, spec.args, {
-      // Bytes, decoded here: the raw file gets the PTY's own bytes wherever the text is unchanged.
-      encoding: null,
-      name: 'xterm-256color',
-      cols: spec.cols,
-      rows: spec.rows,
-      cwd: spec.cwd,
-      env: spec.env,
-    });
+    this.pty = spawnPty({ file: spec.file, args: spec.args, cwd: spec.cwd, env: spec.env, cols: spec.cols, rows: spec.rows, batchMs: spec.batchMs });
     this.info = {
       id: spec.id,
       kind: spec.kind,
@@ -159,7 +154,9 @@ export class Terminal {
       startedAt: Date.now(),
     };
     this.onBatch = onBatch;
-    this.batcher = new DataBatcher<Buffer>(spec.batchMs, (bytes) => this.take(bytes), undefined, joinWithHeadroom);
+    // A PTY that batches its reads itself (the pty host) has waited its batchMs already: each of its
+    // batches goes at the next turn of the event loop, joined with those that came in the same turn.
+    this.batcher = new DataBatcher<Buffer>(this.pty.batches ? 0 : spec.batchMs, (bytes) => this.take(bytes), undefined, joinWithHeadroom);
     this.flow = new FlowController(spec.flow, {
       pause: () => {
         this.pty.pause();
@@ -172,8 +169,7 @@ export class Terminal {
     }, !spec.flowDeferred);
     this.marker = spec.exitMarker ? new RegExp(`\x1b\\]7777;erasmus-exit;${spec.exitMarker};(\\d+)\x07`) : undefined;
     this.masker = spec.redactor ? new StreamRedactor(spec.redactor) : undefined;
-    // node-pty hands Buffers (encoding: null), though its type says string.
-    (this.pty.onData as unknown as (listener: (bytes: Buffer) => void) => void)((bytes) => this.batcher.push(bytes));
+    this.pty.onData((bytes) => this.batcher.push(bytes));
     this.exited = new Promise((resolve) => {
       this.pty.onExit(({ exitCode: code, signal: sig }) => {
         this.batcher.drain();
