@@ -12,6 +12,7 @@ import type { Plan } from '../plan';
 import type { RunContext } from '../run-context';
 import { LaneRecord, type RunRecord } from '../run-record';
 import { laneBranch } from '../worktrees';
+import { StepPrompt } from './bridge';
 import { laneCommitRef, recordLane, restoreLane, type MadeCheckpoint } from './lane-git';
 
 export const LaneDocs = z.object({
@@ -34,6 +35,8 @@ export const LaneProgress = z.object({
   done: z.boolean(),
   /** The step failed: why (the run blocks naming the component; a retry goes on from `checkpoint`). */
   failed: z.string().optional(),
+  /** The prompts the last step was given, by its entries' index in `timeline` (the run keeps each beside its run file). */
+  prompts: z.array(StepPrompt).optional(),
   /** Where the last step's time went, in ms per phase (restore, docs, step, checkpoint, push wait: what the step waited for its push after it ended; ahead: how long it ran before its DBOS step began): the bench prints them. */
   timings: z.record(z.string(), z.number()).optional(),
 });

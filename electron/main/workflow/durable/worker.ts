@@ -21,7 +21,7 @@ import type { Paths } from '../../paths/index';
 import { git } from '../git';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
-import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
+import { closeBridgePools, forwarded, RunGone, type AskPlace, type StepPrompt, type WorkerBridge } from './bridge';
 import { forgetClone, runComponentStep, type LaneJob, type LaneProgress, type StartTree } from './component-step';
 import { removeRunRefs } from './lane-git';
 import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
@@ -37,13 +37,15 @@ interface StepPlace extends AskPlace {
   published?: string;
   /** The step's agent session (its events show in the run under this id, and so do its approvals). */
   sessionId?: string;
+  /** The prompts the step was given (the run keeps them: its own step view shows them). */
+  prompts: StepPrompt[];
   chain: Promise<unknown>;
 }
 const stepPlace = new AsyncLocalStorage<StepPlace>();
 
 /** Runs `fn` as the component step `place` (what it asks and publishes names that step). */
-export function inStep<T>(place: Omit<StepPlace, 'refused' | 'chain'>, fn: (p: StepPlace) => Promise<T>): Promise<T> {
-  const p: StepPlace = { ...place, refused: [], chain: Promise.resolve() };
+export function inStep<T>(place: Omit<StepPlace, 'refused' | 'prompts' | 'chain'>, fn: (p: StepPlace) => Promise<T>): Promise<T> {
+  const p: StepPlace = { ...place, refused: [], prompts: [], chain: Promise.resolve() };
   return stepPlace.run(p, () => fn(p));
 }
 
@@ -136,6 +138,13 @@ export function workerForward(bridge: WorkerBridge) {
       if (text === p.published) return;
       p.published = text;
       p.chain = p.chain.then(() => bridge.timeline(p, p.step, record.timeline)).catch(() => undefined);
+    },
+    /** The step's prompt for its timeline entry `entry` (the context's store saves it here instead of in this worker's home). */
+    prompt: async (entry: number, text: string): Promise<void> => {
+      const p = place();
+      if (!p) return;
+      p.prompts.push({ entry, text });
+      p.chain = p.chain.then(() => bridge.prompt(p, p.step, entry, text)).catch(() => undefined);
     },
     event: (e: AgentEvent): void => {
       const p = place();
@@ -289,7 +298,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
           let record: RunRecord | undefined;
           const db = databaseHint(job.record.durable);
           const resume = `erasmus workflow resume ${job.record.projectDir}${db.option}${db.note}`;
-          const place: StepPlace = { runId: job.runId, workflowId, resume, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, refused: [], chain: Promise.resolve() };
+          const place: StepPlace = { runId: job.runId, workflowId, resume, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, refused: [], prompts: [], chain: Promise.resolve() };
           await opts.bridge?.withdraw(place);
           // The run cancels the workflow (abandoned, or rewound): the step is stopped soon after (its executor's
           // process or its agent session ended), not run to its end.
@@ -319,7 +328,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
             await out.pushed.catch(() => undefined);
             await abandoned();
           }
-          return { progress: settleStep(place, out.progress, before.timeline.length, log), pushed: out.pushed, stopped: stop.aborted };
+          const progress = place.prompts.length ? { ...out.progress, prompts: place.prompts } : out.progress;
+          return { progress: settleStep(place, progress, before.timeline.length, log), pushed: out.pushed, stopped: stop.aborted };
         })();
         done.catch(() => undefined); // awaited by the DBOS step that records it, or by drop
         return { steps: before.steps, startedAt: performance.now(), done, drop: () => (drop.abort(), done.then(() => undefined, () => undefined)) };
