@@ -24,40 +24,69 @@ import { CLI, killGroup } from './workflow-helpers';
 durableHooks();
 
 describe('a durable run over DBOS', () => {
-  // One run, two workers, so the suite pays for one durable run: the end-to-end path and the recovery together.
-  it('runs components in workers, each in a clone of origin; a worker killed mid-step: another takes the component up from its last checkpoint, the killed step runs once more, nothing is committed twice', async () => {
+  // One run, three workers, so the suite pays for one durable run: the end-to-end path and both kinds of recovery together.
+  it('runs components in workers, each in a clone of origin; a worker killed mid-step, and one killed while the checkpoint of a step it finished was on its way to origin (the next step begun beside that push): a third takes both components up from their last recorded checkpoints, each step not recorded runs once more, nothing is committed twice', async () => {
     const { dir, origin, url, env } = await setup('killed_worker');
     const mark = join(root, 'hung.json');
     Object.assign(env, { PARALLEL_MODEL_HANG: 'a:documentation', PARALLEL_MODEL_HANG_MARK: mark });
+    // Origin holds the push of b's first checkpoint after its development's (until the test's folder goes): the worker
+    // pushing it is killed while it waits, the step after it begun meanwhile.
+    const held = join(root, 'push-held');
+    await writeFile(
+      join(origin, 'hooks', 'pre-receive'),
+      `#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/erasmus/*/b/1/step-0) ;; refs/erasmus/*/b/1/step-*) if [ ! -e ${held} ]; then echo "$ref" > ${held}.tmp; mv ${held}.tmp ${held}; while [ -d ${root} ]; do sleep 0.2; done; fi ;; esac; done\n`,
+      { mode: 0o755 },
+    );
     // Both start at once on the fresh database (DBOS's own migration races there: durable/dbos.ts serialises it).
     const [w1, w2] = await Promise.all([worker('w1', url, env), worker('w2', url, env)]);
     const { engine, runId } = await approvedRun(dir, url, env);
-    // a:documentation hangs in whichever worker took component a; that worker dies (SIGKILL, its whole process group).
+    // a:documentation hangs in whichever worker took component a; b's push is held in the other (one component each).
     const { dir: hungIn, pid } = await hangs(mark);
-    const [killed, survivor] = hungIn.startsWith(join(root, 'work-w1')) ? [w1, 'w2'] : [w2, 'w1'];
-    killGroup(killed);
+    const [killedA, killedB] = hungIn.startsWith(join(root, 'work-w1')) ? [w1, w2] : [w2, w1];
+    await until("b's checkpoint push held", () => existsSync(held), said.get(killedB)!);
+    // The step after the held one began beside its push (DBOS had not recorded the held step: it waits for that push).
+    const heldStep = Number(/step-(\d+)$/.exec(readFileSync(held, 'utf8').trim())![1]);
+    await until('the next step begun beside the push', () => new RegExp(`component b of run \\S+: step ${heldStep + 2} `).test(said.get(killedB)!()), said.get(killedB)!);
+    // Both die (SIGKILL, their whole process groups): a third worker takes both up.
+    killGroup(killedA);
+    killGroup(killedB);
     stopModel(pid); // the step's model (the command executor runs it in a process group of its own) goes with it
+    const w3 = await worker('w3', url, env, 2);
     const view = await engine.waitForRest(runId, 120_000);
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');
-    // The run said the worker running a's step is gone, then which worker took it up (named apart on one machine by pid).
+    // The run said the worker running each component's step is gone, then which worker took it up (named apart on one machine by pid).
     const name = (w: ChildProcess) => `the worker on ${hostname()} (pid ${/worker \S+-(\d+)-\w+ takes components/.exec(said.get(w)!())![1]})`;
-    const gone = notices.indexOf(`Component a: ${name(killed)} that ran it is gone; the step runs again when a worker is free`);
-    expect(gone, notices.join('\n')).toBeGreaterThanOrEqual(0);
-    expect(notices.slice(gone + 1), notices.join('\n')).toContain(`Component a: taken up by ${name(survivor === 'w1' ? w1 : w2)}; the step it was in runs again there from its last checkpoint`);
+    for (const [component, killed] of [['a', killedA], ['b', killedB]] as const) {
+      const gone = notices.indexOf(`Component ${component}: ${name(killed)} that ran it is gone; the step runs again when a worker is free`);
+      expect(gone, notices.join('\n')).toBeGreaterThanOrEqual(0);
+      expect(notices.slice(gone + 1), notices.join('\n')).toContain(`Component ${component}: taken up by ${name(w3)}; the step it was in runs again there from its last checkpoint`);
+    }
     expect(view.lanes?.map((l) => l.waiting)).toEqual([undefined, undefined]);
-    // The killed step ran once more, in the other worker's clone; the steps before it were not run again.
+    // The killed step ran once more, in the third worker's clone; the steps before it were not run again.
     const calls = readFileSync(join(root, 'model.log'), 'utf8').split('\n').filter(Boolean);
     const docs = calls.filter((l) => l.startsWith('a:documentation '));
     expect(docs).toHaveLength(2);
-    expect(docs[1]).toContain(join(root, `work-${survivor}`));
+    expect(docs[1]).toContain(join(root, 'work-w3'));
     expect(modelCalls().filter((s) => s === 'a:development')).toHaveLength(1);
     expect(modelCalls().filter((s) => s === 'a:review')).toHaveLength(1);
-    // What a:development wrote came back from the checkpoint; one commit per component, one a:commit on the timeline.
+    // b went on from its development's checkpoint (on origin): development not run again. The step whose push was held
+    // (its review: the first of b's steps after development to change the clone) had ended but was never recorded: it
+    // shows interrupted, saying so, and ran again; so did the one begun beside its push.
+    expect(modelCalls().filter((s) => s === 'b:development')).toHaveLength(1);
+    expect(modelCalls().filter((s) => s === 'b:review')).toHaveLength(2);
+    const bSteps = view.timeline.filter((e) => e.component === 'b');
+    const bSaid = bSteps.map((e) => `${e.state} ${e.outcome} ${e.note ?? ''}`).join('\n');
+    const interrupted = bSteps.filter((e) => e.outcome === 'interrupted');
+    expect(interrupted.map((e) => e.state), bSaid).toEqual(['b:review', 'b:fixes']);
+    expect(interrupted[0]!.note, bSaid).toBe('its worker stopped before the step was recorded (its checkpoint had not reached origin); the step runs again from the last checkpoint');
+    for (const e of interrupted) expect(bSteps.filter((x) => x.state === e.state && x.outcome !== 'interrupted'), bSaid).toHaveLength(1);
+    // What a:development wrote came back from the checkpoint; one commit per component, one commit step each on the timeline.
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('a\n');
     expect(git(dir, 'log', '--format=%H', '--', 'a.txt').split('\n')).toHaveLength(1);
     expect(git(dir, 'log', '--format=%H', '--', 'b.txt').split('\n')).toHaveLength(1);
     expect(view.timeline.filter((e) => e.state === 'a:commit' && e.outcome === 'committed')).toHaveLength(1);
+    expect(view.timeline.filter((e) => e.state === 'b:commit' && e.outcome === 'committed')).toHaveLength(1);
     expect(git(dir, 'status', '--porcelain')).toBe('');
     // Each component's steps show on the run's timeline like any other run's, naming the clone they ran in.
     expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'merged']]);
@@ -68,6 +97,13 @@ describe('a durable run over DBOS', () => {
       ['interrupted', 'a', 'its worker stopped mid-step; the step runs again from the last checkpoint'],
       ['done', 'a', undefined],
     ]);
+    // A worker's step's prompt is kept with the run, as a step run here is (the app's step view reads it): each attempt's.
+    const prompt = (state: string) => Promise.all(view.timeline.flatMap((e, i) => (e.state === state ? [engine.stepPrompt(runId, i)] : [])));
+    for (const state of ['a:documentation', 'b:development', 'b:review']) {
+      const texts = await prompt(state);
+      expect(texts.length, state).toBeGreaterThan(0);
+      for (const text of texts) expect(text, state).toContain(`Component: ${state.split(':')[0]}`);
+    }
     // The components' branches fetched from origin left no remote-tracking ref behind (nor any lane branch).
     expect(git(dir, 'for-each-ref', '--format=%(refname)')).not.toMatch(/erasmus-lane\//);
     // The tasks the workers marked are marked in the run's task list.
@@ -76,9 +112,6 @@ describe('a durable run over DBOS', () => {
     expect(git(origin, 'rev-parse', `refs/heads/${git(dir, 'symbolic-ref', '--short', 'HEAD')}`)).toBe(git(dir, 'rev-parse', 'HEAD'));
     expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
   }, 180_000);
-
-
-
 
   it("abandoned: its components' workflows are cancelled, the work only origin held is kept in the project, and origin keeps no ref of the run, even one a worker pushes after", async () => {
     const { dir, origin, url, env } = await setup('abandoned');
@@ -285,11 +318,14 @@ describe("what a worker's step and the run's process say to each other (durable/
       await woken;
       await worker.event(place, 3, { type: 'tool_running', sessionId: 's-1', at: 1, callId: 'c1', name: 'files__write_file', args: {} });
       await nextLook(url, place.workflowId, 600_000);
+      // The step's prompt (for its entry in the component's timeline) reaches the run too, which keeps it.
+      await worker.prompt(place, 3, 0, 'the prompt of alpha · testing');
+      await nextLook(url, place.workflowId, 600_000);
       const recorded = nextLook(url, place.workflowId, 600_000);
       await worker.recorded(place);
       await recorded;
       unfollow(url, place.workflowId);
-      expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] } });
+      expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] }, prompts: [{ entry: 0, text: 'the prompt of alpha · testing' }] });
       expect(shown).toEqual(['tool_running']);
       run.close();
       // The worker running a step dies mid-question (DBOS recovery gives its workflow to another): the run withdraws

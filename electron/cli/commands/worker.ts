@@ -72,7 +72,7 @@ export function registerWorker(program: Command): void {
           paths: core.paths,
           host: async (record, signal, start) => {
             await providerReady((o) => core.agent.provider(o), core.paths.configYaml, record);
-            return core.workflow.componentContext(record, forward.timeline, signal, start);
+            return core.workflow.componentContext(record, forward.timeline, signal, start, forward.prompt);
           },
           log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
         });

@@ -228,8 +228,14 @@ export class WorkflowEngine {
    * A worker's context for a durable run's component (durable/worker.ts): this engine's executor and runner, a record
    * that is never saved here (`saved` hears each save instead: the worker publishes the step's timeline as it goes).
    */
-  componentContext(record: RunRecord, saved?: (record: RunRecord) => void, signal?: AbortSignal, startTree?: { dir: string; tree: string }): RunContext {
-    const store = Object.assign(Object.create(this.store) as RunStore, { save: async (r: RunRecord) => saved?.(r), lock: () => undefined, unlock: () => undefined });
+  componentContext(record: RunRecord, saved?: (record: RunRecord) => void, signal?: AbortSignal, startTree?: { dir: string; tree: string }, prompted?: (index: number, prompt: string) => Promise<void>): RunContext {
+    // A step's prompt goes where `prompted` says (the worker sends it to the run, which keeps it), not into this process's home.
+    const store = Object.assign(Object.create(this.store) as RunStore, {
+      save: async (r: RunRecord) => saved?.(r),
+      ...(prompted ? { savePrompt: async (_dir: string, _run: string, index: number, prompt: string) => prompted(index, prompt) } : {}),
+      lock: () => undefined,
+      unlock: () => undefined,
+    });
     // The runs' toolsets, read once per run (the last few runs this worker worked for).
     if (!this.stepToolsets.has(record.runId) && this.stepToolsets.size >= 16) this.stepToolsets.delete(this.stepToolsets.keys().next().value!);
     const run = new WorkflowRun(record, {

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { keptReviewFile } from './kept-reviews';
 import { branchName, commitMessage, commitStyle, commitSubject } from './git';
 import { StepAbortedError } from './executor';
 import type { RunRecord } from './run-record';
+import { removeDeadLocks } from './git-locks';
 import { commitRunWork, filesToCommit, finalCommitWhat } from './run-git';
 import type { TestRunner } from './verify';
 import { driveToCompletion, git, repositoryIn } from './testing-repo';
@@ -251,6 +252,45 @@ describe('a commit step run again', () => {
     utimesSync(lock, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     await expect(commitRunWork(r, 'core:commit', what, shell, async () => undefined)).resolves.toMatchObject({ kind: 'committed' });
     expect(existsSync(lock)).toBe(false);
+  });
+
+  it('inside a long-running process (serve for days), a git killed mid-commit leaves its index.lock younger than the process: left alone while that git lives, removed before the next commit once it is dead', async () => {
+    const { dir } = repository();
+    writeFileSync(join(dir, 'greet.js'), 'hi\n');
+    const r = record(dir, [entry('core:development', { leftAt: at, outcome: 'done', files: [{ path: 'greet.js', change: 'added' }] }), entry('core:commit')]);
+    // A commit made before in this process: the locks were looked for then.
+    writeFileSync(join(dir, 'notes.md'), 'mine, changed\n');
+    await expect(commitRunWork(record(dir, [entry('core:development', { leftAt: at, outcome: 'done', files: [{ path: 'notes.md', change: 'modified' }] }), entry('core:commit')]), 'core:commit', what, shell, async () => undefined)).resolves.toMatchObject({ kind: 'committed' });
+    // A real git commit of some paths (as Erasmus commits) holds index.lock while its pre-commit hook runs.
+    const mark = join(root!, 'hook-running');
+    writeFileSync(join(dir, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\ntouch ${mark}\nsleep 60\n`, { mode: 0o755 });
+    git(dir, 'add', 'greet.js');
+    const child = spawn('git', ['-c', 'user.email=me@example.com', '-c', 'user.name=Me', 'commit', '-qm', 'theirs', '--only', '--', 'greet.js'], { cwd: dir, detached: true, stdio: 'ignore' });
+    try {
+      for (let i = 0; !existsSync(mark); i++) {
+        if (i > 600) throw new Error('the hook never ran');
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      const lock = join(dir, '.git', 'index.lock');
+      expect(existsSync(lock)).toBe(true);
+      // That git lives: its lock stays, however old.
+      expect(await removeDeadLocks([lock], [dir, join(dir, '.git')], { minAgeMs: 0 })).toEqual([]);
+      expect(existsSync(lock)).toBe(true);
+      // Killed (the OOM killer, a user's kill): its lock stays behind, younger than this process.
+      const exited = new Promise((res) => child.once('exit', res));
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+      expect(existsSync(lock)).toBe(true);
+      expect(statSync(lock).mtimeMs).toBeGreaterThan(performance.timeOrigin);
+      rmSync(join(dir, '.git', 'hooks', 'pre-commit'));
+      await expect(commitRunWork(r, 'core:commit', what, shell, async () => undefined)).resolves.toMatchObject({ kind: 'committed', files: [{ path: 'greet.js', change: 'added' }] });
+      expect(existsSync(lock)).toBe(false);
+      expect(git(dir, 'log', '-1', '--format=%s')).toBe('feat: add the greeting');
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {}
+    }
   });
 
   it("after a refusal or an interruption still commits the steps' work from before it; stopped while git runs, it is told apart by HEAD on the next try", async () => {

@@ -182,6 +182,13 @@ export function newRunId(): string {
 }
 
 /** Reads and writes run files; several projects (and runs) side by side. */
+/** Keeps the prompt of timeline entry `index` beside the run file (a durable run's worker step's too, as the run imports it). */
+export async function writeStepPrompt(paths: Paths, projectDir: string, runId: string, index: number, prompt: string): Promise<void> {
+  const file = paths.runStepPrompt(projectDir, runId, index);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, prompt);
+}
+
 export class RunStore {
   constructor(private readonly paths: Paths) {}
 
@@ -231,9 +238,7 @@ export class RunStore {
 
   /** Keeps the prompt of a step beside the run file (too long for the run file, which is rewritten at every transition). */
   async savePrompt(projectDir: string, runId: string, index: number, prompt: string): Promise<void> {
-    const file = this.paths.runStepPrompt(projectDir, runId, index);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, prompt);
+    await writeStepPrompt(this.paths, projectDir, runId, index, prompt);
   }
 
   async readPrompt(projectDir: string, runId: string, index: number): Promise<string | null> {

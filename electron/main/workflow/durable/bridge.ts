@@ -77,6 +77,10 @@ export async function following(pool: Pool, workflowId: string): Promise<void> {
 /** What a step publishes, and the notice to the run that follows its workflow. */
 const LIVE_INSERT = `WITH l AS (INSERT INTO erasmus.live (workflow_id, step, kind, body) VALUES ($1, $2, $3, $4) RETURNING workflow_id) SELECT pg_notify('${FOLLOW_CHANNEL}', workflow_id) FROM l`;
 
+/** The prompt a worker's step was given, for its timeline entry `entry` (its index in the component's timeline). */
+export const StepPrompt = z.object({ entry: z.number().int().nonnegative(), text: z.string() });
+export type StepPrompt = z.infer<typeof StepPrompt>;
+
 /** The worker's side: asks and waits for the answer; publishes the step's timeline and events. */
 export class WorkerBridge {
   constructor(
@@ -143,6 +147,11 @@ export class WorkerBridge {
     await this.pool.query(LIVE_INSERT, [place.workflowId, step, 'event', JSON.stringify(e)]);
   }
 
+  /** The prompt of the step's timeline entry `entry` (its index in the component's timeline), as the step sends it. */
+  async prompt(place: AskPlace, step: number, entry: number, text: string): Promise<void> {
+    await this.pool.query(LIVE_INSERT, [place.workflowId, step, 'prompt', JSON.stringify({ entry, text })]);
+  }
+
   /** A step of the workflow was recorded (DBOS has its progress): the run following it looks now. */
   async recorded(place: AskPlace): Promise<void> {
     await this.pool.query(`SELECT pg_notify('${FOLLOW_CHANNEL}', $1)`, [place.workflowId]);
@@ -184,7 +193,7 @@ export class RunBridge {
     private readonly projectDir?: string,
   ) {}
 
-  async look(): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] } }> {
+  async look(): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] }; prompts: StepPrompt[] }> {
     if (Date.now() - this.said >= FOLLOWING_MS) {
       await following(this.pool, this.workflowId);
       this.said = Date.now();
@@ -199,14 +208,18 @@ export class RunBridge {
     for (const [id, c] of this.asking) if (!open.has(id)) c.abort();
     const live = await this.pool.query<{ id: string; step: number; kind: string; body: unknown }>('SELECT id, step, kind, body FROM erasmus.live WHERE workflow_id = $1 AND id > $2 ORDER BY id', [this.workflowId, this.lastLive]);
     let timeline: { step: number; entries: WorkflowTimelineEntry[] } | undefined;
+    const prompts: StepPrompt[] = [];
     for (const row of live.rows) {
       this.lastLive = Math.max(this.lastLive, Number(row.id));
       if (row.kind === 'timeline') {
         const entries = z.array(WorkflowTimelineEntry).safeParse(row.body);
         if (entries.success) timeline = { step: row.step, entries: entries.data };
+      } else if (row.kind === 'prompt') {
+        const prompt = StepPrompt.safeParse(row.body);
+        if (prompt.success) prompts.push(prompt.data);
       } else if (row.kind === 'event') this.show(row.body as AgentEvent);
     }
-    return timeline ? { timeline } : {};
+    return { ...(timeline ? { timeline } : {}), prompts };
   }
 
   /** One event of a worker's session, shown here: under the run's project; its session and tool calls kept open until they end. */

@@ -12,7 +12,8 @@ import type { Plan } from '../plan';
 import type { RunContext } from '../run-context';
 import { LaneRecord, type RunRecord } from '../run-record';
 import { laneBranch } from '../worktrees';
-import { checkpointLane, laneCommitRef, restoreLane, type MadeCheckpoint } from './lane-git';
+import { StepPrompt } from './bridge';
+import { laneCommitRef, recordLane, restoreLane, type MadeCheckpoint } from './lane-git';
 
 export const LaneDocs = z.object({
   architecture: z.string().optional(),
@@ -34,7 +35,9 @@ export const LaneProgress = z.object({
   done: z.boolean(),
   /** The step failed: why (the run blocks naming the component; a retry goes on from `checkpoint`). */
   failed: z.string().optional(),
-  /** Where the last step's time went, in ms per phase (restore, docs, step, checkpoint): the bench prints them. */
+  /** The prompts the last step was given, by its entries' index in `timeline` (the run keeps each beside its run file). */
+  prompts: z.array(StepPrompt).optional(),
+  /** Where the last step's time went, in ms per phase (restore, docs, step, checkpoint, push wait: what the step waited for its push after it ended; ahead: how long it ran before its DBOS step began): the bench prints them. */
   timings: z.record(z.string(), z.number()).optional(),
 });
 export type LaneProgress = z.infer<typeof LaneProgress>;
@@ -91,8 +94,16 @@ export interface StartTree {
   tree: string;
 }
 
+/** A step's progress, and the push of its checkpoint to origin (DBOS records the step only once that settled). */
+export interface StepDone {
+  progress: LaneProgress;
+  pushed: Promise<void>;
+}
+
 /**
- * Runs the component's next step in `dir` (the worker's clone for it) and returns its progress after it.
+ * Runs the component's next step in `dir` (the worker's clone for it) and returns its progress after it, its
+ * checkpoint's push to origin under way (`pushed`): the next step may start beside it, and the step is recorded
+ * once it settled.
  * `host` builds the context the step runs in (the worker's engine: its executor, its sandboxed runner, its tool servers);
  * `start`, when given, is the clone's tree as the step starts (this process left it at its last checkpoint).
  */
@@ -102,9 +113,9 @@ export async function runComponentStep(
   dir: string,
   paths: Paths,
   host: (record: RunRecord, start?: StartTree) => RunContext | Promise<RunContext>,
-  /** Aborted when the component's workflow is cancelled: the step stopped, nothing of it is recorded nor pushed. */
+  /** Aborted when the component's workflow is cancelled, or the step is dropped: it stops, nothing of it is recorded nor pushed. */
   cancelled?: AbortSignal,
-): Promise<LaneProgress> {
+): Promise<StepDone> {
   const { runId, component } = job;
   const key = { runId, component, attempt: job.attempt };
   const planned = job.plan.components.find((c) => c.id === component);
@@ -135,22 +146,27 @@ export async function runComponentStep(
     failed = (err as Error).message;
   }
   lap('step');
-  if (cancelled?.aborted) return { ...before, failed: 'its workflow was cancelled (the run was abandoned or rewound)' };
+  if (cancelled?.aborted) return { progress: { ...before, failed: 'its workflow was cancelled (the run was abandoned or rewound)' }, pushed: Promise.resolve() };
   // Once committed, the component's branch goes to origin in the checkpoint's push.
   const done = !failed && lane.status === 'ready';
-  const made = await checkpointLane(dir, key, before.steps, { previous, also: done && lane.commit ? [{ sha: lane.commit, ref: laneCommitRef(key) }] : [] });
+  const { made, pushed } = await recordLane(dir, key, before.steps, { previous, also: done && lane.commit ? [{ sha: lane.commit, ref: laneCommitRef(key) }] : [] });
+  // The next step here starts from it; should its push fail, the clone is restored from what origin has instead.
   left.set(dir, made);
+  pushed.catch(() => left.get(dir) === made && left.delete(dir));
   lap('checkpoint');
   const after = await readLaneDocs(docs, component);
   lap('docs');
   return {
-    checkpoint: { step: made.step, sha: made.sha, attempt: job.attempt },
-    steps: before.steps + 1,
-    lane: { ...lane, worktree: undefined, branch: undefined, entries: [] },
-    timeline: record.timeline,
-    docs: after,
-    done,
-    ...(failed ? { failed } : {}),
-    timings,
+    progress: {
+      checkpoint: { step: made.step, sha: made.sha, attempt: job.attempt },
+      steps: before.steps + 1,
+      lane: { ...lane, worktree: undefined, branch: undefined, entries: [] },
+      timeline: record.timeline,
+      docs: after,
+      done,
+      ...(failed ? { failed } : {}),
+      timings,
+    },
+    pushed,
   };
 }

@@ -50,7 +50,12 @@ describe("a component's worktree between two workers", () => {
     await writeFile(join(one, 'kept.txt'), 'changed\n');
     await writeFile(join(one, 'new.txt'), 'new\n');
     await rm(join(one, 'gone.txt'));
+    // The checkpoint is Erasmus's own: a pre-push hook of the clone's (or of a global core.hooksPath) does not run for it.
+    await writeFile(join(one, '.git', 'hooks', 'pre-push'), `#!/bin/sh\necho hooked >> ${join(root!, 'hooked')}\nexit 1\n`, { mode: 0o755 });
     const first = await checkpointLane(one, K, 0);
+    expect(existsSync(join(root!, 'hooked'))).toBe(false);
+    // (made by Erasmus, on top of the clone's HEAD)
+    expect(git(one, 'log', '-1', '--format=%an <%ae> %P', first.sha)).toBe(`Erasmus <erasmus@localhost> ${git(dir, 'rev-parse', 'HEAD')}`);
     // (the checkpoint leaves the clone's index and files as they were)
     expect(git(one, 'status', '--porcelain').split('\n').sort()).toEqual([' D gone.txt', ' M kept.txt', '?? new.txt']);
 

@@ -11,7 +11,8 @@
 //   refs/heads/erasmus-lane/<run>/<component>/<n>  the component's commit, which the run merges
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { git, headCommit, identityArgs, snapshotTree } from '../git';
+import { readHead } from '../../checkpoints/head';
+import { git, snapshotTree } from '../git';
 import { laneBranch } from '../worktrees';
 
 /** One workflow of a run's component: its refs on origin and its clone in a worker are its own. */
@@ -125,29 +126,51 @@ export interface MadeCheckpoint extends LaneCheckpoint {
   head: string;
 }
 
-/** The identity commit-tree needs in each clone (asked once per clone: a worker's clones keep their config). */
-const identities = new Map<string, Promise<string[]>>();
+/**
+ * The identity of a checkpoint commit: Erasmus's own, under the run's refs (deleted when the run ends), never on a
+ * branch of the user's (the component's commit, its parent, is made with the project's identity). Given, not asked.
+ */
+const CHECKPOINT_IDENTITY = ['-c', 'user.name=Erasmus', '-c', 'user.email=erasmus@localhost'];
+
+/** A checkpoint recorded in the clone, and its push to origin under way. */
+export interface RecordedCheckpoint {
+  made: MadeCheckpoint;
+  /**
+   * Settles once origin has it (at once when nothing was pushed). DBOS must record the step only after this:
+   * a step recorded is one whose checkpoint another worker can fetch. Rejects with what git said.
+   */
+  pushed: Promise<void>;
+}
 
 /**
  * Records the worktree as it is now as a commit on top of HEAD (through a private index: the clone's is untouched)
- * and pushes it, with `also` (e.g. the component's branch once committed) in the same push. A step that changed
- * neither the worktree nor HEAD since `previous` (the checkpoint this process made before it) records no new
- * one: `previous` stands, and nothing is pushed for it.
+ * and starts pushing it, with `also` (e.g. the component's branch once committed) in the same push. A step that
+ * changed neither the worktree nor HEAD since `previous` (the checkpoint this process made before it) records no
+ * new one: `previous` stands, and nothing is pushed for it. Three git processes and the push's: the worktree's tree
+ * (`add`, `write-tree`), HEAD read from git's files, the commit (`commit-tree`), then `push --no-verify` (the
+ * checkpoint is Erasmus's own: no pre-push hook of the clone's, nor of a global `core.hooksPath`, runs for it).
  */
-export async function checkpointLane(dir: string, key: LaneKey, step: number, options: { previous?: MadeCheckpoint; also?: Array<{ sha: string; ref: string }> } = {}): Promise<MadeCheckpoint> {
+export async function recordLane(dir: string, key: LaneKey, step: number, options: { previous?: MadeCheckpoint; also?: Array<{ sha: string; ref: string }> } = {}): Promise<RecordedCheckpoint> {
   const { component } = key;
-  const [tree, head] = await Promise.all([snapshotTree(dir), headCommit(dir)]);
+  const [tree, { commit: head }] = await Promise.all([snapshotTree(dir), readHead(dir)]);
   if (!tree || !head) throw new Error(`recording component ${component}'s worktree in ${dir} failed: not a git clone with a commit`);
-  const { previous, also = [] } = options;
+  const { previous } = options;
+  const also = [...(options.also ?? [])];
   let made: MadeCheckpoint;
   if (previous && previous.tree === tree && previous.head === head) made = previous;
   else {
-    let identity = identities.get(dir);
-    if (!identity) identities.set(dir, (identity = identityArgs(dir)));
-    const sha = await must(dir, [...(await identity), 'commit-tree', tree, '-p', head, '-m', `Erasmus checkpoint of component ${component} after its step ${step + 1}`], 'recording the worktree');
+    const sha = await must(dir, [...CHECKPOINT_IDENTITY, 'commit-tree', tree, '-p', head, '-m', `Erasmus checkpoint of component ${component} after its step ${step + 1}`], 'recording the worktree');
     made = { step, sha, tree, head, attempt: key.attempt };
     also.unshift({ sha, ref: laneRef(key, step) });
   }
-  if (also.length) await must(dir, ['push', '-q', '-f', 'origin', ...also.map((r) => `${r.sha}:${r.ref}`)], `pushing ${also.map((r) => r.ref).join(', ')} to origin`);
+  const pushed = also.length ? must(dir, ['push', '-q', '-f', '--no-verify', 'origin', ...also.map((r) => `${r.sha}:${r.ref}`)], `pushing ${also.map((r) => r.ref).join(', ')} to origin`).then(() => undefined) : Promise.resolve();
+  pushed.catch(() => undefined); // said by whoever awaits it; never an unhandled rejection meanwhile
+  return { made, pushed };
+}
+
+/** recordLane, its push awaited. */
+export async function checkpointLane(dir: string, key: LaneKey, step: number, options: { previous?: MadeCheckpoint; also?: Array<{ sha: string; ref: string }> } = {}): Promise<MadeCheckpoint> {
+  const { made, pushed } = await recordLane(dir, key, step, options);
+  await pushed;
   return made;
 }

@@ -12,7 +12,7 @@ import { databaseHint } from '../../../contract/words';
 import { git, headCommit } from '../git';
 import type { Plan, PlanComponent } from '../plan';
 import type { RunContext } from '../run-context';
-import type { LaneRecord, RunRecord } from '../run-record';
+import { writeStepPrompt, type LaneRecord, type RunRecord } from '../run-record';
 import { WorkflowError } from '../errors';
 import { StepAbortedError } from '../executor';
 import { setTaskStatus, parseTaskList } from '../task-list';
@@ -21,7 +21,7 @@ import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './compo
 import { redactedUrl } from './database-url';
 import { COMPONENT_WORKFLOW, componentQueue, dbosClient, executorAlive, FOLLOW_MS, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneCommitRef, laneRef, originUrl, pushRef, removeRunRefs, type LaneKey } from './lane-git';
-import { bridgePool, following, nextLook, RunBridge, unfollow, type RunGate } from './bridge';
+import { bridgePool, following, nextLook, RunBridge, unfollow, type RunGate, type StepPrompt } from './bridge';
 
 export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent, gate?: RunGate): Promise<void> {
   const { record } = ctx;
@@ -65,6 +65,9 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   else lane.status = 'running';
   let seen = 0;
   let stepsDone = 0;
+  // How many of the component's timeline entries DBOS recorded (a step's entries are recorded with its progress): those
+  // after them ended in a worker that may die before its step is recorded (its checkpoint on its way to origin).
+  let recorded = lane.entries.length;
   const notMoving = new NotMoving(ctx, lane, record.executor, await bridgePool(databaseUrl), client);
   const bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id, dir);
   // The worker running the workflow's step: when DBOS recovery takes the workflow from it (it died), what it asked and its sessions end here.
@@ -72,16 +75,21 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   // Listening from the first look on: what the worker writes meanwhile wakes the next one.
   await nextLook(databaseUrl, id!, 0);
   try {
-    for (;;) {
-      // The steps that ended since the last look: the run's timeline shows each as it ends.
+    /** The steps recorded since the last look: the run's timeline shows each as it ends. */
+    const importRecorded = async (): Promise<LaneProgress | undefined> => {
       const steps = (await client.listWorkflowSteps(id!, { offset: seen })) ?? [];
       seen += steps.length;
       const last = steps.filter((s) => s.output && !s.error).at(-1);
       const progress = last ? LaneProgress.parse(last.output) : undefined;
       if (progress) {
         stepsDone = progress.steps;
+        recorded = progress.timeline.length;
         await importProgress(ctx, lane, progress);
       }
+      return progress;
+    };
+    for (;;) {
+      const progress = await importRecorded();
       // Committed and pushed, as DBOS recorded it: the workflow returns that very progress (a recovery replays it), so the run goes on now.
       if (progress?.done) {
         await bridge.finish('its workflow committed the component');
@@ -90,12 +98,15 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       // The step under way: its questions asked here, its events shown, its entry as it stands (newer than the last step ended).
       const live = await bridge.look();
       if (live.timeline && live.timeline.step >= stepsDone) await importTimeline(ctx, lane, live.timeline.entries);
+      await keepPrompts(ctx, lane, live.prompts);
       // Its status alone on each look (DBOS's getWorkflow loads and decodes the job and the output every time); the output once it ended.
       const [now] = await client.listWorkflows({ workflowIDs: [id!], loadInput: false, loadOutput: false });
       status = now && ENDED.has(now.status) ? await client.getWorkflow(id!) : now;
       if (runningOn && (status?.status === 'ENQUEUED' || (status?.status === 'PENDING' && status.executorId !== runningOn))) {
         await bridge.workerGone(`the worker running it (${runningOn}) stopped; the step runs again in another worker`);
-        await closeInterrupted(ctx, lane);
+        // What it recorded before it died counts as done; what it did after that runs again.
+        await importRecorded();
+        await closeInterrupted(ctx, lane, recorded);
       }
       runningOn = status?.status === 'PENDING' ? status.executorId : status?.status === 'ENQUEUED' ? undefined : runningOn;
       await notMoving.look(status ?? undefined);
@@ -280,6 +291,7 @@ function jobRecord(record: RunRecord): RunRecord {
 /** Brings the run's lane up to the component's progress: its entries (new ones appended), its fields, its documents. */
 async function importProgress(ctx: RunContext, lane: LaneRecord, p: LaneProgress): Promise<void> {
   await importTimeline(ctx, lane, p.timeline);
+  await keepPrompts(ctx, lane, p.prompts ?? []);
   const { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit } = p.lane;
   Object.assign(lane, { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit, ...(p.checkpoint ? { checkpoint: p.checkpoint } : {}) });
   if (p.docs.component !== undefined) await writeLaneDocs(ctx.docs, lane.component, { component: p.docs.component });
@@ -331,22 +343,47 @@ async function importTimeline(ctx: RunContext, lane: LaneRecord, timeline: Workf
   if (changed) await ctx.persist();
 }
 
+/**
+ * The prompts a worker's step was given, kept beside the run file for the entries they belong to (the component's
+ * entry i is the run's `lane.entries[i]`): the step's view shows them as it shows a step run here.
+ */
+async function keepPrompts(ctx: RunContext, lane: LaneRecord, prompts: StepPrompt[]): Promise<void> {
+  const { record } = ctx;
+  for (const { entry, text } of prompts) {
+    const at = lane.entries[entry];
+    if (at !== undefined && record.timeline[at]) await writeStepPrompt(ctx.paths, record.projectDir, record.runId, at, text).catch(() => undefined);
+  }
+}
+
+/** The note of a step whose worker died before DBOS recorded it, though it had ended (its checkpoint on its way to origin). */
+const UNRECORDED = 'its worker stopped before the step was recorded (its checkpoint had not reached origin); the step runs again from the last checkpoint';
+
 /** Closes the entry at `at` as a step its worker did not finish (the step runs again from the component's last checkpoint). */
-function interrupt(ctx: RunContext, at: number, leftAt: string): void {
+function interrupt(ctx: RunContext, at: number, leftAt: string, note = 'its worker stopped mid-step; the step runs again from the last checkpoint'): void {
   const { record } = ctx;
   const was = record.timeline[at]!;
-  const entry = { ...was, leftAt, durationMs: Math.max(0, Date.parse(leftAt) - Date.parse(was.enteredAt)), outcome: 'interrupted' as const, note: 'its worker stopped mid-step; the step runs again from the last checkpoint' };
+  const entry = { ...was, leftAt, durationMs: Math.max(0, Date.parse(leftAt) - Date.parse(was.enteredAt)), outcome: 'interrupted' as const, note };
   record.timeline[at] = entry;
   ctx.emit('workflow.step', { runId: record.runId, projectDir: record.projectDir, entry });
 }
 
-/** The component's steps left open by the worker that died: interrupted now, not shown running until another worker takes the step up. */
-async function closeInterrupted(ctx: RunContext, lane: LaneRecord): Promise<void> {
-  const open = lane.entries.filter((i) => ctx.record.timeline[i] && !ctx.record.timeline[i]!.leftAt);
-  if (!open.length) return;
+/**
+ * The component's steps the worker that died did not have recorded: those left open, and those that ended after the
+ * last step DBOS recorded (the component's entries from `recorded` on), interrupted now, not shown running (nor done)
+ * until another worker takes the step up and runs them again.
+ */
+async function closeInterrupted(ctx: RunContext, lane: LaneRecord, recorded: number): Promise<void> {
   const now = new Date().toISOString();
-  for (const i of open) interrupt(ctx, i, now);
-  await ctx.persist();
+  let changed = false;
+  lane.entries.forEach((at, i) => {
+    const e = ctx.record.timeline[at];
+    if (!e || e.outcome === 'interrupted') return;
+    if (!e.leftAt) interrupt(ctx, at, now);
+    else if (i >= recorded) interrupt(ctx, at, e.leftAt, UNRECORDED);
+    else return;
+    changed = true;
+  });
+  if (changed) await ctx.persist();
 }
 
 function addUsage(record: RunRecord, entry: WorkflowTimelineEntry): void {

@@ -21,7 +21,7 @@ import type { Paths } from '../../paths/index';
 import { git } from '../git';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
-import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
+import { closeBridgePools, forwarded, RunGone, type AskPlace, type StepPrompt, type WorkerBridge } from './bridge';
 import { forgetClone, runComponentStep, type LaneJob, type LaneProgress, type StartTree } from './component-step';
 import { removeRunRefs } from './lane-git';
 import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
@@ -37,13 +37,15 @@ interface StepPlace extends AskPlace {
   published?: string;
   /** The step's agent session (its events show in the run under this id, and so do its approvals). */
   sessionId?: string;
+  /** The prompts the step was given (the run keeps them: its own step view shows them). */
+  prompts: StepPrompt[];
   chain: Promise<unknown>;
 }
 const stepPlace = new AsyncLocalStorage<StepPlace>();
 
 /** Runs `fn` as the component step `place` (what it asks and publishes names that step). */
-export function inStep<T>(place: Omit<StepPlace, 'refused' | 'chain'>, fn: (p: StepPlace) => Promise<T>): Promise<T> {
-  const p: StepPlace = { ...place, refused: [], chain: Promise.resolve() };
+export function inStep<T>(place: Omit<StepPlace, 'refused' | 'prompts' | 'chain'>, fn: (p: StepPlace) => Promise<T>): Promise<T> {
+  const p: StepPlace = { ...place, refused: [], prompts: [], chain: Promise.resolve() };
   return stepPlace.run(p, () => fn(p));
 }
 
@@ -137,6 +139,13 @@ export function workerForward(bridge: WorkerBridge) {
       p.published = text;
       p.chain = p.chain.then(() => bridge.timeline(p, p.step, record.timeline)).catch(() => undefined);
     },
+    /** The step's prompt for its timeline entry `entry` (the context's store saves it here instead of in this worker's home). */
+    prompt: async (entry: number, text: string): Promise<void> => {
+      const p = place();
+      if (!p) return;
+      p.prompts.push({ entry, text });
+      p.chain = p.chain.then(() => bridge.prompt(p, p.step, entry, text)).catch(() => undefined);
+    },
     event: (e: AgentEvent): void => {
       const p = place();
       if (!p || !forwarded(e)) return;
@@ -214,6 +223,16 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
+/** A component step under way in this process (worker.ts's `begin`). */
+interface Begun {
+  /** The step's number (its progress's `steps` before it). */
+  steps: number;
+  startedAt: number;
+  done: Promise<{ progress: LaneProgress; pushed: Promise<void>; stopped: boolean }>;
+  /** Stops it (if it runs still) and waits for it to end; its work is not kept. */
+  drop(): Promise<void>;
+}
+
 /** Looks every CANCEL_MS whether DBOS has the workflow cancelled; if so, aborts `cancel` (once) and says so. */
 function watchCancel(status: () => Promise<{ status: string } | null | undefined>, cancel: AbortController, said: () => void): { stop(): void } {
   let stopped = false;
@@ -267,42 +286,86 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
         forgetClone(dir);
         log(`component ${job.component} of run ${job.runId}: its workflow was cancelled (the run was abandoned, or rewound to before its components); ${removed}`);
       };
+      /**
+       * Runs the component's step after `before` (not a DBOS step itself: the DBOS step that records it awaits it). Its
+       * questions and events name it; a cancel of the workflow stops it; `drop` stops it too, leaving the clone to be
+       * restored from origin (a step begun ahead whose predecessor was never recorded).
+       */
+      const begin = (before: LaneProgress): Begun => {
+        const drop = new AbortController();
+        const done = (async () => {
+          log(`component ${job.component} of run ${job.runId}: step ${before.steps + 1}${before.lane.state ? ` (after ${humanState(before.lane.state)})` : ''}`);
+          let record: RunRecord | undefined;
+          const db = databaseHint(job.record.durable);
+          const resume = `erasmus workflow resume ${job.record.projectDir}${db.option}${db.note}`;
+          const place: StepPlace = { runId: job.runId, workflowId, resume, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, refused: [], prompts: [], chain: Promise.resolve() };
+          await opts.bridge?.withdraw(place);
+          // The run cancels the workflow (abandoned, or rewound): the step is stopped soon after (its executor's
+          // process or its agent session ended), not run to its end.
+          const cancel = new AbortController();
+          const stop = AbortSignal.any([cancel.signal, drop.signal]);
+          // Its status alone (DBOS's getWorkflowStatus loads and decodes the job and the output each time).
+          const status = async () => (await DBOS.listWorkflows({ workflowIDs: [workflowId], loadInput: false, loadOutput: false }))[0];
+          const watch = watchCancel(status, cancel, () => log(`component ${job.component} of run ${job.runId}: its workflow was cancelled; its step is stopped`));
+          const out = await stepPlace
+            .run(place, () =>
+              runComponentStep(
+                job,
+                before,
+                dir,
+                opts.paths,
+                (r, start) => {
+                  record = r;
+                  return opts.host(r, stop, start);
+                },
+                stop,
+              ),
+            )
+            .finally(() => watch.stop());
+          await place.chain;
+          // Asked, not only watched: a step may end between two looks.
+          if (cancel.signal.aborted || (!drop.signal.aborted && (await status())?.status === 'CANCELLED')) {
+            await out.pushed.catch(() => undefined);
+            await abandoned();
+          }
+          const progress = place.prompts.length ? { ...out.progress, prompts: place.prompts } : out.progress;
+          return { progress: settleStep(place, progress, before.timeline.length, log), pushed: out.pushed, stopped: stop.aborted };
+        })();
+        done.catch(() => undefined); // awaited by the DBOS step that records it, or by drop
+        return { steps: before.steps, startedAt: performance.now(), done, drop: () => (drop.abort(), done.then(() => undefined, () => undefined)) };
+      };
+      /**
+       * The step begun beside the push of the one before (not recorded yet). DBOS records a step only once its
+       * checkpoint is on origin, so a worker killed meanwhile leaves the last recorded step's checkpoint there to go on
+       * from: the step under way then, and the one begun ahead, run again in another worker; none was recorded.
+       */
+      let ahead: Begun | undefined;
+      const dropAhead = async () => {
+        const a = ahead;
+        ahead = undefined;
+        if (a) {
+          await a.drop();
+          forgetClone(dir);
+        }
+      };
       try {
         while (!progress.done && !progress.failed) {
           const before = progress;
           progress = await DBOS.runStep(
             async () => {
-              log(`component ${job.component} of run ${job.runId}: step ${before.steps + 1}${before.lane.state ? ` (after ${humanState(before.lane.state)})` : ''}`);
-              let record: RunRecord | undefined;
-              const db = databaseHint(job.record.durable);
-              const resume = `erasmus workflow resume ${job.record.projectDir}${db.option}${db.note}`;
-              const place: StepPlace = { runId: job.runId, workflowId, resume, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, refused: [], chain: Promise.resolve() };
-              await opts.bridge?.withdraw(place);
-              // The run cancels the workflow (abandoned, or rewound): the step is stopped soon after (its executor's
-              // process or its agent session ended), not run to its end.
-              const cancel = new AbortController();
-              // Its status alone (DBOS's getWorkflowStatus loads and decodes the job and the output each time).
-              const status = async () => (await DBOS.listWorkflows({ workflowIDs: [workflowId], loadInput: false, loadOutput: false }))[0];
-              const watch = watchCancel(status, cancel, () => log(`component ${job.component} of run ${job.runId}: its workflow was cancelled; its step is stopped`));
-              const out = await stepPlace
-                .run(place, () =>
-                  runComponentStep(
-                    job,
-                    before,
-                    dir,
-                    opts.paths,
-                    (r, start) => {
-                      record = r;
-                      return opts.host(r, cancel.signal, start);
-                    },
-                    cancel.signal,
-                  ),
-                )
-                .finally(() => watch.stop());
-              await place.chain;
-              // Asked, not only watched: a step may end between two looks.
-              if (cancel.signal.aborted || (await status())?.status === 'CANCELLED') await abandoned();
-              return settleStep(place, out, before.timeline.length, log);
+              const startedAt = performance.now();
+              const begun = ahead?.steps === before.steps ? ahead : begin(before);
+              ahead = undefined;
+              const { progress: out, pushed, stopped } = await begun.done;
+              // The next step starts now, beside this one's push (the model's first request need not wait for origin).
+              if (!out.done && !out.failed && !stopped) ahead = begin(out);
+              const waited = performance.now();
+              await pushed.catch(async (err: unknown) => {
+                await dropAhead();
+                throw err;
+              });
+              out.timings = { ...out.timings, 'push wait': Math.round(performance.now() - waited), ...(begun.startedAt < startedAt ? { ahead: Math.round(startedAt - begun.startedAt) } : {}) };
+              return out;
             },
             { name: `${job.component} step ${before.steps + 1}` },
           );
@@ -310,6 +373,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
           await opts.bridge?.recorded({ runId: job.runId, workflowId }).catch(() => undefined);
         }
       } catch (err) {
+        await dropAhead();
         if (err instanceof DBOSErrors.DBOSWorkflowCancelledError) await abandoned();
         throw err;
       }
