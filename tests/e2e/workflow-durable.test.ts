@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, WorkflowRunView } from '../../electron/contract/index';
 import { approvalPath, unansweredReason } from '../../electron/main/agent/approval-path';
+import { WorkflowEngine } from '../../electron/main/workflow/engine';
 import { Core } from '../../electron/main/api/core';
 import { grantDepsOf } from '../../electron/main/api/grant-deps';
 import { withAlwaysAllow, type AnswerWithScope } from '../../electron/main/mcp/elicitation';
@@ -18,7 +19,7 @@ import { bridgePool, closeBridgePools, following, nextLook, RunBridge, RunGone, 
 import { migrateSystemDatabase } from '../../electron/main/workflow/durable/dbos';
 import { attachBuiltinServers } from '../../electron/servers/builtin';
 import { startScriptedLlm, type ScriptTurn } from '../fixtures/scripted-llm/index';
-import { alive, approvedRun, cores, database, durableHooks, git, hangs, modelCalls, notices, root, said, setup, stopModel, until, useLlm, worker } from './durable-harness';
+import { alive, approvedRun, cores, database, engines, durableHooks, git, hangs, modelCalls, notices, root, said, setup, stopModel, until, useLlm, worker } from './durable-harness';
 import { CLI, killGroup } from './workflow-helpers';
 
 durableHooks();
@@ -122,14 +123,22 @@ describe('a durable run over DBOS', () => {
     const { engine, runId } = await approvedRun(dir, url, env);
     const { pid } = await hangs(mark);
     await engine.stop(runId);
-    const { status, kept } = await engine.abandon(runId);
+    // Abandoned by another process (the next goal's `workflow start`): without the run's database URL it could not
+    // cancel the workflows, and the workers would go on spending the model on them, so it is refused, nothing changed.
+    const next = new WorkflowEngine({ paths: new Paths(join(root, 'home-run')), env: { ...process.env, ...env }, emit: () => undefined });
+    engines.push(next);
+    await expect(next.abandon(runId)).rejects.toThrow(/may still run in `erasmus worker` processes over [^]*needs the run's database URL[^]*nothing was changed[^]*--database-url '/);
+    await expect(next.abandon(runId, { databaseUrl: url.replace(/\/abandoned$/, '/elsewhere') })).rejects.toThrow(/not over the database given[^]*nothing was changed/);
+    expect((await next.status(runId)).status).toBe('STOPPED');
+    const { status, kept, note } = await next.abandon(runId, { databaseUrl: url });
+    expect(note).toBeUndefined();
     expect(status).toBe('ABANDONED');
     // a's work, which only origin held, is kept in the project as the one-machine path keeps a worktree's (b's too
     // when it ran first: committed, fetched, waiting to be merged after a, its branch is kept as any lane branch).
-    const b = (await engine.status(runId)).lanes?.find((l) => l.component === 'b');
+    const b = (await next.status(runId)).lanes?.find((l) => l.component === 'b');
     expect(kept.map((k) => [k.component, k.ref])).toEqual([...(b?.kept ? [['b', `refs/erasmus/kept/${runId}/b`]] : []), ['a', `refs/erasmus/kept/${runId}/a`]]);
     expect(git(dir, 'show', `refs/erasmus/kept/${runId}/a:a.txt`)).toBe('a');
-    expect((await engine.status(runId)).lanes?.find((l) => l.component === 'a')?.kept).toBe(`refs/erasmus/kept/${runId}/a`);
+    expect((await next.status(runId)).lanes?.find((l) => l.component === 'a')?.kept).toBe(`refs/erasmus/kept/${runId}/a`);
     expect(git(origin, 'for-each-ref', '--format=%(refname)')).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
     // The worker stops the step under way soon after its workflow is cancelled (its model is killed): the stopped step
     // records and pushes nothing, and the worker drops what the workflow pushed since the run cleaned origin.

@@ -62,7 +62,7 @@ const UNFINISHED = new Set(['BLOCKED', 'PAUSED', 'STOPPED', 'AWAITING_APPROVAL',
  * commands, unless --new. A run that never got its goal is abandoned quietly (nothing was done in it).
  * Returns the run to resume instead of starting, if that is the choice.
  */
-async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string }, again = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''}`): Promise<string | undefined> {
+async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string; databaseUrl?: string }, again = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''}`): Promise<string | undefined> {
   const [newest] = await core.workflow.list(projectDir);
   if (!newest) return undefined;
   if (newest.status === 'LOADED' || newest.status === 'AWAITING_GOAL') {
@@ -74,10 +74,12 @@ async function settleUnfinished(core: Core, projectDir: string, opts: { new?: bo
   if (!UNFINISHED.has(newest.status) && !newest.interrupted) return undefined;
   const what = `The last run${newest.goal ? ` ("${firstLine(newest.goal)}")` : ''} is ${humanStatus(newest.status, newest.interrupted).toLowerCase()}${newest.state ? ` at ${humanState(newest.state)}` : ''}`;
   const abandon = async () => {
-    const { kept } = await core.workflow.abandon(newest.runId);
+    // A durable run's components' workflows are cancelled over its database: the one this command was given.
+    const { kept, note } = await core.workflow.abandon(newest.runId, { databaseUrl: opts.databaseUrl });
     process.stderr.write(`${what}: it is marked abandoned; its documents and commits stay.\n`);
     // A parallel run's components not merged: their worktrees and branches are gone, their work is kept under a ref each.
     for (const k of kept ?? []) process.stderr.write(`  component ${k.component} was not merged: its work is kept under ${k.ref} (git log ${k.ref}; git switch -c <branch> ${k.commit.slice(0, 8)} to go on with it)\n`);
+    if (note) process.stderr.write(`  not done: ${note}\n`);
   };
   if (opts.new) return abandon().then(() => undefined);
   if (!process.stdin.isTTY) {

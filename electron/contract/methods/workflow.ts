@@ -366,7 +366,8 @@ const parallel = z.number().int().min(1).max(16).optional();
 const RunRefParallel = z.object({ runId, parallel }).strict();
 const Ok = z.object({ status: WorkflowRunStatus });
 /** An abandoned parallel run's components whose work no branch held: kept under `ref` (their worktrees and branches are gone). */
-const Abandoned = Ok.extend({ kept: z.array(z.object({ component: z.string(), ref: z.string(), commit: z.string() })).optional() });
+/** `kept`: the work of components not merged, each under a ref; `note`: what could not be done (their worktrees left, their workflows not cancelled). */
+const Abandoned = Ok.extend({ kept: z.array(z.object({ component: z.string(), ref: z.string(), commit: z.string() })).optional(), note: z.string().optional() });
 const DocView = z.object({ path: z.string(), exists: z.boolean(), text: z.string(), issues: z.array(WorkflowDocumentIssue).optional() });
 
 export const workflowMethods = {

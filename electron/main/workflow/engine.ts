@@ -359,12 +359,14 @@ export class WorkflowEngine {
 
   /**
    * Leaves a run that rests unfinished (blocked, paused, stopped, interrupted, waiting for its goal or plan) for a
-   * newer goal: ABANDONED, never driven again. A run another live process drives is refused.
+   * newer goal: ABANDONED, never driven again. A run another live process drives is refused. `databaseUrl`: a
+   * durable run's database, which abandoning it needs while a component's workflow is not merged (it is cancelled).
    */
-  async abandon(runId: string): Promise<{ status: WorkflowRunView['status']; kept: KeptLane[] }> {
+  async abandon(runId: string, opts: { databaseUrl?: string } = {}): Promise<{ status: WorkflowRunView['status']; kept: KeptLane[]; note?: string }> {
     const run = await this.get(runId);
-    const kept = await run.abandon();
-    return { status: run.record.status, kept };
+    this.durable.beforeAbandon(run.record, opts.databaseUrl);
+    const left = await run.abandon();
+    return { status: run.record.status, ...left };
   }
 
   async stepPrompt(runId: string, index: number): Promise<string | null> {

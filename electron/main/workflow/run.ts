@@ -565,7 +565,8 @@ export class WorkflowRun {
   }
 
   /** Left for a newer goal: the run rests for good (its documents and commits stay; the new goal's run updates them). */
-  async abandon(): Promise<KeptLane[]> {
+  /** Returns what was kept, and what could not be done (also in the record's error). */
+  async abandon(): Promise<{ kept: KeptLane[]; note?: string }> {
     if (this.loop) throw invalidState(`run ${this.runId} is running in this process; stop it before leaving it for a new goal`);
     const s = this.record.status;
     if (s === 'COMPLETED' || s === 'ABANDONED') throw invalidState(`run ${this.runId} is ${s === 'COMPLETED' ? 'complete' : 'abandoned already'}`);
@@ -573,10 +574,12 @@ export class WorkflowRun {
     try {
       for (const e of this.record.timeline) if (!e.leftAt) this.close(e, 'interrupted'); // a parallel run may have several open
       this.record.pending = undefined;
+      const notes: string[] = [];
       // Its components' worktrees and branches go; work no branch holds is kept under a ref each lane names.
       const kept: KeptLane[] = await leaveLanes(this.record, 'abandoned').catch((err: Error) => {
         // Abandoned all the same; what is left stays in place (the next run's load tries again) and the record says why.
-        this.record.error = { kind: 'RUNTIME_ERROR', message: `its components' worktrees were left in place (git worktree list shows them): ${err.message}` };
+        notes.push(`its components' worktrees were left in place (git worktree list shows them): ${err.message}`);
+        this.record.error = { kind: 'RUNTIME_ERROR', message: notes[0]! };
         return [];
       });
       // A durable run's components: their workflows cancelled, their work on origin kept here, the run's refs on origin gone.
@@ -588,11 +591,14 @@ export class WorkflowRun {
           if (lane) lane.kept = k.ref;
         }
         kept.push(...remote.kept);
-        if (remote.note) this.record.error = { kind: 'RUNTIME_ERROR', message: [this.record.error?.message, remote.note].filter(Boolean).join('; ') };
+        if (remote.note) {
+          notes.push(remote.note);
+          this.record.error = { kind: 'RUNTIME_ERROR', message: [this.record.error?.message, remote.note].filter(Boolean).join('; ') };
+        }
       }
       this.setStatus('ABANDONED');
       await this.persist();
-      return kept;
+      return { kept, ...(notes.length ? { note: notes.join('; ') } : {}) };
     } finally {
       this.deps.store.unlock(this.record.projectDir, this.runId);
     }

@@ -77,8 +77,8 @@ export function registerWorkflowHandlers(core: Core): void {
   d.register('workflow.skip', ({ runId }) => rpc(async () => ({ status: await wf().skip(runId) })));
   d.register('workflow.abandon', ({ runId }) =>
     rpc(async () => {
-      const { status, kept } = await wf().abandon(runId);
-      return { status, ...(kept.length ? { kept } : {}) };
+      const { status, kept, note } = await wf().abandon(runId);
+      return { status, ...(kept.length ? { kept } : {}), ...(note ? { note } : {}) };
     }),
   );
   d.register('workflow.checkpoints', ({ runId }) => rpc(async () => ({ checkpoints: await wf().checkpoints(runId) })));

@@ -58,6 +58,31 @@ export class DurableRuns {
     return provider ? { ...executor, provider } : executor;
   }
 
+  /**
+   * Before a durable run is abandoned: abandoning cancels its components' workflows (else the workers go on spending
+   * the model on them) and keeps the work of each from its last checkpoint DBOS recorded, so it needs the run's
+   * database. `given` (the URL the abandoning command was given) must be that database; with none (neither given nor
+   * in the environment) while a component's workflow is not merged, the abandon is refused before anything changes.
+   */
+  beforeAbandon(record: RunRecord, given: string | undefined): void {
+    if (!record.durable) return;
+    if (given !== undefined) {
+      this.checkUrl(given);
+      if (redactedUrl(given) !== record.durable.database)
+        throw new WorkflowError('RUNTIME_ERROR', `run ${record.runId}'s components run over ${record.durable.database}, not over the database given (${redactedUrl(given)}); nothing was changed. Give its own database URL to abandon it.`);
+      this.remember(record.runId, given);
+      return;
+    }
+    if (this.urls.has(record.runId) || this.env()?.ERASMUS_DATABASE_URL) return;
+    const open = (record.lanes ?? []).filter((l) => l.status !== 'merged' && l.workflow).map((l) => l.component);
+    if (!open.length) return;
+    const db = databaseHint(record.durable);
+    throw new WorkflowError(
+      'RUNTIME_ERROR',
+      `run ${record.runId} is durable: the workflow${open.length === 1 ? '' : 's'} of ${open.join(', ')} may still run in \`erasmus worker\` processes over ${record.durable.database}. Abandoning it cancels ${open.length === 1 ? 'it' : 'them'} and keeps ${open.length === 1 ? 'its' : 'their'} work, which needs the run's database URL, and this process was not given it; nothing was changed. Give it to the command that starts the new goal (${db.option.trim()}${db.note}), or set ERASMUS_DATABASE_URL where the app or \`erasmus serve\` runs, then start the new goal again.`,
+    );
+  }
+
   /** This process drives the run over `url`; what its record keeps (the password hidden). */
   remember(runId: string, url: string): NonNullable<RunRecord['durable']> {
     this.urls.set(runId, url);
