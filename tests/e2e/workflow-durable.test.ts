@@ -255,7 +255,7 @@ describe("what a worker's step and the run's process say to each other (durable/
       while (!asked.length) await run.look();
       expect(asked).toEqual([{ step: 'alpha:development', sessionId: 's-1' }]);
       // The run pauses before the person answers: nothing is answered; the next look asks again and that answer counts.
-      run.close();
+      await run.close();
       answer('deny');
       run = new RunBridge(pool, place.workflowId, gate as never, 'alpha');
       while (asked.length < 2) await run.look();
@@ -291,7 +291,7 @@ describe("what a worker's step and the run's process say to each other (durable/
       unfollow(url, place.workflowId);
       expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] } });
       expect(shown).toEqual(['tool_running']);
-      run.close();
+      await run.close();
       // The worker running a step dies mid-question (DBOS recovery gives its workflow to another): the run withdraws
       // the question (its card resolved, its row gone, not asked again) and ends the dead worker's session here, with
       // its tool call; that session belongs to the run's project, not to a project named after the worker's clone.
@@ -312,7 +312,7 @@ describe("what a worker's step and the run's process say to each other (durable/
       // A workflow that ends ends no session twice.
       await seen.finish('its workflow ended');
       expect(events.filter((e) => e.type === 'session_ended')).toHaveLength(1);
-      seen.close();
+      await seen.close();
       // The run stops looking while a question waits: it is refused after the bounded wait (the model goes on without the call); it is not left behind.
       await following(pool, place.workflowId);
       const lonely = new WorkerBridge(pool, 20, 300);
@@ -325,6 +325,25 @@ describe("what a worker's step and the run's process say to each other (durable/
       const unfollowed = await patient.approval({ runId: 'r2', workflowId: 'r2:alpha:1' }, request, new AbortController().signal).catch((e: Error) => e);
       expect(unfollowed).toBeInstanceOf(RunGone);
       expect((await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n).toBe(0);
+      // The run's process stops following (stop, pause): the worker's next question is refused at once, not after the
+      // bounded wait (this worker's is an hour: on the old code these waited it out).
+      const r3 = { runId: 'r3', workflowId: 'r3:alpha:1' };
+      const stopped = new RunBridge(pool, r3.workflowId, gate as never, 'alpha');
+      await stopped.look();
+      await stopped.close();
+      expect(await patient.approval(r3, request, new AbortController().signal).catch((e: Error) => e)).toBeInstanceOf(RunGone);
+      // The run's process dies (killed: its database session ends with it): the question it left waiting, and the next
+      // one, are refused at once, though it said it followed a moment ago.
+      const { default: pg } = await import('pg');
+      const dying = new pg.Client({ connectionString: url });
+      await dying.connect();
+      const r4 = { runId: 'r4', workflowId: 'r4:alpha:1' };
+      await following(dying as never, r4.workflowId);
+      const waiting = patient.approval(r4, request, new AbortController().signal).catch((e: Error) => e);
+      while (!(await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n) await new Promise((r) => setTimeout(r, 20));
+      await dying.end();
+      expect(await waiting).toBeInstanceOf(RunGone);
+      expect(await patient.approval(r4, request, new AbortController().signal).catch((e: Error) => e)).toBeInstanceOf(RunGone);
     } finally {
       await closeBridgePools();
     }

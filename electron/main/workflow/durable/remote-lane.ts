@@ -117,7 +117,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       await nextLook(databaseUrl, id!, FOLLOW_MS, ctx.signal);
     }
   } finally {
-    bridge.close();
+    await bridge.close();
     unfollow(databaseUrl, id!);
   }
   // Ready: its commit, fetched from origin into the project as the component's branch (merged, then deleted, by parallel.ts).
