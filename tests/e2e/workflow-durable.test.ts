@@ -299,6 +299,7 @@ describe("what a worker's step and the run's process say to each other (durable/
       const seen = new RunBridge(pool, place.workflowId, { ...gate, agentEvent: (e: AgentEvent) => void (e.sessionId === 's-2' && events.push(e)) } as never, 'alpha', '/home/u/reverse-project');
       await worker.event(place, 4, { type: 'session_started', sessionId: 's-2', at: 2, logPath: '/w2/sessions/s-2.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false, project: '/w2/.git/erasmus/worktrees/r1.1/alpha' });
       await worker.event(place, 4, { type: 'tool_running', sessionId: 's-2', at: 3, callId: 'c2', name: 'runners__bash', args: { command: 'node -e 1' } });
+      await seen.look(); // it follows the workflow (the run before it stopped following: close)
       const orphan = worker.approval(place, { ...request, sessionId: 's-2' }, new AbortController().signal).catch((e: Error) => e);
       while (asked.length < 4) await seen.look();
       expect(events[0]).toMatchObject({ type: 'session_started', project: '/home/u/reverse-project' });
@@ -313,6 +314,24 @@ describe("what a worker's step and the run's process say to each other (durable/
       await seen.finish('its workflow ended');
       expect(events.filter((e) => e.type === 'session_ended')).toHaveLength(1);
       await seen.close();
+      // The run follows a workflow again (resumed after its process died): its first look shows neither what the recorded
+      // steps did (their timeline entries say how they ended) nor what a dead worker's attempt of the step under way did
+      // (the step runs again), only the newest attempt's calls so far; then each new one, in order.
+      const r5 = { runId: 'r5', workflowId: 'r5:alpha:1' };
+      const started = (sessionId: string): AgentEvent => ({ type: 'session_started', sessionId, at: 1, logPath: `/w/${sessionId}.jsonl`, provider: 'p', model: 'm', toolMode: 'native', resumed: false, project: '/w' });
+      const wrote = (sessionId: string, path: string): AgentEvent => ({ type: 'tool_complete', sessionId, at: 2, callId: path, name: 'files__write_file', args: { path }, result: `created ${path}`, isError: false, durationMs: 1 });
+      for (const [step, sessionId, path] of [[0, 'dev', 'src/a.js'], [1, 'test-dead', 'test/a.test.js'], [1, 'test', 'test/a.test.js']] as const) {
+        await worker.event(r5, step, started(sessionId));
+        await worker.event(r5, step, wrote(sessionId, path));
+      }
+      const replayed: AgentEvent[] = [];
+      const resumed = new RunBridge(pool, r5.workflowId, { ...gate, agentEvent: (e: AgentEvent) => void replayed.push(e) } as never, 'alpha');
+      await resumed.look(1);
+      expect(replayed.map((e) => `${e.type} ${e.sessionId}`)).toEqual(['session_started test', 'tool_complete test']);
+      await worker.event(r5, 1, wrote('test', 'test/b.test.js'));
+      await resumed.look(1);
+      expect(replayed.map((e) => (e.type === 'tool_complete' ? e.args.path : e.type))).toEqual(['session_started', 'test/a.test.js', 'test/b.test.js']);
+      await resumed.finish('its workflow ended');
       // The run stops looking while a question waits: it is refused after the bounded wait (the model goes on without the call); it is not left behind.
       await following(pool, place.workflowId);
       const lonely = new WorkerBridge(pool, 20, 300);

@@ -188,6 +188,8 @@ export const forwarded = (e: AgentEvent): boolean => FORWARDED.has(e.type);
 export class RunBridge {
   private readonly asking = new Map<string, AbortController>();
   private lastLive = 0;
+  /** Whether this bridge looked already (its first look, on a resume, leaves out what was shown before: `look`). */
+  private looked = false;
   /** When this process last said it follows the workflow (erasmus.following). */
   private said = 0;
   /** The worker's sessions shown here and not ended yet, with their tool calls under way (ended here if their worker dies). */
@@ -203,7 +205,13 @@ export class RunBridge {
     private readonly projectDir?: string,
   ) {}
 
-  async look(): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] } }> {
+  /**
+   * `from`: the first step not recorded yet. On this bridge's first look (the run follows the workflow again: a
+   * resume), what the recorded steps published is not shown again (their timeline entries, imported, say how they
+   * ended), nor what an earlier attempt of the step under way did (its worker died; the step runs again): only the
+   * newest session of the step under way, as it went so far. Later looks show everything new, in order.
+   */
+  async look(from?: number): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] } }> {
     if (Date.now() - this.said >= FOLLOWING_MS) {
       await following(this.pool, this.workflowId);
       this.said = Date.now();
@@ -217,13 +225,17 @@ export class RunBridge {
     const open = new Set(asks.rows.map((r) => r.id));
     for (const [id, c] of this.asking) if (!open.has(id)) c.abort();
     const live = await this.pool.query<{ id: string; step: number; kind: string; body: unknown }>('SELECT id, step, kind, body FROM erasmus.live WHERE workflow_id = $1 AND id > $2 ORDER BY id', [this.workflowId, this.lastLive]);
+    const again = this.looked ? undefined : from;
+    this.looked = true;
+    const starts = live.rows.filter((r) => r.kind === 'event' && again !== undefined && r.step >= again && (r.body as AgentEvent).type === 'session_started');
+    const newest = starts.length ? Number(starts.at(-1)!.id) : 0;
     let timeline: { step: number; entries: WorkflowTimelineEntry[] } | undefined;
     for (const row of live.rows) {
       this.lastLive = Math.max(this.lastLive, Number(row.id));
       if (row.kind === 'timeline') {
         const entries = z.array(WorkflowTimelineEntry).safeParse(row.body);
         if (entries.success) timeline = { step: row.step, entries: entries.data };
-      } else if (row.kind === 'event') this.show(row.body as AgentEvent);
+      } else if (row.kind === 'event' && (again === undefined || (row.step >= again && Number(row.id) >= newest))) this.show(row.body as AgentEvent);
     }
     return timeline ? { timeline } : {};
   }

@@ -88,7 +88,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
         break;
       }
       // The step under way: its questions asked here, its events shown, its entry as it stands (newer than the last step ended).
-      const live = await bridge.look();
+      const live = await bridge.look(stepsDone);
       if (live.timeline && live.timeline.step >= stepsDone) await importTimeline(ctx, lane, live.timeline.entries);
       // Its status alone on each look (DBOS's getWorkflow loads and decodes the job and the output every time); the output once it ended.
       const [now] = await client.listWorkflows({ workflowIDs: [id!], loadInput: false, loadOutput: false });
