@@ -61,6 +61,15 @@ const OUTCOME: Record<string, string> = {
   'tests-untraced': 'tests passed, but some tasks have no test that names them',
 };
 
+/**
+ * Whether a step's note says calls were refused and the model went on without them (nobody could approve them:
+ * `wentOnWithout`; nobody followed the durable run: the worker's `refusedNote`). The CLI shows such a note under the
+ * step, whatever its outcome: the person learns there what did not run.
+ */
+export function saysRefused(note: string | undefined): boolean {
+  return !!note && /not run, as nobody could approve|not asked, refused and gone on without/.test(note);
+}
+
 /** How a step ended (`tests-failed`) in words. */
 export function humanOutcome(outcome: string): string {
   return OUTCOME[outcome] ?? outcome.replace(/[-_]/g, ' ');

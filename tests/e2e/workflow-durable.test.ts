@@ -297,7 +297,7 @@ describe("what a worker's step and the run's process say to each other (durable/
       while (!asked.length) await run.look();
       expect(asked).toEqual([{ step: 'alpha:development', sessionId: 's-1' }]);
       // The run pauses before the person answers: nothing is answered; the next look asks again and that answer counts.
-      run.close();
+      await run.close();
       answer('deny');
       run = new RunBridge(pool, place.workflowId, gate as never, 'alpha');
       while (asked.length < 2) await run.look();
@@ -336,7 +336,7 @@ describe("what a worker's step and the run's process say to each other (durable/
       unfollow(url, place.workflowId);
       expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] }, prompts: [{ entry: 0, text: 'the prompt of alpha · testing' }] });
       expect(shown).toEqual(['tool_running']);
-      run.close();
+      await run.close();
       // The worker running a step dies mid-question (DBOS recovery gives its workflow to another): the run withdraws
       // the question (its card resolved, its row gone, not asked again) and ends the dead worker's session here, with
       // its tool call; that session belongs to the run's project, not to a project named after the worker's clone.
@@ -344,6 +344,7 @@ describe("what a worker's step and the run's process say to each other (durable/
       const seen = new RunBridge(pool, place.workflowId, { ...gate, agentEvent: (e: AgentEvent) => void (e.sessionId === 's-2' && events.push(e)) } as never, 'alpha', '/home/u/reverse-project');
       await worker.event(place, 4, { type: 'session_started', sessionId: 's-2', at: 2, logPath: '/w2/sessions/s-2.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false, project: '/w2/.git/erasmus/worktrees/r1.1/alpha' });
       await worker.event(place, 4, { type: 'tool_running', sessionId: 's-2', at: 3, callId: 'c2', name: 'runners__bash', args: { command: 'node -e 1' } });
+      await seen.look(); // it follows the workflow (the run before it stopped following: close)
       const orphan = worker.approval(place, { ...request, sessionId: 's-2' }, new AbortController().signal).catch((e: Error) => e);
       while (asked.length < 4) await seen.look();
       expect(events[0]).toMatchObject({ type: 'session_started', project: '/home/u/reverse-project' });
@@ -357,7 +358,25 @@ describe("what a worker's step and the run's process say to each other (durable/
       // A workflow that ends ends no session twice.
       await seen.finish('its workflow ended');
       expect(events.filter((e) => e.type === 'session_ended')).toHaveLength(1);
-      seen.close();
+      await seen.close();
+      // The run follows a workflow again (resumed after its process died): its first look shows neither what the recorded
+      // steps did (their timeline entries say how they ended) nor what a dead worker's attempt of the step under way did
+      // (the step runs again), only the newest attempt's calls so far; then each new one, in order.
+      const r5 = { runId: 'r5', workflowId: 'r5:alpha:1' };
+      const started = (sessionId: string): AgentEvent => ({ type: 'session_started', sessionId, at: 1, logPath: `/w/${sessionId}.jsonl`, provider: 'p', model: 'm', toolMode: 'native', resumed: false, project: '/w' });
+      const wrote = (sessionId: string, path: string): AgentEvent => ({ type: 'tool_complete', sessionId, at: 2, callId: path, name: 'files__write_file', args: { path }, result: `created ${path}`, isError: false, durationMs: 1 });
+      for (const [step, sessionId, path] of [[0, 'dev', 'src/a.js'], [1, 'test-dead', 'test/a.test.js'], [1, 'test', 'test/a.test.js']] as const) {
+        await worker.event(r5, step, started(sessionId));
+        await worker.event(r5, step, wrote(sessionId, path));
+      }
+      const replayed: AgentEvent[] = [];
+      const resumed = new RunBridge(pool, r5.workflowId, { ...gate, agentEvent: (e: AgentEvent) => void replayed.push(e) } as never, 'alpha');
+      await resumed.look(1);
+      expect(replayed.map((e) => `${e.type} ${e.sessionId}`)).toEqual(['session_started test', 'tool_complete test']);
+      await worker.event(r5, 1, wrote('test', 'test/b.test.js'));
+      await resumed.look(1);
+      expect(replayed.map((e) => (e.type === 'tool_complete' ? e.args.path : e.type))).toEqual(['session_started', 'test/a.test.js', 'test/b.test.js']);
+      await resumed.finish('its workflow ended');
       // The run stops looking while a question waits: it is refused after the bounded wait (the model goes on without the call); it is not left behind.
       await following(pool, place.workflowId);
       const lonely = new WorkerBridge(pool, 20, 300);
@@ -370,6 +389,25 @@ describe("what a worker's step and the run's process say to each other (durable/
       const unfollowed = await patient.approval({ runId: 'r2', workflowId: 'r2:alpha:1' }, request, new AbortController().signal).catch((e: Error) => e);
       expect(unfollowed).toBeInstanceOf(RunGone);
       expect((await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n).toBe(0);
+      // The run's process stops following (stop, pause): the worker's next question is refused at once, not after the
+      // bounded wait (this worker's is an hour: on the old code these waited it out).
+      const r3 = { runId: 'r3', workflowId: 'r3:alpha:1' };
+      const stopped = new RunBridge(pool, r3.workflowId, gate as never, 'alpha');
+      await stopped.look();
+      await stopped.close();
+      expect(await patient.approval(r3, request, new AbortController().signal).catch((e: Error) => e)).toBeInstanceOf(RunGone);
+      // The run's process dies (killed: its database session ends with it): the question it left waiting, and the next
+      // one, are refused at once, though it said it followed a moment ago.
+      const { default: pg } = await import('pg');
+      const dying = new pg.Client({ connectionString: url });
+      await dying.connect();
+      const r4 = { runId: 'r4', workflowId: 'r4:alpha:1' };
+      await following(dying as never, r4.workflowId);
+      const waiting = patient.approval(r4, request, new AbortController().signal).catch((e: Error) => e);
+      while (!(await pool.query('SELECT count(*)::int AS n FROM erasmus.asks')).rows[0].n) await new Promise((r) => setTimeout(r, 20));
+      await dying.end();
+      expect(await waiting).toBeInstanceOf(RunGone);
+      expect(await patient.approval(r4, request, new AbortController().signal).catch((e: Error) => e)).toBeInstanceOf(RunGone);
     } finally {
       await closeBridgePools();
     }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { wentOnWithout } from '../../main/workflow/agent-executor';
+import { refusedNote } from '../../main/workflow/durable/worker';
 import { entryLine, eventLine, planText, statusText } from './workflow-print';
 
 const step = { state: 'dev:api', protocol: 'development', enteredAt: '2026-01-01T00:00:00.000Z', leftAt: '2026-01-01T00:00:02.000Z', durationMs: 2000, outcome: 'done' as const };
@@ -9,6 +11,16 @@ it('a finished step shows its tokens and cost; a step without prices shows token
   const test = (n: number) => ({ command: 'npm test', exitCode: 0, passed: true, output: '', traced: true, tests: Array.from({ length: n }, (_, i) => ({ name: `T-${i}: ok`, passed: true })) });
   expect(entryLine({ ...step, outcome: 'tests-passed', test: test(4) })).toBe("  dev · api: tests passed in 2.0 s (`npm test` exit 0, 4 tests in the runner's report)");
   expect(entryLine({ ...step, outcome: 'tests-passed', test: test(1) })).toBe("  dev · api: tests passed in 2.0 s (`npm test` exit 0, 1 test in the runner's report)");
+});
+
+it('a step that went on without calls refused (nobody could approve them, or nobody followed the durable run) says which under its line; other notes are not repeated', () => {
+  const passed = { ...step, outcome: 'tests-passed' as const, test: { command: 'npm test', exitCode: 0, passed: true, output: '' } };
+  const durable = refusedNote(['the runners tool “bash”'], 'r1');
+  expect(entryLine({ ...passed, note: durable })).toBe(`  dev · api: tests passed in 2.0 s (\`npm test\` exit 0)\n    note: ${durable}`);
+  const local = wentOnWithout(['runners__bash', 'files__write_file']);
+  expect(entryLine({ ...step, note: local })).toBe(`  dev · api: done in 2.0 s\n    note: ${local}`);
+  // A review's report path, a context document's: the step's line alone.
+  expect(entryLine({ ...step, note: '/p/docs/reviews/api.md' })).toBe('  dev · api: done in 2.0 s');
 });
 
 it('a rewound step says so, open or ended', () => {

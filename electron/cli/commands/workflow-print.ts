@@ -1,5 +1,5 @@
 import { blockedLastWords, costByPart, costPartsText, lastWordsCut, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
-import { commitWords, databaseHint, humanError, humanOutcome, humanState, humanStatus } from '../../contract/words';
+import { commitWords, databaseHint, humanError, humanOutcome, humanState, humanStatus, saysRefused } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan, existing = false): string {
@@ -33,7 +33,9 @@ export function entryLine(e: WorkflowTimelineEntry): string {
   // A step passed over says why (a review that asked for no changes).
   if (e.outcome === 'skipped' && e.note) return `  ${humanState(e.state)}: skipped — ${e.note}${rewound}`;
   if (e.outcome === 'tests-untraced' && e.note) return `  ${humanState(e.state)}: ${e.note} in ${secs}${extra ? ` (${extra})` : ''}${rewound}`;
-  return `  ${humanState(e.state)}: ${e.outcome ? humanOutcome(e.outcome) : 'ended'} in ${secs}${extra ? ` (${extra})` : ''}${rewound}`;
+  // Calls refused and gone on without (nobody could approve them, or nobody followed the run) are said under the step.
+  const refused = saysRefused(e.note) ? `\n    note: ${e.note}` : '';
+  return `  ${humanState(e.state)}: ${e.outcome ? humanOutcome(e.outcome) : 'ended'} in ${secs}${extra ? ` (${extra})` : ''}${rewound}${refused}`;
 }
 
 export function eventLine(event: EventName, payload: unknown): string | undefined {

@@ -26,6 +26,13 @@ it('one line per tool call, in words: the server, what it did, a command with it
     '    files: edit README.md — failed: Edit README.md (one replacement) was not confirmed (declined by the user); nothing was changed.',
   );
   expect(toolLine(call('runners__bash_run', { command: 'rm -rf x' }, '$ rm -rf x\nNot run: nobody could be asked', { isError: true, refused: true }))).toBe('    runners: rm -rf x — not run: nobody could be asked');
+  // A command the runners server did not run (its confirmation declined; nobody could be asked) is no command that ran for 8.6 s.
+  expect(toolLine(call('runners__bash_run', { command: 'git stash list && rm -rf node_modules' }, '$ git stash list && rm -rf node_modules\nNot run: the user declined the approval. Approval was needed because: recursive delete: rm -rf node_modules', { isError: true, durationMs: 8643 }))).toBe(
+    '    runners: git stash list && rm -rf node_modules — not run: the user declined the approval. Approval was needed because: recursive delete: rm -rf node_modules',
+  );
+  expect(toolLine(call('runners__bash_run', { command: 'rm -rf coverage && npm test' }, '$ rm -rf coverage && npm test\nNot run: it needs approval; nobody could be asked (nobody follows run r1 now: the process that drives it is paused, stopped or gone). Approval was needed because: recursive delete: rm -rf coverage', { isError: true }))).toBe(
+    '    runners: rm -rf coverage && npm test — not run: it needs approval; nobody could be asked (nobody follows run r1 now: the process that drives it is paused, stopped or gone). Approval was n…',
+  );
   // A `!` line is the shell's command, with its exit and time (the result ends with the exit code).
   expect(toolLine(call('!', { command: 'node bin/wc.js t.txt' }, '$ node bin/wc.js t.txt\n3\n\n[exit code 0]'))).toBe('    shell: node bin/wc.js t.txt → exit 0 (2.1 s)');
   // No session id on any line.

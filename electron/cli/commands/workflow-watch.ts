@@ -44,8 +44,10 @@ export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): str
   } else {
     what = tool ? tool.replace(/_/g, ' ') : e.name;
   }
-  const tail = e.refused ? ` — not run: ${why(e.result)}` : e.isError && server !== 'runners' && server !== 'shell' ? ` — failed: ${why(e.result)}` : '';
-  return `    ${server}: ${what}${(server === 'runners' || server === 'shell') && !e.refused ? ` (${secs(e.durationMs)})` : ''}${tail}`;
+  // Refused by the approval path, or not run by the server itself (a command declined, or nobody could be asked: "$ cmd\nNot run: …").
+  const notRun = e.refused || (e.isError && /^Not run[:.]/m.test(e.result));
+  const tail = notRun ? ` — not run: ${why(e.result)}` : e.isError && server !== 'runners' && server !== 'shell' ? ` — failed: ${why(e.result)}` : '';
+  return `    ${server}: ${what}${(server === 'runners' || server === 'shell') && !notRun ? ` (${secs(e.durationMs)})` : ''}${tail}`;
 }
 
 /** How long a request runs before the watcher says it waits for the model, and how often it says so again. */

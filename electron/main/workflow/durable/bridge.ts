@@ -34,6 +34,9 @@ export const BRIDGE_DDL = [
   'CREATE INDEX IF NOT EXISTS live_workflow ON erasmus.live (workflow_id, id)',
   // Which component workflows a run's process follows now (it can ask someone): the time of its last look.
   'CREATE TABLE IF NOT EXISTS erasmus.following (workflow_id text PRIMARY KEY, seen_at timestamptz NOT NULL)',
+  // The database session (backend pid) of the process that follows: when that process dies its session ends at once,
+  // so a worker need not wait for its time to run out.
+  'ALTER TABLE erasmus.following ADD COLUMN IF NOT EXISTS pid integer',
 ];
 
 /** Where a question comes from: the component's workflow (its id names the run and the component). */
@@ -71,8 +74,20 @@ export class RunGone extends UnansweredApproval {}
 
 /** The run's process says it follows a component's workflow (before it enqueues it, and as it looks). */
 export async function following(pool: Pool, workflowId: string): Promise<void> {
-  await pool.query('INSERT INTO erasmus.following (workflow_id, seen_at) VALUES ($1, now()) ON CONFLICT (workflow_id) DO UPDATE SET seen_at = now()', [workflowId]);
+  await pool.query('INSERT INTO erasmus.following (workflow_id, seen_at, pid) VALUES ($1, now(), pg_backend_pid()) ON CONFLICT (workflow_id) DO UPDATE SET seen_at = now(), pid = pg_backend_pid()', [workflowId]);
 }
+
+/** The run's process stops following the workflow (stop, pause): a question its worker asks from now on is refused at once. */
+async function notFollowing(pool: Pool, workflowId: string): Promise<void> {
+  await pool.query('DELETE FROM erasmus.following WHERE workflow_id = $1', [workflowId]).catch(() => undefined);
+}
+
+/**
+ * How long ago a run's process said it follows the workflow, and whether that process still lives (its database
+ * session is there: a process that died, even killed, ends its session). No row: nobody follows.
+ */
+const FOLLOWED = `SELECT EXTRACT(EPOCH FROM (now() - seen_at)) * 1000 AS idle_ms, (pid IS NULL OR EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = f.pid)) AS alive
+  FROM erasmus.following f WHERE workflow_id = $1`;
 
 /** What a step publishes, and the notice to the run that follows its workflow. */
 const LIVE_INSERT = `WITH l AS (INSERT INTO erasmus.live (workflow_id, step, kind, body) VALUES ($1, $2, $3, $4) RETURNING workflow_id) SELECT pg_notify('${FOLLOW_CHANNEL}', workflow_id) FROM l`;
@@ -92,8 +107,9 @@ export class WorkerBridge {
   private async ask(place: AskPlace, kind: 'approval' | 'elicitation', request: unknown, signal: AbortSignal): Promise<Answer | undefined> {
     const nobody = (): RunGone =>
       new RunGone(`nobody follows run ${place.runId} now: the process that drives it is paused, stopped or gone`);
-    const followed = await this.pool.query<{ idle_ms: number }>('SELECT EXTRACT(EPOCH FROM (now() - seen_at)) * 1000 AS idle_ms FROM erasmus.following WHERE workflow_id = $1', [place.workflowId]);
-    if (!followed.rows[0] || Number(followed.rows[0].idle_ms) > this.waitMs) throw nobody();
+    const follower = async () => (await this.pool.query<{ idle_ms: number; alive: boolean }>(FOLLOWED, [place.workflowId])).rows[0];
+    const followed = await follower();
+    if (!followed || !followed.alive || Number(followed.idle_ms) > this.waitMs) throw nobody();
     const { rows } = await this.pool.query<{ id: string }>(
       `WITH a AS (INSERT INTO erasmus.asks (run_id, workflow_id, kind, request) VALUES ($1, $2, $3, $4) RETURNING id, workflow_id) SELECT id, pg_notify('${FOLLOW_CHANNEL}', workflow_id) FROM a`,
       [place.runId, place.workflowId, kind, JSON.stringify(request)],
@@ -109,6 +125,9 @@ export class WorkerBridge {
         const row = r.rows[0];
         if (row?.answer) return Answer.parse(row.answer);
         if (!row || Number(row.idle_ms) > this.waitMs) throw nobody();
+        // The run's process died while the question waits: refused now, not once its time runs out. (One that stopped
+        // following, alive, may look again soon, as a resume after a pause does: its question waits the bounded time.)
+        if ((await follower())?.alive === false) throw nobody();
         await new Promise((res) => setTimeout(res, this.pollMs));
       }
     } finally {
@@ -178,6 +197,8 @@ export const forwarded = (e: AgentEvent): boolean => FORWARDED.has(e.type);
 export class RunBridge {
   private readonly asking = new Map<string, AbortController>();
   private lastLive = 0;
+  /** Whether this bridge looked already (its first look, on a resume, leaves out what was shown before: `look`). */
+  private looked = false;
   /** When this process last said it follows the workflow (erasmus.following). */
   private said = 0;
   /** The worker's sessions shown here and not ended yet, with their tool calls under way (ended here if their worker dies). */
@@ -193,7 +214,13 @@ export class RunBridge {
     private readonly projectDir?: string,
   ) {}
 
-  async look(): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] }; prompts: StepPrompt[] }> {
+  /**
+   * `from`: the first step not recorded yet. On this bridge's first look (the run follows the workflow again: a
+   * resume), what the recorded steps published is not shown again (their timeline entries, imported, say how they
+   * ended), nor what an earlier attempt of the step under way did (its worker died; the step runs again): only the
+   * newest session of the step under way, as it went so far. Later looks show everything new, in order.
+   */
+  async look(from?: number): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] }; prompts: StepPrompt[] }> {
     if (Date.now() - this.said >= FOLLOWING_MS) {
       await following(this.pool, this.workflowId);
       this.said = Date.now();
@@ -207,6 +234,10 @@ export class RunBridge {
     const open = new Set(asks.rows.map((r) => r.id));
     for (const [id, c] of this.asking) if (!open.has(id)) c.abort();
     const live = await this.pool.query<{ id: string; step: number; kind: string; body: unknown }>('SELECT id, step, kind, body FROM erasmus.live WHERE workflow_id = $1 AND id > $2 ORDER BY id', [this.workflowId, this.lastLive]);
+    const again = this.looked ? undefined : from;
+    this.looked = true;
+    const starts = live.rows.filter((r) => r.kind === 'event' && again !== undefined && r.step >= again && (r.body as AgentEvent).type === 'session_started');
+    const newest = starts.length ? Number(starts.at(-1)!.id) : 0;
     let timeline: { step: number; entries: WorkflowTimelineEntry[] } | undefined;
     const prompts: StepPrompt[] = [];
     for (const row of live.rows) {
@@ -217,7 +248,7 @@ export class RunBridge {
       } else if (row.kind === 'prompt') {
         const prompt = StepPrompt.safeParse(row.body);
         if (prompt.success) prompts.push(prompt.data);
-      } else if (row.kind === 'event') this.show(row.body as AgentEvent);
+      } else if (row.kind === 'event' && (again === undefined || (row.step >= again && Number(row.id) >= newest))) this.show(row.body as AgentEvent);
     }
     return { ...(timeline ? { timeline } : {}), prompts };
   }
@@ -298,13 +329,17 @@ export class RunBridge {
   /** What the workflow's steps published goes. */
   async forget(): Promise<void> {
     await this.pool.query('DELETE FROM erasmus.live WHERE workflow_id = $1', [this.workflowId]).catch(() => undefined);
-    await this.pool.query('DELETE FROM erasmus.following WHERE workflow_id = $1', [this.workflowId]).catch(() => undefined);
+    await notFollowing(this.pool, this.workflowId);
   }
 
-  /** Stops asking (the run stops following the component); the worker's questions wait for the next look. */
-  close(): void {
+  /**
+   * Stops asking (the run stops following the component: stop, pause): the questions asked already wait for the
+   * next look (a bounded time); one the worker asks from now on is refused at once.
+   */
+  async close(): Promise<void> {
     for (const c of this.asking.values()) c.abort();
     this.asking.clear();
+    await notFollowing(this.pool, this.workflowId);
   }
 }
 
@@ -315,7 +350,9 @@ export async function bridgePool(url: string): Promise<Pool> {
   let p = pools.get(url);
   if (!p) {
     const { default: pg } = await import('pg');
-    p = new pg.Pool({ connectionString: url, max: 4, application_name: 'erasmus bridge' });
+    // Its connections stay open while the process lives: the one that says the run follows a workflow is the sign,
+    // to a worker, that the run's process is alive (erasmus.following's pid).
+    p = new pg.Pool({ connectionString: url, max: 4, idleTimeoutMillis: 0, allowExitOnIdle: true, application_name: 'erasmus bridge' });
     p.on('error', () => undefined);
     pools.set(url, p);
   }

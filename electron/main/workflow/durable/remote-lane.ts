@@ -96,7 +96,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
         break;
       }
       // The step under way: its questions asked here, its events shown, its entry as it stands (newer than the last step ended).
-      const live = await bridge.look();
+      const live = await bridge.look(stepsDone);
       if (live.timeline && live.timeline.step >= stepsDone) await importTimeline(ctx, lane, live.timeline.entries);
       await keepPrompts(ctx, lane, live.prompts);
       // Its status alone on each look (DBOS's getWorkflow loads and decodes the job and the output every time); the output once it ended.
@@ -128,7 +128,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       await nextLook(databaseUrl, id!, FOLLOW_MS, ctx.signal);
     }
   } finally {
-    bridge.close();
+    await bridge.close();
     unfollow(databaseUrl, id!);
   }
   // Ready: its commit, fetched from origin into the project as the component's branch (merged, then deleted, by parallel.ts).

@@ -67,7 +67,7 @@ describe('a worker', () => {
     expect(settled.failed).toBeUndefined();
     expect(settled.timeline[0]!.note).toBeUndefined();
     expect(settled.timeline[1]!.note).toBe(
-      'not asked, refused and gone on without: runners__bash (2 times); nobody followed run r1 to answer (its process was paused, stopped or gone). Resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) for its next questions to be asked',
+      'not asked, refused and gone on without: the runners tool “bash” (2 times); nobody followed run r1 to answer (its process was paused, stopped or gone). Resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) for its next questions to be asked',
     );
     expect(lines).toEqual([`component alpha of run r1: ${settled.timeline[1]!.note}`]);
   });

@@ -13,7 +13,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentEvent, ApprovalDecision } from '../../../contract/index';
-import { databaseHint, humanState } from '../../../contract/words';
+import { databaseHint, humanState, toolName } from '../../../contract/words';
 import { unanswered, UnansweredApproval } from '../../agent/approval-path';
 import type { ApprovalRequest } from '../../agent/approvals';
 import type { ElicitationRequest } from '../../mcp/types';
@@ -116,7 +116,7 @@ export function workerForward(bridge: WorkerBridge) {
     approval: async (req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
       const p = place();
       if (!p) throw outside();
-      return bridge.approval(p, { ...req, ...(p.sessionId ? { sessionId: p.sessionId } : {}) }, signal).catch(gone(p, req.name));
+      return bridge.approval(p, { ...req, ...(p.sessionId ? { sessionId: p.sessionId } : {}) }, signal).catch(gone(p, toolName(req.name)));
     },
     elicitation: async (req: ElicitationRequest, signal: AbortSignal): Promise<ElicitResult> => {
       const p = place();
@@ -126,7 +126,7 @@ export function workerForward(bridge: WorkerBridge) {
       const params = { ...req.params, message: `${state ? `${humanState(state)}: ` : `component ${p.component}: `}${(req.params as { message?: string }).message ?? ''}` } as ElicitationRequest['params'];
       return bridge.elicitation(p, { ...req, params }, signal).catch((err: unknown) => {
         if (!(err instanceof RunGone)) throw err;
-        p.refused.push(`${req.server}'s confirmation`);
+        p.refused.push(`the ${req.server} tool's confirmation`);
         return unanswered(err.why);
       });
     },
