@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * What a user may "always allow" on an approval card of Erasmus's own servers: a kind of action, never
  * one the server judged must be asked each time (a write to a hook or credential file, a command outside
- * the sandbox or one that wants the network: those carry no grant).
+ * the sandbox, one that wants the network, or one the command policy flags destructive or outside the
+ * project: those carry no grant).
  */
 export const GrantKind = z.enum(['files.write', 'files.remove', 'commands.sandboxed']);
 export type GrantKind = z.infer<typeof GrantKind>;

@@ -4,9 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../../tests/fixtures/scripted-llm/index';
 import { Core } from '../../main/api/core';
+import { grantDepsOf } from '../../main/api/grant-deps';
+import type { EventPayload } from '../../contract/index';
+import { ElicitationBroker } from '../../main/mcp/elicitation';
 import { createModelReviewer } from '../../main/runners/review/index';
 import { WORKTREE_META } from '../../main/runners/runner';
 import { attachRunners } from './attach';
@@ -158,6 +161,52 @@ describe('the runners server in-process on the hub', () => {
     } finally {
       core.hub.setElicitationHandler(undefined);
       await core.hub.removeServer('slow-runners');
+    }
+  });
+
+  it('"always allow running commands in the sandbox" never covers a destructive command or one outside the project: no grant on its card, and the answer to another card leaves it waiting', async () => {
+    // Two components asked at once: one pipes into `node -e`, the other removes a folder outside the project.
+    const outside = join(home, 'scratch');
+    mkdirSync(join(outside, 'keep'), { recursive: true });
+    const broker = new ElicitationBroker(core.bus, undefined, grantDepsOf(core));
+    core.hub.setElicitationHandler(broker.handler);
+    const asked: EventPayload<'mcp.elicitation.request'>[] = [];
+    const granted: EventPayload<'mcp.elicitation.granted'>[] = [];
+    const offs = [core.bus.onEvent('mcp.elicitation.request', (r) => asked.push(r)), core.bus.onEvent('mcp.elicitation.granted', (g) => granted.push(g))];
+    try {
+      const inline = core.hub.callTool('runners', 'bash_run', { command: `echo hi | node -e "process.stdin.pipe(process.stdout)"` });
+      const removal = core.hub.callTool('runners', 'bash_run', { command: `rm -rf ${outside} && echo gone` });
+      await vi.waitFor(() => expect(asked).toHaveLength(2), { timeout: 10_000 });
+      const nodeCard = asked.find((r) => r.approval?.command?.startsWith('echo hi'))!;
+      const rmCard = asked.find((r) => r.approval?.command?.startsWith('rm -rf'))!;
+      expect(nodeCard.approval?.grant).toBe('commands.sandboxed');
+      expect(nodeCard.alwaysScopes).toEqual(['project']);
+      expect(rmCard.approval?.reasons?.join('\n')).toMatch(/recursive delete/);
+      expect(rmCard.approval?.grant).toBeUndefined();
+      expect(rmCard.alwaysScopes).toBeUndefined();
+      expect(await broker.respond(nodeCard.id, { action: 'accept' }, 'project')).toBe(true);
+      expect(text(await inline)).toContain('hi');
+      // The destructive card still waits for its own answer; nothing answered it unseen.
+      expect(granted).toEqual([]);
+      expect(broker.list().map((r) => r.id)).toEqual([rmCard.id]);
+      await expect(broker.respond(rmCard.id, { action: 'accept' }, 'project')).rejects.toThrow(/cannot be always allowed/);
+      expect(await broker.respond(rmCard.id, { action: 'decline' })).toBe(true);
+      expect(text(await removal)).toContain('Not run: the user declined');
+      expect(existsSync(join(outside, 'keep'))).toBe(true);
+      // The kept answer covers the next plain command, and still not a recursive delete inside the project.
+      const again = await core.hub.callTool('runners', 'bash_run', { command: 'echo again | node -e "process.stdin.pipe(process.stdout)"' });
+      expect(text(again)).toContain('again');
+      expect(granted).toHaveLength(1);
+      mkdirSync(join(root, 'tmpdir', 'x'), { recursive: true });
+      const rmInside = core.hub.callTool('runners', 'bash_run', { command: 'rm -rf tmpdir' });
+      await vi.waitFor(() => expect(asked).toHaveLength(3), { timeout: 10_000 });
+      expect(asked[2]!.approval?.grant).toBeUndefined();
+      await broker.respond(asked[2]!.id, { action: 'decline' });
+      await rmInside;
+    } finally {
+      for (const off of offs) off();
+      core.hub.setElicitationHandler(undefined);
+      broker.dispose();
     }
   });
 });

@@ -148,8 +148,9 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
       sandbox: where,
       reasons: policy.reasons,
       ...(offer.length ? { hosts: offer } : {}),
-      // Only a command the sandbox confines, with no network, may be always allowed; the others are asked each time.
-      ...(sandboxed && !policy.network ? { grant: 'commands.sandboxed' as const } : {}),
+      // Only a command the sandbox confines, with no network, nothing destructive and nothing outside the project, may be
+      // always allowed; the others are asked each time (and an "always allow" given on another card never answers them).
+      ...(sandboxed && !policy.network && !policy.askEachTime ? { grant: 'commands.sandboxed' as const } : {}),
     };
     const answer = await deps.confirm(message, signal, approval);
     if (answer !== 'accept') {

@@ -29,7 +29,8 @@ function judgeCall(start: ProgramCall, g: LineState): Finding[] {
     call = peeled.call;
   }
   const check = programCheck(call.name);
-  if (check) findings.push(...check(call));
+  // What a program check finds is what the policy knows to be destructive (programs.ts), unless it said more.
+  if (check) findings.push(...check(call).map((f) => (f.flag ? f : { ...f, flag: 'destructive' as const })));
   findings.push(...gate(call, call.path ?? call.name, g));
   if (needsNetwork(call)) g.network = true;
   return findings;
@@ -86,9 +87,9 @@ function judgeRedirections(root: ShellNode, env: WordEnv, g: LineState, cwds: st
     if (['>', '>>', '>|', '&>', '&>>', '>&'].includes(r.op) && r.target && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text))) {
       const w = evalWord(r.target, env);
       if (w && !w.glob && !harmlessSink(w, env) && cwds.some((c) => !isInside(g.root, posix.resolve(c, w.text))))
-        out.push(approve(`${r.op} writes ${r.target.text}, outside the project`));
+        out.push({ ...approve(`${r.op} writes ${r.target.text}, outside the project`), flag: 'outside' });
       else if (w && cwds.some((c) => sensitiveInRoot(g.root, posix.resolve(c, w.text))))
-        out.push(approve(`${r.op} writes ${r.target.text}, where hooks and configuration live (they run programs later)`));
+        out.push({ ...approve(`${r.op} writes ${r.target.text}, where hooks and configuration live (they run programs later)`), flag: 'hooks' });
     }
     if (!['>', '>|', '&>', '>&', '&>|'].includes(r.op) || !r.target) continue;
     if (r.op === '>&' && /^(\d+|-)$/.test(r.target.text)) continue;
@@ -96,8 +97,8 @@ function judgeRedirections(root: ShellNode, env: WordEnv, g: LineState, cwds: st
     if (!word) out.push(approve(`redirection to ${r.target.text}, a path decided at run time`));
     else if (word.glob) out.push(approve(`redirection to a glob: ${r.target.text}`));
     else if (harmlessSink(word, env)) continue;
-    else if (existingFile(word, env)) out.push(approve(`${r.op} overwrites the existing file ${r.target.text}`));
-    else if (posix.resolve(env.cwd, word.text).startsWith('/dev/')) out.push(approve(`redirection writes to the device ${word.text}`));
+    else if (existingFile(word, env)) out.push({ ...approve(`${r.op} overwrites the existing file ${r.target.text}`), flag: 'destructive' });
+    else if (posix.resolve(env.cwd, word.text).startsWith('/dev/')) out.push({ ...approve(`redirection writes to the device ${word.text}`), flag: 'destructive' });
   }
   return out;
 }
@@ -155,12 +156,13 @@ function judgeSource(source: string, env: WordEnv, depth: number, g: LineState):
 function conclude(findings: Finding[], ctx: PolicyContext, network: boolean): Classification {
   const adjusted = findings.map((f) =>
     f.verdict === 'refuse' && ctx.allowDangerous
-      ? { verdict: 'approve' as const, reason: `WARNING: allowed only because dangerous commands are enabled in settings: ${f.reason}` }
+      ? { verdict: 'approve' as const, reason: `WARNING: allowed only because dangerous commands are enabled in settings: ${f.reason}`, flag: 'destructive' as const }
       : f,
   );
   const verdict = adjusted.reduce<Classification['verdict']>((v, f) => (VERDICT_RANK[f.verdict] > VERDICT_RANK[v] ? f.verdict : v), 'run');
   const reasons = [...new Set(adjusted.filter((f) => f.verdict !== 'run').sort((a, b) => VERDICT_RANK[b.verdict] - VERDICT_RANK[a.verdict]).map((f) => f.reason))];
-  return { verdict, reasons, network };
+  const askEachTime = verdict === 'approve' && adjusted.some((f) => f.verdict === 'approve' && f.flag !== undefined);
+  return { verdict, reasons, network, askEachTime };
 }
 
 /** Synchronous classification; the parser must be loaded (await loadShellParser() once). */

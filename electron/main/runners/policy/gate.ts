@@ -8,6 +8,10 @@ import type { Arg, Finding, ProgramCall } from './types';
  * and everything else asks. A command that is not understood never runs unasked.
  */
 const approve = (reason: string): Finding => ({ verdict: 'approve', reason });
+/** Works on something outside the project: asked each time. */
+const outside = (reason: string): Finding => ({ verdict: 'approve', reason, flag: 'outside' });
+/** Writes where hooks and configuration live: asked each time. */
+const hooks = (reason: string): Finding => ({ verdict: 'approve', reason, flag: 'hooks' });
 const line = (call: ProgramCall): string => [call.name, ...call.args.map((a) => a.raw)].join(' ');
 
 /** Programs that read, print or compute, and write nothing (their redirections are judged apart). */
@@ -114,10 +118,10 @@ export function gate(call: ProgramCall, rawName: string, ctx: GateContext): Find
       const m = /^(-C|--directory|--cwd|--dir|--prefix|--manifest-path|--project|--root)(=(.*))?$/.exec(t);
       if (!m) continue;
       const value: Arg | undefined = m[2] !== undefined ? { ...call.args[i]!, word: { text: m[3]!, pattern: m[3]!, glob: false } } : call.args[i + 1];
-      if (!value || outsideRoot(value, call.env.cwd, ctx.root)) return [approve(`${name} ${m[1]} works on ${value?.raw ?? 'nothing'}, outside the project: ${line(call)}`)];
+      if (!value || outsideRoot(value, call.env.cwd, ctx.root)) return [outside(`${name} ${m[1]} works on ${value?.raw ?? 'nothing'}, outside the project: ${line(call)}`)];
     }
     if (call.args.some((a) => a.word && (a.word.text.startsWith('--prefix') || a.word.text === '-g' || a.word.text === '--global')))
-      return [approve(`${name} installs outside the project: ${line(call)}`)];
+      return [outside(`${name} installs outside the project: ${line(call)}`)];
     return needsNetwork(call) ? [approve(`${name} uses the network (the sandbox allows it only for this command, if you accept): ${line(call)}`)] : [];
   }
   if (['perl', 'ruby', 'php', 'lua', 'tclsh', 'osascript', 'powershell', 'pwsh'].includes(name)) return [approve(`${name} runs code that cannot be checked: ${line(call)}`)];
@@ -133,8 +137,8 @@ function checked(call: ProgramCall, ctx: GateContext): Finding[] {
   const out: Finding[] = [];
   const writesOutside = (targets: Arg[], what: string) => {
     for (const a of targets) {
-      if (outsideRoot(a, cwd, ctx.root)) out.push(approve(`${name} ${what} ${a.raw}, outside the project`));
-      else if (sensitiveInRoot(ctx.root, posix.resolve(cwd, a.word!.text))) out.push(approve(`${name} ${what} ${a.raw}, where hooks and configuration live (they run programs later)`));
+      if (outsideRoot(a, cwd, ctx.root)) out.push(outside(`${name} ${what} ${a.raw}, outside the project`));
+      else if (sensitiveInRoot(ctx.root, posix.resolve(cwd, a.word!.text))) out.push(hooks(`${name} ${what} ${a.raw}, where hooks and configuration live (they run programs later)`));
     }
   };
   switch (name) {
@@ -224,7 +228,7 @@ function gitGate(call: ProgramCall, ctx: GateContext): Finding[] {
     if (t === '-c' || t.startsWith('--config-env') || t === '--exec-path' || t.startsWith('--exec-path=')) out.push(approve(`git ${t} sets configuration that can run programs: ${line(call)}`));
     if ((t === '-C' || t === '--git-dir' || t === '--work-tree') && call.args[i + 1]) {
       const a = call.args[i + 1]!;
-      if (outsideRoot(a, dir, ctx.root)) out.push(approve(`git works on ${a.raw}, outside the project`));
+      if (outsideRoot(a, dir, ctx.root)) out.push(outside(`git works on ${a.raw}, outside the project`));
       else if (t === '-C') dir = posix.resolve(dir, a.word!.text);
     }
     if (t.startsWith('--git-dir=') || t.startsWith('--work-tree=')) out.push(approve(`git ${t}: ${line(call)}`));
@@ -254,11 +258,11 @@ function gitGate(call: ProgramCall, ctx: GateContext): Finding[] {
     const m = /^(-o|--output|--output-directory)(=?)(.*)$/.exec(t);
     if (!m || (sub !== 'archive' && sub !== 'format-patch')) continue;
     const value: Arg | undefined = m[3] ? { ...rest[k]!, word: { text: m[3], pattern: m[3], glob: false } } : rest[k + 1];
-    if (!value || outsideRoot(value, dir, ctx.root)) out.push(approve(`git ${sub} writes ${value?.raw ?? '?'}, outside the project`));
+    if (!value || outsideRoot(value, dir, ctx.root)) out.push(outside(`git ${sub} writes ${value?.raw ?? '?'}, outside the project`));
   }
   if (sub === 'clone' || sub === 'worktree' || sub === 'init' || sub === 'archive' || sub === 'format-patch') {
     const ops = splitOptions(rest, new Set(['-o', '--origin', '-b', '--branch', '--depth', '--reference', '--output', '-b'])).operands;
-    for (const a of ops) if (a.word && /^[./~]/.test(a.word.text) && outsideRoot(a, dir, ctx.root)) out.push(approve(`git ${sub} writes ${a.raw}, outside the project`));
+    for (const a of ops) if (a.word && /^[./~]/.test(a.word.text) && outsideRoot(a, dir, ctx.root)) out.push(outside(`git ${sub} writes ${a.raw}, outside the project`));
   }
   return out;
 }

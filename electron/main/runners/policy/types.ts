@@ -23,11 +23,20 @@ export interface Classification {
   reasons: string[];
   /** Some program in the line reaches the network (the sandbox opens it only for an accepted command). */
   network: boolean;
+  /**
+   * A reason to ask is flagged (destructive, outside the project, where hooks live, or a refusal the
+   * settings let through): the user is asked each time, and no "always allow" answers it.
+   */
+  askEachTime: boolean;
 }
+
+/** Why a finding is asked each time, never covered by an "always allow": it destroys, or reaches outside the project or where hooks live. */
+export type FindingFlag = 'destructive' | 'outside' | 'hooks';
 
 export interface Finding {
   verdict: Verdict;
   reason: string;
+  flag?: FindingFlag;
 }
 
 export const VERDICT_RANK: Record<Verdict, number> = { run: 0, approve: 1, refuse: 2 };
