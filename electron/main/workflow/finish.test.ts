@@ -89,7 +89,7 @@ describe('finishing a completed run', () => {
     const main = git(dir, 'rev-parse', 'main');
     const out = await finishRun(paths, record, 'keep');
     const file = paths.runPullRequest(dir, record.runId);
-    expect(out.message).toBe(`Kept branch erasmus/add-a-greeting (branched from main). Open a pull request from it with the summary in ${file}, or merge it later: git checkout main && git merge --squash erasmus/add-a-greeting.`);
+    expect(out.message).toBe(`Kept branch erasmus/add-a-greeting (branched from main). Open a pull request from it with the summary in ${file}, or merge it later: git checkout main && git merge --squash erasmus/add-a-greeting && git commit. It stays checked out: a new goal starts from it and is finished into it (git checkout main first to start from main).`);
     expect(git(dir, 'rev-parse', 'main')).toBe(main);
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('erasmus/add-a-greeting');
     expect(readFileSync(file, 'utf8')).toMatch(/^# feat: add a greeting\n\n## Goal\n/);
@@ -108,7 +108,7 @@ describe('finishing a completed run', () => {
     git(dir, 'init', '-q', '--bare', join(root!, 'origin.git'));
     git(dir, 'remote', 'add', 'origin', join(root!, 'origin.git'));
     const again = await finishRun(paths, { ...record, git: { ...record.git!, finished: undefined } }, 'keep');
-    expect(again.message).toBe(`Kept branch erasmus/add-a-greeting (branched from main). It is not on origin yet: git push -u origin erasmus/add-a-greeting, then open a pull request from it with the summary in ${file}, or merge it later: git checkout main && git merge --squash erasmus/add-a-greeting.`);
+    expect(again.message).toBe(`Kept branch erasmus/add-a-greeting (branched from main). It is not on origin yet: git push -u origin erasmus/add-a-greeting, then open a pull request from it with the summary in ${file}, or merge it later: git checkout main && git merge --squash erasmus/add-a-greeting && git commit. It stays checked out: a new goal starts from it and is finished into it (git checkout main first to start from main).`);
   });
 });
 

@@ -109,7 +109,7 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
     g.finished = { choice, at: new Date().toISOString() };
     const on = g.base ? ` (branched from ${g.base})` : '';
     const push = await pushFirst(dir, branch, g.base);
-    return { choice, branch, ...(g.base ? { base: g.base } : {}), message: `Kept branch ${branch}${on}. ${push ? `It is not on ${push.remote} yet: ${push.command}, then open` : 'Open'} a pull request from it with the summary in ${pr.file}${g.base ? `, or merge it later: git checkout ${g.base} && git merge --squash ${branch}` : ''}.` };
+    return { choice, branch, ...(g.base ? { base: g.base } : {}), message: `Kept branch ${branch}${on}. ${push ? `It is not on ${push.remote} yet: ${push.command}, then open` : 'Open'} a pull request from it with the summary in ${pr.file}${g.base ? `, or merge it later: git checkout ${g.base} && git merge --squash ${branch} && git commit` : ''}.${g.base ? ` It stays checked out: a new goal starts from it and is finished into it (git checkout ${g.base} first to start from ${g.base}).` : ''}` };
   }
   const baseName = g.base;
   if (!baseName) throw invalidState(`the run started from a detached HEAD: there is no branch to merge ${branch} into. Keep it (${finishCmd('keep')}) and merge it where you want it.`);
