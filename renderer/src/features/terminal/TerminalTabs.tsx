@@ -170,7 +170,7 @@ export function TerminalTabs({ tabs: all, project, activeId, onSelect, onKill, o
               <span className="min-w-0 flex-1 truncate text-left">
                 {label ? <span className="sr-only">{label}: </span> : null}
                 {tab.kind === 'shell' ? '❯ ' : ''}
-                {tab.title}
+                {tabText(tab)}
               </span>
               {tab.startedAt ? <span className="shrink-0 text-slate-600 dark:text-slate-400">{time(tab.startedAt)}</span> : null}
               <span data-testid={`terminal-status-${tab.id}`} className={`shrink-0 ${tone(tab)}`}>{status(tab)}</span>
@@ -220,7 +220,7 @@ export function TerminalTabs({ tabs: all, project, activeId, onSelect, onKill, o
                   <span className="min-w-0 flex-1 truncate">
                     {labels[i] ? <span className="sr-only">{labels[i]}: </span> : null}
                     {tab.kind === 'shell' ? '❯ ' : ''}
-                    {tab.title}
+                    {tabText(tab)}
                   </span>
                   {tab.startedAt ? <span className="shrink-0 text-slate-600 dark:text-slate-400">{time(tab.startedAt)}</span> : null}
                   <span className={`shrink-0 ${tone(tab)}`}>{status(tab)}</span>
@@ -250,4 +250,13 @@ export function TerminalTabs({ tabs: all, project, activeId, onSelect, onKill, o
       </button>
     </div>
   );
+}
+
+/**
+ * What a tab shows: a command terminal's command (its first line), which is what the user tells tabs apart by; its
+ * title leads with the tool that ran it ("bash_run: …"), which a narrow tab cut to "bash_r…". The hover says both.
+ */
+export function tabText(tab: Pick<TerminalTab, 'kind' | 'title' | 'command'>): string {
+  const first = tab.kind === 'command' ? tab.command?.split('\n').find((l) => l.trim())?.trim() : undefined;
+  return first || tab.title;
 }

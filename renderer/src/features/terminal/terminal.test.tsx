@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload, MethodName, ParamsOf, ResultOf, TerminalInfo } from '../../../../electron/contract/index';
 import { TerminalStore, type TerminalClient } from './store';
-import { groupByWorktree, groupSteps, TAB_PX, LABEL_PX, TerminalTabs, visibleRange } from './TerminalTabs';
+import { groupByWorktree, groupSteps, TAB_PX, LABEL_PX, tabText, TerminalTabs, visibleRange } from './TerminalTabs';
 import { stepNamer } from './stepOf';
 
 /** A client whose events the test fires and whose requests it records (the core is not in the renderer tests). */
@@ -188,6 +188,12 @@ describe('TerminalTabs', () => {
     fireEvent.click(screen.getByRole('button', { name: /New shell/ }));
     fireEvent.keyDown(screen.getByRole('tab', { name: /pnpm test/ }), { key: 'ArrowRight' });
     expect(calls).toEqual(['select b', 'kill a', 'close a', 'shell', 'select b']);
+  });
+
+  it("a command tab shows its command, not the tool's name its title leads with", () => {
+    expect(tabText({ kind: 'command', title: 'bash_run: echo a | node wc.js', command: 'echo a | node wc.js\nexit' })).toBe('echo a | node wc.js');
+    expect(tabText({ kind: 'command', title: 'bash_run: x' })).toBe('bash_run: x');
+    expect(tabText({ kind: 'shell', title: 'shell', command: 'bash' })).toBe('shell');
   });
 
   it("groups a parallel run's tabs per worktree, each named by its component's step", () => {
