@@ -29,7 +29,7 @@ describe('erasmus doctor', () => {
     expect(checks.map((c) => c.id)).toEqual(['sandbox', 'keychain', 'pty', 'providers']);
     const by = Object.fromEntries(checks.map((c) => [c.id, c]));
     expect(by.keychain).toMatchObject({ status: 'ok', summary: expect.stringContaining('1 Erasmus secret') });
-    expect(by.pty).toMatchObject({ status: 'ok' });
+    expect(by.pty).toMatchObject({ status: 'ok', summary: expect.stringContaining('read on a thread of their own') });
     expect(by.providers).toMatchObject({ status: 'ok', summary: '1 provider: local (default): openai-compatible qwen' });
     // The sandbox line tells the truth about this machine (bwrap may or may not work here).
     expect(['ok', 'warn']).toContain(by.sandbox!.status);
@@ -50,6 +50,16 @@ describe('erasmus doctor', () => {
     expect(by.keychain).toMatchObject({ status: 'fail', detail: 'no D-Bus session' });
     expect(by.pty).toMatchObject({ status: 'fail', detail: expect.stringContaining('invalid ELF header'), fix: expect.stringMatching(/npm rebuild node-pty/) });
     expect(by.providers).toMatchObject({ status: 'warn', summary: 'no LLM provider is configured', fix: expect.stringContaining(configYaml) });
+  });
+
+  it('warns when terminals are read on the main thread, and says why', async () => {
+    process.env.ERASMUS_PTY_HOST = '0';
+    try {
+      const checks = await runDoctor({ secrets: secrets([]), configYaml });
+      expect(checks.find((c) => c.id === 'pty')).toMatchObject({ status: 'warn', summary: expect.stringContaining('read on the main thread'), detail: 'ERASMUS_PTY_HOST=0 is set', fix: 'unset ERASMUS_PTY_HOST' });
+    } finally {
+      delete process.env.ERASMUS_PTY_HOST;
+    }
   });
 
   it('names a provider whose key is missing from the keychain, and a keychain that hangs', async () => {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { DoctorCheck } from '../../contract/index';
+import { ptyHostFailure, spawnPty } from '../runners/pty/pty-host';
 import { sandboxStatus } from '../runners/pty/sandbox';
 import type { SecretStore } from '../secrets/index';
 import { listProviders } from '../settings/providers';
@@ -68,7 +69,21 @@ async function ptyCheck(deps: DoctorDeps, ms: number): Promise<DoctorCheck> {
       }),
     );
     if (code !== 7) throw new Error(`a test command reported exit ${code} instead of 7`);
-    return { id: 'pty', status: 'ok', summary: 'node-pty runs commands in pseudo-terminals' };
+    if (!deps.loadPty) {
+      // Where terminals are read: the pty host's thread, or (when it cannot load node-pty) the main thread.
+      const p = spawnPty({ file: '/bin/sh', args: ['-c', 'exit 0'], cwd: process.cwd(), env: { PATH: process.env.PATH ?? '' }, cols: 80, rows: 24, batchMs: 5 });
+      await within(ms, 'a test command in the pty host', new Promise<void>((resolve) => p.onExit(() => resolve())));
+      if (!p.batches) {
+        return {
+          id: 'pty',
+          status: 'warn',
+          summary: 'node-pty runs commands in pseudo-terminals, read on the main thread: a flood of output slows the app and the command',
+          detail: ptyHostFailure(),
+          fix: process.env.ERASMUS_PTY_HOST === '0' ? 'unset ERASMUS_PTY_HOST' : 'reinstall to rebuild the native module (`npm rebuild node-pty`) so a worker thread can load it',
+        };
+      }
+    }
+    return { id: 'pty', status: 'ok', summary: 'node-pty runs commands in pseudo-terminals, read on a thread of their own' };
   } catch (err) {
     return {
       id: 'pty',

@@ -227,6 +227,11 @@ export function spawnPty(opts: PtySpawnOptions): PtyProcess {
   return spawnIn(host, opts);
 }
 
+/** Why PTYs are read on the main thread here, if they are (the host cannot run, or ERASMUS_PTY_HOST=0). */
+export function ptyHostFailure(): string | undefined {
+  return process.env.ERASMUS_PTY_HOST === '0' ? 'ERASMUS_PTY_HOST=0 is set' : host?.failure;
+}
+
 /**
  * Spawns a PTY in `host`. If the host cannot run here (its thread does not start, or node-pty does not
  * load in it), the PTY is spawned on this thread, as every later one: `warn` says so once.
