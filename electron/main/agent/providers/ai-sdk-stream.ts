@@ -1,4 +1,4 @@
-import { jsonSchema, RetryError, streamText, tool, type AssistantModelMessage, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from 'ai';
+import type { AssistantModelMessage, LanguageModel, ModelMessage, RetryError as RetryErrorClass, ToolResultPart, ToolSet } from 'ai';
 import type { ChatMessage, ImagePart, ProviderMetadata } from '../../../contract/index';
 import { IMAGE_TOKENS } from '../context';
 import type { ImageRoute, RequestShape, StreamPart, StreamTurn, TurnRequest } from './types';
@@ -94,9 +94,9 @@ export function estimateTokens(req: TurnRequest): number {
  * The provider's own words for a failed request: a retried request's last error (not the SDK's
  * "Failed after 2 attempts"), with the response body (e.g. a 429's "retry in 20 s").
  */
-export function errorText(err: unknown): string {
+function errorText(err: unknown, RetryError: typeof RetryErrorClass): string {
   if (RetryError.isInstance(err)) {
-    const last = errorText(err.lastError);
+    const last = errorText(err.lastError, RetryError);
     return err.errors.length > 1 ? `${last} (after ${err.errors.length} attempts)` : last;
   }
   if (err instanceof Error) {
@@ -119,9 +119,13 @@ function mergeOptions(...all: (Options | undefined)[]): Options | undefined {
   return out;
 }
 
-/** One turn through the Vercel AI SDK's streamText; tools have no execute, so calls come back to the loop. */
+/**
+ * One turn through the Vercel AI SDK's streamText; tools have no execute, so calls come back to the loop. The SDK is
+ * imported at the first turn, not at every CLI start (most starts stream nothing).
+ */
 export function aiSdkStream(model: LanguageModel, shape: RequestShape = {}): StreamTurn {
   return async function* (req: TurnRequest): AsyncIterable<StreamPart> {
+    const { jsonSchema, RetryError, streamText, tool } = await import('ai');
     const names = req.tools?.map((t) => t.name) ?? [];
     const tools: ToolSet | undefined = req.tools?.length
       ? Object.fromEntries(
@@ -185,11 +189,11 @@ export function aiSdkStream(model: LanguageModel, shape: RequestShape = {}): Str
           yield { type: 'finish', reason: p.finishReason };
         } else if (p.type === 'error') {
           failed = true;
-          yield { type: 'error', message: errorText(p.error) };
+          yield { type: 'error', message: errorText(p.error, RetryError) };
         } else if (p.type === 'abort') yield { type: 'finish', reason: 'aborted' };
       }
     } catch (err) {
-      if (!failed) yield { type: 'error', message: errorText(err) };
+      if (!failed) yield { type: 'error', message: errorText(err, RetryError) };
     }
   };
 }

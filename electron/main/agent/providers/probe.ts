@@ -1,4 +1,3 @@
-import { generateText } from 'ai';
 import type { ProviderHandle } from './types';
 
 export interface ProbeResult {
@@ -31,6 +30,7 @@ export async function probeProvider(resolve: () => Promise<ProviderHandle>, time
   const base = { provider: handle.id, model: handle.model };
   if (!handle.languageModel) return { ...base, ok: false, message: 'this provider cannot be called directly', ms: 0 };
   try {
+    const { generateText } = await import('ai');
     const r = await generateText({ model: handle.languageModel, prompt: 'Reply with the single word OK.', maxOutputTokens: 16, maxRetries: 0, abortSignal: AbortSignal.timeout(timeoutMs) });
     return { ...base, ok: true, message: r.text.trim().slice(0, 200) || '(an empty answer)', ms: Date.now() - started };
   } catch (err) {

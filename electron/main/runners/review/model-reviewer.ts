@@ -1,4 +1,4 @@
-import { generateText, type LanguageModel } from 'ai';
+import type { LanguageModel } from 'ai';
 import { ReviewVerdict, type ScriptKind, type ScriptReviewer, type ScriptReviewRequest } from './types';
 
 /** The script-review protocol used when the caller passes none (the review protocol's script section). */
@@ -43,6 +43,7 @@ export function createModelReviewer(options: ModelReviewerOptions): ScriptReview
     async review(req: ScriptReviewRequest, signal?: AbortSignal) {
       const prompt = `Purpose: ${req.purpose}\n\n${KIND_NAME[req.kind]} to review:\n\`\`\`\n${req.script}\n\`\`\``;
       try {
+        const { generateText } = await import('ai');
         const { text } = await generateText({
           model: options.model,
           system: options.protocol ?? SCRIPT_REVIEW_PROTOCOL,
