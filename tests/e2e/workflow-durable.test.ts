@@ -93,6 +93,9 @@ describe('a durable run over DBOS', () => {
     expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'merged'], ['b', 'merged']]);
     expect(view.durable).toEqual({ database: url });
     expect(view.timeline.find((e) => e.state === 'b:development')?.worktree).toMatch(new RegExp(`^${root}/work-w[12]/`));
+    // A worker's step's files are read against the checkpoint after it: what the step wrote, nothing else.
+    expect(view.timeline.find((e) => e.state === 'b:development')?.files).toEqual([{ path: 'b.txt', change: 'added' }]);
+    expect(view.timeline.find((e) => e.state === 'a:review' && e.outcome !== 'interrupted')?.files).toEqual([{ path: 'docs/reviews/a.md', change: 'added' }]);
     // The killed attempt stays on the timeline, interrupted (its session listed as that step's), as a crash on one machine leaves it.
     expect(view.timeline.filter((e) => e.state === 'a:documentation').map((e) => [e.outcome, e.component, e.note])).toEqual([
       ['interrupted', 'a', 'its worker stopped mid-step; the step runs again from the last checkpoint'],

@@ -241,6 +241,8 @@ export class WorkflowEngine {
     const run = new WorkflowRun(record, {
       runToolsets: this.stepToolsets,
       ...(startTree ? { startTree } : {}),
+      // Its steps' files are read against the checkpoint the worker records after each (component-step.ts).
+      deferStepFiles: true,
       paths: this.options.paths,
       store,
       emit: this.options.emit,

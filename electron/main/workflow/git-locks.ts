@@ -37,9 +37,10 @@ export async function gitRunsIn(dirs: string[]): Promise<boolean> {
 }
 
 /**
- * Removes the locks among `locks` that no live git holds (gitRunsIn `dirs`, the repository's folders): each older than
- * this process (no git of this process made it), or older than `minAgeMs` (a younger one is waited for, then looked at
- * again). A lock replaced meanwhile (another file) stays. Returns the locks removed.
+ * Removes the locks among `locks` that no live git holds: each older than this process (no git of this process made it;
+ * an earlier Erasmus process's, killed with it), or one that no git works on (gitRunsIn `dirs`, the repository's
+ * folders) and older than `minAgeMs` (a younger one is waited for, then looked at again). A lock replaced meanwhile
+ * (another file) stays. Returns the locks removed.
  */
 export async function removeDeadLocks(locks: string[], dirs: string[], o: { minAgeMs?: number; since?: number } = {}): Promise<string[]> {
   const minAgeMs = o.minAgeMs ?? DEAD_LOCK_MS;
@@ -51,9 +52,10 @@ export async function removeDeadLocks(locks: string[], dirs: string[], o: { minA
   for (const { lock, at } of found) {
     let seen = at!;
     for (;;) {
+      if (seen.mtimeMs < since) break;
       if (await gitRunsIn(roots)) return removed;
       const age = Date.now() - seen.mtimeMs;
-      if (seen.mtimeMs < since || age >= minAgeMs) break;
+      if (age >= minAgeMs) break;
       await new Promise((r) => setTimeout(r, minAgeMs - age));
       const now = await stat(lock).catch(() => undefined);
       if (!now) break;

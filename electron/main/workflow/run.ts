@@ -56,6 +56,11 @@ export interface RunDeps {
    * run before that step (which may write files) drops it.
    */
   startTree?: { dir: string; tree: string };
+  /**
+   * A step's files are not read as it ends (its entry keeps its start tree): the caller reads them against the tree it
+   * records after the step (a worker's checkpoint, durable/component-step.ts), two git processes fewer per step.
+   */
+  deferStepFiles?: boolean;
 }
 
 const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED', 'ABANDONED']);
@@ -351,7 +356,7 @@ export class WorkflowRun {
         const result = taken ? taken.result : await this.executor.run({ ...step, runToolsets: await this.runToolsets(step.toolsets), architecture: (await this.docs.text({ doc: 'architecture' })) ?? undefined, runId: this.runId, signal: this.abort.signal, onSession });
         this.record.pending = undefined;
         if (this.record.status === 'AWAITING_COGNITIVE_RESULT') this.setStatus('RUNNING');
-        if (entry && before) {
+        if (entry && before && !this.deps.deferStepFiles) {
           const files = await this.filesSince(step.projectDir, before).catch(() => undefined);
           if (files) entry.files = files;
         }

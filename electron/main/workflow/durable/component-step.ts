@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
 import type { Paths } from '../../paths/index';
 import { ContextDocs, type DocRef } from '../documents';
+import { changedFiles } from '../git';
 import { driveLane } from '../parallel';
 import type { Plan } from '../plan';
 import type { RunContext } from '../run-context';
@@ -149,7 +150,16 @@ export async function runComponentStep(
   if (cancelled?.aborted) return { progress: { ...before, failed: 'its workflow was cancelled (the run was abandoned or rewound)' }, pushed: Promise.resolve() };
   // Once committed, the component's branch goes to origin in the checkpoint's push.
   const done = !failed && lane.status === 'ready';
-  const { made, pushed } = await recordLane(dir, key, before.steps, { previous, also: done && lane.commit ? [{ sha: lane.commit, ref: laneCommitRef(key) }] : [] });
+  // The step's files, beside its checkpoint's commit: what changed from the tree it started from to the one recorded
+  // after it (its context left them unread, RunDeps.deferStepFiles).
+  const stepFiles = async (tree: string) => {
+    await Promise.all(
+      record.timeline.slice(before.timeline.length).map(async (e) => {
+        if (e.startTree && !e.files && e.startTreeIn === undefined) e.files = await changedFiles(dir, e.startTree, tree);
+      }),
+    );
+  };
+  const { made, pushed } = await recordLane(dir, key, before.steps, { previous, also: done && lane.commit ? [{ sha: lane.commit, ref: laneCommitRef(key) }] : [], withTree: stepFiles });
   // The next step here starts from it; should its push fail, the clone is restored from what origin has instead.
   left.set(dir, made);
   pushed.catch(() => left.get(dir) === made && left.delete(dir));

@@ -150,19 +150,26 @@ export interface RecordedCheckpoint {
  * (`add`, `write-tree`), HEAD read from git's files, the commit (`commit-tree`), then `push --no-verify` (the
  * checkpoint is Erasmus's own: no pre-push hook of the clone's, nor of a global `core.hooksPath`, runs for it).
  */
-export async function recordLane(dir: string, key: LaneKey, step: number, options: { previous?: MadeCheckpoint; also?: Array<{ sha: string; ref: string }> } = {}): Promise<RecordedCheckpoint> {
+export async function recordLane(
+  dir: string,
+  key: LaneKey,
+  step: number,
+  options: { previous?: MadeCheckpoint; also?: Array<{ sha: string; ref: string }>; /** Run beside the commit, given the worktree's tree. */ withTree?: (tree: string) => Promise<void> } = {},
+): Promise<RecordedCheckpoint> {
   const { component } = key;
   const [tree, { commit: head }] = await Promise.all([snapshotTree(dir), readHead(dir)]);
   if (!tree || !head) throw new Error(`recording component ${component}'s worktree in ${dir} failed: not a git clone with a commit`);
-  const { previous } = options;
+  const { previous, withTree } = options;
   const also = [...(options.also ?? [])];
   let made: MadeCheckpoint;
+  const beside = withTree?.(tree);
   if (previous && previous.tree === tree && previous.head === head) made = previous;
   else {
     const sha = await must(dir, [...CHECKPOINT_IDENTITY, 'commit-tree', tree, '-p', head, '-m', `Erasmus checkpoint of component ${component} after its step ${step + 1}`], 'recording the worktree');
     made = { step, sha, tree, head, attempt: key.attempt };
     also.unshift({ sha, ref: laneRef(key, step) });
   }
+  await beside;
   const pushed = also.length ? must(dir, ['push', '-q', '-f', '--no-verify', 'origin', ...also.map((r) => `${r.sha}:${r.ref}`)], `pushing ${also.map((r) => r.ref).join(', ')} to origin`).then(() => undefined) : Promise.resolve();
   pushed.catch(() => undefined); // said by whoever awaits it; never an unhandled rejection meanwhile
   return { made, pushed };

@@ -98,7 +98,7 @@ describe('a worker', () => {
     }
   });
 
-  it("takes the clone's tree it left at the last checkpoint as the next step's snapshot before it, unless a test run came first", async () => {
+  it("takes the clone's tree it left at the last checkpoint as the next step's snapshot before it, unless a test run came first; the step's files are left to read against the checkpoint after it", async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-worker-'));
     const dir = join(root, 'p');
     await mkdir(dir);
@@ -111,18 +111,24 @@ describe('a worker', () => {
       const { runId } = await engine.load({ projectDir: dir, goal: 'x', executor: { kind: 'agent' } });
       await writeFile(join(dir, 'a.txt'), 'a\n');
       const step = { state: 'a:development', protocol: 'development' as const, prompt: 'p', protocolPrompt: '', toolsets: ['files'], contextDocPath: join(root, 'doc.md'), projectDir: dir, budget: { maxTurns: 1 } };
-      const files = async (tests: boolean) => {
+      // The folder as it is (a.txt, untracked), as a tree.
+      git('add', 'a.txt');
+      const withA = git('write-tree');
+      git('rm', '-q', '--cached', 'a.txt');
+      const started = async (tests: boolean) => {
         await rm(join(dir, 'b.txt'), { force: true });
-        // Said to start from the tree without a.txt: a.txt reads as the step's change when that tree is taken.
+        // Said to start from the tree without a.txt: that tree is the step's start when it is taken.
         const ctx = engine.componentContext((await engine.store.find(runId))!, undefined, undefined, { dir, tree: empty });
         const entry = await ctx.enter('a:development', {});
         if (tests) await ctx.runTests('true', dir);
         await ctx.runStep(step, entry);
-        return entry.files?.map((f) => f.path).sort();
+        // Not read as the step ends: the worker reads them against the checkpoint it records next.
+        expect(entry.files).toBeUndefined();
+        return entry.startTree;
       };
-      expect(await files(false)).toEqual(['a.txt', 'b.txt']);
+      expect(await started(false)).toBe(empty);
       // A test run may write files: the step's snapshot before it is taken anew.
-      expect(await files(true)).toEqual(['b.txt']);
+      expect(await started(true)).toBe(withA);
     } finally {
       await engine.dispose();
     }
