@@ -228,6 +228,7 @@ it("a durable run's component that does not move says why in status (no worker t
     runId: 'r1', projectDir: '/p', executor: 'agent', status: 'RUNNING', durable: { database: 'postgres://localhost/e' }, totals: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, timeline: [],
     lanes: [lane('a', 'queued: waiting for an `erasmus worker` (none has taken it since 13:02)'), lane('b', 'the worker on vm that ran it is gone; the step runs again when a worker is free')],
   } as unknown as Parameters<typeof statusText>[0]);
-  expect(text).toContain('  a: running, at a · development; queued: waiting for an `erasmus worker` (none has taken it since 13:02)');
+  // On the queue: queued, not running (which the words after it would contradict).
+  expect(text).toContain('  a: queued, at a · development; waiting for an `erasmus worker` (none has taken it since 13:02)');
   expect(text).toContain('  b: running, at b · development; the worker on vm that ran it is gone; the step runs again when a worker is free');
 });

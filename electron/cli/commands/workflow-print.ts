@@ -125,9 +125,10 @@ export function statusText(v: WorkflowRunView): string {
       const kept = l.kept ? `; not merged, its work is kept under ${l.kept} (git log ${l.kept})` : '';
       // A blocked run's error names its blocked components already.
       const error = l.error && !(v.status === 'BLOCKED' && l.status === 'blocked' && v.error) ? `: ${l.error}` : '';
-      // A durable run's component that does not move says why (no worker takes it, or its worker is gone).
-      const waiting = l.waiting ? `; ${l.waiting}` : '';
-      lines.push(`  ${l.component}: ${l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${waiting}${error}${kept}`);
+      // A durable run's component that does not move says why (no worker takes it, or its worker is gone); one on the queue is queued, not running.
+      const queued = l.waiting?.startsWith('queued: ');
+      const waiting = l.waiting ? `; ${queued ? l.waiting.slice('queued: '.length) : l.waiting}` : '';
+      lines.push(`  ${l.component}: ${queued ? 'queued' : l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${waiting}${error}${kept}`);
     }
   }
   if (v.timeline.length) {

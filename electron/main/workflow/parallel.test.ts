@@ -37,7 +37,7 @@ describe('whether a run goes side by side', () => {
 });
 
 describe("a component's place in the run's view", () => {
-  it('is the step under way (a worker publishes its entry as it starts), not the last state its lane recorded; else that state', () => {
+  it('is the step under way (a worker publishes its entry as it starts), or the one that runs again (interrupted), not the last state its lane recorded; else that state', () => {
     const at = '2026-01-01T00:00:00.000Z';
     const record = {
       plan: { components: [{ id: 'count', title: '', tasks: [] }], maxDebugAttempts: 2 },
@@ -49,7 +49,10 @@ describe("a component's place in the run's view", () => {
       lanes: [{ component: 'count', status: 'running', state: 'count:development', entries: [0, 2] }],
     } as unknown as RunRecord;
     expect(laneViews(record)[0]).toMatchObject({ component: 'count', status: 'running', state: 'count:testing' });
-    record.timeline[2]!.leftAt = at;
+    // Its worker died mid-step: the step closed interrupted is where it stands (it runs again), not the step before it that ended.
+    Object.assign(record.timeline[2]!, { leftAt: at, outcome: 'interrupted' });
+    expect(laneViews(record)[0]!.state).toBe('count:testing');
+    record.timeline[2]!.outcome = 'done';
     expect(laneViews(record)[0]!.state).toBe('count:development');
   });
 });

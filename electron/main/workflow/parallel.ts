@@ -423,8 +423,10 @@ export function runsInParallel(record: RunRecord): boolean {
 export function laneViews(record: RunRecord): WorkflowLane[] {
   const deps = record.plan ? resolvedDepends(record.plan.components) : new Map<string, string[]>();
   return (record.lanes ?? []).map((l) => {
-    // Where it stands: the step under way (its open entry; a worker's step shows from its start), else the lane's last state.
-    const state = l.entries.map((i) => record.timeline[i]).findLast((e) => e && !e.leftAt && !e.rewound)?.state ?? l.state;
+    // Where it stands: the step under way (its open entry; a worker's step shows from its start), or the step that runs
+    // again (interrupted: its worker or process died mid-step), else the lane's last state (which may be a step that ended).
+    const last = l.entries.map((i) => record.timeline[i]).findLast((e) => e && !e.rewound);
+    const state = (last && (!last.leftAt || last.outcome === 'interrupted') ? last.state : undefined) ?? l.state;
     return {
       component: l.component,
       status: l.status,

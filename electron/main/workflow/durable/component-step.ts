@@ -3,8 +3,10 @@
 // component's plan, the documents the steps read) and the component's progress after each step (its lane,
 // its timeline entries, its documents, the checkpoint of its worktree on origin). A step starts from the
 // progress the step before recorded, in the worker's clone, so any worker on any machine can run it.
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
+import { writeFileAtomic } from '../../common/fs';
 import type { Paths } from '../../paths/index';
 import { ContextDocs, type DocRef } from '../documents';
 import { changedFiles } from '../git';
@@ -21,6 +23,12 @@ export const LaneDocs = z.object({
   progress_schedule: z.string().optional(),
   task_list: z.string().optional(),
   component: z.string().optional(),
+  /**
+   * The component's review report, when the run keeps reports with its documents (`reviews: 'home'`), and the file
+   * it was read from: the next step, in whichever worker, reads it (its fixes), and the run keeps it where its own
+   * would be, naming that file where a step's note named the worker's.
+   */
+  review: z.object({ file: z.string(), text: z.string() }).optional(),
 });
 export type LaneDocs = z.infer<typeof LaneDocs>;
 
@@ -57,7 +65,7 @@ export interface LaneJob {
   start: LaneProgress;
 }
 
-const DOCS: Array<[keyof LaneDocs, (component: string) => DocRef]> = [
+const DOCS: Array<[Exclude<keyof LaneDocs, 'review'>, (component: string) => DocRef]> = [
   ['architecture', () => ({ doc: 'architecture' })],
   ['progress_schedule', () => ({ doc: 'progress_schedule' })],
   ['task_list', () => ({ doc: 'task_list' })],
@@ -79,6 +87,34 @@ export async function readLaneDocs(docs: ContextDocs, component: string): Promis
     if (text !== undefined) out[key] = text;
   }
   return out;
+}
+
+/** Where the component's review report is kept for the run (its documents' home, `reviews: 'home'`); undefined when the run keeps reports in the project (they travel with its checkpoints). */
+function reviewFile(paths: Paths, projectDir: string, record: RunRecord, component: string): string | undefined {
+  return record.reviews === 'home' ? paths.reviewReport(projectDir, record.runId, component) : undefined;
+}
+
+/** The component's review report as kept for the run, if it has one yet. */
+export async function readLaneReview(paths: Paths, projectDir: string, record: RunRecord, component: string): Promise<LaneDocs['review']> {
+  const file = reviewFile(paths, projectDir, record, component);
+  const text = file ? await readFile(file, 'utf8').catch(() => undefined) : undefined;
+  return file && text !== undefined ? { file, text } : undefined;
+}
+
+/** Keeps a review report another process wrote (`review`, from its home) where this process's would be. */
+export async function writeLaneReview(paths: Paths, projectDir: string, record: RunRecord, component: string, review: LaneDocs['review']): Promise<void> {
+  const file = reviewFile(paths, projectDir, record, component);
+  if (file && review && (await readFile(file, 'utf8').catch(() => undefined)) !== review.text) await writeFileAtomic(file, review.text);
+}
+
+/**
+ * A worker's step note names the review report in the worker's home (a review that asked for no changes): the run
+ * names its own file, where the report is kept (`writeLaneReview`), whichever worker or machine wrote it.
+ */
+export function reviewNoteHere(note: string | undefined, paths: Paths, projectDir: string, runId: string): string | undefined {
+  if (!note) return note;
+  const theirs = new RegExp(`\\(([^()]*/runs/${runId.replace(/[^\w-]/g, '\\$&')}\\.reviews/([\\w.-]+)\\.md)\\)`, 'g');
+  return note.replace(theirs, (_all, _file: string, name: string) => `(${paths.reviewReport(projectDir, runId, name)})`);
 }
 
 /** The checkpoint this process last left in each clone: the next step there needs no restore (and keeps ignored files, e.g. node_modules), and a step that changes nothing needs no new checkpoint. */
@@ -134,6 +170,7 @@ export async function runComponentStep(
   lap('restore');
   const docs = new ContextDocs(paths, dir);
   await writeLaneDocs(docs, component, before.docs);
+  await writeLaneReview(paths, dir, job.record, component, before.docs.review);
   const timeline = structuredClone(before.timeline);
   const lane: LaneRecord = { ...structuredClone(before.lane), worktree: dir, branch: laneBranch(runId, component), entries: timeline.map((_, i) => i) };
   const record: RunRecord = { ...structuredClone(job.record), projectDir: dir, timeline, lanes: [lane] };
@@ -165,6 +202,7 @@ export async function runComponentStep(
   pushed.catch(() => left.get(dir) === made && left.delete(dir));
   lap('checkpoint');
   const after = await readLaneDocs(docs, component);
+  const review = await readLaneReview(paths, dir, job.record, component);
   lap('docs');
   return {
     progress: {
@@ -172,7 +210,7 @@ export async function runComponentStep(
       steps: before.steps + 1,
       lane: { ...lane, worktree: undefined, branch: undefined, entries: [] },
       timeline: record.timeline,
-      docs: after,
+      docs: { ...after, ...(review ? { review } : {}) },
       done,
       ...(failed ? { failed } : {}),
       timings,

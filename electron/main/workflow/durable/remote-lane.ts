@@ -17,7 +17,7 @@ import { WorkflowError } from '../errors';
 import { StepAbortedError } from '../executor';
 import { setTaskStatus, parseTaskList } from '../task-list';
 import { emptyCommit, laneBranch } from '../worktrees';
-import { LaneProgress, readLaneDocs, writeLaneDocs, type LaneJob } from './component-step';
+import { LaneProgress, readLaneDocs, readLaneReview, reviewNoteHere, writeLaneDocs, writeLaneReview, type LaneJob } from './component-step';
 import { redactedUrl } from './database-url';
 import { COMPONENT_WORKFLOW, componentQueue, dbosClient, executorAlive, FOLLOW_MS, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneCommitRef, laneRef, originUrl, pushRef, removeRunRefs, type LaneKey } from './lane-git';
@@ -42,7 +42,8 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
     const key = { runId: record.runId, component: component.id, attempt };
     const origin = await originUrl(dir);
     if (!lane.checkpoint) await pushRef(dir, (await headCommit(dir)) ?? (await emptyCommit(dir)), laneRef(key, 'base'));
-    const docs = await readLaneDocs(ctx.docs, component.id);
+    const review = await readLaneReview(ctx.paths, dir, record, component.id);
+    const docs = { ...(await readLaneDocs(ctx.docs, component.id)), ...(review ? { review } : {}) };
     const start: LaneProgress = {
       ...(lane.checkpoint ? { checkpoint: lane.checkpoint } : {}),
       steps: lane.checkpoint ? lane.checkpoint.step + 1 : 0,
@@ -290,6 +291,8 @@ function jobRecord(record: RunRecord): RunRecord {
 
 /** Brings the run's lane up to the component's progress: its entries (new ones appended), its fields, its documents. */
 async function importProgress(ctx: RunContext, lane: LaneRecord, p: LaneProgress): Promise<void> {
+  // The review report the worker kept in its home is kept in the run's (its steps' notes name that file: importTimeline).
+  await writeLaneReview(ctx.paths, ctx.record.projectDir, ctx.record, lane.component, p.docs.review);
   await importTimeline(ctx, lane, p.timeline);
   await keepPrompts(ctx, lane, p.prompts ?? []);
   const { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit } = p.lane;
@@ -310,7 +313,8 @@ async function importTimeline(ctx: RunContext, lane: LaneRecord, timeline: Workf
   const { record } = ctx;
   let changed = false;
   timeline.forEach((e, i) => {
-    const entry: WorkflowTimelineEntry = { ...e, component: lane.component };
+    const note = reviewNoteHere(e.note, ctx.paths, record.projectDir, record.runId);
+    const entry: WorkflowTimelineEntry = { ...e, component: lane.component, ...(note ? { note } : {}) };
     const at = lane.entries[i];
     const was = at === undefined ? undefined : record.timeline[at];
     if (was && was.enteredAt !== entry.enteredAt && (!was.leftAt || was.outcome === 'interrupted')) {
