@@ -8,17 +8,26 @@ import type { ApprovalRequester } from '../main/agent/approvals';
 import { withAlwaysAllow, type GrantDeps } from '../main/mcp/elicitation';
 import type { McpHub } from '../main/mcp/hub';
 import type { ElicitationHandler, ElicitationRequest } from '../main/mcp/types';
-import { elicitOnTerminal, type AlwaysOffer } from './commands/mcp-elicit';
-import { ask } from './prompt';
+import { elicitOnTerminal, questionLabel, type AlwaysOffer } from './commands/mcp-elicit';
+import { ask, sayWhileAsking } from './prompt';
 
 let turn: Promise<unknown> = Promise.resolve();
+/** Questions asked or waiting their turn. */
+let inLine = 0;
 
 /**
  * One question on the terminal at a time: a parallel run has several steps in flight, and two prompts at once
- * would take each other's answers. The next waits until the one before is answered.
+ * would take each other's answers. The next waits until the one before is answered; meanwhile the terminal says
+ * it waits (`what`: whose question it is), above the open question, so the person knows one more comes.
  */
-export function oneAtATime<T>(question: () => Promise<T>): Promise<T> {
-  const mine = turn.then(question, question);
+export function oneAtATime<T>(question: () => Promise<T>, what?: string): Promise<T> {
+  const unsay = inLine++ > 0 ? sayWhileAsking(`    one more question waits until this one is answered${what ? `: ${what}` : ''}`) : undefined;
+  // Its turn came: a notice of it not said yet is not said now.
+  const start = () => {
+    unsay?.();
+    return question();
+  };
+  const mine = turn.then(start, start).finally(() => void inLine--);
   turn = mine.catch(() => undefined);
   return mine;
 }
@@ -29,11 +38,11 @@ export const terminalApprovals: ApprovalRequester = (req) =>
     const from = req.step ? ` (step ${humanState(req.step)})` : '';
     process.stderr.write(`\napproval needed${from}: ${req.kind} ${req.name} ${JSON.stringify(req.args).slice(0, 400)}\n  because: ${req.reasons.join('; ')}\n`);
     for (;;) {
-      const a = (await ask('allow once [y], always allow [a], deny [n]? ')).trim().toLowerCase();
+      const a = (await ask(`${req.step ? `${humanState(req.step)}: ` : ''}allow once [y], always allow [a], deny [n]? `)).trim().toLowerCase();
       const d: ApprovalDecision | undefined = a === 'y' || a === 'yes' ? 'allow_once' : a === 'a' || a === 'always' ? 'always_allow' : a === 'n' || a === 'no' || a === '' ? 'deny' : undefined;
       if (d) return d;
     }
-  });
+  }, req.step ? `${humanState(req.step)}: ${req.kind} ${req.name}` : undefined);
 
 export interface CliApprovalOptions {
   /** `--yes` was given. */
@@ -70,7 +79,7 @@ export function cliApprovalPath(o: CliApprovalOptions): ApprovalPath {
   // The offer of "always allow" (from withAlwaysAllow) goes on to the prompt, which shows its letters.
   const onTerminal = (req: ElicitationRequest, signal: AbortSignal, offer?: AlwaysOffer) => elicitOnTerminal(req, signal, offer);
   const checked: ElicitationHandler = o.grants ? withAlwaysAllow(o.grants, onTerminal, sayGranted) : onTerminal;
-  const elicitation: ElicitationHandler = (req, signal) => oneAtATime(() => checked(req, signal));
+  const elicitation: ElicitationHandler = (req, signal) => oneAtATime(() => checked(req, signal), questionLabel(req) && `${req.server} asks for ${questionLabel(req)}`);
   return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation } } : {}) });
 }
 

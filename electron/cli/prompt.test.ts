@@ -54,7 +54,65 @@ it('written to a log (stderr piped, the question asked on the terminal), a line 
     await until('count · development: done in 3.1 s');
     pty.write('y\r');
     await until('after the question');
-    expect(read().split('\n')).toEqual(['Allow? [y/n] ', 'count · development: done in 3.1 s', 'Allow? [y/n] answer=y', 'after the question', '']);
+    // The answer ends the question's line in the log (the terminal echoed it there, not here).
+    expect(read().split('\n')).toEqual(['Allow? [y/n] ', 'count · development: done in 3.1 s', 'Allow? [y/n] y', 'answer=y', 'after the question', '']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 30_000);
+
+// Two components ask at once through the CLI's approval path (one question at a time), another's line printed meanwhile.
+const TWO = `
+import { APPROVAL_META } from ${JSON.stringify(join(root, 'electron', 'contract', 'index.ts'))};
+import { cliApprovalPath } from ${JSON.stringify(join(root, 'electron', 'cli', 'approval-path.ts'))};
+import { writeLine } from ${JSON.stringify(join(root, 'electron', 'cli', 'prompt.ts'))};
+const path = cliApprovalPath({ command: 'erasmus workflow', tty: true });
+const q = (lane) => ({ server: 'files', params: { message: lane + ' · development: Edit src/index.js (one replacement):\\n@@ -1,1 +1,2 @@\\n+export { ' + lane + ' };', requestedSchema: { type: 'object', properties: {} }, _meta: { [APPROVAL_META]: { cwd: '/w/.git/erasmus/worktrees/r1.1/' + lane } } } });
+const a = path.elicitation(q('wordcount'), new AbortController().signal);
+await new Promise((r) => setTimeout(r, 100));
+const b = path.elicitation(q('truncate'), new AbortController().signal);
+writeLine('    files: wrote src/truncate.js');
+console.error('a=' + (await a).action);
+console.error('b=' + (await b).action);
+`;
+
+it("two components' questions at once, written to a log: each prompt says whose question it is, and the one waiting is announced", async () => {
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'erasmus-prompt-'));
+  const log = join(dir, 'log');
+  try {
+    pty = spawn('/bin/sh', ['-c', `"${process.execPath}" --import tsx --input-type=module -e "$TWO" 2>"${log}"`], { cols: 120, rows: 20, cwd: root, env: { ...process.env, TWO } as Record<string, string> });
+    const read = () => { try { return readFileSync(log, 'utf8'); } catch { return ''; } };
+    const until = async (what: string) => {
+      for (let i = 0; i < 400 && !read().includes(what); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(read()).toContain(what);
+    };
+    await until('files: wrote src/truncate.js');
+    pty.write('y\r');
+    await until('Allow (truncate');
+    pty.write('n\r');
+    await until('b=decline');
+    const first = 'Allow (wordcount · development: Edit src/index.js (one replacement))? [y = yes, n = no, c = cancel] ';
+    expect(read().split('\n')).toEqual([
+      '',
+      'files asks for component wordcount: wordcount · development: Edit src/index.js (one replacement):',
+      '@@ -1,1 +1,2 @@',
+      '+export { wordcount };',
+      first,
+      '    one more question waits until this one is answered: files asks for truncate · development: Edit src/index.js (one replacement)',
+      first,
+      '    files: wrote src/truncate.js',
+      `${first}y`,
+      'a=accept',
+      '',
+      'files asks for component truncate: truncate · development: Edit src/index.js (one replacement):',
+      '@@ -1,1 +1,2 @@',
+      '+export { truncate };',
+      'Allow (truncate · development: Edit src/index.js (one replacement))? [y = yes, n = no, c = cancel] n',
+      'b=decline',
+      '',
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -24,6 +24,23 @@ export function writeLine(text: string, out: NodeJS.WriteStream = process.stderr
   open.prompt(true);
 }
 
+/** Lines to say above the next question once it is open (sayWhileAsking), each until withdrawn. */
+const later = new Set<{ text: string }>();
+
+/**
+ * Says a line above the question open on the terminal, or, with none open yet (the one before is still being put),
+ * once one opens. Returns how to withdraw it before it is said.
+ */
+export function sayWhileAsking(text: string): () => void {
+  if (open) {
+    writeLine(text);
+    return () => undefined;
+  }
+  const one = { text };
+  later.add(one);
+  return () => void later.delete(one);
+}
+
 /** Asks a question on the terminal without echoing the answer (for secrets). */
 export function readHidden(question: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -76,8 +93,13 @@ export function ask(question: string, signal?: AbortSignal): Promise<string> {
     rl.once('line', (answer) => {
       signal?.removeEventListener('abort', withdraw);
       rl.close();
+      // Written to a log (`… 2>&1 | tee`): the terminal echoed the answer, the log did not; it gets the answer and the
+      // line's end, so what is printed next does not follow the question on its line.
+      if (!process.stderr.isTTY) process.stderr.write(`${answer}\n`);
       resolve(answer);
     });
     rl.prompt();
+    for (const one of later) writeLine(one.text);
+    later.clear();
   });
 }

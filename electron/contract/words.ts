@@ -136,7 +136,7 @@ export function commitWords(e: { commit?: string; laneCommit?: string; worktree?
   if (!e.commit) return '';
   const c = e.commit.slice(0, length);
   if (e.laneCommit && e.laneCommit !== e.commit) return `commit ${c}, merged from its lane's ${e.laneCommit.slice(0, length)}`;
-  if (!e.laneCommit && e.worktree && e.outcome === 'committed') return `commit ${c} on its lane, merged into the run's branch in schedule order`;
+  if (!e.laneCommit && e.worktree && e.outcome === 'committed') return `commit ${c} on its lane, to be merged into the run's branch in schedule order`;
   return `commit ${c}`;
 }
 

@@ -390,7 +390,11 @@ describe("what a worker's step and the run's process say to each other (durable/
       await worker.event(r5, 1, wrote('test', 'test/b.test.js'));
       await resumed.look(1);
       expect(replayed.map((e) => (e.type === 'tool_complete' ? e.args.path : e.type))).toEqual(['session_started', 'test/a.test.js', 'test/b.test.js']);
-      await resumed.finish('its workflow ended');
+      // The workflow commits the component: no session is left open to be ended with a warning (the dead attempt's, never
+      // ended, was not shown: on a success "This session ended: its workflow committed the component" was printed).
+      await worker.event(r5, 1, { type: 'session_ended', sessionId: 'test', at: 3, reason: 'complete', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: null }, turns: 1 });
+      await resumed.finish('its workflow committed the component');
+      expect(replayed.filter((e) => e.type === 'warning')).toEqual([]);
       // The run stops looking while a question waits: it is refused after the bounded wait (the model goes on without the call); it is not left behind.
       await following(pool, place.workflowId);
       const lonely = new WorkerBridge(pool, 20, 300);

@@ -13,6 +13,7 @@ vi.mock('../prompt', () => ({
     if (answers.length) return Promise.resolve(answers.shift()!);
     return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('withdrawn'))));
   },
+  sayWhileAsking: (text: string) => (process.stderr.write(`${text}\n`), () => undefined),
 }));
 const { elicitOnTerminal } = await import('./mcp-elicit');
 const { ApprovalGrants } = await import('../../main/project/approval-grants');
@@ -114,8 +115,15 @@ describe('approvals on the terminal during a parallel run', () => {
     const [a, b] = await Promise.all([terminalApprovals(approval('a:development'), signal), terminalApprovals(approval('b:development'), signal)]);
     expect([a, b]).toEqual(['allow_once', 'deny']);
     // a's question was asked and answered before b's was shown.
-    const q = 'allow once [y], always allow [a], deny [n]? ';
-    expect(asked.map((l) => (l === q ? 'ask' : l.split('\n')[0]))).toEqual(['approval needed (step a · development): command bash_run {"command":"npm install"}', 'ask', 'approval needed (step b · development): command bash_run {"command":"npm install"}', 'ask']);
+    // Each prompt names its step (other components' lines may come between a question's header and its prompt); the
+    // second question is announced while the first waits (here, with the terminal mocked, before the first is put).
+    expect(asked.map((l) => l.split('\n')[0])).toEqual([
+      'one more question waits until this one is answered: b · development: command bash_run',
+      'approval needed (step a · development): command bash_run {"command":"npm install"}',
+      'a · development: allow once [y], always allow [a], deny [n]? ',
+      'approval needed (step b · development): command bash_run {"command":"npm install"}',
+      'b · development: allow once [y], always allow [a], deny [n]? ',
+    ]);
   });
 
   it("a server's confirmation from a component's worktree names the component, and waits for the approval before it", async () => {

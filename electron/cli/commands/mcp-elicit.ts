@@ -35,11 +35,30 @@ export interface AlwaysOffer {
 /** The letters that answer "always allow": r for this run, p in this project. */
 const scopeKey: Record<GrantScope, string> = { run: 'r', project: 'p' };
 
+/** The component a parallel run's question comes from: it asks from its worktree (`.git/erasmus/worktrees/<run>/<component>`). */
+function laneOf(req: ElicitationRequest): string | undefined {
+  const meta = (req.params as { _meta?: Record<string, unknown> })._meta?.[APPROVAL_META] as { cwd?: unknown } | undefined;
+  return /\/\.git\/erasmus\/worktrees\/[^/]+\/([^/]+)/.exec(typeof meta?.cwd === 'string' ? meta.cwd : (req.params as { message?: string }).message ?? '')?.[1];
+}
+
+/**
+ * A parallel run's question in a few words (`wordcount · development: Edit src/index.js (one replacement)`), for its
+ * prompt and for the notice that it waits behind another: other components' lines come between a question's header
+ * and its prompt, so the prompt alone must say whose it is. Undefined outside a component.
+ */
+export function questionLabel(req: ElicitationRequest): string | undefined {
+  const lane = laneOf(req);
+  if (!lane) return undefined;
+  const first = ((req.params as { message?: string }).message ?? '').split('\n')[0]!.replace(/[\s:]+$/, '').replace(/\s*Allow\?$/, '');
+  const said = first.length > 90 ? `${first.slice(0, 89)}…` : first;
+  return said.startsWith(`${lane} `) || said.startsWith(`${lane}:`) ? said : `${lane}: ${said}`;
+}
+
 async function askOnTerminal(req: ElicitationRequest, signal?: AbortSignal, offer?: AlwaysOffer): Promise<AnswerWithScope> {
   const params = req.params as { message: string; requestedSchema?: { properties?: Record<string, Field>; required?: string[] }; url?: string };
-  // A parallel run's component asks from its worktree (`.git/erasmus/worktrees/<run>/<component>`): named first.
-  const meta = (req.params as { _meta?: Record<string, unknown> })._meta?.[APPROVAL_META] as { cwd?: unknown } | undefined;
-  const lane = /\/\.git\/erasmus\/worktrees\/[^/]+\/([^/]+)/.exec(typeof meta?.cwd === 'string' ? meta.cwd : params.message)?.[1];
+  // A parallel run's component is named first.
+  const lane = laneOf(req);
+  const label = questionLabel(req);
   const fields = Object.entries(params.requestedSchema?.properties ?? {});
   // A question with nothing to fill in, or one yes/no field (a confirmation), is answered with one y/n;
   // a form is filled in field by field.
@@ -55,7 +74,8 @@ async function askOnTerminal(req: ElicitationRequest, signal?: AbortSignal, offe
   // The same scope words as the app's card: "Always allow writing files in this project for this run".
   const always = !fields.length && offer ? offer.scopes.map((scope) => ({ scope, key: scopeKey[scope], words: alwaysAllowWords(offer.kind, scope) })) : [];
   for (const a of always) process.stderr.write(`  ${a.key} = ${a.words}\n`);
-  const answer = (await ask(!yesNo ? 'Answer? [y = fill in, n = decline, c = cancel] ' : `Allow? [y = yes, n = no, c = cancel${always.length ? `, ${always.map((a) => a.key).join(' or ')} = always (above)` : ''}] `, signal)).trim().toLowerCase();
+  const whose = label ? ` (${label})` : '';
+  const answer = (await ask(!yesNo ? `Answer${whose}? [y = fill in, n = decline, c = cancel] ` : `Allow${whose}? [y = yes, n = no, c = cancel${always.length ? `, ${always.map((a) => a.key).join(' or ')} = always (above)` : ''}] `, signal)).trim().toLowerCase();
   const chosen = always.find((a) => answer === a.key);
   if (chosen) return { action: 'accept', always: chosen.scope };
   if (answer.startsWith('n')) return { action: 'decline' };

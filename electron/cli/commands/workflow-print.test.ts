@@ -182,7 +182,7 @@ it("a blocked side-by-side run says its component's error once, then how to go o
 it("a side-by-side component's commit line says where the commit is: on its lane, then the one merged into the run's branch", () => {
   const at = { enteredAt: '2026-01-01T00:00:00.000Z', leftAt: '2026-01-01T00:00:01.000Z', durationMs: 1000, outcome: 'committed' as const };
   const lane = { ...at, state: 'b:commit', worktree: '/p/.git/erasmus/worktrees/r1/b', commit: '24a2e0a8ffff' };
-  expect(entryLine(lane)).toBe("  b · commit: committed in 1.0 s (commit 24a2e0a8 on its lane, merged into the run's branch in schedule order)");
+  expect(entryLine(lane)).toBe("  b · commit: committed in 1.0 s (commit 24a2e0a8 on its lane, to be merged into the run's branch in schedule order)");
   expect(entryLine({ ...lane, commit: '8a429ac3ffff', laneCommit: '24a2e0a8ffff' })).toBe("  b · commit: committed in 1.0 s (commit 8a429ac3, merged from its lane's 24a2e0a8)");
   expect(entryLine({ ...at, state: 'b:commit', commit: '8a429ac3ffff' })).toBe('  b · commit: committed in 1.0 s (commit 8a429ac3)');
 });

@@ -81,9 +81,14 @@ export async function driftedDocuments(docs: ContextDocs): Promise<WorkflowDrift
     const component = basename(f, '.md');
     if (f.endsWith('.md') && component !== 'final') refs.push({ ref: { doc: 'component', component }, doc: 'component', component });
   }
+  const texts = new Map<DocRef, string>();
+  for (const r of refs) texts.set(r.ref, (await docs.text(r.ref)) ?? '');
+  // The components' own commits, each described by its document: a later one that changed a file another component's
+  // commit also touched (two components adding their export to src/index.js) is described there, not a drift of the first.
+  const described = await fullShas(dir, refs.flatMap((r) => (r.doc === 'component' ? [stampOf(texts.get(r.ref)!), subjectOf(texts.get(r.ref)!)] : [])));
   const out: WorkflowDriftDocument[] = [];
   for (const r of refs) {
-    const text = (await docs.text(r.ref)) ?? '';
+    const text = texts.get(r.ref)!;
     const commit = stampOf(text);
     if (!commit) continue;
     if ((await git(dir, ['cat-file', '-e', `${commit}^{commit}`])) === undefined) continue; // not in this repository (any more)
@@ -97,9 +102,37 @@ export async function driftedDocuments(docs: ContextDocs): Promise<WorkflowDrift
       const code = files.filter((f) => !PROSE_FILE.test(f));
       const subject = code.length ? code : files;
       changed = subject.length ? lines(await git(dir, ['diff', '--name-only', commit, '--', ...subject])) : [];
+      if (changed.length) changed = await notDescribed(dir, commit, changed, described);
     }
     changed = [...new Set(changed)].sort();
     if (changed.length) out.push({ doc: r.doc, ...(r.component ? { component: r.component } : {}), path: docs.path(r.ref), commit, changed });
   }
   return out;
+}
+
+/** The full ids of the commits named (unknown ones left out). */
+async function fullShas(dir: string, names: Array<string | undefined>): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const n of new Set(names.filter((x): x is string => !!x))) {
+    const sha = (await git(dir, ['rev-parse', '-q', '--verify', `${n}^{commit}`]))?.trim();
+    if (sha) out.add(sha);
+  }
+  return out;
+}
+
+/**
+ * Of the files changed since `commit`, those a person changed: in the working tree, or in a commit since that no
+ * component's document describes. A file changed only by other components' commits (described by their documents) is left out.
+ */
+async function notDescribed(dir: string, commit: string, changed: string[], described: Set<string>): Promise<string[]> {
+  // Not on the branch checked out (another branch, a rewritten history): what changed since is not told apart.
+  if ((await git(dir, ['merge-base', '--is-ancestor', commit, 'HEAD'])) === undefined) return changed;
+  const dirty = new Set([...lines(await git(dir, ['diff', '--name-only', 'HEAD', '--', ...changed])), ...lines(await git(dir, ['ls-files', '--others', '--exclude-standard', '--', ...changed]))]);
+  const byOthers = new Set<string>();
+  let sha = '';
+  for (const l of lines(await git(dir, ['log', '--format=commit %H', '--name-only', `${commit}..HEAD`, '--', ...changed]))) {
+    if (l.startsWith('commit ')) sha = l.slice(7);
+    else if (!described.has(sha)) byOthers.add(l);
+  }
+  return changed.filter((f) => dirty.has(f) || byOthers.has(f));
 }

@@ -443,7 +443,7 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   actor.send({ type: 'STEP_DONE' });
   const title = component ? `Component ${component.id} complete` : 'Final phase complete';
   // A side-by-side component's commit is made on its lane: the run's branch gets it when it is merged (its own notice names that commit).
-  const committed = outcome.kind === 'committed' ? (entry.worktree ? `committed on its lane as ${outcome.sha.slice(0, 8)}; merged into the run's branch in schedule order` : `committed ${outcome.sha.slice(0, 8)}`) : 'nothing to commit';
+  const committed = outcome.kind === 'committed' ? (entry.worktree ? `committed on its lane as ${outcome.sha.slice(0, 8)}; to be merged into the run's branch in schedule order` : `committed ${outcome.sha.slice(0, 8)}`) : 'nothing to commit';
   ctx.emit('app.notify', { title, body: committed });
   return 'continue';
 }

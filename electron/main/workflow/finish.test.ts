@@ -109,6 +109,16 @@ describe('finishing a completed run', () => {
     git(dir, 'remote', 'add', 'origin', join(root!, 'origin.git'));
     const again = await finishRun(paths, { ...record, git: { ...record.git!, finished: undefined } }, 'keep');
     expect(again.message).toBe(`Kept branch erasmus/add-a-greeting (branched from main). It is not on origin yet: git push -u origin erasmus/add-a-greeting, then open a pull request from it with the summary in ${file}, or merge it later: git checkout main && git merge --squash erasmus/add-a-greeting && git commit. It stays checked out: a new goal starts from it and is finished into it (git checkout main first to start from main).`);
+    // On origin already (a durable run pushes its branch at completion, with no upstream setting): no push is asked for.
+    // main holds a commit origin lacks, and so does the branch: a pull request from it carries that commit, which is said.
+    git(dir, 'push', '-q', 'origin', 'erasmus/add-a-greeting:refs/heads/erasmus/add-a-greeting', 'main~1:refs/heads/main');
+    const kept = () => ({ ...record, git: { ...record.git!, finished: undefined } });
+    const pushed = await finishRun(paths, kept(), 'keep');
+    expect(pushed.message).toBe(`Kept branch erasmus/add-a-greeting (branched from main). Open a pull request from it with the summary in ${file}, or merge it later: git checkout main && git merge --squash erasmus/add-a-greeting && git commit. main has 1 commit not on origin/main yet, which erasmus/add-a-greeting holds too: push main first (git push origin main), or the pull request carries it. It stays checked out: a new goal starts from it and is finished into it (git checkout main first to start from main).`);
+    // The branch moved on since it was pushed: origin's is older, and the push command says so.
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'docs: one more');
+    git(dir, 'push', '-q', 'origin', 'main');
+    expect((await finishRun(paths, kept(), 'keep')).message).toBe(`Kept branch erasmus/add-a-greeting (branched from main). origin has an older erasmus/add-a-greeting: git push origin erasmus/add-a-greeting, then open a pull request from it with the summary in ${file}, or merge it later: git checkout main && git merge --squash erasmus/add-a-greeting && git commit. It stays checked out: a new goal starts from it and is finished into it (git checkout main first to start from main).`);
   });
 });
 

@@ -109,7 +109,9 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
     g.finished = { choice, at: new Date().toISOString() };
     const on = g.base ? ` (branched from ${g.base})` : '';
     const push = await pushFirst(dir, branch, g.base);
-    return { choice, branch, ...(g.base ? { base: g.base } : {}), message: `Kept branch ${branch}${on}. ${push ? `It is not on ${push.remote} yet: ${push.command}, then open` : 'Open'} a pull request from it with the summary in ${pr.file}${g.base ? `, or merge it later: git checkout ${g.base} && git merge --squash ${branch} && git commit` : ''}.${g.base ? ` It stays checked out: a new goal starts from it and is finished into it (git checkout ${g.base} first to start from ${g.base}).` : ''}` };
+    const first = push?.missing ? `It is not on ${push.remote} yet: ${push.command}, then open` : push ? `${push.remote} has an older ${branch}: ${push.command}, then open` : 'Open';
+    const carried = g.base ? await baseCarried(dir, g.base, branch) : '';
+    return { choice, branch, ...(g.base ? { base: g.base } : {}), message: `Kept branch ${branch}${on}. ${first} a pull request from it with the summary in ${pr.file}${g.base ? `, or merge it later: git checkout ${g.base} && git merge --squash ${branch} && git commit` : ''}.${carried}${g.base ? ` It stays checked out: a new goal starts from it and is finished into it (git checkout ${g.base} first to start from ${g.base}).` : ''}` };
   }
   const baseName = g.base;
   if (!baseName) throw invalidState(`the run started from a detached HEAD: there is no branch to merge ${branch} into. Keep it (${finishCmd('keep')}) and merge it where you want it.`);
@@ -171,16 +173,38 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
 }
 
 /**
- * Said when a kept branch is not on the project's remote yet (a pull request is opened from a pushed branch): the
- * push command, to the remote the base branch tracks, else origin, else the only remote.
+ * Said when a kept branch is not on the project's remote yet, or the remote has an older one (a pull request is
+ * opened from a pushed branch): the push command, to the remote the branch tracks, else the one the base branch
+ * tracks, else origin, else the only remote. Whether it is there is read from the remote's branch as this repository
+ * last saw it (a run that pushed its branch updated it), not from an upstream setting, which such a push does not make.
  */
-async function pushFirst(dir: string, branch: string, base: string | undefined): Promise<{ remote: string; command: string } | undefined> {
+async function pushFirst(dir: string, branch: string, base: string | undefined): Promise<{ remote: string; command: string; missing: boolean } | undefined> {
   const remotes = lines((await git(dir, ['remote'])).stdout);
-  const tracked = base ? (await git(dir, ['config', '--get', `branch.${base}.remote`])).stdout.trim() : '';
+  const up = await git(dir, ['rev-parse', '--abbrev-ref', `${branch}@{upstream}`]);
+  const upstream = up.code === 0 ? up.stdout.trim() : '';
+  const tracked = upstream ? upstream.slice(0, upstream.indexOf('/')) : base ? (await git(dir, ['config', '--get', `branch.${base}.remote`])).stdout.trim() : '';
   const remote = remotes.includes(tracked) ? tracked : remotes.includes('origin') ? 'origin' : remotes.length === 1 ? remotes[0]! : '';
   if (!remote) return undefined;
-  if ((await git(dir, ['rev-parse', '--abbrev-ref', `${branch}@{upstream}`])).code === 0) return undefined;
-  return { remote, command: `git push -u ${remote} ${branch}` };
+  const there = await rev(dir, `refs/remotes/${upstream || `${remote}/${branch}`}`);
+  if (!there) return { remote, command: `git push -u ${remote} ${branch}`, missing: true };
+  const ahead = Number((await git(dir, ['rev-list', '--count', `${there}..refs/heads/${branch}`])).stdout.trim()) || 0;
+  return ahead ? { remote, command: `git push ${remote} ${branch}`, missing: false } : undefined;
+}
+
+/**
+ * Said when the base branch has commits its remote lacks and the kept branch holds them too (an earlier run squashed
+ * into it and not pushed): a pull request from the branch would carry them.
+ */
+async function baseCarried(dir: string, base: string, branch: string): Promise<string> {
+  const up = await git(dir, ['rev-parse', '--abbrev-ref', `${base}@{upstream}`]);
+  const remote = up.code === 0 ? up.stdout.trim() : (await rev(dir, `refs/remotes/origin/${base}`)) ? `origin/${base}` : '';
+  if (!remote) return '';
+  const shared = (await git(dir, ['merge-base', `refs/heads/${base}`, `refs/heads/${branch}`])).stdout.trim();
+  const n = shared ? Number((await git(dir, ['rev-list', '--count', `refs/remotes/${remote}..${shared}`])).stdout.trim()) || 0 : 0;
+  if (!n) return '';
+  const [name, ...rest] = remote.split('/');
+  const its = n === 1 ? 'it' : 'them';
+  return ` ${base} has ${n} commit${n === 1 ? '' : 's'} not on ${remote} yet, which ${branch} holds too: push ${base} first (git push ${name} ${rest.join('/') === base ? base : `${base}:${rest.join('/')}`}), or the pull request carries ${its}.`;
 }
 
 /** Said after a squash into a branch that has a remote: nothing was pushed, and how far ahead the branch is now. */

@@ -155,7 +155,7 @@ describe('parallel components', () => {
       expect(entry.commit).toBe(git(dir, 'log', '-1', '--format=%H', `--grep=^Write ${id}.txt$`));
       expect(entry.laneCommit).toMatch(/^[0-9a-f]{40}$/);
       expect(entry.laneCommit).not.toBe(entry.commit);
-      expect(notices).toContainEqual({ title: `Component ${id} complete`, body: `committed on its lane as ${entry.laneCommit!.slice(0, 8)}; merged into the run's branch in schedule order` });
+      expect(notices).toContainEqual({ title: `Component ${id} complete`, body: `committed on its lane as ${entry.laneCommit!.slice(0, 8)}; to be merged into the run's branch in schedule order` });
       expect(notices).toContainEqual({ title: `Component ${id} merged`, body: `into the run's branch as ${entry.commit!.slice(0, 8)} (its lane's commit ${entry.laneCommit!.slice(0, 8)})` });
     }
     const merge = view.timeline.find((e) => e.state === 'b:merge');
