@@ -1,7 +1,7 @@
 import type { RpcClient } from '../../api/client';
 import { Store } from '../../ui/store';
 import type { SessionReplayItem } from '../../../../electron/contract/index';
-import { emptySession, reduceSession, type SessionItem, type SessionState } from './sessionState';
+import { cutOff, emptySession, reduceSession, type SessionItem, type SessionState } from './sessionState';
 
 export interface Sessions {
   byId: Readonly<Record<string, SessionState>>;
@@ -67,6 +67,22 @@ export class SessionStore extends Store<Sessions> {
     const running = Object.values(this.get().byId).filter((x) => x.running);
     const calling = running.find((x) => x.items.some((i) => i.kind === 'tool' && i.status === 'running' && i.name.startsWith(`${server}__`)));
     return calling?.id ?? (running.length === 1 ? running[0]!.id : undefined);
+  }
+
+  /**
+   * Back from a dropped connection (the core may have been restarted): a session this window shows as
+   * working that the core no longer runs is cut off (not working, its running call cut off, its waiting
+   * approval not asked any more), as a reload would show it.
+   */
+  async resync(): Promise<void> {
+    const { sessions } = await this.client.request('agent.list', {});
+    const live = new Set(sessions.filter((x) => x.running).map((x) => x.sessionId));
+    const at = Date.now();
+    this.set((s) => {
+      const stale = Object.values(s.byId).filter((x) => x.running && !live.has(x.id));
+      if (!stale.length) return s;
+      return { ...s, byId: { ...s.byId, ...Object.fromEntries(stale.map((x) => [x.id, cutOff(x, at)])) } };
+    });
   }
 
   /**
