@@ -75,8 +75,8 @@ export class SessionStore extends Store<Sessions> {
    * approval not asked any more), as a reload would show it.
    */
   async resync(): Promise<void> {
-    const { sessions } = await this.client.request('agent.list', {});
-    const live = new Set(sessions.filter((x) => x.running).map((x) => x.sessionId));
+    const live = await this.liveIds();
+    if (!live) return;
     const at = Date.now();
     this.set((s) => {
       const stale = Object.values(s.byId).filter((x) => x.running && !live.has(x.id));
@@ -85,14 +85,25 @@ export class SessionStore extends Store<Sessions> {
     });
   }
 
+  /** The sessions the core runs now (undefined when it cannot say). */
+  private async liveIds(): Promise<Set<string> | undefined> {
+    try {
+      const { sessions } = await this.client.request('agent.list', {});
+      return new Set(sessions.filter((x) => x.running).map((x) => x.sessionId));
+    } catch {
+      return undefined;
+    }
+  }
+
   /**
    * Replays a session this window did not see from its log (sessions.replay). Live events win: a
    * session already known is left as it is.
    */
   async load(sessionId: string): Promise<void> {
     if (this.get().byId[sessionId]) return;
-    const { items } = await this.client.request('sessions.replay', { sessionId });
-    const state = replay(sessionId, items);
+    const [{ items }, live] = await Promise.all([this.client.request('sessions.replay', { sessionId }), this.liveIds()]);
+    // A log that stops mid-session (its process was killed) is not a session at work, nor an approval anyone asks.
+    const state = live && !live.has(sessionId) ? cutOff(replay(sessionId, items), Date.now()) : replay(sessionId, items);
     this.set((s) => (s.byId[sessionId] ? s : { byId: { ...s.byId, [sessionId]: state }, order: [...s.order, sessionId] }));
   }
 
