@@ -65,4 +65,21 @@ describe("an approval of a session in another process (a durable run's worker)",
     expect(await decided).toBe('always_allow');
     expect(events.at(-1)).toMatchObject({ type: 'approval_resolved', sessionId: 'worker-session', decision: 'always_allow' });
   });
+
+  it("lists a worker's session as running from its start to its end, and while its approval waits here (a reconnecting window cuts off only what nobody runs)", async () => {
+    const events: AgentEvent[] = [];
+    const agent = service(events);
+    const running = () => agent.list().filter((s) => s.running).map((s) => s.sessionId);
+    agent.elsewhereEvent({ type: 'session_started', sessionId: 'w1', at: 1, logPath: '/h/sessions/w1.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false });
+    expect(agent.list()).toEqual([{ sessionId: 'w1', logPath: '/h/sessions/w1.jsonl', running: true }]);
+    expect(events.map((e) => e.type)).toEqual(['session_started']);
+    agent.elsewhereEvent({ type: 'session_ended', sessionId: 'w1', at: 2, reason: 'complete', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: null }, turns: 1 });
+    expect(running()).toEqual([]);
+    const decided = agent.approveElsewhere(asked, signal, 'worker:alpha:development');
+    expect(running()).toEqual(['worker:alpha:development']);
+    const card = events.find((e) => e.type === 'approval_required') as { requestId: string };
+    agent.approve('worker:alpha:development', card.requestId, 'deny');
+    await decided;
+    expect(running()).toEqual([]);
+  });
 });

@@ -133,8 +133,27 @@ export class AgentService {
     return this.sessions.get(sessionId);
   }
 
+  /**
+   * The sessions this process runs, and those a durable run's worker runs that have started and not ended
+   * (their events come through `elsewhereEvent`) or wait for an approval here: a window back from a dropped
+   * connection cuts off only what no live process runs.
+   */
   list(): { sessionId: string; logPath: string; running: boolean }[] {
-    return [...this.sessions.values()].map((s) => ({ sessionId: s.sessionId, logPath: s.logPath, running: s.isRunning }));
+    const own = [...this.sessions.values()].map((s) => ({ sessionId: s.sessionId, logPath: s.logPath, running: s.isRunning }));
+    const asking = [...this.elsewhereAsking.keys()].filter((id) => !this.elsewhereRunning.has(id)).map((sessionId) => ({ sessionId, logPath: '', running: true }));
+    return [...own, ...[...this.elsewhereRunning].map(([sessionId, logPath]) => ({ sessionId, logPath, running: true })), ...asking];
+  }
+
+  /** Sessions of other processes (a durable run's workers) that started and have not ended, by id, with their logs. */
+  private readonly elsewhereRunning = new Map<string, string>();
+  /** Sessions of other processes with approvals waiting here, and how many. */
+  private readonly elsewhereAsking = new Map<string, number>();
+
+  /** An event of a session another process runs (a durable run's worker), shown here: followed for `list`, then sent on. */
+  elsewhereEvent(e: AgentEvent): void {
+    if (e.type === 'session_started') this.elsewhereRunning.set(e.sessionId, e.logPath);
+    else if (e.type === 'session_ended') this.elsewhereRunning.delete(e.sessionId);
+    this.forward(e);
   }
 
   approve(sessionId: string, requestId: string, decision: ApprovalDecision): boolean {
@@ -154,7 +173,12 @@ export class AgentService {
     if (this.approvals) return this.approvals({ ...req, requestId }, signal);
     const { kind, callId, name, args, reasons } = req;
     this.forward({ type: 'approval_required', sessionId, at: Date.now(), requestId, kind, ...(callId ? { callId } : {}), name, args, reasons });
-    const decision = await this.elsewhere.requester({ ...req, requestId }, signal);
+    this.elsewhereAsking.set(sessionId, (this.elsewhereAsking.get(sessionId) ?? 0) + 1);
+    const decision = await this.elsewhere.requester({ ...req, requestId }, signal).finally(() => {
+      const n = (this.elsewhereAsking.get(sessionId) ?? 1) - 1;
+      if (n > 0) this.elsewhereAsking.set(sessionId, n);
+      else this.elsewhereAsking.delete(sessionId);
+    });
     this.forward({ type: 'approval_resolved', sessionId, at: Date.now(), requestId, decision });
     return decision;
   }

@@ -136,7 +136,7 @@ export class Core {
       durableGate: {
         approval: ({ sessionId, ...req }, signal) => this.agent.approveElsewhere(req, signal, sessionId ?? `worker:${req.step ?? 'step'}`),
         elicitation: (req, signal) => this.hub.elicitationHandler?.(req, signal) ?? Promise.resolve(unanswered('no face of this process answers the servers\' questions')),
-        agentEvent: (e) => this.bus.emit('agent.event', e),
+        agentEvent: (e) => this.agent.elsewhereEvent(e),
       },
     });
     this.disposables.defer(() => this.workflow.dispose());

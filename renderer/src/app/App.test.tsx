@@ -1,7 +1,10 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProjectSummary } from '../../../electron/contract/index';
+import { ClientContext, ConnectionContext } from '../api/context';
+import type { ConnectionStatus, StatusPipe } from '../api/pipes';
 import { FakeCore } from '../testing/fakeCore';
+import { ServicesContext } from './services';
 import { App } from './App';
 
 afterEach(cleanup);
@@ -77,4 +80,41 @@ describe('App', () => {
     expect(screen.getByTestId('terminal-pane').textContent).toContain('npm test');
     expect(shownView()).toBe('project');
   }, 30_000);
+
+  it('back from a dropped connection to a restarted core: a question and an approval no live process asks are closed "not asked any more", the dead session stops working, and nothing can be allowed', async () => {
+    const { core } = shellCore();
+    let status: ConnectionStatus = 'connected';
+    const listeners = new Set<(s: ConnectionStatus) => void>();
+    const pipe = { get status() { return status; }, onStatus: (l: (s: ConnectionStatus) => void) => (listeners.add(l), () => listeners.delete(l)) } as unknown as StatusPipe;
+    const setStatus = (s: ConnectionStatus) => { status = s; for (const l of listeners) l(s); };
+    render(
+      <ClientContext.Provider value={core.client}>
+        <ConnectionContext.Provider value={pipe}>
+          <ServicesContext.Provider value={core.services}><App /></ServicesContext.Provider>
+        </ConnectionContext.Provider>
+      </ClientContext.Provider>,
+    );
+    const e = (x: Record<string, unknown>) => core.emit('agent.event', { sessionId: 's1', at: Date.now(), ...x } as never);
+    e({ type: 'session_started', logPath: '/h/sessions/s1.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false, project: '/p/adder' });
+    e({ type: 'tool_running', callId: 'c1', name: 'files__write_file', args: { path: 'bin/textutil.js' } });
+    e({ type: 'approval_required', requestId: 'r1', kind: 'command', name: 'bash', args: { command: 'rm -rf dist' }, reasons: ['recursive delete'] });
+    core.emit('mcp.elicitation.request', { id: 'q1', server: 'files', message: 'Overwrite the existing file bin/textutil.js (566 bytes). Allow?', mode: 'form', requestedSchema: { type: 'object', properties: {} }, approval: { tool: 'write_file', action: 'Overwrite the existing file bin/textutil.js (566 bytes)', change: 'overwrite', path: 'bin/textutil.js' } });
+    await waitFor(() => expect(screen.getByTestId('status-approvals').textContent).toBe('2 approvals waiting'));
+    expect(screen.getByTestId('status-bar').textContent).toContain('1 agent session working');
+    expect(screen.getByText('Overwrite the existing file bin/textutil.js (566 bytes)')).toBeTruthy(); // its toast
+    // serve was killed and started again: the new core asks nothing and runs no session.
+    core.on('mcp.elicitation.pending', () => ({ requests: [] })).on('agent.list', () => ({ sessions: [] }));
+    act(() => setStatus('reconnecting'));
+    await screen.findByTestId('reconnecting');
+    act(() => setStatus('connected'));
+    await waitFor(() => expect(screen.queryByTestId('status-approvals')).toBeNull());
+    expect(screen.getByTestId('status-bar').textContent).not.toContain('agent session working');
+    const s1 = core.services.sessions.get().byId.s1!;
+    expect(s1.running).toBe(false);
+    expect(s1.items.find((i) => i.kind === 'question')).toMatchObject({ id: 'q1', answer: 'gone', action: 'Overwrite the existing file bin/textutil.js (566 bytes)' });
+    expect(s1.items.find((i) => i.kind === 'approval')).toMatchObject({ id: 'r1', gone: true });
+    expect(s1.items.find((i) => i.kind === 'tool')).toMatchObject({ id: 'c1', status: 'error' });
+    expect(core.services.elicitations.get()).toEqual([]);
+    expect(screen.queryByText('Overwrite the existing file bin/textutil.js (566 bytes)')).toBeNull(); // its toast is gone too
+  });
 });

@@ -22,6 +22,7 @@ import { useToasts } from './useToasts';
 import { viewForKey, type ViewId } from './views';
 import { stepNamer } from '../features/terminal/stepOf';
 import { askingStep, type Ask } from '../features/session/askingStep';
+import { resyncLive } from '../features/session/Elicitations';
 import { TerminalStore } from '../features/terminal/store';
 
 const TerminalView = lazy(() => import('../features/terminal/TerminalView').then((m) => ({ default: m.TerminalView })));
@@ -55,7 +56,7 @@ export function App() {
     const r = run.store.get();
     return askingStep(r.kind === 'run' ? r.view : null, (server) => sessions.ownerOf(server), ask);
   }, [run, sessions]);
-  const { toasts, dismiss } = useToasts(client, info?.face, goToApproval, askingStepOf);
+  const { toasts, dismiss, prune } = useToasts(client, info?.face, goToApproval, askingStepOf);
   const waiting = useStore(sessions, (s) => s);
   const runState = useStore(run.store, (s) => s);
   const stepOf = useMemo(() => stepNamer(runState.kind === 'run' ? runState.view : null), [runState]);
@@ -127,9 +128,13 @@ export function App() {
     if (was.current === 'reconnecting' && connection === 'connected') {
       setEpoch((n) => n + 1);
       if (project) void run.attach(project.path);
+      void resyncLive({ sessions, elicitations }).then(
+        () => prune((key) => elicitations.get().some((r) => r.id === key) || Object.values(sessions.get().byId).some((s) => pendingApprovals(s).some((a) => `${s.id}:${a.id}` === key))),
+        () => undefined,
+      );
     }
     was.current = connection;
-  }, [connection, project, run]);
+  }, [connection, project, run, sessions, elicitations, prune]);
 
   const approvals = Object.values(waiting.byId).reduce((n, s) => n + pendingApprovals(s).length, 0) + questions;
   const openSession = (id: string) => {

@@ -19,6 +19,8 @@ describe('one token count', () => {
     expect(t.costUsd).toBeCloseTo(0.14);
     // Before its session reports usage, the totals are what they are.
     expect(liveTotals(view, { s1: sessions.s1 }).totalTokens).toBe(100);
+    // The process died (serve killed): nothing is running, so a session seen before the restart adds nothing, as after a reload.
+    expect(liveTotals({ ...view, interrupted: true }, sessions).totalTokens).toBe(100);
   });
 });
 

@@ -18,10 +18,12 @@ export function runProgress(view: Pick<WorkflowRunView, 'plan' | 'timeline' | 's
 /**
  * The run's tokens and cost as of now: its totals (finished steps) plus the live usage of each step
  * still running, read from that step's session, so the status bar, the timeline and the session's
- * header count the same tokens at the same moment.
+ * header count the same tokens at the same moment. An interrupted run counts its totals only, as a reload shows it.
  */
-export function liveTotals(view: Pick<WorkflowRunView, 'totals' | 'timeline'>, sessions: Readonly<Record<string, { usage?: Usage } | undefined>>): WorkflowUsage {
+export function liveTotals(view: Pick<WorkflowRunView, 'totals' | 'timeline' | 'interrupted'>, sessions: Readonly<Record<string, { usage?: Usage } | undefined>>): WorkflowUsage {
   let t = view.totals;
+  // Nothing drives an interrupted run: no step of it is running, whatever a session seen before the restart said.
+  if (view.interrupted) return t;
   for (const e of view.timeline) {
     if (e.leftAt || e.usage) continue;
     const id = sessionIdOfLog(e.sessionLog);

@@ -13,7 +13,7 @@ type Face = 'desktop' | 'browser' | 'cli' | undefined;
  * the window is not focused becomes a system notification in both faces. Toasts about something that
  * waits for the user stay until it is settled and carry a "Review" button (`onReview`).
  */
-export function useToasts(client: RpcClient, face: Face, onReview: () => void, stepOf: (ask: Ask) => string | undefined = () => undefined): { toasts: Toast[]; push: (t: Omit<Toast, 'id'>) => void; dismiss: (id: number) => void } {
+export function useToasts(client: RpcClient, face: Face, onReview: () => void, stepOf: (ask: Ask) => string | undefined = () => undefined): { toasts: Toast[]; push: (t: Omit<Toast, 'id'>) => void; dismiss: (id: number) => void; prune: (waiting: (key: string) => boolean) => void } {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
   const push = useCallback((t: Omit<Toast, 'id'>) => {
@@ -26,6 +26,8 @@ export function useToasts(client: RpcClient, face: Face, onReview: () => void, s
   const step = useRef(stepOf);
   step.current = stepOf;
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((x) => x.id !== id)), []);
+  /** Drops the toasts of what no longer waits for the user (after a reconnect: the process that asked may have ended). */
+  const prune = useCallback((waiting: (key: string) => boolean) => setToasts((all) => all.filter((t) => !t.key || waiting(t.key))), []);
   useEffect(() => {
     // Two components side by side may ask the same thing at once: the title says which step asks.
     const titled = (title: string, ask: Ask) => {
@@ -57,5 +59,5 @@ export function useToasts(client: RpcClient, face: Face, onReview: () => void, s
     ];
     return () => offs.forEach((off) => off());
   }, [client, face, push]);
-  return { toasts, push, dismiss };
+  return { toasts, push, dismiss, prune };
 }

@@ -35,15 +35,15 @@ export function ApprovalCard({ item, scope, step, onDecide }: { item: Approval; 
       setBusy(false);
     }
   };
-  const open = !item.decision;
+  const open = !item.decision && !item.gone;
   const always = alwaysScope(item, scope);
   return (
     <AskFrame
       label={`Approval: ${toolWords(item.name, item.args, false)}`}
       testId="approval-card"
-      state={item.decision ?? 'waiting'}
+      state={item.decision ?? (item.gone ? 'gone' : 'waiting')}
       open={open}
-      title={open ? 'Approval needed' : answered[item.decision!]}
+      title={open ? 'Approval needed' : item.decision ? answered[item.decision] : 'Not asked any more (the process that asked ended; nothing was done)'}
       subject={<><span className="font-medium" title={item.name} data-testid="approval-words">{toolWords(item.name, item.args)}</span> <span className="text-xs text-slate-600 dark:text-slate-300">({kindWords[item.approvalKind]}){step ? <> · in step <span data-testid="approval-step">{step}</span></> : null}</span></>}
     >
       <ApprovalPreview name={item.name} args={item.args} live={open} />

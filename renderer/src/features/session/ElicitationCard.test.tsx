@@ -31,6 +31,20 @@ describe('Elicitations', () => {
     fireEvent.click(screen.getByTestId('elicitation-accept'));
     await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'e3', action: 'accept', content: { name: 'Ada', age: 36 } }]));
   });
+  it('an Allow the core no longer waits for (the process that asked ended) is recorded "not asked any more", never "Allowed"', async () => {
+    const core = new FakeCore({ 'mcp.elicitation.respond': () => ({ delivered: false }) });
+    const e = (x: Record<string, unknown>) => core.emit('agent.event', { sessionId: 's1', at: Date.now(), ...x } as never);
+    e({ type: 'session_started', logPath: '/h/sessions/s1.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false });
+    e({ type: 'tool_running', callId: 'c1', name: 'files__write_file', args: { path: 'bin/t.js' } });
+    core.render(<Elicitations />);
+    core.emit('mcp.elicitation.request', { id: 'old', server: 'files', message: 'Overwrite bin/t.js?', mode: 'form', requestedSchema: { type: 'object', properties: {} }, approval: { tool: 'write_file', action: 'Overwrite the existing file bin/t.js (5 bytes)', change: 'overwrite', path: 'bin/t.js' } });
+    fireEvent.click(await screen.findByTestId('elicitation-accept'));
+    await waitFor(() => expect(screen.queryByTestId('elicitation-card')).toBeNull());
+    const q = core.services.sessions.get().byId.s1!.items.find((i) => i.kind === 'question');
+    expect(q).toMatchObject({ id: 'old', answer: 'gone' });
+    expect(q).not.toHaveProperty('waitedMs');
+  });
+
   it('shows a question asked before this window connected (mcp.elicitation.pending), and answers it', async () => {
     const core = new FakeCore({
       'mcp.elicitation.pending': () => ({ requests: [{ id: 'early', server: 'files', message: 'Append 28 bytes to README.md?', mode: 'form', requestedSchema: { type: 'object', properties: {} } }] }),

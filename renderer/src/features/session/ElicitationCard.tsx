@@ -19,7 +19,7 @@ export type Action = 'accept' | 'decline' | 'cancel';
  * A question with fields keeps its form; a URL question shows its link. The answer goes back with
  * mcp.elicitation.respond.
  */
-export function ElicitationCard({ request, step, onSettled }: { request: ElicitationRequest; /** The step the question belongs to, in words. */ step?: string; onSettled: (id: string, action: Action, always?: string) => void }) {
+export function ElicitationCard({ request, step, onSettled }: { request: ElicitationRequest; /** The step the question belongs to, in words. */ step?: string; onSettled: (id: string, action: Action | 'gone', always?: string) => void }) {
   const client = useClient();
   const fields = fieldsOf(request.requestedSchema);
   const [values, setValues] = useState<Record<string, string | boolean>>(() =>
@@ -42,7 +42,8 @@ export function ElicitationCard({ request, step, onSettled }: { request: Elicita
     try {
       if (action === 'accept') await hosts.commit();
       const r = await client.request('mcp.elicitation.respond', { id: request.id, action, ...(content ? { content } : {}), ...(always ? { always } : {}) });
-      if (!r.delivered) setError('The server is no longer waiting for this answer.');
+      // Nothing waits for it any more (the process that asked ended): it was not allowed, whatever was clicked.
+      if (!r.delivered) return onSettled(request.id, 'gone');
       onSettled(request.id, action, always && grant ? alwaysAllowWords(grant, always) : undefined);
     } catch (e) {
       setError((e as Error).message);

@@ -1,4 +1,4 @@
-import { useServices } from '../../app/services';
+import { useServices, type Services } from '../../app/services';
 import { useStore } from '../../ui/store';
 import { askingStep } from './askingStep';
 import { ElicitationCard } from './ElicitationCard';
@@ -20,27 +20,42 @@ export function Elicitations({ sessionId, show, className = '' }: { sessionId?: 
   const mine = (r: ElicitationRequest) => !!sessionId && sessions.ownerOf(r.server) === sessionId;
   const shown = show === undefined ? waiting : waiting.filter((r) => (show === 'mine') === mine(r));
   if (!shown.length) return null;
-  const settle = (r: ElicitationRequest, action: 'accept' | 'decline' | 'cancel', always?: string) => {
-    const id = sessions.ownerOf(r.server);
-    const yesNo = r.mode === 'form' && !Object.keys((r.requestedSchema?.properties as object | undefined) ?? {}).length;
-    const since = elicitations.receivedAt(r.id);
-    if (id) {
-      sessions.addQuestion(id, {
-        id: r.id,
-        server: r.server,
-        message: r.message,
-        answer: action,
-        yesNo,
-        ...(r.approval ? { action: r.approval.action } : {}),
-        ...(always ? { always } : {}),
-        ...(since !== undefined ? { waitedMs: Date.now() - since } : {}),
-      });
-    }
-    elicitations.settle(r.id);
-  };
   return (
     <section aria-label="Questions from servers" className={`flex flex-col gap-2 ${className}`} data-testid="elicitations">
-      {shown.map((r) => <ElicitationCard key={r.id} request={r} step={stepOf(r)} onSettled={(_, action, always) => settle(r, action, always)} />)}
+      {shown.map((r) => <ElicitationCard key={r.id} request={r} step={stepOf(r)} onSettled={(_, action, always) => settleQuestion({ sessions, elicitations }, r, action, always)} />)}
     </section>
   );
+}
+
+/**
+ * A question leaves the waiting list and stays in the transcript of the session whose call it interrupted,
+ * with its answer; `gone` when no live process asks it any more (nothing was done, whatever was clicked).
+ */
+export function settleQuestion({ sessions, elicitations }: Pick<Services, 'sessions' | 'elicitations'>, r: ElicitationRequest, answer: 'accept' | 'decline' | 'cancel' | 'gone', always?: string): void {
+  const id = sessions.ownerOf(r.server);
+  const yesNo = r.mode === 'form' && !Object.keys((r.requestedSchema?.properties as object | undefined) ?? {}).length;
+  const since = elicitations.receivedAt(r.id);
+  if (id) {
+    sessions.addQuestion(id, {
+      id: r.id,
+      server: r.server,
+      message: r.message,
+      answer,
+      yesNo,
+      ...(r.approval ? { action: r.approval.action } : {}),
+      ...(always ? { always } : {}),
+      ...(since !== undefined && answer !== 'gone' ? { waitedMs: Date.now() - since } : {}),
+    });
+  }
+  elicitations.settle(r.id);
+}
+
+/**
+ * Back from a dropped connection (`erasmus serve` may have been restarted): what this window shows as
+ * waiting or working is read again from the core. A question no live process asks any more is closed
+ * "not asked any more", and a session the core no longer runs is cut off, as a reload would show them.
+ */
+export async function resyncLive(services: Pick<Services, 'sessions' | 'elicitations'>): Promise<void> {
+  for (const r of await services.elicitations.resync()) settleQuestion(services, r, 'gone');
+  await services.sessions.resync();
 }

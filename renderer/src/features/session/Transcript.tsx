@@ -76,7 +76,7 @@ export function Transcript({ session, scope, step, onDecide, tail, query = '', o
               <span className="text-xs text-slate-600 dark:text-slate-400">
                 asked by {serverWords(item.server)}
                 {item.always ? <> · <span data-testid="question-always">{item.auto ? `you chose “${item.always}”` : item.always}</span></> : null}
-                {item.waitedMs !== undefined ? ` · answered after ${formatDuration(item.waitedMs)}` : ''}
+                {item.answer === 'gone' ? ' · the process that asked it ended; nothing was done' : item.waitedMs !== undefined ? ` · answered after ${formatDuration(item.waitedMs)}` : ''}
               </span>
             }
           >

@@ -7,7 +7,7 @@ export type ElicitationRequest = EventPayload<'mcp.elicitation.request'>;
 /** Questions MCP servers are asking the user (a runner's "run this destructive command?", a form), oldest first. */
 export class ElicitationStore extends Store<readonly ElicitationRequest[]> {
   private readonly offs: Array<() => void>;
-  constructor(client: RpcClient) {
+  constructor(private readonly client: RpcClient) {
     super([]);
     this.offs = [
       client.on('mcp.elicitation.request', (r) => {
@@ -33,6 +33,19 @@ export class ElicitationStore extends Store<readonly ElicitationRequest[]> {
   }
   receivedAt(id: string): number | undefined {
     return this.seen.get(id);
+  }
+
+  /**
+   * Back from a dropped connection (the core may have been restarted): the questions the core is still
+   * waiting on replace this window's; those it no longer asks are returned (nobody can answer them now).
+   */
+  async resync(): Promise<ElicitationRequest[]> {
+    const { requests } = await this.client.request('mcp.elicitation.pending', {});
+    const asked = new Set(requests.map((r) => r.id));
+    const gone = this.get().filter((r) => !asked.has(r.id));
+    for (const r of requests) this.stamp(r.id);
+    this.set((all) => [...all.filter((r) => asked.has(r.id)), ...requests.filter((r) => !all.some((x) => x.id === r.id))]);
+    return gone;
   }
 
   /** Drops a request once answered here (the `done` event may follow, or not if the server went away). */

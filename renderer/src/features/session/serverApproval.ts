@@ -22,7 +22,8 @@ export function previewArgs(a: ElicitationApproval): { name: string; args: Recor
 }
 
 /** How a question was answered, in words that match the buttons: a yes/no question is allowed or denied, a form submitted or declined. */
-export function answerWords(answer: 'accept' | 'decline' | 'cancel', yesNo: boolean): string {
+export function answerWords(answer: 'accept' | 'decline' | 'cancel' | 'gone', yesNo: boolean): string {
+  if (answer === 'gone') return 'Not asked any more';
   if (yesNo) return answer === 'accept' ? 'Allowed' : answer === 'decline' ? 'Denied' : 'Withdrawn';
   return answer === 'accept' ? 'Answered' : answer === 'decline' ? 'Declined' : 'Cancelled';
 }

@@ -30,6 +30,8 @@ type SessionItemBody =
       decision?: ApprovalDecision;
       /** When it was answered: the call's time waiting for the user is shown apart from its run time. */
       resolvedAt?: number;
+      /** No live process asks it any more (the one that did ended): it cannot be answered, and nothing was done. */
+      gone?: boolean;
     }
   | { kind: 'notice'; id: string; level: 'warning' | 'error' | 'info'; text: string }
   /** A block of the model's reasoning, shown collapsed. */
@@ -41,7 +43,8 @@ type SessionItemBody =
       id: string;
       server: string;
       message: string;
-      answer: 'accept' | 'decline' | 'cancel';
+      /** `gone`: no live process asks it any more (the one that did ended, or the server stopped waiting); nothing was done. */
+      answer: 'accept' | 'decline' | 'cancel' | 'gone';
       /** A yes/no question (Allow / Deny), not a form. */
       yesNo?: boolean;
       /** What it approved, in words ("Overwrite src/a.ts"). */
@@ -168,7 +171,25 @@ function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
 
 /** The approvals still waiting for an answer, oldest first. */
 export function pendingApprovals(s: SessionState): Extract<SessionItem, { kind: 'approval' }>[] {
-  return s.items.filter((i): i is Extract<SessionItem, { kind: 'approval' }> => i.kind === 'approval' && !i.decision);
+  return s.items.filter((i): i is Extract<SessionItem, { kind: 'approval' }> => i.kind === 'approval' && !i.decision && !i.gone);
+}
+
+/** What the transcript says of a call cut off with its process. */
+export const CUT_OFF_RESULT = 'Cut off: the process that ran this call ended before it finished (Erasmus was restarted or stopped).';
+
+/**
+ * A session the core no longer runs (its process ended while this window was away): it is not working,
+ * a call it had running is cut off, and an approval it waited for is not asked any more (nothing was done).
+ */
+export function cutOff(s: SessionState, at: number): SessionState {
+  if (!s.running) return s;
+  const items = closeStreaming(s.items).map((i): SessionItem =>
+    i.kind === 'tool' && (i.status === 'running' || i.status === 'waiting') ? { ...i, status: 'error', result: CUT_OFF_RESULT, progress: undefined }
+    : i.kind === 'approval' && !i.decision ? { ...i, gone: true }
+    : i,
+  );
+  const notice: SessionItem = { kind: 'notice', id: `cut${at}`, level: 'warning', text: 'This session is not working any more: the process that ran it ended (Erasmus was restarted or stopped).', at };
+  return { ...s, running: false, queued: undefined, items: [...items, notice] };
 }
 
 /** Whether an item holds the search text (case-insensitive): message text, a tool's name, arguments and result, an approval, a question. */

@@ -1,7 +1,7 @@
 import type { RpcClient } from '../../api/client';
 import { Store } from '../../ui/store';
 import type { SessionReplayItem } from '../../../../electron/contract/index';
-import { emptySession, reduceSession, type SessionItem, type SessionState } from './sessionState';
+import { cutOff, emptySession, reduceSession, type SessionItem, type SessionState } from './sessionState';
 
 export interface Sessions {
   byId: Readonly<Record<string, SessionState>>;
@@ -70,13 +70,40 @@ export class SessionStore extends Store<Sessions> {
   }
 
   /**
+   * Back from a dropped connection (the core may have been restarted): a session this window shows as
+   * working that the core no longer runs is cut off (not working, its running call cut off, its waiting
+   * approval not asked any more), as a reload would show it.
+   */
+  async resync(): Promise<void> {
+    const live = await this.liveIds();
+    if (!live) return;
+    const at = Date.now();
+    this.set((s) => {
+      const stale = Object.values(s.byId).filter((x) => x.running && !live.has(x.id));
+      if (!stale.length) return s;
+      return { ...s, byId: { ...s.byId, ...Object.fromEntries(stale.map((x) => [x.id, cutOff(x, at)])) } };
+    });
+  }
+
+  /** The sessions the core runs now (undefined when it cannot say). */
+  private async liveIds(): Promise<Set<string> | undefined> {
+    try {
+      const { sessions } = await this.client.request('agent.list', {});
+      return new Set(sessions.filter((x) => x.running).map((x) => x.sessionId));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Replays a session this window did not see from its log (sessions.replay). Live events win: a
    * session already known is left as it is.
    */
   async load(sessionId: string): Promise<void> {
     if (this.get().byId[sessionId]) return;
-    const { items } = await this.client.request('sessions.replay', { sessionId });
-    const state = replay(sessionId, items);
+    const [{ items }, live] = await Promise.all([this.client.request('sessions.replay', { sessionId }), this.liveIds()]);
+    // A log that stops mid-session (its process was killed) is not a session at work, nor an approval anyone asks.
+    const state = live && !live.has(sessionId) ? cutOff(replay(sessionId, items), Date.now()) : replay(sessionId, items);
     this.set((s) => (s.byId[sessionId] ? s : { byId: { ...s.byId, [sessionId]: state }, order: [...s.order, sessionId] }));
   }
 
