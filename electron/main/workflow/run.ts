@@ -12,6 +12,7 @@ import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type S
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
 import { laneViews, leaveLanes, planWithDepends, runsInParallel, skipBlockedLane } from './parallel';
+import { blockedLane, LaneBell, reopenLane, skippedEntry } from './lane-control';
 import type { KeptLane } from './worktrees';
 import { prepareNext } from './prepare';
 import { loadProtocols, PROTOCOL_NAMES } from './protocols';
@@ -68,6 +69,8 @@ export class WorkflowRun {
   private loop?: Promise<void>;
   private abort = new AbortController();
   private pauseRequested = false;
+  /** Wakes the components' loop when a blocked component is retried or skipped while others run. */
+  private readonly lanesBell = new LaneBell();
   private shuttingDown = false;
   private readonly waiters = new Set<() => void>();
   /** Steps running beside the current one (beside.ts), across the loop's steps and its restarts in this process. */
@@ -286,6 +289,7 @@ export class WorkflowRun {
         return this.deps.runTests(...args);
       },
       emit: this.deps.emit,
+      lanesBell: this.lanesBell,
       ...(this.deps.checkpointTrees ? { checkpointTrees: this.deps.checkpointTrees } : {}),
       enter: async (state, extra = {}) => {
         const open = this.record.timeline.at(-1);
@@ -608,30 +612,46 @@ export class WorkflowRun {
     this.drive();
   }
 
-  retry(): void {
-    if (this.loop) throw invalidState('the run is running: a step can be retried once the run is blocked, paused or stopped');
+  /** `component`: a side-by-side component blocked while others run, retried at once (the others go on). */
+  retry(component?: string): void {
+    if (this.loop) {
+      const lane = this.record.state === PARALLEL_STATE ? blockedLane(this.record, component) : undefined;
+      if (!lane) throw invalidState(component ? `component ${component} is not blocked: nothing to retry` : 'the run is running: a step can be retried once the run is blocked, paused or stopped');
+      reopenLane(lane);
+      this.deps.emit('workflow.status', { runId: this.runId, projectDir: this.record.projectDir, status: this.record.status, state: this.record.state });
+      this.lanesBell.ring();
+      return;
+    }
     this.resume();
   }
 
-  async skip(): Promise<void> {
+  /** `component`: which side-by-side component's blocked step (the first blocked one when not said); while others run, skipped at once. */
+  async skip(component?: string): Promise<void> {
     if (this.record.status === 'ABANDONED') throw invalidState(`run ${this.runId} was abandoned for a newer goal: it is not driven again`);
     if (!this.loop) this.claim();
-    if (this.loop) throw invalidState('the run is running: a step can be skipped once the run is blocked or paused');
+    if (this.loop && !(this.record.state === PARALLEL_STATE && blockedLane(this.record, component))) throw invalidState(component ? `component ${component} is not blocked: nothing to skip` : 'the run is running: a step can be skipped once the run is blocked or paused');
     if (this.record.phase !== 'execute') throw invalidState('preparation steps cannot be skipped: write the document (workflow.docs.write) and retry');
     const actor = this.ensureActor();
     const from = currentState(actor);
-    const now = new Date().toISOString();
     if (from === PARALLEL_STATE) {
       // Components run side by side: the step where one blocked is skipped, and the others go on.
-      const lane = skipBlockedLane(this.record);
-      if (!lane) throw invalidState('no component is blocked, so there is no step to skip: resume the run instead');
-      this.record.timeline.push({ state: lane.state!, component: lane.component, enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped' });
+      const lane = skipBlockedLane(this.record, component);
+      if (!lane) throw invalidState(component ? `component ${component} is not blocked, so there is no step of it to skip` : 'no component is blocked, so there is no step to skip: resume the run instead');
+      this.record.timeline.push(skippedEntry(lane.state!, lane.component));
+      if (this.loop) {
+        // Others still run: the component goes on from the step after at once.
+        reopenLane(lane);
+        await this.persist();
+        this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry: this.record.timeline.at(-1)! });
+        this.lanesBell.ring();
+        return;
+      }
       this.record.error = undefined; // the skipped step's failure: no step after it is told it was a retry of it
       await this.persist();
       this.drive();
       return;
     }
-    this.record.timeline.push({ state: from, enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped' });
+    this.record.timeline.push(skippedEntry(from));
     actor.send({ type: 'SKIP' });
     if (this.record.untraced?.state === from) this.record.untraced = undefined; // skipped: its tasks are not asked for again
     this.record.snapshot = actor.getPersistedSnapshot();
