@@ -22,7 +22,7 @@ import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
-import { sessionLogUsage } from './step-usage';
+import { cutOffAt, sessionLogUsage } from './step-usage';
 
 /** A durable run's hooks (durable/durable-runs.ts). */
 export type DurableHooks = Pick<RunContext, 'driveLane' | 'completing' | 'lanesRewound'> & {
@@ -85,10 +85,14 @@ export class WorkflowRun {
   /** The project folder's path inside its repository (`git rev-parse --show-prefix`); undefined outside one. */
   private prefix?: Promise<string | undefined>;
 
+  /** The run file's last save as loaded: a step a dead process left open was cut off by then at the latest (cutOffAt). */
+  private readonly savedAt: string;
+
   constructor(
     readonly record: RunRecord,
     private readonly deps: RunDeps,
   ) {
+    this.savedAt = record.updatedAt;
     this.docs = new ContextDocs(deps.paths, record.projectDir);
     this.knownTree = deps.startTree;
     this.executor = deps.makeExecutor(record.executor, (step) => this.onAwait(step));
@@ -216,8 +220,9 @@ export class WorkflowRun {
   }
 
   private close(entry: WorkflowTimelineEntry, outcome: NonNullable<WorkflowTimelineEntry['outcome']>, extra: Partial<WorkflowTimelineEntry> = {}): void {
-    const now = new Date();
-    Object.assign(entry, extra, { leftAt: now.toISOString(), durationMs: now.getTime() - Date.parse(entry.enteredAt), outcome });
+    // Cut off by a process that is gone (left open in the file): it ended at its last activity, not now, after the downtime.
+    const at = outcome === 'interrupted' && !this.taken ? cutOffAt(entry, this.savedAt) : new Date().toISOString();
+    Object.assign(entry, extra, { leftAt: at, durationMs: Math.max(0, Date.parse(at) - Date.parse(entry.enteredAt)), outcome });
     // A step that ended without its session's answer (killed, stopped, a fault) spent what its log says: it stays counted.
     // (A durable run's worker reports its steps' usage itself: durable/remote-lane.ts.)
     const u = extra.usage ?? (!entry.usage && entry.sessionLog && !this.record.durable ? sessionLogUsage(entry.sessionLog) : undefined);
