@@ -65,3 +65,25 @@ function once(tests: TestCaseResult[]): WorkflowReport['tasks'][number]['tests']
   }
   return [...byKey.values()];
 }
+
+/**
+ * How long a run took, from its first step to `end`, without the time nothing drove it: a stretch with no step open
+ * that begins where a step cut off by its process's end closed (`interrupted`, at its last activity), until resume.
+ */
+export function runTookMs(timeline: ReadonlyArray<{ enteredAt: string; leftAt?: string | undefined; outcome?: string | undefined }>, end: string): number {
+  const first = timeline[0];
+  if (!first) return 0;
+  const spans = timeline.map((e) => [Date.parse(e.enteredAt), e.leftAt ? Date.parse(e.leftAt) : Date.parse(end)] as const).sort((a, b) => a[0] - b[0]);
+  const cutOff = timeline.filter((e) => e.outcome === 'interrupted' && e.leftAt).map((e) => Date.parse(e.leftAt!));
+  let down = 0;
+  let [start, reach] = spans[0]!;
+  for (const [from, to] of spans.slice(1)) {
+    if (from > reach) {
+      // A gap: downtime when a step of the stretch before it was cut off (the process ended with it open).
+      if (cutOff.some((t) => t >= start && t <= reach)) down += from - reach;
+      start = from;
+    }
+    reach = Math.max(reach, to);
+  }
+  return Math.max(0, Date.parse(end) - Date.parse(first.enteredAt) - down);
+}

@@ -21,12 +21,15 @@ export function humanStatus(status: WorkflowRunView['status'], interrupted?: boo
 }
 
 /** A run's status as every view says it: interrupted (nothing drives it), pausing (the steps under way end first), or its status. */
-export function runStatusWords(view: Pick<WorkflowRunView, 'status' | 'interrupted' | 'pausing' | 'timeline'>): string {
+export function runStatusWords(view: Pick<WorkflowRunView, 'status' | 'interrupted' | 'pausing' | 'timeline'> & Partial<Pick<WorkflowRunView, 'lanes'>>): string {
+  // Components side by side: one blocked while others run needs the user now, not once they finish.
+  const blocked = view.status === 'RUNNING' && !view.interrupted ? (view.lanes ?? []).filter((l) => l.status === 'blocked').map((l) => l.component) : [];
+  const needs = blocked.length ? `; ${blocked.join(', ')} blocked, needs you` : '';
   if (view.pausing && view.status === 'RUNNING' && !view.interrupted) {
     const inFlight = view.timeline.filter((e) => !e.leftAt && !e.rewound).length;
-    return `Pausing after the current step${inFlight > 1 ? 's' : ''}…`;
+    return `Pausing after the current step${inFlight > 1 ? 's' : ''}…${needs}`;
   }
-  return humanStatus(view.status, view.interrupted);
+  return `${humanStatus(view.status, view.interrupted)}${needs}`;
 }
 
 const STEP: Record<string, string> = {
@@ -88,6 +91,28 @@ export function humanState(state: string): string {
   if (lane === 'parallel') return step === 'components' ? 'Components side by side' : 'Schedule update · after all components';
   const laneWords = lane === 'prepare' ? 'Preparation' : lane === 'final' ? 'Final' : lane;
   return `${laneWords} · ${stepWords(step)}`;
+}
+
+/**
+ * What skipping a step does, as the blocked card, the CLI and the skipped step's timeline entry say it: where the run
+ * goes next, and whether tests stay failing (the steps after it are told so).
+ */
+export function skipWords(state: string): string {
+  const at = state.indexOf(':');
+  const lane = state.slice(0, at);
+  const step = state.slice(at + 1);
+  if (lane === 'final') {
+    if (step === 'debugging') return 'the run goes on to its documentation and final review with the final test gate still failing (the review is told)';
+    if (step === 'redebugging') return "the run's last work is committed with the final test gate still failing";
+    if (step === 'testing') return 'the run goes on to its documentation without end-to-end tests';
+    return `the run goes on without ${humanState(state)}`;
+  }
+  const who = `component ${lane}`;
+  if (step === 'debugging') return `${who} goes on to its review with its tests still failing (the review is told)`;
+  if (step === 'redebugging' || step === 'retesting') return `${who} is committed with its tests still failing`;
+  if (step === 'testing') return `${who} goes on to its review with no tests of its own (the review checks its tasks by reading)`;
+  if (step === 'review') return `${who} goes on without a review`;
+  return `${who} goes on without ${humanState(state)}`;
 }
 
 const ERROR: Record<WorkflowErrorInfo['kind'], string> = {

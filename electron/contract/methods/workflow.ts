@@ -364,6 +364,7 @@ const RunRef = z.object({ runId }).strict();
 /** How many components may run at once from now on (a parallel run); default config.yaml parallelComponents, else 2. */
 const parallel = z.number().int().min(1).max(16).optional();
 const RunRefParallel = z.object({ runId, parallel }).strict();
+const LaneRef = z.object({ runId, component: z.string().min(1).max(200).optional() }).strict();
 const Ok = z.object({ status: WorkflowRunStatus });
 /** An abandoned parallel run's components whose work no branch held: kept under `ref` (their worktrees and branches are gone). */
 /** `kept`: the work of components not merged, each under a ref; `note`: what could not be done (their worktrees left, their workflows not cancelled). */
@@ -431,8 +432,9 @@ export const workflowMethods = {
   /** Continue a paused, stopped, blocked or interrupted run (also after a restart). */
   'workflow.resume': { params: RunRefParallel, result: Ok },
   'workflow.stop': { params: RunRef, result: Ok },
-  'workflow.retry': { params: RunRef, result: Ok },
-  'workflow.skip': { params: RunRef, result: Ok },
+  /** `component`: a side-by-side component that blocked while others run, retried (or its step skipped) at once; they go on. */
+  'workflow.retry': { params: LaneRef, result: Ok },
+  'workflow.skip': { params: LaneRef, result: Ok },
   /** Leaves an unfinished run (blocked, paused, stopped, interrupted, waiting) for a newer goal: ABANDONED, never driven again. */
   'workflow.abandon': { params: RunRef, result: Abandoned },
   /**

@@ -495,17 +495,18 @@ export class WorkflowEngine {
     return run.record.status;
   }
   /** `databaseUrl`: a durable run's database, given to this process (as approve and resume take it). */
-  async retry(runId: string, opts: { databaseUrl?: string } = {}) {
+  /** `component`: a side-by-side component blocked while others run (retried, or its step skipped, at once). */
+  async retry(runId: string, opts: { databaseUrl?: string; component?: string | undefined } = {}) {
     const run = await this.get(runId);
     if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
-    run.retry();
+    run.retry(opts.component);
     await run.saved();
     return run.record.status;
   }
-  async skip(runId: string, opts: { databaseUrl?: string } = {}) {
+  async skip(runId: string, opts: { databaseUrl?: string; component?: string | undefined } = {}) {
     const run = await this.get(runId);
     if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
-    await run.skip();
+    await run.skip(opts.component);
     await run.saved();
     return run.record.status;
   }

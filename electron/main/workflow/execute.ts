@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { unfenceDocument } from '../../contract/handback';
+import { humanState } from '../../contract/words';
 import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, verdictOf } from '../../contract/review-points';
 import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
@@ -276,10 +277,12 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   const instruction = untraced
     ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}.${passingNames(record.timeline, state, component?.tasks.map((t) => t.id) ?? untraced.tasks)} Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING} ${untracedChances(untraced.asked)}`
     : base;
+  const skippedDebug = spec.phase === 'review' || spec.phase === 'final-review' ? skippedDebugging(record.timeline, spec.component ?? 'final') : undefined;
+  if (skippedDebug?.output) references.push(skippedDebug.output);
   const retry = needsTests && !hooks ? debugRetryNote(record.timeline, state, actor.getSnapshot().context.attempts[state] ?? 0, spec.maxAttempts) : undefined;
   const prompt = buildStepPrompt({
     protocol,
-    instruction: hooks ? HOOKS_REFUSED : [instruction, goalChanges, retry, spec.phase === 'review' && component ? unverifiedNote(record.timeline, component) : undefined].filter(Boolean).join(' '),
+    instruction: hooks ? HOOKS_REFUSED : [instruction, goalChanges, retry, spec.phase === 'review' && component ? unverifiedNote(record.timeline, component) : undefined, skippedDebug?.note].filter(Boolean).join(' '),
     existing: record.existing,
     goal: record.goal,
     newGoal: !!record.goalUpdate,
@@ -385,6 +388,26 @@ function unverifiedNote(timeline: RunRecord['timeline'], component: Plan['compon
   const missing = last ? tasksWithoutPassingTest(component.tasks.map((t) => t.id), last.test!.tests ?? []) : [];
   if (!missing.length) return undefined;
   return `No passing test names ${missing.join(', ')} (the step that asked for such tests was skipped): check ${missing.length === 1 ? 'that task' : 'those tasks'} by reading the code, and say in the report that ${missing.length === 1 ? 'it is' : 'they are'} not verified by a test.`;
+}
+
+/**
+ * A review after the user skipped a debugging step whose tests still failed (no test passed since): the reviewer is told
+ * the tests fail and sees their last output, so its report says so instead of reading the code as working.
+ */
+function skippedDebugging(timeline: RunRecord['timeline'], part: string): { note: string; output?: { title: string; text: string } } | undefined {
+  for (let i = timeline.length - 1; i >= 0; i--) {
+    const e = timeline[i]!;
+    if (e.rewound || (e.component ?? e.state.split(':')[0]) !== part) continue;
+    if (e.test?.passed) return undefined;
+    if (e.outcome !== 'skipped' || !e.state.endsWith('debugging') || !e.note?.startsWith('by the user')) continue;
+    const failing = timeline.slice(0, i).findLast((t) => !t.rewound && (t.component ?? t.state.split(':')[0]) === part && t.test && !t.test.passed)?.test;
+    const ran = failing ? ` (\`${failing.command}\` exited ${failing.exitCode ?? 'without a status'}; its last output is below)` : '';
+    return {
+      note: `The user skipped ${humanState(e.state)} while the tests still failed${ran}: they fail now. Do not report the tests as passing; say in the report that they fail, what fails and why, as a point to fix.`,
+      ...(failing ? { output: { title: `The last test run (failed): ${failing.command}`, text: (failing.output ?? '').slice(-4000) } } : {}),
+    };
+  }
+  return undefined;
 }
 
 /** How many more test runs the step has before the run stops for the user (the gate blocks after TRACE_CORRECTIONS asks). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { statusText } from '../../cli/commands/workflow-print';
-import { cleanUpAfterEach, git, MODEL, runToEnd, setup } from '../../../tests/fixtures/workflow/parallel-harness';
+import { approved, cleanUpAfterEach, git, MODEL, runToEnd, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
 
 // A parallel run whose one component blocks while the other merges: what the user sees, skip, abandon.
 cleanUpAfterEach();
@@ -84,5 +84,39 @@ describe('a blocked lane in a parallel run', () => {
     expect(git(dir, 'log', '--format=%s', 'refs/erasmus/kept/gone/c').split('\n').slice(0, 2)).toEqual(['Uncommitted work of component c (run gone, left by a run no longer driven)', 'Write c.txt']);
     const note = events.find((e) => e.event === 'app.notify' && JSON.stringify(e.payload).includes('refs/erasmus/kept/gone/c'));
     expect(note).toBeDefined();
+  }, 180_000);
+
+  it('a lane that blocks while another runs is shown blocked at once, and is retried (or skipped) without waiting for the other', async () => {
+    const fixed = join(tmpdir(), `erasmus-parallel-fixed-${process.pid}-3`);
+    const hold = join(tmpdir(), `erasmus-parallel-hold-${process.pid}-3`);
+    await writeFile(hold, '');
+    try {
+      // a's development is held in flight while b's tests fail three debugging attempts.
+      const { dir, engine, events } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_BROKEN: 'b', PARALLEL_MODEL_FIXED: fixed, PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'a' });
+      const runId = await approved(engine, dir, 2);
+      await until(engine, runId, (v) => v.lanes?.find((l) => l.component === 'b')?.status === 'blocked');
+      const view = await engine.status(runId);
+      expect(view.status).toBe('RUNNING');
+      expect(view.lanes?.map((l) => [l.component, l.status])).toEqual([['a', 'running'], ['b', 'blocked']]);
+      expect(view.lanes![1]).toMatchObject({ state: 'b:debugging', error: expect.stringMatching(/tests still fail after 3 debugging attempt/) });
+      // Said at once, in every face: a status event to refresh the views, a notice naming the component, its step and both ways on.
+      const note = events.find((e) => e.event === 'app.notify' && (e.payload as { title: string }).title === 'Component b is blocked at b · debugging');
+      expect((note?.payload as { body: string } | undefined)?.body).toMatch(/tests still fail.*The components under way go on and no new one starts; retry or skip its step now/);
+      // Only a blocked component is retried or skipped while others run.
+      await expect(engine.skip(runId, { component: 'a' })).rejects.toThrow('component a is not blocked');
+      await expect(engine.retry(runId, { component: 'a' })).rejects.toThrow('component a is not blocked');
+      await writeFile(fixed, '');
+      await engine.retry(runId, { component: 'b' });
+      // b runs its step again and reaches its commit while a is still held: it waits, ready, for a to merge first.
+      await until(engine, runId, (v) => v.lanes?.find((l) => l.component === 'b')?.status === 'ready');
+      expect((await engine.status(runId)).lanes?.[0]?.status).toBe('running');
+      await rm(hold, { force: true });
+      const done = await engine.waitForRest(runId, 120_000);
+      expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED');
+      expect(git(dir, 'log', '--format=%s').split('\n')).toEqual(['Update the documentation', 'Write b.txt', 'Write a.txt']);
+    } finally {
+      await rm(fixed, { force: true });
+      await rm(hold, { force: true });
+    }
   }, 180_000);
 });

@@ -78,6 +78,9 @@ describe('parallel components', () => {
     expect(interrupted.length).toBeGreaterThanOrEqual(1);
     expect(interrupted.length).toBeLessThanOrEqual(2);
     for (const e of interrupted) expect(view.timeline.some((x) => x.state === e.state && x.enteredAt > e.enteredAt && x.outcome !== 'interrupted')).toBe(true);
+    // Each cut-off step ended at its last activity the record shows (by the run file's last save before the restart), not when resume closed it: its duration leaves out the downtime.
+    for (const e of interrupted) expect(Date.parse(e.leftAt!)).toBeLessThanOrEqual(Date.parse(crashed.updatedAt));
+    for (const e of interrupted) expect(e.durationMs).toBe(Date.parse(e.leftAt!) - Date.parse(e.enteredAt));
     expect(view.timeline.filter((e) => e.outcome === 'committed' && e.component)).toHaveLength(4);
     expect(view.plan?.parallel).toBe(true);
     // One commit per component, in schedule order (a is the slowest, yet merged first), then the final phase's.

@@ -3,7 +3,6 @@
 // is merged into the run's branch in schedule order once its tests passed and it is committed; a conflict
 // becomes a merge step for the model. All of it is kept in the one run file (record.lanes), so a crash,
 // a pause or a block resumes each component where it stood.
-import { humanState } from '../../contract/words';
 import { readdir } from 'node:fs/promises';
 import type { WorkflowLane, WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import { ProjectTrust } from '../project/trust';
@@ -21,6 +20,7 @@ import { retryOfBlock, unfinishedChanges } from './retry-note';
 import { SHUTDOWN, type RunContext } from './run-context';
 import type { LaneRecord, RunRecord } from './run-record';
 import { resolvedDepends } from './task-list';
+import { humanState } from '../../contract/words';
 import {
   addLaneWorktree,
   conflictSides,
@@ -81,15 +81,19 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
   const openIds = new Set(open.map((c) => c.id));
   const merged = (id: string) => !openIds.has(id) || lanes.find((l) => l.component === id)?.status === 'merged';
   const running = new Map<string, Promise<void>>();
-  let failure: Error | undefined;
+  // Why each component stopped; a blocked one that the user retries or skips meanwhile (lane-control.ts) is no longer blocked.
+  const failures = new Map<string, Error>();
+  const failure = (): Error | undefined => [...failures].find(([id, err]) => err instanceof StepAbortedError || ctx.signal.aborted || lanes.find((l) => l.component === id)?.status === 'blocked')?.[1];
 
   for (;;) {
+    const rung = ctx.lanesBell?.wait();
     await mergeReady(ctx, plan, lanes);
     if (lanes.every((l) => l.status === 'merged')) {
       await removeRunWorktrees(record.projectDir, record.runId); // the run's folder of worktrees, empty now
       return 'done';
     }
-    const stopping = !!failure || ctx.signal.aborted || !!ctx.pausing?.();
+    const blockedNow = !!failure();
+    const stopping = blockedNow || ctx.signal.aborted || !!ctx.pausing?.();
     if (!stopping) {
       for (const lane of lanes) {
         if (running.size >= slots) break;
@@ -97,25 +101,38 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
         if (!(deps.get(lane.component) ?? []).every(merged)) continue;
         const component = open.find((c) => c.id === lane.component)!;
         // A durable run's components run in workers (durable/remote-lane.ts); otherwise here, in worktrees.
-        const done = (ctx.driveLane ?? driveLane)(ctx, plan, lane, component).catch((err: Error) => {
-          if (!(err instanceof StepAbortedError) && !ctx.signal.aborted) {
-            lane.status = 'blocked';
-            lane.error = err.message;
-          }
-          failure ??= err;
+        failures.delete(lane.component);
+        const done = (ctx.driveLane ?? driveLane)(ctx, plan, lane, component).catch(async (err: Error) => {
+          failures.set(lane.component, err);
+          if (!(err instanceof StepAbortedError) && !ctx.signal.aborted) await laneBlocked(ctx, lane, err, running.size > 1);
         });
         running.set(lane.component, done.finally(() => running.delete(lane.component)));
       }
     }
     if (!running.size) {
       await ctx.persist();
-      if (failure) throw failure instanceof StepAbortedError || ctx.signal.aborted ? failure : blockedError(lanes, failure);
+      const failed = failure();
+      if (failed) throw failed instanceof StepAbortedError || ctx.signal.aborted ? failed : blockedError(lanes, failed);
+      if (blockedNow && !ctx.signal.aborted && !ctx.pausing?.()) continue; // its component was retried or skipped meanwhile: it starts now
       if (ctx.pausing?.()) return 'paused';
       const stuck = lanes.find((l) => l.status !== 'merged');
       throw new WorkflowError('RUNTIME_ERROR', `component ${stuck?.component} cannot start: it waits for ${(deps.get(stuck?.component ?? '') ?? []).filter((d) => !merged(d)).join(', ')}, which cannot finish`);
     }
-    await Promise.race(running.values());
+    await Promise.race([...running.values(), ...(rung ? [rung] : [])]);
   }
+}
+
+/**
+ * A component blocked: said at once (its lane, saved and shown, with its step and why), while the others still run
+ * (`others`); the user may retry or skip it right away (lane-control.ts), else the run blocks once they finish.
+ */
+async function laneBlocked(ctx: RunContext, lane: LaneRecord, err: Error, others: boolean): Promise<void> {
+  lane.status = 'blocked';
+  lane.error = err.message;
+  await ctx.persist();
+  const { runId, projectDir, status, state } = ctx.record;
+  ctx.emit('workflow.status', { runId, projectDir, status, ...(state ? { state } : {}) });
+  if (others) ctx.emit('app.notify', { title: `Component ${lane.component} is blocked${lane.state ? ` at ${humanState(lane.state)}` : ''}`, body: `${err.message}. The components under way go on and no new one starts; retry or skip its step now, or the run blocks once they finish.` });
 }
 
 function blockedError(lanes: LaneRecord[], first: Error): WorkflowError {
@@ -385,8 +402,8 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
 }
 
 /** Skip at the parallel phase skips the step where a blocked component stopped; undefined when none is blocked. */
-export function skipBlockedLane(record: RunRecord): LaneRecord | undefined {
-  const lane = record.lanes?.find((l) => l.status === 'blocked' && !l.commit && l.state);
+export function skipBlockedLane(record: RunRecord, component?: string): LaneRecord | undefined {
+  const lane = record.lanes?.find((l) => l.status === 'blocked' && !l.commit && l.state && (component === undefined || l.component === component));
   if (lane) lane.skip = true;
   return lane;
 }

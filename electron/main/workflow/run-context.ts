@@ -7,6 +7,7 @@ import type { LaneRecord, RunRecord } from './run-record';
 import type { WorkflowEmit } from './events';
 import type { TestRunner } from './verify';
 import type { KeptLane } from './worktrees';
+import type { LaneBell } from './lane-control';
 
 /** The abort reason of a process shutting down (not a stop): steps in flight stay open, as after a crash, and resume as interrupted. */
 export const SHUTDOWN = 'erasmus: shutting down';
@@ -42,6 +43,8 @@ export interface RunContext {
   /** A pause was asked for: a phase that runs several steps at once starts no new one (parallel.ts). */
   pausing?(): boolean;
   persist(): Promise<void>;
+  /** Rung when a blocked component is retried or skipped while others run: the components' loop starts it again (lane-control.ts). */
+  lanesBell?: LaneBell;
   /** Drives one component of a parallel run to its commit (ready) somewhere else: a durable run's workers (durable/remote-lane.ts). */
   driveLane?(ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent): Promise<void>;
   /**

@@ -12,6 +12,7 @@ import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type S
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
 import { laneViews, leaveLanes, planWithDepends, runsInParallel, skipBlockedLane } from './parallel';
+import { blockedLane, LaneBell, reopenLane, skippedEntry } from './lane-control';
 import type { KeptLane } from './worktrees';
 import { prepareNext } from './prepare';
 import { loadProtocols, PROTOCOL_NAMES } from './protocols';
@@ -22,7 +23,7 @@ import { beginRunBranch } from './run-git';
 import { retryOfBlock } from './retry-note';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
-import { sessionLogUsage } from './step-usage';
+import { cutOffAt, sessionLogUsage } from './step-usage';
 
 /** A durable run's hooks (durable/durable-runs.ts). */
 export type DurableHooks = Pick<RunContext, 'driveLane' | 'completing' | 'lanesRewound'> & {
@@ -74,6 +75,8 @@ export class WorkflowRun {
   private loop?: Promise<void>;
   private abort = new AbortController();
   private pauseRequested = false;
+  /** Wakes the components' loop when a blocked component is retried or skipped while others run. */
+  private readonly lanesBell = new LaneBell();
   private shuttingDown = false;
   private readonly waiters = new Set<() => void>();
   /** Steps running beside the current one (beside.ts), across the loop's steps and its restarts in this process. */
@@ -88,10 +91,14 @@ export class WorkflowRun {
   /** The project folder's path inside its repository (`git rev-parse --show-prefix`); undefined outside one. */
   private prefix?: Promise<string | undefined>;
 
+  /** The run file's last save as loaded: a step a dead process left open was cut off by then at the latest (cutOffAt). */
+  private readonly savedAt: string;
+
   constructor(
     readonly record: RunRecord,
     private readonly deps: RunDeps,
   ) {
+    this.savedAt = record.updatedAt;
     this.docs = new ContextDocs(deps.paths, record.projectDir);
     this.knownTree = deps.startTree;
     this.executor = deps.makeExecutor(record.executor, (step) => this.onAwait(step));
@@ -219,8 +226,9 @@ export class WorkflowRun {
   }
 
   private close(entry: WorkflowTimelineEntry, outcome: NonNullable<WorkflowTimelineEntry['outcome']>, extra: Partial<WorkflowTimelineEntry> = {}): void {
-    const now = new Date();
-    Object.assign(entry, extra, { leftAt: now.toISOString(), durationMs: now.getTime() - Date.parse(entry.enteredAt), outcome });
+    // Cut off by a process that is gone (left open in the file): it ended at its last activity, not now, after the downtime.
+    const at = outcome === 'interrupted' && !this.taken ? cutOffAt(entry, this.savedAt) : new Date().toISOString();
+    Object.assign(entry, extra, { leftAt: at, durationMs: Math.max(0, Date.parse(at) - Date.parse(entry.enteredAt)), outcome });
     // A step that ended without its session's answer (killed, stopped, a fault) spent what its log says: it stays counted.
     // (A durable run's worker reports its steps' usage itself: durable/remote-lane.ts.)
     const u = extra.usage ?? (!entry.usage && entry.sessionLog && !this.record.durable ? sessionLogUsage(entry.sessionLog) : undefined);
@@ -292,6 +300,7 @@ export class WorkflowRun {
         return this.deps.runTests(...args);
       },
       emit: this.deps.emit,
+      lanesBell: this.lanesBell,
       ...(this.deps.checkpointTrees ? { checkpointTrees: this.deps.checkpointTrees } : {}),
       enter: async (state, extra = {}) => {
         const open = this.record.timeline.at(-1);
@@ -620,30 +629,47 @@ export class WorkflowRun {
     this.drive();
   }
 
-  retry(): void {
-    if (this.loop) throw invalidState('the run is running: a step can be retried once the run is blocked, paused or stopped');
+  /** `component`: a side-by-side component blocked while others run, retried at once (the others go on). */
+  retry(component?: string): void {
+    if (this.loop) {
+      const lane = this.record.state === PARALLEL_STATE ? blockedLane(this.record, component) : undefined;
+      if (!lane) throw invalidState(component ? `component ${component} is not blocked: nothing to retry` : 'the run is running: a step can be retried once the run is blocked, paused or stopped');
+      reopenLane(lane);
+      this.deps.emit('workflow.status', { runId: this.runId, projectDir: this.record.projectDir, status: this.record.status, state: this.record.state });
+      this.lanesBell.ring();
+      return;
+    }
     this.resume();
   }
 
-  async skip(): Promise<void> {
+  /** `component`: which side-by-side component's blocked step (the first blocked one when not said); while others run, skipped at once. */
+  async skip(component?: string): Promise<void> {
     if (this.record.status === 'ABANDONED') throw invalidState(`run ${this.runId} was abandoned for a newer goal: it is not driven again`);
     if (!this.loop) this.claim();
-    if (this.loop) throw invalidState('the run is running: a step can be skipped once the run is blocked or paused');
+    if (this.loop && !(this.record.state === PARALLEL_STATE && blockedLane(this.record, component))) throw invalidState(component ? `component ${component} is not blocked: nothing to skip` : 'the run is running: a step can be skipped once the run is blocked or paused');
     if (this.record.phase !== 'execute') throw invalidState('preparation steps cannot be skipped: write the document (workflow.docs.write) and retry');
     const actor = this.ensureActor();
     const from = currentState(actor);
-    const now = new Date().toISOString();
     if (from === PARALLEL_STATE) {
       // Components run side by side: the step where one blocked is skipped, and the others go on.
-      const lane = skipBlockedLane(this.record);
-      if (!lane) throw invalidState('no component is blocked, so there is no step to skip: resume the run instead');
-      this.record.timeline.push({ state: lane.state!, component: lane.component, enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped' });
+      const lane = skipBlockedLane(this.record, component);
+      if (!lane) throw invalidState(component ? `component ${component} is not blocked, so there is no step of it to skip` : 'no component is blocked, so there is no step to skip: resume the run instead');
+      this.record.timeline.push(skippedEntry(lane.state!, lane.component));
+      lane.entries.push(this.record.timeline.length - 1); // the component's later steps read it (its review hears the tests still fail)
+      if (this.loop) {
+        // Others still run: the component goes on from the step after at once.
+        reopenLane(lane);
+        await this.persist();
+        this.deps.emit('workflow.step', { runId: this.runId, projectDir: this.record.projectDir, entry: this.record.timeline.at(-1)! });
+        this.lanesBell.ring();
+        return;
+      }
       this.record.error = undefined; // the skipped step's failure: no step after it is told it was a retry of it
       await this.persist();
       this.drive();
       return;
     }
-    this.record.timeline.push({ state: from, enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped' });
+    this.record.timeline.push(skippedEntry(from));
     actor.send({ type: 'SKIP' });
     if (this.record.untraced?.state === from) this.record.untraced = undefined; // skipped: its tasks are not asked for again
     this.record.snapshot = actor.getPersistedSnapshot();

@@ -1,4 +1,6 @@
 import type { Usage, WorkflowUsage } from '../../contract/index';
+import { statSync } from 'node:fs';
+import type { WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import { readSessionLog } from '../sessions/read';
 
 /** An agent session's usage as a run counts it (no reasoning split; a cost only when the model's prices are known). */
@@ -25,4 +27,24 @@ export function sessionLogUsage(logPath: string): WorkflowUsage | undefined {
     if (e.event.type === 'session_ended') return workflowUsage(e.event.usage);
   }
   return undefined;
+}
+
+/**
+ * When a step cut off by its process's end last did something, as the record shows it: its session log's last write,
+ * or the run file's last save by that process (`savedAt`), never before it began nor after now. A step closed
+ * `interrupted` on resume ends there, so its duration leaves out the time nothing ran.
+ */
+export function cutOffAt(entry: Pick<WorkflowTimelineEntry, 'enteredAt' | 'sessionLog'>, savedAt: string | undefined): string {
+  const began = Date.parse(entry.enteredAt);
+  // A save from before the step began is not of the process that ran it: only its log can tell.
+  let last = savedAt && Date.parse(savedAt) >= began ? Date.parse(savedAt) : NaN;
+  if (entry.sessionLog) {
+    try {
+      last = Math.max(Number.isNaN(last) ? 0 : last, statSync(entry.sessionLog).mtimeMs);
+    } catch {
+      // no log: the run file's save alone
+    }
+  }
+  if (Number.isNaN(last)) return new Date().toISOString();
+  return new Date(Math.min(Date.now(), Math.max(began, last))).toISOString();
 }

@@ -247,6 +247,27 @@ describe('done means verified', () => {
     await e.stop(runId);
   }, 60_000);
 
+  it('a debugging step skipped with the tests failing: the skip is recorded with what it does, and the review is told the tests fail, with their output', async () => {
+    const { e, runId } = await setup();
+    const files = { ...FILES, 'words:development': { ...FILES['words:development']!, 'src/words.js': "export const lower = (s) => s.toUpperCase();\nexport const split = (s) => s.split(' ').filter(Boolean);\n" } };
+    let task = await e.getTask(runId);
+    for (; task.status === 'AWAITING_COGNITIVE_RESULT' || task.status === 'AWAITING_APPROVAL'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else await answer(e, runId, task, files);
+    }
+    expect(task).toMatchObject({ status: 'BLOCKED', error: { message: expect.stringContaining('tests still fail after 3 debugging attempts') } });
+    await e.skip(runId);
+    const skipped = (await e.status(runId)).timeline.at(-1)!;
+    expect(skipped).toMatchObject({ state: 'words:debugging', outcome: 'skipped', note: 'by the user: component words goes on to its review with its tests still failing (the review is told)' });
+    task = await e.getTask(runId);
+    expect(task).toMatchObject({ step: { state: 'words:review' } });
+    const prompt = task.status === 'AWAITING_COGNITIVE_RESULT' ? task.prompt : '';
+    expect(prompt).toContain('The user skipped words · debugging while the tests still failed (`node --test test/words.test.js` exited 1; its last output is below): they fail now. Do not report the tests as passing');
+    expect(prompt).toContain('The last test run (failed): node --test test/words.test.js');
+    expect(prompt).toContain("AssertionError [ERR_ASSERTION]: 'A1' == 'a1'");
+    await e.stop(runId);
+  }, 60_000);
+
   it('a gate whose runner writes no report still gates on its exit status, and the report says the run is not traced', async () => {
     const { e, runId } = await setup();
     const list = TASKS.replace('Test: node --test test/words.test.js', 'Test: sh -c "exit 0"');

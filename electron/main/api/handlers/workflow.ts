@@ -73,8 +73,8 @@ export function registerWorkflowHandlers(core: Core): void {
   d.register('workflow.pause', ({ runId }) => rpc(async () => ({ status: await wf().pause(runId) })));
   d.register('workflow.resume', ({ runId, parallel }) => rpc(async () => ({ status: await wf().resume(runId, { parallel }) })));
   d.register('workflow.stop', ({ runId }) => rpc(async () => ({ status: await wf().stop(runId) })));
-  d.register('workflow.retry', ({ runId }) => rpc(async () => ({ status: await wf().retry(runId) })));
-  d.register('workflow.skip', ({ runId }) => rpc(async () => ({ status: await wf().skip(runId) })));
+  d.register('workflow.retry', ({ runId, component }) => rpc(async () => ({ status: await wf().retry(runId, { component }) })));
+  d.register('workflow.skip', ({ runId, component }) => rpc(async () => ({ status: await wf().skip(runId, { component }) })));
   d.register('workflow.abandon', ({ runId }) =>
     rpc(async () => {
       const { status, kept, note } = await wf().abandon(runId);

@@ -1,5 +1,5 @@
 import { blockedLastWords, lastWordsCut, type WorkflowRunView } from '../../../../electron/contract/index';
-import { humanState } from './labels';
+import { humanState, skipWords } from './labels';
 
 /** A parallel run's state while its components run side by side (workflow/plan.ts). */
 const PARALLEL_STATE = 'parallel:components';
@@ -12,8 +12,8 @@ const laneOf = (e: { component?: string | undefined; state: string }) => e.compo
  * files to fix are (a side-by-side component works in its own worktree, not in the project folder), the blocked
  * part's last test output, then Retry step or Skip.
  */
-export function BlockedHint({ view, skip, onOpenTimeline }: { view: WorkflowRunView; skip?: string | undefined; onOpenTimeline?: () => void }) {
-  const lane = view.state === PARALLEL_STATE ? view.lanes?.find((l) => l.status === 'blocked') : undefined;
+export function BlockedHint({ view, skip, component, onOpenTimeline }: { view: WorkflowRunView; skip?: string | undefined; component?: string | undefined; onOpenTimeline?: () => void }) {
+  const lane = view.state === PARALLEL_STATE ? view.lanes?.find((l) => l.status === 'blocked' && (!component || l.component === component)) : undefined;
   const part = lane?.component ?? (view.state ? laneOf({ state: view.state }) : undefined);
   const test = part ? view.timeline.findLast((e) => !e.rewound && e.test && laneOf(e) === part)?.test : undefined;
   const words = blockedLastWords(view);
@@ -36,10 +36,10 @@ export function BlockedHint({ view, skip, onOpenTimeline }: { view: WorkflowRunV
         {/* As the CLI says it: Retry step runs the step again on the files as they are now (a debugging step runs the tests first). */}
         {lane?.worktree ? (
           <>
-            To go on: fix the cause in the worktree of {lane.component}, <code className="break-all font-mono text-xs" data-testid="blocked-worktree">{lane.worktree}</code> (its files are there, not in the project folder), or let the model try again; then Retry step.{skip ? ` Or Skip ${humanState(skip)} to go on without it.` : ''}
+            To go on: fix the cause in the worktree of {lane.component}, <code className="break-all font-mono text-xs" data-testid="blocked-worktree">{lane.worktree}</code> (its files are there, not in the project folder), or let the model try again; then Retry step.{skip ? ` Or Skip ${humanState(skip)}: ${skipWords(skip)}.` : ''}
           </>
         ) : (
-          `To go on: fix the cause in the project (or let the model try again), then Retry step${skip ? `; or Skip ${humanState(skip)} to go on without it.` : '.'}`
+          `To go on: fix the cause in the project (or let the model try again), then Retry step${skip ? `; or Skip ${humanState(skip)}: ${skipWords(skip)}.` : '.'}`
         )}
       </p>
       {test?.output ? (

@@ -51,7 +51,7 @@ describe('ProjectView and the run panel', () => {
     core.on('workflow.latest', () => ({ runId: 'r1' }));
     void core.services.run.attach(project.path);
     core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
-    expect((await screen.findByTestId('blocked-hint')).textContent).toBe('To go on: fix the cause in the project (or let the model try again), then Retry step; or Skip adder · debugging to go on without it.');
+    expect((await screen.findByTestId('blocked-hint')).textContent).toBe('To go on: fix the cause in the project (or let the model try again), then Retry step; or Skip adder · debugging: component adder goes on to its review with its tests still failing (the review is told).');
     expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip adder · debugging', 'Stop']);
     // The heading names what the buttons offer (no Resume for a blocked run).
     expect(screen.getByTestId('run-phase').textContent).toBe('Blocked: the run needs you (retry or skip the step).');
@@ -74,7 +74,7 @@ describe('ProjectView and the run panel', () => {
     void core.services.run.attach(project.path);
     core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
     const hint = await screen.findByTestId('blocked-hint');
-    expect(hint.textContent).toContain(`fix the cause in the worktree of slugify, ${worktree} (its files are there, not in the project folder), or let the model try again; then Retry step. Or Skip slugify · debugging to go on without it.`);
+    expect(hint.textContent).toContain(`fix the cause in the worktree of slugify, ${worktree} (its files are there, not in the project folder), or let the model try again; then Retry step. Or Skip slugify · debugging: component slugify goes on to its review with its tests still failing (the review is told).`);
     expect(screen.getByTestId('blocked-test-output').textContent).toContain('python3 -m pytest -q tests/test_slugify.py (exit 1)');
     expect(screen.getByTestId('blocked-test-output').textContent).toContain('FAILED tests/test_slugify.py::test_accents');
     // Beside the gate's reason, the model's own last words in the step that blocked, and where all of them are.
@@ -97,6 +97,25 @@ describe('ProjectView and the run panel', () => {
     fireEvent.click(screen.getByTestId('run-pause'));
     await waitFor(() => expect(screen.getByTestId('run-phase').textContent).toBe('Pausing after the current steps…'));
     expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Stop']);
+
+    // A component blocked while the other still runs: said at once, with Retry and Skip for it alone (the run's controls stay Pause, Stop).
+    const acted: unknown[] = [];
+    core.on('workflow.retry', (p) => (acted.push(p), { status: 'RUNNING' }));
+    core.on('workflow.skip', (p) => (acted.push(p), { status: 'RUNNING' }));
+    set({ ...running, timeline, lanes: [{ ...lanes[0]!, status: 'blocked', error: 'tests still fail after 3 debugging attempts in slugify · debugging' }, { component: 'count', status: 'running', depends: [], state: 'count:review' }], updatedAt: '2026-01-01T00:00:11Z' });
+    await core.services.run.refresh();
+    const card = await screen.findByTestId('lane-blocked');
+    expect(screen.getByTestId('run-phase').textContent).toBe('Working through the plan; component slugify is blocked and needs you.');
+    expect(card.textContent).toContain('Component slugify is blocked at slugify · debugging: it needs you now. The components under way go on; no new one starts until you retry or skip it.');
+    expect(card.textContent).toContain('tests still fail after 3 debugging attempts in slugify · debugging');
+    expect(card.querySelector('[data-testid="blocked-worktree"]')?.textContent).toBe(worktree);
+    expect(card.querySelector('[data-testid="blocked-test-output"]')?.textContent).toContain('FAILED tests/test_slugify.py::test_accents');
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Pause', 'Stop']);
+    fireEvent.click(screen.getByTestId('lane-retry'));
+    await waitFor(() => expect(acted).toEqual([{ runId: 'r1', component: 'slugify' }]));
+    fireEvent.click(screen.getByTestId('lane-skip'));
+    await waitFor(() => expect(acted).toEqual([{ runId: 'r1', component: 'slugify' }, { runId: 'r1', component: 'slugify' }]));
+    expect(screen.getByTestId('lane-skip').textContent).toBe('Skip slugify · debugging');
 
     // Paused between steps with no component blocked: nothing to skip, so no Skip.
     set(run({ ...running, status: 'PAUSED', timeline, lanes: [{ ...lanes[0]!, status: 'waiting' }, lanes[1]!], updatedAt: '2026-01-01T00:00:12Z' }));

@@ -15,6 +15,7 @@ import { setTaskTitle } from './planEdit';
 import { phaseOf, skipTarget, type RunPhase } from './runState';
 import { humanError, humanState, runStatusWords } from './labels';
 import { BlockedHint } from './BlockedHint';
+import { LaneBlocks } from './LaneBlocks';
 
 const said: Record<RunPhase, string> = {
   goal: 'Waiting for your goal.',
@@ -37,7 +38,12 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
   const phase = phaseOf(view);
   const skip = skipTarget(view);
   // Pausing: how many steps it waits for (runStatusWords); blocked: what the buttons offer.
-  const heading = phase === 'pausing' ? runStatusWords(view) : phase === 'blocked' && !skip ? 'Blocked: the run needs you (retry the step).' : said[phase];
+  const blockedLanes = phase === 'running' ? (view.lanes ?? []).filter((l) => l.status === 'blocked').map((l) => l.component) : [];
+  const heading =
+    phase === 'pausing' ? runStatusWords(view)
+    : phase === 'blocked' && !skip ? 'Blocked: the run needs you (retry the step).'
+    : blockedLanes.length ? `Working through the plan; component${blockedLanes.length > 1 ? 's' : ''} ${blockedLanes.join(', ')} ${blockedLanes.length > 1 ? 'are' : 'is'} blocked and need${blockedLanes.length > 1 ? '' : 's'} you.`
+    : said[phase];
   // A task edited on the plan card is saved in the task list; the core reads the plan from it again (workflow.plan).
   const editTask = async (id: string, title: string) => {
     const doc = await client.request('workflow.docs.read', { projectDir: view.projectDir, doc: 'task_list' });
@@ -58,6 +64,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
       {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
       {phase === 'blocked' ? <BlockedHint view={view} skip={skip} onOpenTimeline={onOpenTimeline} /> : null}
+      {phase === 'running' || phase === 'pausing' ? <LaneBlocks view={view} onAction={(a, component) => run.act(a, component)} /> : null}
       <RunControls phase={phase} skip={skip} onAction={(a) => run.act(a)} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
       {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={() => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted' })} /> : null}

@@ -1,5 +1,5 @@
 import type { WorkflowRunView } from '../../../../electron/contract/index';
-import { runReport } from '../../../../electron/contract/run-report';
+import { runReport, runTookMs } from '../../../../electron/contract/run-report';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { costByPart, costPartsText, reviewsLeftOpen, runCommits } from '../../../../electron/contract/index';
 import { humanState } from './labels';
@@ -15,7 +15,8 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
   // A review point nobody addressed turns the summary from a plain green into "complete, with points left open".
   const open = reviewsLeftOpen(view.timeline).length > 0;
   const first = view.timeline[0];
-  const took = first ? Date.parse(view.updatedAt) - Date.parse(first.enteredAt) : 0;
+  // Without the time nothing drove it (its process was gone until resume).
+  const took = first ? runTookMs(view.timeline, view.updatedAt) : 0;
   // The components this run built (a later goal's plan lists the earlier goals' too): those it reached the commit of.
   const components = new Set(view.timeline.filter((e) => e.component && e.state === `${e.component}:commit` && !e.rewound).map((e) => e.component)).size;
   // A documentation run (workflow drift --fix, DriftNotice) developed no task: it has nothing to verify.

@@ -90,8 +90,11 @@ export class RunController {
     await this.refresh();
   }
 
-  async act(action: RunAction): Promise<void> {
-    await this.client.request(`workflow.${action}`, { runId: this.need() });
+  /** `component`: retry or skip a side-by-side component that blocked while others run. */
+  async act(action: RunAction, component?: string): Promise<void> {
+    const runId = this.need();
+    if (component && (action === 'retry' || action === 'skip')) await this.client.request(`workflow.${action}`, { runId, component });
+    else await this.client.request(`workflow.${action}`, { runId });
     await this.refresh();
   }
 

@@ -1,0 +1,47 @@
+// A component side by side that blocks while others still run: the user retries or skips it at once, without
+// waiting for the others to finish (the run itself blocks only once nothing runs). The run's process reopens the
+// lane here and rings the bell the components' loop (parallel.ts runParallel) waits on beside the steps in flight.
+import type { WorkflowTimelineEntry } from '../../contract/methods/workflow';
+import { skipWords } from '../../contract/words';
+import type { LaneRecord, RunRecord } from './run-record';
+
+/** Wakes the components' loop: `wait()` resolves at the next `ring()`. */
+export class LaneBell {
+  private waiting: Promise<void>;
+  private wake!: () => void;
+
+  constructor() {
+    this.waiting = this.next();
+  }
+
+  private next(): Promise<void> {
+    return new Promise<void>((resolve) => (this.wake = resolve));
+  }
+
+  wait(): Promise<void> {
+    return this.waiting;
+  }
+
+  ring(): void {
+    const wake = this.wake;
+    this.waiting = this.next();
+    wake();
+  }
+}
+
+/** The blocked lane a retry or skip is about: the one named, else the first blocked; undefined when none is. */
+export function blockedLane(record: RunRecord, component?: string): LaneRecord | undefined {
+  return record.lanes?.find((l) => l.status === 'blocked' && (component === undefined || l.component === component));
+}
+
+/** A blocked component goes on: its step runs again (it hears why it failed: its retryOf), or its next one if skipped. */
+export function reopenLane(lane: LaneRecord): void {
+  lane.status = lane.commit ? 'ready' : 'running';
+  lane.error = undefined;
+}
+
+/** The timeline entry of a skipped step (it took no time: nothing ran). */
+export function skippedEntry(state: string, component?: string): WorkflowTimelineEntry {
+  const now = new Date().toISOString();
+  return { state, ...(component ? { component } : {}), enteredAt: now, leftAt: now, durationMs: 0, outcome: 'skipped', note: `by the user: ${skipWords(state)}` };
+}
