@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCommits, runElapsed } from './run-steps';
+import { builtWords, componentsBuilt, runCommits, runElapsed } from './run-steps';
 
 describe("a run's commits", () => {
   it('are listed once each, in history order, when components side by side finish out of schedule order', () => {
@@ -35,5 +35,24 @@ describe("a run's wall time", () => {
     expect(runElapsed(view('RUNNING'), now)).toBe((25 * 60 + 27) * 1000);
     expect(runElapsed(view('RUNNING'), now, false)).toBe((18 * 60 + 46) * 1000); // the core is gone: nothing is live
     expect(runElapsed({ ...view('RUNNING'), timeline: [] }, now)).toBeUndefined();
+  });
+});
+
+describe('what a finished run built', () => {
+  it("counts the components it reached the commit of, not its plan's earlier ones, and says so at completion", () => {
+    // A later goal's plan: truncate and wordcount done before this run, capitalize built now (a rewound commit not counted).
+    const timeline = [
+      { state: 'capitalize:development', component: 'capitalize' },
+      { state: 'capitalize:commit', component: 'capitalize' },
+      { state: 'wordcount:commit', component: 'wordcount', rewound: true },
+      { state: 'final:commit' },
+    ];
+    expect(componentsBuilt(timeline)).toEqual(['capitalize']);
+    expect(builtWords(3, componentsBuilt(timeline))).toBe("component capitalize is done (the plan's other 2 were done before this run)");
+    expect(builtWords(2, ['capitalize'])).toBe("component capitalize is done (the plan's other one was done before this run)");
+    expect(builtWords(1, ['core'])).toBe('its component is done');
+    expect(builtWords(2, ['a', 'b'])).toBe('all 2 components are done');
+    expect(builtWords(3, ['a', 'b'])).toBe("2 components are done (the plan's other one was done before this run)");
+    expect(builtWords(2, [])).toBe("no component needed building (the plan's 2 components were done before this run); the final phase is done");
   });
 });

@@ -46,6 +46,24 @@ export function runCommits<E extends Pick<WorkflowRunView['timeline'][number], '
   return timeline.filter((e, i): e is E & { commit: string } => !!e.commit && !e.rewound && last.get(e.commit) === i);
 }
 
+/**
+ * The components a run built, in the order it reached their commit step: a later goal's plan lists the earlier
+ * goals' components too (done, not developed again), which this run did not build.
+ */
+export function componentsBuilt(timeline: ReadonlyArray<Pick<WorkflowRunView['timeline'][number], 'component' | 'state' | 'rewound'>>): string[] {
+  return [...new Set(timeline.filter((e) => e.component && e.state === `${e.component}:commit` && !e.rewound).map((e) => e.component!))];
+}
+
+/** What a finished run built, of its plan's components (a later goal's plan keeps the earlier goals' ones, done before it). */
+export function builtWords(planned: number, built: string[]): string {
+  const before = planned - built.length;
+  const which = built.length ? `other ${before === 1 ? 'one was' : `${before} were`}` : before === 1 ? 'component was' : `${before} components were`;
+  const earlier = before > 0 ? ` (the plan's ${which} done before this run)` : '';
+  if (!built.length) return `no component needed building${earlier}; the final phase is done`;
+  if (built.length === 1) return `${planned === 1 ? 'its component' : `component ${built[0]}`} is done${earlier}`;
+  return `${before ? `${built.length} components` : `all ${built.length} components`} are done${earlier}`;
+}
+
 /** Whether a run's clock runs: not once it rests (complete, stopped, paused, blocked). */
 export function runIsLive(view: Pick<WorkflowRunView, 'status' | 'interrupted'>): boolean {
   // Recorded RUNNING with no process driving it (killed, crashed): nothing moves, so no clock runs.

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { unfenceDocument } from '../../contract/handback';
 import { humanState } from '../../contract/words';
 import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, verdictOf } from '../../contract/review-points';
+import { builtWords, componentsBuilt } from '../../contract/run-steps';
 import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
@@ -133,7 +134,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     await savePullRequest(ctx.paths, record).catch(() => undefined);
     await ctx.completing?.();
     ctx.setStatus('COMPLETED');
-    ctx.emit('app.notify', { title: 'Workflow complete', body: plan.documents ? `${record.projectDir}: the drifted documents are up to date` : `${record.projectDir}: ${plan.components.length === 1 ? 'its component is' : `all ${plan.components.length} components are`} done` });
+    ctx.emit('app.notify', { title: 'Workflow complete', body: `${record.projectDir}: ${plan.documents ? 'the drifted documents are up to date' : builtWords(plan.components.length, componentsBuilt(record.timeline))}` });
     return 'rest';
   }
   if (snap.context.blocked) throw new WorkflowError('RUNTIME_ERROR', `${snap.context.blocked}.`);

@@ -1,7 +1,7 @@
 import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { runReport, runTookMs } from '../../../../electron/contract/run-report';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
-import { costByPart, costPartsText, reviewsLeftOpen, runCommits } from '../../../../electron/contract/index';
+import { componentsBuilt, costByPart, costPartsText, reviewsLeftOpen, runCommits } from '../../../../electron/contract/index';
 import { humanState } from './labels';
 import { ReviewOutcomes } from './ReviewOutcomes';
 import { RunFinish } from './RunFinish';
@@ -18,7 +18,7 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
   // Without the time nothing drove it (its process was gone until resume).
   const took = first ? runTookMs(view.timeline, view.updatedAt) : 0;
   // The components this run built (a later goal's plan lists the earlier goals' too): those it reached the commit of.
-  const components = new Set(view.timeline.filter((e) => e.component && e.state === `${e.component}:commit` && !e.rewound).map((e) => e.component)).size;
+  const components = componentsBuilt(view.timeline).length;
   // A documentation run (workflow drift --fix, DriftNotice) developed no task: it has nothing to verify.
   const docsRun = view.plan?.documents;
   // What the tests Erasmus ran (read from the runners' reports) verify, task by task.
