@@ -150,6 +150,8 @@ export class WorkflowRun {
       for (;;) {
         if (this.pauseRequested) {
           this.pauseRequested = false;
+          // Paused between two steps: the run rests at the step it goes on with (what the view names and Skip skips), not the one that finished.
+          if (this.actor) this.record.state = currentState(this.actor);
           this.setStatus('PAUSED');
           await this.persist();
           break;
