@@ -69,5 +69,7 @@ export async function attachBuiltinServers(core: Core, options: BuiltinOptions =
     await core.hub.removeServer('files');
   });
   if (options.root) await setRoot(options.root);
-  return { setRoot: async (root) => void (await Promise.all([runners.setRoot(root), setRoot(root)])) };
+  const builtins: BuiltinServers = { setRoot: async (root) => void (await Promise.all([runners.setRoot(root), setRoot(root)])) };
+  core.builtins = builtins;
+  return builtins;
 }

@@ -13,8 +13,8 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     { label: 'write', toolCalls: [{ name: 'filesystem__write_file', arguments: { path: join(project, 'hello.txt'), content: 'hello from erasmus\nsecond line\n' } }] },
     // Reached only when the message the user sent while the write waited arrived at the model's next turn.
     { label: 'open runners', match: { lastTool: 'Successfully wrote', lastUser: 'then show it in the terminal' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'runners' } }] },
-    { label: 'run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf build && echo runner-says-hi && cat hello.txt' } }] },
-    { label: 'run again', match: { lastTool: 'runner-says-hi' }, toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'rm -rf dist && echo second-ok' } }] },
+    { label: 'run', toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'node -e "0" && echo runner-says-hi && cat hello.txt' } }] },
+    { label: 'run again', match: { lastTool: 'runner-says-hi' }, toolCalls: [{ name: 'runners__bash_run', arguments: { command: 'node -e "1" && echo second-ok' } }] },
     { label: 'answer', match: { lastTool: 'second-ok' }, text: 'I wrote **hello.txt** and printed it in the terminal.', chunkSize: 3, delayMs: 5 },
   ]);
 
@@ -45,13 +45,14 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     // The transcript can show the message a moment before the request that carries it reaches the model: poll.
     await expect.poll(() => ui.world.llm.requests.some((r) => r.body.messages?.at(-1)?.role === 'user' && String(r.body.messages.at(-1)!.content).includes('Good, then show it in the terminal'))).toBe(true);
 
-    // A destructive command through the runners: one question, asked by the runners server (MCP
+    // A command that needs approval (inline code) through the runners: one question, asked by the runners server (MCP
     // elicitation) with the command as it will really run and why it asks.
     const question = page.getByTestId('elicitation-card');
     await question.waitFor({ timeout: 30_000 });
     const message = await question.getByTestId('elicitation-message').textContent();
-    expect(message).toContain('rm -rf build && echo runner-says-hi && cat hello.txt');
-    expect(message).toContain('recursive delete');
+    expect(message).toContain('node -e "0" && echo runner-says-hi && cat hello.txt');
+    // Inline code: asked, and may be always allowed (a destructive command, such as a recursive delete, never may).
+    expect(message).toContain('runs inline code');
     expect(await page.locator('[data-testid="approval-card"][data-state="waiting"]').count()).toBe(0);
     await app.shot('ui-11-command-approval');
     // "Always allow", its scope in words: no run drives the project, so it is kept for the project.
@@ -61,7 +62,7 @@ describe('desktop UI: a session with an approval and a command in the terminal',
     await always.click();
     await question.waitFor({ state: 'detached' });
     // The next such command is not asked; the transcript says it was allowed, and by which answer.
-    const auto = page.locator('[data-testid="question-answered"]', { hasText: 'Allowed without asking: Run rm -rf dist' });
+    const auto = page.locator('[data-testid="question-answered"]', { hasText: 'Allowed without asking: Run node -e "1"' });
     await auto.waitFor({ timeout: 30_000 });
     expect(await auto.getByTestId('question-always').textContent()).toBe('you chose “Always allow running commands in the sandbox in this project”');
     expect(await page.getByTestId('elicitation-card').count()).toBe(0);

@@ -114,5 +114,30 @@ describe('workflow with the agent loop and the scripted model', () => {
     expect(llm.requests.length).toBe(3);
     expect(readFileSync(p('wip.txt'), 'utf8')).toBe('half done'); // nothing already written is lost
     expect(readFileSync(sb.paths.orchestrationDoc(sb.project, 'task_list'), 'utf8')).toBe(TASKS);
+
+    // `erasmus serve` killed and started again (x3 defect 2): a core with its built-in toolsets attached, no project open yet.
+    await core.dispose();
+    core = new Core({ face: 'browser', home: sb.home, env: sb.env });
+    await core.hub.start({ watch: false });
+    core.hub.setElicitationHandler(approvalPath({ yes: true }).elicitation);
+    await attachBuiltinServers(core);
+    // Driven with the project not open (the engine alone): the step cannot start, and says why.
+    await core.workflow.retry(runId);
+    const setup = await core.workflow.waitForRest(runId, 30_000);
+    expect(setup.error).toMatchObject({ setup: true, message: expect.stringMatching(/needs the toolset\(s\) files, runners/) });
+    expect(llm.requests.length).toBe(3);
+    // The tab's Retry (the RPC) opens the run's project with Erasmus's toolsets first; the model hears of the attempt
+    // that ran (and what it changed), never of the setup error.
+    const r = await core.dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'workflow.retry', params: { runId } }, { face: 'browser' });
+    expect(r).not.toHaveProperty('error');
+    expect(core.hub.project).toBe(sb.project);
+    expect(core.hub.toolsets().map((t) => t.name)).toEqual(expect.arrayContaining(['files', 'runners']));
+    const again = await core.workflow.waitForRest(runId, 60_000);
+    expect(again.timeline.at(-1)).toMatchObject({ state: 'adder:development', outcome: 'not-done' });
+    const retried = JSON.stringify(llm.requests[3]!.body.messages);
+    expect(retried).toContain('This is a retry');
+    expect(retried).toContain('ended without finishing');
+    expect(retried).not.toContain('needs the toolset');
+    expect(retried).toContain('wip.txt');
   });
 });

@@ -29,6 +29,8 @@ export const WorkflowErrorInfo = z.object({
   file: z.string().optional(),
   field: z.string().optional(),
   issues: z.array(WorkflowDocumentIssue).optional(),
+  /** The step could not start (a toolset it needs was missing): its model never ran, and its retry is not told of this. */
+  setup: z.boolean().optional(),
 });
 export type WorkflowErrorInfo = z.infer<typeof WorkflowErrorInfo>;
 

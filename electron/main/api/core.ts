@@ -83,6 +83,12 @@ export class Core {
   /** What the user always allows on the built-in servers' approval cards, per run and per project. */
   readonly approvalGrants: ApprovalGrants;
   readonly chatCheckpoints: ChatCheckpoints;
+  /**
+   * Erasmus's own toolsets (files, runners) once a face attached them (servers/builtin.ts): `setRoot` resolves
+   * when both serve that folder. Opening a project waits for it, so a step that starts right after (a resume
+   * just after a restart) finds them.
+   */
+  builtins?: { setRoot(root: string): Promise<void> };
 
   constructor(options: CoreOptions) {
     this.paths = new Paths(options.home);

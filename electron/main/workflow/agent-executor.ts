@@ -4,7 +4,7 @@ import { DOC_BEGIN, DOC_END, splitContextDoc } from '../../contract/handback';
 import { humanState, toolName } from '../../contract/words';
 import { fenced, referenceBlock } from './prompt';
 import { workflowUsage } from './step-usage';
-import { StepAbortedError, type StepAnswer, type StepExecutor, type StepRequest, type StepResult } from './executor';
+import { StepAbortedError, StepSetupError, type StepAnswer, type StepExecutor, type StepRequest, type StepResult } from './executor';
 
 export { DOC_BEGIN, DOC_END, splitContextDoc };
 
@@ -114,7 +114,7 @@ export class AgentExecutor implements StepExecutor {
     if (this.options.availableToolsets) {
       const available = await this.options.availableToolsets();
       const missing = step.toolsets.filter((t) => !available.includes(t));
-      if (missing.length) throw new Error(missingToolsetsMessage(step.state, missing, available));
+      if (missing.length) throw new StepSetupError(missingToolsetsMessage(step.state, missing, available));
       runToolsets = runToolsets?.filter((t) => available.includes(t));
     }
     // Calls refused because nobody could approve them: a step that ends with such refusals is not done.

@@ -406,6 +406,45 @@ describe('WorkflowEngine', () => {
     expect(onDisk[0]!.steps[0]).toMatchObject({ state: 'prepare:architecture', sessionId: 's-arch' });
   });
 
+  it('a run paused while a step runs rests at the step it goes on with: the view names it and Skip skips it, never the step that finished', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('pause-after');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const ran: string[] = [];
+    const e = new WorkflowEngine({
+      paths: new Paths(join(root, 'home')),
+      emit: () => undefined,
+      agentExecutor: () => ({
+        kind: 'agent',
+        run: async (step) => {
+          ran.push(step.state);
+          if (step.state === 'core:development') await gate;
+          return { output: 'done', done: true };
+        },
+      }),
+    });
+    engines.push(e);
+    await e.writeDoc(dir, { doc: 'architecture' }, '# Architecture\n\ncore and cli\n');
+    await e.writeDoc(dir, { doc: 'progress_schedule' }, '# Schedule\n\n1. core\n2. cli\n');
+    await e.writeDoc(dir, { doc: 'task_list' }, TASKS);
+    const { runId } = await e.load({ projectDir: dir, executor: { kind: 'agent' } });
+    await e.start(runId);
+    expect((await e.waitForRest(runId)).status).toBe('AWAITING_APPROVAL');
+    await e.approve(runId);
+    await expect.poll(() => ran.includes('core:development')).toBe(true);
+    await e.pause(runId);
+    release();
+    const paused = await e.waitForRest(runId);
+    expect(paused.status).toBe('PAUSED');
+    expect(paused.timeline.at(-1)).toMatchObject({ state: 'core:development', outcome: 'done' });
+    expect(paused.state).toBe('core:testing');
+    await e.skip(runId);
+    const after = await e.status(runId);
+    expect(after.timeline.filter((t) => t.outcome === 'skipped').map((t) => t.state)).toEqual(['core:testing']);
+    await e.stop(runId);
+  });
+
   it("a step stopped before its session answered keeps the tokens its log says it spent, in the step and the run's totals", async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const dir = await project('stopped-usage');

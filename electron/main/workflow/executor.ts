@@ -70,6 +70,17 @@ export function stepView(step: StepRequest): WorkflowStep {
   };
 }
 
+/**
+ * A step that could not start (a toolset its protocol needs is missing): the model never ran, so the step's retry
+ * is not told of it as an attempt that did not finish.
+ */
+export class StepSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StepSetupError';
+  }
+}
+
 export class StepAbortedError extends Error {
   constructor(state: string) {
     super(`step ${state} was aborted`);

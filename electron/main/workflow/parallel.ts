@@ -10,7 +10,7 @@ import { crashPoint } from './crash-point';
 import { stampDocument } from './drift';
 import { WorkflowError } from './errors';
 import { executeNext } from './execute';
-import { lastWordsField, StepAbortedError } from './executor';
+import { lastWordsField, StepAbortedError, StepSetupError } from './executor';
 import { undoUnfinishedMerge } from './merge-recovery';
 import { currentState, startWorkflowActor } from './machine';
 import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
@@ -257,7 +257,8 @@ export async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, c
         // Stopped: every component's step in flight is closed aborted (the run's loop closes only the last entry);
         // a shutdown leaves them open, as a crash would, and resume closes them interrupted.
         if (open && !open.leftAt && ctx.signal.reason !== SHUTDOWN) await lctx.leave(open, ctx.signal.aborted ? 'aborted' : 'error', ctx.signal.aborted ? undefined : { note: (err as Error).message });
-        if (!ctx.signal.aborted) r.retryOf = retryOfBlock(r.timeline, currentState(actor), (err as Error).message);
+        // A step that could not start (a toolset missing) is not an attempt: its retry is not told of it.
+        if (!ctx.signal.aborted && !(err instanceof StepSetupError)) r.retryOf = retryOfBlock(r.timeline, currentState(actor), (err as Error).message);
         throw err;
       } finally {
         sync(lane, r);

@@ -21,8 +21,16 @@ const RETRY_DIFF_MAX = 6000;
  * this repository). A starting tree that is a checkpoint's is diffed among the checkpoints (`trees`).
  */
 export async function unfinishedChanges(timeline: RunRecord['timeline'], state: string, dir: string, trees?: CheckpointTrees): Promise<RetryChanges | undefined> {
-  const last = timeline.findLast((e) => e.state === state && e.leftAt);
-  if (!last?.startTree || !UNFINISHED.has(last.outcome ?? '')) return undefined;
+  // From where the first of the unfinished attempts in a row started: one that could not start changed nothing, and
+  // must not hide what the attempt before it (cut off by a restart) changed.
+  let last: RunRecord['timeline'][number] | undefined;
+  for (let i = timeline.length - 1; i >= 0; i--) {
+    const e = timeline[i]!;
+    if (e.state !== state || !e.leftAt) continue;
+    if (!UNFINISHED.has(e.outcome ?? '') || !e.startTree) break;
+    last = e;
+  }
+  if (!last?.startTree) return undefined;
   const from = last.startTree;
   if (last.startTreeIn === 'checkpoints') {
     if (!trees) return undefined;

@@ -8,7 +8,7 @@ import type { WorkflowEmit } from './events';
 import { DOCS_BESIDE } from './beside';
 import { executeNext } from './execute';
 import { filesChangedSince, git, snapshotTree } from './git';
-import { ExternalExecutor, StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
+import { ExternalExecutor, StepAbortedError, StepSetupError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
 import { laneViews, leaveLanes, planWithDepends, runsInParallel, skipBlockedLane } from './parallel';
@@ -154,7 +154,8 @@ export class WorkflowRun {
     // A step answered here that another process issued continues its open entry; otherwise an open entry was interrupted.
     if (!this.taken) this.markInterrupted();
     // The step that runs again hears that it is a retry, and what happened before.
-    if (this.record.error && this.record.state) this.record.retryOf = retryOfBlock(this.record.timeline, this.record.state, this.record.error.message);
+    // A step that could not start (setup) is not an attempt: the model is not told of it (an earlier retryOf stays).
+    if (this.record.error && this.record.state && !this.record.error.setup) this.record.retryOf = retryOfBlock(this.record.timeline, this.record.state, this.record.error.message);
     this.record.error = undefined;
     this.setStatus('RUNNING');
     await this.persist();
@@ -162,6 +163,8 @@ export class WorkflowRun {
       for (;;) {
         if (this.pauseRequested) {
           this.pauseRequested = false;
+          // Paused between two steps: the run rests at the step it goes on with (what the view names and Skip skips), not the one that finished.
+          if (this.actor) this.record.state = currentState(this.actor);
           this.setStatus('PAUSED');
           await this.persist();
           break;
@@ -185,7 +188,7 @@ export class WorkflowRun {
         const open = this.ownOpenEntry();
         if (open) this.close(open, 'error', { note: (err as Error).message });
         const e = err instanceof WorkflowError ? err : new WorkflowError('RUNTIME_ERROR', (err as Error).message);
-        this.record.error = { kind: e.kind, message: e.message, file: e.details?.file, field: e.details?.field, issues: e.details?.issues };
+        this.record.error = { kind: e.kind, message: e.message, file: e.details?.file, field: e.details?.field, issues: e.details?.issues, ...(err instanceof StepSetupError ? { setup: true } : {}) };
         this.setStatus('BLOCKED');
       }
       this.record.pending = undefined;

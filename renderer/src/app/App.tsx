@@ -127,14 +127,15 @@ export function App() {
   useEffect(() => {
     if (was.current === 'reconnecting' && connection === 'connected') {
       setEpoch((n) => n + 1);
-      if (project) void run.attach(project.path);
+      // A restarted core has no project open: open it again (its toolsets follow), then read its run.
+      if (project) void client.request('project.open', { path: project.path }).catch(() => undefined).then(() => run.attach(project.path));
       void resyncLive({ sessions, elicitations }).then(
         () => prune((key) => elicitations.get().some((r) => r.id === key) || Object.values(sessions.get().byId).some((s) => pendingApprovals(s).some((a) => `${s.id}:${a.id}` === key))),
         () => undefined,
       );
     }
     was.current = connection;
-  }, [connection, project, run, sessions, elicitations, prune]);
+  }, [connection, project, run, sessions, elicitations, prune, client]);
 
   const approvals = Object.values(waiting.byId).reduce((n, s) => n + pendingApprovals(s).length, 0) + questions;
   const openSession = (id: string) => {

@@ -2,23 +2,29 @@ import { resolve } from 'node:path';
 import { ErrorCode, RpcError } from '../../../contract/index';
 import { FileTextScope, readFileText } from '../../project/fileText';
 import { inspectProject, RecentProjects } from '../../project/inspect';
+import type { ProjectSummary } from '../../../contract/index';
 import type { Core } from '../core';
 
+/**
+ * Opens a project in the core, for every face that opens one: the hub follows it (roots, ${workspaceFolder}, its
+ * .erasmus/mcp.json) before anyone hears of it, and Erasmus's own toolsets serve it before this resolves.
+ */
+export async function openProject(core: Core, path: string): Promise<ProjectSummary> {
+  let summary;
+  try {
+    summary = await inspectProject(path);
+  } catch (err) {
+    throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
+  }
+  await new RecentProjects(core.paths.recentProjects).add(summary);
+  await core.hub.setProject(summary.path).catch((err: Error) => core.bus.emit('app.notice', { level: 'error', message: `MCP servers for ${summary.path}: ${err.message}` }));
+  core.bus.emit('project.opened', summary);
+  await core.builtins?.setRoot(summary.path).catch((err: Error) => core.bus.emit('app.notice', { level: 'error', message: `Erasmus's files and runners toolsets for ${summary.path}: ${err.message}` }));
+  return summary;
+}
+
 export function registerProjectHandlers(core: Core): void {
-  const recent = new RecentProjects(core.paths.recentProjects);
-  core.dispatcher.register('project.open', async ({ path }) => {
-    let summary;
-    try {
-      summary = await inspectProject(path);
-    } catch (err) {
-      throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
-    }
-    await recent.add(summary);
-    // The hub follows the open project (roots, ${workspaceFolder}, its .erasmus/mcp.json) before anyone hears of it.
-    await core.hub.setProject(summary.path).catch((err: Error) => core.bus.emit('app.notice', { level: 'error', message: `MCP servers for ${summary.path}: ${err.message}` }));
-    core.bus.emit('project.opened', summary);
-    return summary;
-  });
+  core.dispatcher.register('project.open', ({ path }) => openProject(core, path));
   core.dispatcher.register('project.chooseFolder', async () => {
     if (!core.host.chooseFolder) return { path: null, supported: false };
     return { path: await core.host.chooseFolder(), supported: true };
@@ -65,5 +71,5 @@ export function registerProjectHandlers(core: Core): void {
       throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
     }
   });
-  core.dispatcher.register('project.recent', async () => ({ projects: await recent.list() }));
+  core.dispatcher.register('project.recent', async () => ({ projects: await new RecentProjects(core.paths.recentProjects).list() }));
 }

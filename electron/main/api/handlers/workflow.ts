@@ -3,6 +3,19 @@ import { ProjectTrust } from '../../project/trust';
 import { WorkflowError, type DocRef, type ExecutorConfig } from '../../workflow/index';
 import { preflightMessage, workflowPreflight } from '../../workflow/preflight';
 import type { Core } from '../core';
+import { openProject } from './project';
+
+/**
+ * Before a run is driven (resume, retry, skip, approve, start, an answered goal): its project is the core's open
+ * one, with Erasmus's own toolsets serving it. A core started again under an open tab (`erasmus serve` killed and
+ * restarted) has no project open until then, and its first step would find only the user's servers.
+ */
+async function openRunProject(core: Core, runId: string): Promise<void> {
+  const { projectDir } = await core.workflow.status(runId);
+  const served = !core.builtins || (core.hub.server('files')?.state === 'ready' && core.hub.server('runners')?.state === 'ready');
+  if (core.hub.project === projectDir && served) return;
+  await openProject(core, projectDir);
+}
 
 /**
  * An agent run needs a model and every toolset its protocols name: checked before the run is created
@@ -53,6 +66,7 @@ export function registerWorkflowHandlers(core: Core): void {
   );
   d.register('workflow.start', ({ runId, parallel }) =>
     rpc(async () => {
+      await openRunProject(core, runId);
       const run = await wf().status(runId);
       if (run.status === 'LOADED') await checkAgentRun(core, run.projectDir, (await wf().get(runId)).record.executor);
       return { status: await wf().start(runId, { parallel }) };
@@ -64,17 +78,17 @@ export function registerWorkflowHandlers(core: Core): void {
   d.register('workflow.list', ({ projectDir }) => rpc(async () => ({ runs: await wf().list(projectDir) })));
   d.register('workflow.runs', ({ projectDir, limit }) => rpc(async () => ({ runs: await wf().runSteps(projectDir, limit) })));
   d.register('workflow.latest', ({ projectDir }) => rpc(async () => ({ runId: await wf().latest(projectDir) })));
-  d.register('workflow.answerGoal', ({ runId, goal }) => rpc(async () => ({ status: await wf().answerGoal(runId, goal) })));
+  d.register('workflow.answerGoal', ({ runId, goal }) => rpc(async () => (await openRunProject(core, runId), { status: await wf().answerGoal(runId, goal) })));
   d.register('workflow.plan', ({ runId }) => rpc(() => wf().plan(runId)));
   d.register('workflow.report', ({ runId }) => rpc(() => wf().report(runId)));
   d.register('workflow.finish', ({ runId, choice }) => rpc(() => wf().finish(runId, choice)));
   d.register('workflow.drift', ({ projectDir }) => rpc(async () => ({ documents: await wf().drift(projectDir) })));
-  d.register('workflow.approve', ({ runId, plan, parallel }) => rpc(async () => ({ status: await wf().approve(runId, plan, { parallel }) })));
+  d.register('workflow.approve', ({ runId, plan, parallel }) => rpc(async () => (await openRunProject(core, runId), { status: await wf().approve(runId, plan, { parallel }) })));
   d.register('workflow.pause', ({ runId }) => rpc(async () => ({ status: await wf().pause(runId) })));
-  d.register('workflow.resume', ({ runId, parallel }) => rpc(async () => ({ status: await wf().resume(runId, { parallel }) })));
+  d.register('workflow.resume', ({ runId, parallel }) => rpc(async () => (await openRunProject(core, runId), { status: await wf().resume(runId, { parallel }) })));
   d.register('workflow.stop', ({ runId }) => rpc(async () => ({ status: await wf().stop(runId) })));
-  d.register('workflow.retry', ({ runId, component }) => rpc(async () => ({ status: await wf().retry(runId, { component }) })));
-  d.register('workflow.skip', ({ runId, component }) => rpc(async () => ({ status: await wf().skip(runId, { component }) })));
+  d.register('workflow.retry', ({ runId, component }) => rpc(async () => (await openRunProject(core, runId), { status: await wf().retry(runId, { component }) })));
+  d.register('workflow.skip', ({ runId, component }) => rpc(async () => (await openRunProject(core, runId), { status: await wf().skip(runId, { component }) })));
   d.register('workflow.abandon', ({ runId }) =>
     rpc(async () => {
       const { status, kept, note } = await wf().abandon(runId);
