@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { unfenceDocument } from '../../contract/handback';
 import { humanState } from '../../contract/words';
-import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, verdictOf } from '../../contract/review-points';
+import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, openPointsOf, verdictOf } from '../../contract/review-points';
 import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
@@ -324,8 +324,11 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     if (path && entry.files && !entry.files.some((f) => f.path === path)) entry.files.push({ path, change: reportBefore === undefined ? 'added' : 'modified' });
   }
   // What the review said and what its fixes left open stay on the timeline: the completion lists any point left open.
-  const verdict = reportPath ? verdictOf((await readText(reportPath)) ?? '') : undefined;
-  const openPoints = fixes ? leftOpenOf(result.output) : undefined;
+  const reportText = reportPath ? ((await readText(reportPath)) ?? '') : undefined;
+  const verdict = reportText !== undefined ? verdictOf(reportText) : undefined;
+  // A fixes step's points left open; a review asking for no changes, the points it still names open (nobody addresses them).
+  const named = reportText !== undefined ? openPointsOf(reportText) : [];
+  const openPoints = fixes ? leftOpenOf(result.output) : named.length ? named : undefined;
   const said = { ...(verdict ? { verdict } : {}), ...(openPoints ? { openPoints } : {}) };
   if (spec.phase === 'orchestration') {
     // The orchestrator edits the task list: a list it broke blocks here (retry the step, or fix the file and skip).
