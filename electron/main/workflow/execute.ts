@@ -9,7 +9,7 @@ import { debugRetryNote, unfinishedChanges } from './retry-note';
 import { StepAbortedError } from './executor';
 import { WorkflowError } from './errors';
 import { filesChangedSince, repoPath } from './git';
-import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
+import { commitRunWork, finalCommitWhat, TEST_FILE, type CommitWhat } from './run-git';
 import { savePullRequest, titleOfGoal } from './finish';
 import { PROSE_FILE, passOverReason } from './pass-over';
 import { keepStamp, stampDocument, withoutStamp } from './drift';
@@ -357,6 +357,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
       return 'continue'; // the same state runs again, its prompt naming the tasks
     }
     if (record.untraced?.state === state) record.untraced = undefined;
+    // The end-to-end testing step wrote no test: its gate ran only the tests there were, which says nothing of the product as a whole.
+    if (spec.phase === 'e2e-testing' && entry.files && !entry.files.some((f) => TEST_FILE.test(f.path))) extra.note = [NO_E2E_TEST, extra.note].filter(Boolean).join('; ');
     await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', extra);
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
   } else {
@@ -392,6 +394,9 @@ function unverifiedNote(timeline: RunRecord['timeline'], component: Plan['compon
   if (!missing.length) return undefined;
   return `No passing test names ${missing.join(', ')} (the step that asked for such tests was skipped): check ${missing.length === 1 ? 'that task' : 'those tasks'} by reading the code, and say in the report that ${missing.length === 1 ? 'it is' : 'they are'} not verified by a test.`;
 }
+
+/** Said on a final testing step that added or changed no test file (timeline, CLI, completion). */
+export const NO_E2E_TEST = 'this step added or changed no test file: the gate ran only the tests the components wrote, and no end-to-end test checks the product as a whole';
 
 /**
  * A review after the user skipped a debugging step whose tests still failed (no test passed since): the reviewer is told

@@ -150,7 +150,7 @@ export type CommitResult = { kind: 'committed'; sha: string; files: FileChange[]
 /** Commits the run's work since its last commit under `subject`, through the repository's hooks. */
 export type CommitWhat = { title: string; type: 'feat' | 'fix' | 'test' | 'docs' };
 
-const TEST_FILE = /(^|\/)(tests?|__tests__|spec|e2e)\/|[._-](test|spec)\.[a-z]+$/i;
+export const TEST_FILE = /(^|\/)(tests?|__tests__|spec|e2e)\/|[._-](test|spec)\.[a-z]+$/i;
 const DOC_FILE = /(^|\/)docs?\/|\.(md|mdx|rst|txt|adoc)$/i;
 
 /** What the final phase's commit says, from what it holds (tests, documentation, code) and which steps changed the code. */
