@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowTimelineEntry } from './methods/workflow';
-import { leftOpenOf, reviewOutcomes, reviewsLeftOpenLines, verdictOf } from './review-points';
+import { leftOpenOf, openPointsOf, reviewOutcomes, reviewsLeftOpenLines, verdictOf } from './review-points';
 
 const at = (state: string, outcome: WorkflowTimelineEntry['outcome'], extra: Partial<WorkflowTimelineEntry> = {}): WorkflowTimelineEntry => ({
   state,
@@ -17,6 +17,27 @@ describe('review points', () => {
     expect(leftOpenOf('Did it.\n\n## Left open\n- The CLI lacks --help: out of scope\n* 2nd point\n\n## Other\n- not this')).toEqual(['The CLI lacks --help: out of scope', '2nd point']);
     expect(leftOpenOf('Did it.\n\n### Left open\n- none\n')).toEqual([]);
     expect(leftOpenOf('Did it all.')).toBeUndefined();
+  });
+
+  it('a review asking for no changes keeps the points it names open; a point a later step fixed (its file changed, the tests passing after) is not left open', () => {
+    const report = 'Verdict: no changes needed\n\n- `upper` is implemented.\n- Open point (not a fix for this run): the `cli` entry point named by the goal is not built yet.\n';
+    expect(openPointsOf(report)).toEqual(['the `cli` entry point named by the goal is not built yet.']);
+    expect(openPointsOf('Verdict: one fix needed\n- Open point: x')).toEqual([]); // its fixes step says what it left open
+    const point = '`src/title.js:4` regex fix: my edit was declined by the user';
+    const timeline = [
+      at('title:review', 'done', { verdict: 'Verdict: one fix needed' }),
+      at('title:fixes', 'tests-failed', { openPoints: [point, 'no --help'] }),
+      at('title:redebugging', 'tests-passed', { files: [{ path: 'src/title.js', change: 'modified' }] }),
+      at('final:review', 'done', { verdict: 'Verdict: no changes needed', openPoints: openPointsOf(report) }),
+      at('final:fixes', 'skipped', { note: 'the review asked for no changes (docs/reviews/final.md)' }),
+    ];
+    const [title, final] = reviewOutcomes(timeline);
+    expect(title).toMatchObject({ fixes: 'addressed', open: ['no --help'], changedLater: [{ point, by: 'title:redebugging' }] });
+    expect(final).toMatchObject({ fixes: 'none-needed', open: ['the `cli` entry point named by the goal is not built yet.'] });
+    expect(reviewsLeftOpenLines(timeline)).toEqual([
+      'the review of title — Verdict: one fix needed: left open: no --help',
+      'the final review — Verdict: no changes needed: left open: the `cli` entry point named by the goal is not built yet.',
+    ]);
   });
 
   it('follows each review to its fixes step: none needed, fixed with points open, skipped by the user, not said', () => {

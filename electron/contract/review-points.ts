@@ -39,6 +39,25 @@ export function leftOpenOf(answer: string): string[] | undefined {
   return points.filter((p) => !/^(none|nothing)\b\W*$/i.test(p));
 }
 
+/**
+ * The points a review that asks for no changes still names as open ("- Open point: the `cli` entry point is not built
+ * yet"): the fixes step is passed over, so nobody addresses them; the completion lists them.
+ */
+export function openPointsOf(report: string): string[] {
+  if (!NO_CHANGES.test(report)) return [];
+  const points: string[] = [];
+  for (const l of report.split('\n')) {
+    const m = /^\s*(?:[-*+]|\d+[.)])?\s*\**open points?\b[^:]*:\**\s*(.+)$/i.exec(l);
+    if (m && m[1]!.trim()) points.push(m[1]!.trim());
+  }
+  return points;
+}
+
+/** Files a point names (`src/title.js:4` → src/title.js). */
+function filesNamed(point: string): string[] {
+  return [...point.matchAll(/`([^`\s]+\.[A-Za-z0-9]+)(?::\d+)?`/g)].map((m) => m[1]!.replace(/^\.\//, ''));
+}
+
 export interface ReviewOutcome {
   /** The component reviewed, or `final` for the review of the whole product. */
   scope: string;
@@ -54,6 +73,8 @@ export interface ReviewOutcome {
   open: string[];
   /** The fixes step ran but did not say which points, if any, it left open. */
   unstated?: boolean;
+  /** Points the fixes step left open that a later step of the same part changed the named file of, its tests passing after. */
+  changedLater?: Array<{ point: string; by: string }>;
 }
 
 function scopeOf(state: string): { scope: string; step: string } | undefined {
@@ -70,12 +91,23 @@ export function reviewOutcomes(timeline: readonly WorkflowTimelineEntry[]): Revi
     if (!s || s.scope === 'prepare' || s.scope === 'orchestration' || !e.leftAt) continue;
     if (s.step === 'review' && e.outcome === 'done') {
       out.delete(s.scope); // a review run again replaces the earlier one, in run order
-      out.set(s.scope, { scope: s.scope, ...(e.note ? { report: e.note } : {}), ...(e.verdict ? { verdict: e.verdict } : {}), fixes: 'pending', open: [] });
+      // A review asking for no changes keeps the points it still names open (its openPoints).
+      out.set(s.scope, { scope: s.scope, ...(e.note ? { report: e.note } : {}), ...(e.verdict ? { verdict: e.verdict } : {}), fixes: 'pending', open: [...(e.openPoints ?? [])] });
       continue;
     }
     const r = out.get(s.scope);
-    if (s.step !== 'fixes' || !r) continue;
-    if (e.outcome === 'skipped' && e.note) Object.assign(r, { fixes: 'none-needed', open: [], unstated: undefined });
+    if (!r) continue;
+    if (s.step !== 'fixes') {
+      // A later step of the part (a debugging step after the fixes, the final gate's) changed the file a point left open names, and the tests passed after it: not left open.
+      const passed = e.test?.passed === true || e.outcome === 'tests-passed';
+      if (r.fixes === 'addressed' && passed && e.files?.length && !e.rewound) {
+        const changed = new Set(e.files.map((f) => f.path));
+        const later = r.open.filter((p) => filesNamed(p).some((f) => changed.has(f)));
+        if (later.length) Object.assign(r, { open: r.open.filter((p) => !later.includes(p)), changedLater: [...(r.changedLater ?? []), ...later.map((point) => ({ point, by: e.state }))] });
+      }
+      continue;
+    }
+    if (e.outcome === 'skipped' && e.note) Object.assign(r, { fixes: 'none-needed', unstated: undefined });
     else if (e.outcome === 'skipped') Object.assign(r, { fixes: 'skipped', open: [`every point of the report: its fixes step was skipped`], unstated: undefined });
     else if (e.outcome === 'done' || e.outcome === 'tests-passed' || e.outcome === 'tests-failed') {
       Object.assign(r, { fixes: 'addressed', open: e.openPoints ?? [], unstated: e.openPoints === undefined ? true : undefined });

@@ -32,6 +32,8 @@ export function entryLine(e: WorkflowTimelineEntry): string {
   const rewound = e.rewound ? ' — rewound' : '';
   // A step passed over says why (a review that asked for no changes).
   if (e.outcome === 'skipped' && e.note) return `  ${humanState(e.state)}: skipped — ${e.note}${rewound}`;
+  // The end-to-end step that wrote no test is not a plain "tests passed".
+  if (e.state === 'final:testing' && e.note && (e.outcome === 'tests-passed' || e.outcome === 'tests-failed')) return `  ${humanState(e.state)}: ${humanOutcome(e.outcome)} in ${secs}${extra ? ` (${extra})` : ''} — ${e.note}${rewound}`;
   if (e.outcome === 'tests-untraced' && e.note) return `  ${humanState(e.state)}: ${e.note} in ${secs}${extra ? ` (${extra})` : ''}${rewound}`;
   // Calls refused and gone on without (nobody could approve them, or nobody followed the run) are said under the step.
   const refused = saysRefused(e.note) ? `\n    note: ${e.note}` : '';

@@ -137,7 +137,7 @@ export const WorkflowTimelineEntry = z.object({
   note: z.string().optional(),
   /** A review step: its report's verdict line. */
   verdict: z.string().optional(),
-  /** A fixes step: the review points it says it left open (under "## Left open"); absent when it did not say. */
+  /** A fixes step: the review points it says it left open (under "## Left open"); absent when it did not say. A review asking for no changes: the points it still names open ("Open point: …"). */
   openPoints: z.array(z.string()).optional(),
   /** The checkpoint taken just before the step (rewind to it with workflow.rewind); why none was taken, when it failed. */
   checkpoint: z.string().optional(),

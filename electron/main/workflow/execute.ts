@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { unfenceDocument } from '../../contract/handback';
 import { humanState } from '../../contract/words';
-import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, verdictOf } from '../../contract/review-points';
+import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, openPointsOf, verdictOf } from '../../contract/review-points';
 import { builtWords, componentsBuilt } from '../../contract/run-steps';
 import { ProjectTrust } from '../project/trust';
 import { basename, join } from 'node:path';
@@ -10,7 +10,7 @@ import { debugRetryNote, unfinishedChanges } from './retry-note';
 import { lastWordsField, StepAbortedError } from './executor';
 import { WorkflowError } from './errors';
 import { filesChangedSince, repoPath } from './git';
-import { commitRunWork, finalCommitWhat, type CommitWhat } from './run-git';
+import { commitRunWork, finalCommitWhat, TEST_FILE, type CommitWhat } from './run-git';
 import { savePullRequest, titleOfGoal } from './finish';
 import { PROSE_FILE, passOverReason } from './pass-over';
 import { keepStamp, stampDocument, withoutStamp } from './drift';
@@ -325,8 +325,11 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     if (path && entry.files && !entry.files.some((f) => f.path === path)) entry.files.push({ path, change: reportBefore === undefined ? 'added' : 'modified' });
   }
   // What the review said and what its fixes left open stay on the timeline: the completion lists any point left open.
-  const verdict = reportPath ? verdictOf((await readText(reportPath)) ?? '') : undefined;
-  const openPoints = fixes ? leftOpenOf(result.output) : undefined;
+  const reportText = reportPath ? ((await readText(reportPath)) ?? '') : undefined;
+  const verdict = reportText !== undefined ? verdictOf(reportText) : undefined;
+  // A fixes step's points left open; a review asking for no changes, the points it still names open (nobody addresses them).
+  const named = reportText !== undefined ? openPointsOf(reportText) : [];
+  const openPoints = fixes ? leftOpenOf(result.output) : named.length ? named : undefined;
   const said = { ...(verdict ? { verdict } : {}), ...(openPoints ? { openPoints } : {}) };
   if (spec.phase === 'orchestration') {
     // The orchestrator edits the task list: a list it broke blocks here (retry the step, or fix the file and skip).
@@ -355,6 +358,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
       return 'continue'; // the same state runs again, its prompt naming the tasks
     }
     if (record.untraced?.state === state) record.untraced = undefined;
+    // The end-to-end testing step wrote no test: its gate ran only the tests there were, which says nothing of the product as a whole.
+    if (spec.phase === 'e2e-testing' && entry.files && !entry.files.some((f) => TEST_FILE.test(f.path))) extra.note = [NO_E2E_TEST, extra.note].filter(Boolean).join('; ');
     await ctx.leave(entry, test.passed ? 'tests-passed' : 'tests-failed', { ...extra, ...(test.passed ? {} : lastWordsField(result)) });
     actor.send({ type: 'STEP_DONE', testsPassed: test.passed });
   } else {
@@ -390,6 +395,9 @@ function unverifiedNote(timeline: RunRecord['timeline'], component: Plan['compon
   if (!missing.length) return undefined;
   return `No passing test names ${missing.join(', ')} (the step that asked for such tests was skipped): check ${missing.length === 1 ? 'that task' : 'those tasks'} by reading the code, and say in the report that ${missing.length === 1 ? 'it is' : 'they are'} not verified by a test.`;
 }
+
+/** Said on a final testing step that added or changed no test file (timeline, CLI, completion). */
+export const NO_E2E_TEST = 'this step added or changed no test file: the gate ran only the tests the components wrote, and no end-to-end test checks the product as a whole';
 
 /**
  * A review after the user skipped a debugging step whose tests still failed (no test passed since): the reviewer is told

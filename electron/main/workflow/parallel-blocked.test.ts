@@ -86,7 +86,7 @@ describe('a blocked lane in a parallel run', () => {
     expect(note).toBeDefined();
   }, 180_000);
 
-  it('a lane that blocks while another runs is shown blocked at once, and is retried (or skipped) without waiting for the other', async () => {
+  it('a lane that blocks while another runs is shown blocked at once and is retried without waiting for the other; retry or skip of a component not blocked is refused', async () => {
     const fixed = join(tmpdir(), `erasmus-parallel-fixed-${process.pid}-3`);
     const hold = join(tmpdir(), `erasmus-parallel-hold-${process.pid}-3`);
     await writeFile(hold, '');

@@ -152,7 +152,7 @@ export type CommitResult = { kind: 'committed'; sha: string; files: FileChange[]
 /** A commit's title and type; `names` are names from the code (a component's id) that keep their case when the title begins with one. */
 export type CommitWhat = { title: string; type: 'feat' | 'fix' | 'test' | 'docs'; names?: readonly string[] };
 
-const TEST_FILE = /(^|\/)(tests?|__tests__|spec|e2e)\/|[._-](test|spec)\.[a-z]+$/i;
+export const TEST_FILE = /(^|\/)(tests?|__tests__|spec|e2e)\/|[._-](test|spec)\.[a-z]+$/i;
 const DOC_FILE = /(^|\/)docs?\/|\.(md|mdx|rst|txt|adoc)$/i;
 
 /** What the final phase's commit says, from what it holds (tests, documentation, code) and which steps changed the code. */

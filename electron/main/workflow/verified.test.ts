@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkflowTask } from '../../contract/index';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
+import { entryLine } from '../../cli/commands/workflow-print';
 
 /** Issue 23: done means verified, every task traced to tests Erasmus ran (node --test's own JUnit report) and to its commit. */
 const TASKS = `# Task list
@@ -266,6 +267,18 @@ describe('done means verified', () => {
     expect(prompt).toContain('The last test run (failed): node --test test/words.test.js');
     expect(prompt).toContain("AssertionError [ERR_ASSERTION]: 'A1' == 'a1'");
     await e.stop(runId);
+  }, 60_000);
+
+  it('a final testing step that adds no test file is flagged, not read as a plain "tests passed"', async () => {
+    const { e, runId } = await setup();
+    const files = { ...FILES, 'final:testing': {} };
+    for (let task = await e.getTask(runId); task.status === 'AWAITING_COGNITIVE_RESULT' || task.status === 'AWAITING_APPROVAL'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else await answer(e, runId, task, files);
+    }
+    const final = (await e.status(runId)).timeline.find((x) => x.state === 'final:testing')!;
+    expect(final).toMatchObject({ outcome: 'tests-passed', note: expect.stringContaining('this step added or changed no test file: the gate ran only the tests the components wrote') });
+    expect(entryLine(final)).toMatch(/^ {2}Final · testing: tests passed in .* — this step added or changed no test file/);
   }, 60_000);
 
   it('a gate whose runner writes no report still gates on its exit status, and the report says the run is not traced', async () => {

@@ -1,11 +1,12 @@
 import { reviewName, reviewOutcomes, type ReviewOutcome, type WorkflowTimelineEntry } from '../../../../electron/contract/index';
+import { humanState } from './labels';
 
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function outcomeWords(r: ReviewOutcome): string {
   switch (r.fixes) {
     case 'none-needed':
-      return 'asked for no changes';
+      return r.open.length ? `asked for no changes, naming ${r.open.length} point${r.open.length === 1 ? '' : 's'} still open` : 'asked for no changes';
     case 'skipped':
       return 'its fixes step was skipped';
     case 'pending':
@@ -31,6 +32,11 @@ export function ReviewOutcomes({ timeline }: { timeline: WorkflowTimelineEntry[]
             {r.open.length ? (
               <ul className="ml-4 list-[circle]" aria-label={`Points left open by ${reviewName(r.scope)}`}>
                 {r.open.map((p) => <li key={p} data-testid="summary-open-point">{p}</li>)}
+              </ul>
+            ) : null}
+            {r.changedLater?.length ? (
+              <ul className="ml-4 list-[circle]" aria-label={`Points of ${reviewName(r.scope)} changed afterwards`}>
+                {r.changedLater.map((c) => <li key={c.point} data-testid="summary-changed-later">{c.point} — changed afterwards by {humanState(c.by)}, and the tests passed</li>)}
               </ul>
             ) : null}
           </li>

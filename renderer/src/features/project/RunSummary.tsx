@@ -23,6 +23,8 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
   const docsRun = view.plan?.documents;
   // What the tests Erasmus ran (read from the runners' reports) verify, task by task.
   const report = runReport(view);
+  // The end-to-end testing step that wrote no test: its "tests passed" checked nothing of the product as a whole.
+  const noE2e = view.timeline.findLast((e) => e.state === 'final:testing' && !e.rewound && e.leftAt)?.note?.includes('added or changed no test file');
   const unverified = report.tasks.filter((t) => !t.tests.length || t.tests.some((x) => !x.passed));
   return (
     <section
@@ -36,6 +38,7 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
       </h3>
       <ul className="flex flex-col gap-1">
         <li>{docsRun ? `Documentation brought up to date (${[...docsRun.components.map((c) => `component ${c}`), ...(docsRun.architecture ? ['the architecture'] : [])].join(', ')})` : `${components} component${components === 1 ? '' : 's'} built`} in {formatDuration(took)}, {formatTokens(view.totals.totalTokens)} tokens {formatCost(view.totals.costUsd)}</li>
+        {noE2e ? <li data-testid="summary-no-e2e">The final testing step added or changed no test file: no end-to-end test checks the product as a whole (its gate ran the components' tests only).</li> : null}
         <li data-testid="summary-cost">
           Cost per part: {costPartsText(costByPart(view.timeline), { tokens: formatTokens, cost: (usd) => formatCost(usd), sep: ' · ', hint: 'set the model’s prices in Settings → Providers' }) || 'no model was used'}
         </li>
