@@ -34,6 +34,8 @@ export const BRIDGE_DDL = [
   'CREATE INDEX IF NOT EXISTS live_workflow ON erasmus.live (workflow_id, id)',
   // Which component workflows a run's process follows now (it can ask someone): the time of its last look.
   'CREATE TABLE IF NOT EXISTS erasmus.following (workflow_id text PRIMARY KEY, seen_at timestamptz NOT NULL)',
+  // The workers that started on this database and the queues each takes (alive while its liveness lock is held: dbos.ts).
+  'CREATE TABLE IF NOT EXISTS erasmus.workers (executor_id text PRIMARY KEY, queues text[] NOT NULL, started_at timestamptz NOT NULL DEFAULT now())',
 ];
 
 /** Where a question comes from: the component's workflow (its id names the run and the component). */

@@ -24,7 +24,7 @@ import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type WorkerBridge } from './bridge';
 import { forgetClone, runComponentStep, type LaneJob, type LaneProgress, type StartTree } from './component-step';
 import { removeRunRefs } from './lane-git';
-import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
+import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, registerWorker, unregisterWorker, WORKFLOW_VERSION } from './dbos';
 
 /** The component step this async context runs (its questions and events name it). */
 interface StepPlace extends AskPlace {
@@ -240,6 +240,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   // The lock first: from here on, a workflow this executor takes is known to be alive while it is.
   const liveness = await holdLiveness(opts.databaseUrl, executorID);
   await migrateSystemDatabase(opts.databaseUrl);
+  // Listed as taking these queues: a run whose component waits says whether any worker runs, and whether one takes its queue.
+  await registerWorker(liveness, executorID, queues);
   DBOS.setConfig({
     name: DBOS_APP,
     systemDatabaseUrl: dbosUrl(opts.databaseUrl),
@@ -355,6 +357,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       stopping = true;
       await recovery;
       await DBOS.shutdown();
+      await unregisterWorker(liveness, executorID).catch(() => undefined);
       await liveness.end().catch(() => undefined);
       await closeBridgePools();
     },
