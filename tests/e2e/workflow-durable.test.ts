@@ -79,7 +79,7 @@ describe('a durable run over DBOS', () => {
       expect(readFileSync(reports[i]!, 'utf8')).toBe(`# Review of ${c}\n\n**Verdict:** no changes needed\n`);
       expect(view.timeline.find((e) => e.state === `${c}:fixes`)?.note).toBe(`the review asked for no changes (${reports[i]})`);
     }
-    expect((await engine.report(runId)).reviews?.filter((r) => r.scope !== 'final').map((r) => r.file)).toEqual(reports);
+    expect((await engine.report(runId)).reviews?.filter((r) => r.scope !== 'final').map((r) => r.file).sort()).toEqual(reports);
     // The components' branches fetched from origin left no remote-tracking ref behind (nor any lane branch).
     expect(git(dir, 'for-each-ref', '--format=%(refname)')).not.toMatch(/erasmus-lane\//);
     // The tasks the workers marked are marked in the run's task list.
