@@ -118,7 +118,7 @@ describe('a durable run over DBOS', () => {
       expect(readFileSync(reports[i]!, 'utf8')).toBe(`# Review of ${c}\n\n**Verdict:** no changes needed\n`);
       expect(view.timeline.find((e) => e.state === `${c}:fixes`)?.note).toBe(`the review asked for no changes (${reports[i]})`);
     }
-    expect((await engine.report(runId)).reviews?.filter((r) => r.scope !== 'final').map((r) => r.file)).toEqual(reports);
+    expect((await engine.report(runId)).reviews?.filter((r) => r.scope !== 'final').map((r) => r.file).sort()).toEqual(reports);
     // The components' branches fetched from origin left no remote-tracking ref behind (nor any lane branch).
     expect(git(dir, 'for-each-ref', '--format=%(refname)')).not.toMatch(/erasmus-lane\//);
     // The tasks the workers marked are marked in the run's task list.
@@ -214,9 +214,6 @@ describe('a durable run with the agent executor (the default path)', () => {
       await mkdir(join(root, home), { recursive: true });
       await writeFile(join(root, home, 'config.yaml'), provider);
     }
-    // A worker without the run's provider (an empty config.yaml) takes none of its components: they wait in the
-    // provider's queue, and the run says so, until a worker that has the provider starts.
-    const w0 = await worker('w0', url, {});
     // The run's process: a core as a face has it (the hub on the project, the built-in servers), its gate the test's.
     const core = new Core({ face: 'cli', home: join(root, 'home-run'), env: { ...process.env, ERASMUS_DATABASE_URL: url } });
     cores.push(core);
@@ -250,9 +247,17 @@ describe('a durable run with the agent executor (the default path)', () => {
     const notices: string[] = [];
     core.bus.onEvent('app.notify', (n) => notices.push(`${n.title}: ${n.body}`));
     await wf.approve(runId);
-    const queued = /^queued: waiting for an `erasmus worker` that has the run's provider "scripted" in its config\.yaml \(none has taken it since \d\d:\d\d\)$/;
-    await until('both components said to wait for a worker', async () => (await wf.status(runId)).lanes?.filter((l) => queued.test(l.waiting ?? '')).length === 2, said.get(w0)!);
-    expect(notices.filter((n) => /^Component (alpha|beta): queued: waiting for an `erasmus worker`/.test(n))).toHaveLength(2);
+    // No worker runs on the database yet: the components say so, and how to start one (the run's database, its provider).
+    const none = /^queued: no `erasmus worker` runs on this run's database; start one where the project's origin can be cloned and pushed to, with the run's provider "scripted" in its config\.yaml \(the same id\) and its key: erasmus worker --database-url '[^']+' \(/;
+    const queuedAs = (re: RegExp) => async () => (await wf.status(runId)).lanes?.filter((l) => re.test(l.waiting ?? '')).length === 2;
+    await until('both components said no worker runs', queuedAs(none));
+    // A worker without the run's provider (an empty config.yaml) takes none of its components: they wait in the
+    // provider's queue, and the run says so, until a worker that has the provider starts.
+    const w0 = await worker('w0', url, {});
+    const lacking = /^queued: one `erasmus worker` runs on this run's database, none with the run's provider "scripted" in its config\.yaml: add it there under that id \(its key with erasmus secrets set NAME\) and restart the worker, or start one that has it: erasmus worker --database-url '/;
+    await until('both components said the worker that runs lacks the provider', queuedAs(lacking), said.get(w0)!);
+    expect(notices.filter((n) => /^Component (alpha|beta): queued: no `erasmus worker` runs/.test(n))).toHaveLength(2);
+    expect(notices.filter((n) => /^Component (alpha|beta): queued: one `erasmus worker` runs/.test(n))).toHaveLength(2);
     expect(said.get(w0)!()).toMatch(/it has no provider in this machine's config\.yaml: it takes only --executor command runs' components/);
     expect(said.get(w0)!()).not.toMatch(/component \w+ of run/);
     await worker('w1', url, {});

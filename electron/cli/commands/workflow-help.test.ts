@@ -39,3 +39,11 @@ describe('erasmus workflow --database-url', () => {
     });
   }
 });
+
+describe('erasmus workflow stop --help', () => {
+  // In a durable run the step under way is a worker's: stop does not abort it, and help must not say it does.
+  it("says a durable run's components go on in their workers, and what cancels them", () => {
+    const stop = buildProgram().commands.find((c) => c.name() === 'workflow')!.commands.find((c) => c.name() === 'stop')!;
+    expect(stop.description()).toMatch(/durable run's components go on in their `erasmus worker` processes; resume takes up what they did, and abandoning the run \(start --new\) cancels them/);
+  });
+});

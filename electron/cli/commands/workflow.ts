@@ -443,7 +443,7 @@ export function registerWorkflow(program: Command): void {
       });
     });
   signalled('pause', 'pause the run after its current step (in whichever process drives it)');
-  signalled('stop', 'stop the run now (the current step is aborted; resume runs it again)');
+  signalled('stop', "stop the run now (the current step is aborted; resume runs it again). A durable run's components go on in their `erasmus worker` processes; resume takes up what they did, and abandoning the run (start --new) cancels them");
 
   registerWorkflowCheckpoints(wf, { latestRun, friendly });
 

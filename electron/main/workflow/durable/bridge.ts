@@ -37,6 +37,8 @@ export const BRIDGE_DDL = [
   // The database session (backend pid) of the process that follows: when that process dies its session ends at once,
   // so a worker need not wait for its time to run out.
   'ALTER TABLE erasmus.following ADD COLUMN IF NOT EXISTS pid integer',
+  // The workers that started on this database and the queues each takes (alive while its liveness lock is held: dbos.ts).
+  'CREATE TABLE IF NOT EXISTS erasmus.workers (executor_id text PRIMARY KEY, queues text[] NOT NULL, started_at timestamptz NOT NULL DEFAULT now())',
 ];
 
 /** Where a question comes from: the component's workflow (its id names the run and the component). */

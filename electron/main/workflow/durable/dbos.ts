@@ -127,6 +127,32 @@ export async function executorAlive(client: Pick<PgClient, 'query'>, executorID:
   return false;
 }
 
+/** A worker says it takes components from `queues` (on its liveness connection, once it holds its lock). */
+export async function registerWorker(client: Pick<PgClient, 'query'>, executorID: string, queues: string[]): Promise<void> {
+  await client.query('INSERT INTO erasmus.workers (executor_id, queues) VALUES ($1, $2) ON CONFLICT (executor_id) DO UPDATE SET queues = EXCLUDED.queues', [executorID, queues]);
+}
+
+/** A worker that stops leaves the list (one that dies is found dead by its free lock, and dropped by whoever looks). */
+export async function unregisterWorker(client: Pick<PgClient, 'query'>, executorID: string): Promise<void> {
+  await client.query('DELETE FROM erasmus.workers WHERE executor_id = $1', [executorID]);
+}
+
+/** The workers alive on the database (their liveness lock held), and how many of them take components from `queue`; the dead ones' rows go. */
+export async function liveWorkers(client: Pick<PgClient, 'query'>, queue: string): Promise<{ running: number; listening: number }> {
+  const rows = (await client.query<{ executor_id: string; queues: string[] }>('SELECT executor_id, queues FROM erasmus.workers')).rows;
+  let running = 0;
+  let listening = 0;
+  for (const w of rows) {
+    if (!(await executorAlive(client, w.executor_id))) {
+      await client.query('DELETE FROM erasmus.workers WHERE executor_id = $1', [w.executor_id]);
+      continue;
+    }
+    running++;
+    if (w.queues.includes(queue)) listening++;
+  }
+  return { running, listening };
+}
+
 /** Component workflows whose executor died mid-way (PENDING on a queue, their executor's lock free). */
 export async function orphanedWorkflows(pending: WorkflowStatus[], client: PgClient, self: string): Promise<WorkflowStatus[]> {
   const out: WorkflowStatus[] = [];

@@ -19,7 +19,7 @@ import { setTaskStatus, parseTaskList } from '../task-list';
 import { emptyCommit, laneBranch } from '../worktrees';
 import { LaneProgress, readLaneDocs, readLaneReview, reviewNoteHere, writeLaneDocs, writeLaneReview, type LaneJob } from './component-step';
 import { redactedUrl } from './database-url';
-import { COMPONENT_WORKFLOW, componentQueue, dbosClient, executorAlive, FOLLOW_MS, WORKFLOW_VERSION } from './dbos';
+import { COMPONENT_WORKFLOW, componentQueue, dbosClient, executorAlive, FOLLOW_MS, liveWorkers, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneCommitRef, laneRef, originUrl, pushRef, removeRunRefs, type LaneKey } from './lane-git';
 import { bridgePool, following, nextLook, RunBridge, unfollow, type RunGate, type StepPrompt } from './bridge';
 
@@ -186,6 +186,34 @@ class NotMoving {
     return this.busy.n;
   }
 
+  /** The workers alive on the database, and how many take components from the queue (erasmus.workers), asked at most every ALIVE_CHECK_MS. */
+  private async workersOn(queueName: string): Promise<{ running: number; listening: number } | undefined> {
+    if (Date.now() - this.workers.at >= ALIVE_CHECK_MS) {
+      const c = await this.pool.connect().catch(() => undefined);
+      const now = c ? await liveWorkers(c, queueName).catch(() => undefined) : undefined;
+      c?.release();
+      this.workers = { at: Date.now(), now };
+    }
+    return this.workers.now;
+  }
+  private workers: { at: number; now?: { running: number; listening: number } } = { at: 0 };
+
+  /** Why a component stays on its queue with no worker busy: none runs, none that runs takes the queue, or one does and has not yet. */
+  private async queuedWords(queueName: string, since: number): Promise<string> {
+    const provider = this.executor.kind === 'agent' && this.executor.provider ? this.executor.provider : undefined;
+    const has = provider ? ` that has the run's provider "${provider}" in its config.yaml` : '';
+    const workers = await this.workersOn(queueName);
+    const db = databaseHint(this.ctx.record.durable);
+    const start = `erasmus worker${db.option}${db.note}`;
+    if (workers?.running === 0)
+      return `queued: no \`erasmus worker\` runs on this run's database; start one where the project's origin can be cloned and pushed to${provider ? `, with the run's provider "${provider}" in its config.yaml (the same id) and its key` : ''}: ${start}`;
+    if (workers && !workers.listening && provider) {
+      const n = workers.running === 1 ? 'one `erasmus worker` runs' : `${workers.running} \`erasmus worker\` processes run`;
+      return `queued: ${n} on this run's database, none with the run's provider "${provider}" in its config.yaml: add it there under that id (its key with erasmus secrets set NAME) and restart the worker, or start one that has it: ${start}`;
+    }
+    return `queued: waiting for an \`erasmus worker\`${has} (none has taken it since ${clock(since)})`;
+  }
+
   async look(status: WorkflowStatus | undefined): Promise<void> {
     const before = this.last;
     this.last = { status: status?.status, executor: status?.executorId };
@@ -198,13 +226,12 @@ class NotMoving {
       if (ranOn) Object.assign(this, { requeuedAt: Date.now(), lost: true });
       words = goneWords(ranOn) ?? gone;
       const since = Math.max(status.updatedAt ?? status.createdAt, this.requeuedAt);
-      const provider = this.executor.kind === 'agent' && this.executor.provider ? ` that has the run's provider "${this.executor.provider}" in its config.yaml` : '';
       if (Date.now() - since >= QUEUED_NOTICE_MS) {
         // Workers that take this queue may be there, each at its concurrency with other components: then it waits its turn.
         const busy = await this.busyOn(status.queueName);
         words = busy
           ? `queued: the workers that take this run's components are busy (${busy} component${busy === 1 ? '' : 's'} under way); it starts when one is free`
-          : `queued: waiting for an \`erasmus worker\`${provider} (none has taken it since ${clock(since)})`;
+          : await this.queuedWords(status.queueName ?? componentQueue(this.executor), since);
       }
     } else if (status?.status === 'PENDING' && status.executorId) {
       // Another worker than the one at the last look: given back and taken up between two looks.

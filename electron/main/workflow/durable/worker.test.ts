@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import type { RunRecord } from '../run-record';
 import { UnansweredApproval } from '../../agent/approval-path';
 import { RunGone, type WorkerBridge } from './bridge';
 import type { LaneProgress } from './component-step';
-import { cloneDir, inStep, providerReady, settleStep, warmWorker, workerForward, workRoot } from './worker';
+import { cloneDir, inStep, providerReady, settleStep, sweepClones, warmWorker, workerForward, workRoot } from './worker';
 
 let root: string | undefined;
 afterEach(async () => {
@@ -31,6 +32,21 @@ describe('a worker', () => {
     expect(worktreeOf(work, { [WORKTREE_META]: clone })).toBe(clone);
     expect(laneOf(work, join(clone, 'src'))).toBe(clone);
     expect(await workRoot(work)).toBe(work); // made once
+  });
+
+  it('removes, as it starts, the clones a killed worker left of workflows that ended since; those under way or unknown stay', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-worker-'));
+    const work = await workRoot(join(root, 'work'));
+    const clones = { done: cloneDir(work, 'r1', 'alpha', 1), running: cloneDir(work, 'r1', 'beta', 1), unknown: cloneDir(work, 'r2', 'gamma', 3), cancelled: cloneDir(work, 'r3', 'delta', 2) };
+    for (const dir of Object.values(clones)) await mkdir(dir, { recursive: true });
+    const statuses: Record<string, string> = { 'r1:alpha:1': 'SUCCESS', 'r1:beta:1': 'PENDING', 'r3:delta:2': 'CANCELLED' };
+    const asked: string[] = [];
+    const gone = await sweepClones(work, async (ids) => (asked.push(...ids), ids.filter((id) => statuses[id]).map((workflowID) => ({ workflowID, status: statuses[workflowID]! }))));
+    expect(asked.sort()).toEqual(['r1:alpha:1', 'r1:beta:1', 'r2:gamma:3', 'r3:delta:2']);
+    expect(gone.sort()).toEqual([clones.done, clones.cancelled].sort());
+    expect(existsSync(clones.running) && existsSync(clones.unknown)).toBe(true);
+    expect(existsSync(join(work, '.git', 'erasmus', 'worktrees', 'r3.2'))).toBe(false); // emptied: gone too
+    expect(await sweepClones(join(root, 'none'), async () => [])).toEqual([]);
   });
 
   it("refuses an agent step whose provider this machine lacks, naming it and what to add where", async () => {

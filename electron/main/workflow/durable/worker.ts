@@ -8,7 +8,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -24,7 +24,7 @@ import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type StepPrompt, type WorkerBridge } from './bridge';
 import { forgetClone, runComponentStep, type LaneJob, type LaneProgress, type StartTree } from './component-step';
 import { removeRunRefs } from './lane-git';
-import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, WORKFLOW_VERSION } from './dbos';
+import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, registerWorker, unregisterWorker, WORKFLOW_VERSION } from './dbos';
 
 /** The component step this async context runs (its questions and events name it). */
 interface StepPlace extends AskPlace {
@@ -82,6 +82,30 @@ export async function workRoot(workDir: string): Promise<string> {
  */
 export function cloneDir(workDir: string, runId: string, component: string, attempt: number): string {
   return join(workDir, '.git', 'erasmus', 'worktrees', `${runId}.${attempt}`, component);
+}
+
+/** DBOS statuses of a workflow that runs no more: its clone is of no use. */
+const ENDED = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
+
+/**
+ * The clones in the worker's folder whose workflows have ended (a worker killed mid-step left its clone; another
+ * worker finished the component): removed as the worker starts. A clone whose workflow is unknown, or still under
+ * way (another worker may share the folder, or this one may take it up), stays. Returns the folders removed.
+ */
+export async function sweepClones(workDir: string, statusOf: (ids: string[]) => Promise<Array<{ workflowID: string; status: string }>>): Promise<string[]> {
+  const base = join(workDir, '.git', 'erasmus', 'worktrees');
+  const clones: Array<{ dir: string; id: string }> = [];
+  for (const run of await readdir(base).catch(() => [] as string[])) {
+    const m = /^(.+)\.(\d+)$/.exec(run);
+    if (!m) continue;
+    for (const component of await readdir(join(base, run)).catch(() => [] as string[])) clones.push({ dir: join(base, run, component), id: `${m[1]}:${component}:${m[2]}` });
+  }
+  if (!clones.length) return [];
+  const ended = new Set((await statusOf(clones.map((c) => c.id))).filter((w) => ENDED.has(w.status)).map((w) => w.workflowID));
+  const gone = clones.filter((c) => ended.has(c.id)).map((c) => c.dir);
+  for (const dir of gone) await rm(dir, { recursive: true, force: true });
+  for (const run of await readdir(base).catch(() => [] as string[])) await rmdir(join(base, run)).catch(() => undefined); // emptied ones
+  return gone;
 }
 
 /**
@@ -259,6 +283,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   // The lock first: from here on, a workflow this executor takes is known to be alive while it is.
   const liveness = await holdLiveness(opts.databaseUrl, executorID);
   await migrateSystemDatabase(opts.databaseUrl);
+  // Listed as taking these queues: a run whose component waits says whether any worker runs, and whether one takes its queue.
+  await registerWorker(liveness, executorID, queues);
   DBOS.setConfig({
     name: DBOS_APP,
     systemDatabaseUrl: dbosUrl(opts.databaseUrl),
@@ -386,6 +412,11 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
     { name: COMPONENT_WORKFLOW },
   );
   await DBOS.launch();
+  // What a killed worker left in this folder: the clones of workflows that ended since.
+  await sweepClones(opts.workDir, (ids) => DBOS.listWorkflows({ workflowIDs: ids, loadInput: false, loadOutput: false })).then(
+    (gone) => gone.length && log(`removed ${gone.length} clone${gone.length === 1 ? '' : 's'} of ended workflows a worker left in ${opts.workDir}`),
+    (err: Error) => log(`the clones of ended workflows in ${opts.workDir} stay: ${err.message}`),
+  );
   for (const q of queues) await DBOS.registerQueue(q, { workerConcurrency: opts.concurrency, minPollingIntervalMs: POLL_MS, onConflict: 'always_update' });
   log(`worker ${executorID} takes components from queue ${queues.join(', ')} (at most ${opts.concurrency} at once${queues.length > 1 ? ' from each' : ''})`);
   log(
@@ -419,6 +450,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       stopping = true;
       await recovery;
       await DBOS.shutdown();
+      await unregisterWorker(liveness, executorID).catch(() => undefined);
       await liveness.end().catch(() => undefined);
       await closeBridgePools();
     },
