@@ -133,7 +133,8 @@ export async function runComponentStep(
   left.delete(dir);
   lap('restore');
   const docs = new ContextDocs(paths, dir);
-  await writeLaneDocs(docs, component, before.docs);
+  // Left here by this process after the step before: the documents in its home are what that step read back (its clone's own).
+  if (!previous) await writeLaneDocs(docs, component, before.docs);
   const timeline = structuredClone(before.timeline);
   const lane: LaneRecord = { ...structuredClone(before.lane), worktree: dir, branch: laneBranch(runId, component), entries: timeline.map((_, i) => i) };
   const record: RunRecord = { ...structuredClone(job.record), projectDir: dir, timeline, lanes: [lane] };
