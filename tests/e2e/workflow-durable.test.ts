@@ -83,7 +83,8 @@ describe('a durable run over DBOS', () => {
     const bSteps = view.timeline.filter((e) => e.component === 'b');
     const bSaid = bSteps.map((e) => `${e.state} ${e.outcome} ${e.note ?? ''}`).join('\n');
     const interrupted = bSteps.filter((e) => e.outcome === 'interrupted');
-    expect(interrupted.map((e) => e.state), bSaid).toEqual(['b:review', 'b:fixes']);
+    // (the step begun beside the push shows too when the run saw it start before that worker died)
+    expect([['b:review'], ['b:review', 'b:fixes']], bSaid).toContainEqual(interrupted.map((e) => e.state));
     expect(interrupted[0]!.note, bSaid).toBe('its worker stopped before the step was recorded (its checkpoint had not reached origin); the step runs again from the last checkpoint');
     for (const e of interrupted) expect(bSteps.filter((x) => x.state === e.state && x.outcome !== 'interrupted'), bSaid).toHaveLength(1);
     // What a:development wrote came back from the checkpoint; one commit per component, one commit step each on the timeline.

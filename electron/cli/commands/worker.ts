@@ -63,6 +63,8 @@ export function registerWorker(program: Command): void {
           providers,
         );
         process.stdout.write(`${new Date().toISOString()} ${warmed}\n`);
+        /** The runs (with their provider) whose provider this worker was found to have. */
+        const ready = new Set<string>();
         return startWorker({
           databaseUrl: url,
           concurrency: opts.concurrency ?? 1,
@@ -71,7 +73,13 @@ export function registerWorker(program: Command): void {
           bridge,
           paths: core.paths,
           host: async (record, signal, start) => {
-            await providerReady((o) => core.agent.provider(o), core.paths.configYaml, record);
+            // Once per run and provider while it is there (each step's session resolves it again, and says so should it go).
+            const key = record.executor.kind === 'agent' ? `${record.runId}\0${record.executor.provider ?? ''}\0${record.executor.model ?? ''}\0${record.executor.baseUrl ?? ''}` : undefined;
+            if (key && !ready.has(key)) {
+              await providerReady((o) => core.agent.provider(o), core.paths.configYaml, record);
+              if (ready.size >= 64) ready.clear();
+              ready.add(key);
+            }
             return core.workflow.componentContext(record, forward.timeline, signal, start, forward.prompt);
           },
           log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),

@@ -5,9 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { crashPoint } from './crash-point';
-import { git, gitPath, headCommit, identityArgs } from './git';
+import { git, gitPath, gitPaths, headCommit, identityArgs } from './git';
+import { removeDeadLocks } from './git-locks';
 import { removeStaleLock } from './merge-recovery';
 
 /** Where a run's worktrees live: `<git dir>/erasmus/worktrees/<run>/<component>`. */
@@ -249,6 +250,9 @@ export async function unmergedFiles(projectDir: string): Promise<string[]> {
  * sides in the files, for a merge step.
  */
 export async function mergeLaneCommit(projectDir: string, commit: string): Promise<MergeResult> {
+  // A git killed mid-merge (with the run's process: resumed now) left its locks: no live git holds them (git-locks.ts).
+  const [indexLock, headLock] = await gitPaths(projectDir, ['index.lock', 'HEAD.lock']);
+  await removeDeadLocks([indexLock!, headLock!], [projectDir, dirname(indexLock!)]);
   const id = await identityArgs(projectDir);
   if (!(await headCommit(projectDir))) {
     // The run's branch has no commit yet: the component's tree becomes its first commit.

@@ -169,7 +169,8 @@ export async function runComponentStep(
   left.delete(dir);
   lap('restore');
   const docs = new ContextDocs(paths, dir);
-  await writeLaneDocs(docs, component, before.docs);
+  // Left here by this process after the step before: the documents in its home are what that step read back (its clone's own).
+  if (!previous) await writeLaneDocs(docs, component, before.docs);
   await writeLaneReview(paths, dir, job.record, component, before.docs.review);
   const timeline = structuredClone(before.timeline);
   const lane: LaneRecord = { ...structuredClone(before.lane), worktree: dir, branch: laneBranch(runId, component), entries: timeline.map((_, i) => i) };
