@@ -38,10 +38,6 @@ describe('a durable run over DBOS', () => {
       `#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/erasmus/*/b/1/step-0) ;; refs/erasmus/*/b/1/step-*) if [ ! -e ${held} ]; then echo "$ref" > ${held}.tmp; mv ${held}.tmp ${held}; while [ -d ${root} ]; do sleep 0.2; done; fi ;; esac; done\n`,
       { mode: 0o755 },
     );
-    // An existing code base without a docs folder: its review reports are kept with the run's documents, not in its tree.
-    await writeFile(join(dir, 'index.js'), 'export {};\n');
-    git(dir, 'add', 'index.js');
-    git(dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'the code before');
     // Both start at once on the fresh database (DBOS's own migration races there: durable/dbos.ts serialises it).
     const [w1, w2] = await Promise.all([worker('w1', url, env), worker('w2', url, env)]);
     const { engine, runId } = await approvedRun(dir, url, env);
@@ -113,13 +109,6 @@ describe('a durable run over DBOS', () => {
       expect(texts.length, state).toBeGreaterThan(0);
       for (const text of texts) expect(text, state).toContain(`Component: ${state.split(':')[0]}`);
     }
-    // The review reports the workers kept in their homes are in the run's: each skipped fixes step names the run's file, and the run's report reads them.
-    const reports = ['a', 'b'].map((c) => new Paths(join(root, 'home-run')).reviewReport(dir, runId, c));
-    for (const [i, c] of ['a', 'b'].entries()) {
-      expect(readFileSync(reports[i]!, 'utf8')).toBe(`# Review of ${c}\n\n**Verdict:** no changes needed\n`);
-      expect(view.timeline.find((e) => e.state === `${c}:fixes`)?.note).toBe(`the review asked for no changes (${reports[i]})`);
-    }
-    expect((await engine.report(runId)).reviews?.filter((r) => r.scope !== 'final').map((r) => r.file).sort()).toEqual(reports);
     // The components' branches fetched from origin left no remote-tracking ref behind (nor any lane branch).
     expect(git(dir, 'for-each-ref', '--format=%(refname)')).not.toMatch(/erasmus-lane\//);
     // The tasks the workers marked are marked in the run's task list.
