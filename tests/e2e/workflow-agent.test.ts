@@ -136,7 +136,7 @@ describe('workflow with the agent loop and the scripted model', () => {
     expect(again.timeline.at(-1)).toMatchObject({ state: 'adder:development', outcome: 'not-done' });
     const retried = JSON.stringify(llm.requests[3]!.body.messages);
     expect(retried).toContain('This is a retry');
-    expect(retried).toContain('ended without finishing');
+    expect(retried).toContain('it ended without saying it was done');
     expect(retried).not.toContain('needs the toolset');
     expect(retried).toContain('wip.txt');
   });

@@ -121,7 +121,7 @@ describe('a durable run over a project\'s life', () => {
     const { engine, runId } = await approvedRun(dir, url, env);
     const blocked = await engine.waitForRest(runId, 120_000);
     expect(blocked.status).toBe('BLOCKED');
-    expect(blocked.error?.message).toMatch(/^component b \(b:debugging\): tests still fail after 3 debugging attempts/);
+    expect(blocked.error?.message).toMatch(/^component b: tests still fail after 3 debugging attempts in b · debugging/);
     await writeFile(fixed, '');
     await engine.retry(runId);
     const view = await engine.waitForRest(runId, 120_000);
