@@ -6,22 +6,16 @@ import { DataBatcher, FlowController, type FlowControlOptions } from './flow';
 import { KeptOutput } from './kept-output';
 import { killSession, sessionAlive } from './process-tree';
 import { spawnPty } from './pty-host';
-import { hasHeadroom, type PtyProcess } from './pty-process';
+import { hasHeadroom, type PtyProcess, type PtySpawnOptions } from './pty-process';
 
-export interface TerminalSpec {
+/** A terminal: the PTY it spawns (its program, folder, size, batching) and what is kept and shown of it. */
+export interface TerminalSpec extends PtySpawnOptions {
   id: string;
   kind: TerminalInfo['kind'];
   title: string;
   command?: string;
-  file: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  cols: number;
-  rows: number;
   /** Every byte of output, as the terminal received it (ANSI included). */
   rawFile: string;
-  batchMs: number;
   flow?: FlowControlOptions;
   /** Flow control starts off (until `enableFlowControl`), for managers in `auto` mode. */
   flowDeferred?: boolean;
