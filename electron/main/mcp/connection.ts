@@ -13,12 +13,10 @@ import { SignInError, SignInProvider } from './auth/provider';
 import { connectConfigured, finishSignIn } from './transport/connect';
 import { orderedDelivery } from './transport/ordered';
 import { GroupStdioTransport } from './transport/stdio-group';
+import { CANNOT_RUN } from './transport/process-group';
 import type { ServerStatus } from './types';
 import { StreamRedactor, type Redactor } from '../secrets/redactor';
 import { safeIcons } from './icons';
-
-/** What the process-group wrapper (transport/process-group.ts) prints when the server's program cannot be run. */
-const CANNOT_RUN = /^cannot run (.+): (No such file or directory|Permission denied)$/;
 
 export type Target = { kind: 'config'; config: ServerConfig } | { kind: 'in-process'; server: McpServer };
 

@@ -19,6 +19,8 @@ export interface SpawnPlan {
 }
 
 const SETPGRP = 'setpgrp(0, 0); exec { $ARGV[0] } @ARGV or die "cannot run $ARGV[0]: $!\\n";';
+/** The line SETPGRP prints when the server's program cannot be run (not there, or not allowed to): its name and why. */
+export const CANNOT_RUN = /^cannot run (.+): (No such file or directory|Permission denied)$/;
 
 let perlPath: string | null | undefined;
 function findPerl(): string | null {
