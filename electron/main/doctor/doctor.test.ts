@@ -66,6 +66,10 @@ describe('erasmus doctor', () => {
     writeFileSync(configYaml, 'providers:\n  - id: gpt\n    kind: openai\n    model: gpt-5\n    apiKey: ${secret:OPENAI_KEY}\n');
     const missing = await runDoctor({ secrets: secrets([]), configYaml });
     expect(missing.find((c) => c.id === 'providers')).toMatchObject({ status: 'warn', detail: expect.stringContaining('gpt (its key OPENAI_KEY is not in the keychain)') });
+    writeFileSync(configYaml, 'providers:\n  - id: me\n    kind: openai-compatable\n    model: you\n    baseURL: http://127.0.0.1:1/v1\n');
+    const typo = (await runDoctor({ secrets: secrets([]), configYaml })).find((c) => c.id === 'providers');
+    // What chat refuses, doctor names: the misspelt kind and the unknown key, and where to fix them.
+    expect(typo).toMatchObject({ status: 'fail', detail: expect.stringMatching(/providers\.0\.kind[\s\S]*baseURL/), fix: expect.stringContaining(configYaml) });
     const hung = await runDoctor({ secrets: { list: () => new Promise<string[]>(() => undefined) }, configYaml, timeoutMs: 200 });
     expect(hung.find((c) => c.id === 'keychain')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/did not answer within/) });
   });

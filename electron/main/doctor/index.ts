@@ -3,6 +3,7 @@ import type { DoctorCheck } from '../../contract/index';
 import { ptyHostFailure, spawnPty } from '../runners/pty/pty-host';
 import { sandboxStatus } from '../runners/pty/sandbox';
 import type { SecretStore } from '../secrets/index';
+import { loadAgentConfig } from '../agent/providers/config';
 import { listProviders } from '../settings/providers';
 
 export interface DoctorDeps {
@@ -49,7 +50,7 @@ async function keychainCheck(deps: DoctorDeps, ms: number): Promise<DoctorCheck 
     const names = await within(ms, 'the keychain', deps.secrets.list());
     return { id: 'keychain', status: 'ok', summary: `the OS keychain answers (${names.length} Erasmus secret${names.length === 1 ? '' : 's'})`, names };
   } catch (err) {
-    return { id: 'keychain', status: 'fail', summary: 'the OS keychain is not reachable: providers and servers that need a key cannot start', detail: (err as Error).message };
+    return { id: 'keychain', status: 'fail', summary: 'the OS keychain is not reachable: a provider or server whose key is a ${secret:NAME} cannot start (a ${env:NAME} key still works)', detail: (err as Error).message };
   }
 }
 
@@ -101,6 +102,12 @@ async function providersCheck(deps: DoctorDeps, secretNames: string[] | undefine
     state = await listProviders(deps.configYaml);
   } catch (err) {
     return { id: 'providers', status: 'fail', summary: 'config.yaml cannot be read', detail: (err as Error).message, fix: `fix ${deps.configYaml} by hand` };
+  }
+  try {
+    // What a session reads: an unknown kind or key that the list above shows as written fails here, as chat would.
+    await loadAgentConfig(deps.configYaml);
+  } catch (err) {
+    return { id: 'providers', status: 'fail', summary: 'config.yaml has settings no session can use', detail: (err as Error).message, fix: `fix ${deps.configYaml} by hand (or edit the provider in Settings → Providers)` };
   }
   if (!state.providers.length) {
     return { id: 'providers', status: 'warn', summary: 'no LLM provider is configured', fix: `add one in Settings → Providers, or under providers: in ${deps.configYaml}` };

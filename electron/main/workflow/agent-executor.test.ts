@@ -8,7 +8,7 @@ import { AgentExecutor, agentHandBack, agentTask, cannotFinish, sharedArchitectu
 import { buildStepPrompt } from './prompt';
 import { lastWordsField, type StepRequest } from './executor';
 import { LAST_WORDS_MAX } from '../../contract/last-words';
-import { preflightMessage, workflowPreflight } from './preflight';
+import { assertConfigReadable, preflightMessage, workflowPreflight } from './preflight';
 
 const step = (over: Partial<StepRequest> = {}): StepRequest => ({
   runId: 'r1',
@@ -33,6 +33,14 @@ describe('AgentExecutor', () => {
     const ex = new AgentExecutor(async () => (calls++, outcome('x')), { availableToolsets: () => ['runners'] });
     await expect(ex.run(step())).rejects.toThrow(/step adder:development needs the toolset\(s\) files, which this session does not have \(available: runners\).*retry the step/);
     expect(calls).toBe(0);
+  });
+
+  it('a session that could not start (config.yaml unreadable) is a setup failure, not an attempt the retry tells the model of', async () => {
+    const failed = { sessionId: '', logPath: '', endedReason: 'error', error: '/h/config.yaml: providers.0.kind: Invalid option', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: null }, turns: 0 } as unknown as SessionOutcome;
+    const ex = new AgentExecutor(async () => failed, { availableToolsets: () => ['files', 'runners'] });
+    const err = await ex.run(step()).catch((e: Error) => e);
+    expect(err).toMatchObject({ name: 'StepSetupError', message: expect.stringMatching(/could not start: \/h\/config\.yaml: providers\.0\.kind: Invalid option\. Fix that, then run the step again/) });
+    expect((err as Error).message).not.toContain('its log');
   });
 
   it('tells the run its session’s log as soon as the session starts', async () => {
@@ -169,6 +177,9 @@ describe('workflowPreflight', () => {
       // A config.yaml that cannot be read says to fix the file, not to add a provider that is there.
       await writeFile(join(dir, 'config.yaml'), 'providers:\n  - id: me\n    kind: openai-compatible\n    model: you\n    baseUrl: http://127.0.0.1:1/v1\n    toolMode: xml\n');
       const unreadable = await workflowPreflight({ projectDir: dir, availableToolsets: ['files', 'runners'], provider: () => loadAgentConfig(join(dir, 'config.yaml')) });
+      // Driving a run again (resume, retry, skip, approve) is refused on such a file before the run is touched.
+      await expect(assertConfigReadable(join(dir, 'config.yaml'))).rejects.toThrow(/providers\.0: Unrecognized key: "toolMode".*then run this again; the run was not changed/);
+      await expect(assertConfigReadable(join(dir, 'absent.yaml'))).resolves.toBeUndefined();
       expect(unreadable).toEqual([{ fix: 'providers', message: expect.stringMatching(/^No model to run the steps: .*config\.yaml: providers\.0: Unrecognized key: "toolMode"/), how: expect.stringMatching(/^Fix config\.yaml where the message says/) }]);
     } finally {
       await rm(dir, { recursive: true, force: true });

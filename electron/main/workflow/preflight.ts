@@ -1,5 +1,5 @@
 import type { WorkflowPreflightProblem } from '../../contract/methods/workflow';
-import { ConfigFileError } from '../agent/providers/config';
+import { ConfigFileError, loadAgentConfig } from '../agent/providers/config';
 import type { ProjectTrust } from '../project/trust';
 import { loadProtocols, type ProtocolName } from './protocols';
 
@@ -57,4 +57,17 @@ export async function workflowPreflight(input: PreflightInput): Promise<Prefligh
 /** The problems as one message: "the workflow cannot start:" and one line each. */
 export function preflightMessage(problems: PreflightProblem[]): string {
   return `the workflow cannot start:\n  - ${problems.map((p) => `${p.message}${/[.!?:)]$/.test(p.message) ? '' : '.'} ${p.how}`).join('\n  - ')}`;
+}
+
+/**
+ * Before a run is driven again (resume, retry, skip, approve): config.yaml must read as settings, or the next step's
+ * session could not start and the run would block on what is the user's to fix. Refused with nothing changed.
+ */
+export async function assertConfigReadable(configYaml: string): Promise<void> {
+  try {
+    await loadAgentConfig(configYaml);
+  } catch (err) {
+    if (!(err instanceof ConfigFileError)) return; // no provider or a duplicate id: the step says so as before
+    throw new ConfigFileError(`${err.message}. Fix config.yaml where the message says (a key misspelled or in the wrong place, or broken YAML), then run this again; the run was not changed.`);
+  }
 }
