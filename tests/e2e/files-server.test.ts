@@ -112,6 +112,8 @@ const ESCAPES: string[] = [
   'keep.txt\u0000../../outside/secret.txt',
 ];
 
+const LINKS = ['secret-link', 'dangling'];
+
 describe('files server over stdio: path escapes', () => {
   it('lists its nine tools with honest annotations', async () => {
     const { client } = await connect('accept');
@@ -130,7 +132,8 @@ describe('files server over stdio: path escapes', () => {
       ['write_file', { path: p, content: 'pwned' }],
       ['append_file', { path: p, content: 'pwned' }],
       ['edit_file', { path: p, oldText: 'outside secret', newText: 'pwned' }],
-      ['remove', { path: p, recursive: true }],
+      // A link in the root is removed itself (the test below); through it, or anywhere outside, nothing is.
+      ...(LINKS.includes(p) ? [] : [['remove', { path: p, recursive: true }] as [string, Record<string, unknown>]]),
       ['list', { path: p }],
       ['search', { path: p, contains: 'secret' }],
       ['move', { from: p, to: 'stolen.txt' }],
@@ -341,6 +344,15 @@ describe('files server over stdio: confirmation by elicitation', () => {
     expect(existsSync(join(root, 'sub'))).toBe(false);
     expect(existsSync(outside)).toBe(true);
     expect((await call(accept.client, 'remove', { path: '.' , recursive: true })).isError).toBe(true);
+    // A link inside that points outside: the link goes, what it points to stays.
+    const before = snapshot(outside);
+    for (const link of [...LINKS, 'out-link']) {
+      const r = await call(accept.client, 'remove', { path: link, recursive: true });
+      expect(r.text).toBe(`removed ${link}`);
+      expect(existsSync(join(root, link)) || lstatSync(join(root, link), { throwIfNoEntry: false }) !== undefined).toBe(false);
+    }
+    expect(snapshot(outside)).toEqual(before);
+    expect((await call(accept.client, 'remove', { path: 'sub/up/secret.txt' })).isError).toBe(true);
     expect(existsSync(root)).toBe(true);
   });
 });

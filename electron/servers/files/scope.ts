@@ -58,6 +58,20 @@ export class Scope {
     return full;
   }
 
+  /**
+   * As resolve, but a symlink named last is the link itself (what removing it removes), not where it leads: a link
+   * inside the root that points outside can be removed without anything outside being touched.
+   */
+  async resolveEntry(input: string): Promise<string> {
+    if (typeof input !== 'string' || input.length === 0 || input.includes('\0')) return this.resolve(input);
+    const lexical = isAbsolute(input) ? resolve(input) : resolve(this.root, input);
+    const st = await lstat(lexical).catch(() => null);
+    if (!st?.isSymbolicLink()) return this.resolve(input);
+    const full = join(await this.resolve(dirname(lexical)), basename(lexical));
+    if (!this.contains(full) || full === this.root) throw new ScopeError(`${input} is outside the root folder ${this.root}`);
+    return full;
+  }
+
   /** The path as the client should see it (relative to the root, `.` for the root). */
   show(abs: string): string {
     return relative(this.root, abs) || '.';

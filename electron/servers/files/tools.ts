@@ -191,13 +191,14 @@ export const FILE_TOOLS = {
     input: { path: z.string(), recursive: z.boolean().optional() },
     annotations: { title: 'Remove', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ path, recursive }, ctx) => {
-      const abs = await ctx.scope.resolve(path);
+      // A symlink is removed itself, never what it points to.
+      const abs = await ctx.scope.resolveEntry(path);
       const hit = protectedRemoval(abs, ctx.home);
       if (hit) return failure(`refused: removing ${abs} (${hit} or directly inside it) is never allowed`);
       if (abs === ctx.scope.root) return failure('refused: the root folder itself cannot be removed');
       const st = await exists(abs);
       if (!st) return failure(`${path} does not exist`);
-      const what = st.isDirectory() ? `the folder ${ctx.scope.show(abs)}${recursive ? ' and everything in it' : ''}` : `the file ${ctx.scope.show(abs)}`;
+      const what = st.isSymbolicLink() ? `the symlink ${ctx.scope.show(abs)} (only the link; what it points to stays)` : st.isDirectory() ? `the folder ${ctx.scope.show(abs)}${recursive ? ' and everything in it' : ''}` : `the file ${ctx.scope.show(abs)}`;
       const refused = await mayDestroy(ctx, `Remove ${what}`, { tool: 'remove', change: 'remove', path: ctx.scope.show(abs) });
       if (refused) return refused;
       if (st.isDirectory()) await (recursive ? rm(abs, { recursive: true }) : rmdir(abs));
