@@ -217,6 +217,13 @@ function checked(call: ProgramCall, ctx: GateContext): Finding[] {
 
 const GIT_READ = new Set(['status', 'log', 'diff', 'show', 'branch', 'tag', 'rev-parse', 'ls-files', 'blame', 'shortlog', 'describe', 'grep', 'cat-file', 'ls-tree', 'reflog', 'stash', 'add', 'commit', 'checkout', 'switch', 'restore', 'reset', 'merge', 'rebase', 'cherry-pick', 'revert', 'init', 'mv', 'rm', 'clean', 'fetch', 'pull', 'push', 'clone', 'remote', 'worktree', 'rev-list', 'merge-base', 'name-rev', 'show-ref', 'for-each-ref', 'count-objects', 'fsck', 'gc', 'notes', 'bisect', 'apply', 'am', 'format-patch', 'archive', 'version', 'help', 'check-ignore', 'ls-remote', 'whatchanged', 'range-diff']);
 
+/** `git config …` that only reads: --get/--get-all/--get-regexp/--list (or git 2.46's get/list), and nothing that writes or opens an editor. */
+function gitConfigReads(rest: string[]): boolean {
+  const reads = rest[0] === 'get' || rest[0] === 'list' || rest.some((t) => /^(--get|--get-all|--get-regexp|--list|-l)$/.test(t));
+  const writes = rest.some((t) => /^(--add|--replace-all|--unset|--unset-all|--rename-section|--remove-section|-e|--edit|--file|-f|--blob|set|unset|edit|rename-section|remove-section)(=|$)/.test(t) || t === '\0');
+  return reads && !writes;
+}
+
 /** git: options that run programs or write outside the project, config, aliases and foreach. */
 function gitGate(call: ProgramCall, ctx: GateContext): Finding[] {
   const out: Finding[] = [];
@@ -238,8 +245,11 @@ function gitGate(call: ProgramCall, ctx: GateContext): Finding[] {
   if (sub === undefined) return call.args[i] ? [...out, approve(`git subcommand decided at run time: ${line(call)}`)] : out;
   const rest = call.args.slice(i + 1);
   const restText = rest.map((a) => a.word?.text ?? '\0');
-  if (!GIT_READ.has(sub)) out.push(approve(`git ${sub} is not a subcommand the policy knows (it may be an alias that runs a program): ${line(call)}`));
-  if (sub === 'config' || sub === 'remote' && restText.some((t) => /^(add|set-url)$/.test(t))) out.push(approve(`git ${sub} changes configuration that can run programs: ${line(call)}`));
+  // git config has its own reason (one reason, not two that contradict each other); reading it is ordinary work.
+  if (sub === 'config') {
+    if (!gitConfigReads(restText)) out.push(approve(`git config changes configuration that can run programs: ${line(call)}`));
+  } else if (!GIT_READ.has(sub)) out.push(approve(`git ${sub} is not a subcommand the policy knows (it may be an alias that runs a program): ${line(call)}`));
+  if (sub === 'remote' && restText.some((t) => /^(add|set-url)$/.test(t))) out.push(approve(`git remote changes configuration that can run programs: ${line(call)}`));
   if (sub === 'submodule' && restText.includes('foreach')) out.push(approve(`git submodule foreach runs commands: ${line(call)}`));
   if (sub === 'tag' && restText.some((t) => /^(-d|--delete)$/.test(t))) out.push(approve(`git tag -d deletes a tag: ${line(call)}`));
   if (sub === 'bisect' && restText.includes('run')) out.push(approve(`git bisect run runs commands: ${line(call)}`));

@@ -45,6 +45,10 @@ const TABLE: Array<[string, Verdict]> = [
   ['pnpm install', A],
   ['git commit -m "rm -rf / is bad"', R],
   ['git push origin main', A],
+  ['git config core.hooksPath .githooks', A],
+  ['git config --get user.name', R],
+  ['git config --list', R],
+  ['git config --get-all --file /etc/x a.b', A],
   ['docker ps -a', A],
   ['docker run --rm alpine echo hi', A],
   ['chmod +x script.sh', R],
@@ -192,6 +196,11 @@ describe('command policy table', () => {
 });
 
 describe('override', () => {
+  it('git config that writes is asked for with one reason, not also as a subcommand the policy does not know', async () => {
+    const c = await classifyCommand('git config core.hooksPath .githooks', ctx);
+    expect(c.reasons).toEqual(['git config changes configuration that can run programs: git config core.hooksPath .githooks']);
+  });
+
   it('turns a refusal into an approval that carries a warning', async () => {
     const c = await classifyCommand('rm -rf /', { ...ctx, allowDangerous: true });
     expect(c.verdict).toBe('approve');
