@@ -336,6 +336,8 @@ describe('the sandbox profile', () => {
     const p = { root: project, home };
     expect(sandboxNote({ output: 'Read-only file system', exitCode: 0 }, p)).toBe('');
     expect(sandboxNote({ output: 'assertion failed: 1 !== 2', exitCode: 1 }, p)).toBe('');
+    // git renaming its config onto the read-only bind gets EBUSY: the note says it was the sandbox, and why.
+    expect(sandboxNote({ output: 'error: could not write config file .git/config: Device or resource busy', exitCode: 255 }, p)).toMatch(/^\[sandbox\] git's configuration and hooks \(\.git\/config, \.git\/hooks\) are read-only for commands/);
     const network = { kind: 'socket' as const, dir: '/x', socket: '/x/proxy.sock', node: 'node', allowed: [] };
     expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 0 }, { ...p, network })).toBe('');
     expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 1 }, { ...p, network })).toMatch(/^\[sandbox\] this command's network goes only through Erasmus's proxy/);

@@ -175,6 +175,8 @@ export class CommandRunner {
 const WRITE_REFUSED = /read-only file system|EROFS/i;
 /** Seatbelt refuses a write with EPERM. */
 const WRITE_REFUSED_MAC = /read-only file system|EROFS|operation not permitted|EPERM/i;
+/** git writing its config or a hook where the sandbox binds them read-only (a rename onto the bind is EBUSY). */
+const GIT_CONFIG_REFUSED = /(could not (?:write|lock) config file|\.git\/(?:config|hooks))[^\n]*(Device or resource busy|EBUSY|read-only file system|EROFS)/i;
 const NETWORK_REFUSED = /ENETUNREACH|network is unreachable|ECONNREFUSED|connection refused|EAI_AGAIN|could not resolve|temporary failure in name resolution|getaddrinfo|failed to (?:connect|fetch)|fetch failed/i;
 
 /**
@@ -190,7 +192,9 @@ export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: Sandbo
     notes.push(`the network reaches only this project's allowed hosts (sandbox): ${refusedHosts.join(', ')} refused (allowed: ${allowed}). ${howToAllow(refusedHosts[0]!)} Ask the user, or do without it`);
   }
   if (r.exitCode !== 0) {
-    if ((platform === 'darwin' ? WRITE_REFUSED_MAC : WRITE_REFUSED).test(r.output)) {
+    if (GIT_CONFIG_REFUSED.test(r.output))
+      notes.push("git's configuration and hooks (.git/config, .git/hooks) are read-only for commands (sandbox), since they can make git run programs: a step does not change them; if the project needs it, say so in your answer for the user to do");
+    else if ((platform === 'darwin' ? WRITE_REFUSED_MAC : WRITE_REFUSED).test(r.output)) {
       notes.push(
         p.readOnly
           ? `writes are refused in this step (read-only file system (sandbox)): the project is mounted read-only; only $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) is writable`
