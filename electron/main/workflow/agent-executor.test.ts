@@ -94,6 +94,10 @@ describe('AgentExecutor', () => {
     const blocked = await cannot.run(step({ state: 'wordcount:fixes' }));
     expect(blocked).toMatchObject({ done: false, contextDoc: '# Notes\n- waits for an approval\n' });
     expect(blocked.notDoneBecause).toMatch(/^The step wordcount · review fixes cannot finish: app\.py must be written and nobody could approve it\. 2 call\(s\) needs approval; nobody could be asked \(the files tool “write file” ×2\)\..*"Retry step" in the app.*erasmus workflow retry <dir> --yes/);
+    // Without refused calls the model stopped for a decision: no approval to answer, so the way on is to settle it.
+    const decide = await new AgentExecutor(async () => outcome('Cannot finish: the test and the architecture disagree on "mc"; the user decides.'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:debugging' }));
+    expect(decide.notDoneBecause).toMatch(/^The step title · debugging cannot finish: the test and the architecture disagree on "mc"; the user decides\. The rest of the step's work and its notes are kept\. Settle what it asks .*then retry the step .*or skip it \(log: \/l\)\.$/);
+    expect(decide.notDoneBecause).not.toContain('approv');
     expect(cannotFinish('All done.\nCannot finish is not a heading here')).toBeUndefined();
     expect(cannotFinish('- **Cannot finish:** the database is not reachable')).toBe('the database is not reachable');
   });

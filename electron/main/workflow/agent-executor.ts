@@ -86,7 +86,11 @@ const callList = (calls: string[]) => {
  */
 export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string): string {
   const refused = calls.length ? ` ${calls.length} call(s) ${NOBODY_ASKED} (${callList(calls)}).` : '';
-  return `The step ${humanState(state)} cannot finish: ${why.replace(/[.\s]+$/, '')}.${refused} The rest of the step's work and its notes are kept. Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended (log: ${sessionLog}).`;
+  // Without refused calls the model stopped for something only the user can settle: no approval to answer on a retry.
+  const how = calls.length
+    ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended`
+    : `Settle what it asks (change the code, a test or the documents as you decide), then retry the step ("Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal) or skip it`;
+  return `The step ${humanState(state)} cannot finish: ${why.replace(/[.\s]+$/, '')}.${refused} The rest of the step's work and its notes are kept. ${how} (log: ${sessionLog}).`;
 }
 
 /** The timeline's note on a step that went on without calls nobody could approve. */

@@ -22,6 +22,13 @@ it('tells a second attempt that the one before changed no file (from the timelin
   expect(note).toBe('This is debugging attempt 2 of 3 for these failures. The attempt before changed no file, and the tests still fail (output below): find the cause in the code before you change it.');
 });
 
+it("gives the attempt before's last words back, with how to hand a decision to the user", () => {
+  const said = 'I changed nothing: the architecture says title_case keeps "mc" as written and the test asks for "Mc".\nWhich one is right is the user\'s decision.';
+  const note = debugRetryNote([{ ...entry('core:debugging', 'tests-failed', []), lastWords: { text: said, chars: said.length } }], 'core:debugging', 1, 3);
+  expect(note).toContain('What the attempt before wrote at its end: "I changed nothing: the architecture says title_case keeps "mc" as written and the test asks for "Mc". Which one is right is the user\'s decision."');
+  expect(note).toContain('end your answer with a line `Cannot finish: <why>`: the run stops and asks the user');
+});
+
 it('names what the attempt before changed, and warns on the last attempt', () => {
   const timeline = [entry('core:debugging', 'tests-failed', []), entry('cli:debugging', 'tests-failed', ['x.py']), entry('core:debugging', 'tests-failed', ['core.py'])];
   const note = debugRetryNote(timeline, 'core:debugging', 2, 3);

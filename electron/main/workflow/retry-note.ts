@@ -71,7 +71,13 @@ export function debugRetryNote(timeline: RunRecord['timeline'], state: string, u
         : 'The attempt before changed no file, and the tests still fail';
   const of = maxAttempts ? ` of ${maxAttempts}` : '';
   const lastOne = maxAttempts && used + 1 >= maxAttempts ? ' This is the last attempt before the run stops and asks the user.' : '';
-  return `This is debugging attempt ${used + 1}${of} for these failures. ${before} (output below): find the cause in the code before you change it.${lastOne}`;
+  // What that attempt concluded comes back to it: it may have found that only the user can settle the failure
+  // (the test and the architecture disagree), and without its words the next attempt starts from nothing.
+  const said = last?.lastWords?.text.trim();
+  const itSaid = said
+    ? ` What the attempt before wrote at its end: "${said.replace(/\s+/g, ' ')}". If it is right that only the user can settle this, end your answer with a line \`Cannot finish: <why>\`: the run stops and asks the user, with your work kept.`
+    : '';
+  return `This is debugging attempt ${used + 1}${of} for these failures. ${before} (output below): find the cause in the code before you change it.${itSaid}${lastOne}`;
 }
 
 /** A step run again after the run stopped at it: what happened, in words for the model, and what it wrote last (record.retryOf). */
