@@ -102,6 +102,7 @@ describe('a blocked lane in a parallel run', () => {
       // Said at once, in every face: a status event to refresh the views, a notice naming the component, its step and both ways on.
       const note = events.find((e) => e.event === 'app.notify' && (e.payload as { title: string }).title === 'Component b is blocked at b · debugging');
       expect((note?.payload as { body: string } | undefined)?.body).toMatch(/tests still fail.*The components under way go on and no new one starts; retry or skip its step now/);
+      expect((note?.payload as { body: string }).body).not.toContain('..');
       // Only a blocked component is retried or skipped while others run.
       await expect(engine.skip(runId, { component: 'a' })).rejects.toThrow('component a is not blocked');
       await expect(engine.retry(runId, { component: 'a' })).rejects.toThrow('component a is not blocked');
