@@ -81,6 +81,25 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     expect(readFileSync(join(project, 'made.txt'), 'utf8')).toBe('inside\n');
   });
 
+  it('sees no process outside the sandbox: no way through /proc/<pid>/root to the real files, and nothing it leaves runs on after it', async () => {
+    writeFileSync(join(base, 'outside.txt'), 'outside\n');
+    // This test's own process is outside: its /proc/<pid>/root is the real file system (secrets and /tmp included).
+    const through = `/proc/${process.pid}/root`;
+    const r = await runner.run({ command: `ls /proc | grep -c '^[0-9]'; cat ${through}${join(home, '.ssh', 'id_ed25519')}; echo escaped >> ${through}${join(base, 'outside.txt')}; (exec -a erasmus-left-behind-${process.pid} sleep 600) & echo started`, root: project });
+    expect(r.output).toContain('started');
+    expect(r.output).not.toContain(KEY);
+    expect(readFileSync(join(base, 'outside.txt'), 'utf8')).toBe('outside\n');
+    // Only the sandbox's own few processes are there to see.
+    expect(Number(/^(\d+)\s*$/m.exec(r.output)?.[1])).toBeLessThan(10);
+    // The background sleep ended with the command (bwrap's init is gone, and the kernel stopped what it left).
+    const left = () => readdirSync('/proc').filter((p) => /^\d+$/.test(p) && (() => { try { return readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith(`erasmus-left-behind-${process.pid}`); } catch { return false; } })());
+    try {
+      await vi.waitFor(() => expect(left()).toEqual([]), { timeout: 5_000, interval: 50 });
+    } finally {
+      for (const p of left()) process.kill(Number(p), 'SIGKILL');
+    }
+  });
+
   it("a parallel run's lane: a command in a component's worktree writes and commits there, never the project's tree nor another component's worktree", async () => {
     const git = (cwd: string, ...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
     git(project, 'init', '-q', '-b', 'main');

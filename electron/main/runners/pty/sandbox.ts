@@ -13,6 +13,7 @@ import { seatbeltArgv } from './seatbelt';
  * temporary folder (`TMPDIR`, kept across the session's commands), so a write anywhere else fails
  * with "Read-only file system" instead of vanishing; the secrets folders of home (ssh, cloud and
  * package credentials, keyrings, browser profiles) and ERASMUS_HOME hidden behind empty folders;
+ * its own PID namespace (no other process to see or reach through /proc; nothing it leaves runs on after it);
  * its own network namespace always: nothing outside is reachable, 127.0.0.1 included; a command the
  * user accepted as needing the network gets the core's filtering proxy (net-proxy.ts) bridged in,
  * which reaches only the project's allowed hosts.
@@ -105,7 +106,7 @@ export function sandboxStatusFor(platform: NodeJS.Platform, off: boolean, probe:
 }
 
 function probeBwrap(): SandboxStatus {
-  const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--die-with-parent', 'true'], { stdio: 'pipe', timeout: 10_000 });
+  const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', 'true'], { stdio: 'pipe', timeout: 10_000 });
   if (r.error) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap is not installed (apt-get install bubblewrap); every command that is not read-only asks` };
   if (r.status !== 0) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap cannot create a sandbox here (${r.stderr.toString().trim() || `exit ${r.status}`}; user namespaces may be off); every command that is not read-only asks` };
   return { available: true, detail: "Linux: commands run in bubblewrap: the project writable, the rest read-only, secrets hidden, no network but the project's allowed hosts for a command you accept" };
@@ -267,7 +268,11 @@ export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
   // The private /tmp holds only the mount points above: read-only, so a stray write fails loudly
   // instead of landing in a folder that is gone after the command.
   if (root !== '/tmp') args.push('--remount-ro', '/tmp');
-  args.push('--unshare-net', '--chdir', resolve(cwd), '--');
+  // Its own PID namespace: without it /proc shows every process of the user, and /proc/<pid>/root of one outside
+  // is that process's whole file system, writable, secrets and all (a way around every bind above); and a process a
+  // command leaves behind (`cmd &`, nohup) would outlive the command and Erasmus. With it, the command sees only its
+  // own processes, and when the command ends bwrap's init ends and the kernel stops whatever it left.
+  args.push('--unshare-pid', '--unshare-net', '--chdir', resolve(cwd), '--');
   if (p.network?.kind === 'socket') args.push(...bridgeArgv(p.network.node, p.network.socket));
   return args;
 }
