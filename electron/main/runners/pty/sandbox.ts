@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { bridgeArgv } from './net-proxy';
@@ -233,6 +233,16 @@ function laneBinds(root: string, lane: string): string[] {
   return args;
 }
 
+/** A repository's `.git/hooks` and `.git/config`, made empty where missing (`git init --template=` makes no hooks folder). */
+function ensureGitGuarded(gitDir: string): void {
+  try {
+    mkdirSync(join(gitDir, 'hooks'), { recursive: true });
+    if (!exists(join(gitDir, 'config'))) writeFileSync(join(gitDir, 'config'), '', { flag: 'a' });
+  } catch {
+    // A .git this process cannot write: the command cannot either.
+  }
+}
+
 /**
  * The bwrap argument vector for a profile: up to and including `--`, then (for a networked
  * command) the bridge to the proxy, which runs the command that follows.
@@ -256,9 +266,14 @@ export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
   else if (p.lane) args.push(...laneBinds(root, resolve(p.lane)));
   else {
     args.push('--bind', root, root);
-    for (const rel of ['.git/hooks', '.git/config']) {
-      const f = join(root, rel);
-      if (exists(f)) args.push('--ro-bind', f, f);
+    const gitDir = join(root, '.git');
+    if (exists(gitDir) === 'dir') {
+      // `.git` a mount point of its own: it cannot be renamed, removed or replaced by a copy whose hooks and config are
+      // writable (the binds below would move with the renamed folder). Hooks and config made if missing, so that they
+      // are bound read-only too rather than left for the command to create.
+      args.push('--bind', gitDir, gitDir);
+      ensureGitGuarded(gitDir);
+      for (const f of [join(gitDir, 'hooks'), join(gitDir, 'config')]) if (exists(f)) args.push('--ro-bind', f, f);
     }
   }
   if (p.tmpDir && exists(p.tmpDir) === 'dir') args.push('--bind', resolve(p.tmpDir), resolve(p.tmpDir));
