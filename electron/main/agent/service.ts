@@ -36,7 +36,7 @@ export function runnerShell(runner: Pick<CommandRunner, 'run' | 'status'>): Shel
 
 export interface AgentServiceDeps {
   paths: Paths;
-  secrets: Pick<SecretStore, 'get'>;
+  secrets: Pick<SecretStore, 'get'> & Partial<Pick<SecretStore, 'learn'>>;
   env: NodeJS.ProcessEnv;
   hub?: Pick<McpHub, 'toolsets' | 'openToolset' | 'callTool' | 'readResource' | 'setSamplingHandler'>;
   /** Runs `!command` lines (the core's one runner: sandboxed, in a PTY visible in the terminal view). */
@@ -72,7 +72,7 @@ export class AgentService {
   sessionDeps(extra: Partial<AgentSessionDeps> = {}): AgentSessionDeps {
     return {
       paths: this.d.paths,
-      sources: { env: this.d.env, secret: (name) => this.d.secrets.get(name) },
+      sources: { env: this.d.env, secret: (name) => this.d.secrets.get(name), credentialFromEnv: (name, value) => this.d.secrets.learn?.(`env:${name}`, value) },
       tools: this.d.hub ? hubTools(this.d.hub) : undefined,
       // `!` lines are judged as the runner tools judge theirs: knowing whether the sandbox confines them.
       classifyCommand: (command, { cwd }) => classifyCommand(command, { home: homedir(), cwd: cwd ?? process.cwd(), sandboxed: this.d.runner?.status.enabled === true }),

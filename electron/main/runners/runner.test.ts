@@ -81,6 +81,46 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     expect(readFileSync(join(project, 'made.txt'), 'utf8')).toBe('inside\n');
   });
 
+  it('sees no process outside the sandbox: no way through /proc/<pid>/root to the real files, and nothing it leaves runs on after it', async () => {
+    writeFileSync(join(base, 'outside.txt'), 'outside\n');
+    // This test's own process is outside: its /proc/<pid>/root is the real file system (secrets and /tmp included).
+    const through = `/proc/${process.pid}/root`;
+    const r = await runner.run({ command: `ls /proc | grep -c '^[0-9]'; cat ${through}${join(home, '.ssh', 'id_ed25519')}; echo escaped >> ${through}${join(base, 'outside.txt')}; (exec -a erasmus-left-behind-${process.pid} sleep 600) & echo started`, root: project });
+    expect(r.output).toContain('started');
+    expect(r.output).not.toContain(KEY);
+    expect(readFileSync(join(base, 'outside.txt'), 'utf8')).toBe('outside\n');
+    // Only the sandbox's own few processes are there to see.
+    expect(Number(/^(\d+)\s*$/m.exec(r.output)?.[1])).toBeLessThan(10);
+    // The background sleep ended with the command (bwrap's init is gone, and the kernel stopped what it left).
+    const left = () => readdirSync('/proc').filter((p) => /^\d+$/.test(p) && (() => { try { return readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith(`erasmus-left-behind-${process.pid}`); } catch { return false; } })());
+    try {
+      await vi.waitFor(() => expect(left()).toEqual([]), { timeout: 5_000, interval: 50 });
+    } finally {
+      for (const p of left()) process.kill(Number(p), 'SIGKILL');
+    }
+  });
+
+  it("the repository's git folder stays the user's: .git cannot be moved or replaced by a copy, missing hooks are not left to make, a .git/commondir is put back", async () => {
+    const git = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8' });
+    expect(git(project, 'init', '-q', '--template=').status).toBe(0); // no hooks folder
+    const config = readFileSync(join(project, '.git', 'config'), 'utf8');
+    const swap = await runner.run({ command: `mv .git .git-orig && cp -r .git-orig .git && printf '[core]\\n\\tfsmonitor = touch ${base}/ran\\n' >> .git/config`, root: project });
+    expect(swap.exitCode).not.toBe(0);
+    expect(swap.sandboxNote).toContain('.git, .git/hooks and .git/config cannot be moved, replaced or written');
+    expect(existsSync(join(project, '.git-orig'))).toBe(false);
+    const hook = await runner.run({ command: "mkdir -p .git/hooks && printf 'touch ran' > .git/hooks/post-checkout", root: project });
+    expect(hook.exitCode).not.toBe(0);
+    expect(existsSync(join(project, '.git', 'hooks', 'post-checkout'))).toBe(false);
+    // git reads the config and hooks of the folder .git/commondir names: one the command made.
+    const redirect = await runner.run({ command: `mkdir -p evil && printf '[core]\\n\\tfsmonitor = touch ${base}/ran\\n' > evil/config && echo ../../evil > .git/commondir && echo made`, root: project });
+    expect(redirect.output).toContain('made');
+    expect(existsSync(join(project, '.git', 'commondir'))).toBe(false);
+    expect(redirect.sandboxNote).toContain('[sandbox] the command changed .git/commondir, which would point git at another configuration and hooks; Erasmus put it back as it was');
+    expect(readFileSync(join(project, '.git', 'config'), 'utf8')).toBe(config);
+    expect(git(project, 'status', '--porcelain').status).toBe(0);
+    expect(existsSync(join(base, 'ran'))).toBe(false);
+  });
+
   it("a parallel run's lane: a command in a component's worktree writes and commits there, never the project's tree nor another component's worktree", async () => {
     const git = (cwd: string, ...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
     git(project, 'init', '-q', '-b', 'main');
@@ -112,6 +152,13 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     // The hooks stay read-only from a lane too.
     const hook = await runner.run({ command: `echo x > ${join(project, '.git', 'hooks', 'pre-commit')}`, root: project, cwd: a });
     expect(hook.exitCode).not.toBe(0);
+    // What tells git where its configuration is (the lane's .git file, its commondir, the project's .git/commondir) is put back.
+    const pointer = readFileSync(join(a, '.git'), 'utf8');
+    const repointed = await runner.run({ command: `mkdir -p evil && echo "gitdir: $PWD/evil" > .git && echo ../../evil > ${join(project, '.git', 'commondir')}`, root: project, cwd: a });
+    expect(repointed.exitCode, repointed.output).toBe(0);
+    expect(readFileSync(join(a, '.git'), 'utf8')).toBe(pointer);
+    expect(existsSync(join(project, '.git', 'commondir'))).toBe(false);
+    expect(repointed.sandboxNote).toContain('the command changed .git/commondir, .git/erasmus/worktrees/run1/a/.git, which would point git at another configuration');
     // A command in the project itself still writes the project (no lane).
     expect((await runner.run({ command: 'echo m > main.txt', root: project })).exitCode).toBe(0);
   });
@@ -337,7 +384,7 @@ describe('the sandbox profile', () => {
     expect(sandboxNote({ output: 'Read-only file system', exitCode: 0 }, p)).toBe('');
     expect(sandboxNote({ output: 'assertion failed: 1 !== 2', exitCode: 1 }, p)).toBe('');
     // git renaming its config onto the read-only bind gets EBUSY: the note says it was the sandbox, and why.
-    expect(sandboxNote({ output: 'error: could not write config file .git/config: Device or resource busy', exitCode: 255 }, p)).toMatch(/^\[sandbox\] git's configuration and hooks \(\.git\/config, \.git\/hooks\) are read-only for commands/);
+    expect(sandboxNote({ output: 'error: could not write config file .git/config: Device or resource busy', exitCode: 255 }, p)).toMatch(/^\[sandbox\] \.git, \.git\/hooks and \.git\/config cannot be moved, replaced or written \(sandbox\)/);
     const network = { kind: 'socket' as const, dir: '/x', socket: '/x/proxy.sock', node: 'node', allowed: [] };
     expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 0 }, { ...p, network })).toBe('');
     expect(sandboxNote({ output: 'connect ECONNREFUSED 127.0.0.1:80', exitCode: 1 }, { ...p, network })).toMatch(/^\[sandbox\] this command's network goes only through Erasmus's proxy/);

@@ -3,6 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { PtyManager, RunOptions, RunResult } from './pty/index';
 import { bridgeNode, howToAllow, proxyEnv, startProxy, type ProxyHandle } from './pty/net-proxy';
+import { gitPointers, restoreGitPointers } from './pty/git-guard';
 import { hiddenPaths, laneOf, pyenvShims, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
 
 /**
@@ -149,9 +150,16 @@ export class CommandRunner {
         sandbox.network = { kind: 'socket', dir: proxy.dir, socket: proxy.socket, node, allowed: allowedHosts };
       } else noBridge = '[sandbox] this command ran without network: the sandbox reaches the allowed hosts through a bridge that needs node on PATH, and none was found; install Node.js, or run the command outside Erasmus';
     }
+    // What tells git where its configuration is, put back after the command (git-guard.ts): Erasmus's own git runs unconfined.
+    const pointers = sandbox ? gitPointers(sandbox) : undefined;
     try {
       const r = await this.ptys.run({ ...rest, cwd: cwd ?? root, env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, ...(proxy ? proxyEnv(proxy.port) : {}) }, ...(sandbox ? { sandbox } : {}) });
-      const note = noBridge || (sandbox ? sandboxNote(r, sandbox, proxy?.refused) : '');
+      const restored = sandbox && pointers ? restoreGitPointers(sandbox, pointers) : [];
+      const guard = restored.length
+        ? `the command changed ${restored.join(', ')}, which would point git at another configuration and hooks; Erasmus put ${restored.length === 1 ? 'it' : 'them'} back as ${restored.length === 1 ? 'it was' : 'they were'} (the repository's configuration and hooks are the user's: leave them as they are)`
+        : '';
+      const base = noBridge || (sandbox ? sandboxNote(r, sandbox, proxy?.refused) : '');
+      const note = guard ? (base ? `${base}; ${guard}` : `[sandbox] ${guard}`) : base;
       // A command left running in the background keeps its network until the runner is disposed.
       if (proxy && r.background) {
         this.proxies.add(proxy);
@@ -175,8 +183,7 @@ export class CommandRunner {
 const WRITE_REFUSED = /read-only file system|EROFS/i;
 /** Seatbelt refuses a write with EPERM. */
 const WRITE_REFUSED_MAC = /read-only file system|EROFS|operation not permitted|EPERM/i;
-/** git writing its config or a hook where the sandbox binds them read-only (a rename onto the bind is EBUSY). */
-const GIT_CONFIG_REFUSED = /(could not (?:write|lock) config file|\.git\/(?:config|hooks))[^\n]*(Device or resource busy|EBUSY|read-only file system|EROFS)/i;
+const GIT_MOUNT_BUSY = /\.git\b[^\n]*(?:device or resource busy|EBUSY)/i;
 const NETWORK_REFUSED = /ENETUNREACH|network is unreachable|ECONNREFUSED|connection refused|EAI_AGAIN|could not resolve|temporary failure in name resolution|getaddrinfo|failed to (?:connect|fetch)|fetch failed/i;
 
 /**
@@ -192,9 +199,7 @@ export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: Sandbo
     notes.push(`the network reaches only this project's allowed hosts (sandbox): ${refusedHosts.join(', ')} refused (allowed: ${allowed}). ${howToAllow(refusedHosts[0]!)} Ask the user, or do without it`);
   }
   if (r.exitCode !== 0) {
-    if (GIT_CONFIG_REFUSED.test(r.output))
-      notes.push("git's configuration and hooks (.git/config, .git/hooks) are read-only for commands (sandbox), since they can make git run programs: a step does not change them; if the project needs it, say so in your answer for the user to do");
-    else if ((platform === 'darwin' ? WRITE_REFUSED_MAC : WRITE_REFUSED).test(r.output)) {
+    if ((platform === 'darwin' ? WRITE_REFUSED_MAC : WRITE_REFUSED).test(r.output)) {
       notes.push(
         p.readOnly
           ? `writes are refused in this step (read-only file system (sandbox)): the project is mounted read-only; only $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) is writable`
@@ -203,6 +208,8 @@ export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: Sandbo
             : `a write outside the writable places was refused (read-only file system (sandbox)): only the project ${p.root} (not .git/hooks, .git/config) and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) are writable`,
       );
     }
+    // A mount point cannot be moved or removed (EBUSY): `.git` itself, and its read-only hooks and config.
+    if (!p.readOnly && GIT_MOUNT_BUSY.test(r.output)) notes.push(`.git, .git/hooks and .git/config cannot be moved, replaced or written (sandbox): they are the user's, and git run outside the sandbox reads them`);
     if (!p.network && NETWORK_REFUSED.test(r.output)) notes.push("the network is off for this command (sandbox): nothing outside the sandbox can be reached, 127.0.0.1 included; a command that needs the network (a download, an install) asks the user and then reaches only the project's allowed hosts");
     else if (p.network && !refusedHosts.length && NETWORK_REFUSED.test(r.output))
       notes.push("this command's network goes only through Erasmus's proxy (HTTP_PROXY, HTTPS_PROXY), to this project's allowed hosts: a program that ignores those variables (node's fetch, a raw socket) reaches nothing, 127.0.0.1 included");

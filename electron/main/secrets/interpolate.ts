@@ -6,6 +6,11 @@ export interface InterpolationSources {
   env: NodeJS.ProcessEnv;
   secret?: (name: string) => Promise<string | undefined>;
   workspaceFolder?: string;
+  /**
+   * Told of each environment variable a credential (a provider's key or header) was read from, with its value,
+   * so that value is masked like a keychain secret and kept from the commands' environments.
+   */
+  credentialFromEnv?: (name: string, value: string) => void;
 }
 
 export class MissingVariableError extends Error {

@@ -11,6 +11,7 @@ import type { KeychainBackend } from './store';
 import { Redactor, StreamRedactor } from './redactor';
 
 const SECRET = 'sk-erasmus-leak-probe-7f3a9c2e51';
+const ENV_SECRET = 'sk-erasmus-env-probe-4b81d07c39';
 
 function memoryKeychain(): KeychainBackend {
   const m = new Map<string, string>();
@@ -68,6 +69,7 @@ describe('no secret leaks', () => {
       { match: { lastTool: 'saved' }, text: `Saved: ${SECRET}` },
       { match: { lastUser: 'step: save the token' }, toolCalls: [{ name: 'notes__write', arguments: { text: SECRET } }] },
       { match: { lastTool: 'saved' }, text: `Step done with ${SECRET}.` },
+      { match: { lastUser: 'env: hello' }, text: 'hello' },
     ]);
     writeFileSync(join(home, 'config.yaml'), `providers:\n  - id: scripted\n    kind: openai-compatible\n    model: scripted\n    baseUrl: ${llm.baseUrl}\n    apiKey: \${secret:TOKEN}\n`);
     // A server that prints the secret it was given to its stderr (which is logged).
@@ -75,7 +77,7 @@ describe('no secret leaks', () => {
       join(home, 'mcp', 'config.json'),
       JSON.stringify({ mcpServers: { leaky: { command: 'sh', args: ['-c', 'echo "token=$TOKEN" >&2; exec "$0" "$@"', process.execPath, serverEntry.everything, 'stdio'], env: { TOKEN: '${secret:TOKEN}' } } } }),
     );
-    core = new Core({ face: 'browser', home, keychain: memoryKeychain() });
+    core = new Core({ face: 'browser', home, keychain: memoryKeychain(), env: { ...process.env, ERASMUS_LEAK_PROBE_ENV_KEY: ENV_SECRET } });
     await core.secrets.set('TOKEN', SECRET);
     core.bus.on((_e, payload) => seen.push(JSON.stringify(payload)));
     const notes = new McpServer({ name: 'notes', version: '1.0.0' });
@@ -108,4 +110,23 @@ describe('no secret leaks', () => {
     expect(filesHolding(home, '[secret:TOKEN]').some((f) => f.includes('sessions'))).toBe(true);
     expect(filesHolding(home, '[secret:TOKEN]').some((f) => f.includes('outputs'))).toBe(true);
   }, 120_000);
+
+  it("a provider's key read from an environment variable (${env:NAME}): no command gets the variable, and its value is masked like a secret", async () => {
+    const config = readFileSync(join(home, 'config.yaml'), 'utf8');
+    writeFileSync(join(home, 'config.yaml'), config.replace('${secret:TOKEN}', '${env:ERASMUS_LEAK_PROBE_ENV_KEY}'));
+    try {
+      const chat = await core.agent.run({ task: 'env: hello', project, toolMode: 'native', autoApprove: true });
+      expect(JSON.stringify(chat)).not.toContain('"error"');
+      const env = await core.runner.run({ command: 'env; echo "key=$ERASMUS_LEAK_PROBE_ENV_KEY"', root: project });
+      expect(env.output).toContain('key=\n');
+      expect(env.output).not.toContain('ERASMUS_LEAK_PROBE_ENV_KEY=');
+      // A command given the value another way (its own env) shows it masked.
+      const given = await core.ptys.run({ command: 'printf "%s\\n" "$K"', cwd: project, env: { K: ENV_SECRET } });
+      expect(given.output).toContain('[secret:env:ERASMUS_LEAK_PROBE_ENV_KEY]');
+      expect(filesHolding(home, ENV_SECRET)).toEqual([]);
+      expect(seen.filter((p) => p.includes(ENV_SECRET))).toEqual([]);
+    } finally {
+      writeFileSync(join(home, 'config.yaml'), config);
+    }
+  }, 60_000);
 });

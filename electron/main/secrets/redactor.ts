@@ -15,6 +15,11 @@ export class Redactor {
     this.pattern = undefined;
   }
 
+  /** Whether this exact value is masked (a variable holding it is kept from commands' environments). */
+  has(value: string): boolean {
+    return this.values.has(value);
+  }
+
   get size(): number {
     return this.values.size;
   }

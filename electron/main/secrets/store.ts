@@ -81,6 +81,11 @@ export class SecretStore {
     this.redactor.add(name, value);
   }
 
+  /** A credential read elsewhere (a provider's key from an environment variable): masked as `[secret:env:NAME]` from now on. */
+  learn(name: string, value: string): void {
+    this.redactor.add(name, value);
+  }
+
   async get(name: string): Promise<string | undefined> {
     const value = await this.call((k) => k.getPassword(this.service, name));
     if (value == null) return undefined;

@@ -42,7 +42,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
  */
 export function createBackend(o: BackendOptions): ErasmusBackend {
   const secrets = new SecretStore(new Redactor());
-  const provider = async () => resolveProvider(await loadAgentConfig(o.paths.configYaml), {}, { env: o.env, secret: (name) => secrets.get(name) });
+  const provider = async () => resolveProvider(await loadAgentConfig(o.paths.configYaml), {}, { env: o.env, secret: (name) => secrets.get(name), credentialFromEnv: (name, value) => secrets.learn(`env:${name}`, value) });
   if (o.connect) {
     const url = o.connect;
     let pending: Promise<CoreLink> | undefined;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { ApprovalsPolicy, providerDisplayName, ToolMode } from '../../../contract/index';
-import { interpolateDeep, MissingVariableError, type InterpolationSources } from '../../secrets/index';
+import { interpolateDeep, MissingVariableError, references, type InterpolationSources } from '../../secrets/index';
 import { aiSdkStream } from './ai-sdk-stream';
 import { catalogModelName, DEFAULT_CONTEXT_WINDOW } from './known-models';
 import { ollamaContextLength } from './ollama';
@@ -135,6 +135,13 @@ export async function resolveProvider(
     const filled = await interpolateDeep({ apiKey: entry.apiKey, headers: entry.headers }, sources);
     apiKey = filled.apiKey;
     headers = filled.headers;
+    // A key read from the environment is as secret as one from the keychain: masked, and no command gets the variable.
+    for (const ref of references(`${entry.apiKey ?? ''}\n${Object.values(entry.headers ?? {}).join('\n')}`)) {
+      if (ref === 'workspaceFolder' || ref.startsWith('secret:')) continue;
+      const name = ref.startsWith('env:') ? ref.slice(4) : ref;
+      const value = sources.env[name];
+      if (value) sources.credentialFromEnv?.(name, value);
+    }
   } catch (err) {
     if (err instanceof MissingVariableError) throw new Error(`provider "${entry.id}": ${err.message} (store it with \`erasmus secrets set NAME\`)`);
     throw err;

@@ -243,7 +243,7 @@ export class PtyManager {
     if (this.disposed) throw new Error('the PTY manager is disposed');
     mkdirSync(this.options.outputsDir, { recursive: true });
     const id = `t${++this.seq}-${randomBytes(3).toString('hex')}`;
-    const env = this.fullEnv(id, spec.env);
+    const env = this.fullEnv(id, spec.env, spec.kind);
     const sink = this.options.sink;
     const term = new Terminal(
       {
@@ -269,10 +269,14 @@ export class PtyManager {
     return term;
   }
 
-  /** A terminal's whole environment: this manager's (or this process's), the terminal's own, then `extra`. */
-  private fullEnv(id: string, extra: Record<string, string>): Record<string, string> {
+  /**
+   * A terminal's whole environment: this manager's (or this process's), the terminal's own, then `extra`. A variable
+   * whose value the redactor masks (a provider's key read from the environment) is left out but in the user's own shell.
+   */
+  private fullEnv(id: string, extra: Record<string, string>, kind?: TerminalSpec['kind']): Record<string, string> {
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(this.options.env ?? process.env)) if (v !== undefined) env[k] = v;
+    const masked = kind !== 'shell' ? this.options.redactor : undefined;
+    for (const [k, v] of Object.entries(this.options.env ?? process.env)) if (v !== undefined && !masked?.has(v)) env[k] = v;
     return Object.assign(env, { TERM: 'xterm-256color', COLORTERM: 'truecolor', ERASMUS_TERMINAL: id }, extra);
   }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { bridgeArgv } from './net-proxy';
@@ -13,6 +13,7 @@ import { seatbeltArgv } from './seatbelt';
  * temporary folder (`TMPDIR`, kept across the session's commands), so a write anywhere else fails
  * with "Read-only file system" instead of vanishing; the secrets folders of home (ssh, cloud and
  * package credentials, keyrings, browser profiles) and ERASMUS_HOME hidden behind empty folders;
+ * its own PID namespace (no other process to see or reach through /proc; nothing it leaves runs on after it);
  * its own network namespace always: nothing outside is reachable, 127.0.0.1 included; a command the
  * user accepted as needing the network gets the core's filtering proxy (net-proxy.ts) bridged in,
  * which reaches only the project's allowed hosts.
@@ -105,7 +106,7 @@ export function sandboxStatusFor(platform: NodeJS.Platform, off: boolean, probe:
 }
 
 function probeBwrap(): SandboxStatus {
-  const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--die-with-parent', 'true'], { stdio: 'pipe', timeout: 10_000 });
+  const r = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', 'true'], { stdio: 'pipe', timeout: 10_000 });
   if (r.error) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap is not installed (apt-get install bubblewrap); every command that is not read-only asks` };
   if (r.status !== 0) return { available: false, detail: `Linux: commands are not sandboxed: bubblewrap cannot create a sandbox here (${r.stderr.toString().trim() || `exit ${r.status}`}; user namespaces may be off); every command that is not read-only asks` };
   return { available: true, detail: "Linux: commands run in bubblewrap: the project writable, the rest read-only, secrets hidden, no network but the project's allowed hosts for a command you accept" };
@@ -232,6 +233,16 @@ function laneBinds(root: string, lane: string): string[] {
   return args;
 }
 
+/** A repository's `.git/hooks` and `.git/config`, made empty where missing (`git init --template=` makes no hooks folder). */
+function ensureGitGuarded(gitDir: string): void {
+  try {
+    mkdirSync(join(gitDir, 'hooks'), { recursive: true });
+    if (!exists(join(gitDir, 'config'))) writeFileSync(join(gitDir, 'config'), '', { flag: 'a' });
+  } catch {
+    // A .git this process cannot write: the command cannot either.
+  }
+}
+
 /**
  * The bwrap argument vector for a profile: up to and including `--`, then (for a networked
  * command) the bridge to the proxy, which runs the command that follows.
@@ -255,9 +266,14 @@ export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
   else if (p.lane) args.push(...laneBinds(root, resolve(p.lane)));
   else {
     args.push('--bind', root, root);
-    for (const rel of ['.git/hooks', '.git/config']) {
-      const f = join(root, rel);
-      if (exists(f)) args.push('--ro-bind', f, f);
+    const gitDir = join(root, '.git');
+    if (exists(gitDir) === 'dir') {
+      // `.git` a mount point of its own: it cannot be renamed, removed or replaced by a copy whose hooks and config are
+      // writable (the binds below would move with the renamed folder). Hooks and config made if missing, so that they
+      // are bound read-only too rather than left for the command to create.
+      args.push('--bind', gitDir, gitDir);
+      ensureGitGuarded(gitDir);
+      for (const f of [join(gitDir, 'hooks'), join(gitDir, 'config')]) if (exists(f)) args.push('--ro-bind', f, f);
     }
   }
   if (p.tmpDir && exists(p.tmpDir) === 'dir') args.push('--bind', resolve(p.tmpDir), resolve(p.tmpDir));
@@ -267,7 +283,11 @@ export function bwrapArgs(p: SandboxProfile, cwd: string = p.root): string[] {
   // The private /tmp holds only the mount points above: read-only, so a stray write fails loudly
   // instead of landing in a folder that is gone after the command.
   if (root !== '/tmp') args.push('--remount-ro', '/tmp');
-  args.push('--unshare-net', '--chdir', resolve(cwd), '--');
+  // Its own PID namespace: without it /proc shows every process of the user, and /proc/<pid>/root of one outside
+  // is that process's whole file system, writable, secrets and all (a way around every bind above); and a process a
+  // command leaves behind (`cmd &`, nohup) would outlive the command and Erasmus. With it, the command sees only its
+  // own processes, and when the command ends bwrap's init ends and the kernel stops whatever it left.
+  args.push('--unshare-pid', '--unshare-net', '--chdir', resolve(cwd), '--');
   if (p.network?.kind === 'socket') args.push(...bridgeArgv(p.network.node, p.network.socket));
   return args;
 }

@@ -24,8 +24,8 @@ describe('the macOS Seatbelt profile handed to sandbox-exec (same policy as bubb
     expect(r[3]).toBe(
       `(allow file-write* (subpath ${q(root)}) (subpath ${q(tmpDir)}) (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper") (literal "/dev/tty") (literal "/dev/ptmx") (regex #"^/dev/ttys[0-9]+$") (regex #"^/dev/fd/"))`,
     );
-    // Later rules win in Seatbelt: hooks and config are taken back after the project is allowed.
-    expect(r[4]).toBe(`(deny file-write* (subpath ${q(join(root, '.git', 'hooks'))}) (literal ${q(join(root, '.git', 'config'))}))`);
+    // Later rules win in Seatbelt: .git itself (no rename, no copy in its place), hooks and config are taken back after the project is allowed.
+    expect(r[4]).toBe(`(deny file-write* (literal ${q(join(root, '.git'))}) (subpath ${q(join(root, '.git', 'hooks'))}) (literal ${q(join(root, '.git', 'config'))}))`);
     const hidden = r[5]!;
     expect(hidden.startsWith('(deny file-read* file-write* ')).toBe(true);
     for (const rel of HIDDEN_IN_HOME) {

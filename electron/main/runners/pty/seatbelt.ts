@@ -47,7 +47,7 @@ export function seatbeltProfile(p: SandboxProfile): string {
     '  (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper") (literal "/dev/tty") (literal "/dev/ptmx")',
     '  (regex #"^/dev/ttys[0-9]+$") (regex #"^/dev/fd/"))',
   ];
-  if (!p.readOnly) lines.push(';; hooks and config would run code outside the sandbox later', `(deny file-write* (subpath ${str(join(root, '.git', 'hooks'))}) (literal ${str(join(root, '.git', 'config'))}))`);
+  if (!p.readOnly) lines.push(';; hooks and config would run code outside the sandbox later; .git itself is not moved or replaced by a copy', `(deny file-write* (literal ${str(join(root, '.git'))}) (subpath ${str(join(root, '.git', 'hooks'))}) (literal ${str(join(root, '.git', 'config'))}))`);
   if (lane) {
     const g = (rel: string) => join(root, '.git', rel);
     lines.push(

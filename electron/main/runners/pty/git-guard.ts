@@ -1,0 +1,57 @@
+import { lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { laneGitDir, type SandboxProfile } from './sandbox';
+
+/**
+ * The files that tell git where a repository's configuration and hooks are, which a sandboxed command can write
+ * although `.git/config` and `.git/hooks` are read-only: `.git/commondir` (git then reads the config and hooks of
+ * the folder it names, one the command made in the project), a `.git` file (a worktree's pointer to its git
+ * folder) and a lane's own `commondir`. Erasmus runs git outside the sandbox (status, add, merge…), and that git
+ * would run what such a configuration names (`core.fsmonitor`, filters, hooks) as the user, unconfined.
+ * Each is read before a sandboxed command and put back as it was after it (the command's PID namespace
+ * guarantees nothing of it runs on afterwards).
+ */
+export type GitPointers = Map<string, string | null>;
+
+/** The pointer files of a profile and what each holds now (null: absent; a folder or a link reads as `\0other`). */
+export function gitPointers(p: SandboxProfile): GitPointers {
+  const root = resolve(p.root);
+  const paths = [join(root, '.git'), join(root, '.git', 'commondir')];
+  if (p.lane) {
+    paths.push(join(resolve(p.lane), '.git'));
+    const own = laneGitDir(resolve(p.lane));
+    if (own) paths.push(join(own, 'commondir'));
+  }
+  return new Map(paths.map((f) => [f, read(f)]));
+}
+
+/** Puts back every pointer file the command changed; returns them, relative to the project. */
+export function restoreGitPointers(p: SandboxProfile, before: GitPointers): string[] {
+  const changed: string[] = [];
+  for (const [f, was] of before) {
+    if (was === DIR || (was === null && f === join(resolve(p.root), '.git'))) continue; // a `.git` folder is a mount point in the sandbox, it cannot be replaced; a repository the command made (`git init`) stays
+    const now = read(f);
+    if (now === was) continue;
+    changed.push(relative(resolve(p.root), f) || f);
+    try {
+      rmSync(f, { recursive: true, force: true });
+      if (was !== null) writeFileSync(f, was);
+    } catch {
+      // Nothing more to do here: the note says what changed.
+    }
+  }
+  return changed;
+}
+
+const DIR = '\0dir';
+
+function read(f: string): string | null {
+  try {
+    const st = lstatSync(f);
+    if (st.isDirectory()) return DIR;
+    if (!st.isFile()) return '\0other';
+    return readFileSync(f, 'utf8');
+  } catch {
+    return null;
+  }
+}
