@@ -67,7 +67,7 @@ describe('Settings: API keys and providers', () => {
       'secrets.list': () => ({ names }),
       'secrets.set': ({ name }) => {
         names = [...names, name];
-        return {};
+        return { ok: true as const };
       },
       'settings.providers.add': ({ provider, key }) => {
         if (key) names = [...names, key.secret];
