@@ -133,7 +133,7 @@ async function laneBlocked(ctx: RunContext, lane: LaneRecord, err: Error, others
   await ctx.persist();
   const { runId, projectDir, status, state } = ctx.record;
   ctx.emit('workflow.status', { runId, projectDir, status, ...(state ? { state } : {}) });
-  if (others) ctx.emit('app.notify', { title: `Component ${lane.component} is blocked${lane.state ? ` at ${humanState(lane.state)}` : ''}`, body: `${err.message}. The components under way go on and no new one starts; retry or skip its step now, or the run blocks once they finish.` });
+  if (others) ctx.emit('app.notify', { title: `Component ${lane.component} is blocked${lane.state ? ` at ${humanState(lane.state)}` : ''}`, body: `${err.message.replace(/[.\s]+$/, '')}. The components under way go on and no new one starts; retry or skip its step now, or the run blocks once they finish.` });
 }
 
 function blockedError(lanes: LaneRecord[], first: Error): WorkflowError {
