@@ -10,7 +10,7 @@ import { debugRetryNote, unfinishedChanges } from './retry-note';
 import { lastWordsField, StepAbortedError } from './executor';
 import { WorkflowError } from './errors';
 import { filesChangedSince, repoPath } from './git';
-import { commitRunWork, finalCommitWhat, TEST_FILE, type CommitWhat } from './run-git';
+import { commitRunWork, finalCommitWhat, heldBackNote, TEST_FILE, userChangedFiles, type CommitWhat } from './run-git';
 import { savePullRequest, titleOfGoal } from './finish';
 import { PROSE_FILE, passOverReason } from './pass-over';
 import { keepStamp, stampDocument, withoutStamp } from './drift';
@@ -285,6 +285,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     protocol,
     instruction: hooks ? HOOKS_REFUSED : [instruction, goalChanges, retry, spec.phase === 'review' && component ? unverifiedNote(record.timeline, component) : undefined, skippedDebug?.note].filter(Boolean).join(' '),
     existing: record.existing,
+    userFiles: userChangedFiles(record),
     goal: record.goal,
     newGoal: !!record.goalUpdate,
     ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees) } : {}),
@@ -470,8 +471,9 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
     // The document records the commit it describes (drift.ts): the component's context document, or the architecture at the end.
     await stampDocument(ctx.docs, component ? { doc: 'component', component: component.id } : { doc: 'architecture' }, outcome.sha);
   }
-  if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha, files: outcome.files });
-  else await ctx.leave(entry, 'nothing-to-commit', { note: outcome.why });
+  const heldBack = outcome.heldBack?.length ? heldBackNote(outcome.heldBack) : undefined;
+  if (outcome.kind === 'committed') await ctx.leave(entry, 'committed', { commit: outcome.sha, files: outcome.files, ...(heldBack ? { note: heldBack } : {}) });
+  else await ctx.leave(entry, 'nothing-to-commit', { note: heldBack ? `${outcome.why}; ${heldBack}` : outcome.why });
   actor.send({ type: 'STEP_DONE' });
   const title = component ? `Component ${component.id} complete` : 'Final phase complete';
   // A side-by-side component's commit is made on its lane: the run's branch gets it when it is merged (its own notice names that commit).

@@ -15,6 +15,7 @@ import { undoUnfinishedMerge } from './merge-recovery';
 import { currentState, startWorkflowActor } from './machine';
 import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanComponent } from './plan';
 import { buildStepPrompt, fenceLanguage } from './prompt';
+import { userChangedFiles } from './run-git';
 import { loadProtocol } from './protocols';
 import { retryOfBlock, unfinishedChanges } from './retry-note';
 import { SHUTDOWN, type RunContext } from './run-context';
@@ -368,6 +369,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
       role: 'merge',
       instruction,
       existing: record.existing,
+      userFiles: userChangedFiles(record),
       goal: record.goal,
       newGoal: !!record.goalUpdate,
       ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what, retrySaid: lane.retryOf.said, retryChanges: await unfinishedChanges(lane.entries.map((i) => record.timeline[i]!).filter(Boolean), state, record.projectDir, ctx.checkpointTrees) } : {}),

@@ -9,6 +9,7 @@ import type { OrchestrationDoc } from './documents';
 import { planFromTaskList } from './plan';
 import { projectOverview } from './project-overview';
 import { buildStepPrompt } from './prompt';
+import { userChangedFiles } from './run-git';
 import { loadProtocol, loadProtocols } from './protocols';
 import type { Next, RunContext } from './run-context';
 import { goalUpdateIssues, hasOpenTask, parseTaskList, parseTaskListOrThrow } from './task-list';
@@ -137,7 +138,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
           : step.instruction;
     const entry = await ctx.enter(state, { protocol: protocol.name });
     const prompt = buildStepPrompt({ protocol, instruction, goal: record.goal, newGoal: !!record.goalUpdate,
-      ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said } : {}), contextDocPath, contextDoc: existing ?? '', references, existing: record.existing });
+      ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said } : {}), contextDocPath, contextDoc: existing ?? '', references, existing: record.existing, userFiles: userChangedFiles(record) });
     const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: protocol.access, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });
     if (!result.done) {
       await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result) });

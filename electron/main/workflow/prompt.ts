@@ -20,6 +20,8 @@ export interface PromptParts {
   testOutput?: { command: string; exitCode: number | null; output: string };
   /** The project existed before the run: the goal is a change to it, made in its conventions. */
   existing?: boolean;
+  /** Files holding the user's own uncommitted changes, which the run leaves alone and never commits (run-git.ts userChangedFiles). */
+  userFiles?: readonly string[];
   /** The command the workflow runs when the step ends (testing and debugging steps): its exit status is the step's gate. */
   testCommand?: string;
   /** This step ran before and the run stopped there: what happened (its prompt says it is a retry). */
@@ -66,6 +68,17 @@ export function existingProject(access: Protocol['access'] = 'write'): string {
   return `This project existed before this run: the goal is a change to it that its maintainers would merge. ${access === 'read' ? 'This step only reads it' : `Change only what the goal needs and leave the rest as they wrote it${how}`}. Follow its conventions: its test framework and where its tests live, its file layout, its code, comment and documentation style, its commit style. Documentation and tests are for what this change touches, where the project already has them; a part the project would not test (type declarations, prose) needs no new tests.`;
 }
 
+/**
+ * What every step is told of the files that held the user's uncommitted changes when the run started (the user chose to
+ * include them): Erasmus never commits them, so a step's change there would be left out of the component's commit, or
+ * stop a side-by-side component's merge. Said to read-only steps too: the design and the plan place the work elsewhere.
+ */
+export function userChanges(files: readonly string[]): string {
+  const list = files.map((f) => `\`${f}\``).join(', ');
+  const one = files.length === 1;
+  return `When this run started, ${one ? 'this file held' : 'these files held'} changes of the user's that are not committed: ${list}. The user chose to keep working on them, so Erasmus leaves ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'} and never commits ${one ? 'it' : 'them'}: a change made there would stay out of the run's commits. Do not change ${one ? 'this file' : 'these files'}; put the work in other files. If the goal cannot be done without changing ${one ? 'it' : 'one of them'}, say so in your answer and name the file: the user then commits or stashes their changes and runs the step again.`;
+}
+
 /** Where a retry starts from, and what the unfinished attempt changed (when known), as the retry section says it. */
 function retryStart(changes: RetryChanges | undefined): string {
   const start = 'start from the project as it is now, and do what is still missing.';
@@ -89,6 +102,7 @@ export function buildStepPrompt(p: PromptParts): string {
     parts.push(`## This is a retry\n\nThis step ran before, and the run stopped there: ${what}${said}\n\n${retryStart(p.retryChanges)}`);
   }
   if (p.existing) parts.push(`## An existing project\n\n${existingProject(p.protocol.access)}`);
+  if (p.userFiles?.length) parts.push(`## The user's uncommitted changes\n\n${userChanges(p.userFiles)}`);
   if (p.goal) {
     parts.push(
       p.newGoal && p.existing

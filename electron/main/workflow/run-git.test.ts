@@ -11,7 +11,7 @@ import { branchName, commitMessage, commitStyle, commitSubject } from './git';
 import { StepAbortedError } from './executor';
 import type { RunRecord } from './run-record';
 import { removeDeadLocks } from './git-locks';
-import { commitRunWork, filesToCommit, finalCommitWhat } from './run-git';
+import { commitRunWork, filesToCommit, finalCommitWhat, heldBackNote } from './run-git';
 import type { TestRunner } from './verify';
 import { driveToCompletion, git, repositoryIn } from './testing-repo';
 
@@ -51,6 +51,10 @@ describe('a run in an existing repository', () => {
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
 
     const { runId } = await e.load({ projectDir: dir, goal: 'Add a greeting', dirtyTree: 'include' });
+    // Every step is told to leave the user's files alone: a change there would stay out of the run's commits.
+    const task = await e.getTask(runId);
+    expect(task.status === 'AWAITING_COGNITIVE_RESULT' && task.prompt).toContain("## The user's uncommitted changes\n\nWhen this run started, these files held changes of the user's that are not committed: `notes.md`, `scratch.txt`.");
+    expect(task.status === 'AWAITING_COGNITIVE_RESULT' && task.prompt).toContain('Do not change these files; put the work in other files.');
     await drive(e, runId);
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('erasmus/add-a-greeting');
     // Conventional Commits, learned from the log; no run id, no trailer.
@@ -229,6 +233,18 @@ describe('a commit step run again', () => {
   const entry = (state: string, extra: Partial<RunRecord['timeline'][number]> = {}) => ({ state, enteredAt: at, ...extra });
   const record = (dir: string, timeline: RunRecord['timeline']) => ({ projectDir: dir, git: { mode: 'current' }, timeline }) as unknown as RunRecord;
   const what = () => ({ title: 'add the greeting', type: 'feat' as const });
+
+  it("a step that changed a file of the user's included changes: left out of the commit, and named (heldBack), not dropped in silence", async () => {
+    const { dir } = repository();
+    writeFileSync(join(dir, 'notes.md'), 'mine, half written\n'); // the user's, included when the run started
+    const r = record(dir, [entry('core:development', { leftAt: at, outcome: 'done', files: [{ path: 'notes.md', change: 'modified' }, { path: 'greet.js', change: 'added' }] }), entry('core:commit')]);
+    r.git!.userFiles = ['notes.md', '.erasmus/settings.json'];
+    writeFileSync(join(dir, 'notes.md'), 'mine, half written\nand the step\'s line\n');
+    writeFileSync(join(dir, 'greet.js'), 'hi\n');
+    await expect(commitRunWork(r, 'core:commit', what, shell, async () => undefined)).resolves.toMatchObject({ kind: 'committed', files: [{ path: 'greet.js', change: 'added' }], heldBack: ['notes.md'] });
+    expect(git(dir, 'status', '--porcelain')).toBe('M notes.md');
+    expect(heldBackNote(['notes.md'])).toBe("not committed: `notes.md` — it holds your uncommitted changes (the run started with them included), which Erasmus never commits; the steps' changes to it are in the project folder beside yours, uncommitted: commit it yourself");
+  });
 
   it('killed while git committed (its hooks running: its index.lock left, HEAD where it was), the commit is made on the next try', async () => {
     const { dir } = repository();

@@ -130,6 +130,21 @@ const COMMIT_ENDED: ReadonlySet<string> = new Set(['committed', 'nothing-to-comm
  * (it was answered by another process): then every uncommitted file but the user's.
  */
 export async function filesToCommit(record: RunRecord): Promise<string[]> {
+  const { paths } = await stepPaths(record);
+  const user = new Set(record.git?.userFiles ?? []);
+  return committablePaths(record.projectDir, paths.filter((p) => !user.has(p)));
+}
+
+/**
+ * The files of the user's own uncommitted changes (the run started with `dirtyTree: include`), which the run never
+ * commits: every step is told to leave them alone (prompt.ts). `.erasmus/` settings are the user's too, but no step writes them.
+ */
+export function userChangedFiles(record: Pick<RunRecord, 'git'>): string[] {
+  return (record.git?.userFiles ?? []).filter((f) => !f.startsWith('.erasmus/'));
+}
+
+/** The paths the steps since the last commit changed (`known`: from their timeline entries; else every uncommitted file). */
+async function stepPaths(record: RunRecord): Promise<{ paths: string[]; known: boolean }> {
   const since: Entry[] = [];
   for (let i = record.timeline.length - 1; i >= 0; i--) {
     const e = record.timeline[i]!;
@@ -138,15 +153,24 @@ export async function filesToCommit(record: RunRecord): Promise<string[]> {
     if (e.state.endsWith(':commit') && e.outcome && COMMIT_ENDED.has(e.outcome)) break;
     since.unshift(e);
   }
-  const user = new Set(record.git?.userFiles ?? []);
   const worked = since.filter((e) => e.outcome && e.outcome !== 'skipped' && !e.state.endsWith(':commit'));
   const known = worked.every((e) => e.files !== undefined);
   const paths = known ? worked.flatMap((e) => e.files!.map((f) => f.path)) : ((await uncommittedFiles(record.projectDir)) ?? []);
-  return committablePaths(record.projectDir, [...new Set(paths)].filter((p) => !user.has(p)));
+  return { paths: [...new Set(paths)], known };
 }
 
 /** `files`: what the commit holds (the pull request lists these, not what the steps were seen to change). */
-export type CommitResult = { kind: 'committed'; sha: string; files: FileChange[] } | { kind: 'nothing-to-commit'; why: string } | { kind: 'refused'; test: TestRun };
+export type CommitResult = ({ kind: 'committed'; sha: string; files: FileChange[] } | { kind: 'nothing-to-commit'; why: string } | { kind: 'refused'; test: TestRun }) & {
+  /** Files of the user's own uncommitted changes the steps changed as well: left out of the commit, said in its step's note. */
+  heldBack?: string[];
+};
+
+/** What a commit step's note says of the user's files the steps changed too (`heldBack`): not committed, and why. */
+export function heldBackNote(files: readonly string[]): string {
+  const list = files.map((f) => `\`${f}\``).join(', ');
+  const one = files.length === 1;
+  return `not committed: ${list} — ${one ? 'it holds' : 'they hold'} your uncommitted changes (the run started with them included), which Erasmus never commits; the steps' changes to ${one ? 'it' : 'them'} are in the project folder beside yours, uncommitted: commit ${one ? 'it' : 'them'} yourself`;
+}
 
 /** Commits the run's work since its last commit under `subject`, through the repository's hooks. */
 /** A commit's title and type; `names` are names from the code (a component's id) that keep their case when the title begins with one. */
@@ -208,8 +232,14 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   }
   // Locks a git killed mid-write left (a commit while the hooks ran, a merge's cherry-pick, a ref update): no git holds them.
   await removeStaleLocks(dir, record.git.branch);
-  const files = await filesToCommit(record);
-  if (!(await stagePaths(dir, files))) return { kind: 'nothing-to-commit', why: 'no changes' };
+  const { paths, known } = await stepPaths(record);
+  const user = new Set(record.git.userFiles ?? []);
+  const files = await committablePaths(dir, paths.filter((p) => !user.has(p)));
+  // Known from the steps' entries only: every uncommitted file (steps of another process) would name all of the user's.
+  const mine = new Set(userChangedFiles(record));
+  const heldBack = known ? paths.filter((p) => mine.has(p)) : [];
+  const kept = heldBack.length ? { heldBack } : {};
+  if (!(await stagePaths(dir, files))) return { kind: 'nothing-to-commit', why: 'no changes', ...kept };
   record.git.pendingCommit = { state, head: head ?? null };
   await persist();
   crashPoint(`${state}:before`);
@@ -224,6 +254,6 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   // commit stays, so the step run again tells them apart by HEAD, as after a crash.
   if (signal?.aborted) throw new StepAbortedError(state);
   record.git.pendingCommit = undefined;
-  if (!r.passed) return { kind: 'refused', test: r };
-  return { kind: 'committed', sha: (await headCommit(dir)) ?? '', files: held };
+  if (!r.passed) return { kind: 'refused', test: r, ...kept };
+  return { kind: 'committed', sha: (await headCommit(dir)) ?? '', files: held, ...kept };
 }

@@ -38,8 +38,9 @@ describe('drifted documents in the Project view', () => {
       'workflow.docs.read': ({ doc }) => ({ path: `/h/${doc}.md`, exists: true, text: `# ${doc}` }),
       'project.trust.list': ({ path }) => ({ project: path, files: [] }),
       'settings.providers.list': () => ({ defaultProvider: 'local', providers: [{ id: 'local', kind: 'ollama', model: 'qwen3' }], kinds: ['ollama'], file: '/h/config.yaml' }),
-      'workflow.load': () => {
-        if (refuse) throw new Error('/p/adder has uncommitted changes (notes.md); a run would mix them with its own work. Nothing was started.');
+      'workflow.load': (p) => {
+        if (refuse) throw new Error('the provider is not reachable');
+        if (!p.dirtyTree) throw Object.assign(new Error('/p/adder has uncommitted changes (notes.md); a run would mix them with its own work. Nothing was started.'), { data: { kind: 'INVALID_STATE', dirty: ['notes.md'] } });
         return { runId: 'r2' };
       },
       'workflow.start': () => {
@@ -53,15 +54,19 @@ describe('drifted documents in the Project view', () => {
     expect(screen.getByTestId('drift-architecture').textContent).toBe('The architecture describes commit 1111111111; changed since: src/adder.mjs');
     expect(screen.getByTestId('drift-adder').textContent).toBe('Component adder describes commit 2222222222; changed since: src/adder.mjs');
 
-    // Refused (uncommitted changes): the core's words, and the button works again.
+    // Refused: the core's words, and the button works again.
     fireEvent.click(screen.getByTestId('drift-fix'));
-    expect((await screen.findByRole('alert')).textContent).toContain('has uncommitted changes (notes.md)');
+    expect((await screen.findByRole('alert')).textContent).toContain('the provider is not reachable');
     refuse = false;
+    // Refused for uncommitted changes: the three choices as buttons, as on the first Start; one starts the run.
     fireEvent.click(screen.getByTestId('drift-fix'));
+    expect((await screen.findByTestId('dirty-tree')).textContent).toContain('notes.md');
+    fireEvent.click(screen.getByTestId('dirty-stash'));
     await waitFor(() => expect(screen.getByTestId('run-panel').dataset.phase).toBe('running'));
     expect(core.callsOf('workflow.load')).toEqual([
       { projectDir: '/p/adder', executor: 'agent', documents: 'drifted' },
       { projectDir: '/p/adder', executor: 'agent', documents: 'drifted' },
+      { projectDir: '/p/adder', executor: 'agent', documents: 'drifted', dirtyTree: 'stash' },
     ]);
     expect(screen.queryByTestId('drift')).toBeNull(); // only beside a finished run
 

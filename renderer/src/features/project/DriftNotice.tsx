@@ -2,16 +2,18 @@ import { useEffect, useState } from 'react';
 import type { WorkflowDriftDocument } from '../../../../electron/contract/index';
 import { useClient } from '../../api/context';
 import { Button } from '../../ui/Button';
+import { DirtyTreeChoices, dirtyFiles, type DirtyTree } from './DirtyTree';
 
 /**
  * The project's documents whose subject changed since the commit they describe (`workflow.drift`, re-read when `version`
  * changes), and one action that brings exactly those up to date: a documentation run, as `erasmus workflow drift --fix`.
  */
-export function DriftNotice({ projectDir, version, onFix }: { projectDir: string; version: string; onFix: () => Promise<void> }) {
+export function DriftNotice({ projectDir, version, onFix }: { projectDir: string; version: string; onFix: (dirtyTree?: DirtyTree) => Promise<void> }) {
   const client = useClient();
   const [docs, setDocs] = useState<WorkflowDriftDocument[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [dirty, setDirty] = useState<string[] | null>(null);
   useEffect(() => {
     let live = true;
     client.request('workflow.drift', { projectDir }).then(
@@ -23,13 +25,16 @@ export function DriftNotice({ projectDir, version, onFix }: { projectDir: string
     };
   }, [client, projectDir, version]);
   if (!docs.length) return null;
-  const fix = async () => {
+  const fix = async (dirtyTree?: DirtyTree) => {
     setBusy(true);
     setError(null);
+    setDirty(null);
     try {
-      await onFix();
+      await onFix(dirtyTree);
     } catch (err) {
-      setError((err as Error).message);
+      const files = dirtyFiles(err);
+      if (files) setDirty(files);
+      else setError((err as Error).message);
       setBusy(false);
     }
   };
@@ -44,6 +49,7 @@ export function DriftNotice({ projectDir, version, onFix }: { projectDir: string
           </li>
         ))}
       </ul>
+      {dirty ? <DirtyTreeChoices files={dirty} busy={busy} onChoose={(c) => void fix(c)} /> : null}
       {error ? <p role="alert" className="text-red-700 dark:text-red-300">{error}</p> : null}
       <div className="flex flex-wrap items-center gap-2">
         <Button onClick={() => void fix()} disabled={busy} data-testid="drift-fix">

@@ -259,10 +259,22 @@ describe('ProjectView and the run panel', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'New goal: what should this project do next?' }), { target: { value: 'subtract too' } });
     fireEvent.click(screen.getByTestId('new-goal-unattended'));
     const delta = { maxDebugAttempts: 3, components: [{ id: 'adder', title: 'adds', tasks: [{ id: 'A1', title: 'Implement add', status: 'done' as const }] }, { id: 'sub', title: 'subtracts', tasks: [{ id: 'S1', title: 'Implement sub', status: 'todo' as const }, { id: 'S2', title: 'Test sub', status: 'todo' as const }] }] };
-    set(run({ status: 'AWAITING_APPROVAL', goal: 'subtract too', newGoal: true, plan: delta, state: 'prepare:plan_review', updatedAt: '2026-01-01T00:02:00Z' }));
+    // The user has uncommitted changes: the refusal offers the same three choices as the first Start, not the CLI's words.
+    core.on('workflow.load', (p) => {
+      if (p.dirtyTree) return { runId: 'r1' };
+      throw Object.assign(new Error('/p/adder has uncommitted changes (notes.md); … start again with dirtyTree commit, stash or include (erasmus workflow start --dirty commit|stash|include)'), { data: { kind: 'INVALID_STATE', dirty: ['notes.md'] } });
+    });
     fireEvent.click(screen.getByTestId('new-goal-start'));
+    const dirtyBox = await screen.findByTestId('dirty-tree');
+    expect(dirtyBox.textContent).toContain('notes.md');
+    expect(screen.getByTestId('new-goal').textContent).not.toContain('erasmus workflow start --dirty');
+    set(run({ status: 'AWAITING_APPROVAL', goal: 'subtract too', newGoal: true, plan: delta, state: 'prepare:plan_review', updatedAt: '2026-01-01T00:02:00Z' }));
+    fireEvent.click(screen.getByTestId('dirty-include'));
     await screen.findByTestId('plan-review');
-    expect(core.callsOf('workflow.load').at(-1)).toEqual({ projectDir: '/p/adder', executor: 'agent', goal: 'subtract too', autoApprove: true });
+    expect(core.callsOf('workflow.load').slice(-2)).toEqual([
+      { projectDir: '/p/adder', executor: 'agent', goal: 'subtract too', autoApprove: true },
+      { projectDir: '/p/adder', executor: 'agent', goal: 'subtract too', autoApprove: true, dirtyTree: 'include' },
+    ]);
     expect(screen.getByTestId('plan-delta-added').textContent).toBe('New for this goal, to be developed: 2 tasks (S1, S2).');
     expect(screen.getByTestId('plan-delta-kept').textContent).toBe('Kept as done from earlier goals: 1 task (A1), not developed again.');
     expect(screen.getByTestId('plan-task-A1').textContent).toContain('done');

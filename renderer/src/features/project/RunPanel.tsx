@@ -67,8 +67,8 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {phase === 'running' || phase === 'pausing' ? <LaneBlocks view={view} onAction={(a, component) => run.act(a, component)} /> : null}
       <RunControls phase={phase} skip={skip} onAction={(a) => run.act(a)} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
-      {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={() => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted' })} /> : null}
-      {phase === 'completed' ? <NewGoal executor={view.executor} onStart={(goal, autoApprove) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { goal, autoApprove })} /> : null}
+      {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={(dirtyTree) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted', ...(dirtyTree ? { dirtyTree } : {}) })} /> : null}
+      {phase === 'completed' ? <NewGoal executor={view.executor} onStart={(goal, autoApprove, dirtyTree) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { goal, autoApprove, ...(dirtyTree ? { dirtyTree } : {}) })} /> : null}
       {phase === 'stopped' || phase === 'interrupted' || phase === 'blocked' ? (
         <div><Button onClick={() => run.newRun()} data-testid="new-run">Start a new run instead</Button></div>
       ) : null}

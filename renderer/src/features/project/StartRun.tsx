@@ -1,22 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { WorkflowPreflightProblem } from '../../../../electron/contract/index';
 import { Button } from '../../ui/Button';
+import { DirtyTreeChoices, dirtyFiles, type DirtyTree } from './DirtyTree';
 
 type Executor = 'agent' | 'external';
-type DirtyTree = 'commit' | 'stash' | 'include';
-
-/** The uncommitted files a new run was refused for (error data `{ dirty: [...] }`), if that is why. */
-function dirtyFiles(err: unknown): string[] | null {
-  const data = (err as { data?: { dirty?: unknown } }).data;
-  return Array.isArray(data?.dirty) ? (data.dirty as string[]) : null;
-}
-
-const DIRTY_CHOICES: Array<{ choice: DirtyTree; label: string; what: string }> = [
-  { choice: 'commit', label: 'Commit them first', what: 'one commit of yours, in the repository\'s style, before the run starts' },
-  { choice: 'stash', label: 'Stash them', what: 'set aside; git stash pop brings them back' },
-  { choice: 'include', label: 'Include them', what: 'left as they are; the run never commits them' },
-];
-
 /** What the core's check before Start said is missing (error data `{ kind: 'PREFLIGHT', problems }`), if that is why it refused. */
 function preflightProblems(err: unknown): WorkflowPreflightProblem[] | null {
   const data = (err as { data?: { kind?: unknown; problems?: unknown } }).data;
@@ -99,23 +86,7 @@ export function StartRun({
           <p>Then press Start again.</p>
         </div>
       ) : null}
-      {dirty ? (
-        <div role="alert" className="flex flex-col gap-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100" data-testid="dirty-tree">
-          <p className="font-medium">The project has uncommitted changes; a run would mix them with its own work. Nothing was started.</p>
-          <p>
-            {dirty.slice(0, 8).map((f) => <code key={f} className="mr-2 font-mono text-xs">{f}</code>)}
-            {dirty.length > 8 ? `and ${dirty.length - 8} more` : null}
-          </p>
-          <p>What should happen to them?</p>
-          <ul className="flex flex-col gap-1">
-            {DIRTY_CHOICES.map((c) => (
-              <li key={c.choice}>
-                <Button disabled={busy} onClick={() => void begin(c.choice)} data-testid={`dirty-${c.choice}`}>{c.label}</Button> <span>{c.what}</span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {dirty ? <DirtyTreeChoices files={dirty} busy={busy} onChoose={(c) => void begin(c)} /> : null}
       {error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{error}</p> : null}
       <div>
         <Button type="submit" variant="primary" disabled={busy} data-testid="start-workflow">

@@ -7,9 +7,9 @@ import { ErrorBanner } from '../../ui/ErrorBanner';
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/;
 
 /** API keys in the OS keychain: written here, listed by name, never read back. */
-export function ApiKeys() {
+export function ApiKeys({ keys = 0, onKeysChanged = () => {} }: { keys?: number; onKeysChanged?: () => void } = {}) {
   const client = useClient();
-  const list = useRequest('secrets.list', {});
+  const list = useRequest('secrets.list', {}, String(keys));
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -26,6 +26,7 @@ export function ApiKeys() {
       setName('');
       setError(null);
       list.reload();
+      onKeysChanged();
     } catch (err) {
       setError(`Could not save ${name}: ${(err as Error).message}`);
     }
@@ -34,6 +35,7 @@ export function ApiKeys() {
     try {
       await client.request('secrets.delete', { name: n });
       list.reload();
+      onKeysChanged();
     } catch (err) {
       setError(`Could not delete ${n}: ${(err as Error).message}`);
     }

@@ -9,10 +9,10 @@ import { errorField, messageOf } from './fields';
 import { ProviderForm, type ProviderSubmit } from './ProviderForm';
 
 /** The models the agent can use: config.yaml `providers:` and `defaultProvider`. */
-export function Providers() {
+export function Providers({ keys = 0, onKeysChanged = () => {} }: { keys?: number; onKeysChanged?: () => void } = {}) {
   const client = useClient();
   const list = useRequest('settings.providers.list', {});
-  const secrets = useRequest('secrets.list', {});
+  const secrets = useRequest('secrets.list', {}, String(keys));
   const [state, setState] = useState<ProvidersState | null>(null);
   const [editing, setEditing] = useState<ProviderEntry | 'new' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -32,7 +32,10 @@ export function Providers() {
         : await client.request('settings.providers.add', s);
       setState(next);
       setEditing(null);
-      if (s.key) secrets.reload();
+      if (s.key) {
+        secrets.reload();
+        onKeysChanged();
+      }
     } catch (err) {
       throw Object.assign(new Error(messageOf(err)), { field: errorField(err) });
     }

@@ -7,6 +7,7 @@ import { PromptSections } from './PromptSections';
 import { Providers } from './Providers';
 import { AllowedHosts } from './AllowedHosts';
 import { RewriteRules } from './RewriteRules';
+import { SettingsView } from './SettingsView';
 
 afterEach(cleanup);
 
@@ -54,6 +55,48 @@ describe('Providers', () => {
     fireEvent.click(screen.getByTestId('provider-save'));
     expect((await screen.findByRole('alert')).textContent).toMatch(/"dup" already exists/);
     expect(screen.getByTestId('provider-form')).toBeTruthy();
+  });
+});
+
+describe('Settings: API keys and providers', () => {
+  it("a key saved with a new provider is listed under API keys at once, and a key saved there is offered to the providers' form", async () => {
+    let names: string[] = [];
+    let state: ProvidersState = { defaultProvider: null, providers: [], kinds: KINDS, file: '/h/config.yaml' };
+    const core = new FakeCore({
+      'settings.providers.list': () => state,
+      'secrets.list': () => ({ names }),
+      'secrets.set': ({ name }) => {
+        names = [...names, name];
+        return { ok: true as const };
+      },
+      'settings.providers.add': ({ provider, key }) => {
+        if (key) names = [...names, key.secret];
+        state = { ...state, providers: [...state.providers, { ...provider, ...(key ? { apiKey: `\${secret:${key.secret}}` } : {}) }] };
+        return state;
+      },
+    });
+    core.render(<SettingsView theme="system" onTheme={() => {}} notifications="default" onRequestNotifications={() => {}} />);
+    const keys = await screen.findByTestId('api-keys');
+    await waitFor(() => expect(keys.textContent).toContain('No keys saved yet.'));
+    fireEvent.click(screen.getByTestId('provider-add'));
+    fireEvent.change(screen.getByTestId('provider-id'), { target: { value: 'claude' } });
+    fireEvent.change(screen.getByTestId('provider-kind'), { target: { value: 'anthropic' } });
+    fireEvent.change(screen.getByTestId('provider-model'), { target: { value: 'claude-sonnet-4-5' } });
+    fireEvent.change(screen.getByTestId('provider-keyMode'), { target: { value: 'new' } });
+    fireEvent.change(screen.getByTestId('provider-secretName'), { target: { value: 'ANTHROPIC_API_KEY' } });
+    fireEvent.change(screen.getByTestId('provider-keyValue'), { target: { value: 'sk-ant-1' } });
+    fireEvent.click(screen.getByTestId('provider-save'));
+    await screen.findByTestId('provider-claude');
+    await waitFor(() => expect(keys.textContent).toContain('ANTHROPIC_API_KEY'));
+    expect(keys.textContent).not.toContain('No keys saved yet.');
+    // A key saved under API keys: the providers' form offers it without a reload.
+    fireEvent.change(screen.getByTestId('secret-name'), { target: { value: 'OPENAI_API_KEY' } });
+    fireEvent.change(screen.getByTestId('secret-value'), { target: { value: 'sk-2' } });
+    fireEvent.click(screen.getByTestId('secret-save'));
+    await screen.findByTestId('secret-OPENAI_API_KEY');
+    fireEvent.click(screen.getByTestId('provider-add'));
+    fireEvent.change(screen.getByTestId('provider-keyMode'), { target: { value: 'secret' } });
+    await waitFor(() => expect([...screen.getByTestId('provider-secretName').querySelectorAll('option')].map((o) => o.textContent)).toEqual(['choose…', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY']));
   });
 });
 

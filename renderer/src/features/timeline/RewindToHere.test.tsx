@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { FakeCore } from '../../testing/fakeCore';
@@ -33,8 +33,12 @@ describe('Rewind to here', () => {
         branchRemoved: 'erasmus/add-numbers',
         ignored: 1,
       }),
-      'workflow.rewind': () => {
-        current = view('PAUSED', true);
+      'workflow.checkpoints': () => ({ checkpoints: [
+        { id: 'c2', state: 'adder:review', at: '2026-01-01T00:00:10Z', kind: 'step' as const },
+        ...(current.status === 'PAUSED' ? [{ id: 'c4', state: 'completed', at: '2026-01-01T00:01:00Z', kind: 'rewind' as const }] : []),
+      ] }),
+      'workflow.rewind': ({ checkpointId }) => {
+        current = checkpointId === 'c4' ? view('COMPLETED') : view('PAUSED', true);
         return { status: 'PAUSED', state: 'adder:review', undo: { id: 'c4', state: 'completed', at: '2026-01-01T00:01:00Z', kind: 'rewind' }, files: [], commitsUndone: [] };
       },
     });
@@ -55,6 +59,35 @@ describe('Rewind to here', () => {
     expect(core.callsOf('workflow.rewind')).toEqual([{ runId: 'r1', checkpointId: 'c2' }]);
     await waitFor(() => expect(screen.getByTestId('timeline-status').dataset.status).toBe('PAUSED'));
     expect(screen.getAllByTestId('timeline-block').map((b) => b.dataset.rewound ?? '')).toEqual(['', 'true', 'true']);
+    expect(screen.getByTestId('rewind-done').textContent).toContain('“Undo the rewind” at the top of the timeline');
+
+    // The rewind can be undone from the app, as the CLI's "undo it with: erasmus workflow rewind … --to c4" says.
+    const banner = await waitFor(() => screen.getByTestId('undo-rewind'));
+    expect(banner.textContent).toContain('A rewind put the project and the run back to before adder · review');
+    fireEvent.click(within(banner).getByTestId('rewind-open'));
+    await waitFor(() => within(banner).getByTestId('rewind-preview'));
+    expect(within(banner).getByTestId('rewind-preview').textContent).toContain('Undo the rewind: put the project and the run back');
+    expect(core.callsOf('workflow.rewindPreview').at(-1)).toEqual({ runId: 'r1', checkpointId: 'c4' });
+    fireEvent.click(within(banner).getByTestId('rewind-confirm'));
+    await waitFor(() => expect(screen.getByTestId('timeline-status').dataset.status).toBe('COMPLETED'));
+    expect(core.callsOf('workflow.rewind')).toEqual([{ runId: 'r1', checkpointId: 'c2' }, { runId: 'r1', checkpointId: 'c4' }]);
+    expect(screen.getAllByTestId('timeline-block').map((b) => b.dataset.rewound ?? '')).toEqual(['', '', '']);
+    expect(screen.queryByTestId('undo-rewind')).toBeNull();
+  });
+
+  it('offers no undo once a step has run after the rewind (the newest checkpoint is a step)', async () => {
+    const core = new FakeCore({
+      'workflow.latest': () => ({ runId: 'r1' }),
+      'workflow.status': () => view('PAUSED', true),
+      'workflow.checkpoints': () => ({ checkpoints: [
+        { id: 'c4', state: 'completed', at: '2026-01-01T00:01:00Z', kind: 'rewind' as const },
+        { id: 'c5', state: 'adder:review', at: '2026-01-01T00:02:00Z', kind: 'step' as const },
+      ] }),
+    });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    await waitFor(() => expect(core.callsOf('workflow.checkpoints')).toEqual([{ runId: 'r1' }]));
+    expect(screen.queryByTestId('undo-rewind')).toBeNull();
   });
 
   it('a running run says to pause it first', async () => {

@@ -16,6 +16,7 @@ import { StateMachine } from './StateMachine';
 import { RunControls } from './RunControls';
 import { StepBlock } from './StepBlock';
 import { StepDetails } from './StepDetails';
+import { UndoRewind } from './UndoRewind';
 import { useNow } from './useNow';
 import { humanError, humanState, runStatusWords } from '../project/labels';
 
@@ -61,6 +62,7 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         <div className="ml-auto"><RunControls phase={phase} skip={skipTarget(view)} onAction={(a) => run.act(a)} /></div>
       </div>
       <CostByPart view={view} />
+      <UndoRewind view={view} onUndone={() => void run.refresh()} />
       {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{humanError(view.error)}</p> : null}
       <div className="flex gap-1 text-sm" role="group" aria-label="Show the run as">
         {([['order', 'Steps in order'], ['machine', 'State machine']] as const).map(([m, label]) => (
