@@ -33,6 +33,7 @@ function leftOpenAsk(what: string): string {
   return `In your final answer, add a section \`## ${LEFT_OPEN_HEADING}\` that lists each point of the ${what} you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all.`;
 }
 import { discardReport, prepareReport, readReport } from './test-report';
+import { onceEachFailure } from './test-output';
 import { finalGateCommand } from './test-suite';
 import { keptReviewFile } from './kept-reviews';
 import { namesTask, tasksWithoutPassingTest } from '../../contract/trace';
@@ -413,7 +414,7 @@ function skippedDebugging(timeline: RunRecord['timeline'], part: string): { note
     const ran = failing ? ` (\`${failing.command}\` exited ${failing.exitCode ?? 'without a status'}; its last output is below)` : '';
     return {
       note: `The user skipped ${humanState(e.state)} while the tests still failed${ran}: they fail now. Do not report the tests as passing; say in the report that they fail, what fails and why, as a point to fix.`,
-      ...(failing ? { output: { title: `The last test run (failed): ${failing.command}`, text: (failing.output ?? '').slice(-4000) } } : {}),
+      ...(failing ? { output: { title: `The last test run (failed): ${failing.command}`, text: onceEachFailure(failing.output ?? '').slice(-4000) } } : {}),
     };
   }
   return undefined;

@@ -1,6 +1,7 @@
 import { withoutStamp } from './drift';
 import type { Protocol } from './protocols';
 import type { RetryChanges } from './retry-note';
+import { onceEachFailure } from './test-output';
 
 /** The context documents a step is shown as references (the ones stamped with the commit they describe). */
 const STAMPED_REFERENCES: ReadonlySet<string> = new Set(['Architecture', 'Progress schedule', 'Task list']);
@@ -107,7 +108,7 @@ export function buildStepPrompt(p: PromptParts): string {
   parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text${contextDoc.trim() ? `, between the fences:\n\n${fenced(contextDoc.trim())}` : ': (empty)'}`);
   for (const r of p.references ?? []) parts.push(referenceBlock(r.title, STAMPED_REFERENCES.has(r.title) ? withoutStamp(r.text) : r.text, r.lang));
   if (p.testOutput) {
-    parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n${fenced(p.testOutput.output.trim(), '')}`);
+    parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n${fenced(onceEachFailure(p.testOutput.output).trim(), '')}`);
   }
   if (p.testCommand) {
     parts.push(`## Test command\n\nWhen this step ends, Erasmus runs \`${p.testCommand}\` in your working directory (where your tools work), and the step passes only if it exits with status 0: the tests this step is about must be ones this command runs.`);
