@@ -1,5 +1,5 @@
 import { blockedLastWords, costByPart, costPartsText, lastWordsCut, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
-import { commitWords, databaseHint, humanError, humanOutcome, humanState, humanStatus, saysRefused } from '../../contract/words';
+import { commitWords, databaseHint, humanError, humanOutcome, humanState, humanStatus, saysRefused, unplannedWarning } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan, existing = false): string {
@@ -19,6 +19,7 @@ export function planText(plan: WorkflowPlan, existing = false): string {
   lines.push(`  then: ${existing ? "the project's own tests" : 'end-to-end testing'}, final documentation, final review (and its fixes when it asks for changes)`);
   if (plan.defaultTestCommand) lines.push(`  product tests: ${plan.defaultTestCommand}`);
   if (plan.finalTestCommand) lines.push(`  final gate (the whole test suite${plan.finalTestCommandByUser ? ', as you set it' : ', composed again when it runs'}): ${plan.finalTestCommand}`);
+  if (plan.unplanned?.length) lines.push(`warning: ${unplannedWarning(plan.unplanned)}`);
   return lines.join('\n');
 }
 

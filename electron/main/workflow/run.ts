@@ -11,6 +11,7 @@ import { filesChangedSince, git, snapshotTree } from './git';
 import { ExternalExecutor, StepAbortedError, StepSetupError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
+import { withUnplanned } from './architecture-components';
 import { laneViews, leaveLanes, planWithDepends, runsInParallel, skipBlockedLane } from './parallel';
 import { blockedLane, LaneBell, reopenLane, skippedEntry } from './lane-control';
 import type { KeptLane } from './worktrees';
@@ -504,8 +505,8 @@ export class WorkflowRun {
     } catch {
       return;
     }
-    const plan = planFromTaskList(list, { defaultTestCommand: this.record.plan.defaultTestCommand, maxDebugAttempts: this.record.plan.maxDebugAttempts });
-    if (JSON.stringify(plan.components) === JSON.stringify(this.record.plan.components)) return;
+    const plan = withUnplanned(planFromTaskList(list, { defaultTestCommand: this.record.plan.defaultTestCommand, maxDebugAttempts: this.record.plan.maxDebugAttempts }), await this.docs.text({ doc: 'architecture' }));
+    if (JSON.stringify(plan.components) === JSON.stringify(this.record.plan.components) && String(plan.unplanned) === String(this.record.plan.unplanned)) return;
     try {
       this.claim();
     } catch {
