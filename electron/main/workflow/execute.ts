@@ -34,6 +34,7 @@ function leftOpenAsk(what: string): string {
 }
 import { discardReport, prepareReport, readReport } from './test-report';
 import { onceEachFailure } from './test-output';
+import { userChangesFor } from './user-changes';
 import { finalGateCommand } from './test-suite';
 import { keptReviewFile } from './kept-reviews';
 import { namesTask, tasksWithoutPassingTest } from '../../contract/trace';
@@ -281,6 +282,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     : base;
   const skippedDebug = spec.phase === 'review' || spec.phase === 'final-review' ? skippedDebugging(record.timeline, spec.component ?? 'final') : undefined;
   if (skippedDebug?.output) references.push(skippedDebug.output);
+  // What the user changed while the run was stopped at a step of this component (or of the final phase), until it is committed.
+  const userChanged = userChangesFor(record, spec.component ?? state.split(':')[0]!);
   const retry = needsTests && !hooks ? debugRetryNote(record.timeline, state, actor.getSnapshot().context.attempts[state] ?? 0, spec.maxAttempts) : undefined;
   const prompt = buildStepPrompt({
     protocol,
@@ -288,7 +291,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     existing: record.existing,
     goal: record.goal,
     newGoal: !!record.goalUpdate,
-    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees) } : {}),
+    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees, userChanged) } : {}),
+    ...(userChanged.length ? { userChanges: userChanged.map(({ state: at, kind, text }) => ({ state: at, kind, text })) } : {}),
     ...(fixes ? { done: FIXES_DONE } : untraced ? { done: UNTRACED_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : spec.phase === 'final-documentation' ? { done: FINAL_DOCS_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),

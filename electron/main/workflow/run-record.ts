@@ -86,6 +86,14 @@ export const RunRecord = z.object({
   retryOf: z.object({ state: z.string(), what: z.string(), said: z.string().optional() }).optional(),
   /** While the run waits for its goal on a project whose tasks are all done: the goal asked is the next one. */
   nextGoal: z.boolean().optional(),
+  /** The project's files as the run left them when it stopped for the user (a tree in the project's repository): going on, it reads what the user changed since. */
+  stoppedTree: z.string().optional(),
+  /** `checkpoints`: stoppedTree is a tree among the checkpoints' (as a step's startTree can be), not in the project's repository. */
+  stoppedTreeIn: z.literal('checkpoints').optional(),
+  /** What the user changed while the run was stopped (user-changes.ts): the steps of the part it stopped at are shown it until that part is committed. */
+  userChanges: z
+    .array(z.object({ state: z.string(), at: z.string(), from: z.string(), fromIn: z.literal('checkpoints').optional(), kind: z.enum(['diff', 'stat']), text: z.string() }))
+    .optional(),
   executor: ExecutorConfig,
   status: WorkflowRunStatus,
   phase: z.enum(['prepare', 'execute']),

@@ -22,6 +22,7 @@ import { SHUTDOWN, type CheckpointTrees, type Next, type RunContext } from './ru
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
 import { retryOfBlock } from './retry-note';
+import { readUserChanges, rememberStoppedTree } from './user-changes';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
 import { cutOffAt, sessionLogUsage } from './step-usage';
@@ -154,6 +155,8 @@ export class WorkflowRun {
   private async runLoop(): Promise<void> {
     // A step answered here that another process issued continues its open entry; otherwise an open entry was interrupted.
     if (!this.taken) this.markInterrupted();
+    // Going on after it stopped for the user: what they changed meanwhile is told to the steps of the part it stopped at.
+    await readUserChanges(this.record, this.record.state, this.deps.checkpointTrees);
     // The step that runs again hears that it is a retry, and what happened before.
     // A step that could not start (setup) is not an attempt: the model is not told of it (an earlier retryOf stays).
     if (this.record.error && this.record.state && !this.record.error.setup) this.record.retryOf = retryOfBlock(this.record.timeline, this.record.state, this.record.error.message);
@@ -193,6 +196,8 @@ export class WorkflowRun {
         this.setStatus('BLOCKED');
       }
       this.record.pending = undefined;
+      // The files as the run left them: going on, it reads what the user changed while it was stopped.
+      await rememberStoppedTree(this.record, this.deps.checkpointTrees);
       await this.persist();
     }
   }
