@@ -183,6 +183,8 @@ export class WorkflowRun {
     } catch (err) {
       this.taken = undefined;
       if (this.shuttingDown) return;
+      // The files as the run left them (taken before anyone sees it stopped): going on, it reads what the user changed meanwhile.
+      await rememberStoppedTree(this.record, this.deps.checkpointTrees);
       if (err instanceof StepAbortedError || this.abort.signal.aborted) {
         const open = this.ownOpenEntry();
         if (open) this.close(open, 'aborted');
@@ -196,8 +198,6 @@ export class WorkflowRun {
         this.setStatus('BLOCKED');
       }
       this.record.pending = undefined;
-      // The files as the run left them: going on, it reads what the user changed while it was stopped.
-      await rememberStoppedTree(this.record, this.deps.checkpointTrees);
       await this.persist();
     }
   }

@@ -7,7 +7,7 @@
 import { git, snapshotTree } from './git';
 import type { RetryChanges } from './retry-note';
 import type { CheckpointTrees } from './run-context';
-import type { RunRecord } from './run-record';
+import type { LaneRecord, RunRecord } from './run-record';
 
 /** How long a diff of the user's changes is shown whole; longer, git's list of the files and their changed lines. */
 const USER_DIFF_MAX = 6000;
@@ -34,8 +34,11 @@ export async function treeDiff(dir: string, from: string, to: string, trees: Che
   return r.code === 0 ? r.stdout : undefined;
 }
 
+/** What stops for the user and goes on: a run (its project folder), or a side-by-side component (`projectDir`: its worktree). */
+export type Stoppable = Pick<RunRecord, 'projectDir' | 'stoppedTree' | 'stoppedTreeIn' | 'userChanges'>;
+
 /** Keeps the project's files as the run leaves them when it stops for the user. */
-export async function rememberStoppedTree(record: RunRecord, trees?: CheckpointTrees): Promise<void> {
+export async function rememberStoppedTree(record: Stoppable, trees?: CheckpointTrees): Promise<void> {
   const now = await treeNow(record.projectDir, trees);
   delete record.stoppedTree;
   delete record.stoppedTreeIn;
@@ -43,7 +46,7 @@ export async function rememberStoppedTree(record: RunRecord, trees?: CheckpointT
 }
 
 /** Going on after a stop: what the user changed since, kept with the record for the steps of the part it stopped at. */
-export async function readUserChanges(record: RunRecord, state: string | undefined, trees?: CheckpointTrees): Promise<void> {
+export async function readUserChanges(record: Stoppable, state: string | undefined, trees?: CheckpointTrees): Promise<void> {
   const from = record.stoppedTree;
   const inCheckpoints = record.stoppedTreeIn === 'checkpoints';
   delete record.stoppedTree;
@@ -66,7 +69,24 @@ export async function readUserChanges(record: RunRecord, state: string | undefin
  * The user's changes a step of `part` is shown: those made while the run was stopped at a step of that part, since the
  * part's last commit (a committed part holds them).
  */
-export function userChangesFor(record: RunRecord, part: string): UserChange[] {
+export function userChangesFor(record: Pick<RunRecord, 'timeline' | 'userChanges'>, part: string): UserChange[] {
   const committed = record.timeline.findLast((e) => !e.rewound && partOf(e.state) === part && e.outcome === 'committed')?.leftAt;
   return (record.userChanges ?? []).filter((c) => partOf(c.state) === part && (!committed || c.at > committed));
+}
+
+/** A side-by-side component that blocked: its worktree's files as it stopped (its own snapshot: a lane's steps take theirs). */
+export async function laneStopped(lane: LaneRecord): Promise<void> {
+  if (!lane.worktree) return;
+  const at: Stoppable = { projectDir: lane.worktree };
+  await rememberStoppedTree(at);
+  lane.stoppedTree = at.stoppedTree;
+}
+
+/** The component goes on: what the user changed in its worktree since it blocked, kept with it for its steps. */
+export async function laneGoesOn(lane: LaneRecord): Promise<void> {
+  if (!lane.worktree || !lane.stoppedTree) return;
+  const at: Stoppable = { projectDir: lane.worktree, stoppedTree: lane.stoppedTree, ...(lane.userChanges ? { userChanges: lane.userChanges } : {}) };
+  await readUserChanges(at, lane.state);
+  lane.stoppedTree = undefined;
+  lane.userChanges = at.userChanges;
 }
