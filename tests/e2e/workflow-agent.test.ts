@@ -145,7 +145,7 @@ describe('workflow with the agent loop and the scripted model', () => {
     const attempt = prompt.slice(prompt.indexOf('## This is a retry'), prompt.indexOf('## What the user changed'));
     expect(attempt).toContain('+half done');
     expect(attempt).not.toContain('NOTES.md');
-    expect(prompt).toContain('## What the user changed\n\nWhile the run was stopped at adder · development, the user changed the project (from the files as the run left them to the files as it went on):');
+    expect(prompt).toContain('## What the user changed\n\nWhile the run was stopped at adder · development, the user changed the project; here is what they changed, from the files as the run left them to the files as it went on:');
     expect(prompt).toContain('+add(a, b) returns a number');
     expect(prompt).toContain("These changes are the user's, not an earlier step's: they are made and part of the work now. Keep them and build on them: do not undo them or make them again.");
   });

@@ -87,8 +87,8 @@ function retryChanges(changes: RetryChanges): string {
 /** What the user changed while the run was stopped: whose changes they are, each stop's diff (or list of files), and what to do with them. */
 function userChangesSection(changes: NonNullable<PromptParts['userChanges']>, review: boolean): string {
   const each = changes.map((c) => {
-    const what = c.kind === 'diff' ? 'from the files as the run left them to the files as it went on' : 'the files they changed (the whole diff is too long to show here: read them)';
-    return `While the run was stopped at ${humanState(c.state)}, the user changed the project (${what}):\n\n${fenced(c.text, c.kind === 'diff' ? 'diff' : '')}`;
+    const what = c.kind === 'diff' ? 'the user changed the project; here is what they changed, from the files as the run left them to the files as it went on' : 'the user changed these files (the whole diff is too long to show here: read them)';
+    return `While the run was stopped at ${humanState(c.state)}, ${what}:\n\n${fenced(c.text, c.kind === 'diff' ? 'diff' : '')}`;
   });
   const todo = review
     ? 'These changes are part of the work you review: review them with the rest, and say in the report what they changed.'

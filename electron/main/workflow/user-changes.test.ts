@@ -19,11 +19,11 @@ describe("what the user changed while the run was stopped", () => {
     expect(userChangesFor(record, 'final')).toEqual([]);
 
     const review = buildStepPrompt({ protocol: protocol('review'), instruction: 'Review it.', contextDocPath: '/h/wc.md', userChanges: [fix] });
-    expect(review).toContain('## What the user changed\n\nWhile the run was stopped at wc · debugging, the user changed the project (from the files as the run left them to the files as it went on):\n\n```diff\n');
+    expect(review).toContain('## What the user changed\n\nWhile the run was stopped at wc · debugging, the user changed the project; here is what they changed, from the files as the run left them to the files as it went on:\n\n```diff\n');
     expect(review).toContain('+  assert.equal(wc("a b"), 2)');
     expect(review).toContain('These changes are part of the work you review: review them with the rest, and say in the report what they changed.');
     const dev = buildStepPrompt({ protocol: protocol('development'), instruction: 'Fix it.', contextDocPath: '/h/wc.md', userChanges: [{ ...fix, kind: 'stat', text: ' test/wc.test.js | 2 +-' }] });
-    expect(dev).toContain('the user changed the project (the files they changed (the whole diff is too long to show here: read them)):');
+    expect(dev).toContain('the user changed these files (the whole diff is too long to show here: read them):');
     expect(dev).toContain("Keep them and build on them: do not undo them or make them again.");
     expect(buildStepPrompt({ protocol: protocol('review'), instruction: 'Review it.', contextDocPath: '/h/wc.md' })).not.toContain('What the user changed');
   });
