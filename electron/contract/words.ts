@@ -180,3 +180,10 @@ export function databaseHint(durable: { database: string } | undefined): { optio
 export function branchRemovedWords(branch: string, done: boolean): string {
   return `the run's branch ${branch} ${done ? 'was removed' : 'is removed'}: it was made when the plan was approved, and approving the plan again makes it again under this name (its commits stay under refs/erasmus/rewound/, and undoing the rewind brings the branch back)`;
 }
+
+/** Plan review's warning about components the architecture names and the task list leaves out (the plan's `unplanned`): CLI and app. */
+export function unplannedWarning(unplanned: string[]): string {
+  const names = unplanned.map((id) => `\`${id}\``).join(', ');
+  const one = unplanned.length === 1;
+  return `The architecture names ${one ? 'a component' : 'components'} the task list has no section for: ${names}. This run builds none of ${one ? 'it' : 'them'}. If ${one ? 'it is' : 'they are'} to be built, add ${one ? 'its' : 'their'} tasks to the task list (a "## Component: id" section each) before you confirm; if ${one ? 'it exists' : 'they exist'} already and need${one ? 's' : ''} no change, confirm the plan as it is.`;
+}

@@ -114,6 +114,8 @@ describe('workflow with the agent loop and the scripted model', () => {
     expect(llm.requests.length).toBe(3);
     expect(readFileSync(p('wip.txt'), 'utf8')).toBe('half done'); // nothing already written is lost
     expect(readFileSync(sb.paths.orchestrationDoc(sb.project, 'task_list'), 'utf8')).toBe(TASKS);
+    // The user writes a note while the run is blocked: the retried step hears it as theirs, apart from its attempt's changes.
+    writeFileSync(p('NOTES.md'), 'add(a, b) returns a number\n');
 
     // `erasmus serve` killed and started again (x3 defect 2): a core with its built-in toolsets attached, no project open yet.
     await core.dispose();
@@ -139,5 +141,12 @@ describe('workflow with the agent loop and the scripted model', () => {
     expect(retried).toContain('it ended without saying it was done');
     expect(retried).not.toContain('needs the toolset');
     expect(retried).toContain('wip.txt');
+    const prompt = llm.requests[3]!.body.messages!.map((m) => String(m.content)).join('\n');
+    const attempt = prompt.slice(prompt.indexOf('## This is a retry'), prompt.indexOf('## What the user changed'));
+    expect(attempt).toContain('+half done');
+    expect(attempt).not.toContain('NOTES.md');
+    expect(prompt).toContain('## What the user changed\n\nWhile the run was stopped at adder · development, the user changed the project; here is what they changed, from the files as the run left them to the files as it went on:');
+    expect(prompt).toContain('+add(a, b) returns a number');
+    expect(prompt).toContain("These changes are the user's, not an earlier step's: they are made and part of the work now. Keep them and build on them: do not undo them or make them again.");
   });
 });

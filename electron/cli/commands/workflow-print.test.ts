@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { wentOnWithout } from '../../main/workflow/agent-executor';
 import { refusedNote } from '../../main/workflow/durable/worker';
-import { entryLine, eventLine, planText, statusText } from './workflow-print';
+import { entryLine, eventLine, eventPrinter, planText, statusText } from './workflow-print';
 
 const step = { state: 'dev:api', protocol: 'development', enteredAt: '2026-01-01T00:00:00.000Z', leftAt: '2026-01-01T00:00:02.000Z', durationMs: 2000, outcome: 'done' as const };
 
@@ -65,11 +65,21 @@ it('a step passed over says why', () => {
   expect(entryLine({ ...step, outcome: 'skipped', durationMs: 0 })).toBe('  dev · api: skipped in 0.0 s');
 });
 
-it('a step start is one line: the same running step sent again with its session is not printed again', () => {
+it("a step start is one line: the same running step sent again (it names its session, a durable run's worker saves it again) is not printed again", () => {
+  const eventLine = eventPrinter();
+  const sent = (entry: object) => eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry });
   const running = { state: 'dev:api', protocol: 'development', enteredAt: '2026-01-01T00:00:00.000Z' };
-  expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: running })).toBe('→ dev · api');
-  expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: { ...running, sessionLog: '/h/sessions/s1.jsonl' } })).toBeUndefined();
-  expect(eventLine('workflow.step', { runId: 'r1', projectDir: '/p', entry: { ...step, sessionLog: '/h/sessions/s1.jsonl' } })).toBe('  dev · api: done in 2.0 s');
+  expect(sent(running)).toBe('→ dev · api');
+  expect(sent({ ...running, sessionLog: '/h/sessions/s1.jsonl' })).toBeUndefined();
+  // A worker's step, as the run imports it again: its checkpoint tree, then its prompt, kept with it.
+  expect(sent({ ...running, startTree: 'abc123' })).toBeUndefined();
+  expect(sent({ ...running, startTree: 'abc123', hasPrompt: true })).toBeUndefined();
+  expect(sent({ ...step, sessionLog: '/h/sessions/s1.jsonl' })).toBe('  dev · api: done in 2.0 s');
+  // Its files, added after it ended: the same end is not said twice.
+  expect(sent({ ...step, sessionLog: '/h/sessions/s1.jsonl', files: [{ path: 'a.js', status: 'added' }] })).toBeUndefined();
+  // Another attempt at the step (its worker died) starts at another time: a start of its own.
+  expect(sent({ ...running, enteredAt: '2026-01-01T00:01:00.000Z' })).toBe('→ dev · api');
+  expect(eventPrinter()('workflow.step', { runId: 'r1', projectDir: '/p', entry: running })).toBe('→ dev · api');
 });
 
 it('a blocked run says how to go on: retry, and skip where the state can be skipped', () => {

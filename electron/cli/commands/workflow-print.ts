@@ -1,5 +1,5 @@
 import { blockedLastWords, costByPart, costPartsText, lastWordsCut, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
-import { commitWords, databaseHint, humanError, humanOutcome, humanState, humanStatus, saysRefused } from '../../contract/words';
+import { commitWords, databaseHint, humanError, humanOutcome, humanState, humanStatus, saysRefused, unplannedWarning } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan, existing = false): string {
@@ -19,6 +19,7 @@ export function planText(plan: WorkflowPlan, existing = false): string {
   lines.push(`  then: ${existing ? "the project's own tests" : 'end-to-end testing'}, final documentation, final review (and its fixes when it asks for changes)`);
   if (plan.defaultTestCommand) lines.push(`  product tests: ${plan.defaultTestCommand}`);
   if (plan.finalTestCommand) lines.push(`  final gate (the whole test suite${plan.finalTestCommandByUser ? ', as you set it' : ', composed again when it runs'}): ${plan.finalTestCommand}`);
+  if (plan.unplanned?.length) lines.push(`warning: ${unplannedWarning(plan.unplanned)}`);
   return lines.join('\n');
 }
 
@@ -40,14 +41,32 @@ export function entryLine(e: WorkflowTimelineEntry): string {
   return `  ${humanState(e.state)}: ${e.outcome ? humanOutcome(e.outcome) : 'ended'} in ${secs}${extra ? ` (${extra})` : ''}${rewound}${refused}`;
 }
 
+/**
+ * The CLI's lines for a run's events, each step's said once: a step is sent again whenever its entry changes (it names
+ * its session, its prompt is kept, a durable run's worker saves it again, its files are added after it ended), and
+ * a line already printed for that step (the same start, the same end) is not printed again. Another attempt at a
+ * step starts at another time: it is a step of its own.
+ */
+export function eventPrinter(): (event: EventName, payload: unknown) => string | undefined {
+  const printed = new Map<string, Set<string>>();
+  return (event, payload) => {
+    const line = eventLine(event, payload);
+    if (event !== 'workflow.step' || line === undefined) return line;
+    const { runId, entry } = payload as { runId: string; entry: WorkflowTimelineEntry };
+    const key = `${runId}\0${entry.state}\0${entry.enteredAt}`;
+    const said = printed.get(key) ?? new Set<string>();
+    printed.set(key, said);
+    if (said.has(line)) return undefined;
+    said.add(line);
+    return line;
+  };
+}
+
 export function eventLine(event: EventName, payload: unknown): string | undefined {
   const p = payload as Record<string, unknown>;
   switch (event) {
-    case 'workflow.step': {
-      const e = p.entry as WorkflowTimelineEntry;
-      // A running step is sent again once it names its session: that is not a second start.
-      return !e.leftAt && e.sessionLog ? undefined : entryLine(e);
-    }
+    case 'workflow.step':
+      return entryLine(p.entry as WorkflowTimelineEntry);
     case 'workflow.status':
       // A blocked run's error is said once, by the status the CLI prints when the run stops (with how to go on).
       if (p.pausing) return '■ Pausing after the steps under way';

@@ -12,7 +12,7 @@ import { grantDepsOf } from '../../main/api/grant-deps';
 import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
 import { ask, writeLine } from '../prompt';
-import { eventLine, planText, runsText, statusText } from './workflow-print';
+import { eventPrinter, planText, runsText, statusText } from './workflow-print';
 import { agentWatcher } from './workflow-watch';
 import type { AgentEvent } from '../../contract/index';
 import { databaseHint, humanState, humanStatus } from '../../contract/words';
@@ -149,6 +149,7 @@ async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: st
 async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Promise<unknown>): Promise<void> {
   // Each step's tool calls in words, and "waiting for the model…" while a request takes long.
   const watcher = agentWatcher((line) => writeLine(line));
+  const eventLine = eventPrinter();
   const off = core.bus.on((event, payload) => {
     if (event === 'agent.event' && !opts.json) return watcher.onEvent(payload as AgentEvent);
     if (!event.startsWith('workflow.') && event !== 'app.notify') return;

@@ -59,6 +59,8 @@ export const WorkflowPlan = z.object({
   /** The user set finalTestCommand at plan review: it runs as written (otherwise it is composed again when the gate runs). */
   finalTestCommandByUser: z.boolean().optional(),
   maxDebugAttempts: z.number().int().min(1).max(50),
+  /** Components the architecture names that the task list has no section for: plan review warns that this run builds none of them. */
+  unplanned: z.array(z.string()).optional(),
   /**
    * A documentation run (`workflow drift --fix`, the app's "Bring them up to date"): no component is developed; only these
    * drifted documents are brought up to date with the code, by one documentation step each, then committed and stamped again.

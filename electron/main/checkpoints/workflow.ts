@@ -82,6 +82,8 @@ export class RunCheckpoints {
       const now = await repo.tree();
       return now === tree ? '' : repo.diffText(tree, now, stat);
     },
+    tree: (projectDir) => this.store.repo(projectDir).tree(),
+    diffBetween: async (projectDir, from, to, stat) => (from === to ? '' : this.store.repo(projectDir).diffText(from, to, stat)),
   };
 
   prune(projectDir: string, retention: Retention): Promise<unknown> {

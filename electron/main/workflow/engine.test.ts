@@ -226,6 +226,9 @@ describe('WorkflowEngine', () => {
       await answer(e, runId, task);
       task = await e.getTask(runId);
     }
+    // An architecture without a section of components names none the plan could miss.
+    expect(task.plan.unplanned).toBeUndefined();
+    await e.writeDoc(dir, { doc: 'architecture' }, '# Architecture\n\n## Components\n\n### `core`\nThe core.\n\n### `cli`\nThe command line.\n\n### `docs`\nThe manual.\n\n### `config`\nSettings.\n\n## Tests\n\n- `npm test`: all of them\n');
     await e.writeDoc(dir, { doc: 'task_list' }, '## Component: core\n- [ ] C1 no colon\n');
     await expect(e.approve(runId)).rejects.toMatchObject({ kind: 'PARSE_ERROR' });
     expect((await e.status(runId)).status).toBe('AWAITING_APPROVAL');
@@ -236,6 +239,8 @@ describe('WorkflowEngine', () => {
     expect(shown.approved).toBe(false);
     expect(shown.plan!.components[0]!.tasks[0]!.title).toBe('Build the `core` module');
     expect(shown.plan!.components.map((c) => c.id)).toEqual(['core', 'cli', 'docs']);
+    // The architecture's component the task list leaves out is named for plan review: this run would build none of it.
+    expect(shown.plan!.unplanned).toEqual(['config']);
     expect(planEvents.at(-1)).toMatchObject({ runId, plan: { components: [{ id: 'core' }, { id: 'cli' }, { id: 'docs' }] } });
     await e.approve(runId);
     const { plan } = await e.plan(runId);

@@ -33,6 +33,8 @@ function leftOpenAsk(what: string): string {
   return `In your final answer, add a section \`## ${LEFT_OPEN_HEADING}\` that lists each point of the ${what} you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all.`;
 }
 import { discardReport, prepareReport, readReport } from './test-report';
+import { onceEachFailure } from './test-output';
+import { userChangesFor } from './user-changes';
 import { finalGateCommand } from './test-suite';
 import { keptReviewFile } from './kept-reviews';
 import { namesTask, tasksWithoutPassingTest } from '../../contract/trace';
@@ -280,6 +282,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     : base;
   const skippedDebug = spec.phase === 'review' || spec.phase === 'final-review' ? skippedDebugging(record.timeline, spec.component ?? 'final') : undefined;
   if (skippedDebug?.output) references.push(skippedDebug.output);
+  // What the user changed while the run was stopped at a step of this component (or of the final phase), until it is committed.
+  const userChanged = userChangesFor(record, spec.component ?? state.split(':')[0]!);
   const retry = needsTests && !hooks ? debugRetryNote(record.timeline, state, actor.getSnapshot().context.attempts[state] ?? 0, spec.maxAttempts) : undefined;
   const prompt = buildStepPrompt({
     protocol,
@@ -288,7 +292,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     userFiles: userChangedFiles(record),
     goal: record.goal,
     newGoal: !!record.goalUpdate,
-    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees) } : {}),
+    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees, userChanged) } : {}),
+    ...(userChanged.length ? { userChanges: userChanged.map(({ state: at, kind, text }) => ({ state: at, kind, text })) } : {}),
     ...(fixes ? { done: FIXES_DONE } : untraced ? { done: UNTRACED_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : spec.phase === 'final-documentation' ? { done: FINAL_DOCS_DONE } : {}),
     contextDocPath,
     contextDoc: await ctx.docs.text(docRef),
@@ -414,7 +419,7 @@ function skippedDebugging(timeline: RunRecord['timeline'], part: string): { note
     const ran = failing ? ` (\`${failing.command}\` exited ${failing.exitCode ?? 'without a status'}; its last output is below)` : '';
     return {
       note: `The user skipped ${humanState(e.state)} while the tests still failed${ran}: they fail now. Do not report the tests as passing; say in the report that they fail, what fails and why, as a point to fix.`,
-      ...(failing ? { output: { title: `The last test run (failed): ${failing.command}`, text: (failing.output ?? '').slice(-4000) } } : {}),
+      ...(failing ? { output: { title: `The last test run (failed): ${failing.command}`, text: onceEachFailure(failing.output ?? '').slice(-4000) } } : {}),
     };
   }
   return undefined;

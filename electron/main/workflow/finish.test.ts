@@ -122,6 +122,40 @@ describe('finishing a completed run', () => {
   });
 });
 
+describe("a squashed run's branch on origin", () => {
+  it('is deleted there when the run pushed it (a durable run, for its workers) and origin still holds what it pushed; kept, saying why, otherwise', async () => {
+    const { dir, record, paths } = branchedRun();
+    git(dir, 'init', '-q', '--bare', join(root!, 'origin.git'));
+    git(dir, 'remote', 'add', 'origin', join(root!, 'origin.git'));
+    git(dir, 'push', '-q', 'origin', 'main', 'erasmus/add-a-greeting');
+    const onOrigin = () => git(dir, 'ls-remote', '--heads', 'origin');
+    const durable = { ...record, durable: { database: 'postgres://erasmus@127.0.0.1/runs' } };
+    const out = await finishRun(paths, durable, 'squash');
+    expect(out.message).toContain(
+      "Branch erasmus/add-a-greeting keeps the run's own commits (delete it: git branch -D erasmus/add-a-greeting). Its copy on origin, which the run pushed for its workers, was deleted, as a merged branch is (git push origin erasmus/add-a-greeting puts it back). Nothing else was pushed: main is 1 commit ahead of origin/main (git push origin main when you choose).",
+    );
+    expect(onOrigin()).not.toContain('erasmus/add-a-greeting');
+    expect(git(dir, 'branch', '--list', '-r')).not.toContain('erasmus/add-a-greeting');
+    expect(git(dir, 'rev-parse', '--verify', '-q', 'erasmus/add-a-greeting')).toMatch(/^[0-9a-f]{40}$/);
+
+    // Someone pushed to it since the run did: origin's branch stays, and the message says why.
+    git(dir, 'checkout', '-q', 'erasmus/add-a-greeting');
+    git(dir, 'branch', '-f', 'main', 'erasmus/add-a-greeting~1');
+    git(dir, 'push', '-q', 'origin', 'erasmus/add-a-greeting~1:refs/heads/erasmus/add-a-greeting');
+    const again = await finishRun(paths, { ...durable, git: { ...record.git!, finished: undefined } }, 'squash');
+    expect(again.message).toContain("origin's erasmus/add-a-greeting is not the one the run pushed (someone pushed to it since), so it was kept: delete it there once you no longer need it (git push origin --delete erasmus/add-a-greeting).");
+    expect(onOrigin()).toContain('refs/heads/erasmus/add-a-greeting');
+
+    // A run of this process (not durable) whose branch the user pushed: kept, as theirs.
+    git(dir, 'checkout', '-q', 'erasmus/add-a-greeting');
+    git(dir, 'branch', '-f', 'main', 'erasmus/add-a-greeting~1');
+    git(dir, 'push', '-q', '-f', 'origin', 'erasmus/add-a-greeting');
+    const local = await finishRun(paths, { ...record, git: { ...record.git!, finished: undefined } }, 'squash');
+    expect(local.message).toContain('origin has erasmus/add-a-greeting too (pushed from here, not by the run), so it was kept: delete it there once you no longer need it (git push origin --delete erasmus/add-a-greeting). Nothing was pushed: main is 1 commit ahead of origin/main');
+    expect(onOrigin()).toContain('refs/heads/erasmus/add-a-greeting');
+  });
+});
+
 describe('a squash commit of a long goal', () => {
   it('is titled by the goal\'s first clause, not cut mid-sentence, and holds the whole goal in its body', async () => {
     const { dir, record, paths } = branchedRun();

@@ -168,7 +168,8 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
   const out: FinishOutcome = { choice, branch, base: baseName, commit, message: '' };
   const checkedOut = (await currentBranch(dir)) === baseName || (await git(dir, ['checkout', '-q', baseName])).code === 0;
   const stash = g.stashed ? ` Your changes set aside at start are in the stash ("${g.stashed}"): git stash pop brings them back.` : '';
-  out.message = `Squashed ${subjects.length} commit${subjects.length === 1 ? '' : 's'} of ${branch} into ${baseName} as ${commit.slice(0, 10)} "${pr.title}"${checkedOut ? `; ${baseName} is checked out` : `; ${baseName} could not be checked out (git checkout ${baseName})`}. Branch ${branch} keeps the run's own commits (delete it: git branch -D ${branch}).${await notPushed(dir, baseName)}${stash}`;
+  const remote = await squashedOnOrigin(dir, branch, tip, !!record.durable);
+  out.message = `Squashed ${subjects.length} commit${subjects.length === 1 ? '' : 's'} of ${branch} into ${baseName} as ${commit.slice(0, 10)} "${pr.title}"${checkedOut ? `; ${baseName} is checked out` : `; ${baseName} could not be checked out (git checkout ${baseName})`}. Branch ${branch} keeps the run's own commits (delete it: git branch -D ${branch}).${remote.said}${await notPushed(dir, baseName, remote.deleted)}${stash}`;
   return out;
 }
 
@@ -207,13 +208,32 @@ async function baseCarried(dir: string, base: string, branch: string): Promise<s
   return ` ${base} has ${n} commit${n === 1 ? '' : 's'} not on ${remote} yet, which ${branch} holds too: push ${base} first (git push ${name} ${rest.join('/') === base ? base : `${base}:${rest.join('/')}`}), or the pull request carries ${its}.`;
 }
 
-/** Said after a squash into a branch that has a remote: nothing was pushed, and how far ahead the branch is now. */
-async function notPushed(dir: string, branch: string): Promise<string> {
+/**
+ * The run's branch on origin once squashed. A durable run pushed it there at completion (for its workers, which work
+ * from origin): Erasmus's own copy, deleted as a merged pull request's branch is, when origin's still holds exactly
+ * what the run pushed (a lease: nothing someone pushed since is lost). The commits stay on the local branch, and the
+ * message says how to put it back. A branch the user pushed, or one that moved on origin, is kept, and said why.
+ */
+async function squashedOnOrigin(dir: string, branch: string, tip: string, pushedByRun: boolean): Promise<{ said: string; deleted: boolean }> {
+  const kept = (why: string) => ({ said: ` ${why}: delete it there once you no longer need it (git push origin --delete ${branch}).`, deleted: false });
+  if (!pushedByRun) return (await rev(dir, `refs/remotes/origin/${branch}`)) ? kept(`origin has ${branch} too (pushed from here, not by the run), so it was kept`) : { said: '', deleted: false };
+  const listed = await git(dir, ['ls-remote', '--heads', 'origin', `refs/heads/${branch}`]);
+  if (listed.code !== 0) return kept(`Whether origin still has ${branch}, which the run pushed for its workers, could not be read (${firstLine(listed.stdout)})`);
+  const there = listed.stdout.trim().split(/\s/)[0];
+  if (!there) return { said: '', deleted: false };
+  if (there !== tip) return kept(`origin's ${branch} is not the one the run pushed (someone pushed to it since), so it was kept`);
+  const gone = await git(dir, ['push', '-q', `--force-with-lease=refs/heads/${branch}:${tip}`, 'origin', '--delete', branch]);
+  if (gone.code !== 0) return kept(`origin's ${branch}, which the run pushed for its workers, could not be deleted (${firstLine(gone.stdout)})`);
+  return { said: ` Its copy on origin, which the run pushed for its workers, was deleted, as a merged branch is (git push origin ${branch} puts it back).`, deleted: true };
+}
+
+/** Said after a squash into a branch that has a remote: nothing (else) was pushed, and how far ahead the branch is now. */
+async function notPushed(dir: string, branch: string, elsePushed = false): Promise<string> {
   const up = await git(dir, ['rev-parse', '--abbrev-ref', `${branch}@{upstream}`]);
   const remote = up.code === 0 ? up.stdout.trim() : (await git(dir, ['show-ref', '--verify', '-q', `refs/remotes/origin/${branch}`])).code === 0 ? `origin/${branch}` : '';
   if (!remote) return '';
   const ahead = Number((await git(dir, ['rev-list', '--count', `${remote}..${branch}`])).stdout.trim()) || 0;
   if (!ahead) return '';
   const [name, ...rest] = remote.split('/');
-  return ` Nothing was pushed: ${branch} is ${ahead} commit${ahead === 1 ? '' : 's'} ahead of ${remote} (git push ${name} ${rest.join('/') === branch ? branch : `${branch}:${rest.join('/')}`} when you choose).`;
+  return ` Nothing${elsePushed ? ' else' : ''} was pushed: ${branch} is ${ahead} commit${ahead === 1 ? '' : 's'} ahead of ${remote} (git push ${name} ${rest.join('/') === branch ? branch : `${branch}:${rest.join('/')}`} when you choose).`;
 }

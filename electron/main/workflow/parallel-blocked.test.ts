@@ -106,6 +106,8 @@ describe('a blocked lane in a parallel run', () => {
       await expect(engine.skip(runId, { component: 'a' })).rejects.toThrow('component a is not blocked');
       await expect(engine.retry(runId, { component: 'a' })).rejects.toThrow('component a is not blocked');
       await writeFile(fixed, '');
+      // The user writes in b's worktree while it is blocked: b's steps after the retry are told, as the user's change.
+      await writeFile(join(view.lanes![1]!.worktree!, 'b-fix.txt'), 'fixed by hand\n');
       await engine.retry(runId, { component: 'b' });
       // b runs its step again and reaches its commit while a is still held: it waits, ready, for a to merge first.
       await until(engine, runId, (v) => v.lanes?.find((l) => l.component === 'b')?.status === 'ready');
@@ -114,6 +116,11 @@ describe('a blocked lane in a parallel run', () => {
       const done = await engine.waitForRest(runId, 120_000);
       expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED');
       expect(git(dir, 'log', '--format=%s').split('\n')).toEqual(['Update the documentation', 'Write b.txt', 'Write a.txt']);
+      const review = done.timeline.findIndex((e) => e.state === 'b:review');
+      const prompt = (await engine.stepPrompt(runId, review)) ?? '';
+      expect(prompt).toContain('## What the user changed\n\nWhile the run was stopped at b · debugging, the user changed the project');
+      expect(prompt).toContain('+fixed by hand');
+      expect(prompt).toContain('These changes are part of the work you review');
     } finally {
       await rm(fixed, { force: true });
       await rm(hold, { force: true });

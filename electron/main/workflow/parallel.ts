@@ -18,6 +18,7 @@ import { buildStepPrompt, fenceLanguage } from './prompt';
 import { userChangedFiles } from './run-git';
 import { loadProtocol } from './protocols';
 import { retryOfBlock, unfinishedChanges } from './retry-note';
+import { laneGoesOn, laneStopped } from './user-changes';
 import { SHUTDOWN, type RunContext } from './run-context';
 import type { LaneRecord, RunRecord } from './run-record';
 import { resolvedDepends } from './task-list';
@@ -128,6 +129,8 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
  * (`others`); the user may retry or skip it right away (lane-control.ts), else the run blocks once they finish.
  */
 async function laneBlocked(ctx: RunContext, lane: LaneRecord, err: Error, others: boolean): Promise<void> {
+  // Its worktree's files as it blocked (taken before anyone sees it blocked): going on, its steps are told what the user changed there meanwhile.
+  await laneStopped(lane);
   lane.status = 'blocked';
   lane.error = err.message;
   await ctx.persist();
@@ -173,6 +176,7 @@ function laneRecordOf(record: RunRecord, lane: LaneRecord, plan: Plan): RunRecor
     lastTest: lane.lastTest,
     untraced: lane.untraced,
     retryOf: lane.retryOf,
+    userChanges: lane.userChanges,
     git: { mode: 'current', ...(lane.branch ? { branch: lane.branch } : {}), ...(lane.pendingCommit ? { pendingCommit: lane.pendingCommit } : {}) },
     timeline: lane.entries.map((i) => record.timeline[i]!).filter(Boolean),
   };
@@ -204,6 +208,7 @@ async function enterLane(ctx: RunContext, lane: LaneRecord, state: string, extra
 export async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, component: PlanComponent, options: { steps?: number } = {}): Promise<void> {
   const { record } = ctx;
   if (!lane.worktree || !lane.branch) Object.assign(lane, await addLaneWorktree(record.projectDir, record.runId, component.id));
+  await laneGoesOn(lane);
   lane.status = 'running';
   await ctx.persist();
   const lanePlan: Plan = { ...plan, parallel: false, components: [component] };

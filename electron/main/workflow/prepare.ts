@@ -7,6 +7,7 @@ import { WorkflowError } from './errors';
 import { lastWordsField } from './executor';
 import type { OrchestrationDoc } from './documents';
 import { planFromTaskList } from './plan';
+import { withUnplanned } from './architecture-components';
 import { projectOverview } from './project-overview';
 import { buildStepPrompt } from './prompt';
 import { userChangedFiles } from './run-git';
@@ -170,7 +171,8 @@ async function planStep(ctx: RunContext): Promise<Next> {
   const file = docs.path({ doc: 'task_list' });
   const list = parseTaskListOrThrow((await docs.text({ doc: 'task_list' })) ?? '', file);
   const debugging = await loadProtocol('debugging', record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
-  const plan = planFromTaskList(list, { defaultTestCommand: await defaultTestCommand(record.projectDir), maxDebugAttempts: debugging.maxAttempts });
+  // Plan review warns about components the architecture names and the task list leaves out (none of them would be built).
+  const plan = withUnplanned(planFromTaskList(list, { defaultTestCommand: await defaultTestCommand(record.projectDir), maxDebugAttempts: debugging.maxAttempts }), await docs.text({ doc: 'architecture' }));
   if (record.goalUpdate && !list.components.some(hasOpenTask)) {
     throw new WorkflowError('PARSE_ERROR', `the task list ${file} has no open task for the new goal: add its components or tasks ("- [ ] ID: title") and retry`, { file });
   }

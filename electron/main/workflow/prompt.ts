@@ -1,6 +1,8 @@
+import { humanState } from '../../contract/words';
 import { withoutStamp } from './drift';
 import type { Protocol } from './protocols';
 import type { RetryChanges } from './retry-note';
+import { onceEachFailure } from './test-output';
 
 /** The context documents a step is shown as references (the ones stamped with the commit they describe). */
 const STAMPED_REFERENCES: ReadonlySet<string> = new Set(['Architecture', 'Progress schedule', 'Task list']);
@@ -30,6 +32,8 @@ export interface PromptParts {
   retrySaid?: string;
   /** What that attempt changed (retry-note.ts unfinishedChanges), when known. */
   retryChanges?: RetryChanges;
+  /** What the user changed while the run was stopped at a step of this part (user-changes.ts), oldest first. */
+  userChanges?: Array<{ state: string } & RetryChanges>;
   /** The step's own "Done when", where it differs from its protocol's (the review fixes). */
   done?: string;
   /** The name the prompt gives the protocol when the step borrows another's tools and budget (the merge step: development's). */
@@ -93,6 +97,18 @@ function retryChanges(changes: RetryChanges): string {
   return ` ${what}. Those changes are made: do not make them again (an edit whose old text still matches would be applied a second time).\n\n${fenced(changes.text, changes.kind === 'diff' ? 'diff' : '')}`;
 }
 
+/** What the user changed while the run was stopped: whose changes they are, each stop's diff (or list of files), and what to do with them. */
+function userChangesSection(changes: NonNullable<PromptParts['userChanges']>, review: boolean): string {
+  const each = changes.map((c) => {
+    const what = c.kind === 'diff' ? 'the user changed the project; here is what they changed, from the files as the run left them to the files as it went on' : 'the user changed these files (the whole diff is too long to show here: read them)';
+    return `While the run was stopped at ${humanState(c.state)}, ${what}:\n\n${fenced(c.text, c.kind === 'diff' ? 'diff' : '')}`;
+  });
+  const todo = review
+    ? 'These changes are part of the work you review: review them with the rest, and say in the report what they changed.'
+    : 'These changes are the user\'s, not an earlier step\'s: they are made and part of the work now. Keep them and build on them: do not undo them or make them again.';
+  return `## What the user changed\n\n${each.join('\n\n')}\n\n${todo}`;
+}
+
 /** Assembles one step's prompt: the protocol, the task, the context document, the evidence. */
 export function buildStepPrompt(p: PromptParts): string {
   const parts = [`# Protocol: ${p.role ?? p.protocol.name}\n\n${p.protocol.prompt}`, `## Your task\n\n${p.instruction}`];
@@ -101,6 +117,7 @@ export function buildStepPrompt(p: PromptParts): string {
     const said = p.retrySaid?.trim() ? `\n\nWhat it wrote last, before the run stopped (the user read it, then ran this step again):\n\n${fenced(p.retrySaid.trim(), '')}` : '';
     parts.push(`## This is a retry\n\nThis step ran before, and the run stopped there: ${what}${said}\n\n${retryStart(p.retryChanges)}`);
   }
+  if (p.userChanges?.length) parts.push(userChangesSection(p.userChanges, p.protocol.name === 'review'));
   if (p.existing) parts.push(`## An existing project\n\n${existingProject(p.protocol.access)}`);
   if (p.userFiles?.length) parts.push(`## The user's uncommitted changes\n\n${userChanges(p.userFiles)}`);
   if (p.goal) {
@@ -121,7 +138,7 @@ export function buildStepPrompt(p: PromptParts): string {
   parts.push(`## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text${contextDoc.trim() ? `, between the fences:\n\n${fenced(contextDoc.trim())}` : ': (empty)'}`);
   for (const r of p.references ?? []) parts.push(referenceBlock(r.title, STAMPED_REFERENCES.has(r.title) ? withoutStamp(r.text) : r.text, r.lang));
   if (p.testOutput) {
-    parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n${fenced(p.testOutput.output.trim(), '')}`);
+    parts.push(`## Last test run\n\n\`${p.testOutput.command}\` exited with status ${p.testOutput.exitCode}\n\n${fenced(onceEachFailure(p.testOutput.output).trim(), '')}`);
   }
   if (p.testCommand) {
     parts.push(`## Test command\n\nWhen this step ends, Erasmus runs \`${p.testCommand}\` in your working directory (where your tools work), and the step passes only if it exits with status 0: the tests this step is about must be ones this command runs.`);

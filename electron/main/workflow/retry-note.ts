@@ -1,6 +1,7 @@
 import { git, snapshotTree } from './git';
 import type { CheckpointTrees } from './run-context';
 import type { RunRecord } from './run-record';
+import { treeDiff, type UserChange } from './user-changes';
 
 /** Outcomes of an attempt that did not finish, whose changes stay in the project for the step run again. */
 const UNFINISHED: ReadonlySet<string> = new Set(['interrupted', 'aborted', 'not-done', 'error']);
@@ -18,9 +19,11 @@ const RETRY_DIFF_MAX = 6000;
  * What the last attempt of `state` changed in `dir` when it did not finish (a crash, a stop, a step that ended
  * undone): the diff from the files as it found them to the files now, or the list of files when the diff is long;
  * an empty diff when it changed nothing; undefined when it is not known (no attempt, or its starting tree is not in
- * this repository). A starting tree that is a checkpoint's is diffed among the checkpoints (`trees`).
+ * this repository). A starting tree that is a checkpoint's is diffed among the checkpoints (`trees`). `stops`: the user's changes
+ * while the run was stopped (user-changes.ts): the attempts' changes end at the files as the run left them at the last stop
+ * since they began, and what the user changed is said apart.
  */
-export async function unfinishedChanges(timeline: RunRecord['timeline'], state: string, dir: string, trees?: CheckpointTrees): Promise<RetryChanges | undefined> {
+export async function unfinishedChanges(timeline: RunRecord['timeline'], state: string, dir: string, trees?: CheckpointTrees, stops?: UserChange[]): Promise<RetryChanges | undefined> {
   // From where the first of the unfinished attempts in a row started: one that could not start changed nothing, and
   // must not hide what the attempt before it (cut off by a restart) changed.
   let last: RunRecord['timeline'][number] | undefined;
@@ -32,7 +35,17 @@ export async function unfinishedChanges(timeline: RunRecord['timeline'], state: 
   }
   if (!last?.startTree) return undefined;
   const from = last.startTree;
-  if (last.startTreeIn === 'checkpoints') {
+  // Up to the files as the run left them at the last stop for the user since the attempts began (in the same store as
+  // their start): what the user changed after is theirs, said apart (user-changes.ts).
+  const inCheckpoints = last.startTreeIn === 'checkpoints';
+  const stop = stops?.findLast((c) => c.state === state && c.at > last!.enteredAt && (c.fromIn === 'checkpoints') === inCheckpoints);
+  if (stop) {
+    const diff = await treeDiff(dir, from, stop.from, trees, inCheckpoints);
+    if (diff === undefined || diff.length <= RETRY_DIFF_MAX) return diff === undefined ? undefined : { kind: 'diff', text: diff.trimEnd() };
+    const stat = await treeDiff(dir, from, stop.from, trees, inCheckpoints, true);
+    return stat === undefined ? undefined : { kind: 'stat', text: stat.trimEnd() };
+  }
+  if (inCheckpoints) {
     if (!trees) return undefined;
     const diff = await trees.diffSince(dir, from).catch(() => undefined);
     if (diff === undefined || diff.length <= RETRY_DIFF_MAX) return diff === undefined ? undefined : { kind: 'diff', text: diff.trimEnd() };

@@ -22,6 +22,10 @@ export interface CheckpointTrees {
   changedSince(projectDir: string, tree: string): Promise<Array<{ path: string; change: 'added' | 'modified' | 'deleted' }>>;
   /** The diff from `tree` to the project's files now (`--stat` when `stat`), or '' when they are the same. */
   diffSince(projectDir: string, tree: string, stat?: boolean): Promise<string>;
+  /** The project's files now, as a tree among the checkpoints'. */
+  tree(projectDir: string): Promise<string>;
+  /** The diff from one such tree to another (`--stat` when `stat`). */
+  diffBetween(projectDir: string, from: string, to: string, stat?: boolean): Promise<string>;
 }
 
 /** What the phase functions (prepare, execute) get from the run that drives them. */

@@ -29,6 +29,9 @@ export const ExecutorConfig = z.discriminatedUnion('kind', [
 ]);
 export type ExecutorConfig = z.infer<typeof ExecutorConfig>;
 
+/** What the user changed while a run (or a component of it) was stopped for them: user-changes.ts. */
+const UserChanges = z.array(z.object({ state: z.string(), at: z.string(), from: z.string(), fromIn: z.literal('checkpoints').optional(), kind: z.enum(['diff', 'stat']), text: z.string() }));
+
 /**
  * One component of a parallel run (plan.parallel): its own XState snapshot, branch and worktree, and the run
  * record fields a step reads and writes (lastTest, untraced, retryOf, a commit under way), so several components
@@ -55,6 +58,9 @@ export const LaneRecord = z.object({
   /** The user skipped the step where it blocked: it goes on after that step. */
   skip: z.boolean().optional(),
   error: z.string().optional(),
+  /** Its worktree's files as it blocked, and what the user changed there before it went on (as the run's own: user-changes.ts). */
+  stoppedTree: z.string().optional(),
+  userChanges: UserChanges.optional(),
   /** The run was abandoned before it merged, or the component ended without a commit while its worktree held work: that work, which no branch held, is kept under this ref (its worktree and branch are gone). */
   kept: z.string().optional(),
   /** A durable run's component (durable/remote-lane.ts): its DBOS workflow, that workflow's attempt (the n of `<run>:<component>:<n>`), and its worktree's checkpoint on origin after its last finished step (with the attempt whose refs hold it). */
@@ -86,6 +92,12 @@ export const RunRecord = z.object({
   retryOf: z.object({ state: z.string(), what: z.string(), said: z.string().optional() }).optional(),
   /** While the run waits for its goal on a project whose tasks are all done: the goal asked is the next one. */
   nextGoal: z.boolean().optional(),
+  /** The project's files as the run left them when it stopped for the user (a tree in the project's repository): going on, it reads what the user changed since. */
+  stoppedTree: z.string().optional(),
+  /** `checkpoints`: stoppedTree is a tree among the checkpoints' (as a step's startTree can be), not in the project's repository. */
+  stoppedTreeIn: z.literal('checkpoints').optional(),
+  /** What the user changed while the run was stopped (user-changes.ts): the steps of the part it stopped at are shown it until that part is committed. */
+  userChanges: UserChanges.optional(),
   executor: ExecutorConfig,
   status: WorkflowRunStatus,
   phase: z.enum(['prepare', 'execute']),

@@ -11,6 +11,7 @@ import { filesChangedSince, git, snapshotTree } from './git';
 import { ExternalExecutor, StepAbortedError, StepSetupError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
+import { withUnplanned } from './architecture-components';
 import { laneViews, leaveLanes, planWithDepends, runsInParallel, skipBlockedLane } from './parallel';
 import { blockedLane, LaneBell, reopenLane, skippedEntry } from './lane-control';
 import type { KeptLane } from './worktrees';
@@ -21,6 +22,7 @@ import { SHUTDOWN, type CheckpointTrees, type Next, type RunContext } from './ru
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
 import { retryOfBlock } from './retry-note';
+import { readUserChanges, rememberStoppedTree } from './user-changes';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
 import { cutOffAt, sessionLogUsage } from './step-usage';
@@ -153,6 +155,8 @@ export class WorkflowRun {
   private async runLoop(): Promise<void> {
     // A step answered here that another process issued continues its open entry; otherwise an open entry was interrupted.
     if (!this.taken) this.markInterrupted();
+    // Going on after it stopped for the user: what they changed meanwhile is told to the steps of the part it stopped at.
+    await readUserChanges(this.record, this.record.state, this.deps.checkpointTrees);
     // The step that runs again hears that it is a retry, and what happened before.
     // A step that could not start (setup) is not an attempt: the model is not told of it (an earlier retryOf stays).
     if (this.record.error && this.record.state && !this.record.error.setup) this.record.retryOf = retryOfBlock(this.record.timeline, this.record.state, this.record.error.message);
@@ -179,6 +183,8 @@ export class WorkflowRun {
     } catch (err) {
       this.taken = undefined;
       if (this.shuttingDown) return;
+      // The files as the run left them (taken before anyone sees it stopped): going on, it reads what the user changed meanwhile.
+      await rememberStoppedTree(this.record, this.deps.checkpointTrees);
       if (err instanceof StepAbortedError || this.abort.signal.aborted) {
         const open = this.ownOpenEntry();
         if (open) this.close(open, 'aborted');
@@ -504,8 +510,8 @@ export class WorkflowRun {
     } catch {
       return;
     }
-    const plan = planFromTaskList(list, { defaultTestCommand: this.record.plan.defaultTestCommand, maxDebugAttempts: this.record.plan.maxDebugAttempts });
-    if (JSON.stringify(plan.components) === JSON.stringify(this.record.plan.components)) return;
+    const plan = withUnplanned(planFromTaskList(list, { defaultTestCommand: this.record.plan.defaultTestCommand, maxDebugAttempts: this.record.plan.maxDebugAttempts }), await this.docs.text({ doc: 'architecture' }));
+    if (JSON.stringify(plan.components) === JSON.stringify(this.record.plan.components) && String(plan.unplanned) === String(this.record.plan.unplanned)) return;
     try {
       this.claim();
     } catch {

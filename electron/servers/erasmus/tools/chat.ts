@@ -31,19 +31,24 @@ export interface ChatToolOptions {
   autoApprove: boolean;
 }
 
-/** Streams the session to the MCP client: text as progress, each tool use as a logging message. */
-function relay(ctx: ToolContext): (e: AgentEvent) => void {
+/**
+ * Streams the session to the MCP client: text as progress, each tool use as a logging message. Sent one
+ * after another; `drained` settles once everything relayed so far is sent. The result must wait for it: a
+ * client stops listening for a call's progress once its result has come, so a piece still queued then is lost.
+ */
+function relay(ctx: ToolContext): { onEvent: (e: AgentEvent) => void; drained: () => Promise<void> } {
   let chain = Promise.resolve();
   const send = (fn: () => Promise<void>) => {
     chain = chain.then(fn).catch(() => undefined);
   };
-  return (e) => {
+  const onEvent = (e: AgentEvent) => {
     if (e.type === 'sentence') send(() => ctx.progress(e.text));
     else if (e.type === 'tool_running') send(() => ctx.log('info', { type: 'tool_running', tool_name: e.name, args: e.args }));
     else if (e.type === 'tool_complete') send(() => ctx.log(e.isError ? 'warning' : 'info', { type: 'tool_complete', tool_name: e.name, isError: e.isError, durationMs: e.durationMs }));
     else if (e.type === 'warning') send(() => ctx.log('warning', { type: 'warning', message: e.message }));
     else if (e.type === 'error') send(() => ctx.log('error', { type: 'error', code: e.code, message: e.message }));
   };
+  return { onEvent, drained: () => chain };
 }
 
 /** erasmus_chat: the Erasmus agent as one stateless tool. */
@@ -73,11 +78,14 @@ export function chatTool(o: ChatToolOptions): ToolSpec {
         return 'deny';
       };
       let outcome: Awaited<ReturnType<ReturnType<ChatToolOptions['backend']>['chat']>>;
+      const relayed = relay(ctx);
       try {
-        outcome = await o.backend().chat({ userInput: a.user_input, history: a.chat_messages, protocol, project: a.project, signal: ctx.signal, onEvent: relay(ctx), approve });
+        outcome = await o.backend().chat({ userInput: a.user_input, history: a.chat_messages, protocol, project: a.project, signal: ctx.signal, onEvent: relayed.onEvent, approve });
       } catch (err) {
+        await relayed.drained();
         return errorResult(`Erasmus chat failed: ${(err as Error).message}`, { answer: '', endedReason: 'error', sessionId: '', error: (err as Error).message });
       }
+      await relayed.drained();
       const usage = outcome.usage ? { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens } : undefined;
       const structured = { answer: outcome.answer, endedReason: outcome.endedReason, sessionId: outcome.sessionId, ...(usage ? { usage } : {}), ...(outcome.error ? { error: outcome.error } : {}) };
       if (outcome.endedReason === 'error') return errorResult(`Erasmus chat failed: ${outcome.error ?? 'unknown error'}`, structured);

@@ -21,4 +21,15 @@ describe('PlanReview', () => {
       'starts after cli',
     ]);
   });
+
+  it('warns about components the architecture names and the task list leaves out', () => {
+    const plan: WorkflowPlan = { components: [component('upper')], maxDebugAttempts: 3 };
+    render(<PlanReview plan={{ ...plan, unplanned: ['cli'] }} onConfirm={async () => undefined} />);
+    expect(screen.getByTestId('plan-unplanned').textContent).toBe(
+      'The architecture names a component the task list has no section for: cli. This run builds none of it. If it is to be built, add its tasks to the task list (a "## Component: id" section each) before you confirm; if it exists already and needs no change, confirm the plan as it is.',
+    );
+    cleanup();
+    render(<PlanReview plan={plan} onConfirm={async () => undefined} />);
+    expect(screen.queryByTestId('plan-unplanned')).toBeNull();
+  });
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { WorkflowPlan } from '../../../../electron/contract/index';
 import { Button } from '../../ui/Button';
 import { InlineMarkdown } from '../../ui/Markdown';
+import { unplannedWarning } from './labels';
 import { applyDraft, draftOf, isEdited, move, setFinalTest, toggle } from './planEdit';
 
 type Task = WorkflowPlan['components'][number]['tasks'][number];
@@ -69,6 +70,11 @@ export function PlanReview({ plan, onConfirm, onEditTask }: { plan: WorkflowPlan
   return (
     <section aria-label="The plan" className="flex flex-col gap-3 rounded border border-indigo-300 p-4 dark:border-indigo-800" data-testid="plan-review">
       <h3 className="font-medium">The plan — confirm to start development</h3>
+      {plan.unplanned?.length ? (
+        <p role="note" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100" data-testid="plan-unplanned">
+          <InlineMarkdown source={unplannedWarning(plan.unplanned)} />
+        </p>
+      ) : null}
       <ol className="flex flex-col gap-2">
         {draft.order.map((id, i) => {
           const c = byId.get(id)!;
