@@ -78,7 +78,8 @@ export function chatTitle(s: SessionState): string {
   return line || `Chat of ${when(s.startedAt)}`;
 }
 
-function when(at: number): string {
+/** A time as lists say it: "26 Nov, 17:48". */
+export function when(at: number): string {
   return new Date(at).toLocaleString([], { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 

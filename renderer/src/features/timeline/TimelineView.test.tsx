@@ -129,3 +129,65 @@ describe('TimelineView', () => {
     expect(screen.getAllByTestId('run-controls').map((c) => c.textContent)).toEqual(['Resume', 'Resume']);
   });
 });
+
+describe('TimelineView: the project\'s earlier runs', () => {
+  const earlier: WorkflowRunView = {
+    ...view,
+    runId: 'r1',
+    status: 'ABANDONED',
+    state: 'adder:testing',
+    goal: 'add numbers\nwith a CLI',
+    error: undefined,
+    timeline: [
+      { ...view.timeline[0]!, commit: 'abc1234', checkpoint: 'cp-1' },
+      // Left open when the run was abandoned for a newer goal: cut off, not running.
+      { state: 'adder:testing', component: 'adder', enteredAt: '2026-01-01T00:00:10Z' },
+    ],
+    updatedAt: '2026-01-01T00:00:40Z',
+  };
+  const current: WorkflowRunView = { ...view, runId: 'r2', goal: 'subtract numbers', createdAt: '2026-01-02T00:00:00Z', updatedAt: '2026-01-02T00:00:25Z' };
+  const summary = (v: WorkflowRunView) => ({ runId: v.runId, projectDir: v.projectDir, status: v.status, goal: v.goal, createdAt: v.createdAt, updatedAt: v.updatedAt });
+
+  it('lists the project\'s runs newest first and shows an earlier one as it was left: its steps and commits, no controls, no rewind; then back to the open run', async () => {
+    const core = new FakeCore({
+      'workflow.latest': () => ({ runId: 'r2' }),
+      'workflow.status': ({ runId }) => (runId === 'r1' ? earlier : current),
+      'workflow.list': () => ({ runs: [summary(current), summary(earlier)] }),
+    });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    const picker = (await screen.findByTestId('timeline-run-picker')) as HTMLSelectElement;
+    expect(core.callsOf('workflow.list')).toContainEqual({ projectDir: '/p' });
+    expect([...picker.options].map((o) => o.textContent)).toEqual([expect.stringMatching(/^Open run: subtract numbers · .* · Blocked — needs you$/), expect.stringMatching(/^add numbers · .* · Abandoned for a newer goal$/)]);
+    expect(picker.value).toBe('r2');
+    fireEvent.change(picker, { target: { value: 'r1' } });
+    await waitFor(() => expect(screen.getByTestId('timeline').dataset.run).toBe('earlier'));
+    expect(screen.getByTestId('timeline-earlier-run').textContent).toContain('add numbers');
+    expect(screen.getByTestId('timeline-status').textContent).toBe('Abandoned for a newer goal');
+    expect(screen.getAllByTestId('timeline-block').map((b) => `${b.dataset.state}:${b.dataset.status}`)).toEqual(['adder:development:done', 'adder:testing:interrupted']);
+    expect(screen.queryByTestId('run-controls')).toBeNull();
+    fireEvent.click(screen.getAllByTestId('timeline-block')[0]!);
+    expect(screen.getByTestId('step-details').textContent).toContain('abc1234');
+    expect(screen.queryByTestId('rewind')).toBeNull();
+    fireEvent.click(screen.getByTestId('timeline-back'));
+    expect(screen.getByTestId('timeline').dataset.run).toBe('open');
+    expect(screen.getByTestId('run-controls').textContent).toContain('Retry step');
+    expect(picker.value).toBe('r2');
+  });
+
+  it('with no run open (a new goal offered), the earlier runs stay a pick away; a project with one run shows no picker', async () => {
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => earlier, 'workflow.list': () => ({ runs: [summary(earlier)] }) });
+    await core.services.run.attach('/p');
+    const ui = core.render(<TimelineView onOpenSession={() => {}} />);
+    await waitFor(() => expect(core.callsOf('workflow.list').length).toBeGreaterThan(0));
+    expect(screen.queryByTestId('timeline-run-picker')).toBeNull();
+    ui.unmount();
+    core.services.run.newRun();
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    const picker = await screen.findByTestId('timeline-run-picker');
+    expect(screen.getByTestId('timeline-empty').textContent).toContain('pick an earlier run');
+    fireEvent.change(picker, { target: { value: 'r1' } });
+    await waitFor(() => expect(screen.getAllByTestId('timeline-block')).toHaveLength(2));
+    expect(screen.queryByTestId('timeline-back')).toBeNull();
+  });
+});
