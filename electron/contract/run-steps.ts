@@ -1,4 +1,5 @@
 import type { WorkflowRunSteps, WorkflowRunView } from './methods/workflow';
+import { saysRefused } from './words';
 
 /** A session's id from its log's path (ERASMUS_HOME/sessions/<id>.jsonl); undefined for anything else. */
 export function sessionIdOfLog(log: string | undefined): string | undefined {
@@ -29,6 +30,7 @@ export function runStepsOf(run: Pick<WorkflowRunView, 'runId' | 'projectDir' | '
         ...(e.leftAt ? { leftAt: e.leftAt } : {}),
         ...(e.outcome ? { outcome: e.outcome } : {}),
         ...(sessionId ? { sessionId } : {}),
+        ...(saysRefused(e.note) ? { refused: e.note } : {}),
       };
     }),
   };

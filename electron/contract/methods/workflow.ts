@@ -267,6 +267,8 @@ export const WorkflowRunSteps = z.object({
       leftAt: z.string().optional(),
       outcome: WorkflowTimelineEntry.shape.outcome,
       sessionId: z.string().optional(),
+      /** The step's note when it says calls were refused and the model went on without them (`saysRefused`): its session view says so. */
+      refused: z.string().optional(),
     }),
   ),
 });

@@ -66,6 +66,18 @@ export function stepTitles(runs: readonly WorkflowRunSteps[]): Map<string, strin
   return titles;
 }
 
+/** What a step's session view says above its transcript: calls refused and gone on without (the step's note). */
+export interface StepFacts {
+  refused?: string;
+}
+
+/** Each step's session, by id, with what its session view says of the step beyond its transcript. */
+export function stepFacts(runs: readonly WorkflowRunSteps[]): Map<string, StepFacts> {
+  const facts = new Map<string, StepFacts>();
+  for (const run of runs) for (const step of run.steps) if (step.sessionId && step.refused) facts.set(step.sessionId, { refused: step.refused });
+  return facts;
+}
+
 /** The open run's live view as the list's record of it (its steps' sessions from their log paths). */
 export function runStepsOfView(view: WorkflowRunView): WorkflowRunSteps {
   return runStepsOf(view);
