@@ -63,9 +63,10 @@ describe('a run as the sessions list knows it', () => {
   it("carries a step's note when it says calls were refused and gone on without (its session view says so), no other note", () => {
     const refused = '1 call(s) not run, as nobody could approve them (the runners tool “bash run”); the step went on without them';
     const run = { runId: 'r1', projectDir: '/p', status: 'COMPLETED' as const, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:01:00Z', timeline: [
-      { state: 'a:testing', enteredAt: '2026-01-01T00:00:00Z', sessionLog: '/h/sessions/s1.jsonl', note: refused },
+      { state: 'a:testing', enteredAt: '2026-01-01T00:00:00Z', sessionLog: '/h/sessions/s1.jsonl', note: refused, worker: 'the worker on vm (pid 7)' },
       { state: 'a:review_fixes', enteredAt: '2026-01-01T00:00:30Z', outcome: 'skipped' as const, note: 'the review asked for no changes' },
     ] };
     expect(runStepsOf(run).steps.map((s) => s.refused)).toEqual([refused, undefined]);
+    expect(runStepsOf(run).steps.map((s) => s.worker)).toEqual(['the worker on vm (pid 7)', undefined]);
   });
 });

@@ -165,14 +165,18 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
   );
 }
 
-/** What the step's record says beyond its transcript: the calls refused with nobody to answer them, which the model went on without. */
+/** What the step's record says beyond its transcript: the worker that ran it; the calls refused with nobody to answer them, which the model went on without. */
 function StepFactsNote({ facts }: { facts: StepFacts }) {
-  if (!facts.refused) return null;
   return (
-    <p role="note" className="border-b border-amber-300 bg-amber-50 px-3 py-1.5 text-xs text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100" data-testid="step-refused-note">
-      <span className="font-medium">Note: </span>
-      {facts.refused}
-    </p>
+    <>
+      {facts.worker ? <p className="border-b border-slate-200 px-3 py-1 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400" data-testid="step-worker-note">Ran on {facts.worker}</p> : null}
+      {facts.refused ? (
+        <p role="note" className="border-b border-amber-300 bg-amber-50 px-3 py-1.5 text-xs text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100" data-testid="step-refused-note">
+          <span className="font-medium">Note: </span>
+          {facts.refused}
+        </p>
+      ) : null}
+    </>
   );
 }
 

@@ -66,15 +66,20 @@ export function stepTitles(runs: readonly WorkflowRunSteps[]): Map<string, strin
   return titles;
 }
 
-/** What a step's session view says above its transcript: calls refused and gone on without (the step's note). */
+/** What a step's session view says above its transcript: the worker that ran it (a durable run), calls refused and gone on without (the step's note). */
 export interface StepFacts {
+  worker?: string;
   refused?: string;
 }
 
 /** Each step's session, by id, with what its session view says of the step beyond its transcript. */
 export function stepFacts(runs: readonly WorkflowRunSteps[]): Map<string, StepFacts> {
   const facts = new Map<string, StepFacts>();
-  for (const run of runs) for (const step of run.steps) if (step.sessionId && step.refused) facts.set(step.sessionId, { refused: step.refused });
+  for (const run of runs) {
+    for (const step of run.steps) {
+      if (step.sessionId && (step.refused || step.worker)) facts.set(step.sessionId, { ...(step.worker ? { worker: step.worker } : {}), ...(step.refused ? { refused: step.refused } : {}) });
+    }
+  }
   return facts;
 }
 

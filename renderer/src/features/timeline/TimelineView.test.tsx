@@ -191,3 +191,39 @@ describe('TimelineView: the project\'s earlier runs', () => {
     expect(screen.queryByTestId('timeline-back')).toBeNull();
   });
 });
+
+describe("TimelineView: a durable run's worker steps", () => {
+  const wt = (c: string) => `/w/.git/erasmus/worktrees/r1.1/${c}`;
+  const durable: WorkflowRunView = {
+    ...view,
+    status: 'RUNNING',
+    state: 'parallel:components',
+    error: undefined,
+    durable: { database: 'postgres://erasmus@127.0.0.1/runs' },
+    timeline: [
+      { state: 'pad:development', component: 'pad', enteredAt: '2026-01-01T00:00:00Z', worktree: wt('pad'), sessionLog: '/wh/sessions/s-pad.jsonl', worker: 'the worker on vm (pid 13407)' },
+      { state: 'trim:development', component: 'trim', enteredAt: '2026-01-01T00:00:01Z', worktree: wt('trim'), sessionLog: '/wh/sessions/s-trim.jsonl', worker: 'the worker on vm (pid 13502)' },
+      { state: 'cut:development', component: 'cut', enteredAt: '2026-01-01T00:00:02Z', worktree: wt('cut'), sessionLog: '/wh/sessions/s-cut.jsonl', worker: 'the worker on vm (pid 13502)' },
+    ],
+  };
+
+  it("names the worker in a step's details, and a worker step held by a question (a server's, or its agent's approval) is waiting for you, not running", async () => {
+    // pad's runner asks to run a command in its clone; cut's agent asks to approve a call; trim works on.
+    const question = { id: 'e1', server: 'runners', message: 'pad · development: Run this command?', mode: 'form' as const, requestedSchema: { type: 'object', properties: {} }, approval: { tool: 'bash', action: 'Run rm -rf dist', change: 'command' as const, command: 'rm -rf dist', cwd: wt('pad') } };
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => durable, 'mcp.elicitation.pending': () => ({ requests: [question] }) });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    core.emit('agent.event', { type: 'approval_required', sessionId: 's-cut', at: Date.now(), requestId: 'elsewhere-1', kind: 'tool', name: 'files__write_file', args: { path: 'a.js' }, reasons: [] });
+    const status = () => screen.getAllByTestId('timeline-block').map((b) => `${b.dataset.state}:${b.dataset.status}`);
+    await waitFor(() => expect(status()).toEqual(['pad:development:waiting', 'trim:development:current', 'cut:development:waiting']));
+    fireEvent.click(screen.getAllByTestId('timeline-block')[0]!);
+    expect(screen.getByTestId('step-outcome').textContent).toBe('waiting for you: it asks for an approval');
+    expect(screen.getByTestId('step-worker').textContent).toBe('the worker on vm (pid 13407)');
+    fireEvent.click(screen.getAllByTestId('timeline-block')[1]!);
+    expect(screen.getByTestId('step-outcome').textContent).toBe('running');
+    expect(screen.getByTestId('step-worker').textContent).toBe('the worker on vm (pid 13502)');
+    // Answered: the step runs on.
+    core.emit('mcp.elicitation.done', { id: 'e1', action: 'accept' });
+    await waitFor(() => expect(status()[0]).toBe('pad:development:current'));
+  });
+});
