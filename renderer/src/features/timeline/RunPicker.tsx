@@ -32,11 +32,11 @@ export function useProjectRuns(projectDir: string | undefined, key: string): Wor
   return runs;
 }
 
-/** A run in the picker: its goal's first line, when it started, how it stands. */
+/** A run in the picker: how it stands and when it started (short, so they stay in sight), then its goal's first line. */
 export function runLabel(r: Pick<WorkflowRunSummary, 'goal' | 'createdAt' | 'status' | 'interrupted'>): string {
   const goal = r.goal?.split('\n').find((l) => l.trim())?.trim();
   const short = goal && goal.length > 70 ? `${goal.slice(0, 69)}…` : goal;
-  return `${short ?? 'No goal yet'} · ${when(Date.parse(r.createdAt))} · ${humanStatus(r.status, r.interrupted)}`;
+  return `${humanStatus(r.status, r.interrupted)} · ${when(Date.parse(r.createdAt))} · ${short ?? 'no goal given (it went on from the documents)'}`;
 }
 
 /**

@@ -158,7 +158,7 @@ describe('TimelineView: the project\'s earlier runs', () => {
     core.render(<TimelineView onOpenSession={() => {}} />);
     const picker = (await screen.findByTestId('timeline-run-picker')) as HTMLSelectElement;
     expect(core.callsOf('workflow.list')).toContainEqual({ projectDir: '/p' });
-    expect([...picker.options].map((o) => o.textContent)).toEqual([expect.stringMatching(/^Open run: subtract numbers · .* · Blocked — needs you$/), expect.stringMatching(/^add numbers · .* · Abandoned for a newer goal$/)]);
+    expect([...picker.options].map((o) => o.textContent)).toEqual([expect.stringMatching(/^Open run: Blocked — needs you · .* · subtract numbers$/), expect.stringMatching(/^Abandoned for a newer goal · .* · add numbers$/)]);
     expect(picker.value).toBe('r2');
     fireEvent.change(picker, { target: { value: 'r1' } });
     await waitFor(() => expect(screen.getByTestId('timeline').dataset.run).toBe('earlier'));

@@ -52,7 +52,8 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         earlier.view ? (
           <>
             <p className="flex flex-wrap items-center gap-2 rounded bg-slate-100 px-3 py-1.5 text-sm dark:bg-slate-900" data-testid="timeline-earlier-run">
-              An earlier run of this project, as it was left{earlier.view.goal ? <>: <span className="font-medium">{firstLine(earlier.view.goal)}</span></> : null}.
+              <span>An earlier run of this project, shown as it was left.</span>
+              {earlier.view.goal ? <span>Its goal: <span className="font-medium">{firstLine(earlier.view.goal)}</span></span> : null}
               {open ? <button type="button" onClick={back} className="underline focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="timeline-back">Back to the open run</button> : null}
             </p>
             <RunTimeline key={earlier.view.runId} view={earlier.view} open={false} onOpenSession={onOpenSession} />
