@@ -210,12 +210,14 @@ describe("TimelineView: a durable run's worker steps", () => {
   it("names the worker in a step's details, and a worker step held by a question (a server's, or its agent's approval) is waiting for you, not running", async () => {
     // pad's runner asks to run a command in its clone; cut's agent asks to approve a call; trim works on.
     const question = { id: 'e1', server: 'runners', message: 'pad · development: Run this command?', mode: 'form' as const, requestedSchema: { type: 'object', properties: {} }, approval: { tool: 'bash', action: 'Run rm -rf dist', change: 'command' as const, command: 'rm -rf dist', cwd: wt('pad') } };
-    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => durable, 'mcp.elicitation.pending': () => ({ requests: [question] }) });
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => durable, 'mcp.elicitation.pending': () => ({ requests: [question] }), 'workflow.docs.read': () => ({ path: '/h/a.md', exists: false, text: '' }) });
     await core.services.run.attach('/p');
-    core.render(<TimelineView onOpenSession={() => {}} />);
+    core.render(<><TimelineView onOpenSession={() => {}} /><RunPanel view={durable} onOpenTimeline={() => {}} /></>);
     core.emit('agent.event', { type: 'approval_required', sessionId: 's-cut', at: Date.now(), requestId: 'elsewhere-1', kind: 'tool', name: 'files__write_file', args: { path: 'a.js' }, reasons: [] });
     const status = () => screen.getAllByTestId('timeline-block').map((b) => `${b.dataset.state}:${b.dataset.status}`);
     await waitFor(() => expect(status()).toEqual(['pad:development:waiting', 'trim:development:current', 'cut:development:waiting']));
+    // The Project view says so too, not "Working through the plan.".
+    expect(screen.getByTestId('run-phase').textContent).toBe('Waiting for you: pad · development, cut · development ask for an approval.');
     fireEvent.click(screen.getAllByTestId('timeline-block')[0]!);
     expect(screen.getByTestId('step-outcome').textContent).toBe('waiting for you: it asks for an approval');
     expect(screen.getByTestId('step-worker').textContent).toBe('the worker on vm (pid 13407)');
@@ -225,5 +227,6 @@ describe("TimelineView: a durable run's worker steps", () => {
     // Answered: the step runs on.
     core.emit('mcp.elicitation.done', { id: 'e1', action: 'accept' });
     await waitFor(() => expect(status()[0]).toBe('pad:development:current'));
+    expect(screen.getByTestId('run-phase').textContent).toBe('Waiting for you: cut · development asks for an approval.');
   });
 });

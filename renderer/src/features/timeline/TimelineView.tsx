@@ -7,9 +7,7 @@ import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { useStore } from '../../ui/store';
 import { phaseOf, skipTarget } from '../project/runState';
 import { Elicitations } from '../session/Elicitations';
-import { askingEntry } from '../session/askingStep';
 import { sessionIdFromLog } from '../session/sessionRef';
-import { pendingApprovals } from '../session/sessionState';
 import { focusOf, layout, type Block } from './lanes';
 import { SideScroll } from './SideScroll';
 import { machineOf } from './machine';
@@ -19,6 +17,7 @@ import { StepBlock } from './StepBlock';
 import { StepDetails } from './StepDetails';
 import { RunPicker, useProjectRuns, useRunView } from './RunPicker';
 import { useNow } from './useNow';
+import { useWaiting } from './useWaiting';
 import { humanError, humanState, runStatusWords } from '../project/labels';
 
 
@@ -81,27 +80,17 @@ const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim
  * `open`: the run the controls act on (its live tokens, who waits on an approval, rewind); an earlier run is shown as it was left.
  */
 function RunTimeline({ view, open, onOpenSession }: { view: WorkflowRunView; open: boolean; onOpenSession: (sessionId: string) => void }) {
-  const { run, sessions, elicitations } = useServices();
+  const { run, sessions } = useServices();
   const phase = phaseOf(view);
   const now = useNow(open && (phase === 'running' || phase === 'pausing' || phase === 'preparing' || phase === 'external'));
-  const waitingIds = useStore(sessions, (s) => (open ? Object.values(s.byId).filter((x) => pendingApprovals(x).length > 0).map((x) => x.id).join(' ') : ''));
   const byId = useStore(sessions, (s) => s.byId);
-  const questions = useStore(elicitations, (s) => s);
-  // The steps a server's question waits on (a runner's command or a file's overwrite to approve; a durable run's worker
-  // asks here too): by the folder it acts in, else the session calling that server (`ownerOf` follows `byId`).
-  const asking = useMemo(
-    () => new Set(open ? questions.map((r) => askingEntry(view, (server) => sessions.ownerOf(server), { server: r.server, ...(r.approval?.cwd ? { cwd: r.approval.cwd } : {}) })).filter((e) => !!e) : []),
-    // byId: who calls a server changes with the sessions.
-    [open, questions, view, sessions, byId],
-  );
+  const waiting = useWaiting(view, open);
   const atRest = !open || !runIsLive(view);
   const lanes = useMemo(() => {
-    // A step with no session yet (or none at all: an external engine's) is not waiting on an approval.
-    const held = new Set(waitingIds.split(' ').filter(Boolean));
     // A step cut off when nothing drives the run (interrupted) ended at the run's last update, not now.
     const end = atRest ? Math.min(now, Date.parse(view.updatedAt)) : now;
-    return layout(view, end, (e) => { const id = sessionIdFromLog(e.sessionLog); return (!!id && held.has(id)) || asking.has(e); });
-  }, [view, now, waitingIds, atRest, asking]);
+    return layout(view, end, waiting);
+  }, [view, now, atRest, waiting]);
   const [selected, setSelected] = useState<string | null>(null);
   const [mode, setMode] = useState<'order' | 'machine'>('order');
   const rows = useMemo(() => machineOf(view, lanes), [view, lanes]);
