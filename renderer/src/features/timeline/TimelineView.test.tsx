@@ -230,3 +230,29 @@ describe("TimelineView: a durable run's worker steps", () => {
     expect(screen.getByTestId('run-phase').textContent).toBe('Waiting for you: cut · development asks for an approval.');
   });
 });
+
+describe('TimelineView: a window opened while a step waits', () => {
+  it("reads the running step's session from its log, so a server's question its call waits on shows the step waiting for you", async () => {
+    const running: WorkflowRunView = { ...view, status: 'RUNNING', state: 'adder:development', error: undefined, timeline: [{ state: 'adder:development', component: 'adder', enteredAt: '2026-01-01T00:00:00Z', sessionLog: '/h/sessions/s-dev.jsonl' }] };
+    // The files server asks before it overwrites a file: in the project folder (no worktree), so only the session calling it says whose question it is.
+    const question = { id: 'q1', server: 'files', message: 'Overwrite src/add.js?', mode: 'form' as const, requestedSchema: { type: 'object', properties: {} }, approval: { tool: 'write_file', action: 'Overwrite src/add.js', change: 'overwrite' as const, path: 'src/add.js', cwd: '/p' } };
+    const core = new FakeCore({
+      'workflow.latest': () => ({ runId: 'r1' }),
+      'workflow.status': () => running,
+      'mcp.elicitation.pending': () => ({ requests: [question] }),
+      'agent.list': () => ({ sessions: [{ sessionId: 's-dev', logPath: '/h/sessions/s-dev.jsonl', running: true }] }),
+      'sessions.replay': () => ({
+        warnings: [],
+        items: [
+          { type: 'user', at: 1, text: '# Step of the development protocol' },
+          { type: 'event', event: { type: 'session_started', sessionId: 's-dev', at: 2, logPath: '/h/sessions/s-dev.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false } },
+          { type: 'event', event: { type: 'tool_running', sessionId: 's-dev', at: 3, callId: 'c1', name: 'files__write_file', args: { path: 'src/add.js' } } },
+        ],
+      }),
+    });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    await waitFor(() => expect(screen.getByTestId('timeline-block').dataset.status).toBe('waiting'));
+    expect(core.callsOf('sessions.replay')).toEqual([{ sessionId: 's-dev' }]);
+  });
+});

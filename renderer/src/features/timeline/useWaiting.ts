@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { WorkflowRunView, WorkflowTimelineEntry } from '../../../../electron/contract/index';
 import { useServices } from '../../app/services';
 import { useStore } from '../../ui/store';
@@ -16,6 +16,18 @@ export function useWaiting(view: Pick<WorkflowRunView, 'timeline'> | null, activ
   const waitingIds = useStore(sessions, (s) => (active ? Object.values(s.byId).filter((x) => pendingApprovals(x).length > 0).map((x) => x.id).join(' ') : ''));
   const byId = useStore(sessions, (s) => s.byId);
   const questions = useStore(elicitations, (s) => s);
+  // A window opened (or reloaded) while a step runs has not seen its session: read from its log (cut off if the core
+  // no longer runs it), its running call and waiting approval say whether it waits. Once per session; a worker's log
+  // is not here, and its step is found by its worktree instead.
+  const asked = useRef(new Set<string>());
+  const running = active && view ? view.timeline.filter((e) => !e.leftAt && !e.rewound).map((e) => sessionIdFromLog(e.sessionLog)).filter((id): id is string => !!id && !byId[id] && !asked.current.has(id)) : [];
+  const missing = running.join(' ');
+  useEffect(() => {
+    for (const id of missing ? missing.split(' ') : []) {
+      asked.current.add(id);
+      sessions.load(id).catch(() => undefined);
+    }
+  }, [missing, sessions]);
   return useMemo(() => {
     const held = new Set(waitingIds.split(' ').filter(Boolean));
     // byId: who calls a server changes with the sessions (`ownerOf` reads them).
