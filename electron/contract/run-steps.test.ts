@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtWords, componentsBuilt, runCommits, runElapsed } from './run-steps';
+import { builtWords, componentsBuilt, runCommits, runElapsed, runStepsOf } from './run-steps';
 
 describe("a run's commits", () => {
   it('are listed once each, in history order, when components side by side finish out of schedule order', () => {
@@ -33,6 +33,8 @@ describe("a run's wall time", () => {
     expect(runElapsed(view('PAUSED'), now)).toBe((18 * 60 + 46) * 1000);
     expect(runElapsed(view('BLOCKED'), now)).toBe((18 * 60 + 46) * 1000);
     expect(runElapsed(view('RUNNING'), now)).toBe((25 * 60 + 27) * 1000);
+    // Left for a newer goal: never driven again, its clock stopped.
+    expect(runElapsed(view('ABANDONED'), now)).toBe((18 * 60 + 46) * 1000);
     expect(runElapsed(view('RUNNING'), now, false)).toBe((18 * 60 + 46) * 1000); // the core is gone: nothing is live
     expect(runElapsed({ ...view('RUNNING'), timeline: [] }, now)).toBeUndefined();
   });
@@ -54,5 +56,17 @@ describe('what a finished run built', () => {
     expect(builtWords(2, ['a', 'b'])).toBe('all 2 components are done');
     expect(builtWords(3, ['a', 'b'])).toBe("2 components are done (the plan's other one was done before this run)");
     expect(builtWords(2, [])).toBe("no component needed building (the plan's 2 components were done before this run); the final phase is done");
+  });
+});
+
+describe('a run as the sessions list knows it', () => {
+  it("carries a step's note when it says calls were refused and gone on without (its session view says so), no other note", () => {
+    const refused = '1 call(s) not run, as nobody could approve them (the runners tool “bash run”); the step went on without them';
+    const run = { runId: 'r1', projectDir: '/p', status: 'COMPLETED' as const, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:01:00Z', timeline: [
+      { state: 'a:testing', enteredAt: '2026-01-01T00:00:00Z', sessionLog: '/h/sessions/s1.jsonl', note: refused, worker: 'the worker on vm (pid 7)' },
+      { state: 'a:review_fixes', enteredAt: '2026-01-01T00:00:30Z', outcome: 'skipped' as const, note: 'the review asked for no changes' },
+    ] };
+    expect(runStepsOf(run).steps.map((s) => s.refused)).toEqual([refused, undefined]);
+    expect(runStepsOf(run).steps.map((s) => s.worker)).toEqual(['the worker on vm (pid 7)', undefined]);
   });
 });

@@ -1,4 +1,5 @@
 import type { WorkflowRunSteps, WorkflowRunView } from './methods/workflow';
+import { saysRefused } from './words';
 
 /** A session's id from its log's path (ERASMUS_HOME/sessions/<id>.jsonl); undefined for anything else. */
 export function sessionIdOfLog(log: string | undefined): string | undefined {
@@ -29,6 +30,8 @@ export function runStepsOf(run: Pick<WorkflowRunView, 'runId' | 'projectDir' | '
         ...(e.leftAt ? { leftAt: e.leftAt } : {}),
         ...(e.outcome ? { outcome: e.outcome } : {}),
         ...(sessionId ? { sessionId } : {}),
+        ...(saysRefused(e.note) ? { refused: e.note } : {}),
+        ...(e.worker ? { worker: e.worker } : {}),
       };
     }),
   };
@@ -66,8 +69,8 @@ export function builtWords(planned: number, built: string[]): string {
 
 /** Whether a run's clock runs: not once it rests (complete, stopped, paused, blocked). */
 export function runIsLive(view: Pick<WorkflowRunView, 'status' | 'interrupted'>): boolean {
-  // Recorded RUNNING with no process driving it (killed, crashed): nothing moves, so no clock runs.
-  return !view.interrupted && !['COMPLETED', 'STOPPED', 'PAUSED', 'BLOCKED'].includes(view.status);
+  // Recorded RUNNING with no process driving it (killed, crashed): nothing moves, so no clock runs. Nor in a run left for a newer goal.
+  return !view.interrupted && !['COMPLETED', 'STOPPED', 'PAUSED', 'BLOCKED', 'ABANDONED'].includes(view.status);
 }
 
 /** A run's wall time, the same in every view: from its first step to now while it runs, to its last update once it rests. */

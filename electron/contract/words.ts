@@ -73,6 +73,21 @@ export function saysRefused(note: string | undefined): boolean {
   return !!note && /not run, as nobody could approve|not asked, refused and gone on without/.test(note);
 }
 
+/**
+ * Whether a finished tool call did not run: refused by the approval path, or not run by its server (a command whose
+ * confirmation was declined, or that nobody could be asked for: "$ <command>\nNot run: …"). The CLI's tool line and the
+ * app's tool card say "not run: <why>" for it, never show it as a command that ran.
+ */
+export function callNotRun(call: { result: string; isError?: boolean; refused?: boolean }): boolean {
+  return !!call.refused || (!!call.isError && /^Not run[:.]/m.test(call.result));
+}
+
+/** The first line of a refusal or failure (not the "$ <command>" line it may open with), without its "Not run:". */
+export function whyNotRun(result: string): string {
+  const lines = result.split('\n').filter((l) => l.trim() && !l.startsWith('$ '));
+  return (lines[0] ?? result).replace(/^not run[:.]?\s*/i, '').replace(/\s+/g, ' ').trim();
+}
+
 /** How a step ended (`tests-failed`) in words. */
 export function humanOutcome(outcome: string): string {
   return OUTCOME[outcome] ?? outcome.replace(/[-_]/g, ' ');

@@ -213,6 +213,7 @@ describe('a durable run with the agent executor (the default path)', () => {
     const events: string[] = [];
     core.bus.onEvent('agent.event', (e) => events.push(e.type === 'tool_complete' || e.type === 'tool_running' ? `${e.type} ${e.name}` : e.type));
     let seenMidStep: unknown;
+    let seenWorker: string | undefined;
     const granted: string[] = [];
     // The face's gate as the CLI and the app have it: the run's "always allow" answers first, then the person.
     const ask = async (req: ElicitationRequest, signal: AbortSignal, offer?: { scopes: string[] }): Promise<AnswerWithScope> => {
@@ -223,6 +224,7 @@ describe('a durable run with the agent executor (the default path)', () => {
       for (let i = 0; ; i++) {
         const status = JSON.parse(execFileSync('node', [CLI, 'workflow', 'status', dir, '--json'], { env: { ...process.env, ERASMUS_HOME: join(root, 'home-run') }, encoding: 'utf8' })) as WorkflowRunView;
         seenMidStep = status.timeline.filter((e) => e.component === 'alpha').map((e) => [e.state, e.leftAt ? 'left' : 'open']);
+        seenWorker = status.timeline.find((e) => e.state === 'alpha:testing' && !e.leftAt)?.worker;
         if (status.timeline.some((e) => e.state === 'alpha:testing' && !e.leftAt) || i > 50) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -250,13 +252,16 @@ describe('a durable run with the agent executor (the default path)', () => {
     expect(notices.filter((n) => /^Component (alpha|beta): queued: one `erasmus worker` runs/.test(n))).toHaveLength(2);
     expect(said.get(w0)!()).toMatch(/it has no provider in this machine's config\.yaml: it takes only --executor command runs' components/);
     expect(said.get(w0)!()).not.toMatch(/component \w+ of run/);
-    await worker('w1', url, {});
+    const w1 = await worker('w1', url, {});
     const view = await wf.waitForRest(runId, 150_000);
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');
     expect((await wf.get(runId)).record.executor).toMatchObject({ kind: 'agent', provider: 'scripted' }); // pinned: every worker uses the run's provider
     // Each component's steps ran in the worker's clone, writing through the files toolset there.
     expect(view.timeline.find((e) => e.state === 'beta:development')?.worktree).toMatch(new RegExp(`^${root}/work-w1/`));
+    // Each of those steps names the worker that ran it (the app's step details and session view say it), as recorded and as seen mid-step.
+    expect([...new Set(view.timeline.filter((e) => e.worktree).map((e) => e.worker))]).toEqual([`the worker on ${hostname()} (pid ${w1.pid})`]);
+    expect(seenWorker).toBe(`the worker on ${hostname()} (pid ${w1.pid})`);
     expect(said.get(w0)!()).not.toMatch(/component \w+ of run/); // w0 never took one
     expect(view.lanes?.map((l) => l.waiting)).toEqual([undefined, undefined]);
     expect(readFileSync(join(dir, 'alpha.txt'), 'utf8')).toBe('alpha tested twice\n'); // accepted on the run's side, then by its grant

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../contract/index';
-import { toolVerb } from '../../contract/words';
+import { callNotRun, toolVerb, whyNotRun } from '../../contract/words';
 
 /**
  * What a person watching `erasmus workflow` sees of each step's agent session: one line per tool call
@@ -16,10 +16,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
 /** The first line of a refusal or failure, for the model's words shortened to the user's one line. */
-function why(result: string): string {
-  const lines = result.split('\n').filter((l) => l.trim() && !l.startsWith('$ '));
-  return one((lines[0] ?? result).replace(/^not run[:.]?\s*/i, ''), 140);
-}
+const why = (result: string): string => one(whyNotRun(result), 140);
 
 /** One tool call, finished, in words. */
 export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): string {
@@ -45,7 +42,7 @@ export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): str
     what = tool ? tool.replace(/_/g, ' ') : e.name;
   }
   // Refused by the approval path, or not run by the server itself (a command declined, or nobody could be asked: "$ cmd\nNot run: …").
-  const notRun = e.refused || (e.isError && /^Not run[:.]/m.test(e.result));
+  const notRun = callNotRun(e);
   const tail = notRun ? ` — not run: ${why(e.result)}` : e.isError && server !== 'runners' && server !== 'shell' ? ` — failed: ${why(e.result)}` : '';
   return `    ${server}: ${what}${(server === 'runners' || server === 'shell') && !notRun ? ` (${secs(e.durationMs)})` : ''}${tail}`;
 }

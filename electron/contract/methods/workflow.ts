@@ -148,6 +148,8 @@ export const WorkflowTimelineEntry = z.object({
   rewound: z.boolean().optional(),
   /** A parallel run's component step: the git worktree it ran in (its lane), not the project folder. */
   worktree: z.string().optional(),
+  /** A durable run's component step: the `erasmus worker` that ran it, in words ("the worker on vm (pid 13407)"). */
+  worker: z.string().optional(),
 });
 export type WorkflowTimelineEntry = z.infer<typeof WorkflowTimelineEntry>;
 
@@ -269,6 +271,10 @@ export const WorkflowRunSteps = z.object({
       leftAt: z.string().optional(),
       outcome: WorkflowTimelineEntry.shape.outcome,
       sessionId: z.string().optional(),
+      /** The step's note when it says calls were refused and the model went on without them (`saysRefused`): its session view says so. */
+      refused: z.string().optional(),
+      /** A durable run's step: the worker that ran it, in words. */
+      worker: z.string().optional(),
     }),
   ),
 });

@@ -162,3 +162,11 @@ export async function orphanedWorkflows(pending: WorkflowStatus[], client: PgCli
   }
   return out;
 }
+
+/** A worker as the user can tell it from another on the same machine: `the worker on <host> (pid <pid>)`, from its DBOS executor id (`<host>-<pid>-<random>`). */
+export function workerName(executorId: string): string {
+  const parts = executorId.split('-');
+  const pid = parts.at(-2);
+  const host = parts.slice(0, -2).join('-');
+  return host && pid && /^\d+$/.test(pid) ? `the worker on ${host} (pid ${pid})` : `the worker ${executorId}`;
+}

@@ -19,7 +19,7 @@ import { setTaskStatus, parseTaskList } from '../task-list';
 import { emptyCommit, laneBranch } from '../worktrees';
 import { LaneProgress, readLaneDocs, readLaneReview, reviewNoteHere, writeLaneDocs, writeLaneReview, type LaneJob } from './component-step';
 import { redactedUrl } from './database-url';
-import { COMPONENT_WORKFLOW, componentQueue, dbosClient, executorAlive, FOLLOW_MS, liveWorkers, WORKFLOW_VERSION } from './dbos';
+import { COMPONENT_WORKFLOW, componentQueue, dbosClient, executorAlive, FOLLOW_MS, liveWorkers, workerName, WORKFLOW_VERSION } from './dbos';
 import { fetchRef, laneCommitRef, laneRef, originUrl, pushRef, removeRunRefs, type LaneKey } from './lane-git';
 import { bridgePool, following, nextLook, RunBridge, unfollow, type RunGate, type StepPrompt } from './bridge';
 
@@ -266,14 +266,6 @@ class NotMoving {
 
 function goneWords(executorId: string | undefined): string | undefined {
   return executorId && `${workerName(executorId)} that ran it is gone; the step runs again when a worker is free`;
-}
-
-/** A worker as the user can tell it from another on the same machine: `the worker on <host> (pid <pid>)`, from its DBOS executor id (`<host>-<pid>-<random>`). */
-function workerName(executorId: string): string {
-  const parts = executorId.split('-');
-  const pid = parts.at(-2);
-  const host = parts.slice(0, -2).join('-');
-  return host && pid && /^\d+$/.test(pid) ? `the worker on ${host} (pid ${pid})` : `the worker ${executorId}`;
 }
 
 /** HH:MM, local time. */

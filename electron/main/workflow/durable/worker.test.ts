@@ -14,7 +14,8 @@ import type { RunRecord } from '../run-record';
 import { UnansweredApproval } from '../../agent/approval-path';
 import { RunGone, type WorkerBridge } from './bridge';
 import type { LaneProgress } from './component-step';
-import { cloneDir, inStep, providerReady, settleStep, sweepClones, warmWorker, workerForward, workRoot } from './worker';
+import { workerName } from './dbos';
+import { cloneDir, inStep, providerReady, settleStep, sweepClones, warmWorker, withWorker, workerForward, workRoot } from './worker';
 
 let root: string | undefined;
 afterEach(async () => {
@@ -86,6 +87,24 @@ describe('a worker', () => {
       'not asked, refused and gone on without: the runners tool “bash” (2 times); nobody followed run r1 to answer (its process was paused, stopped or gone). Resume the run (erasmus workflow resume <project> --database-url …, or Resume in the app) for its next questions to be asked',
     );
     expect(lines).toEqual([`component alpha of run r1: ${settled.timeline[1]!.note}`]);
+  });
+
+  it("names the worker in the step's own entries, as it publishes them while the step runs and as DBOS records them; earlier steps' entries keep theirs", async () => {
+    const published: unknown[] = [];
+    const bridge = { timeline: async (_p: unknown, _step: number, timeline: unknown) => void published.push(timeline) } as unknown as WorkerBridge;
+    const forward = workerForward(bridge);
+    const earlier = { state: 'alpha:development', enteredAt: '2026-01-01T00:00:00.000Z', leftAt: '2026-01-01T00:01:00.000Z', outcome: 'done', worker: 'the worker on a (pid 1)' } as LaneProgress['timeline'][number];
+    const running = { state: 'alpha:testing', enteredAt: '2026-01-01T00:01:00.000Z' } as LaneProgress['timeline'][number];
+    const worker = { name: workerName('vm-13407-ab12cd34'), from: 1 };
+    expect(worker.name).toBe('the worker on vm (pid 13407)');
+    expect(workerName('some-id')).toBe('the worker some-id');
+    await inStep({ runId: 'r1', workflowId: 'r1:alpha:1', component: 'alpha', step: 1, state: () => 'alpha:testing', worker }, async (place) => {
+      forward.timeline({ timeline: [earlier, running] } as RunRecord);
+      await place.chain;
+    });
+    expect(published).toEqual([[earlier, { ...running, worker: 'the worker on vm (pid 13407)' }]]);
+    expect(withWorker([earlier, running], worker).map((e) => e.worker)).toEqual(['the worker on a (pid 1)', 'the worker on vm (pid 13407)']);
+    expect(withWorker([running], undefined)).toEqual([running]);
   });
 
   it("reads the run's toolsets once per run, as a one-machine run's process does, though it makes a context per component step", async () => {

@@ -24,7 +24,7 @@ import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type StepPrompt, type WorkerBridge } from './bridge';
 import { forgetClone, runComponentStep, type LaneJob, type LaneProgress, type StartTree } from './component-step';
 import { removeRunRefs } from './lane-git';
-import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, registerWorker, unregisterWorker, WORKFLOW_VERSION } from './dbos';
+import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, registerWorker, unregisterWorker, workerName, WORKFLOW_VERSION } from './dbos';
 
 /** The component step this async context runs (its questions and events name it). */
 interface StepPlace extends AskPlace {
@@ -40,6 +40,8 @@ interface StepPlace extends AskPlace {
   /** The prompts the step was given (the run keeps them: its own step view shows them). */
   prompts: StepPrompt[];
   chain: Promise<unknown>;
+  /** The worker running the step, in words (`workerName`), and the index of the step's first entry in the component's timeline: its entries name it. */
+  worker?: { name: string; from: number };
 }
 const stepPlace = new AsyncLocalStorage<StepPlace>();
 
@@ -59,6 +61,11 @@ export function settleStep(place: StepPlace, out: LaneProgress, from: number, lo
   const said = refusedNote(place.refused, place.runId, place.resume);
   log(`component ${place.component} of run ${place.runId}: ${said}`);
   return withNote(out, from, said);
+}
+
+/** The step's own entries (from `worker.from` on) name the worker that runs them, as published and as recorded. */
+export function withWorker<E extends { worker?: string }>(timeline: E[], worker: StepPlace['worker']): E[] {
+  return worker ? timeline.map((e, i) => (i >= worker.from && !e.worker ? { ...e, worker: worker.name } : e)) : timeline;
 }
 
 /**
@@ -158,10 +165,11 @@ export function workerForward(bridge: WorkerBridge) {
     timeline: (record: RunRecord): void => {
       const p = place();
       if (!p) return;
-      const text = JSON.stringify(record.timeline);
+      const timeline = withWorker(record.timeline, p.worker);
+      const text = JSON.stringify(timeline);
       if (text === p.published) return;
       p.published = text;
-      p.chain = p.chain.then(() => bridge.timeline(p, p.step, record.timeline)).catch(() => undefined);
+      p.chain = p.chain.then(() => bridge.timeline(p, p.step, timeline)).catch(() => undefined);
     },
     /** The step's prompt for its timeline entry `entry` (the context's store saves it here instead of in this worker's home). */
     prompt: async (entry: number, text: string): Promise<void> => {
@@ -324,7 +332,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
           let record: RunRecord | undefined;
           const db = databaseHint(job.record.durable);
           const resume = `erasmus workflow resume ${job.record.projectDir}${db.option}${db.note}`;
-          const place: StepPlace = { runId: job.runId, workflowId, resume, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, refused: [], prompts: [], chain: Promise.resolve() };
+          const place: StepPlace = { runId: job.runId, workflowId, resume, component: job.component, step: before.steps, state: () => record?.timeline.findLast((e) => !e.leftAt)?.state, refused: [], prompts: [], chain: Promise.resolve(), worker: { name: workerName(executorID), from: before.timeline.length } };
           await opts.bridge?.withdraw(place);
           // The run cancels the workflow (abandoned, or rewound): the step is stopped soon after (its executor's
           // process or its agent session ended), not run to its end.
@@ -354,7 +362,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
             await out.pushed.catch(() => undefined);
             await abandoned();
           }
-          const progress = place.prompts.length ? { ...out.progress, prompts: place.prompts } : out.progress;
+          const named = { ...out.progress, timeline: withWorker(out.progress.timeline, place.worker) };
+          const progress = place.prompts.length ? { ...named, prompts: place.prompts } : named;
           return { progress: settleStep(place, progress, before.timeline.length, log), pushed: out.pushed, stopped: stop.aborted };
         })();
         done.catch(() => undefined); // awaited by the DBOS step that records it, or by drop

@@ -4,6 +4,7 @@ import { useServices } from '../../app/services';
 import { ErrorBanner } from '../../ui/ErrorBanner';
 import { Button } from '../../ui/Button';
 import { RunControls } from '../timeline/RunControls';
+import { useWaiting } from '../timeline/useWaiting';
 import { RunSummary } from './RunSummary';
 import { DocumentsPanel } from './DocumentsPanel';
 import { DriftNotice } from './DriftNotice';
@@ -39,8 +40,12 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
   const skip = skipTarget(view);
   // Pausing: how many steps it waits for (runStatusWords); blocked: what the buttons offer.
   const blockedLanes = phase === 'running' ? (view.lanes ?? []).filter((l) => l.status === 'blocked').map((l) => l.component) : [];
+  // A step held by an approval (its agent's, a server's; a durable run's worker step alike) waits for the user, not the plan.
+  const waits = useWaiting(view, true);
+  const asking = phase === 'running' || phase === 'preparing' ? view.timeline.filter((e) => !e.leftAt && !e.rewound && waits(e)).map((e) => humanState(e.state)) : [];
   const heading =
-    phase === 'pausing' ? runStatusWords(view)
+    asking.length ? `Waiting for you: ${asking.join(', ')} ask${asking.length > 1 ? '' : 's'} for an approval.`
+    : phase === 'pausing' ? runStatusWords(view)
     : phase === 'blocked' && !skip ? 'Blocked: the run needs you (retry the step).'
     : blockedLanes.length ? `Working through the plan; component${blockedLanes.length > 1 ? 's' : ''} ${blockedLanes.join(', ')} ${blockedLanes.length > 1 ? 'are' : 'is'} blocked and need${blockedLanes.length > 1 ? '' : 's'} you.`
     : said[phase];

@@ -134,4 +134,25 @@ describe('SessionView', () => {
     fireEvent.click(screen.getByTestId('retry-session'));
     await waitFor(() => expect(core.callsOf('agent.send')).toEqual([{ sessionId: 'c1', message: RETRY_MESSAGE }]));
   });
+
+  it("a step's session says what its step's note says was refused, and a call that never ran reads 'not run: why', not as run", async () => {
+    const note = '1 call(s) not run, as nobody could approve them (the runners tool “bash run”); the step went on without them';
+    const core = new FakeCore({
+      'workflow.runs': () => ({ runs: [{ runId: 'r1', projectDir: '/p', status: 'COMPLETED', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:01:00Z', steps: [{ state: 'wc:testing', component: 'wc', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:01:00Z', outcome: 'tests-passed', sessionId: 'st1', refused: note, worker: 'the worker on vm (pid 13407)' }] }] }),
+      'sessions.replay': () => ({
+        warnings: [],
+        items: [
+          { type: 'user', at: 1, text: '# Step of the testing protocol' },
+          { type: 'event', event: { type: 'tool_complete', sessionId: 'st1', at: 9000, callId: 't1', name: 'runners__bash_run', args: { command: 'rm -rf coverage && npm test' }, result: '$ rm -rf coverage && npm test\nNot run: it needs approval; nobody could be asked (nobody follows run r1 now)', isError: true, durationMs: 15_100 } },
+        ],
+      }),
+    });
+    core.render(<Harness initial="st1" />);
+    expect((await screen.findByTestId('step-refused-note')).textContent).toBe(`Note: ${note}`);
+    expect(screen.getByTestId('session-title').textContent).toContain('wc · testing');
+    expect(screen.getByTestId('step-worker-note').textContent).toBe('Ran on the worker on vm (pid 13407)');
+    expect(screen.getByTestId('tool-status').textContent).toBe('not run');
+    expect(screen.getByTestId('tool-not-run').textContent).toBe('it needs approval; nobody could be asked (nobody follows run r1 now)');
+    expect(screen.getByTestId('tool-duration').textContent).toBe('');
+  });
 });

@@ -10,7 +10,7 @@ import { Composer } from './Composer';
 import { SessionList, sessionTitle } from './SessionList';
 import { Elicitations } from './Elicitations';
 import { Transcript } from './Transcript';
-import { groupSessions, stepTitles } from './sessionGroups';
+import { groupSessions, stepFacts, stepTitles, type StepFacts } from './sessionGroups';
 import { useRunRecords } from './useRunRecords';
 
 /** What Retry sends after a provider error ended a chat: the task and what was done stay in the session. */
@@ -29,6 +29,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
   const projects = useMemo(() => [...(project ? [project] : []), ...list.flatMap((s) => (s.project ? [s.project] : []))], [list, project]);
   const runs = useRunRecords(projects);
   const labels = useMemo(() => stepTitles(runs), [runs]);
+  const facts = useMemo(() => stepFacts(runs), [runs]);
   const logged = useLoggedSessions(project, list.length);
   const groups = useMemo(() => groupSessions({ sessions: list, runs, project, logged }), [list, runs, project, logged]);
   const [stopError, setStopError] = useState<string | null>(null);
@@ -119,6 +120,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
               ) : null}
             </header>
             {stopError ? <p role="alert" className="px-3 text-sm text-red-700 dark:text-red-300">{stopError}</p> : null}
+            {facts.get(session.id) ? <StepFactsNote facts={facts.get(session.id)!} /> : null}
             <Transcript
               key={session.id}
               session={session}
@@ -160,6 +162,21 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
         />
       </div>
     </div>
+  );
+}
+
+/** What the step's record says beyond its transcript: the worker that ran it; the calls refused with nobody to answer them, which the model went on without. */
+function StepFactsNote({ facts }: { facts: StepFacts }) {
+  return (
+    <>
+      {facts.worker ? <p className="border-b border-slate-200 px-3 py-1 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400" data-testid="step-worker-note">Ran on {facts.worker}</p> : null}
+      {facts.refused ? (
+        <p role="note" className="border-b border-amber-300 bg-amber-50 px-3 py-1.5 text-xs text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100" data-testid="step-refused-note">
+          <span className="font-medium">Note: </span>
+          {facts.refused}
+        </p>
+      ) : null}
+    </>
   );
 }
 

@@ -1,5 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../../electron/contract/index';
+import { reduceSession, type SessionState } from './sessionState';
 import { ToolCard } from './ToolCard';
 
 afterEach(cleanup);
@@ -18,5 +20,26 @@ describe('ToolCard', () => {
     render(<ToolCard item={{ ...base, status: 'done', result: 'ok', durationMs: 2500, progress: { progress: 1, message: 'still running' } }} />);
     expect(screen.queryByTestId('tool-progress')).toBeNull();
     expect(screen.getByTestId('tool-card').textContent).not.toContain('still running');
+  });
+
+  it('a call that never ran says "not run" and why, as the CLI does, with no run time; one that ran and failed stays an error', () => {
+    const done = (callId: string, command: string, result: string, extra: Record<string, unknown> = {}) =>
+      ({ type: 'tool_complete', sessionId: 's1', at: 9000, callId, name: 'runners__bash_run', args: { command }, result, isError: true, durationMs: 8643, ...extra }) as AgentEvent;
+    const s = [
+      done('c1', 'git stash list && rm -rf node_modules', '$ git stash list && rm -rf node_modules\nNot run: the user declined the approval. Approval was needed because: recursive delete: rm -rf node_modules'),
+      done('c2', 'rm -rf coverage', 'Refused: nobody could be asked (nobody follows run r1 now)', { refused: true }),
+      done('c3', 'npm test', '$ npm test\nnot ok 1\n[exit code 1]'),
+    ].reduce<SessionState | undefined>((x, e) => reduceSession(x, e), undefined)!;
+    const tools = s.items.filter((i) => i.kind === 'tool');
+    render(<>{tools.map((t) => <ToolCard key={t.id} item={t} />)}</>);
+    const cards = screen.getAllByTestId('tool-card');
+    expect(cards.map((c) => c.querySelector('[data-testid="tool-status"]')!.textContent)).toEqual(['not run', 'not run', 'error']);
+    expect(screen.getAllByTestId('tool-not-run').map((x) => x.textContent)).toEqual([
+      'the user declined the approval. Approval was needed because: recursive delete: rm -rf node_modules',
+      'Refused: nobody could be asked (nobody follows run r1 now)',
+    ]);
+    // Not "Ran …" for 8.6 s: what it asked, and no run time.
+    expect(cards[0]!.querySelector('[data-testid="tool-words"]')!.textContent).toBe('Run git stash list && rm -rf node_modules');
+    expect(cards.map((c) => c.querySelector('[data-testid="tool-duration"]')!.textContent)).toEqual(['', '', '8.6 s']);
   });
 });

@@ -19,12 +19,15 @@ export function ToolCard({ item }: { item: Tool }) {
       <summary className="flex cursor-pointer items-center gap-2 px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-indigo-500">
         {/* The tool in words; its id (`files__write_file`) only in the tooltip. */}
         <span className="min-w-0 truncate" data-testid="tool-words" title={item.name}>{toolWords(item.name, item.args, item.status === 'done')}</span>
-        <span className={`text-xs ${tone[item.status]} ${item.status === 'running' ? 'alive' : ''}`}>{item.status}</span>
+        <span className={`text-xs ${tone[item.status]} ${item.status === 'running' ? 'alive' : ''}`} data-testid="tool-status">{item.notRun !== undefined ? 'not run' : item.status}</span>
+        {/* A call that did not run says why in its line, as the CLI's "— not run: why" does (the whole answer is below). */}
+        {item.notRun ? <span className="min-w-0 truncate text-xs text-red-700 dark:text-red-300" title={item.notRun} data-testid="tool-not-run">{item.notRun}</span> : null}
         {/* Progress is news only while the call runs: a finished call's last keep-alive ("still running") is not shown. */}
         {item.status === 'running' && item.progress ? <span className="text-xs text-slate-600 dark:text-slate-400" data-testid="tool-progress">{progressText(item.progress)}</span> : null}
         <span className="ml-auto text-xs text-slate-600 dark:text-slate-400" data-testid="tool-duration">
           {/* Time spent waiting for the user is not the call's run time. */}
-          {item.durationMs !== undefined ? (item.waitedMs ? `${formatDuration(Math.max(0, item.durationMs - item.waitedMs))} (+ ${formatDuration(item.waitedMs)} waiting for you)` : formatDuration(item.durationMs)) : ''}
+          {/* A call that did not run has no run time (what passed was the wait for an answer). */}
+          {item.notRun !== undefined ? '' : item.durationMs !== undefined ? (item.waitedMs ? `${formatDuration(Math.max(0, item.durationMs - item.waitedMs))} (+ ${formatDuration(item.waitedMs)} waiting for you)` : formatDuration(item.durationMs)) : ''}
         </span>
       </summary>
       <div className="flex flex-col gap-2 border-t border-slate-200 p-3 dark:border-slate-800">

@@ -66,6 +66,23 @@ export function stepTitles(runs: readonly WorkflowRunSteps[]): Map<string, strin
   return titles;
 }
 
+/** What a step's session view says above its transcript: the worker that ran it (a durable run), calls refused and gone on without (the step's note). */
+export interface StepFacts {
+  worker?: string;
+  refused?: string;
+}
+
+/** Each step's session, by id, with what its session view says of the step beyond its transcript. */
+export function stepFacts(runs: readonly WorkflowRunSteps[]): Map<string, StepFacts> {
+  const facts = new Map<string, StepFacts>();
+  for (const run of runs) {
+    for (const step of run.steps) {
+      if (step.sessionId && (step.refused || step.worker)) facts.set(step.sessionId, { ...(step.worker ? { worker: step.worker } : {}), ...(step.refused ? { refused: step.refused } : {}) });
+    }
+  }
+  return facts;
+}
+
 /** The open run's live view as the list's record of it (its steps' sessions from their log paths). */
 export function runStepsOfView(view: WorkflowRunView): WorkflowRunSteps {
   return runStepsOf(view);
@@ -78,7 +95,8 @@ export function chatTitle(s: SessionState): string {
   return line || `Chat of ${when(s.startedAt)}`;
 }
 
-function when(at: number): string {
+/** A time as lists say it: "26 Nov, 17:48". */
+export function when(at: number): string {
   return new Date(at).toLocaleString([], { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 

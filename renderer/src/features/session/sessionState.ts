@@ -1,4 +1,4 @@
-import type { AgentEvent, ApprovalDecision, EndReason, Usage } from '../../../../electron/contract/index';
+import { callNotRun, whyNotRun, type AgentEvent, type ApprovalDecision, type EndReason, type Usage } from '../../../../electron/contract/index';
 
 /** One thing in a session's transcript, keyed by `kind`; `at` is when it appeared (ms since the epoch). */
 export type SessionItem = SessionItemBody & { at?: number };
@@ -18,6 +18,8 @@ type SessionItemBody =
       /** Of its duration, the time a server's question waited for the user (shown apart from the run time). */
       waitedMs?: number;
       progress?: { progress: number; total?: number; message?: string };
+      /** It did not run (refused, declined, nobody could be asked), and why: never shown as a call that ran. */
+      notRun?: string;
     }
   | {
       kind: 'approval';
@@ -129,7 +131,7 @@ function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
       // The call's duration counts from before its approval: the wait for the user is shown apart.
       const asked = items.findLast((i) => i.kind === 'approval' && i.callId === e.callId);
       const approvalWait = asked?.kind === 'approval' && asked.resolvedAt !== undefined && asked.at !== undefined ? Math.max(0, asked.resolvedAt - asked.at) : 0;
-      const done = { kind: 'tool' as const, id: e.callId, name: e.name, args: e.args, status, startedAt: e.at - e.durationMs, result: e.result, durationMs: e.durationMs, ...(approvalWait ? { waitedMs: approvalWait } : {}) } satisfies SessionItem;
+      const done = { kind: 'tool' as const, id: e.callId, name: e.name, args: e.args, status, startedAt: e.at - e.durationMs, result: e.result, durationMs: e.durationMs, ...(approvalWait ? { waitedMs: approvalWait } : {}), ...(callNotRun(e) ? { notRun: whyNotRun(e.result) } : {}) } satisfies SessionItem;
       if (items.some((i) => i.kind === 'tool' && i.id === e.callId)) return { ...s, items: update(items, e.callId, 'tool', (i) => ({ ...done, progress: i.kind === 'tool' ? i.progress : undefined, ...(i.kind === 'tool' && (i.waitedMs || approvalWait) ? { waitedMs: (i.waitedMs ?? 0) + approvalWait } : {}) })) };
       return { ...s, items: [...closeStreaming(items), done] };
     }

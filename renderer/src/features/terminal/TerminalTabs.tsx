@@ -15,7 +15,8 @@ export interface TerminalTabsProps {
   stepOf?: (tab: TerminalTab) => string | undefined;
 }
 
-function status(tab: TerminalTab): string {
+/** How a terminal's process stands: running, its exit status, or why it ended. */
+export function status(tab: Pick<TerminalTab, 'running' | 'exitCode' | 'timedOut'>): string {
   if (tab.running) return 'running';
   if (tab.timedOut) return 'timed out';
   return tab.exitCode === null ? 'stopped' : `exit ${tab.exitCode}`;
@@ -34,7 +35,8 @@ export function groupByWorktree<T extends { cwd?: string }>(tabs: readonly T[]):
   return tabs.map((t, i) => [t, i] as const).sort(([a, i], [b, j]) => rank(a) - rank(b) || i - j).map(([t]) => t);
 }
 
-const tone = (tab: TerminalTab) =>
+/** The colour of a terminal's state: running, succeeded, or failed (stopped, timed out, a non-zero exit). */
+export const tone = (tab: Pick<TerminalTab, 'running' | 'exitCode' | 'timedOut'>) =>
   tab.running ? 'text-sky-800 dark:text-sky-300' : !tab.timedOut && tab.exitCode === 0 ? 'text-emerald-800 dark:text-emerald-300' : 'text-red-800 dark:text-red-300';
 
 /** Widths the strip lays out by (the classes below give each tab and step label exactly this much). */

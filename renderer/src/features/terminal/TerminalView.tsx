@@ -2,6 +2,7 @@ import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { TerminalStore, type TerminalClient, type TerminalTab } from './store';
 import { TerminalTabs } from './TerminalTabs';
 import { XtermPane } from './XtermPane';
+import { PaneHeader } from './PaneHeader';
 
 /**
  * The terminal view: a tab per runner command as it runs (live from `terminal.*` events) and
@@ -18,6 +19,7 @@ export function TerminalView({ client, store: given, cwd, stepOf }: { client: Te
     return () => own.dispose();
   }, [own]);
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const active = state.tabs.find((t) => t.id === state.activeId);
   return (
     <section aria-label="Terminal" className="flex h-full min-h-0 flex-col bg-white dark:bg-slate-950">
       <TerminalTabs
@@ -35,6 +37,8 @@ export function TerminalView({ client, store: given, cwd, stepOf }: { client: Te
           {state.error}
         </p>
       ) : null}
+      {/* The active tab's command, whole, with its folder and exit: the output below does not repeat it. */}
+      {active ? <PaneHeader tab={active} project={cwd} step={stepOf?.(active)} /> : null}
       <div className="relative min-h-0 flex-1 bg-black p-1">
         {state.tabs.length === 0 ? <p className="p-2 text-xs text-slate-600 dark:text-slate-400">Commands the agent runs appear here. Open a shell with “+ New shell”.</p> : null}
         {state.tabs.map((tab) => (

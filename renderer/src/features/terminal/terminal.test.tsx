@@ -1,9 +1,10 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { EventName, EventPayload, MethodName, ParamsOf, ResultOf, TerminalInfo } from '../../../../electron/contract/index';
-import { TerminalStore, type TerminalClient } from './store';
+import { TerminalStore, type TerminalClient, type TerminalTab } from './store';
 import { groupByWorktree, groupSteps, TAB_PX, LABEL_PX, tabText, TerminalTabs, visibleRange } from './TerminalTabs';
 import { stepNamer } from './stepOf';
+import { PaneHeader } from './PaneHeader';
 
 /** A client whose events the test fires and whose requests it records (the core is not in the renderer tests). */
 class FakeClient implements TerminalClient {
@@ -194,6 +195,27 @@ describe('TerminalTabs', () => {
     expect(tabText({ kind: 'command', title: 'bash_run: echo a | node wc.js', command: 'echo a | node wc.js\nexit' })).toBe('echo a | node wc.js');
     expect(tabText({ kind: 'command', title: 'bash_run: x' })).toBe('bash_run: x');
     expect(tabText({ kind: 'shell', title: 'shell', command: 'bash' })).toBe('shell');
+  });
+
+  it('the pane above the output says the command whole, the folder it ran in, its step and how it ended, as the CLI does', () => {
+    const tab = (extra: Partial<TerminalTab>): TerminalTab => ({ id: 'c1', kind: 'command', title: 'bash_run: npm test', command: 'npm test -- --reporter dot\n  && echo done', running: false, exitCode: 1, timedOut: false, cwd: '/p/pkg', ...extra });
+    const view = render(<PaneHeader tab={tab({})} project="/p" step="adder · testing" />);
+    expect(screen.getByTestId('terminal-pane-command').textContent).toBe('$ npm test -- --reporter dot\n  && echo done');
+    expect(screen.getByTestId('terminal-pane-cwd').textContent).toBe('in pkg');
+    expect(screen.getByTestId('terminal-pane-step').textContent).toBe('adder · testing');
+    expect(screen.getByTestId('terminal-pane-exit').textContent).toBe('exit 1');
+    view.rerender(<PaneHeader tab={tab({ cwd: '/p', running: true, exitCode: null })} project="/p" />);
+    expect(screen.getByTestId('terminal-pane-cwd').textContent).toBe('in the project folder');
+    expect(screen.getByTestId('terminal-pane-exit').textContent).toBe('running');
+    expect(screen.queryByTestId('terminal-pane-step')).toBeNull();
+    view.rerender(<PaneHeader tab={tab({ cwd: '/elsewhere', timedOut: true, exitCode: null })} project="/p" />);
+    expect(screen.getByTestId('terminal-pane-cwd').textContent).toBe('in /elsewhere');
+    expect(screen.getByTestId('terminal-pane-exit').textContent).toBe('timed out');
+    // A shell tab has no command: it says it is a shell, and where.
+    view.rerender(<PaneHeader tab={tab({ kind: 'shell', title: 'shell', command: 'bash', cwd: '/p', running: true, exitCode: null })} project="/p" />);
+    expect(screen.queryByTestId('terminal-pane-command')).toBeNull();
+    expect(screen.getByTestId('terminal-pane-header').textContent).toContain('Shell');
+    view.unmount();
   });
 
   it("groups a parallel run's tabs per worktree, each named by its component's step", () => {

@@ -14,7 +14,7 @@ export function StepDetails({ runId, block, onOpenSession, rewind }: { runId: st
     <section aria-label="Step details" className="rounded border border-slate-200 p-3 text-sm dark:border-slate-800" data-testid="step-details">
       <h3 className="font-medium" title={block.state}>{humanState(block.state)}{block.attempt > 1 ? ` — attempt ${block.attempt}` : ''}</h3>
       <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-y-1">
-        <dt className="text-slate-600 dark:text-slate-400">Outcome</dt><dd>{block.status === 'current' ? 'running' : humanOutcome(e.outcome ?? block.status)}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">Outcome</dt><dd data-testid="step-outcome">{block.status === 'current' ? 'running' : block.status === 'waiting' ? 'waiting for you: it asks for an approval' : humanOutcome(e.outcome ?? block.status)}</dd>
         <dt className="text-slate-600 dark:text-slate-400">Time</dt><dd>{formatDuration(e.durationMs ?? block.end - block.start)}</dd>
         {e.usage ? (<><dt className="text-slate-600 dark:text-slate-400">Tokens</dt><dd>{formatTokens(e.usage.inputTokens)} in{e.usage.cacheReadTokens ? ` (${formatTokens(e.usage.cacheReadTokens)} from cache)` : ''} · {formatTokens(e.usage.outputTokens)} out</dd></>) : null}
         {e.usage ? (<><dt className="text-slate-600 dark:text-slate-400">Cost</dt><dd data-testid="step-cost">{e.usage.costUsd !== undefined ? formatCost(e.usage.costUsd) : 'unknown (no prices for this model)'}</dd></>) : null}
@@ -31,6 +31,8 @@ export function StepDetails({ runId, block, onOpenSession, rewind }: { runId: st
             </dd>
           </>
         ) : null}
+        {/* A durable run's step ran in an `erasmus worker`: which one (another attempt may have run elsewhere). */}
+        {e.worker ? (<><dt className="text-slate-600 dark:text-slate-400">Ran on</dt><dd data-testid="step-worker">{e.worker}</dd></>) : null}
         {e.commit ? (<><dt className="text-slate-600 dark:text-slate-400">Commit</dt><dd className="font-mono">{e.commit}</dd></>) : null}
         {e.laneCommit && e.laneCommit !== e.commit ? (<><dt className="text-slate-600 dark:text-slate-400">Merged from</dt><dd><span className="font-mono">{e.laneCommit}</span> on its lane</dd></>) : null}
         {e.note ? (<><dt className="text-slate-600 dark:text-slate-400">Note</dt><dd className="whitespace-pre-wrap">{e.note}</dd></>) : null}
@@ -54,7 +56,7 @@ export function StepDetails({ runId, block, onOpenSession, rewind }: { runId: st
         <button type="button" onClick={onOpenSession} className="mt-2 text-indigo-700 dark:text-indigo-300 underline focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="open-step-session">
           Open this step's session
         </button>
-      ) : block.status === 'current' ? (
+      ) : block.status === 'current' || block.status === 'waiting' ? (
         <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="step-session-pending">This step is running: its session is listed under Sessions now, and linked here when the step ends.</p>
       ) : (
         <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">No agent session for this step (written by the workflow itself, or by an external engine).</p>

@@ -129,3 +129,130 @@ describe('TimelineView', () => {
     expect(screen.getAllByTestId('run-controls').map((c) => c.textContent)).toEqual(['Resume', 'Resume']);
   });
 });
+
+describe('TimelineView: the project\'s earlier runs', () => {
+  const earlier: WorkflowRunView = {
+    ...view,
+    runId: 'r1',
+    status: 'ABANDONED',
+    state: 'adder:testing',
+    goal: 'add numbers\nwith a CLI',
+    error: undefined,
+    timeline: [
+      { ...view.timeline[0]!, commit: 'abc1234', checkpoint: 'cp-1' },
+      // Left open when the run was abandoned for a newer goal: cut off, not running.
+      { state: 'adder:testing', component: 'adder', enteredAt: '2026-01-01T00:00:10Z' },
+    ],
+    updatedAt: '2026-01-01T00:00:40Z',
+  };
+  const current: WorkflowRunView = { ...view, runId: 'r2', goal: 'subtract numbers', createdAt: '2026-01-02T00:00:00Z', updatedAt: '2026-01-02T00:00:25Z' };
+  const summary = (v: WorkflowRunView) => ({ runId: v.runId, projectDir: v.projectDir, status: v.status, goal: v.goal, createdAt: v.createdAt, updatedAt: v.updatedAt });
+
+  it('lists the project\'s runs newest first and shows an earlier one as it was left: its steps and commits, no controls, no rewind; then back to the open run', async () => {
+    const core = new FakeCore({
+      'workflow.latest': () => ({ runId: 'r2' }),
+      'workflow.status': ({ runId }) => (runId === 'r1' ? earlier : current),
+      'workflow.list': () => ({ runs: [summary(current), summary(earlier)] }),
+    });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    const picker = (await screen.findByTestId('timeline-run-picker')) as HTMLSelectElement;
+    expect(core.callsOf('workflow.list')).toContainEqual({ projectDir: '/p' });
+    expect([...picker.options].map((o) => o.textContent)).toEqual([expect.stringMatching(/^Open run: Blocked — needs you · .* · subtract numbers$/), expect.stringMatching(/^Abandoned for a newer goal · .* · add numbers$/)]);
+    expect(picker.value).toBe('r2');
+    fireEvent.change(picker, { target: { value: 'r1' } });
+    await waitFor(() => expect(screen.getByTestId('timeline').dataset.run).toBe('earlier'));
+    expect(screen.getByTestId('timeline-earlier-run').textContent).toContain('add numbers');
+    expect(screen.getByTestId('timeline-status').textContent).toBe('Abandoned for a newer goal');
+    expect(screen.getAllByTestId('timeline-block').map((b) => `${b.dataset.state}:${b.dataset.status}`)).toEqual(['adder:development:done', 'adder:testing:interrupted']);
+    expect(screen.queryByTestId('run-controls')).toBeNull();
+    fireEvent.click(screen.getAllByTestId('timeline-block')[0]!);
+    expect(screen.getByTestId('step-details').textContent).toContain('abc1234');
+    expect(screen.queryByTestId('rewind')).toBeNull();
+    fireEvent.click(screen.getByTestId('timeline-back'));
+    expect(screen.getByTestId('timeline').dataset.run).toBe('open');
+    expect(screen.getByTestId('run-controls').textContent).toContain('Retry step');
+    expect(picker.value).toBe('r2');
+  });
+
+  it('with no run open (a new goal offered), the earlier runs stay a pick away; a project with one run shows no picker', async () => {
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => earlier, 'workflow.list': () => ({ runs: [summary(earlier)] }) });
+    await core.services.run.attach('/p');
+    const ui = core.render(<TimelineView onOpenSession={() => {}} />);
+    await waitFor(() => expect(core.callsOf('workflow.list').length).toBeGreaterThan(0));
+    expect(screen.queryByTestId('timeline-run-picker')).toBeNull();
+    ui.unmount();
+    core.services.run.newRun();
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    const picker = await screen.findByTestId('timeline-run-picker');
+    expect(screen.getByTestId('timeline-empty').textContent).toContain('pick an earlier run');
+    fireEvent.change(picker, { target: { value: 'r1' } });
+    await waitFor(() => expect(screen.getAllByTestId('timeline-block')).toHaveLength(2));
+    expect(screen.queryByTestId('timeline-back')).toBeNull();
+  });
+});
+
+describe("TimelineView: a durable run's worker steps", () => {
+  const wt = (c: string) => `/w/.git/erasmus/worktrees/r1.1/${c}`;
+  const durable: WorkflowRunView = {
+    ...view,
+    status: 'RUNNING',
+    state: 'parallel:components',
+    error: undefined,
+    durable: { database: 'postgres://erasmus@127.0.0.1/runs' },
+    timeline: [
+      { state: 'pad:development', component: 'pad', enteredAt: '2026-01-01T00:00:00Z', worktree: wt('pad'), sessionLog: '/wh/sessions/s-pad.jsonl', worker: 'the worker on vm (pid 13407)' },
+      { state: 'trim:development', component: 'trim', enteredAt: '2026-01-01T00:00:01Z', worktree: wt('trim'), sessionLog: '/wh/sessions/s-trim.jsonl', worker: 'the worker on vm (pid 13502)' },
+      { state: 'cut:development', component: 'cut', enteredAt: '2026-01-01T00:00:02Z', worktree: wt('cut'), sessionLog: '/wh/sessions/s-cut.jsonl', worker: 'the worker on vm (pid 13502)' },
+    ],
+  };
+
+  it("names the worker in a step's details, and a worker step held by a question (a server's, or its agent's approval) is waiting for you, not running", async () => {
+    // pad's runner asks to run a command in its clone; cut's agent asks to approve a call; trim works on.
+    const question = { id: 'e1', server: 'runners', message: 'pad · development: Run this command?', mode: 'form' as const, requestedSchema: { type: 'object', properties: {} }, approval: { tool: 'bash', action: 'Run rm -rf dist', change: 'command' as const, command: 'rm -rf dist', cwd: wt('pad') } };
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => durable, 'mcp.elicitation.pending': () => ({ requests: [question] }), 'workflow.docs.read': () => ({ path: '/h/a.md', exists: false, text: '' }) });
+    await core.services.run.attach('/p');
+    core.render(<><TimelineView onOpenSession={() => {}} /><RunPanel view={durable} onOpenTimeline={() => {}} /></>);
+    core.emit('agent.event', { type: 'approval_required', sessionId: 's-cut', at: Date.now(), requestId: 'elsewhere-1', kind: 'tool', name: 'files__write_file', args: { path: 'a.js' }, reasons: [] });
+    const status = () => screen.getAllByTestId('timeline-block').map((b) => `${b.dataset.state}:${b.dataset.status}`);
+    await waitFor(() => expect(status()).toEqual(['pad:development:waiting', 'trim:development:current', 'cut:development:waiting']));
+    // The Project view says so too, not "Working through the plan.".
+    expect(screen.getByTestId('run-phase').textContent).toBe('Waiting for you: pad · development, cut · development ask for an approval.');
+    fireEvent.click(screen.getAllByTestId('timeline-block')[0]!);
+    expect(screen.getByTestId('step-outcome').textContent).toBe('waiting for you: it asks for an approval');
+    expect(screen.getByTestId('step-worker').textContent).toBe('the worker on vm (pid 13407)');
+    fireEvent.click(screen.getAllByTestId('timeline-block')[1]!);
+    expect(screen.getByTestId('step-outcome').textContent).toBe('running');
+    expect(screen.getByTestId('step-worker').textContent).toBe('the worker on vm (pid 13502)');
+    // Answered: the step runs on.
+    core.emit('mcp.elicitation.done', { id: 'e1', action: 'accept' });
+    await waitFor(() => expect(status()[0]).toBe('pad:development:current'));
+    expect(screen.getByTestId('run-phase').textContent).toBe('Waiting for you: cut · development asks for an approval.');
+  });
+});
+
+describe('TimelineView: a window opened while a step waits', () => {
+  it("reads the running step's session from its log, so a server's question its call waits on shows the step waiting for you", async () => {
+    const running: WorkflowRunView = { ...view, status: 'RUNNING', state: 'adder:development', error: undefined, timeline: [{ state: 'adder:development', component: 'adder', enteredAt: '2026-01-01T00:00:00Z', sessionLog: '/h/sessions/s-dev.jsonl' }] };
+    // The files server asks before it overwrites a file: in the project folder (no worktree), so only the session calling it says whose question it is.
+    const question = { id: 'q1', server: 'files', message: 'Overwrite src/add.js?', mode: 'form' as const, requestedSchema: { type: 'object', properties: {} }, approval: { tool: 'write_file', action: 'Overwrite src/add.js', change: 'overwrite' as const, path: 'src/add.js', cwd: '/p' } };
+    const core = new FakeCore({
+      'workflow.latest': () => ({ runId: 'r1' }),
+      'workflow.status': () => running,
+      'mcp.elicitation.pending': () => ({ requests: [question] }),
+      'agent.list': () => ({ sessions: [{ sessionId: 's-dev', logPath: '/h/sessions/s-dev.jsonl', running: true }] }),
+      'sessions.replay': () => ({
+        warnings: [],
+        items: [
+          { type: 'user', at: 1, text: '# Step of the development protocol' },
+          { type: 'event', event: { type: 'session_started', sessionId: 's-dev', at: 2, logPath: '/h/sessions/s-dev.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false } },
+          { type: 'event', event: { type: 'tool_running', sessionId: 's-dev', at: 3, callId: 'c1', name: 'files__write_file', args: { path: 'src/add.js' } } },
+        ],
+      }),
+    });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    await waitFor(() => expect(screen.getByTestId('timeline-block').dataset.status).toBe('waiting'));
+    expect(core.callsOf('sessions.replay')).toEqual([{ sessionId: 's-dev' }]);
+  });
+});

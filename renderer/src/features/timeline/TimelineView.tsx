@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { costByPart, runElapsed, runIsLive, type WorkflowRunView } from '../../../../electron/contract/index';
 import { liveTotals } from '../../app/progress';
 import { useServices } from '../../app/services';
@@ -8,7 +8,6 @@ import { useStore } from '../../ui/store';
 import { phaseOf, skipTarget } from '../project/runState';
 import { Elicitations } from '../session/Elicitations';
 import { sessionIdFromLog } from '../session/sessionRef';
-import { pendingApprovals } from '../session/sessionState';
 import { focusOf, layout, type Block } from './lanes';
 import { SideScroll } from './SideScroll';
 import { machineOf } from './machine';
@@ -16,8 +15,10 @@ import { StateMachine } from './StateMachine';
 import { RunControls } from './RunControls';
 import { StepBlock } from './StepBlock';
 import { StepDetails } from './StepDetails';
+import { RunPicker, useProjectRuns, useRunView } from './RunPicker';
 import { UndoRewind } from './UndoRewind';
 import { useNow } from './useNow';
+import { useWaiting } from './useWaiting';
 import { humanError, humanState, runStatusWords } from '../project/labels';
 
 
@@ -26,43 +27,89 @@ const COLUMN_PX = 92;
 
 /** The run's own lanes in words; a component's lane keeps its id. */
 const LANE_WORDS: Record<string, string> = { prepare: 'Preparation', final: 'Final phase', orchestration: 'Schedule', parallel: 'Side by side' };
-/** The run as a picture: one lane per component, protocol states as blocks in the order they ran; click one for details. */
+/**
+ * The project's runs as pictures: the open run (its controls act on it) or, picked from the project's runs newest first,
+ * an earlier one (a goal before this one, a run abandoned for a newer goal) as it was left.
+ */
 export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: string) => void }) {
-  const { run, sessions } = useServices();
+  const { run } = useServices();
   const state = useStore(run.store, (s) => s);
-  const view = state.kind === 'run' ? state.view : null;
-  const phase = view ? phaseOf(view) : null;
-  const now = useNow(phase === 'running' || phase === 'pausing' || phase === 'preparing' || phase === 'external');
-  const waitingIds = useStore(sessions, (s) => Object.values(s.byId).filter((x) => pendingApprovals(x).length > 0).map((x) => x.id).join(' '));
+  const open = state.kind === 'run' ? state.view : null;
+  const projectDir = state.kind === 'idle' ? undefined : state.projectDir;
+  const runs = useProjectRuns(projectDir, `${open?.runId ?? ''} ${open?.status ?? ''}`);
+  const [picked, setPicked] = useState<string | null>(null);
+  // Another project: its open run again.
+  useEffect(() => setPicked(null), [projectDir]);
+  const shown = picked && picked !== open?.runId ? picked : null;
+  const earlier = useRunView(shown);
+  const back = () => setPicked(null);
+  return (
+    <div className="flex flex-col gap-4">
+      {/* A step's server asks here too (e.g. the files server before it replaces a file): a run must not wait on a question nobody sees. */}
+      <Elicitations />
+      <RunPicker runs={runs} openRunId={open?.runId ?? null} shown={shown} onShow={setPicked} />
+      {shown ? (
+        earlier.view ? (
+          <>
+            <p className="flex flex-wrap items-center gap-2 rounded bg-slate-100 px-3 py-1.5 text-sm dark:bg-slate-900" data-testid="timeline-earlier-run">
+              <span>An earlier run of this project, shown as it was left.</span>
+              {earlier.view.goal ? <span>Its goal: <span className="font-medium">{firstLine(earlier.view.goal)}</span></span> : null}
+              {open ? <button type="button" onClick={back} className="underline focus-visible:outline-2 focus-visible:outline-indigo-500" data-testid="timeline-back">Back to the open run</button> : null}
+            </p>
+            <RunTimeline key={earlier.view.runId} view={earlier.view} open={false} onOpenSession={onOpenSession} />
+          </>
+        ) : earlier.error ? (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">Could not read that run: {earlier.error}</p>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">Reading the run…</p>
+        )
+      ) : open ? (
+        <RunTimeline key={open.runId} view={open} open onOpenSession={onOpenSession} />
+      ) : (
+        <EmptyState title="No workflow run" testId="timeline-empty">
+          {runs.length ? 'No run is open: pick an earlier run above to see its steps, or start a new goal from the Project view.' : 'Open a project and start its workflow: its steps appear here as they run.'}
+        </EmptyState>
+      )}
+    </div>
+  );
+}
+
+const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim() ?? text;
+
+/**
+ * One run as a picture: one lane per component, protocol states as blocks in the order they ran; click one for details.
+ * `open`: the run the controls act on (its live tokens, who waits on an approval, rewind); an earlier run is shown as it was left.
+ */
+function RunTimeline({ view, open, onOpenSession }: { view: WorkflowRunView; open: boolean; onOpenSession: (sessionId: string) => void }) {
+  const { run, sessions } = useServices();
+  const phase = phaseOf(view);
+  const now = useNow(open && (phase === 'running' || phase === 'pausing' || phase === 'preparing' || phase === 'external'));
+  const byId = useStore(sessions, (s) => s.byId);
+  const waiting = useWaiting(view, open);
+  const atRest = !open || !runIsLive(view);
   const lanes = useMemo(() => {
-    // A step with no session yet (or none at all: an external engine's) is not waiting on an approval.
-    const held = new Set(waitingIds.split(' ').filter(Boolean));
     // A step cut off when nothing drives the run (interrupted) ended at the run's last update, not now.
-    const end = view && !runIsLive(view) ? Math.min(now, Date.parse(view.updatedAt)) : now;
-    return view ? layout(view, end, (e) => { const id = sessionIdFromLog(e.sessionLog); return !!id && held.has(id); }) : [];
-  }, [view, now, waitingIds]);
+    const end = atRest ? Math.min(now, Date.parse(view.updatedAt)) : now;
+    return layout(view, end, waiting);
+  }, [view, now, atRest, waiting]);
   const [selected, setSelected] = useState<string | null>(null);
   const [mode, setMode] = useState<'order' | 'machine'>('order');
-  const rows = useMemo(() => (view ? machineOf(view, lanes) : []), [view, lanes]);
-  const byId = useStore(sessions, (s) => s.byId);
-  if (!view || !phase) return <EmptyState title="No workflow run" testId="timeline-empty">Open a project and start its workflow: its steps appear here as they run.</EmptyState>;
+  const rows = useMemo(() => machineOf(view, lanes), [view, lanes]);
   const block: Block | undefined = lanes.flatMap((l) => l.blocks).find((b) => b.key === selected);
   const sessionId = block ? sessionIdFromLog(block.entry.sessionLog) : null;
   // The same clock as the status bar's (runElapsed): a run at rest shows the time to its last update, not to now.
-  const elapsed = runElapsed(view, now) ?? 0;
+  const elapsed = runElapsed(view, now, !atRest) ?? 0;
   return (
-    <div className="flex flex-col gap-4" data-testid="timeline" data-status={view.status}>
-      {/* A step's server asks here too (e.g. the files server before it replaces a file): a run must not wait on a question nobody sees. */}
-      <Elicitations />
+    <div className="flex flex-col gap-4" data-testid="timeline" data-status={view.status} data-run={open ? 'open' : 'earlier'}>
       <div className="flex flex-wrap items-center gap-4 text-sm">
         <span className="font-medium" data-testid="timeline-status" data-status={view.status}>{runStatusWords(view)}</span>
         {view.state && view.status !== 'COMPLETED' ? <span className="text-slate-600 dark:text-slate-400" title={view.state}>{humanState(view.state)}</span> : null}
         <span>{formatDuration(elapsed)}</span>
-        <span data-testid="run-cost">{runCost({ ...view, totals: liveTotals(view, byId) })}</span>
-        <div className="ml-auto"><RunControls phase={phase} skip={skipTarget(view)} onAction={(a) => run.act(a)} /></div>
+        <span data-testid="run-cost">{runCost(open ? { ...view, totals: liveTotals(view, byId) } : view)}</span>
+        {open ? <div className="ml-auto"><RunControls phase={phase} skip={skipTarget(view)} onAction={(a) => run.act(a)} /></div> : null}
       </div>
       <CostByPart view={view} />
-      <UndoRewind view={view} onUndone={() => void run.refresh()} />
+      {open ? <UndoRewind view={view} onUndone={() => void run.refresh()} /> : null}
       {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{humanError(view.error)}</p> : null}
       <div className="flex gap-1 text-sm" role="group" aria-label="Show the run as">
         {([['order', 'Steps in order'], ['machine', 'State machine']] as const).map(([m, label]) => (
@@ -89,7 +136,8 @@ export function TimelineView({ onOpenSession }: { onOpenSession: (sessionId: str
         </SideScroll>
       )}
       <Legend />
-      {block ? <StepDetails runId={view.runId} block={block} onOpenSession={sessionId ? () => onOpenSession(sessionId) : null} rewind={{ running: view.status === 'RUNNING', onRewound: () => void run.refresh() }} /> : null}
+      {/* An earlier run is shown as it was left: rewinding is for the open run. */}
+      {block ? <StepDetails runId={view.runId} block={block} onOpenSession={sessionId ? () => onOpenSession(sessionId) : null} {...(open ? { rewind: { running: view.status === 'RUNNING', onRewound: () => void run.refresh() } } : {})} /> : null}
     </div>
   );
 }

@@ -86,7 +86,8 @@ export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'statu
   const longest = Math.max(1, ...ends.map((end, i) => end - times[i]!));
   const lanes = new Map<string, Block[]>();
   const attempts = new Map<string, number>();
-  const live = view.status !== 'COMPLETED' && view.status !== 'STOPPED' && !view.interrupted;
+  // A run at rest has no step running: one left open was cut off (stopped, interrupted, abandoned for a newer goal).
+  const live = view.status !== 'COMPLETED' && view.status !== 'STOPPED' && view.status !== 'ABANDONED' && !view.interrupted;
   // Components of a parallel run work at once, each in its worktree: steps of other components that overlap in time.
   const together = (i: number, j: number) => i !== j && !!entries[i]!.worktree && !!entries[j]!.worktree && laneOf(entries[i]!) !== laneOf(entries[j]!) && times[i]! < ends[j]! && times[j]! < ends[i]!;
   const columns = columnsOf(entries.map(laneOf), together);
