@@ -23,7 +23,7 @@ const LOW_BYTES = 512 * 1024;
  * at most every half of the backlog's low mark: what it took and has not told is then below that mark,
  * so a host paused for its backlog always hears enough to resume.
  */
-const TOOK_EVERY = 128 * 1024;
+const TOOK_EVERY = 256 * 1024;
 /** How long the process's exit waits at most for the host to end its PTYs (it takes at most a second). */
 const SHUTDOWN_TIMEOUT_MS = 1_500;
 /** How long a spawn waits for the host's answer; the first includes starting the thread and loading node-pty. */
