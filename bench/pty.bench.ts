@@ -13,7 +13,7 @@
 // 2. keystroke-to-echo latency through terminal input + events vs a raw node-pty write/onData
 //    (goal: no more added than the 5.2 ms measured when issue #27 was filed)
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +68,30 @@ function mainThreadCpuMs(): number {
   return (Number(f[11]) + Number(f[12])) * TICK_MS;
 }
 
+/** CPU time (ms) of each thread of this process now, by thread id (/proc: utime + stime). */
+function threadsCpuMs(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(t, (Number(f[11]) + Number(f[12])) * TICK_MS);
+    } catch {} // a thread that ended meanwhile
+  }
+  return out;
+}
+/**
+ * This process's CPU since `before` split by thread: its main thread, its busiest other thread (with the
+ * pty host on, the host's: it reads every byte) and the rest (V8's helpers, libuv's pool: file writes).
+ */
+function threadSplit(before: Map<string, number>): { busiestMs: number; restMs: number } {
+  const deltas: number[] = [];
+  for (const [t, ms] of threadsCpuMs()) if (t !== String(process.pid)) deltas.push(ms - (before.get(t) ?? 0));
+  deltas.sort((a, b) => b - a);
+  const busiestMs = deltas[0] ?? 0;
+  return { busiestMs, restMs: deltas.slice(1).reduce((a, b) => a + b, 0) };
+}
+
 function rawThroughput(): Promise<Round> {
   return new Promise((resolve) => {
     const cpu0 = ownCpuMs();
@@ -86,7 +110,7 @@ function rawThroughput(): Promise<Round> {
 const core = new Core({ face: 'browser', home: join(dir, 'home') });
 core.redactor.add('OPENAI_API_KEY', 'sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr678');
 const server = await serve(core);
-const consumer = fork(join(import.meta.dirname, 'pty-consumer.ts'), [server.wsUrl], { execArgv: ['--import', 'tsx'] });
+const consumer = fork(join(import.meta.dirname, 'pty-consumer.ts'), [server.wsUrl], { execArgv: ['--import', 'tsx', ...(process.env.X_CPROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.X_CPROF] : [])] });
 const reports = new Map<string, (r: ConsumerReport) => void>();
 let echoed: ((times: number[]) => void) | undefined;
 await new Promise<void>((resolve, reject) => {
@@ -110,7 +134,7 @@ if (inspector) {
 }
 const profiles: unknown[] = [];
 
-async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runMs: number; frames: number }> {
+async function streamThroughput(): Promise<Round & { busiestMs: number; restMs: number; consumerCpuMs: number; runMs: number; frames: number }> {
   await inspector?.post('Profiler.start');
   let id = '';
   let started!: () => void;
@@ -119,6 +143,7 @@ async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runM
   // the stream's work); the time when the consumer has read the exit, on its clock (the same monotonic one).
   let cpuMs = 0;
   let mainCpuMs = 0;
+  let split = { busiestMs: 0, restMs: 0 };
   let commandCpuMs = 0;
   let waited = 0;
   let frames = 0;
@@ -126,12 +151,14 @@ async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runM
     if (e.id !== id) return;
     cpuMs = ownCpuMs() - cpu0;
     mainCpuMs = mainThreadCpuMs() - main0;
+    split = threadSplit(threads0);
     commandCpuMs = childrenCpuMs() - cmd0;
     waited = waits() - w0;
   });
   const offData = core.bus.onEvent('terminal.data', (d) => void (d.id === id && frames++));
   const cpu0 = ownCpuMs();
   const main0 = mainThreadCpuMs();
+  const threads0 = threadsCpuMs();
   const cmd0 = childrenCpuMs();
   const w0 = waits();
   const t0 = now();
@@ -157,7 +184,7 @@ async function streamThroughput(): Promise<Round & { consumerCpuMs: number; runM
   const consumerCpuMs = r.cpuMs - consumerCpu;
   consumerCpu = r.cpuMs;
   await core.ptys.close(id);
-  return { chars: r.chars, ms, cpuMs, mainCpuMs, commandCpuMs, consumerCpuMs, runMs, waits: waited, frames };
+  return { chars: r.chars, ms, cpuMs, mainCpuMs, ...split, commandCpuMs, consumerCpuMs, runMs, waits: waited, frames };
 }
 
 function percentile(xs: number[], p: number): number {
@@ -246,7 +273,9 @@ console.log(`  ratio stream/raw, paired rounds: median ${ratio.toFixed(2)} (goal
 console.log('  CPU per MB of output (median, range):');
 console.log(`    this process, raw:       ${cpu(raw.map((r) => r.cpuMs))}`);
 console.log(`    this process, stream:    ${cpu(stream.map((r) => r.cpuMs))}  (the core: batching, masking, log, frames, WebSocket)`);
-console.log(`      its main thread:       ${cpu(stream.map((r) => r.mainCpuMs))}  (raw: ${cpu(raw.map((r) => r.mainCpuMs))}; the rest: the pty host's thread, V8's helpers)`);
+console.log(`      its main thread:       ${cpu(stream.map((r) => r.mainCpuMs))}  (raw: ${cpu(raw.map((r) => r.mainCpuMs))}: decode, mask, log, kept output, bus, frames, WebSocket)`);
+console.log(`      its busiest other:     ${cpu(stream.map((r) => r.busiestMs))}  (with the pty host on: the host's thread, reading and batching)`);
+console.log(`      its other threads:     ${cpu(stream.map((r) => r.restMs))}  (V8's helpers: GC; libuv's pool: the raw log's writes)`);
 console.log(`    consumer (stream only):  ${cpu(stream.map((r) => r.consumerCpuMs))}  (the browser's share: decode, frames, acks)`);
 console.log(`    command, raw / stream:   ${cpu(raw.map((r) => r.commandCpuMs))} / ${cpu(stream.map((r) => r.commandCpuMs))}`);
 const added = median(stream.map((r) => r.cpuMs)) - median(raw.map((r) => r.cpuMs));

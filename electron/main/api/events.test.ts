@@ -26,4 +26,25 @@ describe('EventBus redaction', () => {
     const bus = new EventBus((v) => v);
     expect(() => bus.emit('terminal.data', { id: 't1', data: 42 as unknown as string, at: 0 }, { masked: true })).toThrow(/terminal\.data does not match the contract/);
   });
+
+  it("hands on terminal output whose text is decoded on demand without reading it, and still refuses a bad id or offset", () => {
+    const bus = new EventBus((v) => v);
+    let reads = 0;
+    const payload = {
+      id: 't1',
+      at: 0,
+      get data() {
+        reads++;
+        return 'out';
+      },
+    };
+    const seen: unknown[] = [];
+    bus.on((_e, p) => seen.push(p));
+    bus.emit('terminal.data', payload, { masked: true });
+    expect(reads).toBe(0);
+    expect(seen[0]).toBe(payload);
+    expect((seen[0] as { data: string }).data).toBe('out');
+    expect(() => bus.emit('terminal.data', { id: 'not an id!', at: 0, data: 'x' }, { masked: true })).toThrow(/terminal\.data does not match the contract/);
+    expect(() => bus.emit('terminal.data', { id: 't1', at: -1, data: 'x' }, { masked: true })).toThrow(/terminal\.data does not match the contract/);
+  });
 });

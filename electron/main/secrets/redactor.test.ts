@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Redactor, StreamRedactor } from './redactor';
+import { ByteStreamRedactor, pendingPrefixBytes, redactBytes, Redactor, StreamRedactor } from './redactor';
 
 const SECRET = 'sk-proj-Abc123Def456Ghi789';
 
@@ -69,5 +69,45 @@ describe('Redactor.pendingPrefix', () => {
       const s = new StreamRedactor(r);
       expect(s.push(text.slice(0, cut)) + s.push(text.slice(cut)) + s.flush()).toBe('x [secret:K] y abcab [secret:K]');
     }
+  });
+});
+
+describe('ByteStreamRedactor', () => {
+  it("masks on UTF-8 bytes exactly what StreamRedactor masks in the text, a secret cut at any byte (inside a character too)", () => {
+    const r = new Redactor();
+    r.add('K', 'clé-€😀-key');
+    r.add('S', 'ß€ü-x');
+    const text = 'a clé-€😀-key b ß€ü-xß€ü- clé-€😀 ß€ü clé-€😀-key';
+    const expected = new StreamRedactor(r);
+    const want = expected.push(text) + expected.flush();
+    expect(want).toBe('a [secret:K] b [secret:S]ß€ü- clé-€😀 ß€ü [secret:K]');
+    const bytes = Buffer.from(text);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const s = new ByteStreamRedactor(r);
+      const out = Buffer.concat([s.push(bytes.subarray(0, cut)), s.push(bytes.subarray(cut)), s.flush()]);
+      expect(out.toString('utf8'), `cut at byte ${cut}`).toBe(want);
+    }
+  });
+
+  it('agrees with Redactor.redact on random text, secrets overlapping and nested', () => {
+    const r = new Redactor();
+    for (const [name, value] of [['A', 'abcabd-key'], ['B', 'aaaa'], ['C', 'xyz-123-secret'], ['D', 'aaaa-é']]) r.add(name!, value!);
+    const alphabet = 'abcdxyz-123é';
+    let seed = 11;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 2000; i++) {
+      const text = Array.from({ length: Math.floor(rand() * 40) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
+      expect(redactBytes(Buffer.from(text), r.secretBytes()).toString('utf8'), text).toBe(r.redact(text));
+      const bytes = Buffer.from(text);
+      expect(pendingPrefixBytes(bytes, r.secretBytes()), text).toBe(Buffer.byteLength(text.slice(text.length - r.pendingPrefix(text))));
+    }
+  });
+
+  it('hands a chunk with nothing to mask and nothing held back on as it was, not a copy', () => {
+    const r = new Redactor();
+    r.add('K', 'sk-proj-Abc123');
+    const s = new ByteStreamRedactor(r);
+    const chunk = Buffer.from('plain output\r\n');
+    expect(s.push(chunk)).toBe(chunk);
   });
 });

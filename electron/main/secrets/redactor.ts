@@ -8,11 +8,21 @@ const MIN_LENGTH = 4;
 export class Redactor {
   private readonly values = new Map<string, string>();
   private pattern: RegExp | undefined;
+  private needles: readonly SecretBytes[] | undefined;
 
   add(name: string, value: string): void {
     if (value.length < MIN_LENGTH || this.values.get(value) === name) return;
     this.values.set(value, name);
     this.pattern = undefined;
+    this.needles = undefined;
+  }
+
+  /** Every secret value as UTF-8 bytes with its mask's bytes, longest first (as `redact` tries them): for ByteStreamRedactor. */
+  secretBytes(): readonly SecretBytes[] {
+    this.needles ??= [...this.values]
+      .sort(([a], [b]) => b.length - a.length)
+      .map(([value, name]) => ({ value: Buffer.from(value), mask: Buffer.from(`[secret:${name}]`) }));
+    return this.needles;
   }
 
   /** Whether this exact value is masked (a variable holding it is kept from commands' environments). */
@@ -91,6 +101,12 @@ export class Redactor {
   }
 }
 
+/** A secret value's UTF-8 bytes and the bytes of what replaces it. */
+export interface SecretBytes {
+  value: Buffer;
+  mask: Buffer;
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -122,4 +138,79 @@ export class StreamRedactor {
     this.carry = '';
     return rest;
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * StreamRedactor on bytes (a terminal's output as the PTY gives it, never decoded): each secret's UTF-8
+ * bytes are searched with Buffer.indexOf, and a chunk's end that could begin a secret is held back until
+ * the next chunk (or `flush`), so a secret split across chunks, even inside one of its multi-byte
+ * characters, is still caught. UTF-8 is self-synchronising: a secret's bytes cannot match inside a
+ * character of the text, so this masks exactly what StreamRedactor masks in the decoded text.
+ * A chunk with nothing to mask and nothing held comes back as it was (the same Buffer).
+ */
+export class ByteStreamRedactor {
+  private carry: Buffer = EMPTY;
+
+  constructor(private readonly redactor: Redactor) {}
+
+  push(chunk: Buffer): Buffer {
+    const bytes = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
+    this.carry = EMPTY;
+    if (this.redactor.size === 0) return bytes;
+    const secrets = this.redactor.secretBytes();
+    const hold = pendingPrefixBytes(bytes, secrets);
+    // Copied: the chunk's buffer goes on to be sent and kept.
+    if (hold) this.carry = Buffer.from(bytes.subarray(bytes.length - hold));
+    return redactBytes(hold ? bytes.subarray(0, bytes.length - hold) : bytes, secrets);
+  }
+
+  flush(): Buffer {
+    const rest = this.carry;
+    this.carry = EMPTY;
+    return rest.length ? redactBytes(rest, this.redactor.secretBytes()) : rest;
+  }
+}
+
+/** `bytes` with every secret replaced by its mask, the leftmost first and the longest at a tie (as `Redactor.redact`'s alternation). */
+export function redactBytes(bytes: Buffer, secrets: readonly SecretBytes[]): Buffer {
+  const next = secrets.map((s) => bytes.indexOf(s.value));
+  let first = nearest(next);
+  if (first < 0) return bytes;
+  const parts: Buffer[] = [];
+  let from = 0;
+  while (first >= 0) {
+    const at = next[first]!;
+    parts.push(bytes.subarray(from, at), secrets[first]!.mask);
+    from = at + secrets[first]!.value.length;
+    // Occurrences that began inside the one masked are searched again after it.
+    for (let i = 0; i < secrets.length; i++) if (next[i]! >= 0 && next[i]! < from) next[i] = bytes.indexOf(secrets[i]!.value, from);
+    first = nearest(next);
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}
+
+/** The index of the smallest non-negative position (the first of equals: the longer secret), or -1. */
+function nearest(positions: number[]): number {
+  let best = -1;
+  for (let i = 0; i < positions.length; i++) if (positions[i]! >= 0 && (best < 0 || positions[i]! < positions[best]!)) best = i;
+  return best;
+}
+
+/** How many bytes at the end of `bytes` could begin a secret the next chunk completes (Redactor.pendingPrefix on bytes). */
+export function pendingPrefixBytes(bytes: Buffer, secrets: readonly SecretBytes[]): number {
+  let best = 0;
+  const n = bytes.length;
+  for (const { value } of secrets) {
+    for (let i = bytes.indexOf(value[0]!, Math.max(0, n - (value.length - 1))); i >= 0; i = bytes.indexOf(value[0]!, i + 1)) {
+      if (n - i <= best) break;
+      if (value.compare(bytes, i, n, 0, n - i) === 0) {
+        best = n - i;
+        break;
+      }
+    }
+  }
+  return best;
 }

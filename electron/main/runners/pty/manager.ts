@@ -10,7 +10,7 @@ import { DEFAULT_FLOW, type FlowControlOptions } from './flow';
 import { cleanOutput, truncateHeadTail } from './output';
 import { sandboxArgv, type SandboxProfile } from './sandbox';
 import { ShellSnapshots, type ShellSnapshotOptions } from './shell-snapshot';
-import { commandArgs, Terminal, type ExitStatus, type TerminalSpec } from './terminal';
+import { commandArgs, Terminal, type ExitStatus, type OutputPiece, type TerminalSpec } from './terminal';
 
 /** Where terminal events go: the core's EventBus, or nothing (standalone server). */
 export interface EventSink {
@@ -96,6 +96,20 @@ export interface RunResult {
   rawOutputFile: string;
   totalChars: number;
   durationMs: number;
+}
+
+/**
+ * A `terminal.data` payload whose `data` is decoded from the piece's bytes when something first reads it
+ * (an IPC or in-process pipe, the CLI's JSON): a WebSocket sends the bytes and never does.
+ */
+function terminalData(id: string, piece: OutputPiece): EventPayload<'terminal.data'> {
+  return {
+    id,
+    at: piece.at,
+    get data() {
+      return piece.text();
+    },
+  };
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -258,7 +272,7 @@ export class PtyManager {
         flowDeferred: !this.flowActive,
         redactor: this.options.redactor,
       },
-      (data, at, bytes, headroom) => sink?.emit('terminal.data', { id, data, at }, { masked: this.options.redactor !== undefined, bytes, headroom }),
+      (piece) => sink?.emit('terminal.data', terminalData(id, piece), { masked: this.options.redactor !== undefined, bytes: piece.bytes, headroom: piece.headroom }),
     );
     this.terminals.set(id, term);
     sink?.emit('terminal.opened', { ...term.info });

@@ -1,9 +1,9 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
-import { StreamRedactor, type Redactor } from '../../secrets/redactor';
+import type { Redactor } from '../../secrets/redactor';
 import { FRAME_HEADROOM, type TerminalInfo } from '../../../contract/index';
 import { DataBatcher, FlowController, type FlowControlOptions } from './flow';
 import { KeptOutput } from './kept-output';
+import { countChars, decodeOutput, OutputFilter } from './output-stream';
 import { killSession, sessionAlive } from './process-tree';
 import { spawnPty } from './pty-host';
 import { hasHeadroom, type PtyProcess, type PtySpawnOptions } from './pty-process';
@@ -46,6 +46,21 @@ export function commandArgs(shell: string, command: string, login: boolean | str
   return ['-c', script, shell, command, ...(snapshot ? [login] : [])];
 }
 
+export { endsMidCharacter } from './output-stream';
+
+/**
+ * One piece of output for the client: its UTF-8 bytes (masked, whole characters), how many bytes before
+ * them in their buffer are free for a frame's header (FRAME_HEADROOM or 0), where it starts and how many
+ * characters it holds; its text is decoded only when something asks for it (`text()`, once).
+ */
+export interface OutputPiece {
+  bytes: Buffer;
+  headroom: number;
+  at: number;
+  chars: number;
+  text(): string;
+}
+
 export interface ExitStatus {
   exitCode: number | null;
   signal: number | null;
@@ -79,19 +94,6 @@ export function joinWithHeadroom(chunks: Buffer[]): Buffer {
   return buf.subarray(FRAME_HEADROOM);
 }
 
-/** Whether `buf` ends inside a UTF-8 sequence: its last lead byte announces more bytes than follow it. */
-export function endsMidCharacter(buf: Uint8Array): boolean {
-  const n = buf.length;
-  if (n === 0 || buf[n - 1]! < 0x80) return false;
-  for (let i = n - 1, back = 1; i >= 0 && back <= 4; i--, back++) {
-    const b = buf[i]!;
-    if ((b & 0xc0) === 0x80) continue; // a continuation byte
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return need > back;
-  }
-  return false;
-}
-
 /**
  * One PTY: a process (and its session) in a pseudo-terminal, its output batched to a listener and
  * written in full to a file, flow-controlled against a client that acknowledges what it rendered.
@@ -112,24 +114,15 @@ export class Terminal {
   private killing: Promise<void> | undefined;
   private pausePoll: ReturnType<typeof setInterval> | undefined;
   private readonly listeners = new Set<(data: string) => void>();
-  private readonly marker: RegExp | undefined;
-  private held = '';
-  private markerCode: number | undefined;
+  private readonly filter: OutputFilter;
   /** Bytes for the raw file not yet written (see `send`), and the write due for them. */
   private fileChunks: Buffer[] = [];
   private fileBytes = 0;
   private fileTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly decoder = new StringDecoder('utf8');
-  /** The last batch ended inside a character (the decoder holds its first bytes). */
-  private midCharacter = false;
-  private readonly masker: StreamRedactor | undefined;
-  /**
-   * Each piece of output for the client, with its UTF-8 bytes (exactly `data` encoded) and how many
-   * bytes before them in their buffer are free for a frame's header (FRAME_HEADROOM or 0).
-   */
-  private readonly onBatch: (data: string, at: number, bytes: Buffer, headroom: number) => void;
+  /** Each piece of output for the client. */
+  private readonly onBatch: (piece: OutputPiece) => void;
 
-  constructor(spec: TerminalSpec, onBatch: (data: string, at: number, bytes: Buffer, headroom: number) => void) {
+  constructor(spec: TerminalSpec, onBatch: (piece: OutputPiece) => void) {
     this.file = createWriteStream(spec.rawFile);
     this.fileClosed = new Promise((resolve) => this.file.once('close', () => resolve()));
     this.file.on('error', () => {});
@@ -161,19 +154,21 @@ export class Terminal {
         this.pty.resume();
       },
     }, !spec.flowDeferred);
-    this.marker = spec.exitMarker ? new RegExp(`\x1b\\]7777;erasmus-exit;${spec.exitMarker};(\\d+)\x07`) : undefined;
-    this.masker = spec.redactor ? new StreamRedactor(spec.redactor) : undefined;
+    this.filter = new OutputFilter(spec.exitMarker, spec.redactor, () => {
+      // Everything the command printed has been read: stop the waiting wrapper.
+      try {
+        process.kill(this.pty.pid, 'SIGTERM');
+      } catch {}
+    });
     this.pty.onData((bytes) => this.batcher.push(bytes));
     this.exited = new Promise((resolve) => {
       this.pty.onExit(({ exitCode: code, signal: sig }) => {
         this.batcher.drain();
-        // Past the exit marker nothing is the command's: the decoder's leftovers are dropped with it.
-        const tail = this.markerCode !== undefined ? '' : this.held + this.decoder.end();
-        const rest = this.masker ? this.masker.push(tail) + this.masker.flush() : tail;
-        if (rest) this.send(rest, undefined);
-        this.held = '';
-        const exitCode = this.markerCode ?? code;
-        const signal = this.markerCode !== undefined ? 0 : sig;
+        // What the filter held back (a cut character, an escape, a secret's possible start); nothing past the exit marker.
+        this.send(this.filter.end(), 0);
+        const marker = this.filter.markerCode;
+        const exitCode = marker ?? code;
+        const signal = marker !== undefined ? 0 : sig;
         this.stopPausePoll();
         this.flow.release();
         this.writeFile();
@@ -288,35 +283,35 @@ export class Terminal {
     }
   }
 
-  /** A batch of the PTY's bytes: decoded, the exit marker taken out, masked, then sent. */
-  private take(bytes: Buffer): void {
-    const chunk = this.decoder.write(bytes);
-    const whole = !this.midCharacter;
-    this.midCharacter = endsMidCharacter(bytes);
-    const raw = this.marker ? this.takeMarker(chunk) : chunk;
-    const data = this.masker && raw ? this.masker.push(raw) : raw;
-    // The PTY's bytes are exactly this text when no character was split and nothing was cut or masked.
-    if (data) this.send(data, whole && !this.midCharacter && data === chunk ? bytes : undefined);
+  /** A batch of the PTY's bytes (joinWithHeadroom's: FRAME_HEADROOM free before them): filtered, then sent. */
+  private take(batch: Buffer): void {
+    const bytes = this.filter.push(batch);
+    // Unchanged from the batch's start, the bytes still have the room before them for a frame's header.
+    this.send(bytes, bytes.buffer === batch.buffer && bytes.byteOffset === batch.byteOffset ? FRAME_HEADROOM : 0);
   }
 
   /**
-   * One piece of output (masked, without the exit marker): kept at both ends in memory, queued for
-   * the raw file (as `bytes` when given: the batch's, so nothing is encoded again), and handed to
-   * the client. Flow control counts what is sent (as VS Code does), before the client can acknowledge it.
+   * One piece of output (masked, without the exit marker, whole characters): kept at both ends in memory,
+   * queued for the raw file, and handed to the client, all as bytes; decoded only if a listener wants
+   * text (an ASCII piece's characters are its bytes). Flow control counts what is sent (as VS Code does),
+   * before the client can acknowledge it.
    */
-  private send(data: string, bytes: Buffer | undefined): void {
-    // The batch's own bytes (joinWithHeadroom) have room for a frame's header; a new encoding has none.
-    const b = bytes ?? Buffer.from(data);
-    this.fileChunks.push(b);
-    this.fileBytes += b.length;
-    this.kept.add(b, data.length);
-    for (const l of this.listeners) l(data);
+  private send(bytes: Buffer, headroom: number): void {
+    if (!bytes.length) return;
+    const counted = countChars(bytes);
+    const chars = counted.chars;
+    let text = counted.text;
+    const decoded = () => (text ??= decodeOutput(bytes));
+    this.fileChunks.push(bytes);
+    this.fileBytes += bytes.length;
+    this.kept.add(bytes, chars);
+    for (const l of this.listeners) l(decoded());
     if (this.fileBytes >= FILE_WRITE_BYTES) this.writeFile();
     else this.fileTimer ??= setTimeout(() => this.writeFile(), FILE_WRITE_MS);
-    this.flow.sent(data.length);
+    this.flow.sent(chars);
     const at = this.sent;
-    this.sent += data.length;
-    this.onBatch(data, at, b, bytes ? FRAME_HEADROOM : 0);
+    this.sent += chars;
+    this.onBatch({ bytes, headroom, at, chars, text: decoded });
   }
 
   /** Writes the queued output to the raw file, in one write. */
@@ -330,33 +325,6 @@ export class Terminal {
     this.file.cork();
     for (const c of chunks) this.file.write(c);
     this.file.uncork();
-  }
-
-  /** Finds the wrapper's exit marker (possibly split across chunks), records the code and stops the wrapper. */
-  private takeMarker(chunk: string): string {
-    if (this.markerCode !== undefined) return '';
-    const text = this.held + chunk;
-    this.held = '';
-    // A string search first: the regular expression costs more than the rest of a chunk's handling.
-    const m = text.includes('\x1b]7777;erasmus-exit;') ? this.marker!.exec(text) : null;
-    if (m) {
-      this.markerCode = Number(m[1]);
-      // Everything the command printed has been read: stop the waiting wrapper.
-      try {
-        process.kill(this.pty.pid, 'SIGTERM');
-      } catch {}
-      return text.slice(0, m.index);
-    }
-    // Hold back a trailing, possibly incomplete escape sequence (one starting in the last 63
-    // characters) until the next chunk. Searched forward in that window: lastIndexOf would scan the
-    // whole chunk backwards when it holds no escape.
-    let esc = text.indexOf('\x1b', Math.max(0, text.length - 63));
-    for (let next = esc; next >= 0; next = text.indexOf('\x1b', next + 1)) esc = next;
-    if (esc >= 0 && !text.includes('\x07', esc)) {
-      this.held = text.slice(esc);
-      return text.slice(0, esc);
-    }
-    return text;
   }
 
   /**
