@@ -1,7 +1,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -313,6 +313,34 @@ describe('the sandbox profile', () => {
     expect(readFileSync(join(real, '.pyenv-shim'), 'utf8')).toBe('#!/bin/sh\n');
     expect(existsSync(join(shims!.copy, '.pyenv-shim'))).toBe(true);
     expect(pyenvShims(join(home, 'none'), tmp, {})).toBeUndefined();
+  });
+
+  it.runIf(sandboxStatus().available)("pyenv's shims: the copy links its identical shims to each other, never to the real ones, so a write in the sandbox leaves them as they were", () => {
+    const real = join(home, '.pyenv', 'shims');
+    mkdirSync(real, { recursive: true });
+    const shim = '#!/usr/bin/env bash\nexec pyenv exec "$0" "$@"\n';
+    for (const name of ['python', 'python3', 'pip']) writeFileSync(join(real, name), shim, { mode: 0o755 });
+    writeFileSync(join(real, 'odd'), '#!/bin/sh\necho odd\n', { mode: 0o755 });
+    writeFileSync(join(real, 'plain'), shim, { mode: 0o644 }); // same text, another mode: a file of its own
+    symlinkSync('python', join(real, 'py'));
+    const tmp = runner.tmpDir('linked');
+    const { copy } = pyenvShims(home, tmp, {})!;
+    expect(readdirSync(copy).sort()).toEqual(['odd', 'pip', 'plain', 'py', 'python', 'python3']);
+    const ino = (name: string) => lstatSync(join(copy, name)).ino;
+    expect(ino('python3')).toBe(ino('python'));
+    expect(ino('pip')).toBe(ino('python'));
+    expect(new Set([ino('python'), ino('odd'), ino('plain')]).size).toBe(3);
+    for (const name of ['python', 'python3', 'pip', 'odd', 'plain']) {
+      expect(lstatSync(join(copy, name)).ino).not.toBe(lstatSync(join(real, name)).ino);
+      expect(readFileSync(join(copy, name), 'utf8')).toBe(readFileSync(join(real, name), 'utf8'));
+      expect(lstatSync(join(copy, name)).mode).toBe(lstatSync(join(real, name)).mode);
+    }
+    expect(readlinkSync(join(copy, 'py'))).toBe('python');
+    // A command writes into a shim in place: the copy changes, the real shims do not.
+    const r = spawnSync('bwrap', [...bwrapArgs({ root: project, home, tmpDir: tmp, pyenvShims: { real, copy } }), 'sh', '-c', `echo hijacked > ${real}/python3`], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(readFileSync(join(copy, 'python3'), 'utf8')).toBe('hijacked\n');
+    for (const name of ['python', 'python3', 'pip', 'plain']) expect(readFileSync(join(real, name), 'utf8')).toBe(shim);
   });
 
   it("pyenv's shims: a rehash lock that a killed rehash left is never copied, and a stale one in the session's copy is removed", () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { bridgeArgv } from './net-proxy';
 import { seatbeltArgv } from './seatbelt';
 
@@ -151,9 +151,12 @@ export function pyenvShims(home: string, tmpDir: string, env: NodeJS.ProcessEnv 
   if (exists(real) !== 'dir') return undefined;
   const copy = join(tmpDir, '.erasmus-pyenv-shims');
   if (exists(copy) !== 'dir') {
+    const part = `${copy}.${process.pid}.part`;
     try {
-      cpSync(real, copy, { recursive: true, verbatimSymlinks: true, filter: (src) => basename(src) !== PYENV_LOCK });
+      copyShims(real, part);
+      renameSync(part, copy);
     } catch {
+      rmSync(part, { recursive: true, force: true });
       return undefined;
     }
   } else {
@@ -163,6 +166,37 @@ export function pyenvShims(home: string, tmpDir: string, env: NodeJS.ProcessEnv 
     } catch {}
   }
   return { real: resolve(real), copy };
+}
+
+/** A shim at most this big is compared with the ones copied before it (pyenv's are all one ~300-byte script). */
+const SHIM_COMPARED_BYTES = 64 * 1024;
+
+/**
+ * Copies the shims folder `real` to `dest` (made here), leaving out rehash's lock. pyenv's shims are one script
+ * under a hundred or more names: the first of each content (and mode) is copied and the others are hard links to
+ * it inside the copy, never to the real files, so a write to the copy cannot reach them. Sessions make and
+ * remove a copy each: about 6 ms of CPU for 136 shims instead of 60 (a file's data written and freed per name).
+ */
+function copyShims(real: string, dest: string): void {
+  mkdirSync(dest);
+  const firsts = new Map<string, string>();
+  for (const entry of readdirSync(real, { withFileTypes: true })) {
+    if (entry.name === PYENV_LOCK) continue;
+    const from = join(real, entry.name);
+    const to = join(dest, entry.name);
+    if (entry.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+    else if (entry.isDirectory()) cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+    else {
+      const st = lstatSync(from);
+      const key = st.isFile() && st.size <= SHIM_COMPARED_BYTES ? `${st.mode}:${readFileSync(from, 'latin1')}` : undefined;
+      const first = key === undefined ? undefined : firsts.get(key);
+      if (first) linkSync(first, to);
+      else {
+        copyFileSync(from, to);
+        if (key !== undefined) firsts.set(key, to);
+      }
+    }
+  }
 }
 
 /** For tests: forget the probe. */
