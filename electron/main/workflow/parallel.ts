@@ -133,10 +133,11 @@ async function laneBlocked(ctx: RunContext, lane: LaneRecord, err: Error, others
   await laneStopped(lane);
   lane.status = 'blocked';
   lane.error = err.message;
-  await ctx.persist();
+  // Said as it is shown (nothing awaited between): whoever sees the lane blocked has been told, then it is saved.
   const { runId, projectDir, status, state } = ctx.record;
   ctx.emit('workflow.status', { runId, projectDir, status, ...(state ? { state } : {}) });
   if (others) ctx.emit('app.notify', { title: `Component ${lane.component} is blocked${lane.state ? ` at ${humanState(lane.state)}` : ''}`, body: `${err.message.replace(/[.\s]+$/, '')}. The components under way go on and no new one starts; retry or skip its step now, or the run blocks once they finish.` });
+  await ctx.persist();
 }
 
 function blockedError(lanes: LaneRecord[], first: Error): WorkflowError {
