@@ -8,15 +8,7 @@ export interface FlowControlOptions {
   stallMs: number;
 }
 
-/**
- * VS Code pauses at 100 000 unacknowledged characters and resumes under 5 000, for batches of a few
- * kilobytes. A batch here is up to 64 kB (the pty host's), acknowledged once rendered: at 100 000 only a
- * batch or two could be on their way, and resuming under 5 000 waited until every batch was rendered, so
- * a flood paused nearly once per megabyte and drained the whole pipeline each time (measured with
- * `npm run bench -- pty`). Now several batches travel while the view renders, and it resumes while two
- * or three are still on their way; a view stays at most half a megabyte of text behind.
- */
-export const DEFAULT_FLOW: FlowControlOptions = { highWatermark: 500_000, lowWatermark: 200_000, stallMs: 5_000 };
+export const DEFAULT_FLOW: FlowControlOptions = { highWatermark: 100_000, lowWatermark: 5_000, stallMs: 5_000 };
 /**
  * How much output (bytes as the PTY gives them) one batch gathers at most when output floods (see
  * DataBatcher): one `terminal.data` event. Kept well under V8's 128 kB large-object size, so each

@@ -1,18 +1,11 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { FRAME_HEADROOM } from '../../../contract/index';
+import { BATCH_MAX_CHARS } from './flow';
 import { signalSession } from './process-tree';
 import { PTY_HOST_SOURCE } from './pty-host-source';
 import { afterHeadroom, spawnHere, type PtyProcess, type PtySpawnOptions } from './pty-process';
 
-/**
- * The most bytes the host gathers into one batch while output floods: one message to the main thread,
- * one `terminal.data` frame and one acknowledgement. Twice the main thread's own batches (it no longer
- * decodes them: they stay bytes), so a flood takes half the messages, frames and acks it did, and wakes
- * the core about a third less often per megabyte; the batch with the room before it is 64 KiB, under
- * glibc's threshold for serving an allocation with its own mmap (and a page fault per 4 kB touched).
- */
-const HOST_BATCH_BYTES = 64 * 1024 - FRAME_HEADROOM;
 /** Bytes of an error's text the host can hand back with a failed spawn. */
 const TEXT_BYTES = 4096;
 /** The host pauses a PTY while this many bytes it sent are not yet taken by the main thread, until they fall under LOW. */
@@ -23,7 +16,7 @@ const LOW_BYTES = 512 * 1024;
  * at most every half of the backlog's low mark: what it took and has not told is then below that mark,
  * so a host paused for its backlog always hears enough to resume.
  */
-const TOOK_EVERY = 256 * 1024;
+const TOOK_EVERY = 128 * 1024;
 /** How long the process's exit waits at most for the host to end its PTYs (it takes at most a second). */
 const SHUTDOWN_TIMEOUT_MS = 1_500;
 /** How long a spawn waits for the host's answer; the first includes starting the thread and loading node-pty. */
@@ -166,7 +159,7 @@ export class PtyHost {
   private start(): Worker {
     const worker = new Worker(PTY_HOST_SOURCE, {
       eval: true,
-      workerData: { ptyPath: this.ptyPath, shared: this.shared, headroom: FRAME_HEADROOM, maxBytes: HOST_BATCH_BYTES, highBytes: this.backlog.high, lowBytes: this.backlog.low },
+      workerData: { ptyPath: this.ptyPath, shared: this.shared, headroom: FRAME_HEADROOM, maxBytes: BATCH_MAX_CHARS, highBytes: this.backlog.high, lowBytes: this.backlog.low },
     });
     worker.unref();
     process.on('exit', this.shutdown);

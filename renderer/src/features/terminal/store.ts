@@ -33,7 +33,7 @@ export interface TerminalSink {
 }
 
 export interface TerminalStoreOptions {
-  /** Acknowledge rendered output in chunks of this many characters (the core pauses above 500 000 unacknowledged, resumes under 200 000). */
+  /** Acknowledge rendered output in chunks of this many characters (the core resumes below 5 000). */
   ackChars?: number;
   /** Output kept for a tab whose xterm is not mounted yet (oldest dropped first). */
   maxBufferedChars?: number;
