@@ -26,11 +26,16 @@ export function splitContextDoc(answer: string): { output: string; contextDoc?: 
 
 const WHOLE_FENCE = /^(`{3,}|~{3,})(?:markdown|md)?[ \t]*\n([\s\S]*?)\n?\1[ \t]*$/i;
 
+/** A marker line the answer did not need (a whole-document answer framed as other steps frame theirs): never the document's. */
+const STRAY_MARKERS = new RegExp(`^\\s*(?:${DOC_BEGIN}[ \\t]*\\n)?([\\s\\S]*?)(?:\\n${DOC_END})?\\s*$`);
+
 /**
- * A document handed back inside one markdown fence (as the prompt showed it) without the fence;
- * any other text as it is.
+ * A document handed back inside one markdown fence (as the prompt showed it) without the fence, and without marker
+ * lines around it (a model that framed a whole-document answer as the other steps frame theirs); any other text as it is.
  */
 export function unfenceDocument(text: string): string {
-  const m = WHOLE_FENCE.exec(text.trim());
-  return m ? `${m[2]!.trimEnd()}\n` : text;
+  const framed = STRAY_MARKERS.exec(text);
+  const bare = framed && framed[1] !== text.trim() && (text.includes(DOC_BEGIN) || text.includes(DOC_END)) ? `${framed[1]!.trimEnd()}\n` : text;
+  const m = WHOLE_FENCE.exec(bare.trim());
+  return m ? `${m[2]!.trimEnd()}\n` : bare;
 }

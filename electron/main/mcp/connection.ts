@@ -166,7 +166,7 @@ export class ServerConnection {
       if (notRun && !this.fatal) {
         this.setState(
           'errored',
-          `could not start: cannot run ${notRun[1]} (${notRun[2]}). Check the server's command (in the Servers view, or its entry in mcp/config.json): give the program's full path, or install it; then restart the server.`,
+          `could not start: cannot run ${notRun[1]} (${notRun[2]}). Check the server's command, its entry in mcp/config.json (the Servers view cannot change it: remove the server there and add it again): give the program's full path, or install it; then restart the server.`,
         );
         await this.closeTransport();
         return;

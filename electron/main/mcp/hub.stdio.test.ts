@@ -42,7 +42,7 @@ describe('McpHub over stdio against the real npm servers', () => {
     // A program that is not there: one clear error saying what to check, and no restarts (it would not be there either).
     expect(byName.missing?.state).toBe('errored');
     expect(byName.missing?.error).toBe(
-      "could not start: cannot run nonexistent-mcp-erasmus-xyz (No such file or directory). Check the server's command (in the Servers view, or its entry in mcp/config.json): give the program's full path, or install it; then restart the server.",
+      "could not start: cannot run nonexistent-mcp-erasmus-xyz (No such file or directory). Check the server's command, its entry in mcp/config.json (the Servers view cannot change it: remove the server there and add it again): give the program's full path, or install it; then restart the server.",
     );
     expect(byName.missing?.restarts).toBe(0);
     expect(byName.needsSecret?.state).toBe('errored');

@@ -72,6 +72,8 @@ describe('a merge of a component git did not finish (killed while it wrote the f
     expect(await undoUnfinishedMerge(dir, b, Date.now() + 1000)).toEqual(['shared.txt']);
     expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe("the user's b\n");
     await expect(mergeLaneCommit(dir, b)).rejects.toThrow(/would be overwritten by merge[\s\S]*b\.txt[\s\S]*commit, stash or move them, then retry\.$/);
+    // The user's included changes (the run started with them): said as theirs, with the way round.
+    await expect(mergeLaneCommit(dir, b, ['b.txt'])).rejects.toThrow(/b\.txt\n[\s\S]* `b\.txt` holds your uncommitted changes \(the run started with them included\), and this component changed it too: commit it, or stash it \(git stash\), then retry \(after the merge, git stash pop brings your changes back onto the component's\)\.$/);
     // A lock made after this process started may be another git's at work: it stays.
     writeFileSync(join(dir, '.git', 'index.lock'), '');
     await undoUnfinishedMerge(dir, b, Date.now() - 60_000);

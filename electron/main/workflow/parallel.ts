@@ -308,7 +308,7 @@ async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise
       lane.pendingCommit = { state: 'merge', head };
       await ctx.persist();
       crashPoint(`${lane.component}:merge:before`);
-      const r = await mergeLaneCommit(dir, lane.commit);
+      const r = await mergeLaneCommit(dir, lane.commit, userChangedFiles(record));
       crashPoint(`${lane.component}:merge:after`);
       sha = r.kind === 'merged' ? r.sha : await resolveConflicts(ctx, plan, lane, r.files);
     }

@@ -64,5 +64,9 @@ describe('step prompt documents', () => {
     expect(unfenceDocument('```\n# Plan\n```')).toBe('# Plan\n');
     expect(unfenceDocument('# Plan\n\n```sh\nx\n```\n')).toBe('# Plan\n\n```sh\nx\n```\n');
     expect(unfenceDocument('```python\nprint(1)\n```')).toBe('```python\nprint(1)\n```');
+    // Framed as the other steps frame their documents: the marker lines are not the document's (they were saved in it).
+    expect(unfenceDocument('# Architecture\n\n## Testing\n`pytest`\n=== END CONTEXT DOCUMENT ===\n')).toBe('# Architecture\n\n## Testing\n`pytest`\n');
+    expect(unfenceDocument('=== CONTEXT DOCUMENT ===\n```markdown\n# Plan\n```\n=== END CONTEXT DOCUMENT ===')).toBe('# Plan\n');
+    expect(unfenceDocument('# Notes\nThe line `=== END CONTEXT DOCUMENT ===` ends a handback.\n')).toBe('# Notes\nThe line `=== END CONTEXT DOCUMENT ===` ends a handback.\n');
   });
 });

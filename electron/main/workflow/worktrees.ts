@@ -249,7 +249,7 @@ export async function unmergedFiles(projectDir: string): Promise<string[]> {
  * (the branch's first commit when it has none yet). A conflict leaves the merge under way, with both
  * sides in the files, for a merge step.
  */
-export async function mergeLaneCommit(projectDir: string, commit: string): Promise<MergeResult> {
+export async function mergeLaneCommit(projectDir: string, commit: string, userFiles: readonly string[] = []): Promise<MergeResult> {
   // A git killed mid-merge (with the run's process: resumed now) left its locks: no live git holds them (git-locks.ts).
   const [indexLock, headLock] = await gitPaths(projectDir, ['index.lock', 'HEAD.lock']);
   await removeDeadLocks([indexLock!, headLock!], [projectDir, dirname(indexLock!)]);
@@ -278,9 +278,15 @@ export async function mergeLaneCommit(projectDir: string, commit: string): Promi
   if (!files.length) {
     await git(projectDir, ['cherry-pick', '--abort']);
     // Files of the user's own in the way (an unfinished merge's leftovers are taken back before: merge-recovery.ts).
-    const inTheWay = /would be overwritten by/.test(r.stdout)
-      ? ` Files in the project folder that this merge writes hold changes that are not the run's (git names them above): commit, stash or move them, then retry.`
-      : '';
+    // Among them, files of the user's included uncommitted changes (`userFiles`): said as theirs, with the way round.
+    const named = r.stdout.split('\n').filter((l) => l.startsWith('\t')).map((l) => l.trim());
+    const yours = named.filter((f) => userFiles.includes(f));
+    const one = yours.length === 1;
+    const inTheWay = !/would be overwritten by/.test(r.stdout)
+      ? ''
+      : yours.length
+        ? ` ${yours.map((f) => `\`${f}\``).join(', ')} ${one ? 'holds' : 'hold'} your uncommitted changes (the run started with them included), and this component changed ${one ? 'it' : 'them'} too: commit ${one ? 'it' : 'them'}, or stash ${one ? 'it' : 'them'} (git stash), then retry (after the merge, git stash pop brings your changes back onto the component's).`
+        : ` Files in the project folder that this merge writes hold changes that are not the run's (git names them above): commit, stash or move them, then retry.`;
     throw new Error(`merging ${commit.slice(0, 8)} into the run's branch failed: ${r.stdout.trim().slice(-1500)}${inTheWay}`);
   }
   return { kind: 'conflict', files };

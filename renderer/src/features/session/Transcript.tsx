@@ -80,7 +80,8 @@ export function Transcript({ session, scope, step, onDecide, tail, query = '', o
               </span>
             }
           >
-            <pre className="whitespace-pre-wrap break-words font-mono text-xs text-slate-700 dark:text-slate-300">{item.message}</pre>
+            {/* Answered: the server's closing "Allow?" was the question itself, not part of what it asked about (as the CLI shows it). */}
+            <pre className="whitespace-pre-wrap break-words font-mono text-xs text-slate-700 dark:text-slate-300" data-testid="question-message">{item.yesNo ? item.message.replace(/\s*Allow\?\s*$/, '') : item.message}</pre>
           </AskFrame>
         );
       case 'user':
