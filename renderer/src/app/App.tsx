@@ -47,14 +47,15 @@ export function App() {
   const [permission, setPermission] = useState(notificationPermission);
   const goToApproval = useCallback(() => {
     const s = Object.values(sessions.get().byId).find((x) => pendingApprovals(x).length > 0);
-    const owner = elicitations.get()[0] ? sessions.ownerOf(elicitations.get()[0]!.server) : undefined;
+    const first = elicitations.get()[0];
+    const owner = first ? sessions.ownerOf(first.server, first.approval?.cwd) : undefined;
     const target = s?.id ?? owner;
     if (target) setSessionId(target);
     setView('session');
   }, [sessions, elicitations]);
   const askingStepOf = useCallback((ask: Ask) => {
     const r = run.store.get();
-    return askingStep(r.kind === 'run' ? r.view : null, (server) => sessions.ownerOf(server), ask);
+    return askingStep(r.kind === 'run' ? r.view : null, (server) => sessions.ownerOf(server, ask.cwd), ask);
   }, [run, sessions]);
   const { toasts, dismiss, prune } = useToasts(client, info?.face, goToApproval, askingStepOf);
   const waiting = useStore(sessions, (s) => s);

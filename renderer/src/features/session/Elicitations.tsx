@@ -15,9 +15,9 @@ export function Elicitations({ sessionId, show, className = '' }: { sessionId?: 
   const runState = useStore(run.store, (s) => s);
   // The step a question belongs to: the component's running step by the question's folder, else the step whose session makes the call.
   const stepOf = (r: ElicitationRequest): string | undefined =>
-    askingStep(runState.kind === 'run' ? runState.view : null, (server) => sessions.ownerOf(server), { server: r.server, ...(r.approval?.cwd ? { cwd: r.approval.cwd } : {}) });
+    askingStep(runState.kind === 'run' ? runState.view : null, (server) => sessions.ownerOf(server, r.approval?.cwd), { server: r.server, ...(r.approval?.cwd ? { cwd: r.approval.cwd } : {}) });
   useStore(sessions, (s) => s); // ownership follows the sessions' running calls
-  const mine = (r: ElicitationRequest) => !!sessionId && sessions.ownerOf(r.server) === sessionId;
+  const mine = (r: ElicitationRequest) => !!sessionId && sessions.ownerOf(r.server, r.approval?.cwd) === sessionId;
   const shown = show === undefined ? waiting : waiting.filter((r) => (show === 'mine') === mine(r));
   if (!shown.length) return null;
   return (
@@ -32,7 +32,7 @@ export function Elicitations({ sessionId, show, className = '' }: { sessionId?: 
  * with its answer; `gone` when no live process asks it any more (nothing was done, whatever was clicked).
  */
 export function settleQuestion({ sessions, elicitations }: Pick<Services, 'sessions' | 'elicitations'>, r: ElicitationRequest, answer: 'accept' | 'decline' | 'cancel' | 'gone', always?: string): void {
-  const id = sessions.ownerOf(r.server);
+  const id = sessions.ownerOf(r.server, r.approval?.cwd);
   const yesNo = r.mode === 'form' && !Object.keys((r.requestedSchema?.properties as object | undefined) ?? {}).length;
   const since = elicitations.receivedAt(r.id);
   if (id) {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeCore } from '../../testing/fakeCore';
 import { pendingApprovals } from './sessionState';
 
@@ -28,5 +28,26 @@ describe('a session read from its log', () => {
     const s = core.services.sessions.get().byId.dead!;
     expect(s.running).toBe(true);
     expect(pendingApprovals(s)).toHaveLength(1);
+  });
+});
+
+describe('whose call a server asks about', () => {
+  const started = (sessionId: string, project: string) => ({ sessionId, at: 1, type: 'session_started', logPath: `/h/sessions/${sessionId}.jsonl`, provider: 'p', model: 'm', toolMode: 'native', resumed: false, project }) as never;
+  const calling = (sessionId: string) => ({ sessionId, at: 2, type: 'tool_running', callId: `c-${sessionId}`, name: 'files__edit_file', args: { path: 'a.py' } }) as never;
+
+  it("two components side by side call the files server at once: the question's folder names the one asking", async () => {
+    const core = new FakeCore();
+    const wt = '/p/.git/erasmus/worktrees/r1';
+    // The project's own session is a prefix of both worktrees: the deepest folder that holds the question wins.
+    for (const [id, project] of [['count', `${wt}/count`], ['reverse', `${wt}/reverse`]] as const) {
+      core.emit('agent.event', started(id, project));
+      core.emit('agent.event', calling(id));
+    }
+    await vi.waitFor(() => expect(Object.keys(core.services.sessions.get().byId)).toHaveLength(2));
+    const sessions = core.services.sessions;
+    expect(sessions.ownerOf('files', `${wt}/reverse`)).toBe('reverse');
+    expect(sessions.ownerOf('files', `${wt}/count/src`)).toBe('count');
+    // Without a folder the first caller is taken, as before.
+    expect(sessions.ownerOf('files')).toBe('count');
   });
 });

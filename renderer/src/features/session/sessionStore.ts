@@ -63,10 +63,13 @@ export class SessionStore extends Store<Sessions> {
   }
 
   /** The session a server's question belongs to: the one whose call to that server is running. */
-  ownerOf(server: string): string | undefined {
+  ownerOf(server: string, cwd?: string): string | undefined {
     const running = Object.values(this.get().byId).filter((x) => x.running);
-    const calling = running.find((x) => x.items.some((i) => i.kind === 'tool' && i.status === 'running' && i.name.startsWith(`${server}__`)));
-    return calling?.id ?? (running.length === 1 ? running[0]!.id : undefined);
+    const calling = running.filter((x) => x.items.some((i) => i.kind === 'tool' && i.status === 'running' && i.name.startsWith(`${server}__`)));
+    // Components side by side call the same server at once: the question's folder says whose call it is (the session
+    // whose project, a component's worktree, holds it; the deepest one, as worktrees lie inside the project's .git).
+    const inDir = cwd ? calling.filter((x) => !!x.project && (cwd === x.project || cwd.startsWith(`${x.project}/`))).sort((a, b) => b.project!.length - a.project!.length)[0] : undefined;
+    return inDir?.id ?? calling[0]?.id ?? (running.length === 1 ? running[0]!.id : undefined);
   }
 
   /**

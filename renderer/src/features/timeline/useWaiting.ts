@@ -32,7 +32,7 @@ export function useWaiting(view: Pick<WorkflowRunView, 'timeline'> | null, activ
     const held = new Set(waitingIds.split(' ').filter(Boolean));
     // byId: who calls a server changes with the sessions (`ownerOf` reads them).
     void byId;
-    const asking = new Set(active && view ? questions.map((r) => askingEntry(view, (server) => sessions.ownerOf(server), { server: r.server, ...(r.approval?.cwd ? { cwd: r.approval.cwd } : {}) })).filter((e) => !!e) : []);
+    const asking = new Set(active && view ? questions.map((r) => askingEntry(view, (server) => sessions.ownerOf(server, r.approval?.cwd), { server: r.server, ...(r.approval?.cwd ? { cwd: r.approval.cwd } : {}) })).filter((e) => !!e) : []);
     // A step with no session yet (or none at all: an external engine's) waits on no approval of its own.
     return (e) => {
       const id = sessionIdFromLog(e.sessionLog);
