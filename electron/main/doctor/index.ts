@@ -3,6 +3,7 @@ import type { DoctorCheck } from '../../contract/index';
 import { ptyHostFailure, spawnPty } from '../runners/pty/pty-host';
 import { sandboxStatus } from '../runners/pty/sandbox';
 import type { SecretStore } from '../secrets/index';
+import { loadAgentConfig } from '../agent/providers/config';
 import { listProviders } from '../settings/providers';
 
 export interface DoctorDeps {
@@ -49,7 +50,7 @@ async function keychainCheck(deps: DoctorDeps, ms: number): Promise<DoctorCheck 
     const names = await within(ms, 'the keychain', deps.secrets.list());
     return { id: 'keychain', status: 'ok', summary: `the OS keychain answers (${names.length} Erasmus secret${names.length === 1 ? '' : 's'})`, names };
   } catch (err) {
-    return { id: 'keychain', status: 'fail', summary: 'the OS keychain is not reachable: providers and servers that need a key cannot start', detail: (err as Error).message };
+    return { id: 'keychain', status: 'fail', summary: 'the OS keychain is not reachable: providers and servers whose key is in the keychain (${secret:NAME}) cannot start', detail: (err as Error).message };
   }
 }
 
@@ -97,6 +98,12 @@ async function ptyCheck(deps: DoctorDeps, ms: number): Promise<DoctorCheck> {
 
 async function providersCheck(deps: DoctorDeps, secretNames: string[] | undefined): Promise<DoctorCheck> {
   let state;
+  try {
+    // As a chat or a workflow reads it: a file they refuse (an unknown key, a misspelt kind) fails here too.
+    await loadAgentConfig(deps.configYaml);
+  } catch (err) {
+    return { id: 'providers', status: 'fail', summary: 'config.yaml is refused: no chat or workflow can start', detail: (err as Error).message, fix: `fix ${deps.configYaml} where the message says` };
+  }
   try {
     state = await listProviders(deps.configYaml);
   } catch (err) {
