@@ -112,6 +112,9 @@ const ESCAPES: string[] = [
   'keep.txt\u0000../../outside/secret.txt',
 ];
 
+/** Escapes that are themselves links in the root: removing one removes the link, and nothing it points to. */
+const LINKS_IN_ROOT = ['secret-link', 'dangling'];
+
 describe('files server over stdio: path escapes', () => {
   it('lists its nine tools with honest annotations', async () => {
     const { client } = await connect('accept');
@@ -130,7 +133,8 @@ describe('files server over stdio: path escapes', () => {
       ['write_file', { path: p, content: 'pwned' }],
       ['append_file', { path: p, content: 'pwned' }],
       ['edit_file', { path: p, oldText: 'outside secret', newText: 'pwned' }],
-      ['remove', { path: p, recursive: true }],
+      // A link the project holds is removed as a link (below); through it, or anything outside, never.
+      ...(LINKS_IN_ROOT.includes(p) ? [] : ([['remove', { path: p, recursive: true }]] as Array<[string, Record<string, unknown>]>)),
       ['list', { path: p }],
       ['search', { path: p, contains: 'secret' }],
       ['move', { from: p, to: 'stolen.txt' }],
@@ -145,6 +149,18 @@ describe('files server over stdio: path escapes', () => {
     expect(snapshot(outside)).toEqual(before);
     expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('inside');
     expect(existsSync(join(root, 'stolen.txt'))).toBe(false);
+  });
+
+  it('removes a symbolic link the project holds (asking, saying it is only the link), never what it points to outside', async () => {
+    const before = snapshot(outside);
+    const { client } = await connect('accept');
+    for (const link of [...LINKS_IN_ROOT, 'out-link']) {
+      const r = await call(client, 'remove', { path: link });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toBe(`removed ${link}`);
+      expect(existsSync(join(root, link)) || lstatSync(join(root, link), { throwIfNoEntry: false }) !== undefined).toBe(false);
+    }
+    expect(snapshot(outside)).toEqual(before);
   });
 
   it('refuses rename to a name that is a path', async () => {

@@ -58,6 +58,18 @@ export class Scope {
     return full;
   }
 
+  /**
+   * Like `resolve`, but a symlink named as the last part is the link itself, inside the root where its folder is:
+   * removing a link the project holds removes the link, wherever it points (it is refused if followed outside).
+   */
+  async resolveEntry(input: string): Promise<string> {
+    if (typeof input !== 'string' || input.length === 0 || input.includes('\0')) return this.resolve(input);
+    const lexical = isAbsolute(input) ? resolve(input) : resolve(this.root, input);
+    const st = await lstat(lexical).catch(() => null);
+    if (!st?.isSymbolicLink() || dirname(lexical) === lexical) return this.resolve(input);
+    return join(await this.resolve(dirname(lexical)), basename(lexical));
+  }
+
   /** The path as the client should see it (relative to the root, `.` for the root). */
   show(abs: string): string {
     return relative(this.root, abs) || '.';
