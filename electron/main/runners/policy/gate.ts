@@ -260,7 +260,7 @@ function gitGate(call: ProgramCall, ctx: GateContext): Finding[] {
   if (sub === undefined) return call.args[i] ? [...out, approve(`git subcommand decided at run time: ${line(call)}`)] : out;
   const rest = call.args.slice(i + 1);
   const restText = rest.map((a) => a.word?.text ?? '\0');
-  if (!GIT_READ.has(sub)) out.push(approve(`git ${sub} is not a subcommand the policy knows (it may be an alias that runs a program): ${line(call)}`));
+  if (!GIT_READ.has(sub) && sub !== 'config') out.push(approve(`git ${sub} is not a subcommand the policy knows (it may be an alias that runs a program): ${line(call)}`));
   if (sub === 'config' || sub === 'remote' && restText.some((t) => /^(add|set-url)$/.test(t))) out.push(approve(`git ${sub} changes configuration that can run programs: ${line(call)}`));
   if (sub === 'submodule' && restText.includes('foreach')) out.push(approve(`git submodule foreach runs commands: ${line(call)}`));
   if (sub === 'tag' && restText.some((t) => /^(-d|--delete)$/.test(t))) out.push(approve(`git tag -d deletes a tag: ${line(call)}`));

@@ -204,6 +204,13 @@ describe('ln', () => {
   });
 });
 
+describe('git config', () => {
+  it('is asked for once, as configuration that can run programs (not also as an unknown subcommand)', async () => {
+    const c = await classifyCommand('git config core.hooksPath .githooks', { ...ctx, sandboxed: true });
+    expect(c).toMatchObject({ verdict: 'approve', reasons: ['git config changes configuration that can run programs: git config core.hooksPath .githooks'] });
+  });
+});
+
 describe('override', () => {
   it('turns a refusal into an approval that carries a warning', async () => {
     const c = await classifyCommand('rm -rf /', { ...ctx, allowDangerous: true });
