@@ -112,7 +112,8 @@ const ESCAPES: string[] = [
   'keep.txt\u0000../../outside/secret.txt',
 ];
 
-const LINKS = ['secret-link', 'dangling'];
+/** Escapes that are themselves links in the root: removing one removes the link, and nothing it points to. */
+const LINKS_IN_ROOT = ['secret-link', 'dangling'];
 
 describe('files server over stdio: path escapes', () => {
   it('lists its nine tools with honest annotations', async () => {
@@ -132,8 +133,8 @@ describe('files server over stdio: path escapes', () => {
       ['write_file', { path: p, content: 'pwned' }],
       ['append_file', { path: p, content: 'pwned' }],
       ['edit_file', { path: p, oldText: 'outside secret', newText: 'pwned' }],
-      // A link in the root is removed itself (the test below); through it, or anywhere outside, nothing is.
-      ...(LINKS.includes(p) ? [] : [['remove', { path: p, recursive: true }] as [string, Record<string, unknown>]]),
+      // A link the project holds is removed as a link (below); through it, or anything outside, never.
+      ...(LINKS_IN_ROOT.includes(p) ? [] : ([['remove', { path: p, recursive: true }]] as Array<[string, Record<string, unknown>]>)),
       ['list', { path: p }],
       ['search', { path: p, contains: 'secret' }],
       ['move', { from: p, to: 'stolen.txt' }],
@@ -148,6 +149,18 @@ describe('files server over stdio: path escapes', () => {
     expect(snapshot(outside)).toEqual(before);
     expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('inside');
     expect(existsSync(join(root, 'stolen.txt'))).toBe(false);
+  });
+
+  it('removes a symbolic link the project holds (asking, saying it is only the link), never what it points to outside', async () => {
+    const before = snapshot(outside);
+    const { client } = await connect('accept');
+    for (const link of [...LINKS_IN_ROOT, 'out-link']) {
+      const r = await call(client, 'remove', { path: link });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toBe(`removed ${link}`);
+      expect(existsSync(join(root, link)) || lstatSync(join(root, link), { throwIfNoEntry: false }) !== undefined).toBe(false);
+    }
+    expect(snapshot(outside)).toEqual(before);
   });
 
   it('refuses rename to a name that is a path', async () => {
@@ -344,15 +357,6 @@ describe('files server over stdio: confirmation by elicitation', () => {
     expect(existsSync(join(root, 'sub'))).toBe(false);
     expect(existsSync(outside)).toBe(true);
     expect((await call(accept.client, 'remove', { path: '.' , recursive: true })).isError).toBe(true);
-    // A link inside that points outside: the link goes, what it points to stays.
-    const before = snapshot(outside);
-    for (const link of [...LINKS, 'out-link']) {
-      const r = await call(accept.client, 'remove', { path: link, recursive: true });
-      expect(r.text).toBe(`removed ${link}`);
-      expect(existsSync(join(root, link)) || lstatSync(join(root, link), { throwIfNoEntry: false }) !== undefined).toBe(false);
-    }
-    expect(snapshot(outside)).toEqual(before);
-    expect((await call(accept.client, 'remove', { path: 'sub/up/secret.txt' })).isError).toBe(true);
     expect(existsSync(root)).toBe(true);
   });
 });

@@ -66,11 +66,18 @@ describe('erasmus doctor', () => {
     writeFileSync(configYaml, 'providers:\n  - id: gpt\n    kind: openai\n    model: gpt-5\n    apiKey: ${secret:OPENAI_KEY}\n');
     const missing = await runDoctor({ secrets: secrets([]), configYaml });
     expect(missing.find((c) => c.id === 'providers')).toMatchObject({ status: 'warn', detail: expect.stringContaining('gpt (its key OPENAI_KEY is not in the keychain)') });
-    writeFileSync(configYaml, 'providers:\n  - id: me\n    kind: openai-compatable\n    model: you\n    baseURL: http://127.0.0.1:1/v1\n');
-    const typo = (await runDoctor({ secrets: secrets([]), configYaml })).find((c) => c.id === 'providers');
-    // What chat refuses, doctor names: the misspelt kind and the unknown key, and where to fix them.
-    expect(typo).toMatchObject({ status: 'fail', detail: expect.stringMatching(/providers\.0\.kind[\s\S]*baseURL/), fix: expect.stringContaining(configYaml) });
     const hung = await runDoctor({ secrets: { list: () => new Promise<string[]>(() => undefined) }, configYaml, timeoutMs: 200 });
     expect(hung.find((c) => c.id === 'keychain')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/did not answer within/) });
+  });
+
+  it('fails a config.yaml that a chat or a workflow would refuse (a misspelt kind, an unknown key), with their words', async () => {
+    writeFileSync(configYaml, 'providers:\n  - id: me\n    kind: openai-compatable\n    model: you\n    baseURL: http://127.0.0.1:1/v1\n    apiKey: ${env:X6_KEY}\n');
+    const checks = await runDoctor({ secrets: secrets([]), configYaml });
+    expect(checks.find((c) => c.id === 'providers')).toMatchObject({
+      status: 'fail',
+      summary: 'config.yaml is refused: no chat or workflow can start',
+      detail: expect.stringMatching(/providers\.0\.kind: .*openai-compatible.*providers\.0: Unrecognized key: "baseURL"/),
+      fix: expect.stringContaining(configYaml),
+    });
   });
 });

@@ -99,15 +99,15 @@ async function ptyCheck(deps: DoctorDeps, ms: number): Promise<DoctorCheck> {
 async function providersCheck(deps: DoctorDeps, secretNames: string[] | undefined): Promise<DoctorCheck> {
   let state;
   try {
+    // As a chat or a workflow reads it: a file they refuse (an unknown key, a misspelt kind) fails here too.
+    await loadAgentConfig(deps.configYaml);
+  } catch (err) {
+    return { id: 'providers', status: 'fail', summary: 'config.yaml is refused: no chat or workflow can start', detail: (err as Error).message, fix: `fix ${deps.configYaml} where the message says` };
+  }
+  try {
     state = await listProviders(deps.configYaml);
   } catch (err) {
     return { id: 'providers', status: 'fail', summary: 'config.yaml cannot be read', detail: (err as Error).message, fix: `fix ${deps.configYaml} by hand` };
-  }
-  try {
-    // What a session reads: an unknown kind or key that the list above shows as written fails here, as chat would.
-    await loadAgentConfig(deps.configYaml);
-  } catch (err) {
-    return { id: 'providers', status: 'fail', summary: 'config.yaml has settings no session can use', detail: (err as Error).message, fix: `fix ${deps.configYaml} by hand (or edit the provider in Settings → Providers)` };
   }
   if (!state.providers.length) {
     return { id: 'providers', status: 'warn', summary: 'no LLM provider is configured', fix: `add one in Settings → Providers, or under providers: in ${deps.configYaml}` };

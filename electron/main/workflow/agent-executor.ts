@@ -152,9 +152,8 @@ export class AgentExecutor implements StepExecutor {
       signal: step.signal,
     });
     if (outcome.endedReason === 'stopped' || step.signal.aborted) throw new StepAbortedError(step.state);
-    // No session log: the session never started (config.yaml unreadable, no provider). The model never ran, so its
-    // retry is not told of it; the user fixes the cause and runs the step again.
-    if (outcome.endedReason === 'error' && !outcome.logPath) throw new StepSetupError(`the model's session for ${humanState(step.state)} could not start: ${outcome.error ?? 'no reason given'}. Fix that, then run the step again (retry); the model never ran`);
+    // No log: the session never started (config.yaml unreadable, no provider): the model did not run, so its retry is not told of it.
+    if (outcome.endedReason === 'error' && !outcome.logPath) throw new StepSetupError(`the model's session for ${humanState(step.state)} could not start: ${outcome.error ?? 'no reason given'}; the model did not run. Fix that, then retry the step`);
     if (outcome.endedReason === 'error') throw new Error(`the model's session for ${humanState(step.state)} ended with an error: ${outcome.error ?? 'no reason given'} (its log: ${outcome.logPath})`);
     const { output, contextDoc } = splitContextDoc(outcome.finalAnswer ?? '');
     // A call nobody could approve was refused in words for the model, which went on without it: the step is done

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -176,6 +176,28 @@ describe('WorkflowEngine', () => {
       expect.stringMatching(/^review point open: the review of core .*: the fixes step did not say whether it left any point open; read the report$/),
       expect.stringMatching(/^review point open: the review of cli .*: the fixes step did not say whether it left any point open; read the report$/),
     ]);
+  });
+
+  it("a review report is never written through a symbolic link that leads out of the project: the step blocks, naming the link", async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('report-link');
+    const outside = join(root, 'outside');
+    await mkdir(outside);
+    const e = engine(join(root, 'home'));
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    let task = await e.getTask(runId);
+    for (; task.status !== 'BLOCKED' && task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else if (task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state === 'final:review') {
+        // An earlier step (a command in the sandbox) replaced the reports' folder with a link to a folder outside.
+        await rm(join(dir, 'docs', 'reviews'), { recursive: true, force: true });
+        await symlink(outside, join(dir, 'docs', 'reviews'));
+        await e.submitTask(runId, { output: '# Final review\n\nVerdict: no changes needed\n', done: true });
+      } else await answer(e, runId, task);
+    }
+    if (task.status !== 'BLOCKED') throw new Error(`expected a blocked run, got ${task.status}`);
+    expect(task.error?.message).toContain(`the review report docs/reviews/final.md leads outside the project, to ${await realpath(outside)} (docs/reviews leads there through a symbolic link)`);
+    expect(await readdir(outside)).toEqual([]);
   });
 
   it('the final documentation brings the architecture up to date: it is that step\'s context document, shown once', async () => {

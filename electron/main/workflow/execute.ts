@@ -1,10 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { unfenceDocument } from '../../contract/handback';
 import { humanState } from '../../contract/words';
 import { LEFT_OPEN_HEADING, leftOpenOf, NO_CHANGES, openPointsOf, verdictOf } from '../../contract/review-points';
 import { builtWords, componentsBuilt } from '../../contract/run-steps';
 import { ProjectTrust } from '../project/trust';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { debugRetryNote, unfinishedChanges } from './retry-note';
 import { lastWordsField, StepAbortedError } from './executor';
@@ -206,6 +206,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     const reviewed = spec.component ?? 'final';
     // (A run begun before reports were kept per run may have its review in the shared file.)
     const reportFile = record.reviews === 'home' ? await keptReviewFile(ctx.paths, ctx.docs.projectDir, record.runId, reviewed) : reportPathOf(ctx, `docs/reviews/${reviewed}.md`);
+    if (record.reviews !== 'home') await refuseReportOutside(record.projectDir, reportFile, `docs/reviews/${reviewed}.md`);
     const report = await readText(reportFile);
     // A review that asks for nothing needs no fixes session (nor, in the final phase, another test gate): the step is passed over, saying why.
     if (report && NO_CHANGES.test(report)) {
@@ -302,6 +303,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     ...(testCommand ? { testCommand } : {}),
   });
   const reportPath = spec.report ? reportPathOf(ctx, spec.report) : undefined;
+  if (reportPath && record.reviews !== 'home') await refuseReportOutside(record.projectDir, reportPath, spec.report!);
   const reportBefore = reportPath ? await mtime(reportPath) : undefined;
   const result = await ctx.runStep({
     state,
@@ -324,6 +326,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   // The development step implemented the component's open tasks: they read as in progress from here on, in the task list and the
   // component's document ([x] only once committed: a task about tests is the testing step's to do, and reads as not done before it).
   if (spec.phase === 'development' && component) await markTasks(ctx, component.id, component.tasks.map((t) => t.id), 'in_progress');
+  // Again after the step: Erasmus writes (and then reads) the report itself, outside the sandbox; a link made meanwhile must not lead it out.
+  if (reportPath && record.reviews !== 'home') await refuseReportOutside(record.projectDir, reportPath, spec.report!);
   if (reportPath && (await mtime(reportPath)) === reportBefore && result.output.trim()) {
     await writeFileAtomic(reportPath, unfenceDocument(result.output).trim() + '\n');
     // Written after the step's last snapshot: named here, so the component's commit holds it (a report kept in the project).
@@ -510,6 +514,30 @@ export function goalOfOnly(plan: Plan, componentId: string, doneBefore: readonly
 }
 
 /** Where a review report goes: `report` in the project, or with the context documents, per run, when the run keeps them there. */
+/**
+ * A review report kept in the project must stay in it: Erasmus writes and reads it itself, outside the sandbox, so a
+ * symbolic link a step made (`docs/reviews` → a folder elsewhere) would have it write the model's text outside the
+ * project. Blocks the step, naming the link and what to do.
+ */
+async function refuseReportOutside(projectDir: string, file: string, shown: string): Promise<void> {
+  const root = await realpath(projectDir).catch(() => resolve(projectDir));
+  // The report itself when it exists (a link), else its nearest existing folder.
+  for (let p = file; ; p = dirname(p)) {
+    let real: string;
+    try {
+      real = await realpath(p);
+    } catch {
+      if (dirname(p) === p) return;
+      continue;
+    }
+    if (real === root || real.startsWith(`${root}${sep}`)) return;
+    throw new WorkflowError(
+      'RUNTIME_ERROR',
+      `the review report ${shown} leads outside the project, to ${real} (${relative(projectDir, p) || '.'} leads there through a symbolic link): Erasmus writes and reads nothing through it. Remove the link from the project (the folder or file it points to is not touched), then retry the step, or skip it.`,
+    );
+  }
+}
+
 function reportPathOf(ctx: RunContext, report: string): string {
   return ctx.record.reviews === 'home' ? ctx.paths.reviewReport(ctx.docs.projectDir, ctx.record.runId, basename(report, '.md')) : join(ctx.record.projectDir, report);
 }

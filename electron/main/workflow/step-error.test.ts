@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionOutcome } from '../agent/session';
 import { AgentExecutor } from './agent-executor';
-import type { StepRequest } from './executor';
+import { StepSetupError, type StepRequest } from './executor';
 
 const step: StepRequest = {
   runId: 'r1',
@@ -24,5 +24,13 @@ describe('a workflow step the provider failed', () => {
     expect(err?.message).toContain('Please retry in 20s. (after 2 attempts)');
     expect(err?.message).toContain('adder · development');
     expect(err?.message).not.toContain('Failed after');
+  });
+
+  it('a session that could not start (config.yaml broken: no provider, no log) is a setup error: no empty "its log", nothing for the retry prompt', async () => {
+    const broken = { sessionId: '', logPath: '', endedReason: 'error', error: '/h/config.yaml: providers.0: Unrecognized key: "baseURL"', finalAnswer: '', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: null }, turns: 0 } as unknown as SessionOutcome;
+    const ex = new AgentExecutor(async () => broken, { availableToolsets: () => ['files', 'runners'] });
+    const err = await ex.run(step).then(() => undefined, (e: Error) => e);
+    expect(err).toBeInstanceOf(StepSetupError);
+    expect(err?.message).toBe('the model\'s session for adder · development could not start: /h/config.yaml: providers.0: Unrecognized key: "baseURL"; the model did not run. Fix that, then retry the step');
   });
 });

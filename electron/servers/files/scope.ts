@@ -59,17 +59,15 @@ export class Scope {
   }
 
   /**
-   * As resolve, but a symlink named last is the link itself (what removing it removes), not where it leads: a link
-   * inside the root that points outside can be removed without anything outside being touched.
+   * Like `resolve`, but a symlink named as the last part is the link itself, inside the root where its folder is:
+   * removing a link the project holds removes the link, wherever it points (it is refused if followed outside).
    */
   async resolveEntry(input: string): Promise<string> {
     if (typeof input !== 'string' || input.length === 0 || input.includes('\0')) return this.resolve(input);
     const lexical = isAbsolute(input) ? resolve(input) : resolve(this.root, input);
     const st = await lstat(lexical).catch(() => null);
-    if (!st?.isSymbolicLink()) return this.resolve(input);
-    const full = join(await this.resolve(dirname(lexical)), basename(lexical));
-    if (!this.contains(full) || full === this.root) throw new ScopeError(`${input} is outside the root folder ${this.root}`);
-    return full;
+    if (!st?.isSymbolicLink() || dirname(lexical) === lexical) return this.resolve(input);
+    return join(await this.resolve(dirname(lexical)), basename(lexical));
   }
 
   /** The path as the client should see it (relative to the root, `.` for the root). */

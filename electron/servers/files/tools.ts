@@ -1,4 +1,4 @@
-import { lstat, mkdir, rename as fsRename, rm, rmdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, readlink, rename as fsRename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
@@ -191,14 +191,17 @@ export const FILE_TOOLS = {
     input: { path: z.string(), recursive: z.boolean().optional() },
     annotations: { title: 'Remove', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async ({ path, recursive }, ctx) => {
-      // A symlink is removed itself, never what it points to.
       const abs = await ctx.scope.resolveEntry(path);
       const hit = protectedRemoval(abs, ctx.home);
       if (hit) return failure(`refused: removing ${abs} (${hit} or directly inside it) is never allowed`);
       if (abs === ctx.scope.root) return failure('refused: the root folder itself cannot be removed');
       const st = await exists(abs);
       if (!st) return failure(`${path} does not exist`);
-      const what = st.isSymbolicLink() ? `the symlink ${ctx.scope.show(abs)} (only the link; what it points to stays)` : st.isDirectory() ? `the folder ${ctx.scope.show(abs)}${recursive ? ' and everything in it' : ''}` : `the file ${ctx.scope.show(abs)}`;
+      const what = st.isSymbolicLink()
+        ? `the symbolic link ${ctx.scope.show(abs)} (only the link: what it points to, ${await readlink(abs).catch(() => 'unknown')}, is not touched)`
+        : st.isDirectory()
+          ? `the folder ${ctx.scope.show(abs)}${recursive ? ' and everything in it' : ''}`
+          : `the file ${ctx.scope.show(abs)}`;
       const refused = await mayDestroy(ctx, `Remove ${what}`, { tool: 'remove', change: 'remove', path: ctx.scope.show(abs) });
       if (refused) return refused;
       if (st.isDirectory()) await (recursive ? rm(abs, { recursive: true }) : rmdir(abs));

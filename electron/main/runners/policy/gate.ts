@@ -128,7 +128,29 @@ export function gate(call: ProgramCall, rawName: string, ctx: GateContext): Find
   if (['alias', 'unalias', 'export', 'declare', 'typeset', 'set', 'unset', 'hash', 'enable', 'trap', 'shopt', 'readonly', 'ulimit', 'umask'].includes(name))
     return [approve(`${name} changes how later commands run: ${line(call)}`)];
   if (needsNetwork(call)) return [approve(`${name} uses the network (uploads and downloads included): ${line(call)}`)];
+  if (name === 'ln') return [approve(`${name} is not on the short list of programs that run without asking`), ...linkFindings(call, ctx)];
   return [approve(`${name} is not on the short list of programs that run without asking`)];
+}
+
+/**
+ * `ln`: a link made outside the project, or a link in the project to a place outside it (Erasmus, and any tool that
+ * follows links, then reads or writes out there through a path that looks like the project's).
+ */
+function linkFindings(call: ProgramCall, ctx: GateContext): Finding[] {
+  const { options, operands } = splitOptions(call.args, new Set(['-S', '--suffix', '-t', '--target-directory']));
+  if (options.some((o) => o.startsWith('-t') || o.startsWith('--target-directory'))) return [approve(`ln makes links in a folder given as an option: ${line(call)}`)];
+  const cwd = call.env.cwd;
+  const made = operands.length >= 2 ? operands[operands.length - 1]! : undefined;
+  const out: Finding[] = [];
+  if (made && outsideRoot(made, cwd, ctx.root)) out.push(outside(`ln makes a link at ${made.raw}, outside the project`));
+  else if (made && sensitiveInRoot(ctx.root, posix.resolve(cwd, made.word!.text))) out.push(hooks(`ln makes a link at ${made.raw}, where hooks and configuration live (they run programs later)`));
+  // A symbolic link's relative target is read from the link's folder (taken as the folder the link is named in).
+  const symbolic = hasFlag(options, 's', '--symbolic');
+  const from = symbolic && made?.word ? posix.dirname(posix.resolve(cwd, made.word.text)) : cwd;
+  for (const target of made ? operands.slice(0, -1) : operands) {
+    if (outsideRoot(target, from, ctx.root)) out.push(outside(`ln links to ${target.raw}, outside the project: what goes through the link reaches outside`));
+  }
+  return out;
 }
 
 function checked(call: ProgramCall, ctx: GateContext): Finding[] {

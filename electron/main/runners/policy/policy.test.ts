@@ -195,6 +195,26 @@ describe('command policy table', () => {
   });
 });
 
+describe('ln', () => {
+  it('a link to a place outside the project is said so and asked each time; a link inside is only asked', async () => {
+    const out = await classifyCommand('rm -rf docs/reviews && ln -s /tmp/x6 docs/reviews', { ...ctx, sandboxed: true });
+    expect(out.verdict).toBe('approve');
+    expect(out.reasons).toContain('ln links to /tmp/x6, outside the project: what goes through the link reaches outside');
+    expect(out.askEachTime).toBe(true);
+    const hook = await classifyCommand('ln -s ../../scripts/hook.sh .git/hooks/pre-commit', { ...ctx, sandboxed: true });
+    expect(hook.reasons).toContain('ln makes a link at .git/hooks/pre-commit, where hooks and configuration live (they run programs later)');
+    const inside = await classifyCommand('ln -s ../shared.js lib/shared.js', { ...ctx, sandboxed: true });
+    expect(inside).toMatchObject({ verdict: 'approve', askEachTime: false, reasons: ['ln is not on the short list of programs that run without asking'] });
+  });
+});
+
+describe('git config', () => {
+  it('is asked for once, as configuration that can run programs (not also as an unknown subcommand)', async () => {
+    const c = await classifyCommand('git config core.hooksPath .githooks', { ...ctx, sandboxed: true });
+    expect(c).toMatchObject({ verdict: 'approve', reasons: ['git config changes configuration that can run programs: git config core.hooksPath .githooks'] });
+  });
+});
+
 describe('override', () => {
   it('git config that writes is asked for with one reason, not also as a subcommand the policy does not know', async () => {
     const c = await classifyCommand('git config core.hooksPath .githooks', ctx);
