@@ -35,14 +35,6 @@ describe('AgentExecutor', () => {
     expect(calls).toBe(0);
   });
 
-  it('a session that could not start (config.yaml unreadable) is a setup failure, not an attempt the retry tells the model of', async () => {
-    const failed = { sessionId: '', logPath: '', endedReason: 'error', error: '/h/config.yaml: providers.0.kind: Invalid option', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: null }, turns: 0 } as unknown as SessionOutcome;
-    const ex = new AgentExecutor(async () => failed, { availableToolsets: () => ['files', 'runners'] });
-    const err = await ex.run(step()).catch((e: Error) => e);
-    expect(err).toMatchObject({ name: 'StepSetupError', message: expect.stringMatching(/could not start: \/h\/config\.yaml: providers\.0\.kind: Invalid option\. Fix that, then run the step again/) });
-    expect((err as Error).message).not.toContain('its log');
-  });
-
   it('tells the run its session’s log as soon as the session starts', async () => {
     const seen: string[] = [];
     const ex = new AgentExecutor(async (o) => {
