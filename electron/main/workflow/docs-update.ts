@@ -59,13 +59,13 @@ export function documentsInstruction(ref: DocRef, commit: string | undefined): s
 export async function changesSince(docs: ContextDocs, ref: DocRef): Promise<{ commit?: string; text: string }> {
   const drifted = (await driftedDocuments(docs)).find((d) => d.doc === ref.doc && (ref.doc !== 'component' || d.component === ref.component));
   if (!drifted) return { text: '(nothing changed since the document was written: check that it describes the code as it is)' };
-  const diff = await run('git', ['diff', drifted.commit, '--', ...drifted.changed], { cwd: docs.projectDir, maxBuffer: 16 * 1024 * 1024 }).then(
+  const diff = await run('git', ['diff', drifted.commit, 'HEAD', '--', ...drifted.changed], { cwd: docs.projectDir, maxBuffer: 16 * 1024 * 1024 }).then(
     (r) => r.stdout,
     () => '',
   );
   const shown = diff.length > DIFF_MAX ? `${diff.slice(0, DIFF_MAX)}\n… (the diff is cut here: read the files for the rest)` : diff;
   const list = drifted.changed.map((f) => `- ${f}`).join('\n');
-  return { commit: drifted.commit, text: `Since commit ${drifted.commit}:\n${list}${shown.trim() ? `\n\n\`\`\`diff\n${shown.trimEnd()}\n\`\`\`` : '\n\n(new files, not yet committed: read them)'}` };
+  return { commit: drifted.commit, text: `Since commit ${drifted.commit}:\n${list}${shown.trim() ? `\n\n\`\`\`diff\n${shown.trimEnd()}\n\`\`\`` : '\n\n(no diff to show: read the files)'}` };
 }
 
 /** After the documentation run's commit: each document it brought up to date describes that commit (HEAD when nothing was committed). */

@@ -12,7 +12,9 @@ const run = promisify(execFile);
  * Documents record the commit they describe: when the workflow commits a component, its context
  * document gets a last line naming that commit (the final commit stamps the architecture). A document
  * drifted when files of its subject changed since: the files its component's commit touched (a
- * component; its code, when it has any: not the README its documentation step wrote), or any file of the project (the architecture), in later commits or in the working tree.
+ * component; its code, when it has any: not the README its documentation step wrote), or any file of the project (the architecture), in
+ * commits since: HEAD is compared, not the working tree (the user's uncommitted edit is theirs until committed; a
+ * documentation run would otherwise describe a half-written change).
  * A documentation run (docs-update.ts) stamps the documents it brought up to date with its own commit;
  * a component's document then keeps its subject: `…describes commit <docs commit>, files of commit <component commit>`.
  */
@@ -86,6 +88,7 @@ export async function driftedDocuments(docs: ContextDocs): Promise<WorkflowDrift
   // The components' own commits, each described by its document: a later one that changed a file another component's
   // commit also touched (two components adding their export to src/index.js) is described there, not a drift of the first.
   const described = await fullShas(dir, refs.flatMap((r) => (r.doc === 'component' ? [stampOf(texts.get(r.ref)!), subjectOf(texts.get(r.ref)!)] : [])));
+  const architecture = [...(await fullShas(dir, [stampOf(texts.get(refs[0]!.ref)!)]))][0];
   const out: WorkflowDriftDocument[] = [];
   for (const r of refs) {
     const text = texts.get(r.ref)!;
@@ -94,15 +97,15 @@ export async function driftedDocuments(docs: ContextDocs): Promise<WorkflowDrift
     if ((await git(dir, ['cat-file', '-e', `${commit}^{commit}`])) === undefined) continue; // not in this repository (any more)
     let changed: string[];
     if (r.doc === 'architecture') {
-      changed = [...lines(await git(dir, ['diff', '--name-only', commit, '--'])), ...lines(await git(dir, ['ls-files', '--others', '--exclude-standard']))];
+      changed = lines(await git(dir, ['diff', '--name-only', commit, 'HEAD', '--']));
     } else {
       // Its code: the documentation the component's commit wrote (a README section) is what describes it, and later
       // documentation steps (the final one) rewrite it without changing the subject.
       const files = lines(await git(dir, ['show', '--name-only', '--format=', subjectOf(text)!]));
       const code = files.filter((f) => !PROSE_FILE.test(f));
       const subject = code.length ? code : files;
-      changed = subject.length ? lines(await git(dir, ['diff', '--name-only', commit, '--', ...subject])) : [];
-      if (changed.length) changed = await notDescribed(dir, commit, changed, described);
+      changed = subject.length ? lines(await git(dir, ['diff', '--name-only', commit, 'HEAD', '--', ...subject])) : [];
+      if (changed.length) changed = await notDescribed(dir, commit, changed, described, [...described, ...(architecture ? [architecture] : [])]);
     }
     changed = [...new Set(changed)].sort();
     if (changed.length) out.push({ doc: r.doc, ...(r.component ? { component: r.component } : {}), path: docs.path(r.ref), commit, changed });
@@ -121,18 +124,31 @@ async function fullShas(dir: string, names: Array<string | undefined>): Promise<
 }
 
 /**
- * Of the files changed since `commit`, those a person changed: in the working tree, or in a commit since that no
- * component's document describes. A file changed only by other components' commits (described by their documents) is left out.
+ * Of the files changed since `commit` (in HEAD), those a person changed: in a commit since that no component's document
+ * describes. A file changed only by other components' commits (described by their documents) is left out.
+ * When `commit` is not on the branch checked out (the run was squashed into it: its commits stay on the run's branch),
+ * what changed since is read up to the run's commit whose files are as in HEAD (`tips`: the described commits and
+ * the architecture's, descending from `commit`); a file HEAD holds otherwise than that commit is a change.
  */
-async function notDescribed(dir: string, commit: string, changed: string[], described: Set<string>): Promise<string[]> {
-  // Not on the branch checked out (another branch, a rewritten history): what changed since is not told apart.
-  if ((await git(dir, ['merge-base', '--is-ancestor', commit, 'HEAD'])) === undefined) return changed;
-  const dirty = new Set([...lines(await git(dir, ['diff', '--name-only', 'HEAD', '--', ...changed])), ...lines(await git(dir, ['ls-files', '--others', '--exclude-standard', '--', ...changed]))]);
-  const byOthers = new Set<string>();
+async function notDescribed(dir: string, commit: string, changed: string[], described: Set<string>, tips: string[]): Promise<string[]> {
+  let tip = 'HEAD';
+  let unlike: string[] = [];
+  if ((await git(dir, ['merge-base', '--is-ancestor', commit, 'HEAD'])) === undefined) {
+    let best: { sha: string; unlike: string[] } | undefined;
+    for (const t of new Set(tips)) {
+      if ((await git(dir, ['merge-base', '--is-ancestor', commit, t])) === undefined) continue;
+      const diff = await git(dir, ['diff', '--name-only', t, 'HEAD', '--', ...changed]);
+      if (diff === undefined) continue;
+      if (!best || lines(diff).length < best.unlike.length) best = { sha: t, unlike: lines(diff) };
+    }
+    if (!best) return changed; // another branch, a rewritten history: what changed since is not told apart
+    ({ sha: tip, unlike } = best);
+  }
+  const byOthers = new Set<string>(unlike);
   let sha = '';
-  for (const l of lines(await git(dir, ['log', '--format=commit %H', '--name-only', `${commit}..HEAD`, '--', ...changed]))) {
+  for (const l of lines(await git(dir, ['log', '--format=commit %H', '--name-only', `${commit}..${tip}`, '--', ...changed]))) {
     if (l.startsWith('commit ')) sha = l.slice(7);
     else if (!described.has(sha)) byOthers.add(l);
   }
-  return changed.filter((f) => dirty.has(f) || byOthers.has(f));
+  return changed.filter((f) => byOthers.has(f));
 }

@@ -135,6 +135,9 @@ describe('done means verified', () => {
     expect(wordsDoc.text.trimEnd().split('\n').at(-1)).toBe(`<!-- erasmus: describes commit ${shaOf('words')} -->`);
     expect(await e.drift(dir)).toEqual([]);
     await writeFile(join(dir, 'src', 'words.js'), "export const lower = (s) => s.toLocaleLowerCase();\nexport const split = (s) => s.split(/\\s+/);\n");
+    expect(await e.drift(dir)).toEqual([]); // uncommitted: the user's edit, not yet what the documents describe
+    git(dir, 'commit', '-qam', 'words: split on any whitespace');
+    const userCommit = git(dir, 'rev-parse', 'HEAD');
     const drifted = await e.drift(dir);
     expect(drifted).toEqual([
       expect.objectContaining({ doc: 'architecture', commit: shaOf('final'), changed: ['src/words.js'] }),
@@ -142,8 +145,6 @@ describe('done means verified', () => {
     ]); // count's document describes files that did not change
 
     // The documentation run brings exactly those documents up to date: one documentation step each, no plan review, no task list check.
-    git(dir, 'commit', '-qam', 'words: split on any whitespace');
-    const userCommit = git(dir, 'rev-parse', 'HEAD');
     const docsRun = (await e.load({ projectDir: dir, documents: 'drifted' })).runId;
     const steps: string[] = [];
     for (task = await e.getTask(docsRun); task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(docsRun)) {
@@ -172,12 +173,12 @@ describe('done means verified', () => {
     expect(await e.drift(dir)).toEqual([]);
     // The component's document keeps its subject (its component's files), not the documentation commit's.
     await writeFile(join(dir, 'src', 'words.js'), "export const lower = (s) => s.toLowerCase();\nexport const split = (s) => s.split(' ');\n");
+    git(dir, 'commit', '-qam', 'words: split on single spaces again');
     expect((await e.drift(dir)).map((d) => [d.doc, d.component, d.commit, d.changed])).toEqual([
       ['architecture', undefined, docsCommit, ['src/words.js']],
       ['component', 'words', docsCommit, ['src/words.js']],
     ]);
     // A documentation run whose steps change no file of the project commits nothing: the documents then describe HEAD.
-    git(dir, 'commit', '-qam', 'words: split on single spaces again');
     const again = (await e.load({ projectDir: dir, documents: 'drifted' })).runId;
     for (task = await e.getTask(again); task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(again)) await e.submitTask(again, { output: 'the documents still hold', done: true });
     expect(task.status).toBe('COMPLETED');
