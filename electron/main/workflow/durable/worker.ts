@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentEvent, ApprovalDecision } from '../../../contract/index';
+import { sessionIdOfLog } from '../../../contract/run-steps';
 import { databaseHint, humanState, toolName } from '../../../contract/words';
 import { unanswered, UnansweredApproval } from '../../agent/approval-path';
 import type { ApprovalRequest } from '../../agent/approvals';
@@ -175,6 +176,12 @@ export function workerForward(bridge: WorkerBridge) {
       const text = JSON.stringify(timeline);
       if (text === p.published) return;
       p.published = text;
+      // A session its entries name has its log in the run's home before the entry names it there (step-log.ts).
+      for (const e of timeline.slice(p.worker?.from ?? 0)) {
+        const id = sessionIdOfLog(e.sessionLog);
+        if (id && e.sessionLog && !p.logs?.has(id)) (p.logs ??= new Map()).set(id, { path: e.sessionLog, sent: 0 });
+      }
+      shipLogs(bridge, p);
       p.chain = p.chain.then(() => bridge.timeline(p, p.step, timeline)).catch(() => undefined);
     },
     /** The step's prompt for its timeline entry `entry` (the context's store saves it here instead of in this worker's home). */
@@ -189,7 +196,7 @@ export function workerForward(bridge: WorkerBridge) {
       if (!p || !forwarded(e)) return;
       if (e.type === 'session_started') {
         p.sessionId = e.sessionId;
-        if (e.logPath) (p.logs ??= new Map()).set(e.sessionId, { path: e.logPath, sent: 0 });
+        if (e.logPath && !p.logs?.has(e.sessionId)) (p.logs ??= new Map()).set(e.sessionId, { path: e.logPath, sent: 0 });
       }
       // Its log as far as it goes, then the event: whoever the event sends to the session finds its log in the run's home.
       shipLogs(bridge, p);
