@@ -15,6 +15,7 @@ import { grantDepsOf } from '../../electron/main/api/grant-deps';
 import { withAlwaysAllow, type AnswerWithScope } from '../../electron/main/mcp/elicitation';
 import type { ElicitationRequest } from '../../electron/main/mcp/types';
 import { Paths } from '../../electron/main/paths/index';
+import { readSessionLog } from '../../electron/main/sessions/index';
 import { bridgePool, closeBridgePools, following, nextLook, RunBridge, RunGone, unfollow, WorkerBridge } from '../../electron/main/workflow/durable/bridge';
 import { migrateSystemDatabase } from '../../electron/main/workflow/durable/dbos';
 import { attachBuiltinServers } from '../../electron/servers/builtin';
@@ -214,6 +215,7 @@ describe('a durable run with the agent executor (the default path)', () => {
     core.bus.onEvent('agent.event', (e) => events.push(e.type === 'tool_complete' || e.type === 'tool_running' ? `${e.type} ${e.name}` : e.type));
     let seenMidStep: unknown;
     let seenWorker: string | undefined;
+    let seenLog: unknown;
     const granted: string[] = [];
     // The face's gate as the CLI and the app have it: the run's "always allow" answers first, then the person.
     const ask = async (req: ElicitationRequest, signal: AbortSignal, offer?: { scopes: string[] }): Promise<AnswerWithScope> => {
@@ -228,6 +230,10 @@ describe('a durable run with the agent executor (the default path)', () => {
         if (status.timeline.some((e) => e.state === 'alpha:testing' && !e.leftAt) || i > 50) break;
         await new Promise((r) => setTimeout(r, 100));
       }
+      // The step's session log is in the run's home already, up to the call that waits on this question (a window
+      // reloaded now reads its running call from it, and so that it waits for you).
+      const open = (await core.workflow.status(runId)).timeline.find((e) => e.state === 'alpha:testing' && !e.leftAt)?.sessionLog;
+      seenLog = open ? readSessionLog(open).entries.flatMap((e) => (e.type === 'event' && (e.event.type === 'tool_running' || e.event.type === 'tool_complete') ? [`${e.event.type} ${e.event.name}`] : [])) : [open];
       expect(offer?.scopes).toContain('run');
       return { action: 'accept', always: 'run' };
     };
@@ -274,6 +280,21 @@ describe('a durable run with the agent executor (the default path)', () => {
     expect(seenMidStep).toEqual([['alpha:development', 'left'], ['alpha:testing', 'open']]);
     // The worker's sessions' tool calls showed in the run's process as they ran.
     expect(events).toEqual(expect.arrayContaining(['tool_running files__write_file', 'tool_complete files__write_file', 'session_started', 'session_ended']));
+    // Each worker step's session log is kept in the run's home, where its entry points, holding the step's calls and
+    // their results as the worker's log has them (the app and `erasmus sessions` read it as any step's).
+    expect(seenLog).toEqual(['tool_running files__write_file']);
+    const runHome = new Paths(join(root, 'home-run'));
+    for (const [state, call] of [['alpha:development', /files__write_file .*created alpha\.txt/], ['alpha:testing', /files__write_file .*replaced alpha\.txt/], ['beta:testing', /files__remove /]] as const) {
+      const log = view.timeline.find((e) => e.state === state)?.sessionLog;
+      expect(log, state).toMatch(new RegExp(`^${runHome.sessionsDir}/[^/]+\\.jsonl$`));
+      const here = readFileSync(log!, 'utf8');
+      expect(here, state).toBe(readFileSync(join(root, 'home-w1', 'sessions', log!.split('/').pop()!), 'utf8'));
+      const { entries, warnings } = readSessionLog(log!);
+      expect(warnings, state).toEqual([]);
+      const results = entries.flatMap((e) => (e.type === 'event' && e.event.type === 'tool_complete' ? [`${e.event.name} ${String(e.event.result)}`] : []));
+      expect(results.join('\n'), state).toMatch(call);
+      expect(entries.at(-1), state).toMatchObject({ type: 'event', event: { type: 'session_ended' } });
+    }
     // One commit per component, merged; a clean tree.
     expect(git(dir, 'log', '--format=%H', '--', 'alpha.txt').split('\n')).toHaveLength(1);
     expect(git(dir, 'log', '--format=%H', '--', 'beta.txt').split('\n')).toHaveLength(1);
@@ -344,11 +365,14 @@ describe("what a worker's step and the run's process say to each other (durable/
       // The step's prompt (for its entry in the component's timeline) reaches the run too, which keeps it.
       await worker.prompt(place, 3, 0, 'the prompt of alpha · testing');
       await nextLook(url, place.workflowId, 600_000);
+      // So does each piece of the step's session log (whole lines, in order; the run writes it in its own home).
+      await worker.log(place, 3, { sessionId: 's-1', from: 0, text: '{"type":"header"}\n' });
+      await nextLook(url, place.workflowId, 600_000);
       const recorded = nextLook(url, place.workflowId, 600_000);
       await worker.recorded(place);
       await recorded;
       unfollow(url, place.workflowId);
-      expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] }, prompts: [{ entry: 0, text: 'the prompt of alpha · testing' }] });
+      expect(await run.look()).toEqual({ timeline: { step: 3, entries: [{ state: 'alpha:testing', enteredAt: '2026-01-01T00:00:00.000Z' }] }, prompts: [{ entry: 0, text: 'the prompt of alpha · testing' }], logs: [{ sessionId: 's-1', from: 0, text: '{"type":"header"}\n' }] });
       expect(shown).toEqual(['tool_running']);
       await run.close();
       // The worker running a step dies mid-question (DBOS recovery gives its workflow to another): the run withdraws
@@ -379,17 +403,29 @@ describe("what a worker's step and the run's process say to each other (durable/
       const r5 = { runId: 'r5', workflowId: 'r5:alpha:1' };
       const started = (sessionId: string): AgentEvent => ({ type: 'session_started', sessionId, at: 1, logPath: `/w/${sessionId}.jsonl`, provider: 'p', model: 'm', toolMode: 'native', resumed: false, project: '/w' });
       const wrote = (sessionId: string, path: string): AgentEvent => ({ type: 'tool_complete', sessionId, at: 2, callId: path, name: 'files__write_file', args: { path }, result: `created ${path}`, isError: false, durationMs: 1 });
+      const line = (sessionId: string, n: number) => `{"session":"${sessionId}","n":${n}}\n`;
       for (const [step, sessionId, path] of [[0, 'dev', 'src/a.js'], [1, 'test-dead', 'test/a.test.js'], [1, 'test', 'test/a.test.js']] as const) {
+        await worker.log(r5, step, { sessionId, from: 0, text: line(sessionId, 1) });
         await worker.event(r5, step, started(sessionId));
         await worker.event(r5, step, wrote(sessionId, path));
       }
       const replayed: AgentEvent[] = [];
-      const resumed = new RunBridge(pool, r5.workflowId, { ...gate, agentEvent: (e: AgentEvent) => void replayed.push(e) } as never, 'alpha');
+      // Its worker sessions' logs are kept in the run's home: every session's, the recorded steps' and the dead attempt's too.
+      const logOf = (sessionId: string) => join(root, 'bridge-home', 'sessions', `${sessionId}.jsonl`);
+      const resumed = new RunBridge(pool, r5.workflowId, { ...gate, agentEvent: (e: AgentEvent) => void replayed.push(e) } as never, 'alpha', undefined, logOf);
       await resumed.look(1);
       expect(replayed.map((e) => `${e.type} ${e.sessionId}`)).toEqual(['session_started test', 'tool_complete test']);
+      expect(replayed[0]).toMatchObject({ logPath: logOf('test') });
+      for (const sessionId of ['dev', 'test-dead', 'test']) expect(readFileSync(logOf(sessionId), 'utf8')).toBe(line(sessionId, 1));
+      // A piece sent again (a step's chain replayed) lands on the same bytes; the next one is appended; one past a gap is not written.
+      await worker.log(r5, 1, { sessionId: 'test', from: 0, text: line('test', 1) });
+      await worker.log(r5, 1, { sessionId: 'test', from: line('test', 1).length, text: line('test', 2) });
+      await worker.log(r5, 1, { sessionId: 'test-dead', from: 1000, text: line('test-dead', 9) });
       await worker.event(r5, 1, wrote('test', 'test/b.test.js'));
       await resumed.look(1);
       expect(replayed.map((e) => (e.type === 'tool_complete' ? e.args.path : e.type))).toEqual(['session_started', 'test/a.test.js', 'test/b.test.js']);
+      expect(readFileSync(logOf('test'), 'utf8')).toBe(line('test', 1) + line('test', 2));
+      expect(readFileSync(logOf('test-dead'), 'utf8')).toBe(line('test-dead', 1));
       // The workflow commits the component: no session is left open to be ended with a warning (the dead attempt's, never
       // ended, was not shown: on a success "This session ended: its workflow committed the component" was printed).
       await worker.event(r5, 1, { type: 'session_ended', sessionId: 'test', at: 3, reason: 'complete', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: null }, turns: 1 });

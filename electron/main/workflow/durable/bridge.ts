@@ -12,6 +12,7 @@ import { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
 import { unanswered, UnansweredApproval } from '../../agent/approval-path';
 import type { ApprovalRequest } from '../../agent/approvals';
 import type { ElicitationRequest } from '../../mcp/types';
+import { keepLogPiece, StepLog } from './step-log';
 
 /** The tables (idempotent; run under the migration lock). */
 export const BRIDGE_DDL = [
@@ -173,6 +174,11 @@ export class WorkerBridge {
     await this.pool.query(LIVE_INSERT, [place.workflowId, step, 'prompt', JSON.stringify({ entry, text })]);
   }
 
+  /** A piece of the step's session log (what its session appended since the last piece, masked as the worker wrote it). */
+  async log(place: AskPlace, step: number, piece: StepLog): Promise<void> {
+    await this.pool.query(LIVE_INSERT, [place.workflowId, step, 'log', JSON.stringify(piece)]);
+  }
+
   /** A step of the workflow was recorded (DBOS has its progress): the run following it looks now. */
   async recorded(place: AskPlace): Promise<void> {
     await this.pool.query(`SELECT pg_notify('${FOLLOW_CHANNEL}', $1)`, [place.workflowId]);
@@ -214,6 +220,8 @@ export class RunBridge {
     private readonly component: string,
     /** The run's project: a worker's session belongs to it (not to the worker's clone, whose folder is the component's name). */
     private readonly projectDir?: string,
+    /** Where the run's home keeps a worker session's log (its ERASMUS_HOME/sessions/<id>.jsonl): each piece is written there as it comes. */
+    private readonly sessionFile?: (sessionId: string) => string,
   ) {}
 
   /**
@@ -222,7 +230,7 @@ export class RunBridge {
    * ended), nor what an earlier attempt of the step under way did (its worker died; the step runs again): only the
    * newest session of the step under way, as it went so far. Later looks show everything new, in order.
    */
-  async look(from?: number): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] }; prompts: StepPrompt[] }> {
+  async look(from?: number): Promise<{ timeline?: { step: number; entries: WorkflowTimelineEntry[] }; prompts: StepPrompt[]; logs: StepLog[] }> {
     if (Date.now() - this.said >= FOLLOWING_MS) {
       await following(this.pool, this.workflowId);
       this.said = Date.now();
@@ -242,6 +250,8 @@ export class RunBridge {
     const newest = starts.length ? Number(starts.at(-1)!.id) : 0;
     let timeline: { step: number; entries: WorkflowTimelineEntry[] } | undefined;
     const prompts: StepPrompt[] = [];
+    // Every piece of every session's log, a dead attempt's too (kept as its own session; writing one twice changes nothing).
+    const logs: StepLog[] = [];
     for (const row of live.rows) {
       this.lastLive = Math.max(this.lastLive, Number(row.id));
       if (row.kind === 'timeline') {
@@ -250,14 +260,21 @@ export class RunBridge {
       } else if (row.kind === 'prompt') {
         const prompt = StepPrompt.safeParse(row.body);
         if (prompt.success) prompts.push(prompt.data);
+      } else if (row.kind === 'log') {
+        const piece = StepLog.safeParse(row.body);
+        if (piece.success) {
+          logs.push(piece.data);
+          if (this.sessionFile) await keepLogPiece(this.sessionFile(piece.data.sessionId), piece.data).catch(() => false);
+        }
       } else if (row.kind === 'event' && (again === undefined || (row.step >= again && Number(row.id) >= newest))) this.show(row.body as AgentEvent);
     }
-    return { ...(timeline ? { timeline } : {}), prompts };
+    return { ...(timeline ? { timeline } : {}), prompts, logs };
   }
 
   /** One event of a worker's session, shown here: under the run's project; its session and tool calls kept open until they end. */
   private show(raw: AgentEvent): void {
-    const e: AgentEvent = raw.type === 'session_started' && this.projectDir ? { ...raw, project: this.projectDir } : raw;
+    // Its log is the copy in the run's home (the worker's path means nothing on this machine).
+    const e: AgentEvent = raw.type === 'session_started' ? { ...raw, ...(this.projectDir ? { project: this.projectDir } : {}), ...(this.sessionFile ? { logPath: this.sessionFile(raw.sessionId) } : {}) } : raw;
     if (e.type === 'session_started') this.open.set(e.sessionId, { turns: 0, calls: new Map() });
     else if (e.type === 'turn_started') {
       const o = this.open.get(e.sessionId);

@@ -8,6 +8,7 @@
 import type { DBOSClient, WorkflowStatus } from '@dbos-inc/dbos-sdk';
 import type { Pool } from 'pg';
 import type { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
+import { sessionIdOfLog } from '../../../contract/run-steps';
 import { databaseHint } from '../../../contract/words';
 import { git, headCommit } from '../git';
 import type { Plan, PlanComponent } from '../plan';
@@ -70,7 +71,7 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
   // after them ended in a worker that may die before its step is recorded (its checkpoint on its way to origin).
   let recorded = lane.entries.length;
   const notMoving = new NotMoving(ctx, lane, record.executor, await bridgePool(databaseUrl), client);
-  const bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id, dir);
+  const bridge = new RunBridge(await bridgePool(databaseUrl), id!, gate, component.id, dir, (session) => ctx.paths.session(session));
   // The worker running the workflow's step: when DBOS recovery takes the workflow from it (it died), what it asked and its sessions end here.
   let runningOn: string | undefined;
   // Listening from the first look on: what the worker writes meanwhile wakes the next one.
@@ -333,7 +334,9 @@ async function importTimeline(ctx: RunContext, lane: LaneRecord, timeline: Workf
   let changed = false;
   timeline.forEach((e, i) => {
     const note = reviewNoteHere(e.note, ctx.paths, record.projectDir, record.runId);
-    const entry: WorkflowTimelineEntry = { ...e, component: lane.component, ...(note ? { note } : {}) };
+    // Its session's log is the copy the bridge keeps in the run's home (bridge.ts, step-log.ts), not the worker's file.
+    const session = sessionIdOfLog(e.sessionLog);
+    const entry: WorkflowTimelineEntry = { ...e, component: lane.component, ...(note ? { note } : {}), ...(session ? { sessionLog: ctx.paths.session(session) } : {}) };
     const at = lane.entries[i];
     const was = at === undefined ? undefined : record.timeline[at];
     if (was && was.enteredAt !== entry.enteredAt && (!was.leftAt || was.outcome === 'interrupted')) {

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../../contract/index';
 import { AgentService } from '../../agent/service';
+import { SessionLog } from '../../sessions/log';
 import { Paths } from '../../paths/index';
 import { laneOf } from '../../runners/pty/sandbox';
 import { WORKTREE_META, worktreeOf } from '../../runners/runner';
@@ -14,6 +16,7 @@ import type { RunRecord } from '../run-record';
 import { UnansweredApproval } from '../../agent/approval-path';
 import { RunGone, type WorkerBridge } from './bridge';
 import type { LaneProgress } from './component-step';
+import type { StepLog } from './step-log';
 import { workerName } from './dbos';
 import { cloneDir, inStep, providerReady, settleStep, sweepClones, warmWorker, withWorker, workerForward, workRoot } from './worker';
 
@@ -105,6 +108,44 @@ describe('a worker', () => {
     expect(published).toEqual([[earlier, { ...running, worker: 'the worker on vm (pid 13407)' }]]);
     expect(withWorker([earlier, running], worker).map((e) => e.worker)).toEqual(['the worker on a (pid 1)', 'the worker on vm (pid 13407)']);
     expect(withWorker([running], undefined)).toEqual([running]);
+  });
+
+  it("ships the step's session log to the run before each event it forwards and before the approval it waits on (a reloaded window reads that it waits), whole lines, each byte once", async () => {
+    root = await mkdtemp(join(tmpdir(), 'worker-log-'));
+    const said: string[] = [];
+    const pieces: string[] = [];
+    const froms: number[] = [];
+    const bridge = {
+      log: async (_p: unknown, step: number, piece: StepLog) => {
+        pieces.push(piece.text);
+        froms.push(piece.from);
+        said.push(`log ${step} ${piece.sessionId} ${piece.from} ${piece.text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { type: string; event?: { type: string } }).event?.type ?? 'header').join(',')}`);
+      },
+      event: async (_p: unknown, _step: number, e: AgentEvent) => void said.push(`event ${e.type}`),
+      approval: async () => (said.push('approval'), 'allow_once'),
+    } as unknown as WorkerBridge;
+    const forward = workerForward(bridge);
+    const path = join(root, 'sessions', 's1.jsonl');
+    const log = new SessionLog(path, { fsync: 'none' });
+    const emit = (e: AgentEvent) => (log.append({ type: 'event', event: e }), forward.event(e));
+    await inStep({ runId: 'r1', workflowId: 'r1:alpha:1', component: 'alpha', step: 2, state: () => 'alpha:testing' }, async (place) => {
+      log.append({ type: 'header', sessionId: 's1', provider: 'p', model: 'm', toolMode: 'native' });
+      emit({ type: 'session_started', sessionId: 's1', at: 1, logPath: path, provider: 'p', model: 'm', toolMode: 'native', resumed: false });
+      emit({ type: 'tool_running', sessionId: 's1', at: 2, callId: 'c1', name: 'runners__bash', args: { command: 'rm -r build' } });
+      log.append({ type: 'event', event: { type: 'approval_required', sessionId: 's1', at: 3, requestId: 'q1', kind: 'command', callId: 'c1', name: 'runners__bash', args: { command: 'rm -r build' }, reasons: ['removes files'] } });
+      expect(await forward.approval({ requestId: 'q1', kind: 'command', name: 'runners__bash', args: { command: 'rm -r build' }, reasons: ['removes files'] }, new AbortController().signal)).toBe('allow_once');
+      await place.chain;
+    });
+    log.close();
+    // Its log first, then each event; every byte of the log once, in order; the approval asked only once the log
+    // holding its `approval_required` is on its way.
+    expect(said[0]).toMatch(/^log 2 s1 0 header,session_started/);
+    expect(said.at(-1)).toBe('approval');
+    const logs = said.filter((l) => l.startsWith('log '));
+    expect(logs.at(-1)).toMatch(/approval_required$/);
+    expect(logs.map((l) => l.split(' ')[4]).join(',')).toBe('header,session_started,tool_running,approval_required');
+    expect(pieces.join('')).toBe(readFileSync(path, 'utf8'));
+    expect(pieces.map((_, i) => pieces.slice(0, i).join('').length)).toEqual(froms);
   });
 
   it("reads the run's toolsets once per run, as a one-machine run's process does, though it makes a context per component step", async () => {

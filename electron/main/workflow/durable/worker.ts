@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentEvent, ApprovalDecision } from '../../../contract/index';
+import { sessionIdOfLog } from '../../../contract/run-steps';
 import { databaseHint, humanState, toolName } from '../../../contract/words';
 import { unanswered, UnansweredApproval } from '../../agent/approval-path';
 import type { ApprovalRequest } from '../../agent/approvals';
@@ -22,6 +23,7 @@ import { git } from '../git';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
 import { closeBridgePools, forwarded, RunGone, type AskPlace, type StepPrompt, type WorkerBridge } from './bridge';
+import { logPiece } from './step-log';
 import { forgetClone, runComponentStep, type LaneJob, type LaneProgress, type StartTree } from './component-step';
 import { removeRunRefs } from './lane-git';
 import { CANCEL_MS, COMPONENT_QUEUE, COMPONENT_WORKFLOW, componentQueue, DBOS_APP, dbosUrl, holdLiveness, migrateSystemDatabase, orphanedWorkflows, POLL_MS, RECOVERY_MS, registerWorker, unregisterWorker, workerName, WORKFLOW_VERSION } from './dbos';
@@ -39,6 +41,8 @@ interface StepPlace extends AskPlace {
   sessionId?: string;
   /** The prompts the step was given (the run keeps them: its own step view shows them). */
   prompts: StepPrompt[];
+  /** The step's sessions' logs (in this worker's home), each with how far it was shipped to the run (step-log.ts). */
+  logs?: Map<string, { path: string; sent: number }>;
   chain: Promise<unknown>;
   /** The worker running the step, in words (`workerName`), and the index of the step's first entry in the component's timeline: its entries name it. */
   worker?: { name: string; from: number };
@@ -147,6 +151,9 @@ export function workerForward(bridge: WorkerBridge) {
     approval: async (req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
       const p = place();
       if (!p) throw outside();
+      // Its log first, holding the approval it waits on: a window reloaded meanwhile reads that it waits for you.
+      shipLogs(bridge, p);
+      await p.chain;
       return bridge.approval(p, { ...req, ...(p.sessionId ? { sessionId: p.sessionId } : {}) }, signal).catch(gone(p, toolName(req.name)));
     },
     elicitation: async (req: ElicitationRequest, signal: AbortSignal): Promise<ElicitResult> => {
@@ -169,6 +176,12 @@ export function workerForward(bridge: WorkerBridge) {
       const text = JSON.stringify(timeline);
       if (text === p.published) return;
       p.published = text;
+      // A session its entries name has its log in the run's home before the entry names it there (step-log.ts).
+      for (const e of timeline.slice(p.worker?.from ?? 0)) {
+        const id = sessionIdOfLog(e.sessionLog);
+        if (id && e.sessionLog && !p.logs?.has(id)) (p.logs ??= new Map()).set(id, { path: e.sessionLog, sent: 0 });
+      }
+      shipLogs(bridge, p);
       p.chain = p.chain.then(() => bridge.timeline(p, p.step, timeline)).catch(() => undefined);
     },
     /** The step's prompt for its timeline entry `entry` (the context's store saves it here instead of in this worker's home). */
@@ -181,10 +194,33 @@ export function workerForward(bridge: WorkerBridge) {
     event: (e: AgentEvent): void => {
       const p = place();
       if (!p || !forwarded(e)) return;
-      if (e.type === 'session_started') p.sessionId = e.sessionId;
+      if (e.type === 'session_started') {
+        p.sessionId = e.sessionId;
+        if (e.logPath && !p.logs?.has(e.sessionId)) (p.logs ??= new Map()).set(e.sessionId, { path: e.logPath, sent: 0 });
+      }
+      // Its log as far as it goes, then the event: whoever the event sends to the session finds its log in the run's home.
+      shipLogs(bridge, p);
       p.chain = p.chain.then(() => bridge.event(p, p.step, e)).catch(() => undefined);
     },
   };
+}
+
+/**
+ * What the step's sessions appended to their logs since the last piece, whole lines, published in order on the
+ * step's chain (the run writes each at its place in its own home: step-log.ts). Their redactor masked them already.
+ */
+export function shipLogs(bridge: WorkerBridge, p: StepPlace): void {
+  if (!p.logs?.size) return;
+  p.chain = p.chain
+    .then(async () => {
+      for (const [sessionId, log] of p.logs ?? []) {
+        const piece = logPiece(log.path, log.sent);
+        if (!piece) continue;
+        await bridge.log(p, p.step, { sessionId, from: log.sent, text: piece.text });
+        log.sent = piece.to;
+      }
+    })
+    .catch(() => undefined);
 }
 export type WorkerForward = ReturnType<typeof workerForward>;
 
@@ -356,6 +392,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
               ),
             )
             .finally(() => watch.stop());
+          // The rest of its sessions' logs goes to the run before DBOS records the step.
+          if (opts.bridge) shipLogs(opts.bridge, place);
           await place.chain;
           // Asked, not only watched: a step may end between two looks.
           if (cancel.signal.aborted || (!drop.signal.aborted && (await status())?.status === 'CANCELLED')) {

@@ -17,8 +17,8 @@ export function useWaiting(view: Pick<WorkflowRunView, 'timeline'> | null, activ
   const byId = useStore(sessions, (s) => s.byId);
   const questions = useStore(elicitations, (s) => s);
   // A window opened (or reloaded) while a step runs has not seen its session: read from its log (cut off if the core
-  // no longer runs it), its running call and waiting approval say whether it waits. Once per session; a worker's log
-  // is not here, and its step is found by its worktree instead.
+  // no longer runs it), its running call and waiting approval say whether it waits. Once per session; a durable run's
+  // worker step's log is the copy its run keeps in this home (durable/step-log.ts), read the same way.
   const asked = useRef(new Set<string>());
   const running = active && view ? view.timeline.filter((e) => !e.leftAt && !e.rewound).map((e) => sessionIdFromLog(e.sessionLog)).filter((id): id is string => !!id && !byId[id] && !asked.current.has(id)) : [];
   const missing = running.join(' ');
