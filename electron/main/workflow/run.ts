@@ -155,13 +155,18 @@ export class WorkflowRun {
   private async runLoop(): Promise<void> {
     // A step answered here that another process issued continues its open entry; otherwise an open entry was interrupted.
     if (!this.taken) this.markInterrupted();
+    // Going on at once, saved before anything is awaited: whoever asks next (the retry's answer, another process
+    // reading the record) sees the run running, not still blocked.
+    const stopped = this.record.error;
+    this.record.error = undefined;
+    this.setStatus('RUNNING');
+    const running = this.persist();
     // Going on after it stopped for the user: what they changed meanwhile is told to the steps of the part it stopped at.
     await readUserChanges(this.record, this.record.state, this.deps.checkpointTrees);
     // The step that runs again hears that it is a retry, and what happened before.
     // A step that could not start (setup) is not an attempt: the model is not told of it (an earlier retryOf stays).
-    if (this.record.error && this.record.state && !this.record.error.setup) this.record.retryOf = retryOfBlock(this.record.timeline, this.record.state, this.record.error.message);
-    this.record.error = undefined;
-    this.setStatus('RUNNING');
+    if (stopped && this.record.state && !stopped.setup) this.record.retryOf = retryOfBlock(this.record.timeline, this.record.state, stopped.message);
+    await running;
     await this.persist();
     try {
       for (;;) {
