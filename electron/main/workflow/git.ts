@@ -27,15 +27,25 @@ export async function isRepository(dir: string): Promise<boolean> {
 
 /** Paths (relative to the repository's top) with uncommitted changes, untracked ones included; undefined outside a repository. */
 export async function uncommittedFiles(dir: string): Promise<string[] | undefined> {
+  return (await uncommittedChanges(dir))?.map((c) => c.path);
+}
+
+/** The uncommitted changes (untracked files `added`; a rename is its source `deleted` and its path `added`); undefined outside a repository. */
+export async function uncommittedChanges(dir: string): Promise<Array<{ path: string; change: 'added' | 'modified' | 'deleted' }> | undefined> {
   if (!(await isRepository(dir))) return undefined;
   const r = await git(dir, ['status', '--porcelain', '-z', '--untracked-files=all']);
   if (r.code !== 0) return undefined;
   const parts = r.stdout.split('\0').filter(Boolean);
-  const out: string[] = [];
+  const out: Array<{ path: string; change: 'added' | 'modified' | 'deleted' }> = [];
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
-    out.push(p.slice(3));
-    if (p[0] === 'R' || p[0] === 'C') i++; // a rename's source follows it
+    const xy = p.slice(0, 2);
+    const renamed = p[0] === 'R' || p[0] === 'C';
+    out.push({ path: p.slice(3), change: renamed || xy === '??' || xy.includes('A') ? 'added' : xy.includes('D') ? 'deleted' : 'modified' });
+    if (renamed) {
+      i++; // a rename's source follows it
+      if (p[0] === 'R' && parts[i]) out.push({ path: parts[i]!, change: 'deleted' });
+    }
   }
   return out;
 }
