@@ -35,3 +35,20 @@ export function lastWordsCut(w: { text: string; chars: number }): string {
   const shown = w.text.replace(/^…/, '').length;
   return shown < w.chars ? `the last ${shown} of ${w.chars} characters` : '';
 }
+
+/**
+ * A run blocked at a side-by-side component's merge into the run's branch that git refused (no merge step with a model
+ * ran for it): that component, for the words on how to go on (no model to "try again"); undefined otherwise.
+ */
+export function blockedAtMerge(v: Pick<WorkflowRunView, 'status' | 'state' | 'lanes' | 'timeline'>): string | undefined {
+  if (v.status !== 'BLOCKED' || v.state !== 'parallel:components' || !v.lanes || v.lanes.some((l) => l.status === 'blocked')) return undefined;
+  // Merged in schedule order: the first not merged is the one whose merge stopped.
+  const lane = v.lanes.find((l) => l.status !== 'merged');
+  if (lane?.status !== 'ready') return undefined;
+  return v.timeline.some((e) => !e.rewound && e.state === `${lane.component}:merge`) ? undefined : lane.component;
+}
+
+/** How to go on from `blockedAtMerge`: what retry does there, in every face. */
+export function mergeRetryWords(component: string, retry: string): string {
+  return `fix the cause in the project folder (the error names what is in the way: commit, stash or move those files), then ${retry}: it merges component ${component}'s commit into the run's branch again (no model runs at a merge)`;
+}

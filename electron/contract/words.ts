@@ -196,6 +196,16 @@ export function branchRemovedWords(branch: string, done: boolean): string {
   return `the run's branch ${branch} ${done ? 'was removed' : 'is removed'}: it was made when the plan was approved, and approving the plan again makes it again under this name (its commits stay under refs/erasmus/rewound/, and undoing the rewind brings the branch back)`;
 }
 
+/**
+ * A side-by-side component's work a rewind takes out of the run (`RewindPreview.lanes`): the same words in every face,
+ * the files listed after them.
+ */
+export function laneWorkWords(l: { component: string; worktree: string; files: readonly unknown[]; commit?: string | undefined; keptRef: string }): string {
+  const n = l.files.length;
+  const what = [n ? `${n} uncommitted ${n === 1 ? 'file' : 'files'}` : '', l.commit ? `its commit ${l.commit.slice(0, 10)}, not merged yet` : ''].filter(Boolean).join(' and ');
+  return `component ${l.component}'s worktree ${l.worktree} holds ${what}: the rewind takes ${n + (l.commit ? 1 : 0) === 1 ? 'it' : 'them'} out of the run (the components start afresh), and going on removes the worktree, the work kept under ${l.keptRef} (git log ${l.keptRef})`;
+}
+
 /** Plan review's warning about components the architecture names and the task list leaves out (the plan's `unplanned`): CLI and app. */
 export function unplannedWarning(unplanned: string[]): string {
   const names = unplanned.map((id) => `\`${id}\``).join(', ');

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CheckpointView, RewindPreview } from '../../contract/methods/checkpoints';
 import { withCore } from '../context';
 import { ask } from '../prompt';
-import { branchRemovedWords, databaseHint, humanState, humanStatus } from '../../contract/words';
+import { branchRemovedWords, databaseHint, laneWorkWords, humanState, humanStatus } from '../../contract/words';
 import { checkDatabaseUrl } from '../../main/workflow/durable/database-url';
 
 type Helpers = { latestRun(core: Parameters<Parameters<typeof withCore>[0]>[0], dir: string, runId?: string): Promise<string>; friendly(err: unknown): never };
@@ -25,6 +25,11 @@ export function previewText(p: RewindPreview): string {
     for (const c of p.commitsUndone) lines.push(`  ${c.commit.slice(0, 8)} ${c.subject}`);
   }
   if (p.branchRemoved) lines.push(branchRemovedWords(p.branchRemoved, false));
+  for (const l of p.lanes ?? []) {
+    lines.push(laneWorkWords(l) + (l.files.length ? ':' : ''));
+    for (const f of l.files.slice(0, 50)) lines.push(`  ${sign[f.change]} ${f.path}`);
+    if (l.files.length > 50) lines.push(`  … and ${l.files.length - 50} more`);
+  }
   const ignored = p.ignored;
   if (ignored) lines.push(`${ignored} ${ignored === 1 ? 'file or folder' : 'files or folders'} ignored by .gitignore ${ignored === 1 ? 'is' : 'are'} left as ${ignored === 1 ? 'it is' : 'they are'}`);
   return lines.join('\n');
@@ -61,7 +66,7 @@ export function registerWorkflowCheckpoints(wf: Command, { latestRun, friendly }
           if (view.status === 'RUNNING' && !view.interrupted) throw new Error(`run ${runId} is being driven by another process: pause or stop it first (erasmus workflow pause ${dir}, or erasmus workflow stop ${dir}), then rewind`);
           const preview = await core.workflow.rewindPreview(runId, o.to).catch(friendly);
           process.stderr.write(previewText(preview) + '\n');
-          if (!process.stdin.isTTY) throw new Error(`a rewind puts the run back${preview.files.length || preview.commitsUndone.length ? ' and changes the project' : ''}: pass --yes to confirm it (nobody could be asked here)`);
+          if (!process.stdin.isTTY) throw new Error(`a rewind puts the run back${preview.files.length || preview.commitsUndone.length || preview.lanes ? ' and changes the project' : ''}: pass --yes to confirm it (nobody could be asked here)`);
           if (!/^y(es)?$/i.test((await ask('Rewind? [y/N] ')).trim())) {
             process.stderr.write('not rewound\n');
             return;

@@ -89,6 +89,11 @@ it('a blocked run says how to go on: retry, and skip where the state can be skip
   expect(blocked('prepare:task_list')).not.toContain('skip');
   expect(blocked('api:testing')).toContain('erasmus workflow retry /p, or skip it (the run goes on to the next step with these tests not passing): erasmus workflow skip /p');
   expect(statusText({ ...view, status: 'RUNNING', error: undefined } as unknown as Parameters<typeof statusText>[0])).not.toContain('to go on');
+  // Blocked at a side-by-side merge git refused: retry merges again, no model runs there (after a merge step with a model, the usual words).
+  const lanes = [{ component: 'count', status: 'merged', depends: [] }, { component: 'reverse', status: 'ready', depends: [] }];
+  const atMerge = (timeline: unknown[]) => statusText({ ...view, state: 'parallel:components', lanes, timeline } as unknown as Parameters<typeof statusText>[0]);
+  expect(atMerge([])).toContain("to go on: fix the cause in the project folder (the error names what is in the way: commit, stash or move those files), then erasmus workflow retry /p: it merges component reverse's commit into the run's branch again (no model runs at a merge)");
+  expect(atMerge([{ ...step, state: 'reverse:merge', outcome: 'not-done' }])).toContain('to go on: fix the cause, then run the step again: erasmus workflow retry /p');
 });
 
 it('a completed run lists every review point left open; with none, it says every point was addressed', () => {

@@ -1,4 +1,4 @@
-import { blockedLastWords, costByPart, costPartsText, lastWordsCut, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
+import { blockedAtMerge, blockedLastWords, costByPart, costPartsText, lastWordsCut, mergeRetryWords, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
 import { commitWords, databaseHint, humanError, humanOutcome, humanState, humanStatus, saysRefused, unplannedWarning } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
@@ -124,7 +124,9 @@ export function statusText(v: WorkflowRunView): string {
     // What a skip does where tests gate the step: the run goes on without them passing (and says so in its report).
     const gated = v.state && /:(debugging|redebugging|testing|retesting)$/.test(v.state) ? ' (the run goes on to the next step with these tests not passing)' : '';
     const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it${gated}: erasmus workflow skip ${v.projectDir}${db.option}` : '';
-    lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${db.option}${skip}${db.note}`);
+    const merging = blockedAtMerge(v);
+    if (merging) lines.push(`to go on: ${mergeRetryWords(merging, `erasmus workflow retry ${v.projectDir}${db.option}`)}${skip}${db.note}`);
+    else lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${db.option}${skip}${db.note}`);
   }
   // A parallel run: each component, what it needs, where it stands (its step and worktree while it runs, its commit once merged).
   if (v.lanes?.length) {

@@ -39,6 +39,12 @@ export const RewindPreview = z.object({
    */
   branchRemoved: z.string().optional(),
   /**
+   * Side-by-side components whose worktrees hold work the project's checkpoints do not cover (uncommitted files, or a
+   * commit not merged yet) and that the rewind takes out of the run: their worktrees stay until the run goes on, which
+   * removes them, their work kept under `keptRef` (refs/erasmus/kept/<run>/<component>, or `-2`…). Absent when none.
+   */
+  lanes: z.array(z.object({ component: z.string(), worktree: z.string(), files: z.array(FileChange), commit: z.string().optional(), keptRef: z.string() })).optional(),
+  /**
    * Files and folders `.gitignore` ignores in the project now: no checkpoint holds them and a rewind leaves them
    * alone. Counted here, not at every checkpoint (a git process per step saved).
    */

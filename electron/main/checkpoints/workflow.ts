@@ -4,7 +4,9 @@ import type { CheckpointView, RewindPreview } from '../../contract/methods/check
 import type { Paths } from '../paths/index';
 import { invalidState, WorkflowError } from '../workflow/errors';
 import type { CheckpointTrees } from '../workflow/run-context';
+import { uncommittedChanges } from '../workflow/git';
 import { RunRecord } from '../workflow/run-record';
+import { keptRef } from '../workflow/worktrees';
 import { readHead, removeBranch, type HeadState } from './head';
 import { checkpointView, type CheckpointRecord, type CheckpointStore, type Retention } from './store';
 
@@ -62,6 +64,23 @@ function branchUndone(record: RunRecord, back: CheckpointRecord & { run: RunReco
   return branch && !back.run.git?.branch && back.branch !== branch && head.branch === branch && head.commit ? branch : undefined;
 }
 
+/**
+ * The side-by-side components' work a rewind to `back` takes out of the run, which no checkpoint of the project covers:
+ * each worktree of the run now that the record gone back to does not have, with its uncommitted files and its commit
+ * not merged yet (the resume removes those worktrees, their work kept under `keptRef`).
+ */
+async function lanesLeft(record: RunRecord, back: RunRecord): Promise<NonNullable<RewindPreview['lanes']>> {
+  const out: NonNullable<RewindPreview['lanes']> = [];
+  for (const l of record.lanes ?? []) {
+    if (!l.worktree || back.lanes?.some((b) => b.component === l.component && b.worktree === l.worktree)) continue;
+    const files = await uncommittedChanges(l.worktree);
+    if (!files) continue; // the worktree is gone (merged, or removed)
+    const commit = l.status === 'ready' ? l.commit : undefined;
+    if (files.length || commit) out.push({ component: l.component, worktree: l.worktree, files, ...(commit ? { commit } : {}), keptRef: keptRef(record.runId, l.component) });
+  }
+  return out;
+}
+
 export class RunCheckpoints {
   constructor(
     private readonly store: CheckpointStore,
@@ -105,9 +124,9 @@ export class RunCheckpoints {
   async preview(record: RunRecord, id: string): Promise<RewindPreview> {
     refuseFinished(record);
     const target = await this.target(record, id);
-    const [preview, head] = await Promise.all([this.store.preview(target), readHead(record.projectDir)]);
+    const [preview, head, lanes] = await Promise.all([this.store.preview(target), readHead(record.projectDir), lanesLeft(record, target.run)]);
     const branchRemoved = branchUndone(record, target, head);
-    return { checkpoint: checkpointView(target), ...preview, ...(branchRemoved ? { branchRemoved } : {}) };
+    return { checkpoint: checkpointView(target), ...preview, ...(branchRemoved ? { branchRemoved } : {}), ...(lanes.length ? { lanes } : {}) };
   }
 
   /**

@@ -25,17 +25,32 @@ export async function isRepository(dir: string): Promise<boolean> {
   return r?.code === 0 && r.stdout.trim() === 'true';
 }
 
-/** Paths (relative to the repository's top) with uncommitted changes, untracked ones included; undefined outside a repository. */
+/** Paths (relative to the repository's top) with uncommitted changes, untracked ones included (a rename: its new path); undefined outside a repository. */
 export async function uncommittedFiles(dir: string): Promise<string[] | undefined> {
+  return (await statusEntries(dir))?.filter((e) => !e.renamedAway).map((e) => e.path);
+}
+
+/** The uncommitted changes (untracked files `added`; a rename is its path `added` and its source `deleted`); undefined outside a repository. */
+export async function uncommittedChanges(dir: string): Promise<Array<{ path: string; change: 'added' | 'modified' | 'deleted' }> | undefined> {
+  return (await statusEntries(dir))?.map(({ path, change }) => ({ path, change }));
+}
+
+type StatusEntry = { path: string; change: 'added' | 'modified' | 'deleted'; renamedAway?: true };
+
+async function statusEntries(dir: string): Promise<StatusEntry[] | undefined> {
   if (!(await isRepository(dir))) return undefined;
   const r = await git(dir, ['status', '--porcelain', '-z', '--untracked-files=all']);
   if (r.code !== 0) return undefined;
   const parts = r.stdout.split('\0').filter(Boolean);
-  const out: string[] = [];
+  const out: StatusEntry[] = [];
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;
-    out.push(p.slice(3));
-    if (p[0] === 'R' || p[0] === 'C') i++; // a rename's source follows it
+    const xy = p.slice(0, 2);
+    const copied = p[0] === 'R' || p[0] === 'C';
+    out.push({ path: p.slice(3), change: copied || xy === '??' || xy.includes('A') ? 'added' : xy.includes('D') ? 'deleted' : 'modified' });
+    if (!copied) continue;
+    i++; // a rename's (or copy's) source follows it
+    if (p[0] === 'R' && parts[i]) out.push({ path: parts[i]!, change: 'deleted', renamedAway: true });
   }
   return out;
 }

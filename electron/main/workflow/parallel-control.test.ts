@@ -3,6 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { previewText } from '../../cli/commands/workflow-checkpoints';
 import { approved, cleanUpAfterEach, git, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
 
 // Pause, stop and rewind with two components in flight (their development steps held by a file).
@@ -85,6 +86,11 @@ describe('a parallel run under control', () => {
       expect(git(dir, 'log', '--format=%s').split('\n')).toEqual(['Write a.txt', 'Start']);
       const cp = paused.timeline.find((e) => e.state === 'parallel:components')?.checkpoint;
       expect(cp).toBeDefined();
+      // The preview names b's worktree and its uncommitted file (no checkpoint of the project covers them), and where the resume keeps them.
+      const preview = await engine.rewindPreview(runId, cp!);
+      const bLane = paused.lanes!.find((l) => l.component === 'b')!;
+      expect(preview.lanes).toEqual([{ component: 'b', worktree: bLane.worktree, files: [{ path: 'b.txt', change: 'added' }], keptRef: `refs/erasmus/kept/${runId}/b` }]);
+      expect(previewText(preview)).toContain(`component b's worktree ${bLane.worktree} holds 1 uncommitted file: the rewind takes it out of the run`);
       const r = await engine.rewind(runId, cp!);
       expect(r.status).toBe('PAUSED');
       expect(r.state).toBe('parallel:components');

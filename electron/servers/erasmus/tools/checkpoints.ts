@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CheckpointView, RewindPreview } from '../../../contract/methods/checkpoints';
-import { branchRemovedWords } from '../../../contract/words';
+import { branchRemovedWords, laneWorkWords } from '../../../contract/words';
 import type { CoreLink } from '../link';
 import { defineTool, textResult, type ToolSpec } from '../registry';
 import { workflowFailure } from './workflow';
@@ -12,11 +12,12 @@ function line(c: CheckpointView): string {
   return `- ${c.id}: ${c.kind === 'rewind' ? `${c.state} (left by a rewind)` : `before ${c.state}`} at ${c.at}, HEAD ${c.commit ? c.commit.slice(0, 12) : 'none'}`;
 }
 
-function changes(p: Pick<RewindPreview, 'files' | 'commitsUndone' | 'branchRemoved'>, done = false): string {
+function changes(p: Pick<RewindPreview, 'files' | 'commitsUndone' | 'branchRemoved' | 'lanes'>, done = false): string {
   const files = p.files.map((f) => `  ${f.change}: ${f.path}`);
   const commits = p.commitsUndone.map((c) => `  ${c.commit.slice(0, 12)} ${c.subject}`);
   const branch = p.branchRemoved ? [branchRemovedWords(p.branchRemoved, done)] : [];
-  return [`files that change: ${p.files.length}`, ...files, `commits undone: ${p.commitsUndone.length}${p.commitsUndone.length ? ' (kept under refs/erasmus/rewound/)' : ''}`, ...commits, ...branch].join('\n');
+  const lanes = (p.lanes ?? []).flatMap((l) => [laneWorkWords(l), ...l.files.map((f) => `  ${f.change}: ${f.path}`)]);
+  return [`files that change: ${p.files.length}`, ...files, `commits undone: ${p.commitsUndone.length}${p.commitsUndone.length ? ' (kept under refs/erasmus/rewound/)' : ''}`, ...commits, ...branch, ...lanes].join('\n');
 }
 
 /** Checkpoints of a run and the rewind to one (issue 22). */

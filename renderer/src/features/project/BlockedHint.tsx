@@ -1,4 +1,4 @@
-import { blockedLastWords, lastWordsCut, type WorkflowRunView } from '../../../../electron/contract/index';
+import { blockedAtMerge, blockedLastWords, lastWordsCut, mergeRetryWords, type WorkflowRunView } from '../../../../electron/contract/index';
 import { humanState, skipWords } from './labels';
 
 /** A parallel run's state while its components run side by side (workflow/plan.ts). */
@@ -17,6 +17,7 @@ export function BlockedHint({ view, skip, component, onOpenTimeline }: { view: W
   const part = lane?.component ?? (view.state ? laneOf({ state: view.state }) : undefined);
   const test = part ? view.timeline.findLast((e) => !e.rewound && e.test && laneOf(e) === part)?.test : undefined;
   const words = blockedLastWords(view);
+  const merging = lane ? undefined : blockedAtMerge(view);
   const cut = words ? lastWordsCut(words) : '';
   return (
     <div className="flex flex-col gap-2 text-sm" data-testid="blocked-hint">
@@ -38,6 +39,8 @@ export function BlockedHint({ view, skip, component, onOpenTimeline }: { view: W
           <>
             To go on: fix the cause in the worktree of {lane.component}, <code className="break-all font-mono text-xs" data-testid="blocked-worktree">{lane.worktree}</code> (its files are there, not in the project folder), or let the model try again; then Retry step.{skip ? ` Or Skip ${humanState(skip)}: ${skipWords(skip)}.` : ''}
           </>
+        ) : merging ? (
+          `To go on: ${mergeRetryWords(merging, 'Retry step')}${skip ? `; or Skip ${humanState(skip)}: ${skipWords(skip)}.` : '.'}`
         ) : (
           `To go on: fix the cause in the project (or let the model try again), then Retry step${skip ? `; or Skip ${humanState(skip)}: ${skipWords(skip)}.` : '.'}`
         )}

@@ -57,6 +57,17 @@ describe('ProjectView and the run panel', () => {
     expect(screen.getByTestId('run-phase').textContent).toBe('Blocked: the run needs you (retry or skip the step).');
   });
 
+  it('blocked at a side-by-side merge git refused: the hint says Retry step merges again (no model runs there)', async () => {
+    const { core, set } = world();
+    set(run({ status: 'BLOCKED', approved: true, plan, state: 'parallel:components', goal: 'add', timeline: [], lanes: [{ component: 'count', status: 'merged', depends: [] }, { component: 'adder', status: 'ready', depends: [] }], error: { kind: 'RUNTIME_ERROR', message: "merging 0c45bd0d into the run's branch failed: error: Your local changes to the following files would be overwritten by merge" } }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    const hint = (await screen.findByTestId('blocked-hint')).textContent;
+    expect(hint).toMatch(/^To go on: fix the cause in the project folder \(the error names what is in the way: commit, stash or move those files\), then Retry step: it merges component adder's commit into the run's branch again \(no model runs at a merge\)/);
+    expect(hint).not.toContain('let the model try again');
+  });
+
   it("a side-by-side run: the blocked hint names the component's worktree and shows its last test output; Skip only when a step can be skipped; Pause says at once it waits for the steps", async () => {
     const { core, set } = world();
     const worktree = '/p/adder/.git/erasmus/worktrees/r1/slugify';

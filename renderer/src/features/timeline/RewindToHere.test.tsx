@@ -31,6 +31,7 @@ describe('Rewind to here', () => {
         files: [{ path: 'docs/reviews/adder.md', change: 'deleted' }, { path: 'src/adder.mjs', change: 'modified' }],
         commitsUndone: [{ commit: 'abc0000000000', subject: 'adder: complete component' }],
         branchRemoved: 'erasmus/add-numbers',
+        lanes: [{ component: 'reverse', worktree: '/p/.git/erasmus/worktrees/r1/reverse', files: [{ path: 'textkit/reverse.py', change: 'modified' }], keptRef: 'refs/erasmus/kept/r1/reverse' }],
         ignored: 1,
       }),
       'workflow.checkpoints': () => ({ checkpoints: [
@@ -53,6 +54,8 @@ describe('Rewind to here', () => {
     expect(screen.getByTestId('rewind-commits').textContent).toContain('adder: complete component');
     expect(screen.getByTestId('rewind-branch').textContent).toMatch(/^The run's branch erasmus\/add-numbers is removed: .*approving the plan again makes it again under this name/);
     expect(screen.getByTestId('rewind-preview').textContent).toContain('one file or folder .gitignore ignores is left as it is');
+    // A side-by-side component's uncommitted work is named, per component, with where the resume keeps it.
+    expect(screen.getByTestId('rewind-lane').textContent).toBe("Component reverse's worktree /p/.git/erasmus/worktrees/r1/reverse holds 1 uncommitted file: the rewind takes it out of the run (the components start afresh), and going on removes the worktree, the work kept under refs/erasmus/kept/r1/reverse (git log refs/erasmus/kept/r1/reverse):textkit/reverse.py changed");
     expect(core.callsOf('workflow.rewind')).toEqual([]); // nothing changes before the confirmation
     fireEvent.click(screen.getByTestId('rewind-confirm'));
     await waitFor(() => screen.getByTestId('rewind-done'));

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import type { RewindPreview } from '../../../../electron/contract/methods/checkpoints';
-import { branchRemovedWords } from '../project/labels';
+import { branchRemovedWords, laneWorkWords } from '../project/labels';
 import { useClient } from '../../api/context';
 
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 const SIGN = { added: 'comes back', modified: 'goes back to how it was', deleted: 'is removed' } as const;
+/** A component worktree's uncommitted change, relative to its last commit (not what the rewind does to it). */
+const LANE_SIGN = { added: 'new', modified: 'changed', deleted: 'deleted' } as const;
 
 /** The words of a rewind to a step, and of the undo of the last rewind (a rewind to the checkpoint that rewind left). */
 const WORDS = {
@@ -80,6 +82,16 @@ export function RewindToHere({ runId, checkpointId, running, onRewound, undo = f
             </>
           ) : null}
           {s.preview.branchRemoved ? <p className="mt-1 text-xs" data-testid="rewind-branch">{sentence(branchRemovedWords(s.preview.branchRemoved, false))}.</p> : null}
+          {(s.preview.lanes ?? []).map((l) => (
+            <div key={l.component} className="mt-1 text-xs" data-testid="rewind-lane">
+              <p>{sentence(laneWorkWords(l))}{l.files.length ? ':' : '.'}</p>
+              {l.files.length ? (
+                <ul tabIndex={0} aria-label={`Uncommitted files of component ${l.component}`} className="max-h-40 overflow-auto focus-visible:outline-2 focus-visible:outline-indigo-500">
+                  {l.files.map((f) => <li key={f.path}><code className="font-mono">{f.path}</code> <span className="text-slate-600 dark:text-slate-400">{LANE_SIGN[f.change]}</span></li>)}
+                </ul>
+              ) : null}
+            </div>
+          ))}
           <div className="mt-2 flex gap-2">
             <button type="button" onClick={confirm} data-testid="rewind-confirm" className="rounded bg-amber-700 px-2 py-0.5 text-white focus-visible:outline-2 focus-visible:outline-indigo-500">{undo ? 'Undo it' : 'Rewind'}</button>
             <button type="button" onClick={() => setS({ kind: 'idle' })} className="rounded border border-slate-300 px-2 py-0.5 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700">Cancel</button>
