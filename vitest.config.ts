@@ -16,11 +16,21 @@ const WAITING_E2E = ['tests/e2e/workflow-durable*.test.ts', 'tests/e2e/worker-st
 /**
  * CLI and MCP end-to-end files (a CLI or server process driven by a scripted model) moved beside only so both Vitest
  * runs end together: in a quiet whole run the beside run ended about 100 s before the main one, whose two workers
- * then left part of the two cores idle. About 60 s of files (tests/durations.json) move; none changes process-wide
- * state (the beside project shares one worker). Rebalance here when the two runs' ends drift apart again
- * (`npm test` prints both).
+ * then left part of the two cores idle. About 60 s of files (tests/durations.json) moved; then, with the main run at
+ * 294 s and the beside one at 242 s, the two CLI workflow files that mostly wait on their CLI (about 6 CPU-s in 20 s
+ * each) followed: the main run's two workers are always busy, so a file that leaves them ends it about half its length
+ * sooner, and the beside run takes it whole (X s moved: main - X/2, beside + X; 37 s here). None changes process-wide
+ * state (the beside project shares one worker). Rebalance here when the two runs' ends drift apart again (`npm test`
+ * prints both).
  */
-const BALANCE_E2E = ['tests/e2e/workflow-rewind.test.ts', 'tests/e2e/erasmus-mcp.test.ts', 'tests/e2e/secret-leak-cli.test.ts', 'tests/e2e/erasmus-mcp-rewind.test.ts'];
+const BALANCE_E2E = [
+  'tests/e2e/workflow-rewind.test.ts',
+  'tests/e2e/erasmus-mcp.test.ts',
+  'tests/e2e/secret-leak-cli.test.ts',
+  'tests/e2e/erasmus-mcp-rewind.test.ts',
+  'tests/e2e/workflow-default-cli.test.ts',
+  'tests/e2e/workflow-goals-cli.test.ts',
+];
 /** Run one at a time, in a Vitest of their own beside the other files (scripts/test.mjs): project e2e-beside. */
 const BESIDE = [...UI_E2E, ...WAITING_E2E, ...BALANCE_E2E];
 const NODE_UNIT = ['electron/**/*.test.ts', 'tests/**/*.test.ts'];
