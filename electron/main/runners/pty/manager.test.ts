@@ -147,6 +147,19 @@ describe('PtyManager.run on a real PTY', () => {
     expect(full[99_999]).toBe('100000');
   });
 
+  it("a command run for the model inherits none of the user's credentials by name (env would hand them to the model); what it is given itself it keeps", async () => {
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, OPENAI_API_KEY: 'sk-user-1', GITHUB_TOKEN: 'ghp-2', AWS_SECRET_ACCESS_KEY: 'aws-3', KEEP_ME: 'kept' };
+    const bare = new PtyManager({ outputsDir: join(dir, 'outputs'), sink, login: false, env });
+    try {
+      const r = await bare.run({ command: 'env | sort', cwd: project, env: { GIVEN_TOKEN: 'given' } });
+      expect(r.output).toContain('KEEP_ME=kept');
+      expect(r.output).toContain('GIVEN_TOKEN=given');
+      for (const leaked of ['sk-user-1', 'ghp-2', 'aws-3']) expect(r.output).not.toContain(leaked);
+    } finally {
+      await bare.dispose();
+    }
+  });
+
   it('keeps multi-byte characters split across reads whole, and masks a secret, in the events and the raw file alike', async () => {
     const redactor = new Redactor();
     const secret = 'tok-3f9a1c77e2b04d5e';

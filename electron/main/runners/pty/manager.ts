@@ -12,6 +12,9 @@ import { sandboxArgv, type SandboxProfile } from './sandbox';
 import { ShellSnapshots, type ShellSnapshotOptions } from './shell-snapshot';
 import { commandArgs, Terminal, type ExitStatus, type OutputPiece, type TerminalSpec } from './terminal';
 
+
+/** Inherited variables a command run for the model does not get: the user's credentials for other services (the user's own shell keeps them). */
+export const CREDENTIAL_NAME = /(?:^|_)(?:API_?KEY|ACCESS_?KEY|SECRET(?:_ACCESS)?(?:_KEY)?|(?:ACCESS|AUTH|API|BEARER|REFRESH|SESSION)?_?TOKEN|PASSWORD|PASSWD|CREDENTIALS?)$/i;
 /** Where terminal events go: the core's EventBus, or nothing (standalone server). */
 export interface EventSink {
   /** `masked`: the payload's text has been through the manager's redactor already (the core's own). */
@@ -284,13 +287,15 @@ export class PtyManager {
   }
 
   /**
-   * A terminal's whole environment: this manager's (or this process's), the terminal's own, then `extra`. A variable
+   * A terminal's whole environment (a command run for the model inherits no variable named as a credential is:
+   * OPENAI_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY…, which the redactor cannot know and `env` would hand the model): this manager's (or this process's), the terminal's own, then `extra`. A variable
    * whose value the redactor masks (a provider's key read from the environment) is left out but in the user's own shell.
    */
   private fullEnv(id: string, extra: Record<string, string>, kind?: TerminalSpec['kind']): Record<string, string> {
     const env: Record<string, string> = {};
-    const masked = kind !== 'shell' ? this.options.redactor : undefined;
-    for (const [k, v] of Object.entries(this.options.env ?? process.env)) if (v !== undefined && !masked?.has(v)) env[k] = v;
+    const model = kind !== 'shell';
+    const masked = model ? this.options.redactor : undefined;
+    for (const [k, v] of Object.entries(this.options.env ?? process.env)) if (v !== undefined && !masked?.has(v) && !(model && CREDENTIAL_NAME.test(k))) env[k] = v;
     return Object.assign(env, { TERM: 'xterm-256color', COLORTERM: 'truecolor', ERASMUS_TERMINAL: id }, extra);
   }
 
