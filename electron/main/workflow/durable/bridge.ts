@@ -235,14 +235,6 @@ export class RunBridge {
       await following(this.pool, this.workflowId);
       this.said = Date.now();
     }
-    const asks = await this.pool.query<{ id: string; kind: string; request: unknown }>(
-      'UPDATE erasmus.asks SET seen_at = now() WHERE workflow_id = $1 AND answer IS NULL RETURNING id, kind, request',
-      [this.workflowId],
-    );
-    for (const row of asks.rows) if (!this.asking.has(row.id)) this.take(row.id, row.kind, row.request);
-    // A question gone from the table was withdrawn (its step ended, or runs again elsewhere after its worker died): no longer asked.
-    const open = new Set(asks.rows.map((r) => r.id));
-    for (const [id, c] of this.asking) if (!open.has(id)) c.abort();
     const live = await this.pool.query<{ id: string; step: number; kind: string; body: unknown }>('SELECT id, step, kind, body FROM erasmus.live WHERE workflow_id = $1 AND id > $2 ORDER BY id', [this.workflowId, this.lastLive]);
     const again = this.looked ? undefined : from;
     this.looked = true;
@@ -268,6 +260,16 @@ export class RunBridge {
         }
       } else if (row.kind === 'event' && (again === undefined || (row.step >= again && Number(row.id) >= newest))) this.show(row.body as AgentEvent);
     }
+    // The questions after what was published: a worker writes its step's log (up to the call that asks) before it asks,
+    // so read in this order, whoever answers finds the asking call in the log here already.
+    const asks = await this.pool.query<{ id: string; kind: string; request: unknown }>(
+      'UPDATE erasmus.asks SET seen_at = now() WHERE workflow_id = $1 AND answer IS NULL RETURNING id, kind, request',
+      [this.workflowId],
+    );
+    for (const row of asks.rows) if (!this.asking.has(row.id)) this.take(row.id, row.kind, row.request);
+    // A question gone from the table was withdrawn (its step ended, or runs again elsewhere after its worker died): no longer asked.
+    const open = new Set(asks.rows.map((r) => r.id));
+    for (const [id, c] of this.asking) if (!open.has(id)) c.abort();
     return { ...(timeline ? { timeline } : {}), prompts, logs };
   }
 
