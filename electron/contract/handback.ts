@@ -11,16 +11,10 @@ const TAGGED = /<context_document>\n?([\s\S]*?)\n?<\/context_document>\s*$/;
 /** The opening marker line without its closing one: the document runs to the end of the answer (a model that forgot the last line). */
 const OPENED = new RegExp(`(?:^|\\n)${DOC_BEGIN}[ \\t]*\\n([\\s\\S]*\\S[\\s\\S]*)$`);
 
-/** The closing marker line at the end with no opening one before it: a model imitating the format; the line is not the answer's. */
-const STRAY_END = new RegExp(`(?:^|\\n)${DOC_END}\\s*$`);
-
 /** Splits a final answer into the answer and the context document update at its end, if any (marker lines, or the older tags). */
 export function splitContextDoc(answer: string): { output: string; contextDoc?: string } {
   const m = MARKED.exec(answer) ?? TAGGED.exec(answer) ?? (answer.includes(DOC_END) ? null : OPENED.exec(answer));
-  if (!m) {
-    const stray = STRAY_END.exec(answer);
-    return { output: stray ? answer.slice(0, stray.index).trimEnd() : answer };
-  }
+  if (!m) return { output: answer };
   return { output: answer.slice(0, m.index).trim(), contextDoc: m[1]!.replace(/\s+$/, '') + '\n' };
 }
 

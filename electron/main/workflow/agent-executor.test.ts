@@ -151,8 +151,6 @@ describe('AgentExecutor', () => {
     expect(agentHandBack('report')).toMatch(/report in markdown and nothing else/);
     expect(splitContextDoc('# Review\n\nGood.\n=== CONTEXT DOCUMENT ===\nnotes\n=== END CONTEXT DOCUMENT ===')).toEqual({ output: '# Review\n\nGood.', contextDoc: 'notes\n' });
     expect(splitContextDoc('# Review\n\nGood.')).toEqual({ output: '# Review\n\nGood.' });
-    // A closing marker with no opening one (a model imitating the format) is not kept in the document.
-    expect(splitContextDoc('# Architecture\n\n## Components\n=== END CONTEXT DOCUMENT ===\n')).toEqual({ output: '# Architecture\n\n## Components' });
     // The closing line forgotten (seen playing the model: the final documentation's architecture was dropped in silence):
     // the document runs to the end of the answer. An empty one, or a closing line elsewhere, is not taken.
     expect(splitContextDoc('Done.\n\n=== CONTEXT DOCUMENT ===\n# Architecture\n\nAs built.\n')).toEqual({ output: 'Done.', contextDoc: '# Architecture\n\nAs built.\n' });
