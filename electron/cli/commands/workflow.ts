@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Core } from '../../main/api/core';
 import type { WorkflowPlan, WorkflowRunView } from '../../contract/index';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
-import { assertConfigReadable, preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
+import { preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
 import { CANNOT_FINISH } from '../../main/workflow/agent-executor';
 import { ProjectTrust } from '../../main/project/trust';
 import { attachBuiltinServers } from '../../servers/builtin';
@@ -410,7 +410,6 @@ export function registerWorkflow(program: Command): void {
         if (o.parallel !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--parallel applies to workflow start, approve and resume, not ${name}`);
         await withCore(async (core) => {
           const runId = await latestRun(core, dir, o.run);
-          await assertConfigReadable(core.paths.configYaml).catch(friendly);
           if (o.toolMode) await core.workflow.setToolMode(runId, toolModeOf(o.toolMode)!).catch(friendly);
           // Which run this takes up, before its steps' lines (the project may have several).
           const head = await core.workflow.status(runId).catch(friendly);

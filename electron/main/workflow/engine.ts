@@ -23,6 +23,7 @@ import type { RunGate } from './durable/bridge';
 import { runReport } from '../../contract/run-report';
 import { keptReviewFile } from './kept-reviews';
 import { reviewOutcomes } from '../../contract/review-points';
+import { assertConfigReadable } from './preflight';
 import { WorkflowRun } from './run';
 import { DEFAULT_PARALLEL_COMPONENTS, keptWords, removeStaleLanes } from './parallel';
 import type { KeptLane } from './worktrees';
@@ -470,8 +471,14 @@ export class WorkflowEngine {
       this.store.unlock(projectDir, runId);
     }
   }
+  /** A run about to be driven again: config.yaml must read as settings first, or the next step's session could not start (refused, the run unchanged). */
+  private async toDrive(runId: string): Promise<WorkflowRun> {
+    await assertConfigReadable(this.options.paths.configYaml);
+    return this.get(runId);
+  }
+
   async approve(runId: string, plan?: WorkflowPlan, opts: ParallelOption = {}) {
-    const run = await this.get(runId);
+    const run = await this.toDrive(runId);
     await this.setParallel(run, opts);
     await run.approve(plan);
     await run.saved();
@@ -483,7 +490,7 @@ export class WorkflowEngine {
     return run.record.status;
   }
   async resume(runId: string, opts: ParallelOption = {}) {
-    const run = await this.get(runId);
+    const run = await this.toDrive(runId);
     await this.setParallel(run, opts);
     run.resume();
     await run.saved();
@@ -497,14 +504,14 @@ export class WorkflowEngine {
   /** `databaseUrl`: a durable run's database, given to this process (as approve and resume take it). */
   /** `component`: a side-by-side component blocked while others run (retried, or its step skipped, at once). */
   async retry(runId: string, opts: { databaseUrl?: string; component?: string | undefined } = {}) {
-    const run = await this.get(runId);
+    const run = await this.toDrive(runId);
     if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
     run.retry(opts.component);
     await run.saved();
     return run.record.status;
   }
   async skip(runId: string, opts: { databaseUrl?: string; component?: string | undefined } = {}) {
-    const run = await this.get(runId);
+    const run = await this.toDrive(runId);
     if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
     await run.skip(opts.component);
     await run.saved();

@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from '../../../contract/index';
 import { ProjectTrust } from '../../project/trust';
 import { WorkflowError, type DocRef, type ExecutorConfig } from '../../workflow/index';
-import { assertConfigReadable, preflightMessage, workflowPreflight } from '../../workflow/preflight';
+import { preflightMessage, workflowPreflight } from '../../workflow/preflight';
 import type { Core } from '../core';
 import { openProject } from './project';
 
@@ -11,7 +11,6 @@ import { openProject } from './project';
  * restarted) has no project open until then, and its first step would find only the user's servers.
  */
 async function openRunProject(core: Core, runId: string): Promise<void> {
-  await assertConfigReadable(core.paths.configYaml);
   const { projectDir } = await core.workflow.status(runId);
   const served = !core.builtins || (core.hub.server('files')?.state === 'ready' && core.hub.server('runners')?.state === 'ready');
   if (core.hub.project === projectDir && served) return;
