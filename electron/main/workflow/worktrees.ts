@@ -7,7 +7,7 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { crashPoint } from './crash-point';
-import { git, gitPath, gitPaths, headCommit, identityArgs } from './git';
+import { currentBranch, git, gitPath, gitPaths, headCommit, identityArgs } from './git';
 import { removeDeadLocks } from './git-locks';
 import { removeStaleLock } from './merge-recovery';
 
@@ -251,8 +251,10 @@ export async function unmergedFiles(projectDir: string): Promise<string[]> {
  */
 export async function mergeLaneCommit(projectDir: string, commit: string, userFiles: readonly string[] = []): Promise<MergeResult> {
   // A git killed mid-merge (with the run's process: resumed now) left its locks: no live git holds them (git-locks.ts).
-  const [indexLock, headLock] = await gitPaths(projectDir, ['index.lock', 'HEAD.lock']);
-  await removeDeadLocks([indexLock!, headLock!], [projectDir, dirname(indexLock!)]);
+  // The branch's ref lock too: `update-ref HEAD` below locks the branch HEAD names (a kill there left refs/heads/<b>.lock).
+  const branch = await currentBranch(projectDir);
+  const [indexLock, headLock, ...refLocks] = await gitPaths(projectDir, ['index.lock', 'HEAD.lock', ...(branch ? [`refs/heads/${branch}.lock`] : [])]);
+  await removeDeadLocks([indexLock!, headLock!, ...refLocks], [projectDir, dirname(indexLock!)]);
   const id = await identityArgs(projectDir);
   if (!(await headCommit(projectDir))) {
     // The run's branch has no commit yet: the component's tree becomes its first commit.
