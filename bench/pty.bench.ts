@@ -5,7 +5,7 @@
 //    over a real WebSocket on 127.0.0.1 (bindPipe writing each batch as a terminal.data frame of its
 //    UTF-8 bytes), read by a browser-like consumer in a process of its own (bench/pty-consumer.ts:
 //    TextDecoder, RpcClient, terminal.ack every ACK_CHUNK_CHARS, so flow control is on) until the
-//    command's exit has reached it; vs reading the same command's PTY raw with node-pty, a consumer
+//    command's exit has reached it (how often flow control paused the PTY, and for how long, is printed); vs reading the same command's PTY raw with node-pty, a consumer
 //    that only counts. Rounds alternate (raw, stream, raw, stream, …, raw) and each stream round is
 //    compared with the mean of the raw rounds on either side of it, so both see the same load; the
 //    median of those paired ratios is the figure (goal ≥ 0.9). CPU time per MB of output is printed
@@ -134,7 +134,7 @@ if (inspector) {
 }
 const profiles: unknown[] = [];
 
-async function streamThroughput(): Promise<Round & { busiestMs: number; restMs: number; consumerCpuMs: number; runMs: number; frames: number }> {
+async function streamThroughput(): Promise<Round & { busiestMs: number; restMs: number; consumerCpuMs: number; runMs: number; frames: number; pauses: number; pausedMs: number }> {
   await inspector?.post('Profiler.start');
   let id = '';
   let started!: () => void;
@@ -173,6 +173,7 @@ async function streamThroughput(): Promise<Round & { busiestMs: number; restMs: 
   });
   const r = await report;
   const ms = r.readAt - t0;
+  const flow = core.ptys.get(id)?.flowStats ?? { pauses: 0, pausedMs: 0 };
   offExit();
   offData();
   if (inspector) profiles.push((await inspector.post('Profiler.stop')).profile);
@@ -184,7 +185,7 @@ async function streamThroughput(): Promise<Round & { busiestMs: number; restMs: 
   const consumerCpuMs = r.cpuMs - consumerCpu;
   consumerCpu = r.cpuMs;
   await core.ptys.close(id);
-  return { chars: r.chars, ms, cpuMs, mainCpuMs, ...split, commandCpuMs, consumerCpuMs, runMs, waits: waited, frames };
+  return { chars: r.chars, ms, cpuMs, mainCpuMs, ...split, commandCpuMs, consumerCpuMs, runMs, waits: waited, frames, ...flow };
 }
 
 function percentile(xs: number[], p: number): number {
@@ -286,6 +287,8 @@ const streamAll = median(stream.map((r) => r.cpuMs + r.consumerCpuMs + r.command
 console.log(`    all processes, raw / stream: ${perMb(rawAll)} / ${perMb(streamAll)} ms/MB: ratio ${(rawAll / streamAll).toFixed(2)} (what stream/raw comes to on a machine with no idle core)`);
 const perMbCount = (n: number) => (n / (CHARS / 1e6)).toFixed(0);
 console.log(`  waits of this process per MB (median): raw ${perMbCount(median(raw.map((r) => r.waits)))}, stream ${perMbCount(median(stream.map((r) => r.waits)))}; frames per MB: ${perMbCount(median(stream.map((r) => r.frames)))}`);
+const pausedShare = (r: { pausedMs: number; ms: number }) => (100 * r.pausedMs) / r.ms;
+console.log(`  flow control (median): ${(median(stream.map((r) => r.pauses)) / (CHARS / 1e6)).toFixed(1)} pauses per MB, the PTY paused ${median(stream.map(pausedShare)).toFixed(0)} % of the time (range ${Math.min(...stream.map(pausedShare)).toFixed(0)}–${Math.max(...stream.map(pausedShare)).toFixed(0)} %)`);
 
 const rl = await rawLatency();
 const sl = await streamLatency();

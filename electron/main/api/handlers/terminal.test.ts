@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPipePair, isFrame, RpcError } from '../../../contract/index';
 import { connectedCore } from '../testing';
+import { DEFAULT_FLOW } from '../../runners/pty/flow';
 
 const { home, core, client, dispose } = connectedCore('term');
 const project = join(home, 'project');
@@ -79,13 +80,13 @@ describe('terminal.* over the contract', () => {
     });
     await client.request('terminal.ack', { id: info.id, chars: 0 }); // a view that renders: flow control starts
     await client.request('terminal.input', { id: info.id, data: `seq 1 300000; printf 'key=%s\\n' ${secret}; echo "done $((6 * 7))"\r` });
-    // ~2 M characters; without acknowledgements the PTY stops past the high watermark (100 000 unacknowledged).
+    // ~2 M characters; without acknowledgements the PTY stops past the high watermark (DEFAULT_FLOW: 500 000 unacknowledged).
     const waitFor = async (ok: () => boolean, what: string) => {
       for (const deadline = Date.now() + 20_000; !ok(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > deadline) throw new Error(`no ${what} in ${out.length} characters`);
     };
     await waitFor(() => out.includes('\n1000\r\n'), 'first lines');
     await new Promise((r) => setTimeout(r, 400));
-    expect(out.length).toBeLessThan(400_000);
+    expect(out.length).toBeLessThan(DEFAULT_FLOW.highWatermark + 100_000);
     acking = true;
     await client.request('terminal.ack', { id: info.id, chars: out.length });
     await waitFor(() => out.includes('done 42'), 'end');

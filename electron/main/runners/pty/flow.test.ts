@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DataBatcher, FlowController } from './flow';
+import { DataBatcher, DEFAULT_FLOW, FlowController } from './flow';
 
 describe('DataBatcher', () => {
   let flushed: string[];
@@ -123,5 +123,39 @@ describe('FlowController', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('by default keeps half the window in flight when it resumes, and counts its pauses and their time', () => {
+    const calls: string[] = [];
+    const fc = new FlowController(DEFAULT_FLOW, { pause: () => calls.push('pause'), resume: () => calls.push('resume') });
+    // A flood in 32 kB batches, the client acknowledging each batch one batch late (its round trip).
+    const batch = 32_768;
+    let unacked = 0;
+    for (let i = 0; i < 16; i++) {
+      fc.sent(batch);
+      unacked += batch;
+      if (i > 0) {
+        fc.ack(batch);
+        unacked -= batch;
+      }
+    }
+    // A client one batch behind never fills the window: the command is never held back.
+    expect(calls).toEqual([]);
+    // A client that stops rendering for a while: paused past the high watermark...
+    while (!fc.isPaused) {
+      fc.sent(batch);
+      unacked += batch;
+    }
+    expect(unacked).toBeGreaterThan(DEFAULT_FLOW.highWatermark);
+    // ...and resumed once it has caught up to half the window, not only once it has rendered nearly all of it.
+    while (fc.isPaused) {
+      fc.ack(batch);
+      unacked -= batch;
+    }
+    expect(unacked).toBeGreaterThanOrEqual(DEFAULT_FLOW.highWatermark / 2 - batch);
+    expect(calls).toEqual(['pause', 'resume']);
+    expect(fc.stats.pauses).toBe(1);
+    expect(fc.stats.pausedMs).toBeGreaterThanOrEqual(0);
+    fc.dispose();
   });
 });

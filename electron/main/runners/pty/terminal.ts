@@ -247,6 +247,11 @@ export class Terminal {
     this.flow.ack(chars);
   }
 
+  /** How often flow control paused this terminal's PTY, and for how long in all (ms). */
+  get flowStats(): { pauses: number; pausedMs: number } {
+    return { ...this.flow.stats };
+  }
+
   enableFlowControl(): void {
     if (this.running) this.flow.enable();
   }
