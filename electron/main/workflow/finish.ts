@@ -42,7 +42,9 @@ export function titleOfGoal(goal: string | undefined): string {
 /** The pull request of a run: its title in the repository's commit style (a squash commit's subject), its body from the record. */
 export async function pullRequestOf(paths: Paths, record: RunRecord): Promise<PullRequest> {
   const goal = titleOfGoal(record.goal) || 'Changes made by an Erasmus run';
-  const style = await commitStyle(record.projectDir).catch(() => ({ conventional: false, lowerCase: false }));
+  // The scope (where the repository's subjects name one) that fits the files the run changed.
+  const files = [...new Set(record.timeline.flatMap((e) => (e.rewound ? [] : (e.files ?? []).map((f) => f.path))))];
+  const style = await commitStyle(record.projectDir, files).catch(() => ({ conventional: false, lowerCase: false }));
   const title = commitSubject(style, goal.replace(/^(fix|feat)(\([^)]*\))?!?:\s*/i, ''), /^fix\b/i.test(goal) ? 'fix' : 'feat');
   return { title, body: pullRequestBody(record, runReport(record), await earlierWork(record)), file: paths.runPullRequest(record.projectDir, record.runId) };
 }
