@@ -52,8 +52,7 @@ describe('a merge of a component git did not finish (killed while it wrote the f
     writeFileSync(join(dir, 'b2.txt'), 'b2\n');
     git(dir, 'add', 'b2.txt');
     writeFileSync(join(dir, '.git', 'index.lock'), '');
-    // As left, the merge fails ("your local changes would be overwritten", or git's lock).
-    await expect(mergeLaneCommit(dir, b)).rejects.toThrow(/would be overwritten|index\.lock/);
+    // (A resumed run takes back what an unfinished merge left before merging again: parallel.ts.)
 
     expect((await undoUnfinishedMerge(dir, b, Date.now() + 1000)).sort()).toEqual(['b.txt', 'b2.txt', 'old.txt', 'shared.txt']);
     expect(existsSync(join(dir, '.git', 'index.lock'))).toBe(false);
@@ -121,6 +120,24 @@ describe("a merge with the user's included changes in the index", () => {
     expect(await mergeUnderWay(dir)).toBe(false);
     expect(status(dir)).toBe('M  notes.txt');
     expect(git(dir, 'stash', 'list')).toBe('');
+  });
+
+  it("goes through the user's copy of a file the component changes when it is byte for byte the component's (their change carried into it); else blocks", async () => {
+    const { dir, b } = project();
+    writeFileSync(join(dir, 'b.txt'), 'b\n'); // untracked, as component b writes it
+    writeFileSync(join(dir, 'shared.txt'), 'one\ntwo\n'); // modified, as component b leaves it
+    writeFileSync(join(dir, 'notes.txt'), 'notes, staged\n');
+    git(dir, 'add', 'notes.txt', 'shared.txt');
+    expect(await mergeLaneCommit(dir, b, ['b.txt', 'shared.txt', 'notes.txt'])).toMatchObject({ kind: 'merged' });
+    expect(git(dir, 'show', '--name-only', '--format=%s', 'HEAD').split('\n')).toEqual(['Write b', '', 'b.txt', 'b2.txt', 'old.txt', 'shared.txt']);
+    expect(status(dir)).toBe('M  notes.txt');
+    expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('b\n');
+    // A copy that differs from the component's: theirs, in the way.
+    rmSync(root!, { recursive: true, force: true });
+    const other = project();
+    writeFileSync(join(other.dir, 'b.txt'), 'the user\'s b\n');
+    await expect(mergeLaneCommit(other.dir, other.b, ['b.txt'])).rejects.toThrow(/`b\.txt` holds your uncommitted changes/);
+    expect(status(other.dir)).toBe('?? b.txt');
   });
 
   it('puts back what a merge cut short by a crash left set aside, before merging', async () => {

@@ -10,7 +10,7 @@ import { crashPoint } from './crash-point';
 import { currentBranch, git, gitPath, gitPaths, headCommit, identityArgs, uncommittedFiles } from './git';
 import { removeDeadLocks } from './git-locks';
 import { removeStaleLock } from './merge-recovery';
-import { commitFiles, putBack, setAside } from './set-aside';
+import { clearCopies, commitFiles, putBack, restoreCopies, sameAsCommit, setAside } from './set-aside';
 
 /** Where a run's worktrees live: `<git dir>/erasmus/worktrees/<run>/<component>`. */
 export function worktreesDir(projectDir: string, runId: string): Promise<string> {
@@ -283,27 +283,37 @@ export async function mergeLaneCommit(projectDir: string, commit: string, userFi
   let r = await pick();
   if (r.code === 0) return { kind: 'merged', sha: (await headCommit(projectDir))! };
   let files = await unmergedFiles(projectDir);
-  // In the way without touching what the component changes (git refuses a cherry-pick while the index holds staged
-  // changes, whatever their files): the user's changes are set aside around it and put back as they were.
-  const mine = !files.length && /would be overwritten by/.test(r.stdout) ? ((await uncommittedFiles(projectDir)) ?? []) : [];
-  const changes = mine.length ? new Set(await commitFiles(projectDir, commit)) : new Set<string>();
+  // The user's uncommitted files in the way. One the component changes too blocks, unless its copy is byte for byte
+  // what the merge writes (their change carried into a durable run's component: set-aside.ts sameAsCommit). The others
+  // (git refuses a cherry-pick while the index holds staged changes, whatever their files) are set aside around it and
+  // put back as they were.
+  const dirty = !files.length && /would be overwritten by/.test(r.stdout) ? ((await uncommittedFiles(projectDir)) ?? []) : [];
+  const changes = dirty.length ? new Set(await commitFiles(projectDir, commit)) : new Set<string>();
+  const same = await sameAsCommit(projectDir, commit, dirty.filter((f) => changes.has(f)));
+  const mine = dirty.filter((f) => !same.includes(f));
   const overlap = mine.filter((f) => changes.has(f));
-  if (mine.length && !overlap.length) {
+  if (dirty.length && !overlap.length) {
     await git(projectDir, ['cherry-pick', '--abort']);
     const staged = (await git(projectDir, ['diff', '--cached', '--name-only', 'HEAD'])).stdout.split('\n').filter(Boolean);
-    if (await setAside(projectDir)) {
-      crashPoint('merge:set-aside');
-      r = await pick();
-      files = r.code === 0 ? [] : await unmergedFiles(projectDir);
-      // A conflict is not resolved by a merge step while the user's changes are set aside: back as they were, and it blocks.
-      if (r.code !== 0) await git(projectDir, ['cherry-pick', '--abort']);
-      const unsaid = await putBack(projectDir);
-      if (r.code === 0) return { kind: 'merged', sha: (await headCommit(projectDir))!, ...(unsaid ? { unsaid } : {}) };
-      const conflict = files.length ? `it conflicts with the run's branch in ${files.join(', ')}, which a merge step resolves` : r.stdout.trim().slice(-1500);
-      throw new Error(
-        `merging ${commit.slice(0, 8)} into the run's branch failed: ${conflict}; yet git makes no merge while your uncommitted changes${staged.length ? ` (${staged.map((f) => `\`${f}\``).join(', ')} staged)` : ''} are in the index, and they were set aside and put back as they were${unsaid ? `, except that ${unsaid}` : ''}. Commit them, or stash them (git stash), then retry (git stash pop brings them back after the merge).`,
-      );
+    await clearCopies(projectDir, same);
+    const aside = mine.length ? await setAside(projectDir) : false;
+    crashPoint('merge:set-aside');
+    r = await pick();
+    files = r.code === 0 ? [] : await unmergedFiles(projectDir);
+    // A conflict with nothing set aside goes to a merge step (the copies cleared are what the merge writes).
+    if (files.length && !aside) return { kind: 'conflict', files };
+    // Else not while the user's changes are set aside: back as they were, and it blocks.
+    if (r.code !== 0) {
+      await git(projectDir, ['cherry-pick', '--abort']);
+      await restoreCopies(projectDir, commit, same, staged);
     }
+    const unsaid = await putBack(projectDir);
+    if (r.code === 0) return { kind: 'merged', sha: (await headCommit(projectDir))!, ...(unsaid ? { unsaid } : {}) };
+    const conflict = files.length ? `it conflicts with the run's branch in ${files.join(', ')}, which a merge step resolves` : r.stdout.trim().slice(-1500);
+    const inIndex = staged.filter((f) => !same.includes(f));
+    throw new Error(
+      `merging ${commit.slice(0, 8)} into the run's branch failed: ${conflict}; yet git makes no merge while your uncommitted changes${inIndex.length ? ` (${inIndex.map((f) => `\`${f}\``).join(', ')} staged)` : ''} are in the index, and they were set aside and put back as they were${unsaid ? `, except that ${unsaid}` : ''}. Commit them, or stash them (git stash), then retry (git stash pop brings them back after the merge).`,
+    );
   }
   if (!files.length) {
     await git(projectDir, ['cherry-pick', '--abort']);
