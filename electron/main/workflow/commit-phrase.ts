@@ -10,7 +10,10 @@ const VERBS = new Set(
     'filter find fix flag format generate get group handle hide ignore implement import improve include introduce join keep let limit list load ' +
     'log lower make map match measure merge move normalize open pad parse persist prevent print raise read record refactor reject remove rename ' +
     'render replace report require reset resolve restore retry return reverse rewrite round run save scan search send serve set show skip sort ' +
-    'split store strip sum support test tidy track trim truncate uppercase lowercase update upgrade use validate warn wrap write'
+    'split store strip sum support test tidy track trim truncate uppercase lowercase update upgrade use validate warn wrap write ' +
+    'process throw exit fail respond watch sanitize dedupe deduplicate paginate schedule notify authenticate configure install ' +
+    'migrate refresh reload clear verify translate quote indent align highlight tokenize summarize aggregate greet ask download ' +
+    'upload sync stream spawn stop pause resume toggle invert negate multiply divide subtract'
   ).split(' '),
 );
 /** Words after which the first word of a title is a verb ("lowercase the slug"). */

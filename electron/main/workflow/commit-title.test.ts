@@ -52,6 +52,7 @@ it("a component's commit says what it changes, not what is true once it is made 
   expect(commitTitle(slug([['S1', 'Empty input returns an empty string']]))).toBe('make empty input return an empty string');
   expect(commitTitle(slug([['S1', 'Handle empty input']]))).toBe('Handle empty input');
   expect(commitTitle(slug([['S1', 'Dedupe the dashes']]))).toBe('Dedupe the dashes');
+  expect(commitTitle(slug([['S1', 'Process input files']]))).toBe('Process input files');
   // Several new tasks of a later goal: each as a change.
   expect(commitTitle(slug([['S1', 'x'], ['S2', 'slugify lowercases the text'], ['S3', 'slugify matches ASCII only']]), ['S1'])).toBe('make slugify lowercase the text; make slugify match ASCII only');
   // Labels get what adds them; plural nouns before a link are not verbs.
