@@ -309,6 +309,7 @@ export async function mergeLaneCommit(projectDir: string, commit: string, userFi
     }
     const unsaid = await putBack(projectDir);
     if (r.code === 0) return { kind: 'merged', sha: (await headCommit(projectDir))!, ...(unsaid ? { unsaid } : {}) };
+    if (!aside) throw new Error(`merging ${commit.slice(0, 8)} into the run's branch failed: ${r.stdout.trim().slice(-1500)}`);
     const conflict = files.length ? `it conflicts with the run's branch in ${files.join(', ')}, which a merge step resolves` : r.stdout.trim().slice(-1500);
     const inIndex = staged.filter((f) => !same.includes(f));
     throw new Error(
