@@ -79,7 +79,7 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
     expect(view.status).toBe('COMPLETED');
     expect(finishedStates(view.timeline)).toEqual(EXPECTED);
     // The git commit and the project's files.
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
     expect(readFileSync(join(sb.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');
     expect(existsSync(join(sb.project, 'docs/reviews/adder.md'))).toBe(true);
     // The context documents, as MCP resources.
@@ -160,7 +160,7 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
       t = await getTask();
     }
     expect(t.structuredContent.status).toBe('COMPLETED');
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
   }, 180_000);
   it('a second server process takes and answers the steps the first issued; a BLOCKED run is recovered there by workflow_retry', async () => {
     sb = await sandbox();
@@ -223,7 +223,7 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
     expect(view.status).toBe('COMPLETED');
     // Each step was asked once per answer: no step was left open, interrupted or asked twice by the hand-over.
     expect(view.timeline.filter((e) => e.outcome === 'interrupted' || e.outcome === 'aborted' || !e.outcome)).toEqual([]);
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
     expect(c1.server.invalidStdout).toEqual([]);
     expect(c2.server.invalidStdout).toEqual([]);
   }, 240_000);

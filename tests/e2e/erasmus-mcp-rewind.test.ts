@@ -80,7 +80,7 @@ describe('checkpoints over the Erasmus MCP server', () => {
 
     await client.callTool({ name: 'workflow_resume', arguments: { runId } });
     expect((await drive(client, runId, act)).status).toBe('COMPLETED');
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
     expect(server.invalidStdout).toEqual([]);
   }, 180_000);
 });

@@ -175,7 +175,7 @@ describe('desktop UI: a fresh folder from goal to completed run, with the defaul
     expect(readFileSync(join(world.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');
     expect(llm.remaining()).toBe(0);
     const git = gitState(world.project);
-    expect(git.log).toEqual(['Add end-to-end tests and update the documentation', 'Adds two numbers']);
+    expect(git.log).toEqual(['Add end-to-end tests and update the documentation', 'Add adder, which adds two numbers']);
     expect(git.dirty).toBe('');
     // A fresh repository's history starts on its own branch, a commit per component: nothing to squash or merge back.
     expect(execFileSync('git', ['branch', '--format=%(refname:short)'], { cwd: world.project, encoding: 'utf8' }).trim()).toBe('main');

@@ -70,11 +70,11 @@ describe('workflow with the agent loop and the scripted model', () => {
     // The tests ran through the runners' PTYs (live in the terminal view): failing, passing, passing, then the final
     // gate (the project's whole suite, once: package.json's test script is the components' command); the commits
     // too (the repository's hooks run where the tests run).
-    expect(terminals).toEqual(['tests: node --test test/', 'tests: node --test test/', 'tests: node --test test/', 'commit: adds two numbers', 'tests: npm test --silent', 'commit: update the documentation']);
+    expect(terminals).toEqual(['tests: node --test test/', 'tests: node --test test/', 'tests: node --test test/', 'commit: add adder, which adds two numbers', 'tests: npm test --silent', 'commit: update the documentation']);
     // Real files, really tested, reviewed and committed; each step has its session log and usage.
     expect(readFileSync(p('src/adder.mjs'), 'utf8')).toContain('/** Sum of a and b. */');
     expect(readFileSync(p('docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
     const dev = view.timeline.find((e) => e.state === 'adder:development')!;
     expect(dev.sessionLog).toMatch(/sessions\/.+\.jsonl$/);
     expect(dev.usage?.totalTokens).toBeGreaterThan(0);

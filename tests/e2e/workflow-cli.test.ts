@@ -79,7 +79,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(again).toContain('This step ran before, and the run stopped there: Erasmus stopped while it ran');
     expect(again).toContain('It changed no file of the project: start from the project as it is now');
     expect(finishedStates(done.timeline)).toEqual(EXPECTED);
-    expect(gitLog(sb.project).filter((s) => s === 'adds two numbers')).toHaveLength(1);
+    expect(gitLog(sb.project).filter((s) => s === 'add adder, which adds two numbers')).toHaveLength(1);
     expect(readFileSync(join(sb.project, 'docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');
 
     const status = spawnSync(process.execPath, [CLI, 'workflow', 'status', sb.project, '--json'], { env: sb.env, encoding: 'utf8' });
@@ -104,7 +104,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     const retried = await runCli(['workflow', 'retry', sb.project], sb.env);
     expect(retried.code).toBe(0);
     expect(retried.stderr).toContain('■ Completed');
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
   });
 
   it('erasmus workflow pause / stop reach the process that drives the run', async () => {

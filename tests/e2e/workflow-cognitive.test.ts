@@ -50,7 +50,7 @@ describe('external cognitive engine over the contract (load → getTask/submitTa
     expect(prompts).toEqual(ASKED);
     const view = await call<{ timeline: Array<{ state: string; outcome?: string }> }>(core, 'workflow.status', { runId });
     expect(finishedStates(view.timeline)).toEqual(EXPECTED);
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
     expect(existsSync(join(sb.project, 'docs/reviews/adder.md'))).toBe(true);
     expect(readFileSync(join(sb.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');
   });

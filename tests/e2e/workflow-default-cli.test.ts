@@ -61,7 +61,7 @@ describe('erasmus workflow on the default path', () => {
     expect(readFileSync(p('docs/reviews/adder.md'), 'utf8')).toBe('# Review: adder\n\nVerdict: good. Add a doc comment.\n'); // the report only
     expect(readFileSync(p('docs/reviews/final.md'), 'utf8')).toBe('# Final review\n\nVerdict: no changes needed\n\nGood.\n');
     const git = gitState(world.project);
-    expect(git.log).toEqual(['Add end-to-end tests and update the documentation', 'Adds two numbers']);
+    expect(git.log).toEqual(['Add end-to-end tests and update the documentation', 'Add adder, which adds two numbers']);
     expect(git.dirty).toBe('');
     // The final commit holds the last phase's work: the end-to-end test, the README, the final review.
     const last = spawnSync('git', ['show', '--name-only', '--format=', 'HEAD'], { cwd: world.project, encoding: 'utf8' }).stdout;
@@ -159,6 +159,6 @@ describe('erasmus workflow on the default path', () => {
     expect(again).not.toContain('erasmus workflow retry');
     expect(retried.code, retried.stderr).toBe(0);
     expect(llm.remaining()).toBe(0);
-    expect(gitState(world.project).log).toEqual(['Add end-to-end tests and update the documentation', 'Adds two numbers']);
+    expect(gitState(world.project).log).toEqual(['Add end-to-end tests and update the documentation', 'Add adder, which adds two numbers']);
   }, 240_000);
 });

@@ -1,7 +1,7 @@
 // A durable run over a project's life (DBOS over a real Postgres, a bare origin): rewound to before its components
 // and run again, then a second goal; its own process killed and resumed; a component blocked in a worker, retried.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -123,16 +123,26 @@ describe('a durable run over a project\'s life', () => {
     expect(blocked.status).toBe('BLOCKED');
     expect(blocked.error?.message).toMatch(/^component b: tests still fail after 3 debugging attempts in b · debugging/);
     await writeFile(fixed, '');
+    // While it is blocked, the user adds a note in the project folder: b's steps, in a worker's clone, have it in their
+    // files and are told of it, as a plain run's steps are; b's commit holds it as the work's (as a plain run's would),
+    // and the project folder's copy, the same, is not in the merge's way.
+    await writeFile(join(dir, 'user-note.txt'), "the user's note\n");
     await engine.retry(runId);
     const view = await engine.waitForRest(runId, 120_000);
     expect(view.error?.message).toBeUndefined();
     expect(view.status).toBe('COMPLETED');
     expect(workflows(url)).toEqual([`${runId}:a:1 SUCCESS`, `${runId}:b:1 SUCCESS`, `${runId}:b:2 SUCCESS`]);
+    const prompts = new Paths(join(root, 'home-run')).runStepPrompt(dir, runId, 0).replace(/[^/]+$/, '');
+    const told = readdirSync(prompts).map((f) => readFileSync(join(prompts, f), 'utf8')).filter((p) => p.includes('## What the user changed'));
+    expect(told.length).toBeGreaterThan(0);
+    expect(told[0]).toContain("While the run was stopped at Components side by side, the user changed the project; here is what they changed, from the files as the run left them to the files as it went on:");
+    expect(told[0]).toContain("+the user's note");
     // The retry ran the blocked step again, from where b stood: its development (which wrote the draft) was not asked again.
     expect(modelCalls().filter((s) => s === 'b:development')).toHaveLength(1);
     expect(modelCalls().filter((s) => s === 'b:debugging')).toHaveLength(4);
     expect(git(dir, 'show', 'HEAD:b-draft.txt')).toBe('a draft of b');
     expect(git(dir, 'log', '--format=%H', '--', 'b.txt').split('\n')).toHaveLength(1);
+    expect(git(dir, 'log', '--format=%s', '--', 'user-note.txt')).toBe('Write b.txt');
     expect(git(dir, 'status', '--porcelain')).toBe('');
     expect(execFileSync('git', ['ls-remote', origin], { encoding: 'utf8' })).not.toMatch(/refs\/erasmus\/|erasmus-lane\//);
   }, 180_000);

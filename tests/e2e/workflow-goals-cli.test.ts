@@ -71,7 +71,7 @@ describe('a second goal on a finished project', () => {
 
     // Only the new component ran; the first goal's commits stay in history.
     const git = gitState(world.project);
-    expect(git.log).toEqual(['Update the documentation', 'Subtracts two numbers', ...firstLog]); // subjects in the style the log shows
+    expect(git.log).toEqual(['Update the documentation', 'Add subtractor, which subtracts two numbers', ...firstLog]); // subjects in the style the log shows
     expect(git.dirty).toBe('');
     const status = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as {
       goal: string; newGoal?: boolean; plan: { finalTestCommand?: string; finalTestCommandByUser?: boolean };

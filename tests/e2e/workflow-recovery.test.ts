@@ -89,7 +89,7 @@ describe('workflow: clear, recoverable failures with nothing lost', () => {
     expect(doneOf('adder:documentation')).not.toContain('final pass');
     expect(doneOf('final:documentation')).toBe('The README describes the product as it now is, and the context document you hand back is the architecture as built.');
     expect(finishedStates(view.timeline)).toContain('adder:testing=not-done');
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
   });
 
   /** A run whose model never fixes the failing test: blocked in adder · debugging after 2 attempts. */

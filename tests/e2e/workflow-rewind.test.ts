@@ -42,7 +42,7 @@ describe('erasmus workflow rewind', () => {
     const first = await runCli(['workflow', 'start', project, '--goal', 'add and multiply', '--executor', 'command', '--command', `node ${TWO}`, '--yes'], sb.env);
     expect(first.stderr).toContain('■ Completed');
     expect(first.code).toBe(0);
-    expect(gitLog(project)).toEqual(['update the documentation', 'implement multiply(a, b) in src/multiply.mjs', 'adds two numbers', 'initial']);
+    expect(gitLog(project)).toEqual(['update the documentation', 'implement multiply(a, b) in src/multiply.mjs', 'add adder, which adds two numbers', 'initial']);
     expect(existsSync(join(project, 'notes.txt'))).toBe(true);
     expect(readFileSync(join(project, 'src/adder.mjs'), 'utf8')).toContain('Adds of a and b');
     const finalHead = git('rev-parse', 'HEAD');
@@ -99,7 +99,7 @@ describe('erasmus workflow rewind', () => {
     const resumed = await runCli(['workflow', 'resume', project], sb.env);
     expect(resumed.stderr).toContain('■ Completed');
     expect(resumed.code).toBe(0);
-    expect(gitLog(project)).toEqual(['update the documentation', 'implement multiply(a, b) in src/multiply.mjs', 'adds two numbers', 'initial']);
+    expect(gitLog(project)).toEqual(['update the documentation', 'implement multiply(a, b) in src/multiply.mjs', 'add adder, which adds two numbers', 'initial']);
     expect(git('rev-parse', 'HEAD~2')).toBe(adderCommit);
     expect(existsSync(join(project, 'notes.txt'))).toBe(true);
     const end = JSON.parse(readFileSync(runFile, 'utf8')) as { status: string; timeline: Entry[] };

@@ -43,7 +43,7 @@ describe('workflow end to end (scripted model as a command executor)', () => {
     expect(readFileSync(join(sb.project, 'src/adder.mjs'), 'utf8')).toContain('a + b');
     expect(readFileSync(join(sb.project, 'docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');
     expect(existsSync(join(sb.project, 'docs/reviews/final.md'))).toBe(true);
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
     const commit = view.timeline.find((e) => e.state === 'adder:commit')!.commit!;
     expect(commit).toMatch(/^[0-9a-f]{40}$/);
     expect(readFileSync(sb.paths.orchestrationDoc(sb.project, 'task_list'), 'utf8')).toContain('- [x] A1:');

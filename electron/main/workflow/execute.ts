@@ -9,7 +9,8 @@ import { writeFileAtomic } from '../common/fs';
 import { debugRetryNote, unfinishedChanges } from './retry-note';
 import { lastWordsField, StepAbortedError } from './executor';
 import { WorkflowError } from './errors';
-import { filesChangedSince, repoPath } from './git';
+import { filesChangedSince, repoPath, type FileChange } from './git';
+import { asChange } from './commit-phrase';
 import { commitRunWork, finalCommitWhat, heldBackNote, TEST_FILE, userChangedFiles, type CommitWhat } from './run-git';
 import { savePullRequest, titleOfGoal } from './finish';
 import { PROSE_FILE, passOverReason } from './pass-over';
@@ -461,7 +462,15 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   const entry = await ctx.enter(spec.state, component ? { component: component.id } : {});
   if (component) await markTasks(ctx, component.id, component.tasks.map((t) => t.id), 'done');
   // The final commit holds the last phase's work (end-to-end tests, the README, the final review).
-  const what = (files: string[]): CommitWhat => (component ? { title: commitTitle(component, record.goalUpdate?.doneTasks, goalOfOnly(plan, component.id, record.goalUpdate?.doneTasks, record.goal)), type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat', names: [component.id] } : finalCommitWhat(files, record.timeline));
+  const what = (files: string[], changes: FileChange[]): CommitWhat => {
+    if (!component) return finalCommitWhat(files, record.timeline);
+    const doneBefore = record.goalUpdate?.doneTasks;
+    // New in this commit: no task of it was done before, and the code it holds is all added (not a change to code that was).
+    const code = changes.filter((f) => !PROSE_FILE.test(f.path) && !TEST_FILE.test(f.path));
+    const added = !component.tasks.some((t) => doneBefore?.includes(t.id)) && code.length > 0 && code.every((f) => f.change === 'added');
+    const title = commitTitle(component, doneBefore, goalOfOnly(plan, component.id, doneBefore, record.goal), added);
+    return { title, type: files.length && files.every((f) => PROSE_FILE.test(f)) ? 'docs' : 'feat', names: [component.id] };
+  };
   const outcome = await commitRunWork(record, spec.state, what, ctx.runTests, () => ctx.persist(), ctx.signal);
   if (outcome.kind === 'refused') {
     // The repository's hooks said no: their output goes to the debugging step, as a failed test run would.
@@ -492,19 +501,25 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
 }
 
 /**
- * What a component's commit says it does: its one task of this run; for a later goal's several tasks on a component
- * built before, that goal (the component's title says what an earlier goal built); else its title (without a trailing
- * parenthesis of file names), else its id.
+ * What a component's commit says it does, as a change (commit-phrase.ts): its one task of this run; for a later goal's
+ * several tasks on a component built before, that goal (the component's title says what an earlier goal built); else
+ * its title (without a trailing parenthesis of file names), else its id. `added`: the component's code is new in it.
  */
-export function commitTitle(c: Plan['components'][number], doneBefore: readonly string[] = [], goal?: string): string {
+export function commitTitle(c: Plan['components'][number], doneBefore: readonly string[] = [], goal?: string, added = false): string {
   // A trailing aside goes ("Convert Celsius (convert.py)"), not a call's parentheses ("count_words(text)" keeps them).
   const clean = (t: string | undefined) => (t ?? '').replace(/\s+\([^()]*\)\s*$/, '').trim();
+  const change = (t: string) => asChange(t, { name: c.id, names: [c.id], added });
   const fresh = c.tasks.filter((t) => !doneBefore.includes(t.id));
   const later = fresh.length < c.tasks.length;
   // A later goal's several tasks here: the goal when it changes this component alone, else the tasks themselves (the
   // goal would name another component's work too; the component's title names what an earlier goal built).
-  const tasks = later && fresh.length > 1 ? fresh.map((t) => clean(t.title)).filter(Boolean).join('; ') : '';
-  return (fresh.length === 1 && clean(fresh[0]!.title)) || (later && titleOfGoal(goal)) || tasks || clean(c.title) || c.id;
+  const tasks = later && fresh.length > 1 ? fresh.map((t) => clean(t.title)).filter(Boolean).map(change).join('; ') : '';
+  const one = fresh.length === 1 ? clean(fresh[0]!.title) : '';
+  if (one) return change(one);
+  const ofGoal = later ? titleOfGoal(goal) : '';
+  if (ofGoal) return change(ofGoal);
+  if (tasks) return tasks;
+  return change(clean(c.title) || c.id);
 }
 
 /** The goal, for a component's commit title, when this goal changes that component alone (none else has new tasks). */

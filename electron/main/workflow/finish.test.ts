@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Paths } from '../paths/index';
+import { ContextDocs } from './documents';
 import { finishRun, titleOfGoal } from './finish';
+import { componentsStatus, scheduleWithStatus } from './schedule-status';
 import type { RunRecord } from './run-record';
 import { git, repositoryIn } from './testing-repo';
 
@@ -153,6 +155,27 @@ describe("a squashed run's branch on origin", () => {
     const local = await finishRun(paths, { ...record, git: { ...record.git!, finished: undefined } }, 'squash');
     expect(local.message).toContain('origin has erasmus/add-a-greeting too (pushed from here, not by the run), so it was kept: delete it there once you no longer need it (git push origin --delete erasmus/add-a-greeting). Nothing was pushed: main is 1 commit ahead of origin/main');
     expect(onOrigin()).toContain('refs/heads/erasmus/add-a-greeting');
+  });
+});
+
+describe('the progress schedule after a squash', () => {
+  it("names the squash commit on the user's branch, not the run's commits the squash left behind", async () => {
+    const { dir, record, paths } = branchedRun();
+    const run = git(dir, 'rev-parse', 'HEAD');
+    const other = git(dir, 'rev-parse', 'main'); // a commit of the user's, not the run's: stays as it is
+    const docs = new ContextDocs(paths, dir);
+    const lanes = [{ component: 'core', status: 'merged', commit: run }] as never;
+    const planned = `# Progress schedule\n\n1. core: the greeting (commit ${run.slice(0, 7)}). Built on ${other.slice(0, 10)}.\n\n<!-- erasmus: describes commit ${run} -->\n`;
+    await docs.write({ doc: 'progress_schedule' }, scheduleWithStatus(planned, componentsStatus(record.plan!, lanes), ['core']));
+    expect(await docs.text({ doc: 'progress_schedule' })).toContain(`finished; committed and merged into the run's branch as ${run.slice(0, 8)}.`);
+    const out = await finishRun(paths, record, 'squash');
+    const squash = out.commit!;
+    const text = (await docs.text({ doc: 'progress_schedule' }))!;
+    expect(text).toContain(`- core — the core (tasks C1): finished; committed, then squashed into main as ${squash.slice(0, 8)}.`);
+    expect(text).toContain(`1. core: the greeting (commit ${squash.slice(0, 8)}). Built on ${other.slice(0, 10)}.`);
+    // Erasmus's bookkeeping line keeps the commit it describes (drift reads the run's branch for it).
+    expect(text).toContain(`<!-- erasmus: describes commit ${run} -->`);
+    expect(text.replace(`describes commit ${run}`, '')).not.toContain(run.slice(0, 7));
   });
 });
 

@@ -5,9 +5,11 @@ import { dirname } from 'node:path';
 import { pullRequestBody, type EarlierWork } from '../../contract/pr-summary';
 import { runReport } from '../../contract/run-report';
 import type { Paths } from '../paths/index';
+import { ContextDocs } from './documents';
 import { invalidState, WorkflowError } from './errors';
 import { commitStyle, commitSubject, currentBranch, git, gitPath, identityArgs, uncommittedFiles } from './git';
 import type { RunRecord } from './run-record';
+import { squashedSchedule } from './schedule-status';
 
 export type FinishChoice = 'squash' | 'keep';
 
@@ -42,7 +44,9 @@ export function titleOfGoal(goal: string | undefined): string {
 /** The pull request of a run: its title in the repository's commit style (a squash commit's subject), its body from the record. */
 export async function pullRequestOf(paths: Paths, record: RunRecord): Promise<PullRequest> {
   const goal = titleOfGoal(record.goal) || 'Changes made by an Erasmus run';
-  const style = await commitStyle(record.projectDir).catch(() => ({ conventional: false, lowerCase: false }));
+  // The scope (where the repository's subjects name one) that fits the files the run changed.
+  const files = [...new Set(record.timeline.flatMap((e) => (e.rewound ? [] : (e.files ?? []).map((f) => f.path))))];
+  const style = await commitStyle(record.projectDir, files).catch(() => ({ conventional: false, lowerCase: false }));
   const title = commitSubject(style, goal.replace(/^(fix|feat)(\([^)]*\))?!?:\s*/i, ''), /^fix\b/i.test(goal) ? 'fix' : 'feat');
   return { title, body: pullRequestBody(record, runReport(record), await earlierWork(record)), file: paths.runPullRequest(record.projectDir, record.runId) };
 }
@@ -165,11 +169,18 @@ export async function finishRun(paths: Paths, record: RunRecord, choice: FinishC
   const moved = await git(dir, ['update-ref', '-m', `erasmus: squash ${branch}`, `refs/heads/${baseName}`, commit, base ?? '0'.repeat(40)]);
   if (moved.code !== 0) throw invalidState(`${baseName} changed while merging (${moved.stdout.trim()}). Nothing was changed: finish again.`);
   g.finished = { choice, commit, at: new Date().toISOString() };
+  // The progress schedule names the squash commit where it named the run's commits (which the user's branch lacks).
+  const squashed = lines((await git(dir, ['rev-list', base ? `${mergeBase}..${tip}` : tip])).stdout);
+  const schedule = new ContextDocs(paths, dir);
+  const unsaid = await schedule.update({ doc: 'progress_schedule' }, (text) => text && squashedSchedule(text, squashed, commit, baseName)).then(
+    () => '',
+    (err: unknown) => ` The progress schedule still names the run's commits: it could not be rewritten (${(err as Error).message}); ${schedule.path({ doc: 'progress_schedule' })} is yours to correct.`,
+  );
   const out: FinishOutcome = { choice, branch, base: baseName, commit, message: '' };
   const checkedOut = (await currentBranch(dir)) === baseName || (await git(dir, ['checkout', '-q', baseName])).code === 0;
   const stash = g.stashed ? ` Your changes set aside at start are in the stash ("${g.stashed}"): git stash pop brings them back.` : '';
   const remote = await squashedOnOrigin(dir, branch, tip, !!record.durable);
-  out.message = `Squashed ${subjects.length} commit${subjects.length === 1 ? '' : 's'} of ${branch} into ${baseName} as ${commit.slice(0, 10)} "${pr.title}"${checkedOut ? `; ${baseName} is checked out` : `; ${baseName} could not be checked out (git checkout ${baseName})`}. Branch ${branch} keeps the run's own commits (delete it: git branch -D ${branch}).${remote.said}${await notPushed(dir, baseName, remote.deleted)}${stash}`;
+  out.message = `Squashed ${subjects.length} commit${subjects.length === 1 ? '' : 's'} of ${branch} into ${baseName} as ${commit.slice(0, 10)} "${pr.title}"${checkedOut ? `; ${baseName} is checked out` : `; ${baseName} could not be checked out (git checkout ${baseName})`}. Branch ${branch} keeps the run's own commits (delete it: git branch -D ${branch}).${remote.said}${await notPushed(dir, baseName, remote.deleted)}${stash}${unsaid}`;
   return out;
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { WorkflowTimelineEntry } from '../../contract/methods/workflow';
+import { isName } from './commit-phrase';
 
 const run = promisify(execFile);
 
@@ -168,20 +169,76 @@ export async function headSubject(dir: string): Promise<string | undefined> {
 export interface CommitStyle {
   /** Conventional Commits (`feat: …`, `fix(scope): …`) in most recent subjects. */
   conventional: boolean;
-  /** Subjects start with a lower-case letter (after any type prefix). */
+  /** Subjects start with a lower-case letter (after any type or scope prefix). */
   lowerCase: boolean;
+  /**
+   * The scope this commit's subject names, where most recent subjects name one (`textkit: add …`, or `feat(cli): …`
+   * in Conventional Commits): the scope whose recent commits touched the folders of this commit's files, else the one
+   * used most.
+   */
+  scope?: string;
 }
 
 const CONVENTIONAL = /^(feat|fix|docs|test|tests|chore|refactor|perf|build|ci|style|revert)(\([^)]*\))?!?: \S/;
+/** A subject that begins with a scope of its own: `textkit: add …`, `docs/api: …` (a word, no spaces, then `: `). */
+const SCOPED = /^([A-Za-z0-9][\w./-]*): \S/;
 
-export async function commitStyle(dir: string): Promise<CommitStyle> {
-  const r = await git(dir, ['log', '-n', '30', '--no-merges', '--format=%s']);
-  const subjects = r.code === 0 ? r.stdout.split('\n').filter(Boolean) : [];
+/** The scope a subject names: `cli` of `feat(cli): …` (Conventional Commits), `textkit` of `textkit: add …` (else). */
+function scopeOf(subject: string, conventional: boolean): string | undefined {
+  if (conventional) return /^\w+\(([^)]+)\)!?: /.exec(subject)?.[1];
+  return CONVENTIONAL.test(subject) ? undefined : SCOPED.exec(subject)?.[1];
+}
+
+/** How the repository writes subjects; `files`: the paths the commit holds, to choose the scope that fits them. */
+export async function commitStyle(dir: string, files: readonly string[] = []): Promise<CommitStyle> {
+  const r = await git(dir, ['log', '-n', '30', '--no-merges', '--format=%x00%s', '--name-only']);
+  const commits = (r.code === 0 ? r.stdout.split('\0') : [])
+    .map((chunk) => chunk.split('\n'))
+    .filter((l) => l[0])
+    .map(([subject, ...paths]) => ({ subject: subject!, paths: paths.filter(Boolean) }));
+  const subjects = commits.map((c) => c.subject);
   if (!subjects.length) return { conventional: false, lowerCase: false };
   const conventional = subjects.filter((s) => CONVENTIONAL.test(s)).length * 2 >= subjects.length;
-  const firsts = subjects.map((s) => s.replace(CONVENTIONAL, (m) => m.slice(-1)).replace(/^[^A-Za-z]+/, '')[0]).filter(Boolean);
+  // The first letter after any type or scope: `add` of `textkit: add …`.
+  const bare = (s: string) => (CONVENTIONAL.test(s) || conventional ? s : s.replace(SCOPED, (m) => m.slice(-1))).replace(CONVENTIONAL, (m) => m.slice(-1));
+  const firsts = subjects.map((s) => bare(s).replace(/^[^A-Za-z]+/, '')[0]).filter(Boolean);
   const lowerCase = firsts.filter((c) => c === c!.toLowerCase()).length * 2 > firsts.length;
-  return { conventional, lowerCase };
+  const scoped = commits.flatMap((c) => {
+    const scope = scopeOf(c.subject, conventional);
+    return scope ? [{ scope, paths: c.paths }] : [];
+  });
+  // Scopes are the repository's habit when most subjects (of its Conventional Commits, in that style) name one.
+  const among = conventional ? subjects.filter((s) => CONVENTIONAL.test(s)).length : subjects.length;
+  if (!scoped.length || scoped.length * 2 <= among) return { conventional, lowerCase };
+  return { conventional, lowerCase, scope: scopeFor(scoped, files) };
+}
+
+/**
+ * The scope for a commit of `files`: each file votes for the scope whose commits touched the path nearest to it (the
+ * most leading folders in common); without a vote, the scope used most (ties: the most recent).
+ */
+function scopeFor(scoped: ReadonlyArray<{ scope: string; paths: string[] }>, files: readonly string[]): string {
+  const used = new Map<string, number>();
+  for (const s of scoped) used.set(s.scope, (used.get(s.scope) ?? 0) + 1);
+  const common = (a: string, b: string) => {
+    const x = a.split('/').slice(0, -1);
+    const y = b.split('/').slice(0, -1);
+    let n = 0;
+    while (n < x.length && n < y.length && x[n] === y[n]) n++;
+    return n;
+  };
+  const byFiles = new Map<string, number>();
+  for (const file of files) {
+    let best = 0;
+    let winner: string | undefined;
+    for (const s of scoped) {
+      const near = Math.max(0, ...s.paths.map((p) => common(file, p)));
+      if (near > best) [best, winner] = [near, s.scope];
+    }
+    if (winner) byFiles.set(winner, (byFiles.get(winner) ?? 0) + 1);
+  }
+  const most = (votes: Map<string, number>) => [...votes].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+  return byFiles.size ? most(byFiles) : most(used);
 }
 
 /** A subject in the repository's style: `feat: add …` where Conventional Commits are used, else `Add …`. */
@@ -197,9 +254,9 @@ function subjectOf(style: CommitStyle, what: string, type: CommitType, names: re
   const word = /^\S+/.exec(text)?.[0] ?? '';
   // So does a name from the code: `count_words`, `slugify()`, `src/cli.js`, `os.path`.
   // And a name the caller knows is one (a component's id: "upper uppercases the input", not "Upper uppercases …").
-  const fixed = /^[A-Z][A-Z0-9]/.test(word) || /^[a-z]+[A-Z]/.test(word) || /[_()./`]/.test(word) || names.includes(word.replace(/[:,;]$/, ''));
+  const fixed = isName(word, names);
   const cased = fixed ? text : style.lowerCase || style.conventional ? text.charAt(0).toLowerCase() + text.slice(1) : text.charAt(0).toUpperCase() + text.slice(1);
-  const prefix = style.conventional ? `${type}: ` : '';
+  const prefix = style.conventional ? `${type}${style.scope ? `(${style.scope})` : ''}: ` : style.scope ? `${style.scope}: ` : '';
   const subject = prefix + cased;
   if (subject.length <= SUBJECT_MAX) return { subject, cut: false };
   // Too long, and the text names several things ("add truncate(s, n) that …, and wordCount(s) that counts words"):

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { undoUnfinishedMerge } from './merge-recovery';
-import { mergeLaneCommit } from './worktrees';
+import { SET_ASIDE } from './set-aside';
+import { mergeLaneCommit, mergeUnderWay } from './worktrees';
 
 let root: string | undefined;
 afterEach(() => {
@@ -51,8 +52,7 @@ describe('a merge of a component git did not finish (killed while it wrote the f
     writeFileSync(join(dir, 'b2.txt'), 'b2\n');
     git(dir, 'add', 'b2.txt');
     writeFileSync(join(dir, '.git', 'index.lock'), '');
-    // As left, the merge fails ("your local changes would be overwritten", or git's lock).
-    await expect(mergeLaneCommit(dir, b)).rejects.toThrow(/would be overwritten|index\.lock/);
+    // (A resumed run takes back what an unfinished merge left before merging again: parallel.ts.)
 
     expect((await undoUnfinishedMerge(dir, b, Date.now() + 1000)).sort()).toEqual(['b.txt', 'b2.txt', 'old.txt', 'shared.txt']);
     expect(existsSync(join(dir, '.git', 'index.lock'))).toBe(false);
@@ -78,5 +78,76 @@ describe('a merge of a component git did not finish (killed while it wrote the f
     writeFileSync(join(dir, '.git', 'index.lock'), '');
     await undoUnfinishedMerge(dir, b, Date.now() - 60_000);
     expect(existsSync(join(dir, '.git', 'index.lock'))).toBe(true);
+  });
+});
+
+describe("a merge with the user's included changes in the index", () => {
+  const status = (dir: string) => git(dir, 'status', '--porcelain');
+  it('sets them aside around the merge and puts them back as they were, staged or not, when the component does not touch them', async () => {
+    const { dir, b } = project();
+    const head = git(dir, 'rev-parse', 'HEAD');
+    writeFileSync(join(dir, 'notes.txt'), 'notes, staged by the user\n');
+    git(dir, 'add', 'notes.txt');
+    writeFileSync(join(dir, 'a.txt'), 'a, edited\n');
+    writeFileSync(join(dir, 'mine.txt'), 'mine\n');
+    const r = await mergeLaneCommit(dir, b, ['notes.txt', 'a.txt', 'mine.txt']);
+    expect(r).toMatchObject({ kind: 'merged' });
+    expect(git(dir, 'rev-parse', 'HEAD^')).toBe(head);
+    expect(git(dir, 'show', '--name-only', '--format=%s', 'HEAD').split('\n')).toEqual(['Write b', '', 'b.txt', 'b2.txt', 'old.txt', 'shared.txt']);
+    expect(status(dir)).toBe('M a.txt\nM  notes.txt\n?? mine.txt'); // (trimmed: ' M a.txt')
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('notes, staged by the user\n');
+    expect(git(dir, 'stash', 'list')).toBe('');
+  });
+
+  it('blocks, changing nothing, when the component changes one of their files; and when its merge conflicts', async () => {
+    const { dir, b } = project();
+    writeFileSync(join(dir, 'shared.txt'), 'one, the user\n');
+    git(dir, 'add', 'shared.txt');
+    await expect(mergeLaneCommit(dir, b, ['shared.txt'])).rejects.toThrow(/`shared\.txt` holds your uncommitted changes \(the run started with them included\), and this component changed it too: commit it, or stash it \(git stash\), then retry/);
+    expect(status(dir)).toBe('M  shared.txt');
+    expect(git(dir, 'stash', 'list')).toBe('');
+    // The run's branch changed shared.txt too (an earlier component): the merge conflicts, which a merge step resolves,
+    // but not while the user's changes are set aside: they go back as they were, and it blocks saying why.
+    git(dir, 'checkout', '-q', '--', '.');
+    git(dir, 'reset', '-q');
+    writeFileSync(join(dir, 'shared.txt'), 'one\nfrom a\n');
+    git(dir, 'commit', '-qam', 'a changes shared');
+    writeFileSync(join(dir, 'notes.txt'), 'notes, staged\n');
+    git(dir, 'add', 'notes.txt');
+    await expect(mergeLaneCommit(dir, b, ['notes.txt'])).rejects.toThrow(
+      /it conflicts with the run's branch in shared\.txt, which a merge step resolves; yet git makes no merge while your uncommitted changes \(`notes\.txt` staged\) are in the index, and they were set aside and put back as they were\. Commit them, or stash them \(git stash\), then retry/,
+    );
+    expect(await mergeUnderWay(dir)).toBe(false);
+    expect(status(dir)).toBe('M  notes.txt');
+    expect(git(dir, 'stash', 'list')).toBe('');
+  });
+
+  it("goes through the user's copy of a file the component changes when it is byte for byte the component's (their change carried into it); else blocks", async () => {
+    const { dir, b } = project();
+    writeFileSync(join(dir, 'b.txt'), 'b\n'); // untracked, as component b writes it
+    writeFileSync(join(dir, 'shared.txt'), 'one\ntwo\n'); // modified, as component b leaves it
+    writeFileSync(join(dir, 'notes.txt'), 'notes, staged\n');
+    git(dir, 'add', 'notes.txt', 'shared.txt');
+    expect(await mergeLaneCommit(dir, b, ['b.txt', 'shared.txt', 'notes.txt'])).toMatchObject({ kind: 'merged' });
+    expect(git(dir, 'show', '--name-only', '--format=%s', 'HEAD').split('\n')).toEqual(['Write b', '', 'b.txt', 'b2.txt', 'old.txt', 'shared.txt']);
+    expect(status(dir)).toBe('M  notes.txt');
+    expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('b\n');
+    // A copy that differs from the component's: theirs, in the way.
+    rmSync(root!, { recursive: true, force: true });
+    const other = project();
+    writeFileSync(join(other.dir, 'b.txt'), 'the user\'s b\n');
+    await expect(mergeLaneCommit(other.dir, other.b, ['b.txt'])).rejects.toThrow(/`b\.txt` holds your uncommitted changes/);
+    expect(status(other.dir)).toBe('?? b.txt');
+  });
+
+  it('puts back what a merge cut short by a crash left set aside, before merging', async () => {
+    const { dir, b } = project();
+    writeFileSync(join(dir, 'notes.txt'), 'notes, staged\n');
+    git(dir, 'add', 'notes.txt');
+    git(dir, 'stash', 'push', '--message', SET_ASIDE); // as the crash left it
+    expect(status(dir)).toBe('');
+    expect(await mergeLaneCommit(dir, b, ['notes.txt'])).toMatchObject({ kind: 'merged' });
+    expect(status(dir)).toBe('M  notes.txt');
+    expect(git(dir, 'stash', 'list')).toBe('');
   });
 });

@@ -7,6 +7,7 @@ import { readdir } from 'node:fs/promises';
 import type { WorkflowLane, WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import { ProjectTrust } from '../project/trust';
 import { crashPoint } from './crash-point';
+import { putBack } from './set-aside';
 import { stampDocument } from './drift';
 import { WorkflowError } from './errors';
 import { executeNext } from './execute';
@@ -295,6 +296,7 @@ async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise
   const { record } = ctx;
   const dir = record.projectDir;
   let sha: string | undefined;
+  let unsaid: string | undefined;
   if (lane.commit) {
     // Its work is in its commit (its branch stays until merged): the worktree goes first, so the project folder a merge
     // step works in holds no copy of it (`node --test` there would run the copy's tests too: it searches .git as well).
@@ -310,8 +312,12 @@ async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise
       crashPoint(`${lane.component}:merge:before`);
       const r = await mergeLaneCommit(dir, lane.commit, userChangedFiles(record));
       crashPoint(`${lane.component}:merge:after`);
+      if (r.kind === 'merged' && r.unsaid) unsaid = r.unsaid;
       sha = r.kind === 'merged' ? r.sha : await resolveConflicts(ctx, plan, lane, r.files);
     }
+    // The user's changes a merge set aside, which a crash kept it from putting back (worktrees.ts), go back now it is made.
+    unsaid ??= await putBack(dir);
+    if (unsaid) ctx.emit('app.notify', { title: `Component ${lane.component} merged: your changes are in the stash`, body: unsaid });
     // The component's commit entry and its document name the commit on the run's branch.
     for (const i of lane.entries) {
       const e = record.timeline[i];

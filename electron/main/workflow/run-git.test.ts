@@ -207,6 +207,40 @@ describe('commit style', () => {
     expect(branchName('Support Set & Map in toVal (src/index.js), please!')).toBe('erasmus/support-set-map-in-toval-src');
     expect(branchName(undefined)).toBe('erasmus/run');
   });
+  it("follows the scope most recent subjects begin with (`textkit: add …`), the one whose commits touched the commit's folders", async () => {
+    const lib = repository().dir;
+    const dir = join(root!, 'py');
+    mkdirSync(join(dir, 'textkit'), { recursive: true });
+    mkdirSync(join(dir, 'cli'));
+    git(dir, 'init', '-q', '-b', 'main');
+    const commit = (file: string, subject: string) => {
+      writeFileSync(join(dir, file), `${subject}\n`);
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', subject);
+    };
+    commit('README.md', 'Initial layout');
+    commit('textkit/slug.py', 'textkit: add slugify');
+    commit('textkit/count.py', 'textkit: count words');
+    commit('cli/main.py', 'cli: add the stats command');
+    commit('textkit/slug.py', 'textkit: strip accents in slugify');
+    const style = await commitStyle(dir, ['textkit/truncate.py', 'tests/test_truncate.py']);
+    expect(style).toEqual({ conventional: false, lowerCase: true, scope: 'textkit' });
+    expect(commitSubject(style, 'Add truncate')).toBe('textkit: add truncate');
+    expect((await commitStyle(dir, ['cli/flags.py'])).scope).toBe('cli');
+    // Files no scope's commits came near: the scope used most.
+    expect((await commitStyle(dir, ['setup.py'])).scope).toBe('textkit');
+    // Conventional Commits with scopes: the type, then the scope.
+    commit('cli/main.py', 'feat(cli): json output');
+    commit('textkit/count.py', 'fix(textkit): count hyphenated words once');
+    commit('textkit/slug.py', 'feat(textkit): keep digits');
+    commit('textkit/slug.py', 'feat(textkit): keep digits again');
+    commit('textkit/slug.py', 'feat(textkit): keep digits once more');
+    const conventional = await commitStyle(dir, ['cli/main.py']);
+    expect(conventional).toEqual({ conventional: true, lowerCase: true, scope: 'cli' });
+    expect(commitSubject(conventional, 'Add a --csv flag', 'feat')).toBe('feat(cli): add a --csv flag');
+    // Half or fewer name a scope: none (the repository above: `fix(core): …` once in two).
+    expect(await commitStyle(lib)).toEqual({ conventional: true, lowerCase: true });
+  });
 });
 
 describe("the final phase's commit title", () => {

@@ -220,7 +220,7 @@ async function removeStaleLocks(dir: string, branch: string | undefined): Promis
   await removeDeadLocks(locks, dirs);
 }
 
-export async function commitRunWork(record: RunRecord, state: string, what: (files: string[]) => CommitWhat, run: TestRunner, persist: () => Promise<void>, signal?: AbortSignal): Promise<CommitResult> {
+export async function commitRunWork(record: RunRecord, state: string, what: (files: string[], changes: FileChange[]) => CommitWhat, run: TestRunner, persist: () => Promise<void>, signal?: AbortSignal): Promise<CommitResult> {
   const dir = record.projectDir;
   if (!record.git) return { kind: 'nothing-to-commit', why: 'the project is not a git repository' };
   const head = await headCommit(dir);
@@ -247,8 +247,9 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   // merge step resolved it) is not in it.
   const staged = await git(dir, ['diff', '--cached', '--name-status', '--no-renames', '-z', '--', ...files.map((f) => `:(top,literal)${f}`)]);
   const held: FileChange[] = staged.code === 0 ? nameStatus(staged.stdout) : files.map((path) => ({ path, change: 'modified' }));
-  const w = what(held.map((f) => f.path));
-  const r = await commitThroughRunner(dir, run, commitMessage(await commitStyle(dir), w.title, w.type, w.names), files, signal);
+  const w = what(held.map((f) => f.path), held);
+  const style = await commitStyle(dir, held.map((f) => f.path));
+  const r = await commitThroughRunner(dir, run, commitMessage(style, w.title, w.type, w.names), files, signal);
   crashPoint(`${state}:after`);
   // Stopped (or shut down) while git ran: not a refusal by the hooks. The commit may be made or not; the pending
   // commit stays, so the step run again tells them apart by HEAD, as after a crash.

@@ -30,7 +30,8 @@ export const ExecutorConfig = z.discriminatedUnion('kind', [
 export type ExecutorConfig = z.infer<typeof ExecutorConfig>;
 
 /** What the user changed while a run (or a component of it) was stopped for them: user-changes.ts. */
-const UserChanges = z.array(z.object({ state: z.string(), at: z.string(), from: z.string(), fromIn: z.literal('checkpoints').optional(), kind: z.enum(['diff', 'stat']), text: z.string() }));
+/** `from`/`to`: the trees of the files as the run left them and as it went on (in the checkpoints' store when `fromIn`). */
+const UserChanges = z.array(z.object({ state: z.string(), at: z.string(), from: z.string(), to: z.string().optional(), fromIn: z.literal('checkpoints').optional(), kind: z.enum(['diff', 'stat']), text: z.string() }));
 
 /**
  * One component of a parallel run (plan.parallel): its own XState snapshot, branch and worktree, and the run
@@ -67,6 +68,8 @@ export const LaneRecord = z.object({
   workflow: z.string().optional(),
   attempts: z.number().int().nonnegative().optional(),
   checkpoint: z.object({ step: z.number().int().nonnegative(), sha: z.string(), attempt: z.number().int().positive().optional() }).optional(),
+  /** A durable run's component: the user's changes made while the run was stopped (their `at`) already handed to one of its workflows, to carry into its files. */
+  carried: z.array(z.string()).optional(),
   /** A durable run's component that does not move, and why (queued with no worker taking it, or its worker gone): the CLI and status say so. */
   waiting: z.string().optional(),
 });

@@ -4,6 +4,8 @@
 // from the architecture is the final documentation step's to say (it brings the architecture up to date with the
 // product as built). A model step here only cost the wait for it, serial after every component.
 import { keepStamp, withoutStamp } from './drift';
+
+const STAMP_LINE = /^<!-- erasmus: describes commit /;
 import type { Plan } from './plan';
 import type { LaneRecord } from './run-record';
 
@@ -72,4 +74,24 @@ export function scheduleWithStatus(schedule: string | undefined, status: string,
     next = `${body.slice(0, at)}${status}\n${end < 0 ? '' : `${after.slice(end)}\n`}`;
   }
   return keepStamp(schedule, next);
+}
+
+/**
+ * The schedule once the run is squashed into `base` as `squash`: each commit of the run it names (`runCommits`, full
+ * ids; named by any prefix of 7 or more) names the squash commit instead, which holds that work on the user's branch
+ * (the run's commits stay only on its own branch, which the user may delete); Erasmus's own "merged into the run's
+ * branch as …" says where the work is now. A stamp line (Erasmus's bookkeeping, drift.ts) is left as it is.
+ */
+export function squashedSchedule(text: string, runCommits: readonly string[], squash: string, base: string): string {
+  const ofRun = (hex: string) => hex.length >= 7 && runCommits.some((c) => c.startsWith(hex.toLowerCase()));
+  const shown = (hex: string) => squash.slice(0, Math.max(hex.length, 8));
+  return text
+    .split('\n')
+    .map((line) => {
+      if (STAMP_LINE.test(line)) return line;
+      return line
+        .replace(/committed and merged into the run's branch as ([0-9a-f]{7,40})\b/g, (m, hex: string) => (ofRun(hex) ? `committed, then squashed into ${base} as ${shown(hex)}` : m))
+        .replace(/(?<![0-9A-Za-z])[0-9a-f]{7,40}(?![0-9A-Za-z])/g, (hex) => (ofRun(hex) ? shown(hex) : hex));
+    })
+    .join('\n');
 }

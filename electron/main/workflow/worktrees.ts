@@ -7,9 +7,10 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { crashPoint } from './crash-point';
-import { currentBranch, git, gitPath, gitPaths, headCommit, identityArgs } from './git';
+import { currentBranch, git, gitPath, gitPaths, headCommit, identityArgs, uncommittedFiles } from './git';
 import { removeDeadLocks } from './git-locks';
 import { removeStaleLock } from './merge-recovery';
+import { clearCopies, commitFiles, putBack, restoreCopies, sameAsCommit, setAside } from './set-aside';
 
 /** Where a run's worktrees live: `<git dir>/erasmus/worktrees/<run>/<component>`. */
 export function worktreesDir(projectDir: string, runId: string): Promise<string> {
@@ -231,7 +232,8 @@ async function holdsUnmergedWork(projectDir: string, commit: string): Promise<bo
   return r.stdout.split('\n').filter(Boolean).some((l) => l.trim() !== empty);
 }
 
-export type MergeResult = { kind: 'merged'; sha: string } | { kind: 'conflict'; files: string[] };
+/** `unsaid`: what the user must be told (their changes set aside could not be put back: in the stash). */
+export type MergeResult = { kind: 'merged'; sha: string; unsaid?: string } | { kind: 'conflict'; files: string[] };
 
 /** A merge of a component's commit stopped by conflicts is under way in the project (a crash during its merge step). */
 export async function mergeUnderWay(projectDir: string): Promise<boolean> {
@@ -273,15 +275,52 @@ export async function mergeLaneCommit(projectDir: string, commit: string, userFi
     if (moved.code !== 0) throw new Error(`git update-ref failed: ${moved.stdout.trim()}`);
     return { kind: 'merged', sha };
   }
+  // Changes set aside by a merge a crash cut short (before it put them back) go back first: no merge is under way here.
+  const leftAside = await putBack(projectDir);
+  if (leftAside) throw new Error(`merging ${commit.slice(0, 8)} into the run's branch did not start: ${leftAside}, then retry.`);
   crashPoint('merge:git-writes-files', () => asIfGitWasKilledWritingTheFiles(projectDir, commit));
-  const r = await git(projectDir, [...NO_HOOKS, ...id, 'cherry-pick', '--allow-empty', '--keep-redundant-commits', commit]);
+  const pick = () => git(projectDir, [...NO_HOOKS, ...id, 'cherry-pick', '--allow-empty', '--keep-redundant-commits', commit]);
+  let r = await pick();
   if (r.code === 0) return { kind: 'merged', sha: (await headCommit(projectDir))! };
-  const files = await unmergedFiles(projectDir);
+  let files = await unmergedFiles(projectDir);
+  // The user's uncommitted files in the way. One the component changes too blocks, unless its copy is byte for byte
+  // what the merge writes (their change carried into a durable run's component: set-aside.ts sameAsCommit). The others
+  // (git refuses a cherry-pick while the index holds staged changes, whatever their files) are set aside around it and
+  // put back as they were.
+  const dirty = !files.length && /would be overwritten by/.test(r.stdout) ? ((await uncommittedFiles(projectDir)) ?? []) : [];
+  const changes = dirty.length ? new Set(await commitFiles(projectDir, commit)) : new Set<string>();
+  const same = await sameAsCommit(projectDir, commit, dirty.filter((f) => changes.has(f)));
+  const mine = dirty.filter((f) => !same.includes(f));
+  const overlap = mine.filter((f) => changes.has(f));
+  if (dirty.length && !overlap.length) {
+    await git(projectDir, ['cherry-pick', '--abort']);
+    const staged = (await git(projectDir, ['diff', '--cached', '--name-only', 'HEAD'])).stdout.split('\n').filter(Boolean);
+    await clearCopies(projectDir, same);
+    const aside = mine.length ? await setAside(projectDir) : false;
+    crashPoint('merge:set-aside');
+    r = await pick();
+    files = r.code === 0 ? [] : await unmergedFiles(projectDir);
+    // A conflict with nothing set aside goes to a merge step (the copies cleared are what the merge writes).
+    if (files.length && !aside) return { kind: 'conflict', files };
+    // Else not while the user's changes are set aside: back as they were, and it blocks.
+    if (r.code !== 0) {
+      await git(projectDir, ['cherry-pick', '--abort']);
+      await restoreCopies(projectDir, commit, same, staged);
+    }
+    const unsaid = await putBack(projectDir);
+    if (r.code === 0) return { kind: 'merged', sha: (await headCommit(projectDir))!, ...(unsaid ? { unsaid } : {}) };
+    if (!aside) throw new Error(`merging ${commit.slice(0, 8)} into the run's branch failed: ${r.stdout.trim().slice(-1500)}`);
+    const conflict = files.length ? `it conflicts with the run's branch in ${files.join(', ')}, which a merge step resolves` : r.stdout.trim().slice(-1500);
+    const inIndex = staged.filter((f) => !same.includes(f));
+    throw new Error(
+      `merging ${commit.slice(0, 8)} into the run's branch failed: ${conflict}; yet git makes no merge while your uncommitted changes${inIndex.length ? ` (${inIndex.map((f) => `\`${f}\``).join(', ')} staged)` : ''} are in the index, and they were set aside and put back as they were${unsaid ? `, except that ${unsaid}` : ''}. Commit them, or stash them (git stash), then retry (git stash pop brings them back after the merge).`,
+    );
+  }
   if (!files.length) {
     await git(projectDir, ['cherry-pick', '--abort']);
     // Files of the user's own in the way (an unfinished merge's leftovers are taken back before: merge-recovery.ts).
     // Among them, files of the user's included uncommitted changes (`userFiles`): said as theirs, with the way round.
-    const named = r.stdout.split('\n').filter((l) => l.startsWith('\t')).map((l) => l.trim());
+    const named = [...new Set([...r.stdout.split('\n').filter((l) => l.startsWith('\t')).map((l) => l.trim()), ...overlap])];
     const yours = named.filter((f) => userFiles.includes(f));
     const one = yours.length === 1;
     const inTheWay = !/would be overwritten by/.test(r.stdout)

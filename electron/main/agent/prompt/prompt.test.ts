@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,30 @@ describe('prompt assembly', () => {
     expect(listing.split('\n')).toEqual(['.gitignore', 'a.ts', 'src/', '  .gitignore', '  deep/', '    x.ts', '  main.ts']);
     for (let i = 0; i < 30; i++) writeFileSync(join(dir, `f${i}.txt`), '');
     expect(listProject(dir, { maxEntries: 10 })).toMatch(/… and \d+ more entries not shown$/);
+  });
+
+  it("lists a repository as git sees it: every ignore rule of git's respected, not only the folder's .gitignore files", () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    // The user's own excludes file (core.excludesFile, set here for the repository), and .git/info/exclude.
+    writeFileSync(join(dir, 'global-ignore'), '__pycache__/\n');
+    git('config', 'core.excludesFile', join(dir, 'global-ignore'));
+    writeFileSync(join(dir, '.git', 'info', 'exclude'), 'global-ignore\n*.egg-info/\n');
+    writeFileSync(join(dir, '.gitignore'), 'build/\n');
+    for (const d of ['textkit/__pycache__', '.venv/lib/python3.12', '.pytest_cache/v', 'textkit.egg-info', 'build', 'tests', 'empty']) mkdirSync(join(dir, d), { recursive: true });
+    // A virtual environment and pytest's cache ignore themselves (their own .gitignore holds "*").
+    writeFileSync(join(dir, '.venv', '.gitignore'), '*\n');
+    writeFileSync(join(dir, '.pytest_cache', '.gitignore'), '# created by pytest automatically\n*\n');
+    for (const f of ['textkit/__init__.py', 'textkit/slug.py', 'textkit/__pycache__/slug.cpython-312.pyc', '.venv/lib/python3.12/site.py', '.venv/pyvenv.cfg', '.pytest_cache/v/cache', 'textkit.egg-info/PKG-INFO', 'build/lib.py', 'tests/test_slug.py', 'pyproject.toml', 'gone.py']) writeFileSync(join(dir, f), '');
+    git('add', 'textkit/slug.py', 'gone.py', '.gitignore');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'textkit: add slugify');
+    rmSync(join(dir, 'gone.py')); // tracked, removed from disk: not there to read
+    expect(listProject(dir).split('\n')).toEqual(['.gitignore', 'pyproject.toml', 'tests/', '  test_slug.py', 'textkit/', '  __init__.py', '  slug.py']);
+    // A folder of a repository whose ignore rules sit above it.
+    writeFileSync(join(dir, '.gitignore'), 'build/\n*.pyc\n');
+    mkdirSync(join(dir, 'textkit', 'sub'));
+    writeFileSync(join(dir, 'textkit', 'sub', 'old.pyc'), '');
+    expect(listProject(join(dir, 'textkit')).split('\n')).toEqual(['__init__.py', 'slug.py']);
   });
 
   it('puts what every step of a run shares first (rules, toolsets, tool use), then protocol, caller sections and environment', () => {

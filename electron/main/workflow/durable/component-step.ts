@@ -14,6 +14,7 @@ import { driveLane } from '../parallel';
 import type { Plan } from '../plan';
 import type { RunContext } from '../run-context';
 import { LaneRecord, type RunRecord } from '../run-record';
+import { carryUserChanges, type CarriedChange } from '../user-changes';
 import { laneBranch } from '../worktrees';
 import { StepPrompt } from './bridge';
 import { laneCommitRef, recordLane, restoreLane, type MadeCheckpoint } from './lane-git';
@@ -63,6 +64,8 @@ export interface LaneJob {
   plan: Plan;
   /** Where the component stood when it was enqueued. */
   start: LaneProgress;
+  /** The user's changes made while the run was stopped, carried into the component's files by this workflow's first step. */
+  userChanges?: CarriedChange[];
 }
 
 const DOCS: Array<[Exclude<keyof LaneDocs, 'review'>, (component: string) => DocRef]> = [
@@ -178,9 +181,12 @@ export async function runComponentStep(
   let failed: string | undefined;
   lap('docs');
   try {
+    // The workflow's first step: the user's changes made while the run was stopped go into the clone first (and are told to its steps).
+    const carrying = before.steps === job.start.steps && !!job.userChanges?.length;
+    if (carrying) await carryUserChanges(dir, job.userChanges!, lane);
     // The host may refuse before the step starts (e.g. the worker lacks the run's provider): the component blocks, saying why.
-    // Left here by this process at the checkpoint the step starts from: its worktree's tree is that checkpoint's (nothing ran since).
-    await driveLane(await host(record, previous ? { dir, tree: previous.tree } : undefined), job.plan, lane, planned, { steps: 1 });
+    // Left here by this process at the checkpoint the step starts from: its worktree's tree is that checkpoint's (nothing ran since, unless the user's changes went in).
+    await driveLane(await host(record, previous && !carrying ? { dir, tree: previous.tree } : undefined), job.plan, lane, planned, { steps: 1 });
   } catch (err) {
     failed = (err as Error).message;
   }

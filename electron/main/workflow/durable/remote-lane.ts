@@ -11,12 +11,13 @@ import type { WorkflowTimelineEntry } from '../../../contract/methods/workflow';
 import { sessionIdOfLog } from '../../../contract/run-steps';
 import { databaseHint } from '../../../contract/words';
 import { git, headCommit } from '../git';
-import type { Plan, PlanComponent } from '../plan';
+import { PARALLEL_STATE, type Plan, type PlanComponent } from '../plan';
 import type { RunContext } from '../run-context';
 import { writeStepPrompt, type LaneRecord, type RunRecord } from '../run-record';
 import { WorkflowError } from '../errors';
 import { StepAbortedError } from '../executor';
 import { setTaskStatus, parseTaskList } from '../task-list';
+import { changesToCarry } from '../user-changes';
 import { emptyCommit, laneBranch } from '../worktrees';
 import { LaneProgress, readLaneDocs, readLaneReview, reviewNoteHere, writeLaneDocs, writeLaneReview, type LaneJob } from './component-step';
 import { redactedUrl } from './database-url';
@@ -53,7 +54,11 @@ export async function driveRemoteLane(databaseUrl: string, ctx: RunContext, plan
       docs,
       done: false,
     };
-    const job: LaneJob = { runId: record.runId, component: component.id, attempt, origin, record: jobRecord(record), plan: { ...plan, parallel: false, components: [component] }, start };
+    // What the user changed while the run was stopped (in the project folder, which the worker's clone does not hold):
+    // carried into the component's files by the workflow's first step, and told to its steps, as a plain run's steps are.
+    const carry = await changesToCarry(record, lane, PARALLEL_STATE, ctx.checkpointTrees);
+    if (carry.length) lane.carried = [...(lane.carried ?? []), ...carry.map((c) => c.at)];
+    const job: LaneJob = { runId: record.runId, component: component.id, attempt, origin, record: jobRecord(record), plan: { ...plan, parallel: false, components: [component] }, start, ...(carry.length ? { userChanges: carry } : {}) };
     const next = workflowId(key);
     Object.assign(lane, { workflow: next, attempts: attempt, status: 'running' as const });
     await ctx.persist();
@@ -315,8 +320,8 @@ async function importProgress(ctx: RunContext, lane: LaneRecord, p: LaneProgress
   await writeLaneReview(ctx.paths, ctx.record.projectDir, ctx.record, lane.component, p.docs.review);
   await importTimeline(ctx, lane, p.timeline);
   await keepPrompts(ctx, lane, p.prompts ?? []);
-  const { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit } = p.lane;
-  Object.assign(lane, { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit, ...(p.checkpoint ? { checkpoint: p.checkpoint } : {}) });
+  const { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit, userChanges } = p.lane;
+  Object.assign(lane, { state, snapshot, lastTest, untraced, retryOf, pendingCommit, commit, userChanges, ...(p.checkpoint ? { checkpoint: p.checkpoint } : {}) });
   if (p.docs.component !== undefined) await writeLaneDocs(ctx.docs, lane.component, { component: p.docs.component });
   // The component's own tasks, as its steps marked them (the others' marks are theirs).
   const theirs = p.docs.task_list ? parseTaskList(p.docs.task_list) : undefined;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { WorkflowReport, WorkflowRunView } from '../../../../electron/contract/index';
 import { useClient } from '../../api/context';
 import { Button } from '../../ui/Button';
@@ -8,30 +8,14 @@ type PullRequest = NonNullable<WorkflowReport['pullRequest']>;
 
 /**
  * A completed run's way back into the user's history: its pull request (title and body, to copy; saved beside
- * the run) and, for a run on its own branch, the choice to squash and merge it where it started or keep it; and the
- * review reports kept with the context documents (not in the project), which are read here.
+ * the run; from the run's report, which the summary reads) and, for a run on its own branch, the choice to squash and
+ * merge it where it started or keep it. (The review reports are read where the summary lists the reviews.)
  */
-export function RunFinish({ view, onFinished }: { view: WorkflowRunView; onFinished: () => void }) {
+export function RunFinish({ view, pr, onFinished }: { view: WorkflowRunView; pr: PullRequest | null; onFinished: () => void }) {
   const client = useClient();
-  const [pr, setPr] = useState<PullRequest | null>(null);
-  const [reviews, setReviews] = useState<NonNullable<WorkflowReport['reviews']>>([]);
   const [busy, setBusy] = useState(false);
   const [said, setSaid] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    client.request('workflow.report', { runId: view.runId }).then(
-      (r) => {
-        if (!live) return;
-        setPr(r.pullRequest ?? null);
-        setReviews(r.reviews ?? []);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [client, view.runId]);
   const g = view.git;
   const finish = async (choice: 'squash' | 'keep') => {
     setBusy(true);
@@ -83,16 +67,6 @@ export function RunFinish({ view, onFinished }: { view: WorkflowRunView; onFinis
       ) : null}
       {said ? <p role="status" data-testid="finish-said">{said}</p> : null}
       <ErrorBanner message={error} onDismiss={() => setError(null)} />
-      {reviews.map((r) => (
-        <details key={r.scope} data-testid={`kept-review-${r.scope}`}>
-          <summary className="cursor-pointer">
-            {r.scope === 'final' ? 'The final review' : `The review of ${r.scope}`}
-            {r.verdict ? ` (${r.verdict})` : ''}: kept with the run's documents, not in the project
-          </summary>
-          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400"><code className="font-mono">{r.file}</code></p>
-          <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded border border-slate-300 p-2 text-xs dark:border-slate-700">{r.text}</pre>
-        </details>
-      ))}
       {pr ? (
         <details data-testid="pull-request">
           <summary className="cursor-pointer">Pull request: {pr.title}</summary>

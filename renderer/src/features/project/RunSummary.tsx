@@ -1,4 +1,6 @@
-import type { WorkflowRunView } from '../../../../electron/contract/index';
+import { useEffect, useState } from 'react';
+import type { WorkflowReport, WorkflowRunView } from '../../../../electron/contract/index';
+import { useClient } from '../../api/context';
 import { runReport, runTookMs } from '../../../../electron/contract/run-report';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { componentsBuilt, costByPart, costPartsText, reviewsLeftOpen, runCommits } from '../../../../electron/contract/index';
@@ -8,6 +10,7 @@ import { RunFinish } from './RunFinish';
 
 /** What a finished run left behind: commits, test runs, reports, time and cost, and its branch's finish (the next goal is asked beside it: NewGoal). */
 export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunView; onFinished?: () => void }) {
+  const saved = useSavedReport(view.runId);
   const commits = runCommits(view.timeline);
   // A rewound step's test run no longer describes the project.
   const tests = view.timeline.filter((e) => e.test && !e.rewound);
@@ -46,7 +49,7 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
           {commits.length ? <>Commits: {commits.map((e) => <code key={e.commit} className="mr-1 font-mono text-xs" title={humanState(e.state)}>{e.commit.slice(0, 10)}</code>)}</> : 'No commits (nothing changed).'}
         </li>
         <li data-testid="summary-tests">{tests.length ? `Test runs: ${passed} passed of ${tests.length}${tests.length > passed ? ' (the failures were fixed in later runs)' : ''}` : 'No test runs.'}</li>
-        <ReviewOutcomes timeline={view.timeline} />
+        <ReviewOutcomes timeline={view.timeline} kept={saved?.reviews ?? []} />
         {docsRun ? <li data-testid="summary-verified">Nothing to verify: this run wrote documentation only.</li> : <li data-testid="summary-verified">
           {report.verified
             ? `Verified: every task (${report.tasks.length}) has passing tests that Erasmus ran.`
@@ -67,7 +70,26 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
           </details>
         </li>}
       </ul>
-      <RunFinish view={view} onFinished={onFinished} />
+      <RunFinish view={view} pr={saved?.pullRequest ?? null} onFinished={onFinished} />
     </section>
   );
+}
+
+/** The run's report as the core keeps it: the pull request, and the review reports kept with the run's documents. */
+function useSavedReport(runId: string): WorkflowReport | null {
+  const client = useClient();
+  const [report, setReport] = useState<WorkflowReport | null>(null);
+  useEffect(() => {
+    let live = true;
+    client.request('workflow.report', { runId }).then(
+      (r) => {
+        if (live) setReport(r);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, runId]);
+  return report;
 }
