@@ -59,6 +59,9 @@ interface Round {
   commandCpuMs: number;
   /** Times this process waited (voluntary context switches, every thread): a wake-up each, which load moves little. */
   waits: number;
+  /** How long the PTY's reader was runnable but waited for a CPU (ms), and the main thread. */
+  readerWaitMs: number;
+  mainWaitMs: number;
 }
 const waits = () => process.resourceUsage().voluntaryContextSwitches;
 /** CPU time (ms) of this process's main thread alone (/proc: its task's utime + stime); the rest is the pty host's and V8's helper threads. */
@@ -92,17 +95,45 @@ function threadSplit(before: Map<string, number>): { busiestMs: number; restMs: 
   return { busiestMs, restMs: deltas.slice(1).reduce((a, b) => a + b, 0) };
 }
 
+/** Each thread's time on a CPU and time runnable but waiting for one (ns, /proc: schedstat), by thread id. */
+function schedStats(): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  for (const t of readdirSync('/proc/self/task')) {
+    try {
+      const [run, wait] = readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ').map(Number);
+      out.set(t, [run!, wait!]);
+    } catch {} // a thread that ended meanwhile
+  }
+  return out;
+}
+/**
+ * How long (ms) the thread that read the PTY waited for a CPU since `before`: the main thread (raw), or the
+ * thread that ran most other than the main thread (the pty host's); and the main thread's wait.
+ */
+function readerWait(before: Map<string, [number, number]>, reader: 'main' | 'busiest'): { readerWaitMs: number; mainWaitMs: number } {
+  let best: [number, number] = [0, 0];
+  let main: [number, number] = [0, 0];
+  for (const [t, [run, wait]] of schedStats()) {
+    const [run0, wait0] = before.get(t) ?? [0, 0];
+    const d: [number, number] = [run - run0, wait - wait0];
+    if (t === String(process.pid)) main = d;
+    else if (d[0] > best[0]) best = d;
+  }
+  return { readerWaitMs: (reader === 'main' ? main[1] : best[1]) / 1e6, mainWaitMs: main[1] / 1e6 };
+}
+
 function rawThroughput(): Promise<Round> {
   return new Promise((resolve) => {
     const cpu0 = ownCpuMs();
     const main0 = mainThreadCpuMs();
     const cmd0 = childrenCpuMs();
     const w0 = waits();
+    const s0 = schedStats();
     const t0 = performance.now();
     let chars = 0;
     const p = spawn('bash', ['-c', COMMAND], { cols: 120, rows: 30, cwd: dir, env: process.env as Record<string, string> });
     p.onData((d) => (chars += d.length));
-    p.onExit(() => resolve({ chars, ms: performance.now() - t0, cpuMs: ownCpuMs() - cpu0, mainCpuMs: mainThreadCpuMs() - main0, commandCpuMs: childrenCpuMs() - cmd0, waits: waits() - w0 }));
+    p.onExit(() => resolve({ chars, ms: performance.now() - t0, cpuMs: ownCpuMs() - cpu0, mainCpuMs: mainThreadCpuMs() - main0, commandCpuMs: childrenCpuMs() - cmd0, waits: waits() - w0, ...readerWait(s0, 'main') }));
   });
 }
 
@@ -146,6 +177,7 @@ async function streamThroughput(): Promise<Round & { busiestMs: number; restMs: 
   let split = { busiestMs: 0, restMs: 0 };
   let commandCpuMs = 0;
   let waited = 0;
+  let sched = { readerWaitMs: 0, mainWaitMs: 0 };
   let frames = 0;
   const offExit = core.bus.onEvent('terminal.exited', (e) => {
     if (e.id !== id) return;
@@ -154,11 +186,13 @@ async function streamThroughput(): Promise<Round & { busiestMs: number; restMs: 
     split = threadSplit(threads0);
     commandCpuMs = childrenCpuMs() - cmd0;
     waited = waits() - w0;
+    sched = readerWait(s0, 'busiest');
   });
   const offData = core.bus.onEvent('terminal.data', (d) => void (d.id === id && frames++));
   const cpu0 = ownCpuMs();
   const main0 = mainThreadCpuMs();
   const threads0 = threadsCpuMs();
+  const s0 = schedStats();
   const cmd0 = childrenCpuMs();
   const w0 = waits();
   const t0 = now();
@@ -185,7 +219,7 @@ async function streamThroughput(): Promise<Round & { busiestMs: number; restMs: 
   const consumerCpuMs = r.cpuMs - consumerCpu;
   consumerCpu = r.cpuMs;
   await core.ptys.close(id);
-  return { chars: r.chars, ms, cpuMs, mainCpuMs, ...split, commandCpuMs, consumerCpuMs, runMs, waits: waited, frames, ...flow };
+  return { chars: r.chars, ms, cpuMs, mainCpuMs, ...split, commandCpuMs, consumerCpuMs, runMs, waits: waited, ...sched, frames, ...flow };
 }
 
 function percentile(xs: number[], p: number): number {
@@ -288,7 +322,8 @@ console.log(`    all processes, raw / stream: ${perMb(rawAll)} / ${perMb(streamA
 const perMbCount = (n: number) => (n / (CHARS / 1e6)).toFixed(0);
 console.log(`  waits of this process per MB (median): raw ${perMbCount(median(raw.map((r) => r.waits)))}, stream ${perMbCount(median(stream.map((r) => r.waits)))}; frames per MB: ${perMbCount(median(stream.map((r) => r.frames)))}`);
 const pausedShare = (r: { pausedMs: number; ms: number }) => (100 * r.pausedMs) / r.ms;
-console.log(`  flow control (median): ${(median(stream.map((r) => r.pauses)) / (CHARS / 1e6)).toFixed(1)} pauses per MB, the PTY paused ${median(stream.map(pausedShare)).toFixed(0)} % of the time (range ${Math.min(...stream.map(pausedShare)).toFixed(0)}–${Math.max(...stream.map(pausedShare)).toFixed(0)} %)`);
+console.log(`  flow control (median): ${(median(stream.map((r) => r.pauses)) / (CHARS / 1e6)).toFixed(2)} pauses per MB, the PTY paused ${median(stream.map(pausedShare)).toFixed(0)} % of the time (range ${Math.min(...stream.map(pausedShare)).toFixed(0)}–${Math.max(...stream.map(pausedShare)).toFixed(0)} %)`);
+console.log(`  runnable but waiting for a CPU, per MB (median): the PTY's reader raw ${perMb(median(raw.map((r) => r.readerWaitMs)))} ms (the main thread) / stream ${perMb(median(stream.map((r) => r.readerWaitMs)))} ms (the host's thread); the core's main thread ${perMb(median(stream.map((r) => r.mainWaitMs)))} ms`);
 
 const rl = await rawLatency();
 const sl = await streamLatency();
