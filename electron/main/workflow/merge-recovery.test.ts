@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -149,5 +149,36 @@ describe("a merge with the user's included changes in the index", () => {
     expect(await mergeLaneCommit(dir, b, ['notes.txt'])).toMatchObject({ kind: 'merged' });
     expect(status(dir)).toBe('M  notes.txt');
     expect(git(dir, 'stash', 'list')).toBe('');
+  });
+});
+
+describe('the user copies a merge clears and writes back (set-aside.ts)', () => {
+  it('come back byte for byte and with their mode, a binary file and a script included, staged as they were', async () => {
+    const { clearCopies, restoreCopies } = await import('./set-aside');
+    root = mkdtempSync(join(tmpdir(), 'erasmus-set-aside-'));
+    const dir = join(root, 'p');
+    execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+    writeFileSync(join(dir, 'README'), 'x\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'base');
+    const binary = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 37) % 256));
+    git(dir, 'checkout', '-qb', 'lane');
+    writeFileSync(join(dir, 'logo.bin'), binary);
+    writeFileSync(join(dir, 'run.sh'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'lane');
+    const commit = git(dir, 'rev-parse', 'HEAD');
+    git(dir, 'checkout', '-q', 'main');
+    // The user's copies: the same as the commit's, logo.bin staged, run.sh not.
+    writeFileSync(join(dir, 'logo.bin'), binary);
+    writeFileSync(join(dir, 'run.sh'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
+    git(dir, 'add', 'logo.bin');
+    await clearCopies(dir, ['logo.bin', 'run.sh']);
+    expect(existsSync(join(dir, 'logo.bin'))).toBe(false);
+    await restoreCopies(dir, commit, ['logo.bin', 'run.sh'], ['logo.bin']);
+    expect(readFileSync(join(dir, 'logo.bin')).equals(binary)).toBe(true);
+    expect(statSync(join(dir, 'run.sh')).mode & 0o111).not.toBe(0);
+    expect(git(dir, 'diff', '--cached', '--name-only')).toBe('logo.bin');
+    expect(git(dir, 'status', '--porcelain', '--', 'run.sh')).toBe('?? run.sh');
   });
 });

@@ -1,7 +1,7 @@
 // The user's uncommitted changes set aside around a component's merge (a cherry-pick), when they are in its way
 // without touching what it changes: git refuses a cherry-pick while the index holds staged changes, whatever their
 // files. Set aside with `git stash` under a message of Erasmus's, and put back with their staging as it was.
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from './git';
 
@@ -71,13 +71,20 @@ export async function clearCopies(dir: string, paths: readonly string[]): Promis
   }
 }
 
-/** Writes the user's copies back (the commit's version of each; `staged`: those that were in the index). */
+/**
+ * Writes the user's copies back (the commit's version of each, its bytes and mode as git has them: a binary file
+ * too; `staged`: those that were in the index stay there, the others' index entries go back to HEAD's).
+ */
 export async function restoreCopies(dir: string, commit: string, paths: readonly string[], staged: readonly string[]): Promise<void> {
+  const there: string[] = [];
   for (const path of paths) {
-    const r = await git(dir, ['show', `${commit}:${path}`]);
-    if (r.code === 0) await writeFile(join(dir, path), r.stdout);
+    if (await blobAt(dir, commit, path)) there.push(path);
     else await rm(join(dir, path), { force: true });
   }
-  const again = paths.filter((p) => staged.includes(p));
-  if (again.length) await git(dir, ['add', '-A', '--', ...again.map((p) => `:(top,literal)${p}`)]);
+  const spec = (ps: readonly string[]) => ps.map((p) => `:(top,literal)${p}`);
+  if (there.length) await git(dir, ['checkout', '-q', commit, '--', ...spec(there)]);
+  const unstaged = there.filter((p) => !staged.includes(p));
+  if (unstaged.length) await git(dir, ['reset', '-q', '--', ...spec(unstaged)]);
+  const again = paths.filter((p) => staged.includes(p) && !there.includes(p));
+  if (again.length) await git(dir, ['add', '-A', '--', ...spec(again)]);
 }
