@@ -4,7 +4,7 @@ import { attachBuiltinServers } from '../../servers/builtin';
 import { ToolMode, type AgentEvent } from '../../contract/index';
 import type { AgentSession } from '../../main/agent/session';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
-import { grantDepsOf } from '../../main/api/grant-deps';
+import { allowHostsOf, grantDepsOf } from '../../main/api/grant-deps';
 import { cliCore, readStdin } from '../context';
 import { ask } from '../prompt';
 import { renderEvent } from './chat-render';
@@ -77,7 +77,7 @@ export function registerChat(program: Command): void {
       const project = resolve(o.project ?? process.cwd());
       const emit = (e: AgentEvent) => (o.json ? process.stdout.write(JSON.stringify(e) + '\n') : renderEvent(e));
       const core = cliCore();
-      const path = cliApprovalPath({ yes: o.yes, json: o.json, command: 'erasmus chat', grants: grantDepsOf(core) });
+      const path = cliApprovalPath({ yes: o.yes, json: o.json, command: 'erasmus chat', grants: grantDepsOf(core), allowHosts: allowHostsOf(core) });
       let session: AgentSession | undefined;
       const onSigint = () => {
         if (session?.isRunning) session.stop();

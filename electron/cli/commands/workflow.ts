@@ -8,7 +8,7 @@ import { CANNOT_FINISH } from '../../main/workflow/agent-executor';
 import { ProjectTrust } from '../../main/project/trust';
 import { attachBuiltinServers } from '../../servers/builtin';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
-import { grantDepsOf } from '../../main/api/grant-deps';
+import { allowHostsOf, grantDepsOf } from '../../main/api/grant-deps';
 import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
 import { ask, writeLine } from '../prompt';
@@ -264,7 +264,7 @@ async function attachAgentFace(core: Core, projectDir: string, opts: DriveOpts):
   await core.hub.start({ projectDir, watch: false });
   for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
   // The refusal a step's model reads speaks to the model (the user was told at the start how to give approvals).
-  const path = cliApprovalPath({ yes: opts.yes || opts.autoApprove, json: opts.json, command: 'erasmus workflow', nobodyBecause: NOBODY_FOR_MODEL, grants: grantDepsOf(core) });
+  const path = cliApprovalPath({ yes: opts.yes || opts.autoApprove, json: opts.json, command: 'erasmus workflow', nobodyBecause: NOBODY_FOR_MODEL, grants: grantDepsOf(core), allowHosts: allowHostsOf(core) });
   installApprovalPath(core.hub, path);
   core.agent.setApprovals(path.approvals);
   await attachBuiltinServers(core, { root: projectDir });
