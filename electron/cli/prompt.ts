@@ -32,6 +32,11 @@ export function writeLine(text: string, out: NodeJS.WriteStream = process.stderr
   open.prompt(true);
 }
 
+/** Whether a question is open on the terminal now (waiting for its answer). */
+export function asking(): boolean {
+  return open !== undefined;
+}
+
 /** Lines to say above the next question once it is open (sayWhileAsking), each until withdrawn. */
 const later = new Set<{ text: string }>();
 

@@ -11,7 +11,7 @@ import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { allowHostsOf, grantDepsOf } from '../../main/api/grant-deps';
 import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
-import { ask, writeLine } from '../prompt';
+import { ask, asking, writeLine } from '../prompt';
 import { eventPrinter, planText, runsText, statusText } from './workflow-print';
 import { agentWatcher } from './workflow-watch';
 import type { AgentEvent } from '../../contract/index';
@@ -147,8 +147,8 @@ async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: st
 
 /** Drives a run in this process until it completes or waits for someone; answers the goal and the plan when it can. */
 async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Promise<unknown>): Promise<void> {
-  // Each step's tool calls in words, and "waiting for the model…" while a request takes long.
-  const watcher = agentWatcher((line) => writeLine(line));
+  // Each step's tool calls in words, "waiting for the model…" while a request takes long, and what a long call runs and does.
+  const watcher = agentWatcher((line) => writeLine(line), Date.now, asking);
   const eventLine = eventPrinter();
   const off = core.bus.on((event, payload) => {
     if (event === 'agent.event' && !opts.json) return watcher.onEvent(payload as AgentEvent);
