@@ -111,6 +111,30 @@ describe('elicitOnTerminal', () => {
   });
 });
 
+describe('a file change asked on the terminal', () => {
+  it('shows the change as the app\'s card does: an overwrite as a diff, an append as the lines it adds', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => (written.push(String(s)), true));
+    const root = await mkdtemp(join(tmpdir(), 'erasmus-cli-preview-'));
+    const hub = new McpHub({ paths: new Paths(tempHome()), bus: new EventBus() });
+    try {
+      installApprovalPath(hub, cliApprovalPath({ command: 'erasmus workflow', tty: true }));
+      await hub.addInProcessServer('files', createFilesServer({ root }));
+      await writeFile(join(root, 'README.md'), '# demo\n\nold line\n');
+      answers.push('y', 'n');
+      await hub.callTool('files', 'write_file', { path: 'README.md', content: '# demo\n\nnew line\n' });
+      const overwrite = written.join('');
+      expect(overwrite).toContain('files asks: Overwrite the existing file README.md (17 bytes).\n  @@ -1,3 +1,3 @@\n   # demo\n   \n  -old line\n  +new line\n');
+      await hub.callTool('files', 'append_file', { path: 'README.md', content: 'one\ntwo\n' });
+      expect(written.join('').slice(overwrite.length)).toContain('to the existing file README.md (17 bytes).\n  +one\n  +two\n');
+      expect(await readFile(join(root, 'README.md'), 'utf8')).toBe('# demo\n\nnew line\n');
+    } finally {
+      await hub.dispose();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a command that needs a host the project does not allow', () => {
   it.runIf(sandboxStatus().available)('the terminal offers "allow the host" as the app\'s card does: h adds it to the project\'s allowed hosts and the command reaches it', async () => {
     const written: string[] = [];

@@ -1,7 +1,8 @@
 import { alwaysAllowWords, type GrantKind, type GrantScope } from '../../contract/index';
 import type { AnswerWithScope } from '../../main/mcp/elicitation';
 import type { ElicitationRequest } from '../../main/mcp/types';
-import { APPROVAL_META } from '../../contract/index';
+import { APPROVAL_META, ElicitationApproval } from '../../contract/index';
+import { unifiedDiff } from '../../servers/files/edit';
 import { ask } from '../prompt';
 
 interface Field {
@@ -66,6 +67,24 @@ export function questionLabel(req: ElicitationRequest): string | undefined {
   return said.startsWith(`${lane} `) || said.startsWith(`${lane}:`) ? said : `${lane}: ${said}`;
 }
 
+/** Lines of a change shown at most under a question (the rest is counted). */
+const PREVIEW_LINES = 40;
+
+/** What an approval of a file change changes, for the terminal: a unified diff of an overwrite, the lines an append or a create adds. */
+export function changePreview(req: ElicitationRequest, message: string): string | undefined {
+  const parsed = ElicitationApproval.safeParse((req.params as { _meta?: Record<string, unknown> })._meta?.[APPROVAL_META]);
+  if (!parsed.success || /^@@ /m.test(message)) return undefined;
+  const a = parsed.data;
+  let lines: string[];
+  if (a.change === 'overwrite' && a.before !== undefined && a.content !== undefined) lines = unifiedDiff(a.path ?? '', a.before, a.content).split('\n');
+  else if ((a.change === 'append' || a.change === 'create') && a.content !== undefined) lines = a.content.replace(/\n$/, '').split('\n').map((l) => `+${l}`);
+  else return undefined;
+  if (!lines.length || (lines.length === 1 && !lines[0])) return a.change === 'overwrite' ? '  (the new content is the same as the file has now)' : undefined;
+  const shown = lines.slice(0, PREVIEW_LINES).map((l) => `  ${l}`);
+  if (lines.length > PREVIEW_LINES) shown.push(`  … ${lines.length - PREVIEW_LINES} more line${lines.length - PREVIEW_LINES === 1 ? '' : 's'}`);
+  return shown.join('\n');
+}
+
 async function askOnTerminal(req: ElicitationRequest, signal?: AbortSignal, offer?: AlwaysOffer, hostsOffer?: HostsOffer): Promise<AnswerWithScope> {
   const params = req.params as { message: string; requestedSchema?: { properties?: Record<string, Field>; required?: string[] }; url?: string };
   // A parallel run's component is named first.
@@ -79,6 +98,9 @@ async function askOnTerminal(req: ElicitationRequest, signal?: AbortSignal, offe
   // The y/n prompt asks "Allow?" itself: a message ending with the same question is shown without it.
   const message = yesNo ? params.message.replace(/\s*Allow\?\s*$/, '') : params.message;
   process.stderr.write(`\n${req.server} asks${lane ? ` for component ${lane}` : ''}: ${message}\n`);
+  // The change itself, as the app's card shows it: an overwrite's diff, what an append adds (a message with its diff already is left as it is).
+  const preview = yesNo ? changePreview(req, params.message) : undefined;
+  if (preview) process.stderr.write(`${preview}\n`);
   if (params.url) {
     process.stderr.write(`open ${params.url}\n`);
     return { action: (await ask('Done? [y/N] ', signal)).trim().toLowerCase().startsWith('y') ? 'accept' : 'decline' };
