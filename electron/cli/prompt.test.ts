@@ -90,6 +90,31 @@ it('answered on the terminal with stderr piped to it through tee (`2>&1 | tee lo
   }
 }, 30_000);
 
+// A run's Ctrl-C handler (workflow.ts stops the run on SIGINT) while a question is open.
+const INTERRUPT = `
+import { ask } from ${JSON.stringify(join(root, 'electron', 'cli', 'prompt.ts'))};
+process.once('SIGINT', () => console.error('the run stops'));
+await ask('Allow? [y/n] ').then((a) => console.error('answer=' + a), (e) => console.error('withdrawn: ' + e.message));
+await new Promise((r) => setTimeout(r, 300)); // the process lives on, as a run does while it stops
+console.error('done');
+`;
+
+it.each(['a terminal', 'a terminal, stderr through tee'])('Ctrl-C at a question (%s) withdraws it and interrupts: the process gets SIGINT, nothing hangs', async (where) => {
+  const tee = where.includes('tee');
+  pty = spawn('/bin/sh', ['-c', `"${process.execPath}" --import tsx --input-type=module -e "$INTERRUPT"${tee ? ' 2>&1 | cat' : ''}`], { cols: 120, rows: 20, cwd: root, env: { ...process.env, INTERRUPT } as Record<string, string> });
+  let out = '';
+  pty.onData((d) => (out += d));
+  const until = async (what: string) => {
+    for (let i = 0; i < 400 && !stripAnsi(out).includes(what); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(stripAnsi(out)).toContain(what);
+  };
+  await until('Allow? [y/n] ');
+  pty.write('\u0003');
+  await until('done');
+  expect(stripAnsi(out)).toContain('the run stops');
+  expect(stripAnsi(out)).toContain('withdrawn: interrupted (Ctrl-C)');
+}, 30_000);
+
 // Two components ask at once through the CLI's approval path (one question at a time), another's line printed meanwhile.
 const TWO = `
 import { APPROVAL_META } from ${JSON.stringify(join(root, 'electron', 'contract', 'index.ts'))};

@@ -107,6 +107,16 @@ export function ask(question: string, signal?: AbortSignal): Promise<string> {
     rl.once('close', () => {
       if (open === rl) open = undefined;
     });
+    // Ctrl-C at the question: readline takes it from the terminal and, with nobody listening, closes the question and leaves
+    // its answer waiting forever (the run hung until a second Ctrl-C). It is the interrupt it is elsewhere: the question is
+    // withdrawn and the process gets SIGINT (a run stops; a command without a handler ends).
+    rl.once('SIGINT', () => {
+      signal?.removeEventListener('abort', withdraw);
+      rl.close();
+      process.stderr.write('\n');
+      reject(new Error('interrupted (Ctrl-C)'));
+      process.kill(process.pid, 'SIGINT');
+    });
     rl.once('line', (answer) => {
       signal?.removeEventListener('abort', withdraw);
       rl.close();
@@ -122,8 +132,8 @@ export function ask(question: string, signal?: AbortSignal): Promise<string> {
 
 /**
  * `ask` with the terminal in raw mode and the typing echoed into stderr (a log or a pipe), not by the terminal:
- * printable characters as typed, backspace as `\b \b`, Enter ends the line; Ctrl-C is the interrupt it is on a
- * terminal (the process gets SIGINT), Ctrl-D on an empty line answers empty; other keys (arrows) are ignored.
+ * printable characters as typed, backspace as `\b \b`, Enter ends the line; Ctrl-C withdraws the question and is the
+ * interrupt it is on a terminal (the process gets SIGINT), Ctrl-D on an empty line answers empty; other keys (arrows) are ignored.
  */
 function askEchoing(question: string, signal?: AbortSignal): Promise<string> {
   const stdin = process.stdin;
@@ -156,9 +166,12 @@ function askEchoing(question: string, signal?: AbortSignal): Promise<string> {
           return resolve(typed);
         }
         if (c === '\u0003') {
-          // Raw mode takes Ctrl-C from the terminal's driver: it interrupts as it would have (the process's SIGINT handlers run).
+          // Raw mode takes Ctrl-C from the terminal's driver: it interrupts as it would have (the question withdrawn, SIGINT).
+          cleanup();
+          err.write('\n');
+          reject(new Error('interrupted (Ctrl-C)'));
           process.kill(process.pid, 'SIGINT');
-          continue;
+          return;
         }
         if (c === '\u007f' || c === '\b') {
           if (!typed) continue;
