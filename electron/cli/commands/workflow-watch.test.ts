@@ -96,8 +96,8 @@ it('a long tool call is said with what it runs and what it does now (the script 
   t = 88_000;
   vi.advanceTimersByTime(8_000);
   expect(lines.at(-1)).toBe('    runners: bash script (prepare the build folder) — running, 8 s so far');
-  w.onEvent({ ...base, type: 'tool_complete', name: 'runners__bash_script', args: {}, result: '$ set -e\n[exit code 0]', isError: false, durationMs: 90_000 });
-  expect(lines.at(-1)).toBe('    runners: set -e → exit 0 (90.0 s)');
+  w.onEvent({ ...base, type: 'tool_complete', name: 'runners__bash_script', args: { script: 'set -e\nmkdir build', purpose: 'prepare the build folder' }, result: '$ set -e\nmkdir build\n[exit code 0]', isError: false, durationMs: 90_000 });
+  expect(lines.at(-1)).toBe('    runners: bash script (prepare the build folder) → exit 0 (90.0 s)');
   vi.advanceTimersByTime(120_000);
   expect(lines).toHaveLength(4);
   // A command with no progress words: what it runs and how long.

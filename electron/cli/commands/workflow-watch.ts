@@ -35,7 +35,9 @@ export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): str
     else what = `${toolVerb(tool, !not)?.toLowerCase() ?? tool.replace(/_/g, ' ')} ${path}`;
   } else if (server === 'runners' || server === 'shell') {
     // The runners answer "$ <command>" then "[exit code N]" (or why it did not run).
-    const command = /^\$ (.*)$/m.exec(e.result)?.[1] ?? str(a.command) ?? tool.replace(/_/g, ' ');
+    // A script reads as what it is for (its first line alone, `set -e`, says nothing), as while it runs.
+    const script = typeof a.script === 'string' ? runningWhat(e.name, a).slice(server.length + 2) : undefined;
+    const command = script ?? /^\$ (.*)$/m.exec(e.result)?.[1] ?? str(a.command) ?? tool.replace(/_/g, ' ');
     const exit = /^\[(exit code (-?\d+)|[^\]\n]+)\]$/m.exec(e.result);
     what = `${one(command, 80)}${exit ? ` → ${exit[2] !== undefined ? `exit ${exit[2]}` : exit[1]}` : ''}`;
   } else {
