@@ -116,7 +116,13 @@ export function registerChat(program: Command): void {
         }
         process.stderr.write(`session ${session.sessionId} (${session.provider.id}/${session.provider.model}, ${session.toolMode} tool calls); log: ${session.logPath}\nEmpty line or "exit" to quit.\n`);
         for (;;) {
-          const line = (await ask('\nyou> ')).trim();
+          // Ctrl-C at the prompt withdraws it (and the SIGINT handler ends the session): a quit, as 130.
+          const typed = await ask('\nyou> ').catch(() => undefined);
+          if (typed === undefined) {
+            process.exitCode = EXIT.stopped;
+            break;
+          }
+          const line = typed.trim();
           if (!line || line === 'exit' || line === 'quit') break;
           const outcome = await session.run(line);
           process.exitCode = EXIT[outcome.endedReason];
