@@ -1,14 +1,14 @@
 // The CLI's side of the one approval path (electron/main/agent/approval-path.ts): `--yes`, a terminal
 // to ask on, or nobody (`--json` without `--yes`, no TTY) — for the agent's approvals and the hub's
 // elicitations alike. Every command that runs agent sessions or workflows uses it.
-import type { ApprovalDecision } from '../contract/index';
+import { APPROVAL_META, ElicitationApproval, type ApprovalDecision } from '../contract/index';
 import { humanState } from '../contract/words';
 import { approvalPath, type ApprovalPath } from '../main/agent/approval-path';
 import type { ApprovalRequester } from '../main/agent/approvals';
 import { withAlwaysAllow, type GrantDeps } from '../main/mcp/elicitation';
 import type { McpHub } from '../main/mcp/hub';
 import type { ElicitationHandler, ElicitationRequest } from '../main/mcp/types';
-import { elicitOnTerminal, questionLabel, type AlwaysOffer } from './commands/mcp-elicit';
+import { elicitOnTerminal, questionLabel, type AlwaysOffer, type HostsOffer } from './commands/mcp-elicit';
 import { ask, sayWhileAsking } from './prompt';
 
 let turn: Promise<unknown> = Promise.resolve();
@@ -59,6 +59,19 @@ export interface CliApprovalOptions {
   nobodyBecause?: string;
   /** "Always allow" (the core's kept answers, `grantDepsOf`): honoured, and offered on the terminal as on the app's card. */
   grants?: GrantDeps;
+  /**
+   * "Allow <host>" on the approval of a command that needs the network (Erasmus's own runners, `grants.builtin`), as on the
+   * app's card: adds the hosts to the project's allowed hosts (the core's settings.runners.set) before the yes goes back.
+   */
+  allowHosts?: (project: string, hosts: string[]) => Promise<unknown>;
+}
+
+/** What the terminal may offer for a question's hosts: an approval of Erasmus's own runners that names hosts the project does not allow. */
+function hostsOffer(req: ElicitationRequest, o: CliApprovalOptions): HostsOffer | undefined {
+  if (!o.allowHosts || !o.grants?.builtin(req.server)) return undefined;
+  const approval = ElicitationApproval.safeParse((req.params as { _meta?: Record<string, unknown> })._meta?.[APPROVAL_META]);
+  if (!approval.success || !approval.data.hosts?.length || !approval.data.cwd) return undefined;
+  return { hosts: approval.data.hosts, project: approval.data.cwd, add: o.allowHosts };
 }
 
 /** A kept "always allow" answered a question: the terminal is told, in the card's words. */
@@ -77,7 +90,7 @@ export function cliApprovalPath(o: CliApprovalOptions): ApprovalPath {
   // One question at a time on the terminal (two components in flight never prompt at once); kept answers first,
   // read when the question's turn comes (an "always allow" given to the question before it covers it then).
   // The offer of "always allow" (from withAlwaysAllow) goes on to the prompt, which shows its letters.
-  const onTerminal = (req: ElicitationRequest, signal: AbortSignal, offer?: AlwaysOffer) => elicitOnTerminal(req, signal, offer);
+  const onTerminal = (req: ElicitationRequest, signal: AbortSignal, offer?: AlwaysOffer) => elicitOnTerminal(req, signal, offer, hostsOffer(req, o));
   const checked: ElicitationHandler = o.grants ? withAlwaysAllow(o.grants, onTerminal, sayGranted) : onTerminal;
   const elicitation: ElicitationHandler = (req, signal) => oneAtATime(() => checked(req, signal), questionLabel(req) && `${req.server} asks for ${questionLabel(req)}`);
   return approvalPath({ yes: o.yes, nobodyBecause, ...(canAsk ? { asker: { approval: terminalApprovals, elicitation } } : {}) });

@@ -61,6 +61,60 @@ it('written to a log (stderr piped, the question asked on the terminal), a line 
   }
 }, 30_000);
 
+it('answered on the terminal with stderr piped to it through tee (`2>&1 | tee log`), the answer shows once on the screen and once in the log', async () => {
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'erasmus-prompt-'));
+  const log = join(dir, 'log');
+  try {
+    pty = spawn('/bin/sh', ['-c', `"${process.execPath}" --import tsx --input-type=module -e "$SCRIPT" 2>&1 | tee "${log}"`], { cols: 120, rows: 20, cwd: root, env: { ...process.env, SCRIPT } as Record<string, string> });
+    let screen = '';
+    pty.onData((d) => (screen += d));
+    const until = async (what: string) => {
+      for (let i = 0; i < 400 && !stripAnsi(screen).includes(what); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(stripAnsi(screen)).toContain(what);
+    };
+    await until('count · development: done in 3.1 s');
+    pty.write('x');
+    pty.write('\u007f');
+    pty.write('yes');
+    pty.write('\r');
+    await until('after the question');
+    // The screen, as the terminal shows it (a backspace takes back the character before it): the answer once, on the question's line.
+    const shown = stripAnsi(screen).replace(/\r+\n/g, '\n').split('\n').map((l) => { let out = ''; for (const c of l.split('\r').at(-1)!) out = c === '\b' ? out.slice(0, -1) : out + c; return out.trimEnd(); });
+    expect(shown.filter((l) => /yes/.test(l))).toEqual(['Allow? [y/n] yes', 'answer=yes']);
+    const logged = readFileSync(log, 'utf8').split('\n').map((l) => { let out = ''; for (const c of l) out = c === '\b' ? out.slice(0, -1) : out + c; return out.trimEnd(); });
+    expect(logged).toEqual(['Allow? [y/n]', 'count · development: done in 3.1 s', 'Allow? [y/n] yes', 'answer=yes', 'after the question', '']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 30_000);
+
+// A run's Ctrl-C handler (workflow.ts stops the run on SIGINT) while a question is open.
+const INTERRUPT = `
+import { ask } from ${JSON.stringify(join(root, 'electron', 'cli', 'prompt.ts'))};
+process.once('SIGINT', () => console.error('the run stops'));
+await ask('Allow? [y/n] ').then((a) => console.error('answer=' + a), (e) => console.error('withdrawn: ' + e.message));
+await new Promise((r) => setTimeout(r, 300)); // the process lives on, as a run does while it stops
+console.error('done');
+`;
+
+it.each(['a terminal', 'a terminal, stderr through tee'])('Ctrl-C at a question (%s) withdraws it and interrupts: the process gets SIGINT, nothing hangs', async (where) => {
+  const tee = where.includes('tee');
+  pty = spawn('/bin/sh', ['-c', `"${process.execPath}" --import tsx --input-type=module -e "$INTERRUPT"${tee ? ' 2>&1 | cat' : ''}`], { cols: 120, rows: 20, cwd: root, env: { ...process.env, INTERRUPT } as Record<string, string> });
+  let out = '';
+  pty.onData((d) => (out += d));
+  const until = async (what: string) => {
+    for (let i = 0; i < 400 && !stripAnsi(out).includes(what); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(stripAnsi(out)).toContain(what);
+  };
+  await until('Allow? [y/n] ');
+  pty.write('\u0003');
+  await until('done');
+  expect(stripAnsi(out)).toContain('the run stops');
+  expect(stripAnsi(out)).toContain('withdrawn: interrupted (Ctrl-C)');
+}, 30_000);
+
 // Two components ask at once through the CLI's approval path (one question at a time), another's line printed meanwhile.
 const TWO = `
 import { APPROVAL_META } from ${JSON.stringify(join(root, 'electron', 'contract', 'index.ts'))};

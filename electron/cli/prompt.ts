@@ -1,7 +1,15 @@
-import { clearLine, createInterface, cursorTo, type Interface } from 'node:readline';
+import { clearLine, createInterface, cursorTo } from 'node:readline';
+
+/** A question open on the terminal: its prompt, and showing it again (with what was typed so far) below a line printed meanwhile. */
+interface OpenQuestion {
+  getPrompt(): string;
+  prompt(preserveCursor?: boolean): void;
+  /** What was typed so far, where the question echoes it itself (written to a log: `askEchoing`). */
+  typed?(): string;
+}
 
 /** The question open on the terminal now, if any: a line printed meanwhile goes above it (writeLine). */
-let open: Interface | undefined;
+let open: OpenQuestion | undefined;
 
 /**
  * Prints a line for the user; while a question waits for its answer on a terminal, the line goes above the question,
@@ -15,13 +23,18 @@ export function writeLine(text: string, out: NodeJS.WriteStream = process.stderr
   if (!out.isTTY) {
     // Written to a file or a pipe (`… 2>&1 | tee log`) while the question waits on the terminal: the question's line has no end yet,
     // so the line starts on its own and the question is said again after it (a cursor cannot go back up in a log).
-    out.write(`\n${text}\n${open.getPrompt()}`);
+    out.write(`\n${text}\n${open.getPrompt()}${open.typed?.() ?? ''}`);
     return;
   }
   clearLine(out, 0);
   cursorTo(out, 0);
   out.write(`${text}\n`);
   open.prompt(true);
+}
+
+/** Whether a question is open on the terminal now (waiting for its answer). */
+export function asking(): boolean {
+  return open !== undefined;
 }
 
 /** Lines to say above the next question once it is open (sayWhileAsking), each until withdrawn. */
@@ -77,6 +90,10 @@ export function readHidden(question: string): Promise<string> {
 
 /** Asks a question and returns the typed line; an abort withdraws the question (rejects with the signal's reason). */
 export function ask(question: string, signal?: AbortSignal): Promise<string> {
+  // Written to a log or a pipe (`… 2>&1 | tee log`) while the question is answered on the terminal: the answer is
+  // echoed once, into the stream the question went to (the terminal's own echo is off), so it is in the log and, through
+  // tee, on the screen once; left to the terminal, tee's copy showed it a second time.
+  if (process.stdin.isTTY && !process.stderr.isTTY && typeof process.stdin.setRawMode === 'function') return askEchoing(question, signal);
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   return new Promise((resolve, reject) => {
     const withdraw = () => {
@@ -90,15 +107,91 @@ export function ask(question: string, signal?: AbortSignal): Promise<string> {
     rl.once('close', () => {
       if (open === rl) open = undefined;
     });
+    // Ctrl-C at the question: readline takes it from the terminal and, with nobody listening, closes the question and leaves
+    // its answer waiting forever (the run hung until a second Ctrl-C). It is the interrupt it is elsewhere: the question is
+    // withdrawn and the process gets SIGINT (a run stops; a command without a handler ends).
+    rl.once('SIGINT', () => {
+      signal?.removeEventListener('abort', withdraw);
+      rl.close();
+      process.stderr.write('\n');
+      reject(new Error('interrupted (Ctrl-C)'));
+      process.kill(process.pid, 'SIGINT');
+    });
     rl.once('line', (answer) => {
       signal?.removeEventListener('abort', withdraw);
       rl.close();
-      // Written to a log (`… 2>&1 | tee`): the terminal echoed the answer, the log did not; it gets the answer and the
-      // line's end, so what is printed next does not follow the question on its line.
+      // Answers piped in, the questions written to a log: nothing echoed the answer, the log gets it and the line's end.
       if (!process.stderr.isTTY) process.stderr.write(`${answer}\n`);
       resolve(answer);
     });
     rl.prompt();
+    for (const one of later) writeLine(one.text);
+    later.clear();
+  });
+}
+
+/**
+ * `ask` with the terminal in raw mode and the typing echoed into stderr (a log or a pipe), not by the terminal:
+ * printable characters as typed, backspace as `\b \b`, Enter ends the line; Ctrl-C withdraws the question and is the
+ * interrupt it is on a terminal (the process gets SIGINT), Ctrl-D on an empty line answers empty; other keys (arrows) are ignored.
+ */
+function askEchoing(question: string, signal?: AbortSignal): Promise<string> {
+  const stdin = process.stdin;
+  const err = process.stderr;
+  let typed = '';
+  return new Promise((resolve, reject) => {
+    const me: OpenQuestion = {
+      getPrompt: () => question,
+      prompt: () => void err.write(question),
+      typed: () => typed,
+    };
+    const cleanup = () => {
+      stdin.off('data', onData);
+      signal?.removeEventListener('abort', withdraw);
+      stdin.setRawMode(false);
+      stdin.pause();
+      if (open === me) open = undefined;
+    };
+    const withdraw = () => {
+      cleanup();
+      err.write('\n');
+      reject(signal!.reason instanceof Error ? signal!.reason : new Error('the question was withdrawn'));
+    };
+    const onData = (chunk: string) => {
+      if (chunk.startsWith('\u001b')) return; // an arrow or another key's escape sequence
+      for (const c of chunk) {
+        if (c === '\r' || c === '\n' || (c === '\u0004' && !typed)) {
+          cleanup();
+          err.write('\n');
+          return resolve(typed);
+        }
+        if (c === '\u0003') {
+          // Raw mode takes Ctrl-C from the terminal's driver: it interrupts as it would have (the question withdrawn, SIGINT).
+          cleanup();
+          err.write('\n');
+          reject(new Error('interrupted (Ctrl-C)'));
+          process.kill(process.pid, 'SIGINT');
+          return;
+        }
+        if (c === '\u007f' || c === '\b') {
+          if (!typed) continue;
+          typed = [...typed].slice(0, -1).join('');
+          err.write('\b \b');
+          continue;
+        }
+        if (c < ' ') continue;
+        typed += c;
+        err.write(c);
+      }
+    };
+    if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('the question was withdrawn'));
+    signal?.addEventListener('abort', withdraw, { once: true });
+    open = me;
+    stdin.setRawMode(true);
+    stdin.setEncoding('utf8');
+    stdin.on('data', onData);
+    stdin.resume();
+    err.write(question);
     for (const one of later) writeLine(one.text);
     later.clear();
   });

@@ -16,18 +16,24 @@ export const KEEP_ALIVE_MS = 15_000;
  * Runs a tool call and, while it runs, sends `notifications/progress` every `everyMs` when the client
  * gave a progress token. A client's request timeout restarts on progress (the hub asks for it), so a
  * call that waits for the user's approval or runs a long command is not cut off by the 60 s default;
- * a server that hangs sends nothing and still times out.
+ * a server that hangs sends nothing and still times out. `say` (given to `run`) names what the call is
+ * doing now ("the script reviewer reads it"): sent at once (unless `now` is false), and as the message of the progress after it,
+ * so a face shows what a long call waits for (the CLI's watcher, the app's tool card).
  */
-export async function withKeepAlive<T>(extra: Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, '_meta' | 'sendNotification'>, run: () => Promise<T>, everyMs = KEEP_ALIVE_MS): Promise<T> {
+export async function withKeepAlive<T>(extra: Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, '_meta' | 'sendNotification'>, run: (say: (doing: string, now?: boolean) => void) => Promise<T>, everyMs = KEEP_ALIVE_MS): Promise<T> {
   const progressToken = extra._meta?.progressToken;
-  if (progressToken === undefined) return run();
+  if (progressToken === undefined) return run(() => undefined);
   let n = 0;
-  const timer = setInterval(() => {
-    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++n, message: 'still running' } }).catch(() => undefined);
-  }, everyMs);
+  let message = 'still running';
+  const send = () => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++n, message } }).catch(() => undefined);
+  const timer = setInterval(send, everyMs);
   timer.unref();
   try {
-    return await run();
+    return await run((doing, now = true) => {
+      if (doing === message) return;
+      message = doing;
+      if (now) send();
+    });
   } finally {
     clearInterval(timer);
   }

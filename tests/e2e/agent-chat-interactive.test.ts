@@ -61,4 +61,39 @@ describe('erasmus chat (interactive)', () => {
     expect(await exited).toBe(0);
     expect(llm.requests.at(-1)!.body.messages!.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['write typed.txt please', 'thanks']);
   });
+
+  it('Ctrl-C at an approval question stops the turn, and Ctrl-C at the prompt ends the session with 130 (nothing hangs)', async () => {
+    sb = sandbox();
+    const file = join(sb.work, 'never.txt');
+    llm = await startScriptedLlm([
+      { match: { lastUser: 'write never.txt' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'fs' } }] },
+      { match: { lastTool: 'is open' }, toolCalls: [{ name: 'fs__write_file', arguments: { path: file, content: 'x' } }] },
+      { match: { lastTool: 'failed' }, text: 'Stopped.', repeat: true },
+    ]);
+    let screen = '';
+    pty = spawnPty(process.execPath, [join(root, 'bin', 'erasmus.js'), 'chat', '--config', sb.config, '--project', sb.work, '--base-url', llm.baseUrl, '--model', 'scripted', '--tool-mode', 'native'], {
+      cwd: sb.work,
+      cols: 120,
+      rows: 40,
+      env: { ...process.env, ERASMUS_HOME: sb.home } as Record<string, string>,
+    });
+    pty.onData((d) => (screen += d));
+    const exited = new Promise<number>((r) => pty!.onExit((e) => r(e.exitCode)));
+    const waitFor = async (text: string, count = 1) => {
+      const deadline = Date.now() + 30_000;
+      while (stripAnsi(screen).split(text).length - 1 < count) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${stripAnsi(screen)}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    await waitFor('you> ');
+    pty.write('write never.txt please\r');
+    await waitFor('allow once [y], always allow [a], deny [n]? ');
+    pty.write('\u0003');
+    // The turn stops and the prompt comes back (before, the question closed and the turn waited for its answer forever).
+    await waitFor('you> ', 2);
+    pty.write('\u0003');
+    expect(await exited).toBe(130);
+    expect(() => readFileSync(file, 'utf8')).toThrow();
+  });
 });

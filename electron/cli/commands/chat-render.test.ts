@@ -15,3 +15,14 @@ it('shows each turn’s tokens with the cached part and its cost, reasoning in o
   expect(out[1]).toBe('  (reasoning: I should read the file first. Then answer.)\n');
   expect(out[2]).toBe('[complete; 1 turns; 10120 tokens (10000 input from cache); $0.0036]\n');
 });
+
+it('says what a call waits for when it is more than running (the script review), once per change, never the keep-alive', () => {
+  const out: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => (out.push(String(s)), true));
+  const base = { sessionId: 's', at: 0, callId: 'c1' };
+  renderEvent({ ...base, type: 'tool_progress', progress: 1, message: 'the script reviewer reads it' });
+  renderEvent({ ...base, type: 'tool_progress', progress: 2, message: 'still running' });
+  renderEvent({ ...base, type: 'tool_progress', progress: 3, message: "waiting for the user's answer" });
+  renderEvent({ ...base, type: 'tool_progress', progress: 4, message: 'running' });
+  expect(out).toEqual(['  … the script reviewer reads it\n']);
+});

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../contract/index';
+import { RUNNER_DOING } from '../../servers/runners/execute';
 
 const short = (s: string, n = 160) => {
   const one = s.replace(/\s+/g, ' ').trim();
@@ -23,6 +24,10 @@ export function renderEvent(e: AgentEvent): void {
       break;
     case 'tool_running':
       err(`\n→ ${e.name} ${short(JSON.stringify(e.args))}\n`);
+      break;
+    case 'tool_progress':
+      // What a call waits for, when it is not plain running or the question that follows (the script review can take a minute).
+      if (e.message && e.message !== 'still running' && e.message !== RUNNER_DOING.running && e.message !== RUNNER_DOING.approval) err(`  … ${e.message}\n`);
       break;
     case 'tool_complete':
       err(`${e.refused ? '⊘' : e.isError ? '✗' : '✓'} ${e.name} (${e.durationMs} ms): ${short(e.result)}\n`);

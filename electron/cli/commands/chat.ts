@@ -4,7 +4,7 @@ import { attachBuiltinServers } from '../../servers/builtin';
 import { ToolMode, type AgentEvent } from '../../contract/index';
 import type { AgentSession } from '../../main/agent/session';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
-import { grantDepsOf } from '../../main/api/grant-deps';
+import { allowHostsOf, grantDepsOf } from '../../main/api/grant-deps';
 import { cliCore, readStdin } from '../context';
 import { ask } from '../prompt';
 import { renderEvent } from './chat-render';
@@ -77,7 +77,7 @@ export function registerChat(program: Command): void {
       const project = resolve(o.project ?? process.cwd());
       const emit = (e: AgentEvent) => (o.json ? process.stdout.write(JSON.stringify(e) + '\n') : renderEvent(e));
       const core = cliCore();
-      const path = cliApprovalPath({ yes: o.yes, json: o.json, command: 'erasmus chat', grants: grantDepsOf(core) });
+      const path = cliApprovalPath({ yes: o.yes, json: o.json, command: 'erasmus chat', grants: grantDepsOf(core), allowHosts: allowHostsOf(core) });
       let session: AgentSession | undefined;
       const onSigint = () => {
         if (session?.isRunning) session.stop();
@@ -116,7 +116,13 @@ export function registerChat(program: Command): void {
         }
         process.stderr.write(`session ${session.sessionId} (${session.provider.id}/${session.provider.model}, ${session.toolMode} tool calls); log: ${session.logPath}\nEmpty line or "exit" to quit.\n`);
         for (;;) {
-          const line = (await ask('\nyou> ')).trim();
+          // Ctrl-C at the prompt withdraws it (and the SIGINT handler ends the session): a quit, as 130.
+          const typed = await ask('\nyou> ').catch(() => undefined);
+          if (typed === undefined) {
+            process.exitCode = EXIT.stopped;
+            break;
+          }
+          const line = typed.trim();
           if (!line || line === 'exit' || line === 'quit') break;
           const outcome = await session.run(line);
           process.exitCode = EXIT[outcome.endedReason];

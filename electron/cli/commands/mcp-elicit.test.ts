@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -22,6 +25,10 @@ const { Paths } = await import('../../main/paths/index');
 const { createFilesServer } = await import('../../servers/files/server');
 const { tempHome } = await import('../../../tests/fixtures/mcp/servers');
 const { cliApprovalPath, installApprovalPath, terminalApprovals } = await import('../approval-path');
+const { Core } = await import('../../main/api/core');
+const { allowHostsOf, grantDepsOf } = await import('../../main/api/grant-deps');
+const { attachRunners } = await import('../../servers/runners/attach');
+const { sandboxStatus } = await import('../../main/runners/pty/sandbox');
 
 const req = (properties: Record<string, unknown>) => ({ server: 'files', params: { mode: 'form' as const, message: 'Overwrite a.txt?', requestedSchema: { type: 'object' as const, properties } } }) as never;
 
@@ -102,6 +109,62 @@ describe('elicitOnTerminal', () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+});
+
+describe('a file change asked on the terminal', () => {
+  it('shows the change as the app\'s card does: an overwrite as a diff, an append as the lines it adds', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => (written.push(String(s)), true));
+    const root = await mkdtemp(join(tmpdir(), 'erasmus-cli-preview-'));
+    const hub = new McpHub({ paths: new Paths(tempHome()), bus: new EventBus() });
+    try {
+      installApprovalPath(hub, cliApprovalPath({ command: 'erasmus workflow', tty: true }));
+      await hub.addInProcessServer('files', createFilesServer({ root }));
+      await writeFile(join(root, 'README.md'), '# demo\n\nold line\n');
+      answers.push('y', 'n');
+      await hub.callTool('files', 'write_file', { path: 'README.md', content: '# demo\n\nnew line\n' });
+      const overwrite = written.join('');
+      expect(overwrite).toContain('files asks: Overwrite the existing file README.md (17 bytes).\n  @@ -1,3 +1,3 @@\n   # demo\n   \n  -old line\n  +new line\n');
+      await hub.callTool('files', 'append_file', { path: 'README.md', content: 'one\ntwo\n' });
+      expect(written.join('').slice(overwrite.length)).toContain('to the existing file README.md (17 bytes).\n  +one\n  +two\n');
+      expect(await readFile(join(root, 'README.md'), 'utf8')).toBe('# demo\n\nnew line\n');
+    } finally {
+      await hub.dispose();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a command that needs a host the project does not allow', () => {
+  it.runIf(sandboxStatus().available)('the terminal offers "allow the host" as the app\'s card does: h adds it to the project\'s allowed hosts and the command reaches it', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => (written.push(String(s)), true));
+    const home = realpathSync(await mkdtemp(join(tmpdir(), 'erasmus-cli-hosts-')));
+    const root = join(home, 'project');
+    mkdirSync(root);
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const core = new Core({ face: 'cli', home });
+    const capture = createServer((r, res) => res.end(`reached ${r.url}`));
+    await new Promise<void>((r) => capture.listen(0, '127.0.0.1', () => r()));
+    const host = `127.0.0.1:${(capture.address() as { port: number }).port}`;
+    try {
+      await attachRunners(core);
+      await core.dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'project.open', params: { path: root } }, { face: 'cli' });
+      await core.hub.whenReady('runners');
+      installApprovalPath(core.hub, cliApprovalPath({ command: 'erasmus workflow', tty: true, grants: grantDepsOf(core), allowHosts: allowHostsOf(core) }));
+      answers.push('h');
+      const r = await core.hub.callTool('runners', 'bash_run', { command: `curl -fsS http://${host}/allowed` });
+      expect(written.join('')).toContain(`  h = yes, and allow ${host} for this project (added to its allowed hosts)\n`);
+      expect(asked).toEqual(['Allow? [y = yes, n = no, c = cancel, h = allow the host (above)] ']);
+      expect((r.content as Array<{ text: string }>)[0]!.text).toContain('reached /allowed');
+      expect(JSON.parse(await readFile(join(root, '.erasmus', 'settings.json'), 'utf8')).runners.network.allowedHosts).toEqual([host]);
+      expect(written.join('')).toContain(`  allowed for this project: ${host}\n`);
+    } finally {
+      await new Promise<void>((r) => capture.close(() => r()));
+      await core.dispose();
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('approvals on the terminal during a parallel run', () => {

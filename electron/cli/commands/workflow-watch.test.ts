@@ -65,3 +65,46 @@ it('a stopped session reads as stopped, not as a failure; a provider error reads
   expect(lines).toEqual(["    the model's session was stopped", "    the model's session failed: 503 overloaded"]);
   w.dispose();
 });
+
+it('a long tool call is said with what it runs and what it does now (the script reviewer reads it, running), not over an open question, and no more once it ends', () => {
+  vi.useFakeTimers();
+  let t = 0;
+  let question = false;
+  const lines: string[] = [];
+  const w = agentWatcher((l) => lines.push(l), () => t, () => question);
+  const base = { sessionId: 's', at: 0, callId: 'c1' };
+  w.onEvent({ ...base, type: 'tool_running', name: 'runners__bash_script', args: { script: 'set -e\nmkdir build', purpose: 'prepare the build folder' } });
+  w.onEvent({ ...base, type: 'tool_progress', progress: 1, message: 'the script reviewer reads it' });
+  t = 7_000;
+  vi.advanceTimersByTime(7_000);
+  expect(lines).toEqual([]);
+  t = 8_000;
+  vi.advanceTimersByTime(1_000);
+  expect(lines).toEqual(['    runners: bash script (prepare the build folder) — the script reviewer reads it, 8 s so far']);
+  t = 38_000;
+  vi.advanceTimersByTime(30_000);
+  expect(lines.at(-1)).toBe('    runners: bash script (prepare the build folder) — the script reviewer reads it, 38 s so far');
+  // The approval's question is open: its own lines say what waits; nothing is said over it.
+  w.onEvent({ ...base, type: 'tool_progress', progress: 2, message: "waiting for the user's answer" });
+  question = true;
+  t = 80_000;
+  vi.advanceTimersByTime(42_000);
+  expect(lines).toHaveLength(2);
+  question = false;
+  w.onEvent({ ...base, type: 'tool_progress', progress: 3, message: 'running' });
+  w.onEvent({ ...base, type: 'tool_progress', progress: 4, message: 'still running' });
+  t = 88_000;
+  vi.advanceTimersByTime(8_000);
+  expect(lines.at(-1)).toBe('    runners: bash script (prepare the build folder) — running, 8 s so far');
+  w.onEvent({ ...base, type: 'tool_complete', name: 'runners__bash_script', args: { script: 'set -e\nmkdir build', purpose: 'prepare the build folder' }, result: '$ set -e\nmkdir build\n[exit code 0]', isError: false, durationMs: 90_000 });
+  expect(lines.at(-1)).toBe('    runners: bash script (prepare the build folder) → exit 0 (90.0 s)');
+  vi.advanceTimersByTime(120_000);
+  expect(lines).toHaveLength(4);
+  // A command with no progress words: what it runs and how long.
+  t = 192_000;
+  w.onEvent({ ...base, callId: 'c2', type: 'tool_running', name: 'runners__bash_run', args: { command: 'npm install' } });
+  t = 200_000;
+  vi.advanceTimersByTime(8_000);
+  expect(lines.at(-1)).toBe('    runners: npm install — 8 s so far');
+  w.dispose();
+});

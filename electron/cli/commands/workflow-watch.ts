@@ -35,7 +35,9 @@ export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): str
     else what = `${toolVerb(tool, !not)?.toLowerCase() ?? tool.replace(/_/g, ' ')} ${path}`;
   } else if (server === 'runners' || server === 'shell') {
     // The runners answer "$ <command>" then "[exit code N]" (or why it did not run).
-    const command = /^\$ (.*)$/m.exec(e.result)?.[1] ?? str(a.command) ?? tool.replace(/_/g, ' ');
+    // A script reads as what it is for (its first line alone, `set -e`, says nothing), as while it runs.
+    const script = typeof a.script === 'string' ? runningWhat(e.name, a).slice(server.length + 2) : undefined;
+    const command = script ?? /^\$ (.*)$/m.exec(e.result)?.[1] ?? str(a.command) ?? tool.replace(/_/g, ' ');
     const exit = /^\[(exit code (-?\d+)|[^\]\n]+)\]$/m.exec(e.result);
     what = `${one(command, 80)}${exit ? ` → ${exit[2] !== undefined ? `exit ${exit[2]}` : exit[1]}` : ''}`;
   } else {
@@ -47,12 +49,30 @@ export function toolLine(e: Extract<AgentEvent, { type: 'tool_complete' }>): str
   return `    ${server}: ${what}${(server === 'runners' || server === 'shell') && !notRun ? ` (${secs(e.durationMs)})` : ''}${tail}`;
 }
 
-/** How long a request runs before the watcher says it waits for the model, and how often it says so again. */
+/** How long a request (or a tool call) runs before the watcher says it waits for it, and how often it says so again. */
 const FIRST_NOTE_MS = 8_000;
 const AGAIN_MS = 30_000;
 
-/** Renders agent events as the user's lines; `write` gets whole lines. Call `dispose` when the run rests. */
-export function agentWatcher(write: (line: string) => void, now: () => number = Date.now) {
+/** A tool call while it runs, in words: its server and what it runs (`runners: npm test`, `runners: bash script (prepare the build)`). */
+export function runningWhat(name: string, args: Record<string, unknown>): string {
+  const at = name.indexOf('__');
+  const server = name === '!' ? 'shell' : at > 0 ? name.slice(0, at) : name;
+  const tool = at > 0 ? name.slice(at + 2) : '';
+  const purpose = str(args.purpose);
+  const command = str(args.command);
+  let what: string;
+  if (command) what = one(command.split('\n')[0]!, 80);
+  else if (typeof args.script === 'string') what = `${tool === 'bash_script' ? 'bash script' : tool.replace(/_/g, ' ')}${purpose ? ` (${one(purpose, 60)})` : ''}`;
+  else if (server === 'files') what = `${tool.replace(/_/g, ' ')} ${str(args.path) ?? ''}`.trim();
+  else what = tool ? tool.replace(/_/g, ' ') : name;
+  return `${server}: ${what}`;
+}
+
+/**
+ * Renders agent events as the user's lines; `write` gets whole lines. Call `dispose` when the run rests.
+ * `asking`: whether a question is open on the terminal (a note that a call waits is not said over it: the question says why).
+ */
+export function agentWatcher(write: (line: string) => void, now: () => number = Date.now, asking: () => boolean = () => false) {
   let timer: NodeJS.Timeout | undefined;
   let since = 0;
   const quiet = () => {
@@ -67,6 +87,25 @@ export function agentWatcher(write: (line: string) => void, now: () => number = 
     }, delay);
     timer.unref?.();
   };
+  // Tool calls running (a step's, or several components' at once): what each runs and what it does now (its progress's
+  // words: the script reviewer reads it, running), said once it has taken FIRST_NOTE_MS and every AGAIN_MS after, its
+  // time counted from when it began doing that; a non-TTY log gets a line every half minute at most per call.
+  const calls = new Map<string, { what: string; doing?: string; since: number; timer?: NodeJS.Timeout }>();
+  const note = (key: string, delay: number) => {
+    const c = calls.get(key);
+    if (!c) return;
+    if (c.timer) clearTimeout(c.timer);
+    c.timer = setTimeout(() => {
+      if (!asking()) write(`    ${c.what} — ${c.doing ? `${c.doing}, ` : ''}${Math.round((now() - c.since) / 1000)} s so far`);
+      note(key, AGAIN_MS);
+    }, delay);
+    c.timer.unref?.();
+  };
+  const done = (key: string) => {
+    const c = calls.get(key);
+    if (c?.timer) clearTimeout(c.timer);
+    calls.delete(key);
+  };
   return {
     onEvent(e: AgentEvent): void {
       switch (e.type) {
@@ -74,7 +113,26 @@ export function agentWatcher(write: (line: string) => void, now: () => number = 
           since = now();
           wait(FIRST_NOTE_MS);
           break;
+        case 'tool_running': {
+          quiet();
+          const key = `${e.sessionId}\0${e.callId}`;
+          done(key);
+          calls.set(key, { what: runningWhat(e.name, e.args), since: now() });
+          note(key, FIRST_NOTE_MS);
+          break;
+        }
+        case 'tool_progress': {
+          const key = `${e.sessionId}\0${e.callId}`;
+          const c = calls.get(key);
+          // "still running" is the keep-alive's word for nothing new.
+          if (!c || !e.message || e.message === 'still running' || e.message === c.doing) break;
+          c.doing = e.message;
+          c.since = now();
+          note(key, FIRST_NOTE_MS);
+          break;
+        }
         case 'tool_complete':
+          done(`${e.sessionId}\0${e.callId}`);
           write(toolLine(e));
           break;
         case 'approval_required':
@@ -85,20 +143,26 @@ export function agentWatcher(write: (line: string) => void, now: () => number = 
           break;
         case 'error':
           quiet();
+          for (const key of [...calls.keys()]) if (key.startsWith(`${e.sessionId}\0`)) done(key);
           // Stopping is not a failure: the user (or Erasmus, pausing) ended the session, and the run says how to go on.
           write(e.code === 'stopped' ? '    the model\'s session was stopped' : `    the model's session failed: ${one(e.message, 200)}`);
           break;
+        case 'session_ended':
+          quiet();
+          for (const key of [...calls.keys()]) if (key.startsWith(`${e.sessionId}\0`)) done(key);
+          break;
         case 'sentence':
-        case 'tool_running':
         case 'reasoning':
         case 'complete':
-        case 'session_ended':
           quiet();
           break;
         default:
           break;
       }
     },
-    dispose: quiet,
+    dispose(): void {
+      quiet();
+      for (const key of [...calls.keys()]) done(key);
+    },
   };
 }

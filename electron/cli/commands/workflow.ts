@@ -8,10 +8,10 @@ import { CANNOT_FINISH } from '../../main/workflow/agent-executor';
 import { ProjectTrust } from '../../main/project/trust';
 import { attachBuiltinServers } from '../../servers/builtin';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
-import { grantDepsOf } from '../../main/api/grant-deps';
+import { allowHostsOf, grantDepsOf } from '../../main/api/grant-deps';
 import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
-import { ask, writeLine } from '../prompt';
+import { ask, asking, writeLine } from '../prompt';
 import { eventPrinter, planText, runsText, statusText } from './workflow-print';
 import { agentWatcher } from './workflow-watch';
 import type { AgentEvent } from '../../contract/index';
@@ -147,8 +147,8 @@ async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: st
 
 /** Drives a run in this process until it completes or waits for someone; answers the goal and the plan when it can. */
 async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Promise<unknown>): Promise<void> {
-  // Each step's tool calls in words, and "waiting for the model…" while a request takes long.
-  const watcher = agentWatcher((line) => writeLine(line));
+  // Each step's tool calls in words, "waiting for the model…" while a request takes long, and what a long call runs and does.
+  const watcher = agentWatcher((line) => writeLine(line), Date.now, asking);
   const eventLine = eventPrinter();
   const off = core.bus.on((event, payload) => {
     if (event === 'agent.event' && !opts.json) return watcher.onEvent(payload as AgentEvent);
@@ -264,7 +264,7 @@ async function attachAgentFace(core: Core, projectDir: string, opts: DriveOpts):
   await core.hub.start({ projectDir, watch: false });
   for (const issue of core.hub.configErrors()) process.stderr.write(`erasmus: ${issue.file}${issue.entry ? ` (${issue.entry})` : ''}: ${issue.message}\n`);
   // The refusal a step's model reads speaks to the model (the user was told at the start how to give approvals).
-  const path = cliApprovalPath({ yes: opts.yes || opts.autoApprove, json: opts.json, command: 'erasmus workflow', nobodyBecause: NOBODY_FOR_MODEL, grants: grantDepsOf(core) });
+  const path = cliApprovalPath({ yes: opts.yes || opts.autoApprove, json: opts.json, command: 'erasmus workflow', nobodyBecause: NOBODY_FOR_MODEL, grants: grantDepsOf(core), allowHosts: allowHostsOf(core) });
   installApprovalPath(core.hub, path);
   core.agent.setApprovals(path.approvals);
   await attachBuiltinServers(core, { root: projectDir });

@@ -1,4 +1,5 @@
 import type { GrantDeps } from '../mcp/elicitation';
+import { setRunnerSettings } from '../settings/runners';
 import type { Core } from './core';
 
 /**
@@ -15,4 +16,9 @@ export function grantDepsOf(core: Core): GrantDeps {
     },
     builtin: (server) => core.hub.servers().some((s) => s.name === server && s.transport === 'in-process'),
   };
+}
+
+/** "Allow <host>" as the app's card does it (settings.runners.set): the hosts join the project's allowed hosts, its settings.json trusted first. */
+export function allowHostsOf(core: Core): (project: string, hosts: string[]) => Promise<unknown> {
+  return (project, hosts) => setRunnerSettings(project, { allowHosts: hosts }, core.hub.projectTrust);
 }

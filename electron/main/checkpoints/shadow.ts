@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { appendFile, copyFile, mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
+import { guardGitPointers } from '../runners/pty/git-guard';
 
 const exec = promisify(execFile);
 
@@ -19,6 +20,8 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** Runs git; a non-zero exit is a result (stdout + stderr), a missing git is thrown. */
 export async function git(cwd: string, args: string[], extraEnv?: Record<string, string>): Promise<GitResult> {
+  // Unsandboxed, in the project too (head.ts): never through a .git pointer a command running now rewrote (git-guard.ts).
+  guardGitPointers();
   try {
     const r = await exec('git', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: cleanEnv(extraEnv) });
     return { stdout: r.stdout, code: 0 };

@@ -121,6 +121,33 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     expect(existsSync(join(base, 'ran'))).toBe(false);
   });
 
+  it("a command left running in the background that rewrites .git/commondir after the check: Erasmus's own git puts it back before it runs", async () => {
+    const sh = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8' });
+    expect(sh(project, 'init', '-q').status).toBe(0);
+    const commondir = join(project, '.git', 'commondir');
+    // Past its timeout it goes on in the background (the check after the command has run), then points git at its own config.
+    const r = await runner.run({
+      command: `sleep 1; mkdir -p evil/objects evil/refs && printf 'ref: refs/heads/main\\n' > evil/HEAD && printf '[core]\\n\\tfsmonitor = touch ${base}/ran\\n' > evil/config && echo ../evil > .git/commondir; sleep 60`,
+      root: project,
+      timeoutMs: 300,
+      onTimeout: 'background',
+    });
+    expect(r.background).toBe(true);
+    for (let i = 0; i < 200 && !existsSync(commondir); i++) await new Promise((res) => setTimeout(res, 50));
+    expect(readFileSync(commondir, 'utf8')).toBe('../evil\n');
+    // Erasmus's git (the workflow's, the checkpoints'): the pointer is put back first, and git reads the user's configuration.
+    const { git } = await import('../workflow/git');
+    const status = await git(project, ['status', '--porcelain']);
+    expect(existsSync(commondir)).toBe(false);
+    expect(status.code).toBe(0);
+    expect(existsSync(join(base, 'ran'))).toBe(false);
+    // Written again while the command still runs: put back again, by the checkpoints' git too.
+    writeFileSync(commondir, '../evil\n');
+    const { git: checkpointGit } = await import('../checkpoints/shadow');
+    await checkpointGit(project, ['rev-parse', '--git-common-dir']);
+    expect(existsSync(commondir)).toBe(false);
+  }, 30_000);
+
   it("a parallel run's lane: a command in a component's worktree writes and commits there, never the project's tree nor another component's worktree", async () => {
     const git = (cwd: string, ...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
     git(project, 'init', '-q', '-b', 'main');

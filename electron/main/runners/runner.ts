@@ -3,7 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { PtyManager, RunOptions, RunResult } from './pty/index';
 import { bridgeNode, howToAllow, proxyEnv, startProxy, type ProxyHandle } from './pty/net-proxy';
-import { gitPointers, restoreGitPointers } from './pty/git-guard';
+import { gitPointers, guardGitPointers, holdGitPointers, restoreGitPointers } from './pty/git-guard';
 import { hiddenPaths, laneOf, pyenvShims, sandboxStatus, type SandboxProfile, type SandboxStatus } from './pty/sandbox';
 
 /**
@@ -151,9 +151,25 @@ export class CommandRunner {
       } else noBridge = '[sandbox] this command ran without network: the sandbox reaches the allowed hosts through a bridge that needs node on PATH, and none was found; install Node.js, or run the command outside Erasmus';
     }
     // What tells git where its configuration is, put back after the command (git-guard.ts): Erasmus's own git runs unconfined.
+    // Read after what other running commands changed is put back (never a rewritten pointer as this one's "before"), and
+    // held while the command runs, in the background too: Erasmus's git puts them back before it runs (guardGitPointers).
+    if (sandbox) guardGitPointers();
     const pointers = sandbox ? gitPointers(sandbox) : undefined;
+    const release = sandbox && pointers ? holdGitPointers(sandbox, pointers) : undefined;
+    let background = false;
     try {
-      const r = await this.ptys.run({ ...rest, cwd: cwd ?? root, env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, ...(proxy ? proxyEnv(proxy.port) : {}) }, ...(sandbox ? { sandbox } : {}) });
+      const r = await this.ptys.run({
+        ...rest,
+        cwd: cwd ?? root,
+        env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, ...(proxy ? proxyEnv(proxy.port) : {}) },
+        ...(sandbox ? { sandbox } : {}),
+        // Left running: its pointers stay held until it ends, then are put back once more.
+        onBackgroundEnd: () => {
+          if (sandbox && pointers) restoreGitPointers(sandbox, pointers);
+          release?.();
+        },
+      });
+      background = r.background;
       const restored = sandbox && pointers ? restoreGitPointers(sandbox, pointers) : [];
       const guard = restored.length
         ? `the command changed ${restored.join(', ')}, which would point git at another configuration and hooks; Erasmus put ${restored.length === 1 ? 'it' : 'them'} back as ${restored.length === 1 ? 'it was' : 'they were'} (the repository's configuration and hooks are the user's: leave them as they are)`
@@ -167,6 +183,7 @@ export class CommandRunner {
       }
       return { ...r, sandboxed: !!sandbox, tmpDir: tmp, sandboxNote: note, ...(proxy ? { refusedHosts: [...proxy.refused] } : {}) };
     } finally {
+      if (!background) release?.();
       await proxy?.close();
     }
   }

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { WorkflowDriftDocument, WorkflowPlan } from '../../contract/methods/workflow';
+import { guardGitPointers } from '../runners/pty/git-guard';
 import type { ContextDocs, DocRef } from './documents';
 import { driftedDocuments, stampDocument } from './drift';
 import { WorkflowError } from './errors';
@@ -59,6 +60,7 @@ export function documentsInstruction(ref: DocRef, commit: string | undefined): s
 export async function changesSince(docs: ContextDocs, ref: DocRef): Promise<{ commit?: string; text: string }> {
   const drifted = (await driftedDocuments(docs)).find((d) => d.doc === ref.doc && (ref.doc !== 'component' || d.component === ref.component));
   if (!drifted) return { text: '(nothing changed since the document was written: check that it describes the code as it is)' };
+  guardGitPointers(); // never through a .git pointer a command running now rewrote (git-guard.ts)
   const diff = await run('git', ['diff', drifted.commit, 'HEAD', '--', ...drifted.changed], { cwd: docs.projectDir, maxBuffer: 16 * 1024 * 1024 }).then(
     (r) => r.stdout,
     () => '',

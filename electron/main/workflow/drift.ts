@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import type { WorkflowDriftDocument } from '../../contract/methods/workflow';
+import { guardGitPointers } from '../runners/pty/git-guard';
 import type { ContextDocs, DocRef } from './documents';
 import { PROSE_FILE } from './pass-over';
 
@@ -65,6 +66,7 @@ export async function stampDocument(docs: ContextDocs, ref: DocRef, sha: string,
 }
 
 async function git(cwd: string, args: string[]): Promise<string | undefined> {
+  guardGitPointers(); // never through a .git pointer a command running now rewrote (git-guard.ts)
   try {
     return (await run('git', args, { cwd, maxBuffer: 16 * 1024 * 1024 })).stdout;
   } catch {

@@ -4,12 +4,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { WorkflowTimelineEntry } from '../../contract/methods/workflow';
+import { guardGitPointers } from '../runners/pty/git-guard';
 import { isName } from './commit-phrase';
 
 const run = promisify(execFile);
 
 /** Runs git in `cwd`: its output (stdout, then stderr when it failed) and exit code; throws only when git cannot start. */
 export async function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ stdout: string; code: number }> {
+  // Unsandboxed: never through a .git pointer a command running now rewrote (git-guard.ts).
+  guardGitPointers();
   try {
     const r = await run('git', args, { cwd, maxBuffer: 16 * 1024 * 1024, ...(env ? { env: { ...process.env, ...env } } : {}) });
     return { stdout: r.stdout, code: 0 };

@@ -216,6 +216,35 @@ it('CORE-2: splits on spaces', () => expect(1).toBe(2));
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: wt, encoding: 'utf8' })).toBe('?? a.test.js\n');
   });
 
+  it('a report folder a command made a symbolic link (.git/erasmus/test-reports → elsewhere): nothing is written, read or removed through it, and the error names the link', async () => {
+    const dir = await project({ 'test_a.py': 'def test_CORE_1_a():\n    pass\n' });
+    const outside = await mkdtemp(join(tmpdir(), 'erasmus-outside-'));
+    try {
+      await mkdir(join(dir, '.git', 'erasmus'), { recursive: true });
+      await symlink(outside, join(dir, '.git', 'erasmus', 'test-reports'));
+      await expect(prepareReport(dir, 'python -m pytest')).rejects.toThrow(
+        `the test gate's report folder .git/erasmus/test-reports is not a plain folder: .git/erasmus/test-reports is a symbolic link (to ${outside}). Erasmus writes and reads the test reports there itself, outside the sandbox, so it follows no link there: the tests were not run. Remove .git/erasmus/test-reports`,
+      );
+      expect(await readdir(outside)).toEqual([]);
+      // The link one level up (.git/erasmus → elsewhere) too.
+      await rm(join(dir, '.git', 'erasmus'), { recursive: true });
+      await symlink(outside, join(dir, '.git', 'erasmus'));
+      await expect(prepareReport(dir, 'python -m pytest')).rejects.toThrow(/\.git\/erasmus is a symbolic link/);
+      expect(await readdir(outside)).toEqual([]);
+      // Made while the tests ran (they are the model's code): the report is not read, and nothing there is removed.
+      await rm(join(dir, '.git', 'erasmus'));
+      const setup = await prepareReport(dir, 'python -m pytest');
+      await rm(join(dir, '.git', 'erasmus'), { recursive: true });
+      await mkdir(join(dir, '.git', 'erasmus'));
+      await symlink(outside, join(dir, '.git', 'erasmus', 'test-reports'));
+      await writeFile(join(outside, `${setup.id}-pytest.xml`), '<testsuite><testcase name="test_CORE_1_a"/></testsuite>');
+      await expect(readReport(setup, { command: 'python -m pytest', exitCode: 0, passed: true, output: '' } as TestRun)).rejects.toThrow(/the tests ran, and their report was not read/);
+      expect(await readdir(outside)).toEqual([`${setup.id}-pytest.xml`]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it('a stale report of an earlier run is never read as this run\'s', async () => {
     const dir = await project({ 'package.json': JSON.stringify({ scripts: { test: 'node --test' } }), 'test/a.test.js': "require('node:test')('CORE-1: a', () => {});\n" });
     const first = await gate(dir, 'npm test');

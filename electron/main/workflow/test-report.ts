@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { delimiter, join, resolve } from 'node:path';
+import { lstat, mkdir, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { TestCaseResult } from '../../contract/methods/workflow';
 import type { TestRun } from './verify';
+import { WorkflowError } from './errors';
 
 /**
  * Per-test results read from the test runner's own machine-readable report, never from its words:
@@ -25,6 +26,9 @@ export interface ReportSetup {
    * one per node --test process), and what makes them (`<id>-pytest/`: the pytest plugin, `<id>-reporter.mjs`: node's).
    */
   dir: string;
+  /** The folder `dir` is made in (the git directory, or the project), and the project (for the error's paths): checked again before reading. */
+  base?: string;
+  projectDir?: string;
   id: string;
   /** `go test -json` was asked for: the report is the command's output. */
   goJson: boolean;
@@ -47,21 +51,47 @@ const MAX_REPORT_BYTES = 32 * 1024 * 1024;
 
 /**
  * Where reports are written: inside the project's git directory (never committed; a worktree's `.git` file
- * names it), else under .erasmus/ (a folder that is no repository commits nothing).
+ * names it), else under .erasmus/ (a folder that is no repository commits nothing). `base`: the folder it is made in.
  */
-async function reportDir(projectDir: string): Promise<string> {
+async function reportDir(projectDir: string): Promise<{ dir: string; base: string }> {
   const dotGit = join(projectDir, '.git');
   const git = await stat(dotGit).catch(() => undefined);
-  if (git?.isDirectory()) return join(dotGit, 'erasmus', 'test-reports');
+  if (git?.isDirectory()) return { dir: join(dotGit, 'erasmus', 'test-reports'), base: dotGit };
   if (git?.isFile()) {
     const target = /^gitdir:\s*(.+)$/m.exec(await readFile(dotGit, 'utf8').catch(() => ''))?.[1]?.trim();
-    if (target) return join(resolve(projectDir, target), 'erasmus', 'test-reports');
+    if (target) return { dir: join(resolve(projectDir, target), 'erasmus', 'test-reports'), base: resolve(projectDir, target) };
   }
-  return join(projectDir, '.erasmus', 'test-reports');
+  return { dir: join(projectDir, '.erasmus', 'test-reports'), base: projectDir };
+}
+
+/**
+ * The report folder is made, written, read and emptied by Erasmus itself, outside the sandbox, in a place a command run
+ * for the model can write (`.git/erasmus/`, `.erasmus/`): a symbolic link put there (`.git/erasmus/test-reports` → a
+ * folder elsewhere) would have Erasmus write the pytest plugin, read reports and remove files outside the project.
+ * Before it writes and again before it reads, each part below `base` must be a real folder (or not there yet); else the
+ * gate does not run (or its report is not read) and the error names the link and what to do.
+ */
+export async function refuseLinkedReportDir(projectDir: string, dir: string, base: string, notDone = 'the tests were not run'): Promise<void> {
+  const parts = relative(base, dir).split(sep).filter(Boolean);
+  let p = base;
+  for (const part of parts) {
+    p = join(p, part);
+    const s = await lstat(p).catch(() => undefined);
+    if (!s) return;
+    if (s.isDirectory()) continue;
+    const shown = relative(projectDir, p) || p;
+    const to = s.isSymbolicLink() ? await readlink(p).catch(() => '?') : undefined;
+    throw new WorkflowError(
+      'RUNTIME_ERROR',
+      `the test gate's report folder ${relative(projectDir, dir)} is not a plain folder: ${shown} is ${to !== undefined ? `a symbolic link (to ${to})` : 'not a folder'}. Erasmus writes and reads the test reports there itself, outside the sandbox, so it follows no link there: ${notDone}. Remove ${shown} (\`rm ${JSON.stringify(p)}\`; ${to !== undefined ? 'what it points to is not touched' : 'Erasmus makes the folder again'}), then retry the step, or skip it.`,
+    );
+  }
 }
 
 /** Removes what a run left (its reports and node's reporter), when the run did not get as far as readReport. */
 export async function discardReport(setup: ReportSetup): Promise<void> {
+  // A folder turned into a link meanwhile (by the tests themselves): nothing is removed through it.
+  if (setup.base && (await refuseLinkedReportDir(setup.dir, setup.dir, setup.base).then(() => false, () => true))) return;
   for (const f of await readdir(setup.dir).catch(() => [] as string[])) if (f.startsWith(`${setup.id}-`)) await rm(join(setup.dir, f), { recursive: true, force: true });
 }
 
@@ -115,8 +145,10 @@ function withArgs(command: string, script: string | undefined, runner: RegExp, a
 
 /** The gate's command, made to write a report its runner knows how to write, and where it goes. */
 export async function prepareReport(projectDir: string, command: string, options: { env?: NodeJS.ProcessEnv } = {}): Promise<ReportSetup> {
-  const dir = await reportDir(projectDir);
+  const { dir, base: made } = await reportDir(projectDir);
+  await refuseLinkedReportDir(projectDir, dir, made);
   await mkdir(dir, { recursive: true });
+  await refuseLinkedReportDir(projectDir, dir, made);
   const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const script = await testScript(projectDir, command);
   const text = `${command}\n${script ?? ''}`;
@@ -166,7 +198,7 @@ export async function prepareReport(projectDir: string, command: string, options
   } else if (GO_TEST.test(last)) goJson = true;
 
   if (CARGO_TEST.test(text)) untraceable = 'cargo test writes no machine-readable report on stable Rust (cargo nextest with a JUnit profile does)';
-  return { command: run, env, dir, id, goJson, ...(untraceable ? { untraceable } : {}) };
+  return { command: run, env, dir, base: made, projectDir, id, goJson, ...(untraceable ? { untraceable } : {}) };
 }
 
 const PYTEST_PLUGIN = 'erasmus_junit';
@@ -217,6 +249,8 @@ const TOOLCHAIN_OF: Array<[RegExp, Toolchain]> = [
 
 /** Reads what the runners wrote (and removes the files): per-test results, or "not traced" with why. */
 export async function readReport(setup: ReportSetup, run: TestRun): Promise<TestReport> {
+  // The tests ran model-written code, which can write `.git/erasmus`: nothing is read or removed through a link made meanwhile.
+  if (setup.base) await refuseLinkedReportDir(setup.projectDir ?? setup.base, setup.dir, setup.base, 'the tests ran, and their report was not read');
   const tests: TestCaseResult[] = [];
   const toolchains: Toolchain[] = [];
   const problems: string[] = [];

@@ -29,6 +29,7 @@ beforeAll(async () => {
   llm = await startScriptedLlm([
     { match: { lastUser: 'curl' }, text: '{"verdict": "reject", "reasons": ["it sends the SSH key to a remote host, which the purpose does not call for"]}' },
     { match: { lastUser: 'hello.txt' }, text: 'Looks fine.\n{"verdict": "approve", "reasons": ["writes one file as stated"]}' },
+    { match: { lastUser: 'progress.txt' }, text: '{"verdict": "approve", "reasons": ["writes one file as stated"]}' },
     { match: { lastUser: 'git command' }, text: '{"verdict": "approve", "reasons": ["changes only what the purpose says"]}', repeat: true },
   ]);
   const model = createOpenAICompatible({ name: 'scripted', baseURL: llm.baseUrl })('scripted');
@@ -122,6 +123,17 @@ describe('the runners server in-process on the hub', () => {
     expect(text(commit)).toContain('[exit code 0]');
     expect((commit.structuredContent as { reviewed: boolean }).reviewed).toBe(true);
     expect(execFileSync('git', ['log', '--oneline'], { cwd: root, encoding: 'utf8' })).toContain('Add hello');
+  });
+
+  it('says, as its progress, that the script reviewer reads the script and then that it runs (a face shows what a long call waits for)', async () => {
+    const said: string[] = [];
+    const r = await core.hub.callTool('runners', 'bash_script', { script: 'echo hi > progress.txt', purpose: 'write progress.txt' }, { onProgress: (p) => void (p.message && said.push(p.message)) });
+    expect(text(r)).toContain('[exit code 0]');
+    expect(said).toEqual(['the script reviewer reads it', 'running']);
+    // A command that is neither reviewed nor asked about sends nothing more than the keep-alive.
+    const quick: string[] = [];
+    await core.hub.callTool('runners', 'bash_run', { command: 'true' }, { onProgress: (p) => void (p.message && quick.push(p.message)) });
+    expect(quick).toEqual([]);
   });
 
   it('script review can be switched off per project', async () => {

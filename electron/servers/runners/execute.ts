@@ -25,7 +25,15 @@ export interface RunnerDeps {
   reviewer?: ScriptReviewer;
   settings: () => Promise<RunnerSettings>;
   confirm: (message: string, signal?: AbortSignal, approval?: ElicitationApproval) => Promise<Confirmation>;
+  /**
+   * Told what the call is doing now, in the words of RUNNER_DOING (sent to the client as progress: a face shows what a long
+   * call waits for); `now` false: with the next keep-alive only.
+   */
+  doing?: (words: string, now?: boolean) => void;
 }
+
+/** What a runner call is doing, as its progress says it (`RunnerDeps.doing`). */
+export const RUNNER_DOING = { review: 'the script reviewer reads it', approval: "waiting for the user's answer", running: 'running' } as const;
 
 /** What a call did, for clients that read structured results (the app's tool cards). */
 export interface RunnerOutcome {
@@ -115,6 +123,7 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   let reviewNote = '';
   if (plan.review && settings.review) {
     if (deps.reviewer) {
+      deps.doing?.(RUNNER_DOING.review);
       const verdict = await deps.reviewer.review({ purpose, script: plan.review.script, kind: plan.review.kind }, signal);
       outcome.reviewed = true;
       if (verdict.verdict === 'reject') {
@@ -152,6 +161,7 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
       // always allowed; the others are asked each time (and an "always allow" given on another card never answers them).
       ...(sandboxed && !policy.network && !policy.askEachTime ? { grant: 'commands.sandboxed' as const } : {}),
     };
+    deps.doing?.(RUNNER_DOING.approval);
     const answer = await deps.confirm(message, signal, approval);
     if (answer !== 'accept') {
       outcome.status = 'declined';
@@ -171,6 +181,8 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
   try {
     // Read again: the approval card may have just allowed a host.
     const allowedHosts = networked ? (await deps.settings()).network.allowedHosts : [];
+    // Straight to running (nothing reviewed or asked before): said with the next keep-alive, no extra progress for a quick command.
+    deps.doing?.(RUNNER_DOING.running, outcome.reviewed || policy.verdict === 'approve');
     run = await deps.runner.run({ command, root: deps.sandboxRoot ?? deps.root, cwd: deps.root, access, network: networked, allowedHosts, title: `${tool.name}: ${command.split('\n')[0]!.slice(0, 60)}`, timeoutMs: timeout, onTimeout, signal });
   } catch (err) {
     outcome.reasons = [(err as Error).message];

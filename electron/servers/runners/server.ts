@@ -100,7 +100,7 @@ export function createRunnersServer(options: RunnersServerOptions): McpServer {
         const worktree = worktreeOf(root, extra._meta);
         if (worktree instanceof Error) return { content: [{ type: 'text' as const, text: `Not run: ${worktree.message}` }], isError: true };
         const d = worktree ? { ...deps, root: worktree, sandboxRoot: root } : deps;
-        return withKeepAlive(extra, () => executeTool(tool, args, d, extra.signal, accessOf(extra._meta)), options.keepAliveMs);
+        return withKeepAlive(extra, (say) => executeTool(tool, args, { ...d, doing: say }, extra.signal, accessOf(extra._meta)), options.keepAliveMs);
       },
     );
   }

@@ -9,7 +9,10 @@ import { laneGitDir, type SandboxProfile } from './sandbox';
  * folder) and a lane's own `commondir`. Erasmus runs git outside the sandbox (status, add, merge…), and that git
  * would run what such a configuration names (`core.fsmonitor`, filters, hooks) as the user, unconfined.
  * Each is read before a sandboxed command and put back as it was after it (the command's PID namespace
- * guarantees nothing of it runs on afterwards).
+ * guarantees nothing of it runs on afterwards). A command left running in the background (`on_timeout: background`)
+ * runs on after that check, and one step's command runs while another component's step has Erasmus run git: while a
+ * command runs, its pointers are held (`holdGitPointers`), and every git Erasmus runs in a project first puts the held
+ * ones back (`guardGitPointers`), so it never follows a pointer a running command rewrote.
  */
 export type GitPointers = Map<string, string | null>;
 
@@ -40,6 +43,26 @@ export function restoreGitPointers(p: SandboxProfile, before: GitPointers): stri
       // Nothing more to do here: the note says what changed.
     }
   }
+  return changed;
+}
+
+/** The pointers of the sandboxed commands running now (in the foreground or the background): what each held before it began. */
+const held = new Set<{ profile: SandboxProfile; before: GitPointers }>();
+
+/** Holds a command's pointers while it runs; returns the release (called when it has ended and its pointers were put back). */
+export function holdGitPointers(profile: SandboxProfile, before: GitPointers): () => void {
+  const hold = { profile, before };
+  held.add(hold);
+  return () => void held.delete(hold);
+}
+
+/**
+ * Before Erasmus runs git (outside the sandbox) or reads the pointers for a new command: every pointer a running command
+ * changed is put back as it was before that command began. Returns what was put back, relative to each project.
+ */
+export function guardGitPointers(): string[] {
+  const changed: string[] = [];
+  for (const { profile, before } of held) changed.push(...restoreGitPointers(profile, before));
   return changed;
 }
 

@@ -75,6 +75,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called once the PTY is running (its id is known). */
   onStart?: (info: TerminalInfo) => void;
+  /** Called when a command left running in the background (`onTimeout: 'background'`) ends at last. */
+  onBackgroundEnd?: () => void;
   /** Run inside the OS sandbox with this profile (sandbox.ts); the caller checks availability. */
   sandbox?: SandboxProfile;
 }
@@ -184,6 +186,7 @@ export class PtyManager {
       aborted = first === 'abort';
       if (first === 'timeout' && opts.onTimeout === 'background') {
         background = true;
+        void term.exited.then(() => opts.onBackgroundEnd?.());
         status = { exitCode: null, signal: null, timedOut: true };
       } else {
         term.markTimedOut();
