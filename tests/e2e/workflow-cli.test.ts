@@ -93,6 +93,13 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(first.stderr).toContain('Plan:');
     expect(first.stderr).toContain('erasmus workflow approve');
     expect(gitLog(sb.project)).toEqual(['initial']);
+    // Not approved, the user is told where to change the plan first (played as a user: nothing said where the task list
+    // was), and `workflow status` says the same when they come back; approve reads the list as they edited it.
+    const taskList = sb.paths.orchestrationDoc(sb.project, 'task_list');
+    const hint = `the plan waits for your review: approve it with erasmus workflow approve ${sb.project}; to change the plan first, edit its task list (${taskList}: components, tasks, Test: and Depends: lines), which approve reads again`;
+    expect(first.stderr).toContain(hint);
+    expect(spawnSync(process.execPath, [CLI, 'workflow', 'status', sb.project], { env: sb.env, encoding: 'utf8' }).stdout).toContain(hint);
+    writeFileSync(taskList, readFileSync(taskList, 'utf8').replace('## Component: adder — adds two numbers', '## Component: adder — adds two numbers together'));
     await sb.setControl({ neverDone: 'adder:review' });
     const blocked = await runCli(['workflow', 'approve', sb.project], sb.env);
     expect(blocked.code).toBe(2);
@@ -104,7 +111,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     const retried = await runCli(['workflow', 'retry', sb.project], sb.env);
     expect(retried.code).toBe(0);
     expect(retried.stderr).toContain('■ Completed');
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'adds two numbers together']);
   });
 
   it('erasmus workflow pause / stop reach the process that drives the run', async () => {

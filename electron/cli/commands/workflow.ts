@@ -12,10 +12,10 @@ import { grantDepsOf } from '../../main/api/grant-deps';
 import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
 import { ask, writeLine } from '../prompt';
-import { eventPrinter, planText, runsText, statusText } from './workflow-print';
+import { eventPrinter, planReviewHint, planText, runsText, statusText } from './workflow-print';
 import { agentWatcher } from './workflow-watch';
 import type { AgentEvent } from '../../contract/index';
-import { databaseHint, humanState, humanStatus } from '../../contract/words';
+import { humanState, humanStatus } from '../../contract/words';
 import { registerWorkflowCheckpoints } from './workflow-checkpoints';
 
 interface DriveOpts {
@@ -200,8 +200,8 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
           await core.workflow.approve(runId, approved(view.plan, opts), { parallel: opts.parallel, databaseUrl: opts.databaseUrl });
           continue;
         }
-        const db = databaseHint(view.durable);
-        process.stderr.write(`The plan waits for approval: erasmus workflow approve ${view.projectDir}${db.option}${db.note}\n`);
+        // How to approve it later, and where to change it first: the status below says it (with --json, this line alone).
+        if (opts.json) process.stderr.write(`${planReviewHint(view)}\n`);
       }
       if (view.status === 'AWAITING_COGNITIVE_RESULT') throw new Error('this run uses the external cognitive engine: drive it through the Erasmus MCP server or `erasmus serve`');
       if (!opts.json) process.stderr.write(statusText(view).split('\ntimeline:')[0] + '\n');

@@ -723,6 +723,7 @@ export class WorkflowRun {
       ...(this.pauseRequested && this.loop ? { pausing: true } : {}),
       executor: r.executor.kind,
       plan: r.plan && planWithDepends(r.plan),
+      ...(r.status === 'AWAITING_APPROVAL' ? { taskListFile: this.docs.path({ doc: 'task_list' }) } : {}),
       approved: r.approved,
       error: r.error,
       pending: r.pending,
