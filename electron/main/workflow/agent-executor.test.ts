@@ -101,12 +101,12 @@ describe('AgentExecutor', () => {
     const declined = 'I needed to edit src/slug.js; the user declined it.\nCannot finish: the separator option needs that edit; tell me how you want it instead.';
     const r = await new AgentExecutor(async (o) => ((task = o.task), outcome(declined)), { availableToolsets: () => ['files', 'runners'] }).run(step({ answer }));
     const howToAnswer = task.split('## How to answer\n\n')[1]!;
-    expect(howToAnswer).toContain('a change the user declined when asked');
+    expect(howToAnswer).toContain('a change they declined');
     expect(howToAnswer).toContain(`begin a line of your final answer with \`Cannot finish:\``);
     expect(r.done).toBe(false);
     expect(r.notDoneBecause).toMatch(/^The step adder · development cannot finish: the separator option needs that edit/);
     // A document step's answer is not saved when it stops, so it is not told its document is kept.
-    expect(howToAnswer.includes('hand back kept')).toBe(answer !== 'document');
+    expect(howToAnswer.includes('handed-back document kept')).toBe(answer !== 'document');
   });
 
   it("a session whose budget ran out gives no answer: the step keeps the last text the model wrote (what a blocked run shows)", async () => {

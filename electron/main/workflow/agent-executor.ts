@@ -22,7 +22,7 @@ export const CANNOT_FINISH = 'Cannot finish:';
  * decision only the user can make, or a change the user declined on an approval card, can only end the step, which
  * then counts as done and the run goes on without what it needed.
  */
-const stopForUser = (kept: string) => `Only if the step cannot be done without something only the user can give (a decision the goal and the documents leave open, or a change the user declined when asked), do not guess and do not work around it: begin a line of your final answer with \`${CANNOT_FINISH}\` and say what you need. The run then stops at this step for the user${kept}.`;
+const stopForUser = (kept: string) => `Only if the step cannot be done without the user (a decision the goal and documents leave open, or a change they declined), neither guess nor work around it: begin a line of your final answer with \`${CANNOT_FINISH}\` and what you need; the run stops here for them${kept}.`;
 
 /**
  * How a step answers, said once at the end of its prompt. The context documents live in
@@ -32,8 +32,8 @@ const stopForUser = (kept: string) => `Only if the step cannot be done without s
 export function agentHandBack(answer: StepAnswer = 'notes'): string {
   const doc = `end your final answer with a line \`${DOC_BEGIN}\`, then the complete new text of the context document, then a line \`${DOC_END}\``;
   if (answer === 'document') return `When the work is finished, your final answer is the complete document in markdown and nothing else: no greeting, no summary, no remark that you are done. Erasmus saves it as the context document. ${stopForUser('')}`;
-  if (answer === 'report') return `When the review is finished, your final answer is the report in markdown and nothing else (no greeting, no remark that you are done): Erasmus saves it as the review report. To update the context document as well, ${doc}; that part is not saved in the report. ${stopForUser(', with the context document you hand back kept')}`;
-  return `When the work is finished, your final answer says in a few lines what you did; ${doc}. ${stopForUser(', with your work and the context document you hand back kept')}`;
+  if (answer === 'report') return `When the review is finished, your final answer is the report in markdown and nothing else (no greeting, no remark that you are done): Erasmus saves it as the review report. To update the context document as well, ${doc}; that part is not saved in the report. ${stopForUser(', your handed-back document kept')}`;
+  return `When the work is finished, your final answer says in a few lines what you did; ${doc}. ${stopForUser(', your work and handed-back document kept')}`;
 }
 
 export type RunAgentSession = (options: AgentSessionOptions) => Promise<SessionOutcome>;
