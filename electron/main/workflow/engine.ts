@@ -159,6 +159,8 @@ export class WorkflowEngine {
       ...(git ? { git } : {}),
       // An existing code base without a docs folder keeps review reports out of its tree (with the context documents).
       ...(existing ? { existing } : {}),
+      // Where its change starts: the final steps review and document what the run changed since.
+      ...(existing && git ? await headCommit(projectDir).then((c) => (c ? { startCommit: c } : {})) : {}),
       ...(existing && !settings.commitReviews && !(await stat(join(projectDir, 'docs')).catch(() => undefined)) ? { reviews: 'home' as const } : {}),
       createdAt: now,
       updatedAt: now,
