@@ -221,6 +221,17 @@ describe("the final phase's commit title", () => {
     expect(finalCommitWhat(files).title).toBe('fix what the end-to-end tests found');
     expect(finalCommitWhat(['test/e2e.test.js', 'README.md'])).toEqual({ title: 'add end-to-end tests and update the documentation', type: 'test' });
   });
+
+  it("after the fixes step was cut short (killed after its edit, run again), the review's fixes are what it commits", () => {
+    // The attempt cut short records no files, and its retry, told the edit is made, changes none: no entry names the code.
+    const cut = [{ state: 'final:testing', outcome: 'tests-passed' as const }, { state: 'final:review', outcome: 'done' as const }, { state: 'final:fixes', outcome: 'interrupted' as const }, { state: 'final:fixes', outcome: 'tests-passed' as const, files: [] }];
+    expect(finalCommitWhat(['bin/slug.js'], cut).title).toBe("apply the final review's fixes");
+    // The end-to-end tests failed and were debugged, then the review's fixes were cut short: both.
+    expect(finalCommitWhat(['bin/slug.js'], [{ state: 'final:debugging', outcome: 'tests-passed' }, ...cut]).title).toBe('fix what the end-to-end tests and the final review found');
+    // A fixes step passed over (no changes asked) or undone by a rewind is not one that ran.
+    expect(finalCommitWhat(['bin/slug.js'], [{ state: 'final:fixes', outcome: 'skipped' }]).title).toBe('fix what the end-to-end tests found');
+    expect(finalCommitWhat(['bin/slug.js'], [{ state: 'final:fixes', outcome: 'interrupted', rewound: true }, { state: 'final:debugging', outcome: 'interrupted' }]).title).toBe('fix what the end-to-end tests found');
+  });
 });
 
 describe('a commit step run again', () => {

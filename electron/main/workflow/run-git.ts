@@ -180,15 +180,22 @@ export const TEST_FILE = /(^|\/)(tests?|__tests__|spec|e2e)\/|[._-](test|spec)\.
 const DOC_FILE = /(^|\/)docs?\/|\.(md|mdx|rst|txt|adoc)$/i;
 
 /** What the final phase's commit says, from what it holds (tests, documentation, code) and which steps changed the code. */
-export function finalCommitWhat(files: string[], timeline: ReadonlyArray<Pick<Entry, 'state' | 'files'>> = []): CommitWhat {
+export function finalCommitWhat(files: string[], timeline: ReadonlyArray<Pick<Entry, 'state' | 'files' | 'outcome' | 'rewound'>> = []): CommitWhat {
   const isCode = (f: string) => !TEST_FILE.test(f) && !DOC_FILE.test(f);
   const tests = files.some((f) => TEST_FILE.test(f));
   const docs = files.some((f) => !TEST_FILE.test(f) && DOC_FILE.test(f));
   if (files.some(isCode)) {
     // The code changed in debugging (the end-to-end tests failed) or in the final review's fixes; a commit of both says both.
-    const changed = (states: string[]) => timeline.some((e) => states.includes(e.state) && e.files?.some((f) => isCode(f.path)));
-    const reviewed = changed(['final:fixes']);
-    const debugged = changed(['final:debugging', 'final:redebugging']) || !reviewed;
+    const live = timeline.filter((e) => !e.rewound);
+    const debugging = ['final:debugging', 'final:redebugging'];
+    const changed = (states: string[]) => live.some((e) => states.includes(e.state) && e.files?.some((f) => isCode(f.path)));
+    // A step cut short (a crash, a stop) records no files, nor does its retry list the changes it was told are made: then
+    // the steps that ran say which it was (played as the model: a fixes step killed after its edit was committed as
+    // "fix what the end-to-end tests found", though no end-to-end test had failed).
+    const ran = (states: string[]) => live.some((e) => states.includes(e.state) && e.outcome !== 'skipped');
+    const known = changed(['final:fixes']) || changed(debugging);
+    const reviewed = known ? changed(['final:fixes']) : ran(['final:fixes']);
+    const debugged = (known ? changed(debugging) : ran(debugging)) || !reviewed;
     const fixed = reviewed && debugged ? 'fix what the end-to-end tests and the final review found' : reviewed ? "apply the final review's fixes" : 'fix what the end-to-end tests found';
     return { title: tests && reviewed && !debugged ? `add end-to-end tests and ${fixed}` : fixed, type: 'fix' };
   }
