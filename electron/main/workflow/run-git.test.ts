@@ -198,6 +198,10 @@ describe('commit style', () => {
     // A title naming several things names each of them, without what it says about them; the body has the whole.
     const two = 'add truncate(s, n) that shortens a string with an ellipsis, and wordCount(s) that counts words';
     expect(commitMessage(conventional, two)).toBe(`feat: add truncate(s, n) and wordCount(s)\n\n${two}`);
+    // A later goal's tasks joined (commitTitle): a part that begins as a clause names no thing, so no list of fragments is
+    // made of them (played as the model, the subject was "feat: with separator, words are joined and a separator").
+    const tasks = 'with separator, words are joined by it (and maxLength cuts at it); a separator that is empty or holds letters or digits throws a RangeError naming separator';
+    expect(commitMessage(conventional, tasks)).toBe(`feat: with separator, words are joined by it (and maxLength cuts at it)\n\n${tasks}`);
     expect(commitSubject(conventional, 'Add a slug helper that lowercases and joins words with dashes; a `count(a, b)` helper that sums; and a CLI')).toBe(
       'feat: add a slug helper, a `count(a, b)` helper and a CLI',
     );
