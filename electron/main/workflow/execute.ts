@@ -84,6 +84,10 @@ const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit' | 'parallel'
   documentation: 'Document what this component adds or changes, where and how the project already documents such things; leave the rest of its documentation as it is.',
   'final-documentation':
     'Bring the project\'s documentation up to date with the change, only where it documents what changed (a README section, a docs page, a changelog if it keeps one). Your context document is the architecture: bring it up to date with the project as it now is, so the final review and the people who come next read what exists.',
+  // The final gate of an existing project runs its own tests (no end-to-end suite is written): the steps after it say so.
+  'e2e-debugging': 'The project\'s own tests fail at the final gate, run over the whole project after its components (output below). Fix the code until they pass.',
+  'final-fixes': `The final review asked for changes: address every point of its report below, those about tests too (change the tests it names here). The project's own test command below runs after you. ${leftOpenAsk('report')}`,
+  'final-redebugging': 'The project\'s own tests fail after the final review fixes (output below). Fix the code until they pass.',
 };
 
 /** An existing project's final review, when the files its goal changed are listed (not "the whole product": what was there before is its maintainers', and the fixes step after this one acts on every point). */
@@ -101,6 +105,8 @@ const RETRY_TESTS_PASS = 'the tests pass now (Erasmus ran them before asking the
 
 /** The first text of the final phase's notes document (end-to-end testing, debugging and review). */
 const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging, review and fixes steps: the end-to-end tests and how they are run, failures found and their fixes.\n\n## Notes\n';
+/** The same for an existing project, whose final gate runs its own tests (no end-to-end suite is written). */
+const EXISTING_FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging, review and fixes steps: the project\'s own tests run at the final gate, failures found and their fixes.\n\n## Notes\n';
 
 /** How much of a test run's output a timeline entry keeps (its end: the summary and the failures). */
 const TEST_OUTPUT_TAIL = 4000;
@@ -200,7 +206,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     if (!doc?.trim()) await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
     else if (syncTaskLines(doc, tasks) !== doc) await ctx.docs.write(docRef, syncTaskLines(doc, tasks));
   } else if (!component && docRef.doc === 'component' && !(await ctx.docs.exists(docRef))) {
-    await ctx.docs.write(docRef, FINAL_NOTES_SEED);
+    await ctx.docs.write(docRef, record.existing ? EXISTING_FINAL_NOTES_SEED : FINAL_NOTES_SEED);
   }
   const contextDocPath = ctx.docs.path(docRef);
   const references: Array<{ title: string; text: string }> = [];

@@ -13,7 +13,7 @@ import type { RunRecord } from './run-record';
 import { removeDeadLocks } from './git-locks';
 import { commitRunWork, filesToCommit, finalCommitWhat, heldBackNote } from './run-git';
 import type { TestRunner } from './verify';
-import { driveToCompletion, git, repositoryIn } from './testing-repo';
+import { driveToCompletion, git, repositoryIn, TASKS } from './testing-repo';
 
 let root: string | undefined;
 const engines: WorkflowEngine[] = [];
@@ -170,6 +170,33 @@ describe('the prompts of a run in an existing project', () => {
     expect(await prompt('final:documentation')).not.toContain('complete, easy README');
     // The final gate still runs the project's tests, without an agent step.
     expect(view.timeline.find((t) => t.state === 'final:testing')).toMatchObject({ outcome: 'tests-passed', note: 'an existing project: no new end-to-end tests; its own tests ran' });
+  });
+});
+
+describe('the final phase of a run in an existing project', () => {
+  it("speaks of the project's own tests, not end-to-end ones, where its gate fails and after the final review's fixes", async () => {
+    // Played as the model: an existing project's gate runs its own tests (no end-to-end suite is written), yet the final
+    // review's fixes step was told "The end-to-end test command below runs after you", and a failing gate "The end-to-end tests fail".
+    const { dir, home } = repository();
+    const e = engine(home);
+    const { runId } = await e.load({ projectDir: dir, goal: 'Export a greeting from index.js' });
+    const prompts = new Map<string, string>();
+    for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') {
+        // The user's final gate: it fails until the debugging step writes fixed.txt.
+        await e.approve(runId, { ...task.plan, finalTestCommand: 'test -f fixed.txt' });
+        continue;
+      }
+      if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`unexpected ${task.status}: ${JSON.stringify(task)}`);
+      const { state } = task.step;
+      prompts.set(state, task.prompt);
+      if (state === 'final:debugging') writeFileSync(join(dir, 'fixed.txt'), 'fixed\n');
+      const out = state === 'prepare:task_list' ? TASKS : state === 'final:review' ? '# Final review\n\nVerdict: changes needed\n\n1. `index.js` — name the export.\n' : state.endsWith(':review') ? 'Verdict: no changes needed' : state === 'final:fixes' ? 'Named it.\n\n## Left open\n\n- none' : `${state} output`;
+      await e.submitTask(runId, { output: out, done: true });
+    }
+    expect(prompts.get('final:debugging')).toContain("The project's own tests fail at the final gate, run over the whole project after its components (output below).");
+    expect(prompts.get('final:fixes')).toContain("The project's own test command below runs after you.");
+    for (const state of ['final:debugging', 'final:fixes']) expect(prompts.get(state)).not.toMatch(/end-to-end test/);
   });
 });
 
