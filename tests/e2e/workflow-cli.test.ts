@@ -74,10 +74,10 @@ describe('workflow survives SIGKILL (CLI)', () => {
     const done = readRun()!;
     expect(done.status).toBe('COMPLETED');
     expect(done.timeline.filter((e) => e.outcome === 'interrupted').map((e) => e.state)).toEqual(['adder:review']);
-    // The review run again hears it is a retry, and that the attempt killed changed no file of the project.
+    // The review run again hears it is a retry, and that the attempt killed changed nothing: a review only reads the project.
     const again = await sb.engine.stepPrompt((await sb.engine.latest(sb.project))!, done.timeline.findLastIndex((e) => e.state === 'adder:review'));
     expect(again).toContain('This step ran before, and the run stopped there: Erasmus stopped while it ran');
-    expect(again).toContain('It changed no file of the project: start from the project as it is now');
+    expect(again).toContain('This step only reads the project, so that attempt changed nothing in it: do the whole step again, from the project as it is now.');
     expect(finishedStates(done.timeline)).toEqual(EXPECTED);
     expect(gitLog(sb.project).filter((s) => s === 'adds two numbers')).toHaveLength(1);
     expect(readFileSync(join(sb.project, 'docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');
