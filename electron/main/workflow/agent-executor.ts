@@ -95,10 +95,18 @@ const callList = (calls: string[]) => {
 export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string): string {
   const refused = calls.length ? ` ${calls.length} call(s) ${NOBODY_ASKED} (${callList(calls)}).` : '';
   // Without refused calls the model stopped for something only the user can settle: no approval to answer on a retry.
+  // A preparation step writes a document, saved only when it finishes, and cannot be skipped; what it asks is often the
+  // goal itself, which a new goal says again (played as a user: the design step asked which of two readings the goal meant).
+  const preparing = state.startsWith('prepare:');
   const how = calls.length
     ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended`
-    : `Settle what it asks (change the code, a test or the documents as you decide), then retry the step ("Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal) or skip it`;
-  return `The step ${humanState(state)} cannot finish: ${why.replace(/[.\s]+$/, '')}.${refused} The rest of the step's work and its notes are kept. ${how} (log: ${sessionLog}).`;
+    : preparing
+      ? `Settle what it asks, then retry the step ("Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal); where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start <dir> --new --goal TEXT\`, which marks this run abandoned)`
+      : `Settle what it asks (change the code, a test or the documents as you decide), then retry the step ("Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal) or skip it`;
+  const kept = preparing ? '' : " The rest of the step's work and its notes are kept.";
+  // Said as a sentence: a question keeps its mark ("…a slugify option?"), never "?.".
+  const said = why.replace(/[.\s]+$/, '');
+  return `The step ${humanState(state)} cannot finish: ${said}${/[!?]$/.test(said) ? '' : '.'}${refused}${kept} ${how} (log: ${sessionLog}).`;
 }
 
 /** The timeline's note on a step that went on without calls nobody could approve. */
