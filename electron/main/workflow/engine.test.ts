@@ -514,6 +514,28 @@ describe('WorkflowEngine', () => {
     await e.stop(runId);
   });
 
+  it('a run its process left running (killed) can be rewound at once: nothing drives it, so there is nothing to pause or stop', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('rewind-interrupted');
+    execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=A', 'commit', '-q', '--allow-empty', '-m', 'initial'], { cwd: dir });
+    const home = join(root, 'home');
+    const hang = { kind: 'agent' as const, run: (step: { state: string; signal: AbortSignal }) => new Promise<never>((_, reject) => step.signal.addEventListener('abort', () => reject(new StepAbortedError(step.state)))) };
+    const first = new WorkflowEngine({ paths: new Paths(home), emit: () => undefined, agentExecutor: () => hang });
+    const { runId } = await first.load({ projectDir: dir, goal: 'add numbers', executor: { kind: 'agent' } });
+    await first.start(runId);
+    await expect.poll(async () => (await first.checkpoints(runId)).length).toBe(1);
+    // The process is gone (its engine shut down as a killed process leaves it): the record still says RUNNING.
+    await first.dispose();
+    const e = new WorkflowEngine({ paths: new Paths(home), emit: () => undefined, agentExecutor: () => hang });
+    engines.push(e);
+    const view = await e.status(runId);
+    expect(view).toMatchObject({ status: 'RUNNING', interrupted: true });
+    const [checkpoint] = await e.checkpoints(runId);
+    const r = await e.rewind(runId, checkpoint!.id);
+    expect(r).toMatchObject({ status: 'PAUSED', state: 'prepare:architecture' });
+    expect((await e.status(runId)).interrupted).toBeUndefined();
+  });
+
   it("a step stopped before its session answered keeps the tokens its log says it spent, in the step and the run's totals", async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const dir = await project('stopped-usage');

@@ -558,6 +558,10 @@ export class WorkflowEngine {
     if (run.running || holder) throw invalidState(`run ${runId} is being driven${holder ? ` by process ${holder}` : ''}: pause or stop it before rewinding (erasmus workflow pause|stop)`);
     this.store.lock(projectDir, runId);
     try {
+      // Recorded running, but its process is gone (killed, crashed): nothing drives it, so nothing is to pause or stop;
+      // it is taken as stopped (played as a user: the rewind said "is RUNNING: pause or stop it" of a run whose status
+      // said "nothing is driving it").
+      if (run.record.status === 'RUNNING') await run.stop();
       const done = await this.runCheckpoints.rewind(run.record, checkpointId);
       await run.shutdown();
       const next = this.adopt(done.record);
