@@ -143,7 +143,10 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(pausedAt).toBeGreaterThanOrEqual(EXPECTED.findIndex((e) => e.startsWith('adder:testing=')));
     expect(pausedAt).toBeLessThan(EXPECTED.length - 1);
     const stop = spawnSync(process.execPath, [CLI, 'workflow', 'stop', sb.project], { env: sb.env, encoding: 'utf8' });
-    expect(stop.stderr.trim()).toBe('STOPPED');
+    // In words, with how to go on (it printed the internal name 'STOPPED').
+    expect(stop.stderr).toMatch(/^run \S+: Stopped, at \S+ · \S+\n/);
+    expect(stop.stderr).toContain(`go on with: erasmus workflow resume ${sb.project}`);
+    expect(stop.stderr).not.toContain('STOPPED');
     expect(spawnSync(process.execPath, [CLI, 'workflow', 'status', sb.project], { env: sb.env, encoding: 'utf8' }).stdout).toContain(`go on with: erasmus workflow resume ${sb.project}`);
     await sb.setControl({});
     const resumed = await runCli(['workflow', 'resume', sb.project], sb.env);

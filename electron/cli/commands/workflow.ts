@@ -440,7 +440,9 @@ export function registerWorkflow(program: Command): void {
           return;
         }
         if (name === 'pause') throw new Error(`run ${runId} is not running in any process`);
-        process.stderr.write(`${await core.workflow.stop(runId).catch(friendly)}\n`);
+        // Stopped here (no process drove it): said in words with how to go on, as any command that leaves a run resting.
+        await core.workflow.stop(runId).catch(friendly);
+        process.stderr.write(statusText(await core.workflow.status(runId)).split('\ntimeline:')[0] + '\n');
       });
     });
   signalled('pause', 'pause the run after its current step (in whichever process drives it)');
