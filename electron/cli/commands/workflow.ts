@@ -62,7 +62,7 @@ const UNFINISHED = new Set(['BLOCKED', 'PAUSED', 'STOPPED', 'AWAITING_APPROVAL',
  * commands, unless --new. A run that never got its goal is abandoned quietly (nothing was done in it).
  * Returns the run to resume instead of starting, if that is the choice.
  */
-async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string; databaseUrl?: string }, again = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''}`): Promise<string | undefined> {
+async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string; databaseUrl?: string; dirty?: StartOpts['dirty'] }, again = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''}`): Promise<string | undefined> {
   const [newest] = await core.workflow.list(projectDir);
   if (!newest) return undefined;
   if (newest.status === 'LOADED' || newest.status === 'AWAITING_GOAL') {
@@ -74,6 +74,8 @@ async function settleUnfinished(core: Core, projectDir: string, opts: { new?: bo
   if (!UNFINISHED.has(newest.status) && !newest.interrupted) return undefined;
   const what = `The last run${newest.goal ? ` ("${firstLine(newest.goal)}")` : ''} is ${humanStatus(newest.status, newest.interrupted).toLowerCase()}${newest.state ? ` at ${humanState(newest.state)}` : ''}`;
   const abandon = async () => {
+    // Refused for uncommitted changes, the new run would not start: the old one is left as it was, not abandoned for nothing.
+    await core.workflow.refuseDirtyTree(projectDir, opts.dirty);
     // A durable run's components' workflows are cancelled over its database: the one this command was given.
     const { kept, note } = await core.workflow.abandon(newest.runId, { databaseUrl: opts.databaseUrl });
     process.stderr.write(`${what}: it is marked abandoned; its documents and commits stay.\n`);

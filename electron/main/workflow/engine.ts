@@ -34,7 +34,7 @@ import { runGate } from './gate';
 import { finishRun, savePullRequest, type FinishChoice, type FinishOutcome } from './finish';
 import { currentBranch, hasCommittedCode, headCommit } from './git';
 import { loadGitSettings } from './git-settings';
-import { inheritedBase, prepareGit, type BranchMode, type DirtyTreeChoice } from './run-git';
+import { inheritedBase, prepareGit, refuseDirtyTree, type BranchMode, type DirtyTreeChoice } from './run-git';
 import type { TestRunner } from './verify';
 
 export interface WorkflowEngineOptions {
@@ -99,6 +99,11 @@ export class WorkflowEngine {
     const dir = resolve(projectDir);
     for (const run of this.runs.values()) if (run.record.projectDir === dir && run.record.status === 'RUNNING') return run.runId;
     return undefined;
+  }
+
+  /** Throws what `load` would for uncommitted changes with no `dirtyTree` choice, changing nothing (asked before an unfinished run is abandoned for a new one). */
+  async refuseDirtyTree(projectDir: string, dirtyTree: DirtyTreeChoice | undefined): Promise<void> {
+    await refuseDirtyTree(resolve(projectDir), dirtyTree);
   }
 
   /** Creates a run for a project; nothing runs until start/getTask. */
