@@ -2,7 +2,7 @@ import type { WorkflowReport, WorkflowRunView } from './methods/workflow';
 import { reviewsLeftOpenLines } from './review-points';
 
 /** What a pull request's body is built from: the run as recorded, and its report (the tests Erasmus ran, per task). */
-type RunFacts = Pick<WorkflowRunView, 'goal' | 'plan' | 'timeline'>;
+type RunFacts = Pick<WorkflowRunView, 'goal' | 'plan' | 'timeline'> & { projectDir?: string };
 
 /** The commits of an unfinished earlier run whose branch this run started on: they come along into the base. */
 export interface EarlierWork {
@@ -60,7 +60,8 @@ export function pullRequestBody(run: RunFacts, report: WorkflowReport, earlier?:
       lines.push(`- [${ok ? 'x' : ' '}] ${t.id} ${t.title}${t.earlier ? " (an earlier goal's task)" : ''}${tests}`);
     }
   }
-  const open = reviewsLeftOpenLines(run.timeline);
+  // Read where the pull request is read: no path on this machine (a review kept with the run's documents).
+  const open = reviewsLeftOpenLines(run.timeline, { forReaders: { projectDir: run.projectDir } });
   if (open.length) lines.push('', '## Left open', '', ...open.map((l) => `- ${l}`));
   return lines.join('\n') + '\n';
 }

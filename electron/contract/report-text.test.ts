@@ -22,6 +22,8 @@ it("a later goal's report says the components an earlier run committed were, not
   expect(text).toContain('slug — committed by an earlier run');
   expect(text).toContain('trunc — commit abcdef012345');
   expect(text).toContain('count — not committed');
+  // The run's status in words, as every view says it (it printed the internal name: "(BLOCKED)", "(ABANDONED)").
+  expect(text).toContain('Run r2 (blocked — needs you): truncate');
 });
 
 it("an earlier goal's task is verified by this run's passing test that names it, from any gate of the run; a hooks-refused commit is no untraced test run", () => {

@@ -1,4 +1,5 @@
 import type { WorkflowReport } from './methods/workflow';
+import { humanStatus } from './words';
 
 /** A run's report in words (the CLI's `workflow report`, the workflow_report tool): each task, its tests, its commit. */
 export function reportText(r: WorkflowReport): string {
@@ -11,7 +12,7 @@ export function reportText(r: WorkflowReport): string {
       : r.verified
         ? 'Verified: every task has passing tests that Erasmus ran.'
         : `Not verified${why ? `: ${why}` : r.tasks.length ? '' : ': the run has no plan yet'}.`,
-    `Run ${r.runId} (${r.status})${r.goal ? `: ${r.goal.split('\n')[0]}` : ''}`,
+    `Run ${r.runId} (${humanStatus(r.status).toLowerCase()})${r.goal ? `: ${r.goal.split('\n')[0]}` : ''}`,
   ];
   if (r.finalTestCommand) lines.push(`Final gate: ${r.finalTestCommand}`);
   let component = '';

@@ -62,6 +62,11 @@ describe('review points', () => {
       'the review of c (/p/docs/reviews/c.md): the fixes step did not say whether it left any point open; read the report',
       'the final review (/p/docs/reviews/final.md) — Verdict: one small fix needed: left open: no --help',
     ]);
+    // For the pull request's readers: a report in the project named from its top, one kept on this machine not named at all
+    // (played as a user: the pull request's "Left open" named /tmp/…/home/context/…/cli.md and said to read it).
+    const kept = [at('c:review', 'done', { note: '/home/me/.erasmus/context/p-1/runs/r.reviews/c.md' }), at('c:fixes', 'done')];
+    expect(reviewsLeftOpenLines(timeline, { forReaders: { projectDir: '/p' } })[1]).toBe('the review of c (docs/reviews/c.md): the fixes step did not say whether it left any point open; read the report');
+    expect(reviewsLeftOpenLines(kept, { forReaders: { projectDir: '/p' } })).toEqual(['the review of c: the fixes step did not say whether it left any point open']);
     // A review run again counts from its latest run.
     expect(reviewsLeftOpenLines([...timeline.slice(0, 6), at('c:review', 'done', { verdict: 'Verdict: no changes needed' }), at('c:fixes', 'skipped', { note: 'no changes' })])).toEqual([
       'the review of b (/p/docs/reviews/b.md): left open: every point of the report: its fixes step was skipped',

@@ -126,15 +126,27 @@ export function reviewName(scope: string): string {
   return scope === 'final' ? 'the final review' : `the review of ${scope}`;
 }
 
-/** One line per review left open, in words (the CLI and the external engine's COMPLETED answer). */
-export function reviewsLeftOpenLines(timeline: readonly WorkflowTimelineEntry[]): string[] {
+/**
+ * One line per review left open, in words (the CLI and the external engine's COMPLETED answer). `forReaders`: for people
+ * who read the change elsewhere (the pull request): a report kept on this machine (an absolute path, with the run's
+ * documents) is not named, as they cannot open it, and one in the project is named from its top (docs/reviews/x.md).
+ */
+export function reviewsLeftOpenLines(timeline: readonly WorkflowTimelineEntry[], o: { forReaders?: { projectDir?: string } } = {}): string[] {
   const lines: string[] = [];
   for (const r of reviewsLeftOpen(timeline)) {
-    const where = r.report ? ` (${r.report})` : '';
+    const shown = r.report && o.forReaders ? inProject(r.report, o.forReaders.projectDir) : r.report;
+    const where = shown ? ` (${shown})` : '';
     const head = `${reviewName(r.scope)}${where}${r.verdict ? ` — ${r.verdict}` : ''}`;
     if (r.fixes === 'pending') lines.push(`${head}: its points were not addressed (no fixes step ran)`);
-    else if (r.unstated) lines.push(`${head}: the fixes step did not say whether it left any point open; read the report`);
+    else if (r.unstated) lines.push(`${head}: the fixes step did not say whether it left any point open${shown || !r.report ? '; read the report' : ''}`);
     for (const p of r.open) lines.push(`${head}: left open: ${p}`);
   }
   return lines;
+}
+
+/** A report's path as the project names it (from its top), or undefined when it lies outside the project. */
+function inProject(report: string, projectDir: string | undefined): string | undefined {
+  if (!/^(\/|[A-Za-z]:[\\/])/.test(report)) return report;
+  const top = projectDir?.replace(/[\\/]+$/, '');
+  return top && (report.startsWith(`${top}/`) || report.startsWith(`${top}\\`)) ? report.slice(top.length + 1) : undefined;
 }

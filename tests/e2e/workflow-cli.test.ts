@@ -74,10 +74,10 @@ describe('workflow survives SIGKILL (CLI)', () => {
     const done = readRun()!;
     expect(done.status).toBe('COMPLETED');
     expect(done.timeline.filter((e) => e.outcome === 'interrupted').map((e) => e.state)).toEqual(['adder:review']);
-    // The review run again hears it is a retry, and that the attempt killed changed no file of the project.
+    // The review run again hears it is a retry, and that the attempt killed changed nothing: a review only reads the project.
     const again = await sb.engine.stepPrompt((await sb.engine.latest(sb.project))!, done.timeline.findLastIndex((e) => e.state === 'adder:review'));
     expect(again).toContain('This step ran before, and the run stopped there: Erasmus stopped while it ran');
-    expect(again).toContain('It changed no file of the project: start from the project as it is now');
+    expect(again).toContain('This step only reads the project, so that attempt changed nothing in it: do the whole step again, from the project as it is now.');
     expect(finishedStates(done.timeline)).toEqual(EXPECTED);
     expect(gitLog(sb.project).filter((s) => s === 'add adder, which adds two numbers')).toHaveLength(1);
     expect(readFileSync(join(sb.project, 'docs/reviews/adder.md'), 'utf8')).toContain('# Review: adder');
@@ -93,6 +93,13 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(first.stderr).toContain('Plan:');
     expect(first.stderr).toContain('erasmus workflow approve');
     expect(gitLog(sb.project)).toEqual(['initial']);
+    // Not approved, the user is told where to change the plan first (played as a user: nothing said where the task list
+    // was), and `workflow status` says the same when they come back; approve reads the list as they edited it.
+    const taskList = sb.paths.orchestrationDoc(sb.project, 'task_list');
+    const hint = `the plan waits for your review: approve it with erasmus workflow approve ${sb.project}; to change the plan first, edit its task list (${taskList}: components, tasks, Test: and Depends: lines), which approve reads again`;
+    expect(first.stderr).toContain(hint);
+    expect(spawnSync(process.execPath, [CLI, 'workflow', 'status', sb.project], { env: sb.env, encoding: 'utf8' }).stdout).toContain(hint);
+    writeFileSync(taskList, readFileSync(taskList, 'utf8').replace('## Component: adder — adds two numbers', '## Component: adder — adds two numbers together'));
     await sb.setControl({ neverDone: 'adder:review' });
     const blocked = await runCli(['workflow', 'approve', sb.project], sb.env);
     expect(blocked.code).toBe(2);
@@ -104,7 +111,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     const retried = await runCli(['workflow', 'retry', sb.project], sb.env);
     expect(retried.code).toBe(0);
     expect(retried.stderr).toContain('■ Completed');
-    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
+    expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers together']);
   });
 
   it('erasmus workflow pause / stop reach the process that drives the run', async () => {
@@ -136,7 +143,10 @@ describe('workflow survives SIGKILL (CLI)', () => {
     expect(pausedAt).toBeGreaterThanOrEqual(EXPECTED.findIndex((e) => e.startsWith('adder:testing=')));
     expect(pausedAt).toBeLessThan(EXPECTED.length - 1);
     const stop = spawnSync(process.execPath, [CLI, 'workflow', 'stop', sb.project], { env: sb.env, encoding: 'utf8' });
-    expect(stop.stderr.trim()).toBe('STOPPED');
+    // In words, with how to go on (it printed the internal name 'STOPPED').
+    expect(stop.stderr).toMatch(/^run \S+: Stopped, at \S+ · \S+\n/);
+    expect(stop.stderr).toContain(`go on with: erasmus workflow resume ${sb.project}`);
+    expect(stop.stderr).not.toContain('STOPPED');
     expect(spawnSync(process.execPath, [CLI, 'workflow', 'status', sb.project], { env: sb.env, encoding: 'utf8' }).stdout).toContain(`go on with: erasmus workflow resume ${sb.project}`);
     await sb.setControl({});
     const resumed = await runCli(['workflow', 'resume', sb.project], sb.env);

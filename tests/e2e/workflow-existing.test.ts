@@ -67,6 +67,14 @@ describe('erasmus workflow on an existing repository', () => {
       '-- an array, whose items are read the same way, at any depth;',
       '+- an array or a `Set`, whose items are read the same way, at any depth;',
     ]);
+    // The final review judges the change, shown the files the run changed, not "the whole product" (played as the model on an
+    // existing project: told to review everything, a literal reviewer's points on code that was there before would go to the
+    // fixes step, which acts on every point, contrary to "change only what the goal needs").
+    const textOf = (body: unknown) => JSON.stringify((body as { messages: unknown[] }).messages);
+    const review = llm.requests.find((q) => textOf(q.body).includes('Review the change against the architecture'));
+    expect(review).toBeDefined();
+    expect(textOf(review!.body)).not.toContain('Review the whole product');
+    expect(/## What this goal changed\\n\\n`+markdown\\n(.*?)\\n`+/.exec(textOf(review!.body))?.[1]).toBe('- modified: README.md\\n- modified: src/index.js\\n- modified: test/index.test.js');
     // A small change costs little: requests and characters sent (issue #28: ≤ 20 and ≤ 250k).
     const sent = llm.requests.reduce((n, q) => n + JSON.stringify(q.body).length, 0);
     process.stderr.write(`existing-repository change: ${llm.requests.length} requests, ${sent} characters sent\n`);

@@ -81,6 +81,14 @@ describe('an unfinished run is not left behind in silence', () => {
     expect(refused.stderr).toContain(`erasmus workflow start ${sb.project} --goal TEXT --new`);
     expect(readdirSync(runsDir).filter((n) => n.endsWith('.json'))).toHaveLength(1); // nothing started
 
+    // --new without saying what becomes of the uncommitted files is refused before the old run is touched: it was marked
+    // abandoned first, and then the new run refused for the dirty tree, so nothing ran and the old run was lost.
+    const dirty = await runCli(['workflow', 'start', sb.project, '--goal', 'subtract too', ...cmd, '--yes', '--new'], sb.env);
+    expect(dirty.code).not.toBe(0);
+    expect(dirty.stderr).toMatch(/has uncommitted changes \(.*\); a run would mix them with its own work\. Nothing was started\./);
+    expect(dirty.stderr).not.toContain('marked abandoned');
+    expect(JSON.parse((await runCli(['workflow', 'status', sb.project, '--json'], sb.env)).stdout)).toMatchObject({ status: 'RUNNING', interrupted: true });
+
     // --new starts anyway: the old run is abandoned (never driven again), the new goal runs. What the killed run
     // left uncommitted is a dirty tree like any other: the user says what becomes of it (here: work on top of it).
     await sb.setControl({});

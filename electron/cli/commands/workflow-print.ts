@@ -84,6 +84,13 @@ function statusWords(status: WorkflowRunView['status'], state: string | undefine
   return `${humanStatus(status, interrupted)}${at}`;
 }
 
+/** A plan waiting for review: how to approve it, and how to change it first (the task list, which approve reads again). */
+export function planReviewHint(v: Pick<WorkflowRunView, 'projectDir' | 'durable' | 'taskListFile'>): string {
+  const db = databaseHint(v.durable);
+  const edit = v.taskListFile ? `; to change the plan first, edit its task list (${v.taskListFile}: components, tasks, Test: and Depends: lines), which approve reads again` : '';
+  return `the plan waits for your review: approve it with erasmus workflow approve ${v.projectDir}${db.option}${edit}${db.note}`;
+}
+
 export function statusText(v: WorkflowRunView): string {
   const lines = [
     `run ${v.runId}: ${statusWords(v.status, v.state, v.interrupted)}`,
@@ -110,6 +117,8 @@ export function statusText(v: WorkflowRunView): string {
   if (v.interrupted) lines.push(`nothing is driving it: erasmus workflow resume ${v.projectDir}${db.option}${db.note}`);
   // Stopped or paused by the user: resume goes on from the step it stopped at.
   else if (v.status === 'STOPPED' || v.status === 'PAUSED') lines.push(`go on with: erasmus workflow resume ${v.projectDir}${db.option}${db.note}`);
+  // The plan waits for review (declined at the CLI's question, or come back to later): how to approve it, and how to change it first.
+  else if (v.status === 'AWAITING_APPROVAL') lines.push(planReviewHint(v));
   if (v.status === 'COMPLETED') lines.push(...completionLines(v.timeline));
   const blockedLanes = v.status === 'BLOCKED' ? (v.lanes ?? []).filter((l) => l.status === 'blocked') : [];
   if (blockedLanes.length) {

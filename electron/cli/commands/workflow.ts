@@ -12,10 +12,10 @@ import { allowHostsOf, grantDepsOf } from '../../main/api/grant-deps';
 import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
 import { ask, asking, writeLine } from '../prompt';
-import { eventPrinter, planText, runsText, statusText } from './workflow-print';
+import { eventPrinter, planReviewHint, planText, runsText, statusText } from './workflow-print';
 import { agentWatcher } from './workflow-watch';
 import type { AgentEvent } from '../../contract/index';
-import { databaseHint, humanState, humanStatus } from '../../contract/words';
+import { humanState, humanStatus } from '../../contract/words';
 import { registerWorkflowCheckpoints } from './workflow-checkpoints';
 
 interface DriveOpts {
@@ -62,7 +62,7 @@ const UNFINISHED = new Set(['BLOCKED', 'PAUSED', 'STOPPED', 'AWAITING_APPROVAL',
  * commands, unless --new. A run that never got its goal is abandoned quietly (nothing was done in it).
  * Returns the run to resume instead of starting, if that is the choice.
  */
-async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string; databaseUrl?: string }, again = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''}`): Promise<string | undefined> {
+async function settleUnfinished(core: Core, projectDir: string, opts: { new?: boolean; goal?: string; databaseUrl?: string; dirty?: StartOpts['dirty'] }, again = `erasmus workflow start ${projectDir}${opts.goal ? ' --goal TEXT' : ''}`): Promise<string | undefined> {
   const [newest] = await core.workflow.list(projectDir);
   if (!newest) return undefined;
   if (newest.status === 'LOADED' || newest.status === 'AWAITING_GOAL') {
@@ -74,6 +74,8 @@ async function settleUnfinished(core: Core, projectDir: string, opts: { new?: bo
   if (!UNFINISHED.has(newest.status) && !newest.interrupted) return undefined;
   const what = `The last run${newest.goal ? ` ("${firstLine(newest.goal)}")` : ''} is ${humanStatus(newest.status, newest.interrupted).toLowerCase()}${newest.state ? ` at ${humanState(newest.state)}` : ''}`;
   const abandon = async () => {
+    // Refused for uncommitted changes, the new run would not start: the old one is left as it was, not abandoned for nothing.
+    await core.workflow.refuseDirtyTree(projectDir, opts.dirty);
     // A durable run's components' workflows are cancelled over its database: the one this command was given.
     const { kept, note } = await core.workflow.abandon(newest.runId, { databaseUrl: opts.databaseUrl });
     process.stderr.write(`${what}: it is marked abandoned; its documents and commits stay.\n`);
@@ -200,8 +202,8 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
           await core.workflow.approve(runId, approved(view.plan, opts), { parallel: opts.parallel, databaseUrl: opts.databaseUrl });
           continue;
         }
-        const db = databaseHint(view.durable);
-        process.stderr.write(`The plan waits for approval: erasmus workflow approve ${view.projectDir}${db.option}${db.note}\n`);
+        // How to approve it later, and where to change it first: the status below says it (with --json, this line alone).
+        if (opts.json) process.stderr.write(`${planReviewHint(view)}\n`);
       }
       if (view.status === 'AWAITING_COGNITIVE_RESULT') throw new Error('this run uses the external cognitive engine: drive it through the Erasmus MCP server or `erasmus serve`');
       if (!opts.json) process.stderr.write(statusText(view).split('\ntimeline:')[0] + '\n');
@@ -440,7 +442,9 @@ export function registerWorkflow(program: Command): void {
           return;
         }
         if (name === 'pause') throw new Error(`run ${runId} is not running in any process`);
-        process.stderr.write(`${await core.workflow.stop(runId).catch(friendly)}\n`);
+        // Stopped here (no process drove it): said in words with how to go on, as any command that leaves a run resting.
+        await core.workflow.stop(runId).catch(friendly);
+        process.stderr.write(statusText(await core.workflow.status(runId)).split('\ntimeline:')[0] + '\n');
       });
     });
   signalled('pause', 'pause the run after its current step (in whichever process drives it)');

@@ -205,6 +205,8 @@ export const WorkflowRunView = z.object({
   pausing: z.boolean().optional(),
   executor: z.string(),
   plan: WorkflowPlan.optional(),
+  /** While the plan waits for review: the task list it was read from, which the user may edit first (approve reads it again). */
+  taskListFile: z.string().optional(),
   approved: z.boolean(),
   error: WorkflowErrorInfo.optional(),
   pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),

@@ -35,6 +35,8 @@ export interface ExecuteDeps {
   /** Called when a result was cut and kept (the loop offers `read_output` from then on). */
   onKept?: () => void;
   nextRequestId: () => string;
+  /** The session's toolsets not open yet (undefined: not known): an unknown tool's answer names them, or says every one is open. */
+  closedToolsets?: readonly string[];
 }
 
 const MAX_RESULT = 60_000;
@@ -96,7 +98,14 @@ export async function executeCall(d: ExecuteDeps, call: PendingCall): Promise<Ca
     const tool = d.active.get(call.name);
     if (!tool) {
       const names = [...d.active.keys()].join(', ');
-      return finish({ content: `Unknown tool "${call.name}". Available tools: ${names}. Open a toolset with ${OPEN_TOOLSET} to get more.`, isError: true });
+      // Where every toolset is open (a workflow step's), there is nothing more to open: said so, not "open a toolset to get more".
+      const more =
+        d.closedToolsets === undefined
+          ? `Open a toolset with ${OPEN_TOOLSET} to get more.`
+          : d.closedToolsets.length
+            ? `Open one of these toolsets with ${OPEN_TOOLSET} for more: ${d.closedToolsets.join(', ')}.`
+            : 'Every toolset is open: these are all the tools this session has.';
+      return finish({ content: `Unknown tool "${call.name}". Available tools: ${names}. ${more}`, isError: true });
     }
     // A call this step may not make is refused before anyone is asked to approve it.
     const outOfScope = d.tools.refusal?.(tool, call.args);

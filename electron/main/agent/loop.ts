@@ -284,7 +284,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
         }
         if (!out)
           out = await executeCall(
-            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap'), maxResultChars: resultCapChars(d.model.contextWindow), keepWhole: d.keepWhole, readKept: d.readKept, onKept: offerReadOutput },
+            { tools: d.tools, active: state.active, policy: d.policy, approvals: d.approvals, shell: d.shell, cwd: d.cwd, emit: d.emit, clock: d.clock, signal: d.signal, openToolset: openForModel, nextRequestId: () => nextId('ap'), maxResultChars: resultCapChars(d.model.contextWindow), keepWhole: d.keepWhole, readKept: d.readKept, onKept: offerReadOutput, closedToolsets: offered.filter((t) => !state.openedToolsets.has(t)) },
             call,
           );
         if (note) out = { ...out, content: `${note}\n${out.content}` };

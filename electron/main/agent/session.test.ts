@@ -245,6 +245,29 @@ describe('agent session (native tool calls)', () => {
     expect(result).not.toMatch(/Toolsets: .*vault/);
   });
 
+  it('an unknown tool is answered with what there is: every toolset open says so, not "open a toolset to get more"', async () => {
+    // Played as the model in a workflow step (every toolset open): a call to a tool that does not exist was told to open a
+    // toolset for more, while the system prompt said there is nothing to open.
+    const { deps, provider } = await setup([
+      { match: { lastUser: 'look around' }, toolCalls: [{ name: 'patch_note', arguments: { name: 'a' } }] },
+      { match: { lastTool: 'Unknown tool' }, text: 'There is no patch tool.' },
+    ]);
+    const open = await runAgentSession(deps, { task: 'look around', provider, toolMode: 'native', toolsets: ['notes'], openToolsets: ['notes'] });
+    expect(open).toMatchObject({ endedReason: 'complete' });
+    const told = String(llm!.requests[1]!.body.messages!.at(-1)!.content);
+    expect(told).toContain('Unknown tool "patch_note". Available tools: read_note, write_note. Every toolset is open: these are all the tools this session has.');
+    expect(told).not.toContain('to get more');
+    await llm!.close();
+    // A toolset not open yet is named, so the model knows what opening one would bring.
+    llm = await startScriptedLlm([
+      { match: { lastUser: 'look around' }, toolCalls: [{ name: 'patch_note', arguments: { name: 'a' } }] },
+      { match: { lastTool: 'Unknown tool' }, text: 'There is no patch tool.' },
+    ]);
+    const closed = await runAgentSession(deps, { task: 'look around', provider: await resolveProvider({ providers: [] }, { baseUrl: llm.baseUrl, model: 'scripted' }, { env: {} }), toolMode: 'native' });
+    expect(closed).toMatchObject({ endedReason: 'complete' });
+    expect(String(llm.requests[1]!.body.messages!.at(-1)!.content)).toContain('Open one of these toolsets with open_toolset for more: notes.');
+  });
+
   it('steps of one run share the start of their prompt: the run\'s tools in one order, then what this step may call; a call out of scope is refused before anyone is asked', async () => {
     const run = memoryTools({
       files: {

@@ -6,7 +6,7 @@ import { loadAgentConfig } from '../agent/providers/config';
 import type { SessionOutcome } from '../agent/session';
 import { AgentExecutor, agentHandBack, agentTask, cannotFinish, sharedArchitecture, splitContextDoc, type RunAgentSession } from './agent-executor';
 import { buildStepPrompt } from './prompt';
-import { lastWordsField, type StepRequest } from './executor';
+import { lastWordsField, type StepAnswer, type StepRequest } from './executor';
 import { LAST_WORDS_MAX } from '../../contract/last-words';
 import { assertConfigReadable, preflightMessage, workflowPreflight } from './preflight';
 
@@ -90,8 +90,28 @@ describe('AgentExecutor', () => {
     const decide = await new AgentExecutor(async () => outcome('Cannot finish: the test and the architecture disagree on "mc"; the user decides.'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:debugging' }));
     expect(decide.notDoneBecause).toMatch(/^The step title · debugging cannot finish: the test and the architecture disagree on "mc"; the user decides\. The rest of the step's work and its notes are kept\. Settle what it asks .*then retry the step .*or skip it \(log: \/l\)\.$/);
     expect(decide.notDoneBecause).not.toContain('approv');
+    // A preparation step cannot be skipped and keeps no document when it stops: the way on is to settle it and retry, or to
+    // give the goal again (played as a user, the design step asked which reading of the goal was meant, and was told to skip).
+    const design = await new AgentExecutor(async () => outcome('Cannot finish: is --lower=false a CLI flag or a slugify option?'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'prepare:architecture', answer: 'document' }));
+    expect(design.notDoneBecause).toMatch(/^The step Preparation · architecture cannot finish: is --lower=false a CLI flag or a slugify option\? Settle what it asks, then retry the step .*where the goal itself is unclear, give it again in words that settle it \(`erasmus workflow start <dir> --new --goal TEXT`, which marks this run abandoned\) \(log: \/l\)\.$/);
+    expect(design.notDoneBecause).not.toMatch(/skip|are kept/);
     expect(cannotFinish('All done.\nCannot finish is not a heading here')).toBeUndefined();
     expect(cannotFinish('- **Cannot finish:** the database is not reachable')).toBe('the database is not reachable');
+  });
+
+  it.each<StepAnswer>(['document', 'report', 'notes'])('a %s step\'s "How to answer" teaches how to stop the run for the user, and an answer that does so blocks the step', async (answer) => {
+    // Seen playing the model: the user declined an edit the step needed; nothing in the prompt said how to stop, so the
+    // model could only end the step, which counted as done, and the run went on to test code never written.
+    let task = '';
+    const declined = 'I needed to edit src/slug.js; the user declined it.\nCannot finish: the separator option needs that edit; tell me how you want it instead.';
+    const r = await new AgentExecutor(async (o) => ((task = o.task), outcome(declined)), { availableToolsets: () => ['files', 'runners'] }).run(step({ answer }));
+    const howToAnswer = task.split('## How to answer\n\n')[1]!;
+    expect(howToAnswer).toContain('a change they declined');
+    expect(howToAnswer).toContain(`begin a line of your final answer with \`Cannot finish:\``);
+    expect(r.done).toBe(false);
+    expect(r.notDoneBecause).toMatch(/^The step adder · development cannot finish: the separator option needs that edit/);
+    // A document step's answer is not saved when it stops, so it is not told its document is kept.
+    expect(howToAnswer.includes('handed-back document kept')).toBe(answer !== 'document');
   });
 
   it("a session whose budget ran out gives no answer: the step keeps the last text the model wrote (what a blocked run shows)", async () => {

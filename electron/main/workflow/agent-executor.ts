@@ -14,6 +14,16 @@ export const STEP_WITHHELD_TOOLS: Readonly<Record<string, string>> = {
   git_push: 'a workflow step does not push: the user pushes when they choose, so leave the branch as it is and go on with the task',
 };
 
+/** The line a step's model begins to say the step cannot be finished (taught in every step's "How to answer", and where a call is refused with nobody to approve it). */
+export const CANNOT_FINISH = 'Cannot finish:';
+
+/**
+ * How a step's model stops the run for the user, said in every step's "How to answer": without it a model that meets a
+ * decision only the user can make, or a change the user declined on an approval card, can only end the step, which
+ * then counts as done and the run goes on without what it needed.
+ */
+const stopForUser = (kept: string) => `Only if the step cannot be done without the user (a decision the goal and documents leave open, or a change they declined), neither guess nor work around it: begin a line of your final answer with \`${CANNOT_FINISH}\` and what you need; the run stops here for them${kept}.`;
+
 /**
  * How a step answers, said once at the end of its prompt. The context documents live in
  * ERASMUS_HOME, outside the project the tools may touch, so the model hands its update back in its
@@ -21,9 +31,9 @@ export const STEP_WITHHELD_TOOLS: Readonly<Record<string, string>> = {
  */
 export function agentHandBack(answer: StepAnswer = 'notes'): string {
   const doc = `end your final answer with a line \`${DOC_BEGIN}\`, then the complete new text of the context document, then a line \`${DOC_END}\``;
-  if (answer === 'document') return 'When the work is finished, your final answer is the complete document in markdown and nothing else: no greeting, no summary, no remark that you are done. Erasmus saves it as the context document.';
-  if (answer === 'report') return `When the review is finished, your final answer is the report in markdown and nothing else (no greeting, no remark that you are done): Erasmus saves it as the review report. To update the context document as well, ${doc}; that part is not saved in the report.`;
-  return `When the work is finished, your final answer says in a few lines what you did; ${doc}.`;
+  if (answer === 'document') return `When the work is finished, your final answer is the complete document in markdown and nothing else: no greeting, no summary, no remark that you are done. Erasmus saves it as the context document. ${stopForUser('')}`;
+  if (answer === 'report') return `When the review is finished, your final answer is the report in markdown and nothing else (no greeting, no remark that you are done): Erasmus saves it as the review report. To update the context document as well, ${doc}; that part is not saved in the report. ${stopForUser(', your handed-back document kept')}`;
+  return `When the work is finished, your final answer says in a few lines what you did; ${doc}. ${stopForUser(', your work and handed-back document kept')}`;
 }
 
 export type RunAgentSession = (options: AgentSessionOptions) => Promise<SessionOutcome>;
@@ -64,8 +74,6 @@ export function sharedArchitecture(task: string, architecture: string | undefine
   return { task: task.replace(block, '## Architecture\n\nIn your system prompt, under "Architecture".'), sections: [{ title: 'Architecture', body: `The project's architecture document, as this run has it now (read-only here):\n\n${fenced(architecture!.trim())}` }] };
 }
 
-/** The line a step's model begins to say the step cannot be finished (taught where a call is refused with nobody to approve it). */
-export const CANNOT_FINISH = 'Cannot finish:';
 
 /** What the model said after a line beginning `Cannot finish:` in its final answer, or undefined when it says no such thing. */
 export function cannotFinish(answer: string | undefined): string | undefined {
@@ -87,10 +95,18 @@ const callList = (calls: string[]) => {
 export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string): string {
   const refused = calls.length ? ` ${calls.length} call(s) ${NOBODY_ASKED} (${callList(calls)}).` : '';
   // Without refused calls the model stopped for something only the user can settle: no approval to answer on a retry.
+  // A preparation step writes a document, saved only when it finishes, and cannot be skipped; what it asks is often the
+  // goal itself, which a new goal says again (played as a user: the design step asked which of two readings the goal meant).
+  const preparing = state.startsWith('prepare:');
   const how = calls.length
     ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended`
-    : `Settle what it asks (change the code, a test or the documents as you decide), then retry the step ("Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal) or skip it`;
-  return `The step ${humanState(state)} cannot finish: ${why.replace(/[.\s]+$/, '')}.${refused} The rest of the step's work and its notes are kept. ${how} (log: ${sessionLog}).`;
+    : preparing
+      ? `Settle what it asks, then retry the step ("Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal); where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start <dir> --new --goal TEXT\`, which marks this run abandoned)`
+      : `Settle what it asks (change the code, a test or the documents as you decide), then retry the step ("Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal) or skip it`;
+  const kept = preparing ? '' : " The rest of the step's work and its notes are kept.";
+  // Said as a sentence: a question keeps its mark ("…a slugify option?"), never "?.".
+  const said = why.replace(/[.\s]+$/, '');
+  return `The step ${humanState(state)} cannot finish: ${said}${/[!?]$/.test(said) ? '' : '.'}${refused}${kept} ${how} (log: ${sessionLog}).`;
 }
 
 /** The timeline's note on a step that went on without calls nobody could approve. */

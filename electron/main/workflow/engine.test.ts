@@ -472,6 +472,70 @@ describe('WorkflowEngine', () => {
     await e.stop(runId);
   });
 
+  it('a step stopped while it ran is told on resume that it is a retry, and what the stopped attempt changed', async () => {
+    // Played as the model: a development step stopped (Ctrl-C) after its edit was asked again on resume as if new, not told
+    // the edit was made; an edit whose old text still matches goes in twice. After a kill it was told; after a stop, not.
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('stopped-retry');
+    const prompts: Array<{ state: string; prompt: string }> = [];
+    const e = new WorkflowEngine({
+      paths: new Paths(join(root, 'home')),
+      emit: () => undefined,
+      agentExecutor: () => ({
+        kind: 'agent',
+        run: async (step) => {
+          prompts.push({ state: step.state, prompt: step.prompt });
+          if (step.state.startsWith('prepare:')) return { output: step.state === 'prepare:task_list' ? TASKS : `# ${step.state}\n`, done: true };
+          if (step.state === 'core:development' && prompts.filter((p) => p.state === step.state).length === 1) {
+            await writeFile(join(step.projectDir, 'core.txt'), 'the core\n');
+            return new Promise((_, reject) => step.signal.addEventListener('abort', () => reject(new StepAbortedError(step.state))));
+          }
+          return { output: 'done', done: true };
+        },
+      }),
+    });
+    engines.push(e);
+    const { runId } = await e.load({ projectDir: dir, goal: 'a core and a CLI', executor: { kind: 'agent' } });
+    await e.start(runId);
+    expect((await e.waitForRest(runId, 30_000)).status).toBe('AWAITING_APPROVAL');
+    await e.approve(runId);
+    await expect.poll(() => prompts.filter((p) => p.state === 'core:development').length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(async () => readFile(join(dir, 'core.txt'), 'utf8').catch(() => '')).toBe('the core\n');
+    expect(await e.stop(runId)).toBe('STOPPED');
+    expect((await e.status(runId)).timeline.at(-1)).toMatchObject({ state: 'core:development', outcome: 'aborted' });
+    await e.resume(runId);
+    await expect.poll(() => prompts.filter((p) => p.state === 'core:development').length, { timeout: 30_000 }).toBe(2);
+    const again = prompts.filter((p) => p.state === 'core:development')[1]!.prompt;
+    expect(again).toContain('## This is a retry\n\nThis step ran before, and the run stopped there: Erasmus stopped while it ran (stopped by the user, or its process ended).');
+    expect(again).toMatch(/Those changes are made: do not make them again[\s\S]*\+\+\+ b\/core\.txt\n@@ -0,0 \+1 @@\n\+the core/);
+    // Heard once: the step after it is not a retry.
+    await expect.poll(() => prompts.some((p) => p.state === 'core:testing'), { timeout: 30_000 }).toBe(true);
+    expect(prompts.find((p) => p.state === 'core:testing')!.prompt).not.toContain('## This is a retry');
+    await e.stop(runId);
+  });
+
+  it('a run its process left running (killed) can be rewound at once: nothing drives it, so there is nothing to pause or stop', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('rewind-interrupted');
+    execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=A', 'commit', '-q', '--allow-empty', '-m', 'initial'], { cwd: dir });
+    const home = join(root, 'home');
+    const hang = { kind: 'agent' as const, run: (step: { state: string; signal: AbortSignal }) => new Promise<never>((_, reject) => step.signal.addEventListener('abort', () => reject(new StepAbortedError(step.state)))) };
+    const first = new WorkflowEngine({ paths: new Paths(home), emit: () => undefined, agentExecutor: () => hang });
+    const { runId } = await first.load({ projectDir: dir, goal: 'add numbers', executor: { kind: 'agent' } });
+    await first.start(runId);
+    await expect.poll(async () => (await first.checkpoints(runId)).length).toBe(1);
+    // The process is gone (its engine shut down as a killed process leaves it): the record still says RUNNING.
+    await first.dispose();
+    const e = new WorkflowEngine({ paths: new Paths(home), emit: () => undefined, agentExecutor: () => hang });
+    engines.push(e);
+    const view = await e.status(runId);
+    expect(view).toMatchObject({ status: 'RUNNING', interrupted: true });
+    const [checkpoint] = await e.checkpoints(runId);
+    const r = await e.rewind(runId, checkpoint!.id);
+    expect(r).toMatchObject({ status: 'PAUSED', state: 'prepare:architecture' });
+    expect((await e.status(runId)).interrupted).toBeUndefined();
+  });
+
   it("a step stopped before its session answered keeps the tokens its log says it spent, in the step and the run's totals", async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const dir = await project('stopped-usage');

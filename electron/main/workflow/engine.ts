@@ -34,7 +34,7 @@ import { runGate } from './gate';
 import { finishRun, savePullRequest, type FinishChoice, type FinishOutcome } from './finish';
 import { currentBranch, hasCommittedCode, headCommit } from './git';
 import { loadGitSettings } from './git-settings';
-import { inheritedBase, prepareGit, type BranchMode, type DirtyTreeChoice } from './run-git';
+import { inheritedBase, prepareGit, refuseDirtyTree, type BranchMode, type DirtyTreeChoice } from './run-git';
 import type { TestRunner } from './verify';
 
 export interface WorkflowEngineOptions {
@@ -101,6 +101,11 @@ export class WorkflowEngine {
     return undefined;
   }
 
+  /** Throws what `load` would for uncommitted changes with no `dirtyTree` choice, changing nothing (asked before an unfinished run is abandoned for a new one). */
+  async refuseDirtyTree(projectDir: string, dirtyTree: DirtyTreeChoice | undefined): Promise<void> {
+    await refuseDirtyTree(resolve(projectDir), dirtyTree);
+  }
+
   /** Creates a run for a project; nothing runs until start/getTask. */
   async load(opts: LoadOptions): Promise<{ runId: string }> {
     const projectDir = resolve(opts.projectDir);
@@ -159,6 +164,8 @@ export class WorkflowEngine {
       ...(git ? { git } : {}),
       // An existing code base without a docs folder keeps review reports out of its tree (with the context documents).
       ...(existing ? { existing } : {}),
+      // Where its change starts: the final steps review and document what the run changed since.
+      ...(existing && git ? await headCommit(projectDir).then((c) => (c ? { startCommit: c } : {})) : {}),
       ...(existing && !settings.commitReviews && !(await stat(join(projectDir, 'docs')).catch(() => undefined)) ? { reviews: 'home' as const } : {}),
       createdAt: now,
       updatedAt: now,
@@ -556,6 +563,10 @@ export class WorkflowEngine {
     if (run.running || holder) throw invalidState(`run ${runId} is being driven${holder ? ` by process ${holder}` : ''}: pause or stop it before rewinding (erasmus workflow pause|stop)`);
     this.store.lock(projectDir, runId);
     try {
+      // Recorded running, but its process is gone (killed, crashed): nothing drives it, so nothing is to pause or stop;
+      // it is taken as stopped (played as a user: the rewind said "is RUNNING: pause or stop it" of a run whose status
+      // said "nothing is driving it").
+      if (run.record.status === 'RUNNING') await run.stop();
       const done = await this.runCheckpoints.rewind(run.record, checkpointId);
       await run.shutdown();
       const next = this.adopt(done.record);

@@ -65,10 +65,13 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit' | 'parallel'>, string> = {
   'final-redebugging': 'The end-to-end tests fail after the final review fixes (output below). Fix the code until they pass.',
 };
 
+/** The reference that lists the files a run changed (a new goal, or an existing project's change). */
+const CHANGES_TITLE = 'What this goal changed';
+
 /** For a new goal on a built project, the final documentation and review start from what this goal changed. */
 const GOAL_CHANGES: Partial<Record<Phase, string>> = {
-  'final-documentation': 'This run\'s goal is a new one for a project that had earlier goals: document what it changed first (the files are listed below under "What this goal changed"), and keep what still holds from before.',
-  'final-review': 'This run\'s goal is a new one for a project that had earlier goals: review what it changed first (the files are listed below under "What this goal changed"), and the rest of the product where those changes touch it.',
+  'final-documentation': `This run's goal is a new one for a project that had earlier goals: document what it changed first (the files are listed below under "${CHANGES_TITLE}"), and keep what still holds from before.`,
+  'final-review': `This run's goal is a new one for a project that had earlier goals: review what it changed first (the files are listed below under "${CHANGES_TITLE}"), and the rest of the product where those changes touch it.`,
 };
 
 /** The fixes step is done when the review is answered, point by point (its protocol's "Done when" is the development one). */
@@ -82,7 +85,14 @@ const EXISTING_INSTRUCTIONS: Partial<Record<Exclude<Phase, 'commit' | 'parallel'
   documentation: 'Document what this component adds or changes, where and how the project already documents such things; leave the rest of its documentation as it is.',
   'final-documentation':
     'Bring the project\'s documentation up to date with the change, only where it documents what changed (a README section, a docs page, a changelog if it keeps one). Your context document is the architecture: bring it up to date with the project as it now is, so the final review and the people who come next read what exists.',
+  // The final gate of an existing project runs its own tests (no end-to-end suite is written): the steps after it say so.
+  'e2e-debugging': 'The project\'s own tests fail at the final gate, run over the whole project after its components (output below). Fix the code until they pass.',
+  'final-fixes': `The final review asked for changes: address every point of its report below, those about tests too (change the tests it names here). The project's own test command below runs after you. ${leftOpenAsk('report')}`,
+  'final-redebugging': 'The project\'s own tests fail after the final review fixes (output below). Fix the code until they pass.',
 };
+
+/** An existing project's final review, when the files its goal changed are listed (not "the whole product": what was there before is its maintainers', and the fixes step after this one acts on every point). */
+const EXISTING_FINAL_REVIEW = `Review the change against the architecture: the files this goal changed (listed below under "${CHANGES_TITLE}"), and the rest of the project only where the change touches it; what was there before and the change leaves alone is not this review's to judge. The review report is your final answer.`;
 
 
 /** The final documentation pass (the protocol's own "Done when" is a component's). */
@@ -96,6 +106,8 @@ const RETRY_TESTS_PASS = 'the tests pass now (Erasmus ran them before asking the
 
 /** The first text of the final phase's notes document (end-to-end testing, debugging and review). */
 const FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging, review and fixes steps: the end-to-end tests and how they are run, failures found and their fixes.\n\n## Notes\n';
+/** The same for an existing project, whose final gate runs its own tests (no end-to-end suite is written). */
+const EXISTING_FINAL_NOTES_SEED = '# End-to-end phase\n\nNotes of the final testing, debugging, review and fixes steps: the project\'s own tests run at the final gate, failures found and their fixes.\n\n## Notes\n';
 
 /** How much of a test run's output a timeline entry keeps (its end: the summary and the failures). */
 const TEST_OUTPUT_TAIL = 4000;
@@ -195,7 +207,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     if (!doc?.trim()) await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
     else if (syncTaskLines(doc, tasks) !== doc) await ctx.docs.write(docRef, syncTaskLines(doc, tasks));
   } else if (!component && docRef.doc === 'component' && !(await ctx.docs.exists(docRef))) {
-    await ctx.docs.write(docRef, FINAL_NOTES_SEED);
+    await ctx.docs.write(docRef, record.existing ? EXISTING_FINAL_NOTES_SEED : FINAL_NOTES_SEED);
   }
   const contextDocPath = ctx.docs.path(docRef);
   const references: Array<{ title: string; text: string }> = [];
@@ -221,8 +233,12 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   // A documentation run (docs-update.ts): the step reads what changed since its document's commit, and brings the documentation up to date.
   const since = plan.documents ? await changesSince(ctx.docs, docRef) : undefined;
   if (since) references.push({ title: 'Changed since the document was written', text: since.text });
-  const goalChanges = record.goalUpdate ? GOAL_CHANGES[spec.phase] : undefined;
-  if (goalChanges) references.push({ title: 'What this goal changed', text: await goalChangeList(record.projectDir, record.goalUpdate?.baseCommit) });
+  // The final documentation and review are shown what this goal changed: a new goal's since its documents' commit, an existing
+  // project's first goal's since the run started (its review is then of the change: EXISTING_FINAL_REVIEW says so on its own).
+  const listsChanges = !!GOAL_CHANGES[spec.phase] && (!!record.goalUpdate || (!!record.existing && !!record.startCommit));
+  const changeReview = listsChanges && record.existing && spec.phase === 'final-review';
+  const goalChanges = record.goalUpdate && !changeReview ? GOAL_CHANGES[spec.phase] : undefined;
+  if (listsChanges) references.push({ title: CHANGES_TITLE, text: await goalChangeList(record.projectDir, record.goalUpdate ? record.goalUpdate.baseCommit : record.startCommit) });
   const needsTests = spec.phase === 'debugging' || spec.phase === 'redebugging' || spec.phase === 'e2e-debugging' || spec.phase === 'final-redebugging';
   // A debugging step after the repository's commit hooks refused the commit: the output is theirs, not the tests'.
   const hooks = needsTests && record.lastTest?.command === 'git commit' && !record.lastTest.passed;
@@ -277,7 +293,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   }
   const base = since
     ? documentsInstruction(docRef, since.commit)
-    : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
+    : changeReview
+      ? EXISTING_FINAL_REVIEW
+      : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
   // (Said on its own, not after a debugging step's "the tests fail": they passed.)
   const instruction = untraced
     ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}.${passingNames(record.timeline, state, component?.tasks.map((t) => t.id) ?? untraced.tasks)} Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING} ${untracedChances(untraced.asked)}`

@@ -305,8 +305,11 @@ function namedParts(text: string): string | undefined {
     }
   }
   parts.push(text.slice(from));
-  const heads = parts
-    .map((p) => p.trim().replace(/^(?:and|or|plus)\s+/, ''))
+  const trimmed = parts.map((p) => p.trim().replace(/^(?:and|or|plus)\s+/, ''));
+  // A part that is itself a clause about something ("with separator, words are joined by it; …") names no thing: the
+  // heads would be fragments ("with separator, words are joined and a separator"), so the title is cut at a clause instead.
+  if (trimmed.some((p) => MORE_ABOUT.exec(` ${p}`)?.index === 0)) return undefined;
+  const heads = trimmed
     .map((p) => {
       const m = MORE_ABOUT.exec(p);
       return (m && m.index >= 3 ? p.slice(0, m.index) : p).replace(/[\s,;:(—–-]+$/, '');

@@ -46,6 +46,12 @@ describe('step prompt documents', () => {
     const none = buildStepPrompt({ protocol, instruction: 'Do it.', contextDocPath: '/h/a.md', contextDoc: '', retryOf: 'Erasmus stopped while it ran', retryChanges: { kind: 'diff', text: '' } });
     expect(none).toContain('It changed no file of the project: start from the project as it is now, and do what is still missing.');
     expect(none).not.toContain('is kept');
+    // A step that only reads the project (design, schedule, review) is not told its changes are kept: it could make none
+    // (played as the model: the design step killed and resumed read "Whatever it changed in the project then is kept").
+    const readOnly = { ...protocol, name: 'design', access: 'read' } as typeof protocol;
+    const design = buildStepPrompt({ protocol: readOnly, instruction: 'Write it.', contextDocPath: '/h/a.md', contextDoc: '', retryOf: 'Erasmus stopped while it ran' });
+    expect(design).toContain('This step only reads the project, so that attempt changed nothing in it: do the whole step again, from the project as it is now.');
+    expect(design).not.toMatch(/is kept|still missing/);
   });
 
   it('says (empty) for an empty context document and reference', () => {

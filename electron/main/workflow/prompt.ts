@@ -83,8 +83,12 @@ export function userChanges(files: readonly string[]): string {
   return `When this run started, ${one ? 'this file held' : 'these files held'} changes of the user's that are not committed: ${list}. The user chose to keep working on them, so Erasmus leaves ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'} and never commits ${one ? 'it' : 'them'}: a change made there would stay out of the run's commits. Do not change ${one ? 'this file' : 'these files'}; put the work in other files. If the goal cannot be done without changing ${one ? 'it' : 'one of them'}, say so in your answer and name the file: the user then commits or stashes their changes and runs the step again.`;
 }
 
-/** Where a retry starts from, and what the unfinished attempt changed (when known), as the retry section says it. */
-function retryStart(changes: RetryChanges | undefined): string {
+/**
+ * Where a retry starts from, and what the unfinished attempt changed (when known), as the retry section says it. A step
+ * that only reads the project changed nothing there: it is not told of changes "kept" it could not have made.
+ */
+function retryStart(changes: RetryChanges | undefined, access: Protocol['access']): string {
+  if (access === 'read') return 'This step only reads the project, so that attempt changed nothing in it: do the whole step again, from the project as it is now.';
   const start = 'start from the project as it is now, and do what is still missing.';
   if (!changes) return `Whatever it changed in the project then is kept: ${start}`;
   if (!changes.text.trim()) return `It changed no file of the project: ${start}`;
@@ -115,7 +119,7 @@ export function buildStepPrompt(p: PromptParts): string {
   if (p.retryOf) {
     const what = /[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`;
     const said = p.retrySaid?.trim() ? `\n\nWhat it wrote last, before the run stopped (the user read it, then ran this step again):\n\n${fenced(p.retrySaid.trim(), '')}` : '';
-    parts.push(`## This is a retry\n\nThis step ran before, and the run stopped there: ${what}${said}\n\n${retryStart(p.retryChanges)}`);
+    parts.push(`## This is a retry\n\nThis step ran before, and the run stopped there: ${what}${said}\n\n${retryStart(p.retryChanges, p.protocol.access)}`);
   }
   if (p.userChanges?.length) parts.push(userChangesSection(p.userChanges, p.protocol.name === 'review'));
   if (p.existing) parts.push(`## An existing project\n\n${existingProject(p.protocol.access)}`);

@@ -13,7 +13,7 @@ import type { RunRecord } from './run-record';
 import { removeDeadLocks } from './git-locks';
 import { commitRunWork, filesToCommit, finalCommitWhat, heldBackNote } from './run-git';
 import type { TestRunner } from './verify';
-import { driveToCompletion, git, repositoryIn } from './testing-repo';
+import { driveToCompletion, git, repositoryIn, TASKS } from './testing-repo';
 
 let root: string | undefined;
 const engines: WorkflowEngine[] = [];
@@ -173,6 +173,33 @@ describe('the prompts of a run in an existing project', () => {
   });
 });
 
+describe('the final phase of a run in an existing project', () => {
+  it("speaks of the project's own tests, not end-to-end ones, where its gate fails and after the final review's fixes", async () => {
+    // Played as the model: an existing project's gate runs its own tests (no end-to-end suite is written), yet the final
+    // review's fixes step was told "The end-to-end test command below runs after you", and a failing gate "The end-to-end tests fail".
+    const { dir, home } = repository();
+    const e = engine(home);
+    const { runId } = await e.load({ projectDir: dir, goal: 'Export a greeting from index.js' });
+    const prompts = new Map<string, string>();
+    for (let task = await e.getTask(runId); task.status !== 'COMPLETED'; task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') {
+        // The user's final gate: it fails until the debugging step writes fixed.txt.
+        await e.approve(runId, { ...task.plan, finalTestCommand: 'test -f fixed.txt' });
+        continue;
+      }
+      if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`unexpected ${task.status}: ${JSON.stringify(task)}`);
+      const { state } = task.step;
+      prompts.set(state, task.prompt);
+      if (state === 'final:debugging') writeFileSync(join(dir, 'fixed.txt'), 'fixed\n');
+      const out = state === 'prepare:task_list' ? TASKS : state === 'final:review' ? '# Final review\n\nVerdict: changes needed\n\n1. `index.js` — name the export.\n' : state.endsWith(':review') ? 'Verdict: no changes needed' : state === 'final:fixes' ? 'Named it.\n\n## Left open\n\n- none' : `${state} output`;
+      await e.submitTask(runId, { output: out, done: true });
+    }
+    expect(prompts.get('final:debugging')).toContain("The project's own tests fail at the final gate, run over the whole project after its components (output below).");
+    expect(prompts.get('final:fixes')).toContain("The project's own test command below runs after you.");
+    for (const state of ['final:debugging', 'final:fixes']) expect(prompts.get(state)).not.toMatch(/end-to-end test/);
+  });
+});
+
 describe('commit style', () => {
   it('learns Conventional Commits and case from the log, and names branches after the goal', async () => {
     const { dir } = repository();
@@ -198,6 +225,10 @@ describe('commit style', () => {
     // A title naming several things names each of them, without what it says about them; the body has the whole.
     const two = 'add truncate(s, n) that shortens a string with an ellipsis, and wordCount(s) that counts words';
     expect(commitMessage(conventional, two)).toBe(`feat: add truncate(s, n) and wordCount(s)\n\n${two}`);
+    // A later goal's tasks joined (commitTitle): a part that begins as a clause names no thing, so no list of fragments is
+    // made of them (played as the model, the subject was "feat: with separator, words are joined and a separator").
+    const tasks = 'with separator, words are joined by it (and maxLength cuts at it); a separator that is empty or holds letters or digits throws a RangeError naming separator';
+    expect(commitMessage(conventional, tasks)).toBe(`feat: with separator, words are joined by it (and maxLength cuts at it)\n\n${tasks}`);
     expect(commitSubject(conventional, 'Add a slug helper that lowercases and joins words with dashes; a `count(a, b)` helper that sums; and a CLI')).toBe(
       'feat: add a slug helper, a `count(a, b)` helper and a CLI',
     );
@@ -254,6 +285,17 @@ describe("the final phase's commit title", () => {
     expect(finalCommitWhat(files, [code('final:debugging'), code('final:fixes')]).title).toBe('fix what the end-to-end tests and the final review found');
     expect(finalCommitWhat(files).title).toBe('fix what the end-to-end tests found');
     expect(finalCommitWhat(['test/e2e.test.js', 'README.md'])).toEqual({ title: 'add end-to-end tests and update the documentation', type: 'test' });
+  });
+
+  it("after the fixes step was cut short (killed after its edit, run again), the review's fixes are what it commits", () => {
+    // The attempt cut short records no files, and its retry, told the edit is made, changes none: no entry names the code.
+    const cut = [{ state: 'final:testing', outcome: 'tests-passed' as const }, { state: 'final:review', outcome: 'done' as const }, { state: 'final:fixes', outcome: 'interrupted' as const }, { state: 'final:fixes', outcome: 'tests-passed' as const, files: [] }];
+    expect(finalCommitWhat(['bin/slug.js'], cut).title).toBe("apply the final review's fixes");
+    // The end-to-end tests failed and were debugged, then the review's fixes were cut short: both.
+    expect(finalCommitWhat(['bin/slug.js'], [{ state: 'final:debugging', outcome: 'tests-passed' }, ...cut]).title).toBe('fix what the end-to-end tests and the final review found');
+    // A fixes step passed over (no changes asked) or undone by a rewind is not one that ran.
+    expect(finalCommitWhat(['bin/slug.js'], [{ state: 'final:fixes', outcome: 'skipped' }]).title).toBe('fix what the end-to-end tests found');
+    expect(finalCommitWhat(['bin/slug.js'], [{ state: 'final:fixes', outcome: 'interrupted', rewound: true }, { state: 'final:debugging', outcome: 'interrupted' }]).title).toBe('fix what the end-to-end tests found');
   });
 });
 

@@ -53,22 +53,41 @@ async function commitThroughRunner(dir: string, run: TestRunner, message: string
  * theirs first), `stash` (set aside, `git stash pop` brings them back) or `include` (left as they are
  * and never committed by the run).
  */
+/** The files a new run would have to be told what to do with: uncommitted, but the project's own Erasmus settings (.erasmus/). */
+async function dirtyFiles(dir: string): Promise<{ changed: string[]; dirty: string[] }> {
+  const changed = (await uncommittedFiles(dir)) ?? [];
+  // The project's own Erasmus settings (.erasmus/) are the user's, never the run's: left as they are, not a reason to refuse.
+  return { changed, dirty: changed.filter((f) => !f.startsWith('.erasmus/')) };
+}
+
+function dirtyRefusal(dir: string, dirty: string[]): WorkflowError {
+  const shown = `${dirty.slice(0, 8).join(', ')}${dirty.length > 8 ? `, and ${dirty.length - 8} more` : ''}`;
+  return new WorkflowError(
+    'INVALID_STATE',
+    `${dir} has uncommitted changes (${shown}); a run would mix them with its own work. Nothing was started. Choose what happens to them: commit them first, stash them (git stash pop brings them back), or include them (left as they are and never committed by the run): start again with dirtyTree commit, stash or include (erasmus workflow start --dirty commit|stash|include), or commit or stash them yourself.`,
+    { dirty },
+  );
+}
+
+/**
+ * The refusal a new run would meet for uncommitted changes with no choice made, before anything else happens (the CLI
+ * asks it before marking an unfinished run abandoned for the new one: refused after, the old run was lost for nothing).
+ */
+export async function refuseDirtyTree(dir: string, dirtyTree: DirtyTreeChoice | undefined): Promise<void> {
+  if (dirtyTree !== undefined || !(await isRepository(dir))) return;
+  const { dirty } = await dirtyFiles(dir);
+  if (dirty.length) throw dirtyRefusal(dir, dirty);
+}
+
 export async function prepareGit(dir: string, o: { goal?: string; dirtyTree?: DirtyTreeChoice; branch?: BranchMode; runTests: TestRunner }): Promise<RunRecord['git']> {
   if (!(await isRepository(dir))) return undefined;
   const mode = o.branch ?? 'branch';
-  const changed = (await uncommittedFiles(dir)) ?? [];
-  // The project's own Erasmus settings (.erasmus/) are the user's, never the run's: left as they are, not a reason to refuse.
+  const { changed, dirty } = await dirtyFiles(dir);
   const settings = changed.filter((f) => f.startsWith('.erasmus/'));
-  const dirty = changed.filter((f) => !f.startsWith('.erasmus/'));
   if (!dirty.length) return { mode, ...(settings.length ? { userFiles: settings } : {}) };
-  const shown = `${dirty.slice(0, 8).join(', ')}${dirty.length > 8 ? `, and ${dirty.length - 8} more` : ''}`;
   switch (o.dirtyTree) {
     case undefined:
-      throw new WorkflowError(
-        'INVALID_STATE',
-        `${dir} has uncommitted changes (${shown}); a run would mix them with its own work. Nothing was started. Choose what happens to them: commit them first, stash them (git stash pop brings them back), or include them (left as they are and never committed by the run): start again with dirtyTree commit, stash or include (erasmus workflow start --dirty commit|stash|include), or commit or stash them yourself.`,
-        { dirty },
-      );
+      throw dirtyRefusal(dir, dirty);
     case 'include':
       return { mode, userFiles: changed };
     case 'stash': {
@@ -180,15 +199,22 @@ export const TEST_FILE = /(^|\/)(tests?|__tests__|spec|e2e)\/|[._-](test|spec)\.
 const DOC_FILE = /(^|\/)docs?\/|\.(md|mdx|rst|txt|adoc)$/i;
 
 /** What the final phase's commit says, from what it holds (tests, documentation, code) and which steps changed the code. */
-export function finalCommitWhat(files: string[], timeline: ReadonlyArray<Pick<Entry, 'state' | 'files'>> = []): CommitWhat {
+export function finalCommitWhat(files: string[], timeline: ReadonlyArray<Pick<Entry, 'state' | 'files' | 'outcome' | 'rewound'>> = []): CommitWhat {
   const isCode = (f: string) => !TEST_FILE.test(f) && !DOC_FILE.test(f);
   const tests = files.some((f) => TEST_FILE.test(f));
   const docs = files.some((f) => !TEST_FILE.test(f) && DOC_FILE.test(f));
   if (files.some(isCode)) {
     // The code changed in debugging (the end-to-end tests failed) or in the final review's fixes; a commit of both says both.
-    const changed = (states: string[]) => timeline.some((e) => states.includes(e.state) && e.files?.some((f) => isCode(f.path)));
-    const reviewed = changed(['final:fixes']);
-    const debugged = changed(['final:debugging', 'final:redebugging']) || !reviewed;
+    const live = timeline.filter((e) => !e.rewound);
+    const debugging = ['final:debugging', 'final:redebugging'];
+    const changed = (states: string[]) => live.some((e) => states.includes(e.state) && e.files?.some((f) => isCode(f.path)));
+    // A step cut short (a crash, a stop) records no files, nor does its retry list the changes it was told are made: then
+    // the steps that ran say which it was (played as the model: a fixes step killed after its edit was committed as
+    // "fix what the end-to-end tests found", though no end-to-end test had failed).
+    const ran = (states: string[]) => live.some((e) => states.includes(e.state) && e.outcome !== 'skipped');
+    const known = changed(['final:fixes']) || changed(debugging);
+    const reviewed = known ? changed(['final:fixes']) : ran(['final:fixes']);
+    const debugged = (known ? changed(debugging) : ran(debugging)) || !reviewed;
     const fixed = reviewed && debugged ? 'fix what the end-to-end tests and the final review found' : reviewed ? "apply the final review's fixes" : 'fix what the end-to-end tests found';
     return { title: tests && reviewed && !debugged ? `add end-to-end tests and ${fixed}` : fixed, type: 'fix' };
   }

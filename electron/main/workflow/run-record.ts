@@ -112,6 +112,11 @@ export const RunRecord = z.object({
   lastTest: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string() }).optional(),
   /** The project was an existing code base when the run started (commits with source files): prompts frame the goal as a change to it. */
   existing: z.boolean().optional(),
+  /**
+   * An existing code base's HEAD when the run was loaded (after the user's changes were committed, when they chose so): the
+   * final documentation and review of its first goal are shown what the run changed since (a later goal has `goalUpdate.baseCommit`).
+   */
+  startCommit: z.string().optional(),
   /** Where review reports go: the project's docs/reviews/ (a new project, or one with a docs folder), or `home`: with the context documents. */
   reviews: z.enum(['project', 'home']).optional(),
   /** The run's place in git (a project that is a repository): its branch, and the user's work it must not commit. */

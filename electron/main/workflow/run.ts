@@ -27,6 +27,9 @@ import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
 import { cutOffAt, sessionLogUsage } from './step-usage';
 
+/** What a step run again after it was cut off (stopped, or its process ended) hears about the attempt before. */
+const INTERRUPTED_WHILE_RUNNING = 'Erasmus stopped while it ran (stopped by the user, or its process ended).';
+
 /** A durable run's hooks (durable/durable-runs.ts). */
 export type DurableHooks = Pick<RunContext, 'driveLane' | 'completing' | 'lanesRewound'> & {
   /** Abandoned: its components' workflows cancelled, their work on origin kept in the project, the run's refs on origin gone. `kept`: what the project's worktrees kept already. */
@@ -192,7 +195,12 @@ export class WorkflowRun {
       await rememberStoppedTree(this.record, this.deps.checkpointTrees);
       if (err instanceof StepAbortedError || this.abort.signal.aborted) {
         const open = this.ownOpenEntry();
-        if (open) this.close(open, 'aborted');
+        if (open) {
+          this.close(open, 'aborted');
+          // Resumed, the step runs again: as after a crash, it hears that it is a retry and what the stopped attempt changed
+          // (without this, a step stopped after an edit was asked afresh, and an edit whose old text still matched went in twice).
+          this.record.retryOf = { state: open.state, what: INTERRUPTED_WHILE_RUNNING };
+        }
         this.setStatus(this.pauseRequested ? 'PAUSED' : 'STOPPED');
         this.pauseRequested = false;
       } else {
@@ -226,7 +234,7 @@ export class WorkflowRun {
     const open = this.ownOpenEntry();
     if (open) {
       this.close(open, 'interrupted');
-      this.record.retryOf = { state: open.state, what: 'Erasmus stopped while it ran (stopped by the user, or its process ended).' };
+      this.record.retryOf = { state: open.state, what: INTERRUPTED_WHILE_RUNNING };
     }
     // A step that ran beside it (beside.ts) is closed too: it runs again in its place, hearing why.
     const beside = this.record.timeline.findLast((e) => e.state === DOCS_BESIDE && !e.leftAt);
@@ -686,6 +694,7 @@ export class WorkflowRun {
     this.record.timeline.push(skippedEntry(from));
     actor.send({ type: 'SKIP' });
     if (this.record.untraced?.state === from) this.record.untraced = undefined; // skipped: its tasks are not asked for again
+    if (this.record.retryOf?.state === from) this.record.retryOf = undefined; // skipped after a stop or a crash: not a retry if it runs later
     this.record.snapshot = actor.getPersistedSnapshot();
     this.record.state = currentState(actor);
     // The skipped step's failure is not the next step's: it runs for the first time, not as a retry.
@@ -723,6 +732,7 @@ export class WorkflowRun {
       ...(this.pauseRequested && this.loop ? { pausing: true } : {}),
       executor: r.executor.kind,
       plan: r.plan && planWithDepends(r.plan),
+      ...(r.status === 'AWAITING_APPROVAL' ? { taskListFile: this.docs.path({ doc: 'task_list' }) } : {}),
       approved: r.approved,
       error: r.error,
       pending: r.pending,
