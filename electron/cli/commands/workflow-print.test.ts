@@ -45,7 +45,7 @@ it('the run status shows the run cost and each step cost', () => {
   } as unknown as Parameters<typeof statusText>[0]);
   expect(text).toContain('tokens 2000  $0.5000');
   // Per part: the component's, and the final phase's whose model has no prices, saying where to give them.
-  expect(text).toContain('cost by part: dev 1000 tokens $0.2500; Final phase 1000 tokens (cost unknown) (where the cost is unknown, no prices for this model; set them in Settings or config.yaml)');
+  expect(text).toContain('cost by part: dev 1000 tokens $0.2500; Final phase 1000 tokens (cost unknown) (where the cost is unknown, no prices for this model; give them as the provider\'s pricing: {input, output} (US dollars per million tokens) in config.yaml)');
   expect(text).toContain('dev · api: done in 2.0 s (1000 tokens, $0.2500)');
 });
 
@@ -56,7 +56,7 @@ it('with no prices at all, the hint where to give them is said once, not per par
     totals: { inputTokens: 1800, outputTokens: 200, totalTokens: 2000 },
     timeline: [{ ...step, usage: unpriced }, { ...step, state: 'final:review', usage: unpriced }],
   } as unknown as Parameters<typeof statusText>[0]);
-  expect(text).toContain('cost by part: dev 1000 tokens; Final phase 1000 tokens (cost unknown: no prices for this model; set them in Settings or config.yaml)');
+  expect(text).toContain('cost by part: dev 1000 tokens; Final phase 1000 tokens (cost unknown: no prices for this model; give them as the provider\'s pricing: {input, output} (US dollars per million tokens) in config.yaml)');
   expect(text.match(/cost unknown/g)).toHaveLength(1);
 });
 

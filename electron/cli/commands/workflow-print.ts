@@ -98,7 +98,7 @@ export function statusText(v: WorkflowRunView): string {
   ];
   // Cost per part (preparation, each component, the final phase); "cost unknown" where a model had no prices.
   const parts = costByPart(v.timeline);
-  if (parts.length) lines.push(`cost by part: ${costPartsText(parts, { tokens: String, cost: (usd) => `$${usd.toFixed(4)}`, sep: '; ', hint: 'no prices for this model; set them in Settings or config.yaml' })}`);
+  if (parts.length) lines.push(`cost by part: ${costPartsText(parts, { tokens: String, cost: (usd) => `$${usd.toFixed(4)}`, sep: '; ', hint: "no prices for this model; give them as the provider's pricing: {input, output} (US dollars per million tokens) in config.yaml" })}`);
   if (v.error) {
     lines.push(humanError(v.error));
     for (const i of v.error.issues ?? []) lines.push(`  ${i.line ? `line ${i.line}: ` : ''}${i.message}`);

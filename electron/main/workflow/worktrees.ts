@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { crashPoint } from './crash-point';
 import { currentBranch, git, gitPath, gitPaths, headCommit, identityArgs, uncommittedFiles } from './git';
 import { removeDeadLocks } from './git-locks';
+import { forgetLaneGitPointers } from '../runners/pty/git-guard';
 import { removeStaleLock } from './merge-recovery';
 import { clearCopies, commitFiles, putBack, restoreCopies, sameAsCommit, setAside } from './set-aside';
 
@@ -100,6 +101,7 @@ export function removeLaneWorktree(projectDir: string, worktree: string | undefi
     if (worktree) {
       const r = await git(projectDir, ['worktree', 'remove', '--force', worktree]);
       if (r.code !== 0) await rm(worktree, { recursive: true, force: true });
+      forgetLaneGitPointers(worktree);
     }
     await git(projectDir, ['worktree', 'prune']);
     if (branch) await git(projectDir, ['branch', '-q', '-D', branch]);
@@ -120,6 +122,7 @@ async function removeWorktreesOf(projectDir: string, runId: string): Promise<voi
     if (path?.startsWith(`${dir}/`) || path?.startsWith(`${real}/`)) await git(projectDir, ['worktree', 'remove', '--force', path]);
   }
   await rm(dir, { recursive: true, force: true });
+  forgetLaneGitPointers(dir);
   await git(projectDir, ['worktree', 'prune']);
   const branches = await git(projectDir, ['for-each-ref', '--format=%(refname:short)', `refs/heads/erasmus-lane/${runId}/`]);
   for (const b of branches.stdout.split('\n').filter(Boolean)) await git(projectDir, ['branch', '-q', '-D', b]);

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { laneGitDir, type SandboxProfile } from './sandbox';
 
@@ -64,6 +64,29 @@ export function guardGitPointers(): string[] {
   const changed: string[] = [];
   for (const { profile, before } of held) changed.push(...restoreGitPointers(profile, before));
   return changed;
+}
+
+/**
+ * A component's worktree removed (merged, rewound, abandoned): the pointers held for commands that ran in it are let go,
+ * the project's own kept. Its `.git` file and git's folder for it are gone, and a worktree made again at that place gets
+ * pointers of its own, which the old ones must not overwrite. `dir`: the worktree, or a folder of worktrees (a run's).
+ */
+export function forgetLaneGitPointers(dir: string): void {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const gone = [resolve(dir), real(dir)];
+  for (const { profile, before } of held) {
+    if (!profile.lane) continue;
+    const lane = resolve(profile.lane);
+    if (!gone.some((g) => lane === g || lane.startsWith(`${g}/`))) continue;
+    const root = resolve(profile.root);
+    for (const f of [...before.keys()]) if (f !== join(root, '.git') && f !== join(root, '.git', 'commondir')) before.delete(f);
+  }
 }
 
 const DIR = '\0dir';
