@@ -519,12 +519,24 @@ describe('WorkflowEngine', () => {
     const dir = await project('rewind-interrupted');
     execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=A', 'commit', '-q', '--allow-empty', '-m', 'initial'], { cwd: dir });
     const home = join(root, 'home');
-    const hang = { kind: 'agent' as const, run: (step: { state: string; signal: AbortSignal }) => new Promise<never>((_, reject) => step.signal.addEventListener('abort', () => reject(new StepAbortedError(step.state)))) };
+    let asked = 0;
+    const hang = {
+      kind: 'agent' as const,
+      run: (step: { state: string; signal: AbortSignal }) => {
+        asked++;
+        return new Promise<never>((_, reject) => {
+          if (step.signal.aborted) return reject(new StepAbortedError(step.state));
+          step.signal.addEventListener('abort', () => reject(new StepAbortedError(step.state)));
+        });
+      },
+    };
     const first = new WorkflowEngine({ paths: new Paths(home), emit: () => undefined, agentExecutor: () => hang });
     const { runId } = await first.load({ projectDir: dir, goal: 'add numbers', executor: { kind: 'agent' } });
     await first.start(runId);
-    await expect.poll(async () => (await first.checkpoints(runId)).length).toBe(1);
-    // The process is gone (its engine shut down as a killed process leaves it): the record still says RUNNING.
+    // The step runs (its checkpoint taken), then the process is gone: its engine shut down as a killed process leaves it,
+    // the record still saying RUNNING.
+    await expect.poll(() => asked, { timeout: 20_000 }).toBe(1);
+    expect(await first.checkpoints(runId)).toHaveLength(1);
     await first.dispose();
     const e = new WorkflowEngine({ paths: new Paths(home), emit: () => undefined, agentExecutor: () => hang });
     engines.push(e);
