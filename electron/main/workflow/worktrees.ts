@@ -5,10 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { crashPoint } from './crash-point';
-import { currentBranch, git, gitPath, gitPaths, headCommit, identityArgs, uncommittedFiles } from './git';
-import { removeDeadLocks } from './git-locks';
+import { git, gitPath, headCommit, identityArgs, uncommittedFiles } from './git';
+import { removeRepositoryDeadLocks } from './git-locks';
 import { removeStaleLock } from './merge-recovery';
 import { clearCopies, commitFiles, putBack, restoreCopies, sameAsCommit, setAside } from './set-aside';
 
@@ -252,11 +252,11 @@ export async function unmergedFiles(projectDir: string): Promise<string[]> {
  * sides in the files, for a merge step.
  */
 export async function mergeLaneCommit(projectDir: string, commit: string, userFiles: readonly string[] = []): Promise<MergeResult> {
-  // A git killed mid-merge (with the run's process: resumed now) left its locks: no live git holds them (git-locks.ts).
-  // The branch's ref lock too: `update-ref HEAD` below locks the branch HEAD names (a kill there left refs/heads/<b>.lock).
-  const branch = await currentBranch(projectDir);
-  const [indexLock, headLock, ...refLocks] = await gitPaths(projectDir, ['index.lock', 'HEAD.lock', ...(branch ? [`refs/heads/${branch}.lock`] : [])]);
-  await removeDeadLocks([indexLock!, headLock!, ...refLocks], [projectDir, dirname(indexLock!)]);
+  // A git killed mid-merge or mid-ref-update (with the run's process: resumed now) left its locks: no live git holds them
+  // (git-locks.ts). The branch's ref lock too (`update-ref HEAD` below locks the branch HEAD names), and packed-refs.lock
+  // (a ref deleted): with it left, the cherry-pick commits yet cannot remove its CHERRY_PICK_HEAD, and every later
+  // `git commit --only` fails ("cannot do a partial commit during a cherry-pick").
+  await removeRepositoryDeadLocks(projectDir);
   const id = await identityArgs(projectDir);
   if (!(await headCommit(projectDir))) {
     // The run's branch has no commit yet: the component's tree becomes its first commit.
@@ -371,6 +371,7 @@ export async function filesWithMarkers(projectDir: string, files: string[]): Pro
 
 /** Commits a merge whose conflicts are resolved, with the component's message: its sha on the run's branch. */
 export async function finishMerge(projectDir: string, files: string[]): Promise<string> {
+  await removeRepositoryDeadLocks(projectDir);
   // No conflicted files (a merge that stopped after git wrote its result, before its commit: a crash): the index holds
   // the merge already; `git add -A` without paths would take the user's own files too.
   if (files.length) {
