@@ -37,7 +37,8 @@ export function entryLine(e: WorkflowTimelineEntry): string {
   if (e.state === 'final:testing' && e.note && (e.outcome === 'tests-passed' || e.outcome === 'tests-failed')) return `  ${humanState(e.state)}: ${humanOutcome(e.outcome)} in ${secs}${extra ? ` (${extra})` : ''} — ${e.note}${rewound}`;
   if (e.outcome === 'tests-untraced' && e.note) return `  ${humanState(e.state)}: ${e.note} in ${secs}${extra ? ` (${extra})` : ''}${rewound}`;
   // Calls refused and gone on without (nobody could approve them, or nobody followed the run) are said under the step.
-  const refused = saysRefused(e.note) ? `\n    note: ${e.note}` : '';
+  // A commit git or the hooks refused says their words (else only "exit 128" is shown, and the user cannot tell why).
+  const refused = saysRefused(e.note) || (e.state.endsWith(':commit') && e.note && (e.outcome === 'tests-failed' || e.outcome === 'error')) ? `\n    note: ${e.note}` : '';
   return `  ${humanState(e.state)}: ${e.outcome ? humanOutcome(e.outcome) : 'ended'} in ${secs}${extra ? ` (${extra})` : ''}${rewound}${refused}`;
 }
 

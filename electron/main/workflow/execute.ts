@@ -130,6 +130,13 @@ function onlyMarkdownSinceTestsPassed(timeline: RunRecord['timeline'], component
 /** The steps the final gate follows (the final fixes too): each runs the project's whole suite as it is when the step ends. */
 const FINAL_GATE_PHASES: ReadonlySet<Phase> = new Set<Phase>(['e2e-testing', 'e2e-debugging', 'final-fixes', 'final-redebugging']);
 
+/** git's own words in a command's output: its `fatal:`/`error:` lines, else the output's last lines. */
+export function gitWords(output: string): string {
+  const lines = output.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const said = lines.filter((l) => /^(fatal|error|hint):/.test(l));
+  return tail((said.length ? said : lines.slice(-3)).join(' ') || 'it said nothing', 1500);
+}
+
 function tail(text: string, max: number): string {
   return text.length <= max ? text : `…${text.slice(text.length - max)}`;
 }
@@ -493,8 +500,14 @@ async function commitStep(ctx: RunContext, actor: WorkflowActor, spec: StateSpec
   if (outcome.kind === 'refused') {
     // The repository's hooks said no: their output goes to the debugging step, as a failed test run would.
     const t = outcome.test;
+    // git itself stopped (exit 128: a lock, a merge or cherry-pick under way, a broken repository), not the hooks: no
+    // debugging step can change that, so the run blocks with git's own words.
+    if (t.exitCode === 128) {
+      entry.test = { command: t.command, exitCode: t.exitCode, passed: false, output: tail(t.output, TEST_OUTPUT_TAIL) };
+      throw new WorkflowError('RUNTIME_ERROR', `git could not make the commit (exit 128): ${gitWords(t.output).replace(/\.$/, '')}. This is the repository's state, not the tests or the hooks: set it right as git says (in ${record.projectDir}), then retry.`);
+    }
     record.lastTest = { command: t.command, exitCode: t.exitCode, passed: false, output: t.output };
-    await ctx.leave(entry, 'tests-failed', { test: { command: t.command, exitCode: t.exitCode, passed: false, output: tail(t.output, TEST_OUTPUT_TAIL) }, note: "the repository's hooks refused the commit" });
+    await ctx.leave(entry, 'tests-failed', { test: { command: t.command, exitCode: t.exitCode, passed: false, output: tail(t.output, TEST_OUTPUT_TAIL) }, note: `the repository's hooks refused the commit: ${gitWords(t.output)}` });
     // A documentation run has no debugging step to send it to: it blocks with the hooks' words.
     if (plan.documents) throw new WorkflowError('RUNTIME_ERROR', `the repository's hooks refused the documentation commit: ${tail(t.output, 2000).trim() || `exit ${t.exitCode}`}. Fix what they report and retry, or commit the documentation yourself.`);
     actor.send({ type: 'STEP_DONE', testsPassed: false });

@@ -4,7 +4,7 @@
 // by the user). A lock is taken as dead when no live git may hold it: no process named git* works in the repository.
 import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 
 /**
@@ -68,4 +68,48 @@ export async function removeDeadLocks(locks: string[], dirs: string[], o: { minA
     removed.push(lock);
   }
   return removed;
+}
+
+/** Each repository's git folders (by working folder: asked of git once). */
+const gitDirs = new Map<string, Promise<{ own: string; common: string }>>();
+
+function foldersOf(dir: string): Promise<{ own: string; common: string }> {
+  let known = gitDirs.get(dir);
+  if (!known) {
+    known = promisify(execFile)('git', ['rev-parse', '--absolute-git-dir', '--git-common-dir'], { cwd: dir }).then(({ stdout }) => {
+      const [own, common] = stdout.trim().split('\n').map((l) => l.trim());
+      return { own: own!, common: resolve(dir, common!) };
+    });
+    known.catch(() => gitDirs.delete(dir));
+    gitDirs.set(dir, known);
+  }
+  return known;
+}
+
+/** The `*.lock` files under `folder` (recursively: a ref's lock lives beside the ref, refs/heads/<branch>.lock). */
+async function locksUnder(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  const out: string[] = [];
+  for (const e of entries) {
+    const path = join(folder, e.name);
+    if (e.isDirectory()) out.push(...(await locksUnder(path)));
+    else if (e.name.endsWith('.lock')) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * The lock files a git killed mid-write may have left in the repository of working folder `dir`: its git folder's
+ * own (index.lock, HEAD.lock, CHERRY_PICK_HEAD.lock…), the common folder's (packed-refs.lock, taken to delete any ref:
+ * a cherry-pick's CHERRY_PICK_HEAD, a branch) and every ref's (refs/heads/<branch>.lock, a lane's ref). Those no live git
+ * holds are removed (removeDeadLocks); returns them.
+ */
+export async function removeRepositoryDeadLocks(dir: string): Promise<string[]> {
+  const folders = await foldersOf(dir).catch(() => undefined);
+  if (!folders) return [];
+  const { own, common } = folders;
+  const top = async (folder: string) => (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.lock')).map((n) => join(folder, n));
+  const locks = [...new Set([...(await top(own)), ...(await top(common)), ...(await locksUnder(join(common, 'refs')))])];
+  if (!locks.length) return [];
+  return removeDeadLocks(locks, [dir, own, common]);
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,6 +78,33 @@ describe('a merge of a component git did not finish (killed while it wrote the f
     writeFileSync(join(dir, '.git', 'index.lock'), '');
     await undoUnfinishedMerge(dir, b, Date.now() - 60_000);
     expect(existsSync(join(dir, '.git', 'index.lock'))).toBe(true);
+  });
+});
+
+describe('a merge after a git killed while it updated or deleted a ref (an earlier process of the run)', () => {
+  it('removes the locks it left (packed-refs.lock, a lane ref\'s), so the cherry-pick ends whole: no CHERRY_PICK_HEAD left to refuse every later commit', async () => {
+    const { dir, b } = project();
+    git(dir, 'pack-refs', '--all');
+    git(dir, 'branch', 'erasmus-lane/run/a');
+    // What a durable run's process killed while it wrote a lane's ref left: that ref's lock and packed-refs.lock,
+    // both older than this process (the earlier process's git made them).
+    const locks = [join(dir, '.git', 'packed-refs.lock'), join(dir, '.git', 'refs', 'heads', 'erasmus-lane', 'run', 'a.lock')];
+    const before = new Date(performance.timeOrigin - 60_000);
+    for (const l of locks) {
+      writeFileSync(l, '');
+      utimesSync(l, before, before);
+    }
+    const r = await mergeLaneCommit(dir, b);
+    expect(r.kind).toBe('merged');
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('Write b');
+    // With packed-refs.lock left, git commits the pick but cannot delete CHERRY_PICK_HEAD: a cherry-pick stays "in progress".
+    expect(await mergeUnderWay(dir)).toBe(false);
+    expect(locks.filter((l) => existsSync(l))).toEqual([]);
+    // And the run's next commit (with --only, as commit steps make it) is made.
+    writeFileSync(join(dir, 'next.txt'), 'next\n');
+    git(dir, 'add', 'next.txt');
+    git(dir, 'commit', '-q', '-m', 'next', '--only', '--', 'next.txt');
+    expect(git(dir, 'log', '-1', '--format=%s')).toBe('next');
   });
 });
 

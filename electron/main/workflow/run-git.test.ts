@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { entryLine } from '../../cli/commands/workflow-print';
 import { reportText } from '../../contract/report-text';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
@@ -134,6 +135,9 @@ describe('a run in an existing repository', () => {
     const view = await e.status(runId);
     const refused = view.timeline.find((t) => t.state === 'core:commit' && t.outcome === 'tests-failed');
     expect(refused?.test?.output).toContain('lint: greet.js is not finished');
+    // The step's note (and the CLI's line under it) says the hooks' words, not only their exit code.
+    expect(refused?.note).toMatch(/^the repository's hooks refused the commit: .*lint: greet\.js is not finished/);
+    expect(entryLine(refused!)).toContain("\n    note: the repository's hooks refused the commit: ");
     expect(view.timeline.filter((t) => t.state === 'core:commit').map((t) => t.outcome)).toEqual(['tests-failed', 'committed']);
     // The debugging step was told it was the hooks, not the tests.
     const prompt = await e.stepPrompt(runId, view.timeline.findIndex((t) => t.state === 'core:redebugging'));
@@ -144,6 +148,25 @@ describe('a run in an existing repository', () => {
     expect(readFileSync(join(dir, '.git', 'hook-runs'), 'utf8')).toContain('hook ran');
     // Nothing to merge at completion: the commits are on main already.
     await expect(e.finish(runId, 'squash')).rejects.toThrow('the run worked on the branch that was checked out (main): its commits are there already, with nothing to merge');
+  });
+});
+
+describe('a commit git itself refuses', () => {
+  it("blocks with git's own words (not sent to debugging as the hooks' refusal), and the CLI's line says them", async () => {
+    const { dir, home } = repository();
+    const e = engine(home);
+    const { runId } = await e.load({ projectDir: dir, goal: 'Add a greeting', branch: 'current' });
+    // What a git killed after it moved HEAD in a cherry-pick, before it removed CHERRY_PICK_HEAD, leaves behind.
+    git(dir, 'update-ref', 'CHERRY_PICK_HEAD', 'HEAD');
+    await expect(drive(e, runId)).rejects.toThrow(
+      /^blocked: git could not make the commit \(exit 128\): fatal: cannot do a partial commit during a cherry-pick\. This is the repository's state, not the tests or the hooks: set it right as git says \(in .+\), then retry\.$/,
+    );
+    const view = await e.status(runId);
+    const commit = view.timeline.filter((t) => t.state.endsWith(':commit'));
+    expect(commit.map((t) => t.outcome)).toEqual(['error']);
+    expect(commit[0]!.test).toMatchObject({ command: 'git commit', exitCode: 128 });
+    expect(view.timeline.some((t) => /debugging/.test(t.state))).toBe(false);
+    expect(entryLine(commit[0]!)).toMatch(/: failed in \d+\.\d s \(`git commit` exit 128\)\n {4}note: git could not make the commit \(exit 128\): fatal: cannot do a partial commit during a cherry-pick\./);
   });
 });
 

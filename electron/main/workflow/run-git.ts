@@ -2,9 +2,8 @@
 // commits holding only what the run's steps changed, in the repository's commit style, through the
 // repository's own hooks (run by the same runner as the tests, so a refusal reaches the debugging step).
 import { writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { crashPoint } from './crash-point';
-import { removeDeadLocks } from './git-locks';
+import { removeRepositoryDeadLocks } from './git-locks';
 import { WorkflowError } from './errors';
 import { StepAbortedError } from './executor';
 import {
@@ -222,30 +221,6 @@ export function finalCommitWhat(files: string[], timeline: ReadonlyArray<Pick<En
   return { title: 'update the documentation', type: 'docs' };
 }
 
-/** Each folder's lock files a commit there needs (by folder and branch: asked of git once). */
-const lockPaths = new Map<string, Promise<{ locks: string[]; dirs: string[] }>>();
-
-/**
- * Git killed while it wrote (with an Erasmus process before this one, or on its own in this long-running one: the OOM
- * killer, a user's kill) leaves its locks: index.lock, HEAD.lock, the branch's ref lock. Removed before each commit
- * when no live git works in the repository (git-locks.ts), else the commit fails on them until someone removes them.
- */
-async function removeStaleLocks(dir: string, branch: string | undefined): Promise<void> {
-  const key = `${dir}\0${branch ?? ''}`;
-  let known = lockPaths.get(key);
-  if (!known) {
-    known = gitPaths(dir, ['index.lock', 'HEAD.lock', 'objects', ...(branch ? [`refs/heads/${branch}.lock`] : [])]).then(([index, head, objects, ...refs]) => ({
-      locks: [index!, head!, ...refs],
-      // The working folder, its git folder (a worktree's own) and the common one (objects live there).
-      dirs: [dir, dirname(index!), dirname(objects!)],
-    }));
-    known.catch(() => lockPaths.delete(key));
-    lockPaths.set(key, known);
-  }
-  const { locks, dirs } = await known.catch(() => ({ locks: [] as string[], dirs: [] as string[] }));
-  await removeDeadLocks(locks, dirs);
-}
-
 export async function commitRunWork(record: RunRecord, state: string, what: (files: string[], changes: FileChange[]) => CommitWhat, run: TestRunner, persist: () => Promise<void>, signal?: AbortSignal): Promise<CommitResult> {
   const dir = record.projectDir;
   if (!record.git) return { kind: 'nothing-to-commit', why: 'the project is not a git repository' };
@@ -256,8 +231,10 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
     record.git.pendingCommit = undefined;
     return { kind: 'committed', sha: head, files: await commitFiles(dir, head) };
   }
-  // Locks a git killed mid-write left (a commit while the hooks ran, a merge's cherry-pick, a ref update): no git holds them.
-  await removeStaleLocks(dir, record.git.branch);
+  // Locks a git killed mid-write left (a commit while the hooks ran, a merge's cherry-pick, a ref update or deletion):
+  // no git holds them. Git (with an earlier Erasmus process, or on its own inside a long-running one: the OOM killer, a
+  // user's kill) leaves them, and the commit fails on them until someone removes them (git-locks.ts).
+  await removeRepositoryDeadLocks(dir);
   const { paths, known } = await stepPaths(record);
   const user = new Set(record.git.userFiles ?? []);
   const files = await committablePaths(dir, paths.filter((p) => !user.has(p)));

@@ -5,10 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { crashPoint } from './crash-point';
-import { currentBranch, git, gitPath, gitPaths, headCommit, identityArgs, uncommittedFiles } from './git';
-import { removeDeadLocks } from './git-locks';
+import { git, gitPath, headCommit, identityArgs, uncommittedFiles } from './git';
+import { removeRepositoryDeadLocks } from './git-locks';
 import { forgetLaneGitPointers } from '../runners/pty/git-guard';
 import { removeStaleLock } from './merge-recovery';
 import { clearCopies, commitFiles, putBack, restoreCopies, sameAsCommit, setAside } from './set-aside';
@@ -243,6 +243,13 @@ export async function mergeUnderWay(projectDir: string): Promise<boolean> {
   return (await git(projectDir, ['rev-parse', '-q', '--verify', 'CHERRY_PICK_HEAD'])).code === 0;
 }
 
+/** Ends a cherry-pick git committed but did not finish (CHERRY_PICK_HEAD left): HEAD, the index and the files stay. */
+export async function quitMerge(projectDir: string): Promise<void> {
+  await removeRepositoryDeadLocks(projectDir);
+  const r = await git(projectDir, ['cherry-pick', '--quit']);
+  if (r.code !== 0) throw new Error(`ending the merge git left under way failed: ${r.stdout.trim()}; run \`git cherry-pick --quit\` in ${projectDir}, then retry`);
+}
+
 /** The files a stopped merge left unmerged (relative to the repository's top). */
 export async function unmergedFiles(projectDir: string): Promise<string[]> {
   const r = await git(projectDir, ['diff', '--name-only', '--diff-filter=U']);
@@ -255,11 +262,11 @@ export async function unmergedFiles(projectDir: string): Promise<string[]> {
  * sides in the files, for a merge step.
  */
 export async function mergeLaneCommit(projectDir: string, commit: string, userFiles: readonly string[] = []): Promise<MergeResult> {
-  // A git killed mid-merge (with the run's process: resumed now) left its locks: no live git holds them (git-locks.ts).
-  // The branch's ref lock too: `update-ref HEAD` below locks the branch HEAD names (a kill there left refs/heads/<b>.lock).
-  const branch = await currentBranch(projectDir);
-  const [indexLock, headLock, ...refLocks] = await gitPaths(projectDir, ['index.lock', 'HEAD.lock', ...(branch ? [`refs/heads/${branch}.lock`] : [])]);
-  await removeDeadLocks([indexLock!, headLock!, ...refLocks], [projectDir, dirname(indexLock!)]);
+  // A git killed mid-merge or mid-ref-update (with the run's process: resumed now) left its locks: no live git holds them
+  // (git-locks.ts). The branch's ref lock too (`update-ref HEAD` below locks the branch HEAD names), and packed-refs.lock
+  // (a ref deleted): with it left, the cherry-pick commits yet cannot remove its CHERRY_PICK_HEAD, and every later
+  // `git commit --only` fails ("cannot do a partial commit during a cherry-pick").
+  await removeRepositoryDeadLocks(projectDir);
   const id = await identityArgs(projectDir);
   if (!(await headCommit(projectDir))) {
     // The run's branch has no commit yet: the component's tree becomes its first commit.
@@ -284,7 +291,10 @@ export async function mergeLaneCommit(projectDir: string, commit: string, userFi
   crashPoint('merge:git-writes-files', () => asIfGitWasKilledWritingTheFiles(projectDir, commit));
   const pick = () => git(projectDir, [...NO_HOOKS, ...id, 'cherry-pick', '--allow-empty', '--keep-redundant-commits', commit]);
   let r = await pick();
-  if (r.code === 0) return { kind: 'merged', sha: (await headCommit(projectDir))! };
+  if (r.code === 0) {
+    crashPoint('merge:git-moved-head', () => execFileSync('git', ['update-ref', 'CHERRY_PICK_HEAD', commit], { cwd: projectDir, stdio: 'ignore' }));
+    return { kind: 'merged', sha: (await headCommit(projectDir))! };
+  }
   let files = await unmergedFiles(projectDir);
   // The user's uncommitted files in the way. One the component changes too blocks, unless its copy is byte for byte
   // what the merge writes (their change carried into a durable run's component: set-aside.ts sameAsCommit). The others
@@ -374,6 +384,7 @@ export async function filesWithMarkers(projectDir: string, files: string[]): Pro
 
 /** Commits a merge whose conflicts are resolved, with the component's message: its sha on the run's branch. */
 export async function finishMerge(projectDir: string, files: string[]): Promise<string> {
+  await removeRepositoryDeadLocks(projectDir);
   // No conflicted files (a merge that stopped after git wrote its result, before its commit: a crash): the index holds
   // the merge already; `git add -A` without paths would take the user's own files too.
   if (files.length) {
