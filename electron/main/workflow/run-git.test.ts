@@ -345,6 +345,17 @@ describe('a commit step run again', () => {
     expect(heldBackNote(['notes.md'])).toBe("not committed: `notes.md` — it holds your uncommitted changes (the run started with them included), which Erasmus never commits; the steps' changes to it are in the project folder beside yours, uncommitted: commit it yourself");
   });
 
+  it("a host the user allowed during a step (.erasmus/settings.json written by their answer) is not committed as the component's work", async () => {
+    const { dir } = repository();
+    const r = record(dir, [entry('core:development', { leftAt: at, outcome: 'done', files: [{ path: '.erasmus/settings.json', change: 'added' }, { path: 'greet.js', change: 'added' }] }), entry('core:commit')]);
+    mkdirSync(join(dir, '.erasmus'), { recursive: true });
+    writeFileSync(join(dir, '.erasmus', 'settings.json'), '{"runners":{"network":{"allowedHosts":["registry.npmjs.org"]}}}\n');
+    writeFileSync(join(dir, 'greet.js'), 'hi\n');
+    await expect(filesToCommit(r)).resolves.toEqual(['greet.js']);
+    await expect(commitRunWork(r, 'core:commit', what, shell, async () => undefined)).resolves.toMatchObject({ kind: 'committed', files: [{ path: 'greet.js', change: 'added' }] });
+    expect(git(dir, 'status', '--porcelain')).toBe('?? .erasmus/');
+  });
+
   it('killed while git committed (its hooks running: its index.lock left, HEAD where it was), the commit is made on the next try', async () => {
     const { dir } = repository();
     writeFileSync(join(dir, 'greet.js'), 'hi\n');

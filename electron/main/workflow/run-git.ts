@@ -150,8 +150,15 @@ const COMMIT_ENDED: ReadonlySet<string> = new Set(['committed', 'nothing-to-comm
 export async function filesToCommit(record: RunRecord): Promise<string[]> {
   const { paths } = await stepPaths(record);
   const user = new Set(record.git?.userFiles ?? []);
-  return committablePaths(record.projectDir, paths.filter((p) => !user.has(p)));
+  return committablePaths(record.projectDir, paths.filter((p) => !user.has(p) && !isProjectSettings(p)));
 }
+
+/**
+ * The project's Erasmus settings (`.erasmus/`: servers, protocols, runner settings) are the user's: no step can write
+ * them (the runners' gate), and what changes them during a run is the user's own answer (an allowed host added at a
+ * network approval, in the app or the CLI). The run's commits leave them out; they stay uncommitted for the user.
+ */
+export const isProjectSettings = (path: string): boolean => path === '.erasmus' || path.startsWith('.erasmus/');
 
 /**
  * The files of the user's own uncommitted changes (the run started with `dirtyTree: include`), which the run never
@@ -237,7 +244,7 @@ export async function commitRunWork(record: RunRecord, state: string, what: (fil
   await removeRepositoryDeadLocks(dir);
   const { paths, known } = await stepPaths(record);
   const user = new Set(record.git.userFiles ?? []);
-  const files = await committablePaths(dir, paths.filter((p) => !user.has(p)));
+  const files = await committablePaths(dir, paths.filter((p) => !user.has(p) && !isProjectSettings(p)));
   // Known from the steps' entries only: every uncommitted file (steps of another process) would name all of the user's.
   const mine = new Set(userChangedFiles(record));
   const heldBack = known ? paths.filter((p) => mine.has(p)) : [];
