@@ -68,6 +68,11 @@ describe('a parallel run under control', () => {
       const view = await engine.waitForRest(runId, 120_000);
       expect(view.status, JSON.stringify(view.error)).toBe('COMPLETED');
       expect(view.timeline.filter((e) => e.state.endsWith(':development')).map((e) => e.outcome)).toEqual(['aborted', 'aborted', 'done', 'done']);
+      // Each step run again heard that it is a retry of a step stopped while it ran, as after a crash.
+      for (const c of ['a', 'b']) {
+        const again = view.timeline.findLastIndex((e) => e.state === `${c}:development`);
+        expect(await engine.stepPrompt(runId, again)).toContain('This step ran before, and the run stopped there: Erasmus stopped while it ran');
+      }
       expect(git(dir, 'log', '--format=%s').split('\n')).toEqual(['Update the documentation', 'Write b.txt', 'Write a.txt']);
       expect(git(dir, 'worktree', 'list').split('\n')).toHaveLength(1);
     } finally {

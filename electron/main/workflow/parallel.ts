@@ -265,7 +265,10 @@ export async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, c
         const open = r.timeline.at(-1);
         // Stopped: every component's step in flight is closed aborted (the run's loop closes only the last entry);
         // a shutdown leaves them open, as a crash would, and resume closes them interrupted.
+        const stoppedMidStep = open !== undefined && !open.leftAt && ctx.signal.aborted && ctx.signal.reason !== SHUTDOWN;
         if (open && !open.leftAt && ctx.signal.reason !== SHUTDOWN) await lctx.leave(open, ctx.signal.aborted ? 'aborted' : 'error', ctx.signal.aborted ? undefined : { note: (err as Error).message });
+        // Resumed, a step stopped while it ran runs again hearing so, and what the stopped attempt changed, as after a crash.
+        if (stoppedMidStep) r.retryOf = { state: open.state, what: INTERRUPTED };
         // A step that could not start (a toolset missing) is not an attempt: its retry is not told of it.
         if (!ctx.signal.aborted && !(err instanceof StepSetupError)) r.retryOf = retryOfBlock(r.timeline, currentState(actor), (err as Error).message);
         throw err;
