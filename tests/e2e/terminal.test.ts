@@ -10,6 +10,18 @@ import { watchErrors } from './ui-helpers';
 
 const artifacts = join(__dirname, 'artifacts');
 
+/** In the page: the running shells that have printed nothing yet (their login profile still runs). */
+async function startingShells(): Promise<string[]> {
+  const client = (globalThis as unknown as { __erasmus: { request(m: string, p: unknown): Promise<unknown> } }).__erasmus;
+  const { terminals } = (await client.request('terminal.list', {})) as { terminals: { id: string; kind: string; running: boolean }[] };
+  const starting: string[] = [];
+  for (const t of terminals.filter((t) => t.kind === 'shell' && t.running)) {
+    const { data } = (await client.request('terminal.output', { id: t.id })) as { data: string };
+    if (!data) starting.push(t.id);
+  }
+  return starting;
+}
+
 describe('terminal view in the browser', () => {
   const world = useServeAndBrowser(artifacts);
 
@@ -60,6 +72,10 @@ describe('terminal view in the browser', () => {
       await page.getByRole('button', { name: /New shell/ }).click();
       await expect.poll(total).toBe(before + 1);
     }
+    // Each shell's login profile has run (its prompt is out) before the test stops them: one killed mid-startup can
+    // leave its profile's lock behind (pyenv rehash's .pyenv-shim), and every later login shell then waits a minute
+    // for it, printing nothing: the cause of this file's "sum=42 never shown" when it ran after such a stop.
+    await expect.poll(() => page.evaluate(startingShells), { timeout: 30_000 }).toEqual([]);
     await page.getByTestId('terminal-more').waitFor();
     const activeBox = await shown.boundingBox();
     expect(activeBox && activeBox.x >= 0 && activeBox.x + activeBox.width <= 1024).toBe(true);
