@@ -26,6 +26,7 @@ const POINTS = [
   'b:commit:before', // the commit under way is recorded, git has not committed yet
   'merge:first-tree', // the first merge of a fresh repository: its files are written, its branch has no commit yet
   'merge:git-writes-files', // git killed while it writes a merge's files: those written, its index.lock left, the index and HEAD as they were
+  'merge:git-moved-head', // git killed after it committed a merge (HEAD moved), before it removed CHERRY_PICK_HEAD
   'final:commit:before', // the final phase's commit, as a component's
 ];
 

@@ -34,6 +34,7 @@ import {
   keepLaneLeftovers,
   mergeLaneCommit,
   mergeUnderWay,
+  quitMerge,
   removeLaneWorktree,
   removeRunWorktrees,
   unmergedFiles,
@@ -302,8 +303,12 @@ async function mergeLane(ctx: RunContext, plan: Plan, lane: LaneRecord): Promise
     // step works in holds no copy of it (`node --test` there would run the copy's tests too: it searches .git as well).
     if (lane.worktree) await removeLaneWorktree(dir, lane.worktree, undefined);
     const head = (await headCommit(dir)) ?? null;
-    if (await mergeUnderWay(dir)) sha = await resolveConflicts(ctx, plan, lane, await unmergedOrMarked(dir, lane));
-    else if (lane.pendingCommit?.state === 'merge' && head !== lane.pendingCommit.head) sha = head!; // merged before a crash
+    if (lane.pendingCommit?.state === 'merge' && head !== lane.pendingCommit.head) {
+      // Merged before a crash. Killed after it moved HEAD, before it removed CHERRY_PICK_HEAD, git left its cherry-pick
+      // "in progress": ended here (HEAD, the index and the files stay), not committed a second time (as an empty copy).
+      if (await mergeUnderWay(dir)) await quitMerge(dir);
+      sha = head!;
+    } else if (await mergeUnderWay(dir)) sha = await resolveConflicts(ctx, plan, lane, await unmergedOrMarked(dir, lane));
     else {
       // Begun before a crash and not finished by git: what it left is taken back, for the merge to be made again.
       if (lane.pendingCommit?.state === 'merge') await undoUnfinishedMerge(dir, lane.commit, performance.timeOrigin);

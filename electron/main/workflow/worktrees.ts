@@ -240,6 +240,13 @@ export async function mergeUnderWay(projectDir: string): Promise<boolean> {
   return (await git(projectDir, ['rev-parse', '-q', '--verify', 'CHERRY_PICK_HEAD'])).code === 0;
 }
 
+/** Ends a cherry-pick git committed but did not finish (CHERRY_PICK_HEAD left): HEAD, the index and the files stay. */
+export async function quitMerge(projectDir: string): Promise<void> {
+  await removeRepositoryDeadLocks(projectDir);
+  const r = await git(projectDir, ['cherry-pick', '--quit']);
+  if (r.code !== 0) throw new Error(`ending the merge git left under way failed: ${r.stdout.trim()}; run \`git cherry-pick --quit\` in ${projectDir}, then retry`);
+}
+
 /** The files a stopped merge left unmerged (relative to the repository's top). */
 export async function unmergedFiles(projectDir: string): Promise<string[]> {
   const r = await git(projectDir, ['diff', '--name-only', '--diff-filter=U']);
@@ -281,7 +288,10 @@ export async function mergeLaneCommit(projectDir: string, commit: string, userFi
   crashPoint('merge:git-writes-files', () => asIfGitWasKilledWritingTheFiles(projectDir, commit));
   const pick = () => git(projectDir, [...NO_HOOKS, ...id, 'cherry-pick', '--allow-empty', '--keep-redundant-commits', commit]);
   let r = await pick();
-  if (r.code === 0) return { kind: 'merged', sha: (await headCommit(projectDir))! };
+  if (r.code === 0) {
+    crashPoint('merge:git-moved-head', () => execFileSync('git', ['update-ref', 'CHERRY_PICK_HEAD', commit], { cwd: projectDir, stdio: 'ignore' }));
+    return { kind: 'merged', sha: (await headCommit(projectDir))! };
+  }
   let files = await unmergedFiles(projectDir);
   // The user's uncommitted files in the way. One the component changes too blocks, unless its copy is byte for byte
   // what the merge writes (their change carried into a durable run's component: set-aside.ts sameAsCommit). The others
