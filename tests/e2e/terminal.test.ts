@@ -72,9 +72,9 @@ describe('terminal view in the browser', () => {
       await page.getByRole('button', { name: /New shell/ }).click();
       await expect.poll(total).toBe(before + 1);
     }
-    // Each shell's login profile has run (its prompt is out) before the test stops them: one killed mid-startup can
-    // leave its profile's lock behind (pyenv rehash's .pyenv-shim), and every later login shell then waits a minute
-    // for it, printing nothing: the cause of this file's "sum=42 never shown" when it ran after such a stop.
+    // Each shell's login profile has run (its prompt is out) before the test stops them: login shells killed
+    // mid-startup can leave their profile's lock behind (pyenv rehash's .pyenv-shim), and every later login shell on
+    // the machine then waits a minute for it, printing nothing (how "sum=42 never shown" was reproduced).
     await expect.poll(() => page.evaluate(startingShells), { timeout: 30_000 }).toEqual([]);
     await page.getByTestId('terminal-more').waitFor();
     const activeBox = await shown.boundingBox();

@@ -132,6 +132,18 @@ describe('shell snapshot', () => {
     expect(m.snapshots?.lastOutcome).toMatchObject({ reason: expect.stringContaining('longer than 300 ms') });
   });
 
+  it("stopped at the time-out, the profile's processes end on SIGTERM first: a lock one holds (pyenv rehash's) is removed by its trap, not left for every later login shell to wait on", async () => {
+    // As `pyenv rehash` does: take a lock file, remove it in an EXIT trap; here it outlasts the time-out.
+    writeFileSync(join(home, 'bin', 'rehash'), `#!/bin/bash\nset -o noclobber\n: > "$HOME/.rehash-lock" || exit 1\ntrap 'rm -f "$HOME/.rehash-lock"' EXIT\nsleep 30\n`);
+    chmodSync(join(home, 'bin', 'rehash'), 0o755);
+    writeFileSync(join(home, '.bash_profile'), `[ -t 0 ] || "$HOME/bin/rehash"\n${PROFILE}`);
+    const m = manager({ timeoutMs: 500 });
+    const r = await m.run({ command: 'mytool', cwd: project });
+    expect(r.output.trimEnd()).toBe('mytool from profile PATH');
+    expect(m.snapshots?.lastOutcome).toMatchObject({ reason: expect.stringContaining('longer than 500 ms') });
+    await expect.poll(() => existsSync(join(home, '.rehash-lock')), { timeout: 3_000 }).toBe(false);
+  });
+
   it("never writes nor uses a snapshot holding one of Erasmus's secrets: commands then read the profile each time", async () => {
     const secret = 'sk-profile-secret-0123456789';
     writeFileSync(join(home, '.bash_profile'), `${PROFILE}export PROVIDER_KEY=${secret}\n`);

@@ -309,18 +309,30 @@ export class ShellSnapshots {
   }
 }
 
-/** Runs the dump (no terminal, stdin empty), its whole process group killed at the time-out. */
+/**
+ * How long the login profile's processes get at the time-out to end on SIGTERM before SIGKILL: one that holds a lock
+ * (`pyenv rehash`'s `.pyenv-shim`) removes it in its EXIT trap; killed outright it leaves it, and the next login shell's
+ * rehash waits a minute for it, silently (a command, a shell tab).
+ */
+const DUMP_KILL_GRACE_MS = 1_000;
+
+/** Runs the dump (no terminal, stdin empty), its whole process group stopped at the time-out (SIGTERM, then SIGKILL). */
 function runDump(argv: string[], env: Record<string, string>, cwd: string, timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; timedOut: boolean }> {
   return new Promise((done, fail) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let timedOut = false;
+    const signal = (s: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, s);
+      } catch {}
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {}
+      signal('SIGTERM');
+      // Whatever of the group is left at the grace's end (even after the output closed) is killed outright.
+      setTimeout(() => signal('SIGKILL'), DUMP_KILL_GRACE_MS).unref();
     }, timeoutMs);
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
