@@ -37,9 +37,9 @@ export async function gitRunsIn(dirs: string[]): Promise<boolean> {
 }
 
 /**
- * Removes the locks among `locks` that no live git holds: each older than this process (no git of this process made it;
- * an earlier Erasmus process's, killed with it), or one that no git works on (gitRunsIn `dirs`, the repository's
- * folders) and older than `minAgeMs` (a younger one is waited for, then looked at again). A lock replaced meanwhile
+ * Removes the locks among `locks` that no live git holds: none while a git works in the repository (gitRunsIn `dirs`,
+ * the repository's folders); then each older than this process (no git of this process made it; an earlier Erasmus
+ * process's, killed with it), or older than `minAgeMs` (a younger one is waited for, then looked at again). A lock replaced meanwhile
  * (another file) stays. Returns the locks removed.
  */
 export async function removeDeadLocks(locks: string[], dirs: string[], o: { minAgeMs?: number; since?: number } = {}): Promise<string[]> {
@@ -52,8 +52,10 @@ export async function removeDeadLocks(locks: string[], dirs: string[], o: { minA
   for (const { lock, at } of found) {
     let seen = at!;
     for (;;) {
-      if (seen.mtimeMs < since) break;
+      // A live git working in the repository may hold it, whatever its age: a user's own `git commit` left open in an
+      // editor holds index.lock from before this process began.
       if (await gitRunsIn(roots)) return removed;
+      if (seen.mtimeMs < since) break;
       const age = Date.now() - seen.mtimeMs;
       if (age >= minAgeMs) break;
       await new Promise((r) => setTimeout(r, minAgeMs - age));

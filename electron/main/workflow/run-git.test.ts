@@ -402,6 +402,9 @@ describe('a commit step run again', () => {
       // That git lives: its lock stays, however old.
       expect(await removeDeadLocks([lock], [dir, join(dir, '.git')], { minAgeMs: 0 })).toEqual([]);
       expect(existsSync(lock)).toBe(true);
+      // Also when the lock is older than this process (a user's own `git commit` left open in an editor, then a resume).
+      expect(await removeDeadLocks([lock], [dir, join(dir, '.git')], { minAgeMs: 0, since: Date.now() + 60_000 })).toEqual([]);
+      expect(existsSync(lock)).toBe(true);
       // Killed (the OOM killer, a user's kill): its lock stays behind, younger than this process.
       const exited = new Promise((res) => child.once('exit', res));
       process.kill(-child.pid!, 'SIGKILL');
