@@ -255,6 +255,14 @@ describe('workflowPreflight', () => {
       expect(r).toMatchObject({ output: 'Fixed both points.\n\nStill nothing more to say.', contextDoc: '# Notes\n', done: true });
     });
 
+    it('a follow-up that gets no reply (the provider fails): the first answer stands, and the timeline says so', async () => {
+      const { r, users } = await play([{ match: { lastUser: 'How to answer' }, text: 'Implemented add().' }], {});
+      expect(users.length).toBeGreaterThanOrEqual(2);
+      expect(r).toMatchObject({ output: 'Implemented add().', done: true });
+      expect(r.contextDoc).toBeUndefined();
+      expect(r.note).toMatch(/^asked for a part its answer lacked, the model gave no reply \(.*scripted-llm: no script turn matches.*\); its first answer stands$/);
+    });
+
     it('an answer with every part, or one that says it cannot finish, is not followed up', async () => {
       const whole = await play([{ text: 'Fixed.\n## Left open\n- none\n=== CONTEXT DOCUMENT ===\n# Notes\n=== END CONTEXT DOCUMENT ===' }], { leftOpen: true });
       expect(whole.users).toHaveLength(1);

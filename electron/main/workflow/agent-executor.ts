@@ -207,6 +207,8 @@ export class AgentExecutor implements StepExecutor {
     // out, an error) leaves the first answer as it was, the step done as before (the completion flags what is missing).
     const outcome: SessionOutcome =
       first === undefined || ran.endedReason === 'stopped' ? ran : ran.endedReason === 'complete' ? { ...ran, finalAnswer: withFollowUp(first, ran.finalAnswer ?? '') } : { ...ran, endedReason: 'complete', finalAnswer: first };
+    // A follow-up that got no reply is said on the timeline, not passed over.
+    const unreplied = first !== undefined && ran.endedReason !== 'complete' && ran.endedReason !== 'stopped' ? `asked for a part its answer lacked, the model gave no reply (${ran.error ?? ran.endedReason}); its first answer stands` : undefined;
     if (outcome.endedReason === 'stopped' || step.signal.aborted) throw new StepAbortedError(step.state);
     // No log: the session never started (config.yaml unreadable, no provider): the model did not run, so its retry is not told of it.
     if (outcome.endedReason === 'error' && !outcome.logPath) throw new StepSetupError(`the model's session for ${humanState(step.state)} could not start: ${outcome.error ?? 'no reason given'}; the model did not run. Fix that, then retry the step`);
@@ -219,7 +221,7 @@ export class AgentExecutor implements StepExecutor {
       output,
       ...(contextDoc !== undefined ? { contextDoc } : {}),
       done: outcome.endedReason === 'complete' && cannot === undefined,
-      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath) } : unanswered.length ? { note: wentOnWithout(unanswered) } : {}),
+      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath) } : unanswered.length || unreplied ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? ''].filter(Boolean).join('; ') } : {}),
       usage: workflowUsage(outcome.usage),
       sessionLog: outcome.logPath,
       ...(!output.trim() && (said.trim() || lastText.trim()) ? { lastText: said.trim() || lastText } : {}),
