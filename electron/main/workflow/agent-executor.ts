@@ -53,7 +53,7 @@ export function missingPartsFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpe
     parts.push(`the context document, which Erasmus saves only from between its marker lines: a line \`${DOC_BEGIN}\`, then the complete new text of the context document, then a line \`${DOC_END}\``);
   if (!parts.length) return undefined;
   const what = parts.length === 1 ? `Your final answer lacks ${parts[0]}.` : `Your final answer lacks two parts this step requires: first ${parts[0]}; last ${parts[1]}.`;
-  return `${what} Reply with only ${parts.length === 1 ? 'that part' : 'those two parts, in that order'}, and no tool calls unless you need them to write it: what you already said is kept, and your reply is added to it.`;
+  return `${what} Reply with only ${parts.length === 1 ? 'that part' : 'those two parts, in that order'}, and no tool calls unless you need one to write ${parts.length === 1 ? 'it' : 'them'}: what you already said is kept, and your reply is added to it.`;
 }
 
 /** A final answer and the reply to its follow-up, as one answer (the reply's context document, else the first's, at its end). */
