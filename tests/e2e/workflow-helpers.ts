@@ -115,7 +115,8 @@ export function step(task: string, label: string, writes: Array<[string, string]
   if (!writes.length) return [{ label, match: { lastUser: task }, text: answer }];
   return [
     { label, match: { lastUser: task }, toolCalls: writes.map(([path, content]) => ({ name: 'files__write_file', arguments: { path, content } })) },
-    { label: `${label} done`, match: { lastTool: { regex: '^(created|replaced) ' } }, text: answer },
+    // Right after the write (not any later request, such as a follow-up asking for a part the answer lacks).
+    { label: `${label} done`, match: { last: { regex: '^(created|replaced) ' } }, text: answer },
   ];
 }
 

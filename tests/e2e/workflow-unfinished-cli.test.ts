@@ -87,6 +87,12 @@ describe('an unfinished run is not left behind in silence', () => {
     expect(dirty.code).not.toBe(0);
     expect(dirty.stderr).toMatch(/has uncommitted changes \(.*\); a run would mix them with its own work\. Nothing was started\./);
     expect(dirty.stderr).not.toContain('marked abandoned');
+    // It names the commands to copy: this one again, its folder and its goal quoted for the shell, once per choice.
+    expect(dirty.stderr).not.toContain('commit|stash|include');
+    const offered = stripAnsi(dirty.stderr).split('\n').map((l) => l.trim()).filter((l) => l.startsWith('erasmus workflow start '));
+    expect(offered.map((l) => spawnSync('bash', ['-c', `set -- ${l}; printf '%s\\n' "$@"`], { encoding: 'utf8' }).stdout.trimEnd().split('\n'))).toEqual(
+      ['commit', 'stash', 'include'].map((choice) => ['erasmus', 'workflow', 'start', sb!.project, '--goal', 'subtract too', '--new', '--dirty', choice]),
+    );
     expect(JSON.parse((await runCli(['workflow', 'status', sb.project, '--json'], sb.env)).stdout)).toMatchObject({ status: 'RUNNING', interrupted: true });
 
     // --new starts anyway: the old run is abandoned (never driven again), the new goal runs. What the killed run

@@ -4,6 +4,8 @@ import type { Core } from '../../main/api/core';
 import type { WorkflowPlan, WorkflowRunView } from '../../contract/index';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
 import { preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
+import { dirtyRefusalMessage } from '../../main/workflow/run-git';
+import { shellQuote } from '../../main/runners/policy/flags';
 import { CANNOT_FINISH } from '../../main/workflow/agent-executor';
 import { ProjectTrust } from '../../main/project/trust';
 import { attachBuiltinServers } from '../../servers/builtin';
@@ -126,17 +128,32 @@ function agentRunOptions(cmd: Command, json = 'print the event stream as JSON li
     .addOption(new Option('--dirty <choice>', 'the project has uncommitted changes: commit them first, stash them, or include them (never committed by the run)').choices(['commit', 'stash', 'include']));
 }
 
+/**
+ * A refusal for uncommitted changes, said with the commands to copy: this one again (its folder, its goal quoted for the
+ * shell), once per choice; any other error as it is.
+ */
+function dirtyAgain(dir: string, again: string): (err: unknown) => never {
+  return (err) => {
+    const dirty = err instanceof WorkflowError ? err.details?.dirty : undefined;
+    if (!dirty) return friendly(err);
+    const how = `commit or stash them yourself, or start again with one of these:\n  ${again} --dirty commit\n  ${again} --dirty stash\n  ${again} --dirty include`;
+    return friendly(new WorkflowError((err as WorkflowError).kind, dirtyRefusalMessage(dir, dirty, how), { dirty }));
+  };
+}
+
 /** Starts a run as the command's options say (the project's unfinished run resumed or abandoned first, as the user chooses), and drives it. */
 async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: string; branch?: 'branch' | 'current'; parallel?: number; documents?: 'drifted'; databaseUrl?: string }): Promise<void> {
   const executor = executorOf(o);
   await preflight(core, resolve(dir), executor, o);
-  const resumeId = await settleUnfinished(core, resolve(dir), o, load.documents ? `erasmus workflow drift ${resolve(dir)} --fix` : undefined).catch(friendly);
+  // This command again, to copy: its folder, its goal quoted for the shell.
+  const again = load.documents ? `erasmus workflow drift ${shellQuote(resolve(dir))} --fix` : `erasmus workflow start ${shellQuote(resolve(dir))}${load.goal ? ` --goal ${shellQuote(load.goal)}` : ''}`;
+  const resumeId = await settleUnfinished(core, resolve(dir), o, load.documents ? `erasmus workflow drift ${resolve(dir)} --fix` : undefined).catch(dirtyAgain(resolve(dir), o.new ? `${again} --new` : again));
   if (resumeId) {
     if (o.toolMode) await core.workflow.setToolMode(resumeId, toolModeOf(o.toolMode)!).catch(friendly);
     await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId, { parallel: o.parallel, databaseUrl: o.databaseUrl })).catch(friendly);
     return;
   }
-  const { runId } = await core.workflow.load({ projectDir: dir, executor, dirtyTree: o.dirty, ...load }).catch(friendly);
+  const { runId } = await core.workflow.load({ projectDir: dir, executor, dirtyTree: o.dirty, ...load }).catch(dirtyAgain(resolve(dir), again));
   process.stderr.write(`run ${runId}\n`);
   // Started on an unfinished run's branch: its commits come along, and the user hears so before anything runs.
   const { git } = await core.workflow.status(runId).catch(friendly);

@@ -136,9 +136,11 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       if (d.toolMode === 'xml' && d.xml) return { content: `Toolset "${name}" is open. Its tools:\n\n${d.xml.formatTools(all.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))).trimEnd()}${more}`, isError: false };
       return { content: `Toolset "${name}" is open; these tools are available from your next turn:\n${all.map((t) => `- ${t.name}: ${t.description.split('\n')[0]}`).join('\n')}${more}`, isError: false };
     } catch (err) {
-      // The session's own toolsets only: a toolset it may not open is no way out.
-      const sets = (await d.tools.toolsets()).filter((s) => !state.allowedToolsets || state.allowedToolsets.includes(s.name));
-      return { content: `${(err as Error).message}. Toolsets: ${sets.map((s) => s.name).join(', ') || 'none'}`, isError: true };
+      // The session's own toolsets only, named once: a toolset it may not open is no way out (the hub's own error lists them all).
+      const sets = (await d.tools.toolsets()).map((s) => s.name).filter((s) => !state.allowedToolsets || state.allowedToolsets.includes(s));
+      const list = sets.join(', ') || 'none';
+      if (!sets.includes(name)) return { content: `There is no toolset "${name}" in this session. The toolsets you can open: ${list}.`, isError: true };
+      return { content: `Toolset "${name}" could not be opened: ${(err as Error).message}. Call ${OPEN_TOOLSET} again to retry, or go on with the other toolsets (${list}).`, isError: true };
     }
   };
 

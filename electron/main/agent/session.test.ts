@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, appendFileSync, rmSync, existsSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm, type Script } from '../../../tests/fixtures/scripted-llm/index';
+import { contentText, startScriptedLlm, type ScriptedLlm, type Script } from '../../../tests/fixtures/scripted-llm/index';
 import type { AgentEvent } from '../../contract/index';
 import { Paths } from '../paths/index';
 import { readSessionLog, restoreContext } from '../sessions/index';
@@ -130,6 +130,17 @@ describe('agent session (native tool calls)', () => {
     await expect(AgentSession.create(deps, { task: 't', provider, toolMode: 'xml' })).rejects.toThrow(/xml tool-call mode is not available/);
   });
 
+  it('open_toolset with an unknown name: the reply says so and names the toolsets once', async () => {
+    const { deps, provider } = await setup([
+      { match: { lastUser: 'look' }, toolCalls: [{ name: 'open_toolset', arguments: { name: 'nope' } }] },
+      { match: { lastTool: 'nope' }, text: 'Done.' },
+    ]);
+    const outcome = await runAgentSession(deps, { task: 'look around', provider });
+    expect(outcome.endedReason).toBe('complete');
+    const reply = contentText(llm!.requests[1]!.body.messages!.at(-1)!.content);
+    expect(reply).toBe('There is no toolset "nope" in this session. The toolsets you can open: notes.');
+  });
+
   it('a provider failure is an error event, never a throw', async () => {
     const { deps, provider } = await setup([{ error: { status: 400, message: 'bad model' } }]);
     const events: AgentEvent[] = [];
@@ -241,8 +252,8 @@ describe('agent session (native tool calls)', () => {
     expect(sys).toContain('Every toolset is open');
     expect(sys).toContain('nothing to open (`open_toolset` only shows a toolset');
     const result = String(llm!.requests[1]!.body.messages!.at(-1)!.content);
-    expect(result).toContain('toolset "vault" is not available in this session; available: notes');
-    expect(result).not.toMatch(/Toolsets: .*vault/);
+    expect(result).toContain('There is no toolset "vault" in this session. The toolsets you can open: notes.');
+    expect(result.match(/notes/g)).toHaveLength(1);
   });
 
   it('an unknown tool is answered with what there is: every toolset open says so, not "open a toolset to get more"', async () => {

@@ -99,6 +99,12 @@ export interface AgentSessionOptions {
   history?: Array<{ role: 'user' | 'assistant'; content: string }>;
   /** runAgentSession only: called with the session once created; the returned function runs when it ends. */
   onCreated?: (session: AgentSession) => () => void;
+  /**
+   * runAgentSession only: called once when the model has given its final answer; a message it returns is sent in the
+   * same session as the user's follow-up (a workflow step's answer that lacks a part the step requires), and the
+   * session's outcome is then that of the follow-up.
+   */
+  followUp?: (outcome: SessionOutcome) => string | undefined;
 }
 
 export interface SessionOutcome {
@@ -414,7 +420,9 @@ export async function runAgentSession(deps: AgentSessionDeps, o: AgentSessionOpt
   }
   const release = o.onCreated?.(session);
   try {
-    return await session.run(o.task);
+    const outcome = await session.run(o.task);
+    const more = outcome.endedReason === 'complete' && !o.signal?.aborted ? o.followUp?.(outcome) : undefined;
+    return more ? await session.run(more) : outcome;
   } finally {
     release?.();
     session.log.close();

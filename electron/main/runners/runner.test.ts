@@ -227,7 +227,8 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     expect(refused.exitCode).not.toBe(0);
     expect(refused.refusedHosts).toEqual([other]);
     expect(refused.sandboxNote).toContain(`[sandbox] the network reaches only this project's allowed hosts (sandbox): ${other} refused (allowed: 127.0.0.1:${port})`);
-    expect(refused.sandboxNote).toContain('Settings → Allowed hosts');
+    // How to allow it, true on each face: the app's card and Settings, the terminal's h answers, the settings file.
+    expect(refused.sandboxNote).toContain(`Only the user can allow it: when approving a command that names it ("Allow ${other}" on the app's approval card; on a terminal, the answer h or h1, h2…), in the app's Settings → Allowed hosts, or with "runners": {"network": {"allowedHosts": ["${other}"]}} in the project's .erasmus/settings.json.`);
     // Plain http to a host not allowed: the proxy's answer names it too.
     const plain = await runner.run({ command: 'curl -sS http://example.invalid/x', root: project, network: true, allowedHosts });
     expect(plain.output).toContain('Erasmus sandbox: example.invalid:80 is not an allowed host of this project');

@@ -9,6 +9,11 @@ import { buildStepPrompt } from './prompt';
 import { lastWordsField, type StepAnswer, type StepRequest } from './executor';
 import { LAST_WORDS_MAX } from '../../contract/last-words';
 import { assertConfigReadable, preflightMessage, workflowPreflight } from './preflight';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { runAgentSession } from '../agent/session';
+import { resolveProvider } from '../agent/providers/config';
+import { Paths } from '../paths';
+import { contentText, startScriptedLlm } from '../../../tests/fixtures/scripted-llm/index';
 
 const step = (over: Partial<StepRequest> = {}): StepRequest => ({
   runId: 'r1',
@@ -200,5 +205,70 @@ describe('workflowPreflight', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('a final answer that lacks a part the step requires is followed up once, in the same session', () => {
+    async function play(script: Parameters<typeof startScriptedLlm>[0], over: Partial<StepRequest>) {
+      const llm = await startScriptedLlm(script);
+      const home = mkdtempSync(join(tmpdir(), 'erasmus-followup-'));
+      try {
+        const provider = await resolveProvider({ providers: [] }, { baseUrl: llm.baseUrl, model: 'scripted' }, { env: {} });
+        const ex = new AgentExecutor((o) => runAgentSession({ paths: new Paths(home), sources: { env: {} } }, { ...o, toolsets: [], openToolsets: [] }), { provider });
+        const r = await ex.run(step({ toolsets: [], ...over }));
+        const users = llm.requests.map((q) => (q.body.messages ?? []).filter((m) => m.role === 'user').map((m) => contentText(m.content)));
+        return { r, users };
+      } finally {
+        await llm.close();
+        rmSync(home, { recursive: true, force: true });
+      }
+    }
+
+    it('a notes answer without its context document: the model is told what is missing and how, and its reply is saved', async () => {
+      const { r, users } = await play(
+        [
+          { match: { lastUser: 'How to answer' }, text: 'Implemented add().' },
+          { match: { lastUser: 'lacks' }, text: '=== CONTEXT DOCUMENT ===\n# Component: adder\n- add() done\n=== END CONTEXT DOCUMENT ===' },
+        ],
+        {},
+      );
+      expect(users).toHaveLength(2);
+      const ask = users[1]!.at(-1)!;
+      expect(ask).toMatch(/lacks the context document/);
+      expect(ask).toContain('=== CONTEXT DOCUMENT ===');
+      expect(ask).toContain('=== END CONTEXT DOCUMENT ===');
+      expect(ask).toMatch(/what you already said is kept/);
+      expect(r).toMatchObject({ output: 'Implemented add().', contextDoc: '# Component: adder\n- add() done\n', done: true });
+    });
+
+    it("a fixes answer without its '## Left open' section: asked for it before the step is judged; asked once only", async () => {
+      const { r, users } = await play(
+        [
+          { match: { lastUser: 'How to answer' }, text: 'Fixed both points.\n=== CONTEXT DOCUMENT ===\n# Notes\n=== END CONTEXT DOCUMENT ===' },
+          { match: { lastUser: 'lacks' }, text: 'Still nothing more to say.' },
+        ],
+        { state: 'adder:fixes', protocol: 'development', leftOpen: true },
+      );
+      expect(users).toHaveLength(2);
+      expect(users[1]!.at(-1)).toMatch(/lacks the section `## Left open`: that heading, then each point of the review report you did not address/);
+      expect(users[1]!.at(-1)).not.toMatch(/context document/);
+      // The reply still lacks it: not asked again; the first answer and its document kept.
+      expect(r).toMatchObject({ output: 'Fixed both points.\n\nStill nothing more to say.', contextDoc: '# Notes\n', done: true });
+    });
+
+    it('a follow-up that gets no reply (the provider fails): the first answer stands, and the timeline says so', async () => {
+      const { r, users } = await play([{ match: { lastUser: 'How to answer' }, text: 'Implemented add().' }], {});
+      expect(users.length).toBeGreaterThanOrEqual(2);
+      expect(r).toMatchObject({ output: 'Implemented add().', done: true });
+      expect(r.contextDoc).toBeUndefined();
+      expect(r.note).toMatch(/^asked for a part its answer lacked, the model gave no reply \(.*scripted-llm: no script turn matches.*\); its first answer stands$/);
+    });
+
+    it('an answer with every part, or one that says it cannot finish, is not followed up', async () => {
+      const whole = await play([{ text: 'Fixed.\n## Left open\n- none\n=== CONTEXT DOCUMENT ===\n# Notes\n=== END CONTEXT DOCUMENT ===' }], { leftOpen: true });
+      expect(whole.users).toHaveLength(1);
+      const cannot = await play([{ text: 'Cannot finish: the user must choose the rounding.' }], {});
+      expect(cannot.users).toHaveLength(1);
+      expect(cannot.r.done).toBe(false);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { NOBODY_ASKED } from '../agent/approval-path';
 import type { AgentSessionOptions, SessionOutcome } from '../agent/session';
 import { DOC_BEGIN, DOC_END, splitContextDoc } from '../../contract/handback';
+import { LEFT_OPEN_HEADING, leftOpenOf } from '../../contract/review-points';
 import { humanState, toolName } from '../../contract/words';
 import { fenced, referenceBlock } from './prompt';
 import { workflowUsage } from './step-usage';
@@ -34,6 +35,34 @@ export function agentHandBack(answer: StepAnswer = 'notes'): string {
   if (answer === 'document') return `When the work is finished, your final answer is the complete document in markdown and nothing else: no greeting, no summary, no remark that you are done. Erasmus saves it as the context document. ${stopForUser('')}`;
   if (answer === 'report') return `When the review is finished, your final answer is the report in markdown and nothing else (no greeting, no remark that you are done): Erasmus saves it as the review report. To update the context document as well, ${doc}; that part is not saved in the report. ${stopForUser(', your handed-back document kept')}`;
   return `When the work is finished, your final answer says in a few lines what you did; ${doc}. ${stopForUser(', your work and handed-back document kept')}`;
+}
+
+/**
+ * The follow-up a step's model gets, once, when its final answer lacks a part the step requires (the context document a
+ * notes answer hands back, a fixes step's \`## Left open\` section): it names what is missing and how to give it, so the
+ * part is neither dropped in silence nor only flagged at the run's completion. Undefined when nothing is missing, or
+ * when the model said it cannot finish (the step stops for the user as it is).
+ */
+export function missingPartsFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpen'>, answer: string): string | undefined {
+  const { output, contextDoc } = splitContextDoc(answer);
+  if (cannotFinish(output) !== undefined) return undefined;
+  const parts: string[] = [];
+  if (step.leftOpen && leftOpenOf(output) === undefined)
+    parts.push(`the section \`## ${LEFT_OPEN_HEADING}\`: that heading, then each point of the review report you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all`);
+  if ((step.answer ?? 'notes') === 'notes' && contextDoc === undefined)
+    parts.push(`the context document, which Erasmus saves only from between its marker lines: a line \`${DOC_BEGIN}\`, then the complete new text of the context document, then a line \`${DOC_END}\``);
+  if (!parts.length) return undefined;
+  const what = parts.length === 1 ? `Your final answer lacks ${parts[0]}.` : `Your final answer lacks two parts this step requires: first ${parts[0]}; last ${parts[1]}.`;
+  return `${what} Reply with only ${parts.length === 1 ? 'that part' : 'those two parts, in that order'}, and no tool calls unless you need one to write ${parts.length === 1 ? 'it' : 'them'}: what you already said is kept, and your reply is added to it.`;
+}
+
+/** A final answer and the reply to its follow-up, as one answer (the reply's context document, else the first's, at its end). */
+export function withFollowUp(first: string, reply: string): string {
+  const a = splitContextDoc(first);
+  const b = splitContextDoc(reply);
+  const doc = b.contextDoc ?? a.contextDoc;
+  const said = [a.output.trim(), b.output.trim()].filter(Boolean).join('\n\n');
+  return doc === undefined ? said : `${said}\n${DOC_BEGIN}\n${doc.replace(/\s+$/, '')}\n${DOC_END}\n`;
 }
 
 export type RunAgentSession = (options: AgentSessionOptions) => Promise<SessionOutcome>;
@@ -143,7 +172,9 @@ export class AgentExecutor implements StepExecutor {
     let said = '';
     let lastText = '';
     const shared = sharedArchitecture(agentTask(step), step.architecture);
-    const outcome = await this.runSession({
+    // The final answer before a follow-up asked for a part it lacked (set only when one was asked).
+    let first: string | undefined;
+    const ran = await this.runSession({
       onEvent: (e) => {
         if (e.type === 'session_started') step.onSession?.(e.logPath);
         if (e.type === 'tool_complete' && e.isError && e.result.includes(NOBODY_ASKED)) unanswered.push(e.name);
@@ -166,7 +197,18 @@ export class AgentExecutor implements StepExecutor {
       provider: this.options.provider,
       toolMode: this.options.toolMode,
       signal: step.signal,
+      followUp: (o) => {
+        const ask = missingPartsFollowUp(step, o.finalAnswer ?? '');
+        if (ask) first = o.finalAnswer ?? '';
+        return ask;
+      },
     });
+    // After a follow-up: its reply joins the first answer; a follow-up that did not end in an answer (its budget ran
+    // out, an error) leaves the first answer as it was, the step done as before (the completion flags what is missing).
+    const outcome: SessionOutcome =
+      first === undefined || ran.endedReason === 'stopped' ? ran : ran.endedReason === 'complete' ? { ...ran, finalAnswer: withFollowUp(first, ran.finalAnswer ?? '') } : { ...ran, endedReason: 'complete', finalAnswer: first };
+    // A follow-up that got no reply is said on the timeline, not passed over.
+    const unreplied = first !== undefined && ran.endedReason !== 'complete' && ran.endedReason !== 'stopped' ? `asked for a part its answer lacked, the model gave no reply (${ran.error ?? ran.endedReason}); its first answer stands` : undefined;
     if (outcome.endedReason === 'stopped' || step.signal.aborted) throw new StepAbortedError(step.state);
     // No log: the session never started (config.yaml unreadable, no provider): the model did not run, so its retry is not told of it.
     if (outcome.endedReason === 'error' && !outcome.logPath) throw new StepSetupError(`the model's session for ${humanState(step.state)} could not start: ${outcome.error ?? 'no reason given'}; the model did not run. Fix that, then retry the step`);
@@ -179,7 +221,7 @@ export class AgentExecutor implements StepExecutor {
       output,
       ...(contextDoc !== undefined ? { contextDoc } : {}),
       done: outcome.endedReason === 'complete' && cannot === undefined,
-      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath) } : unanswered.length ? { note: wentOnWithout(unanswered) } : {}),
+      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath) } : unanswered.length || unreplied ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? ''].filter(Boolean).join('; ') } : {}),
       usage: workflowUsage(outcome.usage),
       sessionLog: outcome.logPath,
       ...(!output.trim() && (said.trim() || lastText.trim()) ? { lastText: said.trim() || lastText } : {}),

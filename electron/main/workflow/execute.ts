@@ -343,6 +343,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     projectDir: record.projectDir,
     budget: protocol.budget,
     answer: spec.report ? 'report' : 'notes',
+    ...(fixes ? { leftOpen: true } : {}),
   });
   if (result.contextDoc !== undefined) await ctx.docs.write(docRef, keepStamp(await ctx.docs.text(docRef), unfenceDocument(result.contextDoc)));
   if (!result.done) {

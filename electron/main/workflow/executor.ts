@@ -31,6 +31,8 @@ export interface StepRequest {
   budget: { maxTurns: number; maxTokens?: number; /** What is left of the run's dollar budget. */ maxCostUsd?: number };
   /** What the final answer is: the context document itself, a report (saved in the project), or notes. */
   answer?: StepAnswer;
+  /** A fixes step: its final answer must list the review points it left open under a `## Left open` heading. */
+  leftOpen?: boolean;
   signal: AbortSignal;
   /** Called once the step's agent session has its log, so the running step names its session (the sessions list, the timeline). */
   onSession?: (sessionLog: string) => void;

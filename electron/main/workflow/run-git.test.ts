@@ -45,7 +45,7 @@ describe('a run in an existing repository', () => {
     writeFileSync(join(dir, 'scratch.txt'), 'an untracked idea\n');
     const e = engine(home);
     await expect(e.load({ projectDir: dir, goal: 'Add a greeting' })).rejects.toThrow(
-      /has uncommitted changes \(notes\.md, scratch\.txt\); a run would mix them with its own work\. Nothing was started\. Choose .*commit them first, stash them .*or include them .*dirtyTree commit, stash or include \(erasmus workflow start --dirty commit\|stash\|include\)/,
+      /has uncommitted changes \(notes\.md, scratch\.txt\); a run would mix them with its own work\. Nothing was started\. Choose .*commit them first, stash them .*or include them .*start again with dirtyTree commit, stash or include, or commit or stash them yourself\./,
     );
     // The files go with the refusal (error data `dirty`), so the app can offer the three choices as buttons.
     await expect(e.load({ projectDir: dir, goal: 'Add a greeting' })).rejects.toMatchObject({ details: { dirty: ['notes.md', 'scratch.txt'] } });

@@ -59,13 +59,17 @@ async function dirtyFiles(dir: string): Promise<{ changed: string[]; dirty: stri
   return { changed, dirty: changed.filter((f) => !f.startsWith('.erasmus/')) };
 }
 
-function dirtyRefusal(dir: string, dirty: string[]): WorkflowError {
+/**
+ * The refusal of a new run for uncommitted changes, `how` saying how to start again as the face asking can (the CLI
+ * prints the whole commands to copy; the API's callers pass `dirtyTree`).
+ */
+export function dirtyRefusalMessage(dir: string, dirty: string[], how = 'start again with dirtyTree commit, stash or include, or commit or stash them yourself.'): string {
   const shown = `${dirty.slice(0, 8).join(', ')}${dirty.length > 8 ? `, and ${dirty.length - 8} more` : ''}`;
-  return new WorkflowError(
-    'INVALID_STATE',
-    `${dir} has uncommitted changes (${shown}); a run would mix them with its own work. Nothing was started. Choose what happens to them: commit them first, stash them (git stash pop brings them back), or include them (left as they are and never committed by the run): start again with dirtyTree commit, stash or include (erasmus workflow start --dirty commit|stash|include), or commit or stash them yourself.`,
-    { dirty },
-  );
+  return `${dir} has uncommitted changes (${shown}); a run would mix them with its own work. Nothing was started. Choose what happens to them: commit them first, stash them (git stash pop brings them back), or include them (left as they are and never committed by the run): ${how}`;
+}
+
+function dirtyRefusal(dir: string, dirty: string[]): WorkflowError {
+  return new WorkflowError('INVALID_STATE', dirtyRefusalMessage(dir, dirty), { dirty });
 }
 
 /**

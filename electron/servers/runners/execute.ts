@@ -145,7 +145,7 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
           policy.network ? `if you accept, its network reaches only this project's allowed hosts (${allowed.length ? allowed.join(', ') : 'none yet'}), through Erasmus's proxy` : 'no network'
         }.`
       : `It runs WITHOUT a sandbox (${box.detail}).`;
-    const hostsLine = offer.length ? `\nHosts it names that the project does not allow: ${offer.join(', ')} (the proxy refuses them; allow them in Settings → Allowed hosts, or "runners": {"network": {"allowedHosts": [...]}} in .erasmus/settings.json).` : '';
+    const hostsLine = offer.length ? `\nHosts it names that the project does not allow: ${offer.join(', ')} (the proxy refuses them unless allowed: answering this approval, "Allow <host>" on the app's card or h (all of them) or h1, h2… (one) on a terminal; or in the app's Settings → Allowed hosts, or "runners": {"network": {"allowedHosts": [...]}} in .erasmus/settings.json).` : '';
     const message = `Run this command in ${deps.root}?\n\n  ${command}\n\n${rewritten.applied.length ? `Rewritten from: ${requested}\n` : ''}Why it needs your approval: ${policy.reasons.join('; ')}\n${where}${hostsLine}${given ? `\nPurpose: ${given}` : ''}`;
     const approval: ElicitationApproval = {
       tool: tool.name,

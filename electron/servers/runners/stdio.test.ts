@@ -123,6 +123,8 @@ describe('runners MCP server over stdio', () => {
     try {
       const r = await call(client, 'bash_run', { command: `curl -fsS http://127.0.0.1:${port}/allowed` });
       expect(offered).toEqual([[`127.0.0.1:${port}`]]);
+      // The approval says how to allow them on each face: the app's card and Settings, a terminal's h answers, the file.
+      expect(asked.at(-1)).toContain(`Hosts it names that the project does not allow: 127.0.0.1:${port} (the proxy refuses them unless allowed: answering this approval, "Allow <host>" on the app's card or h (all of them) or h1, h2… (one) on a terminal; or in the app's Settings → Allowed hosts,`);
       expect(text(r)).toContain('reached /allowed');
       expect(r.isError).toBe(false);
       // The same host on another port, not ticked: the proxy refuses it and the result says how to allow it.

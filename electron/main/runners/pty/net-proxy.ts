@@ -38,13 +38,18 @@ export function hostAllowed(rules: readonly string[], host: string, port: number
   });
 }
 
-/** How the user allows a host, in words for the model and for people. */
+/**
+ * How the user allows a host, in words for the model and for people: true whichever face they use (the runners do not
+ * know it), so each is named: the app's approval card and Settings, the terminal's `h` answer, the settings file.
+ */
 export function howToAllow(target: string): string {
   const host = target.replace(/:(80|443)$/, '');
-  return (
-    `Only the user can allow it: "Allow ${host}" on the command's approval card, Settings → Allowed hosts, ` +
-    `or "runners": {"network": {"allowedHosts": ["${host}"]}} in the project's .erasmus/settings.json.`
-  );
+  return `Only the user can allow it: ${allowHostWays(`"Allow ${host}"`)}, or with "runners": {"network": {"allowedHosts": ["${host}"]}} in the project's .erasmus/settings.json.`;
+}
+
+/** The ways to allow a host when approving a command that names it, in the app and on a terminal, and in the app's Settings. */
+function allowHostWays(allowWords: string): string {
+  return `when approving a command that names it (${allowWords} on the app's approval card; on a terminal, the answer h or h1, h2…), in the app's Settings → Allowed hosts`;
 }
 
 /** What the proxy answers when a host is not allowed. */
