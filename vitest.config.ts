@@ -30,6 +30,7 @@ const BALANCE_E2E = [
   'tests/e2e/erasmus-mcp-rewind.test.ts',
   'tests/e2e/workflow-default-cli.test.ts',
   'tests/e2e/workflow-goals-cli.test.ts',
+  'tests/e2e/workflow-unfinished-cli.test.ts',
 ];
 /** Run one at a time, in a Vitest of their own beside the other files (scripts/test.mjs): project e2e-beside. */
 const BESIDE = [...UI_E2E, ...WAITING_E2E, ...BALANCE_E2E];

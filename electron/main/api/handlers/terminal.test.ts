@@ -85,8 +85,13 @@ describe('terminal.* over the contract', () => {
       for (const deadline = Date.now() + 20_000; !ok(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > deadline) throw new Error(`no ${what} in ${out.length} characters`);
     };
     await waitFor(() => out.includes('\n1000\r\n'), 'first lines');
-    await new Promise((r) => setTimeout(r, 400));
-    expect(out.length).toBeLessThan(DEFAULT_FLOW.highWatermark + 100_000);
+    // Paused: the output stops growing (what the host had read before the pause arrived still comes, under load up to
+    // about as much again as the window), well short of the 2 M characters.
+    let seen = -1;
+    for (const deadline = Date.now() + 10_000; out.length !== seen && Date.now() < deadline; await new Promise((r) => setTimeout(r, 300))) seen = out.length;
+    expect(out.length).toBe(seen);
+    expect(out.length).toBeGreaterThan(DEFAULT_FLOW.highWatermark);
+    expect(out.length).toBeLessThan(1_500_000);
     acking = true;
     await client.request('terminal.ack', { id: info.id, chars: out.length });
     await waitFor(() => out.includes('done 42'), 'end');
