@@ -146,6 +146,12 @@ describe.runIf(sandboxStatus().available)('the one runner, sandboxed', () => {
     const { git: checkpointGit } = await import('../checkpoints/shadow');
     await checkpointGit(project, ['rev-parse', '--git-common-dir']);
     expect(existsSync(commondir)).toBe(false);
+    // And by the git that lists the project for a session's prompt (git ls-files).
+    writeFileSync(commondir, '../evil\n');
+    const { listProject } = await import('../agent/prompt/dynamic');
+    listProject(project);
+    expect(existsSync(commondir)).toBe(false);
+    expect(existsSync(join(base, 'ran'))).toBe(false);
   }, 30_000);
 
   it("a parallel run's lane: a command in a component's worktree writes and commits there, never the project's tree nor another component's worktree", async () => {

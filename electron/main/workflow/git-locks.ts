@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
+import { guardGitPointers } from '../runners/pty/git-guard';
 
 /**
  * How old a lock must be before it is taken as dead when no git is seen holding it: a git this process cannot see (in
@@ -78,6 +79,7 @@ const gitDirs = new Map<string, Promise<{ own: string; common: string }>>();
 function foldersOf(dir: string): Promise<{ own: string; common: string }> {
   let known = gitDirs.get(dir);
   if (!known) {
+    guardGitPointers(); // Erasmus's own git, unsandboxed (git-guard.ts)
     known = promisify(execFile)('git', ['rev-parse', '--absolute-git-dir', '--git-common-dir'], { cwd: dir }).then(({ stdout }) => {
       const [own, common] = stdout.trim().split('\n').map((l) => l.trim());
       return { own: own!, common: resolve(dir, common!) };

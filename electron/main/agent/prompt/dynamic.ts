@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { arch, platform, release, type as osType } from 'node:os';
 import { join, relative } from 'node:path';
+import { guardGitPointers } from '../../runners/pty/git-guard';
 import ignore, { type Ignore } from 'ignore';
 import type { PromptSection } from './sections';
 
@@ -63,6 +64,8 @@ function addPath(tree: Tree, parts: string[]): void {
 
 /** The folder's files as git lists them (tracked and still on disk, and untracked ones not ignored); undefined outside a repository. */
 function gitTree(root: string): Tree | undefined {
+  // Erasmus's own git, unsandboxed: never through a .git pointer a command running now rewrote (git-guard.ts).
+  guardGitPointers();
   const ls = (extra: string[]) => spawnSync('git', ['ls-files', '-z', ...extra], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 20_000 });
   const files = ls(['--cached', '--others', '--exclude-standard']);
   if (files.status !== 0) return undefined;
