@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const args = process.argv.slice(2);
 const onPath = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
@@ -132,12 +132,23 @@ if (args.some((a) => a === '--project' || a.startsWith('--project='))) {
   if (merged) writeFileSync(jsonFile, JSON.stringify(merged));
 }
 
+/** The first line of a failure message, shortened: the place to start reading. */
+const firstLine = (m) => String(m ?? '(no message)').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '(no message)';
 let summary = `0 passed, 1 failed (vitest produced no report; exit code ${code})`;
 if (existsSync(jsonFile)) {
   const r = JSON.parse(readFileSync(jsonFile, 'utf8'));
   const failedSuites = (r.testResults ?? []).filter((t) => t.status === 'failed' && (t.assertionResults ?? []).length === 0).length;
   const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   summary = `${r.numPassedTests} passed, ${r.numFailedTests + failedSuites} failed${skipped ? `, ${skipped} skipped` : ''}`;
+  // What failed, again at the end: a CI log is often read from its tail, far below the failure's own report.
+  const failures = [];
+  for (const t of r.testResults ?? []) {
+    const file = relative(process.cwd(), t.name);
+    const tests = (t.assertionResults ?? []).filter((a) => a.status === 'failed');
+    if (t.status === 'failed' && tests.length === 0) failures.push(`${file}: ${firstLine(t.message)}`);
+    for (const a of tests) failures.push(`${file} > ${a.fullName}: ${firstLine((a.failureMessages ?? [])[0])}`);
+  }
+  if (failures.length > 0) console.log(`failed (${failures.length}):\n${failures.map((f) => `  ${f}`).join('\n')}`);
 }
 // The suite is CPU-bound on 2 cores: its CPU seconds say more than its wall time on a shared machine.
 const cpu1 = childCpu();
