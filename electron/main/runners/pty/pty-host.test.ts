@@ -39,7 +39,8 @@ const block = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
 describe('the pty host (PTYs read on a thread of their own)', () => {
   it('hands over every byte in order, in batches with room for a frame header, all before the exit and its code', async () => {
     // Linux drops what the reader has not taken when the session leader exits: it waits to be told all was read.
-    const p = host.spawn(opts('stty -echo; seq 1 100000; read; exit 7'))!;
+    // Batches of 20 ms: a machine too busy to run `seq` at speed still gathers several reads in each.
+    const p = host.spawn({ ...opts('stty -echo; seq 1 100000; read; exit 7'), batchMs: 20 })!;
     expect(p.batches).toBe(true);
     expect(sessionAlive(p.pid)).toBe(true);
     const out = collect(p);
