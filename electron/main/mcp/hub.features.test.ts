@@ -108,7 +108,7 @@ describe('server-everything features through the hub', () => {
   it('cancels a call on timeout, naming the server, and keeps working', async () => {
     const t0 = Date.now();
     await expect(hub.callTool('everything', 'trigger-long-running-operation', { duration: 5, steps: 50 }, { timeoutMs: 300 })).rejects.toThrow(/MCP server "everything".*timed out/i);
-    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(Date.now() - t0).toBeLessThan(3_000); // the operation itself takes 5 s
     const ac = new AbortController();
     const p = hub.callTool('everything', 'trigger-long-running-operation', { duration: 5, steps: 5 }, { signal: ac.signal });
     setTimeout(() => ac.abort(new Error('user stopped it')), 100);

@@ -40,7 +40,8 @@ describe('supervision', () => {
     const t0 = Date.now();
     process.kill(pid, 'SIGKILL');
     const err = await failed;
-    expect(Date.now() - t0).toBeLessThan(1_000);
+    // Far sooner than the call's own 10 s (a loaded machine may take a moment to see the exit).
+    expect(Date.now() - t0).toBeLessThan(3_000);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/MCP server "victim"/);
     expect(hub.server('victim')!.state).not.toBe('ready');
