@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt, EXPECTED, finishedStates, gitLog, killGroup, MODEL, sandbox, type Sandbox } from './workflow-helpers';
@@ -116,7 +116,10 @@ describe('workflow survives SIGKILL (CLI)', () => {
 
   it('erasmus workflow pause / stop reach the process that drives the run', async () => {
     sb = await sandbox();
-    await sb.setControl({ slowMs: 300 });
+    // The model holds its answer in adder:testing until the pause was asked: the pause lands in that step on any machine.
+    const hold = join(sb.root, 'hold');
+    writeFileSync(hold, '');
+    await sb.setControl({ holdAt: 'adder:testing', holdFile: hold });
     const driving = runCli(['workflow', 'start', sb.project, '--goal', 'add numbers', '--executor', 'command', '--command', `node ${MODEL}`, '--yes'], sb.env);
     const runsDir = sb.paths.runsDir(sb.project);
     const readRun = () => {
@@ -130,6 +133,7 @@ describe('workflow survives SIGKILL (CLI)', () => {
     await until(() => readRun()?.state === 'adder:testing', 30_000);
     const pauser = spawnSync(process.execPath, [CLI, 'workflow', 'pause', sb.project], { env: sb.env, encoding: 'utf8' });
     expect(pauser.stderr).toMatch(/asked process \d+ to pause/);
+    rmSync(hold);
     const paused = await driving;
     expect(paused.code).toBe(4);
     expect(paused.stderr).toContain('■ Paused');
@@ -137,11 +141,8 @@ describe('workflow survives SIGKILL (CLI)', () => {
     const atPause = readRun()!;
     expect(atPause.status).toBe('PAUSED');
     expect(atPause.timeline.every((e) => e.leftAt)).toBe(true); // the step in flight finished first
-    // The pause lands in the step in flight when it arrives: adder:testing, or a later step on a slow machine
-    // (the CLI that asks takes a moment to start); never before it, and never at the end.
-    const pausedAt = EXPECTED.findIndex((e) => e.startsWith(`${atPause.timeline.at(-1)!.state}=`));
-    expect(pausedAt).toBeGreaterThanOrEqual(EXPECTED.findIndex((e) => e.startsWith('adder:testing=')));
-    expect(pausedAt).toBeLessThan(EXPECTED.length - 1);
+    // The pause lands in the step in flight when it arrives: the run rests after it.
+    expect(atPause.timeline.at(-1)!.state).toBe('adder:testing');
     const stop = spawnSync(process.execPath, [CLI, 'workflow', 'stop', sb.project], { env: sb.env, encoding: 'utf8' });
     // In words, with how to go on (it printed the internal name 'STOPPED').
     expect(stop.stderr).toMatch(/^run \S+: Stopped, at \S+ · \S+\n/);
