@@ -241,6 +241,7 @@ describe('workflowPreflight', () => {
       expect(ask).toContain('=== END CONTEXT DOCUMENT ===');
       expect(ask).toMatch(/what you already said is kept/);
       expect(r).toMatchObject({ output: 'Implemented add().', contextDoc: '# Component: adder\n- add() done\n', done: true });
+      expect(r.note).toBeUndefined();
     });
 
     it("a fixes answer without its '## Left open' section: asked for it before the step is judged; asked once only", async () => {
@@ -254,8 +255,9 @@ describe('workflowPreflight', () => {
       expect(users).toHaveLength(2);
       expect(users[1]!.at(-1)).toMatch(/lacks the section `## Left open`: that heading, then each point of the review report you did not address/);
       expect(users[1]!.at(-1)).not.toMatch(/context document/);
-      // The reply still lacks it: not asked again; the first answer and its document kept.
+      // The reply still lacks it: not asked again; the first answer and its document kept, the timeline saying it still lacks it.
       expect(r).toMatchObject({ output: 'Fixed both points.\n\nStill nothing more to say.', contextDoc: '# Notes\n', done: true });
+      expect(r.note).toBe('asked once for its `## Left open` section, the model answered again without it: the answer was taken as it is');
     });
 
     it('a follow-up that gets no reply (the provider fails): the first answer stands, and the timeline says so', async () => {
