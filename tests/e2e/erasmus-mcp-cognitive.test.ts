@@ -161,7 +161,7 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
     expect(sentBack.isError).toBeFalsy();
     expect(sentBack.structuredContent).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT' });
     expect(sentBack.content[0]!.text).toBe(
-      `not taken; run ${runId} is still AWAITING_COGNITIVE_RESULT\n\nYour final answer lacks the context document, which Erasmus saves only from \`result.contextDoc\`: the complete new text of the context document, as one string. Your answer was not taken: step adder:development still waits for it. Call workflow_submit_task again with {"runId": "${runId}", "state": "adder:development", "result": …} holding your whole answer: \`output\` as before, \`done\`, and \`contextDoc\` holding the context document.`,
+      `still AWAITING_COGNITIVE_RESULT (run ${runId})\n\nYour final answer lacks the context document, which Erasmus saves only from \`result.contextDoc\`: the complete new text of the context document, as one string. Your answer was not taken: step adder:development still waits for it. Call workflow_submit_task again with your whole answer: {"runId": "${runId}", "state": "adder:development", "result": {"output": "<your output as before>", "done": true, "contextDoc": "<the complete new text of the context document>"}}.`,
     );
     expect(readFileSync(dev.contextDocPath, 'utf8')).not.toContain('development: add() written');
     // Asked again, the step says so; the whole answer (the loop below) is taken and its document saved.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { SessionOutcome } from '../agent/session';
-import { AgentExecutor, agentHandBack, agentTask, cannotFinish, sharedArchitecture, splitContextDoc, type RunAgentSession } from './agent-executor';
+import { AgentExecutor, agentHandBack, agentTask, cannotFinish, externalFollowUp, missingPartsFollowUp, sharedArchitecture, splitContextDoc, type RunAgentSession } from './agent-executor';
 import { buildStepPrompt } from './prompt';
 import { lastWordsField, type StepAnswer, type StepRequest } from './executor';
 import { LAST_WORDS_MAX } from '../../contract/last-words';
@@ -266,6 +266,21 @@ describe('workflowPreflight', () => {
       expect(r).toMatchObject({ output: 'Implemented add().', done: true });
       expect(r.contextDoc).toBeUndefined();
       expect(r.note).toMatch(/^asked for a part its answer lacked, the model gave no reply \(.*the provider is down.*\); its first answer stands$/);
+    });
+
+    it('an external engine hears the same words, with where each part goes in its submit; never for an answer that cannot finish', () => {
+      const fixes = { runId: 'r1', state: 'adder:fixes', answer: 'notes' as const, leftOpen: true };
+      const both = externalFollowUp(fixes, { output: 'Fixed both points.' })!;
+      // The sentence naming what is missing is the agent path's, the document's place said for a submit.
+      expect(both.split(' Your answer was not taken')[0]).toBe(missingPartsFollowUp(fixes, 'Fixed both points.')!.split(' Reply with only')[0]!.replace(/from between its marker lines: a line `=== CONTEXT DOCUMENT ===`, then the complete new text of the context document, then a line `=== END CONTEXT DOCUMENT ===`/, 'from `result.contextDoc`: the complete new text of the context document, as one string'));
+      expect(both).toMatch(/^Your final answer lacks two parts this step requires: first the section `## Left open`: .*; last the context document, which Erasmus saves only from `result.contextDoc`/);
+      expect(both).toContain('Call workflow_submit_task again with your whole answer: {"runId": "r1", "state": "adder:fixes", "result": {"output": "<your output as before, then the ## Left open section>", "done": true, "contextDoc": "<the complete new text of the context document>"}}.');
+      expect(externalFollowUp(fixes, { output: 'Fixed.\n## Left open\n- none', contextDoc: '# Notes\n' })).toBeUndefined();
+      // A blank document is no document: it would empty the saved one.
+      expect(externalFollowUp({ ...fixes, leftOpen: false }, { output: 'Fixed.', contextDoc: '  \n' })).toMatch(/^Your final answer lacks the context document/);
+      expect(externalFollowUp(fixes, { output: 'Cannot finish: the user must choose the rounding.' })).toBeUndefined();
+      // A report step hands a document back only if it wants to.
+      expect(externalFollowUp({ runId: 'r1', state: 'adder:review', answer: 'report' }, { output: '# Review\n\nVerdict: good.' })).toBeUndefined();
     });
 
     it('an answer with every part, or one that says it cannot finish, is not followed up', async () => {

@@ -90,9 +90,9 @@ export function missingPartsFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpe
 export function externalFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpen' | 'runId' | 'state'>, result: { output: string; contextDoc?: string | undefined }): string | undefined {
   const parts = missingParts(step, result);
   if (!parts.length) return undefined;
-  const output = parts.includes('left-open') ? `\`output\` as before with that section added at its end` : '`output` as before';
-  const doc = (step.answer ?? 'notes') !== 'notes' ? '' : parts.includes('context-doc') ? ', and `contextDoc` holding the context document' : ', and `contextDoc` as before';
-  return `${lacksSentence(parts, 'field')} Your answer was not taken: step ${step.state} still waits for it. Call workflow_submit_task again with {"runId": "${step.runId}", "state": "${step.state}", "result": …} holding your whole answer: ${output}, \`done\`${doc}.`;
+  const output = parts.includes('left-open') ? `<your output as before, then the ## ${LEFT_OPEN_HEADING} section>` : '<your output as before>';
+  const doc = (step.answer ?? 'notes') !== 'notes' ? '' : `, "contextDoc": "${parts.includes('context-doc') ? '<the complete new text of the context document>' : '<the context document as before>'}"`;
+  return `${lacksSentence(parts, 'field')} Your answer was not taken: step ${step.state} still waits for it. Call workflow_submit_task again with your whole answer: {"runId": "${step.runId}", "state": "${step.state}", "result": {"output": "${output}", "done": true${doc}}}.`;
 }
 
 /** The timeline's note on a step whose answer still lacked a part after it was asked for it once: the answer is taken as it is. */

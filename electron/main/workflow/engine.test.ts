@@ -405,7 +405,7 @@ describe('WorkflowEngine', () => {
     const first = await a.submitTask(runId, { output: 'Built the core.', done: true }, 'core:development');
     expect(first.status).toBe('AWAITING_COGNITIVE_RESULT');
     expect(first.followUp).toBe(
-      `Your final answer lacks the context document, which Erasmus saves only from \`result.contextDoc\`: the complete new text of the context document, as one string. Your answer was not taken: step core:development still waits for it. Call workflow_submit_task again with {"runId": "${runId}", "state": "core:development", "result": …} holding your whole answer: \`output\` as before, \`done\`, and \`contextDoc\` holding the context document.`,
+      `Your final answer lacks the context document, which Erasmus saves only from \`result.contextDoc\`: the complete new text of the context document, as one string. Your answer was not taken: step core:development still waits for it. Call workflow_submit_task again with your whole answer: {"runId": "${runId}", "state": "core:development", "result": {"output": "<your output as before>", "done": true, "contextDoc": "<the complete new text of the context document>"}}.`,
     );
     // Asked again (another process, a caller that lost the thread): the same step, its prompt saying what was lacking.
     const again = await b.getTask(runId);
@@ -420,8 +420,8 @@ describe('WorkflowEngine', () => {
     expect(fixes.prompt).toContain('ends with the `## Left open` section your task asks for');
     const asked = await a.submitTask(runId, { output: 'Fixed both points.', done: true, contextDoc: '# Component: core\n\n- review points fixed\n' });
     expect(asked.followUp).toMatch(/^Your final answer lacks the section `## Left open`: that heading, then each point of the review report you did not address and why/);
-    expect(asked.followUp).toContain('`output` as before with that section added at its end, `done`, and `contextDoc` as before.');
-    expect(asked.followUp).not.toMatch(/lacks.*context document/);
+    expect(asked.followUp).toContain('"result": {"output": "<your output as before, then the ## Left open section>", "done": true, "contextDoc": "<the context document as before>"}}.');
+    expect(asked.followUp).not.toMatch(/lacks[^.]*the context document/);
     // Still without it, answered from another process: taken as it is (asked once only), the timeline saying so.
     const still = await b.submitTask(runId, { output: 'Fixed both points.', done: true, contextDoc: '# Component: core\n\n- review points fixed, again\n' });
     expect(still.followUp).toBeUndefined();

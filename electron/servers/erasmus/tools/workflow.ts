@@ -114,7 +114,7 @@ export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
       run: (a) =>
         call(
           (l) => l.request('workflow.submitTask', { runId: a.runId, state: a.state, result: a.result }),
-          (r) => r.followUp ? `not taken; run ${a.runId} is still ${r.status}\n\n${r.followUp}` : `submitted; run ${a.runId} is ${r.status}${r.status === 'BLOCKED' ? `\n\n${RECOVER}` : r.status === 'AWAITING_COGNITIVE_RESULT' ? ': call workflow_get_task for the next step' : ''}`,
+          (r) => r.followUp ? `still ${r.status} (run ${a.runId})\n\n${r.followUp}` : `submitted; run ${a.runId} is ${r.status}${r.status === 'BLOCKED' ? `\n\n${RECOVER}` : r.status === 'AWAITING_COGNITIVE_RESULT' ? ': call workflow_get_task for the next step' : ''}`,
         ),
     }),
     ...(['retry', 'skip', 'resume'] as const).map((name) =>
