@@ -107,7 +107,7 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
     expect((report.content as Array<{ text: string }>)[0]!.text).toMatch(/^Verified: every task has passing tests that Erasmus ran\./);
     expect(server.invalidStdout).toEqual([]);
   }, 120_000);
-  it('refuses an empty answer (the step stays open); a BLOCKED run names the recovery tools and workflow_retry recovers it', async () => {
+  it('refuses an empty answer (the step stays open); a BLOCKED run names the recovery tools and workflow_retry recovers it; an answer without its context document hears what it lacks', async () => {
     sb = await sandbox();
     const { act } = (await import(MODEL)) as { act: (i: { step: WorkflowStep; prompt: string }) => WorkflowStepResult };
     const c = await connectClient({ ERASMUS_HOME: sb.home, SCRIPTED_MODEL_CONTROL: sb.control });
@@ -153,6 +153,21 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
     expect(retried.isError).toBeFalsy();
     t = await getTask();
     expect(t.structuredContent).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'adder:development' } });
+    // An answer without its context document is not taken: the text a model reads says what is missing, how to give it, and what to call.
+    const dev = (t.structuredContent as Extract<WorkflowTask, { step: unknown }>).step;
+    const { contextDoc: handed, ...lacking } = act({ step: dev, prompt: '' });
+    expect(handed).toContain('development: add() written in src/adder.mjs');
+    const sentBack = await submit(lacking);
+    expect(sentBack.isError).toBeFalsy();
+    expect(sentBack.structuredContent).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT' });
+    expect(sentBack.content[0]!.text).toBe(
+      `still AWAITING_COGNITIVE_RESULT (run ${runId})\n\nYour final answer lacks the context document, which Erasmus saves only from \`result.contextDoc\`: the complete new text of the context document, as one string. Your answer was not taken: step adder:development still waits for it. Call workflow_submit_task again with your whole answer: {"runId": "${runId}", "state": "adder:development", "result": {"output": "<your output as before>", "done": true, "contextDoc": "<the complete new text of the context document>"}}.`,
+    );
+    expect(readFileSync(dev.contextDocPath, 'utf8')).not.toContain('development: add() written');
+    // Asked again, the step says so; the whole answer (the loop below) is taken and its document saved.
+    t = await getTask();
+    expect(t.structuredContent).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'adder:development' } });
+    expect(t.content[0]!.text).toContain('## Your answer to this step was not taken\n\nYour final answer lacks the context document');
     for (let i = 0; i < 30 && t.structuredContent.status !== 'COMPLETED'; i++) {
       const task = t.structuredContent;
       if (task.status !== 'AWAITING_COGNITIVE_RESULT') throw new Error(`unexpected ${JSON.stringify(task)}`);
@@ -160,6 +175,7 @@ describe('the workflow driven over MCP by an external cognitive engine', () => {
       t = await getTask();
     }
     expect(t.structuredContent.status).toBe('COMPLETED');
+    expect(readFileSync(dev.contextDocPath, 'utf8')).toContain('- development: add() written in src/adder.mjs');
     expect(gitLog(sb.project).slice(0, 2)).toEqual(['update the documentation', 'add adder, which adds two numbers']);
   }, 180_000);
   it('a second server process takes and answers the steps the first issued; a BLOCKED run is recovered there by workflow_retry', async () => {

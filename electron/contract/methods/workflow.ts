@@ -163,6 +163,8 @@ export const WorkflowStep = z.object({
   projectDir: z.string(),
   /** What the final answer is: the context document itself, a report saved in the project, or notes. */
   answer: z.enum(['document', 'report', 'notes']).default('notes'),
+  /** A fixes step: its answer's \`output\` must end with a \`## Left open\` section (the review points it did not address). */
+  leftOpen: z.boolean().optional(),
 });
 export type WorkflowStep = z.infer<typeof WorkflowStep>;
 
@@ -209,7 +211,8 @@ export const WorkflowRunView = z.object({
   taskListFile: z.string().optional(),
   approved: z.boolean(),
   error: WorkflowErrorInfo.optional(),
-  pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),
+  /** The step waiting for the external engine; \`followUp\`: what its first answer lacked, asked for once (that answer was not taken). */
+  pending: z.object({ step: WorkflowStep, prompt: z.string(), followUp: z.string().optional() }).optional(),
   timeline: z.array(WorkflowTimelineEntry),
   totals: WorkflowUsage,
   /** The run's cost budget in US dollars (agent executor), when it has one. */
@@ -420,7 +423,7 @@ export const workflowMethods = {
   /** Run until the next step needs a model, or until the run completes or waits for the user. */
   'workflow.getTask': { params: z.object({ runId, timeoutMs: z.number().int().min(0).max(3_600_000).optional() }).strict(), result: WorkflowTask },
   /** `state` (optional): the step answered; refused when the run waits on another one (someone else answered it first). */
-  'workflow.submitTask': { params: z.object({ runId, state: z.string().optional(), result: WorkflowStepResult }).strict(), result: z.object({ success: z.literal(true), status: WorkflowRunStatus }) },
+  'workflow.submitTask': { params: z.object({ runId, state: z.string().optional(), result: WorkflowStepResult }).strict(), result: z.object({ success: z.literal(true), status: WorkflowRunStatus, /** The answer lacked a part the step requires and was not taken: what is missing and how to submit again (asked once per step). */ followUp: z.string().optional() }) },
   'workflow.status': { params: RunRef, result: WorkflowRunView },
   /** Runs newest first, each with its goal: a project's life, goal by goal. */
   'workflow.list': {

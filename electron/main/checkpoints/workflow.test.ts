@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from '../workflow/engine';
+import { goodAnswer } from '../workflow/testing-repo';
 import { CheckpointStore } from './store';
 
 const TASKS = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Build the core\n';
@@ -26,7 +27,7 @@ async function drive(e: WorkflowEngine, runId: string, project: string, until?: 
       const out = task.step.state === 'prepare:task_list' ? TASKS : `${task.step.state} output`;
       await mkdir(join(project, 'notes'), { recursive: true });
       await writeFile(join(project, 'notes', `${task.step.state.replace(':', '-')}.txt`), out);
-      await e.submitTask(runId, { output: out, done: true, ...(task.step.component ? { contextDoc: `# core\n\nafter ${task.step.state}\n` } : {}) });
+      await e.submitTask(runId, task.step.component ? { output: out, done: true, contextDoc: `# core\n\nafter ${task.step.state}\n` } : goodAnswer(task.step, out));
     } else throw new Error(`unexpected ${task.status}`);
   }
 }

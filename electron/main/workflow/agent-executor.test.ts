@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../agent/providers/config';
 import type { SessionOutcome } from '../agent/session';
-import { AgentExecutor, agentHandBack, agentTask, cannotFinish, sharedArchitecture, splitContextDoc, type RunAgentSession } from './agent-executor';
+import { AgentExecutor, agentHandBack, agentTask, cannotFinish, externalFollowUp, missingPartsFollowUp, sharedArchitecture, splitContextDoc, type RunAgentSession } from './agent-executor';
 import { buildStepPrompt } from './prompt';
 import { lastWordsField, type StepAnswer, type StepRequest } from './executor';
 import { LAST_WORDS_MAX } from '../../contract/last-words';
@@ -241,6 +241,7 @@ describe('workflowPreflight', () => {
       expect(ask).toContain('=== END CONTEXT DOCUMENT ===');
       expect(ask).toMatch(/what you already said is kept/);
       expect(r).toMatchObject({ output: 'Implemented add().', contextDoc: '# Component: adder\n- add() done\n', done: true });
+      expect(r.note).toBeUndefined();
     });
 
     it("a fixes answer without its '## Left open' section: asked for it before the step is judged; asked once only", async () => {
@@ -254,8 +255,9 @@ describe('workflowPreflight', () => {
       expect(users).toHaveLength(2);
       expect(users[1]!.at(-1)).toMatch(/lacks the section `## Left open`: that heading, then each point of the review report you did not address/);
       expect(users[1]!.at(-1)).not.toMatch(/context document/);
-      // The reply still lacks it: not asked again; the first answer and its document kept.
+      // The reply still lacks it: not asked again; the first answer and its document kept, the timeline saying it still lacks it.
       expect(r).toMatchObject({ output: 'Fixed both points.\n\nStill nothing more to say.', contextDoc: '# Notes\n', done: true });
+      expect(r.note).toBe('asked once for its `## Left open` section, the model answered again without it: the answer was taken as it is');
     });
 
     it('a follow-up that gets no reply (the provider fails): the first answer stands, and the timeline says so', async () => {
@@ -264,6 +266,21 @@ describe('workflowPreflight', () => {
       expect(r).toMatchObject({ output: 'Implemented add().', done: true });
       expect(r.contextDoc).toBeUndefined();
       expect(r.note).toMatch(/^asked for a part its answer lacked, the model gave no reply \(.*the provider is down.*\); its first answer stands$/);
+    });
+
+    it('an external engine hears the same words, with where each part goes in its submit; never for an answer that cannot finish', () => {
+      const fixes = { runId: 'r1', state: 'adder:fixes', answer: 'notes' as const, leftOpen: true };
+      const both = externalFollowUp(fixes, { output: 'Fixed both points.' })!;
+      // The sentence naming what is missing is the agent path's, the document's place said for a submit.
+      expect(both.split(' Your answer was not taken')[0]).toBe(missingPartsFollowUp(fixes, 'Fixed both points.')!.split(' Reply with only')[0]!.replace(/from between its marker lines: a line `=== CONTEXT DOCUMENT ===`, then the complete new text of the context document, then a line `=== END CONTEXT DOCUMENT ===`/, 'from `result.contextDoc`: the complete new text of the context document, as one string'));
+      expect(both).toMatch(/^Your final answer lacks two parts this step requires: first the section `## Left open`: .*; last the context document, which Erasmus saves only from `result.contextDoc`/);
+      expect(both).toContain('Call workflow_submit_task again with your whole answer: {"runId": "r1", "state": "adder:fixes", "result": {"output": "<your output as before, then the ## Left open section>", "done": true, "contextDoc": "<the complete new text of the context document>"}}.');
+      expect(externalFollowUp(fixes, { output: 'Fixed.\n## Left open\n- none', contextDoc: '# Notes\n' })).toBeUndefined();
+      // A blank document is no document: it would empty the saved one.
+      expect(externalFollowUp({ ...fixes, leftOpen: false }, { output: 'Fixed.', contextDoc: '  \n' })).toMatch(/^Your final answer lacks the context document/);
+      expect(externalFollowUp(fixes, { output: 'Cannot finish: the user must choose the rounding.' })).toBeUndefined();
+      // A report step hands a document back only if it wants to.
+      expect(externalFollowUp({ runId: 'r1', state: 'adder:review', answer: 'report' }, { output: '# Review\n\nVerdict: good.' })).toBeUndefined();
     });
 
     it('an answer with every part, or one that says it cannot finish, is not followed up', async () => {

@@ -37,6 +37,39 @@ export function agentHandBack(answer: StepAnswer = 'notes'): string {
   return `When the work is finished, your final answer says in a few lines what you did; ${doc}. ${stopForUser(', your work and handed-back document kept')}`;
 }
 
+/** A part a step's answer must hold: the `## Left open` section of a fixes step, the context document a notes answer hands back. */
+export type AnswerPart = 'left-open' | 'context-doc';
+
+/**
+ * The parts a step requires that its answer lacks (in the order they are asked for), none when the answer says it
+ * cannot finish (the step stops for the user as it is). `answer` is the answer split from its context document.
+ */
+export function missingParts(step: Pick<StepRequest, 'answer' | 'leftOpen'>, answer: { output: string; contextDoc?: string | undefined }): AnswerPart[] {
+  if (cannotFinish(answer.output) !== undefined) return [];
+  const parts: AnswerPart[] = [];
+  if (step.leftOpen && leftOpenOf(answer.output) === undefined) parts.push('left-open');
+  if ((step.answer ?? 'notes') === 'notes' && !answer.contextDoc?.trim()) parts.push('context-doc');
+  return parts;
+}
+
+/**
+ * A missing part in words a model can act on: what it is and how to give it. The context document is handed back
+ * between marker lines by an agent step (`markers`), in `result.contextDoc` by an external engine (`field`).
+ */
+function partWords(part: AnswerPart, via: 'markers' | 'field'): string {
+  if (part === 'left-open')
+    return `the section \`## ${LEFT_OPEN_HEADING}\`: that heading, then each point of the review report you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all`;
+  return via === 'markers'
+    ? `the context document, which Erasmus saves only from between its marker lines: a line \`${DOC_BEGIN}\`, then the complete new text of the context document, then a line \`${DOC_END}\``
+    : `the context document, which Erasmus saves only from \`result.contextDoc\`: the complete new text of the context document, as one string`;
+}
+
+/** "Your final answer lacks …": the sentence naming what is missing, the same for an agent step and an external engine. */
+function lacksSentence(parts: AnswerPart[], via: 'markers' | 'field'): string {
+  const [a, b] = parts.map((p) => partWords(p, via));
+  return b === undefined ? `Your final answer lacks ${a}.` : `Your final answer lacks two parts this step requires: first ${a}; last ${b}.`;
+}
+
 /**
  * The follow-up a step's model gets, once, when its final answer lacks a part the step requires (the context document a
  * notes answer hands back, a fixes step's \`## Left open\` section): it names what is missing and how to give it, so the
@@ -44,16 +77,29 @@ export function agentHandBack(answer: StepAnswer = 'notes'): string {
  * when the model said it cannot finish (the step stops for the user as it is).
  */
 export function missingPartsFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpen'>, answer: string): string | undefined {
-  const { output, contextDoc } = splitContextDoc(answer);
-  if (cannotFinish(output) !== undefined) return undefined;
-  const parts: string[] = [];
-  if (step.leftOpen && leftOpenOf(output) === undefined)
-    parts.push(`the section \`## ${LEFT_OPEN_HEADING}\`: that heading, then each point of the review report you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all`);
-  if ((step.answer ?? 'notes') === 'notes' && contextDoc === undefined)
-    parts.push(`the context document, which Erasmus saves only from between its marker lines: a line \`${DOC_BEGIN}\`, then the complete new text of the context document, then a line \`${DOC_END}\``);
+  const parts = missingParts(step, splitContextDoc(answer));
   if (!parts.length) return undefined;
-  const what = parts.length === 1 ? `Your final answer lacks ${parts[0]}.` : `Your final answer lacks two parts this step requires: first ${parts[0]}; last ${parts[1]}.`;
-  return `${what} Reply with only ${parts.length === 1 ? 'that part' : 'those two parts, in that order'}, and no tool calls unless you need one to write ${parts.length === 1 ? 'it' : 'them'}: what you already said is kept, and your reply is added to it.`;
+  return `${lacksSentence(parts, 'markers')} Reply with only ${parts.length === 1 ? 'that part' : 'those two parts, in that order'}, and no tool calls unless you need one to write ${parts.length === 1 ? 'it' : 'them'}: what you already said is kept, and your reply is added to it.`;
+}
+
+/**
+ * The same follow-up for an external engine (workflow_submit_task), whose answer lacked a part: the step still waits,
+ * and the engine submits its whole answer again with the part (a submit stands alone: \`output\`, \`done\` and
+ * \`contextDoc\` together, as the step's "How to answer" says), so nothing is joined across two calls.
+ */
+export function externalFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpen' | 'runId' | 'state'>, result: { output: string; contextDoc?: string | undefined }): string | undefined {
+  const parts = missingParts(step, result);
+  if (!parts.length) return undefined;
+  const output = parts.includes('left-open') ? `<your output as before, then the ## ${LEFT_OPEN_HEADING} section>` : '<your output as before>';
+  const doc = (step.answer ?? 'notes') !== 'notes' ? '' : `, "contextDoc": "${parts.includes('context-doc') ? '<the complete new text of the context document>' : '<the context document as before>'}"`;
+  return `${lacksSentence(parts, 'field')} Your answer was not taken: step ${step.state} still waits for it. Call workflow_submit_task again with your whole answer: {"runId": "${step.runId}", "state": "${step.state}", "result": {"output": "${output}", "done": true${doc}}}.`;
+}
+
+/** The timeline's note on a step whose answer still lacked a part after it was asked for it once: the answer is taken as it is. */
+export function stillLacksNote(parts: AnswerPart[]): string {
+  const what = parts.map((p) => (p === 'left-open' ? `its \`## ${LEFT_OPEN_HEADING}\` section` : 'its context document')).join(' and ');
+  const kept = parts.includes('context-doc') ? '; the context document was not updated' : '';
+  return `asked once for ${what}, the model answered again without ${parts.length === 1 ? 'it' : 'them'}: the answer was taken as it is${kept}`;
 }
 
 /** A final answer and the reply to its follow-up, as one answer (the reply's context document, else the first's, at its end). */
@@ -209,6 +255,9 @@ export class AgentExecutor implements StepExecutor {
       first === undefined || ran.endedReason === 'stopped' ? ran : ran.endedReason === 'complete' ? { ...ran, finalAnswer: withFollowUp(first, ran.finalAnswer ?? '') } : { ...ran, endedReason: 'complete', finalAnswer: first };
     // A follow-up that got no reply is said on the timeline, not passed over.
     const unreplied = first !== undefined && ran.endedReason !== 'complete' && ran.endedReason !== 'stopped' ? `asked for a part its answer lacked, the model gave no reply (${ran.error ?? ran.endedReason}); its first answer stands` : undefined;
+    // A reply that still lacks the part is taken as it is (asked once only), and the timeline says so.
+    const still = first !== undefined && ran.endedReason === 'complete' ? missingParts(step, splitContextDoc(outcome.finalAnswer ?? '')) : [];
+    const lacking = still.length ? stillLacksNote(still) : undefined;
     if (outcome.endedReason === 'stopped' || step.signal.aborted) throw new StepAbortedError(step.state);
     // No log: the session never started (config.yaml unreadable, no provider): the model did not run, so its retry is not told of it.
     if (outcome.endedReason === 'error' && !outcome.logPath) throw new StepSetupError(`the model's session for ${humanState(step.state)} could not start: ${outcome.error ?? 'no reason given'}; the model did not run. Fix that, then retry the step`);
@@ -221,7 +270,7 @@ export class AgentExecutor implements StepExecutor {
       output,
       ...(contextDoc !== undefined ? { contextDoc } : {}),
       done: outcome.endedReason === 'complete' && cannot === undefined,
-      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath) } : unanswered.length || unreplied ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? ''].filter(Boolean).join('; ') } : {}),
+      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath) } : unanswered.length || unreplied || lacking ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? '', lacking ?? ''].filter(Boolean).join('; ') } : {}),
       usage: workflowUsage(outcome.usage),
       sessionLog: outcome.logPath,
       ...(!output.trim() && (said.trim() || lastText.trim()) ? { lastText: said.trim() || lastText } : {}),

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkflowTask } from '../../contract/index';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
+import { goodAnswer } from './testing-repo';
 
 const FIRST = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Build the core\n';
 const SECOND = '# Task list\n\n## Component: core — the core\nTest: true\n- [x] C1: Build the core\n- [ ] C2: Add a flag\n';
@@ -41,7 +42,7 @@ async function drive(e: WorkflowEngine, runId: string, taskList: (attempt: numbe
     const seen = [...(prompts.get(task.step.state) ?? []), task.prompt];
     prompts.set(task.step.state, seen);
     const output = task.step.state === 'prepare:task_list' ? taskList(seen.length) : task.step.answer === 'document' ? `# ${task.step.state}\n` : `${task.step.state} done`;
-    await e.submitTask(runId, { output, done: true });
+    await e.submitTask(runId, goodAnswer(task.step, output));
   }
   return { prompts, last: task };
 }

@@ -8,6 +8,7 @@ import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
 import { processStart } from './run-record';
 import { StepAbortedError } from './executor';
+import { goodAnswer } from './testing-repo';
 
 const TASKS = `# Task list
 
@@ -49,7 +50,7 @@ async function answer(e: WorkflowEngine, runId: string, task: WorkflowTask): Pro
   const file = join(step.projectDir, 'notes', `${step.state.replace(':', '-')}.txt`);
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, out);
-  await e.submitTask(runId, { output: out, done: true });
+  await e.submitTask(runId, goodAnswer(step, out));
 }
 
 async function driveToEnd(e: WorkflowEngine, runId: string, onApproval: () => Promise<unknown> = () => e.approve(runId)): Promise<string[]> {
@@ -118,7 +119,7 @@ describe('WorkflowEngine', () => {
       } else if (state === 'final:review') await e.submitTask(runId, { output: '# Final review\n\n**Verdict:** one small fix needed.\n\n1. README lacks usage.\n2. The CLI lacks --help.\n', done: true });
       else if (state === 'core:fixes') {
         expect(task.prompt).toContain("those about tests too: change the tests it names here (what your protocol leaves to the testing step is the component's own test tasks, not a review's points)");
-        await e.submitTask(runId, { output: 'Done.\n\n## Left open\n- none\n', done: true });
+        await e.submitTask(runId, goodAnswer(task.step, 'Done.\n\n## Left open\n- none\n'));
       }
       else if (state === 'final:fixes') {
         // The fixes step sees the report, is told the gate runs after it, and is asked for what it leaves open.
@@ -129,11 +130,11 @@ describe('WorkflowEngine', () => {
         // The review's points about tests are this step's too (its development protocol leaves test tasks to a testing step).
         expect(task.prompt).toContain('those about tests too (change the tests it names here)');
         await writeFile(join(dir, 'BROKEN'), 'oops');
-        await e.submitTask(runId, { output: 'README usage added.\n\n## Left open\n- The CLI lacks --help: out of scope for this goal.\n', done: true });
+        await e.submitTask(runId, goodAnswer(task.step, 'README usage added.\n\n## Left open\n- The CLI lacks --help: out of scope for this goal.\n'));
       } else if (state === 'final:redebugging') {
         expect(task.prompt).toContain('The end-to-end tests fail after the final review fixes');
         await rm(join(dir, 'BROKEN'));
-        await e.submitTask(runId, { output: 'Removed the stray file.', done: true });
+        await e.submitTask(runId, goodAnswer(task.step, 'Removed the stray file.'));
       } else await answer(e, runId, task);
     }
     expect(states.slice(-4)).toEqual(['final:documentation', 'final:review', 'final:fixes', 'final:redebugging']);
@@ -162,6 +163,10 @@ describe('WorkflowEngine', () => {
       else if (task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state === 'final:review') {
         states.push(task.step.state);
         await e.submitTask(runId, { output: '# Final review\n\nVerdict: no changes needed\n', done: true });
+      } else if (task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state.endsWith(':fixes')) {
+        // A model that never says what it left open: asked for it once, it answers again without it.
+        states.push(task.step.state);
+        await e.submitTask(runId, { ...goodAnswer(task.step, 'Fixed the points.'), output: 'Fixed the points.' });
       } else {
         if (task.status === 'AWAITING_COGNITIVE_RESULT') states.push(task.step.state);
         await answer(e, runId, task);
@@ -171,6 +176,9 @@ describe('WorkflowEngine', () => {
     const view = await e.status(runId);
     expect(view.timeline.find((x) => x.state === 'final:fixes')).toMatchObject({ outcome: 'skipped', note: 'the review asked for no changes (docs/reviews/final.md)' });
     expect(view.timeline.map((x) => x.state)).not.toContain('final:redebugging');
+    // Each components' fixes step was asked once (its state handed out twice), then taken as it was, the timeline saying so.
+    expect(states.filter((x) => x === 'core:fixes')).toHaveLength(2);
+    expect(view.timeline.find((x) => x.state === 'core:fixes')).toMatchObject({ note: 'asked once for its `## Left open` section, the model answered again without it: the answer was taken as it is' });
     // The components' fixes steps did not say what they left open: the completion says so instead of a plain "complete".
     expect(task.output.filter((l) => l.startsWith('review point open'))).toEqual([
       expect.stringMatching(/^review point open: the review of core .*: the fixes step did not say whether it left any point open; read the report$/),
@@ -373,6 +381,64 @@ describe('WorkflowEngine', () => {
     expect(execFileSync('git', ['log', '--format=%s'], { cwd: dir, encoding: 'utf8' }).trim().split('\n')[0]).toBe('Update the documentation');
     // Submitting to a run that waits on nothing is refused in either process.
     await expect(b.submitTask(runId, { output: 'late', done: true })).rejects.toMatchObject({ kind: 'INVALID_STATE' });
+  });
+
+  it("an external engine's answer that lacks a part the step requires is sent back once, naming it; the step waits on", async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('follow-up');
+    const home = join(root, 'home');
+    const [a, b] = [engine(home), engine(home)];
+    const { runId } = await a.load({ projectDir: dir, goal: 'two parts' });
+    /** Answers well up to `state`, and returns its task. */
+    const upTo = async (state: string): Promise<Extract<WorkflowTask, { status: 'AWAITING_COGNITIVE_RESULT' }>> => {
+      for (let task = await a.getTask(runId); ; task = await a.getTask(runId)) {
+        if (task.status === 'AWAITING_APPROVAL') await a.approve(runId);
+        else if (task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state === state) return task;
+        else await answer(a, runId, task);
+      }
+    };
+    // The step's own "How to answer" says both parts before any follow-up does.
+    const dev = await upTo('core:development');
+    expect(dev.prompt).toContain('`contextDoc` is required, as Erasmus saves the context document only from it');
+    const docPath = dev.step.contextDocPath;
+    // A notes answer without its context document: not taken, the caller told what is missing and how to give it.
+    const first = await a.submitTask(runId, { output: 'Built the core.', done: true }, 'core:development');
+    expect(first.status).toBe('AWAITING_COGNITIVE_RESULT');
+    expect(first.followUp).toBe(
+      `Your final answer lacks the context document, which Erasmus saves only from \`result.contextDoc\`: the complete new text of the context document, as one string. Your answer was not taken: step core:development still waits for it. Call workflow_submit_task again with your whole answer: {"runId": "${runId}", "state": "core:development", "result": {"output": "<your output as before>", "done": true, "contextDoc": "<the complete new text of the context document>"}}.`,
+    );
+    // Asked again (another process, a caller that lost the thread): the same step, its prompt saying what was lacking.
+    const again = await b.getTask(runId);
+    expect(again).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'core:development' } });
+    if (again.status === 'AWAITING_COGNITIVE_RESULT') expect(again.prompt).toContain(`## Your answer to this step was not taken\n\n${first.followUp}`);
+    // The whole answer again, with the document: taken, and the document saved.
+    const second = await a.submitTask(runId, { output: 'Built the core.', done: true, contextDoc: '# Component: core\n\n- C1 built in core.js\n' }, 'core:development');
+    expect(second.followUp).toBeUndefined();
+    expect(await readFile(docPath, 'utf8')).toContain('- C1 built in core.js');
+    // A fixes answer without its `## Left open` section: sent back once, asking for that section only (the document is there).
+    const fixes = await upTo('core:fixes');
+    expect(fixes.prompt).toContain('ends with the `## Left open` section your task asks for');
+    const asked = await a.submitTask(runId, { output: 'Fixed both points.', done: true, contextDoc: '# Component: core\n\n- review points fixed\n' });
+    expect(asked.followUp).toMatch(/^Your final answer lacks the section `## Left open`: that heading, then each point of the review report you did not address and why/);
+    expect(asked.followUp).toContain('"result": {"output": "<your output as before, then the ## Left open section>", "done": true, "contextDoc": "<the context document as before>"}}.');
+    expect(asked.followUp).not.toMatch(/lacks[^.]*the context document/);
+    // Still without it, answered from another process: taken as it is (asked once only), the timeline saying so.
+    const still = await b.submitTask(runId, { output: 'Fixed both points.', done: true, contextDoc: '# Component: core\n\n- review points fixed, again\n' });
+    expect(still.followUp).toBeUndefined();
+    expect(await readFile(docPath, 'utf8')).toContain('- review points fixed, again');
+    const at = (await b.status(runId)).timeline.find((t) => t.state === 'core:fixes')!;
+    expect(at.note).toBe('asked once for its `## Left open` section, the model answered again without it: the answer was taken as it is');
+    // An answer that says it cannot finish is never sent back for a missing part: the step stops for the user.
+    const cli = await (async () => {
+      for (let task = await b.getTask(runId); ; task = await b.getTask(runId)) {
+        if (task.status === 'AWAITING_APPROVAL') await b.approve(runId);
+        else if (task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state === 'cli:development') return task;
+        else await answer(b, runId, task);
+      }
+    })();
+    const cannot = await b.submitTask(runId, { output: 'Cannot finish: the user must say which flags the CLI takes.', done: false }, cli.step.state);
+    expect(cannot).toEqual({ success: true, status: 'BLOCKED' });
+    expect((await b.status(runId)).timeline.find((t) => t.state === 'cli:development')).toMatchObject({ outcome: 'not-done' });
   });
 
   it('a step waiting in the file can be stopped from another process and asked again on resume', async () => {
@@ -601,7 +667,7 @@ describe('WorkflowEngine', () => {
         // core's documentation writes Markdown only; cli's documentation also touches code.
         await writeFile(join(dir, `${task.step.component}.md`), '# Docs\n');
         if (task.step.component === 'cli') await writeFile(join(dir, 'cli.js'), '// documented\n');
-        await e.submitTask(runId, { output: 'Documented.', done: true });
+        await e.submitTask(runId, goodAnswer(task.step, 'Documented.'));
       } else await answer(e, runId, task);
     }
     expect(asked).not.toContain('core:retesting');

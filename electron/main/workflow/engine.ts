@@ -333,9 +333,14 @@ export class WorkflowEngine {
   }
 
   /** `state`, when given, is the step the answer is for: refused if the run waits on another one. */
-  async submitTask(runId: string, result: WorkflowStepResult, state?: string): Promise<{ success: true; status: WorkflowRunView['status'] }> {
+  async submitTask(runId: string, result: WorkflowStepResult, state?: string): Promise<{ success: true; status: WorkflowRunView['status']; followUp?: string }> {
     const run = await this.afterOtherDriver(await this.get(runId), SUBMIT_SETTLE_MS);
-    run.submit(result, state);
+    const followUp = run.submit(result, state);
+    // Sent back for a part it lacks: the step still waits, and the caller is told what to submit.
+    if (followUp !== undefined) {
+      await run.saved();
+      return { success: true, status: run.record.status, followUp };
+    }
     // The status after the transition: the step's tests (if any) ran and the next step waits, or the run rests; RUNNING if that takes long.
     await new Promise((r) => setImmediate(r));
     await run.settle(SUBMIT_SETTLE_MS).catch(() => undefined);

@@ -1,4 +1,5 @@
 import { lastWordsOf } from '../../contract/last-words';
+import { LEFT_OPEN_HEADING } from '../../contract/review-points';
 import type { WorkflowStep, WorkflowStepResult, WorkflowTimelineEntry, WorkflowUsage } from '../../contract/methods/workflow';
 import { invalidState } from './errors';
 import type { ProtocolName } from './protocols';
@@ -69,6 +70,7 @@ export function stepView(step: StepRequest): WorkflowStep {
     contextDocPath: step.contextDocPath,
     projectDir: step.projectDir,
     answer: step.answer ?? 'notes',
+    ...(step.leftOpen ? { leftOpen: true } : {}),
   };
 }
 
@@ -100,13 +102,13 @@ interface Pending {
  * What an external engine submits for a step, said once at the end of its prompt (the same shape as
  * workflow_submit_task's schema and the contract's WorkflowStepResult).
  */
-export function externalHandBack(step: Pick<StepRequest, 'runId' | 'state' | 'answer' | 'projectDir'>): string {
+export function externalHandBack(step: Pick<StepRequest, 'runId' | 'state' | 'answer' | 'projectDir' | 'leftOpen'>): string {
   const call = (result: string, verb = 'Call') => `${verb} workflow_submit_task with {"runId": "${step.runId}", "state": "${step.state}", "result": ${result}}.`;
   const done = '`done` is true when the "Done when" criteria are met, false if they are not (the run then stops at this step)';
   if (step.answer === 'document') return `${call('{"output": "<the complete document, markdown>", "done": true}')} \`output\` is the document itself and nothing else; Erasmus saves it. ${done}.`;
   if (step.answer === 'report')
     return `${call('{"output": "<the report, markdown>", "done": true, "contextDoc": "<optional: the complete new text of the context document>"}')} \`output\` is the report and nothing else; Erasmus saves it as the review report. ${done}.`;
-  return `Make the changes your task asks for in the project (${step.projectDir}) with your own tools, then ${call('{"output": "<a few lines: what you did>", "done": true, "contextDoc": "<the complete new text of the context document>"}', 'call')} \`output\` must not be empty. ${done}.`;
+  return `Make the changes your task asks for in the project (${step.projectDir}) with your own tools, then ${call('{"output": "<a few lines: what you did>", "done": true, "contextDoc": "<the complete new text of the context document>"}', 'call')} \`output\` must not be empty${step.leftOpen ? ` and ends with the \`## ${LEFT_OPEN_HEADING}\` section your task asks for` : ''}; \`contextDoc\` is required, as Erasmus saves the context document only from it. ${done}.`;
 }
 
 /**

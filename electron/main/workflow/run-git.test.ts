@@ -14,7 +14,7 @@ import type { RunRecord } from './run-record';
 import { removeDeadLocks } from './git-locks';
 import { commitRunWork, filesToCommit, finalCommitWhat, heldBackNote } from './run-git';
 import type { TestRunner } from './verify';
-import { driveToCompletion, git, repositoryIn, TASKS } from './testing-repo';
+import { driveToCompletion, git, goodAnswer, repositoryIn, TASKS } from './testing-repo';
 
 let root: string | undefined;
 const engines: WorkflowEngine[] = [];
@@ -215,7 +215,7 @@ describe('the final phase of a run in an existing project', () => {
       prompts.set(state, task.prompt);
       if (state === 'final:debugging') writeFileSync(join(dir, 'fixed.txt'), 'fixed\n');
       const out = state === 'prepare:task_list' ? TASKS : state === 'final:review' ? '# Final review\n\nVerdict: changes needed\n\n1. `index.js` — name the export.\n' : state.endsWith(':review') ? 'Verdict: no changes needed' : state === 'final:fixes' ? 'Named it.\n\n## Left open\n\n- none' : `${state} output`;
-      await e.submitTask(runId, { output: out, done: true });
+      await e.submitTask(runId, goodAnswer(task.step, out));
     }
     expect(prompts.get('final:debugging')).toContain("The project's own tests fail at the final gate, run over the whole project after its components (output below).");
     expect(prompts.get('final:fixes')).toContain("The project's own test command below runs after you.");

@@ -154,7 +154,7 @@ export const RunRecord = z.object({
   /** A parallel run's components, in schedule order, from the moment they start (parallel.ts). */
   lanes: z.array(LaneRecord).optional(),
   error: ErrorView.optional(),
-  pending: z.object({ step: WorkflowStep, prompt: z.string() }).optional(),
+  pending: z.object({ step: WorkflowStep, prompt: z.string(), followUp: z.string().optional() }).optional(),
   timeline: z.array(WorkflowTimelineEntry),
   totals: WorkflowUsage,
   createdAt: z.string(),

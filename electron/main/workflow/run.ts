@@ -8,7 +8,8 @@ import type { WorkflowEmit } from './events';
 import { DOCS_BESIDE } from './beside';
 import { executeNext } from './execute';
 import { filesChangedSince, git, snapshotTree } from './git';
-import { ExternalExecutor, StepAbortedError, StepSetupError, stepView, type StepExecutor, type StepRequest } from './executor';
+import { ExternalExecutor, StepAbortedError, StepSetupError, stepView, type StepExecutor, type StepRequest, type StepResult } from './executor';
+import { externalFollowUp, missingParts, stillLacksNote } from './agent-executor';
 import { currentState, startWorkflowActor, type WorkflowActor } from './machine';
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
 import { withUnplanned } from './architecture-components';
@@ -90,7 +91,7 @@ export class WorkflowRun {
   /** The folder's tree as known when this context started (RunDeps.startTree), until a step or a test run uses it. */
   private knownTree: RunDeps['startTree'];
   /** A result submitted for the step the record says is waiting, in a process that did not issue it. */
-  private taken?: { state: string; result: WorkflowStepResult };
+  private taken?: { state: string; result: StepResult };
   /** The tree of the checkpoint each open entry took as it entered, until its step starts or a test run may have changed the files. */
   private entered = new WeakMap<WorkflowTimelineEntry, string>();
   /** The project folder's path inside its repository (`git rev-parse --show-prefix`); undefined outside one. */
@@ -542,9 +543,10 @@ export class WorkflowRun {
   /**
    * The answer to the waiting step. The step may have been issued by this process (its executor
    * waits) or by another one (the record holds it): then this process takes the run over and
-   * continues from that step with this result.
+   * continues from that step with this result. Returns the follow-up when the answer was not taken
+   * because it lacks a part the step requires (asked once per step), else undefined.
    */
-  submit(result: WorkflowStepResult, state?: string): void {
+  submit(result: WorkflowStepResult, state?: string): string | undefined {
     if (!(this.executor instanceof ExternalExecutor)) throw invalidState(`run ${this.runId} uses the ${this.executor.kind} executor, not the external cognitive engine`);
     const step = this.executor.waiting ?? (this.loop ? undefined : this.record.pending?.step);
     if (this.record.status !== 'AWAITING_COGNITIVE_RESULT' || !step) throw invalidState(`run ${this.runId} is ${this.record.status}: no step waits for a result${state ? ` (your answer for ${state} was not applied)` : ''}`);
@@ -554,10 +556,26 @@ export class WorkflowRun {
     if (!result.output.trim() && !(step.answer === 'document' && result.contextDoc?.trim())) {
       throw new WorkflowError('PARSE_ERROR', `the result for ${step.state} is empty: \`output\` must hold ${step.answer === 'document' ? 'the document' : step.answer === 'report' ? 'the report' : 'what you did'} (see "How to answer" in the step's prompt). The step stays open: submit again.`, { field: 'result.output' });
     }
+    // A finished answer that lacks a part the step requires (its context document, a fixes step's `## Left open`) is sent back
+    // once, naming what is missing: the step waits on, the request kept in the file for whichever process gets the next
+    // submit. A second answer still lacking it is taken as it is, the timeline saying so (as on the agent path).
+    const pending = this.record.pending;
+    // An answer that says the step is not done stops the run at it as it is (the agent path follows up only a finished session).
+    const lacking = result.done === false ? [] : missingParts(step, result);
     this.claim();
-    if (this.executor.waiting) return this.executor.submit(result);
-    this.taken = { state: step.state, result };
+    if (lacking.length && pending && !pending.followUp) {
+      const followUp = externalFollowUp({ ...step, runId: this.runId }, result)!;
+      pending.followUp = followUp;
+      // Nobody holds a waiting step's run (onAwait): let go again once the request is in the file.
+      const saved = this.persist().finally(() => this.deps.store.unlock(this.record.projectDir, this.runId));
+      this.saving = saved.catch(() => undefined);
+      return followUp;
+    }
+    const taken: StepResult = lacking.length ? { ...result, note: stillLacksNote(lacking) } : result;
+    if (this.executor.waiting) return void this.executor.submit(taken);
+    this.taken = { state: step.state, result: taken };
     this.drive();
+    return undefined;
   }
 
   /** Pause: a waiting step is abandoned now (it runs again on resume); a running step finishes first. */
@@ -757,7 +775,8 @@ export class WorkflowRun {
     const r = this.record;
     switch (r.status) {
       case 'AWAITING_COGNITIVE_RESULT':
-        return { status: 'AWAITING_COGNITIVE_RESULT', runId: r.runId, prompt: r.pending!.prompt, step: r.pending!.step };
+        // A step whose first answer was sent back: asked again, it says what that answer lacked.
+        return { status: 'AWAITING_COGNITIVE_RESULT', runId: r.runId, prompt: r.pending!.followUp ? `${r.pending!.prompt}\n\n## Your answer to this step was not taken\n\n${r.pending!.followUp}` : r.pending!.prompt, step: r.pending!.step };
       case 'COMPLETED':
         // A review point nobody addressed is part of the answer, never left out of a plain "complete".
         return {

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
+import { goodAnswer } from './testing-repo';
 
 // A step's details on the timeline: the prompt it was given, the files it touched, its test output.
 const TASKS = `# Task list
@@ -60,7 +61,7 @@ describe('workflow step details', () => {
         await mkdir(dirname(file), { recursive: true });
         await writeFile(file, out);
       }
-      await e.submitTask(runId, { output: out, done: true });
+      await e.submitTask(runId, goodAnswer(task.step, out));
       if (state === 'core:development') staged = git(dir, 'diff', '--cached', '--name-only');
     }
     // The snapshots go through a temporary index: nothing the step wrote was staged in the user's.

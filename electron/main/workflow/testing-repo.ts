@@ -1,12 +1,27 @@
 // Test scaffolding shared by the workflow's git tests: a small repository with a Conventional Commits history,
 // and a scripted model (the external engine's API) whose development steps write src/greet.js.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { WorkflowTask } from '../../contract/index';
+import type { WorkflowStep, WorkflowStepResult, WorkflowTask } from '../../contract/index';
 import type { WorkflowEngine } from './engine';
 
 export const TASKS = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Add the greeting\n';
+
+/**
+ * A step's answer as a good model submits it: `output` (a fixes step's ending with its `## Left open` section) and, for a
+ * notes step, the complete new text of its context document: the document as it stands with a line on what the step did.
+ */
+export function goodAnswer(step: WorkflowStep, output: string, done = true): WorkflowStepResult {
+  if (step.answer !== 'notes') return { output, done };
+  const said = step.leftOpen && !/^#{1,3}\s*Left open\b/im.test(output) ? `${output}\n\n## Left open\n- none\n` : output;
+  let doc = `# ${step.component ?? step.state}\n`;
+  try {
+    // Without the stamp Erasmus keeps itself (drift.ts keepStamp): a model writes the document, not the stamp.
+    doc = readFileSync(step.contextDocPath, 'utf8').replace(/^<!-- erasmus: .* -->\n?/gm, '');
+  } catch {}
+  return { output: said, done, contextDoc: `${doc.trimEnd()}\n\n- ${step.state}: ${output.split('\n')[0]}\n` };
+}
 
 /** git as a user with an identity of their own. */
 export const git = (dir: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=me@example.com', '-c', 'user.name=Me', ...args], { cwd: dir, encoding: 'utf8' }).trim();
@@ -36,7 +51,7 @@ async function answer(e: WorkflowEngine, runId: string, task: WorkflowTask, step
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `exports.greet = (n) => 'hi ' + n; // ${step.state}\n`);
   }
-  await e.submitTask(runId, { output: out, done: true });
+  await e.submitTask(runId, goodAnswer(step, out));
 }
 
 /** Drives a run to completion, approving its plan; the states the model was asked for, in order. Development writes `file`. */

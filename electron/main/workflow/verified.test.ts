@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkflowTask } from '../../contract/index';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
+import { goodAnswer } from './testing-repo';
 import { entryLine } from '../../cli/commands/workflow-print';
 
 /** Issue 23: done means verified, every task traced to tests Erasmus ran (node --test's own JUnit report) and to its commit. */
@@ -82,7 +83,7 @@ async function answer(e: WorkflowEngine, runId: string, task: WorkflowTask, file
     await writeFile(join(step.projectDir, path), text);
   }
   const out = step.state === 'prepare:task_list' ? TASKS : step.state.endsWith(':review') ? 'Verdict: no changes needed' : `${step.state} done`;
-  await e.submitTask(runId, { output: out, done: true });
+  await e.submitTask(runId, goodAnswer(step, out));
 }
 
 describe('done means verified', () => {
@@ -180,7 +181,7 @@ describe('done means verified', () => {
     ]);
     // A documentation run whose steps change no file of the project commits nothing: the documents then describe HEAD.
     const again = (await e.load({ projectDir: dir, documents: 'drifted' })).runId;
-    for (task = await e.getTask(again); task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(again)) await e.submitTask(again, { output: 'the documents still hold', done: true });
+    for (task = await e.getTask(again); task.status === 'AWAITING_COGNITIVE_RESULT'; task = await e.getTask(again)) await e.submitTask(again, goodAnswer(task.step, 'the documents still hold'));
     expect(task.status).toBe('COMPLETED');
     expect((await e.status(again)).timeline.at(-1)).toMatchObject({ state: 'final:commit', outcome: 'nothing-to-commit' });
     expect((await e.readDoc(dir, { doc: 'component', component: 'words' })).text).toMatch(new RegExp(`<!-- erasmus: describes commit ${git(dir, 'rev-parse', 'HEAD')}, files of commit ${shaOf('words')} -->\n$`));

@@ -109,12 +109,12 @@ export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
     defineTool({
       name: 'workflow_submit_task',
       description:
-        "Submit the answer to the step that awaits it, as its prompt's \"How to answer\" says: result.output (not empty: the document, the report, or what you did), result.done (false: the step's done-criteria are not met), result.contextDoc (the complete new text of the step's context document). An empty or malformed result is refused and the step stays open. Returns the run's status after the step (the next step waiting, or where the run rests).",
+        "Submit the answer to the step that awaits it, as its prompt's \"How to answer\" says: result.output (not empty: the document, the report, or what you did), result.done (false: the step's done-criteria are not met), result.contextDoc (the complete new text of the step's context document). An empty or malformed result is refused and the step stays open; an answer that lacks a part the step requires (a notes step's contextDoc, a fixes step's `## Left open` section) is sent back once, naming what is missing, and the step stays open. Returns the run's status after the step (the next step waiting, or where the run rests).",
       input: z.object({ runId, state: z.string().optional().describe('the step you answer (step.state of workflow_get_task); an answer for a step that no longer waits is refused, not applied to another'), result: WorkflowStepResult }).strict(),
       run: (a) =>
         call(
           (l) => l.request('workflow.submitTask', { runId: a.runId, state: a.state, result: a.result }),
-          (r) => `submitted; run ${a.runId} is ${r.status}${r.status === 'BLOCKED' ? `\n\n${RECOVER}` : r.status === 'AWAITING_COGNITIVE_RESULT' ? ': call workflow_get_task for the next step' : ''}`,
+          (r) => r.followUp ? `still ${r.status} (run ${a.runId})\n\n${r.followUp}` : `submitted; run ${a.runId} is ${r.status}${r.status === 'BLOCKED' ? `\n\n${RECOVER}` : r.status === 'AWAITING_COGNITIVE_RESULT' ? ': call workflow_get_task for the next step' : ''}`,
         ),
     }),
     ...(['retry', 'skip', 'resume'] as const).map((name) =>
