@@ -87,7 +87,8 @@ export default defineConfig({
       ...groups('node', NODE_UNIT, ['tests/e2e/**'], { environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 }),
       // Renderer files share a worker and its document too (35 files, one fresh worker each: 38 -> 9 CPU-s, 117 -> 30 s
       // under load); a file that asserts the focus runs isolated (DOCUMENT_WIDE).
-      ...groups('renderer', RENDERER, [], { environment: 'happy-dom', testTimeout: 15_000 }, { also: DOCUMENT_WIDE, plugins: [react()] }),
+      // Each test's render is unmounted after it (renderer/src/testing/setup.ts), whether or not its file says so.
+      ...groups('renderer', RENDERER, [], { environment: 'happy-dom', testTimeout: 15_000, setupFiles: ['renderer/src/testing/setup.ts'] }, { also: DOCUMENT_WIDE, plugins: [react()] }),
       // CLI and MCP end-to-end files (real processes, temp homes, random ports): beside the unit tests.
       ...groups('e2e', ['tests/e2e/**/*.test.ts'], BESIDE, { environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 }),
       {

@@ -115,6 +115,6 @@ describe('App', () => {
     expect(s1.items.find((i) => i.kind === 'approval')).toMatchObject({ id: 'r1', gone: true });
     expect(s1.items.find((i) => i.kind === 'tool')).toMatchObject({ id: 'c1', status: 'error' });
     expect(core.services.elicitations.get()).toEqual([]);
-    expect(screen.queryByText('Overwrite the existing file bin/textutil.js (566 bytes)')).toBeNull(); // its toast is gone too
+    await waitFor(() => expect(screen.queryByText('Overwrite the existing file bin/textutil.js (566 bytes)')).toBeNull()); // its toast is gone too
   });
 });
