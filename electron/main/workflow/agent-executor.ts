@@ -46,6 +46,10 @@ export function agentHandBack(answer: StepAnswer = 'notes'): string {
 export function missingPartsFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpen'>, answer: string): string | undefined {
   const { output, contextDoc } = splitContextDoc(answer);
   if (cannotFinish(output) !== undefined) return undefined;
+  // A document answer is saved whole as the document: one without a single heading is words about it ("The architecture is
+  // ready."), not it (played as the model: such an answer became the architecture every later step was shown).
+  if (step.answer === 'document' && !isDocument(contextDoc ?? output))
+    return `${DOCUMENT_LACKED} Reply with the complete document in markdown, headings included, and nothing else: your reply replaces your answer.`;
   const parts: string[] = [];
   if (step.leftOpen && leftOpenOf(output) === undefined)
     parts.push(`the section \`## ${LEFT_OPEN_HEADING}\`: that heading, then each point of the review report you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all`);
@@ -56,8 +60,18 @@ export function missingPartsFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpe
   return `${what} Reply with only ${parts.length === 1 ? 'that part' : 'those two parts, in that order'}, and no tool calls unless you need one to write ${parts.length === 1 ? 'it' : 'them'}: what you already said is kept, and your reply is added to it.`;
 }
 
-/** A final answer and the reply to its follow-up, as one answer (the reply's context document, else the first's, at its end). */
-export function withFollowUp(first: string, reply: string): string {
+/** The follow-up's first words for a document answer that is not a document (it begins as every follow-up does). */
+const DOCUMENT_LACKED = 'Your final answer lacks the document itself: Erasmus saves your final answer whole as the context document, and yours has no markdown heading, so it reads as words about the document rather than the document.';
+
+/** Whether a document answer reads as a document: it has at least one markdown heading (`# …`). */
+const isDocument = (text: string) => /^[ \t]{0,3}#{1,6}[ \t]+\S/m.test(text);
+
+/**
+ * A final answer and the reply to its follow-up, as one answer (the reply's context document, else the first's, at its end).
+ * A document answer is replaced by a reply that is a document, and kept when the reply is not (it is saved whole).
+ */
+export function withFollowUp(first: string, reply: string, answer?: StepRequest['answer']): string {
+  if (answer === 'document') return isDocument(splitContextDoc(reply).contextDoc ?? reply) ? reply : first;
   const a = splitContextDoc(first);
   const b = splitContextDoc(reply);
   const doc = b.contextDoc ?? a.contextDoc;
@@ -206,7 +220,7 @@ export class AgentExecutor implements StepExecutor {
     // After a follow-up: its reply joins the first answer; a follow-up that did not end in an answer (its budget ran
     // out, an error) leaves the first answer as it was, the step done as before (the completion flags what is missing).
     const outcome: SessionOutcome =
-      first === undefined || ran.endedReason === 'stopped' ? ran : ran.endedReason === 'complete' ? { ...ran, finalAnswer: withFollowUp(first, ran.finalAnswer ?? '') } : { ...ran, endedReason: 'complete', finalAnswer: first };
+      first === undefined || ran.endedReason === 'stopped' ? ran : ran.endedReason === 'complete' ? { ...ran, finalAnswer: withFollowUp(first, ran.finalAnswer ?? '', step.answer) } : { ...ran, endedReason: 'complete', finalAnswer: first };
     // A follow-up that got no reply is said on the timeline, not passed over.
     const unreplied = first !== undefined && ran.endedReason !== 'complete' && ran.endedReason !== 'stopped' ? `asked for a part its answer lacked, the model gave no reply (${ran.error ?? ran.endedReason}); its first answer stands` : undefined;
     if (outcome.endedReason === 'stopped' || step.signal.aborted) throw new StepAbortedError(step.state);
