@@ -81,7 +81,7 @@ it("a step run again after a block hears what happened in words for the model, n
   // the run's error when they were cut before that line.
   const cannot = { ...entry('core:review', 'not-done'), lastWords: { text: 'Verdict: none\n\nCannot finish: which format?', chars: 44 } };
   const told = retryOfBlock([cannot], 'core:review', 'The step core · review cannot finish: which format? The rest of the step\'s work and its notes are kept. …');
-  expect(told.what).toMatch(/^it said it cannot finish without the user, so the run stopped for them\. The user read what it wrote \(below\) and ran this step again, which is their answer that the step should be done now: do it .* begin a line with `Cannot finish:` again only if it still cannot be done without them$/);
+  expect(told.what).toMatch(/^it said it cannot finish without the user, so the run stopped for them\. That the user ran this step again is their answer that it should be done now: do it .* begin a line with `Cannot finish:` again only if it still cannot be done without them$/);
   expect(told.what).not.toContain('budget');
   expect(retryOfBlock([{ ...cannot, lastWords: { text: '…the rest of a long report', chars: 3000 } }], 'core:review', 'The step core · review cannot finish: which format? …').what).toBe(told.what);
   const untraced = { ...entry('core:testing', 'tests-untraced'), note: 'tests passed, but no passing test names C2' };

@@ -109,7 +109,7 @@ const NOT_DONE = 'it ended without saying it was done (its budget may have run o
  * guess), with what running it again means. The retry is the user's only answer (it carries no words), so the model is
  * told to take it as one and not to stop again for the same thing unless the step still cannot be done.
  */
-const SAID_CANNOT = 'it said it cannot finish without the user, so the run stopped for them. The user read what it wrote (below) and ran this step again, which is their answer that the step should be done now: do it from the project and the documents as they are, and begin a line with `Cannot finish:` again only if it still cannot be done without them';
+const SAID_CANNOT = 'it said it cannot finish without the user, so the run stopped for them. That the user ran this step again is their answer that it should be done now: do it from the project and the documents as they are, and begin a line with `Cannot finish:` again only if it still cannot be done without them';
 
 /**
  * What a step run again after the run blocked at it hears about the attempt before. The run's error is the user's, with how
