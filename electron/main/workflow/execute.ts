@@ -7,7 +7,7 @@ import { ProjectTrust } from '../project/trust';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { debugRetryNote, unfinishedChanges } from './retry-note';
-import { lastWordsField, StepAbortedError } from './executor';
+import { beforeStep, lastWordsField, StepAbortedError } from './executor';
 import { WorkflowError } from './errors';
 import { filesChangedSince, repoPath, type FileChange } from './git';
 import { asChange } from './commit-phrase';
@@ -195,7 +195,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   }
 
   // The project's own protocols (a parallel run's component works in a worktree of it: ctx.docs knows the project).
-  const protocol = await loadProtocol(spec.protocol!, ctx.docs.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
+  // Its protocol unreadable or invalid: the step could not start, and its retry is not told of an attempt (executor.ts beforeStep).
+  const protocol = await loadProtocol(spec.protocol!, ctx.docs.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile)).catch((err: unknown) => {
+    throw beforeStep(err);
+  });
   const component = plan.components.find((c) => c.id === spec.component);
   // Between components (and after the last) the orchestrator brings the schedule up to date; the final documentation brings the
   // architecture up to date with the product as built; the other final steps (end-to-end testing, debugging, review) share a
