@@ -623,7 +623,12 @@ describe('WorkflowEngine', () => {
       const { state } = task.step;
       asked.push(state);
       if (state.endsWith(':review')) await e.submitTask(runId, { output: 'Verdict: no changes needed', done: true });
-      else if (state.endsWith(':documentation')) {
+      else if (state === 'cli:retesting' && task.status === 'AWAITING_COGNITIVE_RESULT') {
+        // The review asked for no changes: the retest is not told of review fixes that were never made.
+        expect(task.prompt).not.toContain('after the review fixes');
+        expect(task.prompt).toContain('Run the component tests again after the documentation step (the review asked for no changes, so no review fixes were made)');
+        await answer(e, runId, task);
+      } else if (state.endsWith(':documentation')) {
         // core's documentation writes Markdown only; cli's documentation also touches code.
         await writeFile(join(dir, `${task.step.component}.md`), '# Docs\n');
         if (task.step.component === 'cli') await writeFile(join(dir, 'cli.js'), '// documented\n');
