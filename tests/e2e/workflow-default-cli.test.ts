@@ -153,7 +153,7 @@ describe('erasmus workflow on the default path', () => {
     // The retried step's prompt says it is a retry, and what happened before.
     const again = JSON.stringify(llm.requests[before]!.body);
     expect(again).toContain('## This is a retry');
-    expect(again).toContain('This step ran before, and the run stopped there: it ended without saying it was done (its budget ran out, or it said it cannot finish), so the run stopped for the user.');
+    expect(again).toContain('This step ran before, and the run stopped there: it said it cannot finish without the user, so the run stopped for them. That the user ran this step again is their answer that it should be done now');
     // In words for the model: what the attempt wrote last, and none of the user's command lines.
     expect(again).toMatch(/What it wrote last, before the run stopped \(the user read it, then ran this step again\):\\n\\n```\\nCannot finish: /);
     expect(again).not.toContain('erasmus workflow retry');

@@ -441,9 +441,16 @@ describe('the sandbox profile', () => {
     expect(sandboxStatusFor('linux', true, probe)).toMatchObject({ available: false, detail: expect.stringMatching(/^switched off \(ERASMUS_SANDBOX=off\): commands are not sandboxed/) });
   });
 
-  it('says nothing when the command succeeded or shows no refusal', () => {
+  it('says nothing when the output shows no refusal (a bare mention where the command succeeded), and a refused write a command line went on past', () => {
     const p = { root: project, home };
     expect(sandboxNote({ output: 'Read-only file system', exitCode: 0 }, p)).toBe('');
+    // A refused write the command line went on past (played as the model: `printf … > /tmp/x.txt && …; echo exit $?`
+    // ended 0, and the refusal came back with no word that the sandbox made it): the program's own report is said.
+    expect(sandboxNote({ output: 'bash: line 1: /tmp/x.txt: Read-only file system\nexit 1\n', exitCode: 0 }, { ...p, tmpDir: '/tmp/erasmus-session-x' })).toBe(
+      `[sandbox] a write outside the writable places was refused (read-only file system (sandbox)): only the project ${project} (not .git/hooks, .git/config) and $TMPDIR (/tmp/erasmus-session-x) are writable`,
+    );
+    expect(sandboxNote({ output: "touch: cannot touch '/opt/x': Read-only file system", exitCode: 0 }, p)).toMatch(/^\[sandbox\] a write outside the writable places was refused/);
+    expect(sandboxNote({ output: 'PASS handles a Read-only file system error\n', exitCode: 0 }, p)).toBe('');
     expect(sandboxNote({ output: 'assertion failed: 1 !== 2', exitCode: 1 }, p)).toBe('');
     // git renaming its config onto the read-only bind gets EBUSY: the note says it was the sandbox, and why.
     expect(sandboxNote({ output: 'error: could not write config file .git/config: Device or resource busy', exitCode: 255 }, p)).toMatch(/^\[sandbox\] \.git, \.git\/hooks and \.git\/config cannot be moved, replaced or written \(sandbox\)/);

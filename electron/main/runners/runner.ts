@@ -200,6 +200,12 @@ export class CommandRunner {
 const WRITE_REFUSED = /read-only file system|EROFS/i;
 /** Seatbelt refuses a write with EPERM. */
 const WRITE_REFUSED_MAC = /read-only file system|EROFS|operation not permitted|EPERM/i;
+/**
+ * A program's own report that a write was refused (`bash: line 1: /tmp/x.txt: Read-only file system`, `touch: cannot touch
+ * 'x': Read-only file system`): said even when the command line ended well, as one whose last part succeeded does
+ * (`… > /tmp/x.txt && …; echo done`); a bare mention (a test's output) is not such a report.
+ */
+const WRITE_REFUSED_REPORT = /: (?:read-only file system|EROFS)[^\n]*$/im;
 const GIT_MOUNT_BUSY = /\.git\b[^\n]*(?:device or resource busy|EBUSY)/i;
 const NETWORK_REFUSED = /ENETUNREACH|network is unreachable|ECONNREFUSED|connection refused|EAI_AGAIN|could not resolve|temporary failure in name resolution|getaddrinfo|failed to (?:connect|fetch)|fetch failed/i;
 
@@ -215,16 +221,17 @@ export function sandboxNote(r: Pick<RunResult, 'output' | 'exitCode'>, p: Sandbo
     const allowed = p.network.allowed.length ? p.network.allowed.join(', ') : 'none';
     notes.push(`the network reaches only this project's allowed hosts (sandbox): ${refusedHosts.join(', ')} refused (allowed: ${allowed}). ${howToAllow(refusedHosts[0]!)} Ask the user, or do without it`);
   }
+  // A refused write the command line went on past (its exit status is a later part's) is said too, from the program's report.
+  if (r.exitCode !== 0 ? (platform === 'darwin' ? WRITE_REFUSED_MAC : WRITE_REFUSED).test(r.output) : WRITE_REFUSED_REPORT.test(r.output)) {
+    notes.push(
+      p.readOnly
+        ? `writes are refused in this step (read-only file system (sandbox)): the project is mounted read-only; only $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) is writable`
+        : p.lane
+          ? `a write outside the writable places was refused (read-only file system (sandbox)): this step works in its component's worktree ${p.lane}, the only writable part of the project (with what git needs in ${join(p.root, '.git')}), and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}); the project's own tree and the other components' worktrees are read-only`
+          : `a write outside the writable places was refused (read-only file system (sandbox)): only the project ${p.root} (not .git/hooks, .git/config) and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) are writable`,
+    );
+  }
   if (r.exitCode !== 0) {
-    if ((platform === 'darwin' ? WRITE_REFUSED_MAC : WRITE_REFUSED).test(r.output)) {
-      notes.push(
-        p.readOnly
-          ? `writes are refused in this step (read-only file system (sandbox)): the project is mounted read-only; only $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) is writable`
-          : p.lane
-            ? `a write outside the writable places was refused (read-only file system (sandbox)): this step works in its component's worktree ${p.lane}, the only writable part of the project (with what git needs in ${join(p.root, '.git')}), and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}); the project's own tree and the other components' worktrees are read-only`
-            : `a write outside the writable places was refused (read-only file system (sandbox)): only the project ${p.root} (not .git/hooks, .git/config) and $TMPDIR (${p.tmpDir ?? 'the session temporary folder'}) are writable`,
-      );
-    }
     // A mount point cannot be moved or removed (EBUSY): `.git` itself, and its read-only hooks and config.
     if (!p.readOnly && GIT_MOUNT_BUSY.test(r.output)) notes.push(`.git, .git/hooks and .git/config cannot be moved, replaced or written (sandbox): they are the user's, and git run outside the sandbox reads them`);
     if (!p.network && NETWORK_REFUSED.test(r.output)) notes.push("the network is off for this command (sandbox): nothing outside the sandbox can be reached, 127.0.0.1 included; a command that needs the network (a download, an install) asks the user and then reaches only the project's allowed hosts");

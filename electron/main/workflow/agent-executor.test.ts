@@ -283,6 +283,28 @@ describe('workflowPreflight', () => {
       expect(externalFollowUp({ runId: 'r1', state: 'adder:review', answer: 'report' }, { output: '# Review\n\nVerdict: good.' })).toBeUndefined();
     });
 
+    it('a document answer that is words about the document, not the document, is asked for it; the reply replaces it', async () => {
+      // Played as the model: "The architecture is ready." was saved as the architecture, and every later step was shown it.
+      const { r, users } = await play(
+        [
+          { match: { lastUser: 'How to answer' }, text: 'I planned a `counter` and a `cli` module. The architecture is ready.' },
+          { match: { lastUser: 'lacks' }, text: '# Architecture\n\n- counter: `count_words(text)`\n- cli: `python -m wordcount FILE`\n' },
+        ],
+        { state: 'prepare:architecture', answer: 'document' },
+      );
+      expect(users).toHaveLength(2);
+      const ask = users[1]!.at(-1)!;
+      expect(ask.startsWith(FOLLOW_UP_START)).toBe(true);
+      expect(ask).toMatch(/saves your final answer whole as the context document, and yours has no markdown heading/);
+      expect(ask).toMatch(/Reply with the complete document in markdown, headings included, and nothing else: your reply replaces your answer\.$/);
+      expect(r).toMatchObject({ output: '# Architecture\n\n- counter: `count_words(text)`\n- cli: `python -m wordcount FILE`', done: true });
+      // A reply that is still no document does not replace the answer (it is saved whole); a document is not asked again.
+      const still = await play([{ match: { lastUser: 'How to answer' }, text: 'Done.' }, { match: { lastUser: 'lacks' }, text: 'Nothing to add.' }], { answer: 'document' });
+      expect(still.r).toMatchObject({ output: 'Done.', done: true });
+      const doc = await play([{ text: '```markdown\n# Schedule\n\n1. counter\n```' }], { answer: 'document' });
+      expect(doc.users).toHaveLength(1);
+    });
+
     it('an answer with every part, or one that says it cannot finish, is not followed up', async () => {
       const whole = await play([{ text: 'Fixed.\n## Left open\n- none\n=== CONTEXT DOCUMENT ===\n# Notes\n=== END CONTEXT DOCUMENT ===' }], { leftOpen: true });
       expect(whole.users).toHaveLength(1);

@@ -77,7 +77,13 @@ function lacksSentence(parts: AnswerPart[], via: 'markers' | 'field'): string {
  * when the model said it cannot finish (the step stops for the user as it is).
  */
 export function missingPartsFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpen'>, answer: string): string | undefined {
-  const parts = missingParts(step, splitContextDoc(answer));
+  const split = splitContextDoc(answer);
+  if (cannotFinish(split.output) !== undefined) return undefined;
+  // A document answer is saved whole as the document: one without a single heading is words about it ("The architecture is
+  // ready."), not it (played as the model: such an answer became the architecture every later step was shown).
+  if (step.answer === 'document' && !isDocument(split.contextDoc ?? split.output))
+    return `${DOCUMENT_LACKED} Reply with the complete document in markdown, headings included, and nothing else: your reply replaces your answer.`;
+  const parts = missingParts(step, split);
   if (!parts.length) return undefined;
   return `${lacksSentence(parts, 'markers')} Reply with only ${parts.length === 1 ? 'that part' : 'those two parts, in that order'}, and no tool calls unless you need one to write ${parts.length === 1 ? 'it' : 'them'}: what you already said is kept, and your reply is added to it.`;
 }
@@ -102,8 +108,18 @@ export function stillLacksNote(parts: AnswerPart[]): string {
   return `asked once for ${what}, the model answered again without ${parts.length === 1 ? 'it' : 'them'}: the answer was taken as it is${kept}`;
 }
 
-/** A final answer and the reply to its follow-up, as one answer (the reply's context document, else the first's, at its end). */
-export function withFollowUp(first: string, reply: string): string {
+/** The follow-up's first words for a document answer that is not a document (it begins as every follow-up does). */
+const DOCUMENT_LACKED = 'Your final answer lacks the document itself: Erasmus saves your final answer whole as the context document, and yours has no markdown heading, so it reads as words about the document rather than the document.';
+
+/** Whether a document answer reads as a document: it has at least one markdown heading (`# …`). */
+const isDocument = (text: string) => /^[ \t]{0,3}#{1,6}[ \t]+\S/m.test(text);
+
+/**
+ * A final answer and the reply to its follow-up, as one answer (the reply's context document, else the first's, at its end).
+ * A document answer is replaced by a reply that is a document, and kept when the reply is not (it is saved whole).
+ */
+export function withFollowUp(first: string, reply: string, answer?: StepRequest['answer']): string {
+  if (answer === 'document') return isDocument(splitContextDoc(reply).contextDoc ?? reply) ? reply : first;
   const a = splitContextDoc(first);
   const b = splitContextDoc(reply);
   const doc = b.contextDoc ?? a.contextDoc;
@@ -252,7 +268,7 @@ export class AgentExecutor implements StepExecutor {
     // After a follow-up: its reply joins the first answer; a follow-up that did not end in an answer (its budget ran
     // out, an error) leaves the first answer as it was, the step done as before (the completion flags what is missing).
     const outcome: SessionOutcome =
-      first === undefined || ran.endedReason === 'stopped' ? ran : ran.endedReason === 'complete' ? { ...ran, finalAnswer: withFollowUp(first, ran.finalAnswer ?? '') } : { ...ran, endedReason: 'complete', finalAnswer: first };
+      first === undefined || ran.endedReason === 'stopped' ? ran : ran.endedReason === 'complete' ? { ...ran, finalAnswer: withFollowUp(first, ran.finalAnswer ?? '', step.answer) } : { ...ran, endedReason: 'complete', finalAnswer: first };
     // A follow-up that got no reply is said on the timeline, not passed over.
     const unreplied = first !== undefined && ran.endedReason !== 'complete' && ran.endedReason !== 'stopped' ? `asked for a part its answer lacked, the model gave no reply (${ran.error ?? ran.endedReason}); its first answer stands` : undefined;
     // A reply that still lacks the part is taken as it is (asked once only), and the timeline says so.

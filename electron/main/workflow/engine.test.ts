@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -647,6 +647,32 @@ describe('WorkflowEngine', () => {
     expect(view.totals.totalTokens).toBe(310);
   });
 
+  it('a step whose protocol could not be read never ran: it blocks saying why, and its retry is not told of an attempt', async () => {
+    root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
+    const dir = await project('setup');
+    const protocols = join(root, 'protocols');
+    await cp(join(process.cwd(), 'resources', 'protocols'), protocols, { recursive: true });
+    const e = new WorkflowEngine({ paths: new Paths(join(root, 'home')), emit: () => undefined, protocolsDir: protocols });
+    engines.push(e);
+    const { runId } = await e.load({ projectDir: dir, goal: 'x' });
+    let task = await e.getTask(runId);
+    for (; !(task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state === 'core:testing'); task = await e.getTask(runId)) {
+      if (task.status === 'AWAITING_APPROVAL') await e.approve(runId);
+      else await answer(e, runId, task);
+    }
+    // The review's protocol is gone when its step starts (played: a run driven by a copy of Erasmus without it).
+    await rename(join(protocols, 'review.md'), join(protocols, 'review.md.away'));
+    await answer(e, runId, task);
+    const blocked = await e.waitForRest(runId, 10_000);
+    expect(blocked).toMatchObject({ status: 'BLOCKED', state: 'core:review', error: { message: expect.stringContaining('review.md') } });
+    await rename(join(protocols, 'review.md.away'), join(protocols, 'review.md'));
+    await e.retry(runId);
+    task = await e.getTask(runId);
+    expect(task.status === 'AWAITING_COGNITIVE_RESULT' && task.step.state).toBe('core:review');
+    // Told nothing of an attempt that never ran ("This step ran before … ENOENT …", "that attempt changed nothing").
+    expect(task.status === 'AWAITING_COGNITIVE_RESULT' && task.prompt).not.toContain('This is a retry');
+  });
+
   it('a retest after Markdown-only changes is the gate alone, no model session; after a code change the step is asked', async () => {
     root = await mkdtemp(join(tmpdir(), 'erasmus-engine-'));
     const dir = await project('retest');
@@ -663,7 +689,12 @@ describe('WorkflowEngine', () => {
       const { state } = task.step;
       asked.push(state);
       if (state.endsWith(':review')) await e.submitTask(runId, { output: 'Verdict: no changes needed', done: true });
-      else if (state.endsWith(':documentation')) {
+      else if (state === 'cli:retesting' && task.status === 'AWAITING_COGNITIVE_RESULT') {
+        // The review asked for no changes: the retest is not told of review fixes that were never made.
+        expect(task.prompt).not.toContain('after the review fixes');
+        expect(task.prompt).toContain('Run the component tests again after the documentation step (the review asked for no changes, so no review fixes were made)');
+        await answer(e, runId, task);
+      } else if (state.endsWith(':documentation')) {
         // core's documentation writes Markdown only; cli's documentation also touches code.
         await writeFile(join(dir, `${task.step.component}.md`), '# Docs\n');
         if (task.step.component === 'cli') await writeFile(join(dir, 'cli.js'), '// documented\n');

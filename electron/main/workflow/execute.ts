@@ -7,7 +7,7 @@ import { ProjectTrust } from '../project/trust';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
 import { debugRetryNote, unfinishedChanges } from './retry-note';
-import { lastWordsField, StepAbortedError } from './executor';
+import { beforeStep, lastWordsField, StepAbortedError } from './executor';
 import { WorkflowError } from './errors';
 import { filesChangedSince, repoPath, type FileChange } from './git';
 import { asChange } from './commit-phrase';
@@ -64,6 +64,14 @@ const INSTRUCTIONS: Record<Exclude<Phase, 'commit' | 'parallel'>, string> = {
   'final-fixes': `The final review asked for changes: address every point of its report below, those about tests too (change the tests it names here). The end-to-end test command below runs after you. ${leftOpenAsk('report')}`,
   'final-redebugging': 'The end-to-end tests fail after the final review fixes (output below). Fix the code until they pass.',
 };
+
+/** A retest after a review that asked for no changes: no fixes were made, so it is not told of them (played: "after the review fixes" sent a model looking for some). */
+const RETEST_WITHOUT_FIXES = `Run the component tests again after the documentation step (the review asked for no changes, so no review fixes were made); add tests for any code that step changed. ${TEST_NAMING}`;
+
+/** Whether the component's last review-fixes step was passed over (its review asked for no changes). */
+function fixesPassedOver(timeline: RunRecord['timeline'], componentId: string): boolean {
+  return timeline.findLast((e) => e.state === `${componentId}:fixes` && !e.rewound)?.outcome === 'skipped';
+}
 
 /** The reference that lists the files a run changed (a new goal, or an existing project's change). */
 const CHANGES_TITLE = 'What this goal changed';
@@ -195,7 +203,10 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   }
 
   // The project's own protocols (a parallel run's component works in a worktree of it: ctx.docs knows the project).
-  const protocol = await loadProtocol(spec.protocol!, ctx.docs.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
+  // Its protocol unreadable or invalid: the step could not start, and its retry is not told of an attempt (executor.ts beforeStep).
+  const protocol = await loadProtocol(spec.protocol!, ctx.docs.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile)).catch((err: unknown) => {
+    throw beforeStep(err);
+  });
   const component = plan.components.find((c) => c.id === spec.component);
   // Between components (and after the last) the orchestrator brings the schedule up to date; the final documentation brings the
   // architecture up to date with the product as built; the other final steps (end-to-end testing, debugging, review) share a
@@ -302,7 +313,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     ? documentsInstruction(docRef, since.commit)
     : changeReview
       ? EXISTING_FINAL_REVIEW
-      : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
+      : spec.phase === 'retesting' && component && fixesPassedOver(record.timeline, component.id)
+        ? RETEST_WITHOUT_FIXES
+        : (record.existing && EXISTING_INSTRUCTIONS[spec.phase]) || INSTRUCTIONS[spec.phase];
   // (Said on its own, not after a debugging step's "the tests fail": they passed.)
   const instruction = untraced
     ? `The tests passed, but these tasks of the component have no passing test that names them, so the component cannot be committed: ${untraced.tasks.join(', ')}.${passingNames(record.timeline, state, component?.tasks.map((t) => t.id) ?? untraced.tasks)} Write at least one test for each of them whose name (or describe block or test class) begins with the task's id, where the test command below runs it, and run it. ${TEST_NAMING} ${untracedChances(untraced.asked)}`

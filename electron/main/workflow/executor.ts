@@ -75,15 +75,19 @@ export function stepView(step: StepRequest): WorkflowStep {
 }
 
 /**
- * A step that could not start (a toolset its protocol needs is missing): the model never ran, so the step's retry
- * is not told of it as an attempt that did not finish.
+ * A step that could not start (a toolset its protocol needs is missing, its protocol file unreadable or invalid): the
+ * model never ran, so the step's retry is not told of it as an attempt that did not finish. `cause`: the error it wraps
+ * (a WorkflowError keeps its kind and the file it names).
  */
 export class StepSetupError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'StepSetupError';
   }
 }
+
+/** An error met before a step's model ran (loading its protocol), as a StepSetupError. */
+export const beforeStep = (err: unknown): StepSetupError => (err instanceof StepSetupError ? err : new StepSetupError((err as Error).message, { cause: err }));
 
 export class StepAbortedError extends Error {
   constructor(state: string) {

@@ -4,7 +4,7 @@ import { readmeGoal } from '../project/readme';
 import { ProjectTrust } from '../project/trust';
 import { join } from 'node:path';
 import { WorkflowError } from './errors';
-import { lastWordsField } from './executor';
+import { beforeStep, lastWordsField } from './executor';
 import type { OrchestrationDoc } from './documents';
 import { planFromTaskList } from './plan';
 import { withUnplanned } from './architecture-components';
@@ -120,7 +120,9 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
       ctx.emit('workflow.goalRequired', { runId: record.runId, projectDir: record.projectDir });
       return 'rest';
     }
-    const protocol = await loadProtocol(step.protocol, record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile));
+    const protocol = await loadProtocol(step.protocol, record.projectDir, ctx.protocolsDir, new ProjectTrust(ctx.paths.projectTrustFile)).catch((err: unknown) => {
+      throw beforeStep(err);
+    });
     const contextDocPath = docs.path({ doc: step.doc });
     const references: Array<{ title: string; text: string }> = [];
     for (const ref of ['architecture', 'progress_schedule'] as const) {

@@ -73,9 +73,17 @@ it("a step run again after a block hears what happened in words for the model, n
   const notDone = { ...entry('core:review', 'not-done'), lastWords: { text: 'This needs a decision: which format?', chars: 36 } };
   expect(retryOfBlock([entry('core:testing', 'tests-passed'), notDone], 'core:review', userError)).toEqual({
     state: 'core:review',
-    what: 'it ended without saying it was done (its budget ran out, or it said it cannot finish), so the run stopped for the user',
+    what: 'it ended without saying it was done (its budget may have run out), so the run stopped for the user',
     said: 'This needs a decision: which format?',
   });
+  // A step that said it cannot finish hears that it said so (not "its budget ran out, or …"), and that the retry is the
+  // user's answer: it does the step, and stops again only if it still cannot be done. Known from its last words, or from
+  // the run's error when they were cut before that line.
+  const cannot = { ...entry('core:review', 'not-done'), lastWords: { text: 'Verdict: none\n\nCannot finish: which format?', chars: 44 } };
+  const told = retryOfBlock([cannot], 'core:review', 'The step core · review cannot finish: which format? The rest of the step\'s work and its notes are kept. …');
+  expect(told.what).toMatch(/^it said it cannot finish without the user, so the run stopped for them\. That the user ran this step again is their answer that it should be done now: do it .* begin a line with `Cannot finish:` again only if it still cannot be done without them$/);
+  expect(told.what).not.toContain('budget');
+  expect(retryOfBlock([{ ...cannot, lastWords: { text: '…the rest of a long report', chars: 3000 } }], 'core:review', 'The step core · review cannot finish: which format? …').what).toBe(told.what);
   const untraced = { ...entry('core:testing', 'tests-untraced'), note: 'tests passed, but no passing test names C2' };
   expect(retryOfBlock([untraced], 'core:testing', 'component core is not committed: … Add such tests and retry the step, or skip it')).toEqual({ state: 'core:testing', what: 'tests passed, but no passing test names C2, so the run stopped for the user' });
   // The run's error where it says what happened (a debugging step out of attempts); an older entry of the state is not read as this block's.

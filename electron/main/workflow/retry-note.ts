@@ -1,3 +1,5 @@
+import { humanState } from '../../contract/words';
+import { cannotFinish } from './agent-executor';
 import { git, snapshotTree } from './git';
 import type { CheckpointTrees } from './run-context';
 import type { RunRecord } from './run-record';
@@ -100,7 +102,14 @@ export interface RetryOf {
   said?: string;
 }
 
-const NOT_DONE = 'it ended without saying it was done (its budget ran out, or it said it cannot finish), so the run stopped for the user';
+const NOT_DONE = 'it ended without saying it was done (its budget may have run out), so the run stopped for the user';
+
+/**
+ * A step that said it cannot finish: said as such (Erasmus knows it; "its budget ran out, or …" left a literal model to
+ * guess), with what running it again means. The retry is the user's only answer (it carries no words), so the model is
+ * told to take it as one and not to stop again for the same thing unless the step still cannot be done.
+ */
+const SAID_CANNOT = 'it said it cannot finish without the user, so the run stopped for them. That the user ran this step again is their answer that it should be done now: do it from the project and the documents as they are, and begin a line with `Cannot finish:` again only if it still cannot be done without them';
 
 /**
  * What a step run again after the run blocked at it hears about the attempt before. The run's error is the user's, with how
@@ -111,6 +120,8 @@ const NOT_DONE = 'it ended without saying it was done (its budget ran out, or it
 export function retryOfBlock(timeline: RunRecord['timeline'], state: string, error: string): RetryOf {
   const last = timeline.findLast((e) => !e.rewound && e.leftAt);
   const own = last?.state === state ? last : undefined;
-  const what = own?.outcome === 'not-done' ? NOT_DONE : own?.outcome === 'tests-untraced' && own.note ? `${own.note}, so the run stopped for the user` : error;
+  // The run's error is cannotFinishMessage's when the model said it cannot finish (its last words may have lost that line).
+  const said = own?.outcome === 'not-done' && (cannotFinish(own.lastWords?.text) !== undefined || error.startsWith(`The step ${humanState(state)} cannot finish:`));
+  const what = said ? SAID_CANNOT : own?.outcome === 'not-done' ? NOT_DONE : own?.outcome === 'tests-untraced' && own.note ? `${own.note}, so the run stopped for the user` : error;
   return { state, what, ...(own?.lastWords ? { said: own.lastWords.text } : {}) };
 }

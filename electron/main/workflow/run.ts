@@ -207,7 +207,8 @@ export class WorkflowRun {
       } else {
         const open = this.ownOpenEntry();
         if (open) this.close(open, 'error', { note: (err as Error).message });
-        const e = err instanceof WorkflowError ? err : new WorkflowError('RUNTIME_ERROR', (err as Error).message);
+        const inner = err instanceof StepSetupError && err.cause instanceof WorkflowError ? err.cause : err;
+        const e = inner instanceof WorkflowError ? inner : new WorkflowError('RUNTIME_ERROR', (err as Error).message);
         this.record.error = { kind: e.kind, message: e.message, file: e.details?.file, field: e.details?.field, issues: e.details?.issues, ...(err instanceof StepSetupError ? { setup: true } : {}) };
         this.setStatus('BLOCKED');
       }

@@ -9,7 +9,12 @@ describe('applyEdits', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.text).toBe(FILE.replace('str += mix;', 'str += mix.trim();'));
-    expect(r.lines).toEqual(['lines 4–5']);
+    // The one line the new text fills: its closing line end does not make line 5 (`  }`, untouched) part of the edit.
+    expect(r.lines).toEqual(['line 4']);
+    const two = applyEdits('src/index.js', FILE, [{ oldText: '    str += mix;\n', newText: '    str += mix;\n    str += "!";\n' }]);
+    expect(two.ok && two.lines).toEqual(['lines 4–5']);
+    const crlf = applyEdits('a.txt', 'a\r\nb\r\nc\r\n', [{ oldText: 'b\n', newText: 'B\n' }]);
+    expect(crlf.ok && crlf.lines).toEqual(['line 2']);
     expect(r.diff).toContain('-    str += mix;\n+    str += mix.trim();');
   });
 

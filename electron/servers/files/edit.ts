@@ -41,7 +41,8 @@ export function applyEdits(path: string, original: string, edits: Edit[]): EditO
     const at = hits[0]!;
     const first = lineAt(text, at);
     text = text.slice(0, at) + e.newText + text.slice(at + e.oldText.length);
-    const last = first + Math.max(0, e.newText.split('\n').length - 1);
+    // The lines the new text fills: a line end it closes with is not a line of its own (`x\n` at line 4 fills line 4 only).
+    const last = first + Math.max(0, e.newText.replace(/\r?\n$/, '').split('\n').length - 1);
     changed.push(first === last ? `line ${first}` : `lines ${first}–${last}`);
   }
   return { ok: true, text, diff: unifiedDiff(path, original, text), lines: changed };

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { lastWordsCut } from '../../../../electron/contract/index';
 import { useClient } from '../../api/context';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
 import { humanOutcome, humanState } from '../project/labels';
@@ -36,6 +37,16 @@ export function StepDetails({ runId, block, onOpenSession, rewind }: { runId: st
         {e.commit ? (<><dt className="text-slate-600 dark:text-slate-400">Commit</dt><dd className="font-mono">{e.commit}</dd></>) : null}
         {e.laneCommit && e.laneCommit !== e.commit ? (<><dt className="text-slate-600 dark:text-slate-400">Merged from</dt><dd><span className="font-mono">{e.laneCommit}</span> on its lane</dd></>) : null}
         {e.note ? (<><dt className="text-slate-600 dark:text-slate-400">Note</dt><dd className="whitespace-pre-wrap">{e.note}</dd></>) : null}
+        {/* A step that did not pass: what the model said last ("Cannot finish: …"), or "not finished" says nothing of why once the run went on. */}
+        {e.lastWords ? (
+          <>
+            <dt className="text-slate-600 dark:text-slate-400">It said last</dt>
+            <dd data-testid="step-last-words">
+              {lastWordsCut(e.lastWords) ? <span className="text-xs text-slate-600 dark:text-slate-400">{lastWordsCut(e.lastWords)}:</span> : null}
+              <pre tabIndex={0} aria-label="What the model said last" className="focus-visible:outline-2 focus-visible:outline-indigo-500 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900">{e.lastWords.text}</pre>
+            </dd>
+          </>
+        ) : null}
         {e.rewound ? (<><dt className="text-slate-600 dark:text-slate-400">Rewound</dt><dd data-testid="step-rewound">a rewind went back to before this step; what it did is undone</dd></>) : null}
       </dl>
       {e.checkpoint && rewind ? <RewindToHere key={e.checkpoint} runId={runId} checkpointId={e.checkpoint} running={rewind.running} onRewound={rewind.onRewound} /> : null}

@@ -18,7 +18,7 @@ const view: WorkflowRunView = {
   timeline: [
     { state: 'adder:development', component: 'adder', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:10Z', durationMs: 10_000, outcome: 'done', sessionLog: '/h/sessions/s-dev.jsonl', hasPrompt: true, files: [{ path: 'src/add.js', change: 'added' }, { path: 'README.md', change: 'modified' }], usage: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.02 } },
     { state: 'adder:testing', component: 'adder', enteredAt: '2026-01-01T00:00:10Z', leftAt: '2026-01-01T00:00:20Z', durationMs: 10_000, outcome: 'tests-failed', test: { command: 'node --test', exitCode: 1, passed: false, output: 'not ok 1 - adds\n# fail 1' }, files: [] },
-    { state: 'adder:debugging', component: 'adder', enteredAt: '2026-01-01T00:00:20Z', leftAt: '2026-01-01T00:00:25Z', durationMs: 5_000, outcome: 'not-done' },
+    { state: 'adder:debugging', component: 'adder', enteredAt: '2026-01-01T00:00:20Z', leftAt: '2026-01-01T00:00:25Z', durationMs: 5_000, outcome: 'not-done', lastWords: { text: 'Cannot finish: should add() round or truncate?', chars: 46 } },
   ],
   totals: { inputTokens: 900, outputTokens: 100, totalTokens: 1000, costUsd: 0.02 },
   error: { kind: 'RUNTIME_ERROR', message: 'adder:debugging ended without finishing' },
@@ -68,6 +68,12 @@ describe('TimelineView', () => {
     expect(core.callsOf('workflow.stepPrompt')).toEqual([{ runId: 'r1', index: 0 }]);
     fireEvent.click(blocks[1]!);
     expect(screen.getByTestId('step-files').textContent).toBe('none touched');
+    expect(screen.queryByTestId('step-last-words')).toBeNull();
+    // A step that did not finish says why in the model's words (played: a review that said "Cannot finish: …" read only
+    // "not finished" once the run had gone on and completed).
+    fireEvent.click(blocks[2]!);
+    expect(screen.getByTestId('step-last-words').textContent).toBe('Cannot finish: should add() round or truncate?');
+    fireEvent.click(blocks[1]!);
     expect(screen.getByTestId('step-test-output').textContent).toContain('# fail 1');
     expect(screen.queryByTestId('step-prompt-details')).toBeNull();
     expect(screen.getByTestId('run-controls').textContent).toContain('Retry step');
