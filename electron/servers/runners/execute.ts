@@ -141,7 +141,7 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
     const allowed = settings.network.allowedHosts;
     const offer = networked && sandboxed ? hostsToOffer(command, allowed).slice(0, 20) : []; // the approval carries at most 20
     const where = sandboxed
-      ? `It runs in the sandbox: it can write only in ${deps.root}; ${
+      ? `It runs in the sandbox: it can write only in ${deps.root} and its own temporary folder ($TMPDIR); a write anywhere else fails, approved or not; ${
           policy.network ? `if you accept, its network reaches only this project's allowed hosts (${allowed.length ? allowed.join(', ') : 'none yet'}), through Erasmus's proxy` : 'no network'
         }.`
       : `It runs WITHOUT a sandbox (${box.detail}).`;

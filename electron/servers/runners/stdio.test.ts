@@ -123,6 +123,8 @@ describe('runners MCP server over stdio', () => {
     try {
       const r = await call(client, 'bash_run', { command: `curl -fsS http://127.0.0.1:${port}/allowed` });
       expect(offered).toEqual([[`127.0.0.1:${port}`]]);
+      // Where it can write, all of it: the project and its temporary folder, nothing else whatever the answer.
+      expect(asked.at(-1)).toContain(`It runs in the sandbox: it can write only in ${root} and its own temporary folder ($TMPDIR); a write anywhere else fails, approved or not;`);
       // The approval says how to allow them on each face: the app's card and Settings, a terminal's h answers, the file.
       expect(asked.at(-1)).toContain(`Hosts it names that the project does not allow: 127.0.0.1:${port} (the proxy refuses them unless allowed: answering this approval, "Allow <host>" on the app's card or h (all of them) or h1, h2… (one) on a terminal; or in the app's Settings → Allowed hosts,`);
       expect(text(r)).toContain('reached /allowed');
