@@ -110,8 +110,11 @@ export function gate(call: ProgramCall, rawName: string, ctx: GateContext): Find
   if (CHECKED.has(name)) return checked(call, ctx);
   if (PROJECT_TOOLS.has(name)) {
     const inline = INLINE[name];
-    if (inline && call.args.some((a) => !a.word || inline.some((o) => a.word!.text === o || a.word!.text.startsWith(`${o}=`) || (o.length === 2 && a.word!.text.startsWith(o) && !a.word!.text.startsWith('--')))))
+    if (inline && call.args.some((a) => a.word && inline.some((o) => a.word!.text === o || a.word!.text.startsWith(`${o}=`) || (o.length === 2 && a.word!.text.startsWith(o) && !a.word!.text.startsWith('--')))))
       return [approve(`${name} runs inline code that cannot be checked: ${line(call)}`)];
+    // An argument known only when the line runs ($VAR, $(…)) could be an inline-code option: said as what it is.
+    const unknown = inline ? call.args.find((a) => !a.word) : undefined;
+    if (unknown) return [approve(`${name} takes an argument known only when the line runs (${unknown.raw}), which could be inline code and cannot be checked: ${line(call)}`)];
     if (!ctx.sandboxed) return [approve(`${name} runs the project's code, and no sandbox is available to keep it inside the project: ${line(call)}`)];
     for (let i = 0; i < call.args.length; i++) {
       const t = call.args[i]!.word?.text ?? '';

@@ -208,6 +208,19 @@ describe('ln', () => {
   });
 });
 
+describe('project tools with code no policy can read', () => {
+  it('inline code is said so; an argument known only at run time is said as that, not as inline code', async () => {
+    const inline = await classifyCommand('python3 -c "print(1)"', { ...ctx, sandboxed: true });
+    expect(inline.verdict).toBe(A);
+    expect(inline.reasons).toEqual(['python3 runs inline code that cannot be checked: python3 -c "print(1)"']);
+    // Played as the model: `python3 -m wordcount "$TMPDIR/x.txt"` was asked about as "inline code".
+    const module = await classifyCommand('python3 -m wordcount "$TMPDIR/x.txt"', { ...ctx, sandboxed: true });
+    expect(module.verdict).toBe(A);
+    expect(module.reasons).toEqual(['python3 takes an argument known only when the line runs ("$TMPDIR/x.txt"), which could be inline code and cannot be checked: python3 -m wordcount "$TMPDIR/x.txt"']);
+    expect((await classifyCommand('python3 -m wordcount README.md', { ...ctx, sandboxed: true })).verdict).toBe(R);
+  });
+});
+
 describe('git config', () => {
   it('is asked for once, as configuration that can run programs (not also as an unknown subcommand)', async () => {
     const c = await classifyCommand('git config core.hooksPath .githooks', { ...ctx, sandboxed: true });
