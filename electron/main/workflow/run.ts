@@ -435,10 +435,17 @@ export class WorkflowRun {
   private onAwait(step: StepRequest): void {
     this.record.pending = { step: stepView(step), prompt: step.prompt };
     this.setStatus('AWAITING_COGNITIVE_RESULT');
-    // The waiting step is in the file: any process may take it (workflow_get_task) or answer it (workflow_submit_task), so none holds the run meanwhile.
+    this.persistAndLetGo();
+    this.deps.emit('workflow.task', { runId: this.runId, projectDir: this.record.projectDir, step: stepView(step), prompt: step.prompt });
+  }
+
+  /**
+   * Saves a run whose step waits for the external engine, then lets go of it: the waiting step (and any follow-up asked
+   * of it) is in the file, and any process may take it (workflow_get_task) or answer it (workflow_submit_task).
+   */
+  private persistAndLetGo(): void {
     const saved = this.persist().then(() => this.deps.store.unlock(this.record.projectDir, this.runId));
     this.saving = saved.catch(() => undefined);
-    this.deps.emit('workflow.task', { runId: this.runId, projectDir: this.record.projectDir, step: stepView(step), prompt: step.prompt });
   }
 
   setStatus(status: RunRecord['status']): void {
@@ -567,9 +574,7 @@ export class WorkflowRun {
     if (lacking.length && pending && !pending.followUp) {
       const followUp = externalFollowUp({ ...step, runId: this.runId }, result)!;
       pending.followUp = followUp;
-      // Nobody holds a waiting step's run (onAwait): let go again once the request is in the file.
-      const saved = this.persist().finally(() => this.deps.store.unlock(this.record.projectDir, this.runId));
-      this.saving = saved.catch(() => undefined);
+      this.persistAndLetGo();
       return followUp;
     }
     const taken: StepResult = lacking.length ? { ...result, note: stillLacksNote(lacking) } : result;
