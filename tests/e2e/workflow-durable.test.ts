@@ -232,8 +232,13 @@ describe('a durable run with the agent executor (the default path)', () => {
       }
       // The step's session log is in the run's home already, up to the call that waits on this question (a window
       // reloaded now reads its running call from it, and so that it waits for you).
-      const open = (await core.workflow.status(runId)).timeline.find((e) => e.state === 'alpha:testing' && !e.leftAt)?.sessionLog;
-      seenLog = open ? readSessionLog(open).entries.flatMap((e) => (e.type === 'event' && (e.event.type === 'tool_running' || e.event.type === 'tool_complete') ? [`${e.event.type} ${e.event.name}`] : [])) : [open];
+      // It comes through the database in pieces: on a loaded machine the first may still be on its way.
+      for (let i = 0; i < 100; i++) {
+        const open = (await core.workflow.status(runId)).timeline.find((e) => e.state === 'alpha:testing' && !e.leftAt)?.sessionLog;
+        seenLog = open ? readSessionLog(open).entries.flatMap((e) => (e.type === 'event' && (e.event.type === 'tool_running' || e.event.type === 'tool_complete') ? [`${e.event.type} ${e.event.name}`] : [])) : [open];
+        if ((seenLog as unknown[]).length > 0 && (seenLog as unknown[])[0] !== undefined) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
       expect(offer?.scopes).toContain('run');
       return { action: 'accept', always: 'run' };
     };
