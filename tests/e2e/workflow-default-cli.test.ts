@@ -148,12 +148,14 @@ describe('erasmus workflow on the default path', () => {
     expect(readFileSync(componentDoc, 'utf8')).toContain('the fix of add() waits for an approval');
     expect(blocked.stderr).toContain('The rest of the step\'s work and its notes are kept');
     const before = llm.requests.length;
-    const retried = await runCli(['workflow', 'retry', world.project, '--yes'], world.home);
+    // The user answers what it stopped for with the retry (--answer), and approves the calls (--yes).
+    const retried = await runCli(['workflow', 'retry', world.project, '--yes', '--answer', 'Overwrite src/adder.mjs: the fix is approved.'], world.home);
     expect(retried.stderr).toContain('■ Completed');
-    // The retried step's prompt says it is a retry, and what happened before.
+    // The retried step's prompt says it is a retry, what happened before, and the user's answer.
     const again = JSON.stringify(llm.requests[before]!.body);
     expect(again).toContain('## This is a retry');
-    expect(again).toContain('This step ran before, and the run stopped there: it said it cannot finish without the user, so the run stopped for them. That the user ran this step again is their answer that it should be done now');
+    expect(again).toContain('This step ran before, and the run stopped there: it said it cannot finish without the user, so the run stopped for them. The user answered (their answer is below) and ran this step again: do the step now, as their answer says');
+    expect(again).toContain("The user's answer, given with this retry (it settles what the step stopped for; where it differs from the documents, the answer holds):\\n\\n```\\nOverwrite src/adder.mjs: the fix is approved.\\n```");
     // In words for the model: what the attempt wrote last, and none of the user's command lines.
     expect(again).toMatch(/What it wrote last, before the run stopped \(the user read it, then ran this step again\):\\n\\n```\\nCannot finish: /);
     expect(again).not.toContain('erasmus workflow retry');

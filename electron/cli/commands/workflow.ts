@@ -12,7 +12,7 @@ import { attachBuiltinServers } from '../../servers/builtin';
 import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { allowHostsOf, grantDepsOf } from '../../main/api/grant-deps';
 import { reportText } from '../../contract/report-text';
-import { withCore } from '../context';
+import { readStdin, withCore } from '../context';
 import { ask, asking, writeLine } from '../prompt';
 import { eventPrinter, planReviewHint, planText, runsText, statusText } from './workflow-print';
 import { agentWatcher } from './workflow-watch';
@@ -425,8 +425,12 @@ export function registerWorkflow(program: Command): void {
       .option('--json', 'print the event stream as JSON lines')
       .addOption(new Option('--parallel <n>', PARALLEL_HELP).argParser(parallelOf).hideHelp(name !== 'approve' && name !== 'resume'))
       .option('--database-url <url>', DATABASE_HELP)
-      .action(async (dir: string, o: DriveOpts & { run?: string }) => {
+      .addOption(new Option('--answer <text>', "retry: your answer to what the step stopped to ask (it hears it with the retry); '-' reads it from stdin").hideHelp(name !== 'retry'))
+      .action(async (dir: string, o: DriveOpts & { run?: string; answer?: string }) => {
         if (o.parallel !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--parallel applies to workflow start, approve and resume, not ${name}`);
+        if (o.answer !== undefined && name !== 'retry') throw new InvalidArgumentError(`--answer applies to workflow retry, not ${name}`);
+        const answer = o.answer === '-' ? await readStdin() : o.answer;
+        if (answer !== undefined && !answer.trim()) throw new InvalidArgumentError('--answer is empty: write the answer to what the step asked, or retry without --answer');
         await withCore(async (core) => {
           const runId = await latestRun(core, dir, o.run);
           if (o.toolMode) await core.workflow.setToolMode(runId, toolModeOf(o.toolMode)!).catch(friendly);
@@ -439,7 +443,7 @@ export function registerWorkflow(program: Command): void {
             if (name === 'skip') return core.workflow.skip(runId, { databaseUrl: o.databaseUrl });
             const view = await core.workflow.status(runId);
             if (view.status === 'AWAITING_APPROVAL' || view.status === 'AWAITING_GOAL') return; // drive() answers them
-            return name === 'retry' ? core.workflow.retry(runId, { databaseUrl: o.databaseUrl }) : core.workflow.resume(runId, { parallel: o.parallel, databaseUrl: o.databaseUrl });
+            return name === 'retry' ? core.workflow.retry(runId, { databaseUrl: o.databaseUrl, answer }) : core.workflow.resume(runId, { parallel: o.parallel, databaseUrl: o.databaseUrl });
           }).catch(friendly);
         });
       });

@@ -448,7 +448,8 @@ export const workflowMethods = {
   'workflow.resume': { params: RunRefParallel, result: Ok },
   'workflow.stop': { params: RunRef, result: Ok },
   /** `component`: a side-by-side component that blocked while others run, retried (or its step skipped) at once; they go on. */
-  'workflow.retry': { params: LaneRef, result: Ok },
+  /** `answer`: the user's words for the step run again (what it stopped to ask); refused when no step ran and stopped. */
+  'workflow.retry': { params: LaneRef.extend({ answer: z.string().trim().min(1).max(100_000).optional() }).strict(), result: Ok },
   'workflow.skip': { params: LaneRef, result: Ok },
   /** Leaves an unfinished run (blocked, paused, stopped, interrupted, waiting) for a newer goal: ABANDONED, never driven again. */
   'workflow.abandon': { params: RunRef, result: Abandoned },

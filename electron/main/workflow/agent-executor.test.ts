@@ -94,12 +94,12 @@ describe('AgentExecutor', () => {
     expect(blocked.notDoneBecause).toMatch(/^The step wordcount · review fixes cannot finish: app\.py must be written and nobody could approve it\. 2 call\(s\) needs approval; nobody could be asked \(the files tool “write file” ×2\)\..*"Retry step" in the app.*erasmus workflow retry <dir> --yes/);
     // Without refused calls the model stopped for a decision: no approval to answer, so the way on is to settle it.
     const decide = await new AgentExecutor(async () => outcome('Cannot finish: the test and the architecture disagree on "mc"; the user decides.'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:debugging' }));
-    expect(decide.notDoneBecause).toMatch(/^The step title · debugging cannot finish: the test and the architecture disagree on "mc"; the user decides\. The rest of the step's work and its notes are kept\. Settle what it asks .*then retry the step .*or skip it \(log: \/l\)\.$/);
+    expect(decide.notDoneBecause).toMatch(/^The step title · debugging cannot finish: the test and the architecture disagree on "mc"; the user decides\. The rest of the step's work and its notes are kept\. Answer it with the retry \(.*`erasmus workflow retry <dir> --answer TEXT`\), or settle it yourself .*or skip the step \(log: \/l\)\.$/);
     expect(decide.notDoneBecause).not.toContain('approv');
     // A preparation step cannot be skipped and keeps no document when it stops: the way on is to settle it and retry, or to
     // give the goal again (played as a user, the design step asked which reading of the goal was meant, and was told to skip).
     const design = await new AgentExecutor(async () => outcome('Cannot finish: is --lower=false a CLI flag or a slugify option?'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'prepare:architecture', answer: 'document' }));
-    expect(design.notDoneBecause).toMatch(/^The step Preparation · architecture cannot finish: is --lower=false a CLI flag or a slugify option\? Settle what it asks, then retry the step .*where the goal itself is unclear, give it again in words that settle it \(`erasmus workflow start <dir> --new --goal TEXT`, which marks this run abandoned\) \(log: \/l\)\.$/);
+    expect(design.notDoneBecause).toMatch(/^The step Preparation · architecture cannot finish: is --lower=false a CLI flag or a slugify option\? Answer it with the retry: .*`erasmus workflow retry <dir> --answer TEXT`\. Where the goal itself is unclear, give it again in words that settle it \(`erasmus workflow start <dir> --new --goal TEXT`, which marks this run abandoned\) \(log: \/l\)\.$/);
     expect(design.notDoneBecause).not.toMatch(/skip|are kept/);
     expect(cannotFinish('All done.\nCannot finish is not a heading here')).toBeUndefined();
     expect(cannotFinish('- **Cannot finish:** the database is not reachable')).toBe('the database is not reachable');

@@ -439,6 +439,23 @@ describe('WorkflowEngine', () => {
     const cannot = await b.submitTask(runId, { output: 'Cannot finish: the user must say which flags the CLI takes.', done: false }, cli.step.state);
     expect(cannot).toEqual({ success: true, status: 'BLOCKED' });
     expect((await b.status(runId)).timeline.find((t) => t.state === 'cli:development')).toMatchObject({ outcome: 'not-done' });
+    // The user answers with the retry (`workflow retry --answer`): the step run again hears the answer with what it said.
+    expect(await b.retry(runId, { answer: 'It takes --lower and --upper, nothing else.' })).toMatch(/^(RUNNING|AWAITING_COGNITIVE_RESULT)$/);
+    const retried = await b.getTask(runId);
+    expect(retried).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'cli:development' } });
+    const prompt = retried.status === 'AWAITING_COGNITIVE_RESULT' ? retried.prompt : '';
+    expect(prompt).toContain('the run stopped there: it said it cannot finish without the user, so the run stopped for them. The user answered (their answer is below) and ran this step again: do the step now, as their answer says');
+    expect(prompt).toMatch(/Cannot finish: the user must say which flags the CLI takes\.\n```\n\nThe user's answer, given with this retry \(it settles what the step stopped for; where it differs from the documents, the answer holds\):\n\n```\nIt takes --lower and --upper, nothing else\.\n```/);
+    expect(prompt).not.toContain('That the user ran this step again is their answer');
+    // Answered and done, the next step hears no retry; a retry with an answer where no step stopped is refused, the run as it was.
+    await answer(b, runId, retried);
+    const next = await b.getTask(runId);
+    expect(next.status === 'AWAITING_COGNITIVE_RESULT' ? next.prompt : 'no step').not.toContain('## This is a retry');
+    // Where no step ran and stopped (a run stopped before its first step), an answer has nothing to answer: refused, the run as it was.
+    const fresh = await a.load({ projectDir: await project('answer-nothing'), goal: 'x' });
+    expect(await a.stop(fresh.runId)).toBe('STOPPED');
+    await expect(b.retry(fresh.runId, { answer: 'use yargs' })).rejects.toThrow(/^there is no stopped step to answer: no step of this run has run yet, so none asked anything\. Retry without an answer \(or resume the run\)/);
+    expect(await b.status(fresh.runId)).toMatchObject({ status: 'STOPPED', timeline: [] });
   });
 
   it('a step waiting in the file can be stopped from another process and asked again on resume', async () => {

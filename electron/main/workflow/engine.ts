@@ -515,10 +515,11 @@ export class WorkflowEngine {
   }
   /** `databaseUrl`: a durable run's database, given to this process (as approve and resume take it). */
   /** `component`: a side-by-side component blocked while others run (retried, or its step skipped, at once). */
-  async retry(runId: string, opts: { databaseUrl?: string; component?: string | undefined } = {}) {
+  /** `answer`: the user's words for the step run again (run.ts retry). */
+  async retry(runId: string, opts: { databaseUrl?: string; component?: string | undefined; answer?: string | undefined } = {}) {
     const run = await this.toDrive(runId);
     if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
-    run.retry(opts.component);
+    run.retry(opts.component, opts.answer);
     await run.saved();
     return run.record.status;
   }

@@ -332,7 +332,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     userFiles: userChangedFiles(record),
     goal: record.goal,
     newGoal: !!record.goalUpdate,
-    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees, userChanged) } : {}),
+    ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryAnswer: record.retryOf.answer, retryChanges: await unfinishedChanges(record.timeline, state, record.projectDir, ctx.checkpointTrees, userChanged) } : {}),
     ...(userChanged.length ? { userChanges: userChanged.map(({ state: at, kind, text }) => ({ state: at, kind, text })) } : {}),
     ...(fixes ? { done: FIXES_DONE } : untraced ? { done: UNTRACED_DONE } : spec.phase === 'e2e-testing' ? { done: E2E_DONE } : spec.phase === 'final-documentation' ? { done: FINAL_DOCS_DONE } : {}),
     contextDocPath,

@@ -141,7 +141,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
           : step.instruction;
     const entry = await ctx.enter(state, { protocol: protocol.name });
     const prompt = buildStepPrompt({ protocol, instruction, goal: record.goal, newGoal: !!record.goalUpdate,
-      ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said } : {}), contextDocPath, contextDoc: existing ?? '', references, existing: record.existing, userFiles: userChangedFiles(record) });
+      ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryAnswer: record.retryOf.answer } : {}), contextDocPath, contextDoc: existing ?? '', references, existing: record.existing, userFiles: userChangedFiles(record) });
     const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: protocol.access, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });
     if (!result.done) {
       await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result) });

@@ -30,6 +30,8 @@ export interface PromptParts {
   retryOf?: string;
   /** What that attempt wrote last, when kept (the user read it before running the step again). */
   retrySaid?: string;
+  /** The user's answer, given with the retry (`workflow retry --answer`, the app's answer box). */
+  retryAnswer?: string;
   /** What that attempt changed (retry-note.ts unfinishedChanges), when known. */
   retryChanges?: RetryChanges;
   /** What the user changed while the run was stopped at a step of this part (user-changes.ts), oldest first. */
@@ -119,7 +121,8 @@ export function buildStepPrompt(p: PromptParts): string {
   if (p.retryOf) {
     const what = /[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`;
     const said = p.retrySaid?.trim() ? `\n\nWhat it wrote last, before the run stopped (the user read it, then ran this step again):\n\n${fenced(p.retrySaid.trim(), '')}` : '';
-    parts.push(`## This is a retry\n\nThis step ran before, and the run stopped there: ${what}${said}\n\n${retryStart(p.retryChanges, p.protocol.access)}`);
+    const answer = p.retryAnswer?.trim() ? `\n\nThe user's answer, given with this retry (it settles what the step stopped for; where it differs from the documents, the answer holds):\n\n${fenced(p.retryAnswer.trim(), '')}` : '';
+    parts.push(`## This is a retry\n\nThis step ran before, and the run stopped there: ${what}${said}${answer}\n\n${retryStart(p.retryChanges, p.protocol.access)}`);
   }
   if (p.userChanges?.length) parts.push(userChangesSection(p.userChanges, p.protocol.name === 'review'));
   if (p.existing) parts.push(`## An existing project\n\n${existingProject(p.protocol.access)}`);

@@ -100,6 +100,8 @@ export interface RetryOf {
   state: string;
   what: string;
   said?: string;
+  /** The user's answer, given with the retry. */
+  answer?: string;
 }
 
 const NOT_DONE = 'it ended without saying it was done (its budget may have run out), so the run stopped for the user';
@@ -110,6 +112,16 @@ const NOT_DONE = 'it ended without saying it was done (its budget may have run o
  * told to take it as one and not to stop again for the same thing unless the step still cannot be done.
  */
 const SAID_CANNOT = 'it said it cannot finish without the user, so the run stopped for them. That the user ran this step again is their answer that it should be done now: do it from the project and the documents as they are, and begin a line with `Cannot finish:` again only if it still cannot be done without them';
+/** The same, when the retry carries the user's words (`workflow retry --answer`): those are the answer. */
+const SAID_CANNOT_ANSWERED = 'it said it cannot finish without the user, so the run stopped for them. The user answered (their answer is below) and ran this step again: do the step now, as their answer says, and begin a line with `Cannot finish:` again only if it still cannot be done without them';
+
+/**
+ * A retry that carries the user's answer (`workflow retry --answer TEXT`, the app's answer box): the step hears it with
+ * what happened before. Only a step that ran and stopped has something to answer (`retryOf` for it).
+ */
+export function withAnswer(r: RetryOf, answer: string): RetryOf {
+  return { ...r, what: r.what === SAID_CANNOT || r.what === SAID_CANNOT_ANSWERED ? SAID_CANNOT_ANSWERED : r.what, answer };
+}
 
 /**
  * What a step run again after the run blocked at it hears about the attempt before. The run's error is the user's, with how

@@ -48,7 +48,7 @@ export const LaneRecord = z.object({
   snapshot: z.unknown().optional(),
   lastTest: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string() }).optional(),
   untraced: z.object({ state: z.string(), tasks: z.array(z.string()), asked: z.number().int().nonnegative() }).optional(),
-  retryOf: z.object({ state: z.string(), what: z.string(), said: z.string().optional() }).optional(),
+  retryOf: z.object({ state: z.string(), what: z.string(), said: z.string().optional(), answer: z.string().optional() }).optional(),
   pendingCommit: z.object({ state: z.string(), head: z.string().nullable() }).optional(),
   entries: z.array(z.number().int().nonnegative()),
   /** Its commit in its worktree (ready), then on the run's branch (merged); absent when it had nothing to commit. */
@@ -92,7 +92,7 @@ export const RunRecord = z.object({
    */
   goalUpdate: z.object({ baseCommit: z.string().optional(), doneTasks: z.array(z.string()) }).optional(),
   /** The step that runs again after it ended unfinished (blocked, interrupted), and what happened: its next prompt says it is a retry. */
-  retryOf: z.object({ state: z.string(), what: z.string(), said: z.string().optional() }).optional(),
+  retryOf: z.object({ state: z.string(), what: z.string(), said: z.string().optional(), answer: z.string().optional() }).optional(),
   /** While the run waits for its goal on a project whose tasks are all done: the goal asked is the next one. */
   nextGoal: z.boolean().optional(),
   /** The project's files as the run left them when it stopped for the user (a tree in the project's repository): going on, it reads what the user changed since. */

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { WorkflowPlan, WorkflowRunView, WorkflowStepResult, WorkflowTask, WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import { reviewsLeftOpenLines } from '../../contract/review-points';
+import { humanState } from '../../contract/words';
 import type { Paths } from '../paths/index';
 import { ContextDocs } from './documents';
 import { invalidState, WorkflowError } from './errors';
@@ -22,7 +23,7 @@ import { ProjectTrust } from '../project/trust';
 import { SHUTDOWN, type CheckpointTrees, type Next, type RunContext } from './run-context';
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
-import { retryOfBlock } from './retry-note';
+import { retryOfBlock, withAnswer, type RetryOf } from './retry-note';
 import { readUserChanges, rememberStoppedTree } from './user-changes';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
@@ -84,6 +85,8 @@ export class WorkflowRun {
   /** Wakes the components' loop when a blocked component is retried or skipped while others run. */
   private readonly lanesBell = new LaneBell();
   private shuttingDown = false;
+  /** The user's answer given with a retry of a blocked step, until the run going on has made that step's retry note (runLoop). */
+  private answer: string | undefined;
   private readonly waiters = new Set<() => void>();
   /** Steps running beside the current one (beside.ts), across the loop's steps and its restarts in this process. */
   private readonly besideSteps = new Map<string, Promise<void>>();
@@ -170,6 +173,9 @@ export class WorkflowRun {
     // The step that runs again hears that it is a retry, and what happened before.
     // A step that could not start (setup) is not an attempt: the model is not told of it (an earlier retryOf stays).
     if (stopped && this.record.state && !stopped.setup) this.record.retryOf = retryOfBlock(this.record.timeline, this.record.state, stopped.message);
+    // The user's answer given with the retry (retry()): the step run again hears it with what happened before.
+    if (this.answer !== undefined && this.record.retryOf && this.record.retryOf.state === this.record.state) this.record.retryOf = withAnswer(this.record.retryOf, this.answer);
+    this.answer = undefined;
     await running;
     await this.persist();
     try {
@@ -675,17 +681,38 @@ export class WorkflowRun {
     this.drive();
   }
 
-  /** `component`: a side-by-side component blocked while others run, retried at once (the others go on). */
-  retry(component?: string): void {
+  /**
+   * `component`: a side-by-side component blocked while others run, retried at once (the others go on). `answer`: the
+   * user's words for the step run again (what it stopped to ask, or how to go on), which its retry section carries.
+   */
+  retry(component?: string, answer?: string): void {
     if (this.loop) {
       const lane = this.record.state === PARALLEL_STATE ? blockedLane(this.record, component) : undefined;
       if (!lane) throw invalidState(component ? `component ${component} is not blocked: nothing to retry` : 'the run is running: a step can be retried once the run is blocked, paused or stopped');
+      if (answer !== undefined) lane.retryOf = this.answered(lane.retryOf, lane.state, answer);
       reopenLane(lane);
       this.deps.emit('workflow.status', { runId: this.runId, projectDir: this.record.projectDir, status: this.record.status, state: this.record.state });
       this.lanesBell.ring();
       return;
     }
+    // A run that resume() refuses (complete, abandoned, waiting for its goal or its plan) is refused in its words, unchanged.
+    if (answer !== undefined && !['COMPLETED', 'ABANDONED', 'AWAITING_GOAL', 'AWAITING_APPROVAL'].includes(this.record.status)) {
+      const lane = this.record.state === PARALLEL_STATE ? blockedLane(this.record, component) : undefined;
+      if (lane) lane.retryOf = this.answered(lane.retryOf, lane.state, answer);
+      // Blocked at a step that ran: its retry note is made as the run goes on (runLoop), and the answer joins it there.
+      else if (this.record.error && !this.record.error.setup && this.record.state) this.answer = answer;
+      else this.record.retryOf = this.answered(this.record.retryOf, this.record.state, answer);
+    }
     this.resume();
+  }
+
+  /** The step's retry note with the user's answer; refused where no step ran and stopped (nothing was asked to answer). */
+  private answered(retryOf: RetryOf | undefined, state: string | undefined, answer: string): RetryOf {
+    if (!retryOf || retryOf.state !== state) {
+      const none = state ? `${humanState(state)} has not run since the run stopped, so it asked nothing` : 'no step of this run has run yet, so none asked anything';
+      throw invalidState(`there is no stopped step to answer: ${none}. Retry without an answer (or resume the run); put what the step should know into the documents if it must hear it`);
+    }
+    return withAnswer(retryOf, answer);
   }
 
   /** `component`: which side-by-side component's blocked step (the first blocked one when not said); while others run, skipped at once. */

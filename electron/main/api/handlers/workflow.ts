@@ -87,7 +87,7 @@ export function registerWorkflowHandlers(core: Core): void {
   d.register('workflow.pause', ({ runId }) => rpc(async () => ({ status: await wf().pause(runId) })));
   d.register('workflow.resume', ({ runId, parallel }) => rpc(async () => (await openRunProject(core, runId), { status: await wf().resume(runId, { parallel }) })));
   d.register('workflow.stop', ({ runId }) => rpc(async () => ({ status: await wf().stop(runId) })));
-  d.register('workflow.retry', ({ runId, component }) => rpc(async () => (await openRunProject(core, runId), { status: await wf().retry(runId, { component }) })));
+  d.register('workflow.retry', ({ runId, component, answer }) => rpc(async () => (await openRunProject(core, runId), { status: await wf().retry(runId, { component, answer }) })));
   d.register('workflow.skip', ({ runId, component }) => rpc(async () => (await openRunProject(core, runId), { status: await wf().skip(runId, { component }) })));
   d.register('workflow.abandon', ({ runId }) =>
     rpc(async () => {

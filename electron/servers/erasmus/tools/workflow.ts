@@ -46,7 +46,7 @@ function describeTask(t: WorkflowTask): string {
 
 /** Every BLOCKED answer says how to go on, with tools this server has. */
 export const RECOVER =
-  'To recover: workflow_retry runs the blocked step again (after you fixed what the error names); workflow_skip goes on without it (FSM states only); workflow_resume continues from the last state. Then call workflow_get_task.';
+  'To recover: workflow_retry runs the blocked step again (after you fixed what the error names; where the step stopped to ask something, pass the user\'s answer as `answer`); workflow_skip goes on without it (FSM states only); workflow_resume continues from the last state. Then call workflow_get_task.';
 
 /** getTask's structured answer without the prompt, which the text already carries (a prompt is sent once). */
 function taskData(t: WorkflowTask): Record<string, unknown> {
@@ -125,8 +125,12 @@ export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
           skip: 'Skip the current (blocked) step of a run and go on with the next one (FSM states only, not the preparation). Then call workflow_get_task.',
           resume: 'Continue a paused, stopped, blocked or interrupted run from its last state. Then call workflow_get_task.',
         }[name],
-        input: z.object({ runId }).strict(),
-        run: (a) => call((l) => l.request(`workflow.${name}`, { runId: a.runId }), (r) => `run ${a.runId}: ${r.status}; call workflow_get_task`),
+        input:
+          name === 'retry'
+            ? z.object({ runId, answer: z.string().optional().describe("the user's answer to what the step stopped to ask (the step run again hears it); only for a step that ran and stopped") }).strict()
+            : z.object({ runId }).strict(),
+        run: (a: { runId: string; answer?: string }) =>
+          call((l) => l.request(`workflow.${name}`, { runId: a.runId, ...(name === 'retry' && a.answer !== undefined ? { answer: a.answer } : {}) }), (r) => `run ${a.runId}: ${r.status}; call workflow_get_task`),
       }),
     ),
     defineTool({

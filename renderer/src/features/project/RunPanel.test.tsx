@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProjectSummary, WorkflowRunView } from '../../../../electron/contract/index';
 import { FakeCore } from '../../testing/fakeCore';
@@ -55,6 +55,39 @@ describe('ProjectView and the run panel', () => {
     expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip adder · debugging', 'Stop']);
     // The heading names what the buttons offer (no Resume for a blocked run).
     expect(screen.getByTestId('run-phase').textContent).toBe('Blocked: the run needs you (retry or skip the step).');
+  });
+
+  it("a step that stopped to ask gets an answer box: Retry with this answer sends the user's words with the retry", async () => {
+    const { core, set } = world();
+    const ran = { state: 'adder:development', enteredAt: '2026-01-01T00:00:02Z', leftAt: '2026-01-01T00:00:03Z', outcome: 'not-done' as const };
+    set(run({ status: 'BLOCKED', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], error: { kind: 'RUNTIME_ERROR', message: 'The step adder · development cannot finish: which of --lower or --upper?' } }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    core.on('workflow.retry', () => {
+      set(run({ status: 'RUNNING', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], updatedAt: '2026-01-01T00:00:04Z' }));
+      return { status: 'RUNNING' };
+    });
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    const box = await screen.findByLabelText('Your answer to adder · development');
+    // Empty: nothing is sent, and the user hears what to do instead.
+    fireEvent.click(screen.getByTestId('retry-answer-submit'));
+    expect((await within(screen.getByTestId('retry-answer')).findByRole('alert')).textContent).toBe('Write the answer first, or use Retry step to run it again without one.');
+    expect(core.callsOf('workflow.retry')).toEqual([]);
+    fireEvent.change(box, { target: { value: '  Only --lower.  ' } });
+    fireEvent.click(screen.getByTestId('retry-answer-submit'));
+    await waitFor(() => expect(core.callsOf('workflow.retry')).toEqual([{ runId: 'r1', answer: 'Only --lower.' }]));
+    await waitFor(() => expect(screen.queryByTestId('retry-answer')).toBeNull()); // running again: no box
+  });
+
+  it('a run blocked before its step ever ran (a toolset missing at setup) has no answer box: nothing was asked; Retry step stays', async () => {
+    const { core, set } = world();
+    set(run({ status: 'BLOCKED', approved: true, plan, state: 'adder:development', goal: 'add', error: { kind: 'RUNTIME_ERROR', message: 'toolset "web" is missing', setup: true } }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    await screen.findByTestId('blocked-hint');
+    expect(screen.queryByTestId('retry-answer')).toBeNull();
+    expect(screen.getByTestId('run-retry')).toBeTruthy();
   });
 
   it('blocked at a side-by-side merge git refused: the hint says Retry step merges again (no model runs there)', async () => {

@@ -17,6 +17,7 @@ import { phaseOf, skipTarget, type RunPhase } from './runState';
 import { humanError, humanState, runStatusWords } from './labels';
 import { BlockedHint } from './BlockedHint';
 import { LaneBlocks } from './LaneBlocks';
+import { RetryAnswer } from './RetryAnswer';
 
 const said: Record<RunPhase, string> = {
   goal: 'Waiting for your goal.',
@@ -69,6 +70,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
       {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
       {phase === 'blocked' ? <BlockedHint view={view} skip={skip} onOpenTimeline={onOpenTimeline} /> : null}
+      {phase === 'blocked' ? <RetryAnswer key={view.state} view={view} onRetry={(answer) => run.act('retry', undefined, answer)} /> : null}
       {phase === 'running' || phase === 'pausing' ? <LaneBlocks view={view} onAction={(a, component) => run.act(a, component)} /> : null}
       <RunControls phase={phase} skip={skip} onAction={(a) => run.act(a)} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}

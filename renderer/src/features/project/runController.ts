@@ -90,10 +90,11 @@ export class RunController {
     await this.refresh();
   }
 
-  /** `component`: retry or skip a side-by-side component that blocked while others run. */
-  async act(action: RunAction, component?: string): Promise<void> {
+  /** `component`: retry or skip a side-by-side component that blocked while others run; `answer`: the user's words for a retried step. */
+  async act(action: RunAction, component?: string, answer?: string): Promise<void> {
     const runId = this.need();
-    if (component && (action === 'retry' || action === 'skip')) await this.client.request(`workflow.${action}`, { runId, component });
+    if (action === 'retry' && (component || answer)) await this.client.request('workflow.retry', { runId, ...(component ? { component } : {}), ...(answer ? { answer } : {}) });
+    else if (component && action === 'skip') await this.client.request('workflow.skip', { runId, component });
     else await this.client.request(`workflow.${action}`, { runId });
     await this.refresh();
   }
