@@ -12,6 +12,8 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { EventBus } from '../api/events';
 import type { ServerConnection } from './connection';
 import type { ElicitationHandler, SamplingHandler } from './types';
@@ -25,6 +27,29 @@ export interface HubClientContext {
 }
 
 /**
+ * The SDK's validator for tools' output schemas (Ajv), compiled when a tool's first result is checked instead of when
+ * its server's tools are listed. The SDK compiles every listed tool's schema at once: about 50 ms of each session's
+ * start for the built-in toolsets alone, mostly for tools never called; and one schema Ajv cannot compile failed the
+ * whole list, so none of that server's tools could be called. Now only that tool's call fails, with Ajv's words.
+ */
+export class LazyJsonSchemaValidator implements jsonSchemaValidator {
+  private ajv: AjvJsonSchemaValidator | undefined;
+  /** How many schemas were compiled (tests). */
+  compiled = 0;
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    let validate: JsonSchemaValidator<T> | undefined;
+    return (input) => {
+      if (!validate) {
+        validate = (this.ajv ??= new AjvJsonSchemaValidator()).getValidator<T>(schema);
+        this.compiled++;
+      }
+      return validate(input);
+    };
+  }
+}
+
+/**
  * An SDK client with Erasmus's client capabilities (roots, sampling, elicitation with schema
  * defaults) routed to the handlers the core sets, and every server notification turned into an event.
  */
@@ -33,7 +58,7 @@ export function createHubClient(conn: ServerConnection, ctx: HubClientContext): 
   const bus = ctx.bus;
   const client = new Client(
     { name: 'erasmus', version: ctx.version },
-    { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: { applyDefaults: true }, url: {} } } },
+    { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: { applyDefaults: true }, url: {} } }, jsonSchemaValidator: new LazyJsonSchemaValidator() },
   );
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: ctx.roots() }));
   client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
