@@ -96,7 +96,8 @@ describe('workflow survives SIGKILL (CLI)', () => {
     // Not approved, the user is told where to change the plan first (played as a user: nothing said where the task list
     // was), and `workflow status` says the same when they come back; approve reads the list as they edited it.
     const taskList = sb.paths.orchestrationDoc(sb.project, 'task_list');
-    const hint = `the plan waits for your review: approve it with erasmus workflow approve ${sb.project}; to change the plan first, edit its task list (${taskList}: components, tasks, Test: and Depends: lines), which approve reads again`;
+    expect(first.stderr).toContain(`  architecture: ${sb.paths.orchestrationDoc(sb.project, 'architecture')}\n`);
+    const hint = `the plan waits for your review (the architecture it follows: ${sb.paths.orchestrationDoc(sb.project, 'architecture')}): approve it with erasmus workflow approve ${sb.project}; to change the plan first, edit its task list (${taskList}: components, tasks, Test: and Depends: lines), which approve reads again`;
     expect(first.stderr).toContain(hint);
     expect(spawnSync(process.execPath, [CLI, 'workflow', 'status', sb.project], { env: sb.env, encoding: 'utf8' }).stdout).toContain(hint);
     writeFileSync(taskList, readFileSync(taskList, 'utf8').replace('## Component: adder — adds two numbers', '## Component: adder — adds two numbers together'));

@@ -86,10 +86,11 @@ function statusWords(status: WorkflowRunView['status'], state: string | undefine
 }
 
 /** A plan waiting for review: how to approve it, and how to change it first (the task list, which approve reads again). */
-export function planReviewHint(v: Pick<WorkflowRunView, 'projectDir' | 'durable' | 'taskListFile'>): string {
+export function planReviewHint(v: Pick<WorkflowRunView, 'projectDir' | 'durable' | 'taskListFile' | 'architectureFile'>): string {
   const db = databaseHint(v.durable);
   const edit = v.taskListFile ? `; to change the plan first, edit its task list (${v.taskListFile}: components, tasks, Test: and Depends: lines), which approve reads again` : '';
-  return `the plan waits for your review: approve it with erasmus workflow approve ${v.projectDir}${db.option}${edit}${db.note}`;
+  const arch = v.architectureFile ? ` (the architecture it follows: ${v.architectureFile})` : '';
+  return `the plan waits for your review${arch}: approve it with erasmus workflow approve ${v.projectDir}${db.option}${edit}${db.note}`;
 }
 
 export function statusText(v: WorkflowRunView): string {

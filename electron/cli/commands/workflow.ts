@@ -213,7 +213,8 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
         continue;
       }
       if (view.status === 'AWAITING_APPROVAL' && view.plan) {
-        if (!opts.json) process.stderr.write(planText(view.plan, view.existing) + '\n');
+        // The plan with where the architecture it follows is (the user reads it before saying yes; the app shows it beside).
+        if (!opts.json) process.stderr.write(`${planText(view.plan, view.existing)}\n${view.architectureFile ? `  architecture: ${view.architectureFile}\n` : ''}`);
         const yes = opts.yes || (process.stdin.isTTY && /^y(es)?$/i.test((await ask('Start development with this plan? [y/N] ')).trim()));
         if (yes) {
           await core.workflow.approve(runId, approved(view.plan, opts), { parallel: opts.parallel, databaseUrl: opts.databaseUrl });

@@ -209,6 +209,8 @@ export const WorkflowRunView = z.object({
   plan: WorkflowPlan.optional(),
   /** While the plan waits for review: the task list it was read from, which the user may edit first (approve reads it again). */
   taskListFile: z.string().optional(),
+  /** While the plan waits for review: the architecture document the plan follows, to read before approving. */
+  architectureFile: z.string().optional(),
   approved: z.boolean(),
   error: WorkflowErrorInfo.optional(),
   /** The step waiting for the external engine; \`followUp\`: what its first answer lacked, asked for once (that answer was not taken). */

@@ -783,7 +783,7 @@ export class WorkflowRun {
       ...(this.pauseRequested && this.loop ? { pausing: true } : {}),
       executor: r.executor.kind,
       plan: r.plan && planWithDepends(r.plan),
-      ...(r.status === 'AWAITING_APPROVAL' ? { taskListFile: this.docs.path({ doc: 'task_list' }) } : {}),
+      ...(r.status === 'AWAITING_APPROVAL' ? { taskListFile: this.docs.path({ doc: 'task_list' }), architectureFile: this.docs.path({ doc: 'architecture' }) } : {}),
       approved: r.approved,
       error: r.error,
       pending: r.pending,
