@@ -37,8 +37,11 @@ export function agentHandBack(answer: StepAnswer = 'notes'): string {
   return `When the work is finished, your final answer says in a few lines what you did; ${doc}. ${stopForUser(', your work and handed-back document kept')}`;
 }
 
-/** A part a step's answer must hold: the `## Left open` section of a fixes step, the context document a notes answer hands back. */
-export type AnswerPart = 'left-open' | 'context-doc';
+/**
+ * A part a step's answer must hold: the `## Left open` section of a fixes step, the context document a notes answer hands
+ * back, the document itself (a document answer, saved whole, with at least one markdown heading).
+ */
+export type AnswerPart = 'left-open' | 'context-doc' | 'document';
 
 /**
  * The parts a step requires that its answer lacks (in the order they are asked for), none when the answer says it
@@ -47,6 +50,8 @@ export type AnswerPart = 'left-open' | 'context-doc';
 export function missingParts(step: Pick<StepRequest, 'answer' | 'leftOpen'>, answer: { output: string; contextDoc?: string | undefined }): AnswerPart[] {
   if (cannotFinish(answer.output) !== undefined) return [];
   const parts: AnswerPart[] = [];
+  // Saved whole as the document: one without a single heading is words about it ("The architecture is ready."), not it.
+  if (step.answer === 'document' && !isDocument(answer.contextDoc ?? answer.output)) parts.push('document');
   if (step.leftOpen && leftOpenOf(answer.output) === undefined) parts.push('left-open');
   if ((step.answer ?? 'notes') === 'notes' && !answer.contextDoc?.trim()) parts.push('context-doc');
   return parts;
@@ -57,6 +62,8 @@ export function missingParts(step: Pick<StepRequest, 'answer' | 'leftOpen'>, ans
  * between marker lines by an agent step (`markers`), in `result.contextDoc` by an external engine (`field`).
  */
 function partWords(part: AnswerPart, via: 'markers' | 'field'): string {
+  if (part === 'document')
+    return `the document itself: Erasmus saves ${via === 'field' ? '`output`' : 'your final answer'} whole as the context document, and yours has no markdown heading, so it reads as words about the document rather than the document`;
   if (part === 'left-open')
     return `the section \`## ${LEFT_OPEN_HEADING}\`: that heading, then each point of the review report you did not address and why, one per line starting with \`- \`, or the one line \`- none\` when you addressed them all`;
   return via === 'markers'
@@ -82,7 +89,7 @@ export function missingPartsFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpe
   // A document answer is saved whole as the document: one without a single heading is words about it ("The architecture is
   // ready."), not it (played as the model: such an answer became the architecture every later step was shown).
   if (step.answer === 'document' && !isDocument(split.contextDoc ?? split.output))
-    return `${DOCUMENT_LACKED} Reply with the complete document in markdown, headings included, and nothing else: your reply replaces your answer.`;
+    return `${lacksSentence(['document'], 'markers')} Reply with the complete document in markdown, headings included, and nothing else: your reply replaces your answer.`;
   const parts = missingParts(step, split);
   if (!parts.length) return undefined;
   return `${lacksSentence(parts, 'markers')} Reply with only ${parts.length === 1 ? 'that part' : 'those two parts, in that order'}, and no tool calls unless you need one to write ${parts.length === 1 ? 'it' : 'them'}: what you already said is kept, and your reply is added to it.`;
@@ -96,20 +103,17 @@ export function missingPartsFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpe
 export function externalFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpen' | 'runId' | 'state'>, result: { output: string; contextDoc?: string | undefined }): string | undefined {
   const parts = missingParts(step, result);
   if (!parts.length) return undefined;
-  const output = parts.includes('left-open') ? `<your output as before, then the ## ${LEFT_OPEN_HEADING} section>` : '<your output as before>';
+  const output = parts.includes('document') ? '<the complete document in markdown, headings included, and nothing else>' : parts.includes('left-open') ? `<your output as before, then the ## ${LEFT_OPEN_HEADING} section>` : '<your output as before>';
   const doc = (step.answer ?? 'notes') !== 'notes' ? '' : `, "contextDoc": "${parts.includes('context-doc') ? '<the complete new text of the context document>' : '<the context document as before>'}"`;
   return `${lacksSentence(parts, 'field')} Your answer was not taken: step ${step.state} still waits for it. Call workflow_submit_task again with your whole answer: {"runId": "${step.runId}", "state": "${step.state}", "result": {"output": "${output}", "done": true${doc}}}.`;
 }
 
 /** The timeline's note on a step whose answer still lacked a part after it was asked for it once: the answer is taken as it is. */
 export function stillLacksNote(parts: AnswerPart[]): string {
-  const what = parts.map((p) => (p === 'left-open' ? `its \`## ${LEFT_OPEN_HEADING}\` section` : 'its context document')).join(' and ');
+  const what = parts.map((p) => (p === 'left-open' ? `its \`## ${LEFT_OPEN_HEADING}\` section` : p === 'document' ? 'the document itself (its answer had no markdown heading)' : 'its context document')).join(' and ');
   const kept = parts.includes('context-doc') ? '; the context document was not updated' : '';
   return `asked once for ${what}, the model answered again without ${parts.length === 1 ? 'it' : 'them'}: the answer was taken as it is${kept}`;
 }
-
-/** The follow-up's first words for a document answer that is not a document (it begins as every follow-up does). */
-const DOCUMENT_LACKED = 'Your final answer lacks the document itself: Erasmus saves your final answer whole as the context document, and yours has no markdown heading, so it reads as words about the document rather than the document.';
 
 /** Whether a document answer reads as a document: it has at least one markdown heading (`# …`). */
 const isDocument = (text: string) => /^[ \t]{0,3}#{1,6}[ \t]+\S/m.test(text);

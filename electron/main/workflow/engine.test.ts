@@ -220,7 +220,7 @@ describe('WorkflowEngine', () => {
         seen = true;
         expect(task.step.contextDocPath).toBe((await e.readDoc(dir, { doc: 'architecture' })).path);
         expect(task.prompt).toContain('Your context document is the architecture: bring it up to date with the product as built');
-        expect(task.prompt).toContain('## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text, between the fences:\n\n```markdown\nprepare:architecture output\n```');
+        expect(task.prompt).toContain('## Context document\n\nKept by Erasmus outside the project (file tools cannot reach it); its current text, between the fences:\n\n```markdown\n# prepare:architecture\n\nprepare:architecture output\n```');
         expect(task.prompt).not.toContain('## Architecture\n'); // not shown a second time as a reference
         await e.submitTask(runId, { output: 'README written.', done: true, contextDoc: '# Architecture\n\nAs built: core and cli.\n' });
       } else await answer(e, runId, task);
@@ -397,6 +397,18 @@ describe('WorkflowEngine', () => {
         else await answer(a, runId, task);
       }
     };
+    // A document answer that is words about the document (no heading): not taken; the caller hears what a document is here.
+    const arch = await a.getTask(runId);
+    expect(arch).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'prepare:architecture' } });
+    const words = await b.submitTask(runId, { output: 'The architecture is ready: two components, core and cli.', done: true }, 'prepare:architecture');
+    expect(words).toEqual({
+      success: true,
+      status: 'AWAITING_COGNITIVE_RESULT',
+      followUp: `Your final answer lacks the document itself: Erasmus saves \`output\` whole as the context document, and yours has no markdown heading, so it reads as words about the document rather than the document. Your answer was not taken: step prepare:architecture still waits for it. Call workflow_submit_task again with your whole answer: {"runId": "${runId}", "state": "prepare:architecture", "result": {"output": "<the complete document in markdown, headings included, and nothing else>", "done": true}}.`,
+    });
+    expect((await a.readDoc(dir, { doc: 'architecture' })).exists).toBe(false);
+    await a.submitTask(runId, { output: '# Architecture\n\nTwo components: core and cli.\n', done: true }, 'prepare:architecture');
+    expect((await a.readDoc(dir, { doc: 'architecture' })).text).toBe('# Architecture\n\nTwo components: core and cli.\n');
     // The step's own "How to answer" says both parts before any follow-up does.
     const dev = await upTo('core:development');
     expect(dev.prompt).toContain('`contextDoc` is required, as Erasmus saves the context document only from it');

@@ -109,7 +109,7 @@ interface Pending {
 export function externalHandBack(step: Pick<StepRequest, 'runId' | 'state' | 'answer' | 'projectDir' | 'leftOpen'>): string {
   const call = (result: string, verb = 'Call') => `${verb} workflow_submit_task with {"runId": "${step.runId}", "state": "${step.state}", "result": ${result}}.`;
   const done = '`done` is true when the "Done when" criteria are met, false if they are not (the run then stops at this step)';
-  if (step.answer === 'document') return `${call('{"output": "<the complete document, markdown>", "done": true}')} \`output\` is the document itself and nothing else; Erasmus saves it. ${done}.`;
+  if (step.answer === 'document') return `${call('{"output": "<the complete document in markdown, headings included>", "done": true}')} \`output\` is the document itself and nothing else (not words about it); Erasmus saves it. ${done}.`;
   if (step.answer === 'report')
     return `${call('{"output": "<the report, markdown>", "done": true, "contextDoc": "<optional: the complete new text of the context document>"}')} \`output\` is the report and nothing else; Erasmus saves it as the review report. ${done}.`;
   return `Make the changes your task asks for in the project (${step.projectDir}) with your own tools, then ${call('{"output": "<a few lines: what you did>", "done": true, "contextDoc": "<the complete new text of the context document>"}', 'call')} \`output\` must not be empty${step.leftOpen ? ` and ends with the \`## ${LEFT_OPEN_HEADING}\` section your task asks for` : ''}; \`contextDoc\` is required, as Erasmus saves the context document only from it. ${done}.`;

@@ -13,6 +13,8 @@ export const TASKS = '# Task list\n\n## Component: core — the core\nTest: true
  * notes step, the complete new text of its context document: the document as it stands with a line on what the step did.
  */
 export function goodAnswer(step: WorkflowStep, output: string, done = true): WorkflowStepResult {
+  // A document is markdown with headings (one without is words about it, sent back once): as a good model writes it.
+  if (step.answer === 'document') return { output: /^#{1,6}\s/m.test(output) ? output : `# ${step.state}\n\n${output}`, done };
   if (step.answer !== 'notes') return { output, done };
   const said = step.leftOpen && !/^#{1,3}\s*Left open\b/im.test(output) ? `${output}\n\n## Left open\n- none\n` : output;
   let doc = `# ${step.component ?? step.state}\n`;
