@@ -48,7 +48,9 @@ function fakeHome(): string {
   return home;
 }
 
-const PROBES = (p: number) => ['echo escaped > ../outside.txt', `node -e "fetch('http://127.0.0.1:${p}/leak').then(r => r.text()).then(console.log)"`, 'cat ~/.ssh/id_ed25519'];
+// The write's target is known only at run time (`$(dirname "$PWD")`): a static one outside the project is refused by the
+// policy before anything runs (policy.test), and this probe is of the sandbox itself.
+const PROBES = (p: number) => ['echo escaped > "$(dirname "$PWD")/outside.txt"', `node -e "fetch('http://127.0.0.1:${p}/leak').then(r => r.text()).then(console.log)"`, 'cat ~/.ssh/id_ed25519'];
 
 function results(events: AgentEvent[]): Extract<AgentEvent, { type: 'tool_complete' }>[] {
   return events.filter((e): e is Extract<AgentEvent, { type: 'tool_complete' }> => e.type === 'tool_complete' && e.name !== 'open_toolset');

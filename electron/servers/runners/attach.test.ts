@@ -176,10 +176,11 @@ describe('the runners server in-process on the hub', () => {
     }
   });
 
-  it('"always allow running commands in the sandbox" never covers a destructive command or one outside the project: no grant on its card, and the answer to another card leaves it waiting', async () => {
-    // Two components asked at once: one pipes into `node -e`, the other removes a folder outside the project.
+  it('"always allow running commands in the sandbox" never covers a destructive command: no grant on its card, and the answer to another card leaves it waiting; a removal outside the project, which the sandbox would refuse, is refused at once', async () => {
+    // Two components asked at once: one pipes into `node -e`, the other removes a folder of the project.
     const outside = join(home, 'scratch');
     mkdirSync(join(outside, 'keep'), { recursive: true });
+    mkdirSync(join(root, 'old', 'keep'), { recursive: true });
     const broker = new ElicitationBroker(core.bus, undefined, grantDepsOf(core));
     core.hub.setElicitationHandler(broker.handler);
     const asked: EventPayload<'mcp.elicitation.request'>[] = [];
@@ -187,7 +188,7 @@ describe('the runners server in-process on the hub', () => {
     const offs = [core.bus.onEvent('mcp.elicitation.request', (r) => asked.push(r)), core.bus.onEvent('mcp.elicitation.granted', (g) => granted.push(g))];
     try {
       const inline = core.hub.callTool('runners', 'bash_run', { command: `echo hi | node -e "process.stdin.pipe(process.stdout)"` });
-      const removal = core.hub.callTool('runners', 'bash_run', { command: `rm -rf ${outside} && echo gone` });
+      const removal = core.hub.callTool('runners', 'bash_run', { command: 'rm -rf old && echo gone' });
       await vi.waitFor(() => expect(asked).toHaveLength(2), { timeout: 10_000 });
       const nodeCard = asked.find((r) => r.approval?.command?.startsWith('echo hi'))!;
       const rmCard = asked.find((r) => r.approval?.command?.startsWith('rm -rf'))!;
@@ -204,6 +205,11 @@ describe('the runners server in-process on the hub', () => {
       await expect(broker.respond(rmCard.id, { action: 'accept' }, 'project')).rejects.toThrow(/cannot be always allowed/);
       expect(await broker.respond(rmCard.id, { action: 'decline' })).toBe(true);
       expect(text(await removal)).toContain('Not run: the user declined');
+      expect(existsSync(join(root, 'old', 'keep'))).toBe(true);
+      // Outside the project the sandbox lets nothing be written or removed: no card asks for it, the model hears where it can write.
+      const away = text(await core.hub.callTool('runners', 'bash_run', { command: `rm -rf ${outside} && echo gone` }));
+      expect(away).toMatch(/Refused, not run: .*rm removes [^,]*scratch, where the sandbox lets no command write \(it would fail with "Read-only file system"\): a command writes only in the project and in its own temporary folder, \$TMPDIR \(/);
+      expect(asked).toHaveLength(2);
       expect(existsSync(join(outside, 'keep'))).toBe(true);
       // The kept answer covers the next plain command, and still not a recursive delete inside the project.
       const again = await core.hub.callTool('runners', 'bash_run', { command: 'echo again | node -e "process.stdin.pipe(process.stdout)"' });

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationApproval } from '../../contract/index';
 import { NOBODY_ASKED } from '../../main/agent/approval-path';
@@ -21,7 +22,7 @@ export interface RunnerDeps {
   sandboxRoot?: string;
   home: string;
   /** The one runner (runners/runner.ts): the OS sandbox, the session's TMPDIR, a PTY in the terminal view. */
-  runner: Pick<CommandRunner, 'run' | 'status'>;
+  runner: Pick<CommandRunner, 'run' | 'status'> & Partial<Pick<CommandRunner, 'tmpDir'>>;
   reviewer?: ScriptReviewer;
   settings: () => Promise<RunnerSettings>;
   confirm: (message: string, signal?: AbortSignal, approval?: ElicitationApproval) => Promise<Confirmation>;
@@ -104,7 +105,9 @@ export async function executeTool(tool: RunnerTool, args: Record<string, unknown
 
   const box = deps.runner.status;
   const sandboxed = box.enabled;
-  const policy = await classifyCommand(command, { home: deps.home, cwd: deps.root, root: deps.root, sandboxed, allowDangerous: settings.allowDangerous });
+  // The folder the command gets as $TMPDIR (the runner's, by the root it runs in): the place the model is told to keep scratch files.
+  const tmpDir = deps.runner.tmpDir?.(resolve(deps.sandboxRoot ?? deps.root));
+  const policy = await classifyCommand(command, { home: deps.home, cwd: deps.root, root: deps.root, sandboxed, ...(tmpDir ? { tmpDir } : {}), allowDangerous: settings.allowDangerous });
   outcome.reasons = policy.reasons;
   if (policy.verdict === 'refuse') {
     outcome.status = 'refused';

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { redirections, simpleCommands, type SimpleCommand } from '../sh/commands';
 import { hasParseError, loadShellParser, parseShellSync, walk, type ShellNode } from '../sh/parser';
 import { evalWord, type WordEnv } from '../sh/words';
-import { gate, isInside, needsNetwork, sensitiveInRoot, type GateContext } from './gate';
+import { gate, inScratch, isInside, needsNetwork, sandboxRefusal, sensitiveInRoot, type GateContext } from './gate';
 import { programCheck } from './programs';
 import { existingFile, harmlessSink } from './targets';
 import { VERDICT_RANK, type Arg, type Classification, type Finding, type PolicyContext, type ProgramCall } from './types';
@@ -86,8 +86,8 @@ function judgeRedirections(root: ShellNode, env: WordEnv, g: LineState, cwds: st
   for (const r of redirections(root)) {
     if (['>', '>>', '>|', '&>', '&>>', '>&'].includes(r.op) && r.target && !(r.op === '>&' && /^(\d+|-)$/.test(r.target.text))) {
       const w = evalWord(r.target, env);
-      if (w && !w.glob && !harmlessSink(w, env) && cwds.some((c) => !isInside(g.root, posix.resolve(c, w.text))))
-        out.push({ ...approve(`${r.op} writes ${r.target.text}, outside the project`), flag: 'outside' });
+      if (w && !w.glob && !harmlessSink(w, env) && cwds.some((c) => !isInside(g.root, posix.resolve(c, w.text)) && !inScratch(g, posix.resolve(c, w.text))))
+        out.push(sandboxRefusal(g, `${r.op} writes ${r.target.text}`) ?? { ...approve(`${r.op} writes ${r.target.text}, outside the project`), flag: 'outside' });
       else if (w && cwds.some((c) => sensitiveInRoot(g.root, posix.resolve(c, w.text))))
         out.push({ ...approve(`${r.op} writes ${r.target.text}, where hooks and configuration live (they run programs later)`), flag: 'hooks' });
     }
@@ -97,6 +97,7 @@ function judgeRedirections(root: ShellNode, env: WordEnv, g: LineState, cwds: st
     if (!word) out.push(approve(`redirection to ${r.target.text}, a path decided at run time`));
     else if (word.glob) out.push(approve(`redirection to a glob: ${r.target.text}`));
     else if (harmlessSink(word, env)) continue;
+    else if (inScratch(g, posix.resolve(env.cwd, word.text))) continue; // the command's own scratch file, overwritten or not
     else if (existingFile(word, env)) out.push({ ...approve(`${r.op} overwrites the existing file ${r.target.text}`), flag: 'destructive' });
     else if (posix.resolve(env.cwd, word.text).startsWith('/dev/')) out.push({ ...approve(`redirection writes to the device ${word.text}`), flag: 'destructive' });
   }
@@ -167,8 +168,9 @@ function conclude(findings: Finding[], ctx: PolicyContext, network: boolean): Cl
 
 /** Synchronous classification; the parser must be loaded (await loadShellParser() once). */
 export function classifyCommandSync(command: string, ctx: PolicyContext): Classification {
-  const env: WordEnv = { home: posix.resolve(ctx.home), cwd: posix.resolve(ctx.cwd) };
-  const g: LineState = { root: posix.resolve(ctx.root ?? ctx.cwd), sandboxed: ctx.sandboxed === true, network: false };
+  const tmpDir = ctx.tmpDir ? posix.resolve(ctx.tmpDir) : undefined;
+  const env: WordEnv = { home: posix.resolve(ctx.home), cwd: posix.resolve(ctx.cwd), ...(tmpDir ? { tmpDir } : {}) };
+  const g: LineState = { root: posix.resolve(ctx.root ?? ctx.cwd), sandboxed: ctx.sandboxed === true, ...(tmpDir ? { tmpDir } : {}), network: false };
   const findings = judgeSource(command, env, 0, g);
   return conclude(findings, ctx, g.network);
 }

@@ -65,6 +65,23 @@ export interface GateContext {
   root: string;
   /** Commands run in an OS sandbox (project writable, secrets hidden, network off). */
   sandboxed: boolean;
+  /** The session's temporary folder ($TMPDIR), when known (PolicyContext.tmpDir). */
+  tmpDir?: string;
+}
+
+/** Whether a path lies inside the session's temporary folder (below it: the folder itself is not a scratch file). */
+export function inScratch(ctx: Pick<GateContext, 'tmpDir'>, abs: string): boolean {
+  return ctx.tmpDir !== undefined && abs !== ctx.tmpDir && isInside(ctx.tmpDir, abs);
+}
+
+/**
+ * A write outside the project that the sandbox will refuse ("Read-only file system"), approved or not: refused at once,
+ * saying where a command can write, so the model writes there instead and nobody is asked for nothing. Only where the
+ * sandbox is on and the session's folder is known; undefined otherwise (the write is asked, as outside the project).
+ */
+export function sandboxRefusal(ctx: GateContext, what: string): Finding | undefined {
+  if (!ctx.sandboxed || ctx.tmpDir === undefined) return undefined;
+  return { verdict: 'refuse', reason: `${what}, where the sandbox lets no command write (it would fail with "Read-only file system"): a command writes only in the project and in its own temporary folder, $TMPDIR (${ctx.tmpDir}); write scratch files there` };
 }
 
 /** Places inside the project whose content runs programs or changes Erasmus (hooks, git and editor config). */
@@ -162,7 +179,8 @@ function checked(call: ProgramCall, ctx: GateContext): Finding[] {
   const out: Finding[] = [];
   const writesOutside = (targets: Arg[], what: string) => {
     for (const a of targets) {
-      if (outsideRoot(a, cwd, ctx.root)) out.push(outside(`${name} ${what} ${a.raw}, outside the project`));
+      if (a.word && inScratch(ctx, posix.resolve(cwd, a.word.text))) continue; // the command's own scratch space
+      if (outsideRoot(a, cwd, ctx.root)) out.push((a.word && sandboxRefusal(ctx, `${name} ${what} ${a.raw}`)) || outside(`${name} ${what} ${a.raw}, outside the project`));
       else if (sensitiveInRoot(ctx.root, posix.resolve(cwd, a.word!.text))) out.push(hooks(`${name} ${what} ${a.raw}, where hooks and configuration live (they run programs later)`));
     }
   };

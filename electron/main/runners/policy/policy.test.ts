@@ -243,3 +243,28 @@ describe('override', () => {
     expect((await classifyCommand('git reset --hard', { ...ctx, allowDangerous: true })).verdict).toBe('approve');
   });
 });
+
+describe('the session $TMPDIR, and writes the sandbox would refuse', () => {
+  it('a write in $TMPDIR runs unasked; with the sandbox on, a write outside the project and $TMPDIR is refused at once, saying where to write', async () => {
+    const tmpDir = join(base, 'erasmus-session-x');
+    mkdirSync(tmpDir, { recursive: true });
+    writeFileSync(join(tmpDir, 'out.txt'), 'an earlier command wrote this');
+    const sandboxed = { ...ctx, tmpDir, sandboxed: true };
+    const verdicts = async (c: Parameters<typeof classifyCommand>[1], lines: string[]) => Promise.all(lines.map(async (l) => [l, (await classifyCommand(l, c)).verdict]));
+    // $TMPDIR (and $TMP, $TEMP, which the runner sets alike) is the session's folder: scratch files go there unasked, overwritten or not.
+    const scratch = ['cat notes.md > "$TMPDIR/x.txt"', 'sort notes.md > ${TMPDIR}/out.txt', 'cp notes.md $TMP/n.md', 'echo again > "$TMPDIR/out.txt"', 'mkdir -p "$TMPDIR/build"'];
+    for (const c of [sandboxed, { ...ctx, tmpDir, sandboxed: false }]) expect(await verdicts(c, scratch)).toEqual(scratch.map((l) => [l, R]));
+    // Sandboxed: /tmp is read-only there but for $TMPDIR, and so is the rest outside the project: no approval could make these work.
+    const outside = ['echo hi > /tmp/x', 'python3 gen.py > /tmp/out.txt && cat /tmp/out.txt', 'mkdir -p /tmp/build', 'echo hi > /tmp/../etc/x', 'rm -rf "$TMPDIR"'];
+    expect(await verdicts(sandboxed, outside)).toEqual(outside.map((l) => [l, X]));
+    expect((await classifyCommand('echo hi > /tmp/x', sandboxed)).reasons).toEqual([
+      `> writes /tmp/x, where the sandbox lets no command write (it would fail with "Read-only file system"): a command writes only in the project and in its own temporary folder, $TMPDIR (${tmpDir}); write scratch files there`,
+    ]);
+    // Without a sandbox such a write is real: asked, as before; a path known only at run time is asked in both.
+    expect(await verdicts({ ...ctx, tmpDir, sandboxed: false }, ['echo hi > /tmp/x', 'echo hi > "$BUILD_DIR/x"'])).toEqual([['echo hi > /tmp/x', A], ['echo hi > "$BUILD_DIR/x"', A]]);
+    expect((await classifyCommand('echo hi > "$BUILD_DIR/x"', sandboxed)).verdict).toBe(A);
+    // Where the session's folder is not known, $TMPDIR is a path decided at run time, and a write outside is asked, as before.
+    expect((await classifyCommand('echo hi > "$TMPDIR/x"', { ...ctx, sandboxed: true })).reasons).toEqual(['redirection to "$TMPDIR/x", a path decided at run time']);
+    expect((await classifyCommand('echo hi > /tmp/x', { ...ctx, sandboxed: true })).verdict).toBe(A);
+  });
+});

@@ -16,6 +16,12 @@ export interface PolicyContext {
   root?: string;
   /** Commands run in the OS sandbox (runners/pty/sandbox.ts): build and test tools may run unasked. */
   sandboxed?: boolean;
+  /**
+   * The command's session temporary folder, its $TMPDIR (runners/runner.ts), where a command keeps scratch files:
+   * `$TMPDIR` in a line is this path, and a write inside it is never asked. With the sandbox on, the project and this
+   * folder are the only places a command can write: a write elsewhere is refused at once (it would fail), naming them.
+   */
+  tmpDir?: string;
 }
 
 export interface Classification {

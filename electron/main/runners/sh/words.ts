@@ -16,6 +16,8 @@ export interface StaticWord {
 export interface WordEnv {
   home: string;
   cwd: string;
+  /** The session's temporary folder, when known: `$TMPDIR` (and `$TMP`, `$TEMP`, which the runner sets alike) is this path. */
+  tmpDir?: string;
 }
 
 const GLOB_CHARS = /[*?[]/;
@@ -66,6 +68,14 @@ function tilde(w: StaticWord, env: WordEnv): StaticWord {
 }
 
 const HOME_VARS = new Set(['HOME']);
+const TMP_VARS = new Set(['TMPDIR', 'TMP', 'TEMP']);
+
+/** A variable whose value is known before the run: the home folder, and the session's temporary folder when given. */
+function knownVar(name: string | null, env: WordEnv): string | undefined {
+  if (!name) return undefined;
+  if (HOME_VARS.has(name)) return env.home;
+  return TMP_VARS.has(name) ? env.tmpDir : undefined;
+}
 
 function expansionName(node: ShellNode): string | null {
   // `$NAME` or `${NAME}` with nothing else inside.
@@ -100,8 +110,8 @@ function evalPart(node: ShellNode, env: WordEnv, first: boolean): StaticWord | n
         if (!child) continue;
         if (child.type === 'string_content') text += stringContent(child.text);
         else {
-          const name = expansionName(child);
-          if (name && HOME_VARS.has(name)) text += env.home;
+          const known = knownVar(expansionName(child), env);
+          if (known !== undefined) text += known;
           else return null;
         }
       }
@@ -109,8 +119,8 @@ function evalPart(node: ShellNode, env: WordEnv, first: boolean): StaticWord | n
     }
     case 'simple_expansion':
     case 'expansion': {
-      const name = expansionName(node);
-      return name && HOME_VARS.has(name) ? quoted(env.home) : null;
+      const known = knownVar(expansionName(node), env);
+      return known !== undefined ? quoted(known) : null;
     }
     case 'concatenation': {
       const parts: StaticWord[] = [];
