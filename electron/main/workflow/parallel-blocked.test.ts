@@ -108,7 +108,8 @@ describe('a blocked lane in a parallel run', () => {
       await writeFile(fixed, '');
       // The user writes in b's worktree while it is blocked: b's steps after the retry are told, as the user's change.
       await writeFile(join(view.lanes![1]!.worktree!, 'b-fix.txt'), 'fixed by hand\n');
-      await engine.retry(runId, { component: 'b' });
+      // With the user's answer: the retried step of b hears it (and a's step, which runs on, does not).
+      await engine.retry(runId, { component: 'b', answer: 'Write b.txt as the task list says.' });
       // b runs its step again and reaches its commit while a is still held: it waits, ready, for a to merge first.
       await until(engine, runId, (v) => v.lanes?.find((l) => l.component === 'b')?.status === 'ready');
       expect((await engine.status(runId)).lanes?.[0]?.status).toBe('running');
@@ -121,6 +122,9 @@ describe('a blocked lane in a parallel run', () => {
       expect(prompt).toContain('## What the user changed\n\nWhile the run was stopped at b · debugging, the user changed the project');
       expect(prompt).toContain('+fixed by hand');
       expect(prompt).toContain('These changes are part of the work you review');
+      const retried = done.timeline.findLastIndex((e) => e.state === 'b:debugging');
+      expect(await engine.stepPrompt(runId, retried)).toContain("The user's answer, given with this retry (it settles what the step stopped for; where it differs from the documents, the answer holds):\n\n```\nWrite b.txt as the task list says.\n```");
+      for (const [i, e] of done.timeline.entries()) if (e.component === 'a') expect((await engine.stepPrompt(runId, i)) ?? '').not.toContain("The user's answer");
     } finally {
       await rm(fixed, { force: true });
       await rm(hold, { force: true });

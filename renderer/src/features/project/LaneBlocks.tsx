@@ -3,12 +3,13 @@ import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { Button } from '../../ui/Button';
 import { BlockedHint } from './BlockedHint';
 import { humanState } from './labels';
+import { RetryAnswer } from './RetryAnswer';
 
 /**
  * Components side by side: each one that blocked while others still run, at once (not once they finish): which
  * component, at which step, why, where its work is, and Retry / Skip for it alone (the others go on).
  */
-export function LaneBlocks({ view, onAction }: { view: WorkflowRunView; onAction: (action: 'retry' | 'skip', component: string) => Promise<void> }) {
+export function LaneBlocks({ view, onAction }: { view: WorkflowRunView; onAction: (action: 'retry' | 'skip', component: string, answer?: string) => Promise<void> }) {
   const blocked = view.status === 'RUNNING' && !view.interrupted ? (view.lanes ?? []).filter((l) => l.status === 'blocked') : [];
   if (!blocked.length) return null;
   return (
@@ -20,7 +21,7 @@ export function LaneBlocks({ view, onAction }: { view: WorkflowRunView; onAction
   );
 }
 
-function LaneBlock({ view, component, state, error, onAction }: { view: WorkflowRunView; component: string; state?: string | undefined; error?: string | undefined; onAction: (action: 'retry' | 'skip', component: string) => Promise<void> }) {
+function LaneBlock({ view, component, state, error, onAction }: { view: WorkflowRunView; component: string; state?: string | undefined; error?: string | undefined; onAction: (action: 'retry' | 'skip', component: string, answer?: string) => Promise<void> }) {
   const [busy, setBusy] = useState<'retry' | 'skip' | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const act = async (a: 'retry' | 'skip') => {
@@ -40,6 +41,7 @@ function LaneBlock({ view, component, state, error, onAction }: { view: Workflow
       <p className="font-medium">Component {component} is blocked{state ? ` at ${humanState(state)}` : ''}: it needs you now. The components under way go on; no new one starts until you retry or skip it.</p>
       {error ? <p className="whitespace-pre-wrap text-sm text-red-800 dark:text-red-200">{error}</p> : null}
       <BlockedHint view={view} skip={state} component={component} />
+      <RetryAnswer key={state} view={view} state={state} component={component} onRetry={(answer) => onAction('retry', component, answer)} />
       <div className="flex flex-wrap items-center gap-2">
         <Button disabled={busy !== null} onClick={() => void act('retry')} data-testid="lane-retry">{busy === 'retry' ? 'Retry step…' : 'Retry step'}</Button>
         {skipLabel ? <Button disabled={busy !== null} onClick={() => void act('skip')} data-testid="lane-skip">{busy === 'skip' ? `${skipLabel}…` : skipLabel}</Button> : null}

@@ -159,6 +159,10 @@ describe('ProjectView and the run panel', () => {
     await waitFor(() => expect(acted).toEqual([{ runId: 'r1', component: 'slugify' }]));
     fireEvent.click(screen.getByTestId('lane-skip'));
     await waitFor(() => expect(acted).toEqual([{ runId: 'r1', component: 'slugify' }, { runId: 'r1', component: 'slugify' }]));
+    // Its step ran and stopped: the component has its own answer box, whose answer goes with its retry alone.
+    fireEvent.change(within(card).getByLabelText('Your answer to slugify · debugging'), { target: { value: 'Strip the accents.' } });
+    fireEvent.click(within(card).getByTestId('retry-answer-submit'));
+    await waitFor(() => expect(acted.at(-1)).toEqual({ runId: 'r1', component: 'slugify', answer: 'Strip the accents.' }));
     expect(screen.getByTestId('lane-skip').textContent).toBe('Skip slugify · debugging');
 
     // Paused between steps with no component blocked: nothing to skip, so no Skip.

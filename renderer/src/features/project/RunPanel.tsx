@@ -71,7 +71,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
       {phase === 'blocked' ? <BlockedHint view={view} skip={skip} onOpenTimeline={onOpenTimeline} /> : null}
       {phase === 'blocked' ? <RetryAnswer key={view.state} view={view} onRetry={(answer) => run.act('retry', undefined, answer)} /> : null}
-      {phase === 'running' || phase === 'pausing' ? <LaneBlocks view={view} onAction={(a, component) => run.act(a, component)} /> : null}
+      {phase === 'running' || phase === 'pausing' ? <LaneBlocks view={view} onAction={(a, component, answer) => run.act(a, component, answer)} /> : null}
       <RunControls phase={phase} skip={skip} onAction={(a) => run.act(a)} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
       {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={(dirtyTree) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted', ...(dirtyTree ? { dirtyTree } : {}) })} /> : null}
