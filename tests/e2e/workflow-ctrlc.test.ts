@@ -30,14 +30,38 @@ beforeAll(() => {
  * command also leaves a process of its own session holding the step's output for 3 s (a daemon a step's agent left): a stop
  * waits for it, so a Ctrl-C pressed again within that time lands while the run is saving, on any machine.
  */
-async function startHeld(): Promise<{ screen: () => string; exited: Promise<number | string>; run: () => RunRecord | undefined; waitFor: (text: string) => Promise<void> }> {
+async function startHeld(): Promise<Started> {
+  const t = await start(['--yes'], true);
+  // The step is under way: its entry is open in the run file, and its command's process of its own has started.
+  await t.waitFor('→ Preparation · architecture');
+  const daemon = join(sb!.root, 'daemon-started');
+  const deadline = Date.now() + 30_000;
+  while (!t.run()?.timeline.some((e) => e.state === 'prepare:architecture' && !e.leftAt) || !existsSync(daemon)) {
+    if (Date.now() > deadline) throw new Error('the step did not start');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return t;
+}
+
+interface Started {
+  screen: () => string;
+  exited: Promise<number | string>;
+  run: () => RunRecord | undefined;
+  waitFor: (text: string) => Promise<void>;
+}
+
+/** `held`: the first step is held, and its command leaves the process that holds its output (startHeld). */
+async function start(extra: string[], held: boolean): Promise<Started> {
   sb = await sandbox();
   const hold = join(sb.root, 'hold');
   const daemon = join(sb.root, 'daemon-started');
-  writeFileSync(hold, '');
-  await sb.setControl({ holdAt: 'prepare:architecture', holdFile: hold });
+  if (held) {
+    writeFileSync(hold, '');
+    await sb.setControl({ holdAt: 'prepare:architecture', holdFile: hold });
+  }
+  const command = held ? `setsid sh -c 'touch ${daemon}; exec sleep 3' & node ${MODEL}` : `node ${MODEL}`;
   let screen = '';
-  pty = spawnPty(process.execPath, [CLI, 'workflow', 'start', sb.project, '--goal', 'add numbers', '--executor', 'command', '--command', `setsid sh -c 'touch ${daemon}; exec sleep 3' & node ${MODEL}`, '--yes'], {
+  pty = spawnPty(process.execPath, [CLI, 'workflow', 'start', sb.project, '--goal', 'add numbers', '--executor', 'command', '--command', command, ...extra], {
     cwd: sb.project,
     cols: 200,
     rows: 50,
@@ -58,13 +82,6 @@ async function startHeld(): Promise<{ screen: () => string; exited: Promise<numb
       await new Promise((r) => setTimeout(r, 25));
     }
   };
-  // The step is under way: its entry is open in the run file.
-  await waitFor('→ Preparation · architecture');
-  const deadline = Date.now() + 30_000;
-  while (!run()?.timeline.some((e) => e.state === 'prepare:architecture' && !e.leftAt) || !existsSync(daemon)) {
-    if (Date.now() > deadline) throw new Error('the step did not start');
-    await new Promise((r) => setTimeout(r, 25));
-  }
   return { screen: () => stripAnsi(screen), exited, run, waitFor };
 }
 
@@ -105,5 +122,16 @@ describe('Ctrl-C on erasmus workflow start', () => {
     expect(t.run()!.status).toBe('RUNNING');
     expect(status()).toMatch(/^run \S+: Interrupted — nothing is driving it, at Preparation · architecture\n/);
     expect(status()).toContain(`erasmus workflow resume ${sb!.project}`);
+  });
+
+  it('Ctrl-C at the plan question quits with 130 and leaves the plan waiting, saying how to approve it', async () => {
+    const t = await start([], false);
+    await t.waitFor('Start development with this plan? [y/N]');
+    pty!.write('\u0003');
+    // Before: "erasmus: interrupted (Ctrl-C)" and 1, as for an error.
+    expect(await t.exited, t.screen()).toBe(130);
+    expect(t.screen()).toContain(`the plan waits for your review: approve it with erasmus workflow approve ${sb!.project}`);
+    expect(t.screen()).not.toContain('erasmus: interrupted');
+    expect(t.run()!.status).toBe('AWAITING_APPROVAL');
   });
 });

@@ -13,7 +13,7 @@ import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { allowHostsOf, grantDepsOf } from '../../main/api/grant-deps';
 import { reportText } from '../../contract/report-text';
 import { withCore } from '../context';
-import { ask, asking, writeLine } from '../prompt';
+import { ask, asking, Interrupted, writeLine } from '../prompt';
 import { stopOnSignals } from '../interrupt';
 import { eventPrinter, planReviewHint, planText, runsText, statusText } from './workflow-print';
 import { agentWatcher } from './workflow-watch';
@@ -230,6 +230,15 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       return;
     }
   } catch (err) {
+    if (err instanceof Interrupted && !signals.by) {
+      // Ctrl-C at the goal's or the plan's question: the run rests as it was (nothing to stop); the process quits with 130.
+      // The SIGINT the question sends itself comes after this: not a stop (the listener is gone by then).
+      signals.dispose();
+      const view = await core.workflow.status(runId);
+      if (!opts.json) process.stderr.write(`${statusText(view).split('\ntimeline:')[0]}\n`);
+      process.exitCode = 130;
+      return;
+    }
     if (!signals.by) throw err;
     // Ctrl-C at a question (the goal's, the plan's): withdrawn, and the run stopped; the status below says how to go on.
     await signals.stopped();
