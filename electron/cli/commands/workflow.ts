@@ -240,7 +240,8 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       return;
     }
     if (!signals.by) throw err;
-    // Ctrl-C at a question (the goal's, the plan's): withdrawn, and the run stopped; the status below says how to go on.
+    // A signal stopped the run and something failed on the way (a call cut off as the run stopped): the stop is what
+    // happened; the status below says how to go on.
     await signals.stopped();
     const view = await core.workflow.status(runId);
     if (!opts.json) process.stderr.write(statusText(view).split('\ntimeline:')[0] + '\n');
