@@ -28,7 +28,8 @@ beforeAll(() => {
 /**
  * `erasmus workflow start` in a terminal, its first step held by the scripted model until the test lets it go. The step's
  * command also leaves a process of its own session holding the step's output for 3 s (a daemon a step's agent left): a stop
- * waits for it, so a Ctrl-C pressed again within that time lands while the run is saving, on any machine.
+ * reads that output for up to 5 s after the kill (OUTPUT_AFTER_EXIT_MS), so a Ctrl-C pressed again within 3 s lands while
+ * the run is saving, on any machine.
  */
 async function startHeld(): Promise<Started> {
   const t = await start(['--yes'], true);
