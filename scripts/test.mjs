@@ -22,9 +22,11 @@ if (process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS && !pr
   console.warn('warning: dbus-run-session or gnome-keyring-daemon not found; keychain tests will fail (apt-get install dbus gnome-keyring)');
 }
 
+/** The throwaway keyring's data home, removed when the tests are done. */
+let keyringData;
 if (process.env.ERASMUS_TEST_SESSION === '1' && onPath('gnome-keyring-daemon')) {
   // A throwaway keyring in a temp data home, unlocked with a throwaway password.
-  const data = mkdtempSync(join(tmpdir(), 'erasmus-keyring-'));
+  const data = (keyringData = mkdtempSync(join(tmpdir(), 'erasmus-keyring-')));
   process.env.XDG_DATA_HOME = data;
   const r = spawnSync('gnome-keyring-daemon', ['--replace', '--unlock', '--components=secrets', '-d'], {
     input: 'erasmus-test',
@@ -46,7 +48,10 @@ const run = (cmd, cmdArgs) =>
 
 if (!process.env.ERASMUS_TEST_SKIP_BUILD) {
   const code = await run(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build']);
-  if (code !== 0) process.exit(code);
+  if (code !== 0) {
+    if (keyringData) rmSync(keyringData, { recursive: true, force: true });
+    process.exit(code);
+  }
 }
 
 /** CPU seconds (user + system) of this process's finished children, on Linux (/proc/self/stat, 100 ticks a second). */
@@ -156,4 +161,5 @@ if (cpu0 !== undefined && cpu1 !== undefined) console.log(`tests: ${((Date.now()
 if (process.env.ERASMUS_TEST_COST) await run(process.execPath, ['scripts/test-cost.mjs', '25', costLog]);
 writeFileSync(join('test-results', 'summary.txt'), summary + '\n');
 console.log(summary);
+if (keyringData) rmSync(keyringData, { recursive: true, force: true });
 process.exit(code);

@@ -8,6 +8,13 @@ interface OpenQuestion {
   typed?(): string;
 }
 
+/** What `ask` rejects with when Ctrl-C is pressed at its question (the process then gets SIGINT). */
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted (Ctrl-C)');
+  }
+}
+
 /** The question open on the terminal now, if any: a line printed meanwhile goes above it (writeLine). */
 let open: OpenQuestion | undefined;
 
@@ -114,7 +121,7 @@ export function ask(question: string, signal?: AbortSignal): Promise<string> {
       signal?.removeEventListener('abort', withdraw);
       rl.close();
       process.stderr.write('\n');
-      reject(new Error('interrupted (Ctrl-C)'));
+      reject(new Interrupted());
       process.kill(process.pid, 'SIGINT');
     });
     rl.once('line', (answer) => {
@@ -169,7 +176,7 @@ function askEchoing(question: string, signal?: AbortSignal): Promise<string> {
           // Raw mode takes Ctrl-C from the terminal's driver: it interrupts as it would have (the question withdrawn, SIGINT).
           cleanup();
           err.write('\n');
-          reject(new Error('interrupted (Ctrl-C)'));
+          reject(new Interrupted());
           process.kill(process.pid, 'SIGINT');
           return;
         }

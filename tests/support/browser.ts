@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium-options';
@@ -38,6 +38,7 @@ export function useServeAndBrowser(artifacts: string): { serve: ServeHandle; bro
   afterAll(async () => {
     await world.browser?.close();
     await world.serve?.stop();
+    if (world.serve) rmSync(world.serve.home, { recursive: true, force: true });
   });
   return world;
 }

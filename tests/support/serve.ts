@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { onTestFinished } from 'vitest';
 
 export interface ServeHandle {
   url: string;
@@ -16,7 +17,7 @@ export interface ServeHandle {
 
 /**
  * Starts `erasmus serve --json` from the built CLI with a fresh ERASMUS_HOME (on `port`; without one, the port that
- * home served last when free, else a free one).
+ * home served last when free, else a free one). A fresh home made in a test is removed after it.
  */
 export async function startServe(env: Record<string, string> = {}, port?: number): Promise<ServeHandle> {
   const home = env.ERASMUS_HOME ?? mkdtempSync(join(tmpdir(), 'erasmus-e2e-home-'));
@@ -37,7 +38,7 @@ export async function startServe(env: Record<string, string> = {}, port?: number
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
   });
   const info = JSON.parse(line) as { url: string; wsUrl: string; port: number };
-  return {
+  const handle: ServeHandle = {
     ...info,
     home,
     child,
@@ -57,4 +58,17 @@ export async function startServe(env: Record<string, string> = {}, port?: number
       clearTimeout(t);
     },
   };
+  // A home made here goes once the test that made it has finished (its serve stopped first; a serve started again on
+  // the same home within the test is the test's to stop). Made outside a test, its caller removes it (useServeAndBrowser).
+  if (!env.ERASMUS_HOME) {
+    try {
+      onTestFinished(async () => {
+        await handle.stop();
+        rmSync(home, { recursive: true, force: true });
+      });
+    } catch {
+      // Not in a test.
+    }
+  }
+  return handle;
 }

@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { processesMatching, repoRoot, serverEntry, tempHome } from '../../../tests/fixtures/mcp/servers';
 
 const run = promisify(execFile);
 const home = tempHome('erasmus-cli-mcp-');
+afterAll(() => rmSync(home, { recursive: true, force: true }));
 const json = join(home, 'servers.json');
 const yaml = join(home, 'servers.yaml');
 writeFileSync(json, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [serverEntry.everything, 'stdio'] } } }));

@@ -13,7 +13,8 @@ import { cliApprovalPath, installApprovalPath } from '../approval-path';
 import { allowHostsOf, grantDepsOf } from '../../main/api/grant-deps';
 import { reportText } from '../../contract/report-text';
 import { readStdin, withCore } from '../context';
-import { ask, asking, writeLine } from '../prompt';
+import { ask, asking, Interrupted, writeLine } from '../prompt';
+import { stopOnSignals } from '../interrupt';
 import { eventPrinter, planReviewHint, planText, runsText, statusText } from './workflow-print';
 import { agentWatcher } from './workflow-watch';
 import type { AgentEvent } from '../../contract/index';
@@ -187,11 +188,10 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       );
     }
   }
-  // Ctrl-C or `erasmus workflow stop` (SIGTERM) stops now; `erasmus workflow pause` (SIGUSR1) pauses after the step.
-  const onSigint = () => void core.workflow.stop(runId).catch(() => undefined);
+  // Ctrl-C or `erasmus workflow stop` (SIGTERM) stops now (a second Ctrl-C says it still saves, a third quits at once);
+  // `erasmus workflow pause` (SIGUSR1) pauses after the step.
+  const signals = stopOnSignals({ stop: () => core.workflow.stop(runId), say: (line, afterCtrlC) => writeLine(afterCtrlC && process.stderr.isTTY && !asking() ? `\n${line}` : line), resume: `erasmus workflow resume ${shellQuote(run.projectDir)}`, exit: (code) => process.exit(code) });
   const onPause = () => void core.workflow.pause(runId).catch(() => undefined);
-  process.once('SIGINT', onSigint);
-  process.once('SIGTERM', onSigint);
   process.on('SIGUSR1', onPause);
   try {
     await begin();
@@ -225,14 +225,32 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       }
       if (view.status === 'AWAITING_COGNITIVE_RESULT') throw new Error('this run uses the external cognitive engine: drive it through the Erasmus MCP server or `erasmus serve`');
       if (!opts.json) process.stderr.write(statusText(view).split('\ntimeline:')[0] + '\n');
-      process.exitCode = EXIT[view.status] ?? 1;
+      // Stopped by Ctrl-C: 130, as any command the user interrupts (`erasmus workflow stop` ends it with STOPPED's 4).
+      process.exitCode = signals.by === 'SIGINT' && view.status === 'STOPPED' ? 130 : (EXIT[view.status] ?? 1);
       if (view.status === 'COMPLETED' && !opts.json) await offerFinish(core, view);
       return;
     }
+  } catch (err) {
+    if (err instanceof Interrupted && !signals.by) {
+      // Ctrl-C at the goal's or the plan's question: the run rests as it was (nothing to stop); the process quits with 130.
+      // The SIGINT the question sends itself comes after this: not a stop (the listener is gone by then).
+      signals.dispose();
+      const view = await core.workflow.status(runId);
+      if (!opts.json) process.stderr.write(`${statusText(view).split('\ntimeline:')[0]}\n`);
+      process.exitCode = 130;
+      return;
+    }
+    if (!signals.by) throw err;
+    // A signal stopped the run and something failed on the way (a call cut off as the run stopped): the stop is what
+    // happened; the status below says how to go on.
+    await signals.stopped();
+    const view = await core.workflow.status(runId);
+    if (!opts.json) process.stderr.write(statusText(view).split('\ntimeline:')[0] + '\n');
+    process.exitCode = signals.by === 'SIGINT' ? 130 : (EXIT[view.status] ?? 1);
   } finally {
     watcher.dispose();
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    // Stopped by a signal: the run is saved; a Ctrl-C while the command closes its tools says so (the third quits at once).
+    if (!signals.by) signals.dispose();
     process.off('SIGUSR1', onPause);
     off();
   }

@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createPipePair, ErrorCode, MAX_MESSAGE_CHARS } from '../../contract/index';
 import { RpcClient } from '../../../renderer/src/api/client';
 import { Core } from './core';
@@ -9,7 +9,12 @@ import { bindPipe } from './connection';
 import { Dispatcher } from './dispatcher';
 import { EventBus } from './events';
 
-const core = new Core({ face: 'cli', home: mkdtempSync(join(tmpdir(), 'erasmus-disp-')) });
+const home = mkdtempSync(join(tmpdir(), 'erasmus-disp-'));
+const core = new Core({ face: 'cli', home });
+afterAll(async () => {
+  await core.dispose();
+  rmSync(home, { recursive: true, force: true });
+});
 const ctx = { face: 'cli' as const };
 const call = async (text: string) => {
   const reply = await core.dispatcher.handleText(text, ctx);

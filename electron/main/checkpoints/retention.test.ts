@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadRetention } from './retention';
 import { DEFAULT_RETENTION } from './store';
 
 const dir = mkdtempSync(join(tmpdir(), 'erasmus-retention-'));
 const file = join(dir, 'config.yaml');
 afterEach(() => rmSync(file, { force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('loadRetention', () => {
   it('defaults to 30 days and 2 GB without a file or a section, and reads config.yaml checkpoints:', async () => {

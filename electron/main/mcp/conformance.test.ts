@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, tempHome } from '../../../tests/fixtures/mcp/servers';
+import { repoRoot } from '../../../tests/fixtures/mcp/servers';
 import { CLIENT_DONE } from '../../../tests/fixtures/mcp/conformance-done';
 import { bundledFixture } from '../../../tests/support/fixture-bundle';
 
@@ -105,13 +106,16 @@ function resultDir(outDir: string, scenario: string): string | undefined {
   return found.length === 1 ? join(parent, found[0]!) : undefined;
 }
 
+/** A results folder, removed with the others after the file (its tests run at once: tempHome would tie it to whichever test ran last). */
+const outFolder = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
 describe.concurrent('official MCP conformance suite, client scenarios, against the hub', () => {
   const dirs: string[] = [];
   const groups = new Map<string, { outDir: string; output: string }>();
   beforeAll(async () => {
     await Promise.all(
       GROUPS.map(async (group) => {
-        const outDir = tempHome(`erasmus-conformance-${group}-`);
+        const outDir = outFolder(`erasmus-conformance-${group}-`);
         dirs.push(outDir);
         groups.set(group, { outDir, output: (await run({ suite: group }, outDir)).output });
       }),
@@ -151,7 +155,7 @@ describe.concurrent('official MCP conformance suite, client scenarios, against t
         const clientOut = readFileSync(join(outDir, 'stdout.txt'), 'utf8');
         if (!CLIENT_ERROR_ALLOWED.has(scenario)) expect(clientOut.trimEnd().split('\n').at(-1), `the client did not end cleanly:\n${clientOut}\n${readFileSync(join(outDir, 'stderr.txt'), 'utf8')}`).toBe(CLIENT_DONE);
       } else {
-        outDir = tempHome('erasmus-conformance-out-');
+        outDir = outFolder('erasmus-conformance-out-');
         dirs.push(outDir);
         ({ output } = await run({ scenario }, outDir));
         expect(output).toContain('OVERALL: PASSED');

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -32,7 +33,8 @@ function payServer() {
 
 describe('URL-mode elicitation through the hub (-32042 and notifications/elicitation/complete)', () => {
   const bus = new EventBus();
-  const hub = new McpHub({ paths: new Paths(tempHome()), bus });
+  const home = tempHome();
+  const hub = new McpHub({ paths: new Paths(home), bus });
   const shop = payServer();
   const asked: ElicitationRequest[] = [];
 
@@ -40,7 +42,10 @@ describe('URL-mode elicitation through the hub (-32042 and notifications/elicita
     await hub.start({ watch: false });
     await hub.addInProcessServer('shop', shop.server);
   });
-  afterAll(() => hub.dispose());
+  afterAll(async () => {
+    await hub.dispose();
+    rmSync(home, { recursive: true, force: true });
+  });
   beforeEach(() => {
     asked.length = 0;
     shop.reset();

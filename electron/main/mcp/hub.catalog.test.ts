@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serverEntry, tempHome, writeMcpConfig } from '../../../tests/fixtures/mcp/servers';
 import { EventBus } from '../api/events';
@@ -10,7 +10,10 @@ describe('catalog, trust and catalog toolsets', () => {
   const home = tempHome();
   const paths = new Paths(home);
   const hub = new McpHub({ paths, bus: new EventBus(), env: {} });
-  afterAll(() => hub.dispose());
+  afterAll(async () => {
+    await hub.dispose();
+    rmSync(home, { recursive: true, force: true });
+  });
 
   it('lists the suggested servers', () => {
     const ids = hub.catalogServers().map((s) => s.id);

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +32,10 @@ describe('server-everything features through the hub', () => {
     await hub.start({ projectDir: project, watch: false });
     await hub.whenReady('everything');
   });
-  afterAll(() => hub.dispose());
+  afterAll(async () => {
+    await hub.dispose();
+    rmSync(home, { recursive: true, force: true });
+  });
 
   it('routes sampling/createMessage to the sampling handler', async () => {
     const r = await hub.callTool('everything', 'trigger-sampling-request', { prompt: 'what is six times seven', maxTokens: 10 });

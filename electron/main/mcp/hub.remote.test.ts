@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesMatching, startEverythingHttp, tempHome, writeMcpConfig, type HttpServerChild } from '../../../tests/fixtures/mcp/servers';
 import { EventBus } from '../api/events';
@@ -26,6 +27,7 @@ describe('server-everything over streamable HTTP and SSE', () => {
     await hub.dispose();
     await Promise.all([http?.stop(), sse?.stop()]);
     expect(processesMatching(String(http.port))).toEqual([]);
+    rmSync(home, { recursive: true, force: true });
   });
 
   it('connects over each transport (with SSE fallback) and calls tools', async () => {

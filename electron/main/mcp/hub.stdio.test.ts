@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesMatching, serverEntry, tempHome, writeMcpConfig } from '../../../tests/fixtures/mcp/servers';
@@ -30,7 +30,10 @@ describe('McpHub over stdio against the real npm servers', () => {
     await hub.start({ projectDir: project, watch: false });
     pids = hub.servers().flatMap((s) => (s.pid ? [s.pid] : []));
   });
-  afterAll(() => hub.dispose());
+  afterAll(async () => {
+    await hub.dispose();
+    rmSync(home, { recursive: true, force: true });
+  });
 
   it('starts every good server, and reports each bad entry naming file, entry and problem', () => {
     const byName = Object.fromEntries(hub.servers().map((s) => [s.name, s]));

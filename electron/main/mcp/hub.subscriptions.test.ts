@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,8 @@ function notesServer() {
 
 describe('resource subscriptions through the hub', () => {
   const bus = new EventBus();
-  const hub = new McpHub({ paths: new Paths(tempHome()), bus });
+  const home = tempHome();
+  const hub = new McpHub({ paths: new Paths(home), bus });
   const notes = notesServer();
   const plain = new McpServer({ name: 'plain', version: '1.0.0' });
   plain.registerResource('x', 'plain://x', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'x' }] }));
@@ -29,7 +31,10 @@ describe('resource subscriptions through the hub', () => {
     await hub.addInProcessServer('notes', notes.server);
     await hub.addInProcessServer('plain', plain);
   });
-  afterAll(() => hub.dispose());
+  afterAll(async () => {
+    await hub.dispose();
+    rmSync(home, { recursive: true, force: true });
+  });
 
   it('subscribes, delivers updates as events, and subscribes again after a restart', async () => {
     await hub.subscribe('notes', 'notes://today');

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -26,6 +27,7 @@ describe('MCP over WebSocket', () => {
   afterAll(async () => {
     await hub.dispose();
     await ws?.close();
+    rmSync(home, { recursive: true, force: true });
   });
 
   it('connects, lists and calls tools', async () => {

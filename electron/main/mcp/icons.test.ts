@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,8 +11,12 @@ import { iconDataUrl, MAX_ICON_BYTES, safeIcons } from './icons';
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 describe('server and tool icons', () => {
-  const hub = new McpHub({ paths: new Paths(tempHome('erasmus-icons-')), bus: new EventBus() });
-  afterAll(() => hub.dispose());
+  const home = tempHome('erasmus-icons-');
+  const hub = new McpHub({ paths: new Paths(home), bus: new EventBus() });
+  afterAll(async () => {
+    await hub.dispose();
+    rmSync(home, { recursive: true, force: true });
+  });
 
   it('reach the status and the tool list from a real SDK server, unsafe sources left out', async () => {
     const server = new McpServer(

@@ -1,4 +1,5 @@
-import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { realpathSync, rmSync, statSync } from 'node:fs';
+import { ownedTmpDir } from '../common/owned-tmp';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { PtyManager, RunOptions, RunResult } from './pty/index';
@@ -107,7 +108,8 @@ export class CommandRunner {
   tmpDir(session: string): string {
     let dir = this.tmpDirs.get(session);
     if (!dir) {
-      dir = mkdtempSync(join(this.options.tmpBase ?? tmpdir(), 'erasmus-session-'));
+      // Named by this process: one a killed process left is removed by the next runner's first (ownedTmpDir).
+      dir = ownedTmpDir(this.options.tmpBase ?? tmpdir(), 'session');
       this.tmpDirs.set(session, dir);
     }
     return dir;

@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ProjectTrust } from '../project/trust';
 import { DEFAULT_RUNNER_SETTINGS, disabledRules, loadRunnerSettings as load } from './settings';
 
 const root = mkdtempSync(join(tmpdir(), 'erasmus-rs-'));
-const trust = ProjectTrust.forHome(mkdtempSync(join(tmpdir(), 'erasmus-rs-home-')));
+const trustHome = mkdtempSync(join(tmpdir(), 'erasmus-rs-home-'));
+const trust = ProjectTrust.forHome(trustHome);
 /** Writes the file as the user would, and trusts it (an untrusted file is the next test's subject). */
 const write = async (value: unknown, trusted = true) => {
   mkdirSync(join(root, '.erasmus'), { recursive: true });
@@ -15,6 +16,7 @@ const write = async (value: unknown, trusted = true) => {
 };
 const loadRunnerSettings = (dir: string) => load(dir, trust);
 afterEach(() => rmSync(join(root, '.erasmus'), { recursive: true, force: true }));
+afterAll(() => [root, trustHome].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 describe('loadRunnerSettings', () => {
   it('defaults without a file, review on', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,7 +52,11 @@ describe('SecretStore on the real keychain', () => {
     const list = await core.dispatcher.handle({ jsonrpc: '2.0', id: 2, method: 'secrets.list', params: {} }, { face: 'cli' });
     expect(JSON.stringify(list)).not.toContain(value);
     await core.dispose();
-    for (const f of walk(home)) expect(readFileSync(f, 'utf8')).not.toContain(value);
+    try {
+      for (const f of walk(home)) expect(readFileSync(f, 'utf8')).not.toContain(value);
+    } finally {
+      for (const dir of [home, project]) rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -98,9 +102,10 @@ describe('CLI secrets', () => {
 });
 
 function runCli(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const home = mkdtempSync(join(tmpdir(), 'erasmus-home-'));
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'erasmus.js'), ...args], {
-      env: { ...process.env, ERASMUS_HOME: mkdtempSync(join(tmpdir(), 'erasmus-home-')), ...env },
+      env: { ...process.env, ERASMUS_HOME: home, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -108,7 +113,10 @@ function runCli(args: string[], env: Record<string, string>, input?: string): Pr
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.stdin.end(input ?? '');
-    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.on('exit', (code) => {
+      rmSync(home, { recursive: true, force: true });
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
   });
 }
 

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // A mocked `electron`: just enough of BrowserWindow, ipcMain, Tray, Menu, Notification and dialog
 // to check the shell's glue. The real core runs underneath.
@@ -142,8 +142,19 @@ const { startDesktop } = await import('./desktop');
 const { RPC_CHANNEL } = await import('./ipc-pipe');
 const { CSP } = await import('./security');
 
+/** What a test made in the system temp folder, removed after it. */
+const made: string[] = [];
+afterEach(() => {
+  for (const path of made.splice(0)) rmSync(path, { recursive: true, force: true });
+});
+function tempFolder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
 async function start() {
-  process.env.ERASMUS_HOME = mkdtempSync(join(tmpdir(), 'erasmus-shell-'));
+  process.env.ERASMUS_HOME = tempFolder('erasmus-shell-');
   const app = new h.FakeApp();
   const desktop = await startDesktop(app as never, { preload: '/app/preload.cjs', indexHtml: '/app/index.html', trayIcon: '/app/tray.png' });
   const win = h.state.windows.at(-1)!;
@@ -178,10 +189,11 @@ describe('desktop shell (mocked electron)', () => {
   });
 
   it('serves the renderer folder on app:// with the one CSP, and nothing outside it', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'erasmus-renderer-'));
+    const root = tempFolder('erasmus-renderer-');
     writeFileSync(join(root, 'index.html'), '<!doctype html><p>app</p>');
     writeFileSync(join(root, '..', `${basename(root)}-secret.txt`), 'secret');
-    process.env.ERASMUS_HOME = mkdtempSync(join(tmpdir(), 'erasmus-shell-'));
+    made.push(join(root, '..', `${basename(root)}-secret.txt`));
+    process.env.ERASMUS_HOME = tempFolder('erasmus-shell-');
     const desktop = await startDesktop(new h.FakeApp() as never, { preload: '/app/preload.cjs', indexHtml: join(root, 'index.html'), trayIcon: '/app/tray.png' });
     const handle = h.state.schemeHandlers.get('app')!;
     const ok = await handle(new Request('app://erasmus/index.html'));

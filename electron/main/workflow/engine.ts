@@ -630,6 +630,10 @@ export class WorkflowEngine {
 
   /** Ends every loop; runs keep their recorded status and resume after a restart. */
   async dispose(): Promise<void> {
+    // A run of the external engine between two steps (an answer taken, its plan approved, resumed) issues its next step
+    // before this process lets go of it (up to SUBMIT_SETTLE_MS): cut off, that step read interrupted and its task said
+    // "This is a retry" (an MCP client starting `erasmus mcp-server` for each call, which ends once it has answered).
+    await Promise.all([...this.runs.values()].filter((r) => r.external).map((r) => r.settle(SUBMIT_SETTLE_MS).catch(() => undefined)));
     await Promise.all([...this.runs.values()].map((r) => r.shutdown()));
     this.runs.clear();
     await this.durable.dispose();

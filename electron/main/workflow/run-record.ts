@@ -11,6 +11,7 @@ import {
   WorkflowUsage,
 } from '../../contract/methods/workflow';
 import { writeJsonAtomic } from '../common/fs';
+import { processAlive, processStart } from '../common/process-alive';
 import type { Paths } from '../paths/index';
 import { WorkflowError } from './errors';
 
@@ -162,32 +163,9 @@ export const RunRecord = z.object({
 });
 export type RunRecord = z.infer<typeof RunRecord>;
 
-/**
- * When a process started, in clock ticks since boot (Linux: /proc/<pid>/stat, field 22), so a pid the
- * system gave to another process after the driver died is not taken for the driver. Undefined elsewhere.
- */
-export function processStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+/** (Also here, where the run's lock was the first to need it.) */
+export { processStart };
 const OWN_START = processStart(process.pid);
-
-/** The process that wrote a lock (`pid` or `pid start`) is still that process. */
-function alive(pid: number, start?: string): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  if (!start) return true;
-  const now = processStart(pid);
-  return now === undefined || now === start;
-}
 
 /** A lock file's text: the driver's pid and, where the system tells, when it started. */
 function readLock(file: string): { pid: number; start?: string } {
@@ -230,7 +208,7 @@ export class RunStore {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const { pid, start } = readLock(file);
-    if (pid && pid !== process.pid && alive(pid, start)) throw new WorkflowError('INVALID_STATE', `run ${runId} is being driven by another Erasmus process (pid ${pid})`);
+    if (pid && pid !== process.pid && processAlive(pid, start)) throw new WorkflowError('INVALID_STATE', `run ${runId} is being driven by another Erasmus process (pid ${pid})`);
     writeFileSync(file, LOCK_TEXT);
   }
 
@@ -238,7 +216,7 @@ export class RunStore {
   holder(projectDir: string, runId: string): number | undefined {
     try {
       const { pid, start } = readLock(`${this.file(projectDir, runId)}.lock`);
-      return pid && pid !== process.pid && alive(pid, start) ? pid : undefined;
+      return pid && pid !== process.pid && processAlive(pid, start) ? pid : undefined;
     } catch {
       return undefined;
     }

@@ -77,6 +77,10 @@ const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITI
 export class WorkflowRun {
   readonly docs: ContextDocs;
   private readonly executor: StepExecutor;
+  /** Its steps are answered by the external cognitive engine (workflow_get_task / workflow_submit_task). */
+  get external(): boolean {
+    return this.executor instanceof ExternalExecutor;
+  }
   private actor?: WorkflowActor;
   private specs?: Map<string, StateSpec>;
   private loop?: Promise<void>;

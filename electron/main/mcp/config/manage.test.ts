@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive, serverEntry, tempHome, writeMcpConfig } from '../../../../tests/fixtures/mcp/servers';
@@ -18,7 +18,10 @@ describe('editing the server list (ERASMUS_HOME/mcp/config.json)', () => {
     handwritten: { command: process.execPath, args: [serverEntry.memory, '--handwritten'], disabled: true },
   });
   const file = () => readFileSync(paths.mcpConfig, 'utf8');
-  afterAll(() => hub.dispose());
+  afterAll(async () => {
+    await hub.dispose();
+    for (const dir of [home, fakeUser]) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('adds a stdio server by form: it really starts, with its tools, and its command is trusted', async () => {
     await hub.start({ watch: false });

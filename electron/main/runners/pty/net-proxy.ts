@@ -1,4 +1,5 @@
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, rmSync } from 'node:fs';
+import { ownedTmpDir } from '../../common/owned-tmp';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, isIP, type Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
@@ -97,7 +98,7 @@ function target(host: string, port: number): string {
  * 403 with `refusalText`. One proxy per command, so what it refused belongs to that command.
  */
 export async function startProxy(base: string, allowed: readonly string[], listen: 'socket' | 'tcp' = 'socket'): Promise<ProxyHandle> {
-  const dir = mkdtempSync(join(base, 'erasmus-net-'));
+  const dir = ownedTmpDir(base, 'net'); // named by this process: removed by a later one if this one is killed
   const socket = join(dir, 'proxy.sock');
   const sockets = new Set<Socket>();
   const refused: string[] = [];
