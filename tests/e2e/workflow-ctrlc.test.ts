@@ -131,7 +131,7 @@ describe('Ctrl-C on erasmus workflow start', () => {
     pty!.write('\u0003');
     // Before: "erasmus: interrupted (Ctrl-C)" and 1, as for an error.
     expect(await t.exited, t.screen()).toBe(130);
-    expect(t.screen()).toContain(`the plan waits for your review: approve it with erasmus workflow approve ${sb!.project}`);
+    expect(t.screen()).toMatch(new RegExp(`the plan waits for your review \\(the architecture it follows: [^)]+architecture\\.md\\): approve it with erasmus workflow approve ${sb!.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     expect(t.screen()).not.toContain('erasmus: interrupted');
     expect(t.run()!.status).toBe('AWAITING_APPROVAL');
   });
