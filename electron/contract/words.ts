@@ -138,9 +138,13 @@ const ERROR: Record<WorkflowErrorInfo['kind'], string> = {
   RUNTIME_ERROR: 'A step failed',
 };
 
-/** A workflow error in words, with the core's own message verbatim after it. */
+/**
+ * A workflow error in words, with the core's own message verbatim after it. A step that stopped to ask the user (`asks`)
+ * did not fail: it waits for their answer (played as a user: "A step failed:" over the model's question read as a crash).
+ */
 export function humanError(e: WorkflowErrorInfo): string {
-  return `${ERROR[e.kind] ?? e.kind}: ${e.message}${e.file ? ` (${e.file})` : ''}`;
+  const what = e.asks ? 'The step needs your answer' : (ERROR[e.kind] ?? e.kind);
+  return `${what}: ${e.message}${e.file ? ` (${e.file})` : ''}`;
 }
 
 /** A tool named for people: `files__write_file` → the files tool “write file”. */

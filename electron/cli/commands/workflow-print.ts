@@ -136,6 +136,8 @@ export function statusText(v: WorkflowRunView): string {
     const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it${gated}: erasmus workflow skip ${v.projectDir}${db.option}` : '';
     const merging = blockedAtMerge(v);
     if (merging) lines.push(`to go on: ${mergeRetryWords(merging, `erasmus workflow retry ${v.projectDir}${db.option}`)}${skip}${db.note}`);
+    // The step stopped to ask: the way on is the answer (a retry without one is the user's word to go on as things are).
+    else if (v.error?.asks) lines.push(`to go on: answer it: erasmus workflow retry ${v.projectDir} --answer TEXT${db.option} ('-' reads the answer from stdin); or settle it yourself (the code, a test or the documents) and retry without --answer${skip}${db.note}`);
     else lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${db.option}${skip}${db.note}`);
   }
   // A parallel run: each component, what it needs, where it stands (its step and worktree while it runs, its commit once merged).

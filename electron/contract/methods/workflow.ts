@@ -31,6 +31,11 @@ export const WorkflowErrorInfo = z.object({
   issues: z.array(WorkflowDocumentIssue).optional(),
   /** The step could not start (a toolset it needs was missing): its model never ran, and its retry is not told of this. */
   setup: z.boolean().optional(),
+  /**
+   * The step's model stopped to ask the user something only they can settle (a `Cannot finish:` line, no call refused
+   * for want of someone to approve it): the faces offer the retry's answer (`workflow.retry` `answer`) as the way on.
+   */
+  asks: z.boolean().optional(),
 });
 export type WorkflowErrorInfo = z.infer<typeof WorkflowErrorInfo>;
 

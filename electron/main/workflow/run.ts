@@ -215,7 +215,7 @@ export class WorkflowRun {
         if (open) this.close(open, 'error', { note: (err as Error).message });
         const inner = err instanceof StepSetupError && err.cause instanceof WorkflowError ? err.cause : err;
         const e = inner instanceof WorkflowError ? inner : new WorkflowError('RUNTIME_ERROR', (err as Error).message);
-        this.record.error = { kind: e.kind, message: e.message, file: e.details?.file, field: e.details?.field, issues: e.details?.issues, ...(err instanceof StepSetupError ? { setup: true } : {}) };
+        this.record.error = { kind: e.kind, message: e.message, file: e.details?.file, field: e.details?.field, issues: e.details?.issues, ...(err instanceof StepSetupError ? { setup: true } : {}), ...(e.details?.asks ? { asks: true } : {}) };
         this.setStatus('BLOCKED');
       }
       this.record.pending = undefined;

@@ -6,10 +6,10 @@ import { humanState } from './labels';
 /**
  * A blocked step's answer box: the user's words go with Retry step (`workflow.retry` with `answer`), and the step run
  * again hears them (what it stopped to ask, or how to go on). Shown only where a step ran and stopped at the run's state:
- * a step that never ran asked nothing. The same as `erasmus workflow retry <dir> --answer TEXT`.
+ * a step that never ran asked nothing. The same as `erasmus workflow retry <dir> --answer TEXT`. The text is the run
+ * panel's (`answer`, `onAnswer`): Retry step sends it too when the box is not empty, so words typed are never dropped.
  */
-export function RetryAnswer({ view, onRetry }: { view: WorkflowRunView; onRetry: (answer: string) => Promise<void> }) {
-  const [answer, setAnswer] = useState('');
+export function RetryAnswer({ view, answer, onAnswer, onRetry }: { view: WorkflowRunView; answer: string; onAnswer: (text: string) => void; onRetry: (answer: string) => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const ran = view.state !== undefined && view.timeline.some((e) => e.state === view.state && e.leftAt && !e.rewound && e.outcome !== 'skipped');
@@ -21,7 +21,6 @@ export function RetryAnswer({ view, onRetry }: { view: WorkflowRunView; onRetry:
     setError(null);
     try {
       await onRetry(answer.trim());
-      setAnswer('');
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -36,7 +35,7 @@ export function RetryAnswer({ view, onRetry }: { view: WorkflowRunView; onRetry:
         data-testid="retry-answer-input"
         rows={3}
         value={answer}
-        onChange={(e) => setAnswer(e.target.value)}
+        onChange={(e) => onAnswer(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit(e);
         }}
