@@ -25,7 +25,7 @@ import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
 import type { RunRecord } from './run-record';
-import { componentSeed, parseTaskList, parseTaskListOrThrow, setTaskStatus, syncTaskLines } from './task-list';
+import { componentSeed, parseTaskList, parseTaskListOrThrow, setTaskStatus, syncComponentHeading, syncTaskLines } from './task-list';
 
 const HOOKS_REFUSED = "The repository's commit hooks refused the commit (their output below). Fix what they report in the code, not the hooks; the commit is tried again when the tests pass.";
 
@@ -223,7 +223,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     const tasks = await componentTasks(ctx, component);
     const doc = await ctx.docs.text(docRef);
     if (!doc?.trim()) await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
-    else if (syncTaskLines(doc, tasks) !== doc) await ctx.docs.write(docRef, syncTaskLines(doc, tasks));
+    else if (syncComponentHeading(syncTaskLines(doc, tasks), component) !== doc) await ctx.docs.write(docRef, syncComponentHeading(syncTaskLines(doc, tasks), component));
   } else if (!component && docRef.doc === 'component' && !(await ctx.docs.exists(docRef))) {
     await ctx.docs.write(docRef, record.existing ? EXISTING_FINAL_NOTES_SEED : FINAL_NOTES_SEED);
   }
