@@ -316,6 +316,8 @@ describe('ProjectView and the run panel', () => {
     expect(screen.getByRole('heading', { name: 'The run is complete' })).toBeTruthy();
     // The components this run built: the plan's other component (never reaching its commit here) is not counted.
     expect(screen.getByTestId('run-summary').textContent).toContain('1 component built in');
+    // Its time ends with its last step (00:00:31), not at its last save (00:01:00: a finish, a tool mode set afterwards).
+    expect(screen.getByTestId('run-summary').textContent).toContain('1 component built in 31.0 s');
     // What the runner's report says each task's tests did, from the run alone.
     expect(screen.getByTestId('summary-verified').textContent).toMatch(/^Verified: every task \(1\) has passing tests that Erasmus ran\./);
     expect(screen.getByTestId('summary-task-A1').textContent).toContain('pass — A1: adds (test/adder.test.mjs)');
