@@ -93,6 +93,12 @@ export function humanOutcome(outcome: string): string {
   return OUTCOME[outcome] ?? outcome.replace(/[-_]/g, ' ');
 }
 
+/** How a timeline entry ended, in words: a step whose model stopped to ask the user (`asked`) asked, it did not just "not finish". */
+export function entryOutcome(e: { outcome?: string | undefined; asked?: boolean | undefined }): string | undefined {
+  if (e.asked && e.outcome === 'not-done') return 'stopped to ask you';
+  return e.outcome ? humanOutcome(e.outcome) : undefined;
+}
+
 /** `prepare:architecture` → "Preparation · architecture"; `adder:testing` → "adder · testing"; `final:review` → "Final · review". */
 export function humanState(state: string): string {
   const at = state.indexOf(':');

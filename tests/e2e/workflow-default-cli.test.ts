@@ -117,11 +117,14 @@ describe('erasmus workflow on the default path', () => {
     expect(r.stderr).toContain('The step needs your answer: The step Preparation · architecture cannot finish: should add() accept numeric strings ("2") or only numbers?');
     expect(r.stderr).toContain(`to go on: answer it: erasmus workflow retry ${world.project} --answer TEXT ('-' reads the answer from stdin); or settle it yourself (the code, a test or the documents) and retry without --answer\n`);
     expect(r.stderr).not.toMatch(/A step failed|fix the cause/);
+    // Its line on the timeline: it asked, it did not just "not finish".
+    expect(r.stderr).toMatch(/\n {2}Preparation · architecture: stopped to ask you in [\d.]+ s/);
     // The same words later, from `workflow status`; the run's error says it asks (--json), for any face.
     const status = await runCli(['workflow', 'status', world.project], world.home);
     expect(status.stdout + status.stderr).toContain(`to go on: answer it: erasmus workflow retry ${world.project} --answer TEXT`);
-    const view = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as { error?: { kind: string; asks?: boolean } };
+    const view = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as { error?: { kind: string; asks?: boolean }; timeline: Array<{ state: string; outcome?: string; asked?: boolean }> };
     expect(view.error).toMatchObject({ kind: 'RUNTIME_ERROR', asks: true });
+    expect(view.timeline).toMatchObject([{ state: 'prepare:architecture', outcome: 'not-done', asked: true }]);
     expect(llm.remaining()).toBe(0);
   }, 120_000);
 

@@ -141,6 +141,8 @@ export const WorkflowTimelineEntry = z.object({
    * A run blocked after it shows this beside the gate's reason: the model may have said why ("this needs a decision …").
    */
   lastWords: z.object({ text: z.string(), chars: z.number().int().nonnegative() }).optional(),
+  /** Not done because its model stopped to ask the user (a `Cannot finish:` line, no call refused): it asked, it did not fail. */
+  asked: z.boolean().optional(),
   note: z.string().optional(),
   /** A review step: its report's verdict line. */
   verdict: z.string().optional(),

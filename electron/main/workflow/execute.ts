@@ -360,7 +360,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   });
   if (result.contextDoc !== undefined) await ctx.docs.write(docRef, keepStamp(await ctx.docs.text(docRef), unfenceDocument(result.contextDoc)));
   if (!result.done) {
-    await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result) });
+    await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result), ...(result.asks ? { asked: true } : {}) });
     throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`, result.asks ? { asks: true } : undefined);
   }
   // The development step implemented the component's open tasks: they read as in progress from here on, in the task list and the

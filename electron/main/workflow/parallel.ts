@@ -406,7 +406,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
     );
     if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);
     if (!result.done) {
-      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result) });
+      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result), ...(result.asks ? { asked: true } : {}) });
       lane.retryOf = retryOfBlock([entry], state, 'the merge step ended without finishing');
       throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `the merge step of component ${lane.component} ended without finishing; the conflicts stay in the project folder. Retry it, or resolve them yourself and retry.`);
     }
