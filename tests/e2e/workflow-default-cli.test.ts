@@ -177,7 +177,7 @@ describe('erasmus workflow on the default path', () => {
     const again = JSON.stringify(llm.requests[before]!.body);
     expect(again).toContain('## This is a retry');
     expect(again).toContain('This step ran before, and the run stopped there: it said it cannot finish without the user, so the run stopped for them. The user answered (their answer is below) and ran this step again: do the step now, as their answer says');
-    expect(again).toContain("The user's answer, given with this retry (it settles what the step stopped for; where it differs from the documents, the answer holds):\\n\\n```\\nOverwrite src/adder.mjs: the fix is approved.\\n```");
+    expect(again).toContain("The user's answer, given with a retry of this step (it settles what the step stopped for; where it differs from the documents, the answer holds):\\n\\n```\\nOverwrite src/adder.mjs: the fix is approved.\\n```");
     // In words for the model: what the attempt wrote last, and none of the user's command lines.
     expect(again).toMatch(/What it wrote last, before the run stopped \(the user read it, then ran this step again\):\\n\\n```\\nCannot finish: /);
     expect(again).not.toContain('erasmus workflow retry');
