@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtWords, componentsBuilt, runCommits, runElapsed, runStepsOf } from './run-steps';
+import { builtWords, componentsBuilt, runCommits, runElapsed, runRestEnd, runStepsOf } from './run-steps';
 
 describe("a run's commits", () => {
   it('are listed once each, in history order, when components side by side finish out of schedule order', () => {
@@ -37,6 +37,19 @@ describe("a run's wall time", () => {
     expect(runElapsed(view('ABANDONED'), now)).toBe((18 * 60 + 46) * 1000);
     expect(runElapsed(view('RUNNING'), now, false)).toBe((18 * 60 + 46) * 1000); // the core is gone: nothing is live
     expect(runElapsed({ ...view('RUNNING'), timeline: [] }, now)).toBeUndefined();
+  });
+
+  it("a completed run's time ends with its last step, not when it was saved again (finished into its branch later)", () => {
+    // Played as a user: "1 component built in 3 m 12 s" read "25 m 28 s" once the run was squashed into main 20 minutes on.
+    const timeline = [
+      { state: 'prepare:architecture', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:01:00Z' },
+      { state: 'final:commit', enteredAt: '2026-01-01T00:03:00Z', leftAt: '2026-01-01T00:03:12Z' },
+    ];
+    const completed = { status: 'COMPLETED', updatedAt: '2026-01-01T00:25:28Z', timeline } as unknown as Parameters<typeof runElapsed>[0];
+    expect(runElapsed(completed, Date.parse('2026-01-01T01:00:00Z'))).toBe((3 * 60 + 12) * 1000);
+    expect(runRestEnd(completed)).toBe('2026-01-01T00:03:12.000Z');
+    // A run at rest otherwise stops at its last update (a blocked run waits from when it blocked).
+    expect(runRestEnd({ ...completed, status: 'BLOCKED' } as typeof completed)).toBe('2026-01-01T00:25:28Z');
   });
 });
 

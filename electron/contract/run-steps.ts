@@ -73,8 +73,19 @@ export function runIsLive(view: Pick<WorkflowRunView, 'status' | 'interrupted'>)
   return !view.interrupted && !['COMPLETED', 'STOPPED', 'PAUSED', 'BLOCKED', 'ABANDONED'].includes(view.status);
 }
 
-/** A run's wall time, the same in every view: from its first step to now while it runs, to its last update once it rests. */
+/**
+ * When a run at rest stopped: its last update, but for a completed run the end of its last step. A completed run is saved
+ * again when it is finished (squashed into its branch, or kept) or its tool mode is set, later and not part of its work
+ * (played as a user: "1 component built in 3 m 12 s" read "25 m 28 s" once squashed into main twenty minutes on).
+ */
+export function runRestEnd(view: Pick<WorkflowRunView, 'status' | 'updatedAt' | 'timeline'>): string {
+  if (view.status !== 'COMPLETED') return view.updatedAt;
+  const ends = view.timeline.flatMap((e) => (e.leftAt ? [Date.parse(e.leftAt)] : []));
+  return ends.length ? new Date(Math.min(Math.max(...ends), Date.parse(view.updatedAt))).toISOString() : view.updatedAt;
+}
+
+/** A run's wall time, the same in every view: from its first step to now while it runs, to when it stopped once it rests (runRestEnd). */
 export function runElapsed(view: Pick<WorkflowRunView, 'status' | 'interrupted' | 'updatedAt' | 'timeline'>, now: number, live = runIsLive(view)): number | undefined {
   const first = view.timeline[0];
-  return first ? (live ? now : Date.parse(view.updatedAt)) - Date.parse(first.enteredAt) : undefined;
+  return first ? (live ? now : Date.parse(runRestEnd(view))) - Date.parse(first.enteredAt) : undefined;
 }

@@ -93,6 +93,12 @@ export function humanOutcome(outcome: string): string {
   return OUTCOME[outcome] ?? outcome.replace(/[-_]/g, ' ');
 }
 
+/** How a timeline entry ended, in words: a step whose model stopped to ask the user (`asked`) asked, it did not just "not finish". */
+export function entryOutcome(e: { outcome?: string | undefined; asked?: boolean | undefined }): string | undefined {
+  if (e.asked && e.outcome === 'not-done') return 'stopped to ask you';
+  return e.outcome ? humanOutcome(e.outcome) : undefined;
+}
+
 /** `prepare:architecture` → "Preparation · architecture"; `adder:testing` → "adder · testing"; `final:review` → "Final · review". */
 export function humanState(state: string): string {
   const at = state.indexOf(':');
@@ -138,9 +144,13 @@ const ERROR: Record<WorkflowErrorInfo['kind'], string> = {
   RUNTIME_ERROR: 'A step failed',
 };
 
-/** A workflow error in words, with the core's own message verbatim after it. */
+/**
+ * A workflow error in words, with the core's own message verbatim after it. A step that stopped to ask the user (`asks`)
+ * did not fail: it waits for their answer (played as a user: "A step failed:" over the model's question read as a crash).
+ */
 export function humanError(e: WorkflowErrorInfo): string {
-  return `${ERROR[e.kind] ?? e.kind}: ${e.message}${e.file ? ` (${e.file})` : ''}`;
+  const what = e.asks ? 'The step needs your answer' : (ERROR[e.kind] ?? e.kind);
+  return `${what}: ${e.message}${e.file ? ` (${e.file})` : ''}`;
 }
 
 /** A tool named for people: `files__write_file` → the files tool “write file”. */

@@ -106,6 +106,28 @@ describe('erasmus workflow on the default path', () => {
     expect(words.stdout).toMatch(/^Verified: every task has passing tests that Erasmus ran\./);
   }, 240_000);
 
+  it('a step that stops to ask the user: the CLI says it needs their answer and how to give it (retry --answer), not that a step failed', async () => {
+    // Played as a user: the design step asked which of two behaviours was meant; the CLI said "A step failed: …" and ended
+    // with "to go on: fix the cause, then run the step again: erasmus workflow retry <dir>", which drops the answer.
+    llm = await startScriptedLlm([{ label: 'architecture asks', match: { lastUser: 'Write the architecture document' }, text: 'Cannot finish: should add() accept numeric strings ("2") or only numbers?' }]);
+    world = await defaultWorld(llm.baseUrl, { nativeTools: false });
+    const r = await runCli(['workflow', 'start', world.project, '--goal', 'a function that adds two numbers, with tests'], world.home);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('■ Blocked — needs you, at Preparation · architecture');
+    expect(r.stderr).toContain('The step needs your answer: The step Preparation · architecture cannot finish: should add() accept numeric strings ("2") or only numbers?');
+    expect(r.stderr).toContain(`to go on: answer it: erasmus workflow retry ${world.project} --answer TEXT ('-' reads the answer from stdin); or settle it yourself (the code, a test or the documents) and retry without --answer\n`);
+    expect(r.stderr).not.toMatch(/A step failed|fix the cause/);
+    // Its line on the timeline: it asked, it did not just "not finish".
+    expect(r.stderr).toMatch(/\n {2}Preparation · architecture: stopped to ask you in [\d.]+ s/);
+    // The same words later, from `workflow status`; the run's error says it asks (--json), for any face.
+    const status = await runCli(['workflow', 'status', world.project], world.home);
+    expect(status.stdout + status.stderr).toContain(`to go on: answer it: erasmus workflow retry ${world.project} --answer TEXT`);
+    const view = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as { error?: { kind: string; asks?: boolean }; timeline: Array<{ state: string; outcome?: string; asked?: boolean }> };
+    expect(view.error).toMatchObject({ kind: 'RUNTIME_ERROR', asks: true });
+    expect(view.timeline).toMatchObject([{ state: 'prepare:architecture', outcome: 'not-done', asked: true }]);
+    expect(llm.remaining()).toBe(0);
+  }, 120_000);
+
   it('without a terminal and without --yes, a refused call is told to the model, which goes on; a step that cannot finish without its call blocks (not committed); retry --yes finishes', async () => {
     const full = defaultPathScript('xml');
     const dev = full.findIndex((t) => t.label === 'development');
@@ -155,7 +177,7 @@ describe('erasmus workflow on the default path', () => {
     const again = JSON.stringify(llm.requests[before]!.body);
     expect(again).toContain('## This is a retry');
     expect(again).toContain('This step ran before, and the run stopped there: it said it cannot finish without the user, so the run stopped for them. The user answered (their answer is below) and ran this step again: do the step now, as their answer says');
-    expect(again).toContain("The user's answer, given with this retry (it settles what the step stopped for; where it differs from the documents, the answer holds):\\n\\n```\\nOverwrite src/adder.mjs: the fix is approved.\\n```");
+    expect(again).toContain("The user's answer, given with a retry of this step (it settles what the step stopped for; where it differs from the documents, the answer holds):\\n\\n```\\nOverwrite src/adder.mjs: the fix is approved.\\n```");
     // In words for the model: what the attempt wrote last, and none of the user's command lines.
     expect(again).toMatch(/What it wrote last, before the run stopped \(the user read it, then ran this step again\):\\n\\n```\\nCannot finish: /);
     expect(again).not.toContain('erasmus workflow retry');

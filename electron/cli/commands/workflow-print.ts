@@ -1,5 +1,5 @@
 import { blockedAtMerge, blockedLastWords, costByPart, costPartsText, lastWordsCut, mergeRetryWords, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
-import { commitWords, databaseHint, humanError, humanOutcome, humanState, humanStatus, saysRefused, unplannedWarning } from '../../contract/words';
+import { commitWords, databaseHint, entryOutcome, humanError, humanOutcome, humanState, humanStatus, saysRefused, unplannedWarning } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
 export function planText(plan: WorkflowPlan, existing = false): string {
@@ -39,7 +39,7 @@ export function entryLine(e: WorkflowTimelineEntry): string {
   // Calls refused and gone on without (nobody could approve them, or nobody followed the run) are said under the step.
   // A commit git or the hooks refused says their words (else only "exit 128" is shown, and the user cannot tell why).
   const refused = saysRefused(e.note) || (e.state.endsWith(':commit') && e.note && (e.outcome === 'tests-failed' || e.outcome === 'error')) ? `\n    note: ${e.note}` : '';
-  return `  ${humanState(e.state)}: ${e.outcome ? humanOutcome(e.outcome) : 'ended'} in ${secs}${extra ? ` (${extra})` : ''}${rewound}${refused}`;
+  return `  ${humanState(e.state)}: ${entryOutcome(e) ?? 'ended'} in ${secs}${extra ? ` (${extra})` : ''}${rewound}${refused}`;
 }
 
 /**
@@ -137,6 +137,8 @@ export function statusText(v: WorkflowRunView): string {
     const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it${gated}: erasmus workflow skip ${v.projectDir}${db.option}` : '';
     const merging = blockedAtMerge(v);
     if (merging) lines.push(`to go on: ${mergeRetryWords(merging, `erasmus workflow retry ${v.projectDir}${db.option}`)}${skip}${db.note}`);
+    // The step stopped to ask: the way on is the answer (a retry without one is the user's word to go on as things are).
+    else if (v.error?.asks) lines.push(`to go on: answer it: erasmus workflow retry ${v.projectDir} --answer TEXT${db.option} ('-' reads the answer from stdin); or settle it yourself (the code, a test or the documents) and retry without --answer${skip}${db.note}`);
     else lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${db.option}${skip}${db.note}`);
   }
   // A parallel run: each component, what it needs, where it stands (its step and worktree while it runs, its commit once merged).

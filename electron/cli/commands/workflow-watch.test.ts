@@ -96,8 +96,11 @@ it('a long tool call is said with what it runs and what it does now (the script 
   t = 88_000;
   vi.advanceTimersByTime(8_000);
   expect(lines.at(-1)).toBe('    runners: bash script (prepare the build folder) — running, 8 s so far');
-  w.onEvent({ ...base, type: 'tool_complete', name: 'runners__bash_script', args: { script: 'set -e\nmkdir build', purpose: 'prepare the build folder' }, result: '$ set -e\nmkdir build\n[exit code 0]', isError: false, durationMs: 90_000 });
-  expect(lines.at(-1)).toBe('    runners: bash script (prepare the build folder) → exit 0 (90.0 s)');
+  t = 89_500;
+  w.onEvent({ ...base, type: 'tool_complete', name: 'runners__bash_script', args: { script: 'set -e\nmkdir build', purpose: 'prepare the build folder' }, result: '$ set -e\nmkdir build\n[exit code 0]', isError: false, durationMs: 89_500 });
+  // Its time is the script's own, from when it began running: the review and the wait for the answer were said as they went
+  // (played as a user: a command approved after a minute read "→ exit 0 (62.1 s)").
+  expect(lines.at(-1)).toBe('    runners: bash script (prepare the build folder) → exit 0 (9.5 s)');
   vi.advanceTimersByTime(120_000);
   expect(lines).toHaveLength(4);
   // A command with no progress words: what it runs and how long.
@@ -106,5 +109,11 @@ it('a long tool call is said with what it runs and what it does now (the script 
   t = 200_000;
   vi.advanceTimersByTime(8_000);
   expect(lines.at(-1)).toBe('    runners: npm install — 8 s so far');
+  // Nothing waited before it: its "running" word came with a keep-alive, after it began, so the call's own time stands.
+  t = 210_000;
+  w.onEvent({ ...base, callId: 'c2', type: 'tool_progress', progress: 1, message: 'running' });
+  t = 215_000;
+  w.onEvent({ ...base, callId: 'c2', type: 'tool_complete', name: 'runners__bash_run', args: { command: 'npm install' }, result: '$ npm install\n[exit code 0]', isError: false, durationMs: 23_000 });
+  expect(lines.at(-1)).toBe('    runners: npm install → exit 0 (23.0 s)');
   w.dispose();
 });

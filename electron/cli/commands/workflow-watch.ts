@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../contract/index';
 import { callNotRun, toolVerb, whyNotRun } from '../../contract/words';
+import { RUNNER_DOING } from '../../servers/runners/execute';
 
 /**
  * What a person watching `erasmus workflow` sees of each step's agent session: one line per tool call
@@ -90,7 +91,10 @@ export function agentWatcher(write: (line: string) => void, now: () => number = 
   // Tool calls running (a step's, or several components' at once): what each runs and what it does now (its progress's
   // words: the script reviewer reads it, running), said once it has taken FIRST_NOTE_MS and every AGAIN_MS after, its
   // time counted from when it began doing that; a non-TTY log gets a line every half minute at most per call.
-  const calls = new Map<string, { what: string; doing?: string; since: number; timer?: NodeJS.Timeout }>();
+  // `waited`: the call waited for the script reviewer or the user's answer before it ran; its "running" word came the moment
+  // the command started, so the command's own time is from then (played as a user: a command approved after a minute
+  // read "python3 -c '…' → exit 0 (62.1 s)", the wait for the answer counted as its run).
+  const calls = new Map<string, { what: string; doing?: string; since: number; waited?: boolean; timer?: NodeJS.Timeout }>();
   const note = (key: string, delay: number) => {
     const c = calls.get(key);
     if (!c) return;
@@ -126,15 +130,18 @@ export function agentWatcher(write: (line: string) => void, now: () => number = 
           const c = calls.get(key);
           // "still running" is the keep-alive's word for nothing new.
           if (!c || !e.message || e.message === 'still running' || e.message === c.doing) break;
+          if (c.doing === RUNNER_DOING.review || c.doing === RUNNER_DOING.approval) c.waited = true;
           c.doing = e.message;
           c.since = now();
           note(key, FIRST_NOTE_MS);
           break;
         }
-        case 'tool_complete':
+        case 'tool_complete': {
+          const c = calls.get(`${e.sessionId}\0${e.callId}`);
           done(`${e.sessionId}\0${e.callId}`);
-          write(toolLine(e));
+          write(toolLine(c?.waited && c.doing === RUNNER_DOING.running ? { ...e, durationMs: now() - c.since } : e));
           break;
+        }
         case 'approval_required':
           quiet();
           break;

@@ -31,6 +31,11 @@ export const WorkflowErrorInfo = z.object({
   issues: z.array(WorkflowDocumentIssue).optional(),
   /** The step could not start (a toolset it needs was missing): its model never ran, and its retry is not told of this. */
   setup: z.boolean().optional(),
+  /**
+   * The step's model stopped to ask the user something only they can settle (a `Cannot finish:` line, no call refused
+   * for want of someone to approve it): the faces offer the retry's answer (`workflow.retry` `answer`) as the way on.
+   */
+  asks: z.boolean().optional(),
 });
 export type WorkflowErrorInfo = z.infer<typeof WorkflowErrorInfo>;
 
@@ -136,6 +141,8 @@ export const WorkflowTimelineEntry = z.object({
    * A run blocked after it shows this beside the gate's reason: the model may have said why ("this needs a decision …").
    */
   lastWords: z.object({ text: z.string(), chars: z.number().int().nonnegative() }).optional(),
+  /** Not done because its model stopped to ask the user (a `Cannot finish:` line, no call refused): it asked, it did not fail. */
+  asked: z.boolean().optional(),
   note: z.string().optional(),
   /** A review step: its report's verdict line. */
   verdict: z.string().optional(),

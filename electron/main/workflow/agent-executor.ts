@@ -196,8 +196,8 @@ export function cannotFinishMessage(state: string, why: string, calls: string[],
   const how = calls.length
     ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended`
     : preparing
-      ? `Answer it with the retry: in the app, write the answer in the box under the step and Retry step; on a terminal, \`erasmus workflow retry <dir> --answer TEXT\`. Where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start <dir> --new --goal TEXT\`, which marks this run abandoned)`
-      : `Answer it with the retry (in the app, write the answer in the box under the step and Retry step; on a terminal, \`erasmus workflow retry <dir> --answer TEXT\`), or settle it yourself (change the code, a test or the documents) and retry without an answer, or skip the step`;
+      ? `Answer it with the retry: in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry <dir> --answer TEXT\`. Where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start <dir> --new --goal TEXT\`, which marks this run abandoned)`
+      : `Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry <dir> --answer TEXT\`), or settle it yourself (change the code, a test or the documents) and retry without an answer, or skip the step`;
   const kept = preparing ? '' : " The rest of the step's work and its notes are kept.";
   // Said as a sentence: a question keeps its mark ("…a slugify option?"), never "?.".
   const said = why.replace(/[.\s]+$/, '');
@@ -290,7 +290,8 @@ export class AgentExecutor implements StepExecutor {
       output,
       ...(contextDoc !== undefined ? { contextDoc } : {}),
       done: outcome.endedReason === 'complete' && cannot === undefined,
-      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath) } : unanswered.length || unreplied || lacking ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? '', lacking ?? ''].filter(Boolean).join('; ') } : {}),
+      // Asked without a refused call: what it needs is the user's answer, not an approval (the faces offer the answer).
+      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath), ...(unanswered.length ? {} : { asks: true }) } : unanswered.length || unreplied || lacking ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? '', lacking ?? ''].filter(Boolean).join('; ') } : {}),
       usage: workflowUsage(outcome.usage),
       sessionLog: outcome.logPath,
       ...(!output.trim() && (said.trim() || lastText.trim()) ? { lastText: said.trim() || lastText } : {}),

@@ -9,7 +9,7 @@ import { WorkflowEngine } from './engine';
 import { goodAnswer } from './testing-repo';
 
 const FIRST = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Build the core\n';
-const SECOND = '# Task list\n\n## Component: core — the core\nTest: true\n- [x] C1: Build the core\n- [ ] C2: Add a flag\n';
+const SECOND = '# Task list\n\n## Component: core — the core and its flag\nTest: true\n- [x] C1: Build the core\n- [ ] C2: Add a flag\n';
 
 let root: string | undefined;
 const engines: WorkflowEngine[] = [];
@@ -78,6 +78,9 @@ describe('a project lives through many goals', () => {
     // (No retesting session: no step after the tests passed changed a file, so Erasmus ran the tests again itself.)
     expect([...two.prompts.keys()].filter((s) => s.startsWith('core:'))).toEqual(['core:development', 'core:testing', 'core:review', 'core:fixes', 'core:documentation']);
     expect(two.prompts.get('core:development')![0]).toMatch(/- \[x\] C1: Build the core\n- \[ \] C2: Add a flag/);
+    // The new goal's task list retitled the component: its document says so, not the first goal's title.
+    expect(two.prompts.get('core:development')![0]).toContain('# Component: core — the core and its flag\n');
+    expect(one.prompts.get('core:development')![0]).toContain('# Component: core — the core\n');
     expect(two.prompts.get('core:fixes')![0]).toContain('## Done when\n\nEvery point of the review report is addressed');
     const list = await e.list(dir);
     expect(list.map((r) => [r.goal, r.status])).toEqual([['add a flag', 'COMPLETED'], ['a core', 'COMPLETED']]);

@@ -457,10 +457,19 @@ describe('WorkflowEngine', () => {
     expect(retried).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'cli:development' } });
     const prompt = retried.status === 'AWAITING_COGNITIVE_RESULT' ? retried.prompt : '';
     expect(prompt).toContain('the run stopped there: it said it cannot finish without the user, so the run stopped for them. The user answered (their answer is below) and ran this step again: do the step now, as their answer says');
-    expect(prompt).toMatch(/Cannot finish: the user must say which flags the CLI takes\.\n```\n\nThe user's answer, given with this retry \(it settles what the step stopped for; where it differs from the documents, the answer holds\):\n\n```\nIt takes --lower and --upper, nothing else\.\n```/);
+    expect(prompt).toMatch(/Cannot finish: the user must say which flags the CLI takes\.\n```\n\nThe user's answer, given with a retry of this step \(it settles what the step stopped for; where it differs from the documents, the answer holds\):\n\n```\nIt takes --lower and --upper, nothing else\.\n```/);
     expect(prompt).not.toContain('That the user ran this step again is their answer');
+    // Stopped while the answered step runs, then resumed: the step run again still hears what it asked and the answer
+    // (played as a user: a restart cut the answered step off, and on resume it heard only that Erasmus had stopped).
+    expect(await b.stop(runId)).toBe('STOPPED');
+    expect(await b.resume(runId)).toMatch(/^(RUNNING|AWAITING_COGNITIVE_RESULT)$/);
+    const resumed = await b.getTask(runId);
+    expect(resumed).toMatchObject({ status: 'AWAITING_COGNITIVE_RESULT', step: { state: 'cli:development' } });
+    const heard = resumed.status === 'AWAITING_COGNITIVE_RESULT' ? resumed.prompt : '';
+    expect(heard).toContain('the run stopped there: Erasmus stopped while it ran (stopped by the user, or its process ended). The attempt before it had stopped to ask the user, and they answered with the retry that was stopped: what it asked and their answer are below, and the answer still holds.');
+    expect(heard).toMatch(/Cannot finish: the user must say which flags the CLI takes\.\n```\n\nThe user's answer, given with a retry of this step \(it settles what the step stopped for; where it differs from the documents, the answer holds\):\n\n```\nIt takes --lower and --upper, nothing else\.\n```/);
     // Answered and done, the next step hears no retry; a retry with an answer where no step stopped is refused, the run as it was.
-    await answer(b, runId, retried);
+    await answer(b, runId, resumed);
     const next = await b.getTask(runId);
     expect(next.status === 'AWAITING_COGNITIVE_RESULT' ? next.prompt : 'no step').not.toContain('## This is a retry');
     // Where no step ran and stopped (a run stopped before its first step), an answer has nothing to answer: refused, the run as it was.

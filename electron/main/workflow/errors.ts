@@ -31,7 +31,8 @@ export class WorkflowError extends Error {
     readonly kind: WorkflowErrorKind,
     message: string,
     /** For PARSE_ERROR: the file and what is wrong in it. `dirty`: the uncommitted files a new run was refused for (the app offers commit, stash, include). */
-    readonly details?: { file?: string; field?: string; issues?: DocumentIssue[]; dirty?: string[] },
+    /** `asks`: a step's model stopped to ask the user (WorkflowErrorInfo `asks`). */
+    readonly details?: { file?: string; field?: string; issues?: DocumentIssue[]; dirty?: string[]; asks?: boolean },
   ) {
     super(message);
     this.name = 'WorkflowError';

@@ -25,7 +25,7 @@ import { buildStepPrompt } from './prompt';
 import { loadProtocol } from './protocols';
 import type { Next, RunContext } from './run-context';
 import type { RunRecord } from './run-record';
-import { componentSeed, parseTaskList, parseTaskListOrThrow, setTaskStatus, syncTaskLines } from './task-list';
+import { componentSeed, parseTaskList, parseTaskListOrThrow, setTaskStatus, syncComponentHeading, syncTaskLines } from './task-list';
 
 const HOOKS_REFUSED = "The repository's commit hooks refused the commit (their output below). Fix what they report in the code, not the hooks; the commit is tried again when the tests pass.";
 
@@ -223,7 +223,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     const tasks = await componentTasks(ctx, component);
     const doc = await ctx.docs.text(docRef);
     if (!doc?.trim()) await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
-    else if (syncTaskLines(doc, tasks) !== doc) await ctx.docs.write(docRef, syncTaskLines(doc, tasks));
+    else if (syncComponentHeading(syncTaskLines(doc, tasks), component) !== doc) await ctx.docs.write(docRef, syncComponentHeading(syncTaskLines(doc, tasks), component));
   } else if (!component && docRef.doc === 'component' && !(await ctx.docs.exists(docRef))) {
     await ctx.docs.write(docRef, record.existing ? EXISTING_FINAL_NOTES_SEED : FINAL_NOTES_SEED);
   }
@@ -360,8 +360,8 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   });
   if (result.contextDoc !== undefined) await ctx.docs.write(docRef, keepStamp(await ctx.docs.text(docRef), unfenceDocument(result.contextDoc)));
   if (!result.done) {
-    await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result) });
-    throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`);
+    await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result), ...(result.asks ? { asked: true } : {}) });
+    throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`, result.asks ? { asks: true } : undefined);
   }
   // The development step implemented the component's open tasks: they read as in progress from here on, in the task list and the
   // component's document ([x] only once committed: a task about tests is the testing step's to do, and reads as not done before it).

@@ -47,7 +47,8 @@ export type StepUsage = WorkflowUsage;
  * `note`, what the timeline should say about a step that is done (calls it went on without).
  */
 /** `lastText`: the last text the model wrote when it gave no answer (its budget ran out), for `lastWords`. */
-export type StepResult = WorkflowStepResult & { notDoneBecause?: string; note?: string; lastText?: string };
+/** `asks`: with `notDoneBecause`, the model stopped to ask the user something only they can settle (the run's error says so). */
+export type StepResult = WorkflowStepResult & { notDoneBecause?: string; note?: string; lastText?: string; asks?: boolean };
 
 /** What a step that did not pass keeps of its model's last words (its answer, else the last text it wrote), for its timeline entry. */
 export function lastWordsField(r: Pick<StepResult, 'output' | 'lastText'>): Pick<WorkflowTimelineEntry, 'lastWords'> {

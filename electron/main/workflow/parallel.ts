@@ -18,7 +18,7 @@ import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanCompone
 import { buildStepPrompt, fenceLanguage } from './prompt';
 import { userChangedFiles } from './run-git';
 import { loadProtocol } from './protocols';
-import { retryOfBlock, unfinishedChanges } from './retry-note';
+import { interruptedRetry, retryOfBlock, unfinishedChanges } from './retry-note';
 import { laneGoesOn, laneStopped } from './user-changes';
 import { SHUTDOWN, type RunContext } from './run-context';
 import type { LaneRecord, RunRecord } from './run-record';
@@ -266,9 +266,10 @@ export async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, c
         // Stopped: every component's step in flight is closed aborted (the run's loop closes only the last entry);
         // a shutdown leaves them open, as a crash would, and resume closes them interrupted.
         const stoppedMidStep = open !== undefined && !open.leftAt && ctx.signal.aborted && ctx.signal.reason !== SHUTDOWN;
+        const before = r.retryOf; // leaving the step clears it; an answer it carried still holds for the step run again
         if (open && !open.leftAt && ctx.signal.reason !== SHUTDOWN) await lctx.leave(open, ctx.signal.aborted ? 'aborted' : 'error', ctx.signal.aborted ? undefined : { note: (err as Error).message });
         // Resumed, a step stopped while it ran runs again hearing so, and what the stopped attempt changed, as after a crash.
-        if (stoppedMidStep) r.retryOf = { state: open.state, what: INTERRUPTED };
+        if (stoppedMidStep) r.retryOf = interruptedRetry(before, open.state, INTERRUPTED);
         // A step that could not start (a toolset missing) is not an attempt: its retry is not told of it.
         if (!ctx.signal.aborted && !(err instanceof StepSetupError)) r.retryOf = retryOfBlock(r.timeline, currentState(actor), (err as Error).message);
         throw err;
@@ -406,7 +407,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
     );
     if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);
     if (!result.done) {
-      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result) });
+      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result), ...(result.asks ? { asked: true } : {}) });
       lane.retryOf = retryOfBlock([entry], state, 'the merge step ended without finishing');
       throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `the merge step of component ${lane.component} ended without finishing; the conflicts stay in the project folder. Retry it, or resolve them yourself and retry.`);
     }

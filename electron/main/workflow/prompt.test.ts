@@ -54,6 +54,14 @@ describe('step prompt documents', () => {
     expect(design).not.toMatch(/is kept|still missing/);
   });
 
+  it("a retry with the user's answer quotes it, and says the steps after this one hear it only from the context document", () => {
+    const answered = buildStepPrompt({ protocol, instruction: 'Do it.', contextDocPath: '/h/a.md', contextDoc: '', retryOf: 'it said it cannot finish', retrySaid: 'Cannot finish: JSON errors or tracebacks?', retryAnswer: ' Tracebacks, as today. ' });
+    expect(answered).toContain("The user's answer, given with a retry of this step (it settles what the step stopped for; where it differs from the documents, the answer holds):\n\n```\nTracebacks, as today.\n```\n\nOnly this step hears the answer: what the steps after it must follow too, write into the context document you hand back.\n\n");
+    // Without an answer, nothing is said of one.
+    const plain = buildStepPrompt({ protocol, instruction: 'Do it.', contextDocPath: '/h/a.md', contextDoc: '', retryOf: 'it said it cannot finish' });
+    expect(plain).not.toContain('Only this step hears');
+  });
+
   it('says (empty) for an empty context document and reference', () => {
     const prompt = buildStepPrompt({ protocol, instruction: 'Write it.', contextDocPath: '/h/a.md', contextDoc: '  ', references: [{ title: 'Progress schedule', text: '' }] });
     expect(prompt).toContain('its current text: (empty)');

@@ -121,7 +121,9 @@ export function buildStepPrompt(p: PromptParts): string {
   if (p.retryOf) {
     const what = /[.!?]$/.test(p.retryOf.trim()) ? p.retryOf.trim() : `${p.retryOf.trim()}.`;
     const said = p.retrySaid?.trim() ? `\n\nWhat it wrote last, before the run stopped (the user read it, then ran this step again):\n\n${fenced(p.retrySaid.trim(), '')}` : '';
-    const answer = p.retryAnswer?.trim() ? `\n\nThe user's answer, given with this retry (it settles what the step stopped for; where it differs from the documents, the answer holds):\n\n${fenced(p.retryAnswer.trim(), '')}` : '';
+    // Only this step's prompt carries the answer; the steps after it read the documents (played as the model: the user said
+    // errors stay non-JSON, and nothing told the development step that its testing and review would not hear it).
+    const answer = p.retryAnswer?.trim() ? `\n\nThe user's answer, given with a retry of this step (it settles what the step stopped for; where it differs from the documents, the answer holds):\n\n${fenced(p.retryAnswer.trim(), '')}\n\nOnly this step hears the answer: what the steps after it must follow too, write into the context document you hand back.` : '';
     parts.push(`## This is a retry\n\nThis step ran before, and the run stopped there: ${what}${said}${answer}\n\n${retryStart(p.retryChanges, p.protocol.access)}`);
   }
   if (p.userChanges?.length) parts.push(userChangesSection(p.userChanges, p.protocol.name === 'review'));

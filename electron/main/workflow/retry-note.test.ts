@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { CheckpointStore } from '../checkpoints/store';
 import { RunCheckpoints } from '../checkpoints/workflow';
 import { Paths } from '../paths/index';
-import { debugRetryNote, retryOfBlock, unfinishedChanges } from './retry-note';
+import { debugRetryNote, interruptedRetry, retryOfBlock, unfinishedChanges } from './retry-note';
 import type { RunRecord } from './run-record';
 
 type Entry = RunRecord['timeline'][number];
@@ -89,4 +89,14 @@ it("a step run again after a block hears what happened in words for the model, n
   // The run's error where it says what happened (a debugging step out of attempts); an older entry of the state is not read as this block's.
   expect(retryOfBlock([entry('core:debugging', 'tests-failed')], 'core:debugging', 'tests still fail after 3 debugging attempts in core · debugging')).toEqual({ state: 'core:debugging', what: 'tests still fail after 3 debugging attempts in core · debugging' });
   expect(retryOfBlock([notDone, entry('core:fixes', 'done')], 'core:review', 'the protocol review.md is not valid')).toEqual({ state: 'core:review', what: 'the protocol review.md is not valid' });
+});
+
+it("a step stopped while it ran hears so; the user's answer its attempt carried comes along, another step's does not", () => {
+  const cut = 'Erasmus stopped while it ran (stopped by the user, or its process ended).';
+  expect(interruptedRetry(undefined, 'cli:development', cut)).toEqual({ state: 'cli:development', what: cut });
+  const answered = { state: 'cli:development', what: 'it said it cannot finish', said: 'Cannot finish: JSON errors?', answer: 'No JSON errors.' };
+  expect(interruptedRetry(answered, 'cli:development', cut)).toEqual({ state: 'cli:development', what: `${cut} The attempt before it had stopped to ask the user, and they answered with the retry that was stopped: what it asked and their answer are below, and the answer still holds`, said: 'Cannot finish: JSON errors?', answer: 'No JSON errors.' });
+  // An answer for another step, or a retry note without one, is not carried.
+  expect(interruptedRetry(answered, 'cli:testing', cut)).toEqual({ state: 'cli:testing', what: cut });
+  expect(interruptedRetry({ state: 'cli:development', what: 'tests failed', said: 'x' }, 'cli:development', cut)).toEqual({ state: 'cli:development', what: cut });
 });

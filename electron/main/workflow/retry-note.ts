@@ -116,6 +116,17 @@ const SAID_CANNOT = 'it said it cannot finish without the user, so the run stopp
 const SAID_CANNOT_ANSWERED = 'it said it cannot finish without the user, so the run stopped for them. The user answered (their answer is below) and ran this step again: do the step now, as their answer says, and begin a line with `Cannot finish:` again only if it still cannot be done without them';
 
 /**
+ * The retry note of a step stopped while it ran (a stop, a crash): `what` says so. Where that attempt was itself a retry
+ * with the user's answer, the answer and what the step had asked come along: the step run again must still hear them
+ * (played as a user: the answered design step was cut off by a restart, and on resume it heard only "Erasmus stopped
+ * while it ran", the answer gone).
+ */
+export function interruptedRetry(before: RetryOf | undefined, state: string, what: string): RetryOf {
+  if (before?.state !== state || !before.answer) return { state, what };
+  return { state, what: `${what} The attempt before it had stopped to ask the user, and they answered with the retry that was stopped: what it asked and their answer are below, and the answer still holds`, answer: before.answer, ...(before.said ? { said: before.said } : {}) };
+}
+
+/**
  * A retry that carries the user's answer (`workflow retry --answer TEXT`, the app's answer box): the step hears it with
  * what happened before. Only a step that ran and stopped has something to answer (`retryOf` for it).
  */

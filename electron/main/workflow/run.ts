@@ -23,7 +23,7 @@ import { ProjectTrust } from '../project/trust';
 import { SHUTDOWN, type CheckpointTrees, type Next, type RunContext } from './run-context';
 import type { ExecutorConfig, RunRecord, RunStore } from './run-record';
 import { beginRunBranch } from './run-git';
-import { retryOfBlock, withAnswer, type RetryOf } from './retry-note';
+import { interruptedRetry, retryOfBlock, withAnswer, type RetryOf } from './retry-note';
 import { readUserChanges, rememberStoppedTree } from './user-changes';
 import { parseTaskListOrThrow } from './task-list';
 import type { TestRunner } from './verify';
@@ -210,7 +210,7 @@ export class WorkflowRun {
           this.close(open, 'aborted');
           // Resumed, the step runs again: as after a crash, it hears that it is a retry and what the stopped attempt changed
           // (without this, a step stopped after an edit was asked afresh, and an edit whose old text still matched went in twice).
-          this.record.retryOf = { state: open.state, what: INTERRUPTED_WHILE_RUNNING };
+          this.record.retryOf = interruptedRetry(this.record.retryOf, open.state, INTERRUPTED_WHILE_RUNNING);
         }
         this.setStatus(this.pauseRequested ? 'PAUSED' : 'STOPPED');
         this.pauseRequested = false;
@@ -219,7 +219,7 @@ export class WorkflowRun {
         if (open) this.close(open, 'error', { note: (err as Error).message });
         const inner = err instanceof StepSetupError && err.cause instanceof WorkflowError ? err.cause : err;
         const e = inner instanceof WorkflowError ? inner : new WorkflowError('RUNTIME_ERROR', (err as Error).message);
-        this.record.error = { kind: e.kind, message: e.message, file: e.details?.file, field: e.details?.field, issues: e.details?.issues, ...(err instanceof StepSetupError ? { setup: true } : {}) };
+        this.record.error = { kind: e.kind, message: e.message, file: e.details?.file, field: e.details?.field, issues: e.details?.issues, ...(err instanceof StepSetupError ? { setup: true } : {}), ...(e.details?.asks ? { asks: true } : {}) };
         this.setStatus('BLOCKED');
       }
       this.record.pending = undefined;
@@ -246,7 +246,7 @@ export class WorkflowRun {
     const open = this.ownOpenEntry();
     if (open) {
       this.close(open, 'interrupted');
-      this.record.retryOf = { state: open.state, what: INTERRUPTED_WHILE_RUNNING };
+      this.record.retryOf = interruptedRetry(this.record.retryOf, open.state, INTERRUPTED_WHILE_RUNNING);
     }
     // A step that ran beside it (beside.ts) is closed too: it runs again in its place, hearing why.
     const beside = this.record.timeline.findLast((e) => e.state === DOCS_BESIDE && !e.leftAt);

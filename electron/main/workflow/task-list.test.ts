@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goalUpdateIssues, parseTaskList, parseTaskListOrThrow, resolvedDepends, setTaskStatus, syncTaskLines } from './task-list';
+import { goalUpdateIssues, parseTaskList, parseTaskListOrThrow, resolvedDepends, setTaskStatus, syncComponentHeading, syncTaskLines } from './task-list';
 import { WorkflowError } from './errors';
 
 const good = `# Task list
@@ -121,5 +121,16 @@ describe('task list', () => {
     expect(syncTaskLines('# C\n\n## Tasks\n\n## Notes\n', tasks)).toBe('# C\n\n## Tasks\n- [x] T1: first\n- [ ] T2: second\n\n## Notes\n');
     // A document the model handed back without its task lines gets them again, at the end.
     expect(syncTaskLines('# C\n\n## Notes\n- built\n', tasks)).toBe('# C\n\n## Notes\n- built\n\n## Tasks\n- [x] T1: first\n- [ ] T2: second\n');
+  });
+
+  it("a component's document takes the title the task list gives it now (a later goal retitled it); another heading is left alone", () => {
+    const doc = '# Component: cli — the --top N option\n\n## Tasks\n- [x] CLI-1: top\n\n## Notes\n- built\n';
+    expect(syncComponentHeading(doc, { id: 'cli', title: 'the --top N and --json options' })).toBe('# Component: cli — the --top N and --json options\n\n## Tasks\n- [x] CLI-1: top\n\n## Notes\n- built\n');
+    expect(syncComponentHeading(doc, { id: 'cli', title: '' })).toBe('# Component: cli\n\n## Tasks\n- [x] CLI-1: top\n\n## Notes\n- built\n');
+    expect(syncComponentHeading('# Component: cli\n', { id: 'cli', title: 'the options' })).toBe('# Component: cli — the options\n');
+    expect(syncComponentHeading(doc, { id: 'cli', title: 'the --top N option' })).toBe(doc);
+    // Another component's heading, or one in the model's own words, stays.
+    expect(syncComponentHeading(doc, { id: 'core', title: 'counting' })).toBe(doc);
+    expect(syncComponentHeading('# The cli component\n\n## Notes\n', { id: 'cli', title: 'x' })).toBe('# The cli component\n\n## Notes\n');
   });
 });

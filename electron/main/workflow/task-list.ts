@@ -222,6 +222,18 @@ export function componentSeed(c: Component): string {
   return `# Component: ${c.id}${c.title ? ` — ${c.title}` : ''}\n\n${c.description ? c.description + '\n\n' : ''}## Tasks\n${tasks}\n\n## Notes\n`;
 }
 
+/**
+ * A component's context document with its `# Component: <id> — <title>` heading as the task list titles it now: a later goal
+ * that retitled the component (played as the model: "cli — the --top N option" while its new tasks were about --json) is
+ * not shown the earlier title. A heading the model wrote in another form is left as it is.
+ */
+export function syncComponentHeading(doc: string, c: { id: string; title: string }): string {
+  const heading = `# Component: ${c.id}${c.title ? ` — ${c.title}` : ''}`;
+  const at = /^(\s*)(# Component: ([^\s—]+)(?: — [^\n]*)?)[ \t]*(\r?\n|$)/.exec(doc);
+  if (!at || at[3] !== c.id || at[2] === heading) return doc;
+  return `${at[1]}${heading}${doc.slice(at[1]!.length + at[2]!.length).replace(/^[ \t]+/, '')}`;
+}
+
 /** A component the run develops: one of its tasks is not done yet. */
 export function hasOpenTask(c: { tasks: ReadonlyArray<{ status: TaskStatus }> }): boolean {
   return c.tasks.some((t) => t.status !== 'done');

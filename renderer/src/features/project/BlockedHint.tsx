@@ -39,6 +39,9 @@ export function BlockedHint({ view, skip, component, onOpenTimeline }: { view: W
           <>
             To go on: fix the cause in the worktree of {lane.component}, <code className="break-all font-mono text-xs" data-testid="blocked-worktree">{lane.worktree}</code> (its files are there, not in the project folder), or let the model try again; then Retry step.{skip ? ` Or Skip ${humanState(skip)}: ${skipWords(skip)}.` : ''}
           </>
+        ) : view.error?.asks ? (
+          // The step stopped to ask: the answer box below is the way on (Retry step alone tells it to go on as things are).
+          `To go on: write your answer in the box below and press Retry with this answer; or settle it yourself in the project, then Retry step${skip ? `; or Skip ${humanState(skip)}: ${skipWords(skip)}.` : '.'}`
         ) : merging ? (
           `To go on: ${mergeRetryWords(merging, 'Retry step')}${skip ? `; or Skip ${humanState(skip)}: ${skipWords(skip)}.` : '.'}`
         ) : (

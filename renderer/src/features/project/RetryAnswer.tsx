@@ -7,9 +7,14 @@ import { humanState } from './labels';
  * A blocked step's answer box: the user's words go with Retry step (`workflow.retry` with `answer`), and the step run
  * again hears them (what it stopped to ask, or how to go on). Shown only where a step ran and stopped at `state` (the run's,
  * or a blocked side-by-side component's): a step that never ran asked nothing. The same as `erasmus workflow retry <dir> --answer TEXT`.
+ * The run panel holds the text (`answer`, `onAnswer`): its Retry step sends it too when the box is not empty, so words typed
+ * are never dropped; a component's card keeps its own.
  */
-export function RetryAnswer({ view, state = view.state, component, onRetry }: { view: WorkflowRunView; state?: string | undefined; component?: string; onRetry: (answer: string) => Promise<void> }) {
-  const [answer, setAnswer] = useState('');
+export function RetryAnswer(props: { view: WorkflowRunView; state?: string | undefined; component?: string; answer?: string; onAnswer?: (text: string) => void; onRetry: (answer: string) => Promise<void> }) {
+  const { view, state = view.state, component, onRetry } = props;
+  const [own, setOwn] = useState('');
+  const answer = props.answer ?? own;
+  const onAnswer = props.onAnswer ?? setOwn;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const ran = state !== undefined && view.timeline.some((e) => e.state === state && e.leftAt && !e.rewound && e.outcome !== 'skipped');
@@ -22,7 +27,6 @@ export function RetryAnswer({ view, state = view.state, component, onRetry }: { 
     setError(null);
     try {
       await onRetry(answer.trim());
-      setAnswer('');
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -37,7 +41,7 @@ export function RetryAnswer({ view, state = view.state, component, onRetry }: { 
         data-testid="retry-answer-input"
         rows={3}
         value={answer}
-        onChange={(e) => setAnswer(e.target.value)}
+        onChange={(e) => onAnswer(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit(e);
         }}

@@ -79,6 +79,43 @@ describe('ProjectView and the run panel', () => {
     await waitFor(() => expect(screen.queryByTestId('retry-answer')).toBeNull()); // running again: no box
   });
 
+  it('a step that stopped to ask: the banner says it needs your answer, the hint points at the box, and Retry step sends what was typed there', async () => {
+    // Played as a user: the banner read "A step failed: …", the hint "fix the cause … then Retry step", and Retry step
+    // after writing an answer in the box retried without it (the model heard no answer and asked again).
+    const { core, set } = world();
+    const ran = { state: 'adder:development', enteredAt: '2026-01-01T00:00:02Z', leftAt: '2026-01-01T00:00:03Z', outcome: 'not-done' as const };
+    set(run({ status: 'BLOCKED', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], error: { kind: 'RUNTIME_ERROR', message: 'The step adder · development cannot finish: which of --lower or --upper?', asks: true } }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    core.on('workflow.retry', () => {
+      set(run({ status: 'RUNNING', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], updatedAt: '2026-01-01T00:00:04Z' }));
+      return { status: 'RUNNING' };
+    });
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    const box = await screen.findByLabelText('Your answer to adder · development');
+    expect(screen.getByRole('alert').textContent).toContain('The step needs your answer: The step adder · development cannot finish: which of --lower or --upper?');
+    expect(screen.getByRole('alert').textContent).not.toContain('A step failed');
+    expect(screen.getByTestId('blocked-hint').textContent).toContain('To go on: write your answer in the box below and press Retry with this answer; or settle it yourself in the project, then Retry step; or Skip');
+    fireEvent.change(box, { target: { value: ' Only --lower. ' } });
+    fireEvent.click(screen.getByTestId('run-retry'));
+    await waitFor(() => expect(core.callsOf('workflow.retry')).toEqual([{ runId: 'r1', answer: 'Only --lower.' }]));
+  });
+
+  it('blocked for another reason: the banner says a step failed and Retry step with an empty box sends no answer', async () => {
+    const { core, set } = world();
+    const ran = { state: 'adder:development', enteredAt: '2026-01-01T00:00:02Z', leftAt: '2026-01-01T00:00:03Z', outcome: 'not-done' as const };
+    set(run({ status: 'BLOCKED', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], error: { kind: 'RUNTIME_ERROR', message: 'step adder:development ended without finishing' } }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    core.on('workflow.retry', () => ({ status: 'RUNNING' }));
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    await screen.findByTestId('retry-answer');
+    expect(screen.getByRole('alert').textContent).toContain('A step failed: step adder:development ended without finishing');
+    expect(screen.getByTestId('blocked-hint').textContent).toContain('To go on: fix the cause in the project (or let the model try again), then Retry step');
+    fireEvent.click(screen.getByTestId('run-retry'));
+    await waitFor(() => expect(core.callsOf('workflow.retry')).toEqual([{ runId: 'r1' }]));
+  });
+
   it('a run blocked before its step ever ran (a toolset missing at setup) has no answer box: nothing was asked; Retry step stays', async () => {
     const { core, set } = world();
     set(run({ status: 'BLOCKED', approved: true, plan, state: 'adder:development', goal: 'add', error: { kind: 'RUNTIME_ERROR', message: 'toolset "web" is missing', setup: true } }));
@@ -283,6 +320,8 @@ describe('ProjectView and the run panel', () => {
     expect(screen.getByRole('heading', { name: 'The run is complete' })).toBeTruthy();
     // The components this run built: the plan's other component (never reaching its commit here) is not counted.
     expect(screen.getByTestId('run-summary').textContent).toContain('1 component built in');
+    // Its time ends with its last step (00:00:31), not at its last save (00:01:00: a finish, a tool mode set afterwards).
+    expect(screen.getByTestId('run-summary').textContent).toContain('1 component built in 31.0 s');
     // What the runner's report says each task's tests did, from the run alone.
     expect(screen.getByTestId('summary-verified').textContent).toMatch(/^Verified: every task \(1\) has passing tests that Erasmus ran\./);
     expect(screen.getByTestId('summary-task-A1').textContent).toContain('pass — A1: adds (test/adder.test.mjs)');

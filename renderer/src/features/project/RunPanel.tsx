@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { WorkflowRunView } from '../../../../electron/contract/index';
 import { useClient } from '../../api/context';
 import { useServices } from '../../app/services';
@@ -43,6 +44,14 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
   const blockedLanes = phase === 'running' ? (view.lanes ?? []).filter((l) => l.status === 'blocked').map((l) => l.component) : [];
   // A step held by an approval (its agent's, a server's; a durable run's worker step alike) waits for the user, not the plan.
   const waits = useWaiting(view, true);
+  // The answer typed under a blocked step (RetryAnswer), for that step only. Retry step sends it too: a user who wrote an
+  // answer and pressed Retry step (played as a user: the blocked message said "Retry step") had it dropped without a word.
+  const [typed, setTyped] = useState<{ state?: string | undefined; text: string }>({ text: '' });
+  const answer = typed.state === view.state ? typed.text : '';
+  const retry = async (words?: string) => {
+    await run.act('retry', undefined, words);
+    setTyped({ text: '' });
+  };
   const asking = phase === 'running' || phase === 'preparing' ? view.timeline.filter((e) => !e.leftAt && !e.rewound && waits(e)).map((e) => humanState(e.state)) : [];
   const heading =
     asking.length ? `Waiting for you: ${asking.join(', ')} ask${asking.length > 1 ? '' : 's'} for an approval.`
@@ -70,9 +79,9 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
       {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
       {phase === 'blocked' ? <BlockedHint view={view} skip={skip} onOpenTimeline={onOpenTimeline} /> : null}
-      {phase === 'blocked' ? <RetryAnswer key={view.state} view={view} onRetry={(answer) => run.act('retry', undefined, answer)} /> : null}
+      {phase === 'blocked' ? <RetryAnswer key={view.state} view={view} answer={answer} onAnswer={(text) => setTyped({ state: view.state, text })} onRetry={(words) => retry(words)} /> : null}
       {phase === 'running' || phase === 'pausing' ? <LaneBlocks view={view} onAction={(a, component, answer) => run.act(a, component, answer)} /> : null}
-      <RunControls phase={phase} skip={skip} onAction={(a) => run.act(a)} />
+      <RunControls phase={phase} skip={skip} onAction={(a) => (a === 'retry' && phase === 'blocked' && answer.trim() ? retry(answer.trim()) : run.act(a))} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
       {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={(dirtyTree) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted', ...(dirtyTree ? { dirtyTree } : {}) })} /> : null}
       {phase === 'completed' ? <NewGoal executor={view.executor} onStart={(goal, autoApprove, dirtyTree) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { goal, autoApprove, ...(dirtyTree ? { dirtyTree } : {}) })} /> : null}

@@ -3,7 +3,7 @@ import type { WorkflowReport, WorkflowRunView } from '../../../../electron/contr
 import { useClient } from '../../api/context';
 import { runReport, runTookMs } from '../../../../electron/contract/run-report';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
-import { componentsBuilt, costByPart, costPartsText, reviewsLeftOpen, runCommits } from '../../../../electron/contract/index';
+import { componentsBuilt, costByPart, costPartsText, reviewsLeftOpen, runCommits, runRestEnd } from '../../../../electron/contract/index';
 import { humanState } from './labels';
 import { ReviewOutcomes } from './ReviewOutcomes';
 import { RunFinish } from './RunFinish';
@@ -19,7 +19,7 @@ export function RunSummary({ view, onFinished = () => {} }: { view: WorkflowRunV
   const open = reviewsLeftOpen(view.timeline).length > 0;
   const first = view.timeline[0];
   // Without the time nothing drove it (its process was gone until resume).
-  const took = first ? runTookMs(view.timeline, view.updatedAt) : 0;
+  const took = first ? runTookMs(view.timeline, runRestEnd(view)) : 0;
   // The components this run built (a later goal's plan lists the earlier goals' too): those it reached the commit of.
   const components = componentsBuilt(view.timeline).length;
   // A documentation run (workflow drift --fix, DriftNotice) developed no task: it has nothing to verify.

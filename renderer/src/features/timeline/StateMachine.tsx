@@ -10,6 +10,7 @@ const look: Record<CellStatus, string> = {
   fixed: 'border-2 border-dashed border-red-700 bg-white text-red-900 dark:border-red-400 dark:bg-slate-900 dark:text-red-200',
   skipped: 'bg-slate-300 text-slate-800 line-through dark:bg-slate-600 dark:text-slate-100',
   interrupted: 'bg-amber-400 text-black',
+  asked: 'bg-amber-100 text-amber-950 ring-2 ring-amber-600 dark:bg-amber-900 dark:text-amber-100',
   pending: 'border border-slate-300 text-slate-700 dark:border-slate-700 dark:text-slate-300',
 };
 
@@ -21,6 +22,7 @@ const words: Record<CellStatus, string> = {
   fixed: 'failed, then fixed',
   skipped: 'skipped',
   interrupted: 'interrupted',
+  asked: 'asked you',
   pending: 'not reached',
 };
 

@@ -1,5 +1,5 @@
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
-import { commitWords, humanOutcome, humanState, stepWords } from '../project/labels';
+import { commitWords, entryOutcome, humanOutcome, humanState, stepWords } from '../project/labels';
 import type { Block, BlockStatus } from './lanes';
 
 const look: Record<BlockStatus, string> = {
@@ -10,6 +10,7 @@ const look: Record<BlockStatus, string> = {
   fixed: 'border-2 border-dashed border-red-700 bg-white text-red-900 dark:border-red-400 dark:bg-slate-900 dark:text-red-200',
   skipped: 'bg-slate-300 text-slate-700 line-through dark:bg-slate-600 dark:text-slate-200',
   interrupted: 'bg-amber-400 text-black',
+  asked: 'bg-amber-100 text-amber-950 ring-2 ring-amber-600 dark:bg-amber-900 dark:text-amber-100',
 };
 
 /** One protocol state of the run: its place in the run's order, how long it took, and how it ended. */
@@ -18,7 +19,7 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
   const duration = e.durationMs ?? block.end - block.start;
   const detail = [
     `${humanState(block.state)}${block.attempt > 1 ? ` (attempt ${block.attempt})` : ''}`,
-    block.status === 'current' ? 'running' : block.status === 'waiting' ? 'waiting for you' : block.status === 'fixed' ? 'tests failed, fixed later' : humanOutcome(e.outcome ?? block.status),
+    block.status === 'current' ? 'running' : block.status === 'waiting' ? 'waiting for you' : block.status === 'fixed' ? 'tests failed, fixed later' : (entryOutcome(e) ?? humanOutcome(block.status)),
     formatDuration(duration),
     e.usage ? `${formatTokens(e.usage.totalTokens)} tokens ${formatCost(e.usage.costUsd)}` : '',
     e.test ? `tests: ${e.test.command} → ${e.test.passed ? 'passed' : `failed (${e.test.exitCode})`}` : '',

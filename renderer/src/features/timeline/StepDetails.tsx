@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { lastWordsCut } from '../../../../electron/contract/index';
 import { useClient } from '../../api/context';
 import { formatCost, formatDuration, formatTokens } from '../../ui/format';
-import { humanOutcome, humanState } from '../project/labels';
+import { entryOutcome, humanOutcome, humanState } from '../project/labels';
 import type { Block } from './lanes';
 import { RewindToHere } from './RewindToHere';
 
@@ -15,7 +15,7 @@ export function StepDetails({ runId, block, onOpenSession, rewind }: { runId: st
     <section aria-label="Step details" className="rounded border border-slate-200 p-3 text-sm dark:border-slate-800" data-testid="step-details">
       <h3 className="font-medium" title={block.state}>{humanState(block.state)}{block.attempt > 1 ? ` — attempt ${block.attempt}` : ''}</h3>
       <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-y-1">
-        <dt className="text-slate-600 dark:text-slate-400">Outcome</dt><dd data-testid="step-outcome">{block.status === 'current' ? 'running' : block.status === 'waiting' ? 'waiting for you: it asks for an approval' : humanOutcome(e.outcome ?? block.status)}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">Outcome</dt><dd data-testid="step-outcome">{block.status === 'current' ? 'running' : block.status === 'waiting' ? 'waiting for you: it asks for an approval' : (entryOutcome(e) ?? humanOutcome(block.status))}</dd>
         <dt className="text-slate-600 dark:text-slate-400">Time</dt><dd>{formatDuration(e.durationMs ?? block.end - block.start)}</dd>
         {e.usage ? (<><dt className="text-slate-600 dark:text-slate-400">Tokens</dt><dd>{formatTokens(e.usage.inputTokens)} in{e.usage.cacheReadTokens ? ` (${formatTokens(e.usage.cacheReadTokens)} from cache)` : ''} · {formatTokens(e.usage.outputTokens)} out</dd></>) : null}
         {e.usage ? (<><dt className="text-slate-600 dark:text-slate-400">Cost</dt><dd data-testid="step-cost">{e.usage.costUsd !== undefined ? formatCost(e.usage.costUsd) : 'unknown (no prices for this model)'}</dd></>) : null}

@@ -35,6 +35,21 @@ describe('runCost', () => {
 });
 
 describe('TimelineView', () => {
+  it('a step whose model stopped to ask is drawn as asking you, not failed, and its details say so', async () => {
+    // Played as a user: a documentation step that asked whether to add release notes was a red "failed" block.
+    const timeline = [view.timeline[0]!, view.timeline[1]!, { ...view.timeline[2]!, asked: true }];
+    const asked = { ...view, timeline, error: { kind: 'RUNTIME_ERROR' as const, message: 'The step adder · debugging cannot finish: should add() round or truncate?', asks: true } };
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => asked });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    const blocks = screen.getAllByTestId('timeline-block');
+    expect(blocks.map((b) => `${b.dataset.state}:${b.dataset.status}`)).toEqual(['adder:development:done', 'adder:testing:failed', 'adder:debugging:asked']);
+    expect(blocks[2]!.title).toContain('stopped to ask you');
+    fireEvent.click(blocks[2]!);
+    expect(screen.getByTestId('step-outcome').textContent).toBe('stopped to ask you');
+    expect(screen.getByLabelText('Legend').textContent).toContain('asked you');
+  });
+
   it('is empty without a run', () => {
     new FakeCore().render(<TimelineView onOpenSession={() => {}} />);
     screen.getByTestId('timeline-empty');

@@ -149,6 +149,7 @@ function Legend() {
     ['bg-emerald-700', 'done'],
     ['border border-dashed border-red-700', 'failed, then fixed'],
     ['bg-red-700', 'failed'],
+    ['bg-amber-100 ring-1 ring-amber-600', 'asked you'],
     ['bg-amber-400', 'interrupted or stopped'],
     ['bg-slate-300', 'skipped'],
   ];

@@ -2,9 +2,10 @@ import type { WorkflowRunView, WorkflowTimelineEntry } from '../../../../electro
 
 /**
  * How a step ended, for the eye: `waiting` is a running step held by a question to the user; `fixed`
- * is a failed test run that a later run of the same component passed (not a failure of the run).
+ * is a failed test run that a later run of the same component passed (not a failure of the run); `asked`, a step
+ * whose model stopped to ask the user something only they can settle (played as a user: it was drawn red, "failed").
  */
-export type BlockStatus = 'current' | 'waiting' | 'done' | 'failed' | 'fixed' | 'skipped' | 'interrupted';
+export type BlockStatus = 'current' | 'waiting' | 'done' | 'failed' | 'fixed' | 'skipped' | 'interrupted' | 'asked';
 
 export interface Block {
   key: string;
@@ -41,6 +42,7 @@ export function statusOf(e: WorkflowTimelineEntry, isCurrent: boolean): BlockSta
   if (!e.leftAt) return isCurrent ? 'current' : 'interrupted';
   if (e.outcome === 'skipped') return 'skipped';
   if (e.outcome && CUT_SHORT.has(e.outcome)) return 'interrupted';
+  if (e.outcome === 'not-done' && e.asked) return 'asked';
   if (e.outcome && FAILED.has(e.outcome)) return 'failed';
   return 'done';
 }
@@ -133,9 +135,9 @@ export function layout(view: Pick<WorkflowRunView, 'timeline' | 'state' | 'statu
 
 /**
  * The step to keep in sight in a run that scrolls sideways: the latest one running (or waiting for the user), else,
- * in a blocked run, the latest that failed, else the latest step.
+ * in a blocked run, the latest that failed or asked, else the latest step.
  */
 export function focusOf(lanes: Lane[], blocked: boolean): Block | undefined {
   const all = lanes.flatMap((l) => l.blocks).sort((a, b) => a.index - b.index);
-  return all.findLast((b) => b.status === 'current' || b.status === 'waiting') ?? (blocked ? all.findLast((b) => b.status === 'failed') : undefined) ?? all.at(-1);
+  return all.findLast((b) => b.status === 'current' || b.status === 'waiting') ?? (blocked ? all.findLast((b) => b.status === 'failed' || b.status === 'asked') : undefined) ?? all.at(-1);
 }
