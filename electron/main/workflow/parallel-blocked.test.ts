@@ -123,7 +123,7 @@ describe('a blocked lane in a parallel run', () => {
       expect(prompt).toContain('+fixed by hand');
       expect(prompt).toContain('These changes are part of the work you review');
       const retried = done.timeline.findLastIndex((e) => e.state === 'b:debugging');
-      expect(await engine.stepPrompt(runId, retried)).toContain("The user's answer, given with this retry (it settles what the step stopped for; where it differs from the documents, the answer holds):\n\n```\nWrite b.txt as the task list says.\n```");
+      expect(await engine.stepPrompt(runId, retried)).toContain("The user's answer, given with a retry of this step (it settles what the step stopped for; where it differs from the documents, the answer holds):\n\n```\nWrite b.txt as the task list says.\n```");
       for (const [i, e] of done.timeline.entries()) if (e.component === 'a') expect((await engine.stepPrompt(runId, i)) ?? '').not.toContain("The user's answer");
     } finally {
       await rm(fixed, { force: true });
