@@ -150,7 +150,7 @@ describe('erasmus workflow on the default path', () => {
     expect(blocked.code, blocked.stderr).toBe(2);
     expect(blocked.stderr).toMatch(/■ Blocked — needs you, at adder · debugging/);
     expect(blocked.stderr).toMatch(/The step adder · debugging cannot finish: the fix of add\(\) in src\/adder\.mjs overwrites the file, which needs an approval\. 1 call\(s\) needs approval; nobody could be asked \(the files tool “write file”\)/);
-    expect(blocked.stderr).toContain('erasmus workflow retry <dir> --yes');
+    expect(blocked.stderr).toContain(`erasmus workflow retry ${world.project} --yes`);
     // The CLI's timeline says, under the step that went on, what was not run.
     expect(blocked.stderr).toMatch(/ {2}adder · development: done in [^\n]*\n {4}note: 1 call\(s\) not run, as nobody could approve them \(the runners tool “bash run”\); the step went on without them\n/);
     // A blocked run's lines are in words too: no `server__tool` id, no `a:b` state name.

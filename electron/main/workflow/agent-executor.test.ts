@@ -91,12 +91,12 @@ describe('AgentExecutor', () => {
     const cannot = new AgentExecutor(async (o) => (refusals(o), outcome('Cannot finish: app.py must be written and nobody could approve it.\n=== CONTEXT DOCUMENT ===\n# Notes\n- waits for an approval\n=== END CONTEXT DOCUMENT ===')), { availableToolsets: () => ['files', 'runners'] });
     const blocked = await cannot.run(step({ state: 'wordcount:fixes' }));
     expect(blocked).toMatchObject({ done: false, contextDoc: '# Notes\n- waits for an approval\n' });
-    expect(blocked.notDoneBecause).toMatch(/^The step wordcount · review fixes cannot finish: app\.py must be written and nobody could approve it\. 2 call\(s\) needs approval; nobody could be asked \(the files tool “write file” ×2\)\..*"Retry step" in the app.*erasmus workflow retry <dir> --yes/);
+    expect(blocked.notDoneBecause).toMatch(/^The step wordcount · review fixes cannot finish: app\.py must be written and nobody could approve it\. 2 call\(s\) needs approval; nobody could be asked \(the files tool “write file” ×2\)\..*"Retry step" in the app.*erasmus workflow retry \/p --yes/);
     // Its way on is the approvals, not an answer: it does not ask the user (the faces offer Retry step, not the answer box first).
     expect(blocked.asks).toBeUndefined();
     // Without refused calls the model stopped for a decision: no approval to answer, so the way on is to settle it.
     const decide = await new AgentExecutor(async () => outcome('Cannot finish: the test and the architecture disagree on "mc"; the user decides.'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:debugging' }));
-    expect(decide.notDoneBecause).toMatch(/^The step title · debugging cannot finish: the test and the architecture disagree on "mc"; the user decides\. The rest of the step's work and its notes are kept\. Answer it with the retry \(.*`erasmus workflow retry <dir> --answer TEXT`\), or settle it yourself .*or skip the step \(log: \/l\)\.$/);
+    expect(decide.notDoneBecause).toMatch(/^The step title · debugging cannot finish: the test and the architecture disagree on "mc"; the user decides\. The rest of the step's work and its notes are kept\. Answer it with the retry \(.*`erasmus workflow retry \/p --answer TEXT`\), or settle it yourself .*or skip the step \(log: \/l\)\.$/);
     expect(decide.notDoneBecause).not.toContain('approv');
     // It asks the user: the run's error says so (the CLI's "to go on" names --answer, the app's hint its answer box), and the
     // app's words name the button that sends the answer (played as a user: "… and Retry step" dropped the answer typed in the box).
@@ -105,8 +105,13 @@ describe('AgentExecutor', () => {
     // A preparation step cannot be skipped and keeps no document when it stops: the way on is to settle it and retry, or to
     // give the goal again (played as a user, the design step asked which reading of the goal was meant, and was told to skip).
     const design = await new AgentExecutor(async () => outcome('Cannot finish: is --lower=false a CLI flag or a slugify option?'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'prepare:architecture', answer: 'document' }));
-    expect(design.notDoneBecause).toMatch(/^The step Preparation · architecture cannot finish: is --lower=false a CLI flag or a slugify option\? Answer it with the retry: .*`erasmus workflow retry <dir> --answer TEXT`\. Where the goal itself is unclear, give it again in words that settle it \(`erasmus workflow start <dir> --new --goal TEXT`, which marks this run abandoned\) \(log: \/l\)\.$/);
+    expect(design.notDoneBecause).toMatch(/^The step Preparation · architecture cannot finish: is --lower=false a CLI flag or a slugify option\? Answer it with the retry: .*`erasmus workflow retry \/p --answer TEXT`\. Where the goal itself is unclear, give it again in words that settle it \(`erasmus workflow start \/p --new --goal TEXT`, which marks this run abandoned\) \(log: \/l\)\.$/);
     expect(design.notDoneBecause).not.toMatch(/skip|are kept/);
+    // The command lines name the project ready to copy (quoted for the shell); a component's step, which works in a worktree, says <dir>.
+    const spaced = await new AgentExecutor(async () => outcome('Cannot finish: which flag?'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:debugging', projectDir: "/home/me/my app's" }));
+    expect(spaced.notDoneBecause).toContain(`\`erasmus workflow retry '/home/me/my app'\\''s' --answer TEXT\``);
+    const lane = await new AgentExecutor(async () => outcome('Cannot finish: which flag?'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:debugging', projectDir: '/p/.git/erasmus/worktrees/r1/title', worktree: '/p/.git/erasmus/worktrees/r1/title' }));
+    expect(lane.notDoneBecause).toContain('`erasmus workflow retry <dir> --answer TEXT`');
     expect(design.asks).toBe(true);
     expect(design.notDoneBecause).toContain('in the app, write the answer in the box under the step and press Retry with this answer;');
     expect(cannotFinish('All done.\nCannot finish is not a heading here')).toBeUndefined();

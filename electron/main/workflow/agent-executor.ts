@@ -6,6 +6,7 @@ import { humanState, toolName } from '../../contract/words';
 import { fenced, referenceBlock } from './prompt';
 import { workflowUsage } from './step-usage';
 import { StepAbortedError, StepSetupError, type StepAnswer, type StepExecutor, type StepRequest, type StepResult } from './executor';
+import { shellQuote } from '../runners/policy/flags';
 
 export { DOC_BEGIN, DOC_END, splitContextDoc };
 
@@ -187,17 +188,19 @@ const callList = (calls: string[]) => {
  * a run without a terminal and without --yes): it must not count as done and be committed. Says why, which calls
  * and how to recover.
  */
-export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string): string {
+export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string, projectDir?: string): string {
+  // The project's folder in the command lines, ready to copy; `<dir>` where the step worked elsewhere (a component's worktree).
+  const dir = projectDir ? shellQuote(projectDir) : '<dir>';
   const refused = calls.length ? ` ${calls.length} call(s) ${NOBODY_ASKED} (${callList(calls)}).` : '';
   // Without refused calls the model stopped for something only the user can settle: no approval to answer on a retry.
   // A preparation step writes a document, saved only when it finishes, and cannot be skipped; what it asks is often the
   // goal itself, which a new goal says again (played as a user: the design step asked which of two readings the goal meant).
   const preparing = state.startsWith('prepare:');
   const how = calls.length
-    ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry <dir>\` on a terminal, or \`erasmus workflow retry <dir> --yes\` to approve them unattended`
+    ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry ${dir}\` on a terminal, or \`erasmus workflow retry ${dir} --yes\` to approve them unattended`
     : preparing
-      ? `Answer it with the retry: in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry <dir> --answer TEXT\`. Where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start <dir> --new --goal TEXT\`, which marks this run abandoned)`
-      : `Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry <dir> --answer TEXT\`), or settle it yourself (change the code, a test or the documents) and retry without an answer, or skip the step`;
+      ? `Answer it with the retry: in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`. Where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start ${dir} --new --goal TEXT\`, which marks this run abandoned)`
+      : `Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or settle it yourself (change the code, a test or the documents) and retry without an answer, or skip the step`;
   const kept = preparing ? '' : " The rest of the step's work and its notes are kept.";
   // Said as a sentence: a question keeps its mark ("…a slugify option?"), never "?.".
   const said = why.replace(/[.\s]+$/, '');
@@ -291,7 +294,7 @@ export class AgentExecutor implements StepExecutor {
       ...(contextDoc !== undefined ? { contextDoc } : {}),
       done: outcome.endedReason === 'complete' && cannot === undefined,
       // Asked without a refused call: what it needs is the user's answer, not an approval (the faces offer the answer).
-      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath), ...(unanswered.length ? {} : { asks: true }) } : unanswered.length || unreplied || lacking ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? '', lacking ?? ''].filter(Boolean).join('; ') } : {}),
+      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath, step.worktree ? undefined : step.projectDir), ...(unanswered.length ? {} : { asks: true }) } : unanswered.length || unreplied || lacking ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? '', lacking ?? ''].filter(Boolean).join('; ') } : {}),
       usage: workflowUsage(outcome.usage),
       sessionLog: outcome.logPath,
       ...(!output.trim() && (said.trim() || lastText.trim()) ? { lastText: said.trim() || lastText } : {}),
