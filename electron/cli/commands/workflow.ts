@@ -165,6 +165,11 @@ async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: st
   await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
 }
 
+/** Where a run rests, as the command's last lines: its status without the timeline (the step lines were printed as they came). */
+function restText(view: WorkflowRunView): string {
+  return `${statusText(view).split('\ntimeline:')[0]}\n`;
+}
+
 /** Drives a run in this process until it completes or waits for someone; answers the goal and the plan when it can. */
 async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Promise<unknown>): Promise<void> {
   // Each step's tool calls in words, "waiting for the model…" while a request takes long, and what a long call runs and does.
@@ -224,7 +229,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
         if (opts.json) process.stderr.write(`${planReviewHint(view)}\n`);
       }
       if (view.status === 'AWAITING_COGNITIVE_RESULT') throw new Error('this run uses the external cognitive engine: drive it through the Erasmus MCP server or `erasmus serve`');
-      if (!opts.json) process.stderr.write(statusText(view).split('\ntimeline:')[0] + '\n');
+      if (!opts.json) process.stderr.write(restText(view));
       // Stopped by Ctrl-C: 130, as any command the user interrupts (`erasmus workflow stop` ends it with STOPPED's 4).
       process.exitCode = signals.by === 'SIGINT' && view.status === 'STOPPED' ? 130 : (EXIT[view.status] ?? 1);
       if (view.status === 'COMPLETED' && !opts.json) await offerFinish(core, view);
@@ -236,7 +241,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
       // The SIGINT the question sends itself comes after this: not a stop (the listener is gone by then).
       signals.dispose();
       const view = await core.workflow.status(runId);
-      if (!opts.json) process.stderr.write(`${statusText(view).split('\ntimeline:')[0]}\n`);
+      if (!opts.json) process.stderr.write(restText(view));
       process.exitCode = 130;
       return;
     }
@@ -245,7 +250,7 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
     // happened; the status below says how to go on.
     await signals.stopped();
     const view = await core.workflow.status(runId);
-    if (!opts.json) process.stderr.write(statusText(view).split('\ntimeline:')[0] + '\n');
+    if (!opts.json) process.stderr.write(restText(view));
     process.exitCode = signals.by === 'SIGINT' ? 130 : (EXIT[view.status] ?? 1);
   } finally {
     watcher.dispose();
@@ -484,7 +489,7 @@ export function registerWorkflow(program: Command): void {
         if (name === 'pause') throw new Error(`run ${runId} is not running in any process`);
         // Stopped here (no process drove it): said in words with how to go on, as any command that leaves a run resting.
         await core.workflow.stop(runId).catch(friendly);
-        process.stderr.write(statusText(await core.workflow.status(runId)).split('\ntimeline:')[0] + '\n');
+        process.stderr.write(restText(await core.workflow.status(runId)));
       });
     });
   signalled('pause', 'pause the run after its current step (in whichever process drives it)');

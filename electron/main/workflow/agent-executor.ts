@@ -85,14 +85,12 @@ function lacksSentence(parts: AnswerPart[], via: 'markers' | 'field'): string {
  * when the model said it cannot finish (the step stops for the user as it is).
  */
 export function missingPartsFollowUp(step: Pick<StepRequest, 'answer' | 'leftOpen'>, answer: string): string | undefined {
-  const split = splitContextDoc(answer);
-  if (cannotFinish(split.output) !== undefined) return undefined;
+  const parts = missingParts(step, splitContextDoc(answer));
+  if (!parts.length) return undefined;
   // A document answer is saved whole as the document: one without a single heading is words about it ("The architecture is
   // ready."), not it (played as the model: such an answer became the architecture every later step was shown).
-  if (step.answer === 'document' && !isDocument(split.contextDoc ?? split.output))
+  if (parts.includes('document'))
     return `${lacksSentence(['document'], 'markers')} Reply with the complete document in markdown, headings included, and nothing else: your reply replaces your answer.`;
-  const parts = missingParts(step, split);
-  if (!parts.length) return undefined;
   return `${lacksSentence(parts, 'markers')} Reply with only ${parts.length === 1 ? 'that part' : 'those two parts, in that order'}, and no tool calls unless you need one to write ${parts.length === 1 ? 'it' : 'them'}: what you already said is kept, and your reply is added to it.`;
 }
 

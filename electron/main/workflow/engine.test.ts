@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkflowTask } from '../../contract/index';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
-import { processStart } from './run-record';
+import { processStart } from '../common/process-alive';
 import { StepAbortedError } from './executor';
 import { goodAnswer } from './testing-repo';
 

@@ -222,8 +222,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     // The component's document shows its tasks as the task list has them now: finished ones [x], ones a later goal added.
     const tasks = await componentTasks(ctx, component);
     const doc = await ctx.docs.text(docRef);
-    if (!doc?.trim()) await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
-    else if (syncComponentHeading(syncTaskLines(doc, tasks), component) !== doc) await ctx.docs.write(docRef, syncComponentHeading(syncTaskLines(doc, tasks), component));
+    const synced = doc?.trim() ? syncComponentHeading(syncTaskLines(doc, tasks), component) : undefined;
+    if (synced === undefined) await ctx.docs.write(docRef, componentSeed({ ...component, description: '', line: 1, tasks: tasks.map((t, i) => ({ ...t, line: i + 1 })) }));
+    else if (synced !== doc) await ctx.docs.write(docRef, synced);
   } else if (!component && docRef.doc === 'component' && !(await ctx.docs.exists(docRef))) {
     await ctx.docs.write(docRef, record.existing ? EXISTING_FINAL_NOTES_SEED : FINAL_NOTES_SEED);
   }

@@ -96,13 +96,7 @@ export function debugRetryNote(timeline: RunRecord['timeline'], state: string, u
 }
 
 /** A step run again after the run stopped at it: what happened, in words for the model, and what it wrote last (record.retryOf). */
-export interface RetryOf {
-  state: string;
-  what: string;
-  said?: string;
-  /** The user's answer, given with the retry. */
-  answer?: string;
-}
+export type RetryOf = NonNullable<RunRecord['retryOf']>;
 
 const NOT_DONE = 'it ended without saying it was done (its budget may have run out), so the run stopped for the user';
 

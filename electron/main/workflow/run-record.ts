@@ -39,6 +39,9 @@ const UserChanges = z.array(z.object({ state: z.string(), at: z.string(), from: 
  * record fields a step reads and writes (lastTest, untraced, retryOf, a commit under way), so several components
  * are in flight in one run file. Its steps' entries are in the run's timeline (`entries`: their indexes).
  */
+/** A step that runs again after it ended unfinished: what happened (`what`), what it wrote last (`said`), the user's answer given with the retry. */
+const RetryOfRecord = z.object({ state: z.string(), what: z.string(), said: z.string().optional(), answer: z.string().optional() });
+
 export const LaneRecord = z.object({
   component: z.string(),
   status: z.enum(['waiting', 'running', 'ready', 'merged', 'blocked']),
@@ -49,7 +52,7 @@ export const LaneRecord = z.object({
   snapshot: z.unknown().optional(),
   lastTest: z.object({ command: z.string(), exitCode: z.number().nullable(), passed: z.boolean(), output: z.string() }).optional(),
   untraced: z.object({ state: z.string(), tasks: z.array(z.string()), asked: z.number().int().nonnegative() }).optional(),
-  retryOf: z.object({ state: z.string(), what: z.string(), said: z.string().optional(), answer: z.string().optional() }).optional(),
+  retryOf: RetryOfRecord.optional(),
   pendingCommit: z.object({ state: z.string(), head: z.string().nullable() }).optional(),
   entries: z.array(z.number().int().nonnegative()),
   /** Its commit in its worktree (ready), then on the run's branch (merged); absent when it had nothing to commit. */
@@ -93,7 +96,7 @@ export const RunRecord = z.object({
    */
   goalUpdate: z.object({ baseCommit: z.string().optional(), doneTasks: z.array(z.string()) }).optional(),
   /** The step that runs again after it ended unfinished (blocked, interrupted), and what happened: its next prompt says it is a retry. */
-  retryOf: z.object({ state: z.string(), what: z.string(), said: z.string().optional(), answer: z.string().optional() }).optional(),
+  retryOf: RetryOfRecord.optional(),
   /** While the run waits for its goal on a project whose tasks are all done: the goal asked is the next one. */
   nextGoal: z.boolean().optional(),
   /** The project's files as the run left them when it stopped for the user (a tree in the project's repository): going on, it reads what the user changed since. */
@@ -163,8 +166,6 @@ export const RunRecord = z.object({
 });
 export type RunRecord = z.infer<typeof RunRecord>;
 
-/** (Also here, where the run's lock was the first to need it.) */
-export { processStart };
 const OWN_START = processStart(process.pid);
 
 /** A lock file's text: the driver's pid and, where the system tells, when it started. */

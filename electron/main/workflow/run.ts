@@ -707,7 +707,12 @@ export class WorkflowRun {
       else if (this.record.error && !this.record.error.setup && this.record.state) this.answer = answer;
       else this.record.retryOf = this.answered(this.record.retryOf, this.record.state, answer);
     }
-    this.resume();
+    try {
+      this.resume();
+    } catch (err) {
+      this.answer = undefined; // not gone on: no later run of the loop takes it up
+      throw err;
+    }
   }
 
   /** The step's retry note with the user's answer; refused where no step ran and stopped (nothing was asked to answer). */
