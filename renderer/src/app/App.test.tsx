@@ -117,4 +117,27 @@ describe('App', () => {
     expect(core.services.elicitations.get()).toEqual([]);
     await waitFor(() => expect(screen.queryByText('Overwrite the existing file bin/textutil.js (566 bytes)')).toBeNull()); // its toast is gone too
   });
+  it('keeps the theme the user picked when the saved settings arrive after the click', async () => {
+    const { core } = shellCore();
+    let answer!: () => void;
+    const answered = new Promise<void>((r) => (answer = r));
+    core.on('ui.settings.get', async () => {
+      await answered;
+      return { theme: 'light' };
+    });
+    core.on('ui.settings.set', () => ({ theme: 'dark' }));
+    core.render(<App />);
+    await screen.findByTestId('project-path');
+    fireEvent.click(screen.getByTestId('nav-settings'));
+    fireEvent.click(await screen.findByTestId('theme-dark'));
+    await waitFor(() => expect(document.documentElement.classList.contains('dark')).toBe(true));
+    answer();
+    await waitFor(() => expect(core.callsOf('ui.settings.get').length).toBeGreaterThan(0));
+    await new Promise((r) => setTimeout(r, 50));
+    expect((screen.getByTestId('theme-dark') as HTMLInputElement).checked).toBe(true);
+    expect(document.documentElement.classList.contains('dark')).toBe(true);
+    expect(core.callsOf('ui.settings.set')).toEqual([{ theme: 'dark' }]);
+    localStorage.clear();
+    document.documentElement.classList.remove('dark');
+  });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RpcClient } from '../api/client';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
@@ -20,10 +20,12 @@ function cached(): ThemeChoice {
  */
 export function useTheme(client: RpcClient): [ThemeChoice, (t: ThemeChoice) => void] {
   const [choice, setChoice] = useState<ThemeChoice>(cached);
+  // A choice the user made before the core's answer arrived wins over that (older) answer.
+  const chosen = useRef(false);
   useEffect(() => {
     let live = true;
     client.request('ui.settings.get', {}).then(
-      (s) => live && setChoice(s.theme),
+      (s) => live && !chosen.current && setChoice(s.theme),
       () => {},
     );
     return () => {
@@ -42,6 +44,7 @@ export function useTheme(client: RpcClient): [ThemeChoice, (t: ThemeChoice) => v
   }, [choice]);
   const choose = useCallback(
     (t: ThemeChoice) => {
+      chosen.current = true;
       setChoice(t);
       client.request('ui.settings.set', { theme: t }).catch(() => {});
     },
