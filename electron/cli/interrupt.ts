@@ -67,3 +67,60 @@ export function stopOnSignals(o: StopOnSignalsOptions): StopOnSignals {
     },
   };
 }
+
+export interface ShutdownOnSignalsOptions {
+  /** Said at the first signal: what is being stopped, and that Ctrl-C again quits at once. */
+  stopping: string;
+  /** Stops everything cleanly. */
+  stop(): Promise<unknown>;
+  /** Said when a second Ctrl-C quits before the stop ended: what is left as it was and how it is taken up. */
+  quitting: string;
+  /** Said when the stop outlived `boundMs`; the process then ends as if it had stopped. */
+  late?: string;
+  boundMs?: number;
+  say(line: string): void;
+  exit(code: number): void;
+  /** Where the signals come from (the process; a test's emitter). */
+  signals?: Pick<NodeJS.EventEmitter, 'on' | 'off'>;
+}
+
+/**
+ * A long-running command (`serve`, `worker`) on Ctrl-C or SIGTERM: the first says what it stops and stops it cleanly
+ * (exit 0); a second Ctrl-C while that goes on quits at once (exit 130), saying what is left; a SIGTERM again changes
+ * nothing (a supervisor's SIGKILL follows on its own). Before, a second Ctrl-C hit Node's default and killed the
+ * process in silence mid-shutdown.
+ */
+export function shutdownOnSignals(o: ShutdownOnSignalsOptions): { dispose(): void } {
+  let stopping = false;
+  const begin = () => {
+    stopping = true;
+    o.say(o.stopping);
+    const bound =
+      o.boundMs === undefined
+        ? undefined
+        : new Promise<void>((r) =>
+            setTimeout(() => {
+              if (o.late) o.say(o.late);
+              r();
+            }, o.boundMs).unref(),
+          );
+    void Promise.race([o.stop().catch((err: Error) => o.say(`The stop failed: ${err.message}`)), ...(bound ? [bound] : [])]).finally(() => o.exit(0));
+  };
+  const onInt = () => {
+    if (!stopping) return begin();
+    o.say(o.quitting);
+    o.exit(130);
+  };
+  const onTerm = () => {
+    if (!stopping) begin();
+  };
+  const signals = o.signals ?? process;
+  signals.on('SIGINT', onInt);
+  signals.on('SIGTERM', onTerm);
+  return {
+    dispose() {
+      signals.off('SIGINT', onInt);
+      signals.off('SIGTERM', onTerm);
+    },
+  };
+}

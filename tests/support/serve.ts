@@ -44,7 +44,7 @@ export async function startServe(env: Record<string, string> = {}, port?: number
     child,
     stderr: () => err,
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       try {
         process.kill(-child.pid!, 'SIGTERM');

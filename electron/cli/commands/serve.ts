@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliCore } from '../context';
+import { shutdownOnSignals } from '../interrupt';
 import { rendererDir } from '../../main/paths/index';
 import { readServeAddress, saveServeAddress, SERVE_TOKEN } from '../../main/serve/address';
 import { installLastResort, serve } from '../../main/serve/server';
@@ -40,13 +41,16 @@ export function registerServe(program: Command): void {
       await saveServeAddress(core.paths.serveAddress, { port: server.port, token: server.token }).catch((err: Error) =>
         process.stderr.write(`warning: the address was not saved (${err.message}): after a restart, open the address it prints then.\n`),
       );
+      // Before the address is announced: whoever read it and then signals gets the clean stop, not Node's default.
+      shutdownOnSignals({
+        stopping: 'Stopping Erasmus: runs under way are saved to resume, terminals and MCP servers closed… (Ctrl-C again quits at once)',
+        stop: () => core.dispose(),
+        quitting: 'Quit without waiting: a run that was under way reads interrupted; `erasmus workflow resume DIR` (or the app) takes it up.',
+        say: (line) => process.stderr.write(`${line}\n`),
+        exit: (code) => process.exit(code),
+      });
       if (opts.json) process.stdout.write(JSON.stringify({ url: server.url, wsUrl: server.wsUrl, port: server.port }) + '\n');
       else process.stdout.write(`Erasmus is serving on ${server.url}\n`);
-      const stop = () => {
-        void core.dispose().finally(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
     });
 }
 

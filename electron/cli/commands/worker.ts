@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cliCore } from '../context';
+import { shutdownOnSignals } from '../interrupt';
 import { attachBuiltinServers } from '../../servers/builtin';
 import { checkDatabaseUrl, redactedUrl } from '../../main/workflow/durable/database-url';
 
@@ -88,19 +89,15 @@ export function registerWorker(program: Command): void {
         await core.dispose();
         throw new Error(`the worker could not start on ${redactedUrl(url)}: ${err.message}`);
       });
-      let stopping = false;
-      const stop = () => {
-        if (stopping) return;
-        stopping = true;
-        process.stdout.write(`stopping worker ${worker.executorID}: the components it runs go on in another worker\n`);
-        // Bounded: with its database gone, DBOS's shutdown waits on connections that never answer, and Ctrl-C hung.
-        const late = new Promise<void>((r) => setTimeout(() => {
-          process.stdout.write(`worker ${worker.executorID} did not stop within ${STOP_WAIT_MS / 1000} s (is its database reachable?); leaving now\n`);
-          r();
-        }, STOP_WAIT_MS).unref());
-        void Promise.race([worker.stop().then(() => core.dispose()), late]).finally(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      // Bounded: with its database gone, DBOS's shutdown waits on connections that never answer, and Ctrl-C hung.
+      shutdownOnSignals({
+        stopping: `stopping worker ${worker.executorID}: the components it runs go on in another worker (Ctrl-C again quits at once)`,
+        stop: () => worker.stop().then(() => core.dispose()),
+        quitting: `worker ${worker.executorID} quit without waiting: its components go on in another worker once DBOS sees it gone`,
+        late: `worker ${worker.executorID} did not stop within ${STOP_WAIT_MS / 1000} s (is its database reachable?); leaving now`,
+        boundMs: STOP_WAIT_MS,
+        say: (line) => process.stdout.write(`${line}\n`),
+        exit: (code) => process.exit(code),
+      });
     });
 }
