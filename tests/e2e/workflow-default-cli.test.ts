@@ -26,9 +26,10 @@ beforeAll(() => {
   ensureBuilt();
 }, 180_000);
 
-function runCli(args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(args: string[], home: string, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((res) => {
-    const c = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ERASMUS_HOME: home }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const c = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ERASMUS_HOME: home }, detached: true, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (stdin !== undefined) c.stdin!.end(stdin);
     child = c;
     let stdout = '';
     let stderr = '';
@@ -109,7 +110,10 @@ describe('erasmus workflow on the default path', () => {
   it('a step that stops to ask the user: the CLI says it needs their answer and how to give it (retry --answer), not that a step failed', async () => {
     // Played as a user: the design step asked which of two behaviours was meant; the CLI said "A step failed: …" and ended
     // with "to go on: fix the cause, then run the step again: erasmus workflow retry <dir>", which drops the answer.
-    llm = await startScriptedLlm([{ label: 'architecture asks', match: { lastUser: 'Write the architecture document' }, text: 'Cannot finish: should add() accept numeric strings ("2") or only numbers?' }]);
+    llm = await startScriptedLlm([
+      { label: 'architecture asks', match: { lastUser: 'Write the architecture document' }, text: 'Cannot finish: should add() accept numeric strings ("2") or only numbers?' },
+      { label: 'architecture asks again', match: { lastUser: 'Only numbers; reject strings.' }, text: 'Cannot finish: and NaN?' },
+    ]);
     world = await defaultWorld(llm.baseUrl, { nativeTools: false });
     const r = await runCli(['workflow', 'start', world.project, '--goal', 'a function that adds two numbers, with tests'], world.home);
     expect(r.code, r.stderr).toBe(2);
@@ -125,6 +129,14 @@ describe('erasmus workflow on the default path', () => {
     const view = JSON.parse((await runCli(['workflow', 'status', world.project, '--json'], world.home)).stdout) as { error?: { kind: string; asks?: boolean }; timeline: Array<{ state: string; outcome?: string; asked?: boolean }> };
     expect(view.error).toMatchObject({ kind: 'RUNTIME_ERROR', asks: true });
     expect(view.timeline).toMatchObject([{ state: 'prepare:architecture', outcome: 'not-done', asked: true }]);
+    expect(llm.remaining()).toBe(1);
+    // The answer piped in (--answer -): the step hears it, and the CLI says why it cannot ask for approvals (stdin gave
+    // the answer) and how to keep them (the answer as text), not "run this from a terminal" to a user at one.
+    const piped = await runCli(['workflow', 'retry', world.project, '--answer', '-'], world.home, 'Only numbers; reject strings.\n');
+    expect(piped.code, piped.stderr).toBe(2);
+    expect(piped.stderr).toContain('Standard input gave the answer (--answer -), so it cannot ask you for them');
+    expect(piped.stderr).toContain('--answer "$(cat answer.txt)"');
+    expect(piped.stderr).not.toContain('run this from a terminal');
     expect(llm.remaining()).toBe(0);
   }, 120_000);
 

@@ -33,6 +33,8 @@ interface DriveOpts {
   parallel?: number;
   /** A durable run's Postgres (--database-url; default ERASMUS_DATABASE_URL). */
   databaseUrl?: string;
+  /** retry's --answer as typed ('-': read from stdin, which then cannot ask for approvals). */
+  answer?: string;
 }
 
 /** `--parallel N`: a whole number from 1 to 16. */
@@ -189,7 +191,9 @@ async function drive(core: Core, runId: string, opts: DriveOpts, begin: () => Pr
     await attachAgentFace(core, run.projectDir, opts);
     if (!opts.yes && !opts.autoApprove && !process.stdin.isTTY && !opts.json) {
       process.stderr.write(
-        'Steps may need your approval (to replace a file, or to run a command that is not read-only). Nobody can be asked here, so such calls are refused and the step goes on without them. To give approvals, run this from a terminal, or pass --yes (approves every call the policy does not refuse).\n',
+        opts.answer === '-'
+          ? 'Steps may need your approval (to replace a file, or to run a command that is not read-only). Standard input gave the answer (--answer -), so it cannot ask you for them: such calls are refused and the step goes on without them. To give approvals, pass the answer as text instead (--answer "$(cat answer.txt)"), or pass --yes (approves every call the policy does not refuse).\n'
+          : 'Steps may need your approval (to replace a file, or to run a command that is not read-only). Nobody can be asked here, so such calls are refused and the step goes on without them. To give approvals, run this from a terminal, or pass --yes (approves every call the policy does not refuse).\n',
       );
     }
   }
@@ -450,7 +454,7 @@ export function registerWorkflow(program: Command): void {
       .addOption(new Option('--parallel <n>', PARALLEL_HELP).argParser(parallelOf).hideHelp(name !== 'approve' && name !== 'resume'))
       .option('--database-url <url>', DATABASE_HELP)
       .addOption(new Option('--answer <text>', "retry: your answer to what the step stopped to ask (it hears it with the retry); '-' reads it from stdin").hideHelp(name !== 'retry'))
-      .action(async (dir: string, o: DriveOpts & { run?: string; answer?: string }) => {
+      .action(async (dir: string, o: DriveOpts & { run?: string }) => {
         if (o.parallel !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--parallel applies to workflow start, approve and resume, not ${name}`);
         if (o.answer !== undefined && name !== 'retry') throw new InvalidArgumentError(`--answer applies to workflow retry, not ${name}`);
         const answer = o.answer === '-' ? await readStdin() : o.answer;
