@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { PtyManager } from './pty/index';
 import { CommandRunner } from './runner';
 
 /**
- * The sessions' temporary folders ($TMPDIR of every command the runner runs) of a process killed with SIGKILL are
+ * Temporary folders of a process killed with SIGKILL are removed by the next process. The sessions' folders ($TMPDIR of every command the runner runs) of a process killed with SIGKILL are
  * removed by the next process's runner when it first makes one; a live process's are never touched.
  */
 const root = resolve(__dirname, '../../..');
@@ -84,4 +84,43 @@ it("a killed process's session folder is removed by the next runner's first; a l
     await ptys.dispose();
     runner.dispose();
   }
+}, 60_000);
+
+it("git's temporary indexes live in a folder named by their process: gone when it exits, swept by the next process when it was killed", async () => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-leftovers-')));
+  const repo = join(base, 'repo');
+  mkdirSync(repo);
+  spawnSync('git', ['init', '-q'], { cwd: repo });
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  /** A process (TMPDIR: base) that snapshots the repository's working tree, says its tree, then ends or stays. */
+  const snapshotter = (stay: boolean) => {
+    const script = `
+      import { snapshotTree } from ${JSON.stringify(join(root, 'electron/main/workflow/git.ts'))};
+      process.stdout.write((await snapshotTree(${JSON.stringify(repo)})) + '\\n');
+      ${stay ? 'setInterval(() => {}, 1000);' : ''}
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: base } });
+    children.push(child);
+    return new Promise<{ child: ChildProcess; tree: string }>((res, rej) => {
+      let out = '';
+      child.stdout!.on('data', (b: Buffer) => {
+        out += b.toString();
+        if (out.includes('\n')) res({ child, tree: out.trim() });
+      });
+      child.on('exit', (code) => out.includes('\n') || rej(new Error(`the snapshot process ended (${code}) before saying its tree`)));
+    });
+  };
+  const others = () => readdirSync(base!).filter((n) => n.startsWith('erasmus-')); // (tsx keeps a folder there too)
+  const done = await snapshotter(false);
+  expect(done.tree).toMatch(/^[0-9a-f]{40}$/);
+  await new Promise((r) => (done.child.exitCode === null ? done.child.once('exit', r) : r(undefined)));
+  expect(others()).toEqual([]); // nothing left by a process that exited
+  const killed = await snapshotter(true);
+  expect(others()).toEqual([expect.stringMatching(new RegExp(`^erasmus-git-p${killed.child.pid}-`))]);
+  const exited = new Promise((r) => killed.child.once('exit', r));
+  process.kill(killed.child.pid!, 'SIGKILL');
+  await exited;
+  const next = await snapshotter(false);
+  await new Promise((r) => (next.child.exitCode === null ? next.child.once('exit', r) : r(undefined)));
+  expect(others()).toEqual([]); // the killed process's folder went with the next one's first snapshot
 }, 60_000);

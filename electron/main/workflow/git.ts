@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
+import { rmdirSync } from 'node:fs';
 import { copyFile, lstat, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { WorkflowTimelineEntry } from '../../contract/methods/workflow';
+import { ownedTmpDir } from '../common/owned-tmp';
 import { guardGitPointers } from '../runners/pty/git-guard';
 import { isName } from './commit-phrase';
 
@@ -349,6 +351,26 @@ async function indexOf(projectDir: string): Promise<string | undefined> {
   return path;
 }
 
+let indexes_: string | undefined;
+/**
+ * This process's folder for temporary indexes, named by it: one a killed process left (with an index git was writing)
+ * is removed by a later process's first (ownedTmpDir); this process removes its own, empty by then, as it exits.
+ */
+function indexDir(): string {
+  if (!indexes_) {
+    const dir = ownedTmpDir(tmpdir(), 'git');
+    indexes_ = dir;
+    process.once('exit', () => {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Not empty (an index being written as the process ended): the next process's sweep removes it.
+      }
+    });
+  }
+  return indexes_;
+}
+
 /**
  * Runs `fn` with a temporary index holding the working tree (tracked and untracked files, minus ignored ones), so the
  * user's index and history stay as they are; undefined outside a repository or when git cannot add the files.
@@ -356,7 +378,7 @@ async function indexOf(projectDir: string): Promise<string | undefined> {
 async function withWorkingTreeIndex<T>(projectDir: string, fn: (env: { GIT_INDEX_FILE: string }) => Promise<T | undefined>): Promise<T | undefined> {
   const realIndex = await indexOf(projectDir);
   if (!realIndex) return undefined;
-  const index = join(tmpdir(), `erasmus-index-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const index = join(indexDir(), `index-${Math.random().toString(36).slice(2)}`);
   try {
     // Seeded from the real index, so unchanged files are not hashed again.
     await copyFile(realIndex, index).catch(() => undefined);
