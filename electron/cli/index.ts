@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { appVersion } from '../main/paths/index';
+import { NoProviderError } from '../main/agent/providers/config';
+import { appVersion, Paths } from '../main/paths/index';
 import { registerServe } from './commands/serve';
 import { registerSecrets } from './commands/secrets';
 import { registerChat } from './commands/chat';
@@ -40,7 +41,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    process.stderr.write(`erasmus: ${(err as Error).message}\n`);
+    process.stderr.write(`erasmus: ${(err as Error).message}${err instanceof NoProviderError ? `: add one under providers: in ${new Paths().configYaml}, or pass --base-url URL --model NAME for an OpenAI-compatible endpoint` : ''}\n`);
     process.exitCode = process.exitCode || 1;
   }
 }

@@ -41,6 +41,7 @@ describe('desktop UI: Start checks the provider and the toolsets first', () => {
     expect(text).toContain('The workflow cannot start yet: one thing is missing.');
     expect(text).toContain('No model to run the steps');
     expect(text).toContain('Settings → Providers');
+    expect(text).not.toMatch(/--base-url|--model/); // the CLI's flags mean nothing in the app
     expect(text).not.toContain('toolset'); // files and runners come with the app
     expect(await page.getByTestId('start-run').count()).toBe(1); // no run was created
     await page.getByTestId('preflight-fix-providers').click();

@@ -2,7 +2,7 @@
 // folder, the built-in files and runners toolsets only): the scripted model, in xml tool mode, takes
 // the folder to COMPLETED with a commit per component, a final commit and a clean tree.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../fixtures/scripted-llm/index';
@@ -106,6 +106,20 @@ describe('erasmus workflow on the default path', () => {
     const words = await runCli(['workflow', 'report', world.project], world.home);
     expect(words.stdout).toMatch(/^Verified: every task has passing tests that Erasmus ran\./);
   }, 240_000);
+
+  it('with no provider: `workflow start` and `chat` say what is missing and, on a terminal, where to add one (the config file) or which flags name one', async () => {
+    llm = await startScriptedLlm([]);
+    world = await defaultWorld(llm.baseUrl, { nativeTools: false });
+    writeFileSync(join(world.home, 'config.yaml'), 'toolMode: xml\n'); // a home with settings but no provider
+    const configYaml = join(world.home, 'config.yaml');
+    const start = await runCli(['workflow', 'start', world.project, '--goal', 'a function that adds two numbers'], world.home);
+    expect(start.code).not.toBe(0);
+    expect(start.stderr).toContain(`No model to run the steps: no provider is configured (config.yaml lists none under \`providers:\`). Add one under providers: in ${configYaml} (or in the app's Settings → Providers), or pass --base-url URL --model NAME for an OpenAI-compatible endpoint.`);
+    const chat = await runCli(['chat', '-p', 'hi'], world.home);
+    expect(chat.code).not.toBe(0);
+    expect(chat.stderr).toBe(`erasmus: no provider is configured (config.yaml lists none under \`providers:\`): add one under providers: in ${configYaml}, or pass --base-url URL --model NAME for an OpenAI-compatible endpoint\n`);
+    expect(llm.requests).toHaveLength(0);
+  }, 60_000);
 
   it('a step that stops to ask the user: the CLI says it needs their answer and how to give it (retry --answer), not that a step failed', async () => {
     // Played as a user: the design step asked which of two behaviours was meant; the CLI said "A step failed: …" and ended

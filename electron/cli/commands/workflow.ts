@@ -327,8 +327,9 @@ async function preflight(core: Core, projectDir: string, executor: ExecutorConfi
     provider: () => core.agent.provider({ provider: executor.provider, model: executor.model, baseUrl: executor.baseUrl }),
     trust: new ProjectTrust(core.paths.projectTrustFile),
   });
-  // The CLI can also name the model on the command line.
-  if (problems.length) throw new Error(preflightMessage(problems.map((p) => (p.fix === 'providers' && p.how.startsWith('Add a provider') ? { ...p, how: `${p.how.replace(/\.$/, '')}, or pass --base-url / --provider.` } : p))));
+  // On a terminal: where config.yaml is, and the model named on the command line.
+  const cliHow = `Add one under providers: in ${core.paths.configYaml} (or in the app's Settings → Providers), or pass --base-url URL --model NAME for an OpenAI-compatible endpoint.`;
+  if (problems.length) throw new Error(preflightMessage(problems.map((p) => (p.fix === 'providers' && p.how.startsWith('Add a provider') ? { ...p, how: cliHow } : p))));
 }
 
 async function latestRun(core: Core, dir: string, runId?: string): Promise<string> {

@@ -56,7 +56,7 @@ export async function workflowPreflight(input: PreflightInput): Promise<Prefligh
 
 /** The problems as one message: "the workflow cannot start:" and one line each. */
 export function preflightMessage(problems: PreflightProblem[]): string {
-  return `the workflow cannot start:\n  - ${problems.map((p) => `${p.message}${/[.!?:)]$/.test(p.message) ? '' : '.'} ${p.how}`).join('\n  - ')}`;
+  return `the workflow cannot start:\n  - ${problems.map((p) => `${p.message}${/[.!?]$/.test(p.message) ? '' : '.'} ${p.how}`).join('\n  - ')}`;
 }
 
 /**

@@ -61,7 +61,7 @@ mcpServers: {}
   it('without configuration, a base URL and a model make an OpenAI-compatible provider; otherwise a clear error', async () => {
     const p = await resolveProvider({ providers: [] }, { baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }, { env: {} });
     expect(p).toMatchObject({ kind: 'openai-compatible', model: 'm' });
-    await expect(resolveProvider({ providers: [] }, {}, { env: {} })).rejects.toThrow(/no provider configured/);
+    await expect(resolveProvider({ providers: [] }, {}, { env: {} })).rejects.toThrow(/no provider is configured/);
     await expect(resolveProvider({ providers: [] }, { provider: 'openai', model: 'gpt-4o' }, { env: {} })).rejects.toThrow(/needs an API key/);
   });
 });

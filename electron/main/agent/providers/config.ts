@@ -105,6 +105,17 @@ export interface ProviderOverrides {
  * key from the keychain, and returns a handle ready to stream. With no config at all, a base URL
  * on the command line means an OpenAI-compatible endpoint.
  */
+/**
+ * No provider in config.yaml and none given for this call. The message says what is missing in words true for every
+ * face; each face adds how to add one there (the app: Settings → Providers; the CLI: config.yaml, --base-url and --model).
+ */
+export class NoProviderError extends Error {
+  constructor() {
+    super('no provider is configured (config.yaml lists none under `providers:`)');
+    this.name = 'NoProviderError';
+  }
+}
+
 export async function resolveProvider(
   config: AgentConfigFile,
   over: ProviderOverrides,
@@ -123,7 +134,7 @@ export async function resolveProvider(
     }
   } else entry = config.providers[0];
   if (!entry) {
-    if (!over.baseUrl || !over.model) throw new Error('no provider configured: add `providers:` to config.yaml, or pass --base-url and --model for an OpenAI-compatible endpoint');
+    if (!over.baseUrl || !over.model) throw new NoProviderError();
     entry = { id: 'openai-compatible', kind: over.kind ?? 'openai-compatible', model: over.model };
   }
   entry = { ...entry, model: over.model ?? entry.model, baseUrl: over.baseUrl ?? entry.baseUrl, apiKey: over.apiKeySecret ? `\${secret:${over.apiKeySecret}}` : entry.apiKey };

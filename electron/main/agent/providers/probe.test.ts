@@ -29,6 +29,6 @@ describe('probeProvider (test connection)', () => {
   it('says what is missing when no provider resolves', async () => {
     const r = await probeProvider(() => resolveProvider({ providers: [] } as never, {}, { env: {}, secret: async () => undefined }));
     expect(r).toMatchObject({ ok: false });
-    expect(r.message).toContain('no provider configured');
+    expect(r.message).toContain('no provider is configured');
   });
 });
