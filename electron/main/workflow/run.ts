@@ -30,6 +30,8 @@ import type { TestRunner } from './verify';
 import { cutOffAt, sessionLogUsage } from './step-usage';
 
 /** What a step run again after it was cut off (stopped, or its process ended) hears about the attempt before. */
+/** Outcomes of an attempt cut off before it listed its files (a killed process, a stop). */
+const CUT_OFF: ReadonlySet<string> = new Set(['interrupted', 'aborted']);
 const INTERRUPTED_WHILE_RUNNING = 'Erasmus stopped while it ran (stopped by the user, or its process ended).';
 
 /** A durable run's hooks (durable/durable-runs.ts). */
@@ -311,6 +313,23 @@ export class WorkflowRun {
     return (await this.deps.checkpointTrees.changedSince(dir, start.tree)).map((f) => ({ ...f, path: `${prefix}${f.path}` }));
   }
 
+  /**
+   * The attempts of the step at `index` that a killed process or a stop cut off (they never listed their files): what
+   * changed from each one's start to now, as this attempt starts. A later retest reads them ("only Markdown since the
+   * tests passed" needs every step's files); the user's changes meanwhile are counted with them, which errs on asking.
+   */
+  private async filesOfCutOff(dir: string, index: number): Promise<void> {
+    const state = this.record.timeline[index]?.state;
+    for (let i = index - 1; i >= 0; i--) {
+      const e = this.record.timeline[i]!;
+      if (e.state !== state) continue; // another lane's step, side by side
+      if (!CUT_OFF.has(e.outcome ?? '') || e.files || !e.startTree) return;
+      const files = await this.filesSince(dir, { tree: e.startTree, ...(e.startTreeIn ? { in: e.startTreeIn } : {}) }).catch(() => undefined);
+      if (!files) return;
+      e.files = files;
+    }
+  }
+
   private repoPrefix(): Promise<string | undefined> {
     this.prefix ??= git(this.record.projectDir, ['rev-parse', '--show-prefix']).then(
       (r) => (r.code === 0 ? r.stdout.trim() : undefined),
@@ -387,6 +406,7 @@ export class WorkflowRun {
           entry.startTree = before.tree;
           if (before.in) entry.startTreeIn = before.in;
           else delete entry.startTreeIn;
+          if (!this.deps.deferStepFiles) await this.filesOfCutOff(step.projectDir, index);
           void this.persist();
         }
         // The running step names its session as soon as it has one (it is written again, with the result, when the step ends).
