@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
-import { StepAbortedError } from './executor';
+import { StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
 import { goodAnswer } from './testing-repo';
-import type { WorkflowStep } from '../../contract/index';
 
 const TASKS = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Build the core\n';
 
@@ -22,10 +21,11 @@ afterEach(async () => {
 });
 
 /** A model that does each step (code for development, Markdown for documentation, nothing for a review); `hangAt`: that step never answers. */
-function model(dir: string, asked: string[], hangAt?: string) {
+function model(dir: string, asked: string[], hangAt?: string): StepExecutor {
   return {
-    kind: 'agent' as const,
-    run: async (step: WorkflowStep & { signal: AbortSignal }) => {
+    kind: 'agent',
+    run: async (request: StepRequest) => {
+      const step = { ...stepView(request), signal: request.signal };
       asked.push(step.state);
       if (step.state === hangAt) {
         return new Promise<never>((_, reject) => {
