@@ -6,12 +6,22 @@ const short = (s: string, n = 160) => {
   return one.length > n ? `${one.slice(0, n)}…` : one;
 };
 
+/** Whether the model's text on stdout stopped mid-line (the next line on stderr starts on a line of its own). */
+let midLine = false;
+
 /** Human-readable rendering of the event stream: text on stdout, everything else on stderr. */
 export function renderEvent(e: AgentEvent): void {
-  const err = (s: string) => process.stderr.write(s);
+  const err = (s: string) => {
+    if (midLine) {
+      process.stdout.write('\n');
+      midLine = false;
+    }
+    process.stderr.write(s);
+  };
   switch (e.type) {
     case 'sentence':
       process.stdout.write(e.text);
+      if (e.text) midLine = !e.text.endsWith('\n');
       break;
     case 'usage': {
       const t = e.turn;
@@ -46,9 +56,10 @@ export function renderEvent(e: AgentEvent): void {
       break;
     case 'complete':
       process.stdout.write('\n');
+      midLine = false;
       break;
     case 'session_ended':
-      err(`[${e.reason}; ${e.turns} turns; ${e.usage.totalTokens} tokens${e.usage.cacheReadTokens ? ` (${e.usage.cacheReadTokens} input from cache)` : ''}${e.usage.costUsd !== null ? `; $${e.usage.costUsd.toFixed(4)}` : ''}]\n`);
+      err(`[${e.reason}; ${e.turns} turn${e.turns === 1 ? '' : 's'}; ${e.usage.totalTokens} tokens${e.usage.cacheReadTokens ? ` (${e.usage.cacheReadTokens} input from cache)` : ''}${e.usage.costUsd !== null ? `; $${e.usage.costUsd.toFixed(4)}` : ''}]\n`);
       break;
     default:
       break;
