@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -52,14 +52,14 @@ function owner(under: string): Promise<{ child: ChildProcess; tmp: string }> {
   });
 }
 
-it("a killed process's session folder is removed by the next runner's first; a live process's stays, as does one a reused pid's process owns", async () => {
+it("a killed process's session folder is removed by the next runner's first; a live process's stays, and one made in another pid namespace; a reused pid's owner is gone", async () => {
   base = realpathSync(mkdtempSync(join(tmpdir(), 'erasmus-leftovers-')));
   mkdirSync(join(base, 'outputs'));
   const [killed, live] = await Promise.all([owner(base), owner(base)]);
   // Each wrote in its own folder, named by its process.
   for (const o of [killed, live]) {
     expect(readFileSync(join(o.tmp, 'file'), 'utf8')).toBe('mine\n');
-    expect(o.tmp).toMatch(new RegExp(`/erasmus-session-p${o.child.pid}-\\d+-\\w{6}$`));
+    expect(o.tmp).toMatch(new RegExp(`/erasmus-session-p${o.child.pid}-\\d+-n\\d+-\\w{6}$`));
   }
   const exited = new Promise((r) => killed.child.once('exit', r));
   process.kill(killed.child.pid!, 'SIGKILL');
@@ -71,15 +71,22 @@ it("a killed process's session folder is removed by the next runner's first; a l
   expect(processStart(live.child.pid!)).not.toBe('1');
   // Another name is not Erasmus's to judge.
   mkdirSync(join(base, 'erasmus-session-Ab12Cd'));
+  // Nor a folder made in another pid namespace (a container sharing /tmp): its pid, dead here, may live there.
+  const ns = /\d+/.exec(readlinkSync('/proc/self/ns/pid'))![0];
+  const elsewhere = join(base, `erasmus-session-p${killed.child.pid}-1-n${Number(ns) + 1}-abcdef`);
+  mkdirSync(elsewhere);
+  // One made before folders named their namespace is judged by its pid and start alone.
+  const older = join(base, `erasmus-session-p${killed.child.pid}-1-abcdef`);
+  mkdirSync(older);
 
   const ptys = new PtyManager({ outputsDir: join(base, 'outputs'), login: false });
   const runner = new CommandRunner(ptys, { tmpBase: base });
   try {
     const mine = runner.tmpDir('s');
-    expect((await sweptLeftovers(base)).sort()).toEqual([killed.tmp, reused].sort());
+    expect((await sweptLeftovers(base)).sort()).toEqual([killed.tmp, reused, older].sort());
     expect(existsSync(killed.tmp)).toBe(false);
     expect(readFileSync(join(live.tmp, 'file'), 'utf8')).toBe('mine\n');
-    expect(readdirSync(base).sort()).toEqual(['erasmus-session-Ab12Cd', live.tmp.split('/').pop(), mine.split('/').pop(), 'outputs'].sort());
+    expect(readdirSync(base).sort()).toEqual(['erasmus-session-Ab12Cd', elsewhere.split('/').pop(), live.tmp.split('/').pop(), mine.split('/').pop(), 'outputs'].sort());
   } finally {
     await ptys.dispose();
     runner.dispose();
