@@ -1,24 +1,17 @@
 // A step cut off by a killed process left no list of its files; the step run again after the restart records them, so
 // a later retest still knows whether only Markdown changed since the tests passed (and needs no model session).
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Paths } from '../paths/index';
 import { WorkflowEngine } from './engine';
 import { StepAbortedError, stepView, type StepExecutor, type StepRequest } from './executor';
-import { goodAnswer } from './testing-repo';
+import { goodAnswer, useEngineWorld } from './testing-repo';
 
 const TASKS = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Build the core\n';
 
-let root: string | undefined;
-const engines: WorkflowEngine[] = [];
-afterEach(async () => {
-  for (const e of engines.splice(0)) await e.dispose();
-  if (root) await rm(root, { recursive: true, force: true });
-  root = undefined;
-});
+const world = useEngineWorld('erasmus-retest-cut-');
 
 /** A model that does each step (code for development, Markdown for documentation, nothing for a review); `hangAt`: that step never answers. */
 function model(dir: string, asked: string[], hangAt?: string): StepExecutor {
@@ -43,7 +36,7 @@ function model(dir: string, asked: string[], hangAt?: string): StepExecutor {
 }
 
 it('a review cut off by a killed process, run again after the restart: the retest is the gate alone, as without the cut', async () => {
-  root = await mkdtemp(join(tmpdir(), 'erasmus-retest-cut-'));
+  const root = world.root();
   const dir = join(root, 'p');
   await mkdir(dir);
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
@@ -58,8 +51,7 @@ it('a review cut off by a killed process, run again after the restart: the retes
   // The process is gone mid-review: its engine shut down as a killed process leaves the run (RUNNING, interrupted).
   await a.dispose();
   const again: string[] = [];
-  const b = new WorkflowEngine({ paths: new Paths(home), emit: () => undefined, agentExecutor: () => model(dir, again) });
-  engines.push(b);
+  const b = world.track(new WorkflowEngine({ paths: new Paths(home), emit: () => undefined, agentExecutor: () => model(dir, again) }));
   expect(await b.status(runId)).toMatchObject({ interrupted: true });
   await b.resume(runId);
   const done = await b.waitForRest(runId, 30_000);

@@ -1,10 +1,30 @@
 // Test scaffolding shared by the workflow's git tests: a small repository with a Conventional Commits history,
 // and a scripted model (the external engine's API) whose development steps write src/greet.js.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
 import type { WorkflowStep, WorkflowStepResult, WorkflowTask } from '../../contract/index';
 import type { WorkflowEngine } from './engine';
+
+/**
+ * A fresh folder per test (`root()`) and the engines the test made (`track`), disposed and removed after each test.
+ * Call once at the top of a test file.
+ */
+export function useEngineWorld(prefix: string): { root(): string; track(e: WorkflowEngine): WorkflowEngine } {
+  let dir: string | undefined;
+  const engines: WorkflowEngine[] = [];
+  afterEach(async () => {
+    for (const e of engines.splice(0)) await e.dispose();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+  return {
+    root: () => (dir ??= mkdtempSync(join(tmpdir(), prefix))),
+    track: (e) => (engines.push(e), e),
+  };
+}
 
 export const TASKS = '# Task list\n\n## Component: core — the core\nTest: true\n- [ ] C1: Add the greeting\n';
 
