@@ -107,7 +107,7 @@ describe('erasmus workflow on the default path', () => {
     expect(words.stdout).toMatch(/^Verified: every task has passing tests that Erasmus ran\./);
   }, 240_000);
 
-  it('with no provider: `workflow start` and `chat` say what is missing and, on a terminal, where to add one (the config file) or which flags name one', async () => {
+  it("a new user's first mistakes: no provider (what is missing, where config.yaml is, which flags name one), a folder that does not exist", async () => {
     llm = await startScriptedLlm([]);
     world = await defaultWorld(llm.baseUrl, { nativeTools: false });
     writeFileSync(join(world.home, 'config.yaml'), 'toolMode: xml\n'); // a home with settings but no provider
@@ -118,6 +118,11 @@ describe('erasmus workflow on the default path', () => {
     const chat = await runCli(['chat', '-p', 'hi'], world.home);
     expect(chat.code).not.toBe(0);
     expect(chat.stderr).toBe(`erasmus: no provider is configured (config.yaml lists none under \`providers:\`): add one under providers: in ${configYaml}, or pass --base-url URL --model NAME for an OpenAI-compatible endpoint\n`);
+    // A folder not made yet: said as such, with how to make one (not "ENOENT: …, lstat").
+    const missing = join(world.home, 'not-made');
+    const nowhere = await runCli(['workflow', 'start', missing, '--goal', 'x', '--base-url', llm.baseUrl, '--model', 'm'], world.home);
+    expect(nowhere.code).not.toBe(0);
+    expect(nowhere.stderr).toBe(`erasmus: project folder not found: ${missing}. Give an existing folder; for a new project, make it first (mkdir -p ${missing} && git -C ${missing} init)\n`);
     expect(llm.requests).toHaveLength(0);
   }, 60_000);
 

@@ -20,6 +20,7 @@ import { agentWatcher } from './workflow-watch';
 import type { AgentEvent } from '../../contract/index';
 import { humanState, humanStatus } from '../../contract/words';
 import { registerWorkflowCheckpoints } from './workflow-checkpoints';
+import { projectFolder } from '../../main/project/inspect';
 
 interface DriveOpts {
   json?: boolean;
@@ -146,6 +147,7 @@ function dirtyAgain(dir: string, again: string): (err: unknown) => never {
 
 /** Starts a run as the command's options say (the project's unfinished run resumed or abandoned first, as the user chooses), and drives it. */
 async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: string; branch?: 'branch' | 'current'; parallel?: number; documents?: 'drifted'; databaseUrl?: string }): Promise<void> {
+  await projectFolder(dir); // before its servers start in it: a path that is not a folder is said as such
   const executor = executorOf(o);
   await preflight(core, resolve(dir), executor, o);
   // This command again, to copy: its folder, its goal quoted for the shell.

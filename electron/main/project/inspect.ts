@@ -1,5 +1,6 @@
 import { readdir, stat, readFile } from 'node:fs/promises';
 import { basename, isAbsolute, resolve } from 'node:path';
+import { shellQuote } from '../runners/policy/flags';
 import type { ProjectSummary } from '../../contract/index';
 import { writeJsonAtomic } from '../common/fs';
 import { projectKey } from '../paths/index';
@@ -25,17 +26,22 @@ export function toolchainsOfEntries(entries: Iterable<string>): string[] {
   return [...new Set(Object.keys(MARKERS).filter((m) => names.has(m)).flatMap((m) => MARKERS[m]!))];
 }
 
+/**
+ * The project's folder as an absolute path, or an error naming it and what to do: a path that does not exist (a new
+ * project's folder is made by the user, with its repository) or that is a file.
+ */
+export async function projectFolder(path: string): Promise<string> {
+  const abs = resolve(path);
+  const info = await stat(abs).catch(() => undefined);
+  if (!info) throw new Error(`project folder not found: ${abs}. Give an existing folder; for a new project, make it first (mkdir -p ${shellQuote(abs)} && git -C ${shellQuote(abs)} init)`);
+  if (!info.isDirectory()) throw new Error(`not a folder: ${abs}. Give the project's folder, not a file in it`);
+  return abs;
+}
+
 /** Looks at a folder and says what it is (runners whose program `available` finds); the error names the path when it is not a folder. */
 export async function inspectProject(path: string, available: (program: string) => boolean = onPath): Promise<ProjectSummary> {
   if (!isAbsolute(path)) throw new Error(`project path must be absolute: ${path}`);
-  const abs = resolve(path);
-  let info;
-  try {
-    info = await stat(abs);
-  } catch {
-    throw new Error(`project folder not found: ${abs}`);
-  }
-  if (!info.isDirectory()) throw new Error(`not a folder: ${abs}`);
+  const abs = await projectFolder(path);
   const entries = new Set(await readdir(abs));
   const markers = Object.keys(MARKERS).filter((m) => entries.has(m));
   const runners = new Set<string>(['bash']);

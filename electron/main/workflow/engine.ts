@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { projectFolder } from '../project/inspect';
 import { join, resolve } from 'node:path';
 import { runStepsOf } from '../../contract/run-steps';
 import type { WorkflowDriftDocument, WorkflowPlan, WorkflowReport, WorkflowRunSteps, WorkflowRunSummary, WorkflowRunView, WorkflowStepResult, WorkflowTask } from '../../contract/methods/workflow';
@@ -108,9 +109,9 @@ export class WorkflowEngine {
 
   /** Creates a run for a project; nothing runs until start/getTask. */
   async load(opts: LoadOptions): Promise<{ runId: string }> {
-    const projectDir = resolve(opts.projectDir);
-    const s = await stat(projectDir).catch(() => undefined);
-    if (!s?.isDirectory()) throw new WorkflowError('RUNTIME_ERROR', `project folder not found: ${projectDir}`);
+    const projectDir = await projectFolder(opts.projectDir).catch((err: Error) => {
+      throw new WorkflowError('RUNTIME_ERROR', err.message);
+    });
     let executor = opts.executor ?? { kind: 'external' };
     const config = await loadAgentConfig(this.options.paths.configYaml).catch(() => undefined);
     // config.yaml's runBudgetUsd is the budget of a run started without one (kept in the run record).
