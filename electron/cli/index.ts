@@ -20,7 +20,8 @@ export function buildProgram(): Command {
   const program = new Command('erasmus')
     .description('Erasmus: an LLM that builds software the way a disciplined team does, through MCP')
     .version(appVersion())
-    .showHelpAfterError()
+    // A bad option says so, then where the options are: the whole help after it pushed the error off the screen.
+    .showHelpAfterError('(add --help to see the options)')
     .configureHelp({ sortSubcommands: true });
   registerServe(program);
   registerSecrets(program);

@@ -47,3 +47,17 @@ describe('erasmus workflow stop --help', () => {
     expect(stop.description()).toMatch(/durable run's components go on in their `erasmus worker` processes; resume takes up what they did, and abandoning the run \(start --new\) cancels them/);
   });
 });
+
+describe('a bad option', () => {
+  it('is said on its own line, then where the options are, not followed by the whole help', async () => {
+    const program = buildProgram();
+    let err = '';
+    const quiet = (c: typeof program) => {
+      c.exitOverride().configureOutput({ writeErr: (s) => (err += s), writeOut: () => undefined });
+      c.commands.forEach(quiet);
+    };
+    quiet(program);
+    await expect(program.parseAsync(['node', 'erasmus', 'workflow', 'start', '/p', '--parallel', '0'])).rejects.toThrow();
+    expect(err).toBe("error: option '--parallel <n>' argument '0' is invalid. --parallel takes a whole number from 1 to 16 (how many components run at once), got \"0\"\n(add --help to see the options)\n");
+  });
+});
