@@ -21,6 +21,7 @@ import type { AgentEvent } from '../../contract/index';
 import { humanState, humanStatus } from '../../contract/words';
 import { registerWorkflowCheckpoints } from './workflow-checkpoints';
 import { projectFolder } from '../../main/project/inspect';
+import { isRepository, makeRepository } from '../../main/workflow/git';
 
 interface DriveOpts {
   json?: boolean;
@@ -158,6 +159,7 @@ async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: st
     await drive(core, resumeId, { ...o, goal: undefined }, () => core.workflow.resume(resumeId, { parallel: o.parallel, databaseUrl: o.databaseUrl })).catch(friendly);
     return;
   }
+  if (!(await isRepository(resolve(dir))) && !(await offerGitInit(resolve(dir), o))) return;
   const { runId } = await core.workflow.load({ projectDir: dir, executor, dirtyTree: o.dirty, ...load }).catch(dirtyAgain(resolve(dir), again));
   process.stderr.write(`run ${runId}\n`);
   // Started on an unfinished run's branch: its commits come along, and the user hears so before anything runs.
@@ -167,6 +169,40 @@ async function startRun(core: Core, dir: string, o: StartOpts, load: { goal?: st
     process.stderr.write(`It starts from branch ${f.branch} at ${f.commit.slice(0, 8)}${f.runId ? ` (the unfinished run ${f.runId})` : ''}: the commits there that ${git.base ?? 'its base'} lacks come along, and are finished with this run${git.base ? ` into ${git.base}` : ''}.\n`);
   }
   await drive(core, runId, { ...o, goal: undefined }, () => core.workflow.start(runId)).catch(friendly);
+}
+
+/**
+ * A folder that is no git repository: a run there commits nothing (a commit after each component needs one). On a
+ * terminal the user is asked to make one (`git init`, Erasmus's own command, not the model's); elsewhere it is said, with
+ * the fix, before anything runs. False: the user quit at the question (Ctrl-C), nothing started.
+ */
+async function offerGitInit(dir: string, o: StartOpts): Promise<boolean> {
+  const why = `${dir} is not a git repository, so a run here commits nothing (a commit after each component needs one)`;
+  // Not asked where nobody answers, nor with --yes (no question is asked then; the folder is not changed unasked).
+  if (!process.stdin.isTTY || o.json || o.yes) {
+    process.stderr.write(`note: ${why}. To have them, run \`git init\` there before starting.\n`);
+    return true;
+  }
+  let answer: string;
+  try {
+    answer = (await ask(`${why}. Make one here now (git init, and a first commit of the files here)? [Y/n] `)).trim().toLowerCase();
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    process.stderr.write('Nothing started.\n');
+    process.exitCode = 130;
+    return false;
+  }
+  if (answer === 'n' || answer === 'no') {
+    process.stderr.write('The run goes on without git: its steps change the folder, and nothing is committed.\n');
+    return true;
+  }
+  const made = await makeRepository(dir);
+  if ('held' in made) {
+    process.stderr.write(`Made a git repository in ${dir}, but did not commit the files there: ${made.held.join(', ')} ${made.held.length > 1 ? 'are' : 'is'} there and no .gitignore leaves ${made.held.length > 1 ? 'them' : 'it'} out. Add a .gitignore, commit the files, then start again. Nothing started.\n`);
+    return false;
+  }
+  process.stderr.write(`Made a git repository in ${dir}${made.committed ? `, its ${made.committed} file(s) as a first commit` : ''}: each component is committed as it is finished.\n`);
+  return true;
 }
 
 /** Where a run rests, as the command's last lines: its status without the timeline (the step lines were printed as they came). */

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { rmdirSync } from 'node:fs';
-import { copyFile, lstat, rm } from 'node:fs/promises';
+import { copyFile, lstat, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -120,6 +120,29 @@ export async function identityArgs(dir: string): Promise<string[]> {
   if (!set.has('user.email')) out.push('-c', 'user.email=erasmus@localhost');
   if (!set.has('user.name')) out.push('-c', 'user.name=Erasmus');
   return out;
+}
+
+/** Folders and files that are made, not written, or secret: never in a first commit made without a .gitignore. */
+const NOT_FIRST_COMMIT = ['node_modules', '.venv', 'venv', 'target', 'dist', 'build', '__pycache__', '.env'];
+
+/**
+ * Makes `dir` a git repository (for a user who chose so: Erasmus's own command, not the model's) and commits the files
+ * already there as its first commit, so a run's commits hold only its own work. Left uncommitted where, without a
+ * .gitignore, it would commit what is made or secret (`held`: those names); the user commits them as they see fit.
+ */
+export async function makeRepository(dir: string): Promise<{ committed: number } | { held: string[] }> {
+  const init = await git(dir, ['init', '-q']);
+  if (init.code !== 0) throw new Error(`git init failed in ${dir}: ${init.stdout.trim() || 'it said nothing'}`);
+  const names = new Set(await readdir(dir).catch(() => [] as string[]));
+  const held = names.has('.gitignore') ? [] : NOT_FIRST_COMMIT.filter((n) => names.has(n));
+  if (held.length) return { held };
+  if ((await git(dir, ['add', '-A'])).code !== 0) return { committed: 0 };
+  const staged = await git(dir, ['diff', '--cached', '--name-only', '-z']);
+  const count = staged.stdout.split('\0').filter(Boolean).length;
+  if (!count) return { committed: 0 };
+  const commit = await git(dir, [...(await identityArgs(dir)), 'commit', '-q', '--no-verify', '-m', 'Initial commit: the files as they were before Erasmus']);
+  if (commit.code !== 0) throw new Error(`the first commit failed in ${dir}: ${commit.stdout.trim() || 'git said nothing'}`);
+  return { committed: count };
 }
 
 /**
