@@ -59,6 +59,15 @@ export const projectMethods = {
     params: z.object({ path: z.string().min(1).max(4096) }).strict(),
     result: z.object({ exists: z.boolean(), text: z.string().nullable(), reason: z.string().optional() }),
   },
+  /**
+   * Makes the opened folder a git repository (the user pressed the button: Erasmus's own command, not the model's): `git
+   * init` and a first commit of the files there, so a run's commits hold only its own work. `held`: names that keep the
+   * files uncommitted (made or secret, and no .gitignore leaves them out); the repository is made all the same.
+   */
+  'project.makeRepository': {
+    params: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    result: z.object({ project: ProjectSummary, committed: z.number().int().nonnegative(), held: z.array(z.string()) }),
+  },
   'project.recent': {
     params: z.object({}).strict(),
     result: z.object({ projects: z.array(ProjectSummary) }),

@@ -7,7 +7,11 @@ import { FakeCore } from '../testing/fakeCore';
 import { ServicesContext } from './services';
 import { App } from './App';
 
-afterEach(cleanup);
+// Each test starts where a new user does: no saved place (the open project, the view), no cached theme.
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
 
 const adder: ProjectSummary = { path: '/p/adder', key: 'adder-1', name: 'adder', git: true, markers: ['package.json'], runners: ['npm', 'git'] };
 
@@ -117,6 +121,19 @@ describe('App', () => {
     expect(core.services.elicitations.get()).toEqual([]);
     await waitFor(() => expect(screen.queryByText('Overwrite the existing file bin/textutil.js (566 bytes)')).toBeNull()); // its toast is gone too
   });
+  it('the same folder opened again with new facts (made a repository) shows them, its run not attached again', async () => {
+    const { core, answer } = shellCore();
+    core.render(<App />);
+    fireEvent.change(await screen.findByTestId('project-path'), { target: { value: adder.path } });
+    fireEvent.click(screen.getByTestId('open-path'));
+    answer();
+    await waitFor(() => expect(screen.getByTestId('project-git').textContent).toBe('a git repository'));
+    const attached = core.callsOf('workflow.latest').length;
+    act(() => core.emit('project.opened', { ...adder, git: false, runners: ['npm'] }));
+    await screen.findByTestId('make-repository');
+    expect(core.callsOf('workflow.latest')).toHaveLength(attached);
+  });
+
   it('keeps the theme the user picked when the saved settings arrive after the click', async () => {
     const { core } = shellCore();
     let answer!: () => void;
@@ -137,7 +154,6 @@ describe('App', () => {
     expect((screen.getByTestId('theme-dark') as HTMLInputElement).checked).toBe(true);
     expect(document.documentElement.classList.contains('dark')).toBe(true);
     expect(core.callsOf('ui.settings.set')).toEqual([{ theme: 'dark' }]);
-    localStorage.clear();
     document.documentElement.classList.remove('dark');
   });
 });

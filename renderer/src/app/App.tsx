@@ -115,7 +115,8 @@ export function App() {
   const projectPath = useRef<string | null>(null);
   const followProject = useCallback(
     (p: ProjectSummary) => {
-      if (projectPath.current === p.path) return;
+      // The same folder again (opened once more, or made a repository): its facts are new, its run the same.
+      if (projectPath.current === p.path) return setProject(p);
       projectPath.current = p.path;
       setProject(p);
       void run.attach(p.path);

@@ -1,5 +1,6 @@
 // The open project is the hub's project: opening a folder in the app (project.open, the call every
 // face's UI makes) gives the servers their roots and `${workspaceFolder}`, and re-reads the config.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,4 +49,21 @@ describe('project.open and the MCP hub', () => {
     await c.core.hub.whenReady('notes', 30_000);
     expect(c.core.hub.toolsets().map((t) => t.name)).toContain('notes');
   }, 60_000);
+});
+
+describe('project.makeRepository', () => {
+  it('makes the opened folder a repository with its files as the first commit, and opens it again (a repository now); a second call is refused', async () => {
+    c = connectedCore('project-make-repo');
+    const project = join(c.home, 'plain');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'app.py'), 'print(1)\n');
+    expect((await c.client.request('project.open', { path: project })).git).toBe(false);
+    const opened: boolean[] = [];
+    c.core.bus.onEvent('project.opened', (p) => opened.push(p.git));
+    const made = await c.client.request('project.makeRepository', { path: project });
+    expect(made).toMatchObject({ committed: 1, held: [], project: { path: project, git: true, runners: expect.arrayContaining(['git']) } });
+    expect(opened).toEqual([true]);
+    expect(execFileSync('git', ['log', '--format=%s'], { cwd: project, encoding: 'utf8' }).trim()).toBe('Initial commit: the files as they were before Erasmus');
+    await expect(c.client.request('project.makeRepository', { path: project })).rejects.toThrow(`${project} is a git repository already`);
+  }, 30_000);
 });

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { ErrorCode, RpcError } from '../../../contract/index';
 import { FileTextScope, readFileText } from '../../project/fileText';
-import { inspectProject, RecentProjects } from '../../project/inspect';
+import { inspectProject, projectFolder, RecentProjects } from '../../project/inspect';
+import { isRepository, makeRepository } from '../../workflow/git';
 import type { ProjectSummary } from '../../../contract/index';
 import type { Core } from '../core';
 
@@ -71,5 +72,15 @@ export function registerProjectHandlers(core: Core): void {
       throw new RpcError(ErrorCode.ActionFailed, (err as Error).message);
     }
   });
+  core.dispatcher.register('project.makeRepository', ({ path }) =>
+    trustAction(async () => {
+      const dir = await projectFolder(path);
+      if (await isRepository(dir)) throw new Error(`${dir} is a git repository already`);
+      const made = await makeRepository(dir);
+      // Opened again: every face hears the project is a repository now (project.opened), and its runners follow.
+      const project = await openProject(core, dir);
+      return { project, committed: 'committed' in made ? made.committed : 0, held: 'held' in made ? made.held : [] };
+    }),
+  );
   core.dispatcher.register('project.recent', async () => ({ projects: await new RecentProjects(core.paths.recentProjects).list() }));
 }

@@ -17,7 +17,7 @@ export function ProjectView({ project, onClose, onOpenTimeline, onOpenSettings =
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-4" data-testid="project-view">
       <div className="flex items-start gap-3">
-        <div className="flex-1"><ProjectFacts project={project} /></div>
+        <div className="flex-1"><ProjectFacts key={project.path} project={project} /></div>
         <Button onClick={onClose} data-testid="close-project">Open another…</Button>
       </div>
       <TrustCard projectDir={project.path} />
