@@ -83,6 +83,26 @@ describe('TerminalStore', () => {
     store.dispose();
   });
 
+  it('a chunk that comes after the backlog yet repeats part of it shows only what is new, whatever the order', async () => {
+    const client = new FakeClient();
+    client.existing = [info('live2', 'shell')];
+    let answer!: (r: ResultOf<'terminal.output'>) => void;
+    client.outputs.set('live2', new Promise((resolve) => (answer = resolve)));
+    const store = new TerminalStore(client, { ackChars: 1 });
+    const started = store.start();
+    await new Promise((r) => setTimeout(r, 0));
+    // The backlog answers first; a chunk sent before it (its part up to `end` is in the backlog) comes after it.
+    answer({ data: '$ echo hi\r\nhi\r\n', truncated: false, end: 15 });
+    await started;
+    client.fire('terminal.data', { id: 'live2', data: 'hi\r\n$ ', at: 11 });
+    client.fire('terminal.data', { id: 'live2', data: '$ echo hi\r\n', at: 0 });
+    client.fire('terminal.data', { id: 'live2', data: 'ls\r\n', at: 17 });
+    expect(store.buffered('live2')).toBe('$ echo hi\r\nhi\r\n$ ls\r\n');
+    // What was dropped still counts as taken: the core's flow control sees every character it sent acknowledged.
+    expect(client.sent('terminal.ack').reduce((n: number, p) => n + (p as { chars: number }).chars, 0)).toBe(6 + 11 + 4);
+    store.dispose();
+  });
+
   it('opens a tab per runner command as it starts, tracks its exit, and loads existing terminals', async () => {
     const client = new FakeClient();
     client.existing = [info('old', 'command', { running: false, exitCode: 0 })];
