@@ -78,11 +78,27 @@ export class TerminalStore {
       this.client.on('terminal.exited', ({ id, exitCode, timedOut }) => this.patch(id, { running: false, exitCode, timedOut })),
       this.client.on('terminal.closed', ({ id }) => this.forget(id)),
     );
+    await this.load(false);
+  }
+
+  /**
+   * Back from a dropped connection (the events sent meanwhile were missed): each tab gets what its terminal printed
+   * since the output it shows, and the state the core has now (an exit it missed); a tab whose terminal the core no
+   * longer has (a restarted core) is ended, its output kept.
+   */
+  async resync(): Promise<void> {
+    this.holdAll = true;
+    await this.load(true);
+  }
+
+  /** Reads the core's terminals and each one's output (less what its tab shows), holding live output meanwhile. */
+  private async load(again: boolean): Promise<void> {
     try {
       const { terminals } = await this.client.request('terminal.list', {});
       for (const t of terminals) this.upsert(t, false);
-      // Live output of a listed terminal waits for its backlog; a terminal opened since the list goes on live.
       const listed = new Set(terminals.map((t) => t.id));
+      if (again) for (const tab of this.state.tabs) if (tab.running && !listed.has(tab.id)) this.patch(tab.id, { running: false });
+      // Live output of a listed terminal waits for its backlog; a terminal opened since the list goes on live.
       for (const id of [...this.held.keys()]) if (!listed.has(id)) this.release(id);
       this.holdAll = false;
       // A view that connects late (a reload, a new window) shows again what each terminal printed, running or finished.
@@ -168,10 +184,8 @@ export class TerminalStore {
   private async replay(id: string): Promise<void> {
     if (!this.held.has(id)) this.held.set(id, []);
     const { data, end } = await this.client.request('terminal.output', { id }).catch(() => ({ data: '', end: 0 }));
-    if (data && this.state.tabs.some((t) => t.id === id)) {
-      this.put(id, data, false);
-      this.shownTo.set(id, Math.max(this.shownTo.get(id) ?? 0, end));
-    }
+    // The backlog ends at `end`: only what the tab does not show yet goes to it (all of it, the first time).
+    if (data && this.state.tabs.some((t) => t.id === id)) this.take(id, data, Math.max(0, end - data.length), false);
     this.release(id);
   }
 

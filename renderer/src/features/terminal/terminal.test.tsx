@@ -103,6 +103,38 @@ describe('TerminalStore', () => {
     store.dispose();
   });
 
+  it('back from a dropped connection, a tab gets what its terminal printed meanwhile, once, and the exits it missed', async () => {
+    const client = new FakeClient();
+    client.existing = [info('sh', 'shell'), info('cmd', 'command'), info('gone', 'command')];
+    client.outputs.set('sh', { data: '$ a\r\n', truncated: false, end: 5 });
+    client.outputs.set('cmd', { data: 'building\r\n', truncated: false, end: 10 });
+    client.outputs.set('gone', { data: 'x\r\n', truncated: false, end: 3 });
+    const store = new TerminalStore(client);
+    await store.start();
+    const written: string[] = [];
+    store.attach('sh', { write: (d, done) => (written.push(d), done()) });
+    client.fire('terminal.data', { id: 'sh', data: '1\r\n', at: 5 });
+    // The connection drops: "2" and the command's exit are missed, and the core no longer has 'gone'.
+    client.existing = [info('sh', 'shell'), info('cmd', 'command', { running: false, exitCode: 0 })];
+    let answer!: (r: ResultOf<'terminal.output'>) => void;
+    client.outputs.set('sh', new Promise((resolve) => (answer = resolve)));
+    const again = store.resync();
+    // Live output while the output is read again waits for it, and is not shown twice.
+    client.fire('terminal.data', { id: 'sh', data: '3\r\n', at: 11 });
+    await new Promise((r) => setTimeout(r, 0));
+    answer({ data: '$ a\r\n1\r\n2\r\n3\r\n', truncated: false, end: 14 });
+    await again;
+    client.fire('terminal.data', { id: 'sh', data: '4\r\n', at: 14 });
+    expect(written.join('')).toBe('$ a\r\n1\r\n2\r\n3\r\n4\r\n');
+    expect(store.buffered('cmd')).toBe('building\r\n');
+    const tabs = store.getSnapshot().tabs;
+    expect(tabs.find((t) => t.id === 'cmd')).toMatchObject({ running: false, exitCode: 0 });
+    // A terminal the core no longer has (a restarted core) is ended; what it printed stays.
+    expect(tabs.find((t) => t.id === 'gone')).toMatchObject({ running: false });
+    expect(store.buffered('gone')).toBe('x\r\n');
+    store.dispose();
+  });
+
   it('opens a tab per runner command as it starts, tracks its exit, and loads existing terminals', async () => {
     const client = new FakeClient();
     client.existing = [info('old', 'command', { running: false, exitCode: 0 })];
