@@ -56,6 +56,11 @@ describe('terminal view in the browser', () => {
     await page.keyboard.type('echo "sum=$((6*7)) in $PWD"');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.xterm-rows').first().textContent(), { timeout: 15_000 }).toContain(`sum=42 in ${project}`);
+    // Output placed by column, as a progress bar or a full-screen program places it: "Z" in column 100.
+    await page.keyboard.type("printf 'edge\\033[100GZ\\n'");
+    await page.keyboard.press('Enter');
+    const placed = /(^|\n)edge[ \u00a0]{95}Z/;
+    await expect.poll(() => page.locator('.xterm-rows').first().innerText(), { timeout: 15_000 }).toMatch(placed);
     await page.screenshot({ path: join(artifacts, 'terminal-shell.png') });
     // A reload while the shell still runs shows what it printed before (its backlog), once, and goes on live. It is
     // made from another view: the terminal view then loads hidden (a terminal exists), its xterm mounts there, and the
@@ -80,6 +85,9 @@ describe('terminal view in the browser', () => {
       const alerts = await page.getByRole('alert').allInnerTexts().catch(() => []);
       throw new Error(`${err.message}\ntabs: ${JSON.stringify(tabs)}\npanes: ${JSON.stringify(panes)}\nalerts: ${JSON.stringify(alerts)}`);
     });
+    // The new xterm starts at the shell's size, so the backlog lays out as it did: "Z" is still in column 100 (it
+    // was in column 80 when the backlog was replayed into an 80-column xterm and then widened).
+    expect(await rows()).toMatch(placed);
     const again = page.locator('.xterm-helper-textarea').first();
     await again.focus();
     await page.keyboard.type('echo "after=$((6*8))"');

@@ -60,7 +60,11 @@ export function XtermPane({ store, id, visible, scrollback = 5_000 }: XtermPaneP
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const term = new Terminal({ scrollback, cursorBlink: true, fontSize: 13, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', allowProposedApi: false, theme: TERMINAL_THEME });
+    // At the PTY's size until it fits its box: a backlog replayed at another width would put what the program placed
+    // by column (a progress bar, a full-screen program) elsewhere, and reflowing on the fit would not move it back.
+    const tab = store.getSnapshot().tabs.find((t) => t.id === id);
+    const size = tab?.cols && tab.rows ? { cols: tab.cols, rows: tab.rows } : {};
+    const term = new Terminal({ ...size, scrollback, cursorBlink: true, fontSize: 13, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', allowProposedApi: false, theme: TERMINAL_THEME });
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.loadAddon(new WebLinksAddon((_e, uri) => window.open(uri, '_blank', 'noopener')));

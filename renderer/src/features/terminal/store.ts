@@ -19,6 +19,9 @@ export interface TerminalTab {
   /** Where it runs and when it started (unknown for output that arrived before its announcement). */
   cwd?: string;
   startedAt?: number;
+  /** The PTY's size as the core last said (a new xterm starts at it, so output laid out for it replays as it was). */
+  cols?: number;
+  rows?: number;
 }
 
 export interface TerminalState {
@@ -255,7 +258,7 @@ export class TerminalStore {
     this.client.notify('terminal.ack', { id, chars: total });
   }
 
-  private upsert(info: Pick<TerminalInfo, 'id' | 'kind' | 'title' | 'running' | 'exitCode'> & Partial<Pick<TerminalInfo, 'cwd' | 'startedAt'>> & { command?: string }, activate: boolean): void {
+  private upsert(info: Pick<TerminalInfo, 'id' | 'kind' | 'title' | 'running' | 'exitCode'> & Partial<Pick<TerminalInfo, 'cwd' | 'startedAt' | 'cols' | 'rows'>> & { command?: string }, activate: boolean): void {
     const tab: TerminalTab = {
       id: info.id,
       kind: info.kind,
@@ -266,6 +269,7 @@ export class TerminalStore {
       timedOut: false,
       ...(info.cwd ? { cwd: info.cwd } : {}),
       ...(info.startedAt ? { startedAt: info.startedAt } : {}),
+      ...(info.cols && info.rows ? { cols: info.cols, rows: info.rows } : {}),
     };
     const exists = this.state.tabs.some((t) => t.id === info.id);
     const tabs = exists ? this.state.tabs.map((t) => (t.id === info.id ? { ...t, ...tab, timedOut: t.timedOut } : t)) : [...this.state.tabs, tab];
