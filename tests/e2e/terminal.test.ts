@@ -22,6 +22,14 @@ async function startingShells(): Promise<string[]> {
   return starting;
 }
 
+/** In the page: the running shell's size, as the core has it (what its PTY was last resized to). */
+async function shellSize(): Promise<{ cols: number; rows: number } | undefined> {
+  const client = (globalThis as unknown as { __erasmus: { request(m: string, p: unknown): Promise<unknown> } }).__erasmus;
+  const { terminals } = (await client.request('terminal.list', {})) as { terminals: { kind: string; running: boolean; cols: number; rows: number }[] };
+  const shell = terminals.find((t) => t.kind === 'shell' && t.running);
+  return shell && { cols: shell.cols, rows: shell.rows };
+}
+
 describe('terminal view in the browser', () => {
   const world = useServeAndBrowser(artifacts);
 
@@ -48,14 +56,28 @@ describe('terminal view in the browser', () => {
     await page.keyboard.type('echo "sum=$((6*7)) in $PWD"');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.xterm-rows').first().textContent(), { timeout: 15_000 }).toContain(`sum=42 in ${project}`);
+    // Output placed by column, as a progress bar or a full-screen program places it: "Z" in column 100.
+    await page.keyboard.type("printf 'edge\\033[100GZ\\n'");
+    await page.keyboard.press('Enter');
+    const placed = /(^|\n)edge[ \u00a0]{95}Z/;
+    await expect.poll(() => page.locator('.xterm-rows').first().innerText(), { timeout: 15_000 }).toMatch(placed);
     await page.screenshot({ path: join(artifacts, 'terminal-shell.png') });
-    // A reload while the shell still runs shows what it printed before (its backlog), once, and goes on live.
+    // A reload while the shell still runs shows what it printed before (its backlog), once, and goes on live. It is
+    // made from another view: the terminal view then loads hidden (a terminal exists), its xterm mounts there, and the
+    // shell keeps its size. It used to be resized to about 10×6 (the fit read the hidden box's "100%" as 100 px), and
+    // bash, back at full width, moved up over its prompt's former lines and cleared them: the pane showed only the
+    // prompt (seen under load in whole runs, where the reload's view switch came after the xterm had mounted).
+    const size = await page.evaluate(shellSize);
+    await page.getByTestId('nav-project').click();
     await page.reload();
+    await page.locator('[data-testid="terminal-pane"] .xterm-helper-textarea').first().waitFor({ state: 'attached' });
+    expect(await page.getByTestId('terminal-pane').isVisible()).toBe(false);
+    expect(await page.evaluate(shellSize)).toEqual(size);
     await page.getByTestId('nav-terminal').click();
     await page.getByRole('tab', { name: /shell/ }).first().waitFor();
     const rows = () => page.locator('[data-testid="terminal-pane"] .xterm-rows').first().innerText();
-    // Seen twice in whole runs under load (never alone): the pane showed only a prompt after the reload. What the page
-    // holds then (its tabs, each pane's rows, an error line) goes with the failure, and a screenshot beside the others.
+    // What the page holds if the backlog is not there (its tabs, each pane's rows, an error line) goes with the
+    // failure, and a screenshot beside the others.
     await expect.poll(rows, { timeout: 15_000 }).toContain(`sum=42 in ${project}`).catch(async (err: Error) => {
       await page.screenshot({ path: join(artifacts, 'terminal-reload-failed.png') }).catch(() => {});
       const tabs = await page.getByRole('tab').allInnerTexts().catch(() => []);
@@ -63,6 +85,9 @@ describe('terminal view in the browser', () => {
       const alerts = await page.getByRole('alert').allInnerTexts().catch(() => []);
       throw new Error(`${err.message}\ntabs: ${JSON.stringify(tabs)}\npanes: ${JSON.stringify(panes)}\nalerts: ${JSON.stringify(alerts)}`);
     });
+    // The new xterm starts at the shell's size, so the backlog lays out as it did: "Z" is still in column 100 (it
+    // was in column 80 when the backlog was replayed into an 80-column xterm and then widened).
+    expect(await rows()).toMatch(placed);
     const again = page.locator('.xterm-helper-textarea').first();
     await again.focus();
     await page.keyboard.type('echo "after=$((6*8))"');

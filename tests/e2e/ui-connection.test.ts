@@ -28,6 +28,18 @@ describe('desktop UI: the connection to the core ends', () => {
     const app = await openApp(browser, serve.url);
     const { page } = app;
     await page.getByTestId('welcome').waitFor();
+    // A shell runs when the core goes: its tab loads (hidden behind the welcome view). Its prompt is waited for, so
+    // the stop never cuts its login profile short (a profile's lock left behind stalls later shells).
+    const shell = await page.evaluate(async () => {
+      const client = (globalThis as unknown as { __erasmus: { request(m: string, p: unknown): Promise<unknown> } }).__erasmus;
+      const { id } = (await client.request('terminal.openShell', {})) as { id: string };
+      for (let i = 0; i < 300; i++) {
+        if (((await client.request('terminal.output', { id })) as { data: string }).data) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return id;
+    });
+    expect(await page.getByTestId(`terminal-status-${shell}`).textContent()).toBe('running');
     await serve.stop();
     await page.getByTestId('reconnecting').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('reconnecting').textContent()).toContain('Disconnected — reconnecting…');
@@ -41,6 +53,8 @@ describe('desktop UI: the connection to the core ends', () => {
     expect(serve.port).toBe(port);
     await page.getByTestId('reconnecting').waitFor({ state: 'detached', timeout: 15_000 });
     expect(await page.getByTestId('app-shell').getAttribute('inert')).toBeNull();
+    // The new core has no such shell: its tab says it ended (it said "running" for good), its output kept.
+    await expect.poll(() => page.getByTestId(`terminal-status-${shell}`).textContent()).toBe('stopped');
     // Requests work again: the Servers view reads the (new) core.
     await page.getByTestId('nav-servers').click();
     await page.locator('[data-testid="app-shell"][data-view="servers"]').waitFor();

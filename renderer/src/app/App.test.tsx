@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProjectSummary } from '../../../electron/contract/index';
+import type { ProjectSummary, TerminalInfo } from '../../../electron/contract/index';
 import { ClientContext, ConnectionContext } from '../api/context';
 import type { ConnectionStatus, StatusPipe } from '../api/pipes';
 import { FakeCore } from '../testing/fakeCore';
@@ -133,6 +133,36 @@ describe('App', () => {
     await screen.findByTestId('make-repository');
     expect(core.callsOf('workflow.latest')).toHaveLength(attached);
   });
+
+  it('back from a dropped connection, the terminals are read again: an exit missed meanwhile shows, and their output is asked for what was printed meanwhile', async () => {
+    const { core } = shellCore();
+    const shell: TerminalInfo = { id: 'sh', kind: 'shell', title: 'shell', cwd: '/p/adder', cols: 80, rows: 24, running: true, exitCode: null, startedAt: 1 };
+    let now = { ...shell };
+    let printed = '$ make\r\n';
+    core.on('terminal.list', () => ({ terminals: [now] })).on('terminal.output', () => ({ data: printed, truncated: false, end: printed.length }));
+    core.on('terminal.resize', () => ({ ok: true }));
+    let status: ConnectionStatus = 'connected';
+    const listeners = new Set<(s: ConnectionStatus) => void>();
+    const pipe = { get status() { return status; }, onStatus: (l: (s: ConnectionStatus) => void) => (listeners.add(l), () => listeners.delete(l)) } as unknown as StatusPipe;
+    const setStatus = (s: ConnectionStatus) => { status = s; for (const l of listeners) l(s); };
+    render(
+      <ClientContext.Provider value={core.client}>
+        <ConnectionContext.Provider value={pipe}>
+          <ServicesContext.Provider value={core.services}><App /></ServicesContext.Provider>
+        </ConnectionContext.Provider>
+      </ClientContext.Provider>,
+    );
+    expect((await screen.findByTestId('terminal-status-sh', undefined, LAZY)).textContent).toBe('running');
+    expect(core.callsOf('terminal.output')).toEqual([{ id: 'sh' }]);
+    act(() => setStatus('reconnecting'));
+    await screen.findByTestId('reconnecting');
+    // While the socket was down the shell printed more and exited: those events never came.
+    printed += 'done\r\n';
+    now = { ...shell, running: false, exitCode: 2 };
+    act(() => setStatus('connected'));
+    await waitFor(() => expect(screen.getByTestId('terminal-status-sh').textContent).toBe('exit 2'));
+    expect(core.callsOf('terminal.output')).toEqual([{ id: 'sh' }, { id: 'sh' }]);
+  }, 30_000);
 
   it('keeps the theme the user picked when the saved settings arrive after the click', async () => {
     const { core } = shellCore();

@@ -131,13 +131,15 @@ export function App() {
       setEpoch((n) => n + 1);
       // A restarted core has no project open: open it again (its toolsets follow), then read its run.
       if (project) void client.request('project.open', { path: project.path }).catch(() => undefined).then(() => run.attach(project.path));
+      // The terminals' output printed meanwhile, and their exits.
+      void terminals.resync();
       void resyncLive({ sessions, elicitations }).then(
         () => prune((key) => elicitations.get().some((r) => r.id === key) || Object.values(sessions.get().byId).some((s) => pendingApprovals(s).some((a) => `${s.id}:${a.id}` === key))),
         () => undefined,
       );
     }
     was.current = connection;
-  }, [connection, project, run, sessions, elicitations, prune, client]);
+  }, [connection, project, run, sessions, elicitations, prune, client, terminals]);
 
   const approvals = Object.values(waiting.byId).reduce((n, s) => n + pendingApprovals(s).length, 0) + questions;
   const openSession = (id: string) => {

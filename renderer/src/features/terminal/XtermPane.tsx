@@ -38,20 +38,34 @@ const TERMINAL_THEME = {
 };
 
 /**
+ * Whether a pane's box is laid out on screen. A box under a hidden ancestor (the terminal view while another view
+ * shows) has no size of its own: the fit addon would read its CSS height and width ("100%") as 100 px and resize
+ * the tab's PTY to about 10×6, and a shell's line editor, redrawing its long prompt over several lines at that
+ * width, moves up and clears that many lines once the full width is back: the output above the prompt is lost.
+ */
+function shown(el: HTMLElement): boolean {
+  return el.offsetParent !== null && el.clientWidth > 0 && el.clientHeight > 0;
+}
+
+/**
  * One xterm.js terminal bound to one tab: output from the store (acknowledged once rendered),
  * keystrokes and resizes back to the core, fit to its box, links clickable, Ctrl+Shift+C / V to
  * copy and paste.
  */
 export function XtermPane({ store, id, visible, scrollback = 5_000 }: XtermPaneProps) {
   const box = useRef<HTMLDivElement>(null);
-  const fitRef = useRef<FitAddon | null>(null);
+  /** Fits the xterm to its box, when the box is on screen. */
+  const fitRef = useRef<(() => void) | null>(null);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const term = new Terminal({ scrollback, cursorBlink: true, fontSize: 13, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', allowProposedApi: false, theme: TERMINAL_THEME });
+    // At the PTY's size until it fits its box: a backlog replayed at another width would put what the program placed
+    // by column (a progress bar, a full-screen program) elsewhere, and reflowing on the fit would not move it back.
+    const tab = store.getSnapshot().tabs.find((t) => t.id === id);
+    const size = tab?.cols && tab.rows ? { cols: tab.cols, rows: tab.rows } : {};
+    const term = new Terminal({ ...size, scrollback, cursorBlink: true, fontSize: 13, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', allowProposedApi: false, theme: TERMINAL_THEME });
     const fit = new FitAddon();
-    fitRef.current = fit;
     term.loadAddon(fit);
     term.loadAddon(new WebLinksAddon((_e, uri) => window.open(uri, '_blank', 'noopener')));
     term.open(el);
@@ -72,9 +86,11 @@ export function XtermPane({ store, id, visible, scrollback = 5_000 }: XtermPaneP
     const detach = store.attach(id, { write: (data, done) => term.write(data, done) });
     const onData = term.onData((data) => store.input(id, data));
     const onResize = term.onResize(({ cols, rows }) => store.resize(id, cols, rows));
-    const observer = new ResizeObserver(() => {
-      if (el.offsetParent !== null) fit.fit();
-    });
+    const fitShown = () => {
+      if (shown(el)) fit.fit();
+    };
+    fitRef.current = fitShown;
+    const observer = new ResizeObserver(fitShown);
     observer.observe(el);
     return () => {
       observer.disconnect();
@@ -87,7 +103,7 @@ export function XtermPane({ store, id, visible, scrollback = 5_000 }: XtermPaneP
   }, [store, id, scrollback]);
 
   useEffect(() => {
-    if (visible) fitRef.current?.fit();
+    if (visible) fitRef.current?.();
   }, [visible]);
 
   return <div ref={box} className="h-full w-full" style={{ display: visible ? 'block' : 'none' }} data-testid={`xterm-${id}`} />;

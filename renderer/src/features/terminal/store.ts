@@ -19,6 +19,9 @@ export interface TerminalTab {
   /** Where it runs and when it started (unknown for output that arrived before its announcement). */
   cwd?: string;
   startedAt?: number;
+  /** The PTY's size as the core last said (a new xterm starts at it, so output laid out for it replays as it was). */
+  cols?: number;
+  rows?: number;
 }
 
 export interface TerminalState {
@@ -54,6 +57,11 @@ export class TerminalStore {
   /** Live output that waits while a terminal's backlog loads (every terminal's until the list answers). */
   private readonly held = new Map<string, { data: string; at: number }[]>();
   private holdAll = true;
+  /**
+   * Where the output each tab has been given ends, counted as the core counts it (a chunk's `at`, a backlog's
+   * `end`): output that arrives again, in a chunk that overlaps the backlog or an earlier chunk, is dropped.
+   */
+  private readonly shownTo = new Map<string, number>();
   private readonly ackChars: number;
   private readonly maxBuffered: number;
 
@@ -73,18 +81,34 @@ export class TerminalStore {
       this.client.on('terminal.exited', ({ id, exitCode, timedOut }) => this.patch(id, { running: false, exitCode, timedOut })),
       this.client.on('terminal.closed', ({ id }) => this.forget(id)),
     );
+    await this.load(false);
+  }
+
+  /**
+   * Back from a dropped connection (the events sent meanwhile were missed): each tab gets what its terminal printed
+   * since the output it shows, and the state the core has now (an exit it missed); a tab whose terminal the core no
+   * longer has (a restarted core) is ended, its output kept.
+   */
+  async resync(): Promise<void> {
+    this.holdAll = true;
+    await this.load(true);
+  }
+
+  /** Reads the core's terminals and each one's output (less what its tab shows), holding live output meanwhile. */
+  private async load(again: boolean): Promise<void> {
     try {
       const { terminals } = await this.client.request('terminal.list', {});
       for (const t of terminals) this.upsert(t, false);
-      // Live output of a listed terminal waits for its backlog; a terminal opened since the list goes on live.
       const listed = new Set(terminals.map((t) => t.id));
-      for (const id of [...this.held.keys()]) if (!listed.has(id)) this.release(id, 0);
+      if (again) for (const tab of this.state.tabs) if (tab.running && !listed.has(tab.id)) this.patch(tab.id, { running: false });
+      // Live output of a listed terminal waits for its backlog; a terminal opened since the list goes on live.
+      for (const id of [...this.held.keys()]) if (!listed.has(id)) this.release(id);
       this.holdAll = false;
       // A view that connects late (a reload, a new window) shows again what each terminal printed, running or finished.
       await Promise.all(terminals.map((t) => this.replay(t.id)));
     } catch (err) {
       this.holdAll = false;
-      for (const id of [...this.held.keys()]) this.release(id, 0);
+      for (const id of [...this.held.keys()]) this.release(id);
       this.setError(err);
     }
   }
@@ -163,18 +187,28 @@ export class TerminalStore {
   private async replay(id: string): Promise<void> {
     if (!this.held.has(id)) this.held.set(id, []);
     const { data, end } = await this.client.request('terminal.output', { id }).catch(() => ({ data: '', end: 0 }));
-    if (data && this.state.tabs.some((t) => t.id === id)) this.put(id, data, false);
-    this.release(id, end);
+    // The backlog ends at `end`: only what the tab does not show yet goes to it (all of it, the first time).
+    if (data && this.state.tabs.some((t) => t.id === id)) this.take(id, data, Math.max(0, end - data.length), false);
+    this.release(id);
   }
 
-  /** Sends the live output held for `id` on, without the characters before `end`. */
-  private release(id: string, end: number): void {
+  /** Sends the live output held for `id` on (already acknowledged), less what its tab has been given. */
+  private release(id: string): void {
     const chunks = this.held.get(id) ?? [];
     this.held.delete(id);
-    for (const { data, at } of chunks) {
-      const rest = data.slice(Math.max(0, end - at));
-      if (rest) this.put(id, rest, false);
-    }
+    for (const { data, at } of chunks) this.take(id, data, at, false);
+  }
+
+  /**
+   * A chunk of live output for a tab, without the part its tab has been given already (a chunk that comes after
+   * the backlog yet starts before its end). The dropped part counts as taken for flow control when `ack`.
+   */
+  private take(id: string, data: string, at: number, ack: boolean): void {
+    const from = this.shownTo.get(id) ?? 0;
+    const skip = Math.min(data.length, Math.max(0, from - at));
+    this.shownTo.set(id, Math.max(from, at + data.length));
+    if (skip && ack) this.acknowledge(id, skip);
+    if (skip < data.length) this.put(id, skip ? data.slice(skip) : data, ack);
   }
 
   /** Output waiting for a tab's xterm (tests and diagnostics). */
@@ -191,7 +225,7 @@ export class TerminalStore {
       this.acknowledge(id, data.length);
       return;
     }
-    this.put(id, data, true);
+    this.take(id, data, at, true);
   }
 
   /** Output for a tab: to its xterm (acknowledged once rendered, when `ack`) or into its buffer (acknowledged now). */
@@ -224,7 +258,7 @@ export class TerminalStore {
     this.client.notify('terminal.ack', { id, chars: total });
   }
 
-  private upsert(info: Pick<TerminalInfo, 'id' | 'kind' | 'title' | 'running' | 'exitCode'> & Partial<Pick<TerminalInfo, 'cwd' | 'startedAt'>> & { command?: string }, activate: boolean): void {
+  private upsert(info: Pick<TerminalInfo, 'id' | 'kind' | 'title' | 'running' | 'exitCode'> & Partial<Pick<TerminalInfo, 'cwd' | 'startedAt' | 'cols' | 'rows'>> & { command?: string }, activate: boolean): void {
     const tab: TerminalTab = {
       id: info.id,
       kind: info.kind,
@@ -235,6 +269,7 @@ export class TerminalStore {
       timedOut: false,
       ...(info.cwd ? { cwd: info.cwd } : {}),
       ...(info.startedAt ? { startedAt: info.startedAt } : {}),
+      ...(info.cols && info.rows ? { cols: info.cols, rows: info.rows } : {}),
     };
     const exists = this.state.tabs.some((t) => t.id === info.id);
     const tabs = exists ? this.state.tabs.map((t) => (t.id === info.id ? { ...t, ...tab, timedOut: t.timedOut } : t)) : [...this.state.tabs, tab];
@@ -251,6 +286,7 @@ export class TerminalStore {
 
   private forget(id: string): void {
     this.held.delete(id);
+    this.shownTo.delete(id);
     this.buffers.delete(id);
     this.bufferedChars.delete(id);
     this.sinks.delete(id);

@@ -83,6 +83,58 @@ describe('TerminalStore', () => {
     store.dispose();
   });
 
+  it('a chunk that comes after the backlog yet repeats part of it shows only what is new, whatever the order', async () => {
+    const client = new FakeClient();
+    client.existing = [info('live2', 'shell')];
+    let answer!: (r: ResultOf<'terminal.output'>) => void;
+    client.outputs.set('live2', new Promise((resolve) => (answer = resolve)));
+    const store = new TerminalStore(client, { ackChars: 1 });
+    const started = store.start();
+    await new Promise((r) => setTimeout(r, 0));
+    // The backlog answers first; a chunk sent before it (its part up to `end` is in the backlog) comes after it.
+    answer({ data: '$ echo hi\r\nhi\r\n', truncated: false, end: 15 });
+    await started;
+    client.fire('terminal.data', { id: 'live2', data: 'hi\r\n$ ', at: 11 });
+    client.fire('terminal.data', { id: 'live2', data: '$ echo hi\r\n', at: 0 });
+    client.fire('terminal.data', { id: 'live2', data: 'ls\r\n', at: 17 });
+    expect(store.buffered('live2')).toBe('$ echo hi\r\nhi\r\n$ ls\r\n');
+    // What was dropped still counts as taken: the core's flow control sees every character it sent acknowledged.
+    expect(client.sent('terminal.ack').reduce((n: number, p) => n + (p as { chars: number }).chars, 0)).toBe(6 + 11 + 4);
+    store.dispose();
+  });
+
+  it('back from a dropped connection, a tab gets what its terminal printed meanwhile, once, and the exits it missed', async () => {
+    const client = new FakeClient();
+    client.existing = [info('sh', 'shell'), info('cmd', 'command'), info('gone', 'command')];
+    client.outputs.set('sh', { data: '$ a\r\n', truncated: false, end: 5 });
+    client.outputs.set('cmd', { data: 'building\r\n', truncated: false, end: 10 });
+    client.outputs.set('gone', { data: 'x\r\n', truncated: false, end: 3 });
+    const store = new TerminalStore(client);
+    await store.start();
+    const written: string[] = [];
+    store.attach('sh', { write: (d, done) => (written.push(d), done()) });
+    client.fire('terminal.data', { id: 'sh', data: '1\r\n', at: 5 });
+    // The connection drops: "2" and the command's exit are missed, and the core no longer has 'gone'.
+    client.existing = [info('sh', 'shell'), info('cmd', 'command', { running: false, exitCode: 0 })];
+    let answer!: (r: ResultOf<'terminal.output'>) => void;
+    client.outputs.set('sh', new Promise((resolve) => (answer = resolve)));
+    const again = store.resync();
+    // Live output while the output is read again waits for it, and is not shown twice.
+    client.fire('terminal.data', { id: 'sh', data: '3\r\n', at: 11 });
+    await new Promise((r) => setTimeout(r, 0));
+    answer({ data: '$ a\r\n1\r\n2\r\n3\r\n', truncated: false, end: 14 });
+    await again;
+    client.fire('terminal.data', { id: 'sh', data: '4\r\n', at: 14 });
+    expect(written.join('')).toBe('$ a\r\n1\r\n2\r\n3\r\n4\r\n');
+    expect(store.buffered('cmd')).toBe('building\r\n');
+    const tabs = store.getSnapshot().tabs;
+    expect(tabs.find((t) => t.id === 'cmd')).toMatchObject({ running: false, exitCode: 0 });
+    // A terminal the core no longer has (a restarted core) is ended; what it printed stays.
+    expect(tabs.find((t) => t.id === 'gone')).toMatchObject({ running: false });
+    expect(store.buffered('gone')).toBe('x\r\n');
+    store.dispose();
+  });
+
   it('opens a tab per runner command as it starts, tracks its exit, and loads existing terminals', async () => {
     const client = new FakeClient();
     client.existing = [info('old', 'command', { running: false, exitCode: 0 })];
