@@ -22,6 +22,8 @@ export interface TerminalTab {
   /** The PTY's size as the core last said (a new xterm starts at it, so output laid out for it replays as it was). */
   cols?: number;
   rows?: number;
+  /** The core no longer has it (it restarted): the tab shows what it printed; closing it asks the core nothing. */
+  gone?: boolean;
 }
 
 export interface TerminalState {
@@ -100,7 +102,7 @@ export class TerminalStore {
       const { terminals } = await this.client.request('terminal.list', {});
       for (const t of terminals) this.upsert(t, false);
       const listed = new Set(terminals.map((t) => t.id));
-      if (again) for (const tab of this.state.tabs) if (tab.running && !listed.has(tab.id)) this.patch(tab.id, { running: false });
+      if (again) for (const tab of this.state.tabs) if (!listed.has(tab.id) && !tab.gone) this.patch(tab.id, { running: false, gone: true });
       // Live output of a listed terminal waits for its backlog; a terminal opened since the list goes on live.
       for (const id of [...this.held.keys()]) if (!listed.has(id)) this.release(id);
       this.holdAll = false;
@@ -148,10 +150,13 @@ export class TerminalStore {
 
   /** Closes a tab; the core stops the process first if it still runs. */
   async close(id: string): Promise<void> {
-    try {
-      await this.client.request('terminal.close', { id });
-    } catch (err) {
-      this.setError(err);
+    // A tab whose terminal a restarted core no longer has closes here alone (asking the core gave "no terminal with id").
+    if (!this.state.tabs.find((t) => t.id === id)?.gone) {
+      try {
+        await this.client.request('terminal.close', { id });
+      } catch (err) {
+        this.setError(err);
+      }
     }
     this.forget(id);
   }

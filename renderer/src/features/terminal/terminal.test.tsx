@@ -130,8 +130,13 @@ describe('TerminalStore', () => {
     const tabs = store.getSnapshot().tabs;
     expect(tabs.find((t) => t.id === 'cmd')).toMatchObject({ running: false, exitCode: 0 });
     // A terminal the core no longer has (a restarted core) is ended; what it printed stays.
-    expect(tabs.find((t) => t.id === 'gone')).toMatchObject({ running: false });
+    expect(tabs.find((t) => t.id === 'gone')).toMatchObject({ running: false, gone: true });
     expect(store.buffered('gone')).toBe('x\r\n');
+    // Closing its tab closes it here alone: the core, which no longer has it, is not asked (it said "no terminal with id").
+    await store.close('gone');
+    expect(store.getSnapshot().tabs.map((t) => t.id)).not.toContain('gone');
+    expect(client.requests.filter((r) => r.method === 'terminal.close')).toEqual([]);
+    expect(store.getSnapshot().error).toBeFalsy();
     store.dispose();
   });
 
