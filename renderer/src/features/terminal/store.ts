@@ -191,9 +191,15 @@ export class TerminalStore {
    */
   private async replay(id: string): Promise<void> {
     if (!this.held.has(id)) this.held.set(id, []);
-    const { data, end } = await this.client.request('terminal.output', { id }).catch(() => ({ data: '', end: 0 }));
+    const { data, end, truncated } = await this.client.request('terminal.output', { id }).catch(() => ({ data: '', end: 0, truncated: false }));
     // The backlog ends at `end`: only what the tab does not show yet goes to it (all of it, the first time).
-    if (data && this.state.tabs.some((t) => t.id === id)) this.take(id, data, Math.max(0, end - data.length), false);
+    if (data && this.state.tabs.some((t) => t.id === id)) {
+      // Output the core no longer keeps (beyond its window), between what the tab shows and the backlog: said, not skipped silently.
+      const start = Math.max(0, end - data.length);
+      const shown = this.shownTo.get(id) ?? 0;
+      if (truncated && start > shown) this.put(id, `\x1b[2m[${start - shown} characters of output not kept: only the last ${data.length} follow]\x1b[0m\r\n`, false);
+      this.take(id, data, start, false);
+    }
     this.release(id);
   }
 

@@ -140,6 +140,16 @@ describe('TerminalStore', () => {
     store.dispose();
   });
 
+  it('says how much output the core no longer keeps before the backlog it sends, not skipping it in silence', async () => {
+    const client = new FakeClient();
+    client.existing = [info('big', 'command')];
+    client.outputs.set('big', { data: 'last lines\r\n', truncated: true, end: 600_012 });
+    const store = new TerminalStore(client);
+    await store.start();
+    expect(store.buffered('big')).toBe('\x1b[2m[600000 characters of output not kept: only the last 12 follow]\x1b[0m\r\nlast lines\r\n');
+    store.dispose();
+  });
+
   it('opens a tab per runner command as it starts, tracks its exit, and loads existing terminals', async () => {
     const client = new FakeClient();
     client.existing = [info('old', 'command', { running: false, exitCode: 0 })];
