@@ -20,7 +20,10 @@ export function sessionMembers(sid: number): number[] {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       // Fields after the command name (which may contain spaces and parentheses): state ppid pgrp session …
       const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(rest[3]) === sid && rest[0] !== 'Z') pids.push(Number(name));
+      if (rest[0] === 'Z') continue;
+      // The leader itself, just forked by this process and not yet in a session of its own (node-pty's child calls
+      // setsid after the fork): alive, and ours to signal. Another process given its pid later is not our child.
+      if (Number(rest[3]) === sid || (Number(name) === sid && Number(rest[1]) === process.pid)) pids.push(Number(name));
     } catch {
       // The process ended while we looked.
     }
