@@ -47,3 +47,19 @@ describe('erasmus workflow stop --help', () => {
     expect(stop.description()).toMatch(/durable run's components go on in their `erasmus worker` processes; resume takes up what they did, and abandoning the run \(start --new\) cancels them/);
   });
 });
+
+describe('erasmus workflow retry/skip --component', () => {
+  // A component side by side that stopped (to ask, or blocked) names itself in its command lines: the command must take it.
+  for (const name of ['retry', 'skip']) {
+    it(`${name} takes --component <id>, shown in its help`, () => {
+      const opt = buildProgram().commands.find((c) => c.name() === 'workflow')!.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--component');
+      expect(opt?.description).toMatch(new RegExp(`^components side by side: the blocked component whose step to ${name}`));
+      expect(opt?.hidden).toBe(false);
+    });
+  }
+  it('resume refuses --component, saying where it applies, before it opens anything', async () => {
+    const program = buildProgram().exitOverride();
+    program.commands.find((c) => c.name() === 'workflow')!.exitOverride();
+    await expect(program.parseAsync(['node', 'erasmus', 'workflow', 'resume', '/nonexistent-project', '--component', 'b'])).rejects.toThrow('--component applies to workflow retry and skip, not resume');
+  });
+});

@@ -450,9 +450,11 @@ export function registerWorkflow(program: Command): void {
       .addOption(new Option('--parallel <n>', PARALLEL_HELP).argParser(parallelOf).hideHelp(name !== 'approve' && name !== 'resume'))
       .option('--database-url <url>', DATABASE_HELP)
       .addOption(new Option('--answer <text>', "retry: your answer to what the step stopped to ask (it hears it with the retry); '-' reads it from stdin").hideHelp(name !== 'retry'))
-      .action(async (dir: string, o: DriveOpts & { run?: string; answer?: string }) => {
+      .addOption(new Option('--component <id>', `components side by side: the blocked component whose step to ${name} (default: the first blocked one); the others go on`).hideHelp(name !== 'retry' && name !== 'skip'))
+      .action(async (dir: string, o: DriveOpts & { run?: string; answer?: string; component?: string }) => {
         if (o.parallel !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--parallel applies to workflow start, approve and resume, not ${name}`);
         if (o.answer !== undefined && name !== 'retry') throw new InvalidArgumentError(`--answer applies to workflow retry, not ${name}`);
+        if (o.component !== undefined && name !== 'retry' && name !== 'skip') throw new InvalidArgumentError(`--component applies to workflow retry and skip, not ${name}`);
         const answer = o.answer === '-' ? await readStdin() : o.answer;
         if (answer !== undefined && !answer.trim()) throw new InvalidArgumentError('--answer is empty: write the answer to what the step asked, or retry without --answer');
         await withCore(async (core) => {
@@ -464,10 +466,10 @@ export function registerWorkflow(program: Command): void {
           process.stderr.write(`${verb} run ${runId}${head.goal ? ` ("${firstLine(head.goal)}")` : ''}${head.state && !head.state.startsWith('prepare:') && head.state !== 'completed' ? `, at ${humanState(head.state)}` : ''}\n`);
           await drive(core, runId, o, async () => {
             if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o), { parallel: o.parallel, databaseUrl: o.databaseUrl });
-            if (name === 'skip') return core.workflow.skip(runId, { databaseUrl: o.databaseUrl });
+            if (name === 'skip') return core.workflow.skip(runId, { databaseUrl: o.databaseUrl, component: o.component });
             const view = await core.workflow.status(runId);
             if (view.status === 'AWAITING_APPROVAL' || view.status === 'AWAITING_GOAL') return; // drive() answers them
-            return name === 'retry' ? core.workflow.retry(runId, { databaseUrl: o.databaseUrl, answer }) : core.workflow.resume(runId, { parallel: o.parallel, databaseUrl: o.databaseUrl });
+            return name === 'retry' ? core.workflow.retry(runId, { databaseUrl: o.databaseUrl, answer, component: o.component }) : core.workflow.resume(runId, { parallel: o.parallel, databaseUrl: o.databaseUrl });
           }).catch(friendly);
         });
       });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { statusText } from '../../cli/commands/workflow-print';
+import { runStatusWords } from '../../contract/words';
 import { approved, cleanUpAfterEach, git, MODEL, runToEnd, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
 
 // A parallel run whose one component blocks while the other merges: what the user sees, skip, abandon.
@@ -26,7 +27,7 @@ describe('a blocked lane in a parallel run', () => {
     expect(git(dir, 'log', '--format=%s')).toBe('Write a.txt');
     // The CLI's status says which component, where its work is, and both ways on.
     const text = statusText(view);
-    expect(text).toContain(`component b is blocked at b · debugging; its work is in its worktree ${b.worktree}. To go on: fix the cause, then run its step again: erasmus workflow retry ${dir}, or skip that step: erasmus workflow skip ${dir}`);
+    expect(text).toContain(`component b is blocked at b · debugging; its work is in its worktree ${b.worktree}. To go on: fix the cause, then run its step again: erasmus workflow retry ${dir} --component b, or skip that step: erasmus workflow skip ${dir} --component b`);
     // The lane's line does not repeat the error the run's names: said once.
     expect(text).toMatch(/ {2}b: blocked, at b · debugging in \S+\n/);
     expect(text.split('tests still fail after 3 debugging attempt').length - 1).toBe(1);
@@ -129,5 +130,64 @@ describe('a blocked lane in a parallel run', () => {
       await rm(fixed, { force: true });
       await rm(hold, { force: true });
     }
+  }, 180_000);
+
+  it('a component that stops to ask while another runs says so in every face, names the project and itself in its command lines, and its answer goes to its step alone and shows on the timeline', async () => {
+    const hold = join(tmpdir(), `erasmus-parallel-hold-${process.pid}-4`);
+    await writeFile(hold, '');
+    try {
+      // a's development is held in flight while b's development stops to ask.
+      const { dir, engine, events } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'b', PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'a' });
+      const runId = await approved(engine, dir, 2);
+      await until(engine, runId, (v) => v.lanes?.find((l) => l.component === 'b')?.status === 'blocked');
+      const view = await engine.status(runId);
+      const b = view.lanes!.find((l) => l.component === 'b')!;
+      // It asked: its lane says so, and its error gives the ways on as the main path's does, naming the project's
+      // folder (not its worktree, not <dir>) and the component, whose step alone the answer is for.
+      expect(b).toMatchObject({ status: 'blocked', asks: true, state: 'b:development' });
+      expect(b.error).toMatch(/^The step b · development cannot finish: should b\.txt say "b" or "part b"\? The rest of the step's work and its notes are kept\./);
+      expect(b.error).toContain(`in the box on component b's card and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --component b --answer TEXT\``);
+      expect(b.error).toContain(`skip the step (\`erasmus workflow skip ${dir} --component b\`)`);
+      expect(b.error).not.toContain('<dir>');
+      expect(view.timeline.find((e) => e.state === 'b:development')).toMatchObject({ outcome: 'not-done', asked: true });
+      // Said at once: the notice and the status words say it stopped to ask and needs the answer, not "is blocked".
+      const note = events.find((e) => e.event === 'app.notify' && (e.payload as { title: string }).title === 'Component b stopped to ask you at b · development');
+      expect((note?.payload as { body: string } | undefined)?.body).toMatch(/The components under way go on and no new one starts; answer it now, or the run blocks once they finish\.$/);
+      expect(runStatusWords(view)).toBe('Running; b stopped to ask you, needs your answer');
+      // A component named that is not blocked is refused, naming the one that is (not the run's step retried instead).
+      await expect(engine.retry(runId, { component: 'c', answer: 'x' })).rejects.toThrow('component c is not blocked: nothing to retry (the plan has no such component; the blocked one is b)');
+      await engine.retry(runId, { component: 'b', answer: 'part b' });
+      await until(engine, runId, (v) => v.lanes?.find((l) => l.component === 'b')?.status === 'ready');
+      await rm(hold, { force: true });
+      const done = await engine.waitForRest(runId, 120_000);
+      expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED');
+      expect(git(dir, 'show', 'HEAD:b.txt')).toBe('part b');
+      // The answer shows where the user looks: the retried step's entry keeps it (the step before it, which asked, has none).
+      const steps = done.timeline.filter((e) => e.state === 'b:development');
+      expect(steps.map((e) => [e.outcome, e.answer])).toEqual([['not-done', undefined], ['done', 'part b']]);
+      expect(done.timeline.filter((e) => e.answer).map((e) => e.state)).toEqual(['b:development']);
+      expect(statusText(done)).toMatch(/ b · development: done in [^\n]*\n {4}with your answer: “part b”\n/);
+    } finally {
+      await rm(hold, { force: true });
+    }
+  }, 180_000);
+
+  it('a run blocked at a component that stopped to ask: the CLI says so with the answer, naming the component; a retry answers it', async () => {
+    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'b' });
+    const { runId, view } = await runToEnd(engine, dir, 2);
+    expect(view.status).toBe('BLOCKED');
+    expect(view.error).toMatchObject({ asks: true });
+    const b = view.lanes!.find((l) => l.component === 'b')!;
+    const text = statusText(view);
+    expect(text).toContain('The step needs your answer: component b: The step b · development cannot finish:');
+    expect(text).toContain(`component b stopped to ask you at b · development; its work is in its worktree ${b.worktree}. To go on: answer it: erasmus workflow retry ${dir} --component b --answer TEXT ('-' reads the answer from stdin); or settle it yourself (in its worktree) and retry without --answer, or skip that step: erasmus workflow skip ${dir} --component b`);
+    expect(text).toMatch(/ {2}b: stopped to ask you, at b · development in \S+\n/);
+    expect(text).toMatch(/b · development: stopped to ask you in /);
+    await expect(engine.skip(runId, { component: 'a' })).rejects.toThrow('component a is not blocked: nothing to skip (the blocked one is b)');
+    await engine.retry(runId, { component: 'b', answer: 'b, answered' });
+    const done = await engine.waitForRest(runId, 120_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED');
+    expect(git(dir, 'show', 'HEAD:b.txt')).toBe('b, answered');
+    expect(done.timeline.filter((e) => e.answer).map((e) => [e.state, e.answer])).toEqual([['b:development', 'b, answered']]);
   }, 180_000);
 });
