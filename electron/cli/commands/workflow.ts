@@ -463,7 +463,9 @@ export function registerWorkflow(program: Command): void {
           // Which run this takes up, before its steps' lines (the project may have several).
           const head = await core.workflow.status(runId).catch(friendly);
           const verb = { approve: 'approving the plan of', resume: 'resuming', retry: 'retrying the step of', skip: 'skipping the step of' }[name];
-          process.stderr.write(`${verb} run ${runId}${head.goal ? ` ("${firstLine(head.goal)}")` : ''}${head.state && !head.state.startsWith('prepare:') && head.state !== 'completed' ? `, at ${humanState(head.state)}` : ''}\n`);
+          // A component named (--component): its step, not the components' phase the run's state names.
+          const at = (o.component ? head.lanes?.find((l) => l.component === o.component)?.state : undefined) ?? head.state;
+          process.stderr.write(`${verb} run ${runId}${head.goal ? ` ("${firstLine(head.goal)}")` : ''}${at && !at.startsWith('prepare:') && at !== 'completed' ? `, at ${humanState(at)}` : ''}\n`);
           await drive(core, runId, o, async () => {
             if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o), { parallel: o.parallel, databaseUrl: o.databaseUrl });
             if (name === 'skip') return core.workflow.skip(runId, { databaseUrl: o.databaseUrl, component: o.component });

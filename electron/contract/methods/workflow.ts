@@ -293,6 +293,8 @@ export const WorkflowRunSteps = z.object({
       refused: z.string().optional(),
       /** A durable run's step: the worker that ran it, in words. */
       worker: z.string().optional(),
+      /** Not done because its model stopped to ask the user (the timeline entry's `asked`): it asked, it did not fail. */
+      asked: z.boolean().optional(),
     }),
   ),
 });

@@ -201,7 +201,7 @@ export function cannotFinishMessage(state: string, why: string, calls: string[],
     ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry ${dir}\` on a terminal, or \`erasmus workflow retry ${dir} --yes\` to approve them unattended`
     : preparing
       ? `Answer it with the retry: in the app, write the answer in ${box} and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`. Where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start ${shellQuote(projectDir)} --new --goal TEXT\`, which marks this run abandoned)`
-      : `Answer it with the retry (in the app, write the answer in ${box} and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or settle it yourself (change the code, a test or the documents${component ? ', in its worktree' : ''}) and retry without an answer, or skip the step${component ? ` (\`erasmus workflow skip ${dir}\`)` : ''}`;
+      : `Answer it with the retry (in the app, write the answer in ${box} and press Retry with this answer; on a terminal, ${component ? 'once the run has stopped (the components under way finish first), ' : ''}\`erasmus workflow retry ${dir} --answer TEXT\`), or settle it yourself (change the code, a test or the documents${component ? ', in its worktree' : ''}) and retry without an answer, or skip the step${component ? ` (\`erasmus workflow skip ${dir}\`)` : ''}`;
   const kept = preparing ? '' : " The rest of the step's work and its notes are kept.";
   // Said as a sentence: a question keeps its mark ("…a slugify option?"), never "?.".
   const said = why.replace(/[.\s]+$/, '');

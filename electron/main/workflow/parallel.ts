@@ -138,10 +138,12 @@ async function laneBlocked(ctx: RunContext, lane: LaneRecord, err: Error, others
   // Said as it is shown (nothing awaited between): whoever sees the lane blocked has been told, then it is saved.
   const { runId, projectDir, status, state } = ctx.record;
   ctx.emit('workflow.status', { runId, projectDir, status, ...(state ? { state } : {}) });
+  // Only the process that drives the run takes a retry now (a command in another is refused while it drives): the
+  // app's card when the app drives it; a terminal's command once the run has stopped.
   // A step that stopped to ask waits for the user's answer (its message says how to give it), as on the main path.
   const asks = laneAsks(ctx.record, lane);
   const at = lane.state ? ` at ${humanState(lane.state)}` : '';
-  if (others) ctx.emit('app.notify', { title: asks ? `Component ${lane.component} stopped to ask you${at}` : `Component ${lane.component} is blocked${at}`, body: `${err.message.replace(/[.\s]+$/, '')}. The components under way go on and no new one starts; ${asks ? 'answer it now' : 'retry or skip its step now'}, or the run blocks once they finish.` });
+  if (others) ctx.emit('app.notify', { title: asks ? `Component ${lane.component} stopped to ask you${at}` : `Component ${lane.component} is blocked${at}`, body: `${err.message.replace(/[.\s]+$/, '')}. The components under way go on and no new one starts; ${asks ? 'answer it' : 'retry or skip its step'} now on its card in the app that drives the run, or on a terminal once they finish and the run stops.` });
   await ctx.persist();
 }
 
@@ -156,7 +158,9 @@ function blockedError(record: RunRecord, first: Error): WorkflowError {
   const blocked = lanes.filter((l) => l.status === 'blocked');
   const e = first instanceof WorkflowError ? first : undefined;
   // The step in words ("at wc · debugging"), unless the component's error names it already.
-  const which = blocked.map((l) => `component ${l.component}${l.state && !l.error?.includes(humanState(l.state)) ? ` (at ${humanState(l.state)})` : ''}: ${l.error}`).join('\n');
+  // One component whose error begins with its step ("The step wc · testing cannot finish: …") names itself already.
+  const which = blocked.length === 1 && blocked[0]!.state && blocked[0]!.error?.startsWith(`The step ${humanState(blocked[0]!.state)} `) ? blocked[0]!.error
+    : blocked.map((l) => `component ${l.component}${l.state && !l.error?.includes(humanState(l.state)) ? ` (at ${humanState(l.state)})` : ''}: ${l.error}`).join('\n');
   // The run's error names the component (the run's state is the parallel phase, which says nothing of which).
   // It asks the user only where every blocked component asks (another's way on is a fix, not an answer).
   const asks = blocked.length > 0 && blocked.every((l) => laneAsks(record, l));

@@ -163,7 +163,9 @@ describe('ProjectView and the run panel', () => {
     expect(words.querySelector('figcaption')!.textContent).toBe('What the model said last, in slugify · debugging (the last 56 of 2345 characters):');
     expect(words.querySelector('blockquote')!.textContent).toBe('…accents: this needs a decision, keep them or strip them?');
     expect(words.textContent).toContain("All of it is in the step's session");
-    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip slugify · debugging', 'Stop']);
+    // Its card has Retry step and Skip slugify · debugging; the run's controls keep Stop.
+    expect([...screen.getByTestId('lane-blocked').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry with this answer', 'Retry step', 'Skip slugify · debugging']);
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Stop']);
 
     // Components running side by side: no Skip (the core would refuse it), and Pause says at once that it waits.
     const running = run({ status: 'RUNNING', approved: true, plan, state: 'parallel:components', timeline: timeline.map((e) => (e.state === 'slugify:debugging' ? { ...e, leftAt: undefined, outcome: undefined } : e)).concat({ state: 'count:review', component: 'count', enteredAt: '2026-01-01T00:00:07Z' }), lanes: [{ ...lanes[0]!, status: 'running' }, { component: 'count', status: 'running', depends: [], state: 'count:review' }], updatedAt: '2026-01-01T00:00:10Z' });
@@ -237,6 +239,8 @@ describe('ProjectView and the run panel', () => {
     const [first, second] = screen.getAllByTestId('lane-blocked');
     expect(first!.textContent).toContain("Component slugify stopped to ask you at slugify · development: it needs your answer. The run waits for it; going on here runs the other blocked components' steps again too.");
     expect(screen.getAllByTestId('retry-answer')).toHaveLength(2);
+    // Each card has its Retry step and Skip: the run's controls do not offer them a second time.
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Stop']);
     expect(screen.queryByLabelText('Your answer to Components side by side')).toBeNull();
     fireEvent.change(within(second!).getByLabelText('Your answer to title · development'), { target: { value: 'Title Case.' } });
     fireEvent.click(within(second!).getByTestId('retry-answer-submit'));

@@ -14,7 +14,7 @@ import { NewGoal } from './NewGoal';
 import { PlanDelta } from './PlanDelta';
 import { PlanReview } from './PlanReview';
 import { setTaskTitle } from './planEdit';
-import { phaseOf, skipTarget, type RunPhase } from './runState';
+import { phaseOf, skipTarget, type RunAction, type RunPhase } from './runState';
 import { humanError, humanState, runStatusWords } from './labels';
 import { BlockedHint } from './BlockedHint';
 import { LaneBlocks } from './LaneBlocks';
@@ -92,7 +92,8 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {phase === 'blocked' && !laneCards ? <BlockedHint view={view} skip={skip} onOpenTimeline={onOpenTimeline} /> : null}
       {phase === 'blocked' && !laneCards ? <RetryAnswer key={view.state} view={view} answer={answer} onAnswer={(text) => setTyped({ state: view.state, text })} onRetry={(words) => retry(words)} /> : null}
       {laneCards ? <LaneBlocks view={view} onAction={(a, component, answer) => run.act(a, component, answer)} /> : null}
-      <RunControls phase={phase} skip={skip} onAction={(a) => (a === 'retry' && phase === 'blocked' && answer.trim() ? retry(answer.trim()) : run.act(a))} />
+      {/* Blocked at components: each card has its Retry step and Skip, so the run's are not offered twice. */}
+      <RunControls phase={phase} skip={skip} {...(phase === 'blocked' && laneCards ? { without: ['retry', 'skip'] satisfies RunAction[] } : {})} onAction={(a) => (a === 'retry' && phase === 'blocked' && answer.trim() ? retry(answer.trim()) : run.act(a))} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
       {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={(dirtyTree) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted', ...(dirtyTree ? { dirtyTree } : {}) })} /> : null}
       {phase === 'completed' ? <NewGoal executor={view.executor} onStart={(goal, autoApprove, dirtyTree) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { goal, autoApprove, ...(dirtyTree ? { dirtyTree } : {}) })} /> : null}

@@ -48,6 +48,10 @@ describe('TimelineView', () => {
     fireEvent.click(blocks[2]!);
     expect(screen.getByTestId('step-outcome').textContent).toBe('stopped to ask you');
     expect(screen.getByLabelText('Legend').textContent).toContain('asked you');
+    // The run's error above the steps is amber too: it waits for the answer, it did not fail.
+    const said = screen.getAllByRole('alert').find((a) => a.textContent?.startsWith('The step needs your answer'));
+    expect(said?.dataset.asks).toBe('true');
+    expect(said?.className).toContain('text-amber-900');
   });
 
   it("the step run again with the user's answer says so on its block and shows the answer in its details", async () => {
