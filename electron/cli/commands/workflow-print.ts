@@ -148,11 +148,12 @@ export function statusText(v: WorkflowRunView): string {
     // Skip is for the machine's states; a preparation step can only run again.
     // What a skip does where tests gate the step: the run goes on without them passing (and says so in its report).
     const gated = v.state && /:(debugging|redebugging|testing|retesting)$/.test(v.state) ? ' (the run goes on to the next step with these tests not passing)' : '';
-    const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it${gated}: erasmus workflow skip ${v.projectDir}${db.option}` : '';
+    // At the components' phase with none blocked, a merge into the run's branch stopped it: nothing there can be skipped.
+    const skip = v.state && !v.state.startsWith('prepare:') && v.state !== 'parallel:components' ? `, or skip it${gated}: erasmus workflow skip ${v.projectDir}${db.option}` : '';
     const merging = blockedAtMerge(v);
     if (merging) lines.push(`to go on: ${mergeRetryWords(merging, `erasmus workflow retry ${v.projectDir}${db.option}`)}${skip}${db.note}`);
     // The step stopped to ask: the way on is the answer (a retry without one is the user's word to go on as things are).
-    else if (v.error?.asks) lines.push(`to go on: answer it: erasmus workflow retry ${shellQuote(v.projectDir)} --answer TEXT${db.option} ('-' reads the answer from stdin); or settle it yourself (the code, a test or the documents) and retry without --answer${skip}${db.note}`);
+    else if (v.error?.asks) lines.push(`to go on: answer it: erasmus workflow retry ${shellQuote(v.projectDir)} --answer TEXT${db.option} ('-' reads the answer from stdin); or ${v.state === 'parallel:components' ? `resolve the conflicts yourself in ${v.projectDir} (no marker left; do not commit)` : 'settle it yourself (the code, a test or the documents)'} and retry without --answer${skip}${db.note}`);
     else lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${db.option}${skip}${db.note}`);
   }
   // A parallel run: each component, what it needs, where it stands (its step and worktree while it runs, its commit once merged).

@@ -197,12 +197,16 @@ export function cannotFinishMessage(state: string, why: string, calls: string[],
   // A preparation step writes a document, saved only when it finishes, and cannot be skipped; what it asks is often the
   // goal itself, which a new goal says again (played as a user: the design step asked which of two readings the goal meant).
   const preparing = state.startsWith('prepare:');
+  // A component's merge into the run's branch (`<id>:merge`) cannot be skipped; its conflicts are in the project folder.
+  const merging = state.endsWith(':merge');
   const how = calls.length
     ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry ${dir}\` on a terminal, or \`erasmus workflow retry ${dir} --yes\` to approve them unattended`
+    : merging
+      ? `Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or resolve the conflicts yourself in ${projectDir} (remove every <<<<<<< ======= >>>>>>> marker; do not commit) and retry without an answer: Erasmus commits the merge`
     : preparing
       ? `Answer it with the retry: in the app, write the answer in ${box} and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`. Where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start ${shellQuote(projectDir)} --new --goal TEXT\`, which marks this run abandoned)`
       : `Answer it with the retry (in the app, write the answer in ${box} and press Retry with this answer; on a terminal, ${component ? 'once the run has stopped (the components under way finish first), ' : ''}\`erasmus workflow retry ${dir} --answer TEXT\`), or settle it yourself (change the code, a test or the documents${component ? ', in its worktree' : ''}) and retry without an answer, or skip the step${component ? ` (\`erasmus workflow skip ${dir}\`)` : ''}`;
-  const kept = preparing ? '' : " The rest of the step's work and its notes are kept.";
+  const kept = preparing ? '' : merging ? ' The conflicts and what the step did to them stay in the project folder.' : " The rest of the step's work and its notes are kept.";
   // Said as a sentence: a question keeps its mark ("…a slugify option?"), never "?.".
   const said = why.replace(/[.\s]+$/, '');
   return `The step ${humanState(state)} cannot finish: ${said}${/[!?]$/.test(said) ? '' : '.'}${refused}${kept} ${how}${sessionLog ? ` (log: ${sessionLog})` : ''}.`;

@@ -190,4 +190,24 @@ describe('a blocked lane in a parallel run', () => {
     expect(git(dir, 'show', 'HEAD:b.txt')).toBe('b, answered');
     expect(done.timeline.filter((e) => e.answer).map((e) => [e.state, e.answer])).toEqual([['b:development', 'b, answered']]);
   }, 180_000);
+
+  it("a merge step that stops to ask blocks the run asking; the retry's answer reaches that merge step and shows on its entry", async () => {
+    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1', PARALLEL_MODEL_ASKS_MERGE: '1' });
+    const { runId, view } = await runToEnd(engine, dir, 2);
+    expect(view.status).toBe('BLOCKED');
+    // The merge step works in the project folder (the run's block, not a component's): its lines name the project alone.
+    expect(view.error).toMatchObject({ asks: true });
+    expect(view.error?.message).toBe(
+      `The step b · merge into the run's branch cannot finish: shared.txt says who wrote it on both sides; should it name a, b, or both? The conflicts and what the step did to them stay in the project folder. Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or resolve the conflicts yourself in ${dir} (remove every <<<<<<< ======= >>>>>>> marker; do not commit) and retry without an answer: Erasmus commits the merge.`,
+    );
+    expect(view.timeline.find((e) => e.state === 'b:merge')).toMatchObject({ outcome: 'not-done', asked: true });
+    // Nothing at the components' phase can be skipped with none blocked: no skip is offered.
+    expect(statusText(view)).toContain(`to go on: answer it: erasmus workflow retry ${dir} --answer TEXT ('-' reads the answer from stdin); or resolve the conflicts yourself in ${dir} (no marker left; do not commit) and retry without --answer\n`);
+    await engine.retry(runId, { answer: 'Both: keep both lines.' });
+    const done = await engine.waitForRest(runId, 120_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED');
+    const merges = done.timeline.flatMap((e, i) => (e.state === 'b:merge' ? [[i, e] as const] : []));
+    expect(merges.map(([, e]) => [e.outcome, e.answer])).toEqual([['not-done', undefined], ['committed', 'Both: keep both lines.']]);
+    expect(await engine.stepPrompt(runId, merges[1]![0])).toContain("The user's answer, given with a retry of this step (it settles what the step stopped for; where it differs from the documents, the answer holds):\n\n```\nBoth: keep both lines.\n```");
+  }, 180_000);
 });

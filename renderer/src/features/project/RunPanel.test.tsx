@@ -247,6 +247,22 @@ describe('ProjectView and the run panel', () => {
     await waitFor(() => expect(core.callsOf('workflow.retry')).toEqual([{ runId: 'r1', component: 'title', answer: 'Title Case.' }]));
   });
 
+  it("blocked at a merge step that stopped to ask: the answer box names that step (not the components' phase)", async () => {
+    const { core, set } = world();
+    const timeline: WorkflowRunView['timeline'] = [
+      { state: 'parallel:components', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:01Z', outcome: 'done' },
+      { state: 'b:merge', component: 'b', enteredAt: '2026-01-01T00:00:05Z', leftAt: '2026-01-01T00:00:06Z', outcome: 'not-done', asked: true },
+    ];
+    set(run({ status: 'BLOCKED', approved: true, plan, state: 'parallel:components', goal: 'two', timeline, lanes: [{ component: 'a', status: 'merged', depends: [] }, { component: 'b', status: 'ready', depends: [] }], error: { kind: 'RUNTIME_ERROR', message: "The step b · merge into the run's branch cannot finish: which side wins?", asks: true } }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    core.on('workflow.retry', () => ({ status: 'RUNNING' }));
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    fireEvent.change(await screen.findByLabelText("Your answer to b · merge into the run's branch"), { target: { value: 'Both.' } });
+    fireEvent.click(screen.getByTestId('retry-answer-submit'));
+    await waitFor(() => expect(core.callsOf('workflow.retry')).toEqual([{ runId: 'r1', answer: 'Both.' }]));
+  });
+
   it('starts an unattended agent run, asks the goal, shows the documents, and confirms an edited plan', async () => {
     const { core, set } = world();
     void core.services.run.attach(project.path);

@@ -47,6 +47,9 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
   const askingLanes = phase === 'running' ? laneBlocked.filter((l) => l.asks).map((l) => l.component) : [];
   // The run blocked with components blocked: each has its card (its error, its answer box, Retry and Skip for it).
   const laneCards = laneBlocked.length > 0 && (phase === 'running' || phase === 'pausing' || phase === 'blocked');
+  // Blocked at the components' phase with none blocked: a component's merge step stopped the run; the answer is for it.
+  const last = view.timeline.findLast((e) => !e.rewound && e.leftAt);
+  const merge = phase === 'blocked' && !laneCards && view.state === 'parallel:components' && last?.state.endsWith(':merge') ? last.state : undefined;
   // A step held by an approval (its agent's, a server's; a durable run's worker step alike) waits for the user, not the plan.
   const waits = useWaiting(view, true);
   // The answer typed under a blocked step (RetryAnswer), for that step only. Retry step sends it too: a user who wrote an
@@ -90,7 +93,7 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
       {/* Blocked at components: each card says its own error (the run's names them all). */}
       {view.error && !(phase === 'blocked' && laneCards) ? <ErrorBanner message={humanError(view.error)} /> : null}
       {phase === 'blocked' && !laneCards ? <BlockedHint view={view} skip={skip} onOpenTimeline={onOpenTimeline} /> : null}
-      {phase === 'blocked' && !laneCards ? <RetryAnswer key={view.state} view={view} answer={answer} onAnswer={(text) => setTyped({ state: view.state, text })} onRetry={(words) => retry(words)} /> : null}
+      {phase === 'blocked' && !laneCards ? <RetryAnswer key={view.state} view={view} {...(merge ? { state: merge } : {})} answer={answer} onAnswer={(text) => setTyped({ state: view.state, text })} onRetry={(words) => retry(words)} /> : null}
       {laneCards ? <LaneBlocks view={view} onAction={(a, component, answer) => run.act(a, component, answer)} /> : null}
       {/* Blocked at components: each card has its Retry step and Skip, so the run's are not offered twice. */}
       <RunControls phase={phase} skip={skip} {...(phase === 'blocked' && laneCards ? { without: ['retry', 'skip'] satisfies RunAction[] } : {})} onAction={(a) => (a === 'retry' && phase === 'blocked' && answer.trim() ? retry(answer.trim()) : run.act(a))} />
