@@ -14,7 +14,7 @@ const DOT: Record<ItemStatus, string> = {
   running: 'alive bg-sky-500',
   done: 'bg-emerald-500',
   failed: 'bg-red-500',
-  asked: 'bg-amber-100 ring-2 ring-amber-600',
+  asked: 'bg-amber-100 ring-2 ring-inset ring-amber-600',
   idle: 'bg-slate-400',
 };
 const DOT_WORDS: Record<ItemStatus, string> = { running: 'working', done: 'finished', failed: 'ended without finishing', asked: 'stopped to ask you', idle: 'idle' };
