@@ -149,7 +149,8 @@ export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
           (l) => l.request('workflow.status', { runId: a.runId }),
           (r) => {
             const states = r.timeline.map((t) => t.state);
-            const recent = r.timeline.slice(-5).map((t) => `- ${t.state}${t.outcome ? ` → ${t.outcome}` : ''}${t.note ? `: ${t.note}` : ''}`);
+            // A step that stopped to ask says so (not a bare not-done), and one run with the user's answer names it.
+            const recent = r.timeline.slice(-5).map((t) => `- ${t.state}${t.outcome ? ` → ${t.asked && t.outcome === 'not-done' ? 'stopped to ask the user' : t.outcome}` : ''}${t.answer ? ` (ran with the user's answer: ${JSON.stringify(t.answer.trim())})` : ''}${t.note ? `: ${t.note}` : ''}`);
             const comp = r.pending?.step.component ?? r.timeline.at(-1)?.component;
             return [`run ${r.runId} (${r.projectDir}): ${r.status}${r.state ? ` in ${r.state}` : ''}`, comp ? `component: ${comp}` : '', `steps so far: ${states.length}`, ...recent, r.error ? `error: ${r.error.kind}: ${r.error.message}` : '']
               .filter(Boolean)
