@@ -51,6 +51,15 @@ export function mergingLane(record: RunRecord): LaneRecord | undefined {
 export function reopenLane(lane: LaneRecord): void {
   lane.status = lane.commit ? 'ready' : 'running';
   lane.error = undefined;
+  lane.held = undefined;
+}
+
+/**
+ * The run goes on from a retry or skip (not while it runs): a component named goes on alone, the other blocked ones
+ * stay blocked (`held`); none named, every blocked one runs its step again.
+ */
+export function holdOthers(record: RunRecord, component: string | undefined): void {
+  for (const l of record.lanes ?? []) if (l.status === 'blocked') l.held = component !== undefined && l.component !== component ? true : undefined;
 }
 
 /** The timeline entry of a skipped step (it took no time: nothing ran). */

@@ -210,4 +210,30 @@ describe('a blocked lane in a parallel run', () => {
     expect(merges.map(([, e]) => [e.outcome, e.answer])).toEqual([['not-done', undefined], ['committed', 'Both: keep both lines.']]);
     expect(await engine.stepPrompt(runId, merges[1]![0])).toContain("The user's answer, given with a retry of this step (it settles what the step stopped for; where it differs from the documents, the answer holds):\n\n```\nBoth: keep both lines.\n```");
   }, 180_000);
+
+  it('two components blocked asking: an answer that names neither is refused, each is answered alone, the CLI names each', async () => {
+    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'a,b' });
+    const { runId, view } = await runToEnd(engine, dir, 2);
+    expect(view.status).toBe('BLOCKED');
+    expect(view.lanes?.map((l) => [l.component, l.status, l.asks])).toEqual([['a', 'blocked', true], ['b', 'blocked', true]]);
+    expect(view.error).toMatchObject({ asks: true, message: expect.stringMatching(/^2 components blocked:\ncomponent a: The step a · development cannot finish/) });
+    const text = statusText(view);
+    for (const c of ['a', 'b']) expect(text).toContain(`component ${c} stopped to ask you at ${c} · development; its work is in its worktree ${view.lanes!.find((l) => l.component === c)!.worktree}. To go on: answer it: erasmus workflow retry ${dir} --component ${c} --answer TEXT`);
+    // Which component an answer is for must be said: the first blocked one is never taken for it, and nothing runs.
+    await expect(engine.retry(runId, { answer: 'part b' })).rejects.toThrow('2 components are blocked (a, b): say which one your answer is for (--component ID on a terminal; its own card in the app). Nothing was retried');
+    expect((await engine.status(runId)).status).toBe('BLOCKED');
+    // b answered: it goes on with its answer; a stays blocked, its step not run again unasked (it would hear the retry as
+    // the user's word to go on as things are), and the run blocks again at it once b is done.
+    await engine.retry(runId, { component: 'b', answer: 'part b' });
+    const again = await engine.waitForRest(runId, 120_000);
+    expect(again.status, JSON.stringify(again.error)).toBe('BLOCKED');
+    expect(again.lanes?.map((l) => [l.component, l.status, l.asks])).toEqual([['a', 'blocked', true], ['b', 'ready', undefined]]);
+    expect(again.timeline.filter((e) => e.state === 'a:development')).toHaveLength(1);
+    expect(again.error).toMatchObject({ asks: true, message: expect.stringMatching(/^The step a · development cannot finish/) });
+    await engine.retry(runId, { component: 'a', answer: 'part a' });
+    const done = await engine.waitForRest(runId, 120_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED');
+    expect([git(dir, 'show', 'HEAD:a.txt'), git(dir, 'show', 'HEAD:b.txt')]).toEqual(['part a', 'part b']);
+    expect(done.timeline.filter((e) => e.answer).map((e) => [e.state, e.answer])).toEqual([['b:development', 'part b'], ['a:development', 'part a']]);
+  }, 180_000);
 });

@@ -88,6 +88,8 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
   // Why each component stopped; a blocked one that the user retries or skips meanwhile (lane-control.ts) is no longer blocked.
   const failures = new Map<string, Error>();
   const failure = (): Error | undefined => [...failures].find(([id, err]) => err instanceof StepAbortedError || ctx.signal.aborted || lanes.find((l) => l.component === id)?.status === 'blocked')?.[1];
+  // Still blocked as the run goes on (held: the user went on with another by name): as if it had just blocked.
+  for (const l of lanes) if (l.status === 'blocked') failures.set(l.component, new WorkflowError('RUNTIME_ERROR', l.error ?? `component ${l.component} is blocked`));
 
   for (;;) {
     const rung = ctx.lanesBell?.wait();
@@ -97,11 +99,13 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
       return 'done';
     }
     const blockedNow = !!failure();
-    const stopping = blockedNow || ctx.signal.aborted || !!ctx.pausing?.();
+    // A blocked component stops new ones from starting; one started before (retried, or cut off by a stop or a crash) goes on.
+    const stopping = ctx.signal.aborted || !!ctx.pausing?.();
     if (!stopping) {
       for (const lane of lanes) {
+        if (blockedNow && lane.status !== 'running') continue;
         if (running.size >= slots) break;
-        if (running.has(lane.component) || (lane.status !== 'waiting' && lane.status !== 'running' && lane.status !== 'blocked')) continue;
+        if (running.has(lane.component) || (lane.status !== 'waiting' && lane.status !== 'running')) continue;
         if (!(deps.get(lane.component) ?? []).every(merged)) continue;
         const component = open.find((c) => c.id === lane.component)!;
         // A durable run's components run in workers (durable/remote-lane.ts); otherwise here, in worktrees.
@@ -178,7 +182,8 @@ async function recover(ctx: RunContext): Promise<void> {
     }
     const last = ctx.record.timeline[lane.entries.at(-1) ?? -1];
     if (last?.outcome === 'interrupted' && !lane.retryOf && lane.status !== 'ready') lane.retryOf = { state: last.state, what: INTERRUPTED };
-    if (lane.status === 'blocked') {
+    // Blocked: it runs its step again, unless the user went on with another component by name (`held`).
+    if (lane.status === 'blocked' && !lane.held) {
       lane.status = lane.commit ? 'ready' : 'running';
       lane.error = undefined;
     }

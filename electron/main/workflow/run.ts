@@ -15,7 +15,7 @@ import { currentState, startWorkflowActor, type WorkflowActor } from './machine'
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
 import { withUnplanned } from './architecture-components';
 import { laneViews, leaveLanes, planWithDepends, runsInParallel, skipBlockedLane } from './parallel';
-import { blockedLane, LaneBell, mergingLane, notBlocked, reopenLane, skippedEntry } from './lane-control';
+import { blockedLane, holdOthers, LaneBell, mergingLane, notBlocked, reopenLane, skippedEntry } from './lane-control';
 import type { KeptLane } from './worktrees';
 import { prepareNext } from './prepare';
 import { loadProtocols, PROTOCOL_NAMES } from './protocols';
@@ -690,6 +690,11 @@ export class WorkflowRun {
    * user's words for the step run again (what it stopped to ask, or how to go on), which its retry section carries.
    */
   retry(component?: string, answer?: string): void {
+    // An answer is one step's: with several components blocked, which one must be said (never the first taken for it).
+    const blocked = this.record.state === PARALLEL_STATE ? (this.record.lanes ?? []).filter((l) => l.status === 'blocked').map((l) => l.component) : [];
+    if (answer !== undefined && component === undefined && blocked.length > 1) {
+      throw invalidState(`${blocked.length} components are blocked (${blocked.join(', ')}): say which one your answer is for (--component ID on a terminal; its own card in the app). Nothing was retried`);
+    }
     if (this.loop) {
       const lane = this.record.state === PARALLEL_STATE ? blockedLane(this.record, component) : undefined;
       if (!lane) throw invalidState(component ? notBlocked(this.record, component, 'retry') : 'the run is running: a step can be retried once the run is blocked, paused or stopped');
@@ -701,6 +706,9 @@ export class WorkflowRun {
     }
     // A component named that is not blocked (mistyped, merged, or the run not side by side): refused, not the run's step retried instead.
     if (component !== undefined && !(this.record.state === PARALLEL_STATE && blockedLane(this.record, component))) throw invalidState(notBlocked(this.record, component, 'retry'));
+    // The component named goes on alone: another blocked one is not run again unasked (one that asked would take the
+    // retry as the user's word to go on as things are).
+    if (this.record.state === PARALLEL_STATE) holdOthers(this.record, component);
     // A run that resume() refuses (complete, abandoned, waiting for its goal or its plan) is refused in its words, unchanged.
     if (answer !== undefined && !['COMPLETED', 'ABANDONED', 'AWAITING_GOAL', 'AWAITING_APPROVAL'].includes(this.record.status)) {
       // A component's step (blocked, or its merge step, which stopped the run) hears the answer through its lane's retry note.
@@ -751,6 +759,7 @@ export class WorkflowRun {
         return;
       }
       this.record.error = undefined; // the skipped step's failure: no step after it is told it was a retry of it
+      holdOthers(this.record, component); // named: the other blocked components stay blocked
       await this.persist();
       this.drive();
       return;

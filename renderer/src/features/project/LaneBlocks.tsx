@@ -42,10 +42,10 @@ function LaneBlock({ view, lane, running, others, onAction }: { view: WorkflowRu
   };
   const skipLabel = state ? `Skip ${humanState(state)}` : undefined;
   const at = state ? ` at ${humanState(state)}` : '';
-  // While others run, they go on; once the run blocked, it waits, and going on runs every blocked component's step again.
+  // While others run, they go on; once the run blocked, it waits, and going on here goes on with this component alone.
   const rest = running
     ? ` The components under way go on; no new one starts until you ${asks ? 'answer it, or retry or skip it' : 'retry or skip it'}.`
-    : ` The run waits for it${others ? "; going on here runs the other blocked components' steps again too" : ''}.`;
+    : ` The run waits for it${others ? '; going on here goes on with this component alone (the others stay blocked until you go on with them)' : ''}.`;
   return (
     <section className="flex flex-col gap-2 rounded border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950" data-testid="lane-blocked" data-component={component} aria-label={asks ? `Component ${component} stopped to ask you` : `Component ${component} is blocked`}>
       <p className="font-medium">{asks ? `Component ${component} stopped to ask you${at}: it needs your answer.${rest}` : `Component ${component} is blocked${at}: it needs you${running ? ' now' : ''}.${rest}`}</p>

@@ -237,7 +237,7 @@ describe('ProjectView and the run panel', () => {
     await waitFor(() => expect(screen.getAllByTestId('lane-blocked')).toHaveLength(2));
     expect(screen.getByTestId('run-phase').textContent).toBe('Blocked: components stopped to ask you and need your answer.');
     const [first, second] = screen.getAllByTestId('lane-blocked');
-    expect(first!.textContent).toContain("Component slugify stopped to ask you at slugify · development: it needs your answer. The run waits for it; going on here runs the other blocked components' steps again too.");
+    expect(first!.textContent).toContain("Component slugify stopped to ask you at slugify · development: it needs your answer. The run waits for it; going on here goes on with this component alone (the others stay blocked until you go on with them).");
     expect(screen.getAllByTestId('retry-answer')).toHaveLength(2);
     // Each card has its Retry step and Skip: the run's controls do not offer them a second time.
     expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Stop']);
