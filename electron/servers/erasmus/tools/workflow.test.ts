@@ -62,3 +62,17 @@ describe('workflow_status', () => {
     expect(text).toContain('- cli:development → stopped to ask the user\n- cli:development (ran with the user\'s answer: "Only --lower.")');
   });
 });
+
+describe('workflow_retry and workflow_skip', () => {
+  it("name the blocked component side by side their call is for, and retry carries the user's answer", async () => {
+    const sent: Array<[string, unknown]> = [];
+    const link = { request: (method: string, params: unknown) => (sent.push([method, params]), Promise.resolve({ status: 'RUNNING' })) };
+    const tools = workflowTools(() => Promise.resolve(link as never));
+    const retry = tools.find((t) => t.name === 'workflow_retry')!;
+    const skip = tools.find((t) => t.name === 'workflow_skip')!;
+    await retry.run(retry.input.parse({ runId: 'r-1', component: 'b', answer: 'part b' }), {} as never);
+    await skip.run(skip.input.parse({ runId: 'r-1', component: 'a' }), {} as never);
+    expect(sent).toEqual([['workflow.retry', { runId: 'r-1', answer: 'part b', component: 'b' }], ['workflow.skip', { runId: 'r-1', component: 'a' }]]);
+    expect(tools.find((t) => t.name === 'workflow_resume')!.input.safeParse({ runId: 'r-1', component: 'a' }).success).toBe(false);
+  });
+});
