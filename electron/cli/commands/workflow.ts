@@ -450,7 +450,7 @@ export function registerWorkflow(program: Command): void {
       .addOption(new Option('--parallel <n>', PARALLEL_HELP).argParser(parallelOf).hideHelp(name !== 'approve' && name !== 'resume'))
       .option('--database-url <url>', DATABASE_HELP)
       .addOption(new Option('--answer <text>', "retry: your answer to what the step stopped to ask (it hears it with the retry); '-' reads it from stdin").hideHelp(name !== 'retry'))
-      .addOption(new Option('--component <id>', `components side by side: the blocked component whose step to ${name} (default: the first blocked one); the others go on`).hideHelp(name !== 'retry' && name !== 'skip'))
+      .addOption(new Option('--component <id>', `components side by side: the blocked component whose step to ${name} (its blocked message names it); the other blocked ones stay blocked. Without it, ${name === 'retry' ? "every blocked component's step runs again" : 'the first blocked one'}`).hideHelp(name !== 'retry' && name !== 'skip'))
       .action(async (dir: string, o: DriveOpts & { run?: string; answer?: string; component?: string }) => {
         if (o.parallel !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--parallel applies to workflow start, approve and resume, not ${name}`);
         if (o.answer !== undefined && name !== 'retry') throw new InvalidArgumentError(`--answer applies to workflow retry, not ${name}`);

@@ -119,7 +119,7 @@ describe('AgentExecutor', () => {
     expect(lane.asks).toBe(true);
     // Its calls refused: the retry that answers the approvals names the component too.
     const laneRefused = await new AgentExecutor(async (o) => (refusals(o), outcome('Cannot finish: nobody could approve the write.')), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:fixes', component: 'title', projectDir: worktree, worktree, runDir: '/p' }));
-    expect(laneRefused.notDoneBecause).toContain('`erasmus workflow retry /p --component title` on a terminal, or `erasmus workflow retry /p --component title --yes` to approve them unattended');
+    expect(laneRefused.notDoneBecause).toContain('`erasmus workflow retry /p --component title` on a terminal once the run has stopped, or `erasmus workflow retry /p --component title --yes` to approve them unattended');
     expect(design.asks).toBe(true);
     expect(design.notDoneBecause).toContain('in the app, write the answer in the box under the step and press Retry with this answer;');
     expect(cannotFinish('All done.\nCannot finish is not a heading here')).toBeUndefined();

@@ -200,7 +200,7 @@ export function cannotFinishMessage(state: string, why: string, calls: string[],
   // A component's merge into the run's branch (`<id>:merge`) cannot be skipped; its conflicts are in the project folder.
   const merging = state.endsWith(':merge');
   const how = calls.length
-    ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry ${dir}\` on a terminal, or \`erasmus workflow retry ${dir} --yes\` to approve them unattended`
+    ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry ${dir}\` on a terminal${component ? ' once the run has stopped' : ''}, or \`erasmus workflow retry ${dir} --yes\` to approve them unattended`
     : merging
       ? `Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or resolve the conflicts yourself in ${projectDir} (remove every <<<<<<< ======= >>>>>>> marker; do not commit) and retry without an answer: Erasmus commits the merge`
     : preparing

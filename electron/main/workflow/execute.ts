@@ -632,7 +632,7 @@ function readText(path: string): Promise<string | undefined> {
 
 /**
  * Why a step that is not done stopped, for the run's error: the executor's words (the agent path's), else, where its answer
- * says it cannot finish (an external engine's or a step command's \`done\` false with a \`Cannot finish:\` line), the same
+ * says it cannot finish (an external engine's or a step command's `done` false with a `Cannot finish:` line), the same
  * words the agent path gives, naming the project's folder (a component side by side works in a worktree of it, and is named).
  */
 export function askedOf(ctx: RunContext, entry: WorkflowTimelineEntry, result: StepResult): Pick<StepResult, 'notDoneBecause' | 'asks'> {

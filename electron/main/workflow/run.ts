@@ -706,9 +706,6 @@ export class WorkflowRun {
     }
     // A component named that is not blocked (mistyped, merged, or the run not side by side): refused, not the run's step retried instead.
     if (component !== undefined && !(this.record.state === PARALLEL_STATE && blockedLane(this.record, component))) throw invalidState(notBlocked(this.record, component, 'retry'));
-    // The component named goes on alone: another blocked one is not run again unasked (one that asked would take the
-    // retry as the user's word to go on as things are).
-    if (this.record.state === PARALLEL_STATE) holdOthers(this.record, component);
     // A run that resume() refuses (complete, abandoned, waiting for its goal or its plan) is refused in its words, unchanged.
     if (answer !== undefined && !['COMPLETED', 'ABANDONED', 'AWAITING_GOAL', 'AWAITING_APPROVAL'].includes(this.record.status)) {
       // A component's step (blocked, or its merge step, which stopped the run) hears the answer through its lane's retry note.
@@ -718,6 +715,9 @@ export class WorkflowRun {
       else if (this.record.error && !this.record.error.setup && this.record.state) this.answer = answer;
       else this.record.retryOf = this.answered(this.record.retryOf, this.record.state, answer);
     }
+    // The component named goes on alone: another blocked one is not run again unasked (one that asked would take the
+    // retry as the user's word to go on as things are).
+    if (this.record.state === PARALLEL_STATE) holdOthers(this.record, component);
     try {
       this.resume();
     } catch (err) {
