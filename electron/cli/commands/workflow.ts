@@ -466,6 +466,13 @@ export function registerWorkflow(program: Command): void {
           // A component named (--component): its step, not the components' phase the run's state names.
           const at = (o.component ? head.lanes?.find((l) => l.component === o.component)?.state : undefined) ?? head.state;
           process.stderr.write(`${verb} run ${runId}${head.goal ? ` ("${firstLine(head.goal)}")` : ''}${at && !at.startsWith('prepare:') && at !== 'completed' ? `, at ${humanState(at)}` : ''}\n`);
+          // Driven by another process (a component stopped to ask while others run there): only that process takes a
+          // retry or skip now; said with when this command works and how to get there sooner, not the lock's bare refusal.
+          const driver = name === 'retry' || name === 'skip' ? await core.workflow.driverPid(runId) : undefined;
+          if (driver) {
+            const lanes = head.lanes?.some((l) => l.status === 'blocked') ? ': its components under way finish first, then the run stops for you and this command works' : '';
+            throw new Error(`run ${runId} is being driven by another Erasmus process (pid ${driver}), which takes no ${name} from here while it runs${lanes}; to stop it sooner, pause it (erasmus workflow pause ${shellQuote(dir)}: it stops after the steps under way), then run this command again`);
+          }
           await drive(core, runId, o, async () => {
             if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o), { parallel: o.parallel, databaseUrl: o.databaseUrl });
             if (name === 'skip') return core.workflow.skip(runId, { databaseUrl: o.databaseUrl, component: o.component });
