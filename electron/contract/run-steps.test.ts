@@ -82,4 +82,12 @@ describe('a run as the sessions list knows it', () => {
     expect(runStepsOf(run).steps.map((s) => s.refused)).toEqual([refused, undefined]);
     expect(runStepsOf(run).steps.map((s) => s.worker)).toEqual(['the worker on vm (pid 7)', undefined]);
   });
+
+  it('carries that a step stopped to ask the user (the list draws it asking, not failed)', () => {
+    const run = { runId: 'r1', projectDir: '/p', status: 'BLOCKED' as const, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:01:00Z', timeline: [
+      { state: 'a:development', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:10Z', outcome: 'not-done' as const, asked: true },
+      { state: 'b:development', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:10Z', outcome: 'not-done' as const },
+    ] };
+    expect(runStepsOf(run).steps.map((s) => s.asked)).toEqual([true, undefined]);
+  });
 });

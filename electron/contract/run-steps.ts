@@ -31,6 +31,7 @@ export function runStepsOf(run: Pick<WorkflowRunView, 'runId' | 'projectDir' | '
         ...(e.outcome ? { outcome: e.outcome } : {}),
         ...(sessionId ? { sessionId } : {}),
         ...(saysRefused(e.note) ? { refused: e.note } : {}),
+        ...(e.asked ? { asked: true } : {}),
         ...(e.worker ? { worker: e.worker } : {}),
       };
     }),

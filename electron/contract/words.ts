@@ -23,8 +23,11 @@ export function humanStatus(status: WorkflowRunView['status'], interrupted?: boo
 /** A run's status as every view says it: interrupted (nothing drives it), pausing (the steps under way end first), or its status. */
 export function runStatusWords(view: Pick<WorkflowRunView, 'status' | 'interrupted' | 'pausing' | 'timeline'> & Partial<Pick<WorkflowRunView, 'lanes'>>): string {
   // Components side by side: one blocked while others run needs the user now, not once they finish.
-  const blocked = view.status === 'RUNNING' && !view.interrupted ? (view.lanes ?? []).filter((l) => l.status === 'blocked').map((l) => l.component) : [];
-  const needs = blocked.length ? `; ${blocked.join(', ')} blocked, needs you` : '';
+  const lanes = view.status === 'RUNNING' && !view.interrupted ? (view.lanes ?? []).filter((l) => l.status === 'blocked') : [];
+  // One that stopped to ask waits for the user's answer, not for a fix.
+  const blocked = lanes.filter((l) => !l.asks).map((l) => l.component);
+  const asking = lanes.filter((l) => l.asks).map((l) => l.component);
+  const needs = `${asking.length ? `; ${asking.join(', ')} stopped to ask you, needs your answer` : ''}${blocked.length ? `; ${blocked.join(', ')} blocked, needs you` : ''}`;
   if (view.pausing && view.status === 'RUNNING' && !view.interrupted) {
     const inFlight = view.timeline.filter((e) => !e.leftAt && !e.rewound).length;
     return `Pausing after the current step${inFlight > 1 ? 's' : ''}…${needs}`;

@@ -61,3 +61,19 @@ describe('a bad option', () => {
     expect(err).toBe("error: option '--parallel <n>' argument '0' is invalid. --parallel takes a whole number from 1 to 16 (how many components run at once), got \"0\"\n(add --help to see the options)\n");
   });
 });
+
+describe('erasmus workflow retry/skip --component', () => {
+  // A component side by side that stopped (to ask, or blocked) names itself in its command lines: the command must take it.
+  for (const name of ['retry', 'skip']) {
+    it(`${name} takes --component <id>, shown in its help`, () => {
+      const opt = buildProgram().commands.find((c) => c.name() === 'workflow')!.commands.find((c) => c.name() === name)!.options.find((o) => o.long === '--component');
+      expect(opt?.description).toMatch(new RegExp(`^components side by side: the blocked component whose step to ${name}`));
+      expect(opt?.hidden).toBe(false);
+    });
+  }
+  it('resume refuses --component, saying where it applies, before it opens anything', async () => {
+    const program = buildProgram().exitOverride();
+    program.commands.find((c) => c.name() === 'workflow')!.exitOverride();
+    await expect(program.parseAsync(['node', 'erasmus', 'workflow', 'resume', '/nonexistent-project', '--component', 'b'])).rejects.toThrow('--component applies to workflow retry and skip, not resume');
+  });
+});

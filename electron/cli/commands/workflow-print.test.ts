@@ -212,7 +212,7 @@ it("a durable run's hints name its database (the password masked, as the record 
   expect(view({ status: 'BLOCKED', state: 'api:testing', error: { kind: 'RUNTIME_ERROR', message: 'tests fail' } })).toContain(`erasmus workflow retry /p ${opt}, or skip it (the run goes on to the next step with these tests not passing): erasmus workflow skip /p ${opt} ${note}`);
   const lane = { component: 'api', status: 'blocked', state: 'api:debugging', depends: [], entries: [] };
   expect(view({ status: 'BLOCKED', state: 'parallel:components', lanes: [lane], error: { kind: 'RUNTIME_ERROR', message: 'component api: tests fail' } })).toContain(
-    `erasmus workflow retry /p ${opt}, or skip that step: erasmus workflow skip /p ${opt} ${note}`,
+    `erasmus workflow retry /p --component api ${opt}, or skip that step: erasmus workflow skip /p --component api ${opt} ${note}`,
   );
   // A URL without a password is given as it is; a run that is not durable names no database.
   expect(statusText({ ...base, durable: { database: 'postgres://localhost/erasmus' }, status: 'RUNNING', interrupted: true } as unknown as Parameters<typeof statusText>[0])).toContain(

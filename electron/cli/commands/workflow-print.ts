@@ -1,4 +1,5 @@
 import { blockedAtMerge, blockedLastWords, costByPart, costPartsText, lastWordsCut, mergeRetryWords, reviewOutcomes, reviewsLeftOpenLines, type EventName, type WorkflowPlan, type WorkflowRunSummary, type WorkflowRunView, type WorkflowTimelineEntry } from '../../contract/index';
+import { shellQuote } from '../../main/runners/policy/flags';
 import { commitWords, databaseHint, entryOutcome, humanError, humanOutcome, humanState, humanStatus, saysRefused, unplannedWarning } from '../../contract/words';
 
 /** Human lines for workflow events and views (the CLI's renderer of the event stream). */
@@ -25,7 +26,8 @@ export function planText(plan: WorkflowPlan, existing = false): string {
 
 /** One step in words: "→ adder · development" when it starts, "  adder · testing: tests passed in 2.0 s (…)" when it ends. */
 export function entryLine(e: WorkflowTimelineEntry): string {
-  if (!e.leftAt) return `→ ${humanState(e.state)}${e.rewound ? ' — rewound' : ''}`;
+  // A step run again with the user's answer says so as it starts, with the answer (as its timeline entry keeps it).
+  if (!e.leftAt) return `→ ${humanState(e.state)}${e.rewound ? ' — rewound' : ''}${e.answer ? `\n    ${answerLine(e.answer)}` : ''}`;
   const secs = `${((e.durationMs ?? 0) / 1000).toFixed(1)} s`;
   const extra = [commitWords(e), e.test ? `\`${e.test.command}\` exit ${e.test.exitCode}${e.test.traced ? `, ${e.test.tests?.length ?? 0} test${e.test.tests?.length === 1 ? '' : 's'} in the runner's report` : e.test.traced === false ? ', not traced' : ''}` : '', e.usage ? `${e.usage.totalTokens} tokens${e.usage.costUsd !== undefined ? `, $${e.usage.costUsd.toFixed(4)}` : ''}` : '']
     .filter(Boolean)
@@ -40,6 +42,12 @@ export function entryLine(e: WorkflowTimelineEntry): string {
   // A commit git or the hooks refused says their words (else only "exit 128" is shown, and the user cannot tell why).
   const refused = saysRefused(e.note) || (e.state.endsWith(':commit') && e.note && (e.outcome === 'tests-failed' || e.outcome === 'error')) ? `\n    note: ${e.note}` : '';
   return `  ${humanState(e.state)}: ${entryOutcome(e) ?? 'ended'} in ${secs}${extra ? ` (${extra})` : ''}${rewound}${refused}`;
+}
+
+/** The user's answer a step ran with, on one line: "with your answer: “Only --lower.”" (a long one cut, its lines joined). */
+export function answerLine(answer: string): string {
+  const flat = answer.trim().replace(/\s+/g, ' ');
+  return `with your answer: “${flat.length > 200 ? `${flat.slice(0, 199)}…` : flat}”`;
 }
 
 /**
@@ -125,20 +133,27 @@ export function statusText(v: WorkflowRunView): string {
   const blockedLanes = v.status === 'BLOCKED' ? (v.lanes ?? []).filter((l) => l.status === 'blocked') : [];
   if (blockedLanes.length) {
     // Side by side: say which component stopped, where its work is, and that retry or skip goes on from its step.
+    // Each named (--component): a retry's answer is for its step alone, and a retry or skip of one blocked component
+    // never lands on another.
     for (const l of blockedLanes) {
+      const one = `${shellQuote(v.projectDir)} --component ${shellQuote(l.component)}${db.option}`;
+      const where = `${l.state ? ` at ${humanState(l.state)}` : ''}${l.worktree ? `; its work is in its worktree ${l.worktree}` : ''}`;
       lines.push(
-        `component ${l.component} is blocked${l.state ? ` at ${humanState(l.state)}` : ''}${l.worktree ? `; its work is in its worktree ${l.worktree}` : ''}. To go on: fix the cause, then run its step again: erasmus workflow retry ${v.projectDir}${db.option}, or skip that step: erasmus workflow skip ${v.projectDir}${db.option}${db.note}`,
+        l.asks
+          ? `component ${l.component} stopped to ask you${where}. To go on: answer it: erasmus workflow retry ${one} --answer TEXT ('-' reads the answer from stdin); or settle it yourself (in its worktree) and retry without --answer, or skip that step: erasmus workflow skip ${one}${db.note}`
+          : `component ${l.component} is blocked${where}. To go on: fix the cause, then run its step again: erasmus workflow retry ${one}, or skip that step: erasmus workflow skip ${one}${db.note}`,
       );
     }
   } else if (v.status === 'BLOCKED') {
     // Skip is for the machine's states; a preparation step can only run again.
     // What a skip does where tests gate the step: the run goes on without them passing (and says so in its report).
     const gated = v.state && /:(debugging|redebugging|testing|retesting)$/.test(v.state) ? ' (the run goes on to the next step with these tests not passing)' : '';
-    const skip = v.state && !v.state.startsWith('prepare:') ? `, or skip it${gated}: erasmus workflow skip ${v.projectDir}${db.option}` : '';
+    // At the components' phase with none blocked, a merge into the run's branch stopped it: nothing there can be skipped.
+    const skip = v.state && !v.state.startsWith('prepare:') && v.state !== 'parallel:components' ? `, or skip it${gated}: erasmus workflow skip ${v.projectDir}${db.option}` : '';
     const merging = blockedAtMerge(v);
     if (merging) lines.push(`to go on: ${mergeRetryWords(merging, `erasmus workflow retry ${v.projectDir}${db.option}`)}${skip}${db.note}`);
     // The step stopped to ask: the way on is the answer (a retry without one is the user's word to go on as things are).
-    else if (v.error?.asks) lines.push(`to go on: answer it: erasmus workflow retry ${v.projectDir} --answer TEXT${db.option} ('-' reads the answer from stdin); or settle it yourself (the code, a test or the documents) and retry without --answer${skip}${db.note}`);
+    else if (v.error?.asks) lines.push(`to go on: answer it: erasmus workflow retry ${shellQuote(v.projectDir)} --answer TEXT${db.option} ('-' reads the answer from stdin); or ${v.state === 'parallel:components' ? `resolve the conflicts yourself in ${v.projectDir} (no marker left; do not commit)` : 'settle it yourself (the code, a test or the documents)'} and retry without --answer${skip}${db.note}`);
     else lines.push(`to go on: fix the cause, then run the step again: erasmus workflow retry ${v.projectDir}${db.option}${skip}${db.note}`);
   }
   // A parallel run: each component, what it needs, where it stands (its step and worktree while it runs, its commit once merged).
@@ -164,12 +179,13 @@ export function statusText(v: WorkflowRunView): string {
       // A durable run's component that does not move says why (no worker takes it, or its worker is gone); one on the queue is queued, not running.
       const queued = l.waiting?.startsWith('queued: ');
       const waiting = l.waiting ? `; ${queued ? l.waiting.slice('queued: '.length) : l.waiting}` : '';
-      lines.push(`  ${l.component}: ${queued ? 'queued' : l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${waiting}${error}${kept}`);
+      lines.push(`  ${l.component}: ${queued ? 'queued' : l.asks ? 'stopped to ask you' : l.status}${where}${l.depends.length ? `; needs ${l.depends.join(', ')}` : ''}${waiting}${error}${kept}`);
     }
   }
   if (v.timeline.length) {
     lines.push('timeline:');
-    for (const e of v.timeline) lines.push(`  ${e.enteredAt}  ${entryLine(e).trim()}`);
+    // Each step once; one run with the user's answer says it under the step.
+    for (const e of v.timeline) lines.push(`  ${e.enteredAt}  ${entryLine(e).trim()}`, ...(e.leftAt && e.answer ? [`    ${answerLine(e.answer)}`] : []));
   }
   return lines.join('\n');
 }

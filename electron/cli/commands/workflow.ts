@@ -493,9 +493,11 @@ export function registerWorkflow(program: Command): void {
       .addOption(new Option('--parallel <n>', PARALLEL_HELP).argParser(parallelOf).hideHelp(name !== 'approve' && name !== 'resume'))
       .option('--database-url <url>', DATABASE_HELP)
       .addOption(new Option('--answer <text>', "retry: your answer to what the step stopped to ask (it hears it with the retry); '-' reads it from stdin").hideHelp(name !== 'retry'))
-      .action(async (dir: string, o: DriveOpts & { run?: string }) => {
+      .addOption(new Option('--component <id>', `components side by side: the blocked component whose step to ${name} (its blocked message names it); the other blocked ones stay blocked. Without it, ${name === 'retry' ? "every blocked component's step runs again" : 'the first blocked one'}`).hideHelp(name !== 'retry' && name !== 'skip'))
+      .action(async (dir: string, o: DriveOpts & { run?: string; component?: string }) => {
         if (o.parallel !== undefined && name !== 'approve' && name !== 'resume') throw new InvalidArgumentError(`--parallel applies to workflow start, approve and resume, not ${name}`);
         if (o.answer !== undefined && name !== 'retry') throw new InvalidArgumentError(`--answer applies to workflow retry, not ${name}`);
+        if (o.component !== undefined && name !== 'retry' && name !== 'skip') throw new InvalidArgumentError(`--component applies to workflow retry and skip, not ${name}`);
         const answer = o.answer === '-' ? await readStdin() : o.answer;
         if (answer !== undefined && !answer.trim()) throw new InvalidArgumentError('--answer is empty: write the answer to what the step asked, or retry without --answer');
         await withCore(async (core) => {
@@ -504,13 +506,22 @@ export function registerWorkflow(program: Command): void {
           // Which run this takes up, before its steps' lines (the project may have several).
           const head = await core.workflow.status(runId).catch(friendly);
           const verb = { approve: 'approving the plan of', resume: 'resuming', retry: 'retrying the step of', skip: 'skipping the step of' }[name];
-          process.stderr.write(`${verb} run ${runId}${head.goal ? ` ("${firstLine(head.goal)}")` : ''}${head.state && !head.state.startsWith('prepare:') && head.state !== 'completed' ? `, at ${humanState(head.state)}` : ''}\n`);
+          // A component named (--component): its step, not the components' phase the run's state names.
+          const at = (o.component ? head.lanes?.find((l) => l.component === o.component)?.state : undefined) ?? head.state;
+          process.stderr.write(`${verb} run ${runId}${head.goal ? ` ("${firstLine(head.goal)}")` : ''}${at && !at.startsWith('prepare:') && at !== 'completed' ? `, at ${humanState(at)}` : ''}\n`);
+          // Driven by another process (a component stopped to ask while others run there): only that process takes a
+          // retry or skip now; said with when this command works and how to get there sooner, not the lock's bare refusal.
+          const driver = name === 'retry' || name === 'skip' ? await core.workflow.driverPid(runId) : undefined;
+          if (driver) {
+            const lanes = head.lanes?.some((l) => l.status === 'blocked') ? ': its components under way finish first, then the run stops for you and this command works' : '';
+            throw new Error(`run ${runId} is being driven by another Erasmus process (pid ${driver}), which takes no ${name} from here while it runs${lanes}; to stop it sooner, pause it (erasmus workflow pause ${shellQuote(dir)}: it stops after the steps under way), then run this command again`);
+          }
           await drive(core, runId, o, async () => {
             if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o), { parallel: o.parallel, databaseUrl: o.databaseUrl });
-            if (name === 'skip') return core.workflow.skip(runId, { databaseUrl: o.databaseUrl });
+            if (name === 'skip') return core.workflow.skip(runId, { databaseUrl: o.databaseUrl, component: o.component });
             const view = await core.workflow.status(runId);
             if (view.status === 'AWAITING_APPROVAL' || view.status === 'AWAITING_GOAL') return; // drive() answers them
-            return name === 'retry' ? core.workflow.retry(runId, { databaseUrl: o.databaseUrl, answer }) : core.workflow.resume(runId, { parallel: o.parallel, databaseUrl: o.databaseUrl });
+            return name === 'retry' ? core.workflow.retry(runId, { databaseUrl: o.databaseUrl, answer, component: o.component }) : core.workflow.resume(runId, { parallel: o.parallel, databaseUrl: o.databaseUrl });
           }).catch(friendly);
         });
       });

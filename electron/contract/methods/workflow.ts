@@ -143,6 +143,8 @@ export const WorkflowTimelineEntry = z.object({
   lastWords: z.object({ text: z.string(), chars: z.number().int().nonnegative() }).optional(),
   /** Not done because its model stopped to ask the user (a `Cannot finish:` line, no call refused): it asked, it did not fail. */
   asked: z.boolean().optional(),
+  /** The user's answer this step ran with: given with the retry of the step when it had stopped to ask (its prompt carries it too). */
+  answer: z.string().optional(),
   note: z.string().optional(),
   /** A review step: its report's verdict line. */
   verdict: z.string().optional(),
@@ -187,6 +189,8 @@ export const WorkflowLane = z.object({
   /** Its commit on the run's branch, once merged. */
   commit: z.string().optional(),
   error: z.string().optional(),
+  /** Blocked because its step's model stopped to ask the user (as WorkflowErrorInfo `asks`): its way on is the retry's answer (`workflow.retry` with `component` and `answer`). */
+  asks: z.boolean().optional(),
   /** The run was abandoned before this component merged: its work (no branch held it) is kept under this ref; its worktree and branch are gone. */
   kept: z.string().optional(),
   /** A durable run's component that does not move, and why: queued with no worker taking it, or its worker gone. */
@@ -289,6 +293,8 @@ export const WorkflowRunSteps = z.object({
       refused: z.string().optional(),
       /** A durable run's step: the worker that ran it, in words. */
       worker: z.string().optional(),
+      /** Not done because its model stopped to ask the user (the timeline entry's `asked`): it asked, it did not fail. */
+      asked: z.boolean().optional(),
     }),
   ),
 });

@@ -184,25 +184,32 @@ const callList = (calls: string[]) => {
 /**
  * The error of a step whose model said it cannot finish (after calls were refused because nobody could approve them,
  * a run without a terminal and without --yes): it must not count as done and be committed. Says why, which calls
- * and how to recover.
+ * and how to recover (`sessionLog`: the step's session, none for an external engine's). `projectDir`: the project's folder the command lines name; `component`: a side-by-side
+ * component's step (it works in a worktree of the project), whose retry and skip name it (`--component`), its own
+ * answer box on its card in the app.
  */
-export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string, projectDir?: string): string {
-  // The project's folder in the command lines, ready to copy; `<dir>` where the step worked elsewhere (a component's worktree).
-  const dir = projectDir ? shellQuote(projectDir) : '<dir>';
+export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string | undefined, projectDir: string, component?: string): string {
+  // The project's folder in the command lines, ready to copy; a component side by side is named, as only it is retried.
+  const dir = `${shellQuote(projectDir)}${component ? ` --component ${shellQuote(component)}` : ''}`;
+  const box = component ? `the box on component ${component}'s card` : 'the box under the step';
   const refused = calls.length ? ` ${calls.length} call(s) ${NOBODY_ASKED} (${callList(calls)}).` : '';
   // Without refused calls the model stopped for something only the user can settle: no approval to answer on a retry.
   // A preparation step writes a document, saved only when it finishes, and cannot be skipped; what it asks is often the
   // goal itself, which a new goal says again (played as a user: the design step asked which of two readings the goal meant).
   const preparing = state.startsWith('prepare:');
+  // A component's merge into the run's branch (`<id>:merge`) cannot be skipped; its conflicts are in the project folder.
+  const merging = state.endsWith(':merge');
   const how = calls.length
-    ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry ${dir}\` on a terminal, or \`erasmus workflow retry ${dir} --yes\` to approve them unattended`
+    ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry ${dir}\` on a terminal${component ? ' once the run has stopped' : ''}, or \`erasmus workflow retry ${dir} --yes\` to approve them unattended`
+    : merging
+      ? `Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or resolve the conflicts yourself in ${projectDir} (remove every <<<<<<< ======= >>>>>>> marker; do not commit) and retry without an answer: Erasmus commits the merge`
     : preparing
-      ? `Answer it with the retry: in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`. Where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start ${dir} --new --goal TEXT\`, which marks this run abandoned)`
-      : `Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or settle it yourself (change the code, a test or the documents) and retry without an answer, or skip the step`;
-  const kept = preparing ? '' : " The rest of the step's work and its notes are kept.";
+      ? `Answer it with the retry: in the app, write the answer in ${box} and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`. Where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start ${shellQuote(projectDir)} --new --goal TEXT\`, which marks this run abandoned)`
+      : `Answer it with the retry (in the app, write the answer in ${box} and press Retry with this answer; on a terminal, ${component ? 'once the run has stopped (the components under way finish first), ' : ''}\`erasmus workflow retry ${dir} --answer TEXT\`), or settle it yourself (change the code, a test or the documents${component ? ', in its worktree' : ''}) and retry without an answer, or skip the step${component ? ` (\`erasmus workflow skip ${dir}\`)` : ''}`;
+  const kept = preparing ? '' : merging ? ' The conflicts and what the step did to them stay in the project folder.' : " The rest of the step's work and its notes are kept.";
   // Said as a sentence: a question keeps its mark ("…a slugify option?"), never "?.".
   const said = why.replace(/[.\s]+$/, '');
-  return `The step ${humanState(state)} cannot finish: ${said}${/[!?]$/.test(said) ? '' : '.'}${refused}${kept} ${how} (log: ${sessionLog}).`;
+  return `The step ${humanState(state)} cannot finish: ${said}${/[!?]$/.test(said) ? '' : '.'}${refused}${kept} ${how}${sessionLog ? ` (log: ${sessionLog})` : ''}.`;
 }
 
 /** The timeline's note on a step that went on without calls nobody could approve. */
@@ -292,7 +299,7 @@ export class AgentExecutor implements StepExecutor {
       ...(contextDoc !== undefined ? { contextDoc } : {}),
       done: outcome.endedReason === 'complete' && cannot === undefined,
       // Asked without a refused call: what it needs is the user's answer, not an approval (the faces offer the answer).
-      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath, step.worktree ? undefined : step.projectDir), ...(unanswered.length ? {} : { asks: true }) } : unanswered.length || unreplied || lacking ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? '', lacking ?? ''].filter(Boolean).join('; ') } : {}),
+      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath, (step.worktree && step.runDir) || step.projectDir, step.worktree ? step.component : undefined), ...(unanswered.length ? {} : { asks: true }) } : unanswered.length || unreplied || lacking ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? '', lacking ?? ''].filter(Boolean).join('; ') } : {}),
       usage: workflowUsage(outcome.usage),
       sessionLog: outcome.logPath,
       ...(!output.trim() && (said.trim() || lastText.trim()) ? { lastText: said.trim() || lastText } : {}),

@@ -448,9 +448,17 @@ describe('WorkflowEngine', () => {
         else await answer(b, runId, task);
       }
     })();
+    // Its "How to answer" says how to stop for the user, as an agent step's does.
+    expect(cli.prompt).toContain('submit `done` false with a line of `output` beginning `Cannot finish:` and what you need; the run stops and asks the user, and the step comes again with their answer');
     const cannot = await b.submitTask(runId, { output: 'Cannot finish: the user must say which flags the CLI takes.', done: false }, cli.step.state);
     expect(cannot).toEqual({ success: true, status: 'BLOCKED' });
-    expect((await b.status(runId)).timeline.find((t) => t.state === 'cli:development')).toMatchObject({ outcome: 'not-done' });
+    // It asked: said as the agent path says it (not "its budget may have run out"), the project's folder in the command line.
+    const stopped = await b.status(runId);
+    expect(stopped.timeline.find((t) => t.state === 'cli:development')).toMatchObject({ outcome: 'not-done', asked: true });
+    expect(stopped.error).toMatchObject({ asks: true });
+    expect(stopped.error?.message).toBe(
+      `The step cli · development cannot finish: the user must say which flags the CLI takes. The rest of the step's work and its notes are kept. Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or settle it yourself (change the code, a test or the documents) and retry without an answer, or skip the step.`,
+    );
     // The user answers with the retry (`workflow retry --answer`): the step run again hears the answer with what it said.
     expect(await b.retry(runId, { answer: 'It takes --lower and --upper, nothing else.' })).toMatch(/^(RUNNING|AWAITING_COGNITIVE_RESULT)$/);
     const retried = await b.getTask(runId);
@@ -470,6 +478,9 @@ describe('WorkflowEngine', () => {
     expect(heard).toMatch(/Cannot finish: the user must say which flags the CLI takes\.\n```\n\nThe user's answer, given with a retry of this step \(it settles what the step stopped for; where it differs from the documents, the answer holds\):\n\n```\nIt takes --lower and --upper, nothing else\.\n```/);
     // Answered and done, the next step hears no retry; a retry with an answer where no step stopped is refused, the run as it was.
     await answer(b, runId, resumed);
+    // The timeline keeps the answer with each attempt that ran with it: the one the stop cut off and the one resumed.
+    const answered = (await b.status(runId)).timeline.filter((t) => t.state === 'cli:development');
+    expect(answered.map((t) => t.answer)).toEqual([undefined, 'It takes --lower and --upper, nothing else.', 'It takes --lower and --upper, nothing else.']);
     const next = await b.getTask(runId);
     expect(next.status === 'AWAITING_COGNITIVE_RESULT' ? next.prompt : 'no step').not.toContain('## This is a retry');
     // Where no step ran and stopped (a run stopped before its first step), an answer has nothing to answer: refused, the run as it was.

@@ -6,8 +6,10 @@ import { builtWords, componentsBuilt } from '../../contract/run-steps';
 import { ProjectTrust } from '../project/trust';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../common/fs';
-import { debugRetryNote, unfinishedChanges } from './retry-note';
-import { beforeStep, lastWordsField, StepAbortedError } from './executor';
+import { answeredWith, debugRetryNote, unfinishedChanges } from './retry-note';
+import { beforeStep, lastWordsField, StepAbortedError, type StepResult } from './executor';
+import { cannotFinish, cannotFinishMessage } from './agent-executor';
+import type { WorkflowTimelineEntry } from '../../contract/methods/workflow';
 import { WorkflowError } from './errors';
 import { filesChangedSince, repoPath, type FileChange } from './git';
 import { asChange } from './commit-phrase';
@@ -288,7 +290,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     actor.send({ type: 'STEP_DONE', testsPassed: t.passed });
     return 'continue';
   }
-  const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component });
+  const entry = await ctx.enter(state, { protocol: protocol.name, component: spec.component, ...answeredWith(record.retryOf, state) });
   // Tests passed but some tasks had none that names them: the step is asked again, naming those tasks.
   const untraced = record.untraced?.state === state ? record.untraced : undefined;
   if (needsTests && !hooks && testCommand && !untraced && record.retryOf?.state === state) {
@@ -361,8 +363,9 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
   });
   if (result.contextDoc !== undefined) await ctx.docs.write(docRef, keepStamp(await ctx.docs.text(docRef), unfenceDocument(result.contextDoc)));
   if (!result.done) {
-    await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result), ...(result.asks ? { asked: true } : {}) });
-    throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`, result.asks ? { asks: true } : undefined);
+    const why = askedOf(ctx, entry, result);
+    await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result), ...(why.asks ? { asked: true } : {}) });
+    throw new WorkflowError('RUNTIME_ERROR', why.notDoneBecause ?? `step ${state} ended without finishing (the model did not say it was done; its budget may have run out). Retry it or skip it; its changes are kept.`, why.asks ? { asks: true } : undefined);
   }
   // The development step implemented the component's open tasks: they read as in progress from here on, in the task list and the
   // component's document ([x] only once committed: a task about tests is the testing step's to do, and reads as not done before it).
@@ -625,4 +628,16 @@ async function goalChangeList(projectDir: string, base: string | undefined): Pro
 
 function readText(path: string): Promise<string | undefined> {
   return readFile(path, 'utf8').catch(() => undefined);
+}
+
+/**
+ * Why a step that is not done stopped, for the run's error: the executor's words (the agent path's), else, where its answer
+ * says it cannot finish (an external engine's or a step command's `done` false with a `Cannot finish:` line), the same
+ * words the agent path gives, naming the project's folder (a component side by side works in a worktree of it, and is named).
+ */
+export function askedOf(ctx: RunContext, entry: WorkflowTimelineEntry, result: StepResult): Pick<StepResult, 'notDoneBecause' | 'asks'> {
+  if (result.notDoneBecause !== undefined) return { notDoneBecause: result.notDoneBecause, ...(result.asks ? { asks: true } : {}) };
+  const why = cannotFinish(result.output);
+  if (why === undefined) return {};
+  return { notDoneBecause: cannotFinishMessage(entry.state, why, [], result.sessionLog, ctx.docs.projectDir, entry.worktree ? entry.component : undefined), asks: true };
 }

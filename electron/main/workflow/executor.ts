@@ -29,6 +29,8 @@ export interface StepRequest {
   projectDir: string;
   /** A parallel run's component step: projectDir is this git worktree of the project (the tools work there). */
   worktree?: string;
+  /** With `worktree`: the project's own folder, the one the user knows, which the step's command lines for the user name. */
+  runDir?: string;
   budget: { maxTurns: number; maxTokens?: number; /** What is left of the run's dollar budget. */ maxCostUsd?: number };
   /** What the final answer is: the context document itself, a report (saved in the project), or notes. */
   answer?: StepAnswer;
@@ -109,7 +111,8 @@ interface Pending {
  */
 export function externalHandBack(step: Pick<StepRequest, 'runId' | 'state' | 'answer' | 'projectDir' | 'leftOpen'>): string {
   const call = (result: string, verb = 'Call') => `${verb} workflow_submit_task with {"runId": "${step.runId}", "state": "${step.state}", "result": ${result}}.`;
-  const done = '`done` is true when the "Done when" criteria are met, false if they are not (the run then stops at this step)';
+  // How to stop for the user, as an agent step is told (agent-executor.ts stopForUser): the run's error then asks them, and their answer comes with the retry.
+  const done = '`done` is true when the "Done when" criteria are met, false if they are not (the run then stops at this step). Only if the step cannot be done without the user (a decision the goal and documents leave open), neither guess nor work around it: submit `done` false with a line of `output` beginning `Cannot finish:` and what you need; the run stops and asks the user, and the step comes again with their answer';
   if (step.answer === 'document') return `${call('{"output": "<the complete document in markdown, headings included>", "done": true}')} \`output\` is the document itself and nothing else (not words about it); Erasmus saves it. ${done}.`;
   if (step.answer === 'report')
     return `${call('{"output": "<the report, markdown>", "done": true, "contextDoc": "<optional: the complete new text of the context document>"}')} \`output\` is the report and nothing else; Erasmus saves it as the review report. ${done}.`;

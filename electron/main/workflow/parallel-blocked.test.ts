@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { statusText } from '../../cli/commands/workflow-print';
+import { runStatusWords } from '../../contract/words';
 import { approved, cleanUpAfterEach, git, MODEL, runToEnd, setup, until } from '../../../tests/fixtures/workflow/parallel-harness';
 
 // A parallel run whose one component blocks while the other merges: what the user sees, skip, abandon.
@@ -26,7 +27,7 @@ describe('a blocked lane in a parallel run', () => {
     expect(git(dir, 'log', '--format=%s')).toBe('Write a.txt');
     // The CLI's status says which component, where its work is, and both ways on.
     const text = statusText(view);
-    expect(text).toContain(`component b is blocked at b · debugging; its work is in its worktree ${b.worktree}. To go on: fix the cause, then run its step again: erasmus workflow retry ${dir}, or skip that step: erasmus workflow skip ${dir}`);
+    expect(text).toContain(`component b is blocked at b · debugging; its work is in its worktree ${b.worktree}. To go on: fix the cause, then run its step again: erasmus workflow retry ${dir} --component b, or skip that step: erasmus workflow skip ${dir} --component b`);
     // The lane's line does not repeat the error the run's names: said once.
     expect(text).toMatch(/ {2}b: blocked, at b · debugging in \S+\n/);
     expect(text.split('tests still fail after 3 debugging attempt').length - 1).toBe(1);
@@ -129,5 +130,110 @@ describe('a blocked lane in a parallel run', () => {
       await rm(fixed, { force: true });
       await rm(hold, { force: true });
     }
+  }, 180_000);
+
+  it('a component that stops to ask while another runs says so in every face, names the project and itself in its command lines, and its answer goes to its step alone and shows on the timeline', async () => {
+    const hold = join(tmpdir(), `erasmus-parallel-hold-${process.pid}-4`);
+    await writeFile(hold, '');
+    try {
+      // a's development is held in flight while b's development stops to ask.
+      const { dir, engine, events } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'b', PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'a' });
+      const runId = await approved(engine, dir, 2);
+      await until(engine, runId, (v) => v.lanes?.find((l) => l.component === 'b')?.status === 'blocked');
+      const view = await engine.status(runId);
+      const b = view.lanes!.find((l) => l.component === 'b')!;
+      // It asked: its lane says so, and its error gives the ways on as the main path's does, naming the project's
+      // folder (not its worktree, not <dir>) and the component, whose step alone the answer is for.
+      expect(b).toMatchObject({ status: 'blocked', asks: true, state: 'b:development' });
+      expect(b.error).toMatch(/^The step b · development cannot finish: should b\.txt say "b" or "part b"\? The rest of the step's work and its notes are kept\./);
+      expect(b.error).toContain(`in the box on component b's card and press Retry with this answer; on a terminal, once the run has stopped (the components under way finish first), \`erasmus workflow retry ${dir} --component b --answer TEXT\``);
+      expect(b.error).toContain(`skip the step (\`erasmus workflow skip ${dir} --component b\`)`);
+      expect(b.error).not.toContain('<dir>');
+      expect(view.timeline.find((e) => e.state === 'b:development')).toMatchObject({ outcome: 'not-done', asked: true });
+      // Said at once: the notice and the status words say it stopped to ask and needs the answer, not "is blocked".
+      const note = events.find((e) => e.event === 'app.notify' && (e.payload as { title: string }).title === 'Component b stopped to ask you at b · development');
+      expect((note?.payload as { body: string } | undefined)?.body).toMatch(/The components under way go on and no new one starts; answer it now on its card in the app that drives the run, or on a terminal once they finish and the run stops\.$/);
+      expect(runStatusWords(view)).toBe('Running; b stopped to ask you, needs your answer');
+      // A component named that is not blocked is refused, naming the one that is (not the run's step retried instead).
+      await expect(engine.retry(runId, { component: 'c', answer: 'x' })).rejects.toThrow('component c is not blocked: nothing to retry (the plan has no such component; the blocked one is b)');
+      await engine.retry(runId, { component: 'b', answer: 'part b' });
+      await until(engine, runId, (v) => v.lanes?.find((l) => l.component === 'b')?.status === 'ready');
+      await rm(hold, { force: true });
+      const done = await engine.waitForRest(runId, 120_000);
+      expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED');
+      expect(git(dir, 'show', 'HEAD:b.txt')).toBe('part b');
+      // The answer shows where the user looks: the retried step's entry keeps it (the step before it, which asked, has none).
+      const steps = done.timeline.filter((e) => e.state === 'b:development');
+      expect(steps.map((e) => [e.outcome, e.answer])).toEqual([['not-done', undefined], ['done', 'part b']]);
+      expect(done.timeline.filter((e) => e.answer).map((e) => e.state)).toEqual(['b:development']);
+      expect(statusText(done)).toMatch(/ b · development: done in [^\n]*\n {4}with your answer: “part b”\n/);
+    } finally {
+      await rm(hold, { force: true });
+    }
+  }, 180_000);
+
+  it('a run blocked at a component that stopped to ask: the CLI says so with the answer, naming the component; a retry answers it', async () => {
+    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'b' });
+    const { runId, view } = await runToEnd(engine, dir, 2);
+    expect(view.status).toBe('BLOCKED');
+    expect(view.error).toMatchObject({ asks: true });
+    const b = view.lanes!.find((l) => l.component === 'b')!;
+    const text = statusText(view);
+    expect(text).toContain('The step needs your answer: The step b · development cannot finish:');
+    expect(text).toContain(`component b stopped to ask you at b · development; its work is in its worktree ${b.worktree}. To go on: answer it: erasmus workflow retry ${dir} --component b --answer TEXT ('-' reads the answer from stdin); or settle it yourself (in its worktree) and retry without --answer, or skip that step: erasmus workflow skip ${dir} --component b`);
+    expect(text).toMatch(/ {2}b: stopped to ask you, at b · development in \S+\n/);
+    expect(text).toMatch(/b · development: stopped to ask you in /);
+    await expect(engine.skip(runId, { component: 'a' })).rejects.toThrow('component a is not blocked: nothing to skip (the blocked one is b)');
+    await engine.retry(runId, { component: 'b', answer: 'b, answered' });
+    const done = await engine.waitForRest(runId, 120_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED');
+    expect(git(dir, 'show', 'HEAD:b.txt')).toBe('b, answered');
+    expect(done.timeline.filter((e) => e.answer).map((e) => [e.state, e.answer])).toEqual([['b:development', 'b, answered']]);
+  }, 180_000);
+
+  it("a merge step that stops to ask blocks the run asking; the retry's answer reaches that merge step and shows on its entry", async () => {
+    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_SHARED: '1', PARALLEL_MODEL_ASKS_MERGE: '1' });
+    const { runId, view } = await runToEnd(engine, dir, 2);
+    expect(view.status).toBe('BLOCKED');
+    // The merge step works in the project folder (the run's block, not a component's): its lines name the project alone.
+    expect(view.error).toMatchObject({ asks: true });
+    expect(view.error?.message).toBe(
+      `The step b · merge into the run's branch cannot finish: shared.txt says who wrote it on both sides; should it name a, b, or both? The conflicts and what the step did to them stay in the project folder. Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or resolve the conflicts yourself in ${dir} (remove every <<<<<<< ======= >>>>>>> marker; do not commit) and retry without an answer: Erasmus commits the merge.`,
+    );
+    expect(view.timeline.find((e) => e.state === 'b:merge')).toMatchObject({ outcome: 'not-done', asked: true });
+    // Nothing at the components' phase can be skipped with none blocked: no skip is offered.
+    expect(statusText(view)).toContain(`to go on: answer it: erasmus workflow retry ${dir} --answer TEXT ('-' reads the answer from stdin); or resolve the conflicts yourself in ${dir} (no marker left; do not commit) and retry without --answer\n`);
+    await engine.retry(runId, { answer: 'Both: keep both lines.' });
+    const done = await engine.waitForRest(runId, 120_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED');
+    const merges = done.timeline.flatMap((e, i) => (e.state === 'b:merge' ? [[i, e] as const] : []));
+    expect(merges.map(([, e]) => [e.outcome, e.answer])).toEqual([['not-done', undefined], ['committed', 'Both: keep both lines.']]);
+    expect(await engine.stepPrompt(runId, merges[1]![0])).toContain("The user's answer, given with a retry of this step (it settles what the step stopped for; where it differs from the documents, the answer holds):\n\n```\nBoth: keep both lines.\n```");
+  }, 180_000);
+
+  it('two components blocked asking: an answer that names neither is refused, each is answered alone, the CLI names each', async () => {
+    const { dir, engine } = await setup({ PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'a,b' });
+    const { runId, view } = await runToEnd(engine, dir, 2);
+    expect(view.status).toBe('BLOCKED');
+    expect(view.lanes?.map((l) => [l.component, l.status, l.asks])).toEqual([['a', 'blocked', true], ['b', 'blocked', true]]);
+    expect(view.error).toMatchObject({ asks: true, message: expect.stringMatching(/^2 components blocked:\ncomponent a: The step a · development cannot finish/) });
+    const text = statusText(view);
+    for (const c of ['a', 'b']) expect(text).toContain(`component ${c} stopped to ask you at ${c} · development; its work is in its worktree ${view.lanes!.find((l) => l.component === c)!.worktree}. To go on: answer it: erasmus workflow retry ${dir} --component ${c} --answer TEXT`);
+    // Which component an answer is for must be said: the first blocked one is never taken for it, and nothing runs.
+    await expect(engine.retry(runId, { answer: 'part b' })).rejects.toThrow('2 components are blocked (a, b): say which one your answer is for (--component ID on a terminal; its own card in the app). Nothing was retried');
+    expect((await engine.status(runId)).status).toBe('BLOCKED');
+    // b answered: it goes on with its answer; a stays blocked, its step not run again unasked (it would hear the retry as
+    // the user's word to go on as things are), and the run blocks again at it once b is done.
+    await engine.retry(runId, { component: 'b', answer: 'part b' });
+    const again = await engine.waitForRest(runId, 120_000);
+    expect(again.status, JSON.stringify(again.error)).toBe('BLOCKED');
+    expect(again.lanes?.map((l) => [l.component, l.status, l.asks])).toEqual([['a', 'blocked', true], ['b', 'ready', undefined]]);
+    expect(again.timeline.filter((e) => e.state === 'a:development')).toHaveLength(1);
+    expect(again.error).toMatchObject({ asks: true, message: expect.stringMatching(/^The step a · development cannot finish/) });
+    await engine.retry(runId, { component: 'a', answer: 'part a' });
+    const done = await engine.waitForRest(runId, 120_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('COMPLETED');
+    expect([git(dir, 'show', 'HEAD:a.txt'), git(dir, 'show', 'HEAD:b.txt')]).toEqual(['part a', 'part b']);
+    expect(done.timeline.filter((e) => e.answer).map((e) => [e.state, e.answer])).toEqual([['b:development', 'part b'], ['a:development', 'part a']]);
   }, 180_000);
 });

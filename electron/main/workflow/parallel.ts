@@ -10,7 +10,7 @@ import { crashPoint } from './crash-point';
 import { putBack } from './set-aside';
 import { stampDocument } from './drift';
 import { WorkflowError } from './errors';
-import { executeNext } from './execute';
+import { askedOf, executeNext } from './execute';
 import { lastWordsField, StepAbortedError, StepSetupError } from './executor';
 import { undoUnfinishedMerge } from './merge-recovery';
 import { currentState, startWorkflowActor } from './machine';
@@ -18,7 +18,7 @@ import { openComponents, PARALLEL_STATE, planStates, type Plan, type PlanCompone
 import { buildStepPrompt, fenceLanguage } from './prompt';
 import { userChangedFiles } from './run-git';
 import { loadProtocol } from './protocols';
-import { interruptedRetry, retryOfBlock, unfinishedChanges } from './retry-note';
+import { answeredWith, interruptedRetry, retryOfBlock, unfinishedChanges } from './retry-note';
 import { laneGoesOn, laneStopped } from './user-changes';
 import { SHUTDOWN, type RunContext } from './run-context';
 import type { LaneRecord, RunRecord } from './run-record';
@@ -88,6 +88,8 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
   // Why each component stopped; a blocked one that the user retries or skips meanwhile (lane-control.ts) is no longer blocked.
   const failures = new Map<string, Error>();
   const failure = (): Error | undefined => [...failures].find(([id, err]) => err instanceof StepAbortedError || ctx.signal.aborted || lanes.find((l) => l.component === id)?.status === 'blocked')?.[1];
+  // Still blocked as the run goes on (held: the user went on with another by name): as if it had just blocked.
+  for (const l of lanes) if (l.status === 'blocked') failures.set(l.component, new WorkflowError('RUNTIME_ERROR', l.error ?? `component ${l.component} is blocked`));
 
   for (;;) {
     const rung = ctx.lanesBell?.wait();
@@ -97,11 +99,13 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
       return 'done';
     }
     const blockedNow = !!failure();
-    const stopping = blockedNow || ctx.signal.aborted || !!ctx.pausing?.();
+    // A blocked component stops new ones from starting; one started before (retried, or cut off by a stop or a crash) goes on.
+    const stopping = ctx.signal.aborted || !!ctx.pausing?.();
     if (!stopping) {
       for (const lane of lanes) {
+        if (blockedNow && lane.status !== 'running') continue;
         if (running.size >= slots) break;
-        if (running.has(lane.component) || (lane.status !== 'waiting' && lane.status !== 'running' && lane.status !== 'blocked')) continue;
+        if (running.has(lane.component) || (lane.status !== 'waiting' && lane.status !== 'running')) continue;
         if (!(deps.get(lane.component) ?? []).every(merged)) continue;
         const component = open.find((c) => c.id === lane.component)!;
         // A durable run's components run in workers (durable/remote-lane.ts); otherwise here, in worktrees.
@@ -116,7 +120,7 @@ export async function runParallel(ctx: RunContext, plan: Plan): Promise<'done' |
     if (!running.size) {
       await ctx.persist();
       const failed = failure();
-      if (failed) throw failed instanceof StepAbortedError || ctx.signal.aborted ? failed : blockedError(lanes, failed);
+      if (failed) throw failed instanceof StepAbortedError || ctx.signal.aborted ? failed : blockedError(record, failed);
       if (blockedNow && !ctx.signal.aborted && !ctx.pausing?.()) continue; // its component was retried or skipped meanwhile: it starts now
       if (ctx.pausing?.()) return 'paused';
       const stuck = lanes.find((l) => l.status !== 'merged');
@@ -138,17 +142,34 @@ async function laneBlocked(ctx: RunContext, lane: LaneRecord, err: Error, others
   // Said as it is shown (nothing awaited between): whoever sees the lane blocked has been told, then it is saved.
   const { runId, projectDir, status, state } = ctx.record;
   ctx.emit('workflow.status', { runId, projectDir, status, ...(state ? { state } : {}) });
-  if (others) ctx.emit('app.notify', { title: `Component ${lane.component} is blocked${lane.state ? ` at ${humanState(lane.state)}` : ''}`, body: `${err.message.replace(/[.\s]+$/, '')}. The components under way go on and no new one starts; retry or skip its step now, or the run blocks once they finish.` });
+  // Only the process that drives the run takes a retry now (a command in another is refused while it drives): the
+  // app's card when the app drives it; a terminal's command once the run has stopped.
+  // A step that stopped to ask waits for the user's answer (its message says how to give it), as on the main path.
+  const asks = laneAsks(ctx.record, lane);
+  const at = lane.state ? ` at ${humanState(lane.state)}` : '';
+  if (others) ctx.emit('app.notify', { title: asks ? `Component ${lane.component} stopped to ask you${at}` : `Component ${lane.component} is blocked${at}`, body: `${err.message.replace(/[.\s]+$/, '')}. The components under way go on and no new one starts; ${asks ? 'answer it' : 'retry or skip its step'} now on its card in the app that drives the run, or on a terminal once they finish and the run stops.` });
   await ctx.persist();
 }
 
-function blockedError(lanes: LaneRecord[], first: Error): WorkflowError {
+/** A blocked component whose step's model stopped to ask the user (its last step says so): its way on is the retry's answer. */
+function laneAsks(record: RunRecord, lane: LaneRecord): boolean {
+  const last = lane.entries.map((i) => record.timeline[i]).findLast((e) => e && !e.rewound);
+  return lane.status === 'blocked' && !!last?.asked && last.outcome === 'not-done';
+}
+
+function blockedError(record: RunRecord, first: Error): WorkflowError {
+  const lanes = record.lanes ?? [];
   const blocked = lanes.filter((l) => l.status === 'blocked');
   const e = first instanceof WorkflowError ? first : undefined;
   // The step in words ("at wc · debugging"), unless the component's error names it already.
-  const which = blocked.map((l) => `component ${l.component}${l.state && !l.error?.includes(humanState(l.state)) ? ` (at ${humanState(l.state)})` : ''}: ${l.error}`).join('\n');
+  // One component whose error begins with its step ("The step wc · testing cannot finish: …") names itself already.
+  const which = blocked.length === 1 && blocked[0]!.state && blocked[0]!.error?.startsWith(`The step ${humanState(blocked[0]!.state)} `) ? blocked[0]!.error
+    : blocked.map((l) => `component ${l.component}${l.state && !l.error?.includes(humanState(l.state)) ? ` (at ${humanState(l.state)})` : ''}: ${l.error}`).join('\n');
   // The run's error names the component (the run's state is the parallel phase, which says nothing of which).
-  return new WorkflowError(e?.kind ?? 'RUNTIME_ERROR', blocked.length > 1 ? `${blocked.length} components blocked:\n${which}` : blocked.length ? which : first.message, e?.details);
+  // It asks the user only where every blocked component asks (another's way on is a fix, not an answer).
+  const asks = blocked.length > 0 && blocked.every((l) => laneAsks(record, l));
+  const { asks: _asks, ...details } = e?.details ?? {};
+  return new WorkflowError(e?.kind ?? 'RUNTIME_ERROR', blocked.length > 1 ? `${blocked.length} components blocked:\n${which}` : blocked.length ? which : first.message, { ...details, ...(asks || (!blocked.length && e?.details?.asks) ? { asks: true } : {}) });
 }
 
 /** After a crash or a block: steps left open are closed as interrupted (they run again), blocked components are retried. */
@@ -161,7 +182,8 @@ async function recover(ctx: RunContext): Promise<void> {
     }
     const last = ctx.record.timeline[lane.entries.at(-1) ?? -1];
     if (last?.outcome === 'interrupted' && !lane.retryOf && lane.status !== 'ready') lane.retryOf = { state: last.state, what: INTERRUPTED };
-    if (lane.status === 'blocked') {
+    // Blocked: it runs its step again, unless the user went on with another component by name (`held`).
+    if (lane.status === 'blocked' && !lane.held) {
       lane.status = lane.commit ? 'ready' : 'running';
       lane.error = undefined;
     }
@@ -241,7 +263,7 @@ export async function driveLane(ctx: RunContext, plan: Plan, lane: LaneRecord, c
     },
     runStep: (step) => {
       const entry = r.timeline.at(-1);
-      return ctx.runStep({ ...step, worktree: lane.worktree }, entry && !entry.leftAt ? entry : undefined);
+      return ctx.runStep({ ...step, worktree: lane.worktree, runDir: record.projectDir }, entry && !entry.leftAt ? entry : undefined);
     },
     // Tests and the commit run in the worktree: the sandbox lets them write it alone (and what git needs in the project's .git), from the project as root.
     runTests: (command, cwd, signal, options) => ctx.runTests(command, cwd, signal, { ...options, root: record.projectDir }),
@@ -393,13 +415,13 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
       userFiles: userChangedFiles(record),
       goal: record.goal,
       newGoal: !!record.goalUpdate,
-      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what, retrySaid: lane.retryOf.said, retryChanges: await unfinishedChanges(lane.entries.map((i) => record.timeline[i]!).filter(Boolean), state, record.projectDir, ctx.checkpointTrees) } : {}),
+      ...(lane.retryOf?.state === state ? { retryOf: lane.retryOf.what, retrySaid: lane.retryOf.said, retryAnswer: lane.retryOf.answer, retryChanges: await unfinishedChanges(lane.entries.map((i) => record.timeline[i]!).filter(Boolean), state, record.projectDir, ctx.checkpointTrees) } : {}),
       done: `No file of the project holds a conflict marker (${'`<<<<<<<`'}, ${'`>>>>>>>`'}), and each conflicted file keeps what both sides added.`,
       contextDocPath: ctx.docs.path(docRef),
       contextDoc: await ctx.docs.text(docRef),
       references,
     });
-    const entry = await enterLane(ctx, lane, state, { protocol: protocol.name });
+    const entry = await enterLane(ctx, lane, state, { protocol: protocol.name, ...answeredWith(lane.retryOf, state) });
     lane.mergeAttempts = attempts + 1;
     const result = await ctx.runStep(
       { state, protocol: protocol.name, role: 'merge', component: lane.component, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: 'write', contextDocPath: ctx.docs.path(docRef), projectDir: record.projectDir, budget: protocol.budget, answer: 'notes' },
@@ -407,9 +429,10 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
     );
     if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);
     if (!result.done) {
-      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result), ...(result.asks ? { asked: true } : {}) });
-      lane.retryOf = retryOfBlock([entry], state, 'the merge step ended without finishing');
-      throw new WorkflowError('RUNTIME_ERROR', result.notDoneBecause ?? `the merge step of component ${lane.component} ended without finishing; the conflicts stay in the project folder. Retry it, or resolve them yourself and retry.`);
+      const why = askedOf(ctx, entry, result);
+      await ctx.leave(entry, 'not-done', { usage: result.usage, sessionLog: result.sessionLog, ...lastWordsField(result), ...(why.asks ? { asked: true } : {}) });
+      lane.retryOf = retryOfBlock([entry], state, why.notDoneBecause ?? 'the merge step ended without finishing');
+      throw new WorkflowError('RUNTIME_ERROR', why.notDoneBecause ?? `the merge step of component ${lane.component} ended without finishing; the conflicts stay in the project folder. Retry it, or resolve them yourself and retry.`, why.asks ? { asks: true } : undefined);
     }
     left = await filesWithMarkers(record.projectDir, files);
     if (left.length) {
@@ -477,6 +500,8 @@ export function laneViews(record: RunRecord): WorkflowLane[] {
       ...(l.branch && l.status !== 'merged' ? { branch: l.branch } : {}),
       ...(l.commit && l.status === 'merged' ? { commit: l.commit } : {}),
       ...(l.error ? { error: l.error } : {}),
+      // Blocked where its step stopped to ask the user (its last entry says so): the faces offer the answer first.
+      ...(laneAsks(record, l) ? { asks: true } : {}),
       ...(l.kept ? { kept: l.kept } : {}),
       ...(l.waiting && l.status === 'running' ? { waiting: l.waiting } : {}),
     };

@@ -16,6 +16,7 @@ import type { Next, RunContext } from './run-context';
 import { goalUpdateIssues, hasOpenTask, parseTaskList, parseTaskListOrThrow } from './task-list';
 import { headCommit } from './git';
 import { earlierWork, earlierWorkNote } from './earlier-work';
+import { answeredWith } from './retry-note';
 import { RunStore } from './run-record';
 import type { DocumentIssue } from './errors';
 import { composeFinalCommand, projectTestCommand } from './test-suite';
@@ -139,7 +140,7 @@ export async function prepareNext(ctx: RunContext): Promise<Next> {
         : record.existing
           ? EXISTING_INSTRUCTIONS[step.doc]
           : step.instruction;
-    const entry = await ctx.enter(state, { protocol: protocol.name });
+    const entry = await ctx.enter(state, { protocol: protocol.name, ...answeredWith(record.retryOf, state) });
     const prompt = buildStepPrompt({ protocol, instruction, goal: record.goal, newGoal: !!record.goalUpdate,
       ...(record.retryOf?.state === state ? { retryOf: record.retryOf.what, retrySaid: record.retryOf.said, retryAnswer: record.retryOf.answer } : {}), contextDocPath, contextDoc: existing ?? '', references, existing: record.existing, userFiles: userChangedFiles(record) });
     const result = await ctx.runStep({ state, protocol: protocol.name, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: protocol.access, contextDocPath, projectDir: record.projectDir, budget: protocol.budget, answer: 'document' });

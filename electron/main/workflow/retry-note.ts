@@ -128,6 +128,11 @@ export function withAnswer(r: RetryOf, answer: string): RetryOf {
   return { ...r, what: r.what === SAID_CANNOT || r.what === SAID_CANNOT_ANSWERED ? SAID_CANNOT_ANSWERED : r.what, answer };
 }
 
+/** The timeline entry's record of the user's answer a step runs with (its retry note's, where it is this step's). */
+export function answeredWith(r: RetryOf | undefined, state: string): { answer?: string } {
+  return r?.state === state && r.answer ? { answer: r.answer } : {};
+}
+
 /**
  * What a step run again after the run blocked at it hears about the attempt before. The run's error is the user's, with how
  * to go on ("retry it or skip it", command lines) that the model cannot follow: where the step's own entry says what happened

@@ -62,6 +62,11 @@ export const LaneRecord = z.object({
   mergeAttempts: z.number().int().nonnegative().optional(),
   /** The user skipped the step where it blocked: it goes on after that step. */
   skip: z.boolean().optional(),
+  /**
+   * Blocked, and the user retried or skipped another component by name: it stays blocked as the run goes on (its step
+   * is not run again unasked; one that asked would take that as the user's word to go on), until it is retried itself.
+   */
+  held: z.boolean().optional(),
   error: z.string().optional(),
   /** Its worktree's files as it blocked, and what the user changed there before it went on (as the run's own: user-changes.ts). */
   stoppedTree: z.string().optional(),

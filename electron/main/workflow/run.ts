@@ -15,7 +15,7 @@ import { currentState, startWorkflowActor, type WorkflowActor } from './machine'
 import { PARALLEL_STATE, planFromTaskList, planStates, type StateSpec } from './plan';
 import { withUnplanned } from './architecture-components';
 import { laneViews, leaveLanes, planWithDepends, runsInParallel, skipBlockedLane } from './parallel';
-import { blockedLane, LaneBell, reopenLane, skippedEntry } from './lane-control';
+import { blockedLane, holdOthers, LaneBell, mergingLane, notBlocked, reopenLane, skippedEntry } from './lane-control';
 import type { KeptLane } from './worktrees';
 import { prepareNext } from './prepare';
 import { loadProtocols, PROTOCOL_NAMES } from './protocols';
@@ -710,23 +710,34 @@ export class WorkflowRun {
    * user's words for the step run again (what it stopped to ask, or how to go on), which its retry section carries.
    */
   retry(component?: string, answer?: string): void {
+    // An answer is one step's: with several components blocked, which one must be said (never the first taken for it).
+    const blocked = this.record.state === PARALLEL_STATE ? (this.record.lanes ?? []).filter((l) => l.status === 'blocked').map((l) => l.component) : [];
+    if (answer !== undefined && component === undefined && blocked.length > 1) {
+      throw invalidState(`${blocked.length} components are blocked (${blocked.join(', ')}): say which one your answer is for (--component ID on a terminal; its own card in the app). Nothing was retried`);
+    }
     if (this.loop) {
       const lane = this.record.state === PARALLEL_STATE ? blockedLane(this.record, component) : undefined;
-      if (!lane) throw invalidState(component ? `component ${component} is not blocked: nothing to retry` : 'the run is running: a step can be retried once the run is blocked, paused or stopped');
+      if (!lane) throw invalidState(component ? notBlocked(this.record, component, 'retry') : 'the run is running: a step can be retried once the run is blocked, paused or stopped');
       if (answer !== undefined) lane.retryOf = this.answered(lane.retryOf, lane.state, answer);
       reopenLane(lane);
       this.deps.emit('workflow.status', { runId: this.runId, projectDir: this.record.projectDir, status: this.record.status, state: this.record.state });
       this.lanesBell.ring();
       return;
     }
+    // A component named that is not blocked (mistyped, merged, or the run not side by side): refused, not the run's step retried instead.
+    if (component !== undefined && !(this.record.state === PARALLEL_STATE && blockedLane(this.record, component))) throw invalidState(notBlocked(this.record, component, 'retry'));
     // A run that resume() refuses (complete, abandoned, waiting for its goal or its plan) is refused in its words, unchanged.
     if (answer !== undefined && !['COMPLETED', 'ABANDONED', 'AWAITING_GOAL', 'AWAITING_APPROVAL'].includes(this.record.status)) {
-      const lane = this.record.state === PARALLEL_STATE ? blockedLane(this.record, component) : undefined;
-      if (lane) lane.retryOf = this.answered(lane.retryOf, lane.state, answer);
+      // A component's step (blocked, or its merge step, which stopped the run) hears the answer through its lane's retry note.
+      const lane = this.record.state === PARALLEL_STATE ? (blockedLane(this.record, component) ?? (component === undefined ? mergingLane(this.record) : undefined)) : undefined;
+      if (lane) lane.retryOf = this.answered(lane.retryOf, lane.retryOf?.state.endsWith(':merge') && lane.status === 'ready' ? lane.retryOf.state : lane.state, answer);
       // Blocked at a step that ran: its retry note is made as the run goes on (runLoop), and the answer joins it there.
       else if (this.record.error && !this.record.error.setup && this.record.state) this.answer = answer;
       else this.record.retryOf = this.answered(this.record.retryOf, this.record.state, answer);
     }
+    // The component named goes on alone: another blocked one is not run again unasked (one that asked would take the
+    // retry as the user's word to go on as things are).
+    if (this.record.state === PARALLEL_STATE) holdOthers(this.record, component);
     try {
       this.resume();
     } catch (err) {
@@ -748,7 +759,8 @@ export class WorkflowRun {
   async skip(component?: string): Promise<void> {
     if (this.record.status === 'ABANDONED') throw invalidState(`run ${this.runId} was abandoned for a newer goal: it is not driven again`);
     if (!this.loop) this.claim();
-    if (this.loop && !(this.record.state === PARALLEL_STATE && blockedLane(this.record, component))) throw invalidState(component ? `component ${component} is not blocked: nothing to skip` : 'the run is running: a step can be skipped once the run is blocked or paused');
+    if (component !== undefined && !(this.record.state === PARALLEL_STATE && blockedLane(this.record, component))) throw invalidState(notBlocked(this.record, component, 'skip'));
+    if (this.loop && !(this.record.state === PARALLEL_STATE && blockedLane(this.record, component))) throw invalidState('the run is running: a step can be skipped once the run is blocked or paused');
     if (this.record.phase !== 'execute') throw invalidState('preparation steps cannot be skipped: write the document (workflow.docs.write) and retry');
     const actor = this.ensureActor();
     const from = currentState(actor);
@@ -767,6 +779,7 @@ export class WorkflowRun {
         return;
       }
       this.record.error = undefined; // the skipped step's failure: no step after it is told it was a retry of it
+      holdOthers(this.record, component); // named: the other blocked components stay blocked
       await this.persist();
       this.drive();
       return;

@@ -48,3 +48,31 @@ describe('workflow_load', () => {
     expect(load.input.safeParse({ project: '/p', documents: 'all' }).success).toBe(false);
   });
 });
+
+describe('workflow_status', () => {
+  it("says a step stopped to ask the user (not a bare not-done) and names the answer a step ran with", async () => {
+    const view = { runId: 'r-1', projectDir: '/p', status: 'RUNNING', state: 'cli:development', timeline: [
+      { state: 'cli:development', enteredAt: 't0', leftAt: 't1', outcome: 'not-done', asked: true },
+      { state: 'cli:development', enteredAt: 't2', answer: 'Only --lower.' },
+    ] };
+    const link = { request: () => Promise.resolve(view) };
+    const status = workflowTools(() => Promise.resolve(link as never)).find((t) => t.name === 'workflow_status')!;
+    const out = await status.run(status.input.parse({ runId: 'r-1' }), {} as never);
+    const text = (out.content as Array<{ text: string }>)[0]!.text;
+    expect(text).toContain('- cli:development → stopped to ask the user\n- cli:development (ran with the user\'s answer: "Only --lower.")');
+  });
+});
+
+describe('workflow_retry and workflow_skip', () => {
+  it("name the blocked component side by side their call is for, and retry carries the user's answer", async () => {
+    const sent: Array<[string, unknown]> = [];
+    const link = { request: (method: string, params: unknown) => (sent.push([method, params]), Promise.resolve({ status: 'RUNNING' })) };
+    const tools = workflowTools(() => Promise.resolve(link as never));
+    const retry = tools.find((t) => t.name === 'workflow_retry')!;
+    const skip = tools.find((t) => t.name === 'workflow_skip')!;
+    await retry.run(retry.input.parse({ runId: 'r-1', component: 'b', answer: 'part b' }), {} as never);
+    await skip.run(skip.input.parse({ runId: 'r-1', component: 'a' }), {} as never);
+    expect(sent).toEqual([['workflow.retry', { runId: 'r-1', answer: 'part b', component: 'b' }], ['workflow.skip', { runId: 'r-1', component: 'a' }]]);
+    expect(tools.find((t) => t.name === 'workflow_resume')!.input.safeParse({ runId: 'r-1', component: 'a' }).success).toBe(false);
+  });
+});

@@ -45,6 +45,9 @@ function describeTask(t: WorkflowTask): string {
 }
 
 /** Every BLOCKED answer says how to go on, with tools this server has. */
+/** A side-by-side component whose blocked step a retry or skip is for (its message names it); default: the first blocked one. */
+const COMPONENT = z.string().min(1).max(200).optional().describe('components side by side: the blocked component whose step this is for (the blocked message names it); default: the first blocked one');
+
 export const RECOVER =
   'To recover: workflow_retry runs the blocked step again (after you fixed what the error names; where the step stopped to ask something, pass the user\'s answer as `answer`); workflow_skip goes on without it (FSM states only); workflow_resume continues from the last state. Then call workflow_get_task.';
 
@@ -127,10 +130,12 @@ export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
         }[name],
         input:
           name === 'retry'
-            ? z.object({ runId, answer: z.string().optional().describe("the user's answer to what the step stopped to ask (the step run again hears it); only for a step that ran and stopped") }).strict()
-            : z.object({ runId }).strict(),
-        run: (a: { runId: string; answer?: string }) =>
-          call((l) => l.request(`workflow.${name}`, { runId: a.runId, ...(name === 'retry' && a.answer !== undefined ? { answer: a.answer } : {}) }), (r) => `run ${a.runId}: ${r.status}; call workflow_get_task`),
+            ? z.object({ runId, answer: z.string().optional().describe("the user's answer to what the step stopped to ask (the step run again hears it); only for a step that ran and stopped"), component: COMPONENT }).strict()
+            : name === 'skip'
+              ? z.object({ runId, component: COMPONENT }).strict()
+              : z.object({ runId }).strict(),
+        run: (a: { runId: string; answer?: string; component?: string }) =>
+          call((l) => l.request(`workflow.${name}`, { runId: a.runId, ...(name === 'retry' && a.answer !== undefined ? { answer: a.answer } : {}), ...(name !== 'resume' && a.component !== undefined ? { component: a.component } : {}) }), (r) => `run ${a.runId}: ${r.status}; call workflow_get_task`),
       }),
     ),
     defineTool({
@@ -149,7 +154,8 @@ export function workflowTools(link: () => Promise<CoreLink>): ToolSpec[] {
           (l) => l.request('workflow.status', { runId: a.runId }),
           (r) => {
             const states = r.timeline.map((t) => t.state);
-            const recent = r.timeline.slice(-5).map((t) => `- ${t.state}${t.outcome ? ` → ${t.outcome}` : ''}${t.note ? `: ${t.note}` : ''}`);
+            // A step that stopped to ask says so (not a bare not-done), and one run with the user's answer names it.
+            const recent = r.timeline.slice(-5).map((t) => `- ${t.state}${t.outcome ? ` → ${t.asked && t.outcome === 'not-done' ? 'stopped to ask the user' : t.outcome}` : ''}${t.answer ? ` (ran with the user's answer: ${JSON.stringify(t.answer.trim())})` : ''}${t.note ? `: ${t.note}` : ''}`);
             const comp = r.pending?.step.component ?? r.timeline.at(-1)?.component;
             return [`run ${r.runId} (${r.projectDir}): ${r.status}${r.state ? ` in ${r.state}` : ''}`, comp ? `component: ${comp}` : '', `steps so far: ${states.length}`, ...recent, r.error ? `error: ${r.error.kind}: ${r.error.message}` : '']
               .filter(Boolean)

@@ -35,7 +35,12 @@ export function BlockedHint({ view, skip, component, onOpenTimeline }: { view: W
       ) : null}
       <p>
         {/* As the CLI says it: Retry step runs the step again on the files as they are now (a debugging step runs the tests first). */}
-        {lane?.worktree ? (
+        {lane?.worktree && lane.asks ? (
+          // The component's step stopped to ask: its card's answer box is the way on, as the run's own step's is.
+          <>
+            To go on: write your answer in the box below and press Retry with this answer; or settle it yourself in the worktree of {lane.component}, <code className="break-all font-mono text-xs" data-testid="blocked-worktree">{lane.worktree}</code> (its files are there, not in the project folder), then Retry step.{skip ? ` Or Skip ${humanState(skip)}: ${skipWords(skip)}.` : ''}
+          </>
+        ) : lane?.worktree ? (
           <>
             To go on: fix the cause in the worktree of {lane.component}, <code className="break-all font-mono text-xs" data-testid="blocked-worktree">{lane.worktree}</code> (its files are there, not in the project folder), or let the model try again; then Retry step.{skip ? ` Or Skip ${humanState(skip)}: ${skipWords(skip)}.` : ''}
           </>

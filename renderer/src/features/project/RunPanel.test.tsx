@@ -163,7 +163,9 @@ describe('ProjectView and the run panel', () => {
     expect(words.querySelector('figcaption')!.textContent).toBe('What the model said last, in slugify · debugging (the last 56 of 2345 characters):');
     expect(words.querySelector('blockquote')!.textContent).toBe('…accents: this needs a decision, keep them or strip them?');
     expect(words.textContent).toContain("All of it is in the step's session");
-    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry step', 'Skip slugify · debugging', 'Stop']);
+    // Its card has Retry step and Skip slugify · debugging; the run's controls keep Stop.
+    expect([...screen.getByTestId('lane-blocked').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Retry with this answer', 'Retry step', 'Skip slugify · debugging']);
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Stop']);
 
     // Components running side by side: no Skip (the core would refuse it), and Pause says at once that it waits.
     const running = run({ status: 'RUNNING', approved: true, plan, state: 'parallel:components', timeline: timeline.map((e) => (e.state === 'slugify:debugging' ? { ...e, leftAt: undefined, outcome: undefined } : e)).concat({ state: 'count:review', component: 'count', enteredAt: '2026-01-01T00:00:07Z' }), lanes: [{ ...lanes[0]!, status: 'running' }, { component: 'count', status: 'running', depends: [], state: 'count:review' }], updatedAt: '2026-01-01T00:00:10Z' });
@@ -207,6 +209,58 @@ describe('ProjectView and the run panel', () => {
     await core.services.run.refresh();
     await waitFor(() => expect(screen.getByTestId('run-panel').dataset.phase).toBe('paused'));
     expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Resume', 'Stop']);
+  });
+
+  it('a component that stopped to ask says so on its card, with its answer box first; blocked, the run shows a card per component, each answered alone', async () => {
+    const { core, set } = world();
+    const worktree = '/p/adder/.git/erasmus/worktrees/r1/slugify';
+    const asked = { state: 'slugify:development', component: 'slugify', worktree, enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:05Z', outcome: 'not-done' as const, asked: true };
+    const error = "The step slugify · development cannot finish: keep the accents or strip them? The rest of the step's work and its notes are kept.";
+    const counting = { state: 'count:review', component: 'count', enteredAt: '2026-01-01T00:00:01Z' };
+    set(run({ status: 'RUNNING', approved: true, plan, state: 'parallel:components', goal: 'two modules', timeline: [asked, counting], lanes: [{ component: 'slugify', status: 'blocked', depends: [], state: 'slugify:development', worktree, error, asks: true }, { component: 'count', status: 'running', depends: [], state: 'count:review' }] }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    core.on('workflow.retry', () => ({ status: 'RUNNING' }));
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    const card = await screen.findByTestId('lane-blocked');
+    expect(screen.getByTestId('run-phase').textContent).toBe('Working through the plan; component slugify stopped to ask you and needs your answer.');
+    expect(card.getAttribute('aria-label')).toBe('Component slugify stopped to ask you');
+    expect(card.textContent).toContain('Component slugify stopped to ask you at slugify · development: it needs your answer. The components under way go on; no new one starts until you answer it, or retry or skip it.');
+    expect(within(card).getByTestId('blocked-hint').textContent).toContain(`To go on: write your answer in the box below and press Retry with this answer; or settle it yourself in the worktree of slugify, ${worktree} (its files are there, not in the project folder), then Retry step.`);
+    expect(card.textContent).not.toContain('is blocked');
+
+    // The run blocked once count finished, slugify and another asking: a card each (no run-wide answer box, whose
+    // answer would go to the first alone), each answer with its own component.
+    const other = { ...asked, state: 'title:development', component: 'title', worktree: `${worktree}-title` };
+    set(run({ status: 'BLOCKED', approved: true, plan, state: 'parallel:components', goal: 'two modules', timeline: [asked, other, { ...counting, leftAt: '2026-01-01T00:00:06Z', outcome: 'done' as const }, { state: 'parallel:components', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:07Z', outcome: 'done' as const }], lanes: [{ component: 'slugify', status: 'blocked', depends: [], state: 'slugify:development', worktree, error, asks: true }, { component: 'title', status: 'blocked', depends: [], state: 'title:development', worktree: other.worktree, error: 'The step title · development cannot finish: which case?', asks: true }, { component: 'count', status: 'merged', depends: [], commit: 'abc' }], error: { kind: 'RUNTIME_ERROR', message: `2 components blocked:\ncomponent slugify: ${error}\ncomponent title: which case?`, asks: true }, updatedAt: '2026-01-01T00:00:08Z' }));
+    await core.services.run.refresh();
+    await waitFor(() => expect(screen.getAllByTestId('lane-blocked')).toHaveLength(2));
+    expect(screen.getByTestId('run-phase').textContent).toBe('Blocked: components stopped to ask you and need your answer.');
+    const [first, second] = screen.getAllByTestId('lane-blocked');
+    expect(first!.textContent).toContain("Component slugify stopped to ask you at slugify · development: it needs your answer. The run waits for it; going on here goes on with this component alone (the others stay blocked until you go on with them).");
+    expect(screen.getAllByTestId('retry-answer')).toHaveLength(2);
+    // Each card has its Retry step and Skip: the run's controls do not offer them a second time.
+    expect([...screen.getByTestId('run-controls').querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Stop']);
+    expect(screen.queryByLabelText('Your answer to Components side by side')).toBeNull();
+    fireEvent.change(within(second!).getByLabelText('Your answer to title · development'), { target: { value: 'Title Case.' } });
+    fireEvent.click(within(second!).getByTestId('retry-answer-submit'));
+    await waitFor(() => expect(core.callsOf('workflow.retry')).toEqual([{ runId: 'r1', component: 'title', answer: 'Title Case.' }]));
+  });
+
+  it("blocked at a merge step that stopped to ask: the answer box names that step (not the components' phase)", async () => {
+    const { core, set } = world();
+    const timeline: WorkflowRunView['timeline'] = [
+      { state: 'parallel:components', enteredAt: '2026-01-01T00:00:00Z', leftAt: '2026-01-01T00:00:01Z', outcome: 'done' },
+      { state: 'b:merge', component: 'b', enteredAt: '2026-01-01T00:00:05Z', leftAt: '2026-01-01T00:00:06Z', outcome: 'not-done', asked: true },
+    ];
+    set(run({ status: 'BLOCKED', approved: true, plan, state: 'parallel:components', goal: 'two', timeline, lanes: [{ component: 'a', status: 'merged', depends: [] }, { component: 'b', status: 'ready', depends: [] }], error: { kind: 'RUNTIME_ERROR', message: "The step b · merge into the run's branch cannot finish: which side wins?", asks: true } }));
+    core.on('workflow.latest', () => ({ runId: 'r1' }));
+    core.on('workflow.retry', () => ({ status: 'RUNNING' }));
+    void core.services.run.attach(project.path);
+    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    fireEvent.change(await screen.findByLabelText("Your answer to b · merge into the run's branch"), { target: { value: 'Both.' } });
+    fireEvent.click(screen.getByTestId('retry-answer-submit'));
+    await waitFor(() => expect(core.callsOf('workflow.retry')).toEqual([{ runId: 'r1', answer: 'Both.' }]));
   });
 
   it('starts an unattended agent run, asks the goal, shows the documents, and confirms an edited plan', async () => {

@@ -14,7 +14,7 @@ import { NewGoal } from './NewGoal';
 import { PlanDelta } from './PlanDelta';
 import { PlanReview } from './PlanReview';
 import { setTaskTitle } from './planEdit';
-import { phaseOf, skipTarget, type RunPhase } from './runState';
+import { phaseOf, skipTarget, type RunAction, type RunPhase } from './runState';
 import { humanError, humanState, runStatusWords } from './labels';
 import { BlockedHint } from './BlockedHint';
 import { LaneBlocks } from './LaneBlocks';
@@ -41,7 +41,15 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
   const phase = phaseOf(view);
   const skip = skipTarget(view);
   // Pausing: how many steps it waits for (runStatusWords); blocked: what the buttons offer.
-  const blockedLanes = phase === 'running' ? (view.lanes ?? []).filter((l) => l.status === 'blocked').map((l) => l.component) : [];
+  const laneBlocked = (view.lanes ?? []).filter((l) => l.status === 'blocked');
+  const blockedLanes = phase === 'running' ? laneBlocked.filter((l) => !l.asks).map((l) => l.component) : [];
+  // One whose step stopped to ask waits for the user's answer, as the run's own step that asks does.
+  const askingLanes = phase === 'running' ? laneBlocked.filter((l) => l.asks).map((l) => l.component) : [];
+  // The run blocked with components blocked: each has its card (its error, its answer box, Retry and Skip for it).
+  const laneCards = laneBlocked.length > 0 && (phase === 'running' || phase === 'pausing' || phase === 'blocked');
+  // Blocked at the components' phase with none blocked: a component's merge step stopped the run; the answer is for it.
+  const last = view.timeline.findLast((e) => !e.rewound && e.leftAt);
+  const merge = phase === 'blocked' && !laneCards && view.state === 'parallel:components' && last?.state.endsWith(':merge') ? last.state : undefined;
   // A step held by an approval (its agent's, a server's; a durable run's worker step alike) waits for the user, not the plan.
   const waits = useWaiting(view, true);
   // The answer typed under a blocked step (RetryAnswer), for that step only. Retry step sends it too: a user who wrote an
@@ -56,8 +64,13 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
   const heading =
     asking.length ? `Waiting for you: ${asking.join(', ')} ask${asking.length > 1 ? '' : 's'} for an approval.`
     : phase === 'pausing' ? runStatusWords(view)
+    : phase === 'blocked' && view.error?.asks ? `Blocked: ${laneBlocked.length > 1 ? 'components stopped' : 'a step stopped'} to ask you and need${laneBlocked.length > 1 ? '' : 's'} your answer.`
     : phase === 'blocked' && !skip ? 'Blocked: the run needs you (retry the step).'
-    : blockedLanes.length ? `Working through the plan; component${blockedLanes.length > 1 ? 's' : ''} ${blockedLanes.join(', ')} ${blockedLanes.length > 1 ? 'are' : 'is'} blocked and need${blockedLanes.length > 1 ? '' : 's'} you.`
+    : blockedLanes.length || askingLanes.length
+      ? `Working through the plan; ${[
+          askingLanes.length ? `component${askingLanes.length > 1 ? 's' : ''} ${askingLanes.join(', ')} stopped to ask you and need${askingLanes.length > 1 ? '' : 's'} your answer` : '',
+          blockedLanes.length ? `component${blockedLanes.length > 1 ? 's' : ''} ${blockedLanes.join(', ')} ${blockedLanes.length > 1 ? 'are' : 'is'} blocked and need${blockedLanes.length > 1 ? '' : 's'} you` : '',
+        ].filter(Boolean).join('; ')}.`
     : said[phase];
   // A task edited on the plan card is saved in the task list; the core reads the plan from it again (workflow.plan).
   const editTask = async (id: string, title: string) => {
@@ -77,11 +90,13 @@ export function RunPanel({ view, onOpenTimeline }: { view: WorkflowRunView; onOp
         </button>
       </div>
       {view.goal ? <p className="text-sm"><span className="text-slate-600 dark:text-slate-400">Goal: </span>{view.goal}</p> : null}
-      {view.error ? <ErrorBanner message={humanError(view.error)} /> : null}
-      {phase === 'blocked' ? <BlockedHint view={view} skip={skip} onOpenTimeline={onOpenTimeline} /> : null}
-      {phase === 'blocked' ? <RetryAnswer key={view.state} view={view} answer={answer} onAnswer={(text) => setTyped({ state: view.state, text })} onRetry={(words) => retry(words)} /> : null}
-      {phase === 'running' || phase === 'pausing' ? <LaneBlocks view={view} onAction={(a, component, answer) => run.act(a, component, answer)} /> : null}
-      <RunControls phase={phase} skip={skip} onAction={(a) => (a === 'retry' && phase === 'blocked' && answer.trim() ? retry(answer.trim()) : run.act(a))} />
+      {/* Blocked at components: each card says its own error (the run's names them all). */}
+      {view.error && !(phase === 'blocked' && laneCards) ? <ErrorBanner message={humanError(view.error)} /> : null}
+      {phase === 'blocked' && !laneCards ? <BlockedHint view={view} skip={skip} onOpenTimeline={onOpenTimeline} /> : null}
+      {phase === 'blocked' && !laneCards ? <RetryAnswer key={view.state} view={view} {...(merge ? { state: merge } : {})} answer={answer} onAnswer={(text) => setTyped({ state: view.state, text })} onRetry={(words) => retry(words)} /> : null}
+      {laneCards ? <LaneBlocks view={view} onAction={(a, component, answer) => run.act(a, component, answer)} /> : null}
+      {/* Blocked at components: each card has its Retry step and Skip, so the run's are not offered twice. */}
+      <RunControls phase={phase} skip={skip} {...(phase === 'blocked' && laneCards ? { without: ['retry', 'skip'] satisfies RunAction[] } : {})} onAction={(a) => (a === 'retry' && phase === 'blocked' && answer.trim() ? retry(answer.trim()) : run.act(a))} />
       {phase === 'completed' ? <RunSummary view={view} onFinished={() => void run.refresh()} /> : null}
       {phase === 'completed' ? <DriftNotice projectDir={view.projectDir} version={view.updatedAt} onFix={(dirtyTree) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { documents: 'drifted', ...(dirtyTree ? { dirtyTree } : {}) })} /> : null}
       {phase === 'completed' ? <NewGoal executor={view.executor} onStart={(goal, autoApprove, dirtyTree) => run.start(view.projectDir, view.executor === 'external' ? 'external' : 'agent', { goal, autoApprove, ...(dirtyTree ? { dirtyTree } : {}) })} /> : null}

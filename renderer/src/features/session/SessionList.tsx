@@ -14,9 +14,10 @@ const DOT: Record<ItemStatus, string> = {
   running: 'alive bg-sky-500',
   done: 'bg-emerald-500',
   failed: 'bg-red-500',
+  asked: 'bg-amber-100 ring-2 ring-inset ring-amber-600',
   idle: 'bg-slate-400',
 };
-const DOT_WORDS: Record<ItemStatus, string> = { running: 'working', done: 'finished', failed: 'ended without finishing', idle: 'idle' };
+const DOT_WORDS: Record<ItemStatus, string> = { running: 'working', done: 'finished', failed: 'ended without finishing', asked: 'stopped to ask you', idle: 'idle' };
 
 function Item({ item, selected, onSelect }: { item: ListItem; selected: boolean; onSelect: (id: string) => void }) {
   const waiting = item.session ? pendingApprovals(item.session).length : 0;

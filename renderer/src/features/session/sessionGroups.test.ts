@@ -26,6 +26,13 @@ function run(runId: string, projectDir: string, minutes: number, steps: Step[], 
 }
 
 describe('groupSessions', () => {
+  it('a step whose model stopped to ask is listed as asking you, not failed; a step not done for another reason stays failed', () => {
+    // Played as a user: the sessions list drew the step that asked with a red dot, while the timeline drew it amber "asked you".
+    const runs = [run('r1', '/w/kit', 0, [step('wordcount:development', 1, 'w1', { outcome: 'not-done', asked: true }), step('slugify:review', 2, 's1', { outcome: 'not-done' }), step('wordcount:development', 3, 'w2')], { status: 'RUNNING' })];
+    const [kit] = groupSessions({ sessions: [], runs, project: '/w/kit' });
+    expect(kit!.runs[0]!.steps.map((s) => [s.id, s.status])).toEqual([['w1', 'asked'], ['s1', 'failed'], ['w2', 'done']]);
+  });
+
   it('numbers a state run again by attempt, within its run only', () => {
     const runs = [
       run('r1', '/w/calc', 0, [step('adder:development', 1, 'd1'), step('adder:testing', 2, 't1', { outcome: 'tests-failed' }), step('adder:debugging', 3, 'g1'), step('adder:testing', 4, 't2', { outcome: 'tests-passed' }), step('adder:testing', 5)]),

@@ -4,7 +4,8 @@ import { runStepsOf } from '../../../../electron/contract/run-steps';
 import type { SessionState } from './sessionState';
 
 /** How an entry of the list looks: its dot. */
-export type ItemStatus = 'running' | 'done' | 'failed' | 'idle';
+/** `asked`: a workflow step whose model stopped to ask the user (amber, as on the timeline), not a failure. */
+export type ItemStatus = 'running' | 'done' | 'failed' | 'asked' | 'idle';
 
 /** One entry of the sessions list: a session this window knows, or a step's session read from its run. */
 export interface ListItem {
@@ -113,6 +114,7 @@ function stepStatus(steps: WorkflowRunSteps['steps'], i: number, runLive: boolea
   if ((step.outcome === 'tests-failed' || step.outcome === 'tests-untraced') && steps.slice(i + 1).some((l) => l.component === step.component && l.outcome === 'tests-passed')) return 'done';
   // Stopped or paused by the user, or cut short when Erasmus stopped: not a failure, and not done.
   if (step.outcome === 'aborted' || step.outcome === 'interrupted') return 'idle';
+  if (step.asked && step.outcome === 'not-done') return 'asked';
   return step.outcome && FAILED.has(step.outcome) ? 'failed' : 'done';
 }
 

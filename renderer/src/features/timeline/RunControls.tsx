@@ -6,7 +6,7 @@ import { actionsFor, type RunAction, type RunPhase } from '../project/runState';
 const labels: Record<RunAction, string> = { pause: 'Pause', resume: 'Resume', stop: 'Stop', retry: 'Retry step', skip: 'Skip step' };
 
 /** Pause / resume / stop / retry / skip, offered only where the phase allows them; Stop asks first; Skip names the step it skips (`skip`, from skipTarget). */
-export function RunControls({ phase, skip, onAction }: { phase: RunPhase; skip?: string | undefined; onAction: (a: RunAction) => Promise<void> }) {
+export function RunControls({ phase, skip, without = [], onAction }: { phase: RunPhase; skip?: string | undefined; /** Actions offered elsewhere on the page (a blocked component's card). */ without?: RunAction[]; onAction: (a: RunAction) => Promise<void> }) {
   const [busy, setBusy] = useState<RunAction | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -23,7 +23,7 @@ export function RunControls({ phase, skip, onAction }: { phase: RunPhase; skip?:
       setBusy(null);
     }
   };
-  const actions = actionsFor(phase, !!skip);
+  const actions = actionsFor(phase, !!skip).filter((a) => !without.includes(a));
   if (actions.length === 0) return null;
   if (confirming) {
     return (

@@ -24,12 +24,14 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
     e.usage ? `${formatTokens(e.usage.totalTokens)} tokens ${formatCost(e.usage.costUsd)}` : '',
     e.test ? `tests: ${e.test.command} → ${e.test.passed ? 'passed' : `failed (${e.test.exitCode})`}` : '',
     commitWords(e, 10),
+    // Run again with the user's answer (to what the step before asked): said with the step, as the run record keeps it.
+    e.answer ? `with your answer: “${e.answer.trim()}”` : '',
     e.note ?? '',
     e.rewound ? 'rewound' : '',
     block.alongside ? `at the same time as ${alongsideWords(block.alongside)}` : '',
   ].filter(Boolean);
   const label = `${e.rewound ? '↶ ' : ''}${stepWords(block.step)}${block.attempt > 1 ? ` ×${block.attempt}` : ''}`;
-  const sub = `${formatDuration(duration)}${e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}${e.usage?.costUsd !== undefined ? ` · ${formatCost(e.usage.costUsd)}` : ''}`;
+  const sub = `${e.answer ? 'with your answer · ' : ''}${formatDuration(duration)}${e.usage ? ` · ${formatTokens(e.usage.totalTokens)}` : ''}${e.usage?.costUsd !== undefined ? ` · ${formatCost(e.usage.costUsd)}` : ''}`;
   return (
     <button
       type="button"
@@ -40,6 +42,7 @@ export function StepBlock({ block, onOpen }: { block: Block; onOpen: (b: Block) 
       data-state={block.state}
       data-status={block.status}
       data-rewound={e.rewound ? 'true' : undefined}
+      data-answered={e.answer ? 'true' : undefined}
       style={{ left: `calc(${block.left * 100}% + 1px)`, width: `calc(${block.width * 100}% - 2px)` }}
       className={`absolute top-1 bottom-1 overflow-hidden rounded px-1 text-left text-[11px] leading-tight focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 ${look[block.status]}${e.rewound ? ' italic' : ''}`}
     >

@@ -36,6 +36,16 @@ export function StepDetails({ runId, block, onOpenSession, rewind }: { runId: st
         {e.worker ? (<><dt className="text-slate-600 dark:text-slate-400">Ran on</dt><dd data-testid="step-worker">{e.worker}</dd></>) : null}
         {e.commit ? (<><dt className="text-slate-600 dark:text-slate-400">Commit</dt><dd className="font-mono">{e.commit}</dd></>) : null}
         {e.laneCommit && e.laneCommit !== e.commit ? (<><dt className="text-slate-600 dark:text-slate-400">Merged from</dt><dd><span className="font-mono">{e.laneCommit}</span> on its lane</dd></>) : null}
+        {/* Run again with the user's answer to what the attempt before asked (the retry's answer box, `retry --answer`). */}
+        {e.answer ? (
+          <>
+            <dt className="text-slate-600 dark:text-slate-400">Your answer</dt>
+            <dd data-testid="step-answer">
+              <span className="text-xs text-slate-600 dark:text-slate-400">given with the retry; this step ran with it:</span>
+              <blockquote className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap border-l-4 border-amber-500 pl-2">{e.answer}</blockquote>
+            </dd>
+          </>
+        ) : null}
         {e.note ? (<><dt className="text-slate-600 dark:text-slate-400">Note</dt><dd className="whitespace-pre-wrap">{e.note}</dd></>) : null}
         {/* A step that did not pass: what the model said last ("Cannot finish: …"), or "not finished" says nothing of why once the run went on. */}
         {e.lastWords ? (

@@ -48,6 +48,27 @@ describe('TimelineView', () => {
     fireEvent.click(blocks[2]!);
     expect(screen.getByTestId('step-outcome').textContent).toBe('stopped to ask you');
     expect(screen.getByLabelText('Legend').textContent).toContain('asked you');
+    // The run's error above the steps is amber too: it waits for the answer, it did not fail.
+    const said = screen.getAllByRole('alert').find((a) => a.textContent?.startsWith('The step needs your answer'));
+    expect(said?.dataset.asks).toBe('true');
+    expect(said?.className).toContain('text-amber-900');
+  });
+
+  it("the step run again with the user's answer says so on its block and shows the answer in its details", async () => {
+    // Played as a user: the answer left no trace on the timeline, only inside the retried step's saved prompt.
+    const retried = { state: 'adder:debugging', component: 'adder', enteredAt: '2026-01-01T00:00:30Z', leftAt: '2026-01-01T00:00:40Z', durationMs: 10_000, outcome: 'tests-passed' as const, answer: 'Round half up.\nNever truncate.' };
+    const answered = { ...view, status: 'RUNNING' as const, error: undefined, timeline: [view.timeline[0]!, view.timeline[1]!, { ...view.timeline[2]!, asked: true }, retried] };
+    const core = new FakeCore({ 'workflow.latest': () => ({ runId: 'r1' }), 'workflow.status': () => answered });
+    await core.services.run.attach('/p');
+    core.render(<TimelineView onOpenSession={() => {}} />);
+    const blocks = screen.getAllByTestId('timeline-block');
+    expect(blocks.map((b) => b.dataset.answered ?? '-')).toEqual(['-', '-', '-', 'true']);
+    expect(blocks[3]!.textContent).toContain('with your answer');
+    expect(blocks[3]!.title).toContain('with your answer: “Round half up.\nNever truncate.”');
+    fireEvent.click(blocks[3]!);
+    expect(screen.getByTestId('step-answer').textContent).toBe('given with the retry; this step ran with it:Round half up.\nNever truncate.');
+    fireEvent.click(blocks[2]!);
+    expect(screen.queryByTestId('step-answer')).toBeNull();
   });
 
   it('is empty without a run', () => {

@@ -110,7 +110,8 @@ function RunTimeline({ view, open, onOpenSession }: { view: WorkflowRunView; ope
       </div>
       <CostByPart view={view} />
       {open ? <UndoRewind view={view} onUndone={() => void run.refresh()} /> : null}
-      {view.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{humanError(view.error)}</p> : null}
+      {/* A step that stopped to ask waits for the user's answer (amber, as its block): it did not fail. */}
+      {view.error ? <p role="alert" data-asks={view.error.asks ? 'true' : undefined} className={`text-sm ${view.error.asks ? 'text-amber-900 dark:text-amber-200' : 'text-red-700 dark:text-red-300'}`}>{humanError(view.error)}</p> : null}
       <div className="flex gap-1 text-sm" role="group" aria-label="Show the run as">
         {([['order', 'Steps in order'], ['machine', 'State machine']] as const).map(([m, label]) => (
           <button key={m} type="button" aria-pressed={mode === m} onClick={() => setMode(m)} data-testid={`timeline-mode-${m}`}
