@@ -4,26 +4,14 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { spawn as spawnPty, type IPty } from 'node-pty';
+import { spawn as spawnPty } from 'node-pty';
 import stripAnsi from 'strip-ansi';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RunRecord } from '../../electron/main/workflow/run-record';
-import { CLI, ensureBuilt, MODEL, sandbox, type Sandbox } from './workflow-helpers';
+import { usePtyWorld } from './pty-world';
+import { CLI, MODEL, sandbox } from './workflow-helpers';
 
-let sb: Sandbox | undefined;
-let pty: IPty | undefined;
-afterEach(async () => {
-  try {
-    if (pty) process.kill(-pty.pid, 'SIGKILL');
-  } catch {}
-  pty = undefined;
-  await sb?.cleanup();
-  sb = undefined;
-});
-
-beforeAll(() => {
-  ensureBuilt();
-}, 120_000);
+const w = usePtyWorld();
 
 /**
  * `erasmus workflow start` in a terminal, its first step held by the scripted model until the test lets it go. The step's
@@ -35,7 +23,7 @@ async function startHeld(): Promise<Started> {
   const t = await start(['--yes'], true);
   // The step is under way: its entry is open in the run file, and its command's process of its own has started.
   await t.waitFor('→ Preparation · architecture');
-  const daemon = join(sb!.root, 'daemon-started');
+  const daemon = join(w.sb!.root, 'daemon-started');
   const deadline = Date.now() + 30_000;
   while (!t.run()?.timeline.some((e) => e.state === 'prepare:architecture' && !e.leftAt) || !existsSync(daemon)) {
     if (Date.now() > deadline) throw new Error('the step did not start');
@@ -53,25 +41,25 @@ interface Started {
 
 /** `held`: the first step is held, and its command leaves the process that holds its output (startHeld). */
 async function start(extra: string[], held: boolean): Promise<Started> {
-  sb = await sandbox();
-  const hold = join(sb.root, 'hold');
-  const daemon = join(sb.root, 'daemon-started');
+  w.sb = await sandbox();
+  const hold = join(w.sb.root, 'hold');
+  const daemon = join(w.sb.root, 'daemon-started');
   if (held) {
     writeFileSync(hold, '');
-    await sb.setControl({ holdAt: 'prepare:architecture', holdFile: hold });
+    await w.sb.setControl({ holdAt: 'prepare:architecture', holdFile: hold });
   }
   const command = held ? `setsid sh -c 'touch ${daemon}; exec sleep 3' & node ${MODEL}` : `node ${MODEL}`;
   let screen = '';
-  pty = spawnPty(process.execPath, [CLI, 'workflow', 'start', sb.project, '--goal', 'add numbers', '--executor', 'command', '--command', command, ...extra], {
-    cwd: sb.project,
+  w.pty = spawnPty(process.execPath, [CLI, 'workflow', 'start', w.sb.project, '--goal', 'add numbers', '--executor', 'command', '--command', command, ...extra], {
+    cwd: w.sb.project,
     cols: 200,
     rows: 50,
-    env: sb.env as Record<string, string>,
+    env: w.sb.env as Record<string, string>,
   });
-  pty.onData((d) => (screen += d));
+  w.pty.onData((d) => (screen += d));
   // Its exit code, or the signal that killed it (the process must end by itself, not be killed by a Ctrl-C).
-  const exited = new Promise<number | string>((r) => pty!.onExit((e) => r(e.signal ? `killed by signal ${e.signal}` : e.exitCode)));
-  const runsDir = sb.paths.runsDir(sb.project);
+  const exited = new Promise<number | string>((r) => w.pty!.onExit((e) => r(e.signal ? `killed by signal ${e.signal}` : e.exitCode)));
+  const runsDir = w.sb.paths.runsDir(w.sb.project);
   const run = () => {
     const f = existsSync(runsDir) ? readdirSync(runsDir).find((n) => n.endsWith('.json')) : undefined;
     return f ? RunRecord.parse(JSON.parse(readFileSync(join(runsDir, f), 'utf8'))) : undefined;
@@ -87,21 +75,21 @@ async function start(extra: string[], held: boolean): Promise<Started> {
 }
 
 function status(): string {
-  return spawnSync(process.execPath, [CLI, 'workflow', 'status', sb!.project], { env: sb!.env, encoding: 'utf8' }).stdout;
+  return spawnSync(process.execPath, [CLI, 'workflow', 'status', w.sb!.project], { env: w.sb!.env, encoding: 'utf8' }).stdout;
 }
 
 describe('Ctrl-C on erasmus workflow start', () => {
   it('stops the run, records the step stopped, says how to go on and exits 130; a second Ctrl-C while it saves says so and does not kill it', async () => {
     const t = await startHeld();
-    pty!.write('\u0003');
+    w.pty!.write('\u0003');
     await t.waitFor('Stopping the run');
     // The user presses it again (before, the first handler was gone and this one killed the process: the run read interrupted).
-    pty!.write('\u0003');
+    w.pty!.write('\u0003');
     await t.waitFor('Still saving the run');
     expect(await t.exited, t.screen()).toBe(130);
     const screen = t.screen();
     expect(screen).toContain('■ Stopped, at Preparation · architecture');
-    expect(screen).toContain(`go on with: erasmus workflow resume ${sb!.project}`);
+    expect(screen).toContain(`go on with: erasmus workflow resume ${w.sb!.project}`);
     const record = t.run()!;
     expect(record.status).toBe('STOPPED');
     expect(record.timeline.at(-1)).toMatchObject({ state: 'prepare:architecture', outcome: 'aborted' });
@@ -110,28 +98,28 @@ describe('Ctrl-C on erasmus workflow start', () => {
 
   it('a third Ctrl-C while it saves quits at once, with 130, leaving the run file whole: interrupted, to resume', async () => {
     const t = await startHeld();
-    pty!.write('\u0003');
+    w.pty!.write('\u0003');
     const pressed = Date.now();
     await t.waitFor('Stopping the run');
-    pty!.write('\u0003');
+    w.pty!.write('\u0003');
     await t.waitFor('Still saving the run');
-    pty!.write('\u0003');
+    w.pty!.write('\u0003');
     expect(await t.exited, t.screen()).toBe(130);
     expect(Date.now() - pressed).toBeLessThan(2500); // it did not wait for the save (held 3 s)
-    expect(t.screen()).toContain(`Quit without waiting: the run file is as last saved; the run reads interrupted and erasmus workflow resume ${sb!.project} takes it up`);
+    expect(t.screen()).toContain(`Quit without waiting: the run file is as last saved; the run reads interrupted and erasmus workflow resume ${w.sb!.project} takes it up`);
     // The file parses as a run (written whole or not at all), and the status says how to take it up.
     expect(t.run()!.status).toBe('RUNNING');
     expect(status()).toMatch(/^run \S+: Interrupted — nothing is driving it, at Preparation · architecture\n/);
-    expect(status()).toContain(`erasmus workflow resume ${sb!.project}`);
+    expect(status()).toContain(`erasmus workflow resume ${w.sb!.project}`);
   });
 
   it('Ctrl-C at the plan question quits with 130 and leaves the plan waiting, saying how to approve it', async () => {
     const t = await start([], false);
     await t.waitFor('Start development with this plan? [y/N]');
-    pty!.write('\u0003');
+    w.pty!.write('\u0003');
     // Before: "erasmus: interrupted (Ctrl-C)" and 1, as for an error.
     expect(await t.exited, t.screen()).toBe(130);
-    expect(t.screen()).toMatch(new RegExp(`the plan waits for your review \\(the architecture it follows: [^)]+architecture\\.md\\): approve it with erasmus workflow approve ${sb!.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(t.screen()).toMatch(new RegExp(`the plan waits for your review \\(the architecture it follows: [^)]+architecture\\.md\\): approve it with erasmus workflow approve ${w.sb!.project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     expect(t.screen()).not.toContain('erasmus: interrupted');
     expect(t.run()!.status).toBe('AWAITING_APPROVAL');
   });

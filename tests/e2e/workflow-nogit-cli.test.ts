@@ -3,31 +3,19 @@
 import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { spawn as spawnPty, type IPty } from 'node-pty';
+import { spawn as spawnPty } from 'node-pty';
 import stripAnsi from 'strip-ansi';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ensureBuilt, MODEL, sandbox, type Sandbox } from './workflow-helpers';
+import { describe, expect, it } from 'vitest';
+import { usePtyWorld } from './pty-world';
+import { CLI, MODEL, sandbox, type Sandbox } from './workflow-helpers';
 
-let sb: Sandbox | undefined;
-let pty: IPty | undefined;
-afterEach(async () => {
-  try {
-    if (pty) process.kill(-pty.pid, 'SIGKILL');
-  } catch {}
-  pty = undefined;
-  await sb?.cleanup();
-  sb = undefined;
-});
-
-beforeAll(() => {
-  ensureBuilt();
-}, 120_000);
+const w = usePtyWorld();
 
 /** The sample project without its repository. */
 async function noGit(): Promise<Sandbox> {
-  sb = await sandbox();
-  rmSync(join(sb.project, '.git'), { recursive: true, force: true });
-  return sb;
+  w.sb = await sandbox();
+  rmSync(join(w.sb.project, '.git'), { recursive: true, force: true });
+  return w.sb;
 }
 
 const START = (s: Sandbox) => [CLI, 'workflow', 'start', s.project, '--goal', 'add numbers', '--executor', 'command', '--command', `node ${MODEL}`];
@@ -36,9 +24,9 @@ describe('erasmus workflow start on a folder without git', () => {
   it('on a terminal: asks to make a repository, makes it on yes, and the run goes on in it', async () => {
     const s = await noGit();
     let screen = '';
-    pty = spawnPty(process.execPath, START(s), { cwd: s.project, cols: 200, rows: 50, env: s.env as Record<string, string> });
-    pty.onData((d) => (screen += d));
-    const exited = new Promise<number>((r) => pty!.onExit((e) => r(e.exitCode)));
+    w.pty = spawnPty(process.execPath, START(s), { cwd: s.project, cols: 200, rows: 50, env: s.env as Record<string, string> });
+    w.pty.onData((d) => (screen += d));
+    const exited = new Promise<number>((r) => w.pty!.onExit((e) => r(e.exitCode)));
     const waitFor = async (text: string) => {
       for (const deadline = Date.now() + 30_000; !stripAnsi(screen).includes(text); await new Promise((r) => setTimeout(r, 25))) {
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${stripAnsi(screen)}`);
@@ -46,7 +34,7 @@ describe('erasmus workflow start on a folder without git', () => {
     };
     await waitFor(`${s.project} is not a git repository, so a run here commits nothing (a commit after each component needs one). Make one here now (git init, and a first commit of the files here)? [Y/n]`);
     expect(existsSync(join(s.project, '.git'))).toBe(false);
-    pty.write('\r');
+    w.pty.write('\r');
     await waitFor(`Made a git repository in ${s.project}, its `);
     expect(existsSync(join(s.project, '.git'))).toBe(true);
     // The files that were there are its first commit: the run's commits hold only its own work.
@@ -55,7 +43,7 @@ describe('erasmus workflow start on a folder without git', () => {
     await waitFor('Start development with this plan? [y/N]');
     const status = JSON.parse(spawnSync(process.execPath, [CLI, 'workflow', 'status', s.project, '--json'], { env: s.env, encoding: 'utf8' }).stdout) as { git?: { mode: string } };
     expect(status.git).toMatchObject({ mode: 'branch' });
-    pty.write('\u0003');
+    w.pty.write('\u0003');
     expect(await exited).toBe(130);
   }, 90_000);
 
