@@ -33,6 +33,24 @@ function shellCore() {
   return { core, answer };
 }
 
+/** The App over a connection the test drops and brings back (browser mode's reconnecting pipe); returns its status setter. */
+function renderConnected(core: FakeCore): (s: ConnectionStatus) => void {
+  let status: ConnectionStatus = 'connected';
+  const listeners = new Set<(s: ConnectionStatus) => void>();
+  const pipe = { get status() { return status; }, onStatus: (l: (s: ConnectionStatus) => void) => (listeners.add(l), () => listeners.delete(l)) } as unknown as StatusPipe;
+  render(
+    <ClientContext.Provider value={core.client}>
+      <ConnectionContext.Provider value={pipe}>
+        <ServicesContext.Provider value={core.services}><App /></ServicesContext.Provider>
+      </ConnectionContext.Provider>
+    </ClientContext.Provider>,
+  );
+  return (s) => {
+    status = s;
+    for (const l of listeners) l(s);
+  };
+}
+
 /** The lazy terminal chunk (xterm) takes a while to import on a loaded machine. */
 const LAZY = { timeout: 15_000 };
 
@@ -87,17 +105,7 @@ describe('App', () => {
 
   it('back from a dropped connection to a restarted core: a question and an approval no live process asks are closed "not asked any more", the dead session stops working, and nothing can be allowed', async () => {
     const { core } = shellCore();
-    let status: ConnectionStatus = 'connected';
-    const listeners = new Set<(s: ConnectionStatus) => void>();
-    const pipe = { get status() { return status; }, onStatus: (l: (s: ConnectionStatus) => void) => (listeners.add(l), () => listeners.delete(l)) } as unknown as StatusPipe;
-    const setStatus = (s: ConnectionStatus) => { status = s; for (const l of listeners) l(s); };
-    render(
-      <ClientContext.Provider value={core.client}>
-        <ConnectionContext.Provider value={pipe}>
-          <ServicesContext.Provider value={core.services}><App /></ServicesContext.Provider>
-        </ConnectionContext.Provider>
-      </ClientContext.Provider>,
-    );
+    const setStatus = renderConnected(core);
     const e = (x: Record<string, unknown>) => core.emit('agent.event', { sessionId: 's1', at: Date.now(), ...x } as never);
     e({ type: 'session_started', logPath: '/h/sessions/s1.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false, project: '/p/adder' });
     e({ type: 'tool_running', callId: 'c1', name: 'files__write_file', args: { path: 'bin/textutil.js' } });
@@ -141,17 +149,7 @@ describe('App', () => {
     let printed = '$ make\r\n';
     core.on('terminal.list', () => ({ terminals: [now] })).on('terminal.output', () => ({ data: printed, truncated: false, end: printed.length }));
     core.on('terminal.resize', () => ({ ok: true }));
-    let status: ConnectionStatus = 'connected';
-    const listeners = new Set<(s: ConnectionStatus) => void>();
-    const pipe = { get status() { return status; }, onStatus: (l: (s: ConnectionStatus) => void) => (listeners.add(l), () => listeners.delete(l)) } as unknown as StatusPipe;
-    const setStatus = (s: ConnectionStatus) => { status = s; for (const l of listeners) l(s); };
-    render(
-      <ClientContext.Provider value={core.client}>
-        <ConnectionContext.Provider value={pipe}>
-          <ServicesContext.Provider value={core.services}><App /></ServicesContext.Provider>
-        </ConnectionContext.Provider>
-      </ClientContext.Provider>,
-    );
+    const setStatus = renderConnected(core);
     expect((await screen.findByTestId('terminal-status-sh', undefined, LAZY)).textContent).toBe('running');
     expect(core.callsOf('terminal.output')).toEqual([{ id: 'sh' }]);
     act(() => setStatus('reconnecting'));
