@@ -1,3 +1,4 @@
+import { askDriver, relayDir, serveRelay, type RelayOutcome, type RelayRequest } from './relay';
 import { readFile, stat } from 'node:fs/promises';
 import { projectFolder } from '../project/inspect';
 import { join, resolve } from 'node:path';
@@ -218,6 +219,8 @@ export class WorkflowEngine {
       runTests: this.testRunner(),
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
       durable: (r) => this.durable.hooks(r),
+      // Another process's retry or skip of this run while it is driven here (relay.ts): applied as this process's own call.
+      relay: (r) => serveRelay(relayDir(this.store.file(r.record.projectDir, r.runId)), (q) => (q.verb === 'retry' ? this.retry(r.runId, { component: q.component, answer: q.answer }) : this.skip(r.runId, { component: q.component }))),
       beforeStep: async (r, state) => {
         const { id, tree } = await this.runCheckpoints.beforeStep(r, state);
         return { id, tree };
@@ -429,6 +432,15 @@ export class WorkflowEngine {
   async driverPid(runId: string): Promise<number | undefined> {
     const run = await this.get(runId);
     return this.store.holder(run.record.projectDir, runId);
+  }
+
+  /**
+   * Hands a retry or skip to the live process `pid` that drives the run (it applies it as its own call, relay.ts), and
+   * waits for its answer (at most `waitMs`).
+   */
+  async relay(runId: string, pid: number, request: RelayRequest, waitMs?: number): Promise<RelayOutcome> {
+    const { projectDir } = (await this.get(runId)).record;
+    return askDriver(relayDir(this.store.file(projectDir, runId)), request, () => this.store.holder(projectDir, runId) === pid, waitMs);
   }
 
   /** The newest run of a project. */
