@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Core } from '../../main/api/core';
 import type { WorkflowPlan, WorkflowRunView } from '../../contract/index';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
-import { RELAY_WAIT_MS, type RelayReply } from '../../main/workflow/relay';
+import { relayRefusal, relaySilence, type RelayReply } from '../../main/workflow/relay';
 import { preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
 import { dirtyRefusalMessage } from '../../main/workflow/run-git';
 import { shellQuote } from '../../main/runners/policy/flags';
@@ -212,7 +212,7 @@ async function offerGitInit(dir: string, o: StartOpts): Promise<boolean> {
  */
 function relayed(reply: RelayReply, c: { dir: string; runId: string; verb: 'retry' | 'skip'; json?: boolean; answered: boolean; component?: string }): void {
   if (c.json) process.stdout.write(JSON.stringify({ relayed: reply }) + '\n');
-  if (!reply.ok) throw new Error(`process ${reply.pid}, which drives run ${c.runId}, refused the ${c.verb}: ${reply.message}`);
+  if (!reply.ok) throw new Error(relayRefusal(reply.pid, c.runId, c.verb, reply.message));
   const who = c.component ? `component ${c.component}` : 'the blocked step';
   const what = c.verb === 'skip' ? `${c.component ? `component ${c.component}'s step is skipped: it goes on with its next step` : 'the blocked step is skipped: the run goes on with the next one'}` : `${who} runs again${c.answered ? ' with your answer' : ''}`;
   process.stderr.write(`${what}, in process ${reply.pid}, which drives the run (its steps show there; erasmus workflow status ${shellQuote(c.dir)} tells where it is)\n`);
@@ -529,11 +529,7 @@ export function registerWorkflow(program: Command): void {
           if (driver && handed) {
             const outcome = await core.workflow.relay(runId, driver, { verb: handed, ...(o.component !== undefined ? { component: o.component } : {}), ...(answer !== undefined ? { answer } : {}) });
             if (outcome.kind === 'reply') return relayed(outcome.reply, { dir, runId, verb: handed, json: o.json, answered: answer !== undefined, component: o.component ?? head.lanes?.find((l) => l.status === 'blocked')?.component });
-            if (outcome.kind === 'silent') {
-              throw new Error(
-                `run ${runId} is driven by another Erasmus process (pid ${driver}), which did not answer this ${name} within ${RELAY_WAIT_MS / 1000} s (an Erasmus from before such calls were handed over, or a process that is stuck)${outcome.taken ? `: it took the ${name}, so it may still apply it; see erasmus workflow status ${shellQuote(dir)}` : `; nothing was done. Pause it (erasmus workflow pause ${shellQuote(dir)}: it stops after the steps under way), then run this command again`}`,
-              );
-            }
+            if (outcome.kind === 'silent') throw new Error(relaySilence(driver, runId, handed, outcome.taken, `erasmus workflow pause ${shellQuote(dir)}`).replace("see the run's status", `see erasmus workflow status ${shellQuote(dir)}`));
             // Gone: it let go of the run before taking the call (the run came to rest, or the process ended): taken here as usual.
           }
           await drive(core, runId, o, async () => {

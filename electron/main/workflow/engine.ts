@@ -1,4 +1,5 @@
-import { askDriver, relayDir, serveRelay, type RelayOutcome, type RelayRequest } from './relay';
+import { shellQuote } from '../runners/policy/flags';
+import { askDriver, relayDir, relayRefusal, relaySilence, serveRelay, type RelayOutcome, type RelayRequest } from './relay';
 import { readFile, stat } from 'node:fs/promises';
 import { projectFolder } from '../project/inspect';
 import { join, resolve } from 'node:path';
@@ -530,6 +531,8 @@ export class WorkflowEngine {
   /** `component`: a side-by-side component blocked while others run (retried, or its step skipped, at once). */
   /** `answer`: the user's words for the step run again (run.ts retry). */
   async retry(runId: string, opts: { databaseUrl?: string; component?: string | undefined; answer?: string | undefined } = {}) {
+    const handed = await this.handOver(runId, { verb: 'retry', ...(opts.component !== undefined ? { component: opts.component } : {}), ...(opts.answer !== undefined ? { answer: opts.answer } : {}) });
+    if (handed) return handed;
     const run = await this.toDrive(runId);
     if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
     run.retry(opts.component, opts.answer);
@@ -537,11 +540,29 @@ export class WorkflowEngine {
     return run.record.status;
   }
   async skip(runId: string, opts: { databaseUrl?: string; component?: string | undefined } = {}) {
+    const handed = await this.handOver(runId, { verb: 'skip', ...(opts.component !== undefined ? { component: opts.component } : {}) });
+    if (handed) return handed;
     const run = await this.toDrive(runId);
     if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
     await run.skip(opts.component);
     await run.saved();
     return run.record.status;
+  }
+
+  /**
+   * A retry or skip of a run another live process drives (the app's card, an MCP call, while a terminal drives it):
+   * handed to that process (relay.ts), its answer this call's (the run's status there, or its refusal). Undefined when
+   * this process may take the call itself: nobody else drives the run, or its driver let go of it before taking it.
+   */
+  private async handOver(runId: string, request: RelayRequest): Promise<WorkflowRunView['status'] | undefined> {
+    const run = await this.get(runId);
+    const pid = run.running ? undefined : this.store.holder(run.record.projectDir, runId);
+    if (!pid) return undefined;
+    const out = await this.relay(runId, pid, request);
+    if (out.kind === 'gone') return undefined;
+    if (out.kind === 'silent') throw new WorkflowError('RUNTIME_ERROR', relaySilence(pid, runId, request.verb, out.taken, `erasmus workflow pause ${shellQuote(run.record.projectDir)}, or Pause in the app`));
+    if (!out.reply.ok) throw invalidState(relayRefusal(pid, runId, request.verb, out.reply.message));
+    return out.reply.status as WorkflowRunView['status'];
   }
 
   /** `--parallel N`: how many components run at once from the next start of the parallel phase on (kept in the run record). */
