@@ -529,7 +529,7 @@ export function registerWorkflow(program: Command): void {
           if (driver && handed) {
             const outcome = await core.workflow.relay(runId, driver, { verb: handed, ...(o.component !== undefined ? { component: o.component } : {}), ...(answer !== undefined ? { answer } : {}) });
             if (outcome.kind === 'reply') return relayed(outcome.reply, { dir, runId, verb: handed, json: o.json, answered: answer !== undefined, component: o.component ?? head.lanes?.find((l) => l.status === 'blocked')?.component });
-            if (outcome.kind === 'silent') throw new Error(relaySilence(driver, runId, handed, outcome.taken, `erasmus workflow pause ${shellQuote(dir)}`).replace("see the run's status", `see erasmus workflow status ${shellQuote(dir)}`));
+            if (outcome.kind === 'silent') throw new Error(relaySilence(driver, runId, handed, outcome.taken, `erasmus workflow pause ${shellQuote(dir)}`, 'run this command again').replace("see the run's status", `see erasmus workflow status ${shellQuote(dir)}`));
             // Gone: it let go of the run before taking the call (the run came to rest, or the process ended): taken here as usual.
           }
           await drive(core, runId, o, async () => {

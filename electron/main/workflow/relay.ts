@@ -125,7 +125,7 @@ export function relayRefusal(pid: number, runId: string, verb: string, message: 
   return `process ${pid}, which drives run ${runId}, refused the ${verb}: ${message}`;
 }
 
-/** A driver that did not answer in time: what may have happened, and how to go on (`pause`: the command that pauses the run). */
-export function relaySilence(pid: number, runId: string, verb: string, taken: boolean, pause: string): string {
-  return `run ${runId} is driven by another Erasmus process (pid ${pid}), which did not answer this ${verb} within ${RELAY_WAIT_MS / 1000} s (an Erasmus from before such calls were handed over, or a process that is stuck)${taken ? `: it took the ${verb}, so it may still apply it; see the run's status` : `; nothing was done. Pause it (${pause}: it stops after the steps under way), then ${verb} again`}`;
+/** A driver that did not answer in time: what may have happened, and how to go on (`pause`: how to pause the run; `again`: how to ask again). */
+export function relaySilence(pid: number, runId: string, verb: string, taken: boolean, pause: string, again = `do the ${verb} again`): string {
+  return `run ${runId} is driven by another Erasmus process (pid ${pid}), which did not answer this ${verb} within ${RELAY_WAIT_MS / 1000} s (an Erasmus from before such calls were handed over, or a process that is stuck)${taken ? `: it took the ${verb}, so it may still apply it; see the run's status` : `; nothing was done. Pause it (${pause}: it stops after the steps under way), then ${again}`}`;
 }
