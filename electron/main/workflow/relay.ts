@@ -57,6 +57,11 @@ export function serveRelay(dir: string, apply: (request: RelayRequest) => Promis
         } catch {
           continue; // taken back by its asker (it stopped waiting)
         }
+        // The run stopped being driven here meanwhile: put back untaken, for its asker to take back and do itself.
+        if (ended) {
+          await rename(taken, join(dir, name)).catch(() => undefined);
+          return;
+        }
         let reply: RelayReply;
         try {
           const request = parseRequest(await readFile(taken, 'utf8'));
