@@ -1,6 +1,7 @@
 // A component side by side that stops to ask while another still runs, answered from a second terminal: the command
-// that retries it is refused while the first process drives the run, saying when it works and how to get there
-// sooner (pause); after the pause it takes the answer, and the component goes on with it.
+// that retries (or skips) it hands the call to the process that drives the run, which applies it as its own; the
+// second terminal says what happened there (or that process's refusal, in its words). A driver that is gone (its lock
+// stale) is no driver: the command takes the run itself.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,13 +24,13 @@ afterEach(async () => {
 });
 
 /** A CLI process: its stderr as it comes, and its end. */
-function cli(args: string[], env: NodeJS.ProcessEnv): { stderr: () => string; done: Promise<number | null> } {
+function cli(args: string[], env: NodeJS.ProcessEnv): { stderr: () => string; done: Promise<number | null>; pid: number } {
   const c = spawn(process.execPath, [CLI, ...args], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(c);
   let stderr = '';
   c.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
   c.stdout!.resume();
-  return { stderr: () => stderr, done: new Promise((res) => c.on('close', res)) };
+  return { stderr: () => stderr, done: new Promise((res) => c.on('close', res)), pid: c.pid! };
 }
 
 async function until(ok: () => boolean, what: () => string): Promise<void> {
@@ -39,37 +40,59 @@ async function until(ok: () => boolean, what: () => string): Promise<void> {
   }
 }
 
-describe('erasmus workflow retry --component while another process drives the run', () => {
-  it('is refused saying when it works and how to get there sooner; after a pause it takes the answer', async () => {
-    root = await mkdtemp(join(tmpdir(), 'erasmus-lanes-cli-'));
-    const project = join(root, 'project');
-    await mkdir(project);
-    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project, stdio: 'pipe' });
-    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'Start'], { cwd: project, stdio: 'pipe' });
-    const hold = join(root, 'hold');
-    await writeFile(hold, '');
-    const env = { ...process.env, ERASMUS_HOME: join(root, 'home'), PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'b', PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'a' };
-    // The first terminal drives the run; a's development is held in flight while b stops to ask.
-    const first = cli(['workflow', 'start', project, '--goal', 'two parts', '--executor', 'command', '--command', `node ${MODEL}`, '--yes'], env);
-    await until(() => first.stderr().includes('★ Component b stopped to ask you at b · development'), first.stderr);
-    // A second terminal answers as the notice says: refused while the first drives it, with when it works and the pause.
+/** A project (git, one empty commit), its home, and a hold file that keeps a's development step in flight. */
+async function setup(): Promise<{ project: string; hold: string; env: NodeJS.ProcessEnv }> {
+  root = await mkdtemp(join(tmpdir(), 'erasmus-lanes-cli-'));
+  const project = join(root, 'project');
+  await mkdir(project);
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project, stdio: 'pipe' });
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'Start'], { cwd: project, stdio: 'pipe' });
+  const hold = join(root, 'hold');
+  await writeFile(hold, '');
+  const env = { ...process.env, ERASMUS_HOME: join(root, 'home'), PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'b', PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'a' };
+  return { project, hold, env };
+}
+
+/** The first terminal drives the run; a's development is held in flight while b stops to ask. */
+async function driveUntilBAsks(project: string, env: NodeJS.ProcessEnv): Promise<{ stderr: () => string; done: Promise<number | null>; pid: number }> {
+  const first = cli(['workflow', 'start', project, '--goal', 'two parts', '--executor', 'command', '--command', `node ${MODEL}`, '--yes'], env);
+  await until(() => first.stderr().includes('★ Component b stopped to ask you at b · development'), first.stderr);
+  return first;
+}
+
+describe('erasmus workflow retry/skip --component while another process drives the run', () => {
+  it("is handed to that process: its refusal is said in its words; the answer reaches b's step there, a goes on, the run completes", async () => {
+    const { project, hold, env } = await setup();
+    const first = await driveUntilBAsks(project, env);
+    // A skip of a, which is not blocked: the driving process refuses it, and the second terminal says so in its words.
+    const skip = cli(['workflow', 'skip', project, '--component', 'a'], env);
+    expect(await skip.done).not.toBe(0);
+    expect(skip.stderr()).toMatch(new RegExp(`process ${first.pid}, which drives run \\S+, refused the skip: component a is not blocked: nothing to skip \\(the blocked one is b\\)`));
+    // The answer, typed in the second terminal as the notice says: taken by the first process, b's step runs again there.
     const second = cli(['workflow', 'retry', project, '--component', 'b', '--answer', 'part b'], env);
-    expect(await second.done).not.toBe(0);
-    expect(second.stderr()).toMatch(
-      new RegExp(`is being driven by another Erasmus process \\(pid \\d+\\), which takes no retry from here while it runs: its components under way finish first, then the run stops for you and this command works; to stop it sooner, pause it \\(erasmus workflow pause ${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it stops after the steps under way\\), then run this command again`),
-    );
-    // Paused as it says: the first process stops after a's step (let go now), the run resting at b's question.
-    const pause = cli(['workflow', 'pause', project], env);
-    expect(await pause.done).toBe(0);
+    expect(await second.done, second.stderr()).toBe(0);
+    expect(second.stderr()).toContain(`component b runs again with your answer, in process ${first.pid}, which drives the run`);
+    await until(() => first.stderr().includes('→ b · development\n    with your answer: “part b”'), first.stderr);
+    // a was held all along: let go now, it goes on, and the first terminal's run completes with b as answered.
     await rm(hold, { force: true });
+    expect(await first.done, first.stderr()).toBe(0);
+    expect(first.stderr()).toContain('■ Completed');
+    expect(execFileSync('git', ['show', 'HEAD:b.txt'], { cwd: project, encoding: 'utf8' })).toBe('part b\n');
+    expect(execFileSync('git', ['show', 'HEAD:a.txt'], { cwd: project, encoding: 'utf8' })).toBe('a\n');
+  }, 120_000);
+
+  it('a driver that is gone (killed: its lock stale) is none: the retry takes the run in this process', async () => {
+    const { project, hold, env } = await setup();
+    const first = await driveUntilBAsks(project, env);
+    // The first terminal's process is killed outright: its lock file stays, naming a process that no longer lives.
+    process.kill(-first.pid, 'SIGKILL');
     await first.done;
-    expect(first.stderr()).toContain(`component b stopped to ask you at b · development`);
-    // Now the command takes the answer: b's step runs again with it, and the run completes.
-    const third = cli(['workflow', 'retry', project, '--component', 'b', '--answer', 'part b'], env);
-    expect(await third.done, third.stderr()).toBe(0);
-    expect(third.stderr()).toMatch(/^retrying the step of run \S+ \("two parts"\), at b · development\n/);
-    expect(third.stderr()).toContain('→ b · development\n    with your answer: “part b”');
-    expect(third.stderr()).toContain('■ Completed');
+    await rm(hold, { force: true });
+    const second = cli(['workflow', 'retry', project, '--component', 'b', '--answer', 'part b'], env);
+    expect(await second.done, second.stderr()).toBe(0);
+    expect(second.stderr()).not.toContain('drives');
+    expect(second.stderr()).toContain('→ b · development\n    with your answer: “part b”');
+    expect(second.stderr()).toContain('■ Completed');
     expect(execFileSync('git', ['show', 'HEAD:b.txt'], { cwd: project, encoding: 'utf8' })).toBe('part b\n');
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Core } from '../../main/api/core';
 import type { WorkflowPlan, WorkflowRunView } from '../../contract/index';
 import { WorkflowError, type ExecutorConfig } from '../../main/workflow/index';
+import { relayRefusal, relaySilence, type RelayReply } from '../../main/workflow/relay';
 import { preflightMessage, workflowPreflight } from '../../main/workflow/preflight';
 import { dirtyRefusalMessage } from '../../main/workflow/run-git';
 import { shellQuote } from '../../main/runners/policy/flags';
@@ -203,6 +204,18 @@ async function offerGitInit(dir: string, o: StartOpts): Promise<boolean> {
   }
   process.stderr.write(`Made a git repository in ${dir}${made.committed ? `, its ${made.committed} file(s) as a first commit` : ''}: each component is committed as it is finished.\n`);
   return true;
+}
+
+/**
+ * A retry or skip another process applied (relay.ts): what it did, in which process (its terminal or window shows the
+ * steps), exit 0; or its refusal in its words, non-zero.
+ */
+function relayed(reply: RelayReply, c: { dir: string; runId: string; verb: 'retry' | 'skip'; json?: boolean; answered: boolean; component?: string }): void {
+  if (c.json) process.stdout.write(JSON.stringify({ relayed: reply }) + '\n');
+  if (!reply.ok) throw new Error(relayRefusal(reply.pid, c.runId, c.verb, reply.message));
+  const who = c.component ? `component ${c.component}` : 'the blocked step';
+  const what = c.verb === 'skip' ? `${c.component ? `component ${c.component}'s step is skipped: it goes on with its next step` : 'the blocked step is skipped: the run goes on with the next one'}` : `${who} runs again${c.answered ? ' with your answer' : ''}`;
+  process.stderr.write(`${what}, in process ${reply.pid}, which drives the run (its steps show there; erasmus workflow status ${shellQuote(c.dir)} tells where it is)\n`);
 }
 
 /** Where a run rests, as the command's last lines: its status without the timeline (the step lines were printed as they came). */
@@ -509,12 +522,15 @@ export function registerWorkflow(program: Command): void {
           // A component named (--component): its step, not the components' phase the run's state names.
           const at = (o.component ? head.lanes?.find((l) => l.component === o.component)?.state : undefined) ?? head.state;
           process.stderr.write(`${verb} run ${runId}${head.goal ? ` ("${firstLine(head.goal)}")` : ''}${at && !at.startsWith('prepare:') && at !== 'completed' ? `, at ${humanState(at)}` : ''}\n`);
-          // Driven by another process (a component stopped to ask while others run there): only that process takes a
-          // retry or skip now; said with when this command works and how to get there sooner, not the lock's bare refusal.
-          const driver = name === 'retry' || name === 'skip' ? await core.workflow.driverPid(runId) : undefined;
-          if (driver) {
-            const lanes = head.lanes?.some((l) => l.status === 'blocked') ? ': its components under way finish first, then the run stops for you and this command works' : '';
-            throw new Error(`run ${runId} is being driven by another Erasmus process (pid ${driver}), which takes no ${name} from here while it runs${lanes}; to stop it sooner, pause it (erasmus workflow pause ${shellQuote(dir)}: it stops after the steps under way), then run this command again`);
+          // Driven by another process (a component stopped to ask while others run there): that process holds the run,
+          // so the retry or skip is handed to it (relay.ts), which applies it as its own call; this one says what it did.
+          const handed = name === 'retry' || name === 'skip' ? name : undefined;
+          const driver = handed ? await core.workflow.driverPid(runId) : undefined;
+          if (driver && handed) {
+            const outcome = await core.workflow.relay(runId, driver, { verb: handed, ...(o.component !== undefined ? { component: o.component } : {}), ...(answer !== undefined ? { answer } : {}) });
+            if (outcome.kind === 'reply') return relayed(outcome.reply, { dir, runId, verb: handed, json: o.json, answered: answer !== undefined, component: o.component ?? head.lanes?.find((l) => l.status === 'blocked')?.component });
+            if (outcome.kind === 'silent') throw new Error(relaySilence(driver, runId, handed, outcome.taken, `erasmus workflow pause ${shellQuote(dir)}`, 'run this command again').replace("see the run's status", `see erasmus workflow status ${shellQuote(dir)}`));
+            // Gone: it let go of the run before taking the call (the run came to rest, or the process ended): taken here as usual.
           }
           await drive(core, runId, o, async () => {
             if (name === 'approve') return core.workflow.approve(runId, approved((await core.workflow.plan(runId)).plan ?? undefined, o), { parallel: o.parallel, databaseUrl: o.databaseUrl });

@@ -114,12 +114,12 @@ describe('AgentExecutor', () => {
     // and the component, whose step alone the answer is for; the app's box is the one on its card.
     const worktree = "/home/me/my app's/.git/erasmus/worktrees/r1/title";
     const lane = await new AgentExecutor(async () => outcome('Cannot finish: which flag?'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:debugging', component: 'title', projectDir: worktree, worktree, runDir: "/home/me/my app's" }));
-    expect(lane.notDoneBecause).toContain(`in the app, write the answer in the box on component title's card and press Retry with this answer; on a terminal, once the run has stopped (the components under way finish first), \`erasmus workflow retry '/home/me/my app'\\''s' --component title --answer TEXT\`), or settle it yourself (change the code, a test or the documents, in its worktree) and retry without an answer, or skip the step (\`erasmus workflow skip '/home/me/my app'\\''s' --component title\`)`);
+    expect(lane.notDoneBecause).toContain(`in the app, write the answer in the box on component title's card and press Retry with this answer; on a terminal, \`erasmus workflow retry '/home/me/my app'\\''s' --component title --answer TEXT\`), or settle it yourself (change the code, a test or the documents, in its worktree) and retry without an answer, or skip the step (\`erasmus workflow skip '/home/me/my app'\\''s' --component title\`)`);
     expect(lane.notDoneBecause).not.toMatch(/<dir>|worktrees\/r1/);
     expect(lane.asks).toBe(true);
     // Its calls refused: the retry that answers the approvals names the component too.
     const laneRefused = await new AgentExecutor(async (o) => (refusals(o), outcome('Cannot finish: nobody could approve the write.')), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:fixes', component: 'title', projectDir: worktree, worktree, runDir: '/p' }));
-    expect(laneRefused.notDoneBecause).toContain('`erasmus workflow retry /p --component title` on a terminal once the run has stopped, or `erasmus workflow retry /p --component title --yes` to approve them unattended');
+    expect(laneRefused.notDoneBecause).toContain('`erasmus workflow retry /p --component title` on a terminal, or `erasmus workflow retry /p --component title --yes` to approve them unattended');
     expect(design.asks).toBe(true);
     expect(design.notDoneBecause).toContain('in the app, write the answer in the box under the step and press Retry with this answer;');
     expect(cannotFinish('All done.\nCannot finish is not a heading here')).toBeUndefined();

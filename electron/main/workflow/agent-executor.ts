@@ -200,12 +200,12 @@ export function cannotFinishMessage(state: string, why: string, calls: string[],
   // A component's merge into the run's branch (`<id>:merge`) cannot be skipped; its conflicts are in the project folder.
   const merging = state.endsWith(':merge');
   const how = calls.length
-    ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry ${dir}\` on a terminal${component ? ' once the run has stopped' : ''}, or \`erasmus workflow retry ${dir} --yes\` to approve them unattended`
+    ? `Retry the step where the approvals can be answered: "Retry step" in the app, \`erasmus workflow retry ${dir}\` on a terminal, or \`erasmus workflow retry ${dir} --yes\` to approve them unattended`
     : merging
       ? `Answer it with the retry (in the app, write the answer in the box under the step and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or resolve the conflicts yourself in ${projectDir} (remove every <<<<<<< ======= >>>>>>> marker; do not commit) and retry without an answer: Erasmus commits the merge`
     : preparing
       ? `Answer it with the retry: in the app, write the answer in ${box} and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`. Where the goal itself is unclear, give it again in words that settle it (\`erasmus workflow start ${shellQuote(projectDir)} --new --goal TEXT\`, which marks this run abandoned)`
-      : `Answer it with the retry (in the app, write the answer in ${box} and press Retry with this answer; on a terminal, ${component ? 'once the run has stopped (the components under way finish first), ' : ''}\`erasmus workflow retry ${dir} --answer TEXT\`), or settle it yourself (change the code, a test or the documents${component ? ', in its worktree' : ''}) and retry without an answer, or skip the step${component ? ` (\`erasmus workflow skip ${dir}\`)` : ''}`;
+      : `Answer it with the retry (in the app, write the answer in ${box} and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --answer TEXT\`), or settle it yourself (change the code, a test or the documents${component ? ', in its worktree' : ''}) and retry without an answer, or skip the step${component ? ` (\`erasmus workflow skip ${dir}\`)` : ''}`;
   const kept = preparing ? '' : merging ? ' The conflicts and what the step did to them stay in the project folder.' : " The rest of the step's work and its notes are kept.";
   // Said as a sentence: a question keeps its mark ("…a slugify option?"), never "?.".
   const said = why.replace(/[.\s]+$/, '');

@@ -1,3 +1,5 @@
+import { shellQuote } from '../runners/policy/flags';
+import { askDriver, relayDir, relayRefusal, relaySilence, serveRelay, type RelayOutcome, type RelayRequest } from './relay';
 import { readFile, stat } from 'node:fs/promises';
 import { projectFolder } from '../project/inspect';
 import { join, resolve } from 'node:path';
@@ -218,6 +220,8 @@ export class WorkflowEngine {
       runTests: this.testRunner(),
       makeExecutor: (config, onAwait) => this.makeExecutor(config, onAwait),
       durable: (r) => this.durable.hooks(r),
+      // Another process's retry or skip of this run while it is driven here (relay.ts): applied as this process's own call.
+      relay: (r) => serveRelay(relayDir(this.store.file(r.record.projectDir, r.runId)), (q) => (q.verb === 'retry' ? this.retry(r.runId, { component: q.component, answer: q.answer }) : this.skip(r.runId, { component: q.component }))),
       beforeStep: async (r, state) => {
         const { id, tree } = await this.runCheckpoints.beforeStep(r, state);
         return { id, tree };
@@ -431,6 +435,15 @@ export class WorkflowEngine {
     return this.store.holder(run.record.projectDir, runId);
   }
 
+  /**
+   * Hands a retry or skip to the live process `pid` that drives the run (it applies it as its own call, relay.ts), and
+   * waits for its answer (at most `waitMs`).
+   */
+  async relay(runId: string, pid: number, request: RelayRequest, waitMs?: number): Promise<RelayOutcome> {
+    const { projectDir } = (await this.get(runId)).record;
+    return askDriver(relayDir(this.store.file(projectDir, runId)), request, () => this.store.holder(projectDir, runId) === pid, waitMs);
+  }
+
   /** The newest run of a project. */
   async latest(projectDir: string): Promise<string | null> {
     return (await this.list(projectDir))[0]?.runId ?? null;
@@ -518,6 +531,8 @@ export class WorkflowEngine {
   /** `component`: a side-by-side component blocked while others run (retried, or its step skipped, at once). */
   /** `answer`: the user's words for the step run again (run.ts retry). */
   async retry(runId: string, opts: { databaseUrl?: string; component?: string | undefined; answer?: string | undefined } = {}) {
+    const handed = await this.handOver(runId, { verb: 'retry', ...(opts.component !== undefined ? { component: opts.component } : {}), ...(opts.answer !== undefined ? { answer: opts.answer } : {}) });
+    if (handed) return handed;
     const run = await this.toDrive(runId);
     if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
     run.retry(opts.component, opts.answer);
@@ -525,11 +540,29 @@ export class WorkflowEngine {
     return run.record.status;
   }
   async skip(runId: string, opts: { databaseUrl?: string; component?: string | undefined } = {}) {
+    const handed = await this.handOver(runId, { verb: 'skip', ...(opts.component !== undefined ? { component: opts.component } : {}) });
+    if (handed) return handed;
     const run = await this.toDrive(runId);
     if (opts.databaseUrl !== undefined) await this.setParallel(run, { databaseUrl: opts.databaseUrl });
     await run.skip(opts.component);
     await run.saved();
     return run.record.status;
+  }
+
+  /**
+   * A retry or skip of a run another live process drives (the app's card, an MCP call, while a terminal drives it):
+   * handed to that process (relay.ts), its answer this call's (the run's status there, or its refusal). Undefined when
+   * this process may take the call itself: nobody else drives the run, or its driver let go of it before taking it.
+   */
+  private async handOver(runId: string, request: RelayRequest): Promise<WorkflowRunView['status'] | undefined> {
+    const run = await this.get(runId);
+    const pid = run.running ? undefined : this.store.holder(run.record.projectDir, runId);
+    if (!pid) return undefined;
+    const out = await this.relay(runId, pid, request);
+    if (out.kind === 'gone') return undefined;
+    if (out.kind === 'silent') throw new WorkflowError('RUNTIME_ERROR', relaySilence(pid, runId, request.verb, out.taken, `erasmus workflow pause ${shellQuote(run.record.projectDir)}, or Pause in the app`));
+    if (!out.reply.ok) throw invalidState(relayRefusal(pid, runId, request.verb, out.reply.message));
+    return out.reply.status as WorkflowRunView['status'];
   }
 
   /** `--parallel N`: how many components run at once from the next start of the parallel phase on (kept in the run record). */

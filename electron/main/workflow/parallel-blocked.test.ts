@@ -146,13 +146,13 @@ describe('a blocked lane in a parallel run', () => {
       // folder (not its worktree, not <dir>) and the component, whose step alone the answer is for.
       expect(b).toMatchObject({ status: 'blocked', asks: true, state: 'b:development' });
       expect(b.error).toMatch(/^The step b · development cannot finish: should b\.txt say "b" or "part b"\? The rest of the step's work and its notes are kept\./);
-      expect(b.error).toContain(`in the box on component b's card and press Retry with this answer; on a terminal, once the run has stopped (the components under way finish first), \`erasmus workflow retry ${dir} --component b --answer TEXT\``);
+      expect(b.error).toContain(`in the box on component b's card and press Retry with this answer; on a terminal, \`erasmus workflow retry ${dir} --component b --answer TEXT\``);
       expect(b.error).toContain(`skip the step (\`erasmus workflow skip ${dir} --component b\`)`);
       expect(b.error).not.toContain('<dir>');
       expect(view.timeline.find((e) => e.state === 'b:development')).toMatchObject({ outcome: 'not-done', asked: true });
       // Said at once: the notice and the status words say it stopped to ask and needs the answer, not "is blocked".
       const note = events.find((e) => e.event === 'app.notify' && (e.payload as { title: string }).title === 'Component b stopped to ask you at b · development');
-      expect((note?.payload as { body: string } | undefined)?.body).toMatch(/The components under way go on and no new one starts; answer it now on its card in the app that drives the run, or on a terminal once they finish and the run stops\.$/);
+      expect((note?.payload as { body: string } | undefined)?.body).toMatch(/The components under way go on and no new one starts; answer it now, on its card in the app or on a terminal \(the process that drives the run takes it\)\.$/);
       expect(runStatusWords(view)).toBe('Running; b stopped to ask you, needs your answer');
       // A component named that is not blocked is refused, naming the one that is (not the run's step retried instead).
       await expect(engine.retry(runId, { component: 'c', answer: 'x' })).rejects.toThrow('component c is not blocked: nothing to retry (the plan has no such component; the blocked one is b)');

@@ -142,12 +142,12 @@ async function laneBlocked(ctx: RunContext, lane: LaneRecord, err: Error, others
   // Said as it is shown (nothing awaited between): whoever sees the lane blocked has been told, then it is saved.
   const { runId, projectDir, status, state } = ctx.record;
   ctx.emit('workflow.status', { runId, projectDir, status, ...(state ? { state } : {}) });
-  // Only the process that drives the run takes a retry now (a command in another is refused while it drives): the
-  // app's card when the app drives it; a terminal's command once the run has stopped.
+  // Answered at once, where the user is: the app's card, or a terminal's command (another process's retry or skip is
+  // handed to the process that drives the run, relay.ts).
   // A step that stopped to ask waits for the user's answer (its message says how to give it), as on the main path.
   const asks = laneAsks(ctx.record, lane);
   const at = lane.state ? ` at ${humanState(lane.state)}` : '';
-  if (others) ctx.emit('app.notify', { title: asks ? `Component ${lane.component} stopped to ask you${at}` : `Component ${lane.component} is blocked${at}`, body: `${err.message.replace(/[.\s]+$/, '')}. The components under way go on and no new one starts; ${asks ? 'answer it' : 'retry or skip its step'} now on its card in the app that drives the run, or on a terminal once they finish and the run stops.` });
+  if (others) ctx.emit('app.notify', { title: asks ? `Component ${lane.component} stopped to ask you${at}` : `Component ${lane.component} is blocked${at}`, body: `${err.message.replace(/[.\s]+$/, '')}. The components under way go on and no new one starts; ${asks ? 'answer it' : 'retry or skip its step'} now, on its card in the app or on a terminal (the process that drives the run takes it).` });
   await ctx.persist();
 }
 

@@ -71,6 +71,11 @@ export interface RunDeps {
    * records after the step (a worker's checkpoint, durable/component-step.ts), two git processes fewer per step.
    */
   deferStepFiles?: boolean;
+  /**
+   * While this process drives the run: takes the retries and skips another process hands over (relay.ts), as its own
+   * calls. Returns what ends it (when the run stops being driven here).
+   */
+  relay?(run: WorkflowRun): () => void;
 }
 
 const RESTING = new Set(['AWAITING_GOAL', 'AWAITING_APPROVAL', 'AWAITING_COGNITIVE_RESULT', 'PAUSED', 'BLOCKED', 'STOPPED', 'COMPLETED', 'ABANDONED']);
@@ -136,7 +141,9 @@ export class WorkflowRun {
     if (this.loop) return;
     this.claim();
     this.abort = new AbortController();
+    const relayed = this.deps.relay?.(this);
     this.loop = this.runLoop().finally(() => {
+      relayed?.();
       this.deps.store.unlock(this.record.projectDir, this.runId);
       this.loop = undefined;
       this.notify();
