@@ -84,6 +84,13 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
       onSelect(r.sessionId);
       return;
     }
+    // A chat the core no longer holds (Erasmus was restarted since it ran) goes on from its log, as `erasmus chat --resume` does.
+    if (!session.running && session.logPath && !labels.has(session.id) && (await sessions.held(session.id)) === false) {
+      const r = await client.request('agent.start', { prompt: text, resume: session.logPath, ...(session.project ? { project: session.project } : {}) });
+      sessions.addUserMessage(r.sessionId, text);
+      if (r.sessionId !== session.id) onSelect(r.sessionId);
+      return;
+    }
     // While it works the message is queued (its `steer` events show it); otherwise it is a follow-up.
     const r = await client.request('agent.send', { sessionId: session.id, message: text });
     if (!r.queued) sessions.addUserMessage(session.id, text);

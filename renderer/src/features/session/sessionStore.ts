@@ -88,6 +88,16 @@ export class SessionStore extends Store<Sessions> {
     });
   }
 
+  /** Whether the core holds this session (running or ended), so a message can go to it; false after a restart of the core; undefined when it cannot say. */
+  async held(sessionId: string): Promise<boolean | undefined> {
+    try {
+      const { sessions } = await this.client.request('agent.list', {});
+      return sessions.some((x) => x.sessionId === sessionId);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The sessions the core runs now (undefined when it cannot say). */
   private async liveIds(): Promise<Set<string> | undefined> {
     try {
