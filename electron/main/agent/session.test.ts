@@ -44,6 +44,32 @@ async function setup(script: Script, extra: Partial<AgentSessionDeps> = {}) {
 const types = (evs: AgentEvent[]) => evs.map((e) => e.type);
 
 describe('agent session (native tool calls)', () => {
+  it('a session closed because Erasmus shuts down says so, not "stopped by the user"; a stop still says the user stopped it', async () => {
+    // Two sessions, each: open the toolset, then a write that asks first.
+    const turns: Script = [
+      { toolCalls: [{ name: 'open_toolset', arguments: { name: 'notes' } }] },
+      { match: { lastTool: 'is open' }, toolCalls: [{ name: 'write_note', arguments: { name: 'a', text: 'hello' } }] },
+    ];
+    const { deps, provider } = await setup([...turns, ...turns]);
+    const ended = async (end: (s: AgentSession) => Promise<void> | void) => {
+      const events: AgentEvent[] = [];
+      const session = await AgentSession.create(deps, { task: 'write a note', provider, onEvent: (e) => events.push(e) });
+      // The call waits for an approval nobody gives; then the session is ended.
+      session.onEvent((e) => {
+        if (e.type === 'approval_required') setTimeout(() => void end(session), 5);
+      });
+      const outcome = await session.run('write a note');
+      await session.close();
+      return { outcome, error: events.find((e) => e.type === 'error') };
+    };
+    const shutDown = await ended((s) => s.close());
+    expect(shutDown.outcome.endedReason).toBe('stopped');
+    expect(shutDown.error).toMatchObject({ code: 'stopped', message: expect.stringMatching(/^Erasmus was shut down/) });
+    expect(files.has('a')).toBe(false);
+    const stopped = await ended((s) => s.stop());
+    expect(stopped.error).toMatchObject({ code: 'stopped', message: 'stopped by the user' });
+  });
+
   it('opens a toolset, runs tools through approval, answers, and logs everything', async () => {
     const { deps, provider } = await setup([
       { toolCalls: [{ name: 'open_toolset', arguments: { name: 'notes' } }] },
