@@ -104,6 +104,29 @@ describe('SessionView', () => {
     expect(core.callsOf('agent.send')).toEqual([{ sessionId: 's2', message: 'go on' }]);
   });
 
+  it('a follow-up cut off by a restart of Erasmus reads "stopped", not "finished" as its first turn ended', async () => {
+    const t = Date.UTC(2026, 0, 1, 9, 0, 0);
+    const ev = (at: number, x: Record<string, unknown>) => ({ type: 'event' as const, event: { sessionId: 'c8', at, ...x } as AgentEvent });
+    const core = new FakeCore({
+      'agent.list': () => ({ sessions: [] }),
+      'sessions.replay': () => ({
+        warnings: [],
+        items: [
+          { type: 'user' as const, at: t, text: 'Fix the failing test' },
+          ev(t, { type: 'session_started', logPath: '/h/sessions/c8.jsonl', provider: 'local', model: 'm', toolMode: 'native', resumed: false, project: '/p' }),
+          ev(t + 1, { type: 'turn_started', turn: 1 }),
+          ev(t + 2, { type: 'session_ended', reason: 'complete', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: null }, turns: 1 }),
+          { type: 'user' as const, at: t + 3, text: 'now add a test' },
+          ev(t + 4, { type: 'turn_started', turn: 2 }),
+          ev(t + 5, { type: 'tool_running', callId: 'k1', name: 'files__edit_file', args: { path: 'a.test.js' } }),
+        ],
+      }),
+    });
+    core.render(<Harness initial="c8" />);
+    await screen.findByText(/not working any more/);
+    expect(screen.getByTestId('session-state').textContent).toBe('stopped');
+  });
+
   it('a follow-up to a chat the core no longer holds (Erasmus was restarted) resumes it from its log, not "no agent session"', async () => {
     const log = '/h/sessions/c7.jsonl';
     const ended = [
