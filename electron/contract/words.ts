@@ -78,11 +78,17 @@ export function saysRefused(note: string | undefined): boolean {
 
 /**
  * Whether a finished tool call did not run: refused by the approval path, or not run by its server (a command whose
- * confirmation was declined, or that nobody could be asked for: "$ <command>\nNot run: …"). The CLI's tool line and the
- * app's tool card say "not run: <why>" for it, never show it as a command that ran.
+ * confirmation was declined, or that nobody could be asked for: "$ <command>\nNot run: …"), or a call of a tool the
+ * session does not have (`calledUnknownTool`). The CLI's tool line and the app's tool card say "not run: <why>" for it,
+ * never show it as a command that ran.
  */
 export function callNotRun(call: { result: string; isError?: boolean; refused?: boolean }): boolean {
-  return !!call.refused || (!!call.isError && /^Not run[:.]/m.test(call.result));
+  return !!call.refused || (!!call.isError && (/^Not run[:.]/m.test(call.result) || calledUnknownTool(call)));
+}
+
+/** A call of a tool the session does not have (the model misnamed it: `files__cat`): the agent's answer `Unknown tool "…"`. */
+export function calledUnknownTool(call: { result: string; isError?: boolean }): boolean {
+  return !!call.isError && call.result.startsWith('Unknown tool "');
 }
 
 /** The first line of a refusal or failure (not the "$ <command>" line it may open with), without its "Not run:". */

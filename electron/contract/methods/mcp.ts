@@ -55,6 +55,8 @@ export const McpElicitationRequest = z.object({
   approval: ElicitationApproval.optional(),
   /** The scopes an "always allow" of `approval.grant` may take here (`run` only while a workflow run drives the project). */
   alwaysScopes: z.array(GrantScope).optional(),
+  /** In `mcp.elicitation.pending`: how long it has waited so far (ms), so a window that connects later (a reload) counts the user's wait from when it was asked. */
+  waitedMs: z.number().nonnegative().optional(),
 });
 
 export const McpServerStatus = z.object({

@@ -123,6 +123,17 @@ export async function executeCall(d: ExecuteDeps, call: PendingCall): Promise<Ca
     });
     return finish(result);
   } catch (err) {
-    return finish({ content: `The call failed: ${(err as Error).message}`, isError: true });
+    // Stopped while it ran (Stop, or Erasmus shut down: its servers' connections close): the model reads this when the
+    // chat goes on, and the server's words alone ("Connection closed") would read as the call's own failure.
+    // So is a server's connection that closed under the call (the server stopped, or Erasmus shut it down first).
+    const why = (err as Error).message;
+    const cut = d.signal.aborted ? CUT_OFF_BY_STOP : /\bConnection closed\b/.test(why) ? CUT_OFF_BY_CLOSE : undefined;
+    if (cut) return finish({ content: `${cut} (${why}). It may not have taken effect: check before you call it again.`, isError: true });
+    return finish({ content: `The call failed: ${why}`, isError: true });
   }
 }
+
+/** A call the session's stop cut off while it ran, as the model reads it. */
+export const CUT_OFF_BY_STOP = 'Cut off: the session was stopped (by the user, or Erasmus shut down) while this call ran or waited for the user’s approval';
+/** A call whose server's connection closed while it ran, as the model reads it. */
+export const CUT_OFF_BY_CLOSE = 'Cut off: the tool’s server closed its connection (it stopped, or Erasmus shut down) while this call ran or waited for the user’s approval';

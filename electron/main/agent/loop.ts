@@ -71,6 +71,8 @@ export interface LoopDeps {
   clock: () => number;
   budgets: Budgets;
   signal: AbortSignal;
+  /** Why `signal` stopped the session, in words (default "stopped by the user"; Erasmus shutting down says so). */
+  stoppedWhy?: () => string;
   /** Share of the context window the history may fill before archiving (default 0.75). */
   contextShare?: number;
 }
@@ -174,7 +176,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
     if (d.budgets.maxCostUsd !== undefined && !d.model.pricing)
       return fail('budget', `a cost budget ($${d.budgets.maxCostUsd}) needs the model's prices, and this model has none in the bundled catalog: set pricing: {input, output} (USD per million tokens) for this provider in config.yaml`, 'error');
     for (;;) {
-      if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
+      if (d.signal.aborted) return fail('stopped', d.stoppedWhy?.() ?? 'stopped by the user', 'stopped');
       const b = d.budgets;
       if (b.maxTurns !== undefined && state.turns >= b.maxTurns) return fail('budget', `turn budget exhausted (${b.maxTurns} turns)`, 'budget');
       if (b.maxTokens !== undefined && state.usage.totalTokens >= b.maxTokens) return fail('budget', `token budget exhausted (${state.usage.totalTokens} of ${b.maxTokens} tokens)`, 'budget');
@@ -228,7 +230,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       const tu = turnUsage(counts, d.model.pricing);
       state.usage = addUsage(state.usage, tu);
       d.emit({ type: 'usage', turn: tu, session: state.usage });
-      if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
+      if (d.signal.aborted) return fail('stopped', d.stoppedWhy?.() ?? 'stopped by the user', 'stopped');
       if (providerError !== undefined) return fail('provider', providerError, 'error');
 
       const calls = items.filter((c): c is PendingCall => c.kind !== 'correction');
@@ -302,7 +304,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
       }
       if (d.toolMode === 'xml') commitMessage({ role: 'user', content: xmlParts.join('\n\n'), ...(xmlImages.length ? { images: xmlImages } : {}) });
       else if (nativeCorrections.length) commitMessage({ role: 'user', content: nativeCorrections.join('\n\n') });
-      if (d.signal.aborted) return fail('stopped', 'stopped by the user', 'stopped');
+      if (d.signal.aborted) return fail('stopped', d.stoppedWhy?.() ?? 'stopped by the user', 'stopped');
     }
   } catch (err) {
     return fail('internal', `internal error in the agent loop: ${(err as Error).stack ?? String(err)}`, 'error');

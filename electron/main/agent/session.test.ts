@@ -44,6 +44,81 @@ async function setup(script: Script, extra: Partial<AgentSessionDeps> = {}) {
 const types = (evs: AgentEvent[]) => evs.map((e) => e.type);
 
 describe('agent session (native tool calls)', () => {
+  it('a call cut off by a stop (a server connection closed as Erasmus shut down) reads as cut off to the model, not as the call failing', async () => {
+    const { deps, provider } = await setup([
+      { toolCalls: [{ name: 'open_toolset', arguments: { name: 'slow' } }] },
+      { match: { lastTool: 'is open' }, toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt' } }] },
+    ]);
+    let running!: () => void;
+    const started = new Promise<void>((r) => (running = r));
+    // A server's call that waits (for its user's approval) until the session's stop closes the connection.
+    const slow: typeof tools = {
+      toolsets: () => [{ name: 'slow', description: 'a server that waits' }],
+      openToolset: async () => [{ name: 'slow__edit_file', description: 'edit', inputSchema: { type: 'object', properties: { path: { type: 'string' } } }, server: 'slow', tool: 'edit_file', toolset: 'slow', annotations: { readOnlyHint: true } }],
+      call: (_t, _a, { signal }) => {
+        running();
+        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('MCP server "slow" MCP error -32000: Connection closed'))));
+      },
+    };
+    const events: AgentEvent[] = [];
+    const session = await AgentSession.create({ ...deps, tools: slow }, { task: 'edit a.txt', provider, onEvent: (e) => events.push(e) });
+    const run = session.run('edit a.txt');
+    await started;
+    await session.close();
+    await run;
+    const done = events.findLast((e) => e.type === 'tool_complete');
+    expect(done).toMatchObject({ isError: true, result: expect.stringMatching(/^Cut off: the session was stopped .* while this call ran .*\(MCP server "slow" MCP error -32000: Connection closed\)\. It may not have taken effect: check before you call it again\.$/) });
+    // The model reads the same when the chat goes on.
+    const restored = restoreContext(session.logPath);
+    expect(restored.messages.map((m) => m.message).findLast((m) => m.role === 'tool')?.content).toBe((done as { result: string }).result);
+  });
+
+  it('a call whose server closed its connection under it (Erasmus shutting its servers down first) reads as cut off, not as the call failing', async () => {
+    const { deps, provider } = await setup([
+      { toolCalls: [{ name: 'open_toolset', arguments: { name: 'gone' } }] },
+      { match: { lastTool: 'is open' }, toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt' } }] },
+      { match: { lastTool: 'Cut off' }, text: 'I will check a.txt before trying again.' },
+    ]);
+    const gone: typeof tools = {
+      toolsets: () => [{ name: 'gone', description: 'a server that goes away' }],
+      openToolset: async () => [{ name: 'gone__edit_file', description: 'edit', inputSchema: { type: 'object', properties: { path: { type: 'string' } } }, server: 'gone', tool: 'edit_file', toolset: 'gone', annotations: { readOnlyHint: true } }],
+      call: async () => {
+        throw new Error('MCP server "gone" MCP error -32000: Connection closed');
+      },
+    };
+    const events: AgentEvent[] = [];
+    const session = await AgentSession.create({ ...deps, tools: gone }, { task: 'edit a.txt', provider, onEvent: (e) => events.push(e) });
+    await session.run('edit a.txt');
+    await session.close();
+    expect(events.findLast((e) => e.type === 'tool_complete')).toMatchObject({ isError: true, result: expect.stringMatching(/^Cut off: the tool’s server closed its connection .*\(MCP server "gone" MCP error -32000: Connection closed\)\. It may not have taken effect: check before you call it again\.$/) });
+  });
+
+  it('a session closed because Erasmus shuts down says so, not "stopped by the user"; a stop still says the user stopped it', async () => {
+    // Two sessions, each: open the toolset, then a write that asks first.
+    const turns: Script = [
+      { toolCalls: [{ name: 'open_toolset', arguments: { name: 'notes' } }] },
+      { match: { lastTool: 'is open' }, toolCalls: [{ name: 'write_note', arguments: { name: 'a', text: 'hello' } }] },
+    ];
+    const { deps, provider } = await setup([...turns, ...turns]);
+    const ended = async (end: (s: AgentSession) => Promise<void> | void) => {
+      const events: AgentEvent[] = [];
+      const session = await AgentSession.create(deps, { task: 'write a note', provider, onEvent: (e) => events.push(e) });
+      // The call waits for an approval nobody gives; then the session is ended.
+      session.onEvent((e) => {
+        if (e.type === 'approval_required') setTimeout(() => void end(session), 5);
+      });
+      const outcome = await session.run('write a note');
+      await session.close();
+      return { outcome, error: events.find((e) => e.type === 'error') };
+    };
+    const shutDown = await ended((s) => s.close());
+    expect(shutDown.outcome.endedReason).toBe('stopped');
+    expect(shutDown.error).toMatchObject({ code: 'stopped', message: expect.stringMatching(/^Erasmus was shut down/) });
+    expect(files.has('a')).toBe(false);
+    const stopped = await ended((s) => s.stop());
+    expect(stopped.error).toMatchObject({ code: 'stopped', message: 'stopped by the user' });
+  });
+
   it('opens a toolset, runs tools through approval, answers, and logs everything', async () => {
     const { deps, provider } = await setup([
       { toolCalls: [{ name: 'open_toolset', arguments: { name: 'notes' } }] },

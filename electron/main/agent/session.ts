@@ -347,6 +347,7 @@ export class AgentSession {
         clock: deps.clock ?? Date.now,
         budgets: this.opts.budgets ?? {},
         signal: this.controller.signal,
+        stoppedWhy: () => this.stoppedWhy,
       },
       this.state,
     ).then((r) => {
@@ -396,13 +397,20 @@ export class AgentSession {
     this.controller.abort();
   }
 
-  /** Waits for the current run, then closes the log. */
+  /** What the session's end says when it is stopped: a stop is the user's; a close while it works is Erasmus shutting down. */
+  private stoppedWhy = 'stopped by the user';
+
+  /** Waits for the current run, then closes the log. Closing a session that works (Erasmus shuts down) stops it, saying so. */
   async close(): Promise<void> {
+    if (!this.controller.signal.aborted) this.stoppedWhy = SHUT_DOWN;
     this.stop();
     await this.running?.catch(() => undefined);
     this.log.close();
   }
 }
+
+/** A session's end when Erasmus shut down while it worked (`erasmus serve` restarted, the app quit): the chat can go on. */
+export const SHUT_DOWN = 'Erasmus was shut down while the session worked; send a message to go on';
 
 /**
  * Runs one agent session to its end (for the workflow and the CLI). Never throws: a configuration

@@ -58,7 +58,10 @@ describe('elicitation routed to the UI as events', () => {
     const call = hub.callTool('asker', 'ask');
     const { id } = await asked;
     // A UI that connects now never saw the event: it asks for what is waiting.
-    expect(broker.list()).toEqual([{ id, server: 'asker', message: 'Your name?', mode: 'form', requestedSchema: expect.objectContaining({ properties: { name: { type: 'string' } } }) }]);
+    expect(broker.list()).toEqual([{ id, server: 'asker', message: 'Your name?', mode: 'form', requestedSchema: expect.objectContaining({ properties: { name: { type: 'string' } } }), waitedMs: expect.any(Number) }]);
+    // With how long it has waited: a window that connects later does not count the user's wait from then.
+    await new Promise((r) => setTimeout(r, 60));
+    expect(broker.list()[0]!.waitedMs).toBeGreaterThanOrEqual(50);
     expect(await broker.respond(id, { action: 'accept', content: { name: 'Late' } })).toBe(true);
     expect((await call).content).toEqual([{ type: 'text', text: 'accept:{"name":"Late"}' }]);
     expect(broker.list()).toEqual([]);

@@ -82,7 +82,7 @@ export function withAlwaysAllow(
  * or one not answered within `timeoutMs` when given, ends as `cancel` and the UI is told (`mcp.elicitation.done`).
  */
 export class ElicitationBroker {
-  private readonly pending = new Map<string, { finish: (r: ElicitResult) => void; request: EventPayload<'mcp.elicitation.request'>; place?: GrantPlace }>();
+  private readonly pending = new Map<string, { finish: (r: ElicitResult) => void; request: EventPayload<'mcp.elicitation.request'>; place?: GrantPlace; askedAt: number }>();
 
   constructor(
     private readonly bus: EventBus,
@@ -115,7 +115,7 @@ export class ElicitationBroker {
       timer?.unref();
       signal.addEventListener('abort', onAbort, { once: true });
       const request = { id, server: req.server, message: p.message, mode: p.mode === 'url' || p.url ? ('url' as const) : ('form' as const), requestedSchema: p.requestedSchema, url: p.url, ...(approval ? { approval } : {}), ...(alwaysScopes ? { alwaysScopes } : {}) };
-      this.pending.set(id, { finish, request, ...(place ? { place } : {}) });
+      this.pending.set(id, { finish, request, ...(place ? { place } : {}), askedAt: Date.now() });
       this.bus.emit('mcp.elicitation.request', request);
     });
   };
@@ -154,9 +154,10 @@ export class ElicitationBroker {
     }
   }
 
-  /** The requests still waiting, oldest first: a UI that connects after one was emitted shows it from here. */
+  /** The requests still waiting, oldest first: a UI that connects after one was emitted shows it from here, with how long it has waited. */
   list(): EventPayload<'mcp.elicitation.request'>[] {
-    return [...this.pending.values()].map((e) => e.request);
+    const now = Date.now();
+    return [...this.pending.values()].map((e) => ({ ...e.request, waitedMs: Math.max(0, now - e.askedAt) }));
   }
 
   /** Requests still waiting for an answer. */

@@ -56,6 +56,26 @@ describe('Elicitations', () => {
     await waitFor(() => expect(core.callsOf('mcp.elicitation.respond')).toEqual([{ id: 'early', action: 'decline' }]));
   });
 
+  it('an approval asked before a reload counts the wait from when it was asked, not from the reload (the call\'s run time is not the wait)', async () => {
+    const core = new FakeCore({
+      'mcp.elicitation.pending': () => ({ requests: [{ id: 'w9', server: 'files', message: 'Edit slug.js?', mode: 'form', requestedSchema: { type: 'object', properties: {} }, approval: { tool: 'edit_file', action: 'Edit slug.js (one replacement)', change: 'overwrite', path: 'slug.js' }, waitedMs: 40_000 }] }),
+      'mcp.elicitation.respond': () => ({ delivered: true }),
+    });
+    const e = (x: Record<string, unknown>) => core.emit('agent.event', { sessionId: 's1', at: Date.now(), ...x } as never);
+    e({ type: 'session_started', logPath: '/h/sessions/s1.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: false });
+    e({ type: 'tool_running', callId: 'c1', name: 'files__edit_file', args: { path: 'slug.js' } });
+    core.render(<Elicitations />);
+    await waitFor(() => expect(core.services.sessions.get().byId.s1?.items.some((i) => i.kind === 'tool')).toBe(true));
+    fireEvent.click(await screen.findByTestId('elicitation-accept'));
+    await waitFor(() => expect(core.services.sessions.get().byId.s1!.items.some((i) => i.kind === 'question')).toBe(true));
+    const items = core.services.sessions.get().byId.s1!.items;
+    const q = items.find((i) => i.kind === 'question');
+    const tool = items.find((i) => i.kind === 'tool');
+    expect(q && q.kind === 'question' ? q.waitedMs : undefined).toBeGreaterThanOrEqual(40_000);
+    expect(q && q.kind === 'question' ? q.waitedMs : undefined).toBeLessThan(50_000);
+    expect(tool && tool.kind === 'tool' ? tool.waitedMs : undefined).toBeGreaterThanOrEqual(40_000);
+  });
+
   it('a built-in server\'s yes/no question is an approval: the action in words, the diff of an overwrite, Allow / Deny and no pre-ticked form; Escape denies', async () => {
     const core = new FakeCore({ 'mcp.elicitation.respond': () => ({ delivered: true }) });
     core.render(<Elicitations />);

@@ -51,6 +51,40 @@ describe('Rewind to here on a chat message', () => {
     expect(core.callsOf('agent.send')).toHaveLength(1);
   });
 
+  it('the chat a conversation rewind continues shows the conversation kept before the new message, not the new message alone', async () => {
+    const at = Date.UTC(2026, 0, 1, 9, 0, 0);
+    const core = new FakeCore({
+      'agent.start': (p) => ((p as { resume?: string }).resume ? { sessionId: 'fork', logPath: '/h/sessions/fork.jsonl' } : { sessionId: 's1', logPath: '/h/sessions/s1.jsonl' }),
+      'agent.send': () => ({ ok: true, queued: false }),
+      'agent.rewind': () => ({ logPath: '/h/sessions/fork.jsonl', sessionId: 'fork', turn: 2, files: [], commitsUndone: [] }),
+      // The rewound log: the first turn, kept.
+      'sessions.replay': ({ sessionId }) => ({
+        warnings: [],
+        items: sessionId === 'fork'
+          ? [
+              { type: 'user' as const, at, text: 'write a.txt' },
+              { type: 'event' as const, event: { type: 'sentence', sessionId: 'fork', at: at + 1000, text: 'Wrote a.txt.' } as AgentEvent },
+              { type: 'event' as const, event: { type: 'session_ended', sessionId: 'fork', at: at + 2000, reason: 'complete', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: null }, turns: 1 } as AgentEvent },
+            ]
+          : [],
+      }),
+    });
+    await twoTurns(core);
+    fireEvent.click(screen.getAllByTestId('rewind-message-open')[1]!);
+    fireEvent.click(screen.getByRole('radio', { name: /Conversation only/ }));
+    fireEvent.click(screen.getByTestId('rewind-message-confirm'));
+    await screen.findByTestId('rewind-message-done');
+    fireEvent.change(screen.getByTestId('composer'), { target: { value: 'try c.txt instead' } });
+    fireEvent.keyDown(screen.getByTestId('composer'), { key: 'Enter' });
+    await waitFor(() => expect(core.callsOf('agent.start')).toHaveLength(2));
+    core.emit('agent.event', { type: 'session_started', sessionId: 'fork', at: Date.now(), logPath: '/h/sessions/fork.jsonl', provider: 'p', model: 'm', toolMode: 'native', resumed: true, project: '/p' } as AgentEvent);
+    await waitFor(() => expect(screen.getAllByTestId('transcript-item').map((i) => i.textContent)).toEqual([
+      expect.stringContaining('write a.txt'),
+      expect.stringContaining('Wrote a.txt.'),
+      expect.stringContaining('try c.txt instead'),
+    ]));
+  });
+
   it('code only: the files go back and the conversation goes on in the same session', async () => {
     const core = new FakeCore({
       'agent.start': () => ({ sessionId: 's1', logPath: '/h/sessions/s1.jsonl' }),

@@ -104,6 +104,65 @@ describe('SessionView', () => {
     expect(core.callsOf('agent.send')).toEqual([{ sessionId: 's2', message: 'go on' }]);
   });
 
+  it('a follow-up cut off by a restart of Erasmus reads "stopped", not "finished" as its first turn ended', async () => {
+    const t = Date.UTC(2026, 0, 1, 9, 0, 0);
+    const ev = (at: number, x: Record<string, unknown>) => ({ type: 'event' as const, event: { sessionId: 'c8', at, ...x } as AgentEvent });
+    const core = new FakeCore({
+      'agent.list': () => ({ sessions: [] }),
+      'sessions.replay': () => ({
+        warnings: [],
+        items: [
+          { type: 'user' as const, at: t, text: 'Fix the failing test' },
+          ev(t, { type: 'session_started', logPath: '/h/sessions/c8.jsonl', provider: 'local', model: 'm', toolMode: 'native', resumed: false, project: '/p' }),
+          ev(t + 1, { type: 'turn_started', turn: 1 }),
+          ev(t + 2, { type: 'session_ended', reason: 'complete', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: null }, turns: 1 }),
+          { type: 'user' as const, at: t + 3, text: 'now add a test' },
+          ev(t + 4, { type: 'turn_started', turn: 2 }),
+          ev(t + 5, { type: 'tool_running', callId: 'k1', name: 'files__edit_file', args: { path: 'a.test.js' } }),
+        ],
+      }),
+    });
+    core.render(<Harness initial="c8" />);
+    await screen.findByText(/not working any more/);
+    expect(screen.getByTestId('session-state').textContent).toBe('stopped');
+  });
+
+  it('a follow-up to a chat the core no longer holds (Erasmus was restarted) resumes it from its log, not "no agent session"', async () => {
+    const log = '/h/sessions/c7.jsonl';
+    const ended = [
+      { type: 'user' as const, at: Date.UTC(2026, 0, 1, 9, 0, 0), text: 'Fix the failing test' },
+      { type: 'event' as const, event: { type: 'session_started', sessionId: 'c7', at: Date.UTC(2026, 0, 1, 9, 0, 0), logPath: log, provider: 'local', model: 'm', toolMode: 'native', resumed: false, project: '/p' } as AgentEvent },
+      { type: 'event' as const, event: { type: 'sentence', sessionId: 'c7', at: Date.UTC(2026, 0, 1, 9, 0, 5), text: 'Fixed.' } as AgentEvent },
+      { type: 'event' as const, event: { type: 'session_ended', sessionId: 'c7', at: Date.UTC(2026, 0, 1, 9, 0, 6), reason: 'complete', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: null }, turns: 1 } as AgentEvent },
+    ];
+    let held: string[] = [];
+    const core = new FakeCore({
+      'sessions.replay': () => ({ warnings: [], items: ended }),
+      'agent.list': () => ({ sessions: held.map((sessionId) => ({ sessionId, logPath: log, running: false })) }),
+      'agent.start': () => ({ sessionId: 'c7', logPath: log }),
+      'agent.send': ({ sessionId }) => {
+        if (!held.includes(sessionId)) throw new Error(`no agent session ${sessionId}`);
+        return { ok: true, queued: false };
+      },
+    });
+    core.render(<Harness initial="c7" />);
+    await screen.findByText('Fixed.');
+    fireEvent.change(screen.getByTestId('composer'), { target: { value: 'now commit it' } });
+    fireEvent.click(screen.getByTestId('composer-send'));
+    await waitFor(() => expect(core.callsOf('agent.start')).toEqual([{ prompt: 'now commit it', resume: log, project: '/p' }]));
+    expect(core.callsOf('agent.send')).toEqual([]);
+    await waitFor(() => expect(screen.getAllByTestId('user-message').map((m) => m.textContent)).toEqual(expect.arrayContaining([expect.stringContaining('now commit it')])));
+    expect(screen.queryByText(/no agent session/)).toBeNull();
+    // One the core still holds gets the message as a follow-up.
+    held = ['c7'];
+    core.emit('agent.event', { type: 'session_ended', sessionId: 'c7', at: Date.now(), reason: 'complete', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, costUsd: null }, turns: 2 } as AgentEvent);
+    await screen.findByText('finished');
+    fireEvent.change(screen.getByTestId('composer'), { target: { value: 'and push' } });
+    fireEvent.click(screen.getByTestId('composer-send'));
+    await waitFor(() => expect(core.callsOf('agent.send')).toEqual([{ sessionId: 'c7', message: 'and push' }]));
+    expect(core.callsOf('agent.start')).toHaveLength(1);
+  });
+
   it('stamps each message with its time, searches the transcript, and offers Retry on the provider error that ended a chat', async () => {
     const core = new FakeCore({
       'agent.send': () => ({ ok: true, queued: false }),

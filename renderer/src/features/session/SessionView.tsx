@@ -69,12 +69,17 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
   }, [client, sessions, selected, isStep, hasTask]);
 
   // After a rewind of the conversation, the next message continues the log that holds it up to there.
-  const [continueIn, setContinueIn] = useState<{ from: string; logPath: string } | null>(null);
+  const [continueIn, setContinueIn] = useState<{ from: string; logPath: string; sessionId: string } | null>(null);
   const send = async (text: string) => {
     if (session && continueIn?.from === session.id) {
+      // The conversation kept by the rewind, shown above the new message (the model reads it; the user sees it too).
+      const earlier = await client.request('sessions.replay', { sessionId: continueIn.sessionId }).catch(() => undefined);
       const r = await client.request('agent.start', { prompt: text, resume: continueIn.logPath, ...(session.project ? { project: session.project } : {}) });
       setContinueIn(null);
-      sessions.addTask(r.sessionId, text);
+      if (earlier?.items.length) {
+        sessions.addEarlier(r.sessionId, earlier.items);
+        sessions.addUserMessage(r.sessionId, text);
+      } else sessions.addTask(r.sessionId, text);
       onSelect(r.sessionId);
       return;
     }
@@ -82,6 +87,13 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
       const r = await client.request('agent.start', { prompt: text, ...(project ? { project } : {}) });
       sessions.addTask(r.sessionId, text);
       onSelect(r.sessionId);
+      return;
+    }
+    // A chat the core no longer holds (Erasmus was restarted since it ran) goes on from its log, as `erasmus chat --resume` does.
+    if (!session.running && session.logPath && !labels.has(session.id) && (await sessions.held(session.id)) === false) {
+      const r = await client.request('agent.start', { prompt: text, resume: session.logPath, ...(session.project ? { project: session.project } : {}) });
+      sessions.addUserMessage(r.sessionId, text);
+      if (r.sessionId !== session.id) onSelect(r.sessionId);
       return;
     }
     // While it works the message is queued (its `steer` events show it); otherwise it is a follow-up.
@@ -132,7 +144,7 @@ export function SessionView({ selected, onSelect, project }: { selected: string 
               onRetry={labels.has(session.id) ? undefined : () => send(RETRY_MESSAGE)}
               onRewind={labels.has(session.id) || !session.logPath ? undefined : async (turn, scope) => {
                 const r = await client.request('agent.rewind', { logPath: session.logPath!, turn, scope });
-                if (scope !== 'code') setContinueIn({ from: session.id, logPath: r.logPath });
+                if (scope !== 'code') setContinueIn({ from: session.id, logPath: r.logPath, sessionId: r.sessionId });
                 const files = scope === 'conversation' ? '' : `${r.files.length} file(s) restored${r.commitsUndone.length ? `, ${r.commitsUndone.length} commit(s) undone` : ''}. `;
                 return `${files}${scope === 'code' ? 'The conversation goes on as it was.' : 'Your next message continues the conversation from before this one.'}`;
               }}

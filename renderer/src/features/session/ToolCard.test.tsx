@@ -42,4 +42,17 @@ describe('ToolCard', () => {
     expect(cards[0]!.querySelector('[data-testid="tool-words"]')!.textContent).toBe('Run git stash list && rm -rf node_modules');
     expect(cards.map((c) => c.querySelector('[data-testid="tool-duration"]')!.textContent)).toEqual(['', '', '8.6 s']);
   });
+
+  it('a call of a tool the session does not have is "not run", named as the model wrote it, never "Read slug.js … error"', () => {
+    const s = reduceSession(undefined, {
+      type: 'tool_complete', sessionId: 's1', at: 9000, callId: 'c9', name: 'files__cat', args: { path: 'slug.js' }, isError: true, durationMs: 3,
+      result: 'Unknown tool "files__cat". Available tools: files__read_file, files__edit_file. Every toolset is open: these are all the tools this session has.',
+    } as AgentEvent);
+    const tool = s.items.find((i) => i.kind === 'tool')!;
+    render(tool.kind === 'tool' ? <ToolCard item={tool} /> : null);
+    expect(screen.getByTestId('tool-words').textContent).toBe('files__cat (no such tool)');
+    expect(screen.getByTestId('tool-status').textContent).toBe('not run');
+    expect(screen.getByTestId('tool-not-run').textContent).toMatch(/^Unknown tool "files__cat". Available tools: files__read_file/);
+    expect(screen.getByTestId('tool-duration').textContent).toBe('');
+  });
 });

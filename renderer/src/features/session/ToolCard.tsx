@@ -1,5 +1,6 @@
 import type { SessionItem } from './sessionState';
 import { formatDuration } from '../../ui/format';
+import { calledUnknownTool } from '../../../../electron/contract/words';
 import { toolWords } from './toolWords';
 
 type Tool = Extract<SessionItem, { kind: 'tool' }>;
@@ -18,8 +19,12 @@ export function ToolCard({ item }: { item: Tool }) {
     <details className="rounded border border-slate-200 text-sm dark:border-slate-800" data-testid="tool-card" data-status={item.status} open={item.status === 'error' || item.status === 'refused'}>
       <summary className="flex cursor-pointer items-center gap-2 px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-indigo-500">
         {/* The tool in words; its id (`files__write_file`) only in the tooltip. */}
-        <span className="min-w-0 truncate" data-testid="tool-words" title={item.name}>{toolWords(item.name, item.args, item.status === 'done')}</span>
-        <span className={`text-xs ${tone[item.status]} ${item.status === 'running' ? 'alive' : ''}`} data-testid="tool-status">{item.notRun !== undefined ? 'not run' : item.status}</span>
+        {/* A tool the session does not have is named as the model wrote it, not read as a tool it has ("Read slug.js" for files__cat). */}
+        {/* The words keep their room (up to 60%): a long "not run" reason beside them is what is cut. */}
+        <span className="min-w-0 max-w-[60%] shrink-0 truncate" data-testid="tool-words" title={item.name}>
+          {item.result !== undefined && calledUnknownTool({ result: item.result, isError: item.status === 'error' }) ? `${item.name} (no such tool)` : toolWords(item.name, item.args, item.status === 'done')}
+        </span>
+        <span className={`shrink-0 whitespace-nowrap text-xs ${tone[item.status]} ${item.status === 'running' ? 'alive' : ''}`} data-testid="tool-status">{item.notRun !== undefined ? 'not run' : item.status}</span>
         {/* A call that did not run says why in its line, as the CLI's "— not run: why" does (the whole answer is below). */}
         {item.notRun ? <span className="min-w-0 truncate text-xs text-red-700 dark:text-red-300" title={item.notRun} data-testid="tool-not-run">{item.notRun}</span> : null}
         {/* Progress is news only while the call runs: a finished call's last keep-alive ("still running") is not shown. */}

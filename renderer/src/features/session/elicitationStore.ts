@@ -20,16 +20,19 @@ export class ElicitationStore extends Store<readonly ElicitationRequest[]> {
     void client
       .request('mcp.elicitation.pending', {})
       .then(({ requests }) => {
-        for (const r of requests) this.stamp(r.id);
+        for (const r of requests) this.stamp(r.id, r.waitedMs);
         this.set((all) => [...requests.filter((r) => !all.some((x) => x.id === r.id)), ...all]);
       })
       .catch(() => undefined);
   }
 
-  /** When this window first saw a request (to tell the time it waited for the user). */
+  /**
+   * When a request was asked (to tell the time it waited for the user): when this window saw it, less the wait the core
+   * counted before (`waitedMs` of a pending one: a reload does not start the wait again). Kept as this window's clock.
+   */
   private readonly seen = new Map<string, number>();
-  private stamp(id: string): void {
-    if (!this.seen.has(id)) this.seen.set(id, Date.now());
+  private stamp(id: string, waitedMs = 0): void {
+    if (!this.seen.has(id)) this.seen.set(id, Date.now() - waitedMs);
   }
   receivedAt(id: string): number | undefined {
     return this.seen.get(id);
@@ -43,7 +46,7 @@ export class ElicitationStore extends Store<readonly ElicitationRequest[]> {
     const { requests } = await this.client.request('mcp.elicitation.pending', {});
     const asked = new Set(requests.map((r) => r.id));
     const gone = this.get().filter((r) => !asked.has(r.id));
-    for (const r of requests) this.stamp(r.id);
+    for (const r of requests) this.stamp(r.id, r.waitedMs);
     this.set((all) => [...all.filter((r) => asked.has(r.id)), ...requests.filter((r) => !all.some((x) => x.id === r.id))]);
     return gone;
   }

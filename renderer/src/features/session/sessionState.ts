@@ -111,7 +111,7 @@ function fold(prev: SessionState | undefined, e: AgentEvent): SessionState {
     case 'session_started':
       return { ...s, provider: e.provider, model: e.model, providerName: e.providerName, modelName: e.modelName, project: e.project, logPath: e.logPath, running: true, endReason: undefined };
     case 'turn_started':
-      return { ...s, running: true, turns: e.turn, items: closeStreaming(items) };
+      return { ...s, running: true, endReason: undefined, turns: e.turn, items: closeStreaming(items) };
     case 'sentence': {
       const last = items.at(-1);
       if (last?.kind === 'assistant' && last.streaming) return { ...s, items: [...items.slice(0, -1), { ...last, text: last.text + e.text }] };
@@ -191,7 +191,8 @@ export function cutOff(s: SessionState, at: number): SessionState {
     : i,
   );
   const notice: SessionItem = { kind: 'notice', id: `cut${at}`, level: 'warning', text: 'This session is not working any more: the process that ran it ended (Erasmus was restarted or stopped).', at };
-  return { ...s, running: false, queued: undefined, items: [...items, notice] };
+  // Stopped, not how an earlier turn ended ("finished" over a follow-up cut off half way).
+  return { ...s, running: false, endReason: 'stopped', queued: undefined, items: [...items, notice] };
 }
 
 /** Whether an item holds the search text (case-insensitive): message text, a tool's name, arguments and result, an approval, a question. */

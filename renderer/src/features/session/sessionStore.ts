@@ -51,6 +51,19 @@ export class SessionStore extends Store<Sessions> {
     });
   }
 
+  /**
+   * Puts a logged conversation before what a session shows: a chat continued after a conversation rewind starts a
+   * session on the rewound log, whose turns the model reads and the user should see too (not only the new message).
+   */
+  addEarlier(sessionId: string, logged: SessionReplayItem[]): void {
+    const earlier = replay(sessionId, logged);
+    this.set((s) => {
+      const live = s.byId[sessionId];
+      const next = live ? { ...live, items: [...earlier.items, ...live.items] } : { ...earlier, running: true, endReason: undefined };
+      return { byId: { ...s.byId, [sessionId]: next }, order: s.order.includes(sessionId) ? s.order : [...s.order, sessionId] };
+    });
+  }
+
   /** Keeps a server's answered question in the transcript of the session it interrupted. */
   addQuestion(sessionId: string, q: Omit<Extract<SessionItem, { kind: 'question' }>, 'kind' | 'at'>): void {
     this.set((s) => {
@@ -86,6 +99,16 @@ export class SessionStore extends Store<Sessions> {
       if (!stale.length) return s;
       return { ...s, byId: { ...s.byId, ...Object.fromEntries(stale.map((x) => [x.id, cutOff(x, at)])) } };
     });
+  }
+
+  /** Whether the core holds this session (running or ended), so a message can go to it; false after a restart of the core; undefined when it cannot say. */
+  async held(sessionId: string): Promise<boolean | undefined> {
+    try {
+      const { sessions } = await this.client.request('agent.list', {});
+      return sessions.some((x) => x.sessionId === sessionId);
+    } catch {
+      return undefined;
+    }
   }
 
   /** The sessions the core runs now (undefined when it cannot say). */
