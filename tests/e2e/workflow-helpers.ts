@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ProjectTrust } from '../../electron/main/project/trust';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EventName } from '../../electron/contract/index';
@@ -130,4 +130,20 @@ export function adderClosingSteps(readme: string): ScriptTurn[] {
     ...step('Write the final documentation', 'final docs', [], 'The README is complete. Done.'),
     ...step('Review the whole product', 'final review', [], '# Final review\n\nVerdict: no changes needed\n\nGood.\n'),
   ];
+}
+
+/**
+ * Under `root`: a project (git, one empty commit) whose scripted model (parallel-model.mjs) plans components a and b side
+ * by side, b's step stopping to ask while a's development is held in flight until the `hold` file goes; `env` sets
+ * its home and the model's switches (add process.env for a CLI child).
+ */
+export async function askingLanes(root: string): Promise<{ project: string; hold: string; env: Record<string, string> }> {
+  const project = join(root, 'project');
+  await mkdir(project);
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project, stdio: 'pipe' });
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'Start'], { cwd: project, stdio: 'pipe' });
+  const hold = join(root, 'hold');
+  await writeFile(hold, '');
+  const env = { ERASMUS_HOME: join(root, 'home'), PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'b', PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'a' };
+  return { project, hold, env };
 }

@@ -3,11 +3,11 @@
 // second terminal says what happened there (or that process's refusal, in its words). A driver that is gone (its lock
 // stale) is no driver: the command takes the run itself.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ensureBuilt, killGroup } from './workflow-helpers';
+import { askingLanes, CLI, ensureBuilt, killGroup } from './workflow-helpers';
 
 const MODEL = resolve(__dirname, '../fixtures/workflow/parallel-model.mjs');
 let root: string | undefined;
@@ -43,14 +43,8 @@ async function until(ok: () => boolean, what: () => string): Promise<void> {
 /** A project (git, one empty commit), its home, and a hold file that keeps a's development step in flight. */
 async function setup(): Promise<{ project: string; hold: string; env: NodeJS.ProcessEnv }> {
   root = await mkdtemp(join(tmpdir(), 'erasmus-lanes-cli-'));
-  const project = join(root, 'project');
-  await mkdir(project);
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project, stdio: 'pipe' });
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'Start'], { cwd: project, stdio: 'pipe' });
-  const hold = join(root, 'hold');
-  await writeFile(hold, '');
-  const env = { ...process.env, ERASMUS_HOME: join(root, 'home'), PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'b', PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'a' };
-  return { project, hold, env };
+  const { project, hold, env } = await askingLanes(root);
+  return { project, hold, env: { ...process.env, ...env } };
 }
 
 /** The first terminal drives the run; a's development is held in flight while b stops to ask. */

@@ -2,13 +2,13 @@
 // whichever drives the run takes the other's retry or skip (relay.ts). Serve drives and a terminal answers; a terminal
 // drives and the app's card answers (its refusal, in the driver's words, too).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServe } from '../support/serve';
-import { CLI, ensureBuilt, killGroup } from './workflow-helpers';
+import { askingLanes, CLI, ensureBuilt, killGroup } from './workflow-helpers';
 
 const MODEL = resolve(__dirname, '../fixtures/workflow/parallel-model.mjs');
 let root: string | undefined;
@@ -28,15 +28,8 @@ afterEach(async () => {
 
 async function setup(): Promise<{ project: string; hold: string; env: Record<string, string> }> {
   root = await mkdtemp(join(tmpdir(), 'erasmus-relay-serve-'));
-  const project = join(root, 'project');
-  await mkdir(project);
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project, stdio: 'pipe' });
-  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'Start'], { cwd: project, stdio: 'pipe' });
-  const hold = join(root, 'hold');
-  await writeFile(hold, '');
   // a's development is held in flight (until the hold file goes) while b stops to ask.
-  const env = { ERASMUS_HOME: join(root, 'home'), PARALLEL_MODEL_COMPONENTS: 'a,b', PARALLEL_MODEL_ASKS: 'b', PARALLEL_MODEL_HOLD: hold, PARALLEL_MODEL_HOLD_ONLY: 'a' };
-  return { project, hold, env };
+  return askingLanes(root);
 }
 
 /** JSON-RPC over the app's socket, as the renderer speaks it. */
