@@ -41,12 +41,21 @@ export function Transcript({ session, scope, step, onDecide, tail, query = '', o
   const last = session.items.at(-1);
   const lastSize = last ? (last.kind === 'assistant' ? last.text.length : 0) : 0;
   const atBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight < 120;
+  // A session opened (or its log replayed) shows its latest message, as a chat does; after that, new items follow only a
+  // reader who is at the bottom (the others get "new below").
+  const opened = useRef<string | undefined>(undefined);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    if (opened.current !== session.id && session.items.length) {
+      opened.current = session.id;
+      el.scrollTop = el.scrollHeight;
+      setUnseen(false);
+      return;
+    }
     if (atBottom(el)) el.scrollTop = el.scrollHeight;
     else setUnseen(true);
-  }, [session.items.length, lastSize]);
+  }, [session.id, session.items.length, lastSize]);
   const toBottom = () => {
     const el = box.current;
     if (el) el.scrollTop = el.scrollHeight;
