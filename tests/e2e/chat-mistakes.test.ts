@@ -111,6 +111,9 @@ const cases: Case[] = [
   { name: 'a bare name that two toolsets have gets the candidates', say: x('write_file', { path: 'a.txt', content: 'x' }), extraServers: true, next: re('"write_file" is the name of a tool in several toolsets[\\s\\S]*full name of the one you mean: (fs__write_file or files__write_file|files__write_file or fs__write_file)') },
   { name: 'a toolchain the project does not show is still callable by name', say: '<runners__cargo_check>\n</runners__cargo_check>', yes: true, next: re('\\[runners__cargo_check[^\\]]*\\]\\n[\\s\\S]*\\$ cargo check\\n\\[exit code') },
   { name: 'native mode: a bare name before its toolset is open', mode: 'native', say: [{ name: 'read_file', arguments: { path: 'README.md' } }], next: re('hello from the readme') },
+  // Played as the model (the chat helper): a bare string as the arguments went back to it as `{}` and "missing path", so it
+  // could not see what it had sent.
+  { name: 'native mode: arguments that are not an object are quoted back', mode: 'native', say: [{ name: 'files__read_file', arguments: '"README.md"' }], next: re('must be a JSON object of its parameters; you sent \\"README.md\\" \\(a string\\)[\\s\\S]*path \\(string, required\\)') },
   { name: 'native mode: an ambiguous bare name', mode: 'native', extraServers: true, say: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }], next: re('fs__write_file or files__write_file|files__write_file or fs__write_file') },
 ];
 

@@ -64,3 +64,11 @@ export function argumentProblem(tool: AgentTool, args: Record<string, unknown>):
   if (!said.length && detail) said.push(detail);
   return `Not run: the arguments of ${tool.name} do not match its parameters (${said.join('; ')}). Its parameters: ${parameterLine(schema)}. Call ${tool.name} again with these names.`;
 }
+
+/** The refusal of a call whose arguments were not an object of parameters (a bare string, a number, a list): what was sent, quoted. */
+export function notAnObject(tool: AgentTool, sent: unknown): string {
+  const said = JSON.stringify(sent) ?? String(sent);
+  const what = Array.isArray(sent) ? 'a list' : sent === null ? 'null' : `a ${typeof sent}`;
+  const schema = tool.inputSchema && typeof tool.inputSchema === 'object' ? (tool.inputSchema as Record<string, unknown>) : undefined;
+  return `Not run: the arguments of ${tool.name} must be a JSON object of its parameters; you sent ${said.length > 200 ? `${said.slice(0, 200)}…` : said} (${what}).${schema ? ` Its parameters: ${parameterLine(schema)}.` : ''} Call ${tool.name} again with an object of these names.`;
+}

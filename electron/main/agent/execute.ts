@@ -1,6 +1,6 @@
 import type { ApprovalDecision } from '../../contract/index';
 import { UnansweredApproval } from './approval-path';
-import { argumentProblem } from './arg-check';
+import { argumentProblem, notAnObject } from './arg-check';
 import type { ApprovalRequester } from './approvals';
 import type { Emit } from './events';
 import type { PolicyDecision, ToolPolicy } from './policy';
@@ -8,7 +8,8 @@ import { cutResult, READ_OUTPUT, readPage } from './kept-output';
 import { OPEN_TOOLSET, type AgentTool, type AgentTools, type ShellRunner, type ToolCallResult } from './tools';
 
 /** A call as the loop runs it: from native tool calling, the XML parser, or a `!command` line. */
-export type PendingCall = { kind: 'tool'; id: string; name: string; args: Record<string, unknown>; dependsOn?: string[] } | { kind: 'shell'; id: string; command: string };
+/** `sent`: the model's arguments when they were not an object (`args` is then empty): its refusal quotes them. */
+export type PendingCall = { kind: 'tool'; id: string; name: string; args: Record<string, unknown>; sent?: unknown; dependsOn?: string[] } | { kind: 'shell'; id: string; command: string };
 
 export interface CallOutcome extends ToolCallResult {
   refused?: boolean;
@@ -111,7 +112,7 @@ export async function executeCall(d: ExecuteDeps, call: PendingCall): Promise<Ca
     const outOfScope = d.tools.refusal?.(tool, call.args);
     if (outOfScope) return finish({ content: outOfScope, isError: true });
     // A call whose arguments cannot match is answered before anyone is asked to approve it.
-    const badArgs = argumentProblem(tool, call.args);
+    const badArgs = 'sent' in call ? notAnObject(tool, call.sent) : argumentProblem(tool, call.args);
     if (badArgs) return finish({ content: badArgs, isError: true });
     const blocked = await approve(d, await d.policy.decideTool(tool, call.args), 'tool', call.id, name, args, tool.name);
     if (blocked) return finish(blocked);

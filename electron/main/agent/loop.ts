@@ -217,7 +217,7 @@ export async function runAgentLoop(d: LoopDeps, state: LoopState): Promise<LoopR
           if (parser) onParsed(parser.push(part.text));
           else d.emit({ type: 'sentence', text: part.text });
         } else if (part.type === 'tool_call') {
-          items.push({ kind: 'tool', id: part.id, name: part.name, args: part.args });
+          items.push({ kind: 'tool', id: part.id, name: part.name, args: part.args, ...('sent' in part ? { sent: part.sent } : {}) });
           meta.add(part);
         } else if (part.type === 'usage') counts = addCounts(counts, part);
         else if (part.type === 'reasoning' || part.type === 'text_meta') {

@@ -173,7 +173,8 @@ export function aiSdkStream(model: LanguageModel, shape: RequestShape = {}): Str
           yield { type: 'reasoning', text: r.text, ...(meta ? { meta } : {}) };
         } else if (p.type === 'tool-call') {
           const meta = merge(undefined, p.providerMetadata);
-          yield { type: 'tool_call', id: p.toolCallId, name: p.toolName, args: (p.input && typeof p.input === 'object' ? p.input : {}) as Record<string, unknown>, ...(meta ? { meta } : {}) };
+          const isObject = !!p.input && typeof p.input === 'object' && !Array.isArray(p.input);
+          yield { type: 'tool_call', id: p.toolCallId, name: p.toolName, args: (isObject ? p.input : {}) as Record<string, unknown>, ...(isObject || p.input === undefined ? {} : { sent: p.input }), ...(meta ? { meta } : {}) };
         } else if (p.type === 'finish-step') {
           const u = p.usage;
           yield {

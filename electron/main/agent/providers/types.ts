@@ -29,7 +29,8 @@ export type StreamPart =
   | { type: 'text_meta'; meta: ProviderMetadata }
   /** One whole reasoning block with its provider metadata (signature, encrypted content). */
   | { type: 'reasoning'; text: string; meta?: ProviderMetadata }
-  | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown>; meta?: ProviderMetadata }
+  /** `sent`: what the model sent as the arguments when it was not an object (`args` is then empty), so it can be told. */
+  | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown>; sent?: unknown; meta?: ProviderMetadata }
   | ({ type: 'usage' } & TokenCounts)
   /** Something the user should know before it bites (a request a local server would cut). */
   | { type: 'warning'; message: string }
