@@ -120,6 +120,11 @@ describe('AgentExecutor', () => {
     // Its calls refused: the retry that answers the approvals names the component too.
     const laneRefused = await new AgentExecutor(async (o) => (refusals(o), outcome('Cannot finish: nobody could approve the write.')), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:fixes', component: 'title', projectDir: worktree, worktree, runDir: '/p' }));
     expect(laneRefused.notDoneBecause).toContain('`erasmus workflow retry /p --component title` on a terminal, or `erasmus workflow retry /p --component title --yes` to approve them unattended');
+    // A durable run's component (run by a worker): its lines pass the run's database on, as its status lines do.
+    const durable = await new AgentExecutor(async () => outcome('Cannot finish: which flag?'), { availableToolsets: () => ['files', 'runners'] }).run(step({ state: 'title:debugging', component: 'title', projectDir: worktree, worktree, runDir: '/p', database: 'postgres://me:***@db/erasmus' }));
+    expect(durable.notDoneBecause).toContain("`erasmus workflow retry /p --component title --database-url 'postgres://me:***@db/erasmus' --answer TEXT`");
+    expect(durable.notDoneBecause).toContain("`erasmus workflow skip /p --component title --database-url 'postgres://me:***@db/erasmus'`");
+    expect(durable.notDoneBecause).toContain('(your password in place of ***; or set ERASMUS_DATABASE_URL instead of --database-url)');
     expect(design.asks).toBe(true);
     expect(design.notDoneBecause).toContain('in the app, write the answer in the box under the step and press Retry with this answer;');
     expect(cannotFinish('All done.\nCannot finish is not a heading here')).toBeUndefined();

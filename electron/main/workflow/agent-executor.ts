@@ -2,7 +2,7 @@ import { NOBODY_ASKED } from '../agent/approval-path';
 import type { AgentSessionOptions, SessionOutcome } from '../agent/session';
 import { DOC_BEGIN, DOC_END, splitContextDoc } from '../../contract/handback';
 import { LEFT_OPEN_HEADING, leftOpenOf } from '../../contract/review-points';
-import { humanState, toolName } from '../../contract/words';
+import { databaseHint, humanState, toolName } from '../../contract/words';
 import { fenced, referenceBlock } from './prompt';
 import { workflowUsage } from './step-usage';
 import { StepAbortedError, StepSetupError, type StepAnswer, type StepExecutor, type StepRequest, type StepResult } from './executor';
@@ -188,9 +188,11 @@ const callList = (calls: string[]) => {
  * component's step (it works in a worktree of the project), whose retry and skip name it (`--component`), its own
  * answer box on its card in the app.
  */
-export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string | undefined, projectDir: string, component?: string): string {
-  // The project's folder in the command lines, ready to copy; a component side by side is named, as only it is retried.
-  const dir = `${shellQuote(projectDir)}${component ? ` --component ${shellQuote(component)}` : ''}`;
+export function cannotFinishMessage(state: string, why: string, calls: string[], sessionLog: string | undefined, projectDir: string, component?: string, database?: string): string {
+  // The project's folder in the command lines, ready to copy; a component side by side is named, as only it is retried;
+  // a durable run's database is passed on (every process that drives it needs it).
+  const db = databaseHint(database ? { database } : undefined);
+  const dir = `${shellQuote(projectDir)}${component ? ` --component ${shellQuote(component)}` : ''}${db.option}`;
   const box = component ? `the box on component ${component}'s card` : 'the box under the step';
   const refused = calls.length ? ` ${calls.length} call(s) ${NOBODY_ASKED} (${callList(calls)}).` : '';
   // Without refused calls the model stopped for something only the user can settle: no approval to answer on a retry.
@@ -209,7 +211,7 @@ export function cannotFinishMessage(state: string, why: string, calls: string[],
   const kept = preparing ? '' : merging ? ' The conflicts and what the step did to them stay in the project folder.' : " The rest of the step's work and its notes are kept.";
   // Said as a sentence: a question keeps its mark ("…a slugify option?"), never "?.".
   const said = why.replace(/[.\s]+$/, '');
-  return `The step ${humanState(state)} cannot finish: ${said}${/[!?]$/.test(said) ? '' : '.'}${refused}${kept} ${how}${sessionLog ? ` (log: ${sessionLog})` : ''}.`;
+  return `The step ${humanState(state)} cannot finish: ${said}${/[!?]$/.test(said) ? '' : '.'}${refused}${kept} ${how}${db.note}${sessionLog ? ` (log: ${sessionLog})` : ''}.`;
 }
 
 /** The timeline's note on a step that went on without calls nobody could approve. */
@@ -299,7 +301,7 @@ export class AgentExecutor implements StepExecutor {
       ...(contextDoc !== undefined ? { contextDoc } : {}),
       done: outcome.endedReason === 'complete' && cannot === undefined,
       // Asked without a refused call: what it needs is the user's answer, not an approval (the faces offer the answer).
-      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath, (step.worktree && step.runDir) || step.projectDir, step.worktree ? step.component : undefined), ...(unanswered.length ? {} : { asks: true }) } : unanswered.length || unreplied || lacking ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? '', lacking ?? ''].filter(Boolean).join('; ') } : {}),
+      ...(cannot !== undefined ? { notDoneBecause: cannotFinishMessage(step.state, cannot, unanswered, outcome.logPath, (step.worktree && step.runDir) || step.projectDir, step.worktree ? step.component : undefined, step.database), ...(unanswered.length ? {} : { asks: true }) } : unanswered.length || unreplied || lacking ? { note: [unanswered.length ? wentOnWithout(unanswered) : '', unreplied ?? '', lacking ?? ''].filter(Boolean).join('; ') } : {}),
       usage: workflowUsage(outcome.usage),
       sessionLog: outcome.logPath,
       ...(!output.trim() && (said.trim() || lastText.trim()) ? { lastText: said.trim() || lastText } : {}),

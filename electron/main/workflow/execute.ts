@@ -360,6 +360,7 @@ export async function executeNext(ctx: RunContext, actor: WorkflowActor, specs: 
     budget: protocol.budget,
     answer: spec.report ? 'report' : 'notes',
     ...(fixes ? { leftOpen: true } : {}),
+    ...(record.durable ? { database: record.durable.database } : {}),
   });
   if (result.contextDoc !== undefined) await ctx.docs.write(docRef, keepStamp(await ctx.docs.text(docRef), unfenceDocument(result.contextDoc)));
   if (!result.done) {
@@ -639,5 +640,5 @@ export function askedOf(ctx: RunContext, entry: WorkflowTimelineEntry, result: S
   if (result.notDoneBecause !== undefined) return { notDoneBecause: result.notDoneBecause, ...(result.asks ? { asks: true } : {}) };
   const why = cannotFinish(result.output);
   if (why === undefined) return {};
-  return { notDoneBecause: cannotFinishMessage(entry.state, why, [], result.sessionLog, ctx.docs.projectDir, entry.worktree ? entry.component : undefined), asks: true };
+  return { notDoneBecause: cannotFinishMessage(entry.state, why, [], result.sessionLog, ctx.docs.projectDir, entry.worktree ? entry.component : undefined, ctx.record.durable?.database), asks: true };
 }

@@ -31,6 +31,8 @@ export interface StepRequest {
   worktree?: string;
   /** With `worktree`: the project's own folder, the one the user knows, which the step's command lines for the user name. */
   runDir?: string;
+  /** A durable run's database (its password masked), which the step's command lines for the user pass on (--database-url). */
+  database?: string;
   budget: { maxTurns: number; maxTokens?: number; /** What is left of the run's dollar budget. */ maxCostUsd?: number };
   /** What the final answer is: the context document itself, a report (saved in the project), or notes. */
   answer?: StepAnswer;

@@ -424,7 +424,7 @@ async function resolveConflicts(ctx: RunContext, plan: Plan, lane: LaneRecord, f
     const entry = await enterLane(ctx, lane, state, { protocol: protocol.name, ...answeredWith(lane.retryOf, state) });
     lane.mergeAttempts = attempts + 1;
     const result = await ctx.runStep(
-      { state, protocol: protocol.name, role: 'merge', component: lane.component, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: 'write', contextDocPath: ctx.docs.path(docRef), projectDir: record.projectDir, budget: protocol.budget, answer: 'notes' },
+      { state, protocol: protocol.name, role: 'merge', component: lane.component, prompt, protocolPrompt: protocol.prompt, toolsets: protocol.toolsets, access: 'write', contextDocPath: ctx.docs.path(docRef), projectDir: record.projectDir, budget: protocol.budget, answer: 'notes', ...(record.durable ? { database: record.durable.database } : {}) },
       entry,
     );
     if (result.contextDoc !== undefined) await ctx.docs.write(docRef, result.contextDoc);
