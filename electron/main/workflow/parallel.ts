@@ -139,7 +139,9 @@ async function laneBlocked(ctx: RunContext, lane: LaneRecord, err: Error, others
   await laneStopped(lane);
   lane.status = 'blocked';
   lane.error = err.message;
-  // Said as it is shown (nothing awaited between): whoever sees the lane blocked has been told, then it is saved.
+  // Saved before it is said: a user told the component stopped finds it blocked in the run file, even when this process
+  // is killed right after (a retry from another terminal then takes the run up at that component).
+  await ctx.persist();
   const { runId, projectDir, status, state } = ctx.record;
   ctx.emit('workflow.status', { runId, projectDir, status, ...(state ? { state } : {}) });
   // Answered at once, where the user is: the app's card, or a terminal's command (another process's retry or skip is
@@ -148,7 +150,6 @@ async function laneBlocked(ctx: RunContext, lane: LaneRecord, err: Error, others
   const asks = laneAsks(ctx.record, lane);
   const at = lane.state ? ` at ${humanState(lane.state)}` : '';
   if (others) ctx.emit('app.notify', { title: asks ? `Component ${lane.component} stopped to ask you${at}` : `Component ${lane.component} is blocked${at}`, body: `${err.message.replace(/[.\s]+$/, '')}. The components under way go on and no new one starts; ${asks ? 'answer it' : 'retry or skip its step'} now, on its card in the app or on a terminal (the process that drives the run takes it).` });
-  await ctx.persist();
 }
 
 /** A blocked component whose step's model stopped to ask the user (its last step says so): its way on is the retry's answer. */
