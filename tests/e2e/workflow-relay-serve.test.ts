@@ -7,13 +7,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServe } from '../support/serve';
+import { startServe, type ServeHandle } from '../support/serve';
 import { askingLanes, CLI, ensureBuilt, killGroup } from './workflow-helpers';
 
 const MODEL = resolve(__dirname, '../fixtures/workflow/parallel-model.mjs');
 let root: string | undefined;
 const children: ChildProcess[] = [];
 const sockets: WebSocket[] = [];
+/** Each test's `erasmus serve` (on its own home, which startServe leaves to the test): stopped after it, passed or not. */
+const serves: ServeHandle[] = [];
 
 beforeAll(() => {
   ensureBuilt();
@@ -21,6 +23,7 @@ beforeAll(() => {
 
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.close();
+  await Promise.all(serves.splice(0).map((s) => s.stop()));
   for (const c of children.splice(0)) killGroup(c);
   if (root) await rm(root, { recursive: true, force: true });
   root = undefined;
@@ -78,6 +81,7 @@ describe('a retry between the app and a terminal while the other drives the run'
   it("serve drives: a terminal's answer reaches b's step there, a goes on, the run completes", async () => {
     const { project, hold, env } = await setup();
     const serve = await startServe(env);
+    serves.push(serve);
     const rpc = await connect(serve.wsUrl);
     const loaded = await rpc('workflow.load', { projectDir: project, goal: 'two parts', executor: 'command', command: `node ${MODEL}` });
     const runId = loaded.result?.runId as string;
@@ -101,6 +105,7 @@ describe('a retry between the app and a terminal while the other drives the run'
     const first = cli(['workflow', 'start', project, '--goal', 'two parts', '--executor', 'command', '--command', `node ${MODEL}`, '--yes'], env);
     await until(first.stderr, (s) => s.includes('★ Component b stopped to ask you at b · development'), 'b to stop and ask');
     const serve = await startServe(env);
+    serves.push(serve);
     const rpc = await connect(serve.wsUrl);
     const runId = (await rpc('workflow.latest', { projectDir: project })).result?.runId as string;
     const skip = await rpc('workflow.skip', { runId, component: 'a' });

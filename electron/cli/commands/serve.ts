@@ -46,6 +46,10 @@ export function registerServe(program: Command): void {
         stopping: 'Stopping Erasmus: runs under way are saved to resume, terminals and MCP servers closed… (Ctrl-C again quits at once)',
         stop: () => core.dispose(),
         quitting: 'Quit without waiting: a run that was under way reads interrupted; `erasmus workflow resume DIR` (or the app) takes it up.',
+        // Bounded, as the worker's: a stop that hangs (a server or a step's process that does not let go) cannot keep the
+        // process alive for good on a SIGTERM, which a second one does not repeat.
+        late: `Erasmus did not stop within ${STOP_WAIT_MS / 1000} s; leaving now: a run that was under way reads interrupted, and resume takes it up.`,
+        boundMs: STOP_WAIT_MS,
         say: (line) => process.stderr.write(`${line}\n`),
         exit: (code) => process.exit(code),
       });
@@ -53,6 +57,9 @@ export function registerServe(program: Command): void {
       else process.stdout.write(`Erasmus is serving on ${server.url}\n`);
     });
 }
+
+/** How long a stop may take before the process leaves anyway. */
+const STOP_WAIT_MS = 10_000;
 
 function parsePort(v: string): number {
   const n = Number(v);
