@@ -44,6 +44,21 @@ function world() {
   return { core, set: (v: WorkflowRunView) => (view = v) };
 }
 
+/** The project view of a run blocked at adder · development (a step that ran and stopped) with `error`; a retry runs it again. */
+function blockedAtDevelopment(error: NonNullable<WorkflowRunView['error']>) {
+  const w = world();
+  const ran = { state: 'adder:development', enteredAt: '2026-01-01T00:00:02Z', leftAt: '2026-01-01T00:00:03Z', outcome: 'not-done' as const };
+  w.set(run({ status: 'BLOCKED', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], error }));
+  w.core.on('workflow.latest', () => ({ runId: 'r1' }));
+  w.core.on('workflow.retry', () => {
+    w.set(run({ status: 'RUNNING', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], updatedAt: '2026-01-01T00:00:04Z' }));
+    return { status: 'RUNNING' };
+  });
+  void w.core.services.run.attach(project.path);
+  w.core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+  return w;
+}
+
 describe('ProjectView and the run panel', () => {
   it('a blocked run says how to go on, and offers Retry step and Skip step (not a Resume that does the same as Retry)', async () => {
     const { core, set } = world();
@@ -58,16 +73,7 @@ describe('ProjectView and the run panel', () => {
   });
 
   it("a step that stopped to ask gets an answer box: Retry with this answer sends the user's words with the retry", async () => {
-    const { core, set } = world();
-    const ran = { state: 'adder:development', enteredAt: '2026-01-01T00:00:02Z', leftAt: '2026-01-01T00:00:03Z', outcome: 'not-done' as const };
-    set(run({ status: 'BLOCKED', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], error: { kind: 'RUNTIME_ERROR', message: 'The step adder · development cannot finish: which of --lower or --upper?' } }));
-    core.on('workflow.latest', () => ({ runId: 'r1' }));
-    core.on('workflow.retry', () => {
-      set(run({ status: 'RUNNING', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], updatedAt: '2026-01-01T00:00:04Z' }));
-      return { status: 'RUNNING' };
-    });
-    void core.services.run.attach(project.path);
-    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    const { core } = blockedAtDevelopment({ kind: 'RUNTIME_ERROR', message: 'The step adder · development cannot finish: which of --lower or --upper?' });
     const box = await screen.findByLabelText('Your answer to adder · development');
     // Empty: nothing is sent, and the user hears what to do instead.
     fireEvent.click(screen.getByTestId('retry-answer-submit'));
@@ -82,16 +88,7 @@ describe('ProjectView and the run panel', () => {
   it('a step that stopped to ask: the banner says it needs your answer, the hint points at the box, and Retry step sends what was typed there', async () => {
     // Played as a user: the banner read "A step failed: …", the hint "fix the cause … then Retry step", and Retry step
     // after writing an answer in the box retried without it (the model heard no answer and asked again).
-    const { core, set } = world();
-    const ran = { state: 'adder:development', enteredAt: '2026-01-01T00:00:02Z', leftAt: '2026-01-01T00:00:03Z', outcome: 'not-done' as const };
-    set(run({ status: 'BLOCKED', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], error: { kind: 'RUNTIME_ERROR', message: 'The step adder · development cannot finish: which of --lower or --upper?', asks: true } }));
-    core.on('workflow.latest', () => ({ runId: 'r1' }));
-    core.on('workflow.retry', () => {
-      set(run({ status: 'RUNNING', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], updatedAt: '2026-01-01T00:00:04Z' }));
-      return { status: 'RUNNING' };
-    });
-    void core.services.run.attach(project.path);
-    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    const { core } = blockedAtDevelopment({ kind: 'RUNTIME_ERROR', message: 'The step adder · development cannot finish: which of --lower or --upper?', asks: true });
     const box = await screen.findByLabelText('Your answer to adder · development');
     expect(screen.getByRole('alert').textContent).toContain('The step needs your answer: The step adder · development cannot finish: which of --lower or --upper?');
     expect(screen.getByRole('alert').textContent).not.toContain('A step failed');
@@ -102,13 +99,7 @@ describe('ProjectView and the run panel', () => {
   });
 
   it('blocked for another reason: the banner says a step failed and Retry step with an empty box sends no answer', async () => {
-    const { core, set } = world();
-    const ran = { state: 'adder:development', enteredAt: '2026-01-01T00:00:02Z', leftAt: '2026-01-01T00:00:03Z', outcome: 'not-done' as const };
-    set(run({ status: 'BLOCKED', approved: true, plan, state: 'adder:development', goal: 'add', timeline: [ran], error: { kind: 'RUNTIME_ERROR', message: 'step adder:development ended without finishing' } }));
-    core.on('workflow.latest', () => ({ runId: 'r1' }));
-    core.on('workflow.retry', () => ({ status: 'RUNNING' }));
-    void core.services.run.attach(project.path);
-    core.render(<ProjectView project={project} onClose={() => {}} onOpenTimeline={() => {}} />);
+    const { core } = blockedAtDevelopment({ kind: 'RUNTIME_ERROR', message: 'step adder:development ended without finishing' });
     await screen.findByTestId('retry-answer');
     expect(screen.getByRole('alert').textContent).toContain('A step failed: step adder:development ended without finishing');
     expect(screen.getByTestId('blocked-hint').textContent).toContain('To go on: fix the cause in the project (or let the model try again), then Retry step');
